@@ -1,0 +1,220 @@
+/* unearth — shared vocabulary of the library: results, diagnostics, byte sources and buffers.
+ * Every module builds on these; nothing here knows about a file format. */
+#ifndef UNEARTH_COMMON_H
+#define UNEARTH_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Result of every public call. The numeric values of the first four match the CLI exit codes. */
+typedef enum ue_result {
+    UE_OK = 0,
+    UE_ERR_INVALID = 1,     /* the input violates the format */
+    UE_ERR_MISMATCH = 1,    /* a round-trip differs (same exit code as invalid input) */
+    UE_ERR_USAGE = 2,       /* the caller asked for something impossible */
+    UE_ERR_IO = 3,          /* the operating system failed us */
+    UE_ERR_NOMEM = 4,       /* allocation failed or a cap was hit */
+    UE_ERR_UNSUPPORTED = 5  /* valid but not implemented (e.g. an unknown packing method) */
+} ue_result;
+
+const char *ue_result_name(ue_result r);
+
+/* How a reader reacts to a violation. */
+typedef enum ue_mode {
+    UE_MODE_STRICT = 0,   /* any violation is an error */
+    UE_MODE_TOLERANT = 1  /* skip the damaged range, report it, keep going */
+} ue_mode;
+
+/* ---- diagnostics ------------------------------------------------------------------------ */
+
+typedef enum ue_severity { UE_SEV_INFO = 0, UE_SEV_WARNING = 1, UE_SEV_ERROR = 2 } ue_severity;
+
+typedef struct ue_diag_item {
+    ue_severity severity;
+    char code[40];      /* stable machine-readable code, e.g. "nres.entry.range" */
+    uint64_t offset;    /* absolute byte offset in the outermost input, UE_NO_OFFSET if none */
+    char path[160];     /* structure path, e.g. "nres/entry[3]/data_offset" */
+    char message[256];  /* human sentence */
+} ue_diag_item;
+
+#define UE_NO_OFFSET UINT64_MAX
+
+/* A growable list of diagnostics. Zero-initialise it; free with ue_diag_free.
+ * `base_offset` and `path_prefix` let a caller parse nested data (a model inside an archive)
+ * and still report offsets and paths relative to the outermost file. */
+typedef struct ue_diag {
+    ue_diag_item *items;
+    size_t count;
+    size_t capacity;
+    size_t dropped;          /* items not stored because max_items was reached */
+    size_t max_items;        /* 0 = default cap (10000) */
+    uint64_t base_offset;
+    char path_prefix[96];
+} ue_diag;
+
+void ue_diag_free(ue_diag *d);
+void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                 const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
+/* Formats one item as "error: nres/entry[3]/data_offset @0x40: message". */
+void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
+
+/* ---- overflow-checked size arithmetic --------------------------------------------------- */
+
+static inline bool ue_add_size(size_t a, size_t b, size_t *out) {
+    if (a > SIZE_MAX - b) return false;
+    *out = a + b;
+    return true;
+}
+static inline bool ue_mul_size(size_t a, size_t b, size_t *out) {
+    if (a != 0 && b > SIZE_MAX / a) return false;
+    *out = a * b;
+    return true;
+}
+/* True when [off, off+len) lies inside [0, size). */
+static inline bool ue_range_ok(uint64_t off, uint64_t len, uint64_t size) {
+    return off <= size && len <= size - off;
+}
+
+/* ---- bounded little/big-endian reads from a memory span --------------------------------- */
+
+/* Each returns false (and leaves *out untouched) when the read would pass `size`. */
+bool ue_rd_u8(const uint8_t *p, size_t size, size_t off, uint8_t *out);
+bool ue_rd_u16le(const uint8_t *p, size_t size, size_t off, uint16_t *out);
+bool ue_rd_u32le(const uint8_t *p, size_t size, size_t off, uint32_t *out);
+bool ue_rd_u16be(const uint8_t *p, size_t size, size_t off, uint16_t *out);
+bool ue_rd_u32be(const uint8_t *p, size_t size, size_t off, uint32_t *out);
+bool ue_rd_f32le(const uint8_t *p, size_t size, size_t off, float *out);
+bool ue_rd_f32be(const uint8_t *p, size_t size, size_t off, float *out);
+
+/* Unchecked loads for callers that have already proven the range (hot loops). */
+static inline uint16_t ue_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t ue_load_u32le(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint16_t ue_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t ue_load_u32be(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline void ue_store_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void ue_store_u32le(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline void ue_store_u16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static inline void ue_store_u32be(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* ---- growable output buffer -------------------------------------------------------------- */
+
+/* Appends never fail loudly: the first failed allocation sets `failed` and later appends are
+ * ignored, so writers check once at the end. `limit` (0 = none) caps the total size. */
+typedef struct ue_buf {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+    size_t limit;
+    bool failed;
+} ue_buf;
+
+void ue_buf_free(ue_buf *b);
+bool ue_buf_reserve(ue_buf *b, size_t extra);
+void ue_buf_put(ue_buf *b, const void *src, size_t n);
+void ue_buf_put_zeros(ue_buf *b, size_t n);
+void ue_buf_put_u8(ue_buf *b, uint8_t v);
+void ue_buf_put_u16le(ue_buf *b, uint16_t v);
+void ue_buf_put_u32le(ue_buf *b, uint32_t v);
+void ue_buf_put_u16be(ue_buf *b, uint16_t v);
+void ue_buf_put_u32be(ue_buf *b, uint32_t v);
+/* Pads with zero bytes until size is a multiple of `align` (a power of two or any n ≥ 1). */
+void ue_buf_align(ue_buf *b, size_t align);
+/* Hands the bytes to the caller (who frees them with free()) and resets the buffer. */
+uint8_t *ue_buf_take(ue_buf *b, size_t *size_out);
+
+/* ---- byte sources: parsers read through these so that big archives need not sit in memory -- */
+
+typedef struct ue_source {
+    ue_result (*read)(void *ctx, uint64_t off, void *dst, size_t n); /* file-backed sources */
+    void *ctx;
+    uint64_t size;
+    const uint8_t *memory; /* non-NULL when the whole source is a memory block */
+} ue_source;
+
+/* Reads exactly n bytes at off; UE_ERR_INVALID if the range passes the end, UE_ERR_IO if the
+ * operating system fails. */
+ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n);
+
+/* A source over caller-owned memory (kept alive by the caller). */
+ue_source ue_source_memory(const void *data, size_t size);
+/* A source over a file, read with pread; close it with ue_source_close. */
+ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d);
+void ue_source_close(ue_source *s);
+/* Bounded read into a fresh allocation of n bytes (n ≤ cap). */
+ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
+                               uint8_t **out);
+
+/* Default caps on what one structure may make us allocate. */
+#define UE_CAP_ENTRY_BYTES ((size_t)1 << 31)   /* 2 GiB for one decoded payload */
+#define UE_CAP_TABLE_ENTRIES ((size_t)1 << 20) /* one million directory entries */
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+/* Reads a whole file (≤ cap bytes). */
+ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
+/* Writes via a temp file in the same directory + rename; never leaves a half file and never
+ * replaces an existing file unless `overwrite`. */
+ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
+                               ue_diag *d);
+bool ue_path_exists(const char *path);
+/* mkdir -p */
+ue_result ue_mkdirs(const char *path, ue_diag *d);
+/* rm -r; used only on directories this library created itself. */
+void ue_remove_tree(const char *path);
+
+/* A directory written as a unit: files go into a hidden temp directory next to `final_path`,
+ * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. */
+typedef struct ue_outdir {
+    char final_path[4096];
+    char temp_path[4096];
+    bool active;
+} ue_outdir;
+ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite, ue_diag *d);
+/* Writes `rel` (may contain '/') inside the temp directory. */
+ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_t size, ue_diag *d);
+ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
+void ue_outdir_abort(ue_outdir *o);
+
+/* ---- hashing ----------------------------------------------------------------------------- */
+
+typedef struct ue_sha256 {
+    uint32_t state[8];
+    uint64_t length;
+    uint8_t block[64];
+    size_t fill;
+} ue_sha256;
+void ue_sha256_init(ue_sha256 *h);
+void ue_sha256_update(ue_sha256 *h, const void *data, size_t n);
+void ue_sha256_final(ue_sha256 *h, uint8_t out[32]);
+/* One-shot, hex-encoded (65 bytes incl. NUL). */
+void ue_sha256_hex(const void *data, size_t n, char out[65]);
+
+/* ---- small text helpers ------------------------------------------------------------------ */
+
+void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
+/* Returns false on odd length or a non-hex digit. */
+bool ue_hex_decode(const char *hex, uint8_t *out, size_t out_cap, size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

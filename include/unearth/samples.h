@@ -1,0 +1,37 @@
+/* unearth — the built-in sample pack: synthetic assets built by our own writers, used by
+ * `unearth demo`, the README's main command, the tests, and the fuzzers' seed corpora. */
+#ifndef UNEARTH_SAMPLES_H
+#define UNEARTH_SAMPLES_H
+
+#include "unearth/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ue_sample_file {
+    char path[128];   /* relative path inside the demo directory, e.g. "parkan/objects.rlb" */
+    uint8_t *data;
+    size_t size;
+} ue_sample_file;
+
+typedef struct ue_sample_list {
+    ue_sample_file *items;
+    size_t count;
+} ue_sample_list;
+
+/* Takes ownership of data (malloc'd). */
+ue_result ue_sample_list_add(ue_sample_list *l, const char *path, uint8_t *data, size_t size);
+void ue_sample_list_free(ue_sample_list *l);
+
+/* Every sample of the pack, deterministic: the same bytes on every run. */
+ue_result ue_samples_build(ue_sample_list *out);
+
+/* Per-family builders (called by ue_samples_build). */
+ue_result ue_samples_parkan(ue_sample_list *out);
+ue_result ue_samples_gamecube(ue_sample_list *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/* unearth — diagnostics as data: a capped list of {severity, code, offset, path, message}.
+ * The library never prints; the CLI formats these items. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/common.h"
+
+const char *ue_result_name(ue_result r) {
+    switch (r) {
+    case UE_OK: return "ok";
+    case UE_ERR_INVALID: return "invalid input";
+    case UE_ERR_USAGE: return "usage error";
+    case UE_ERR_IO: return "I/O error";
+    case UE_ERR_NOMEM: return "out of memory or over a size cap";
+    case UE_ERR_UNSUPPORTED: return "unsupported";
+    }
+    return "unknown";
+}
+
+void ue_diag_free(ue_diag *d) {
+    if (!d) return;
+    free(d->items);
+    d->items = NULL;
+    d->count = d->capacity = d->dropped = 0;
+}
+
+void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                 const char *path, const char *fmt, ...) {
+    if (!d) return;
+    size_t cap = d->max_items ? d->max_items : 10000;
+    if (d->count >= cap) {
+        d->dropped++;
+        return;
+    }
+    if (d->count == d->capacity) {
+        size_t nc = d->capacity ? d->capacity * 2 : 16;
+        if (nc > cap) nc = cap;
+        ue_diag_item *n = realloc(d->items, nc * sizeof *n);
+        if (!n) {
+            d->dropped++;
+            return;
+        }
+        d->items = n;
+        d->capacity = nc;
+    }
+    ue_diag_item *it = &d->items[d->count++];
+    memset(it, 0, sizeof *it);
+    it->severity = sev;
+    snprintf(it->code, sizeof it->code, "%s", code ? code : "");
+    it->offset = offset == UE_NO_OFFSET ? UE_NO_OFFSET : offset + d->base_offset;
+    if (d->path_prefix[0] && path && path[0])
+        snprintf(it->path, sizeof it->path, "%s/%s", d->path_prefix, path);
+    else
+        snprintf(it->path, sizeof it->path, "%s", path && path[0] ? path : d->path_prefix);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->message, sizeof it->message, fmt, ap);
+    va_end(ap);
+}
+
+size_t ue_diag_count(const ue_diag *d, ue_severity at_least) {
+    size_t n = 0;
+    if (!d) return 0;
+    for (size_t i = 0; i < d->count; i++)
+        if (d->items[i].severity >= at_least) n++;
+    return n;
+}
+
+void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size) {
+    static const char *const names[] = {"info", "warning", "error"};
+    const char *sev = it->severity <= UE_SEV_ERROR ? names[it->severity] : "?";
+    if (it->offset != UE_NO_OFFSET)
+        snprintf(out, out_size, "%s: %s @0x%llx: %s [%s]", sev, it->path[0] ? it->path : "-",
+                 (unsigned long long)it->offset, it->message, it->code);
+    else
+        snprintf(out, out_size, "%s: %s: %s [%s]", sev, it->path[0] ? it->path : "-",
+                 it->message, it->code);
+}

@@ -1,0 +1,307 @@
+/* unearth — byte sources (memory or pread on a file), whole-file reads, atomic file writes and
+ * directories that appear as a unit. POSIX only; the only place that touches the OS. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unearth/common.h"
+
+/* ---- sources ------------------------------------------------------------------------------ */
+
+ue_source ue_source_memory(const void *data, size_t size) {
+    ue_source s = {0};
+    s.size = size;
+    s.memory = data;
+    return s;
+}
+
+ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n) {
+    if (!ue_range_ok(off, n, s->size)) return UE_ERR_INVALID;
+    if (s->memory) {
+        if (n) memcpy(dst, s->memory + off, n);
+        return UE_OK;
+    }
+    return s->read(s->ctx, off, dst, n);
+}
+
+typedef struct file_ctx {
+    int fd;
+    uint64_t size;
+} file_ctx;
+
+static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
+    file_ctx *f = ctx;
+    if (!ue_range_ok(off, n, f->size)) return UE_ERR_INVALID;
+    uint8_t *p = dst;
+    while (n > 0) {
+        ssize_t got = pread(f->fd, p, n, (off_t)off);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return UE_ERR_IO;
+        }
+        if (got == 0) return UE_ERR_IO; /* file shrank under us */
+        p += got;
+        n -= (size_t)got;
+        off += (uint64_t)got;
+    }
+    return UE_OK;
+}
+
+ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "cannot open: %s",
+                    strerror(errno));
+        return UE_ERR_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "not a regular file");
+        close(fd);
+        return UE_ERR_IO;
+    }
+    file_ctx *f = malloc(sizeof *f);
+    if (!f) {
+        close(fd);
+        return UE_ERR_NOMEM;
+    }
+    f->fd = fd;
+    f->size = (uint64_t)st.st_size;
+    out->read = file_read;
+    out->ctx = f;
+    out->size = f->size;
+    return UE_OK;
+}
+
+void ue_source_close(ue_source *s) {
+    if (s->read == file_read && s->ctx) {
+        file_ctx *f = s->ctx;
+        close(f->fd);
+        free(f);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
+                               uint8_t **out) {
+    *out = NULL;
+    if (n > cap) return UE_ERR_NOMEM;
+    if (!ue_range_ok(off, n, s->size)) return UE_ERR_INVALID;
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) return UE_ERR_NOMEM;
+    ue_result r = ue_source_read(s, off, p, n);
+    if (r != UE_OK) {
+        free(p);
+        return r;
+    }
+    *out = p;
+    return UE_OK;
+}
+
+/* ---- whole files ------------------------------------------------------------------------- */
+
+ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d) {
+    ue_source s;
+    *data = NULL;
+    *size = 0;
+    ue_result r = ue_source_open_file(path, &s, d);
+    if (r != UE_OK) return r;
+    if (s.size > cap || s.size > SIZE_MAX) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.too_large", UE_NO_OFFSET, path,
+                    "file of %llu bytes is over the %zu-byte cap", (unsigned long long)s.size,
+                    cap);
+        ue_source_close(&s);
+        return UE_ERR_NOMEM;
+    }
+    r = ue_source_read_alloc(&s, 0, (size_t)s.size, cap, data);
+    if (r == UE_OK) *size = (size_t)s.size;
+    else ue_diag_add(d, UE_SEV_ERROR, "io.read", UE_NO_OFFSET, path, "read failed");
+    ue_source_close(&s);
+    return r;
+}
+
+bool ue_path_exists(const char *path) {
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static bool write_all(int fd, const void *data, size_t size) {
+    const uint8_t *p = data;
+    while (size > 0) {
+        ssize_t w = write(fd, p, size);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += w;
+        size -= (size_t)w;
+    }
+    return true;
+}
+
+ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
+                               ue_diag *d) {
+    if (!overwrite && ue_path_exists(path)) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, path,
+                    "output exists (use -f to overwrite)");
+        return UE_ERR_USAGE;
+    }
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 32);
+    if (!tmp) return UE_ERR_NOMEM;
+    snprintf(tmp, len + 32, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.create", UE_NO_OFFSET, path, "cannot create: %s",
+                    strerror(errno));
+        free(tmp);
+        return UE_ERR_IO;
+    }
+    bool ok = write_all(fd, data, size) && fsync(fd) == 0;
+    ok = (close(fd) == 0) && ok;
+    ok = ok && fchmodat(AT_FDCWD, tmp, 0644, 0) == 0;
+    if (ok && !overwrite) {
+        /* link() fails if the target appeared meanwhile, so we never clobber a racing file. */
+        ok = link(tmp, path) == 0;
+        unlink(tmp);
+    } else if (ok) {
+        ok = rename(tmp, path) == 0;
+    }
+    if (!ok) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, path, "cannot write: %s",
+                    strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return UE_ERR_IO;
+    }
+    free(tmp);
+    return UE_OK;
+}
+
+ue_result ue_mkdirs(const char *path, ue_diag *d) {
+    char buf[4096];
+    size_t len = strlen(path);
+    if (len == 0 || len >= sizeof buf) return UE_ERR_USAGE;
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (buf[i] == '/' || buf[i] == 0) {
+            char c = buf[i];
+            buf[i] = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+                ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, buf,
+                            "cannot create directory: %s", strerror(errno));
+                return UE_ERR_IO;
+            }
+            buf[i] = c;
+        }
+    }
+    return UE_OK;
+}
+
+void ue_remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        if (dir) {
+            struct dirent *e;
+            while ((e = readdir(dir)) != NULL) {
+                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+                char child[4096];
+                int n = snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+                if (n > 0 && (size_t)n < sizeof child) ue_remove_tree(child);
+            }
+            closedir(dir);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* ---- output directories ------------------------------------------------------------------ */
+
+ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite, ue_diag *d) {
+    memset(o, 0, sizeof *o);
+    size_t len = strlen(final_path);
+    while (len > 1 && final_path[len - 1] == '/') len--;
+    if (len == 0 || len + 32 >= sizeof o->final_path) return UE_ERR_USAGE;
+    memcpy(o->final_path, final_path, len);
+    o->final_path[len] = 0;
+    if (!overwrite && ue_path_exists(o->final_path)) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, o->final_path,
+                    "output exists (use -f to overwrite)");
+        return UE_ERR_USAGE;
+    }
+    /* The parent must exist for rename(2) to work; create it. */
+    char parent[4096];
+    memcpy(parent, o->final_path, len + 1);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = 0;
+        ue_result r = ue_mkdirs(parent, d);
+        if (r != UE_OK) return r;
+    }
+    snprintf(o->temp_path, sizeof o->temp_path, "%s.partial-XXXXXX", o->final_path);
+    if (!mkdtemp(o->temp_path)) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, o->final_path,
+                    "cannot create directory: %s", strerror(errno));
+        return UE_ERR_IO;
+    }
+    chmod(o->temp_path, 0755);
+    o->active = true;
+    return UE_OK;
+}
+
+ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_t size,
+                          ue_diag *d) {
+    char full[4096];
+    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
+    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
+    char *slash = strrchr(full, '/');
+    if (slash && slash > full + strlen(o->temp_path)) {
+        *slash = 0;
+        ue_result r = ue_mkdirs(full, d);
+        *slash = '/';
+        if (r != UE_OK) return r;
+    }
+    return ue_file_write_atomic(full, data, size, false, d);
+}
+
+ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
+    if (!o->active) return UE_ERR_USAGE;
+    char old[4160];
+    bool had_old = false;
+    if (ue_path_exists(o->final_path)) {
+        snprintf(old, sizeof old, "%s.old-%ld", o->final_path, (long)getpid());
+        if (rename(o->final_path, old) != 0) {
+            ue_diag_add(d, UE_SEV_ERROR, "io.rename", UE_NO_OFFSET, o->final_path,
+                        "cannot replace: %s", strerror(errno));
+            ue_outdir_abort(o);
+            return UE_ERR_IO;
+        }
+        had_old = true;
+    }
+    if (rename(o->temp_path, o->final_path) != 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.rename", UE_NO_OFFSET, o->final_path,
+                    "cannot move into place: %s", strerror(errno));
+        if (had_old) rename(old, o->final_path);
+        ue_outdir_abort(o);
+        return UE_ERR_IO;
+    }
+    if (had_old) ue_remove_tree(old);
+    o->active = false;
+    return UE_OK;
+}
+
+void ue_outdir_abort(ue_outdir *o) {
+    if (o->active) ue_remove_tree(o->temp_path);
+    o->active = false;
+}

@@ -1,0 +1,67 @@
+/* unearth internal — the contract each container format implements so that archive.c can
+ * list, extract, pack, validate and re-encode it without knowing its layout. */
+#ifndef UE_CONTAINER_INTERNAL_H
+#define UE_CONTAINER_INTERNAL_H
+
+#include <jansson.h>
+
+#include "unearth/archive.h"
+#include "unearth/common.h"
+
+typedef struct ue_container_ops {
+    const char *name;         /* "nres"; also the manifest's "format" value */
+    const char *description;  /* "Parkan NRes archive" */
+    bool (*probe)(const uint8_t *head, size_t head_size, uint64_t total_size);
+    /* Parses the directory; payloads stay in `src` (which outlives the state). */
+    ue_result (*open)(const ue_source *src, ue_mode mode, void **state, ue_diag *d);
+    void (*close)(void *state);
+    size_t (*count)(const void *state);
+    void (*entry)(const void *state, size_t i, ue_entry_info *info);
+    /* Engine-equivalent name lookup; false if absent. */
+    bool (*find)(const void *state, const char *name, size_t *index);
+    /* Decoded payload (malloc'd). */
+    ue_result (*read)(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d);
+    /* Header fields for `info --json` (new reference). */
+    json_t *(*info_json)(const void *state);
+    /* Every field of entry i for `list --json` (new reference). */
+    json_t *(*entry_json)(const void *state, size_t i);
+    /* Writes payloads and whatever else a byte-exact rebuild needs into the outdir and returns
+     * the manifest body (new reference; archive.c adds "format", "source", and writes it). */
+    ue_result (*extract)(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
+    /* Rebuilds from a manifest and the directory it lives in. */
+    ue_result (*pack)(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d);
+    /* Serialises the parsed model again (lossless writer). */
+    ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
+    /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
+    ue_result (*validate)(void *state, ue_diag *d);
+} ue_container_ops;
+
+extern const ue_container_ops ue_nres_ops;
+extern const ue_container_ops ue_rsli_ops;
+extern const ue_container_ops ue_fsys_ops;
+extern const ue_container_ops ue_pkx_ops;
+
+/* ---- helpers shared by the formats' extract/pack --------------------------------------- */
+
+/* "0007_A_L_01.msh": index, then the name with path separators and control bytes replaced.
+ * `fallback_ext` is appended when the name is empty. */
+void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext, char *out,
+                        size_t out_size);
+/* Escapes non-printable bytes as \xNN, stopping at the first NUL or at n bytes. */
+void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
+
+/* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
+ * SHA-256 differs from the recorded "sha256" (true when none is recorded). */
+ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
+                                size_t cap, uint8_t **data, size_t *size, bool *changed,
+                                ue_diag *d);
+/* Typed getters that report "manifest: entries[3].attr1 missing or not a number". */
+bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where, ue_diag *d);
+bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where, ue_diag *d);
+/* Hex-encoded byte field of exactly `n` bytes (n = 0: any length ≤ cap, length in *len). */
+bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
+                 const char *where, ue_diag *d);
+json_t *ue_json_hex_new(const uint8_t *p, size_t n);
+json_t *ue_json_sha256(const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,146 @@
+/* unearth — helpers shared by every container's extract/pack: safe file names for entries,
+ * printable names, and typed reads of manifest.json fields with clear diagnostics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "container/container.h"
+
+void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
+    size_t o = 0;
+    if (out_size == 0) return;
+    for (size_t i = 0; i < n && raw[i]; i++) {
+        unsigned char c = raw[i];
+        char tmp[5];
+        size_t len;
+        if (c == '\\') {
+            memcpy(tmp, "\\\\", 2);
+            len = 2;
+        } else if (c >= 0x20 && c < 0x7F) {
+            tmp[0] = (char)c;
+            len = 1;
+        } else {
+            snprintf(tmp, sizeof tmp, "\\x%02X", c);
+            len = 4;
+        }
+        if (o + len >= out_size) break;
+        memcpy(out + o, tmp, len);
+        o += len;
+    }
+    out[o] = 0;
+}
+
+void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext, char *out,
+                        size_t out_size) {
+    char clean[200];
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && o + 1 < sizeof clean; p++) {
+        unsigned char c = *p;
+        bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-' || c == ' ' || c == '+' || c == '#';
+        clean[o++] = safe ? (char)c : '_';
+    }
+    clean[o] = 0;
+    /* A name made only of dots would address a directory. */
+    if (strspn(clean, ".") == o) o = 0, clean[0] = 0;
+    if (o == 0)
+        snprintf(out, out_size, "%04zu%s", index, fallback_ext ? fallback_ext : "");
+    else
+        snprintf(out, out_size, "%04zu_%s", index, clean);
+}
+
+static bool safe_relative(const char *rel) {
+    if (!rel[0] || rel[0] == '/') return false;
+    for (const char *p = rel; *p;) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (len == 0 || (len == 2 && p[0] == '.' && p[1] == '.') || (len == 1 && p[0] == '.'))
+            return false;
+        p += len + (slash ? 1 : 0);
+    }
+    return true;
+}
+
+ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
+                                size_t cap, uint8_t **data, size_t *size, bool *changed,
+                                ue_diag *d) {
+    *data = NULL;
+    *size = 0;
+    *changed = true;
+    const char *rel = json_string_value(json_object_get(entry, key));
+    if (!rel || !safe_relative(rel)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
+                    "\"%s\" must be a relative path inside the directory (got %s)", key,
+                    rel ? rel : "nothing");
+        return UE_ERR_INVALID;
+    }
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
+    if (n < 0 || (size_t)n >= sizeof path) return UE_ERR_USAGE;
+    ue_result r = ue_file_read(path, cap, data, size, d);
+    if (r != UE_OK) return r == UE_ERR_IO ? UE_ERR_INVALID : r;
+    const char *want = json_string_value(json_object_get(entry, "sha256"));
+    if (want) {
+        char have[65];
+        ue_sha256_hex(*data, *size, have);
+        *changed = strcmp(have, want) != 0;
+    }
+    return UE_OK;
+}
+
+bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where,
+                 ue_diag *d) {
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+        if (where)
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
+                        "\"%s\" missing or not a non-negative integer", key);
+        return false;
+    }
+    *out = (uint64_t)json_integer_value(v);
+    return true;
+}
+
+bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where,
+                 ue_diag *d) {
+    uint64_t v;
+    if (!ue_json_u64(obj, key, &v, where, d)) return false;
+    if (v > UINT32_MAX) {
+        if (where)
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
+                        "\"%s\" = %llu does not fit 32 bits", key, (unsigned long long)v);
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
+                 const char *where, ue_diag *d) {
+    const char *s = json_string_value(json_object_get(obj, key));
+    size_t got = 0;
+    if (!s || !ue_hex_decode(s, out, n, &got) || (n && got != n && !len)) {
+        if (where)
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
+                        "\"%s\" missing or not %zu hex-encoded bytes", key, n);
+        return false;
+    }
+    if (len) *len = got;
+    else if (n && got != n) return false;
+    return true;
+}
+
+json_t *ue_json_hex_new(const uint8_t *p, size_t n) {
+    char *hex = malloc(2 * n + 1);
+    if (!hex) return json_null();
+    ue_hex_encode(p, n, hex);
+    json_t *s = json_string(hex);
+    free(hex);
+    return s;
+}
+
+json_t *ue_json_sha256(const uint8_t *p, size_t n) {
+    char hex[65];
+    ue_sha256_hex(p, n, hex);
+    return json_string(hex);
+}

@@ -1,0 +1,580 @@
+/* unearth — NRes reader, engine lookup, lossless/canonical writer and editor (spec §2).
+ * The directory sits at the end of the file; payloads live in [16, dir_off), 8-aligned. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/nres.h"
+
+#define PATH_LEN 64
+
+void ue_nres_init(ue_nres *n) {
+    memset(n, 0, sizeof *n);
+    n->version = UE_NRES_VERSION;
+    n->total_size = UE_NRES_HEADER_SIZE;
+    n->dir_offset = UE_NRES_HEADER_SIZE;
+    n->sort_valid = true;
+}
+
+void ue_nres_free(ue_nres *n) {
+    if (!n) return;
+    for (size_t i = 0; i < n->count; i++) free(n->entries[i].owned);
+    for (size_t i = 0; i < n->gap_count; i++) free(n->gaps[i].bytes);
+    free(n->entries);
+    free(n->gaps);
+    memset(n, 0, sizeof *n);
+}
+
+void ue_nres_entry_name(const ue_nres_entry *e, char *out, size_t out_size) {
+    size_t len = 0;
+    while (len < UE_NRES_NAME_SIZE && e->name_raw[len]) len++;
+    if (out_size == 0) return;
+    if (len >= out_size) len = out_size - 1;
+    memcpy(out, e->name_raw, len);
+    out[len] = 0;
+}
+
+static inline unsigned char fold_lower(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+int ue_nres_name_compare(const char *a, const char *b) {
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    for (;; x++, y++) {
+        unsigned char cx = fold_lower(*x), cy = fold_lower(*y);
+        if (cx != cy) return cx < cy ? -1 : 1;
+        if (!cx) return 0;
+    }
+}
+
+/* Names bounded to 36 bytes; the raw field may lack a NUL in damaged files. */
+static void name_of(const ue_nres_entry *e, char out[UE_NRES_NAME_SIZE + 1]) {
+    ue_nres_entry_name(e, out, UE_NRES_NAME_SIZE + 1);
+}
+
+/* Stable merge sort of indices by folded name — equal names keep directory order, as the
+ * engine's save-time bubble sort does. */
+ue_result ue_nres_compute_sort(const ue_nres *n, uint32_t *perm) {
+    size_t count = n->count;
+    if (count == 0) return UE_OK;
+    char(*names)[UE_NRES_NAME_SIZE + 1] = malloc(count * sizeof *names);
+    uint32_t *tmp = malloc(count * sizeof *tmp);
+    if (!names || !tmp) {
+        free(names);
+        free(tmp);
+        return UE_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        name_of(&n->entries[i], names[i]);
+        perm[i] = (uint32_t)i;
+    }
+    for (size_t width = 1; width < count; width *= 2) {
+        for (size_t lo = 0; lo < count; lo += 2 * width) {
+            size_t mid = lo + width < count ? lo + width : count;
+            size_t hi = lo + 2 * width < count ? lo + 2 * width : count;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = ue_nres_name_compare(names[perm[j]], names[perm[i]]) < 0 ? perm[j++]
+                                                                                    : perm[i++];
+            while (i < mid) tmp[k++] = perm[i++];
+            while (j < hi) tmp[k++] = perm[j++];
+        }
+        memcpy(perm, tmp, count * sizeof *perm);
+    }
+    free(names);
+    free(tmp);
+    return UE_OK;
+}
+
+/* The stored table is usable for binary search when it is a permutation whose names are in
+ * non-decreasing folded order. */
+static bool sort_table_valid(const ue_nres *n) {
+    size_t count = n->count;
+    if (count == 0) return true;
+    uint8_t *seen = calloc(count, 1);
+    if (!seen) return false;
+    bool ok = true;
+    char prev[UE_NRES_NAME_SIZE + 1] = "", cur[UE_NRES_NAME_SIZE + 1];
+    for (size_t i = 0; i < count && ok; i++) {
+        uint32_t s = n->entries[i].sort_index;
+        if (s >= count || seen[s]) {
+            ok = false;
+            break;
+        }
+        seen[s] = 1;
+        name_of(&n->entries[s], cur);
+        if (i > 0 && ue_nres_name_compare(prev, cur) > 0) ok = false;
+        memcpy(prev, cur, sizeof cur);
+    }
+    free(seen);
+    return ok;
+}
+
+bool ue_nres_find(const ue_nres *n, const char *name, size_t *index) {
+    char cur[UE_NRES_NAME_SIZE + 1];
+    if (n->sort_valid && !n->sort_dirty) {
+        size_t lo = 0, hi = n->count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            uint32_t s = n->entries[mid].sort_index;
+            name_of(&n->entries[s], cur);
+            int c = ue_nres_name_compare(name, cur);
+            if (c == 0) {
+                *index = s;
+                return true;
+            }
+            if (c < 0) hi = mid;
+            else lo = mid + 1;
+        }
+        return false;
+    }
+    for (size_t i = 0; i < n->count; i++) {
+        name_of(&n->entries[i], cur);
+        if (ue_nres_name_compare(name, cur) == 0) {
+            *index = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- reading ----------------------------------------------------------------------------- */
+
+typedef struct range {
+    uint32_t start, end;
+    size_t entry;
+} range;
+
+static int range_cmp(const void *a, const void *b) {
+    const range *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return x->entry < y->entry ? -1 : (x->entry > y->entry);
+}
+
+/* Violations that the engine tolerates in its own files are warnings; the rest are errors in
+ * strict mode and warnings (with the entry marked damaged) in tolerant mode. */
+#define SEV(mode) ((mode) == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING)
+
+/* Reads [start, end) of the data region and records it when it holds any non-zero byte. */
+static ue_result scan_gap(const ue_source *src, ue_nres *n, uint32_t start, uint32_t end,
+                          ue_diag *d) {
+    uint8_t chunk[4096];
+    bool nonzero = false;
+    for (uint32_t at = start; at < end && !nonzero;) {
+        size_t take = end - at < sizeof chunk ? end - at : sizeof chunk;
+        if (ue_source_read(src, at, chunk, take) != UE_OK) return UE_ERR_IO;
+        for (size_t i = 0; i < take; i++)
+            if (chunk[i]) {
+                nonzero = true;
+                break;
+            }
+        at += (uint32_t)take;
+    }
+    if (!nonzero) return UE_OK;
+    ue_nres_gap *g = realloc(n->gaps, (n->gap_count + 1) * sizeof *g);
+    if (!g) return UE_ERR_NOMEM;
+    n->gaps = g;
+    ue_nres_gap *gap = &n->gaps[n->gap_count];
+    gap->offset = start;
+    gap->size = end - start;
+    ue_result r = ue_source_read_alloc(src, start, gap->size, UE_CAP_ENTRY_BYTES, &gap->bytes);
+    if (r != UE_OK) return r;
+    n->gap_count++;
+    /* Padding is expected to be zero; a larger unindexed region is a known retail quirk. */
+    ue_diag_add(d, gap->size < UE_NRES_ALIGN ? UE_SEV_WARNING : UE_SEV_INFO,
+                gap->size < UE_NRES_ALIGN ? "nres.padding.nonzero" : "nres.unindexed",
+                start, "nres/data", "%u bytes outside every entry hold non-zero data (kept)",
+                gap->size);
+    return UE_OK;
+}
+
+ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_diag *d) {
+    ue_nres_init(out);
+    out->src = src;
+    uint8_t hdr[UE_NRES_HEADER_SIZE];
+    uint64_t file_size = src->size;
+    if (file_size < UE_NRES_HEADER_SIZE || ue_source_read(src, 0, hdr, sizeof hdr) != UE_OK) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.header.truncated", 0, "nres/header",
+                    "file of %llu bytes is shorter than the 16-byte header",
+                    (unsigned long long)file_size);
+        return UE_ERR_INVALID;
+    }
+    if (memcmp(hdr, "NRes", 4) != 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.header.magic", 0, "nres/header/magic",
+                    "magic is %02x %02x %02x %02x, not \"NRes\"", hdr[0], hdr[1], hdr[2],
+                    hdr[3]);
+        return UE_ERR_INVALID;
+    }
+    if (file_size > UINT32_MAX) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.size", 0, "nres", "file larger than 4 GiB");
+        return UE_ERR_INVALID;
+    }
+    out->version = ue_load_u32le(hdr + 4);
+    int32_t count = (int32_t)ue_load_u32le(hdr + 8);
+    out->total_size = ue_load_u32le(hdr + 12);
+    bool failed = false;
+    if (out->version != UE_NRES_VERSION) {
+        ue_diag_add(d, SEV(mode), "nres.header.version", 4, "nres/header/version",
+                    "version is 0x%x, expected 0x100", out->version);
+        failed |= mode == UE_MODE_STRICT;
+    }
+    if (count < 0 || (size_t)count > UE_CAP_TABLE_ENTRIES ||
+        (uint64_t)count * UE_NRES_ENTRY_SIZE > file_size - UE_NRES_HEADER_SIZE) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.header.count", 8, "nres/header/entry_count",
+                    "entry count %d does not fit a %llu-byte file", count,
+                    (unsigned long long)file_size);
+        return UE_ERR_INVALID;
+    }
+    uint64_t dir_bytes = (uint64_t)count * UE_NRES_ENTRY_SIZE;
+    uint64_t layout_size = out->total_size;
+    if (out->total_size != file_size) {
+        ue_diag_add(d, SEV(mode), "nres.header.total_size", 12, "nres/header/total_size",
+                    "total_size %u differs from the file size %llu", out->total_size,
+                    (unsigned long long)file_size);
+        if (mode == UE_MODE_STRICT) return UE_ERR_INVALID;
+        layout_size = file_size; /* the directory is where the file ends */
+    }
+    if (layout_size < dir_bytes + UE_NRES_HEADER_SIZE) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.directory.range", 12, "nres/header/total_size",
+                    "a %llu-byte directory does not fit after the header",
+                    (unsigned long long)dir_bytes);
+        return UE_ERR_INVALID;
+    }
+    out->dir_offset = (uint32_t)(layout_size - dir_bytes);
+
+    out->count = (size_t)count;
+    out->entries = calloc(out->count ? out->count : 1, sizeof *out->entries);
+    uint8_t *dir = NULL;
+    if (!out->entries ||
+        ue_source_read_alloc(src, out->dir_offset, (size_t)dir_bytes, SIZE_MAX, &dir) != UE_OK) {
+        free(dir);
+        ue_nres_free(out);
+        return UE_ERR_NOMEM;
+    }
+    range *ranges = malloc((out->count ? out->count : 1) * sizeof *ranges);
+    if (!ranges) {
+        free(dir);
+        ue_nres_free(out);
+        return UE_ERR_NOMEM;
+    }
+    size_t nranges = 0;
+    char path[PATH_LEN];
+    for (size_t i = 0; i < out->count; i++) {
+        const uint8_t *r = dir + i * UE_NRES_ENTRY_SIZE;
+        ue_nres_entry *e = &out->entries[i];
+        uint64_t at = out->dir_offset + i * UE_NRES_ENTRY_SIZE;
+        e->type_id = ue_load_u32le(r);
+        e->attr1 = ue_load_u32le(r + 4);
+        e->attr2 = ue_load_u32le(r + 8);
+        e->size = ue_load_u32le(r + 12);
+        e->attr3 = ue_load_u32le(r + 16);
+        memcpy(e->name_raw, r + 20, UE_NRES_NAME_SIZE);
+        e->data_offset = ue_load_u32le(r + 56);
+        e->sort_index = ue_load_u32le(r + 60);
+        if (!memchr(e->name_raw, 0, UE_NRES_NAME_SIZE)) {
+            snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
+            ue_diag_add(d, SEV(mode), "nres.entry.name.nul", at + 20, path,
+                        "name has no NUL terminator within 36 bytes");
+            failed |= mode == UE_MODE_STRICT;
+        } else if (e->name_raw[0] == 0) {
+            snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
+            ue_diag_add(d, SEV(mode), "nres.entry.name.empty", at + 20, path, "name is empty");
+            failed |= mode == UE_MODE_STRICT;
+        }
+        if (e->data_offset < UE_NRES_HEADER_SIZE ||
+            !ue_range_ok(e->data_offset, e->size, out->dir_offset)) {
+            snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
+            ue_diag_add(d, SEV(mode), "nres.entry.range", at + 56, path,
+                        "payload [0x%x, +%u) lies outside the data region [0x10, 0x%x)",
+                        e->data_offset, e->size, out->dir_offset);
+            failed |= mode == UE_MODE_STRICT;
+            e->damaged = true;
+            continue;
+        }
+        if (e->data_offset % UE_NRES_ALIGN) {
+            snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
+            ue_diag_add(d, UE_SEV_WARNING, "nres.entry.align", at + 56, path,
+                        "payload offset 0x%x is not 8-byte aligned", e->data_offset);
+        }
+        ranges[nranges++] = (range){e->data_offset, e->data_offset + e->size, i};
+    }
+    free(dir);
+
+    /* Overlaps, then the bytes between payloads (padding and unindexed regions). */
+    qsort(ranges, nranges, sizeof *ranges, range_cmp);
+    uint32_t cursor = UE_NRES_HEADER_SIZE;
+    ue_result res = UE_OK;
+    for (size_t k = 0; k < nranges && res == UE_OK; k++) {
+        if (ranges[k].start < cursor && ranges[k].end > ranges[k].start) {
+            snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", ranges[k].entry);
+            ue_diag_add(d, SEV(mode), "nres.entry.overlap",
+                        out->dir_offset + ranges[k].entry * UE_NRES_ENTRY_SIZE + 56, path,
+                        "payload [0x%x, 0x%x) overlaps an earlier payload ending at 0x%x",
+                        ranges[k].start, ranges[k].end, cursor);
+            failed |= mode == UE_MODE_STRICT;
+        } else if (ranges[k].start > cursor) {
+            res = scan_gap(src, out, cursor, ranges[k].start, d);
+        }
+        if (ranges[k].end > cursor) cursor = ranges[k].end;
+    }
+    if (res == UE_OK && cursor < out->dir_offset) res = scan_gap(src, out, cursor, out->dir_offset, d);
+    free(ranges);
+    if (res != UE_OK) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.read", UE_NO_OFFSET, "nres/data",
+                    "cannot read the data region: %s", ue_result_name(res));
+        ue_nres_free(out);
+        return res;
+    }
+
+    out->sort_valid = sort_table_valid(out);
+    if (!out->sort_valid) {
+        ue_diag_add(d, SEV(mode), "nres.sort_index", out->dir_offset + 60, "nres/entry[*]/sort_index",
+                    "sort table is not a permutation in case-insensitive name order; lookups "
+                    "fall back to a linear scan");
+        failed |= mode == UE_MODE_STRICT;
+    }
+    if (failed) {
+        ue_nres_free(out);
+        return UE_ERR_INVALID;
+    }
+    return UE_OK;
+}
+
+ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **data, uint8_t **to_free,
+                          ue_diag *d) {
+    *to_free = NULL;
+    *data = NULL;
+    if (i >= n->count) return UE_ERR_USAGE;
+    const ue_nres_entry *e = &n->entries[i];
+    if (e->owned || e->size == 0) {
+        *data = e->owned ? e->owned : (const uint8_t *)"";
+        return UE_OK;
+    }
+    if (e->damaged || !n->src) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "nres/entry[%zu]", i);
+        ue_diag_add(d, UE_SEV_ERROR, "nres.entry.damaged", e->data_offset, path,
+                    "payload is outside the file");
+        return UE_ERR_INVALID;
+    }
+    if (n->src->memory && ue_range_ok(e->data_offset, e->size, n->src->size)) {
+        *data = n->src->memory + e->data_offset;
+        return UE_OK;
+    }
+    ue_result r = ue_source_read_alloc(n->src, e->data_offset, e->size, UE_CAP_ENTRY_BYTES, to_free);
+    if (r != UE_OK) {
+        char path[PATH_LEN];
+        snprintf(path, sizeof path, "nres/entry[%zu]", i);
+        ue_diag_add(d, UE_SEV_ERROR, "nres.entry.read", e->data_offset, path,
+                    "cannot read %u payload bytes", e->size);
+        return r;
+    }
+    *data = *to_free;
+    return UE_OK;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+static void put_directory(ue_buf *out, const ue_nres *n, const uint32_t *offsets,
+                          const uint32_t *sort) {
+    for (size_t i = 0; i < n->count; i++) {
+        const ue_nres_entry *e = &n->entries[i];
+        ue_buf_put_u32le(out, e->type_id);
+        ue_buf_put_u32le(out, e->attr1);
+        ue_buf_put_u32le(out, e->attr2);
+        ue_buf_put_u32le(out, e->size);
+        ue_buf_put_u32le(out, e->attr3);
+        ue_buf_put(out, e->name_raw, UE_NRES_NAME_SIZE);
+        ue_buf_put_u32le(out, offsets[i]);
+        ue_buf_put_u32le(out, sort[i]);
+    }
+}
+
+static void patch_header(ue_buf *out, const ue_nres *n, uint32_t total) {
+    if (out->failed || out->size < UE_NRES_HEADER_SIZE) return;
+    memcpy(out->data, "NRes", 4);
+    ue_store_u32le(out->data + 4, n->version);
+    ue_store_u32le(out->data + 8, (uint32_t)n->count);
+    ue_store_u32le(out->data + 12, total);
+}
+
+typedef struct segment {
+    uint32_t at;     /* original offset: sets the order */
+    bool is_gap;
+    size_t index;
+} segment;
+
+static int segment_cmp(const void *a, const void *b) {
+    const segment *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    if (x->is_gap != y->is_gap) return x->is_gap ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d) {
+    size_t count = n->count;
+    if (count > UE_CAP_TABLE_ENTRIES || count > INT32_MAX) return UE_ERR_NOMEM;
+    uint32_t *offsets = malloc((count ? count : 1) * sizeof *offsets);
+    uint32_t *sort = malloc((count ? count : 1) * sizeof *sort);
+    segment *segs = malloc((count + n->gap_count + 1) * sizeof *segs);
+    if (!offsets || !sort || !segs) {
+        free(offsets);
+        free(sort);
+        free(segs);
+        return UE_ERR_NOMEM;
+    }
+    ue_result r = UE_OK;
+    size_t base = out->size;
+    bool preserve = layout == UE_NRES_LOSSLESS && !n->layout_dirty;
+    bool keep_sort = layout == UE_NRES_LOSSLESS && !n->sort_dirty;
+    if (keep_sort)
+        for (size_t i = 0; i < count; i++) sort[i] = n->entries[i].sort_index;
+    else if ((r = ue_nres_compute_sort(n, sort)) != UE_OK)
+        goto done;
+
+    ue_buf_put_zeros(out, UE_NRES_HEADER_SIZE);
+    if (preserve) {
+        /* Everything goes back to where it was; bytes no one claims stay zero. */
+        size_t dir_at = n->dir_offset;
+        if (dir_at < UE_NRES_HEADER_SIZE) dir_at = UE_NRES_HEADER_SIZE;
+        ue_buf_put_zeros(out, dir_at - UE_NRES_HEADER_SIZE);
+        if (out->failed) {
+            r = UE_ERR_NOMEM;
+            goto done;
+        }
+        for (size_t g = 0; g < n->gap_count; g++) {
+            const ue_nres_gap *gap = &n->gaps[g];
+            if (!ue_range_ok(gap->offset, gap->size, dir_at)) continue;
+            memcpy(out->data + base + gap->offset, gap->bytes, gap->size);
+        }
+        for (size_t i = 0; i < count; i++) {
+            const ue_nres_entry *e = &n->entries[i];
+            offsets[i] = e->data_offset;
+            if (e->damaged || !ue_range_ok(e->data_offset, e->size, dir_at)) continue;
+            const uint8_t *p;
+            uint8_t *tmp;
+            if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) goto done;
+            if (e->size) memcpy(out->data + base + e->data_offset, p, e->size);
+            free(tmp);
+        }
+    } else {
+        /* Payloads (and kept unindexed regions, unless canonical) in their previous file order;
+         * new entries, whose offset is 0, come first in directory order — stable either way. */
+        size_t nsegs = 0;
+        for (size_t i = 0; i < count; i++)
+            segs[nsegs++] = (segment){layout == UE_NRES_CANONICAL ? 0 : n->entries[i].data_offset,
+                                      false, i};
+        if (layout == UE_NRES_LOSSLESS)
+            for (size_t g = 0; g < n->gap_count; g++)
+                segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
+        qsort(segs, nsegs, sizeof *segs, segment_cmp);
+        for (size_t s = 0; s < nsegs; s++) {
+            if (segs[s].is_gap) {
+                ue_buf_put(out, n->gaps[segs[s].index].bytes, n->gaps[segs[s].index].size);
+            } else {
+                size_t i = segs[s].index;
+                const ue_nres_entry *e = &n->entries[i];
+                const uint8_t *p;
+                uint8_t *tmp;
+                if (out->size - base > UINT32_MAX) {
+                    r = UE_ERR_NOMEM;
+                    goto done;
+                }
+                offsets[i] = (uint32_t)(out->size - base);
+                if (e->damaged) continue;
+                if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) goto done;
+                ue_buf_put(out, p, e->size);
+                free(tmp);
+            }
+            ue_buf_align(out, UE_NRES_ALIGN);
+        }
+    }
+    put_directory(out, n, offsets, sort);
+    if (out->failed || out->size - base > UINT32_MAX) {
+        r = UE_ERR_NOMEM;
+        goto done;
+    }
+    {
+        /* A lossless write keeps even a wrong total_size; every other layout states the truth. */
+        ue_buf view = {out->data + base, out->size - base, out->size - base, 0, false};
+        patch_header(&view, n, preserve ? n->total_size : (uint32_t)(out->size - base));
+    }
+done:
+    free(offsets);
+    free(sort);
+    free(segs);
+    if (r != UE_OK) out->size = base;
+    return r;
+}
+
+/* ---- editing ----------------------------------------------------------------------------- */
+
+static ue_result set_name(ue_nres_entry *e, const char *name) {
+    size_t len = strlen(name);
+    if (len == 0 || len >= UE_NRES_NAME_SIZE) return UE_ERR_USAGE;
+    memset(e->name_raw, 0, sizeof e->name_raw);
+    memcpy(e->name_raw, name, len);
+    return UE_OK;
+}
+
+static ue_result copy_payload(const void *data, size_t size, uint8_t **out) {
+    if (size > UINT32_MAX) return UE_ERR_USAGE;
+    *out = malloc(size ? size : 1);
+    if (!*out) return UE_ERR_NOMEM;
+    if (size) memcpy(*out, data, size);
+    return UE_OK;
+}
+
+ue_result ue_nres_add(ue_nres *n, uint32_t type_id, uint32_t attr1, uint32_t attr2,
+                      uint32_t attr3, const char *name, const void *data, size_t size) {
+    if (n->count >= UE_CAP_TABLE_ENTRIES) return UE_ERR_NOMEM;
+    ue_nres_entry e = {0};
+    ue_result r = set_name(&e, name);
+    if (r != UE_OK) return r;
+    if ((r = copy_payload(data, size, &e.owned)) != UE_OK) return r;
+    e.type_id = type_id;
+    e.attr1 = attr1;
+    e.attr2 = attr2;
+    e.attr3 = attr3;
+    e.size = (uint32_t)size;
+    ue_nres_entry *grown = realloc(n->entries, (n->count + 1) * sizeof *grown);
+    if (!grown) {
+        free(e.owned);
+        return UE_ERR_NOMEM;
+    }
+    n->entries = grown;
+    n->entries[n->count++] = e;
+    n->layout_dirty = n->sort_dirty = true;
+    return UE_OK;
+}
+
+ue_result ue_nres_replace(ue_nres *n, size_t i, const void *data, size_t size) {
+    if (i >= n->count) return UE_ERR_USAGE;
+    uint8_t *copy;
+    ue_result r = copy_payload(data, size, &copy);
+    if (r != UE_OK) return r;
+    ue_nres_entry *e = &n->entries[i];
+    free(e->owned);
+    e->owned = copy;
+    if (e->size != size || e->damaged) n->layout_dirty = true;
+    e->size = (uint32_t)size;
+    e->damaged = false;
+    return UE_OK;
+}
+
+ue_result ue_nres_remove(ue_nres *n, size_t i) {
+    if (i >= n->count) return UE_ERR_USAGE;
+    free(n->entries[i].owned);
+    memmove(&n->entries[i], &n->entries[i + 1], (n->count - i - 1) * sizeof *n->entries);
+    n->count--;
+    n->layout_dirty = n->sort_dirty = true;
+    return UE_OK;
+}
+
+ue_result ue_nres_rename(ue_nres *n, size_t i, const char *name) {
+    if (i >= n->count) return UE_ERR_USAGE;
+    ue_result r = set_name(&n->entries[i], name);
+    if (r == UE_OK) n->sort_dirty = true;
+    return r;
+}

@@ -1,0 +1,72 @@
+/* unearth — Parkan samples built by our own writers: an outer NRes archive with typed entries,
+ * a nested NRes, names that exercise the engine's lower-case sort, and distinctive attrs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/nres.h"
+#include "unearth/samples.h"
+
+#define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+/* A deterministic byte pattern that compresses a little and is easy to recognise. */
+static void pattern(uint8_t *p, size_t n, uint32_t seed) {
+    uint32_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        p[i] = (i % 16 < 8) ? (uint8_t)(i & 0xFF) : (uint8_t)(x >> 24);
+    }
+}
+
+static ue_result build_nres(ue_nres *n, ue_sample_list *out, const char *path) {
+    ue_buf buf = {0};
+    ue_result r = ue_nres_write(n, UE_NRES_CANONICAL, &buf, NULL);
+    if (r != UE_OK) {
+        ue_buf_free(&buf);
+        return r;
+    }
+    size_t size;
+    uint8_t *data = ue_buf_take(&buf, &size);
+    return ue_sample_list_add(out, path, data, size);
+}
+
+/* The inner archive: a small texture library, as found nested in Parkan archives. */
+static ue_result inner_archive(ue_buf *out) {
+    ue_nres n;
+    ue_nres_init(&n);
+    uint8_t tex[200];
+    pattern(tex, sizeof tex, 7);
+    ue_result r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0, 0, 0, "GRID_01", tex, sizeof tex);
+    pattern(tex, sizeof tex, 11);
+    if (r == UE_OK) r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0, 0, 0, "grid_00", tex, 131);
+    if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_CANONICAL, out, NULL);
+    ue_nres_free(&n);
+    return r;
+}
+
+ue_result ue_samples_parkan(ue_sample_list *out) {
+    ue_nres n;
+    ue_nres_init(&n);
+    ue_buf inner = {0};
+    ue_result r = inner_archive(&inner);
+    static const char wear[] = "2\r\n0 ROBOT_BODY\r\n1 ROBOT_GLOW\r\n";
+    uint8_t blob[777];
+    pattern(blob, sizeof blob, 42);
+    /* "A_B" sorts before "AB" under lower-case folding ('_' < 'b') but after it under upper
+     * case ('_' > 'B'): the sample pins the engine's choice. */
+    if (r == UE_OK)
+        r = ue_nres_add(&n, FOURCC('W', 'E', 'A', 'R'), 0, 0, 1, "robot.wea", wear, sizeof wear - 1);
+    if (r == UE_OK) r = ue_nres_add(&n, FOURCC('M', 'A', 'T', '0'), 0x11, 2, 0, "AB", blob, 40);
+    if (r == UE_OK) r = ue_nres_add(&n, FOURCC('M', 'A', 'T', '0'), 0x22, 3, 0, "A_B", blob + 40, 41);
+    if (r == UE_OK)
+        r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0xDEADBEEF, 0x01020304, 0xCAFEF00D,
+                        "Robot_Skin.tex", blob, sizeof blob);
+    if (r == UE_OK)
+        r = ue_nres_add(&n, FOURCC('N', 'R', 'e', 's'), 0, 0, 0, "textures_inner.lib", inner.data,
+                        inner.size);
+    if (r == UE_OK) r = ue_nres_add(&n, 1, 0, 0, 0, "empty.bin", "", 0);
+    ue_buf_free(&inner);
+    if (r == UE_OK) r = build_nres(&n, out, "parkan/objects.rlb");
+    ue_nres_free(&n);
+    return r;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# End-to-end tests of the container verbs on the demo pack: extract → pack byte-identity,
+# edits, ARCHIVE:ENTRY, validation, bad input (exit 1, no output file, input untouched).
+set -u
+UE="$1"
+T="${UE_TEST_TMP:-/tmp}/cli_archive.$$"
+rm -rf "$T"; mkdir -p "$T"
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass+1)); }
+bad()  { fail=$((fail+1)); echo "FAIL: $*" >&2; }
+expect_rc() { # expect_rc WANT CMD...
+  local want=$1; shift
+  "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
+}
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+A="$T/demo/parkan/objects.rlb"
+[ -f "$A" ] && ok || bad "demo did not write $A"
+expect_rc 2 "$UE" demo -o "$T/demo"                    # exists without -f
+expect_rc 0 "$UE" demo -o "$T/demo" -f
+
+# info / list report real values
+expect_rc 0 "$UE" info "$A"
+grep -q "Parkan NRes archive" "$T/out" && ok || bad "info lacks the format"
+expect_rc 0 "$UE" list --json "$A"
+n=$(grep -c '"name_hex"' "$T/out"); [ "$n" = 6 ] && ok || bad "list --json shows $n entries, want 6"
+grep -q '"nested": "nres"' "$T/out" && ok || bad "nested NRes not recognised"
+
+# extract → pack is byte-identical
+expect_rc 0 "$UE" extract "$A" -o "$T/x"
+[ -f "$T/x/manifest.json" ] && ok || bad "no manifest"
+expect_rc 0 "$UE" pack "$T/x" -o "$T/re.rlb"
+cmp -s "$A" "$T/re.rlb" && ok || bad "extract/pack not byte-identical"
+expect_rc 0 "$UE" roundtrip "$A"
+grep -q identical "$T/out" && ok || bad "roundtrip not identical"
+
+# a nested entry addressed as ARCHIVE:ENTRY
+expect_rc 0 "$UE" list "$A:textures_inner.lib"
+grep -q GRID_01 "$T/out" && ok || bad "ARCHIVE:ENTRY listing lacks GRID_01"
+expect_rc 0 "$UE" roundtrip "$A:textures_inner.lib"
+expect_rc 1 "$UE" list "$A:no_such_entry"
+
+# a changed payload packs into a valid archive holding the new bytes
+f=$(ls "$T/x/entries/" | grep Robot_Skin)
+printf 'changed payload of another size' > "$T/x/entries/$f"
+expect_rc 0 "$UE" pack "$T/x" -o "$T/edit.rlb"
+expect_rc 0 "$UE" validate --strict "$T/edit.rlb"
+expect_rc 0 "$UE" extract "$T/edit.rlb" -o "$T/x2"
+cmp -s "$T/x/entries/$f" "$T/x2/entries/$f" && ok || bad "edited payload not carried over"
+
+# validate: the sample is valid, recursively
+expect_rc 0 "$UE" validate --json "$A"
+grep -q '"valid": true' "$T/out" && ok || bad "validate --json not valid"
+
+# bad input: truncated archive → exit 1, diagnostic with offset, no output directory
+head -c 100 "$A" > "$T/trunc.rlb"
+cp "$T/trunc.rlb" "$T/trunc.orig"
+expect_rc 1 "$UE" extract "$T/trunc.rlb" -o "$T/never"
+[ ! -e "$T/never" ] && ok || bad "partial output left behind"
+grep -q '@0x' "$T/err" && ok || bad "diagnostic lacks an offset"
+cmp -s "$T/trunc.rlb" "$T/trunc.orig" && ok || bad "input modified"
+expect_rc 1 "$UE" validate "$T/trunc.rlb"
+printf 'not an archive' > "$T/junk.bin"
+expect_rc 1 "$UE" info "$T/junk.bin"
+expect_rc 3 "$UE" info "$T/does-not-exist"
+expect_rc 2 "$UE" frobnicate
+expect_rc 2 "$UE" extract "$A"
+
+# tolerant mode: an entry pointing past the directory is skipped, the rest extracted
+python3 - "$A" "$T/damaged.rlb" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+count = struct.unpack_from('<i', data, 8)[0]
+dir_off = len(data) - 64 * count
+struct.pack_into('<I', data, dir_off + 64 * 1 + 12, 0x7FFFFFF0)   # entry 1: absurd size
+open(sys.argv[2], 'wb').write(data)
+PY
+expect_rc 1 "$UE" extract "$T/damaged.rlb" -o "$T/strict"
+[ ! -e "$T/strict" ] && ok || bad "strict extract left output"
+expect_rc 1 "$UE" extract --tolerant "$T/damaged.rlb" -o "$T/tol"
+grep -q "skipped damaged entry 1" "$T/err" && ok || bad "tolerant extract did not list the damaged entry"
+n=$(ls "$T/tol/entries" | wc -l); [ "$n" = 5 ] && ok || bad "tolerant extract wrote $n files, want 5"
+
+echo "cli_archive: $pass passed, $fail failed"
+[ "$fail" = 0 ]

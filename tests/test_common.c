@@ -1,0 +1,164 @@
+/* Tests of the common layer: bounded reads, buffer, SHA-256 vectors, diagnostics, atomic
+ * writes and output directories. */
+#define _DEFAULT_SOURCE
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "unearth/common.h"
+
+static void bounded_reads_fail_past_end(void) {
+    const uint8_t b[6] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06};
+    uint32_t v32 = 0xAAAAAAAA;
+    uint16_t v16 = 0;
+    CHECK(ue_rd_u32le(b, 6, 2, &v32));
+    CHECK_EQ_U(v32, 0x06050403u);
+    CHECK(ue_rd_u32be(b, 6, 0, &v32));
+    CHECK_EQ_U(v32, 0x01020304u);
+    CHECK(ue_rd_u16be(b, 6, 4, &v16));
+    CHECK_EQ_U(v16, 0x0506u);
+    v32 = 0x12345678;
+    CHECK(!ue_rd_u32le(b, 6, 3, &v32));
+    CHECK_EQ_U(v32, 0x12345678u); /* untouched on failure */
+    CHECK(!ue_rd_u16le(b, 6, 5, &v16));
+    CHECK(!ue_rd_u32le(b, 6, SIZE_MAX - 1, &v32)); /* offset arithmetic must not wrap */
+    uint8_t v8;
+    CHECK(!ue_rd_u8(b, 6, 6, &v8));
+    float f;
+    const uint8_t one[4] = {0x00, 0x00, 0x80, 0x3F};
+    CHECK(ue_rd_f32le(one, 4, 0, &f));
+    CHECK(f == 1.0f);
+}
+
+static void size_arithmetic_detects_overflow(void) {
+    size_t r;
+    CHECK(ue_add_size(1, 2, &r) && r == 3);
+    CHECK(!ue_add_size(SIZE_MAX, 1, &r));
+    CHECK(ue_mul_size(1u << 20, 64, &r) && r == (size_t)64 << 20);
+    CHECK(!ue_mul_size(SIZE_MAX / 2 + 1, 2, &r));
+    CHECK(ue_range_ok(10, 6, 16));
+    CHECK(!ue_range_ok(10, 7, 16));
+    CHECK(!ue_range_ok(UINT64_MAX, 2, 16));
+}
+
+static void buffer_appends_and_caps(void) {
+    ue_buf b = {0};
+    ue_buf_put_u32le(&b, 0x11223344);
+    ue_buf_put_u16be(&b, 0xA1B2);
+    ue_buf_align(&b, 8);
+    CHECK_EQ_U(b.size, 8);
+    const uint8_t want[8] = {0x44, 0x33, 0x22, 0x11, 0xA1, 0xB2, 0, 0};
+    CHECK_MEM(b.data, want, 8);
+    ue_buf_free(&b);
+    ue_buf capped = {0};
+    capped.limit = 4;
+    ue_buf_put_u32le(&capped, 1);
+    CHECK(!capped.failed);
+    ue_buf_put_u8(&capped, 1);
+    CHECK(capped.failed);
+    CHECK_EQ_U(capped.size, 4);
+    ue_buf_free(&capped);
+}
+
+static void sha256_matches_fips_vectors(void) {
+    char hex[65];
+    ue_sha256_hex("", 0, hex);
+    CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    ue_sha256_hex("abc", 3, hex);
+    CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    ue_sha256_hex(two, strlen(two), hex);
+    CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    /* Streaming in odd pieces gives the same digest as one call. */
+    ue_sha256 h;
+    uint8_t dig[32];
+    ue_sha256_init(&h);
+    for (size_t i = 0; i < strlen(two); i += 5) ue_sha256_update(&h, two + i, strlen(two) - i < 5 ? strlen(two) - i : 5);
+    ue_sha256_final(&h, dig);
+    ue_hex_encode(dig, 32, hex);
+    CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void hex_round_trip_and_rejects(void) {
+    uint8_t out[4];
+    size_t len;
+    CHECK(ue_hex_decode("00fFa5", out, sizeof out, &len));
+    CHECK_EQ_U(len, 3);
+    CHECK_EQ_U(out[1], 0xFF);
+    CHECK(!ue_hex_decode("abc", out, sizeof out, &len));
+    CHECK(!ue_hex_decode("zz", out, sizeof out, &len));
+    CHECK(!ue_hex_decode("0011223344", out, sizeof out, &len));
+}
+
+static void diagnostics_carry_offset_and_path(void) {
+    ue_diag d = {0};
+    d.base_offset = 0x100;
+    snprintf(d.path_prefix, sizeof d.path_prefix, "outer/entry[2]");
+    ue_diag_add(&d, UE_SEV_ERROR, "x.y", 0x10, "nres/header", "bad %d", 7);
+    ue_diag_add(&d, UE_SEV_WARNING, "x.z", UE_NO_OFFSET, "", "w");
+    REQUIRE(d.count == 2);
+    CHECK_EQ_U(d.items[0].offset, 0x110);
+    CHECK_STR(d.items[0].path, "outer/entry[2]/nres/header");
+    CHECK_STR(d.items[0].message, "bad 7");
+    CHECK_EQ_U(d.items[1].offset, UE_NO_OFFSET);
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 1);
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_WARNING), 2);
+    char line[400];
+    ue_diag_format(&d.items[0], line, sizeof line);
+    CHECK_STR(line, "error: outer/entry[2]/nres/header @0x110: bad 7 [x.y]");
+    ue_diag_free(&d);
+    ue_diag capped = {0};
+    capped.max_items = 2;
+    for (int i = 0; i < 5; i++) ue_diag_add(&capped, UE_SEV_INFO, "c", 0, "p", "m");
+    CHECK_EQ_U(capped.count, 2);
+    CHECK_EQ_U(capped.dropped, 3);
+    ue_diag_free(&capped);
+}
+
+static void atomic_write_never_clobbers(void) {
+    char dir[] = "/tmp/ue_test_common_XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_file_write_atomic(path, "abc", 3, false, &d), UE_OK);
+    CHECK_EQ_U(ue_file_write_atomic(path, "xyz", 3, false, &d), UE_ERR_USAGE);
+    uint8_t *data;
+    size_t size;
+    CHECK_EQ_U(ue_file_read(path, 100, &data, &size, &d), UE_OK);
+    CHECK(size == 3 && memcmp(data, "abc", 3) == 0);
+    free(data);
+    CHECK_EQ_U(ue_file_write_atomic(path, "xyzw", 4, true, &d), UE_OK);
+    CHECK_EQ_U(ue_file_read(path, 100, &data, &size, &d), UE_OK);
+    CHECK(size == 4 && memcmp(data, "xyzw", 4) == 0);
+    free(data);
+    CHECK_EQ_U(ue_file_read(path, 2, &data, &size, &d), UE_ERR_NOMEM); /* over the cap */
+
+    /* An aborted output directory leaves nothing behind. */
+    char out[256];
+    snprintf(out, sizeof out, "%s/extracted", dir);
+    ue_outdir o;
+    REQUIRE(ue_outdir_begin(&o, out, false, &d) == UE_OK);
+    CHECK_EQ_U(ue_outdir_write(&o, "a/b.bin", "1", 1, &d), UE_OK);
+    ue_outdir_abort(&o);
+    CHECK(!ue_path_exists(out));
+    REQUIRE(ue_outdir_begin(&o, out, false, &d) == UE_OK);
+    CHECK_EQ_U(ue_outdir_write(&o, "a/b.bin", "1", 1, &d), UE_OK);
+    CHECK_EQ_U(ue_outdir_commit(&o, &d), UE_OK);
+    snprintf(path, sizeof path, "%s/a/b.bin", out);
+    CHECK(ue_path_exists(path));
+    ue_remove_tree(dir);
+    CHECK(!ue_path_exists(dir));
+    ue_diag_free(&d);
+}
+
+int main(void) {
+    RUN(bounded_reads_fail_past_end);
+    RUN(size_arithmetic_detects_overflow);
+    RUN(buffer_appends_and_caps);
+    RUN(sha256_matches_fips_vectors);
+    RUN(hex_round_trip_and_rejects);
+    RUN(diagnostics_carry_offset_and_path);
+    RUN(atomic_write_never_clobbers);
+    return TEST_SUMMARY();
+}
