@@ -1,4 +1,4 @@
-/* Tests of the common layer: bounded reads, buffer, SHA-256 vectors, diagnostics, atomic
+/* Tests of the common layer: bounded reads, buffer, XXH64 vectors, diagnostics, atomic
  * writes and output directories. */
 #define _DEFAULT_SOURCE
 #include <sys/stat.h>
@@ -60,23 +60,22 @@ static void buffer_appends_and_caps(void) {
     ue_buf_free(&capped);
 }
 
-static void sha256_matches_fips_vectors(void) {
-    char hex[65];
-    ue_sha256_hex("", 0, hex);
-    CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    ue_sha256_hex("abc", 3, hex);
-    CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-    ue_sha256_hex(two, strlen(two), hex);
-    CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    /* Streaming in odd pieces gives the same digest as one call. */
-    ue_sha256 h;
-    uint8_t dig[32];
-    ue_sha256_init(&h);
-    for (size_t i = 0; i < strlen(two); i += 5) ue_sha256_update(&h, two + i, strlen(two) - i < 5 ? strlen(two) - i : 5);
-    ue_sha256_final(&h, dig);
-    ue_hex_encode(dig, 32, hex);
-    CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+static void xxh64_matches_reference_vectors(void) {
+    /* Values printed by the reference tool (`xxhsum -H64`). */
+    char hex[17];
+    ue_xxh64_hex("", 0, hex);
+    CHECK_STR(hex, "ef46db3751d8e999");
+    ue_xxh64_hex("abc", 3, hex);
+    CHECK_STR(hex, "44bc2cf5ad770999");
+    CHECK_EQ_U(ue_xxh64("abc", 3, 0), 0x44BC2CF5AD770999ull);
+    /* Lengths that cross every tail branch give different, stable hashes. */
+    uint8_t buf[100];
+    for (int i = 0; i < 100; i++) buf[i] = (uint8_t)i;
+    ue_xxh64_hex(buf, 100, hex); /* four 32-byte stripes, then 8-, 4- and 1-byte tails */
+    CHECK_STR(hex, "6ac1e58032166597");
+    ue_xxh64_hex(buf, 37, hex);
+    CHECK_STR(hex, "d93fa2dfee5c24c9");
+    CHECK(ue_xxh64(buf, 100, 0) != ue_xxh64(buf, 100, 1));
 }
 
 static void hex_round_trip_and_rejects(void) {
@@ -156,7 +155,7 @@ int main(void) {
     RUN(bounded_reads_fail_past_end);
     RUN(size_arithmetic_detects_overflow);
     RUN(buffer_appends_and_caps);
-    RUN(sha256_matches_fips_vectors);
+    RUN(xxh64_matches_reference_vectors);
     RUN(hex_round_trip_and_rejects);
     RUN(diagnostics_carry_offset_and_path);
     RUN(atomic_write_never_clobbers);

@@ -196,17 +196,10 @@ void ue_outdir_abort(ue_outdir *o);
 
 /* ---- hashing ----------------------------------------------------------------------------- */
 
-typedef struct ue_sha256 {
-    uint32_t state[8];
-    uint64_t length;
-    uint8_t block[64];
-    size_t fill;
-} ue_sha256;
-void ue_sha256_init(ue_sha256 *h);
-void ue_sha256_update(ue_sha256 *h, const void *data, size_t n);
-void ue_sha256_final(ue_sha256 *h, uint8_t out[32]);
-/* One-shot, hex-encoded (65 bytes incl. NUL). */
-void ue_sha256_hex(const void *data, size_t n, char out[65]);
+/* XXH64 of n bytes; manifests record it to detect edited payloads (not a security hash). */
+uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed);
+/* Seed 0, as 16 lower-case hex digits (17 bytes incl. NUL), as `xxhsum -H64` prints it. */
+void ue_xxh64_hex(const void *data, size_t n, char out[17]);
 
 /* ---- small text helpers ------------------------------------------------------------------ */
 

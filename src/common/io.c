@@ -164,7 +164,9 @@ ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, 
         free(tmp);
         return UE_ERR_IO;
     }
-    bool ok = write_all(fd, data, size) && fsync(fd) == 0;
+    /* No fsync: the rename already guarantees that a failed or killed run leaves either the
+     * old file or the whole new one; power-loss durability is the file system's business. */
+    bool ok = write_all(fd, data, size);
     ok = (close(fd) == 0) && ok;
     ok = ok && fchmodat(AT_FDCWD, tmp, 0644, 0) == 0;
     if (ok && !overwrite) {
@@ -272,7 +274,16 @@ ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_
         *slash = '/';
         if (r != UE_OK) return r;
     }
-    return ue_file_write_atomic(full, data, size, false, d);
+    /* The directory is private until commit, so each file is written in place. */
+    int fd = open(full, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    bool ok = fd >= 0 && write_all(fd, data, size);
+    if (fd >= 0) ok = (close(fd) == 0) && ok;
+    if (!ok) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, rel, "cannot write: %s",
+                    strerror(errno));
+        return UE_ERR_IO;
+    }
+    return UE_OK;
 }
 
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {

@@ -40,6 +40,7 @@ extern const ue_container_ops ue_nres_ops;
 extern const ue_container_ops ue_rsli_ops;
 extern const ue_container_ops ue_fsys_ops;
 extern const ue_container_ops ue_pkx_ops;
+extern const ue_container_ops ue_gclzss_ops; /* standalone GameCube "LZSS" files */
 
 /* ---- helpers shared by the formats' extract/pack --------------------------------------- */
 
@@ -51,7 +52,7 @@ void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext
 void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
 
 /* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
- * SHA-256 differs from the recorded "sha256" (true when none is recorded). */
+ * XXH64 differs from the recorded "xxh64" (true when none is recorded). */
 ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
                                 size_t cap, uint8_t **data, size_t *size, bool *changed,
                                 ue_diag *d);
@@ -62,6 +63,6 @@ bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *
 bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
                  const char *where, ue_diag *d);
 json_t *ue_json_hex_new(const uint8_t *p, size_t n);
-json_t *ue_json_sha256(const uint8_t *p, size_t n);
+json_t *ue_json_xxh64(const uint8_t *p, size_t n);
 
 #endif

@@ -79,10 +79,10 @@ ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char
     if (n < 0 || (size_t)n >= sizeof path) return UE_ERR_USAGE;
     ue_result r = ue_file_read(path, cap, data, size, d);
     if (r != UE_OK) return r == UE_ERR_IO ? UE_ERR_INVALID : r;
-    const char *want = json_string_value(json_object_get(entry, "sha256"));
+    const char *want = json_string_value(json_object_get(entry, "xxh64"));
     if (want) {
-        char have[65];
-        ue_sha256_hex(*data, *size, have);
+        char have[17];
+        ue_xxh64_hex(*data, *size, have);
         *changed = strcmp(have, want) != 0;
     }
     return UE_OK;
@@ -139,8 +139,8 @@ json_t *ue_json_hex_new(const uint8_t *p, size_t n) {
     return s;
 }
 
-json_t *ue_json_sha256(const uint8_t *p, size_t n) {
-    char hex[65];
-    ue_sha256_hex(p, n, hex);
+json_t *ue_json_xxh64(const uint8_t *p, size_t n) {
+    char hex[17];
+    ue_xxh64_hex(p, n, hex);
     return json_string(hex);
 }

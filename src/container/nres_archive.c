@@ -166,7 +166,7 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
         snprintf(rel, sizeof rel, "entries/%s", file);
         r = ue_outdir_write(o, rel, p, n->entries[i].size, d);
         json_object_set_new(ej, "file", json_string(rel));
-        json_object_set_new(ej, "sha256", ue_json_sha256(p, n->entries[i].size));
+        json_object_set_new(ej, "xxh64", ue_json_xxh64(p, n->entries[i].size));
         free(tmp);
     }
     for (size_t g = 0; g < n->gap_count && r == UE_OK; g++) {
