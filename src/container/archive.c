@@ -9,6 +9,8 @@
 /* Probe order matters only when two formats could claim the same bytes. */
 static const ue_container_ops *const formats[] = {
     &ue_nres_ops,
+    &ue_rsli_ops,
+    &ue_fsys_ops, &ue_gclzss_ops, &ue_pkx_ops, /* PKX has no magic: probed last */
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 
@@ -39,7 +41,7 @@ const char *ue_detect_format(const uint8_t *head, size_t head_size, uint64_t tot
 }
 
 static ue_result open_source(ue_archive *a, ue_diag *d) {
-    uint8_t head[64];
+    uint8_t head[256]; /* PKX detection needs the words at 0x40 and up to 0x84 */
     size_t take = a->src.size < sizeof head ? (size_t)a->src.size : sizeof head;
     if (ue_source_read(&a->src, 0, head, take) != UE_OK) return UE_ERR_IO;
     const char *fmt = ue_detect_format(head, take, a->src.size);

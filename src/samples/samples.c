@@ -30,6 +30,7 @@ void ue_sample_list_free(ue_sample_list *l) {
 ue_result ue_samples_build(ue_sample_list *out) {
     memset(out, 0, sizeof *out);
     ue_result r = ue_samples_parkan(out);
+    if (r == UE_OK) r = ue_samples_gamecube(out);
     if (r != UE_OK) ue_sample_list_free(out);
     return r;
 }

@@ -1,0 +1,122 @@
+/* unearth — GameCube (Pokémon Colosseum / XD) containers: the 16-byte "LZSS" wrapper, FSYS
+ * archives and PKX model wrappers, each readable on its own and writable from a model. */
+#ifndef UNEARTH_GAMECUBE_H
+#define UNEARTH_GAMECUBE_H
+
+#include "unearth/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- LZSS container (seed 002 §18.7, hsd-formats §7.2) ------------------------------------ */
+
+#define UE_GCLZSS_HEADER 16u
+
+typedef struct ue_gclzss_header {
+    uint32_t uncompressed_size; /* +0x04 */
+    uint32_t compressed_size;   /* +0x08, header included, as declared */
+    uint32_t reserved;          /* +0x0C, 0 except in PBR; kept for re-emission */
+    size_t stream_end;          /* end of the coded stream actually used (after the fallback) */
+    bool size_fallback;         /* +0x08 was unusable: the whole slice was taken (seed §18.7) */
+} ue_gclzss_header;
+
+/* True when the bytes start with "LZSS". */
+bool ue_gclzss_probe(const uint8_t *p, size_t n);
+/* Checks the magic and reads the header; applies the §18.7 fallback (an info diagnostic). */
+ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h, ue_diag *d,
+                                 uint64_t diag_base, const char *diag_path);
+/* Decodes a whole "LZSS" blob into a fresh allocation (≤ UE_CAP_ENTRY_BYTES). Strict mode rejects
+ * back-references that begin more than 18 bytes (F) before the output start, a range no
+ * Okumura-style encoder produces; tolerant mode decodes them (the ring holds zeros) and warns. */
+ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
+                           size_t *out_size, ue_diag *d, uint64_t diag_base,
+                           const char *diag_path);
+/* Appends header + stream. `reserved` is written at +0x0C (0 for the games' files). */
+ue_result ue_gclzss_encode(const uint8_t *in, size_t n, int level, uint32_t reserved,
+                           ue_buf *out);
+
+/* ---- FSYS archives (seed 002 §18, hsd-formats §7.1) ---------------------------------------- */
+
+#define UE_FSYS_FLAG_COMPRESSED 0x80000000u
+
+/* Type code (byte 2 of an entry's id word) → short type name ("pkx") or NULL when unknown. */
+const char *ue_fsys_type_name(uint8_t code);
+/* Extension for fallback names (".pkx"); ".bin" for unknown codes (listed, never guessed). */
+const char *ue_fsys_type_ext(uint8_t code);
+
+/* One entry handed to the writer. */
+typedef struct ue_fsys_write_entry {
+    const char *short_name;     /* name-table string, usually without extension */
+    const char *full_name;      /* NULL → short name + type extension (if the archive has them) */
+    uint8_t type_code;
+    uint16_t file_id;
+    bool compressed;            /* store as LZSS */
+    const uint8_t *data;        /* decoded payload */
+    size_t size;
+    /* Optional: the exact stored bytes to emit instead of compressing `data` again (an unchanged
+     * compressed entry). Must be an LZSS blob when `compressed`. */
+    const uint8_t *stored;
+    size_t stored_size;
+    /* Optional original entry record (0x50 or 0x70 bytes): its unknown words are kept. */
+    const uint8_t *record;
+    size_t record_size;
+} ue_fsys_write_entry;
+
+typedef struct ue_fsys_write_options {
+    uint32_t version;        /* 0x200+ → XD-style 0x70-byte records, else 0x50 */
+    uint32_t group_id;
+    bool full_names;         /* header flags bit 0: a second name table with extensions */
+    const uint8_t *header;   /* optional original 0x60 bytes (header + offsets table) to keep */
+    size_t header_size;
+    int level;               /* LZSS level for entries that need compressing */
+} ue_fsys_write_options;
+
+/* Canonical layout: header, offsets table at 0x40, file list at 0x60, names, records,
+ * 32-byte aligned payloads, 0x20-byte footer ending in "FSYS". */
+ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
+                        size_t count, ue_buf *out, ue_diag *d);
+
+/* ---- PKX (hsd-formats §7.3, seed 002 §18.11) ----------------------------------------------- */
+
+typedef enum ue_pkx_layout { UE_PKX_COLOSSEUM = 0, UE_PKX_XD = 1 } ue_pkx_layout;
+
+#define UE_PKX_ANIM_ENTRY 0xD0u
+#define UE_PKX_XD_PREAMBLE 0x84u
+#define UE_PKX_COLO_HEADER 0x40u
+#define UE_PKX_MAX_ANIMS 256u
+
+/* Where the parts of a PKX lie. All offsets are absolute in the PKX. */
+typedef struct ue_pkx_info {
+    ue_pkx_layout layout;
+    uint32_t declared_dat_size; /* +0x00 */
+    uint32_t gpt1_length;
+    uint32_t anim_count;
+    size_t dat_offset, dat_size;    /* dat_size after the fallback */
+    bool dat_size_fallback;         /* the declared size did not fit; the DAT's own word used */
+    size_t gpt1_offset;
+    size_t anim_offset;             /* anim_count × 0xD0 */
+    size_t tail_offset;             /* Colosseum: after the anims; XD: after the DAT */
+    size_t size;
+} ue_pkx_info;
+
+/* Detects the layout and locates every part (seed §18.13 rule 7: the DAT size is checked
+ * against the bytes present). */
+ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d);
+
+/* Re-wraps `dat` (and optionally a new GPT1 block) into the frame of an existing PKX: sizes and
+ * alignment padding are recomputed, every other byte is kept. gpt1 == NULL keeps the old one. */
+ue_result ue_pkx_rewrap(const uint8_t *orig, size_t orig_size, const ue_pkx_info *info,
+                        const uint8_t *dat, size_t dat_size, const uint8_t *gpt1,
+                        size_t gpt1_size, ue_buf *out, ue_diag *d);
+
+/* Builds a fresh PKX around a DAT (used for the sample pack): `anims` holds anim_count × 0xD0
+ * bytes; species is written to XD's +0x18. */
+ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t dat_size,
+                       const uint8_t *gpt1, size_t gpt1_size, const uint8_t *anims,
+                       uint32_t anim_count, uint16_t species, ue_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,124 @@
+/* unearth — the GameCube "LZSS" wrapper: 16-byte header (magic, sizes) around an Okumura stream
+ * with a zero-filled ring; decoding and encoding go through the shared codec in lzss.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/gamecube.h"
+#include "unearth/lzss.h"
+
+/* Okumura's encoder indexes the F = 18 ring positions just before r, so genuine streams may
+ * begin a reference up to 18 bytes before the output start (reading the zero fill). */
+#define GC_PREFILL_REACH 18u
+
+bool ue_gclzss_probe(const uint8_t *p, size_t n) {
+    return n >= 4 && memcmp(p, "LZSS", 4) == 0;
+}
+
+ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h, ue_diag *d,
+                                 uint64_t diag_base, const char *diag_path) {
+    memset(h, 0, sizeof *h);
+    if (n < UE_GCLZSS_HEADER) {
+        ue_diag_add(d, UE_SEV_ERROR, "lzss.header.truncated", diag_base, diag_path,
+                    "LZSS blob of %zu bytes is shorter than its 16-byte header", n);
+        return UE_ERR_INVALID;
+    }
+    if (!ue_gclzss_probe(p, n)) {
+        ue_diag_add(d, UE_SEV_ERROR, "lzss.magic", diag_base, diag_path,
+                    "compressed payload does not start with the \"LZSS\" magic "
+                    "(found %02X %02X %02X %02X)",
+                    p[0], p[1], p[2], p[3]);
+        return UE_ERR_INVALID;
+    }
+    h->uncompressed_size = ue_load_u32be(p + 4);
+    h->compressed_size = ue_load_u32be(p + 8);
+    h->reserved = ue_load_u32be(p + 12);
+    if (h->compressed_size < UE_GCLZSS_HEADER || h->compressed_size > n) {
+        /* Seed §18.7: an unusable +0x08 falls back to the whole slice we were given. */
+        h->stream_end = n;
+        h->size_fallback = true;
+        ue_diag_add(d, UE_SEV_WARNING, "lzss.size_fallback", diag_base + 8, diag_path,
+                    "declared compressed size %u does not fit the %zu bytes available; "
+                    "decoding the whole slice",
+                    h->compressed_size, n);
+    } else {
+        h->stream_end = h->compressed_size;
+    }
+    return UE_OK;
+}
+
+/* Largest output a stream of `in` bytes can produce: a flag byte and 8 two-byte references
+ * of 18 bytes each give 144 bytes per 17 input bytes. Checked before allocating. */
+static uint64_t max_expansion(size_t in) {
+    return ((uint64_t)in / 17u + 1u) * 144u;
+}
+
+ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
+                           size_t *out_size, ue_diag *d, uint64_t diag_base,
+                           const char *diag_path) {
+    *out = NULL;
+    *out_size = 0;
+    ue_gclzss_header h;
+    ue_result r = ue_gclzss_parse_header(p, n, &h, d, diag_base, diag_path);
+    if (r != UE_OK) return r;
+    const uint8_t *stream = p + UE_GCLZSS_HEADER;
+    size_t stream_len = h.stream_end - UE_GCLZSS_HEADER;
+    if ((uint64_t)h.uncompressed_size > max_expansion(stream_len)) {
+        ue_diag_add(d, UE_SEV_ERROR, "lzss.size_impossible", diag_base + 4, diag_path,
+                    "declared uncompressed size %u cannot come from %zu compressed bytes",
+                    h.uncompressed_size, stream_len);
+        return UE_ERR_INVALID;
+    }
+    if ((size_t)h.uncompressed_size > UE_CAP_ENTRY_BYTES) return UE_ERR_NOMEM;
+    uint8_t *buf = malloc(h.uncompressed_size ? h.uncompressed_size : 1u);
+    if (!buf) return UE_ERR_NOMEM;
+
+    ue_lzss_params params = UE_LZSS_GAMECUBE;
+    params.forbid_prefill = true;
+    params.prefill_reach = GC_PREFILL_REACH;
+    ue_diag scratch = {0};
+    ue_lzss_stats st;
+    r = ue_lzss_decode(&params, stream, stream_len, buf, h.uncompressed_size, &st, &scratch,
+                       diag_base + UE_GCLZSS_HEADER, diag_path);
+    bool before_start = false;
+    for (size_t i = 0; i < scratch.count; i++)
+        if (strcmp(scratch.items[i].code, "lzss.before_start") == 0) before_start = true;
+    if (r != UE_OK && before_start && mode == UE_MODE_TOLERANT) {
+        /* The game's decoder reads zeros there; keep the data but say so. */
+        for (size_t i = 0; i < scratch.count; i++)
+            ue_diag_add(d, UE_SEV_WARNING, scratch.items[i].code, scratch.items[i].offset,
+                        scratch.items[i].path, "%s (decoded as zeros)", scratch.items[i].message);
+        params.forbid_prefill = false;
+        r = ue_lzss_decode(&params, stream, stream_len, buf, h.uncompressed_size, &st, d,
+                           diag_base + UE_GCLZSS_HEADER, diag_path);
+    } else {
+        for (size_t i = 0; i < scratch.count; i++)
+            ue_diag_add(d, scratch.items[i].severity, scratch.items[i].code,
+                        scratch.items[i].offset, scratch.items[i].path, "%s",
+                        scratch.items[i].message);
+    }
+    ue_diag_free(&scratch);
+    if (r != UE_OK) {
+        free(buf);
+        return r;
+    }
+    *out = buf;
+    *out_size = h.uncompressed_size;
+    return UE_OK;
+}
+
+ue_result ue_gclzss_encode(const uint8_t *in, size_t n, int level, uint32_t reserved,
+                           ue_buf *out) {
+    if (n > UINT32_MAX) return UE_ERR_USAGE;
+    size_t start = out->size;
+    ue_buf_put(out, "LZSS", 4);
+    ue_buf_put_u32be(out, (uint32_t)n);
+    ue_buf_put_u32be(out, 0); /* patched below, once the stream length is known */
+    ue_buf_put_u32be(out, reserved);
+    ue_result r = ue_lzss_encode(&UE_LZSS_GAMECUBE, level, in, n, out);
+    if (r != UE_OK) return r;
+    if (out->failed) return UE_ERR_NOMEM;
+    size_t total = out->size - start;
+    if (total > UINT32_MAX) return UE_ERR_USAGE;
+    ue_store_u32be(out->data + start + 8, (uint32_t)total);
+    return UE_OK;
+}

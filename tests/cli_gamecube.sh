@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# End-to-end tests of the GameCube containers on the demo pack: list/extract/pack byte identity,
+# ARCHIVE:ENTRY, the FSYS → LZSS → PKX → DAT chain, edits, and bad input (exit 1, no output).
+set -u
+UE="$1"
+T="${UE_TEST_TMP:-/tmp}/cli_gamecube.$$"
+rm -rf "$T"; mkdir -p "$T"
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass+1)); }
+bad()  { fail=$((fail+1)); echo "FAIL: $*" >&2; }
+expect_rc() { # expect_rc WANT CMD...
+  local want=$1; shift
+  "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
+}
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+G="$T/demo/gamecube"
+for f in demo_colo.fsys demo_xd.fsys demo_colo.pkx demo_xd.pkx demo_model.lzss; do
+  [ -f "$G/$f" ] && ok || bad "demo did not write $f"
+done
+
+# info / list
+expect_rc 0 "$UE" info "$G/demo_colo.fsys"
+grep -q "FSYS" "$T/out" && ok || bad "info lacks the format"
+expect_rc 0 "$UE" list "$G/demo_colo.fsys"
+grep -q "demo_colo.pkx" "$T/out" && ok || bad "list lacks demo_colo.pkx"
+grep -q "lzss" "$T/out" && ok || bad "list does not show the LZSS method"
+grep -q "0x16" "$T/out" && ok || bad "unknown type code not listed raw"
+expect_rc 0 "$UE" list --json "$G/demo_xd.fsys"
+grep -q '"nested": "pkx"' "$T/out" && ok || bad "nested PKX not recognised"
+grep -q 'fsys_entry_3.dat' "$T/out" && ok || bad "fallback name missing"
+expect_rc 0 "$UE" info "$G/demo_xd.pkx"
+grep -q '"xd"\|xd' "$T/out" && ok || bad "PKX layout not reported"
+
+# extract → pack is byte-identical, for every GameCube sample
+for f in demo_colo.fsys demo_xd.fsys demo_colo.pkx demo_xd.pkx demo_model.lzss; do
+  expect_rc 0 "$UE" extract "$G/$f" -o "$T/x_$f"
+  expect_rc 0 "$UE" pack "$T/x_$f" -o "$T/re_$f"
+  cmp -s "$G/$f" "$T/re_$f" && ok || bad "extract/pack of $f not byte-identical"
+  expect_rc 0 "$UE" roundtrip "$G/$f"
+  expect_rc 0 "$UE" validate --strict "$G/$f"
+done
+[ -f "$T/x_demo_colo.fsys/entries/0000_demo_colo.pkx.lzss" ] && ok || bad "stored LZSS blob not extracted"
+
+# ARCHIVE:ENTRY and the chain FSYS → LZSS → PKX → DAT
+expect_rc 0 "$UE" list "$G/demo_colo.fsys:demo_colo.pkx"
+grep -q "model.dat" "$T/out" && ok || bad "chain listing lacks model.dat"
+grep -q "particles.gpt1" "$T/out" && ok || bad "chain listing lacks the GPT1 block"
+expect_rc 0 "$UE" extract "$G/demo_colo.fsys:demo_colo.pkx" -o "$T/chain"
+expect_rc 0 "$UE" extract "$G/demo_colo.pkx" -o "$T/direct"
+cmp -s "$T/chain/entries/0000_model.dat" "$T/direct/entries/0000_model.dat" && ok || bad "chain DAT differs from the direct PKX's"
+expect_rc 0 "$UE" info "$G/demo_model.lzss"
+expect_rc 1 "$UE" list "$G/demo_colo.fsys:no_such_entry"
+
+# a replaced DAT re-wraps into a valid PKX; a replaced FSYS payload is recompressed
+printf '\0\0\0\x28 a new placeholder dat payload......' > "$T/direct/entries/0000_model.dat"
+cp "$T/direct/entries/0000_model.dat" "$T/good.dat"
+printf '\0\0\0\x99 wrong size word' > "$T/direct/entries/0000_model.dat"
+expect_rc 1 "$UE" pack "$T/direct" -o "$T/never.pkx"      # Colosseum needs the DAT's own size
+[ ! -e "$T/never.pkx" ] && ok || bad "failed pack left output"
+cp "$T/good.dat" "$T/direct/entries/0000_model.dat"
+expect_rc 0 "$UE" pack "$T/direct" -o "$T/new.pkx"
+expect_rc 0 "$UE" validate --strict "$T/new.pkx"
+expect_rc 0 "$UE" extract "$T/new.pkx" -o "$T/newx"
+cmp -s "$T/direct/entries/0000_model.dat" "$T/newx/entries/0000_model.dat" && ok || bad "re-wrapped DAT differs"
+cp "$T/new.pkx" "$T/x_demo_colo.fsys/entries/0000_demo_colo.pkx"
+expect_rc 0 "$UE" pack "$T/x_demo_colo.fsys" -o "$T/edit.fsys"
+expect_rc 0 "$UE" validate --strict "$T/edit.fsys"
+expect_rc 0 "$UE" list "$T/edit.fsys"
+grep -q "demo_colo.pkx.*lzss\|lzss.*demo_colo.pkx" "$T/out" && ok || bad "edited entry not recompressed"
+expect_rc 0 "$UE" extract "$T/edit.fsys:demo_colo.pkx" -o "$T/editx"
+cmp -s "$T/editx/entries/0000_model.dat" "$T/newx/entries/0000_model.dat" && ok || bad "edited chain differs"
+
+# bad input: exit 1, a diagnostic with an offset, no output left behind, input untouched
+bad_case() { # bad_case NAME FILE
+  cp "$2" "$T/$1.orig"
+  expect_rc 1 "$UE" extract "$2" -o "$T/never_$1"
+  [ ! -e "$T/never_$1" ] && ok || bad "$1: partial output left behind"
+  grep -q '@0x' "$T/err" && ok || bad "$1: diagnostic lacks an offset"
+  cmp -s "$2" "$T/$1.orig" && ok || bad "$1: input modified"
+  expect_rc 1 "$UE" validate "$2"
+}
+python3 - "$G" "$T" <<'PY'
+import struct, sys
+g, t = sys.argv[1], sys.argv[2]
+src = bytearray(open(g + '/demo_colo.fsys', 'rb').read())
+def save(name, data): open(t + '/' + name, 'wb').write(data)
+list_ofs = struct.unpack_from('>I', src, 0x40)[0]
+rec0 = struct.unpack_from('>I', src, list_ofs)[0]
+pay0 = struct.unpack_from('>I', src, rec0 + 4)[0]
+d = bytearray(src); d[0:4] = b'XXXX'; save('magic.fsys', d)
+d = bytearray(src); struct.pack_into('>I', d, list_ofs, len(d) + 64); save('ptr.fsys', d)
+d = bytearray(src); struct.pack_into('>I', d, rec0 + 0x14, len(d)); save('payload.fsys', d)
+d = bytearray(src); struct.pack_into('>I', d, rec0 + 0x24, len(d) + 5); save('name.fsys', d)
+d = bytearray(src); d[pay0:pay0 + 4] = b'ZZSS'; save('nolzss.fsys', d)
+d = bytearray(src); d[pay0 + 16:pay0 + 19] = b'\0\0\0'; save('backref.fsys', d)
+d = bytearray(src); struct.pack_into('>I', d, pay0 + 4, 5200); struct.pack_into('>I', d, rec0 + 8, 5200); save('bigsize.fsys', d)
+p = bytearray(open(g + '/demo_xd.pkx', 'rb').read())
+struct.pack_into('>I', p, 0, 0x7FFFFFF0); struct.pack_into('>I', p, 0xE60, 0x7FFFFFF0); save('size.pkx', p)
+PY
+for c in magic ptr payload name nolzss backref bigsize; do bad_case "$c" "$T/$c.fsys"; done
+bad_case size "$T/size.pkx"
+head -c 40 "$G/demo_colo.fsys" > "$T/trunc.fsys"
+expect_rc 1 "$UE" info "$T/trunc.fsys"
+
+# tolerant mode: the broken entry is reported, the others extracted
+expect_rc 1 "$UE" extract --tolerant "$T/payload.fsys" -o "$T/tol"
+n=$(ls "$T/tol/entries" 2>/dev/null | grep -vc '\.lzss$'); [ "$n" = 4 ] && ok || bad "tolerant extract wrote $n payloads, want 4"
+
+echo "cli_gamecube: $pass passed, $fail failed"
+[ "$fail" = 0 ]
