@@ -83,5 +83,25 @@ expect_rc 1 "$UE" extract --tolerant "$T/damaged.rlb" -o "$T/tol"
 grep -q "skipped damaged entry 1" "$T/err" && ok || bad "tolerant extract did not list the damaged entry"
 n=$(ls "$T/tol/entries" | wc -l); [ "$n" = 5 ] && ok || bad "tolerant extract wrote $n files, want 5"
 
+# RsLi: every packing method lists, extracts and packs back byte-identically; an edited
+# payload is re-packed with its own method and reads back.
+L="$T/demo/parkan/sprites_demo.lib"
+expect_rc 0 "$UE" list --json "$L"
+for m in stored xor lzss xor+lzss lzhuf xor+lzhuf deflate; do
+  grep -q "\"method\": \"$m\"" "$T/out" && ok || bad "RsLi sample lacks method $m"
+done
+expect_rc 0 "$UE" validate --strict "$L"
+expect_rc 0 "$UE" extract "$L" -o "$T/lx"
+expect_rc 0 "$UE" pack "$T/lx" -o "$T/l2.lib"
+cmp -s "$L" "$T/l2.lib" && ok || bad "RsLi extract/pack not byte-identical"
+expect_rc 0 "$UE" roundtrip "$L"
+for f in "$T"/lx/entries/*; do printf 'EDITED %s' "$(basename "$f")" > "$f"; done
+expect_rc 0 "$UE" pack "$T/lx" -o "$T/l3.lib"
+expect_rc 0 "$UE" validate --strict "$T/l3.lib"
+expect_rc 0 "$UE" extract "$T/l3.lib" -o "$T/lx3"
+same=1
+for f in "$T"/lx/entries/*; do cmp -s "$f" "$T/lx3/entries/$(basename "$f")" || same=0; done
+[ "$same" = 1 ] && ok || bad "edited RsLi payloads did not survive pack → extract"
+
 echo "cli_archive: $pass passed, $fail failed"
 [ "$fail" = 0 ]

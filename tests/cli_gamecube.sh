@@ -30,7 +30,7 @@ grep -q "lzss" "$T/out" && ok || bad "list does not show the LZSS method"
 grep -q "0x16" "$T/out" && ok || bad "unknown type code not listed raw"
 expect_rc 0 "$UE" list --json "$G/demo_xd.fsys"
 grep -q '"nested": "pkx"' "$T/out" && ok || bad "nested PKX not recognised"
-grep -q 'fsys_entry_3.dat' "$T/out" && ok || bad "fallback name missing"
+grep -q 'demo_xd_entry_3.dat' "$T/out" && ok || bad "fallback name <archive>_entry_<i><ext> missing"
 expect_rc 0 "$UE" info "$G/demo_xd.pkx"
 grep -q '"xd"\|xd' "$T/out" && ok || bad "PKX layout not reported"
 

@@ -53,7 +53,19 @@ static ue_result open_source(ue_archive *a, ue_diag *d) {
                     take > 3 ? head[3] : 0);
         return UE_ERR_INVALID;
     }
-    return a->ops->open(&a->src, a->mode, &a->state, d);
+    ue_result r = a->ops->open(&a->src, a->mode, &a->state, d);
+    if (r == UE_OK && a->ops->set_source_name) {
+        /* "dir/a.fsys:b.pkx" → "b"; "dir/pokemon.fsys" → "pokemon". */
+        const char *base = a->display;
+        for (const char *p = a->display; *p; p++)
+            if (*p == '/' || *p == ':') base = p + 1;
+        char stem[256];
+        snprintf(stem, sizeof stem, "%s", base);
+        char *dot = strrchr(stem, '.');
+        if (dot && dot != stem) *dot = 0;
+        a->ops->set_source_name(a->state, stem);
+    }
+    return r;
 }
 
 ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,

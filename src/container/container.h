@@ -34,6 +34,9 @@ typedef struct ue_container_ops {
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
     ue_result (*validate)(void *state, ue_diag *d);
+    /* Tells the format the container's file name without directory and extension (FSYS
+     * derives fallback entry names from it); may be NULL. */
+    void (*set_source_name)(void *state, const char *stem);
 } ue_container_ops;
 
 extern const ue_container_ops ue_nres_ops;

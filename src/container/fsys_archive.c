@@ -602,4 +602,5 @@ const ue_container_ops ue_fsys_ops = {
     .pack = fsys_pack,
     .reencode = fsys_reencode,
     .validate = fsys_validate,
+    .set_source_name = ue_fsys_set_archive_name,
 };

@@ -68,5 +68,14 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
     ue_buf_free(&inner);
     if (r == UE_OK) r = build_nres(&n, out, "parkan/objects.rlb");
     ue_nres_free(&n);
+    /* An RsLi library with one entry per packing method. */
+    ue_buf lib = {0};
+    if (r == UE_OK) r = ue_sample_rsli(&lib);
+    if (r == UE_OK) {
+        size_t size;
+        uint8_t *data = ue_buf_take(&lib, &size);
+        r = ue_sample_list_add(out, "parkan/sprites_demo.lib", data, size);
+    }
+    ue_buf_free(&lib);
     return r;
 }
