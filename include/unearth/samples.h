@@ -31,6 +31,9 @@ ue_result ue_samples_build(ue_sample_list *out);
 ue_result ue_samples_parkan(ue_sample_list *out);
 ue_result ue_samples_gamecube(ue_sample_list *out);
 
+/* The sample robot model (an MSH model NRes, appended to `out`). */
+ue_result ue_sample_robot(ue_buf *out);
+
 /* A small RsLi library with one entry per packing method (appended to `out`). */
 ue_result ue_sample_rsli(ue_buf *out);
 

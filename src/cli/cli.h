@@ -18,6 +18,11 @@ typedef struct cli_opts {
     ue_mode mode;
     bool mode_given;
     bool quiet;
+    int lod;                /* --lod N (default 0) */
+    int group;              /* --group G (default -1: every group) */
+    bool recursive;         /* -r: walk directories given as inputs */
+    int jobs;               /* -j N: models converted in parallel */
+    const char *format;     /* --format glb|gltf|obj for directory outputs */
 } cli_opts;
 
 int cli_exit_code(ue_result r);
@@ -36,5 +41,15 @@ int cmd_pack(const cli_opts *o);
 int cmd_validate(const cli_opts *o);
 int cmd_roundtrip(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
+int cmd_convert(const cli_opts *o);
+
+/* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
+/* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */
+int model_info(const cli_opts *o, const char *path);
+/* Validates every model reachable from `path`; adds per-model summaries (JSON array `models`
+ * when json is not NULL). Returns the worst exit code. */
+int models_validate(const cli_opts *o, const char *path, void *json_models);
+/* Proves decode → encode of every model's tables; prints a line per model. */
+int models_roundtrip(const cli_opts *o, const char *path);
 
 #endif

@@ -41,6 +41,8 @@ static void print_json_text(char *text) {
 int cmd_info(const cli_opts *o) {
     int rc = need_inputs(o, 1, 1);
     if (rc) return rc;
+    int model_rc = model_info(o, o->inputs[0]);
+    if (model_rc >= 0) return model_rc;
     ue_archive *a;
     if ((rc = open_archive(o, o->inputs[0], &a))) return rc;
     char *text = ue_archive_info_json(a);
@@ -203,6 +205,17 @@ int cmd_validate(const cli_opts *o) {
         }
         ue_archive_close(a);
         ue_diag_free(&d);
+        /* Every model inside (or the file itself, when it is one) gets its own summary. */
+        if (r == UE_OK) {
+            json_t *models = o->json ? json_array() : NULL;
+            int mcode = models_validate(o, path, models);
+            if (mcode > worst) worst = mcode;
+            if (models) {
+                json_t *last = json_array_get(report, json_array_size(report) - 1);
+                json_object_set_new(last, "models", models);
+                if (mcode) json_object_set_new(last, "valid", json_false());
+            }
+        }
     }
     if (o->json) {
         char *s = json_dumps(report, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -241,6 +254,10 @@ int cmd_roundtrip(const cli_opts *o) {
         } else {
             cli_print_diags(&d, 50);
             printf("%s: FAILED (%s)\n", path, ue_result_name(r));
+        }
+        if (r == UE_OK) {
+            int mcode = models_roundtrip(o, path);
+            if (mcode > code) code = mcode;
         }
         if (code > worst) worst = code;
         free(orig);

@@ -16,6 +16,8 @@ static const char usage_text[] =
     "  pack DIR -o ARCHIVE [-f]               rebuild from DIR/manifest.json\n"
     "  validate FILE... [--strict|--tolerant] [--json]\n"
     "  roundtrip FILE...                      decode, encode, byte-compare\n"
+    "  convert IN... -o OUT [--lod N] [--group G] [--format glb|gltf|obj] [-r] [-j N] [-f]\n"
+    "                                         models to glTF (.glb/.gltf) or OBJ; OUT a file or dir\n"
     "  demo -o DIR [-f]                       write the built-in sample assets\n"
     "\n"
     "ARCHIVE may name an entry inside a container: OUTER:ENTRY (repeatable; #N = index N).\n"
@@ -79,6 +81,8 @@ int main(int argc, char **argv) {
     }
     cli_opts o = {0};
     o.verb = argv[1];
+    o.group = -1;
+    o.jobs = 1;
     o.inputs = calloc((size_t)argc, sizeof *o.inputs);
     if (!o.inputs) return EXIT_IO;
     for (int i = 2; i < argc; i++) {
@@ -98,6 +102,24 @@ int main(int argc, char **argv) {
             o.mode_given = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o.quiet = true;
+        } else if (!strcmp(a, "-r") || !strcmp(a, "--recursive")) {
+            o.recursive = true;
+        } else if (!strcmp(a, "--lod") || !strcmp(a, "--group") || !strcmp(a, "-j") ||
+                   !strcmp(a, "--jobs")) {
+            if (i + 1 >= argc) return usage_error("%s needs a value", a);
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            bool lod = !strcmp(a, "--lod"), group = !strcmp(a, "--group");
+            long lo = group ? -1 : (lod ? 0 : 1), hi = lod ? 2 : (group ? 4 : 64);
+            if (*end || v < lo || v > hi) return usage_error("bad value for %s", a);
+            if (lod) o.lod = (int)v;
+            else if (group) o.group = (int)v;
+            else o.jobs = (int)v;
+        } else if (!strcmp(a, "--format")) {
+            if (i + 1 >= argc) return usage_error("%s needs a value", a);
+            o.format = argv[++i];
+            if (strcmp(o.format, "glb") && strcmp(o.format, "gltf") && strcmp(o.format, "obj"))
+                return usage_error("--format takes glb, gltf or obj, not %s", o.format);
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown option %s", a);
         } else {
@@ -110,7 +132,7 @@ int main(int argc, char **argv) {
     } verbs[] = {{"info", cmd_info},         {"list", cmd_list},
                  {"extract", cmd_extract},   {"pack", cmd_pack},
                  {"validate", cmd_validate}, {"roundtrip", cmd_roundtrip},
-                 {"demo", cmd_demo}};
+                 {"demo", cmd_demo},         {"convert", cmd_convert}};
     int rc = -1;
     for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
         if (!strcmp(o.verb, verbs[v].name)) rc = verbs[v].fn(&o);

@@ -65,6 +65,20 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
         r = ue_nres_add(&n, FOURCC('N', 'R', 'e', 's'), 0, 0, 0, "textures_inner.lib", inner.data,
                         inner.size);
     if (r == UE_OK) r = ue_nres_add(&n, 1, 0, 0, 0, "empty.bin", "", 0);
+    ue_buf robot = {0};
+    if (r == UE_OK) r = ue_sample_robot(&robot);
+    /* Models live in outer archives as nested NRes entries named *.msh. */
+    if (r == UE_OK)
+        r = ue_nres_add(&n, FOURCC('M', 'E', 'S', 'H'), 0, 0, 0, "ROBOT.msh", robot.data, robot.size);
+    if (r == UE_OK) {
+        uint8_t *copy = malloc(robot.size);
+        if (!copy) r = UE_ERR_NOMEM;
+        else {
+            memcpy(copy, robot.data, robot.size);
+            r = ue_sample_list_add(out, "parkan/robot.msh", copy, robot.size);
+        }
+    }
+    ue_buf_free(&robot);
     ue_buf_free(&inner);
     if (r == UE_OK) r = build_nres(&n, out, "parkan/objects.rlb");
     ue_nres_free(&n);

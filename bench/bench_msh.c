@@ -1,0 +1,175 @@
+/* Benchmark: generates a corpus of synthetic MSH models (≥ 2,000 by default) with the writer,
+ * then measures validate and glTF-export throughput on one core and peak memory per phase. */
+#define _DEFAULT_SOURCE
+#include <malloc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "unearth/gltf.h"
+#include "unearth/msh.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint32_t rng_state = 12345;
+static uint32_t rnd(void) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+
+/* A wavy grid of n × n quads as one slot's geometry. */
+static ue_result add_grid(ue_msh *m, size_t node, int lod, size_t n, uint16_t material) {
+    size_t nv = (n + 1) * (n + 1), ni = n * n * 6;
+    float *pos = malloc(nv * 3 * sizeof(float)), *nrm = malloc(nv * 3 * sizeof(float));
+    float *uv = malloc(nv * 2 * sizeof(float));
+    uint16_t *idx = malloc(ni * sizeof(uint16_t));
+    for (size_t y = 0, v = 0; y <= n; y++)
+        for (size_t x = 0; x <= n; x++, v++) {
+            pos[3 * v] = (float)x / (float)n;
+            pos[3 * v + 1] = (float)y / (float)n;
+            pos[3 * v + 2] = 0.05f * sinf((float)(x + y));
+            nrm[3 * v] = 0, nrm[3 * v + 1] = 0, nrm[3 * v + 2] = 1;
+            uv[2 * v] = pos[3 * v], uv[2 * v + 1] = pos[3 * v + 1];
+        }
+    size_t k = 0;
+    for (size_t y = 0; y < n; y++)
+        for (size_t x = 0; x < n; x++) {
+            uint16_t a = (uint16_t)(y * (n + 1) + x), b = (uint16_t)(a + 1), c = (uint16_t)(a + n + 1), d = (uint16_t)(c + 1);
+            idx[k++] = a, idx[k++] = c, idx[k++] = b, idx[k++] = b, idx[k++] = c, idx[k++] = d;
+        }
+    size_t slot;
+    ue_result r = ue_msh_add_slot(m, node, lod, 0, &slot);
+    ue_msh_geometry g = {pos, nrm, uv, NULL, nv, idx, ni, material};
+    if (r == UE_OK) r = ue_msh_replace_slot_geometry(m, slot, &g, NULL);
+    free(pos), free(nrm), free(uv), free(idx);
+    return r;
+}
+
+typedef struct model {
+    uint8_t *data;
+    size_t size;
+} model;
+
+static int phase_validate(model *ms, size_t n, double *seconds) {
+    double t0 = now();
+    for (size_t i = 0; i < n; i++) {
+        ue_msh m;
+        if (ue_msh_parse(ms[i].data, ms[i].size, UE_MODE_STRICT, &m, NULL) != UE_OK) return 1;
+        ue_msh_free(&m);
+    }
+    *seconds = now() - t0;
+    return 0;
+}
+
+/* Heap in use (glibc); the difference around one model is that model's working memory. */
+static size_t heap_in_use(void) { return mallinfo2().uordblks; }
+static size_t worst_model_heap, worst_model_input;
+
+static int phase_export(model *ms, size_t n, double *seconds, size_t *out_bytes) {
+    double t0 = now();
+    *out_bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t before = heap_in_use();
+        ue_msh m;
+        if (ue_msh_parse(ms[i].data, ms[i].size, UE_MODE_STRICT, &m, NULL) != UE_OK) return 1;
+        ue_scene s;
+        ue_scene_init(&s);
+        ue_buf glb = {0};
+        ue_gltf_options o = {0};
+        o.format = UE_GLTF_GLB;
+        if (ue_msh_to_scene(&m, "m", NULL, &s, NULL) != UE_OK || ue_gltf_export(&s, &o, &glb, NULL, NULL) != UE_OK)
+            return 1;
+        *out_bytes += glb.size;
+        size_t used = heap_in_use() - before;
+        if (used > worst_model_heap) worst_model_heap = used, worst_model_input = ms[i].size;
+        ue_buf_free(&glb);
+        ue_scene_free(&s);
+        ue_msh_free(&m);
+    }
+    *seconds = now() - t0;
+    return 0;
+}
+
+static long child_peak_kb(int which, model *ms, size_t n, double *seconds, size_t *extra) {
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    fflush(stdout); /* or the child repeats what is still buffered */
+    pid_t pid = fork();
+    if (pid == 0) {
+        double s = 0;
+        size_t e = 0;
+        int rc = which == 0 ? phase_validate(ms, n, &s) : phase_export(ms, n, &s, &e);
+        if (which == 1)
+            printf("export working memory: at most %.1f KiB per model (%.1f× its %.1f KiB input)\n",
+                   (double)worst_model_heap / 1024.0, (double)worst_model_heap / (double)worst_model_input,
+                   (double)worst_model_input / 1024.0);
+        fflush(stdout);
+        if (write(fds[1], &s, sizeof s) != sizeof s || write(fds[1], &e, sizeof e) != sizeof e) rc = 1;
+        _exit(rc);
+    }
+    struct rusage ru;
+    int status;
+    wait4(pid, &status, 0, &ru);
+    if (read(fds[0], seconds, sizeof *seconds) != sizeof *seconds || read(fds[0], extra, sizeof *extra) != sizeof *extra)
+        return -1;
+    close(fds[0]), close(fds[1]);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ru.ru_maxrss : -1;
+}
+
+int main(int argc, char **argv) {
+    size_t count = 2000;
+    if (argc > 1) count = strtoul(argv[1], NULL, 10);
+    model *ms = calloc(count, sizeof *ms);
+    size_t total = 0, largest = 0;
+    double t0 = now();
+    for (size_t i = 0; i < count; i++) {
+        size_t nodes = 1 + rnd() % 12;
+        uint16_t parents[16];
+        for (size_t k = 0; k < nodes; k++) parents[k] = k ? (uint16_t)(rnd() % k) : 0xFFFF;
+        ue_msh m;
+        if (ue_msh_new(&m, nodes, parents, NULL) != UE_OK) return 3;
+        for (size_t k = 0; k < nodes; k++) {
+            if (add_grid(&m, k, 0, 4 + rnd() % 20, (uint16_t)(k % 4)) != UE_OK) return 3;
+            if (add_grid(&m, k, 1, 2 + rnd() % 4, (uint16_t)(k % 4)) != UE_OK) return 3;
+        }
+        ue_buf b = {0};
+        if (ue_msh_write(&m, &b, NULL) != UE_OK) return 3;
+        ms[i].data = ue_buf_take(&b, &ms[i].size);
+        total += ms[i].size;
+        if (ms[i].size > largest) largest = ms[i].size;
+        ue_msh_free(&m);
+    }
+    double mb = (double)total / 1048576.0;
+    printf("corpus: %zu models, %.1f MiB, largest %.1f KiB (generated in %.1f s)\n", count, mb,
+           (double)largest / 1024.0, now() - t0);
+    struct rusage self;
+    getrusage(RUSAGE_SELF, &self);
+    double vs = 0, es = 0;
+    size_t none = 0, glb_bytes = 0;
+    long vpeak = child_peak_kb(0, ms, count, &vs, &none);
+    long epeak = child_peak_kb(1, ms, count, &es, &glb_bytes);
+    if (vpeak < 0 || epeak < 0) {
+        fprintf(stderr, "a phase failed\n");
+        return 1;
+    }
+    printf("%-9s %9s %10s %10s %12s\n", "phase", "seconds", "MB/s", "models/s", "peak RSS");
+    printf("%-9s %9.2f %10.1f %10.0f %8.1f MiB\n", "validate", vs, mb / vs, (double)count / vs,
+           (double)vpeak / 1024.0);
+    printf("%-9s %9.2f %10.1f %10.0f %8.1f MiB\n", "export", es, mb / es, (double)count / es,
+           (double)epeak / 1024.0);
+    printf("(peak RSS includes the %.1f MiB corpus held in memory by the generator)\n",
+           (double)self.ru_maxrss / 1024.0);
+    printf("glTF written: %.1f MiB\n", (double)glb_bytes / 1048576.0);
+    for (size_t i = 0; i < count; i++) free(ms[i].data);
+    free(ms);
+    return 0;
+}

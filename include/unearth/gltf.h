@@ -1,0 +1,50 @@
+/* unearth — glTF 2.0 export of the scene IR: .glb (one file) or .gltf + .bin, deterministic,
+ * validator-clean, with source ids in extras and KHR_animation_pointer targets checked here. */
+#ifndef UNEARTH_GLTF_H
+#define UNEARTH_GLTF_H
+
+#include "unearth/common.h"
+#include "unearth/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ue_gltf_format {
+    UE_GLTF_GLB = 0,      /* binary container: JSON + BIN chunk in main_out */
+    UE_GLTF_SEPARATE = 1  /* .gltf JSON in main_out, the buffer (incl. PNG images) in bin_out */
+} ue_gltf_format;
+
+/* Zero-initialised options give a compact .glb with extras. */
+typedef struct ue_gltf_options {
+    ue_gltf_format format;
+    const char *bin_uri;  /* UE_GLTF_SEPARATE: the .bin's URI relative to the .gltf
+                             (percent-encoded as needed); NULL → "buffer.bin" */
+    bool pretty;          /* indent the JSON by two spaces */
+    bool no_extras;       /* leave out the "unearth_source" extras */
+} ue_gltf_options;
+
+/* Validates the scene (ue_scene_validate + ue_gltf_check_pointers) and, if it has no errors,
+ * appends the output to main_out (and bin_out in UE_GLTF_SEPARATE mode; bin_out may be NULL
+ * for GLB). Nothing is appended on failure. UE_ERR_INVALID for a scene with errors,
+ * UE_ERR_NOMEM on allocation failure or if the GLB would pass 4 GiB. */
+ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
+                         ue_buf *bin_out, ue_diag *d);
+
+/* Writes `path` (".glb" → GLB; ".gltf" → JSON plus "<stem>.bin" beside it) atomically. */
+ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
+                             ue_diag *d);
+
+/* Resolves one KHR_animation_pointer JSON pointer against what ue_gltf_export writes for `s`:
+ * UE_OK when it names an existing animatable property, with its component count (1–4) and
+ * whether it is a quaternion; UE_ERR_INVALID otherwise, with the reason in *d (at `path`). */
+ue_result ue_gltf_resolve_pointer(const ue_scene *s, const char *pointer, uint32_t *components,
+                                  bool *quaternion, ue_diag *d, const char *path);
+/* Checks every UE_PATH_POINTER channel: the pointer resolves and the channel's component
+ * count matches the property's. */
+ue_result ue_gltf_check_pointers(const ue_scene *s, ue_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

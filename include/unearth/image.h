@@ -1,0 +1,23 @@
+/* unearth — image encoding for exporters: RGBA8 pixels to PNG bytes, deterministic (the same
+ * pixels always give the same file), written with zlib directly. */
+#ifndef UNEARTH_IMAGE_H
+#define UNEARTH_IMAGE_H
+
+#include "unearth/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest side we encode; matches the scene IR's texture cap. */
+#define UE_PNG_MAX_SIDE 16384u
+
+/* Appends a PNG of w × h RGBA8 pixels (rows top to bottom) to `out`. Fully opaque images are
+ * stored as RGB (colour type 2), others as RGBA (type 6); 8 bits, no interlace.
+ * UE_ERR_USAGE for a zero or oversized image, UE_ERR_NOMEM if memory or out->limit runs out. */
+ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

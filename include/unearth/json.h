@@ -1,0 +1,54 @@
+/* unearth — a small streaming JSON emitter with deterministic output: keys appear in the order
+ * they are written, floats as %.9g (exact for float32), strings escaped to valid UTF-8 JSON. */
+#ifndef UNEARTH_JSON_H
+#define UNEARTH_JSON_H
+
+#include "unearth/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UE_JSON_MAX_DEPTH 64
+
+/* Misuse (a value where a key is due, NaN, unbalanced nesting, depth over the cap) sets
+ * `error` and later calls do nothing, so writers check once in ue_json_finish. */
+typedef struct ue_json {
+    ue_buf *out;
+    int indent;                          /* 0 = compact; n = pretty with n spaces per level */
+    int depth;
+    bool in_object[UE_JSON_MAX_DEPTH];   /* per level: object (true) or array (false) */
+    bool has_items[UE_JSON_MAX_DEPTH];   /* per level: a comma is due before the next item */
+    bool multiline[UE_JSON_MAX_DEPTH];   /* per level: an array item went on its own line */
+    bool key_pending;                    /* a key was written; its value comes next */
+    bool done;                           /* the top-level value is complete */
+    const char *error;                   /* first misuse, static text; NULL while fine */
+} ue_json;
+
+void ue_json_init(ue_json *j, ue_buf *out, int indent);
+void ue_json_object_begin(ue_json *j);
+void ue_json_object_end(ue_json *j);
+void ue_json_array_begin(ue_json *j);
+void ue_json_array_end(ue_json *j);
+void ue_json_key(ue_json *j, const char *key);
+void ue_json_string(ue_json *j, const char *s);
+/* n bytes, NUL bytes included (escaped as \u0000). */
+void ue_json_string_n(ue_json *j, const char *s, size_t n);
+void ue_json_int(ue_json *j, int64_t v);
+void ue_json_uint(ue_json *j, uint64_t v);
+/* %.9g; NaN and ±Inf are refused (they have no JSON form) and set `error`. */
+void ue_json_float(ue_json *j, double v);
+void ue_json_bool(ue_json *j, bool v);
+void ue_json_null(ue_json *j);
+/* UE_OK when exactly one complete value was written and the buffer did not fail;
+ * UE_ERR_NOMEM on a buffer failure, UE_ERR_USAGE on misuse (with the reason in *d). */
+ue_result ue_json_finish(ue_json *j, ue_diag *d);
+
+/* Formats a finite number as %.9g with '.' as the decimal point whatever the C locale, and
+ * -0 as 0. Returns the length written (< 32), or 0 for NaN/Inf. Shared by the OBJ writer. */
+size_t ue_format_float(double v, char out[32]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

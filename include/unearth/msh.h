@@ -1,0 +1,218 @@
+/* unearth — Parkan MSH models (a nested NRes of typed resources): decoded core tables, strict
+ * and tolerant validation, a lossless writer/editor, and the engine's runtime lookups. */
+#ifndef UNEARTH_MSH_H
+#define UNEARTH_MSH_H
+
+#include "unearth/common.h"
+#include "unearth/nres.h"
+#include "unearth/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Resource type ids inside a model NRes. */
+enum {
+    UE_MSH_NODES = 1, UE_MSH_HEADER = 2, UE_MSH_POSITIONS = 3, UE_MSH_NORMALS = 4,
+    UE_MSH_UV0 = 5, UE_MSH_INDICES = 6, UE_MSH_TRIS = 7, UE_MSH_KEYS = 8,
+    UE_MSH_NAMES = 10, UE_MSH_BATCHES = 13, UE_MSH_RES15 = 15, UE_MSH_RES16 = 16,
+    UE_MSH_COLORS = 18, UE_MSH_FRAME_MAP = 19, UE_MSH_RES20 = 20,
+    UE_MSH_TYPE_LIMIT = 22
+};
+
+#define UE_MSH_NODE_STRIDE 38u
+#define UE_MSH_NODE_STRIDE_LEGACY 24u
+#define UE_MSH_HEADER_SIZE 0x8Cu
+#define UE_MSH_SLOT_SIZE 68u
+#define UE_MSH_LODS 3
+#define UE_MSH_GROUPS 5
+#define UE_MSH_NONE 0xFFFFu
+
+typedef struct ue_msh_node {
+    uint16_t flags;           /* hdr0: semantics unknown, preserved */
+    uint16_t parent;          /* 0xFFFF = root, else < own index */
+    uint16_t anim_map_start;  /* first Res19 word, 0xFFFF = no frame map */
+    uint16_t fallback_key;    /* Res8 index of the node's rest/last key */
+    uint16_t slot[UE_MSH_LODS * UE_MSH_GROUPS]; /* [lod][group], 0xFFFF = none */
+} ue_msh_node;
+
+typedef struct ue_msh_slot {
+    uint16_t tri_start, tri_count, batch_start, batch_count;
+    float aabb_min[3], aabb_max[3];
+    float sphere_center[3], sphere_radius;
+    uint32_t opaque[5];       /* unk30..unk40, preserved */
+} ue_msh_slot;
+
+typedef struct ue_msh_batch {
+    uint16_t flags;
+    uint16_t material;        /* row in the model's WEAR table */
+    uint16_t opaque4, opaque6;
+    uint16_t index_count;
+    uint32_t index_start;     /* in elements */
+    uint16_t opaque14;
+    uint32_t base_vertex;
+} ue_msh_batch;
+
+typedef struct ue_msh_tri {
+    uint16_t flags;
+    uint16_t link[3];         /* neighbour triangle or 0xFFFF */
+    int16_t normal[3];        /* decode ×1/32767 */
+    uint16_t sel_packed;      /* three 2-bit selectors, 3 = none */
+} ue_msh_tri;
+
+typedef struct ue_msh_key {
+    float position[3];
+    float time;               /* frames */
+    int16_t quat[4];          /* x, y, z, w; decode ×1/32767 */
+} ue_msh_key;
+
+typedef struct ue_msh_name {
+    bool present;             /* len > 0 */
+    uint32_t length;
+    char *text;               /* length bytes + NUL */
+} ue_msh_name;
+
+/* The model: the NRes container (entry order, attrs, unknown resources kept raw) plus the
+ * decoded core tables. Tables are NULL/0 when their resource is absent. */
+typedef struct ue_msh {
+    ue_nres container;
+    int32_t entry_of[UE_MSH_TYPE_LIMIT]; /* container entry index per type, -1 if absent */
+    bool legacy_nodes;                    /* Res1 stride 24 (MTCHECK): copied through raw */
+
+    ue_msh_node *nodes;      size_t node_count;
+    uint8_t header[UE_MSH_HEADER_SIZE];   /* hull (8×vec3), sphere (vec4), capsule (7 f32) */
+    ue_msh_slot *slots;      size_t slot_count;
+    float *positions;        size_t vertex_count;   /* 3 per vertex */
+    int8_t *normals;         size_t normal_count;   /* 4 per vertex (nw preserved) */
+    int16_t *uv0;            size_t uv_count;       /* 2 per vertex */
+    uint16_t *indices;       size_t index_count;
+    ue_msh_tri *tris;        size_t tri_count;
+    ue_msh_batch *batches;   size_t batch_count;
+    ue_msh_name *names;      size_t name_count;
+    uint8_t *colors;         size_t color_count;    /* Res18, 4 bytes per vertex */
+    ue_msh_key *keys;        size_t key_count;
+    uint16_t *frame_map;     size_t frame_map_count;
+    uint32_t frame_count;    /* Res19 attr2 */
+
+    bool dirty[UE_MSH_TYPE_LIMIT]; /* decoded table edited: re-encode and recompute attrs */
+    uint8_t *owned_bytes;    /* the model bytes when parsed from memory we own */
+} ue_msh;
+
+/* Parses a model NRes held in memory (borrowed; keep `data` alive while the model lives).
+ * Strict: any violation of seed §7.1–7.2 is an error. Tolerant: damaged tables are dropped
+ * (NULL) with a warning and everything that can be checked safely is kept. */
+ue_result ue_msh_parse(const uint8_t *data, size_t size, ue_mode mode, ue_msh *out, ue_diag *d);
+/* Runs the §7 invariants on the decoded tables (ue_msh_parse calls it). */
+ue_result ue_msh_check(const ue_msh *m, ue_mode mode, ue_diag *d);
+void ue_msh_free(ue_msh *m);
+/* An empty model (no resources) to build with the setters below. */
+void ue_msh_init(ue_msh *m);
+
+/* Serialises: unchanged tables keep their bytes and attrs (byte-identical round trip); edited
+ * ones are re-encoded with attrs recomputed per seed §8.2; NRes layout 8-byte aligned. */
+ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d);
+
+/* Encodes one decoded table as the writer would (for round-trip proofs); UE_ERR_USAGE if the
+ * type is not decoded. */
+ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
+/* Re-encodes every decoded table and compares it with the stored resource bytes; returns
+ * UE_ERR_INVALID (with a diagnostic per differing table) on any difference. */
+ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
+
+/* Every model reachable from `path`: a bare model NRes, the *.msh models nested in an archive
+ * (recursively), or one addressed as ARCHIVE:ENTRY. Each item owns its bytes. */
+typedef struct ue_msh_found {
+    char name[512];      /* "archive.rlb:ROBOT.msh" or the file path */
+    uint8_t *data;
+    size_t size;
+} ue_msh_found;
+ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **items, size_t *count,
+                         ue_diag *d);
+void ue_msh_found_free(ue_msh_found *items, size_t count);
+
+/* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
+
+/* Order in which the engine loader looks resources up. */
+extern const uint8_t UE_MSH_LOAD_ORDER[15];
+/* Slot lookup: lod −1 means `current_lod`; returns 0xFFFF when absent or out of range. */
+uint16_t ue_msh_slot_index(const ue_msh *m, size_t node, int lod, int group, int current_lod);
+/* Node name or NULL (len 0 or no Res10). */
+const char *ue_msh_node_name(const ue_msh *m, size_t node);
+float ue_msh_decode_normal(int8_t v);      /* clamp(v / 127, −1, 1) */
+int8_t ue_msh_encode_normal(float v);
+float ue_msh_decode_uv(int16_t v);         /* v / 1024 */
+int16_t ue_msh_encode_uv(float v);
+float ue_msh_decode_tri_normal(int16_t v); /* v / 32767 */
+/* selPacked → selector i (0..2); 3 becomes 0xFFFF. */
+uint16_t ue_msh_tri_selector(uint16_t sel_packed, int i);
+
+/* Calls fn for every vertex the render traversal of seed §6.3 visits for (lod, group):
+ * node, batch, position in the batch, final vertex index. Stops early if fn returns false. */
+typedef bool (*ue_msh_visit_fn)(void *user, size_t node, size_t batch, size_t i, uint32_t vertex);
+ue_result ue_msh_traverse(const ue_msh *m, int lod, int group, ue_msh_visit_fn fn, void *user);
+
+typedef struct ue_msh_stats {
+    size_t nodes, slots, batches, vertices, triangles, lods, groups;
+    size_t triangles_per_lod[UE_MSH_LODS];
+} ue_msh_stats;
+void ue_msh_stats_compute(const ue_msh *m, ue_msh_stats *s);
+
+/* ---- editing (seed §8.3) ----------------------------------------------------------------- */
+
+/* Moves/deforms vertices: positions[v] = M · positions[v] + t for every v in [first, first+n);
+ * normals are rotated by M (re-quantised) and Res2 bounds (header and slots) recomputed. */
+ue_result ue_msh_transform_vertices(ue_msh *m, size_t first, size_t n, const float linear[9],
+                                    const float translate[3]);
+/* Recomputes slot AABB/sphere (node-local) and the header hull/sphere/capsule from geometry. */
+void ue_msh_recompute_bounds(ue_msh *m);
+ue_result ue_msh_rename_node(ue_msh *m, size_t node, const char *name /* NULL or "" = none */);
+
+/* New geometry for one slot: vertices appended to the streams, indices to Res6, one batch per
+ * material run, tri descriptors with face normals; the slot's ranges and bounds updated. */
+typedef struct ue_msh_geometry {
+    const float *positions;   /* 3 × vertex_count */
+    const float *normals;     /* 3 × vertex_count or NULL (face normals are used) */
+    const float *uvs;         /* 2 × vertex_count or NULL */
+    const uint8_t *colors;    /* 4 × vertex_count or NULL (only if the model has Res18) */
+    size_t vertex_count;
+    const uint16_t *indices;  /* triangle list, local to these vertices */
+    size_t index_count;
+    uint16_t material;
+} ue_msh_geometry;
+ue_result ue_msh_replace_slot_geometry(ue_msh *m, size_t slot, const ue_msh_geometry *g,
+                                       ue_diag *d);
+
+/* Appends an empty slot and points node's [lod][group] at it. */
+ue_result ue_msh_add_slot(ue_msh *m, size_t node, int lod, int group, size_t *slot_index);
+/* Adds a Res18 vertex-colour stream (opaque white) if the model has none. */
+ue_result ue_msh_enable_colors(ue_msh *m);
+/* Sets a node's rest transform (its fallback key): translation and quaternion x, y, z, w. */
+ue_result ue_msh_set_rest_pose(ue_msh *m, size_t node, const float translation[3],
+                               const float rotation[4]);
+
+/* Builds a model from scratch: `nodes` parents and names, one slot per (node, lod, group) in
+ * `slot_of` (0xFFFF = none); used by the sample pack and importers. */
+ue_result ue_msh_new(ue_msh *m, size_t node_count, const uint16_t *parents,
+                     const char *const *names);
+
+/* ---- conversion to the scene IR ----------------------------------------------------------- */
+
+/* True when an NRes holds the core model resources (types 1, 2, 3, 6 and 13). */
+bool ue_msh_is_model(const ue_nres *n);
+
+typedef struct ue_msh_export_options {
+    int lod;     /* 0..2 (default 0) */
+    int group;   /* 0..4, or -1 for every group (default) */
+} ue_msh_export_options;
+
+/* Node tree from Res1 parents (rest pose from each node's fallback key), one mesh per node for
+ * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
+ * Res18 colours; converted from the engine's left-handed Z-up axes to glTF's right-handed
+ * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. */
+ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
+                          ue_scene *s, ue_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+/* unearth — Wavefront OBJ + MTL export of the scene IR: the bind pose in world space, one
+ * object per node that has a mesh, deterministic text with '.' decimals in any locale. */
+#ifndef UNEARTH_OBJ_H
+#define UNEARTH_OBJ_H
+
+#include "unearth/common.h"
+#include "unearth/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ue_obj_options {
+    const char *mtl_name;     /* written as "mtllib <mtl_name>"; NULL → no mtllib line */
+    const char *texture_dir;  /* prefix of map_Kd paths, e.g. "textures/"; NULL → "" */
+} ue_obj_options;
+
+/* Validates the scene (errors refuse it, like the glTF exporter) and appends the OBJ text to
+ * obj_out and, when mtl_out is not NULL, the MTL text to mtl_out. Skinned meshes are posed by
+ * their skins (joint world matrix × inverse bind matrix, blended by weight); UVs get v
+ * flipped back to OBJ's bottom-up convention; mirrored nodes get their winding reversed. */
+ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_out,
+                        ue_buf *mtl_out, ue_diag *d);
+
+/* The file name the MTL uses for texture `index` (under texture_dir), e.g. "3_wood.png":
+ * index first for uniqueness, then the name with anything but [A-Za-z0-9._-] as '_'. Callers
+ * write ue_png_encode_rgba output there. */
+void ue_obj_texture_file_name(const ue_scene *s, size_t index, char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

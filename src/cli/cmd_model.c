@@ -1,0 +1,438 @@
+/* unearth CLI — model verbs: `convert` (MSH → glTF/OBJ, files or directories, in parallel) and
+ * the model-aware parts of info, validate and roundtrip. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "unearth/gltf.h"
+#include "unearth/msh.h"
+#include "unearth/obj.h"
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* ---- info -------------------------------------------------------------------------------- */
+
+int model_info(const cli_opts *o, const char *path) {
+    ue_msh_found *found;
+    size_t count;
+    ue_diag d = {0};
+    if (ue_msh_collect(path, o->mode, &found, &count, &d) != UE_OK || count != 1 ||
+        strcmp(found[0].name, path) != 0) {
+        if (count) ue_msh_found_free(found, count);
+        ue_diag_free(&d);
+        return -1;
+    }
+    ue_msh m;
+    ue_result r = ue_msh_parse(found[0].data, found[0].size, o->mode, &m, &d);
+    ue_msh_found_free(found, count);
+    if (r != UE_OK) {
+        cli_print_diags(&d, 50);
+        cli_error("%s: %s", path, ue_result_name(r));
+        ue_diag_free(&d);
+        return cli_exit_code(r);
+    }
+    ue_msh_stats st;
+    ue_msh_stats_compute(&m, &st);
+    if (o->json) {
+        json_t *j = json_object();
+        json_object_set_new(j, "file", json_string(path));
+        json_object_set_new(j, "format", json_string("msh"));
+        json_object_set_new(j, "nodes", json_integer((json_int_t)st.nodes));
+        json_object_set_new(j, "lods", json_integer((json_int_t)st.lods));
+        json_object_set_new(j, "groups", json_integer((json_int_t)st.groups));
+        json_object_set_new(j, "slots", json_integer((json_int_t)st.slots));
+        json_object_set_new(j, "batches", json_integer((json_int_t)st.batches));
+        json_object_set_new(j, "vertices", json_integer((json_int_t)st.vertices));
+        json_object_set_new(j, "triangles", json_integer((json_int_t)st.triangles));
+        json_t *per = json_array();
+        for (int l = 0; l < UE_MSH_LODS; l++) json_array_append_new(per, json_integer((json_int_t)st.triangles_per_lod[l]));
+        json_object_set_new(j, "triangles_per_lod", per);
+        json_t *nodes = json_array();
+        for (size_t n = 0; n < m.node_count; n++) {
+            json_t *nj = json_object();
+            const char *nm = ue_msh_node_name(&m, n);
+            json_object_set_new(nj, "name", nm ? json_string(nm) : json_null());
+            json_object_set_new(nj, "parent", m.nodes[n].parent == UE_MSH_NONE ? json_null()
+                                                                            : json_integer(m.nodes[n].parent));
+            json_t *slots = json_array();
+            for (int s = 0; s < 15; s++)
+                json_array_append_new(slots, m.nodes[n].slot[s] == UE_MSH_NONE ? json_null()
+                                                                             : json_integer(m.nodes[n].slot[s]));
+            json_object_set_new(nj, "slots", slots);
+            json_array_append_new(nodes, nj);
+        }
+        json_object_set_new(j, "node_table", nodes);
+        char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        if (s) puts(s);
+        free(s);
+        json_decref(j);
+    } else {
+        printf("%s: Parkan MSH model\n", path);
+        printf("  nodes %zu, LODs %zu, groups %zu, slots %zu, batches %zu, vertices %zu, triangles %zu\n",
+               st.nodes, st.lods, st.groups, st.slots, st.batches, st.vertices, st.triangles);
+        printf("  triangles per LOD: %zu / %zu / %zu\n", st.triangles_per_lod[0],
+               st.triangles_per_lod[1], st.triangles_per_lod[2]);
+        printf("  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
+        for (size_t n = 0; n < m.node_count; n++) {
+            const char *nm = ue_msh_node_name(&m, n);
+            char parent[8] = "-";
+            if (m.nodes[n].parent != UE_MSH_NONE) snprintf(parent, sizeof parent, "%u", m.nodes[n].parent);
+            printf("  %4zu  %-20s %6s ", n, nm ? nm : "(unnamed)", parent);
+            for (int l = 0; l < UE_MSH_LODS; l++) {
+                printf(" [");
+                for (int g = 0; g < UE_MSH_GROUPS; g++) {
+                    uint16_t s = m.nodes[n].slot[l * UE_MSH_GROUPS + g];
+                    if (s == UE_MSH_NONE) printf(g ? " -" : "-");
+                    else printf(g ? " %u" : "%u", s);
+                }
+                printf("]");
+            }
+            printf("\n");
+        }
+        printf("  resources:");
+        for (size_t i = 0; i < m.container.count; i++) printf(" %u", m.container.entries[i].type_id);
+        printf("\n");
+    }
+    if (d.count && !o->quiet) cli_print_diags(&d, 50);
+    ue_diag_free(&d);
+    ue_msh_free(&m);
+    return 0;
+}
+
+/* ---- validate and roundtrip -------------------------------------------------------------- */
+
+int models_validate(const cli_opts *o, const char *path, void *json_models) {
+    ue_msh_found *found;
+    size_t count;
+    if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
+    int worst = 0;
+    for (size_t i = 0; i < count; i++) {
+        ue_diag d = {0};
+        ue_msh m;
+        ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
+        size_t errors = ue_diag_count(&d, UE_SEV_ERROR);
+        size_t warnings = ue_diag_count(&d, UE_SEV_WARNING) - errors;
+        int code = r == UE_OK && errors ? EXIT_INVALID : cli_exit_code(r);
+        if (code > worst) worst = code;
+        ue_msh_stats st = {0};
+        if (r == UE_OK) ue_msh_stats_compute(&m, &st);
+        if (json_models) {
+            json_t *j = json_object();
+            json_object_set_new(j, "model", json_string(found[i].name));
+            json_object_set_new(j, "valid", json_boolean(code == 0));
+            json_object_set_new(j, "nodes", json_integer((json_int_t)st.nodes));
+            json_object_set_new(j, "batches", json_integer((json_int_t)st.batches));
+            json_object_set_new(j, "vertices", json_integer((json_int_t)st.vertices));
+            json_object_set_new(j, "triangles", json_integer((json_int_t)st.triangles));
+            json_object_set_new(j, "errors", json_integer((json_int_t)errors));
+            json_object_set_new(j, "warnings", json_integer((json_int_t)warnings));
+            json_t *diags = json_array();
+            static const char *const sev[] = {"info", "warning", "error"};
+            for (size_t k = 0; k < d.count; k++) {
+                json_t *dj = json_object();
+                json_object_set_new(dj, "severity", json_string(sev[d.items[k].severity]));
+                json_object_set_new(dj, "code", json_string(d.items[k].code));
+                json_object_set_new(dj, "offset", d.items[k].offset == UE_NO_OFFSET
+                                                      ? json_null()
+                                                      : json_integer((json_int_t)d.items[k].offset));
+                json_object_set_new(dj, "path", json_string(d.items[k].path));
+                json_object_set_new(dj, "message", json_string(d.items[k].message));
+                json_array_append_new(diags, dj);
+            }
+            json_object_set_new(j, "diagnostics", diags);
+            json_array_append_new((json_t *)json_models, j);
+        } else {
+            /* Offsets in model diagnostics are relative to the model's own bytes. */
+            for (size_t k = 0; k < d.count; k++) {
+                char line[800];
+                ue_diag_format(&d.items[k], line, sizeof line);
+                fprintf(stderr, "%s: %s\n", found[i].name, line);
+            }
+            printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %zu errors, "
+                   "%zu warnings)\n",
+                   found[i].name, code == 0 ? "valid" : "INVALID", st.nodes, st.batches, st.vertices,
+                   st.triangles, errors, warnings);
+        }
+        if (r == UE_OK) ue_msh_free(&m);
+        ue_diag_free(&d);
+    }
+    ue_msh_found_free(found, count);
+    return worst;
+}
+
+int models_roundtrip(const cli_opts *o, const char *path) {
+    ue_msh_found *found;
+    size_t count;
+    if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
+    int worst = 0;
+    for (size_t i = 0; i < count; i++) {
+        ue_diag d = {0};
+        ue_msh m;
+        size_t tables = 0;
+        ue_buf out = {0};
+        ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
+        if (r == UE_OK) {
+            r = ue_msh_verify_tables(&m, &tables, &d);
+            if (r == UE_OK) r = ue_msh_write(&m, &out, &d);
+            if (r == UE_OK && (out.size != found[i].size || memcmp(out.data, found[i].data, out.size) != 0))
+                r = UE_ERR_INVALID;
+            ue_msh_free(&m);
+        }
+        if (r == UE_OK) {
+            printf("  model %s: identical (%zu tables decoded and re-encoded)\n", found[i].name, tables);
+        } else {
+            cli_print_diags(&d, 20);
+            printf("  model %s: MISMATCH\n", found[i].name);
+            worst = EXIT_INVALID;
+        }
+        ue_buf_free(&out);
+        ue_diag_free(&d);
+    }
+    ue_msh_found_free(found, count);
+    return worst;
+}
+
+/* ---- convert ----------------------------------------------------------------------------- */
+
+typedef struct job {
+    char name[512];          /* model address, for messages */
+    uint8_t *data;
+    size_t size;
+    char out_path[4096];
+    ue_diag diag;
+    ue_result result;
+} job;
+
+typedef struct job_queue {
+    job *jobs;
+    size_t count;
+    size_t next;
+    pthread_mutex_t lock;
+    const cli_opts *opts;
+} job_queue;
+
+static ue_result write_obj(const ue_scene *s, const char *path, bool force, ue_diag *d) {
+    char mtl_path[4096], mtl_name[1024];
+    snprintf(mtl_path, sizeof mtl_path, "%.*s.mtl", (int)(strlen(path) - 4), path);
+    const char *slash = strrchr(mtl_path, '/');
+    snprintf(mtl_name, sizeof mtl_name, "%s", slash ? slash + 1 : mtl_path);
+    ue_obj_options oo = {mtl_name, NULL};
+    ue_buf obj = {0}, mtl = {0};
+    ue_result r = ue_obj_export(s, &oo, &obj, &mtl, d);
+    if (r == UE_OK && !force && (ue_path_exists(path) || ue_path_exists(mtl_path))) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, path, "output exists (use -f to overwrite)");
+        r = UE_ERR_USAGE;
+    }
+    if (r == UE_OK) r = ue_file_write_atomic(mtl_path, mtl.data, mtl.size, force, d);
+    if (r == UE_OK) r = ue_file_write_atomic(path, obj.data, obj.size, force, d);
+    ue_buf_free(&obj);
+    ue_buf_free(&mtl);
+    return r;
+}
+
+static void run_job(job *j, const cli_opts *o) {
+    ue_msh m;
+    j->result = ue_msh_parse(j->data, j->size, o->mode, &m, &j->diag);
+    if (j->result != UE_OK) return;
+    ue_scene s;
+    ue_scene_init(&s);
+    const char *base = j->name;
+    for (const char *p = j->name; *p; p++)
+        if (*p == '/' || *p == ':') base = p + 1;
+    snprintf(s.name, sizeof s.name, "%s", base);
+    ue_msh_export_options eo = {o->lod, o->group};
+    j->result = ue_msh_to_scene(&m, base, &eo, &s, &j->diag);
+    if (j->result == UE_OK) {
+        if (ends_with(j->out_path, ".obj"))
+            j->result = write_obj(&s, j->out_path, o->force, &j->diag);
+        else
+            j->result = ue_gltf_write_file(&s, j->out_path, false, o->force, &j->diag);
+    }
+    ue_scene_free(&s);
+    ue_msh_free(&m);
+}
+
+static void *worker(void *arg) {
+    job_queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t i = q->next++;
+        pthread_mutex_unlock(&q->lock);
+        if (i >= q->count) return NULL;
+        run_job(&q->jobs[i], q->opts);
+    }
+}
+
+/* Input files: the paths given, and with -r every regular file below given directories. */
+static int gather_inputs(const char *path, bool recursive, char ***list, size_t *n) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!recursive) {
+            cli_error("convert: %s is a directory (use -r)", path);
+            return EXIT_USAGE;
+        }
+        struct dirent **names;
+        int k = scandir(path, &names, NULL, alphasort);
+        if (k < 0) return EXIT_IO;
+        int rc = 0;
+        for (int i = 0; i < k; i++) {
+            if (names[i]->d_name[0] != '.' && !rc) {
+                char child[4096];
+                snprintf(child, sizeof child, "%s/%s", path, names[i]->d_name);
+                rc = gather_inputs(child, recursive, list, n);
+            }
+            free(names[i]);
+        }
+        free(names);
+        return rc;
+    }
+    char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+    if (!grown) return EXIT_IO;
+    *list = grown;
+    (*list)[*n] = strdup(path);
+    if (!(*list)[*n]) return EXIT_IO;
+    (*n)++;
+    return 0;
+}
+
+int cmd_convert(const cli_opts *o) {
+    if (o->input_count == 0 || !o->output) {
+        cli_error("convert: usage: unearth convert IN... -o OUT [--lod N] [--group G] [-r] [-j N]");
+        return EXIT_USAGE;
+    }
+    char **files = NULL;
+    size_t nfiles = 0;
+    int rc = 0;
+    for (size_t i = 0; i < o->input_count && !rc; i++) rc = gather_inputs(o->inputs[i], o->recursive, &files, &nfiles);
+    job *jobs = NULL;
+    size_t njobs = 0;
+    int worst = rc;
+    for (size_t f = 0; f < nfiles && !rc; f++) {
+        ue_msh_found *found;
+        size_t count;
+        ue_diag d = {0};
+        ue_result r = ue_msh_collect(files[f], o->mode, &found, &count, &d);
+        if (r != UE_OK) {
+            /* A directory walk meets files that are not containers; only named inputs must be. */
+            if (!o->recursive || r == UE_ERR_IO) {
+                cli_print_diags(&d, 20);
+                cli_error("convert: %s: %s", files[f], ue_result_name(r));
+                if (cli_exit_code(r) > worst) worst = cli_exit_code(r);
+            }
+            ue_diag_free(&d);
+            continue;
+        }
+        ue_diag_free(&d);
+        if (count == 0) {
+            free(found);
+            continue;
+        }
+        job *grown = realloc(jobs, (njobs + count) * sizeof *grown);
+        if (!grown) {
+            ue_msh_found_free(found, count);
+            rc = EXIT_IO;
+            break;
+        }
+        jobs = grown;
+        for (size_t k = 0; k < count; k++) {
+            job *j = &jobs[njobs++];
+            memset(j, 0, sizeof *j);
+            snprintf(j->name, sizeof j->name, "%s", found[k].name);
+            j->data = found[k].data;
+            j->size = found[k].size;
+        }
+        free(found); /* the jobs own the bytes now */
+    }
+    for (size_t f = 0; f < nfiles; f++) free(files[f]);
+    free(files);
+    if (rc) goto done;
+    if (njobs == 0) {
+        cli_error("convert: no models found in the input");
+        worst = worst ? worst : EXIT_INVALID;
+        goto done;
+    }
+
+    /* A file name with a known extension takes exactly one model; anything else is a directory. */
+    bool to_file = ends_with(o->output, ".glb") || ends_with(o->output, ".gltf") || ends_with(o->output, ".obj");
+    if (to_file && njobs > 1) {
+        cli_error("convert: %zu models found; give a directory as -o to write one file each", njobs);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    const char *ext = o->format ? o->format : "glb";
+    if (to_file) {
+        snprintf(jobs[0].out_path, sizeof jobs[0].out_path, "%s", o->output);
+    } else {
+        if (ue_mkdirs(o->output, NULL) != UE_OK) {
+            cli_error("convert: cannot create %s", o->output);
+            rc = EXIT_IO;
+            goto done;
+        }
+        for (size_t i = 0; i < njobs; i++) {
+            /* "dir/objects.rlb:ROBOT.msh" → "ROBOT"; clashing names get the model's index. */
+            const char *base = jobs[i].name;
+            for (const char *p = jobs[i].name; *p; p++)
+                if (*p == '/' || *p == ':') base = p + 1;
+            char stem[256];
+            size_t len = 0;
+            for (const char *p = base; *p && len + 1 < sizeof stem; p++)
+                stem[len++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                                             (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'
+                                         ? *p : '_');
+            stem[len] = 0;
+            char *dot = strrchr(stem, '.');
+            if (dot && dot != stem) *dot = 0;
+            bool clash = false;
+            for (size_t k = 0; k < i; k++) {
+                char other[4096];
+                snprintf(other, sizeof other, "%s/%s.%s", o->output, stem, ext);
+                if (!strcmp(other, jobs[k].out_path)) clash = true;
+            }
+            if (clash) snprintf(jobs[i].out_path, sizeof jobs[i].out_path, "%s/%s_%zu.%s", o->output, stem, i, ext);
+            else snprintf(jobs[i].out_path, sizeof jobs[i].out_path, "%s/%s.%s", o->output, stem, ext);
+        }
+    }
+
+    job_queue q = {jobs, njobs, 0, PTHREAD_MUTEX_INITIALIZER, o};
+    size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
+    if (threads > njobs) threads = njobs;
+    pthread_t tids[64];
+    size_t started = 0;
+    for (size_t t = 1; t < threads; t++)
+        if (pthread_create(&tids[started], NULL, worker, &q) == 0) started++;
+    worker(&q);
+    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+
+    for (size_t i = 0; i < njobs; i++) {
+        job *j = &jobs[i];
+        if (j->diag.count && (j->result != UE_OK || !o->quiet)) {
+            for (size_t k = 0; k < j->diag.count; k++) {
+                char line[800];
+                ue_diag_format(&j->diag.items[k], line, sizeof line);
+                fprintf(stderr, "%s: %s\n", j->name, line);
+            }
+        }
+        if (j->result == UE_OK) {
+            if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->name, j->out_path);
+        } else {
+            cli_error("convert: %s: %s", j->name, ue_result_name(j->result));
+            if (cli_exit_code(j->result) > worst) worst = cli_exit_code(j->result);
+        }
+    }
+done:
+    for (size_t i = 0; i < njobs; i++) {
+        free(jobs[i].data);
+        ue_diag_free(&jobs[i].diag);
+    }
+    free(jobs);
+    return rc ? rc : worst;
+}

@@ -1,0 +1,240 @@
+/* unearth — streaming JSON emitter used by the glTF writer (and any JSON report): output is a
+ * pure function of the calls made, with locale-independent numbers and strict UTF-8 strings. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unearth/json.h"
+
+void ue_json_init(ue_json *j, ue_buf *out, int indent) {
+    memset(j, 0, sizeof *j);
+    j->out = out;
+    j->indent = indent < 0 ? 0 : (indent > 8 ? 8 : indent);
+}
+
+static void fail(ue_json *j, const char *why) {
+    if (!j->error) j->error = why;
+}
+
+static void newline(ue_json *j) {
+    if (!j->indent) return;
+    ue_buf_put_u8(j->out, '\n');
+    for (int i = 0; i < j->depth * j->indent; i++) ue_buf_put_u8(j->out, ' ');
+}
+
+/* Everything that precedes a value: the comma and, in pretty mode, the line break. Scalars
+ * inside arrays stay on one line so vectors and matrices remain readable. */
+static bool before_value(ue_json *j, bool container) {
+    if (j->error) return false;
+    if (j->done) {
+        fail(j, "a second top-level value");
+        return false;
+    }
+    if (j->depth > 0 && j->in_object[j->depth - 1]) {
+        if (!j->key_pending) {
+            fail(j, "object member without a key");
+            return false;
+        }
+        j->key_pending = false;
+        return true; /* the key already wrote comma and indentation */
+    }
+    if (j->depth > 0) {
+        if (j->has_items[j->depth - 1]) {
+            bool spaced = j->indent && !container;
+            ue_buf_put(j->out, spaced ? ", " : ",", spaced ? 2 : 1);
+        }
+        if (container) {
+            newline(j);
+            j->multiline[j->depth - 1] = true;
+        }
+        j->has_items[j->depth - 1] = true;
+    }
+    return true;
+}
+
+static void after_value(ue_json *j) {
+    if (j->depth == 0) j->done = true;
+}
+
+static void open_container(ue_json *j, bool object, char c) {
+    if (!before_value(j, true)) return;
+    if (j->depth >= UE_JSON_MAX_DEPTH) {
+        fail(j, "nesting deeper than UE_JSON_MAX_DEPTH");
+        return;
+    }
+    ue_buf_put_u8(j->out, (uint8_t)c);
+    j->in_object[j->depth] = object;
+    j->has_items[j->depth] = false;
+    j->multiline[j->depth] = false;
+    j->depth++;
+}
+
+static void close_container(ue_json *j, bool object, char c) {
+    if (j->error) return;
+    if (j->depth == 0 || j->in_object[j->depth - 1] != object || j->key_pending) {
+        fail(j, "unbalanced close");
+        return;
+    }
+    bool had = j->has_items[j->depth - 1];
+    j->depth--;
+    /* Objects always break before '}'; arrays only when their items were on lines of their own. */
+    if (had && j->indent && (object || j->multiline[j->depth])) newline(j);
+    ue_buf_put_u8(j->out, (uint8_t)c);
+    after_value(j);
+}
+
+void ue_json_object_begin(ue_json *j) { open_container(j, true, '{'); }
+void ue_json_object_end(ue_json *j) { close_container(j, true, '}'); }
+void ue_json_array_begin(ue_json *j) { open_container(j, false, '['); }
+void ue_json_array_end(ue_json *j) { close_container(j, false, ']'); }
+
+/* Length of the valid UTF-8 sequence at p (1–4), or 0 if the bytes there are not one
+ * (overlong forms, surrogates and code points above U+10FFFF are invalid too). */
+static size_t utf8_len(const uint8_t *p, size_t n) {
+    uint8_t c = p[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c == 0xE0) { len = 3; lo = 0xA0; }
+    else if (c >= 0xE1 && c <= 0xEC) len = 3;
+    else if (c == 0xED) { len = 3; hi = 0x9F; }
+    else if (c >= 0xEE && c <= 0xEF) len = 3;
+    else if (c == 0xF0) { len = 4; lo = 0x90; }
+    else if (c >= 0xF1 && c <= 0xF3) len = 4;
+    else if (c == 0xF4) { len = 4; hi = 0x8F; }
+    else return 0;
+    if (n < len) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+    return len;
+}
+
+static void put_escaped(ue_buf *b, const char *s, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    const uint8_t *p = (const uint8_t *)s;
+    ue_buf_put_u8(b, '"');
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = p[i];
+        const char *esc = NULL;
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        default: break;
+        }
+        if (esc) {
+            ue_buf_put(b, esc, 2);
+            i++;
+            continue;
+        }
+        size_t len = utf8_len(p + i, n - i);
+        if (c < 0x20 || c == 0x7F || len == 0) {
+            /* Control characters, and bytes that are not UTF-8 (legacy code pages), become
+             * \u00XX: the output stays valid JSON and the byte value stays visible. */
+            char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            ue_buf_put(b, u, 6);
+            i++;
+            continue;
+        }
+        ue_buf_put(b, p + i, len);
+        i += len;
+    }
+    ue_buf_put_u8(b, '"');
+}
+
+void ue_json_key(ue_json *j, const char *key) {
+    if (j->error) return;
+    if (j->depth == 0 || !j->in_object[j->depth - 1] || j->key_pending) {
+        fail(j, "key outside an object or two keys in a row");
+        return;
+    }
+    if (j->has_items[j->depth - 1]) ue_buf_put_u8(j->out, ',');
+    newline(j);
+    j->has_items[j->depth - 1] = true;
+    put_escaped(j->out, key, strlen(key));
+    ue_buf_put(j->out, j->indent ? ": " : ":", j->indent ? 2 : 1);
+    j->key_pending = true;
+}
+
+void ue_json_string_n(ue_json *j, const char *s, size_t n) {
+    if (!before_value(j, false)) return;
+    put_escaped(j->out, s, n);
+    after_value(j);
+}
+void ue_json_string(ue_json *j, const char *s) { ue_json_string_n(j, s, strlen(s)); }
+
+static void put_raw(ue_json *j, const char *txt) {
+    if (!before_value(j, false)) return;
+    ue_buf_put(j->out, txt, strlen(txt));
+    after_value(j);
+}
+
+void ue_json_int(ue_json *j, int64_t v) {
+    char t[24];
+    snprintf(t, sizeof t, "%lld", (long long)v);
+    put_raw(j, t);
+}
+void ue_json_uint(ue_json *j, uint64_t v) {
+    char t[24];
+    snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    put_raw(j, t);
+}
+void ue_json_bool(ue_json *j, bool v) { put_raw(j, v ? "true" : "false"); }
+void ue_json_null(ue_json *j) { put_raw(j, "null"); }
+
+size_t ue_format_float(double v, char out[32]) {
+    if (!isfinite(v)) {
+        out[0] = 0;
+        return 0;
+    }
+    if (v == 0) v = 0; /* -0 → 0: same value, one spelling */
+    int n = snprintf(out, 32, "%.9g", v);
+    if (n <= 0 || n >= 32) {
+        out[0] = 0;
+        return 0;
+    }
+    /* %g honours LC_NUMERIC; the only byte it can localise is the decimal point, and every
+     * other byte of %g output is a digit, sign or exponent letter. */
+    for (int i = 0; i < n; i++) {
+        char c = out[i];
+        if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e')) out[i] = '.';
+    }
+    /* A multi-byte locale decimal point would leave several '.'; collapse them. */
+    size_t w = 0;
+    for (int i = 0; i < n; i++) {
+        if (out[i] == '.' && w > 0 && out[w - 1] == '.') continue;
+        out[w++] = out[i];
+    }
+    out[w] = 0;
+    return w;
+}
+
+void ue_json_float(ue_json *j, double v) {
+    char t[32];
+    if (ue_format_float(v, t) == 0) {
+        fail(j, "NaN or infinity has no JSON form");
+        return;
+    }
+    put_raw(j, t);
+}
+
+ue_result ue_json_finish(ue_json *j, ue_diag *d) {
+    if (!j->error && (j->depth != 0 || !j->done)) j->error = "incomplete JSON value";
+    if (j->error) {
+        ue_diag_add(d, UE_SEV_ERROR, "json.usage", UE_NO_OFFSET, "json", "%s", j->error);
+        return UE_ERR_USAGE;
+    }
+    if (j->out->failed) {
+        ue_diag_add(d, UE_SEV_ERROR, "json.nomem", UE_NO_OFFSET, "json",
+                    "out of memory or over the output size limit");
+        return UE_ERR_NOMEM;
+    }
+    return UE_OK;
+}

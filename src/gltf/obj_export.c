@@ -1,0 +1,301 @@
+/* unearth — OBJ/MTL writer for the scene IR: bakes node transforms (and skin poses) into world
+ * space because OBJ has no hierarchy; output is a pure function of the scene. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/json.h"
+#include "unearth/obj.h"
+
+/* strnlen is POSIX, not C11: the length of a fixed-size name field that may lack its NUL. */
+static size_t bounded_len(const char *s, size_t max) {
+    const char *z = memchr(s, 0, max);
+    return z ? (size_t)(z - s) : max;
+}
+
+static void put_str(ue_buf *b, const char *s) { ue_buf_put(b, s, strlen(s)); }
+
+static void put_num(ue_buf *b, double v) {
+    char t[32];
+    size_t n = ue_format_float(v, t);
+    if (n == 0) { /* validation rules out non-finite input; keep the line well-formed anyway */
+        t[0] = '0';
+        n = 1;
+    }
+    ue_buf_put_u8(b, ' ');
+    ue_buf_put(b, t, n);
+}
+
+static void put_uint(ue_buf *b, uint64_t v) {
+    char t[24];
+    snprintf(t, sizeof t, "%llu", (unsigned long long)v);
+    put_str(b, t);
+}
+
+/* OBJ/MTL names end at whitespace; keep everything else (UTF-8 included) and fall back to a
+ * generated name when nothing is left. */
+static void put_name(ue_buf *b, const char *name, const char *fallback, size_t index) {
+    size_t n = bounded_len(name, 64), w = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        ue_buf_put_u8(b, (c <= 0x20 || c == 0x7F || c == '#') ? '_' : c);
+        w++;
+    }
+    if (w == 0) {
+        put_str(b, fallback);
+        put_uint(b, index);
+    }
+}
+
+void ue_obj_texture_file_name(const ue_scene *s, size_t index, char *out, size_t cap) {
+    if (!out || cap == 0) return;
+    char name[64] = "";
+    if (index < s->texture_count) {
+        size_t n = bounded_len(s->textures[index].name, 63);
+        for (size_t i = 0; i < n; i++) {
+            char c = s->textures[index].name[i];
+            bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
+            name[i] = ok ? c : '_';
+        }
+        name[n] = 0;
+    }
+    snprintf(out, cap, name[0] ? "%zu_%s.png" : "%zu.png", index, name);
+}
+
+static void mtl_name(ue_buf *b, const ue_scene *s, int32_t m) {
+    if (m < 0) {
+        put_str(b, "unearth_default");
+        return;
+    }
+    /* Index prefix: game materials often share names, and MTL names must be unique. */
+    put_str(b, "m");
+    put_uint(b, (uint64_t)m);
+    put_str(b, "_");
+    put_name(b, s->materials[m].name, "material", (size_t)m);
+}
+
+static void transform_point(const float m[16], const float *p, double out[3]) {
+    for (int r = 0; r < 3; r++)
+        out[r] = (double)m[r] * p[0] + (double)m[4 + r] * p[1] + (double)m[8 + r] * p[2] +
+                 (double)m[12 + r];
+}
+
+/* Normals go through the inverse transpose of the 3×3 part; the cofactor matrix is that up to
+ * the determinant, and only the sign of the determinant matters once we renormalise. */
+static void transform_normal(const float m[16], const float *n, double out[3]) {
+    double a[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) a[r][c] = m[c * 4 + r];
+    double cof[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            int r1 = (r + 1) % 3, r2 = (r + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+            cof[r][c] = a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1];
+        }
+    double det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2];
+    double sign = det < 0 ? -1.0 : 1.0;
+    for (int r = 0; r < 3; r++)
+        out[r] = sign * (cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2]);
+    double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+    if (l > 0)
+        for (int r = 0; r < 3; r++) out[r] /= l;
+}
+
+static double det3(const float m[16]) {
+    return (double)m[0] * ((double)m[5] * m[10] - (double)m[9] * m[6]) -
+           (double)m[4] * ((double)m[1] * m[10] - (double)m[9] * m[2]) +
+           (double)m[8] * ((double)m[1] * m[6] - (double)m[5] * m[2]);
+}
+
+static void mat_mul(const float a[16], const float b[16], float out[16]) {
+    float t[16];
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            double acc = 0;
+            for (int k = 0; k < 4; k++) acc += (double)a[k * 4 + r] * b[c * 4 + k];
+            t[c * 4 + r] = (float)acc;
+        }
+    memcpy(out, t, sizeof t);
+}
+
+typedef struct counters {
+    uint64_t v, vt, vn; /* elements written so far (OBJ indices are 1-based and global) */
+} counters;
+
+static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mats, ue_buf *b,
+                            counters *cnt, bool with_mtl) {
+    const ue_scene_node *n = &s->nodes[ni];
+    const ue_scene_mesh *me = &s->meshes[n->mesh];
+    float world[16];
+    if (ue_scene_world_matrix(s, (int32_t)ni, world) != UE_OK) return UE_ERR_INVALID;
+    bool flip = det3(world) < 0;
+    put_str(b, "o ");
+    put_name(b, n->name, "node", ni);
+    put_str(b, "\n");
+    for (size_t p = 0; p < me->primitive_count; p++) {
+        const ue_scene_primitive *pr = &me->primitives[p];
+        put_str(b, "g ");
+        put_name(b, n->name, "node", ni);
+        put_str(b, "_");
+        put_uint(b, p);
+        put_str(b, "\n");
+        if (with_mtl) {
+            put_str(b, "usemtl ");
+            mtl_name(b, s, pr->material);
+            put_str(b, "\n");
+        }
+        for (size_t v = 0; v < pr->vertex_count; v++) {
+            float m[16];
+            if (joint_mats && pr->joints && pr->weights) {
+                /* glTF ignores the skinned node's own transform: blend joint matrices only. */
+                memset(m, 0, sizeof m);
+                for (int k = 0; k < 4; k++) {
+                    float w = pr->weights[v * 4 + (size_t)k];
+                    if (w <= 0) continue;
+                    const float *jm = joint_mats + (size_t)pr->joints[v * 4 + (size_t)k] * 16;
+                    for (int e = 0; e < 16; e++) m[e] += w * jm[e];
+                }
+            } else {
+                memcpy(m, world, sizeof m);
+            }
+            double o[3];
+            transform_point(m, pr->positions + v * 3, o);
+            put_str(b, "v");
+            put_num(b, o[0]);
+            put_num(b, o[1]);
+            put_num(b, o[2]);
+            put_str(b, "\n");
+            if (pr->normals) {
+                transform_normal(m, pr->normals + v * 3, o);
+                put_str(b, "vn");
+                put_num(b, o[0]);
+                put_num(b, o[1]);
+                put_num(b, o[2]);
+                put_str(b, "\n");
+            }
+            if (pr->uv0) {
+                put_str(b, "vt");
+                put_num(b, pr->uv0[v * 2]);
+                put_num(b, 1.0 - (double)pr->uv0[v * 2 + 1]);
+                put_str(b, "\n");
+            }
+        }
+        size_t tris = pr->index_count ? pr->index_count / 3 : pr->vertex_count / 3;
+        for (size_t t = 0; t < tris; t++) {
+            uint32_t idx[3];
+            for (int k = 0; k < 3; k++)
+                idx[k] = pr->index_count ? pr->indices[t * 3 + (size_t)k] : (uint32_t)(t * 3 + (size_t)k);
+            if (flip && !joint_mats) {
+                uint32_t tmp = idx[1];
+                idx[1] = idx[2];
+                idx[2] = tmp;
+            }
+            put_str(b, "f");
+            for (int k = 0; k < 3; k++) {
+                ue_buf_put_u8(b, ' ');
+                put_uint(b, cnt->v + idx[k] + 1);
+                if (pr->uv0 || pr->normals) put_str(b, "/");
+                if (pr->uv0) put_uint(b, cnt->vt + idx[k] + 1);
+                if (pr->normals) {
+                    put_str(b, "/");
+                    put_uint(b, cnt->vn + idx[k] + 1);
+                }
+            }
+            put_str(b, "\n");
+        }
+        cnt->v += pr->vertex_count;
+        if (pr->uv0) cnt->vt += pr->vertex_count;
+        if (pr->normals) cnt->vn += pr->vertex_count;
+    }
+    return UE_OK;
+}
+
+static void write_mtl(const ue_scene *s, const ue_obj_options *o, ue_buf *b, bool need_default) {
+    put_str(b, "# unearth MTL export\n");
+    if (need_default) put_str(b, "\nnewmtl unearth_default\nKd 0.8 0.8 0.8\nd 1\nillum 1\n");
+    for (size_t i = 0; i < s->material_count; i++) {
+        const ue_scene_material *m = &s->materials[i];
+        put_str(b, "\nnewmtl ");
+        mtl_name(b, s, (int32_t)i);
+        put_str(b, "\nKd");
+        for (int k = 0; k < 3; k++) put_num(b, m->base_color[k]);
+        put_str(b, "\nd");
+        put_num(b, m->alpha_mode == UE_ALPHA_OPAQUE ? 1.0 : (double)m->base_color[3]);
+        put_str(b, m->unlit ? "\nillum 0\n" : "\nillum 1\n");
+        if (m->base_color_texture >= 0) {
+            char file[96];
+            ue_obj_texture_file_name(s, (size_t)m->base_color_texture, file, sizeof file);
+            put_str(b, "map_Kd ");
+            put_str(b, o && o->texture_dir ? o->texture_dir : "");
+            put_str(b, file);
+            put_str(b, "\n");
+        }
+    }
+}
+
+ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_out,
+                        ue_buf *mtl_out, ue_diag *d) {
+    if (!s || !obj_out) return UE_ERR_USAGE;
+    ue_diag local = {0};
+    ue_diag *vd = d ? d : &local;
+    size_t before = ue_diag_count(vd, UE_SEV_ERROR);
+    ue_result vr = ue_scene_validate(s, vd);
+    bool refused = vr != UE_OK || ue_diag_count(vd, UE_SEV_ERROR) > before;
+    ue_diag_free(&local);
+    if (refused) return UE_ERR_INVALID;
+
+    ue_buf b = {0};
+    put_str(&b, "# unearth OBJ export\n");
+    if (o && o->mtl_name && mtl_out) {
+        put_str(&b, "mtllib ");
+        put_str(&b, o->mtl_name);
+        put_str(&b, "\n");
+    }
+    counters cnt = {0, 0, 0};
+    bool need_default = false;
+    ue_result rc = UE_OK;
+    for (size_t i = 0; i < s->node_count && rc == UE_OK; i++) {
+        const ue_scene_node *n = &s->nodes[i];
+        if (n->mesh < 0) continue;
+        const ue_scene_mesh *me = &s->meshes[n->mesh];
+        for (size_t p = 0; p < me->primitive_count; p++)
+            if (me->primitives[p].material < 0) need_default = true;
+        float *joint_mats = NULL;
+        if (n->skin >= 0) {
+            const ue_scene_skin *sk = &s->skins[n->skin];
+            joint_mats = malloc(sk->joint_count * 16 * sizeof *joint_mats);
+            if (!joint_mats) {
+                rc = UE_ERR_NOMEM;
+                break;
+            }
+            for (size_t j = 0; j < sk->joint_count && rc == UE_OK; j++) {
+                float *jm = joint_mats + j * 16;
+                rc = ue_scene_world_matrix(s, sk->joints[j], jm);
+                if (sk->inverse_bind) mat_mul(jm, sk->inverse_bind + j * 16, jm);
+            }
+        }
+        if (rc == UE_OK) rc = write_node(s, i, joint_mats, &b, &cnt, mtl_out != NULL);
+        free(joint_mats);
+    }
+    ue_buf m = {0};
+    if (rc == UE_OK && mtl_out) write_mtl(s, o, &m, need_default);
+    if (rc == UE_OK && (b.failed || m.failed)) rc = UE_ERR_NOMEM;
+    if (rc == UE_OK) {
+        size_t o0 = obj_out->size, m0 = mtl_out ? mtl_out->size : 0;
+        ue_buf_put(obj_out, b.data, b.size);
+        if (mtl_out) ue_buf_put(mtl_out, m.data, m.size);
+        if (obj_out->failed || (mtl_out && mtl_out->failed)) {
+            if (obj_out->size > o0) obj_out->size = o0;
+            if (mtl_out && mtl_out->size > m0) mtl_out->size = m0;
+            rc = UE_ERR_NOMEM;
+        }
+    }
+    if (rc != UE_OK)
+        ue_diag_add(d, UE_SEV_ERROR, rc == UE_ERR_NOMEM ? "obj.nomem" : "obj.internal",
+                    UE_NO_OFFSET, "obj", "OBJ export failed: %s", ue_result_name(rc));
+    ue_buf_free(&b);
+    ue_buf_free(&m);
+    return rc;
+}

@@ -1,0 +1,113 @@
+/* unearth — PNG encoder over zlib: filter selection per row, one zlib stream, chunks with
+ * CRCs. Written here (not libpng) to keep error handling free of setjmp and output stable. */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "unearth/image.h"
+
+static void put_chunk(ue_buf *out, const char type[4], const uint8_t *data, size_t n) {
+    ue_buf_put_u32be(out, (uint32_t)n);
+    ue_buf_put(out, type, 4);
+    ue_buf_put(out, data, n);
+    uLong crc = crc32(0L, (const Bytef *)type, 4);
+    /* crc32 takes uInt lengths; feed large chunks in pieces. */
+    for (size_t off = 0; off < n;) {
+        size_t part = n - off > 0x40000000u ? 0x40000000u : n - off;
+        crc = crc32(crc, data + off, (uInt)part);
+        off += part;
+    }
+    ue_buf_put_u32be(out, (uint32_t)crc);
+}
+
+static uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+    int p = (int)a + (int)b - (int)c;
+    int pa = abs(p - (int)a), pb = abs(p - (int)b), pc = abs(p - (int)c);
+    if (pa <= pb && pa <= pc) return a;
+    return pb <= pc ? b : c;
+}
+
+/* Filters one row with filter type f into dst (row bytes, without the type byte). */
+static void filter_row(int f, const uint8_t *cur, const uint8_t *prev, size_t n, size_t bpp,
+                       uint8_t *dst) {
+    for (size_t i = 0; i < n; i++) {
+        uint8_t a = i >= bpp ? cur[i - bpp] : 0;
+        uint8_t b = prev ? prev[i] : 0;
+        uint8_t c = (prev && i >= bpp) ? prev[i - bpp] : 0;
+        uint8_t pred;
+        switch (f) {
+        case 1: pred = a; break;
+        case 2: pred = b; break;
+        case 3: pred = (uint8_t)(((unsigned)a + b) / 2); break;
+        case 4: pred = paeth(a, b, c); break;
+        default: pred = 0; break;
+        }
+        dst[i] = (uint8_t)(cur[i] - pred);
+    }
+}
+
+ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out) {
+    if (!rgba || !out || w == 0 || h == 0 || w > UE_PNG_MAX_SIDE || h > UE_PNG_MAX_SIDE)
+        return UE_ERR_USAGE;
+    size_t npix = (size_t)w * h;
+    bool opaque = true;
+    for (size_t i = 0; i < npix && opaque; i++) opaque = rgba[i * 4 + 3] == 255;
+    size_t bpp = opaque ? 3 : 4, rowlen = (size_t)w * bpp;
+
+    /* Unfiltered rows in the stored pixel layout, then the filtered stream (1 + rowlen each). */
+    uint8_t *rows = malloc(rowlen * h);
+    uint8_t *filtered = malloc((rowlen + 1) * h);
+    uint8_t *trial = malloc(rowlen);
+    uint8_t *zbuf = NULL;
+    ue_result rc = UE_ERR_NOMEM;
+    if (!rows || !filtered || !trial) goto done;
+    for (size_t i = 0; i < npix; i++) memcpy(rows + i * bpp, rgba + i * 4, bpp);
+
+    for (size_t y = 0; y < h; y++) {
+        const uint8_t *cur = rows + y * rowlen, *prev = y ? cur - rowlen : NULL;
+        uint8_t *dst = filtered + y * (rowlen + 1);
+        /* The usual heuristic: the filter whose output has the smallest sum of |signed byte|. */
+        uint64_t best_cost = UINT64_MAX;
+        for (int f = 0; f < 5; f++) {
+            filter_row(f, cur, prev, rowlen, bpp, trial);
+            uint64_t cost = 0;
+            for (size_t i = 0; i < rowlen; i++) cost += trial[i] < 128 ? trial[i] : 256u - trial[i];
+            if (cost < best_cost) {
+                best_cost = cost;
+                dst[0] = (uint8_t)f;
+                memcpy(dst + 1, trial, rowlen);
+            }
+        }
+    }
+
+    size_t raw_len = (rowlen + 1) * h;
+    uLong bound = compressBound((uLong)raw_len);
+    zbuf = malloc(bound);
+    if (!zbuf) goto done;
+    uLongf zlen = bound;
+    if (compress2(zbuf, &zlen, filtered, (uLong)raw_len, 6) != Z_OK) goto done;
+
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    uint8_t ihdr[13];
+    ue_store_u32be(ihdr, w);
+    ue_store_u32be(ihdr + 4, h);
+    ihdr[8] = 8;                      /* bit depth */
+    ihdr[9] = opaque ? 2 : 6;         /* RGB or RGBA */
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;
+    size_t start = out->size;
+    ue_buf_put(out, sig, sizeof sig);
+    put_chunk(out, "IHDR", ihdr, sizeof ihdr);
+    put_chunk(out, "IDAT", zbuf, zlen);
+    put_chunk(out, "IEND", NULL, 0);
+    if (out->failed) {
+        if (out->size > start) out->size = start;
+        goto done;
+    }
+    rc = UE_OK;
+done:
+    free(rows);
+    free(filtered);
+    free(trial);
+    free(zbuf);
+    return rc;
+}

@@ -1,0 +1,264 @@
+/* unearth — MSH → scene IR: nodes from Res1 with rest poses from Res8, meshes from the slots
+ * of one LOD, one primitive per batch, and the axis change to glTF (applied once, here). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/msh.h"
+
+bool ue_msh_is_model(const ue_nres *n) {
+    static const uint32_t required[] = {1, 2, 3, 6, 13};
+    for (size_t r = 0; r < sizeof required / sizeof required[0]; r++) {
+        bool found = false;
+        for (size_t i = 0; i < n->count && !found; i++) found = n->entries[i].type_id == required[r];
+        if (!found) return false;
+    }
+    return true;
+}
+
+/* Engine space is left-handed with Z up; glTF is right-handed with Y up. Swapping Y and Z is
+ * a reflection: positions map (x, y, z) → (x, z, y) and rotations conjugate by it (the axis
+ * maps the same way and the angle changes sign). A mirror keeps what a viewer sees, so the
+ * engine's clockwise front faces stay clockwise: each triangle is reversed to give glTF's
+ * counter-clockwise front faces. */
+static void to_gltf_vec(const float in[3], float out[3]) {
+    float x = in[0], y = in[1], z = in[2];
+    out[0] = x;
+    out[1] = z;
+    out[2] = y;
+}
+static void to_gltf_quat(const float in[4], float out[4]) {
+    float x = in[0], y = in[1], z = in[2], w = in[3];
+    out[0] = -x;
+    out[1] = -z;
+    out[2] = -y;
+    out[3] = w;
+}
+
+static ue_source_id sid(uint32_t type, uint64_t offset, size_t index) {
+    ue_source_id s;
+    memset(&s, 0, sizeof s);
+    memcpy(s.format, "msh", 4);
+    s.type = type;
+    s.offset = offset;
+    s.index = (uint32_t)index;
+    return s;
+}
+
+static uint64_t record_offset(const ue_msh *m, int type, size_t header, size_t stride, size_t i) {
+    int32_t e = m->entry_of[type];
+    if (e < 0) return UINT64_MAX;
+    return (uint64_t)m->container.entries[e].data_offset + header + stride * i;
+}
+
+/* The node's rest pose: its fallback key, with a zero quaternion read as identity. */
+static void rest_pose(const ue_msh *m, size_t node, float t[3], float q[4]) {
+    t[0] = t[1] = t[2] = 0;
+    q[0] = q[1] = q[2] = 0;
+    q[3] = 1;
+    uint16_t k = m->nodes[node].fallback_key;
+    if (k >= m->key_count) return;
+    const ue_msh_key *key = &m->keys[k];
+    float len = 0;
+    for (int c = 0; c < 4; c++) len += (float)key->quat[c] * (float)key->quat[c];
+    if (len > 0) {
+        len = sqrtf(len);
+        for (int c = 0; c < 4; c++) q[c] = (float)key->quat[c] / len;
+    }
+    for (int c = 0; c < 3; c++) t[c] = isfinite(key->position[c]) ? key->position[c] : 0;
+}
+
+typedef struct material_map {
+    int32_t *scene_index; /* per WEAR row, -1 until used */
+    size_t count;
+} material_map;
+
+static int32_t material_for(ue_scene *s, material_map *mm, uint16_t row, size_t batch, uint64_t off) {
+    if (row >= mm->count) {
+        size_t nc = (size_t)row + 1;
+        int32_t *g = realloc(mm->scene_index, nc * sizeof *g);
+        if (!g) return -2;
+        for (size_t i = mm->count; i < nc; i++) g[i] = -1;
+        mm->scene_index = g;
+        mm->count = nc;
+    }
+    if (mm->scene_index[row] < 0) {
+        char name[32];
+        snprintf(name, sizeof name, "material_%u", row);
+        int32_t mi = ue_scene_add_material(s, name);
+        if (mi < 0) return -2;
+        /* Materials come from WEAR/MAT0 (a later stage); a neutral grey keeps batches apart. */
+        ue_scene_material *mat = &s->materials[mi];
+        for (int c = 0; c < 3; c++) mat->base_color[c] = 0.8f;
+        mat->base_color[3] = 1.0f;
+        mat->metallic = 0.0f;
+        mat->roughness = 0.8f;
+        mat->source = sid(13, off, batch);
+        mat->source.type = 13;
+        mm->scene_index[row] = mi;
+    }
+    return mm->scene_index[row];
+}
+
+/* One primitive per batch: the batch's referenced vertices compacted and converted. */
+static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const char *mesh_name,
+                           ue_source_id mesh_source, size_t b, material_map *mm, size_t *bad_normals) {
+    const ue_msh_batch *bt = &m->batches[b];
+    if (!ue_range_ok(bt->index_start, bt->index_count, m->index_count)) return UE_OK;
+    size_t count = bt->index_count - bt->index_count % 3;
+    if (count == 0) return UE_OK;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t v = (uint64_t)bt->base_vertex + m->indices[bt->index_start + i];
+        if (v >= m->vertex_count) return UE_OK; /* tolerant models: drop the broken batch */
+        if (v < lo) lo = (uint32_t)v;
+        if (v > hi) hi = (uint32_t)v;
+    }
+    size_t span = (size_t)hi - lo + 1;
+    /* The mesh appears with its first primitive: glTF forbids meshes without primitives. */
+    if (*mesh_io < 0) {
+        *mesh_io = ue_scene_add_mesh(s, mesh_name);
+        if (*mesh_io < 0) return UE_ERR_NOMEM;
+        s->meshes[*mesh_io].source = mesh_source;
+    }
+    int32_t mesh = *mesh_io;
+    uint32_t *remap = malloc(span * sizeof *remap);
+    if (!remap) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < span; i++) remap[i] = UINT32_MAX;
+    uint32_t nv = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v = bt->base_vertex + m->indices[bt->index_start + i] - lo;
+        if (remap[v] == UINT32_MAX) remap[v] = nv++;
+    }
+    ue_scene_primitive *p = ue_scene_add_primitive(s, mesh);
+    if (!p) {
+        free(remap);
+        return UE_ERR_NOMEM;
+    }
+    uint64_t off = record_offset(m, UE_MSH_BATCHES, 0, 20, b);
+    p->source = sid(13, off, b);
+    p->vertex_count = nv;
+    p->index_count = (uint32_t)count;
+    p->positions = malloc(nv * 3 * sizeof(float));
+    p->indices = malloc(count * sizeof(uint32_t));
+    bool has_normals = m->normals && m->normal_count == m->vertex_count;
+    bool has_uv = m->uv0 && m->uv_count == m->vertex_count;
+    bool has_colors = m->colors && m->color_count == m->vertex_count;
+    if (has_normals) p->normals = malloc(nv * 3 * sizeof(float));
+    if (has_uv) p->uv0 = malloc(nv * 2 * sizeof(float));
+    if (has_colors) p->colors = malloc(nv * 4 * sizeof(float));
+    if (!p->positions || !p->indices || (has_normals && !p->normals) || (has_uv && !p->uv0) ||
+        (has_colors && !p->colors)) {
+        free(remap);
+        return UE_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t from = i - i % 3 + (i % 3 == 0 ? 0 : 3 - i % 3); /* (a, b, c) → (a, c, b) */
+        p->indices[i] = remap[bt->base_vertex + m->indices[bt->index_start + from] - lo];
+    }
+    for (size_t k = 0; k < span; k++) {
+        uint32_t o = remap[k];
+        if (o == UINT32_MAX) continue;
+        size_t v = lo + k;
+        to_gltf_vec(&m->positions[3 * v], &p->positions[3 * o]);
+        if (has_normals) {
+            float n[3] = {ue_msh_decode_normal(m->normals[4 * v]), ue_msh_decode_normal(m->normals[4 * v + 1]),
+                          ue_msh_decode_normal(m->normals[4 * v + 2])};
+            float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            if (len < 1e-6f) {
+                /* glTF needs unit normals; a zero packed normal gets "up". */
+                n[0] = 0, n[1] = 0, n[2] = 1, len = 1;
+                (*bad_normals)++;
+            }
+            for (int c = 0; c < 3; c++) n[c] /= len;
+            to_gltf_vec(n, &p->normals[3 * o]);
+        }
+        if (has_uv) {
+            p->uv0[2 * o] = ue_msh_decode_uv(m->uv0[2 * v]);
+            p->uv0[2 * o + 1] = ue_msh_decode_uv(m->uv0[2 * v + 1]);
+        }
+        if (has_colors) {
+            /* Res18 is read as a D3DCOLOR (bytes B, G, R, A), the engine's colour layout. */
+            const uint8_t *c = &m->colors[4 * v];
+            p->colors[4 * o] = c[2] / 255.0f;
+            p->colors[4 * o + 1] = c[1] / 255.0f;
+            p->colors[4 * o + 2] = c[0] / 255.0f;
+            p->colors[4 * o + 3] = c[3] / 255.0f;
+        }
+    }
+    free(remap);
+    int32_t mat = material_for(s, mm, bt->material, b, off);
+    if (mat < -1) return UE_ERR_NOMEM;
+    /* ue_scene_add_material may have moved the primitive array; look the primitive up again. */
+    s->meshes[mesh].primitives[s->meshes[mesh].primitive_count - 1].material = mat;
+    return UE_OK;
+}
+
+ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
+                          ue_scene *s, ue_diag *d) {
+    ue_msh_export_options def = {0, -1};
+    if (!o) o = &def;
+    if (o->lod < 0 || o->lod >= UE_MSH_LODS || o->group < -1 || o->group >= UE_MSH_GROUPS) {
+        ue_diag_add(d, UE_SEV_ERROR, "msh.export.options", UE_NO_OFFSET, "msh",
+                    "LOD must be 0..2 and group 0..4 (or all)");
+        return UE_ERR_USAGE;
+    }
+    if (m->legacy_nodes || !m->nodes) {
+        ue_diag_add(d, UE_SEV_ERROR, "msh.export.nodes", UE_NO_OFFSET, "msh/res1",
+                    "no decodable node table (legacy stride-24 models are copy-through only)");
+        return UE_ERR_UNSUPPORTED;
+    }
+    int32_t root = ue_scene_add_node(s, name && name[0] ? name : "model", -1);
+    if (root < 0) return UE_ERR_NOMEM;
+    int32_t *scene_node = malloc(m->node_count * sizeof *scene_node);
+    material_map mm = {NULL, 0};
+    if (!scene_node) return UE_ERR_NOMEM;
+    ue_result r = UE_OK;
+    size_t bad_normals = 0;
+    for (size_t n = 0; n < m->node_count && r == UE_OK; n++) {
+        const char *nm = ue_msh_node_name(m, n);
+        char fallback[32];
+        if (!nm) {
+            snprintf(fallback, sizeof fallback, "node_%zu", n);
+            nm = fallback;
+        }
+        uint16_t parent = m->nodes[n].parent;
+        int32_t sp = parent != UE_MSH_NONE && parent < n ? scene_node[parent] : root;
+        int32_t idx = ue_scene_add_node(s, nm, sp);
+        if (idx < 0) {
+            r = UE_ERR_NOMEM;
+            break;
+        }
+        scene_node[n] = idx;
+        ue_scene_node *sn = &s->nodes[idx];
+        sn->source = sid(1, record_offset(m, UE_MSH_NODES, 0, UE_MSH_NODE_STRIDE, n), n);
+        float t[3], q[4];
+        rest_pose(m, n, t, q);
+        to_gltf_vec(t, sn->translation);
+        to_gltf_quat(q, sn->rotation);
+
+        int32_t mesh = -1;
+        for (int g = 0; g < UE_MSH_GROUPS && r == UE_OK; g++) {
+            if (o->group >= 0 && g != o->group) continue;
+            uint16_t si = ue_msh_slot_index(m, n, o->lod, g, 0);
+            if (si == UE_MSH_NONE) continue;
+            const ue_msh_slot *sl = &m->slots[si];
+            for (size_t b = sl->batch_start; b < (size_t)sl->batch_start + sl->batch_count && r == UE_OK; b++) {
+                if (b >= m->batch_count) break;
+                char mname[80];
+                snprintf(mname, sizeof mname, "%s_lod%d", nm, o->lod);
+                ue_source_id msrc =
+                    sid(2, record_offset(m, UE_MSH_HEADER, UE_MSH_HEADER_SIZE, UE_MSH_SLOT_SIZE, si), si);
+                r = add_batch(m, s, &mesh, mname, msrc, b, &mm, &bad_normals);
+            }
+        }
+        if (mesh >= 0) s->nodes[scene_node[n]].mesh = mesh;
+    }
+    if (bad_normals)
+        ue_diag_add(d, UE_SEV_WARNING, "msh.export.zero_normal", UE_NO_OFFSET, "msh/res4",
+                    "%zu zero normals exported as +Z (engine space)", bad_normals);
+    free(scene_node);
+    free(mm.scene_index);
+    return r;
+}

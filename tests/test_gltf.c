@@ -1,0 +1,843 @@
+/* Tests of the export layer: scene IR helpers and validation, the JSON emitter, the PNG
+ * encoder, glTF (.glb and .gltf + .bin, parsed back with jansson), pointer checks and OBJ. */
+#include <jansson.h>
+#include <locale.h>
+#include <math.h>
+#include <zlib.h>
+
+#include "gltf_scenes.h"
+#include "test.h"
+#include "unearth/gltf.h"
+#include "unearth/image.h"
+#include "unearth/json.h"
+#include "unearth/obj.h"
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static bool diag_has(const ue_diag *d, const char *code, const char *path) {
+    for (size_t i = 0; i < d->count; i++)
+        if ((!code || strcmp(d->items[i].code, code) == 0) &&
+            (!path || strcmp(d->items[i].path, path) == 0))
+            return true;
+    return false;
+}
+
+static void dump_diag(const ue_diag *d) {
+    for (size_t i = 0; i < d->count; i++) {
+        char line[600];
+        ue_diag_format(&d->items[i], line, sizeof line);
+        fprintf(stderr, "  %s\n", line);
+    }
+}
+
+static bool memmem_ok(const char *hay, size_t n, const char *needle) {
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(hay + i, needle, k) == 0) return true;
+    return false;
+}
+
+static float rd_f32(const uint8_t *p) {
+    uint32_t u = ue_load_u32le(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* A parsed .glb: the JSON document and a pointer into the BIN chunk. */
+typedef struct glb {
+    json_t *root;
+    const uint8_t *bin;
+    size_t bin_len;
+} glb;
+
+static bool parse_glb(const ue_buf *b, glb *g) {
+    memset(g, 0, sizeof *g);
+    if (b->size < 20 || memcmp(b->data, "glTF", 4) != 0) return false;
+    if (ue_load_u32le(b->data + 4) != 2 || ue_load_u32le(b->data + 8) != b->size) return false;
+    uint32_t jlen = ue_load_u32le(b->data + 12);
+    if (memcmp(b->data + 16, "JSON", 4) != 0 || jlen % 4 != 0 || 20 + (size_t)jlen > b->size)
+        return false;
+    json_error_t err;
+    g->root = json_loadb((const char *)b->data + 20, jlen, 0, &err);
+    if (!g->root) {
+        fprintf(stderr, "JSON parse error: %s (line %d)\n", err.text, err.line);
+        return false;
+    }
+    size_t off = 20 + (size_t)jlen;
+    if (off == b->size) return true;
+    if (off + 8 > b->size) return false;
+    uint32_t blen = ue_load_u32le(b->data + off);
+    if (memcmp(b->data + off + 4, "BIN\0", 4) != 0 || blen % 4 != 0 || off + 8 + blen != b->size)
+        return false;
+    g->bin = b->data + off + 8;
+    g->bin_len = blen;
+    return true;
+}
+
+static json_t *at(json_t *root, const char *arr, size_t i) {
+    return json_array_get(json_object_get(root, arr), i);
+}
+static long long geti(json_t *obj, const char *key) {
+    return json_integer_value(json_object_get(obj, key));
+}
+static double getf(json_t *arr, size_t i) { return json_number_value(json_array_get(arr, i)); }
+
+/* Pointer to accessor `ai`'s first byte in `bin`, after checking it lies inside its view. */
+static const uint8_t *accessor_data(json_t *root, const uint8_t *bin, size_t bin_len, long long ai,
+                                    size_t elem_size) {
+    json_t *a = at(root, "accessors", (size_t)ai);
+    json_t *v = at(root, "bufferViews", (size_t)geti(a, "bufferView"));
+    size_t off = (size_t)geti(v, "byteOffset"), len = (size_t)geti(v, "byteLength");
+    size_t count = (size_t)geti(a, "count");
+    if (!a || !v || off + len > bin_len || count * elem_size > len) return NULL;
+    return bin + off;
+}
+
+/* Structural checks every export must pass: views 4-aligned and inside the buffer, byteStride
+ * only on vertex views, buffer length equal to the binary we got. */
+static void check_layout(json_t *root, size_t bin_len) {
+    json_t *views = json_object_get(root, "bufferViews");
+    size_t i;
+    json_t *v;
+    CHECK_EQ_U(geti(at(root, "buffers", 0), "byteLength"), bin_len);
+    json_array_foreach(views, i, v) {
+        long long off = geti(v, "byteOffset"), len = geti(v, "byteLength");
+        CHECK_EQ_U(off % 4, 0);
+        CHECK((size_t)(off + len) <= bin_len);
+        if (json_object_get(v, "byteStride")) CHECK_EQ_U(geti(v, "target"), 34962);
+    }
+    json_t *a;
+    json_array_foreach(json_object_get(root, "accessors"), i, a) {
+        CHECK(geti(a, "bufferView") < (long long)json_array_size(views));
+        CHECK(geti(a, "count") > 0);
+    }
+}
+
+/* ---- JSON emitter ------------------------------------------------------------------------- */
+
+static void json_escapes_and_numbers(void) {
+    ue_buf b = {0};
+    ue_json j;
+    ue_json_init(&j, &b, 0);
+    ue_json_object_begin(&j);
+    ue_json_key(&j, "s");
+    ue_json_string_n(&j, "a\"b\\c\n\t\x01\x7f\xc3\xa9\xff\xe2\x82\0", 15);
+    ue_json_key(&j, "n");
+    ue_json_array_begin(&j);
+    ue_json_float(&j, 0.1f);
+    ue_json_float(&j, -0.0);
+    ue_json_float(&j, 1e20);
+    ue_json_int(&j, INT64_MIN);
+    ue_json_uint(&j, 9007199254740993ULL);
+    ue_json_bool(&j, true);
+    ue_json_null(&j);
+    ue_json_array_end(&j);
+    ue_json_object_end(&j);
+    CHECK_EQ_U(ue_json_finish(&j, NULL), UE_OK);
+    const char *want = "{\"s\":\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\xc3\xa9\\u00ff\\u00e2\\u0082\\u0000\","
+                       "\"n\":[0.100000001,0,1e+20,-9223372036854775808,9007199254740993,true,null]}";
+    CHECK_EQ_U(b.size, strlen(want));
+    CHECK(b.size == strlen(want) && memcmp(b.data, want, b.size) == 0);
+    /* jansson agrees it is valid and reads the same string back. */
+    json_t *r = json_loadb((const char *)b.data, b.size, JSON_ALLOW_NUL, NULL);
+    REQUIRE(r);
+    CHECK_EQ_U(json_string_length(json_object_get(r, "s")), 18);
+    CHECK((float)getf(json_object_get(r, "n"), 0) == 0.1f);
+    CHECK(json_integer_value(json_array_get(json_object_get(r, "n"), 4)) == 9007199254740993LL);
+    json_decref(r);
+    ue_buf_free(&b);
+}
+
+static void json_refuses_misuse(void) {
+    ue_buf b = {0};
+    ue_json j;
+    ue_diag d = {0};
+    ue_json_init(&j, &b, 0);
+    ue_json_array_begin(&j);
+    ue_json_float(&j, NAN);
+    ue_json_array_end(&j);
+    CHECK_EQ_U(ue_json_finish(&j, &d), UE_ERR_USAGE);
+    CHECK(diag_has(&d, "json.usage", NULL));
+    ue_diag_free(&d);
+    b.size = 0;
+    ue_json_init(&j, &b, 0);
+    ue_json_object_begin(&j);
+    ue_json_int(&j, 1); /* value without a key */
+    ue_json_object_end(&j);
+    CHECK_EQ_U(ue_json_finish(&j, NULL), UE_ERR_USAGE);
+    b.size = 0;
+    ue_json_init(&j, &b, 0);
+    ue_json_array_begin(&j);
+    CHECK_EQ_U(ue_json_finish(&j, NULL), UE_ERR_USAGE); /* unclosed */
+    ue_buf_free(&b);
+}
+
+static void json_pretty_and_locale(void) {
+    /* A locale with a decimal comma must not leak into the output (if the machine has one). */
+    const char *loc = setlocale(LC_NUMERIC, "de_DE.UTF-8");
+    ue_buf b = {0};
+    ue_json j;
+    ue_json_init(&j, &b, 2);
+    ue_json_object_begin(&j);
+    ue_json_key(&j, "v");
+    ue_json_array_begin(&j);
+    ue_json_float(&j, 1.5);
+    ue_json_float(&j, 2.25);
+    ue_json_array_end(&j);
+    ue_json_key(&j, "o");
+    ue_json_array_begin(&j);
+    ue_json_object_begin(&j);
+    ue_json_object_end(&j);
+    ue_json_array_end(&j);
+    ue_json_object_end(&j);
+    CHECK_EQ_U(ue_json_finish(&j, NULL), UE_OK);
+    const char *want = "{\n  \"v\": [1.5, 2.25],\n  \"o\": [\n    {}\n  ]\n}";
+    CHECK(b.size == strlen(want) && memcmp(b.data, want, b.size) == 0);
+    if (b.size != strlen(want)) fprintf(stderr, "got: %.*s\n", (int)b.size, (const char *)b.data);
+    if (loc) setlocale(LC_NUMERIC, "C");
+    ue_buf_free(&b);
+}
+
+/* ---- scene IR ------------------------------------------------------------------------------ */
+
+static void scene_helpers_defaults(void) {
+    ue_scene s;
+    ue_scene_init(&s);
+    int32_t a = ue_scene_add_node(&s, "a", -1);
+    int32_t b = ue_scene_add_node(&s, "b", a);
+    CHECK_EQ_U(a, 0);
+    CHECK_EQ_U(b, 1);
+    CHECK(s.nodes[1].parent == 0 && s.nodes[1].mesh == -1 && s.nodes[1].skin == -1);
+    CHECK(s.nodes[1].rotation[3] == 1.0f && s.nodes[1].scale[2] == 1.0f);
+    int32_t m = ue_scene_add_material(&s, "m");
+    CHECK(s.materials[m].base_color_texture == -1 && s.materials[m].base_color[3] == 1.0f);
+    CHECK(s.materials[m].uv_scale[0] == 1.0f);
+    CHECK(ue_scene_add_texture(&s, "t", 0, 4) == -1);
+    CHECK(ue_scene_add_primitive(&s, 3) == NULL);
+    int32_t k = ue_scene_add_skin(&s, "k", 2);
+    CHECK(s.skins[k].inverse_bind[16 + 15] == 1.0f && s.skins[k].inverse_bind[16 + 1] == 0);
+    s.skins[k].joints[1] = 1;
+    CHECK_EQ_U(ue_scene_validate(&s, NULL), UE_OK);
+    float w[16];
+    s.nodes[0].translation[0] = 1;
+    s.nodes[1].translation[1] = 2;
+    CHECK_EQ_U(ue_scene_world_matrix(&s, 1, w), UE_OK);
+    CHECK(w[12] == 1 && w[13] == 2 && w[14] == 0 && w[15] == 1);
+    ue_scene_free(&s);
+    CHECK(s.nodes == NULL && s.node_count == 0);
+}
+
+static void scene_validate_finds_errors(void) {
+    ue_scene s;
+    ue_diag d = {0};
+    gs_textured_cube(&s);
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_OK);
+    CHECK_EQ_U(d.count, 0);
+    if (d.count) dump_diag(&d);
+
+    s.meshes[0].primitives[0].indices[15] = 99;
+    s.meshes[0].primitives[1].positions[4] = NAN;
+    s.nodes[0].parent = 1; /* 0 → 1 → 0 */
+    s.materials[0].base_color_texture = 5;
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.prim.index", "scene/meshes[0]/primitives[0]/indices[15]"));
+    CHECK(diag_has(&d, "scene.value.nonfinite", "scene/meshes[0]/primitives[1]/positions[4]"));
+    CHECK(diag_has(&d, "scene.node.cycle", NULL));
+    CHECK(diag_has(&d, "scene.material.texture", "scene/materials[0]"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+
+    gs_textured_cube(&s);
+    s.meshes[0].primitives[0].index_count = 29;
+    s.nodes[1].parent = 1;
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.prim.indices", "scene/meshes[0]/primitives[0]/index_count"));
+    CHECK(diag_has(&d, "scene.node.cycle", "scene/nodes[1]/parent"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+
+    gs_skinned(&s);
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_OK);
+    CHECK_EQ_U(d.count, 0);
+    if (d.count) dump_diag(&d);
+    s.animations[0].channels[0].times[2] = 0.5f;  /* equal to the previous key */
+    s.meshes[0].primitives[0].weights[3 * 4 + 1] = 0.5f; /* row 3 sums to 0.8 */
+    s.animations[0].channels[1].node = 7;
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.anim.time", "scene/animations[0]/channels[0]/times[2]"));
+    CHECK(diag_has(&d, "scene.prim.weights", "scene/meshes[0]/primitives[0]/weights[3]"));
+    CHECK(diag_has(&d, "scene.anim.node", "scene/animations[0]/channels[1]"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+
+    gs_skinned(&s);
+    s.skins[0].joints[1] = 0; /* the mesh node: another tree */
+    s.nodes[0].translation[0] = 1;
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.skin.root", "scene/skins[0]/joints[1]"));
+    CHECK(diag_has(&d, "scene.node.skin_transform", "scene/nodes[0]"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+/* ---- PNG -------------------------------------------------------------------------------- */
+
+static uint8_t paeth(int a, int b, int c) {
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return (uint8_t)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+}
+
+/* An independent PNG reader for our own output (one IDAT, 8-bit RGB/RGBA). */
+static bool decode_png(const uint8_t *p, size_t n, uint32_t *w, uint32_t *h, int *ct,
+                       uint8_t *out, size_t out_cap) {
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (n < 8 || memcmp(p, sig, 8) != 0) return false;
+    size_t off = 8;
+    const uint8_t *idat = NULL;
+    uint32_t idat_len = 0;
+    while (off + 12 <= n) {
+        uint32_t len = ue_load_u32be(p + off);
+        if (off + 12 + len > n) return false;
+        uint32_t crc = (uint32_t)crc32(0, p + off + 4, len + 4);
+        if (crc != ue_load_u32be(p + off + 8 + len)) return false;
+        if (memcmp(p + off + 4, "IHDR", 4) == 0) {
+            *w = ue_load_u32be(p + off + 8);
+            *h = ue_load_u32be(p + off + 12);
+            *ct = p[off + 17];
+            if (p[off + 16] != 8) return false;
+        } else if (memcmp(p + off + 4, "IDAT", 4) == 0) {
+            idat = p + off + 8;
+            idat_len = len;
+        } else if (memcmp(p + off + 4, "IEND", 4) == 0) {
+            break;
+        }
+        off += 12 + len;
+    }
+    if (!idat) return false;
+    size_t bpp = *ct == 6 ? 4 : 3, row = *w * bpp;
+    uLongf raw_len = (uLongf)((row + 1) * *h);
+    uint8_t *raw = malloc(raw_len);
+    if (!raw || uncompress(raw, &raw_len, idat, idat_len) != Z_OK ||
+        raw_len != (row + 1) * *h || (size_t)*w * *h * 4 > out_cap) {
+        free(raw);
+        return false;
+    }
+    uint8_t *cur = malloc(row), *prev = calloc(row, 1);
+    for (uint32_t y = 0; y < *h; y++) {
+        const uint8_t *f = raw + y * (row + 1);
+        for (size_t i = 0; i < row; i++) {
+            int a = i >= bpp ? cur[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
+            int pred = f[0] == 1 ? a : f[0] == 2 ? b : f[0] == 3 ? (a + b) / 2 : f[0] == 4 ? paeth(a, b, c) : 0;
+            cur[i] = (uint8_t)(f[1 + i] + pred);
+        }
+        for (uint32_t x = 0; x < *w; x++) {
+            memcpy(out + ((size_t)y * *w + x) * 4, cur + x * bpp, bpp);
+            if (bpp == 3) out[((size_t)y * *w + x) * 4 + 3] = 255;
+        }
+        memcpy(prev, cur, row);
+    }
+    free(cur);
+    free(prev);
+    free(raw);
+    return true;
+}
+
+static void png_round_trip(void) {
+    uint8_t px[5 * 3 * 4], back[5 * 3 * 4];
+    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)(i * 37 + (i / 7) * 11);
+    for (int opaque = 0; opaque < 2; opaque++) {
+        if (opaque)
+            for (size_t i = 3; i < sizeof px; i += 4) px[i] = 255;
+        ue_buf b = {0}, b2 = {0};
+        REQUIRE(ue_png_encode_rgba(5, 3, px, &b) == UE_OK);
+        REQUIRE(ue_png_encode_rgba(5, 3, px, &b2) == UE_OK);
+        CHECK(b.size == b2.size && memcmp(b.data, b2.data, b.size) == 0);
+        uint32_t w = 0, h = 0;
+        int ct = 0;
+        CHECK(decode_png(b.data, b.size, &w, &h, &ct, back, sizeof back));
+        CHECK_EQ_U(w, 5);
+        CHECK_EQ_U(h, 3);
+        CHECK_EQ_U(ct, opaque ? 2 : 6);
+        CHECK_MEM(back, px, sizeof px);
+        ue_buf_free(&b);
+        ue_buf_free(&b2);
+    }
+    ue_buf b = {0};
+    CHECK_EQ_U(ue_png_encode_rgba(0, 3, px, &b), UE_ERR_USAGE);
+    CHECK_EQ_U(b.size, 0);
+}
+
+/* ---- glTF --------------------------------------------------------------------------------- */
+
+static void glb_textured_cube(void) {
+    ue_scene s;
+    gs_textured_cube(&s);
+    ue_buf out = {0};
+    ue_diag d = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
+    CHECK_EQ_U(d.count, 0);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    json_t *r = g.root;
+    CHECK_STR(json_string_value(json_object_get(json_object_get(r, "asset"), "version")), "2.0");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(r, "asset"), "generator")), "unearth");
+    check_layout(r, g.bin_len);
+
+    /* extensions */
+    json_t *used = json_object_get(r, "extensionsUsed");
+    CHECK_EQ_U(json_array_size(used), 2);
+    CHECK_STR(json_string_value(json_array_get(used, 0)), "KHR_materials_unlit");
+    CHECK_STR(json_string_value(json_array_get(used, 1)), "KHR_texture_transform");
+    CHECK(json_object_get(r, "extensionsRequired") == NULL);
+
+    /* scene and nodes */
+    CHECK_EQ_U(geti(r, "scene"), 0);
+    json_t *sc = at(r, "scenes", 0);
+    CHECK_STR(json_string_value(json_object_get(sc, "name")), "cube_scene");
+    CHECK_EQ_U(json_array_size(json_object_get(sc, "nodes")), 1);
+    json_t *n0 = at(r, "nodes", 0), *n1 = at(r, "nodes", 1);
+    CHECK_STR(json_string_value(json_object_get(n0, "name")), "root");
+    CHECK_EQ_U(json_integer_value(json_array_get(json_object_get(n0, "children"), 0)), 1);
+    CHECK(getf(json_object_get(n0, "translation"), 2) == 3.0);
+    CHECK(json_object_get(n0, "scale") == NULL);
+    CHECK(json_object_get(n1, "rotation") == NULL && json_object_get(n1, "mesh") != NULL);
+    CHECK(getf(json_object_get(n1, "scale"), 0) == 2.0);
+    json_t *src = json_object_get(json_object_get(n1, "extras"), "unearth_source");
+    CHECK_STR(json_string_value(json_object_get(src, "format")), "msh");
+    CHECK_EQ_U(geti(src, "type"), 1);
+    CHECK_EQ_U(geti(src, "offset"), 0x80);
+    CHECK_EQ_U(geti(src, "index"), 1);
+
+    /* mesh: POSITION bounds equal to an independent scan of the scene's floats */
+    json_t *prim0 = json_array_get(json_object_get(at(r, "meshes", 0), "primitives"), 0);
+    json_t *attrs = json_object_get(prim0, "attributes");
+    long long pos = geti(attrs, "POSITION");
+    json_t *pa = at(r, "accessors", (size_t)pos);
+    CHECK_EQ_U(geti(pa, "count"), 20);
+    CHECK_STR(json_string_value(json_object_get(pa, "type")), "VEC3");
+    const ue_scene_primitive *p = &s.meshes[0].primitives[0];
+    for (int c = 0; c < 3; c++) {
+        float mn = p->positions[c], mx = p->positions[c];
+        for (uint32_t v = 1; v < p->vertex_count; v++) {
+            mn = fminf(mn, p->positions[v * 3 + (uint32_t)c]);
+            mx = fmaxf(mx, p->positions[v * 3 + (uint32_t)c]);
+        }
+        CHECK((float)getf(json_object_get(pa, "min"), (size_t)c) == mn);
+        CHECK((float)getf(json_object_get(pa, "max"), (size_t)c) == mx);
+    }
+    CHECK((float)getf(json_object_get(pa, "max"), 0) == 0.3f);
+    const uint8_t *pd = accessor_data(r, g.bin, g.bin_len, pos, 12);
+    REQUIRE(pd);
+    for (uint32_t i = 0; i < 60; i++) CHECK(rd_f32(pd + i * 4) == p->positions[i]);
+    CHECK(geti(attrs, "NORMAL") >= 0 && geti(attrs, "TEXCOORD_0") >= 0);
+    json_t *ca = at(r, "accessors", (size_t)geti(attrs, "COLOR_0"));
+    CHECK_STR(json_string_value(json_object_get(ca, "type")), "VEC4");
+    CHECK_EQ_U(geti(ca, "componentType"), 5126);
+    json_t *ia = at(r, "accessors", (size_t)geti(prim0, "indices"));
+    CHECK_EQ_U(geti(ia, "componentType"), 5123);
+    CHECK_EQ_U(geti(ia, "count"), 30);
+    json_t *iv = at(r, "bufferViews", (size_t)geti(ia, "bufferView"));
+    CHECK_EQ_U(geti(iv, "target"), 34963);
+    CHECK(json_object_get(iv, "byteStride") == NULL);
+    CHECK_EQ_U(geti(iv, "byteLength"), 60);
+    json_t *pv = at(r, "bufferViews", (size_t)geti(pa, "bufferView"));
+    CHECK_EQ_U(geti(pv, "byteStride"), 12);
+    CHECK_EQ_U(geti(pv, "target"), 34962);
+
+    /* materials */
+    json_t *m0 = at(r, "materials", 0), *m1 = at(r, "materials", 1);
+    CHECK_STR(json_string_value(json_object_get(m0, "name")), "painted \"metal\"");
+    json_t *pbr = json_object_get(m0, "pbrMetallicRoughness");
+    CHECK((float)getf(json_object_get(pbr, "baseColorFactor"), 0) == 0.8f);
+    CHECK((float)json_number_value(json_object_get(pbr, "metallicFactor")) == 0.25f);
+    json_t *tt = json_object_get(json_object_get(json_object_get(pbr, "baseColorTexture"), "extensions"),
+                                 "KHR_texture_transform");
+    CHECK(getf(json_object_get(tt, "offset"), 0) == 0.5 && getf(json_object_get(tt, "scale"), 1) == 2.0);
+    CHECK(json_object_get(m0, "alphaMode") == NULL);
+    CHECK_STR(json_string_value(json_object_get(m1, "alphaMode")), "MASK");
+    CHECK((float)json_number_value(json_object_get(m1, "alphaCutoff")) == 0.3f);
+    CHECK(json_is_true(json_object_get(m1, "doubleSided")));
+    CHECK(json_object_get(json_object_get(m1, "extensions"), "KHR_materials_unlit") != NULL);
+
+    /* texture → image → PNG in the BIN chunk; sampler clamps t only */
+    json_t *tex = at(r, "textures", 0);
+    json_t *img = at(r, "images", (size_t)geti(tex, "source"));
+    CHECK_STR(json_string_value(json_object_get(img, "mimeType")), "image/png");
+    json_t *imv = at(r, "bufferViews", (size_t)geti(img, "bufferView"));
+    CHECK(json_object_get(imv, "target") == NULL);
+    uint8_t px[64];
+    uint32_t w = 0, h = 0;
+    int ct = 0;
+    CHECK(decode_png(g.bin + geti(imv, "byteOffset"), (size_t)geti(imv, "byteLength"), &w, &h, &ct,
+                     px, sizeof px));
+    CHECK_MEM(px, s.textures[0].rgba, 64);
+    json_t *smp = at(r, "samplers", (size_t)geti(tex, "sampler"));
+    CHECK_EQ_U(geti(smp, "wrapT"), 33071);
+    CHECK(json_object_get(smp, "wrapS") == NULL);
+    src = json_object_get(json_object_get(tex, "extras"), "unearth_source");
+    CHECK_STR(json_string_value(json_object_get(src, "format")), "texm");
+    CHECK(json_object_get(src, "offset") == NULL);
+
+    /* determinism */
+    ue_buf again = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &again, NULL, NULL) == UE_OK);
+    CHECK(again.size == out.size && memcmp(again.data, out.data, out.size) == 0);
+    ue_buf_free(&again);
+
+    json_decref(r);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+static void gltf_separate_bin(void) {
+    ue_scene s;
+    gs_textured_cube(&s);
+    ue_gltf_options o = {UE_GLTF_SEPARATE, "my cube.bin", true, false};
+    ue_buf js = {0}, bin = {0}, glbuf = {0};
+    REQUIRE(ue_gltf_export(&s, &o, &js, &bin, NULL) == UE_OK);
+    REQUIRE(ue_gltf_export(&s, NULL, &glbuf, NULL, NULL) == UE_OK);
+    json_t *r = json_loadb((const char *)js.data, js.size, 0, NULL);
+    REQUIRE(r);
+    json_t *buf0 = at(r, "buffers", 0);
+    CHECK_STR(json_string_value(json_object_get(buf0, "uri")), "my%20cube.bin");
+    CHECK_EQ_U(geti(buf0, "byteLength"), bin.size);
+    CHECK_EQ_U(bin.size % 4, 0);
+    check_layout(r, bin.size);
+    /* the same binary as the GLB's BIN chunk: the two modes differ only in packaging */
+    glb g;
+    REQUIRE(parse_glb(&glbuf, &g));
+    CHECK(g.bin_len == bin.size && memcmp(g.bin, bin.data, bin.size) == 0);
+    CHECK(js.size > 0 && memchr(js.data, '\n', js.size) != NULL); /* pretty */
+    json_decref(g.root);
+    json_decref(r);
+    ue_buf_free(&js);
+    ue_buf_free(&bin);
+    ue_buf_free(&glbuf);
+    CHECK_EQ_U(ue_gltf_export(&s, &o, &js, NULL, NULL), UE_ERR_USAGE);
+    ue_scene_free(&s);
+}
+
+static void glb_skinned_animation(void) {
+    ue_scene s;
+    gs_skinned(&s);
+    ue_buf out = {0};
+    ue_diag d = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    json_t *r = g.root;
+    check_layout(r, g.bin_len);
+    json_t *scn = json_object_get(at(r, "scenes", 0), "nodes");
+    CHECK_EQ_U(json_array_size(scn), 2);
+    json_t *attrs = json_object_get(json_array_get(json_object_get(at(r, "meshes", 0), "primitives"), 0),
+                                    "attributes");
+    json_t *ja = at(r, "accessors", (size_t)geti(attrs, "JOINTS_0"));
+    CHECK_EQ_U(geti(ja, "componentType"), 5123);
+    CHECK_STR(json_string_value(json_object_get(ja, "type")), "VEC4");
+    const uint8_t *jd = accessor_data(r, g.bin, g.bin_len, geti(attrs, "JOINTS_0"), 8);
+    const uint8_t *wd = accessor_data(r, g.bin, g.bin_len, geti(attrs, "WEIGHTS_0"), 16);
+    REQUIRE(jd && wd);
+    CHECK_EQ_U(ue_load_u16le(jd + 4 * 8 + 0), 1);
+    CHECK_EQ_U(ue_load_u16le(jd + 4 * 8 + 4), 0); /* zero weight → joint 0 */
+    for (int v = 0; v < 6; v++) {
+        /* the validator's rule: float32 running sum within 2e-7 per non-zero weight */
+        float acc = 0;
+        int nz = 0;
+        for (int k = 0; k < 4; k++) {
+            float wv = rd_f32(wd + v * 16 + k * 4);
+            if (wv != 0) {
+                acc = (float)(acc + wv);
+                nz++;
+            }
+        }
+        CHECK(fabs((double)acc - 1.0) <= nz * 2e-7);
+    }
+    json_t *skin = at(r, "skins", 0);
+    CHECK_EQ_U(json_array_size(json_object_get(skin, "joints")), 2);
+    CHECK_EQ_U(geti(skin, "skeleton"), 1);
+    long long ibm = geti(skin, "inverseBindMatrices");
+    CHECK_STR(json_string_value(json_object_get(at(r, "accessors", (size_t)ibm), "type")), "MAT4");
+    const uint8_t *id = accessor_data(r, g.bin, g.bin_len, ibm, 64);
+    REQUIRE(id);
+    CHECK(rd_f32(id + 64 + 13 * 4) == -1.0f);
+
+    json_t *an = at(r, "animations", 0);
+    CHECK_STR(json_string_value(json_object_get(an, "name")), "Animation_0");
+    json_t *ch = json_object_get(an, "channels"), *sm = json_object_get(an, "samplers");
+    CHECK_EQ_U(json_array_size(ch), 4);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(ch, 0), "target"), "path")),
+              "rotation");
+    CHECK_EQ_U(geti(json_object_get(json_array_get(ch, 1), "target"), "node"), 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(sm, 0), "interpolation")), "LINEAR");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(sm, 1), "interpolation")), "STEP");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(sm, 2), "interpolation")), "CUBICSPLINE");
+    /* same key times → one shared input accessor, with exact bounds */
+    CHECK_EQ_U(geti(json_array_get(sm, 0), "input"), geti(json_array_get(sm, 1), "input"));
+    json_t *in = at(r, "accessors", (size_t)geti(json_array_get(sm, 0), "input"));
+    CHECK(getf(json_object_get(in, "min"), 0) == 0.0 && getf(json_object_get(in, "max"), 0) == 1.25);
+    json_t *cub = at(r, "accessors", (size_t)geti(json_array_get(sm, 2), "output"));
+    CHECK_EQ_U(geti(cub, "count"), 6);
+    /* rotation keys normalised: (0,0,0,2) → (0,0,0,1), (0,0,1,1) → (0,0,.7071,.7071) */
+    const uint8_t *rd = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sm, 0), "output"), 16);
+    REQUIRE(rd);
+    CHECK(rd_f32(rd + 12) == 1.0f);
+    CHECK(fabsf(rd_f32(rd + 16 + 8) - 0.70710678f) < 1e-6f);
+    CHECK(rd_f32(rd + 32 + 8) == 1.0f);
+    json_decref(r);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+static void glb_pointer_channels(void) {
+    ue_scene s;
+    gs_pointer(&s);
+    ue_buf out = {0};
+    ue_diag d = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    json_t *r = g.root;
+    json_t *used = json_object_get(r, "extensionsUsed");
+    CHECK_STR(json_string_value(json_array_get(used, 0)), "KHR_animation_pointer");
+    CHECK_STR(json_string_value(json_array_get(used, 1)), "KHR_texture_transform");
+    json_t *ch0 = json_array_get(json_object_get(at(r, "animations", 0), "channels"), 0);
+    json_t *tg = json_object_get(ch0, "target");
+    CHECK_STR(json_string_value(json_object_get(tg, "path")), "pointer");
+    CHECK(json_object_get(tg, "node") == NULL);
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(json_object_get(tg, "extensions"), "KHR_animation_pointer"), "pointer")),
+              s.animations[0].channels[0].pointer);
+    json_t *sm = json_object_get(at(r, "animations", 0), "samplers");
+    json_t *o0 = at(r, "accessors", (size_t)geti(json_array_get(sm, 0), "output"));
+    CHECK_STR(json_string_value(json_object_get(o0, "type")), "VEC2");
+    const uint8_t *rd = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sm, 2), "output"), 16);
+    REQUIRE(rd);
+    CHECK(fabsf(rd_f32(rd + 24) - 0.6f) < 1e-6f && fabsf(rd_f32(rd + 28) - 0.8f) < 1e-6f);
+    json_t *smp = at(r, "samplers", 0);
+    CHECK_EQ_U(geti(smp, "magFilter"), 9728);
+    json_decref(r);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+static void pointer_targets_checked(void) {
+    ue_scene s;
+    gs_pointer(&s);
+    uint32_t comps = 0;
+    bool quat = false;
+    CHECK_EQ_U(ue_gltf_resolve_pointer(&s, "/nodes/0/rotation", &comps, &quat, NULL, NULL), UE_OK);
+    CHECK(comps == 4 && quat);
+    CHECK_EQ_U(ue_gltf_resolve_pointer(&s, "/materials/0/pbrMetallicRoughness/roughnessFactor", &comps,
+                                       &quat, NULL, NULL),
+               UE_OK);
+    CHECK(comps == 1 && !quat);
+    static const char *const bad[] = {
+        "/nodes/1/rotation", "/nodes/00/rotation", "/nodes/0/weights", "/materials/0/alphaCutoff",
+        "/materials/0/emissiveFactor", "nodes/0/scale", "/meshes/0/weights", "/materials/-1/x",
+        "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/texCoord",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ue_diag d = {0};
+        CHECK_EQ_U(ue_gltf_resolve_pointer(&s, bad[i], NULL, NULL, &d, "p"), UE_ERR_INVALID);
+        CHECK(diag_has(&d, "gltf.pointer", "p"));
+        ue_diag_free(&d);
+    }
+    /* component count mismatch and a transform that is not written → export refused */
+    ue_diag d = {0};
+    s.animations[0].channels[1].components = 3;
+    s.materials[0].uv_transform = false;
+    ue_buf out = {0};
+    CHECK_EQ_U(ue_gltf_export(&s, NULL, &out, NULL, &d), UE_ERR_INVALID);
+    CHECK_EQ_U(out.size, 0);
+    CHECK(diag_has(&d, "gltf.pointer", "scene/animations[0]/channels[0]/pointer"));
+    ue_diag_free(&d);
+    s.materials[0].uv_transform = true;
+    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "gltf.pointer.components", "scene/animations[0]/channels[1]/pointer"));
+    ue_diag_free(&d);
+    s.animations[0].channels[1].components = 4;
+    /* a TRS channel and a pointer on the same node property */
+    ue_anim_channel *c = ue_scene_add_channel(&s, 0, UE_PATH_ROTATION, UE_INTERP_LINEAR, 1, 4);
+    c->node = 0;
+    c->values[3] = 1;
+    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "gltf.pointer.duplicate", NULL));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+static void invalid_scene_refused(void) {
+    ue_scene s;
+    gs_skinned(&s);
+    s.meshes[0].primitives[0].positions[7] = INFINITY;
+    ue_buf out = {0}, bin = {0};
+    ue_diag d = {0};
+    ue_gltf_options o = {UE_GLTF_SEPARATE, NULL, false, false};
+    CHECK_EQ_U(ue_gltf_export(&s, &o, &out, &bin, &d), UE_ERR_INVALID);
+    CHECK_EQ_U(out.size, 0);
+    CHECK_EQ_U(bin.size, 0);
+    CHECK(diag_has(&d, "scene.value.nonfinite", "scene/meshes[0]/primitives[0]/positions[7]"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+    /* a skinned mesh on a node without a skin is something glTF cannot express */
+    gs_skinned(&s);
+    s.nodes[0].skin = -1;
+    CHECK_EQ_U(ue_gltf_export(&s, NULL, &out, NULL, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.node.skin", "scene/nodes[0]"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+static void big_mesh_uses_32bit_indices(void) {
+    ue_scene s;
+    gs_big(&s);
+    ue_buf out = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, NULL) == UE_OK);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    json_t *prim = json_array_get(json_object_get(at(g.root, "meshes", 0), "primitives"), 0);
+    json_t *ia = at(g.root, "accessors", (size_t)geti(prim, "indices"));
+    CHECK_EQ_U(geti(ia, "componentType"), 5125);
+    CHECK_EQ_U(geti(ia, "count"), 255 * 256 * 6);
+    json_t *pa = at(g.root, "accessors", (size_t)geti(json_object_get(prim, "attributes"), "POSITION"));
+    CHECK((float)getf(json_object_get(pa, "max"), 0) == 255.0f * 0.01f);
+    CHECK((float)getf(json_object_get(pa, "min"), 2) == 256.0f * -0.01f);
+    check_layout(g.root, g.bin_len);
+    json_decref(g.root);
+    ue_buf_free(&out);
+    ue_scene_free(&s);
+}
+
+static void misc_and_empty_scenes(void) {
+    ue_scene s;
+    gs_misc(&s);
+    ue_buf out = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, NULL) == UE_OK);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    /* the raw JSON keeps UTF-8 as is and escapes the stray byte */
+    const char *raw = (const char *)out.data + 20;
+    size_t rawlen = ue_load_u32le(out.data + 12);
+    CHECK(memmem_ok(raw, rawlen, "\"\xd1\x83\xd0\xb7\xd0\xb5\xd0\xbb\""));
+    CHECK(memmem_ok(raw, rawlen, "\"bad\\u00c0name\""));
+    CHECK(json_object_get(at(g.root, "nodes", 1), "name") == NULL);
+    json_t *prim = json_array_get(json_object_get(at(g.root, "meshes", 0), "primitives"), 0);
+    CHECK(json_object_get(prim, "indices") == NULL && json_object_get(prim, "material") == NULL);
+    const uint8_t *nd =
+        accessor_data(g.root, g.bin, g.bin_len, geti(json_object_get(prim, "attributes"), "NORMAL"), 12);
+    REQUIRE(nd);
+    CHECK(rd_f32(nd + 8) == 1.0f);
+    CHECK_EQ_U(json_array_size(json_object_get(at(g.root, "scenes", 0), "nodes")), 2);
+    json_decref(g.root);
+    ue_buf_free(&out);
+    ue_scene_free(&s);
+
+    gs_empty(&s);
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, NULL) == UE_OK);
+    REQUIRE(parse_glb(&out, &g));
+    CHECK(g.bin == NULL && json_object_get(g.root, "buffers") == NULL);
+    CHECK_EQ_U(out.size, 20 + ue_load_u32le(out.data + 12));
+    json_decref(g.root);
+    ue_buf_free(&out);
+    ue_scene_free(&s);
+}
+
+/* ---- OBJ ---------------------------------------------------------------------------------- */
+
+static size_t count_lines(const ue_buf *b, const char *prefix) {
+    size_t n = 0, pl = strlen(prefix);
+    for (size_t i = 0; i < b->size; i++)
+        if ((i == 0 || b->data[i - 1] == '\n') && i + pl <= b->size && memcmp(b->data + i, prefix, pl) == 0)
+            n++;
+    return n;
+}
+
+static void obj_textured_cube(void) {
+    ue_scene s;
+    gs_textured_cube(&s);
+    ue_obj_options o = {"cube.mtl", "textures/"};
+    ue_buf obj = {0}, mtl = {0};
+    REQUIRE(ue_obj_export(&s, &o, &obj, &mtl, NULL) == UE_OK);
+    CHECK_EQ_U(count_lines(&obj, "v "), 24);
+    CHECK_EQ_U(count_lines(&obj, "vn "), 24);
+    CHECK_EQ_U(count_lines(&obj, "vt "), 24);
+    CHECK_EQ_U(count_lines(&obj, "f "), 12);
+    CHECK_EQ_U(count_lines(&obj, "o cube"), 1);
+    CHECK_EQ_U(count_lines(&obj, "usemtl m0_painted_\"metal\""), 1);
+    CHECK_EQ_U(count_lines(&obj, "usemtl m1_glow"), 1);
+    CHECK_EQ_U(count_lines(&obj, "mtllib cube.mtl"), 1);
+    /* First vertex (0.3,-0.3,0.3) in cube space: scale 2 → (0.6,-0.6,0.6), +0.5 y →
+     * (0.6,-0.1,0.6), rotate 90° about Y → (0.6,-0.1,-0.6), + (1,2,3) → (1.6,1.9,2.4). */
+    char *text = malloc(obj.size + 1);
+    memcpy(text, obj.data, obj.size);
+    text[obj.size] = 0;
+    char *v = strstr(text, "\nv ");
+    REQUIRE(v);
+    double x, y, z;
+    REQUIRE(sscanf(v + 3, "%lf %lf %lf", &x, &y, &z) == 3);
+    CHECK(fabs(x - 1.6) < 1e-5 && fabs(y - 1.9) < 1e-5 && fabs(z - 2.4) < 1e-5);
+    char *vt = strstr(text, "\nvt ");
+    REQUIRE(vt);
+    double tu, tv;
+    REQUIRE(sscanf(vt + 4, "%lf %lf", &tu, &tv) == 2);
+    CHECK(tu == 0.0 && tv == 0.0); /* glTF (0, 1) → OBJ (0, 0) */
+    CHECK(strstr(text, "\nf 1/1/1 2/2/2 3/3/3\n") != NULL);
+    CHECK(strstr(text, "\nf 21/21/21 22/22/22 23/23/23\n") != NULL);
+    free(text);
+    CHECK_EQ_U(count_lines(&mtl, "newmtl "), 2);
+    CHECK_EQ_U(count_lines(&mtl, "map_Kd textures/0_checker.png"), 1);
+    char name[64];
+    ue_obj_texture_file_name(&s, 0, name, sizeof name);
+    CHECK_STR(name, "0_checker.png");
+    ue_buf obj2 = {0};
+    REQUIRE(ue_obj_export(&s, &o, &obj2, NULL, NULL) == UE_OK);
+    CHECK_EQ_U(count_lines(&obj2, "usemtl"), 0);
+    CHECK_EQ_U(count_lines(&obj2, "mtllib"), 0);
+    ue_buf_free(&obj);
+    ue_buf_free(&obj2);
+    ue_buf_free(&mtl);
+    ue_scene_free(&s);
+}
+
+static void obj_skinned_rest_pose(void) {
+    ue_scene s;
+    gs_skinned(&s);
+    s.nodes[1].translation[0] = 5; /* moving the armature moves the skinned vertices */
+    ue_buf obj = {0};
+    REQUIRE(ue_obj_export(&s, NULL, &obj, NULL, NULL) == UE_OK);
+    char *text = malloc(obj.size + 1);
+    memcpy(text, obj.data, obj.size);
+    text[obj.size] = 0;
+    char *v = strstr(text, "\nv ");
+    REQUIRE(v);
+    double x, y, z;
+    REQUIRE(sscanf(v + 3, "%lf %lf %lf", &x, &y, &z) == 3);
+    CHECK(fabs(x - 4.75) < 1e-6 && y == 0 && z == 0);
+    free(text);
+    ue_buf_free(&obj);
+    ue_scene_free(&s);
+}
+
+int main(void) {
+    RUN(json_escapes_and_numbers);
+    RUN(json_refuses_misuse);
+    RUN(json_pretty_and_locale);
+    RUN(scene_helpers_defaults);
+    RUN(scene_validate_finds_errors);
+    RUN(png_round_trip);
+    RUN(glb_textured_cube);
+    RUN(gltf_separate_bin);
+    RUN(glb_skinned_animation);
+    RUN(glb_pointer_channels);
+    RUN(pointer_targets_checked);
+    RUN(invalid_scene_refused);
+    RUN(big_mesh_uses_32bit_indices);
+    RUN(misc_and_empty_scenes);
+    RUN(obj_textured_cube);
+    RUN(obj_skinned_rest_pose);
+    return TEST_SUMMARY();
+}
