@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# The README's main job: write the built-in sample pack, then run the pipeline on every
-# container in it (info, list, extract, pack, byte-compare, roundtrip, validate).
+# The README's main job: write the built-in sample pack, run the container pipeline on every
+# archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), then convert
+# every model to glTF (and the robot to OBJ).
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
+PACK="$OUT/pack"
+WORK="$OUT/work"
 
-"$UE" demo -o "$OUT" -f
-find "$OUT" -type f ! -path '*/extracted/*' ! -name '*.repacked' | sort | while read -r f; do
+"$UE" demo -o "$PACK" -f
+mkdir -p "$WORK"
+find "$PACK" -type f | sort | while read -r f; do
   if ! "$UE" info "$f" >/dev/null 2>&1; then continue; fi   # not a container
+  name="$(basename "$f")"
   echo "== $f"
   "$UE" info "$f"
   "$UE" list "$f"
   "$UE" validate "$f"
-  "$UE" extract "$f" -o "$f.extracted" -f -q
-  "$UE" pack "$f.extracted" -o "$f.repacked" -f -q
-  cmp "$f" "$f.repacked" && echo "extract → pack: byte-identical"
+  "$UE" extract "$f" -o "$WORK/$name.extracted" -f -q
+  "$UE" pack "$WORK/$name.extracted" -o "$WORK/$name" -f -q
+  cmp "$f" "$WORK/$name" && echo "extract → pack: byte-identical"
   "$UE" roundtrip "$f"
 done
+
+echo "== models"
+"$UE" convert -r "$PACK" -o "$OUT/converted" -f
+"$UE" convert "$PACK/parkan/robot.msh" -o "$OUT/converted/robot.obj" -f
+ls -l "$OUT/converted"
