@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "container/lz_match.h"
 #include "unearth/codec.h"
 
 #define N UE_LZHUF_RING
@@ -290,127 +291,42 @@ static void put_symbol(bit_writer *w, huff *h, unsigned sym) {
     huff_update(h, sym);
 }
 
-#define HASH_BITS 15
-#define HASH_SIZE (1u << HASH_BITS)
-#define NIL UINT32_MAX
 /* Okumura's encoder reaches back at most N - F bytes: a source byte is then never overwritten
  * while its own copy runs, and the unfilled ring tail of his decoder is never read. */
 #define MAX_DISTANCE (N - F)
-#define WINDOW 8192u /* prev[] span; a power of two >= MAX_DISTANCE + F */
 
-typedef struct lzhuf_enc {
+typedef struct lzhuf_writer {
     huff h;
     pos_tables t;
-    uint32_t head[HASH_SIZE];
-    uint32_t prev[WINDOW];
-    const uint8_t *v;
-    size_t vsize;
-    unsigned max_chain;
-} lzhuf_enc;
+    bit_writer w;
+    const uint8_t *in;
+} lzhuf_writer;
 
-static inline uint32_t hash3(const uint8_t *p) {
-    uint32_t x = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-    return (x * 2654435761u) >> (32 - HASH_BITS);
-}
-
-static inline void enc_insert(lzhuf_enc *e, size_t pos) {
-    if (pos + 3 > e->vsize) return;
-    uint32_t hv = hash3(e->v + pos);
-    e->prev[pos & (WINDOW - 1)] = e->head[hv];
-    e->head[hv] = (uint32_t)pos;
-}
-
-static size_t enc_find(const lzhuf_enc *e, size_t pos, size_t *from) {
-    size_t limit = e->vsize - pos;
-    if (limit > F) limit = F;
-    if (limit < 3) return 0;
-    size_t best = 0;
-    const uint8_t *cur = e->v + pos;
-    uint32_t cand = e->head[hash3(cur)];
-    unsigned chain = e->max_chain;
-    while (cand != NIL && chain-- > 0 && cand < pos) {
-        if (pos - cand > MAX_DISTANCE) break;
-        const uint8_t *src = e->v + cand;
-        if (src[best] == cur[best] && src[0] == cur[0]) {
-            size_t len = 0;
-            while (len < limit && src[len] == cur[len]) len++;
-            if (len > best) {
-                best = len;
-                *from = cand;
-                if (len == limit) break;
-            }
-        }
-        uint32_t next = e->prev[cand & (WINDOW - 1)];
-        if (next == NIL || next >= cand) break;
-        cand = next;
+static void put_token(void *user, size_t at, size_t len, size_t distance) {
+    lzhuf_writer *e = user;
+    if (len == 0) {
+        put_symbol(&e->w, &e->h, e->in[at]);
+        return;
     }
-    return best >= 3 ? best : 0;
+    put_symbol(&e->w, &e->h, (unsigned)(253 + len));
+    unsigned p = (unsigned)(distance - 1); /* 0..MAX_DISTANCE-1 */
+    unsigned upper = p >> 6;
+    put_bits(&e->w, e->t.p_code[upper], e->t.p_len[upper]);
+    put_bits(&e->w, p & 0x3Fu, 6);
 }
 
 ue_result ue_lzhuf_encode(int level, const uint8_t *in, size_t in_size, ue_buf *out) {
-    if (level < 0) level = 0;
-    if (level > 9) level = 9;
-    if (in_size > (size_t)UINT32_MAX - 2 * N) return UE_ERR_NOMEM;
-    lzhuf_enc *e = malloc(sizeof *e);
-    uint8_t *v = malloc(N + in_size);
-    if (!e || !v) {
-        free(e);
-        free(v);
-        return UE_ERR_NOMEM;
-    }
-    /* Virtual buffer: the ring's initial spaces, then the input; input byte n lands at ring
-     * position (N - F + n) mod N, i.e. virtual index N + n. */
-    memset(v, 0x20, N);
-    if (in_size) memcpy(v + N, in, in_size);
-    e->v = v;
-    e->vsize = N + in_size;
-    static const unsigned chains[10] = {2, 4, 8, 16, 32, 64, 128, 512, 1024, 4096};
-    e->max_chain = chains[level];
-    const bool lazy = level >= 3;
+    lzhuf_writer *e = malloc(sizeof *e);
+    if (!e) return UE_ERR_NOMEM;
     huff_start(&e->h);
     pos_tables_build(&e->t);
-    for (size_t i = 0; i < HASH_SIZE; i++) e->head[i] = NIL;
-    for (size_t i = 0; i < WINDOW; i++) e->prev[i] = NIL;
-    for (size_t pos = N - MAX_DISTANCE; pos < N; pos++) enc_insert(e, pos);
-
-    bit_writer w = {out, 0, 0};
-    size_t pos = N;
-    size_t pending_len = 0, pending_from = 0;
-    bool have_pending = false;
-    while (pos < e->vsize) {
-        size_t len, from = 0;
-        if (have_pending) {
-            len = pending_len;
-            from = pending_from;
-            have_pending = false;
-        } else {
-            len = enc_find(e, pos, &from);
-        }
-        enc_insert(e, pos);
-        if (len && lazy && len < F && pos + 1 < e->vsize) {
-            size_t from2 = 0, len2 = enc_find(e, pos + 1, &from2);
-            if (len2 > len) {
-                len = 0;
-                pending_len = len2;
-                pending_from = from2;
-                have_pending = true;
-            }
-        }
-        if (len == 0) {
-            put_symbol(&w, &e->h, v[pos]);
-            pos++;
-            continue;
-        }
-        put_symbol(&w, &e->h, (unsigned)(253 + len));
-        unsigned p = (unsigned)(pos - from - 1); /* 0..MAX_DISTANCE-1 */
-        unsigned upper = p >> 6;
-        put_bits(&w, e->t.p_code[upper], e->t.p_len[upper]);
-        put_bits(&w, p & 0x3Fu, 6);
-        for (size_t k = 1; k < len; k++) enc_insert(e, pos + k);
-        pos += len;
-    }
-    if (w.n) put_bits(&w, 0, 8 - w.n);
-    free(v);
+    e->w = (bit_writer){out, 0, 0};
+    e->in = in;
+    /* The ring starts as spaces; input byte n lands at ring position (N − F + n) mod N. */
+    ue_lz_params lp = {0x20, F, MAX_DISTANCE, level};
+    ue_result r = ue_lz_parse(&lp, in, in_size, put_token, e);
+    if (r == UE_OK && e->w.n) put_bits(&e->w, 0, 8 - e->w.n);
     free(e);
+    if (r != UE_OK) return r;
     return out->failed ? UE_ERR_NOMEM : UE_OK;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "container/lz_match.h"
 #include "unearth/lzss.h"
 
 const ue_lzss_params UE_LZSS_PARKAN = {0x20, UE_LZSS_START, false, 0};
@@ -25,6 +26,33 @@ ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_s
 
     while (op < out_size) {
         if ((flags & 0x100u) == 0) {
+            /* Fast path for a whole group of 8 items: with 17 input bytes, 8 × 18 bytes of
+             * output room, and every reference inside the output already written (op ≥ ring
+             * size), no check is needed per item. */
+            if (in_size - ip >= 17 && out_size - op >= 8 * UE_LZSS_MAX_MATCH && op >= UE_LZSS_RING &&
+                ip < in_size) {
+                unsigned f = in[ip++];
+                for (int k = 0; k < 8; k++, f >>= 1) {
+                    if (f & 1u) {
+                        out[op++] = in[ip++];
+                        continue;
+                    }
+                    unsigned b0 = in[ip], b1 = in[ip + 1];
+                    ip += 2;
+                    size_t pos = b0 | ((b1 & 0xF0u) << 4), len = (b1 & 0x0Fu) + 3;
+                    size_t dist = ((start + op) - pos) & RING_MASK;
+                    if (dist == 0) dist = UE_LZSS_RING;
+                    const uint8_t *src = out + op - dist;
+                    uint8_t *dst = out + op;
+                    if (dist >= UE_LZSS_MAX_MATCH) {
+                        memcpy(dst, src, UE_LZSS_MAX_MATCH); /* extra bytes are rewritten later */
+                    } else {
+                        for (size_t c = 0; c < len; c++) dst[c] = src[c]; /* overlap intended */
+                    }
+                    op += len;
+                }
+                continue;
+            }
             if (ip >= in_size) goto truncated;
             flags = in[ip++] | 0xFF00u;
         }
@@ -83,132 +111,38 @@ truncated:
 
 /* ---- encoder ----------------------------------------------------------------------------- */
 
-#define HASH_BITS 14
-#define HASH_SIZE (1u << HASH_BITS)
-#define NIL UINT32_MAX
+typedef struct lzss_writer {
+    ue_buf *out;
+    size_t flag_at;
+    unsigned items;    /* items behind the current flag byte */
+    size_t ring_start;
+    const uint8_t *in;
+} lzss_writer;
 
-typedef struct encoder {
-    const uint8_t *v;   /* virtual buffer: RING fill bytes, then the input */
-    size_t vsize;
-    uint32_t head[HASH_SIZE];
-    uint32_t prev[UE_LZSS_RING];
-    unsigned max_chain;
-} encoder;
-
-static inline uint32_t hash3(const uint8_t *p) {
-    uint32_t x = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-    return (x * 2654435761u) >> (32 - HASH_BITS);
-}
-
-static inline void insert(encoder *e, size_t pos) {
-    if (pos + 3 > e->vsize) return;
-    uint32_t h = hash3(e->v + pos);
-    e->prev[pos & RING_MASK] = e->head[h];
-    e->head[h] = (uint32_t)pos;
-}
-
-/* Longest match for the string at `pos`; returns its length (0 if < 3) and source in *from. */
-static size_t find_match(const encoder *e, size_t pos, size_t *from) {
-    size_t limit = e->vsize - pos;
-    if (limit > UE_LZSS_MAX_MATCH) limit = UE_LZSS_MAX_MATCH;
-    if (limit < 3) return 0;
-    size_t best = 0;
-    uint32_t cand = e->head[hash3(e->v + pos)];
-    unsigned chain = e->max_chain;
-    const uint8_t *cur = e->v + pos;
-    while (cand != NIL && chain-- > 0) {
-        if (cand >= pos) break;
-        size_t dist = pos - cand;
-        if (dist > MAX_DISTANCE) break;
-        const uint8_t *src = e->v + cand;
-        if (src[best] == cur[best] && src[0] == cur[0]) {
-            size_t len = 0;
-            while (len < limit && src[len] == cur[len]) len++;
-            if (len > best) {
-                best = len;
-                *from = cand;
-                if (len == limit) break;
-            }
-        }
-        uint32_t next = e->prev[cand & RING_MASK];
-        if (next == NIL || next >= cand) break;
-        cand = next;
+static void put_token(void *user, size_t at, size_t len, size_t distance) {
+    lzss_writer *w = user;
+    if (w->items == 8) {
+        w->flag_at = w->out->size;
+        ue_buf_put_u8(w->out, 0);
+        w->items = 0;
     }
-    return best >= 3 ? best : 0;
+    if (len == 0) {
+        if (!w->out->failed) w->out->data[w->flag_at] |= (uint8_t)(1u << w->items);
+        ue_buf_put_u8(w->out, w->in[at]);
+    } else {
+        /* The source's ring position: input byte j lives at (start + j) mod N. */
+        size_t ring_pos = (w->ring_start + at - distance) & RING_MASK;
+        ue_buf_put_u8(w->out, (uint8_t)(ring_pos & 0xFF));
+        ue_buf_put_u8(w->out, (uint8_t)(((ring_pos >> 4) & 0xF0) | (len - 3)));
+    }
+    w->items++;
 }
 
 ue_result ue_lzss_encode(const ue_lzss_params *p, int level, const uint8_t *in, size_t in_size,
                          ue_buf *out) {
-    if (level < 0) level = 0;
-    if (level > 9) level = 9;
-    if (in_size > (size_t)UINT32_MAX - 2 * UE_LZSS_RING) return UE_ERR_NOMEM;
-    encoder *e = malloc(sizeof *e);
-    uint8_t *v = malloc(UE_LZSS_RING + in_size);
-    if (!e || !v) {
-        free(e);
-        free(v);
-        return UE_ERR_NOMEM;
-    }
-    memset(v, p->fill, UE_LZSS_RING);
-    if (in_size) memcpy(v + UE_LZSS_RING, in, in_size);
-    e->v = v;
-    e->vsize = UE_LZSS_RING + in_size;
-    static const unsigned chains[10] = {2, 4, 8, 16, 32, 64, 128, 512, 1024, 4096};
-    e->max_chain = chains[level];
-    const bool lazy = level >= 3;
-    for (size_t i = 0; i < HASH_SIZE; i++) e->head[i] = NIL;
-    for (size_t i = 0; i < UE_LZSS_RING; i++) e->prev[i] = NIL;
-    /* Only the fill bytes a reference can still reach are worth indexing. */
-    for (size_t pos = UE_LZSS_RING - MAX_DISTANCE; pos < UE_LZSS_RING; pos++) insert(e, pos);
-
-    const size_t ring_start = p->start & RING_MASK;
-    size_t flag_at = 0;
-    unsigned nitems = 8;
-    size_t pos = UE_LZSS_RING;
-    size_t pending_len = 0, pending_from = 0;
-    bool have_pending = false;
-
-    while (pos < e->vsize) {
-        size_t len, from = 0;
-        if (have_pending) {
-            len = pending_len;
-            from = pending_from;
-            have_pending = false;
-        } else {
-            len = find_match(e, pos, &from);
-        }
-        if (len && lazy && len < UE_LZSS_MAX_MATCH && pos + 1 < e->vsize) {
-            insert(e, pos);
-            size_t from2 = 0;
-            size_t len2 = find_match(e, pos + 1, &from2);
-            if (len2 > len) {
-                len = 0; /* emit a literal now, take the longer match next */
-                pending_len = len2;
-                pending_from = from2;
-                have_pending = true;
-            }
-        } else {
-            insert(e, pos);
-        }
-        if (nitems == 8) {
-            flag_at = out->size;
-            ue_buf_put_u8(out, 0);
-            nitems = 0;
-        }
-        if (len == 0) {
-            if (!out->failed) out->data[flag_at] |= (uint8_t)(1u << nitems);
-            ue_buf_put_u8(out, v[pos]);
-            pos++;
-        } else {
-            size_t ring_pos = (ring_start + from) & RING_MASK; /* from - RING ≡ from (mod RING) */
-            ue_buf_put_u8(out, (uint8_t)(ring_pos & 0xFF));
-            ue_buf_put_u8(out, (uint8_t)(((ring_pos >> 4) & 0xF0) | (len - 3)));
-            for (size_t k = 1; k < len; k++) insert(e, pos + k);
-            pos += len;
-        }
-        nitems++;
-    }
-    free(v);
-    free(e);
+    ue_lz_params lp = {p->fill, UE_LZSS_MAX_MATCH, MAX_DISTANCE, level};
+    lzss_writer w = {out, 0, 8, p->start & RING_MASK, in};
+    ue_result r = ue_lz_parse(&lp, in, in_size, put_token, &w);
+    if (r != UE_OK) return r;
     return out->failed ? UE_ERR_NOMEM : UE_OK;
 }

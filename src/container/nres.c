@@ -433,6 +433,11 @@ ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue
     else if ((r = ue_nres_compute_sort(n, sort)) != UE_OK)
         goto done;
 
+    /* One allocation up front: growing by doubling would copy a big archive several times. */
+    size_t estimate = UE_NRES_HEADER_SIZE + count * (UE_NRES_ENTRY_SIZE + UE_NRES_ALIGN) + n->dir_offset;
+    for (size_t i = 0; i < count; i++) estimate += n->entries[i].size;
+    for (size_t g = 0; g < n->gap_count; g++) estimate += n->gaps[g].size + UE_NRES_ALIGN;
+    ue_buf_reserve(out, estimate);
     ue_buf_put_zeros(out, UE_NRES_HEADER_SIZE);
     if (preserve) {
         /* Everything goes back to where it was; bytes no one claims stay zero. */
