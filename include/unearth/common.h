@@ -186,11 +186,16 @@ void ue_remove_tree(const char *path);
 typedef struct ue_outdir {
     char final_path[4096];
     char temp_path[4096];
+    char last_dir[4096];      /* last subdirectory created, to skip repeated mkdir calls */
     bool active;
 } ue_outdir;
 ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite, ue_diag *d);
 /* Writes `rel` (may contain '/') inside the temp directory. */
 ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_t size, ue_diag *d);
+/* Copies n bytes at `off` of `src` into the new file `rel` and returns their XXH64; file
+ * sources are copied inside the kernel, so big payloads never sit in memory. */
+ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
+                         size_t n, uint64_t *hash, ue_diag *d);
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
 void ue_outdir_abort(ue_outdir *o);
 
@@ -200,6 +205,7 @@ void ue_outdir_abort(ue_outdir *o);
 uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed);
 /* Seed 0, as 16 lower-case hex digits (17 bytes incl. NUL), as `xxhsum -H64` prints it. */
 void ue_xxh64_hex(const void *data, size_t n, char out[17]);
+void ue_xxh64_format(uint64_t hash, char out[17]);
 
 /* ---- small text helpers ------------------------------------------------------------------ */
 

@@ -59,8 +59,9 @@ uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed) {
     return h;
 }
 
-void ue_xxh64_hex(const void *data, size_t n, char out[17]) {
-    uint64_t h = ue_xxh64(data, n, 0);
+void ue_xxh64_hex(const void *data, size_t n, char out[17]) { ue_xxh64_format(ue_xxh64(data, n, 0), out); }
+
+void ue_xxh64_format(uint64_t h, char out[17]) {
     static const char digits[] = "0123456789abcdef";
     for (int i = 0; i < 16; i++) out[i] = digits[(h >> (60 - 4 * i)) & 15];
     out[16] = 0;

@@ -155,19 +155,26 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     for (size_t i = 0; i < n->count && r == UE_OK; i++) {
         json_t *ej = nres_entry_json(state, i);
         json_array_append_new(entries, ej);
-        if (n->entries[i].damaged) continue;
-        const uint8_t *p;
-        uint8_t *tmp;
-        char name[UE_NRES_NAME_SIZE + 1];
-        ue_nres_entry_name(&n->entries[i], name, sizeof name);
-        if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) break;
-        char file[300];
+        const ue_nres_entry *e = &n->entries[i];
+        if (e->damaged) continue;
+        char name[UE_NRES_NAME_SIZE + 1], file[300], hex[17];
+        ue_nres_entry_name(e, name, sizeof name);
         ue_entry_file_name(i, name, ".bin", file, sizeof file);
         snprintf(rel, sizeof rel, "entries/%s", file);
-        r = ue_outdir_write(o, rel, p, n->entries[i].size, d);
+        uint64_t hash = 0;
+        if (!e->owned && n->src) {
+            r = ue_outdir_copy(o, rel, n->src, e->data_offset, e->size, &hash, d);
+        } else {
+            const uint8_t *p;
+            uint8_t *tmp;
+            if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) break;
+            hash = ue_xxh64(p, e->size, 0);
+            r = ue_outdir_write(o, rel, p, e->size, d);
+            free(tmp);
+        }
+        ue_xxh64_format(hash, hex);
         json_object_set_new(ej, "file", json_string(rel));
-        json_object_set_new(ej, "xxh64", ue_json_xxh64(p, n->entries[i].size));
-        free(tmp);
+        json_object_set_new(ej, "xxh64", json_string(hex));
     }
     for (size_t g = 0; g < n->gap_count && r == UE_OK; g++) {
         const ue_nres_gap *gap = &n->gaps[g];
