@@ -107,5 +107,29 @@ validate_gltf "$T/damaged.glb"
 [ "$(node -e "const b=require('fs').readFileSync('$T/damaged.glb');const n=b.readUInt32LE(12);const j=JSON.parse(b.slice(20,20+n));let c=0;for(const m of j.meshes)c+=m.primitives.length;console.log(c)")" = 6 ] \
   && ok || bad "tolerant convert keeps the 6 intact LOD-0 batches"
 
+# edit: rename, move, replace a slot from an OBJ; the result validates and converts
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvn 0 0 1\nf 1//1 2//1 4//1 3//1\n' > "$T/quad.obj"
+expect_rc 0 "$UE" edit "$R" -o "$T/edited.msh" --rename-node 2 antenna --translate 0 0 1 \
+  --replace-slot 0 "$T/quad.obj" --material 7
+expect_rc 0 "$UE" validate --strict "$T/edited.msh"
+expect_rc 0 "$UE" info --json "$T/edited.msh"
+[ "$(json_field "$T/out" 'd["node_table"][2]["name"]')" = antenna ] && ok || bad "rename-node"
+[ "$(json_field "$T/out" 'd["triangles_per_lod"][0]')" = 74 ] && ok || bad "replace-slot: 84 - 12 + 2 triangles"
+[ "$(json_field "$T/out" 'd["vertices"]')" = 220 ] && ok || bad "replace-slot: 216 + 4 vertices"
+expect_rc 0 "$UE" convert "$T/edited.msh" -o "$T/edited.gltf"
+validate_gltf "$T/edited.gltf"
+# the legs mesh moved up by 1 (engine Z = glTF Y) relative to the unedited conversion
+y0=$(json_field "$T/robot.gltf" '[a["min"][1] for m in d["meshes"] if m["name"]=="legs_lod0" for a in [d["accessors"][m["primitives"][0]["attributes"]["POSITION"]]]][0]')
+y1=$(json_field "$T/edited.gltf" '[a["min"][1] for m in d["meshes"] if m["name"]=="legs_lod0" for a in [d["accessors"][m["primitives"][0]["attributes"]["POSITION"]]]][0]')
+python3 -c "import sys; sys.exit(0 if abs(($y1) - ($y0) - 1.0) < 1e-5 else 1)" && ok || bad "translate: legs min y $y0 -> $y1"
+[ "$(json_field "$T/edited.gltf" 'len([m for m in d["materials"] if m["name"]=="material_7"])')" = 1 ] && ok || bad "--material row"
+expect_rc 2 "$UE" edit "$R" -o "$T/e2.msh" --rename-node 99 x
+[ ! -e "$T/e2.msh" ] && ok || bad "failed edit left a file"
+expect_rc 2 "$UE" edit "$R" -o "$T/e2.msh" --scale
+printf 'v 0 0 0\nf 1 2 3\n' > "$T/bad.obj"
+expect_rc 1 "$UE" edit "$R" -o "$T/e3.msh" --replace-slot 0 "$T/bad.obj"
+grep -q "obj/line\[2\]" "$T/err" && ok || bad "bad OBJ names its line"
+[ ! -e "$T/e3.msh" ] && ok || bad "failed edit left a file"
+
 echo "cli_model: $pass passed, $fail failed"
 [ "$fail" = 0 ]

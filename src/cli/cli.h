@@ -42,6 +42,7 @@ int cmd_validate(const cli_opts *o);
 int cmd_roundtrip(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
+int cmd_edit(int argc, char **argv); /* its own argument grammar: ordered operations */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */

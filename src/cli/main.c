@@ -18,6 +18,8 @@ static const char usage_text[] =
     "  roundtrip FILE...                      decode, encode, byte-compare\n"
     "  convert IN... -o OUT [--lod N] [--group G] [--format glb|gltf|obj] [-r] [-j N] [-f]\n"
     "                                         models to glTF (.glb/.gltf) or OBJ; OUT a file or dir\n"
+    "  edit MODEL -o OUT.msh [-f] OPERATION... rename nodes, move/scale vertices, replace a\n"
+    "                                         slot's geometry (unearth edit --help)\n"
     "  demo -o DIR [-f]                       write the built-in sample assets\n"
     "\n"
     "ARCHIVE may name an entry inside a container: OUTER:ENTRY (repeatable; #N = index N).\n"
@@ -75,6 +77,8 @@ int main(int argc, char **argv) {
         fputs(usage_text, stdout);
         return EXIT_OK_;
     }
+    /* `edit` takes an ordered list of operations with their own arguments. */
+    if (!strcmp(argv[1], "edit")) return cmd_edit(argc - 2, argv + 2);
     if (!strcmp(argv[1], "--version")) {
         puts("unearth 0.1.0");
         return EXIT_OK_;

@@ -1,0 +1,217 @@
+/* unearth CLI — `edit`: applies MSH edit operations in the order given (rename a node, move or
+ * scale vertices, replace a slot's geometry from an OBJ) and writes the edited model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "unearth/msh.h"
+#include "unearth/obj.h"
+
+static const char edit_usage[] =
+    "usage: unearth edit MODEL -o OUT.msh [-f] [--tolerant] OPERATION...\n"
+    "  --rename-node N NAME        name node N (\"\" removes the name)\n"
+    "  --vertices FIRST COUNT      limit the next --translate/--scale to a vertex range\n"
+    "  --translate X Y Z           move vertices (engine axes: Z up)\n"
+    "  --scale S                   scale vertices about the origin\n"
+    "  --replace-slot S FILE.obj   new geometry for slot S, node-local, in the Y-up axes that\n"
+    "                              `convert` writes; --material M sets its WEAR row (default:\n"
+    "                              the row of the slot's first batch)\n"
+    "MODEL is a model file or ARCHIVE:ENTRY; bounds, counts and NRes attrs are recomputed.\n";
+
+static bool parse_double(const char *s, double *out) {
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && *end == 0;
+}
+
+static bool parse_index(const char *s, size_t *out) {
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *end || s[0] == '-') return false;
+    *out = (size_t)v;
+    return true;
+}
+
+/* Reads an OBJ as slot geometry: Y-up glTF axes back to the engine's Z-up left-handed ones
+ * (swap Y and Z, reverse each triangle) and OBJ's bottom-up v back to top-down. */
+static ue_result slot_geometry_from_obj(const char *path, ue_obj_mesh *mesh, uint16_t **indices,
+                                        ue_diag *d) {
+    uint8_t *text;
+    size_t size;
+    ue_result r = ue_file_read(path, (size_t)256 << 20, &text, &size, d);
+    if (r != UE_OK) return r;
+    r = ue_obj_read((const char *)text, size, UINT16_MAX, mesh, d);
+    free(text);
+    if (r != UE_OK) return r;
+    for (size_t v = 0; v < mesh->vertex_count; v++) {
+        float *p = &mesh->positions[3 * v], y = p[1];
+        p[1] = p[2], p[2] = y;
+        if (mesh->normals) {
+            float *n = &mesh->normals[3 * v], ny = n[1];
+            n[1] = n[2], n[2] = ny;
+        }
+        if (mesh->uvs) mesh->uvs[2 * v + 1] = 1.0f - mesh->uvs[2 * v + 1];
+    }
+    *indices = malloc((mesh->index_count ? mesh->index_count : 1) * sizeof **indices);
+    if (!*indices) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < mesh->index_count; i += 3) {
+        (*indices)[i] = (uint16_t)mesh->indices[i];
+        (*indices)[i + 1] = (uint16_t)mesh->indices[i + 2];
+        (*indices)[i + 2] = (uint16_t)mesh->indices[i + 1];
+    }
+    return UE_OK;
+}
+
+int cmd_edit(int argc, char **argv) {
+    const char *input = NULL, *output = NULL;
+    bool force = false;
+    ue_mode mode = UE_MODE_STRICT;
+    /* First pass: the model, the output and the global flags; every operation must have all
+     * its arguments, so the second pass can read them without checks. */
+    static const struct {
+        const char *name;
+        int args;
+    } ops[] = {{"-o", 1},       {"--rename-node", 2}, {"--vertices", 2},    {"--translate", 3},
+               {"--scale", 1},  {"--material", 1},    {"--replace-slot", 2}};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(edit_usage, stdout);
+            return 0;
+        }
+        int args = -1;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+            if (!strcmp(a, ops[k].name)) args = ops[k].args;
+        if (args >= 0 && i + args >= argc) {
+            fprintf(stderr, "unearth: edit: %s needs %d value%s\n\n%s", a, args, args > 1 ? "s" : "", edit_usage);
+            return EXIT_USAGE;
+        }
+        if (!strcmp(a, "-o")) output = argv[i + 1];
+        if (args >= 0) i += args;
+        else if (!strcmp(a, "-f")) force = true;
+        else if (!strcmp(a, "--tolerant")) mode = UE_MODE_TOLERANT;
+        else if (!strcmp(a, "--strict")) mode = UE_MODE_STRICT;
+        else if (a[0] == '-' || input) {
+            fprintf(stderr, "unearth: edit: unexpected argument %s\n\n%s", a, edit_usage);
+            return EXIT_USAGE;
+        } else input = a;
+    }
+    if (!input || !output) {
+        fputs(edit_usage, stderr);
+        return EXIT_USAGE;
+    }
+    if (!force && ue_path_exists(output)) {
+        cli_error("edit: %s exists (use -f to overwrite)", output);
+        return EXIT_USAGE;
+    }
+    ue_diag d = {0};
+    ue_msh_found *found = NULL;
+    size_t count = 0;
+    ue_result r = ue_msh_collect(input, mode, &found, &count, &d);
+    if (r == UE_OK && count != 1) {
+        cli_error("edit: %s holds %zu models; address one as ARCHIVE:ENTRY", input, count);
+        ue_msh_found_free(found, count);
+        ue_diag_free(&d);
+        return count ? EXIT_USAGE : EXIT_INVALID;
+    }
+    ue_msh m;
+    if (r == UE_OK) r = ue_msh_parse(found[0].data, found[0].size, mode, &m, &d);
+    ue_msh_found_free(found, count);
+    if (r != UE_OK) {
+        cli_print_diags(&d, 50);
+        cli_error("edit: %s: %s", input, ue_result_name(r));
+        ue_diag_free(&d);
+        return cli_exit_code(r);
+    }
+
+    /* Second pass: the operations, in order. */
+    int rc = 0;
+    size_t first = 0, n = m.vertex_count;
+    long material = -1;
+    for (int i = 0; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        double x, y, z;
+        size_t k, len;
+        if (!strcmp(a, "-o")) {
+            i++;
+        } else if (!strcmp(a, "--material")) {
+            if (!parse_index(argv[i + 1], &k) || k > UINT16_MAX) rc = EXIT_USAGE;
+            material = (long)k;
+            i++;
+        } else if (!strcmp(a, "--rename-node")) {
+            if (!parse_index(argv[i + 1], &k) || k >= m.node_count) {
+                cli_error("edit: --rename-node: no node %s (the model has %zu)", argv[i + 1], m.node_count);
+                rc = EXIT_USAGE;
+            } else {
+                r = ue_msh_rename_node(&m, k, argv[i + 2]);
+            }
+            i += 2;
+        } else if (!strcmp(a, "--vertices")) {
+            if (!parse_index(argv[i + 1], &first) || !parse_index(argv[i + 2], &len) ||
+                first > m.vertex_count || len > m.vertex_count - first) {
+                cli_error("edit: --vertices: the model has %zu vertices", m.vertex_count);
+                rc = EXIT_USAGE;
+            }
+            n = len;
+            i += 2;
+        } else if (!strcmp(a, "--translate") || !strcmp(a, "--scale")) {
+            bool move = a[2] == 't';
+            float linear[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, shift[3] = {0, 0, 0};
+            if (move && parse_double(argv[i + 1], &x) && parse_double(argv[i + 2], &y) &&
+                parse_double(argv[i + 3], &z)) {
+                shift[0] = (float)x, shift[1] = (float)y, shift[2] = (float)z;
+            } else if (!move && parse_double(argv[i + 1], &x) && x != 0) {
+                linear[0] = linear[4] = linear[8] = (float)x;
+            } else {
+                cli_error("edit: %s: bad number", a);
+                rc = EXIT_USAGE;
+            }
+            if (!rc) r = ue_msh_transform_vertices(&m, first, n, linear, shift);
+            i += move ? 3 : 1;
+            first = 0, n = m.vertex_count;
+        } else if (!strcmp(a, "--replace-slot")) {
+            if (!parse_index(argv[i + 1], &k) || k >= m.slot_count) {
+                cli_error("edit: --replace-slot: no slot %s (the model has %zu)", argv[i + 1], m.slot_count);
+                rc = EXIT_USAGE;
+            } else {
+                ue_obj_mesh mesh;
+                uint16_t *indices = NULL;
+                r = slot_geometry_from_obj(argv[i + 2], &mesh, &indices, &d);
+                if (r == UE_OK) {
+                    /* Look ahead for --material; otherwise keep the slot's current material. */
+                    for (int j = i + 3; j + 1 < argc; j++)
+                        if (!strcmp(argv[j], "--material") && parse_index(argv[j + 1], &len) && len <= UINT16_MAX)
+                            material = (long)len;
+                    const ue_msh_slot *sl = &m.slots[k];
+                    uint16_t row = material >= 0 ? (uint16_t)material
+                                   : (sl->batch_count && sl->batch_start < m.batch_count ? m.batches[sl->batch_start].material : 0);
+                    ue_msh_geometry g = {mesh.positions, mesh.normals, mesh.uvs, NULL,
+                                         mesh.vertex_count, indices, mesh.index_count, row};
+                    r = ue_msh_replace_slot_geometry(&m, k, &g, &d);
+                    ue_obj_mesh_free(&mesh);
+                }
+                free(indices);
+            }
+            i += 2;
+        }
+        if (r != UE_OK && !rc) rc = cli_exit_code(r);
+    }
+    ue_buf out = {0};
+    if (!rc) {
+        r = ue_msh_write(&m, &out, &d);
+        /* The result must itself be a valid model before it reaches the disk. */
+        ue_msh check;
+        if (r == UE_OK && (r = ue_msh_parse(out.data, out.size, UE_MODE_STRICT, &check, &d)) == UE_OK)
+            ue_msh_free(&check);
+        if (r == UE_OK) r = ue_file_write_atomic(output, out.data, out.size, force, &d);
+        rc = cli_exit_code(r);
+    }
+    if (d.count) cli_print_diags(&d, 50);
+    if (!rc) fprintf(stderr, "edited model written to %s (%zu bytes)\n", output, out.size);
+    else cli_error("edit: not written (%s)", r != UE_OK ? ue_result_name(r) : "usage");
+    ue_buf_free(&out);
+    ue_msh_free(&m);
+    ue_diag_free(&d);
+    return rc;
+}
