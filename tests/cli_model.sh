@@ -64,6 +64,13 @@ validate_gltf "$T/robot1.gltf"
   && ok || bad "LOD 1 index count (18 triangles)"
 expect_rc 0 "$UE" convert "$R" -o "$T/robot_g1.gltf" --group 1
 [ "$(json_field "$T/robot_g1.gltf" 'len(d["meshes"])')" = 1 ] && ok || bad "group 1 holds one mesh"
+# an existing .bin or .gltf refuses the run (exit 2) and nothing is written
+cp "$T/robot.bin" "$T/taken.bin"
+expect_rc 2 "$UE" convert "$R" -o "$T/taken.gltf"
+[ ! -e "$T/taken.gltf" ] && ok || bad ".gltf written although its .bin exists"
+touch "$T/only.gltf"
+expect_rc 2 "$UE" convert "$R" -o "$T/only.gltf"
+[ ! -e "$T/only.bin" ] && ok || bad "orphan .bin left by a refused run"
 expect_rc 0 "$UE" convert "$R" -o "$T/robot.obj"
 [ "$(grep -c '^f ' "$T/robot.obj")" = 84 ] && ok || bad "OBJ face count"
 [ -f "$T/robot.mtl" ] && ok || bad "no .mtl"

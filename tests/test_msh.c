@@ -338,6 +338,36 @@ static void each_violation_class_is_reported(void) {
     expect_violation(R1, 4, b, 2, "msh.node.frame_map", NULL);
 }
 
+static void nonfinite_vertex_drops_only_its_batch(void) {
+    res rs[NRES];
+    build_resources(rs);
+    const uint8_t nan[4] = {0, 0, 0xC0, 0x7F};
+    memcpy(rs[R3].data, nan, 4); /* vertex 0 = batch 0 only; batch 1 uses vertices 1..3 */
+    uint8_t img[4096];
+    size_t size = build_container(rs, NRES, img);
+    ue_msh m;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_msh_parse(img, size, UE_MODE_STRICT, &m, &d), UE_ERR_INVALID);
+    REQUIRE(d.count >= 1);
+    CHECK_STR(d.items[0].code, "msh.res3.nonfinite");
+    CHECK_STR(d.items[0].path, "msh/res3/vertex[0]");
+    ue_diag_free(&d);
+    REQUIRE(ue_msh_parse(img, size, UE_MODE_TOLERANT, &m, &d) == UE_OK);
+    for (int lod = 0; lod < 2; lod++) {
+        ue_scene s;
+        ue_scene_init(&s);
+        ue_msh_export_options o = {lod, -1};
+        REQUIRE(ue_msh_to_scene(&m, "t", &o, &s, &d) == UE_OK);
+        CHECK_EQ_U(ue_scene_validate(&s, NULL), UE_OK);
+        size_t prims = 0;
+        for (size_t k = 0; k < s.mesh_count; k++) prims += s.meshes[k].primitive_count;
+        CHECK_EQ_U(prims, lod == 0 ? 0 : 1); /* LOD 0's only batch is dropped, LOD 1's kept */
+        ue_scene_free(&s);
+    }
+    ue_msh_free(&m);
+    ue_diag_free(&d);
+}
+
 static void diagnostics_name_the_record(void) {
     res rs[NRES];
     build_resources(rs);
@@ -518,6 +548,7 @@ int main(void) {
     RUN(traversal_adds_base_vertex);
     RUN(unchanged_model_round_trips);
     RUN(each_violation_class_is_reported);
+    RUN(nonfinite_vertex_drops_only_its_batch);
     RUN(diagnostics_name_the_record);
     RUN(truncation_and_garbage_never_crash);
     RUN(edits_update_dependent_tables);

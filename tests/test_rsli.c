@@ -738,7 +738,40 @@ static void test_extract_pack_damaged(void) {
     ue_diag_free(&d);
 }
 
+/* A declared size no stream of the packed length could produce is refused before any
+ * allocation, with the bound computed per method. */
+static void test_impossible_sizes_refused(void) {
+    const uint8_t packed[70] = {0};
+    struct {
+        uint32_t method;
+        size_t packed, ok, bad;
+    } cases[] = {
+        {UE_RSLI_STORED, 70, 70, 71},
+        {UE_RSLI_LZSS, 68, (68 / 17 + 1) * 144 - 200, (68 / 17 + 1) * 144 + 1},
+        {UE_RSLI_LZHUF, 70, 100, 70 * 48 + 61},
+        {UE_RSLI_DEFLATE, 70, 1000, 0x7FFFFFF0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint8_t *out = NULL;
+        ue_diag d = {0};
+        CHECK_EQ_U(ue_rsli_unpack(cases[c].method, 0, packed, cases[c].packed, cases[c].bad, &out, &d, 0x40,
+                                  "rsli/entry[0]"),
+                   UE_ERR_INVALID);
+        CHECK(out == NULL);
+        REQUIRE(d.count == 1);
+        CHECK_STR(d.items[0].code, "rsli.unpack.size");
+        CHECK_EQ_U(d.items[0].offset, 0x40);
+        ue_diag_free(&d);
+        /* Below the bound the size is accepted by this check (the stream itself may still fail). */
+        ue_rsli_unpack(cases[c].method, 0, packed, cases[c].packed, cases[c].ok, &out, &d, 0, "t");
+        for (size_t k = 0; k < d.count; k++) CHECK(strcmp(d.items[k].code, "rsli.unpack.size") != 0);
+        free(out);
+        ue_diag_free(&d);
+    }
+}
+
 int main(void) {
+    RUN(test_impossible_sizes_refused);
     RUN(test_single_stored);
     RUN(test_all_methods_presorted);
     RUN(test_all_methods_rebuilt_sort);

@@ -53,6 +53,8 @@ void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext
                         size_t out_size);
 /* Escapes non-printable bytes as \xNN, stopping at the first NUL or at n bytes. */
 void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
+/* The inverse: "\xNN" and "\\" escapes back to bytes (at most cap); false if malformed. */
+bool ue_unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len);
 
 /* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
  * XXH64 differs from the recorded "xxh64" (true when none is recorded). */

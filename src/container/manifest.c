@@ -30,6 +30,27 @@ void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size)
     out[o] = 0;
 }
 
+bool ue_unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len) {
+    size_t n = 0;
+    for (const char *p = text; *p; p++) {
+        if (n >= cap) return false;
+        if (p[0] == '\\' && p[1] == 'x' && p[2] && p[3]) {
+            char hex[3] = {p[2], p[3], 0};
+            size_t one;
+            if (!ue_hex_decode(hex, &out[n], 1, &one)) return false;
+            n++;
+            p += 3;
+        } else if (p[0] == '\\' && p[1] == '\\') {
+            out[n++] = '\\';
+            p++;
+        } else {
+            out[n++] = (uint8_t)*p;
+        }
+    }
+    *len = n;
+    return true;
+}
+
 void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext, char *out,
                         size_t out_size) {
     char clean[200];

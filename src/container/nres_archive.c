@@ -194,29 +194,6 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     return UE_OK;
 }
 
-/* Turns "A\x00B" style escapes (from ue_printable_name) back into bytes. */
-static bool unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len) {
-    size_t n = 0;
-    for (const char *p = text; *p; p++) {
-        if (n >= cap) return false;
-        if (p[0] == '\\' && p[1] == 'x' && p[2] && p[3]) {
-            uint8_t b;
-            char hex[3] = {p[2], p[3], 0};
-            size_t one;
-            if (!ue_hex_decode(hex, &b, 1, &one)) return false;
-            out[n++] = b;
-            p += 3;
-        } else if (p[0] == '\\' && p[1] == '\\') {
-            out[n++] = '\\';
-            p++;
-        } else {
-            out[n++] = (uint8_t)*p;
-        }
-    }
-    *len = n;
-    return true;
-}
-
 static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
     const json_t *header = json_object_get(manifest, "header");
     const json_t *entries = json_object_get(manifest, "entries");
@@ -268,7 +245,7 @@ static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out,
         if (name && (!have_raw || strcmp(name, shown) != 0)) {
             uint8_t bytes[UE_NRES_NAME_SIZE];
             size_t len;
-            if (!unescape_name(name, bytes, UE_NRES_NAME_SIZE - 1, &len) || len == 0) {
+            if (!ue_unescape_name(name, bytes, UE_NRES_NAME_SIZE - 1, &len) || len == 0) {
                 ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
                             "name \"%s\" is empty or longer than 35 bytes", name);
                 r = UE_ERR_INVALID;
@@ -301,6 +278,10 @@ static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out,
         uint32_t recorded_size = 0;
         if (!ue_json_u32(ej, "size", &recorded_size, NULL, NULL) || recorded_size != size)
             n.layout_dirty = true;
+        /* The stored sort table indexes directory positions: a moved entry invalidates it. */
+        uint32_t recorded_index;
+        if (!ue_json_u32(ej, "index", &recorded_index, NULL, NULL) || recorded_index != i)
+            n.sort_dirty = true;
         if (!ue_json_u32(ej, "data_offset", &e->data_offset, NULL, NULL) ||
             !ue_json_u32(ej, "sort_index", &e->sort_index, NULL, NULL))
             n.layout_dirty = n.sort_dirty = true;

@@ -163,7 +163,22 @@ ue_result ue_rsli_unpack(uint32_t method, uint16_t key, const uint8_t *packed, s
                     "packing method 0x%03X is not supported", method);
         return UE_ERR_UNSUPPORTED;
     }
-    if (unpacked_size > UE_CAP_ENTRY_BYTES) return UE_ERR_NOMEM;
+    /* The most each method can produce from packed_size bytes: a hostile size is refused
+     * before it becomes an allocation. LZSS: a flag byte and 8 two-byte references give 144
+     * bytes per 17; LZHUF: a 60-byte match costs at least 10 bits; Deflate: 1032:1 at most. */
+    uint64_t most;
+    switch (method & 0x1C0u) {
+    case UE_RSLI_LZSS: most = ((uint64_t)packed_size / 17 + 1) * 144; break;
+    case UE_RSLI_LZHUF: most = (uint64_t)packed_size * 48 + 60; break;
+    case UE_RSLI_DEFLATE: most = (uint64_t)packed_size * 1032 + 64; break;
+    default: most = packed_size; break;
+    }
+    if (unpacked_size > most || unpacked_size > UE_CAP_ENTRY_BYTES) {
+        ue_diag_add(d, UE_SEV_ERROR, "rsli.unpack.size", diag_base, diag_path,
+                    "declared unpacked size %zu cannot come from %zu packed bytes", unpacked_size,
+                    packed_size);
+        return UE_ERR_INVALID;
+    }
     /* LZSS gets the engine's 0x12 bytes of slack so a stream running past the declared size is
      * seen (and refused) instead of silently cut. */
     size_t slack = (method & 0x1C0u) == UE_RSLI_LZSS ? 0x12u : 0u;

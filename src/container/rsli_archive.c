@@ -189,24 +189,9 @@ static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
 
 /* Parses "NAME" or "A\x01B" (ue_printable_name's escapes) into at most 12 bytes. */
 static bool parse_name(const char *text, uint8_t out[UE_RSLI_NAME_SIZE]) {
-    size_t n = 0;
+    size_t n;
     memset(out, 0, UE_RSLI_NAME_SIZE);
-    for (const char *p = text; *p; p++) {
-        if (n >= UE_RSLI_NAME_SIZE) return false;
-        if (p[0] == '\\' && p[1] == 'x' && p[2] && p[3]) {
-            char hex[3] = {p[2], p[3], 0};
-            size_t one;
-            if (!ue_hex_decode(hex, &out[n], 1, &one)) return false;
-            n++;
-            p += 3;
-        } else if (p[0] == '\\' && p[1] == '\\') {
-            out[n++] = '\\';
-            p++;
-        } else {
-            out[n++] = (uint8_t)*p;
-        }
-    }
-    return n > 0;
+    return ue_unescape_name(text, out, UE_RSLI_NAME_SIZE, &n) && n > 0;
 }
 
 static ue_result take_owned(ue_rsli_entry *e, uint8_t *bytes, size_t n) {
@@ -263,6 +248,8 @@ static ue_result pack_entry(ue_rsli *l, const json_t *ej, size_t i, const char *
         return UE_ERR_INVALID;
 
     uint32_t v;
+    /* The sort table indexes table positions: a moved entry invalidates it. */
+    if (!ue_json_u32(ej, "index", &v, NULL, NULL) || v != i) *dirty = true;
     e->sort_disk = ue_json_u32(ej, "sort_to_original", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : 0;
     if (!json_object_get(ej, "sort_to_original")) *dirty = true;
     e->sort_value = ue_json_u32(ej, "sort_value", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : e->sort_disk;

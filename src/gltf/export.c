@@ -901,11 +901,14 @@ ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, b
         memcpy(bin_path + n - 5, ".bin", 5);
         const char *slash = strrchr(bin_path, '/');
         bin_name = slash ? slash + 1 : bin_path;
-        if (!overwrite && ue_path_exists(bin_path)) {
-            ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, bin_path,
-                        "output exists (overwrite not requested)");
-            return UE_ERR_IO;
-        }
+    }
+    /* Both names are checked before anything is written, so a refused run leaves no file. */
+    const char *taken = !overwrite && ue_path_exists(path) ? path
+                        : (!overwrite && gltf && ue_path_exists(bin_path) ? bin_path : NULL);
+    if (taken) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, taken,
+                    "output exists (use -f to overwrite)");
+        return UE_ERR_USAGE;
     }
     ue_gltf_options o = {glb ? UE_GLTF_GLB : UE_GLTF_SEPARATE, bin_name, pretty, false};
     ue_buf main_out = {0}, bin_out = {0};

@@ -373,6 +373,15 @@ ue_result ue_msh_check(const ue_msh *m, ue_mode mode, ue_diag *d) {
                     "%zu UVs for %zu vertices", m->uv_count, m->vertex_count);
         failed |= mode == UE_MODE_STRICT;
     }
+    for (size_t v = 0; v < m->vertex_count; v++)
+        if (!finite_n(&m->positions[3 * v], 3)) {
+            char vpath[48];
+            snprintf(vpath, sizeof vpath, "msh/res3/vertex[%zu]", v);
+            ue_diag_add(d, SEV(mode), "msh.res3.nonfinite", res_offset(m, UE_MSH_POSITIONS) + 12 * v, vpath,
+                        "position is not a finite number; batches using it are not exported");
+            failed |= mode == UE_MODE_STRICT;
+            break; /* one report is enough: a damaged stream tends to hold many */
+        }
     if (m->colors && m->color_count != m->vertex_count)
         ue_diag_add(d, UE_SEV_WARNING, "msh.res18.count", dir_field(m, 18, 4), "msh/res18",
                     "%zu colours for %zu vertices; colours are not exported", m->color_count,

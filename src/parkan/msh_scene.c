@@ -111,7 +111,11 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
     uint32_t lo = UINT32_MAX, hi = 0;
     for (size_t i = 0; i < count; i++) {
         uint64_t v = (uint64_t)bt->base_vertex + m->indices[bt->index_start + i];
-        if (v >= m->vertex_count) return UE_OK; /* tolerant models: drop the broken batch */
+        /* Tolerant models: a batch reaching past the vertices or onto a non-finite position
+         * is dropped, the rest of the model still exports. */
+        if (v >= m->vertex_count || !isfinite(m->positions[3 * v]) || !isfinite(m->positions[3 * v + 1]) ||
+            !isfinite(m->positions[3 * v + 2]))
+            return UE_OK;
         if (v < lo) lo = (uint32_t)v;
         if (v > hi) hi = (uint32_t)v;
     }
