@@ -151,7 +151,21 @@ static void atomic_write_never_clobbers(void) {
     ue_diag_free(&d);
 }
 
+static void cp1251_becomes_utf8(void) {
+    char out[64];
+    CHECK_EQ_U(ue_cp1251_to_utf8("\xC1\xE0\xE7\xE0_01", out, sizeof out), 11);
+    CHECK_STR(out, "\xD0\x91\xD0\xB0\xD0\xB7\xD0\xB0_01"); /* "База_01" */
+    ue_cp1251_to_utf8("\xA8\xB8\xB9", out, sizeof out);        /* Ё ё № */
+    CHECK_STR(out, "\xD0\x81\xD1\x91\xE2\x84\x96");
+    ue_cp1251_to_utf8("a\x98", out, sizeof out);                 /* unassigned → U+FFFD */
+    CHECK_STR(out, "a\xEF\xBF\xBD");
+    /* A full buffer never ends in half a character: "Б" needs 2 bytes, 2 are left with NUL. */
+    CHECK_EQ_U(ue_cp1251_to_utf8("ab\xC1", out, 4), 2);
+    CHECK_STR(out, "ab");
+}
+
 int main(void) {
+    RUN(cp1251_becomes_utf8);
     RUN(bounded_reads_fail_past_end);
     RUN(size_arithmetic_detects_overflow);
     RUN(buffer_appends_and_caps);

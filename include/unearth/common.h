@@ -129,6 +129,8 @@ typedef struct ue_buf {
 
 void ue_buf_free(ue_buf *b);
 bool ue_buf_reserve(ue_buf *b, size_t extra);
+/* Like ue_buf_reserve, but a failure is only reported, never recorded in `failed`. */
+bool ue_buf_try_reserve(ue_buf *b, size_t extra);
 void ue_buf_put(ue_buf *b, const void *src, size_t n);
 void ue_buf_put_zeros(ue_buf *b, size_t n);
 void ue_buf_put_u8(ue_buf *b, uint8_t v);
@@ -208,6 +210,10 @@ void ue_xxh64_hex(const void *data, size_t n, char out[17]);
 void ue_xxh64_format(uint64_t hash, char out[17]);
 
 /* ---- small text helpers ------------------------------------------------------------------ */
+
+/* Windows-1251 (the Parkan tools' code page) to UTF-8, NUL-terminated; stops before a
+ * character that would not fit whole. Returns the output length. */
+size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
 
 void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
 /* Returns false on odd length or a non-hex digit. */

@@ -146,6 +146,10 @@ float ue_msh_decode_tri_normal(int16_t v); /* v / 32767 */
 /* selPacked → selector i (0..2); 3 becomes 0xFFFF. */
 uint16_t ue_msh_tri_selector(uint16_t sel_packed, int i);
 
+/* A node's rest transform: its fallback key's translation (non-finite components read as 0)
+ * and quaternion x, y, z, w normalised (all zero = identity); identity without a key. */
+void ue_msh_rest_pose(const ue_msh *m, size_t node, float translation[3], float rotation[4]);
+
 /* Calls fn for every vertex the render traversal of seed §6.3 visits for (lod, group):
  * node, batch, position in the batch, final vertex index. Stops early if fn returns false. */
 typedef bool (*ue_msh_visit_fn)(void *user, size_t node, size_t batch, size_t i, uint32_t vertex);

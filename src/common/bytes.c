@@ -81,6 +81,17 @@ bool ue_buf_reserve(ue_buf *b, size_t extra) {
     return true;
 }
 
+bool ue_buf_try_reserve(ue_buf *b, size_t extra) {
+    size_t need;
+    if (b->failed || !ue_add_size(b->size, extra, &need) || (b->limit && need > b->limit)) return false;
+    if (need <= b->capacity) return true;
+    uint8_t *n = realloc(b->data, need);
+    if (!n) return false;
+    b->data = n;
+    b->capacity = need;
+    return true;
+}
+
 void ue_buf_put(ue_buf *b, const void *src, size_t n) {
     if (n == 0 || !ue_buf_reserve(b, n)) return;
     memcpy(b->data + b->size, src, n);

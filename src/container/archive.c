@@ -342,11 +342,14 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth) {
         if (d) {
             memcpy(saved_prefix, d->path_prefix, sizeof saved_prefix);
             char prefix[sizeof d->path_prefix];
-            snprintf(prefix, sizeof prefix, "%s%s%s/entry[%zu]", saved_prefix,
-                     saved_prefix[0] ? "/" : "", a->ops->name, i);
+            /* Offsets inside a payload map to the file only when it was stored; inside a
+             * decompressed one they count from the start of the decoded bytes, and the path
+             * says so. */
+            bool stored = strcmp(info.method, "stored") == 0;
+            snprintf(prefix, sizeof prefix, "%s%s%s/entry[%zu]%s", saved_prefix,
+                     saved_prefix[0] ? "/" : "", a->ops->name, i, stored ? "" : "(decoded)");
             memcpy(d->path_prefix, prefix, sizeof prefix);
-            /* Offsets inside a decoded payload only map to the file when it was stored. */
-            if (strcmp(info.method, "stored") == 0) d->base_offset = saved_base + info.offset;
+            d->base_offset = stored ? saved_base + info.offset : 0;
         }
         ue_archive *inner;
         r = ue_archive_open_memory(data, size, info.name, a->mode, &inner, d);

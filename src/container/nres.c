@@ -246,11 +246,15 @@ ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_dia
     out->count = (size_t)count;
     out->entries = calloc(out->count ? out->count : 1, sizeof *out->entries);
     uint8_t *dir = NULL;
-    if (!out->entries ||
-        ue_source_read_alloc(src, out->dir_offset, (size_t)dir_bytes, SIZE_MAX, &dir) != UE_OK) {
+    ue_result rr = out->entries ? ue_source_read_alloc(src, out->dir_offset, (size_t)dir_bytes, SIZE_MAX, &dir)
+                                : UE_ERR_NOMEM;
+    if (rr != UE_OK) {
+        ue_diag_add(d, UE_SEV_ERROR, rr == UE_ERR_NOMEM ? "nres.nomem" : "nres.read", out->dir_offset,
+                    "nres/directory", "cannot read the %llu-byte directory: %s",
+                    (unsigned long long)dir_bytes, ue_result_name(rr));
         free(dir);
         ue_nres_free(out);
-        return UE_ERR_NOMEM;
+        return rr;
     }
     range *ranges = malloc((out->count ? out->count : 1) * sizeof *ranges);
     if (!ranges) {
@@ -434,10 +438,15 @@ ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue
         goto done;
 
     /* One allocation up front: growing by doubling would copy a big archive several times. */
-    size_t estimate = UE_NRES_HEADER_SIZE + count * (UE_NRES_ENTRY_SIZE + UE_NRES_ALIGN) + n->dir_offset;
-    for (size_t i = 0; i < count; i++) estimate += n->entries[i].size;
-    for (size_t g = 0; g < n->gap_count; g++) estimate += n->gaps[g].size + UE_NRES_ALIGN;
-    ue_buf_reserve(out, estimate);
+    size_t estimate = UE_NRES_HEADER_SIZE + count * UE_NRES_ENTRY_SIZE;
+    if (preserve) {
+        estimate += n->dir_offset;
+    } else {
+        for (size_t i = 0; i < count; i++) estimate += n->entries[i].size + UE_NRES_ALIGN;
+        for (size_t g = 0; g < n->gap_count; g++) estimate += n->gaps[g].size + UE_NRES_ALIGN;
+    }
+    /* Only a hint: if it cannot be had, the buffer still grows as needed. */
+    ue_buf_try_reserve(out, estimate);
     ue_buf_put_zeros(out, UE_NRES_HEADER_SIZE);
     if (preserve) {
         /* Everything goes back to where it was; bytes no one claims stay zero. */

@@ -279,7 +279,12 @@ static bool pkx_probe(const uint8_t *h, size_t n, uint64_t total) {
 }
 
 static ue_result pkx_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
-    if (src->size > UE_CAP_ENTRY_BYTES) return UE_ERR_NOMEM;
+    if (src->size > UE_CAP_ENTRY_BYTES) {
+        ue_diag_add(d, UE_SEV_ERROR, "pkx.size_cap", UE_NO_OFFSET, "pkx",
+                    "a %llu-byte PKX is over the %zu-byte cap", (unsigned long long)src->size,
+                    (size_t)UE_CAP_ENTRY_BYTES);
+        return UE_ERR_INVALID;
+    }
     pkx_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;
     s->size = (size_t)src->size;

@@ -53,6 +53,21 @@ uint16_t ue_msh_tri_selector(uint16_t sel_packed, int i) {
     return s == 3 ? UE_MSH_NONE : s;
 }
 
+void ue_msh_rest_pose(const ue_msh *m, size_t node, float translation[3], float rotation[4]) {
+    translation[0] = translation[1] = translation[2] = 0;
+    rotation[0] = rotation[1] = rotation[2] = 0;
+    rotation[3] = 1;
+    if (node >= m->node_count || m->nodes[node].fallback_key >= m->key_count) return;
+    const ue_msh_key *key = &m->keys[m->nodes[node].fallback_key];
+    float len = 0;
+    for (int c = 0; c < 4; c++) len += (float)key->quat[c] * (float)key->quat[c];
+    if (len > 0) {
+        len = sqrtf(len);
+        for (int c = 0; c < 4; c++) rotation[c] = (float)key->quat[c] / len;
+    }
+    for (int c = 0; c < 3; c++) translation[c] = isfinite(key->position[c]) ? key->position[c] : 0;
+}
+
 ue_result ue_msh_traverse(const ue_msh *m, int lod, int group, ue_msh_visit_fn fn, void *user) {
     for (size_t n = 0; n < m->node_count; n++) {
         uint16_t si = ue_msh_slot_index(m, n, lod, group, 0);

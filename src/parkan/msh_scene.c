@@ -52,23 +52,6 @@ static uint64_t record_offset(const ue_msh *m, int type, size_t header, size_t s
     return (uint64_t)m->container.entries[e].data_offset + header + stride * i;
 }
 
-/* The node's rest pose: its fallback key, with a zero quaternion read as identity. */
-static void rest_pose(const ue_msh *m, size_t node, float t[3], float q[4]) {
-    t[0] = t[1] = t[2] = 0;
-    q[0] = q[1] = q[2] = 0;
-    q[3] = 1;
-    uint16_t k = m->nodes[node].fallback_key;
-    if (k >= m->key_count) return;
-    const ue_msh_key *key = &m->keys[k];
-    float len = 0;
-    for (int c = 0; c < 4; c++) len += (float)key->quat[c] * (float)key->quat[c];
-    if (len > 0) {
-        len = sqrtf(len);
-        for (int c = 0; c < 4; c++) q[c] = (float)key->quat[c] / len;
-    }
-    for (int c = 0; c < 3; c++) t[c] = isfinite(key->position[c]) ? key->position[c] : 0;
-}
-
 typedef struct material_map {
     int32_t *scene_index; /* per WEAR row, -1 until used */
     size_t count;
@@ -221,12 +204,10 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
     ue_result r = UE_OK;
     size_t bad_normals = 0;
     for (size_t n = 0; n < m->node_count && r == UE_OK; n++) {
-        const char *nm = ue_msh_node_name(m, n);
-        char fallback[32];
-        if (!nm) {
-            snprintf(fallback, sizeof fallback, "node_%zu", n);
-            nm = fallback;
-        }
+        const char *raw = ue_msh_node_name(m, n);
+        char nm[sizeof s->nodes[0].name];
+        if (raw) ue_cp1251_to_utf8(raw, nm, sizeof nm); /* Res10 text is Windows-1251 */
+        else snprintf(nm, sizeof nm, "node_%zu", n);
         uint16_t parent = m->nodes[n].parent;
         int32_t sp = parent != UE_MSH_NONE && parent < n ? scene_node[parent] : root;
         int32_t idx = ue_scene_add_node(s, nm, sp);
@@ -238,7 +219,7 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
         ue_scene_node *sn = &s->nodes[idx];
         sn->source = sid(1, record_offset(m, UE_MSH_NODES, 0, UE_MSH_NODE_STRIDE, n), n);
         float t[3], q[4];
-        rest_pose(m, n, t, q);
+        ue_msh_rest_pose(m, n, t, q);
         to_gltf_vec(t, sn->translation);
         to_gltf_quat(q, sn->rotation);
 

@@ -236,31 +236,6 @@ static void quat_mul(const float a[4], const float b[4], float out[4]) {
     memcpy(out, r, sizeof r);
 }
 
-/* Rest pose of a node from its fallback key (identity when there is none). */
-static void rest_local(const ue_msh *m, size_t node, float t[3], float q[4]) {
-    t[0] = t[1] = t[2] = 0;
-    q[0] = q[1] = q[2] = 0;
-    q[3] = 1;
-    if (node >= m->node_count) return;
-    uint16_t k = m->nodes[node].fallback_key;
-    if (k >= m->key_count) return;
-    const ue_msh_key *key = &m->keys[k];
-    float len = 0;
-    for (int c = 0; c < 4; c++) {
-        q[c] = (float)key->quat[c] / 32767.0f;
-        len += q[c] * q[c];
-    }
-    if (len < 1e-12f) {
-        q[0] = q[1] = q[2] = 0;
-        q[3] = 1;
-    } else {
-        len = sqrtf(len);
-        for (int c = 0; c < 4; c++) q[c] /= len;
-    }
-    if (isfinite(key->position[0]) && isfinite(key->position[1]) && isfinite(key->position[2]))
-        memcpy(t, key->position, sizeof key->position);
-}
-
 typedef struct box {
     float min[3], max[3];
     bool any;
@@ -348,7 +323,7 @@ static void visit_world_radius(void *u, const float *p) {
 static void world_transforms(const ue_msh *m, float (*t)[3], float (*q)[4]) {
     for (size_t n = 0; n < m->node_count; n++) {
         float lt[3], lq[4];
-        rest_local(m, n, lt, lq);
+        ue_msh_rest_pose(m, n, lt, lq);
         uint16_t p = m->nodes[n].parent;
         if (p != UE_MSH_NONE && p < n) {
             float rt[3];
@@ -536,10 +511,23 @@ ue_result ue_msh_replace_slot_geometry(ue_msh *m, size_t slot, const ue_msh_geom
         return UE_ERR_USAGE;
     }
     size_t base = m->vertex_count, nv = g->vertex_count;
+    bool with_normals = m->entry_of[UE_MSH_NORMALS] >= 0 || m->normals;
+    bool with_uv = m->entry_of[UE_MSH_UV0] >= 0 || m->uv0;
+    /* Every array grows before any count changes, so running out of memory half-way leaves
+     * the model as it was. */
     GROW(m->positions, base, nv, 3 * sizeof(float));
+    if (with_normals) GROW(m->normals, m->normal_count, nv, 4);
+    if (with_uv) GROW(m->uv0, m->uv_count, nv, 2 * sizeof(int16_t));
+    if (m->colors) GROW(m->colors, m->color_count, nv, 4);
+    GROW(m->indices, m->index_count, g->index_count, sizeof(uint16_t));
+    GROW(m->batches, m->batch_count, 1, sizeof *m->batches);
+    GROW(m->tris, m->tri_count, tris, sizeof *m->tris);
+    ue_result r = grow_raw_stream(m, UE_MSH_RES15, nv);
+    if (r == UE_OK) r = grow_raw_stream(m, UE_MSH_RES16, nv);
+    if (r != UE_OK) return r;
+
     memcpy(m->positions + 3 * base, g->positions, nv * 3 * sizeof(float));
-    if (m->entry_of[UE_MSH_NORMALS] >= 0 || m->normals) {
-        GROW(m->normals, m->normal_count, nv, 4);
+    if (with_normals) {
         for (size_t v = 0; v < nv; v++) {
             int8_t *q = &m->normals[4 * (m->normal_count + v)];
             for (int k = 0; k < 3; k++) q[k] = g->normals ? ue_msh_encode_normal(g->normals[3 * v + (size_t)k]) : 0;
@@ -548,38 +536,30 @@ ue_result ue_msh_replace_slot_geometry(ue_msh *m, size_t slot, const ue_msh_geom
         m->normal_count += nv;
         m->dirty[UE_MSH_NORMALS] = true;
     }
-    if (m->entry_of[UE_MSH_UV0] >= 0 || m->uv0) {
-        GROW(m->uv0, m->uv_count, nv, 2 * sizeof(int16_t));
+    if (with_uv) {
         for (size_t v = 0; v < 2 * nv; v++)
             m->uv0[2 * m->uv_count + v] = g->uvs ? ue_msh_encode_uv(g->uvs[v]) : 0;
         m->uv_count += nv;
         m->dirty[UE_MSH_UV0] = true;
     }
     if (m->colors) {
-        GROW(m->colors, m->color_count, nv, 4);
         for (size_t v = 0; v < 4 * nv; v++) m->colors[4 * m->color_count + v] = g->colors ? g->colors[v] : 0xFF;
         m->color_count += nv;
         m->dirty[UE_MSH_COLORS] = true;
     }
-    ue_result r = grow_raw_stream(m, UE_MSH_RES15, nv);
-    if (r == UE_OK) r = grow_raw_stream(m, UE_MSH_RES16, nv);
-    if (r != UE_OK) return r;
     m->vertex_count += nv;
 
     size_t index_start = m->index_count;
-    GROW(m->indices, m->index_count, g->index_count, sizeof(uint16_t));
     memcpy(m->indices + index_start, g->indices, g->index_count * sizeof(uint16_t));
     m->index_count += g->index_count;
 
     /* New ranges go at the end of Res13/Res7: other slots keep theirs untouched. */
-    GROW(m->batches, m->batch_count, 1, sizeof *m->batches);
     ue_msh_batch *bt = &m->batches[m->batch_count];
     memset(bt, 0, sizeof *bt);
     bt->material = g->material;
     bt->index_count = (uint16_t)g->index_count;
     bt->index_start = (uint32_t)index_start;
     bt->base_vertex = (uint32_t)base;
-    GROW(m->tris, m->tri_count, tris, sizeof *m->tris);
     for (size_t t = 0; t < tris; t++) {
         ue_msh_tri *td = &m->tris[m->tri_count + t];
         const float *a = &g->positions[3 * g->indices[3 * t]], *b = &g->positions[3 * g->indices[3 * t + 1]],
@@ -682,7 +662,9 @@ ue_result ue_msh_set_rest_pose(ue_msh *m, size_t node, const float translation[3
     memcpy(k->position, translation, sizeof k->position);
     for (int c = 0; c < 4; c++) {
         float q = roundf(rotation[c] * 32767.0f);
-        k->quat[c] = (int16_t)(q > 32767.0f ? 32767 : (q < -32767.0f ? -32767 : q));
+        if (!(q >= -32767.0f)) q = -32767.0f; /* also NaN: converting it to int16 is undefined */
+        if (q > 32767.0f) q = 32767.0f;
+        k->quat[c] = (int16_t)q;
     }
     m->dirty[UE_MSH_KEYS] = true;
     ue_msh_recompute_bounds(m);
