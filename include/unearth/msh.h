@@ -129,6 +129,9 @@ typedef struct ue_msh_found {
 ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **items, size_t *count,
                          ue_diag *d);
 void ue_msh_found_free(ue_msh_found *items, size_t count);
+/* The model at `path` itself (a file or ARCHIVE:ENTRY), without looking inside archives;
+ * UE_ERR_UNSUPPORTED when the bytes are not a model. */
+ue_result ue_msh_load(const char *path, ue_mode mode, ue_msh_found *item, ue_diag *d);
 
 /* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
 

@@ -28,6 +28,10 @@ typedef struct cli_opts {
 int cli_exit_code(ue_result r);
 /* Prints every diagnostic to stderr (at most `limit`, 0 = all) and a count of the rest. */
 void cli_print_diags(const ue_diag *d, size_t limit);
+/* The same, each line prefixed with "PREFIX: " (the model or file the list belongs to). */
+void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit);
+/* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */
+struct json_t *cli_diags_json(const ue_diag *d);
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

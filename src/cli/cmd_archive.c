@@ -154,24 +154,6 @@ int cmd_pack(const cli_opts *o) {
     return cli_exit_code(r);
 }
 
-static json_t *diags_json(const ue_diag *d) {
-    static const char *const sev[] = {"info", "warning", "error"};
-    json_t *arr = json_array();
-    for (size_t i = 0; i < d->count; i++) {
-        const ue_diag_item *it = &d->items[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "severity", json_string(sev[it->severity]));
-        json_object_set_new(j, "code", json_string(it->code));
-        json_object_set_new(j, "offset", it->offset == UE_NO_OFFSET
-                                              ? json_null()
-                                              : json_integer((json_int_t)it->offset));
-        json_object_set_new(j, "path", json_string(it->path));
-        json_object_set_new(j, "message", json_string(it->message));
-        json_array_append_new(arr, j);
-    }
-    return arr;
-}
-
 int cmd_validate(const cli_opts *o) {
     int rc = need_inputs(o, 1, 0);
     if (rc) return rc;
@@ -195,7 +177,7 @@ int cmd_validate(const cli_opts *o) {
             json_object_set_new(j, "entries", json_integer(a ? (json_int_t)ue_archive_count(a) : 0));
             json_object_set_new(j, "errors", json_integer((json_int_t)errors));
             json_object_set_new(j, "warnings", json_integer((json_int_t)warnings));
-            json_object_set_new(j, "diagnostics", diags_json(&d));
+            json_object_set_new(j, "diagnostics", cli_diags_json(&d));
             json_array_append_new(report, j);
         } else {
             cli_print_diags(&d, 0);

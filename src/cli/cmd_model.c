@@ -22,18 +22,12 @@ static bool ends_with(const char *s, const char *suffix) {
 /* ---- info -------------------------------------------------------------------------------- */
 
 int model_info(const cli_opts *o, const char *path) {
-    ue_msh_found *found;
-    size_t count;
+    ue_msh_found found;
     ue_diag d = {0};
-    if (ue_msh_collect(path, o->mode, &found, &count, &d) != UE_OK || count != 1 ||
-        strcmp(found[0].name, path) != 0) {
-        if (count) ue_msh_found_free(found, count);
-        ue_diag_free(&d);
-        return -1;
-    }
+    if (ue_msh_load(path, o->mode, &found, NULL) != UE_OK) return -1;
     ue_msh m;
-    ue_result r = ue_msh_parse(found[0].data, found[0].size, o->mode, &m, &d);
-    ue_msh_found_free(found, count);
+    ue_result r = ue_msh_parse(found.data, found.size, o->mode, &m, &d);
+    free(found.data);
     if (r != UE_OK) {
         cli_print_diags(&d, 50);
         cli_error("%s: %s", path, ue_result_name(r));
@@ -135,28 +129,12 @@ int models_validate(const cli_opts *o, const char *path, void *json_models) {
             json_object_set_new(j, "triangles", json_integer((json_int_t)st.triangles));
             json_object_set_new(j, "errors", json_integer((json_int_t)errors));
             json_object_set_new(j, "warnings", json_integer((json_int_t)warnings));
-            json_t *diags = json_array();
-            static const char *const sev[] = {"info", "warning", "error"};
-            for (size_t k = 0; k < d.count; k++) {
-                json_t *dj = json_object();
-                json_object_set_new(dj, "severity", json_string(sev[d.items[k].severity]));
-                json_object_set_new(dj, "code", json_string(d.items[k].code));
-                json_object_set_new(dj, "offset", d.items[k].offset == UE_NO_OFFSET
-                                                      ? json_null()
-                                                      : json_integer((json_int_t)d.items[k].offset));
-                json_object_set_new(dj, "path", json_string(d.items[k].path));
-                json_object_set_new(dj, "message", json_string(d.items[k].message));
-                json_array_append_new(diags, dj);
-            }
+            json_t *diags = cli_diags_json(&d);
             json_object_set_new(j, "diagnostics", diags);
             json_array_append_new((json_t *)json_models, j);
         } else {
             /* Offsets in model diagnostics are relative to the model's own bytes. */
-            for (size_t k = 0; k < d.count; k++) {
-                char line[800];
-                ue_diag_format(&d.items[k], line, sizeof line);
-                fprintf(stderr, "%s: %s\n", found[i].name, line);
-            }
+            cli_print_diags_as(found[i].name, &d, 0);
             printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %zu errors, "
                    "%zu warnings)\n",
                    found[i].name, code == 0 ? "valid" : "INVALID", st.nodes, st.batches, st.vertices,
@@ -414,13 +392,7 @@ int cmd_convert(const cli_opts *o) {
 
     for (size_t i = 0; i < njobs; i++) {
         job *j = &jobs[i];
-        if (j->diag.count && (j->result != UE_OK || !o->quiet)) {
-            for (size_t k = 0; k < j->diag.count; k++) {
-                char line[800];
-                ue_diag_format(&j->diag.items[k], line, sizeof line);
-                fprintf(stderr, "%s: %s\n", j->name, line);
-            }
-        }
+        if (j->result != UE_OK || !o->quiet) cli_print_diags_as(j->name, &j->diag, 0);
         if (j->result == UE_OK) {
             if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->name, j->out_path);
         } else {

@@ -101,6 +101,26 @@ ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **items, s
     return UE_OK;
 }
 
+ue_result ue_msh_load(const char *path, ue_mode mode, ue_msh_found *item, ue_diag *d) {
+    memset(item, 0, sizeof *item);
+    ue_archive *a;
+    ue_result r = ue_archive_open(path, mode, &a, d);
+    if (r != UE_OK) return r;
+    uint8_t *data;
+    size_t size;
+    r = ue_archive_bytes(a, &data, &size);
+    ue_archive_close(a);
+    if (r != UE_OK) return r;
+    if (!is_model_bytes(data, size)) {
+        free(data);
+        return UE_ERR_UNSUPPORTED;
+    }
+    snprintf(item->name, sizeof item->name, "%s", path);
+    item->data = data;
+    item->size = size;
+    return UE_OK;
+}
+
 void ue_msh_found_free(ue_msh_found *items, size_t count) {
     for (size_t i = 0; i < count; i++) free(items[i].data);
     free(items);
