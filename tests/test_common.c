@@ -106,6 +106,17 @@ static void diagnostics_carry_offset_and_path(void) {
     ue_diag_format(&d.items[0], line, sizeof line);
     CHECK_STR(line, "error: outer/entry[2]/nres/header @0x110: bad 7 [x.y]");
     ue_diag_free(&d);
+    /* Appending a scratch list keeps severities at or above the threshold, rebased. */
+    ue_diag scratch = {0}, into = {0};
+    ue_diag_add(&scratch, UE_SEV_INFO, "s.info", 1, "p", "i");
+    ue_diag_add(&scratch, UE_SEV_ERROR, "s.err", 2, "p", "e");
+    into.base_offset = 0x10;
+    ue_diag_append(&into, &scratch, UE_SEV_WARNING);
+    REQUIRE(into.count == 1);
+    CHECK_STR(into.items[0].code, "s.err");
+    CHECK_EQ_U(into.items[0].offset, 0x12);
+    ue_diag_free(&scratch);
+    ue_diag_free(&into);
     ue_diag capped = {0};
     capped.max_items = 2;
     for (int i = 0; i < 5; i++) ue_diag_add(&capped, UE_SEV_INFO, "c", 0, "p", "m");

@@ -66,6 +66,9 @@ void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
 #endif
     ;
 size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
+/* Copies the items of `from` of at least the given severity into d (which applies its own
+ * base offset and path prefix): for results first gathered in a scratch list. */
+void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least);
 /* Formats one item as "error: nres/entry[3]/data_offset @0x40: message". */
 void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
 

@@ -59,6 +59,15 @@ void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
     va_end(ap);
 }
 
+void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least) {
+    if (!d || !from) return;
+    for (size_t i = 0; i < from->count; i++) {
+        const ue_diag_item *it = &from->items[i];
+        if (it->severity >= at_least)
+            ue_diag_add(d, it->severity, it->code, it->offset, it->path, "%s", it->message);
+    }
+}
+
 size_t ue_diag_count(const ue_diag *d, ue_severity at_least) {
     size_t n = 0;
     if (!d) return 0;

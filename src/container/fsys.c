@@ -51,7 +51,7 @@ static size_t align_up(size_t v, size_t a) { return (v + (a - 1)) / a * a; }
 
 /* ---- reader ---------------------------------------------------------------------------------- */
 
-static void set_display_name(fsys_entry *e, size_t i, const char *archive_name) {
+void ue_fsys_set_display_name(fsys_entry *e, size_t i, const char *archive_name) {
     const char *ext = ue_fsys_type_ext(e->type_code);
     char tmp[NAME_MAX_LEN * 4 + 1];
     if (e->has_full && e->full_len > 0) {
@@ -133,7 +133,7 @@ static ue_result parse_entry(fsys_state *s, size_t i, uint32_t ptr, ue_diag *d) 
     e->has_short = read_name(s, i, e->short_ptr, ptr + 0x24u, "name_offset", e->short_raw,
                              &e->short_len, d, &name_bad);
     if (name_bad) e->name_bad = true;
-    set_display_name(e, i, s->archive_name);
+    ue_fsys_set_display_name(e, i, s->archive_name);
 
     if (!ue_fsys_type_name(e->type_code)) {
         snprintf(path, sizeof path, "fsys/entry[%zu]/type", i);
@@ -156,10 +156,7 @@ static ue_result parse_entry(fsys_state *s, size_t i, uint32_t ptr, ue_diag *d) 
         ue_gclzss_header h;
         ue_diag scratch = {0}; /* only the first 16 bytes are here: the size check is ours */
         ue_result hr = ue_gclzss_parse_header(head, take, &h, &scratch, e->data_off, path);
-        for (size_t k = 0; k < scratch.count; k++)
-            if (scratch.items[k].severity == UE_SEV_ERROR)
-                ue_diag_add(d, UE_SEV_ERROR, scratch.items[k].code, scratch.items[k].offset,
-                            scratch.items[k].path, "%s", scratch.items[k].message);
+        ue_diag_append(d, &scratch, UE_SEV_ERROR);
         ue_diag_free(&scratch);
         if (hr == UE_OK && (h.compressed_size < UE_GCLZSS_HEADER || h.compressed_size > e->stored_size))
             ue_diag_add(d, UE_SEV_WARNING, "lzss.size_fallback", e->data_off + 8u, path,

@@ -28,12 +28,7 @@ static size_t fsys_count(const void *state) { return ((const fsys_state *)state)
 void ue_fsys_set_archive_name(void *state, const char *name) {
     fsys_state *s = state;
     snprintf(s->archive_name, sizeof s->archive_name, "%s", name && name[0] ? name : "fsys");
-    for (size_t i = 0; i < s->count; i++) {
-        fsys_entry *e = &s->e[i];
-        if ((e->has_full && e->full_len) || (e->has_short && e->short_len)) continue;
-        snprintf(e->name, sizeof e->name, "%.64s_entry_%zu%s", s->archive_name, i,
-                 ue_fsys_type_ext(e->type_code));
-    }
+    for (size_t i = 0; i < s->count; i++) ue_fsys_set_display_name(&s->e[i], i, s->archive_name);
 }
 
 static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
@@ -145,6 +140,43 @@ static json_t *fsys_entry_json(const void *state, size_t i) {
     return o;
 }
 
+/* Walks the archive in file order: the bytes between payload segments are appended to `raw`
+ * (and reported to on_gap), each payload segment is handed to on_entry. */
+static ue_result walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg, ue_buf *raw,
+                             void (*on_gap)(void *user, size_t n),
+                             ue_result (*on_entry)(void *user, const fsys_segment *seg), void *user) {
+    ue_result r = UE_OK;
+    uint64_t pos = 0;
+    for (size_t k = 0; k <= nseg && r == UE_OK; k++) {
+        uint64_t end = k < nseg ? segs[k].off : s->size;
+        if (end > pos) {
+            size_t n = (size_t)(end - pos);
+            if (!ue_buf_reserve(raw, n)) return UE_ERR_NOMEM;
+            r = ue_source_read(&s->src, pos, raw->data + raw->size, n);
+            raw->size += n;
+            if (on_gap) on_gap(user, n);
+        }
+        if (k < nseg && r == UE_OK) {
+            r = on_entry(user, &segs[k]);
+            pos = segs[k].off + segs[k].len;
+        }
+    }
+    return r;
+}
+
+static void skeleton_gap(void *user, size_t n) {
+    json_t *g = json_object();
+    json_object_set_new(g, "raw", json_integer((json_int_t)n));
+    json_array_append_new(user, g);
+}
+
+static ue_result skeleton_entry(void *user, const fsys_segment *seg) {
+    json_t *g = json_object();
+    json_object_set_new(g, "entry", json_integer((json_int_t)seg->entry));
+    json_array_append_new(user, g);
+    return UE_OK;
+}
+
 static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
     fsys_state *s = state;
     json_t *m = json_object();
@@ -205,28 +237,7 @@ static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     if (r == UE_OK) {
         ue_buf skel = {0};
         json_t *layout = json_array();
-        uint64_t pos = 0;
-        for (size_t k = 0; k <= nseg && r == UE_OK; k++) {
-            uint64_t end = k < nseg ? segs[k].off : s->size;
-            if (end > pos) {
-                size_t n = (size_t)(end - pos);
-                if (!ue_buf_reserve(&skel, n)) {
-                    r = UE_ERR_NOMEM;
-                    break;
-                }
-                r = ue_source_read(&s->src, pos, skel.data + skel.size, n);
-                skel.size += n;
-                json_t *g = json_object();
-                json_object_set_new(g, "raw", json_integer((json_int_t)n));
-                json_array_append_new(layout, g);
-            }
-            if (k < nseg) {
-                json_t *g = json_object();
-                json_object_set_new(g, "entry", json_integer((json_int_t)segs[k].entry));
-                json_array_append_new(layout, g);
-                pos = segs[k].off + segs[k].len;
-            }
-        }
+        r = walk_layout(s, segs, nseg, &skel, skeleton_gap, skeleton_entry, layout);
         if (r == UE_OK) r = ue_outdir_write(o, "layout/skeleton.bin", skel.data, skel.size, d);
         json_t *sk = json_object();
         json_object_set_new(sk, "file", json_string("layout/skeleton.bin"));
@@ -537,33 +548,30 @@ static ue_result fsys_pack(const json_t *manifest, const char *dir, ue_buf *out,
 }
 
 /* Re-emits the parsed model: skeleton bytes and every entry's stored bytes in layout order. */
+typedef struct reencode_ctx {
+    fsys_state *s;
+    ue_buf *out;
+    ue_diag *d;
+} reencode_ctx;
+
+static ue_result reencode_entry(void *user, const fsys_segment *seg) {
+    reencode_ctx *c = user;
+    uint8_t *p;
+    size_t n;
+    ue_result r = ue_fsys_read_stored(c->s, seg->entry, &p, &n, c->d);
+    if (r == UE_OK) ue_buf_put(c->out, p, n);
+    free(p);
+    return r;
+}
+
 static ue_result fsys_reencode(void *state, ue_buf *out, ue_diag *d) {
     fsys_state *s = state;
     fsys_segment *segs;
     size_t nseg;
     ue_result r = ue_fsys_layout(s, &segs, &nseg);
     if (r != UE_OK) return r;
-    uint64_t pos = 0;
-    for (size_t k = 0; k <= nseg && r == UE_OK; k++) {
-        uint64_t end = k < nseg ? segs[k].off : s->size;
-        if (end > pos) {
-            size_t n = (size_t)(end - pos);
-            if (!ue_buf_reserve(out, n)) {
-                r = UE_ERR_NOMEM;
-                break;
-            }
-            r = ue_source_read(&s->src, pos, out->data + out->size, n);
-            out->size += n;
-        }
-        if (k < nseg && r == UE_OK) {
-            uint8_t *p;
-            size_t n;
-            r = ue_fsys_read_stored(s, segs[k].entry, &p, &n, d);
-            if (r == UE_OK) ue_buf_put(out, p, n);
-            free(p);
-            pos = segs[k].off + segs[k].len;
-        }
-    }
+    reencode_ctx c = {s, out, d};
+    r = walk_layout(s, segs, nseg, out, NULL, reencode_entry, &c);
     free(segs);
     if (r == UE_OK && out->failed) r = UE_ERR_NOMEM;
     return r;

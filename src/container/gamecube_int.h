@@ -57,5 +57,8 @@ ue_result ue_fsys_layout(const fsys_state *s, fsys_segment **segs, size_t *nsegs
 /* Sets the name used by the fallback "<archive-name>_entry_<index><ext>" (default "fsys");
  * recomputes display names. `state` is the ops state of an FSYS archive. */
 void ue_fsys_set_archive_name(void *state, const char *name);
+/* Seed §18.4: full name, else short name (+ the type's extension), else
+ * "<archive-name>_entry_<index><ext>". */
+void ue_fsys_set_display_name(fsys_entry *e, size_t i, const char *archive_name);
 
 #endif

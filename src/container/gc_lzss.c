@@ -96,10 +96,7 @@ ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **o
         r = ue_lzss_decode(&params, stream, stream_len, buf, h.uncompressed_size, &st, d,
                            diag_base + UE_GCLZSS_HEADER, diag_path);
     } else {
-        for (size_t i = 0; i < scratch.count; i++)
-            ue_diag_add(d, scratch.items[i].severity, scratch.items[i].code,
-                        scratch.items[i].offset, scratch.items[i].path, "%s",
-                        scratch.items[i].message);
+        ue_diag_append(d, &scratch, UE_SEV_INFO);
     }
     ue_diag_free(&scratch);
     if (r != UE_OK) {
