@@ -3,17 +3,9 @@
 # edits, ARCHIVE:ENTRY, validation, bad input (exit 1, no output file, input untouched).
 set -u
 UE="$1"
-T="${UE_TEST_TMP:-/tmp}/cli_archive.$$"
-rm -rf "$T"; mkdir -p "$T"
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass+1)); }
-bad()  { fail=$((fail+1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expect_rc WANT CMD...
-  local want=$1; shift
-  "$@" >"$T/out" 2>"$T/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
-}
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_archive
+. "$HERE/cli_lib.sh"
 
 expect_rc 0 "$UE" demo -o "$T/demo"
 A="$T/demo/parkan/objects.rlb"
@@ -133,5 +125,4 @@ expect_rc 0 "$UE" pack "$T/ro" -o "$T/rev.rlb"
 expect_rc 0 "$UE" list "$T/rev.rlb:textures_inner.lib"
 grep -q GRID_01 "$T/out" && ok || bad "lookup through the rebuilt sort table"
 
-echo "cli_archive: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

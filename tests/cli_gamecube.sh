@@ -3,17 +3,9 @@
 # ARCHIVE:ENTRY, the FSYS → LZSS → PKX → DAT chain, edits, and bad input (exit 1, no output).
 set -u
 UE="$1"
-T="${UE_TEST_TMP:-/tmp}/cli_gamecube.$$"
-rm -rf "$T"; mkdir -p "$T"
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()   { pass=$((pass+1)); }
-bad()  { fail=$((fail+1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expect_rc WANT CMD...
-  local want=$1; shift
-  "$@" >"$T/out" 2>"$T/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
-}
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_gamecube
+. "$HERE/cli_lib.sh"
 
 expect_rc 0 "$UE" demo -o "$T/demo"
 G="$T/demo/gamecube"
@@ -109,5 +101,4 @@ expect_rc 1 "$UE" info "$T/trunc.fsys"
 expect_rc 1 "$UE" extract --tolerant "$T/payload.fsys" -o "$T/tol"
 n=$(ls "$T/tol/entries" 2>/dev/null | grep -vc '\.lzss$'); [ "$n" = 4 ] && ok || bad "tolerant extract wrote $n payloads, want 4"
 
-echo "cli_gamecube: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -5,17 +5,8 @@
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
-T="${UE_TEST_TMP:-/tmp}/cli_model.$$"
-rm -rf "$T"; mkdir -p "$T"
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
-expect_rc() {
-  local want=$1; shift
-  "$@" >"$T/out" 2>"$T/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
-}
+NAME=cli_model
+. "$HERE/cli_lib.sh"
 validate_gltf() {
   if node "$HERE/gltf_validate.mjs" "$@" >"$T/val" 2>&1; then ok; else bad "gltf-validator: $*"; cat "$T/val" >&2; fi
 }
@@ -138,5 +129,4 @@ expect_rc 1 "$UE" edit "$R" -o "$T/e3.msh" --replace-slot 0 "$T/bad.obj"
 grep -q "obj/line\[2\]" "$T/err" && ok || bad "bad OBJ names its line"
 [ ! -e "$T/e3.msh" ] && ok || bad "failed edit left a file"
 
-echo "cli_model: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
