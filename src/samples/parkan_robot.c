@@ -125,12 +125,10 @@ ue_result ue_sample_robot(ue_buf *out) {
 
     /* Rest poses: the head turned 90° about the up axis, the antenna tilted. */
     const float s45 = 0.70710678f;
-    static const float origin_q[4] = {0, 0, 0, 1};
     const float poses[6][7] = {
         {0, 0, 1.0f, 0, 0, 0, 1},      {0, 0, 0.45f, 0, 0, s45, s45}, {0.1f, 0, 0.3f, s45 * 0.5f, 0, 0, 0.93541435f},
         {0.5f, 0, 0.3f, 0, 0, 0, 1},   {-0.5f, 0, 0.3f, 0, 0, 0, 1},  {0, 0, -0.45f, 0, 0, 0, 1},
     };
-    (void)origin_q;
     for (size_t n = 0; n < 6 && r == UE_OK; n++) r = ue_msh_set_rest_pose(&m, n, poses[n], poses[n] + 3);
 
     if (r == UE_OK) {
