@@ -132,7 +132,7 @@ int cmd_edit(int argc, char **argv) {
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
         double x, y, z;
-        size_t k, len;
+        size_t k, len = 0;
         if (!strcmp(a, "-o")) {
             i++;
         } else if (!strcmp(a, "--material")) {
@@ -152,8 +152,9 @@ int cmd_edit(int argc, char **argv) {
                 first > m.vertex_count || len > m.vertex_count - first) {
                 cli_error("edit: --vertices: the model has %zu vertices", m.vertex_count);
                 rc = EXIT_USAGE;
+            } else {
+                n = len;
             }
-            n = len;
             i += 2;
         } else if (!strcmp(a, "--translate") || !strcmp(a, "--scale")) {
             bool move = a[2] == 't';
