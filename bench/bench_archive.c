@@ -107,11 +107,7 @@ static int do_pack(void *arg) {
         char in[700], out[700];
         snprintf(in, sizeof in, "%s/x%02d", c->dir, i);
         snprintf(out, sizeof out, "%s/p%02d.rlb", c->dir, i);
-        ue_buf b = {0};
-        if (ue_archive_pack(in, &b, NULL) != UE_OK) return 1;
-        ue_result r = ue_file_write_atomic(out, b.data, b.size, true, NULL);
-        ue_buf_free(&b);
-        if (r != UE_OK) return 1;
+        if (ue_archive_pack_file(in, out, true, NULL) != UE_OK) return 1;
     }
     return 0;
 }

@@ -51,6 +51,9 @@ ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_
 /* Rebuilds a container from an extracted directory. Unchanged payloads reproduce the original
  * bytes exactly; changed or added payloads give a valid container. */
 ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d);
+/* The same into a file that appears whole (temp + rename); formats that can stream (NRes) copy
+ * payload files into it without holding the archive in memory. */
+ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d);
 
 /* The container's own bytes as opened (for OUTER:ENTRY, the decoded entry); caller frees. */
 ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size);

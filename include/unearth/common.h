@@ -172,6 +172,36 @@ ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_
 #define UE_CAP_ENTRY_BYTES ((size_t)1 << 31)   /* 2 GiB for one decoded payload */
 #define UE_CAP_TABLE_ENTRIES ((size_t)1 << 20) /* one million directory entries */
 
+/* ---- sinks: where writers put their bytes, in order -------------------------------------- */
+
+typedef struct ue_sink {
+    ue_result (*write)(void *ctx, const void *data, size_t n);
+    /* Optional: copy n bytes at `off` of an open file without passing them through memory. */
+    ue_result (*copy)(void *ctx, int from_fd, uint64_t off, size_t n);
+    void *ctx;
+    uint64_t written;
+} ue_sink;
+
+ue_sink ue_sink_buf(ue_buf *b);
+ue_result ue_sink_put(ue_sink *s, const void *data, size_t n);
+ue_result ue_sink_zeros(ue_sink *s, size_t n);
+/* Appends n bytes of a source: inside the kernel when both ends are files. */
+ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n);
+/* XXH64 of a range of a source; file sources are hashed through a mapping, without a copy. */
+ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash);
+
+/* A file written through a sink into a temp file and renamed into place on commit. */
+typedef struct ue_file_sink {
+    ue_sink sink;
+    int fd;
+    bool overwrite;
+    char temp_path[4096 + 16];
+    char final_path[4096];
+} ue_file_sink;
+ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
+ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
+void ue_file_sink_abort(ue_file_sink *f);
+
 /* ---- files ------------------------------------------------------------------------------- */
 
 /* Reads a whole file (≤ cap bytes). */

@@ -23,6 +23,7 @@ typedef struct ue_nres_entry {
     uint32_t data_offset;                 /* as on disk / as placed by the last write */
     uint32_t sort_index;                  /* as on disk / as computed by the last write */
     uint8_t *owned;                       /* payload held in memory (edited, added, or loaded) */
+    char *payload_file;                   /* else: a file holding exactly the payload (malloc'd path) */
     bool damaged;                         /* tolerant reading only: the payload is unusable */
 } ue_nres_entry;
 
@@ -74,6 +75,9 @@ typedef enum ue_nres_layout {
     UE_NRES_CANONICAL = 1  /* directory order, 8-byte zero padding, fresh sort table */
 } ue_nres_layout;
 ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d);
+/* The same into any sink; payloads that live in files are copied file to file when the sink is
+ * a file (see ue_file_sink), so big archives never sit in memory. */
+ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d);
 
 /* Editing. Payloads are copied. Names longer than 35 bytes are rejected (UE_ERR_USAGE). */
 ue_result ue_nres_add(ue_nres *n, uint32_t type_id, uint32_t attr1, uint32_t attr2,

@@ -143,13 +143,10 @@ int cmd_pack(const cli_opts *o) {
         return EXIT_USAGE;
     }
     ue_diag d = {0};
-    ue_buf out = {0};
-    ue_result r = ue_archive_pack(o->inputs[0], &out, &d);
-    if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, &d);
+    ue_result r = ue_archive_pack_file(o->inputs[0], o->output, o->force, &d);
     if (d.count) cli_print_diags(&d, 50);
     if (r != UE_OK) cli_error("pack: %s", ue_result_name(r));
-    else if (!o->quiet) fprintf(stderr, "packed %zu bytes into %s\n", out.size, o->output);
-    ue_buf_free(&out);
+    else if (!o->quiet) fprintf(stderr, "packed %s into %s\n", o->inputs[0], o->output);
     ue_diag_free(&d);
     return cli_exit_code(r);
 }

@@ -132,7 +132,7 @@ int cmd_edit(int argc, char **argv) {
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
         double x, y, z;
-        size_t k, len = 0;
+        size_t k = 0, len = 0;
         if (!strcmp(a, "-o")) {
             i++;
         } else if (!strcmp(a, "--material")) {

@@ -147,43 +147,176 @@ static bool write_all(int fd, const void *data, size_t size) {
     return true;
 }
 
-ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
-                               ue_diag *d) {
+/* ---- sinks: sequential output to memory or to a file that appears whole ------------------- */
+
+static ue_result buf_sink_write(void *ctx, const void *data, size_t n) {
+    ue_buf *b = ctx;
+    ue_buf_put(b, data, n);
+    return b->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
+ue_sink ue_sink_buf(ue_buf *b) {
+    ue_sink s = {0};
+    s.write = buf_sink_write;
+    s.ctx = b;
+    return s;
+}
+
+ue_result ue_sink_put(ue_sink *s, const void *data, size_t n) {
+    ue_result r = n ? s->write(s->ctx, data, n) : UE_OK;
+    if (r == UE_OK) s->written += n;
+    return r;
+}
+
+ue_result ue_sink_zeros(ue_sink *s, size_t n) {
+    static const uint8_t zeros[4096];
+    while (n > 0) {
+        size_t take = n < sizeof zeros ? n : sizeof zeros;
+        ue_result r = ue_sink_put(s, zeros, take);
+        if (r != UE_OK) return r;
+        n -= take;
+    }
+    return UE_OK;
+}
+
+ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n) {
+    if (!ue_range_ok(off, n, src->size)) return UE_ERR_INVALID;
+    if (s->copy && !src->memory && src->read == file_read) {
+        ue_result r = s->copy(s->ctx, ((const file_ctx *)src->ctx)->fd, off, n);
+        if (r == UE_OK) s->written += n;
+        return r;
+    }
+    uint8_t chunk[65536];
+    while (n > 0) {
+        size_t take = n < sizeof chunk ? n : sizeof chunk;
+        const uint8_t *p = src->memory ? src->memory + off : chunk;
+        ue_result r = src->memory ? UE_OK : ue_source_read(src, off, chunk, take);
+        if (r == UE_OK) r = ue_sink_put(s, p, take);
+        if (r != UE_OK) return r;
+        off += take;
+        n -= take;
+    }
+    return UE_OK;
+}
+
+static ue_result file_sink_write(void *ctx, const void *data, size_t n) {
+    ue_file_sink *f = ctx;
+    return write_all(f->fd, data, n) ? UE_OK : UE_ERR_IO;
+}
+
+/* The kernel copies file to file; where it cannot (another file system, old kernel) the bytes
+ * go through a small buffer. */
+static ue_result file_sink_copy(void *ctx, int from_fd, uint64_t off, size_t n) {
+    ue_file_sink *f = ctx;
+    loff_t in = (loff_t)off;
+    while (n > 0) {
+        ssize_t got = copy_file_range(from_fd, &in, f->fd, NULL, n, 0);
+        if (got > 0) {
+            n -= (size_t)got;
+            continue;
+        }
+        if (got < 0 && errno == EINTR) continue;
+        uint8_t chunk[65536];
+        while (n > 0) {
+            size_t take = n < sizeof chunk ? n : sizeof chunk;
+            ssize_t r = pread(from_fd, chunk, take, (off_t)in);
+            if (r <= 0) return UE_ERR_IO;
+            if (!write_all(f->fd, chunk, (size_t)r)) return UE_ERR_IO;
+            in += r;
+            n -= (size_t)r;
+        }
+    }
+    return UE_OK;
+}
+
+ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d) {
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
     if (!overwrite && ue_path_exists(path)) {
         ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, path,
                     "output exists (use -f to overwrite)");
         return UE_ERR_USAGE;
     }
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 32);
-    if (!tmp) return UE_ERR_NOMEM;
-    snprintf(tmp, len + 32, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
+    int n = snprintf(f->temp_path, sizeof f->temp_path, "%s.tmp-XXXXXX", path);
+    if (n < 0 || (size_t)n >= sizeof f->temp_path) return UE_ERR_USAGE;
+    snprintf(f->final_path, sizeof f->final_path, "%s", path);
+    f->fd = mkstemp(f->temp_path);
+    if (f->fd < 0) {
         ue_diag_add(d, UE_SEV_ERROR, "io.create", UE_NO_OFFSET, path, "cannot create: %s",
                     strerror(errno));
-        free(tmp);
         return UE_ERR_IO;
     }
+    f->overwrite = overwrite;
+    f->sink.write = file_sink_write;
+    f->sink.copy = file_sink_copy;
+    f->sink.ctx = f;
+    return UE_OK;
+}
+
+ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
     /* No fsync: the rename already guarantees that a failed or killed run leaves either the
      * old file or the whole new one; power-loss durability is the file system's business. */
-    bool ok = write_all(fd, data, size);
-    ok = (close(fd) == 0) && ok;
-    ok = ok && fchmodat(AT_FDCWD, tmp, 0644, 0) == 0;
-    if (ok && !overwrite) {
+    bool ok = close(f->fd) == 0;
+    f->fd = -1;
+    ok = ok && fchmodat(AT_FDCWD, f->temp_path, 0644, 0) == 0;
+    if (ok && !f->overwrite) {
         /* link() fails if the target appeared meanwhile, so we never clobber a racing file. */
-        ok = link(tmp, path) == 0;
-        unlink(tmp);
+        ok = link(f->temp_path, f->final_path) == 0;
+        unlink(f->temp_path);
     } else if (ok) {
-        ok = rename(tmp, path) == 0;
+        ok = rename(f->temp_path, f->final_path) == 0;
     }
     if (!ok) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, path, "cannot write: %s",
+        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, f->final_path, "cannot write: %s",
                     strerror(errno));
-        unlink(tmp);
-        free(tmp);
+        unlink(f->temp_path);
         return UE_ERR_IO;
     }
+    return UE_OK;
+}
+
+void ue_file_sink_abort(ue_file_sink *f) {
+    if (f->fd >= 0) close(f->fd);
+    f->fd = -1;
+    if (f->temp_path[0]) unlink(f->temp_path);
+}
+
+ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
+                               ue_diag *d) {
+    ue_file_sink f;
+    ue_result r = ue_file_sink_begin(&f, path, overwrite, d);
+    if (r != UE_OK) return r;
+    r = ue_sink_put(&f.sink, data, size);
+    if (r != UE_OK) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, path, "cannot write: %s", strerror(errno));
+        ue_file_sink_abort(&f);
+        return r;
+    }
+    return ue_file_sink_commit(&f, d);
+}
+
+/* XXH64 of a byte range; file sources are hashed through a read-only mapping (no copy). */
+ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash) {
+    if (!ue_range_ok(off, n, src->size)) return UE_ERR_INVALID;
+    if (src->memory || n == 0) {
+        *hash = ue_xxh64(src->memory ? src->memory + off : (const uint8_t *)"", n, 0);
+        return UE_OK;
+    }
+    if (src->read == file_read) {
+        const file_ctx *f = src->ctx;
+        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), start = off - off % page;
+        size_t delta = (size_t)(off - start);
+        uint8_t *map = mmap(NULL, n + delta, PROT_READ, MAP_PRIVATE, f->fd, (off_t)start);
+        if (map != MAP_FAILED) {
+            *hash = ue_xxh64(map + delta, n, 0);
+            munmap(map, n + delta);
+            return UE_OK;
+        }
+    }
+    uint8_t *tmp;
+    ue_result r = ue_source_read_alloc(src, off, n, UE_CAP_ENTRY_BYTES, &tmp);
+    if (r != UE_OK) return r;
+    *hash = ue_xxh64(tmp, n, 0);
     free(tmp);
     return UE_OK;
 }

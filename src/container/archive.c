@@ -273,26 +273,62 @@ ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_
     return r;
 }
 
-ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
+static json_t *load_manifest(const char *dir, const ue_container_ops **ops, ue_result *r, ue_diag *d) {
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/manifest.json", dir);
-    if (n < 0 || (size_t)n >= sizeof path) return UE_ERR_USAGE;
+    *ops = NULL;
+    if (n < 0 || (size_t)n >= sizeof path) {
+        *r = UE_ERR_USAGE;
+        return NULL;
+    }
     json_error_t err;
     json_t *m = json_load_file(path, 0, &err);
     if (!m) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "line %d: %s",
                     err.line, err.text);
-        return ue_path_exists(path) ? UE_ERR_INVALID : UE_ERR_IO;
+        *r = ue_path_exists(path) ? UE_ERR_INVALID : UE_ERR_IO;
+        return NULL;
     }
     const char *fmt = json_string_value(json_object_get(m, "format"));
-    const ue_container_ops *ops = fmt ? find_ops(fmt) : NULL;
-    ue_result r;
-    if (!ops || !ops->pack) {
+    *ops = fmt ? find_ops(fmt) : NULL;
+    if (!*ops || !(*ops)->pack) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.format", UE_NO_OFFSET, path,
                     "unknown or missing \"format\" (%s)", fmt ? fmt : "none");
-        r = UE_ERR_INVALID;
+        json_decref(m);
+        *r = UE_ERR_INVALID;
+        return NULL;
+    }
+    *r = UE_OK;
+    return m;
+}
+
+ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
+    const ue_container_ops *ops;
+    ue_result r;
+    json_t *m = load_manifest(dir, &ops, &r, d);
+    if (!m) return r;
+    r = ops->pack(m, dir, out, d);
+    json_decref(m);
+    return r;
+}
+
+ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
+    const ue_container_ops *ops;
+    ue_result r;
+    json_t *m = load_manifest(dir, &ops, &r, d);
+    if (!m) return r;
+    if (ops->pack_to) {
+        /* Streamed: payload files are copied into the output without being held in memory. */
+        ue_file_sink f;
+        r = ue_file_sink_begin(&f, path, overwrite, d);
+        if (r == UE_OK) r = ops->pack_to(m, dir, &f.sink, d);
+        if (r == UE_OK) r = ue_file_sink_commit(&f, d);
+        else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {
-        r = ops->pack(m, dir, out, d);
+        ue_buf out = {0};
+        r = ops->pack(m, dir, &out, d);
+        if (r == UE_OK) r = ue_file_write_atomic(path, out.data, out.size, overwrite, d);
+        ue_buf_free(&out);
     }
     json_decref(m);
     return r;

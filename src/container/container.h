@@ -30,6 +30,9 @@ typedef struct ue_container_ops {
     ue_result (*extract)(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
     /* Rebuilds from a manifest and the directory it lives in. */
     ue_result (*pack)(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d);
+    /* Optional: the same, streamed into a sink (used for files, so payloads are copied file to
+     * file instead of being held in memory). */
+    ue_result (*pack_to)(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
@@ -61,6 +64,9 @@ bool ue_unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len);
 ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
                                 size_t cap, uint8_t **data, size_t *size, bool *changed,
                                 ue_diag *d);
+/* The full path of the file a manifest entry names, and its size, without reading it. */
+ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
+                                char **path, uint64_t *size, ue_diag *d);
 /* Typed getters that report "manifest: entries[3].attr1 missing or not a number". */
 bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where, ue_diag *d);
 bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where, ue_diag *d);

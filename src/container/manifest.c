@@ -82,6 +82,32 @@ static bool safe_relative(const char *rel) {
     return true;
 }
 
+ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
+                                char **path_out, uint64_t *size, ue_diag *d) {
+    *path_out = NULL;
+    const char *rel = json_string_value(json_object_get(entry, key));
+    if (!rel || !safe_relative(rel)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
+                    "\"%s\" must be a relative path inside the directory (got %s)", key,
+                    rel ? rel : "nothing");
+        return UE_ERR_INVALID;
+    }
+    size_t len = strlen(dir) + strlen(rel) + 2;
+    char *path = malloc(len);
+    if (!path) return UE_ERR_NOMEM;
+    snprintf(path, len, "%s/%s", dir, rel);
+    ue_source src;
+    ue_result r = ue_source_open_file(path, &src, d);
+    if (r != UE_OK) {
+        free(path);
+        return UE_ERR_INVALID; /* the manifest names a file that is not there */
+    }
+    *size = src.size;
+    ue_source_close(&src);
+    *path_out = path;
+    return UE_OK;
+}
+
 ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
                                 size_t cap, uint8_t **data, size_t *size, bool *changed,
                                 ue_diag *d) {

@@ -18,7 +18,10 @@ void ue_nres_init(ue_nres *n) {
 
 void ue_nres_free(ue_nres *n) {
     if (!n) return;
-    for (size_t i = 0; i < n->count; i++) free(n->entries[i].owned);
+    for (size_t i = 0; i < n->count; i++) {
+        free(n->entries[i].owned);
+        free(n->entries[i].payload_file);
+    }
     for (size_t i = 0; i < n->gap_count; i++) free(n->gaps[i].bytes);
     free(n->entries);
     free(n->gaps);
@@ -355,6 +358,17 @@ ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **data, uint
         *data = e->owned ? e->owned : (const uint8_t *)"";
         return UE_OK;
     }
+    if (e->payload_file) {
+        size_t got;
+        ue_result r = ue_file_read(e->payload_file, UE_CAP_ENTRY_BYTES, to_free, &got, d);
+        if (r == UE_OK && got != e->size) {
+            free(*to_free);
+            *to_free = NULL;
+            return UE_ERR_IO;
+        }
+        *data = *to_free;
+        return r;
+    }
     if (e->damaged || !n->src) {
         char path[PATH_LEN];
         snprintf(path, sizeof path, "nres/entry[%zu]", i);
@@ -380,31 +394,8 @@ ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **data, uint
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-static void put_directory(ue_buf *out, const ue_nres *n, const uint32_t *offsets,
-                          const uint32_t *sort) {
-    for (size_t i = 0; i < n->count; i++) {
-        const ue_nres_entry *e = &n->entries[i];
-        ue_buf_put_u32le(out, e->type_id);
-        ue_buf_put_u32le(out, e->attr1);
-        ue_buf_put_u32le(out, e->attr2);
-        ue_buf_put_u32le(out, e->size);
-        ue_buf_put_u32le(out, e->attr3);
-        ue_buf_put(out, e->name_raw, UE_NRES_NAME_SIZE);
-        ue_buf_put_u32le(out, offsets[i]);
-        ue_buf_put_u32le(out, sort[i]);
-    }
-}
-
-static void patch_header(ue_buf *out, const ue_nres *n, uint32_t total) {
-    if (out->failed || out->size < UE_NRES_HEADER_SIZE) return;
-    memcpy(out->data, "NRes", 4);
-    ue_store_u32le(out->data + 4, n->version);
-    ue_store_u32le(out->data + 8, (uint32_t)n->count);
-    ue_store_u32le(out->data + 12, total);
-}
-
 typedef struct segment {
-    uint32_t at;     /* original offset: sets the order */
+    uint32_t at;     /* where it starts in the output (lossless) or sorting key (relayout) */
     bool is_gap;
     size_t index;
 } segment;
@@ -416,20 +407,51 @@ static int segment_cmp(const void *a, const void *b) {
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d) {
+/* Appends entry i's payload from byte `skip` on: from memory, or copied from its file (the
+ * source archive or a payload file) without passing through a buffer when the sink can. */
+static ue_result emit_payload(const ue_nres *n, size_t i, size_t skip, ue_sink *out, ue_diag *d) {
+    const ue_nres_entry *e = &n->entries[i];
+    if (skip >= e->size) return UE_OK;
+    if (e->owned) return ue_sink_put(out, e->owned + skip, e->size - skip);
+    char path[PATH_LEN];
+    snprintf(path, sizeof path, "nres/entry[%zu]", i);
+    ue_result r;
+    if (e->payload_file) {
+        ue_source src;
+        if ((r = ue_source_open_file(e->payload_file, &src, d)) != UE_OK) return r;
+        if (src.size != e->size) {
+            ue_diag_add(d, UE_SEV_ERROR, "nres.entry.changed", UE_NO_OFFSET, path,
+                        "payload file %s changed size while packing", e->payload_file);
+            r = UE_ERR_IO;
+        } else {
+            r = ue_sink_copy(out, &src, skip, e->size - skip);
+        }
+        ue_source_close(&src);
+        return r;
+    }
+    if (e->damaged || !n->src) {
+        ue_diag_add(d, UE_SEV_ERROR, "nres.entry.damaged", e->data_offset, path, "payload is outside the file");
+        return UE_ERR_INVALID;
+    }
+    r = ue_sink_copy(out, n->src, (uint64_t)e->data_offset + skip, e->size - skip);
+    if (r != UE_OK)
+        ue_diag_add(d, UE_SEV_ERROR, "nres.entry.read", e->data_offset, path, "cannot read %u payload bytes", e->size);
+    return r;
+}
+
+/* The writer plans every offset first, then emits header, data and directory in order, so the
+ * output can stream to a file. */
+ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d) {
     size_t count = n->count;
     if (count > UE_CAP_TABLE_ENTRIES || count > INT32_MAX) return UE_ERR_NOMEM;
     uint32_t *offsets = malloc((count ? count : 1) * sizeof *offsets);
     uint32_t *sort = malloc((count ? count : 1) * sizeof *sort);
     segment *segs = malloc((count + n->gap_count + 1) * sizeof *segs);
-    if (!offsets || !sort || !segs) {
-        free(offsets);
-        free(sort);
-        free(segs);
-        return UE_ERR_NOMEM;
-    }
     ue_result r = UE_OK;
-    size_t base = out->size;
+    if (!offsets || !sort || !segs) {
+        r = UE_ERR_NOMEM;
+        goto done;
+    }
     bool preserve = layout == UE_NRES_LOSSLESS && !n->layout_dirty;
     bool keep_sort = layout == UE_NRES_LOSSLESS && !n->sort_dirty;
     if (keep_sort)
@@ -437,87 +459,109 @@ ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue
     else if ((r = ue_nres_compute_sort(n, sort)) != UE_OK)
         goto done;
 
-    /* One allocation up front: growing by doubling would copy a big archive several times. */
-    size_t estimate = UE_NRES_HEADER_SIZE + count * UE_NRES_ENTRY_SIZE;
+    /* Plan: segments in output order, each entry's offset, where the directory starts. */
+    size_t nsegs = 0;
+    uint64_t dir_at;
+    uint32_t total;
     if (preserve) {
-        estimate += n->dir_offset;
-    } else {
-        for (size_t i = 0; i < count; i++) estimate += n->entries[i].size + UE_NRES_ALIGN;
-        for (size_t g = 0; g < n->gap_count; g++) estimate += n->gaps[g].size + UE_NRES_ALIGN;
-    }
-    /* Only a hint: if it cannot be had, the buffer still grows as needed. */
-    ue_buf_try_reserve(out, estimate);
-    ue_buf_put_zeros(out, UE_NRES_HEADER_SIZE);
-    if (preserve) {
-        /* Everything goes back to where it was; bytes no one claims stay zero. */
-        size_t dir_at = n->dir_offset;
-        if (dir_at < UE_NRES_HEADER_SIZE) dir_at = UE_NRES_HEADER_SIZE;
-        ue_buf_put_zeros(out, dir_at - UE_NRES_HEADER_SIZE);
-        if (out->failed) {
-            r = UE_ERR_NOMEM;
-            goto done;
-        }
-        for (size_t g = 0; g < n->gap_count; g++) {
-            const ue_nres_gap *gap = &n->gaps[g];
-            if (!ue_range_ok(gap->offset, gap->size, dir_at)) continue;
-            memcpy(out->data + base + gap->offset, gap->bytes, gap->size);
-        }
+        /* Everything goes back where it was; bytes no one claims stay zero. */
+        dir_at = n->dir_offset < UE_NRES_HEADER_SIZE ? UE_NRES_HEADER_SIZE : n->dir_offset;
         for (size_t i = 0; i < count; i++) {
             const ue_nres_entry *e = &n->entries[i];
             offsets[i] = e->data_offset;
-            if (e->damaged || !ue_range_ok(e->data_offset, e->size, dir_at)) continue;
-            const uint8_t *p;
-            uint8_t *tmp;
-            if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) goto done;
-            if (e->size) memcpy(out->data + base + e->data_offset, p, e->size);
-            free(tmp);
+            if (!e->damaged && e->data_offset >= UE_NRES_HEADER_SIZE && ue_range_ok(e->data_offset, e->size, dir_at))
+                segs[nsegs++] = (segment){e->data_offset, false, i};
         }
+        for (size_t g = 0; g < n->gap_count; g++)
+            if (n->gaps[g].offset >= UE_NRES_HEADER_SIZE && ue_range_ok(n->gaps[g].offset, n->gaps[g].size, dir_at))
+                segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
+        total = n->total_size; /* a lossless write keeps even a wrong total_size */
     } else {
         /* Payloads (and kept unindexed regions, unless canonical) in their previous file order;
          * new entries, whose offset is 0, come first in directory order — stable either way. */
-        size_t nsegs = 0;
         for (size_t i = 0; i < count; i++)
-            segs[nsegs++] = (segment){layout == UE_NRES_CANONICAL ? 0 : n->entries[i].data_offset,
-                                      false, i};
+            segs[nsegs++] = (segment){layout == UE_NRES_CANONICAL ? 0 : n->entries[i].data_offset, false, i};
         if (layout == UE_NRES_LOSSLESS)
-            for (size_t g = 0; g < n->gap_count; g++)
-                segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
+            for (size_t g = 0; g < n->gap_count; g++) segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
         qsort(segs, nsegs, sizeof *segs, segment_cmp);
-        for (size_t s = 0; s < nsegs; s++) {
-            if (segs[s].is_gap) {
-                ue_buf_put(out, n->gaps[segs[s].index].bytes, n->gaps[segs[s].index].size);
+        uint64_t pos = UE_NRES_HEADER_SIZE;
+        for (size_t k = 0; k < nsegs; k++) {
+            if (segs[k].is_gap) {
+                segs[k].at = (uint32_t)pos;
+                pos += n->gaps[segs[k].index].size;
             } else {
-                size_t i = segs[s].index;
-                const ue_nres_entry *e = &n->entries[i];
-                const uint8_t *p;
-                uint8_t *tmp;
-                if (out->size - base > UINT32_MAX) {
-                    r = UE_ERR_NOMEM;
-                    goto done;
-                }
-                offsets[i] = (uint32_t)(out->size - base);
-                if (e->damaged) continue;
-                if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) goto done;
-                ue_buf_put(out, p, e->size);
-                free(tmp);
+                const ue_nres_entry *e = &n->entries[segs[k].index];
+                offsets[segs[k].index] = segs[k].at = (uint32_t)pos;
+                if (e->damaged) continue; /* no bytes: tolerant input only */
+                pos += e->size;
             }
-            ue_buf_align(out, UE_NRES_ALIGN);
+            pos = (pos + UE_NRES_ALIGN - 1) / UE_NRES_ALIGN * UE_NRES_ALIGN;
+            if (pos > UINT32_MAX) {
+                r = UE_ERR_NOMEM;
+                goto done;
+            }
+        }
+        dir_at = pos;
+        if (dir_at + (uint64_t)count * UE_NRES_ENTRY_SIZE > UINT32_MAX) {
+            r = UE_ERR_NOMEM;
+            goto done;
+        }
+        total = (uint32_t)(dir_at + count * UE_NRES_ENTRY_SIZE);
+    }
+    qsort(segs, nsegs, sizeof *segs, segment_cmp);
+
+    /* Emit. Overlapping payloads (tolerant input) hold the same original bytes, so each
+     * segment only writes what lies past the previous one. */
+    uint8_t hdr[UE_NRES_HEADER_SIZE];
+    memcpy(hdr, "NRes", 4);
+    ue_store_u32le(hdr + 4, n->version);
+    ue_store_u32le(hdr + 8, (uint32_t)count);
+    ue_store_u32le(hdr + 12, total);
+    r = ue_sink_put(out, hdr, sizeof hdr);
+    uint64_t cursor = UE_NRES_HEADER_SIZE;
+    for (size_t k = 0; k < nsegs && r == UE_OK; k++) {
+        uint64_t start = segs[k].at;
+        uint64_t size = segs[k].is_gap ? n->gaps[segs[k].index].size
+                        : (n->entries[segs[k].index].damaged ? 0 : n->entries[segs[k].index].size);
+        if (start > cursor) r = ue_sink_zeros(out, (size_t)(start - cursor)), cursor = start;
+        if (r != UE_OK || start + size <= cursor) continue;
+        size_t skip = (size_t)(cursor - start);
+        if (segs[k].is_gap) r = ue_sink_put(out, n->gaps[segs[k].index].bytes + skip, (size_t)size - skip);
+        else r = emit_payload(n, segs[k].index, skip, out, d);
+        cursor = start + size;
+        if (!preserve && r == UE_OK && cursor % UE_NRES_ALIGN) {
+            r = ue_sink_zeros(out, UE_NRES_ALIGN - cursor % UE_NRES_ALIGN);
+            cursor = (cursor + UE_NRES_ALIGN - 1) / UE_NRES_ALIGN * UE_NRES_ALIGN;
         }
     }
-    put_directory(out, n, offsets, sort);
-    if (out->failed || out->size - base > UINT32_MAX) {
-        r = UE_ERR_NOMEM;
-        goto done;
-    }
-    {
-        /* A lossless write keeps even a wrong total_size; every other layout states the truth. */
-        ue_buf view = {out->data + base, out->size - base, out->size - base, 0, false};
-        patch_header(&view, n, preserve ? n->total_size : (uint32_t)(out->size - base));
+    if (r == UE_OK && dir_at > cursor) r = ue_sink_zeros(out, (size_t)(dir_at - cursor));
+    for (size_t i = 0; i < count && r == UE_OK; i++) {
+        const ue_nres_entry *e = &n->entries[i];
+        uint8_t rec[UE_NRES_ENTRY_SIZE];
+        ue_store_u32le(rec, e->type_id);
+        ue_store_u32le(rec + 4, e->attr1);
+        ue_store_u32le(rec + 8, e->attr2);
+        ue_store_u32le(rec + 12, e->size);
+        ue_store_u32le(rec + 16, e->attr3);
+        memcpy(rec + 20, e->name_raw, UE_NRES_NAME_SIZE);
+        ue_store_u32le(rec + 56, offsets[i]);
+        ue_store_u32le(rec + 60, sort[i]);
+        r = ue_sink_put(out, rec, sizeof rec);
     }
 done:
     free(offsets);
     free(sort);
     free(segs);
+    return r;
+}
+
+ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d) {
+    size_t base = out->size;
+    /* Only a hint: a big archive is not copied again and again by doubling growth. */
+    size_t estimate = UE_NRES_HEADER_SIZE + n->count * (UE_NRES_ENTRY_SIZE + UE_NRES_ALIGN) + n->dir_offset;
+    ue_buf_try_reserve(out, estimate);
+    ue_sink sink = ue_sink_buf(out);
+    ue_result r = ue_nres_write_to(n, layout, &sink, d);
     if (r != UE_OK) out->size = base;
     return r;
 }
@@ -570,6 +614,8 @@ ue_result ue_nres_replace(ue_nres *n, size_t i, const void *data, size_t size) {
     if (r != UE_OK) return r;
     ue_nres_entry *e = &n->entries[i];
     free(e->owned);
+    free(e->payload_file);
+    e->payload_file = NULL;
     e->owned = copy;
     if (e->size != size || e->damaged) n->layout_dirty = true;
     e->size = (uint32_t)size;
@@ -580,6 +626,7 @@ ue_result ue_nres_replace(ue_nres *n, size_t i, const void *data, size_t size) {
 ue_result ue_nres_remove(ue_nres *n, size_t i) {
     if (i >= n->count) return UE_ERR_USAGE;
     free(n->entries[i].owned);
+    free(n->entries[i].payload_file);
     memmove(&n->entries[i], &n->entries[i + 1], (n->count - i - 1) * sizeof *n->entries);
     n->count--;
     n->layout_dirty = n->sort_dirty = true;

@@ -194,7 +194,7 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     return UE_OK;
 }
 
-static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result nres_pack_to(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d) {
     const json_t *header = json_object_get(manifest, "header");
     const json_t *entries = json_object_get(manifest, "entries");
     if (!json_is_object(header) || !json_is_array(entries)) {
@@ -266,9 +266,10 @@ static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out,
             r = UE_ERR_INVALID;
             break;
         }
-        size_t size;
-        bool changed;
-        r = ue_manifest_load_file(dir, ej, "file", UE_CAP_ENTRY_BYTES, &e->owned, &size, &changed, d);
+        /* Payloads stay in their files and are copied straight into the output; only sizes
+         * decide the layout (same size: same place, whatever the new bytes are). */
+        uint64_t size;
+        r = ue_manifest_file_path(dir, ej, "file", &e->payload_file, &size, d);
         if (r != UE_OK) break;
         if (size > UINT32_MAX) {
             r = UE_ERR_INVALID;
@@ -309,8 +310,16 @@ static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out,
             if (r == UE_OK && !ue_range_ok(gap->offset, size, dir_off)) n.layout_dirty = true;
         }
     }
-    if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_LOSSLESS, out, d);
+    if (r == UE_OK) r = ue_nres_write_to(&n, UE_NRES_LOSSLESS, out, d);
     ue_nres_free(&n);
+    return r;
+}
+
+static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+    size_t base = out->size;
+    ue_sink sink = ue_sink_buf(out);
+    ue_result r = nres_pack_to(manifest, dir, &sink, d);
+    if (r != UE_OK) out->size = base;
     return r;
 }
 
@@ -332,6 +341,7 @@ const ue_container_ops ue_nres_ops = {
     .entry_json = nres_entry_json,
     .extract = nres_extract,
     .pack = nres_pack,
+    .pack_to = nres_pack_to,
     .reencode = nres_reencode,
     .validate = NULL,
 };
