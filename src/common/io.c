@@ -442,59 +442,18 @@ ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_
 
 ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
                          size_t n, uint64_t *hash, ue_diag *d) {
-    if (!ue_range_ok(off, n, src->size)) return UE_ERR_INVALID;
-    if (src->memory || src->read != file_read || n == 0) {
-        uint8_t *tmp = NULL;
-        const uint8_t *p = src->memory ? src->memory + off : NULL;
-        if (!p) {
-            ue_result r = ue_source_read_alloc(src, off, n, UE_CAP_ENTRY_BYTES, &tmp);
-            if (r != UE_OK) return r;
-            p = tmp;
-        }
-        *hash = ue_xxh64(p, n, 0);
-        ue_result r = ue_outdir_write(o, rel, p, n, d);
-        free(tmp);
-        return r;
-    }
-    /* A file-backed payload never passes through a user-space buffer: it is hashed through a
-     * read-only mapping (released before the next entry, so peak memory stays one entry) and
-     * copied by the kernel. */
-    const file_ctx *f = src->ctx;
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t start = off - off % page;
-    size_t delta = (size_t)(off - start);
-    uint8_t *map = mmap(NULL, n + delta, PROT_READ, MAP_PRIVATE, f->fd, (off_t)start);
-    if (map == MAP_FAILED) {
-        uint8_t *tmp;
-        ue_result r = ue_source_read_alloc(src, off, n, UE_CAP_ENTRY_BYTES, &tmp);
-        if (r != UE_OK) return r;
-        *hash = ue_xxh64(tmp, n, 0);
-        r = ue_outdir_write(o, rel, tmp, n, d);
-        free(tmp);
-        return r;
-    }
-    *hash = ue_xxh64(map + delta, n, 0);
+    /* The payload never passes through a user-space buffer when it lives in a file: hashed
+     * through a mapping, copied by the kernel. */
+    ue_result r = ue_source_xxh64(src, off, n, hash);
     int fd;
-    ue_result r = outdir_create(o, rel, &fd, d);
-    if (r == UE_OK) {
-        bool ok = true;
-        loff_t in_off = (loff_t)off;
-        size_t done = 0;
-        while (ok && done < n) {
-            ssize_t got = copy_file_range(f->fd, &in_off, fd, NULL, n - done, 0);
-            if (got > 0) {
-                done += (size_t)got;
-                continue;
-            }
-            if (got < 0 && errno == EINTR) continue;
-            /* Not supported here (other file system, old kernel): write from the mapping. */
-            ok = write_all(fd, map + delta + done, n - done);
-            done = n;
-        }
-        r = outdir_finish(fd, ok, rel, d);
-    }
-    munmap(map, n + delta);
-    return r;
+    if (r == UE_OK) r = outdir_create(o, rel, &fd, d);
+    if (r != UE_OK) return r;
+    ue_file_sink f = {0};
+    f.fd = fd;
+    f.sink.write = file_sink_write;
+    f.sink.copy = file_sink_copy;
+    f.sink.ctx = &f;
+    return outdir_finish(fd, ue_sink_copy(&f.sink, src, off, n) == UE_OK, rel, d);
 }
 
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
