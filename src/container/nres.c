@@ -558,7 +558,13 @@ done:
 ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d) {
     size_t base = out->size;
     /* Only a hint: a big archive is not copied again and again by doubling growth. */
-    size_t estimate = UE_NRES_HEADER_SIZE + n->count * (UE_NRES_ENTRY_SIZE + UE_NRES_ALIGN) + n->dir_offset;
+    size_t estimate = UE_NRES_HEADER_SIZE + n->count * (UE_NRES_ENTRY_SIZE + UE_NRES_ALIGN);
+    if (layout == UE_NRES_LOSSLESS && !n->layout_dirty) {
+        estimate += n->dir_offset;
+    } else {
+        for (size_t i = 0; i < n->count; i++) estimate += n->entries[i].size;
+        for (size_t g = 0; g < n->gap_count; g++) estimate += n->gaps[g].size + UE_NRES_ALIGN;
+    }
     ue_buf_try_reserve(out, estimate);
     ue_sink sink = ue_sink_buf(out);
     ue_result r = ue_nres_write_to(n, layout, &sink, d);
