@@ -148,17 +148,79 @@ static void atomic_write_never_clobbers(void) {
     char out[256];
     snprintf(out, sizeof out, "%s/extracted", dir);
     ue_outdir o;
-    REQUIRE(ue_outdir_begin(&o, out, false, &d) == UE_OK);
+    REQUIRE(ue_outdir_begin(&o, out, false, NULL, &d) == UE_OK);
     CHECK_EQ_U(ue_outdir_write(&o, "a/b.bin", "1", 1, &d), UE_OK);
     ue_outdir_abort(&o);
     CHECK(!ue_path_exists(out));
-    REQUIRE(ue_outdir_begin(&o, out, false, &d) == UE_OK);
+    REQUIRE(ue_outdir_begin(&o, out, false, NULL, &d) == UE_OK);
     CHECK_EQ_U(ue_outdir_write(&o, "a/b.bin", "1", 1, &d), UE_OK);
     CHECK_EQ_U(ue_outdir_commit(&o, &d), UE_OK);
     snprintf(path, sizeof path, "%s/a/b.bin", out);
     CHECK(ue_path_exists(path));
     ue_remove_tree(dir);
     CHECK(!ue_path_exists(dir));
+    ue_diag_free(&d);
+}
+
+static bool only_a_txt(const char *rel, void *ctx) {
+    (void)ctx;
+    return !strcmp(rel, "a.txt");
+}
+
+static bool owns_if_only_a_txt(const char *dir, void *ctx) {
+    return ue_dir_holds_only(dir, only_a_txt, ctx);
+}
+
+static void outputs_never_touch_inputs(void) {
+    char dir[] = "/tmp/ue_test_outputs_XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    char in[256], in_dir[256], link_path[256], path[256];
+    snprintf(in_dir, sizeof in_dir, "%s/src", dir);
+    snprintf(in, sizeof in, "%s/src/model.msh", dir);
+    REQUIRE(ue_mkdirs(in_dir, NULL) == UE_OK);
+    REQUIRE(ue_file_write_atomic(in, "M", 1, false, NULL) == UE_OK);
+    ue_diag d = {0};
+    /* Compared by device and inode: another spelling or a hard link is still the input. */
+    snprintf(path, sizeof path, "%s/src/../src/./model.msh", dir);
+    CHECK_EQ_U(ue_output_check_input(path, in, &d), UE_ERR_USAGE);
+    snprintf(link_path, sizeof link_path, "%s/hard.glb", dir);
+    REQUIRE(link(in, link_path) == 0);
+    CHECK_EQ_U(ue_output_check_input(link_path, in, &d), UE_ERR_USAGE);
+    CHECK(strstr(d.items[d.count - 1].message, "is the input") != NULL);
+    /* An OUTER:ENTRY input protects its outer file. */
+    snprintf(path, sizeof path, "%s:entry.msh", in);
+    CHECK_EQ_U(ue_output_check_input(in, path, &d), UE_ERR_USAGE);
+    /* Inside an input directory (even where nothing exists yet), or containing the input. */
+    snprintf(path, sizeof path, "%s/new/deeper/out.glb", in_dir);
+    CHECK_EQ_U(ue_output_check_input(path, in_dir, &d), UE_ERR_USAGE);
+    CHECK(strstr(d.items[d.count - 1].message, "lies inside") != NULL);
+    CHECK_EQ_U(ue_output_check_input(dir, in, &d), UE_ERR_USAGE);
+    CHECK(strstr(d.items[d.count - 1].message, "contains") != NULL);
+    /* Neighbours are fine, and so is an input that does not exist. */
+    snprintf(path, sizeof path, "%s/out.glb", dir);
+    CHECK_EQ_U(ue_output_check_input(path, in, &d), UE_OK);
+    CHECK_EQ_U(ue_output_check_input(path, "/no/such/input", &d), UE_OK);
+
+    /* Directories: empty is accepted without -f; a non-empty one only when owned and with -f;
+     * a file is never replaced by a directory. */
+    ue_outdir o;
+    char out[256];
+    snprintf(out, sizeof out, "%s/out", dir);
+    REQUIRE(ue_mkdirs(out, NULL) == UE_OK);
+    const ue_outdir_owner owner = {"a test output", owns_if_only_a_txt, NULL};
+    REQUIRE(ue_outdir_begin(&o, out, false, &owner, &d) == UE_OK);
+    CHECK_EQ_U(ue_outdir_write(&o, "a.txt", "1", 1, &d), UE_OK);
+    CHECK_EQ_U(ue_outdir_commit(&o, &d), UE_OK);
+    CHECK_EQ_U(ue_outdir_begin(&o, out, false, &owner, &d), UE_ERR_USAGE);
+    CHECK_EQ_U(ue_outdir_begin(&o, out, true, NULL, &d), UE_ERR_USAGE);
+    REQUIRE(ue_outdir_begin(&o, out, true, &owner, &d) == UE_OK);
+    snprintf(path, sizeof path, "%s/foreign.txt", out);
+    REQUIRE(ue_file_write_atomic(path, "F", 1, false, NULL) == UE_OK);
+    CHECK_EQ_U(ue_outdir_commit(&o, &d), UE_ERR_USAGE); /* the foreign file arrived meanwhile */
+    CHECK(ue_path_exists(path));
+    CHECK_EQ_U(ue_outdir_begin(&o, in, true, &owner, &d), UE_ERR_USAGE);
+    CHECK_EQ_U(ue_file_write_atomic(out, "x", 1, true, &d), UE_ERR_USAGE); /* a directory */
+    ue_remove_tree(dir);
     ue_diag_free(&d);
 }
 
@@ -184,5 +246,6 @@ int main(void) {
     RUN(hex_round_trip_and_rejects);
     RUN(diagnostics_carry_offset_and_path);
     RUN(atomic_write_never_clobbers);
+    RUN(outputs_never_touch_inputs);
     return TEST_SUMMARY();
 }

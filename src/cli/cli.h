@@ -38,6 +38,15 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 
+/* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output` (or the
+ * companion file written beside it, x.gltf → x.bin when `companion_ext` is "bin") is, contains
+ * or lies inside any input. */
+ue_result cli_output_conflict(const char *output, const char *companion_ext,
+                              const char *const *inputs, size_t input_count, ue_diag *d);
+/* The printing form: 0 when `output` is safe; otherwise prints why and returns exit code 2. */
+int cli_check_output(const char *verb, const char *output, const char *const *inputs,
+                     size_t input_count);
+
 int cmd_info(const cli_opts *o);
 int cmd_list(const cli_opts *o);
 int cmd_extract(const cli_opts *o);

@@ -101,6 +101,11 @@ int cmd_edit(int argc, char **argv) {
         fputs(edit_usage, stderr);
         return EXIT_USAGE;
     }
+    int guard = cli_check_output("edit", output, (const char *const *)&input, 1);
+    for (int i = 0; i + 2 < argc && !guard; i++)
+        if (!strcmp(argv[i], "--replace-slot"))
+            guard = cli_check_output("edit", output, (const char *const *)&argv[i + 2], 1);
+    if (guard) return guard;
     if (!force && ue_path_exists(output)) {
         cli_error("edit: %s exists (use -f to overwrite)", output);
         return EXIT_USAGE;

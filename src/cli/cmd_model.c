@@ -229,8 +229,12 @@ static void run_job(job *j, const cli_opts *o) {
     snprintf(s.name, sizeof s.name, "%s", base);
     ue_msh_export_options eo = {o->lod, o->group};
     j->result = ue_msh_to_scene(&m, base, &eo, &s, &j->diag);
+    bool obj = ends_with(j->out_path, ".obj");
+    if (j->result == UE_OK)
+        j->result = cli_output_conflict(j->out_path, obj ? "mtl" : ends_with(j->out_path, ".gltf") ? "bin" : NULL,
+                                        o->inputs, o->input_count, &j->diag);
     if (j->result == UE_OK) {
-        if (ends_with(j->out_path, ".obj"))
+        if (obj)
             j->result = write_obj(&s, j->out_path, o->force, &j->diag);
         else
             j->result = ue_gltf_write_file(&s, j->out_path, false, o->force, &j->diag);

@@ -159,6 +159,11 @@ int main(int argc, char **argv) {
                  {"validate", cmd_validate}, {"roundtrip", cmd_roundtrip},
                  {"demo", cmd_demo},         {"convert", cmd_convert}};
     int rc = -1;
+    if (o.output && (rc = cli_check_output(o.verb, o.output, o.inputs, o.input_count))) {
+        free(o.inputs);
+        return rc;
+    }
+    rc = -1;
     for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
         if (!strcmp(o.verb, verbs[v].name)) rc = verbs[v].fn(&o);
     if (rc < 0) rc = usage_error("unknown verb \"%s\"", o.verb);

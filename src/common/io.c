@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,14 +230,32 @@ static ue_result file_sink_copy(void *ctx, int from_fd, uint64_t off, size_t n) 
     return UE_OK;
 }
 
-ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d) {
-    memset(f, 0, sizeof *f);
-    f->fd = -1;
-    if (!overwrite && ue_path_exists(path)) {
+/* An existing output file may be replaced (with `overwrite`) only when it is a regular file:
+ * renaming over a link, a directory or a device would destroy something we did not write. */
+static ue_result check_file_output(const char *path, bool overwrite, ue_diag *d) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return UE_OK;
+    const char *why = S_ISLNK(st.st_mode) ? "is a symbolic link"
+                      : S_ISDIR(st.st_mode) ? "is a directory"
+                      : !S_ISREG(st.st_mode) ? "is not a regular file" : NULL;
+    if (why) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.output.kind", UE_NO_OFFSET, path,
+                    "output %s; refusing to replace it, even with -f", why);
+        return UE_ERR_USAGE;
+    }
+    if (!overwrite) {
         ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, path,
                     "output exists (use -f to overwrite)");
         return UE_ERR_USAGE;
     }
+    return UE_OK;
+}
+
+ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d) {
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    ue_result r = check_file_output(path, overwrite, d);
+    if (r != UE_OK) return r;
     int n = snprintf(f->temp_path, sizeof f->temp_path, "%s.tmp-XXXXXX", path);
     if (n < 0 || (size_t)n >= sizeof f->temp_path) return UE_ERR_USAGE;
     snprintf(f->final_path, sizeof f->final_path, "%s", path);
@@ -362,27 +381,191 @@ void ue_remove_tree(const char *path) {
     }
 }
 
+/* ---- output safety ----------------------------------------------------------------------- */
+
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
+static bool file_id_of(const char *path, file_id *id) {
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    return true;
+}
+
+static bool same_file(const file_id *a, const file_id *b) {
+    return a->dev == b->dev && a->ino == b->ino;
+}
+
+/* Cuts the last component off a canonical path ("/a/b" -> "/a", "/a" -> "/"); false at "/". */
+static bool parent_of(char *path) {
+    char *slash = strrchr(path, '/');
+    if (!slash || (slash == path && path[1] == 0)) return false;
+    if (slash == path) slash[1] = 0;
+    else *slash = 0;
+    return true;
+}
+
+/* True when `id` is the canonical path `path` or one of its ancestors. */
+static bool is_path_or_ancestor(const char *path, const file_id *id) {
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    do {
+        file_id here;
+        if (file_id_of(buf, &here) && same_file(&here, id)) return true;
+    } while (parent_of(buf));
+    return false;
+}
+
+/* The part of an OUTER:ENTRY chain that exists on disk, canonicalised; false if none does. */
+static bool input_real_path(const char *input, char out[PATH_MAX]) {
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", input) >= (int)sizeof buf) return false;
+    for (;;) {
+        if (realpath(buf, out)) return true;
+        char *colon = strrchr(buf, ':');
+        if (!colon || colon == buf) return false;
+        *colon = 0;
+    }
+}
+
+/* The output itself when it exists, else its nearest existing ancestor, canonicalised. */
+static bool output_anchor(const char *output, char out[PATH_MAX], bool *exists) {
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", output) >= (int)sizeof buf) return false;
+    *exists = true;
+    while (!realpath(buf, out)) {
+        *exists = false;
+        char *slash = strrchr(buf, '/');
+        if (!slash) return realpath(".", out) != NULL;
+        if (slash == buf) slash[1] = 0;
+        else *slash = 0;
+    }
+    return true;
+}
+
+ue_result ue_output_check_input(const char *output, const char *input, ue_diag *d) {
+    char in_path[PATH_MAX], out_path[PATH_MAX];
+    file_id in_id, out_id;
+    bool out_exists;
+    if (!input_real_path(input, in_path) || !file_id_of(in_path, &in_id)) return UE_OK;
+    if (!output_anchor(output, out_path, &out_exists)) return UE_OK;
+    const char *why = NULL;
+    if (out_exists && file_id_of(out_path, &out_id) && same_file(&out_id, &in_id))
+        why = "is the input";
+    else if (is_path_or_ancestor(out_path, &in_id))
+        why = "lies inside the input";
+    else if (out_exists && file_id_of(out_path, &out_id) && is_path_or_ancestor(in_path, &out_id))
+        why = "contains the input";
+    if (!why) return UE_OK;
+    ue_diag_add(d, UE_SEV_ERROR, "io.output.input", UE_NO_OFFSET, output,
+                "output %s %s; choose another output, -f or not", why, input);
+    return UE_ERR_USAGE;
+}
+
+/* Walks `dir`/`rel`; counts the listed files it holds, so that an empty subdirectory (which
+ * no writer of ours leaves) makes the tree foreign. */
+static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
+                                bool (*listed)(const char *, void *), void *ctx, size_t *files) {
+    char full[PATH_MAX];
+    if (snprintf(full, sizeof full, "%s%s%s", dir, rel_len ? "/" : "", rel) >= (int)sizeof full)
+        return false;
+    DIR *h = opendir(full);
+    if (!h) return false;
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(h)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        size_t n = strlen(e->d_name), child_len = rel_len, inside = 0;
+        if (rel_len + n + 2 >= PATH_MAX) {
+            ok = false;
+            break;
+        }
+        if (rel_len) rel[child_len++] = '/';
+        memcpy(rel + child_len, e->d_name, n + 1);
+        child_len += n;
+        struct stat st;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        if (lstat(path, &st) != 0) ok = false;
+        else if (S_ISDIR(st.st_mode))
+            ok = dir_walk_holds_only(dir, rel, child_len, listed, ctx, &inside) && inside > 0;
+        else if (S_ISREG(st.st_mode) && listed(rel, ctx)) inside = 1;
+        else ok = false;
+        *files += inside;
+        rel[rel_len] = 0;
+    }
+    closedir(h);
+    return ok;
+}
+
+bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx) {
+    char rel[PATH_MAX] = "";
+    size_t files = 0;
+    return dir_walk_holds_only(dir, rel, 0, listed, ctx, &files);
+}
+
+static bool dir_is_empty(const char *path) {
+    DIR *h = opendir(path);
+    if (!h) return false;
+    struct dirent *e;
+    bool empty = true;
+    while (empty && (e = readdir(h)) != NULL)
+        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    closedir(h);
+    return empty;
+}
+
+/* Whether an existing `path` may be replaced by a new output directory (see ue_outdir_begin). */
+static ue_result check_dir_output(const char *path, bool overwrite, const ue_outdir_owner *owner,
+                                  ue_diag *d) {
+    struct stat st;
+    if (lstat(path, &st) != 0 || (S_ISDIR(st.st_mode) && dir_is_empty(path))) return UE_OK;
+    const char *what = owner && owner->what ? owner->what : "an output of this command";
+    if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.output.kind", UE_NO_OFFSET, path,
+                    "output %s, not a directory; refusing to replace it, even with -f",
+                    S_ISLNK(st.st_mode) ? "is a symbolic link" : "exists");
+        return UE_ERR_USAGE;
+    }
+    if (!owner || !owner->owns(path, owner->ctx)) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.output.foreign", UE_NO_OFFSET, path,
+                    "output directory is not empty and is not %s; refusing to replace it, even "
+                    "with -f (choose a new or empty directory)", what);
+        return UE_ERR_USAGE;
+    }
+    if (!overwrite) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, path,
+                    "output exists (it is %s; use -f to replace it)", what);
+        return UE_ERR_USAGE;
+    }
+    return UE_OK;
+}
+
 /* ---- output directories ------------------------------------------------------------------ */
 
-ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite, ue_diag *d) {
+ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
+                          const ue_outdir_owner *owner, ue_diag *d) {
     memset(o, 0, sizeof *o);
     size_t len = strlen(final_path);
     while (len > 1 && final_path[len - 1] == '/') len--;
     if (len == 0 || len + 32 >= sizeof o->final_path) return UE_ERR_USAGE;
     memcpy(o->final_path, final_path, len);
     o->final_path[len] = 0;
-    if (!overwrite && ue_path_exists(o->final_path)) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, o->final_path,
-                    "output exists (use -f to overwrite)");
-        return UE_ERR_USAGE;
-    }
+    if (owner) o->owner = *owner;
+    o->overwrite = overwrite;
+    ue_result r = check_dir_output(o->final_path, overwrite, owner, d);
+    if (r != UE_OK) return r;
     /* The parent must exist for rename(2) to work; create it. */
     char parent[4096];
     memcpy(parent, o->final_path, len + 1);
     char *slash = strrchr(parent, '/');
     if (slash && slash != parent) {
         *slash = 0;
-        ue_result r = ue_mkdirs(parent, d);
+        r = ue_mkdirs(parent, d);
         if (r != UE_OK) return r;
     }
     snprintf(o->temp_path, sizeof o->temp_path, "%s.partial-XXXXXX", o->final_path);
@@ -460,6 +643,13 @@ ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
     if (!o->active) return UE_ERR_USAGE;
     char old[4160];
     bool had_old = false;
+    /* Checked again: the directory may have gained foreign files since ue_outdir_begin. */
+    const ue_outdir_owner *owner = o->owner.owns ? &o->owner : NULL;
+    ue_result r = check_dir_output(o->final_path, o->overwrite, owner, d);
+    if (r != UE_OK) {
+        ue_outdir_abort(o);
+        return r;
+    }
     if (ue_path_exists(o->final_path)) {
         snprintf(old, sizeof old, "%s.old-%ld", o->final_path, (long)getpid());
         if (rename(o->final_path, old) != 0) {

@@ -244,7 +244,9 @@ char *ue_archive_list_json(const ue_archive *a) { return dump(entries_json(a)); 
 
 ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_diag *d) {
     ue_outdir o;
-    ue_result r = ue_outdir_begin(&o, dir, overwrite, d);
+    const ue_outdir_owner previous_extract = {"a previous unearth extract output",
+                                              ue_manifest_dir_is_extract, NULL};
+    ue_result r = ue_outdir_begin(&o, dir, overwrite, &previous_extract, d);
     if (r != UE_OK) return r;
     json_t *body = NULL;
     r = a->ops->extract(a->state, &o, &body, d);

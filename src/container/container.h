@@ -64,6 +64,9 @@ bool ue_unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len);
 ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
                                 size_t cap, uint8_t **data, size_t *size, bool *changed,
                                 ue_diag *d);
+/* True when `dir` holds an unearth manifest and only the files it names: a previous extract
+ * output, which `extract -f` may replace (the ue_outdir_owner test). */
+bool ue_manifest_dir_is_extract(const char *dir, void *unused);
 /* The full path of the file a manifest entry names, and its size, without reading it. */
 ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
                                 char **path, uint64_t *size, ue_diag *d);

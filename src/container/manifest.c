@@ -191,3 +191,60 @@ json_t *ue_json_xxh64(const uint8_t *p, size_t n) {
     ue_xxh64_hex(p, n, hex);
     return json_string(hex);
 }
+
+/* ---- recognising a previous extract output ------------------------------------------------ */
+
+typedef struct string_set {
+    const char **items;
+    size_t count, cap;
+} string_set;
+
+static int compare_strings(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every string value anywhere in the manifest: the files an extract wrote are among them. */
+static bool collect_strings(const json_t *j, string_set *set) {
+    if (json_is_string(j)) {
+        if (set->count == set->cap) {
+            size_t cap = set->cap ? set->cap * 2 : 64;
+            const char **grown = realloc(set->items, cap * sizeof *grown);
+            if (!grown) return false;
+            set->items = grown;
+            set->cap = cap;
+        }
+        set->items[set->count++] = json_string_value(j);
+        return true;
+    }
+    size_t i;
+    const char *key;
+    const json_t *v;
+    if (json_is_array(j)) {
+        json_array_foreach(j, i, v) if (!collect_strings(v, set)) return false;
+    } else if (json_is_object(j)) {
+        json_object_foreach((json_t *)j, key, v) if (!collect_strings(v, set)) return false;
+    }
+    return true;
+}
+
+static bool listed_in_manifest(const char *rel, void *ctx) {
+    const string_set *set = ctx;
+    if (!strcmp(rel, "manifest.json")) return true;
+    return bsearch(&rel, set->items, set->count, sizeof *set->items, compare_strings) != NULL;
+}
+
+bool ue_manifest_dir_is_extract(const char *dir, void *unused) {
+    (void)unused;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/manifest.json", dir) >= (int)sizeof path) return false;
+    json_t *m = json_load_file(path, 0, NULL);
+    bool ours = false;
+    string_set set = {0};
+    if (m && json_is_integer(json_object_get(m, "unearth_manifest")) && collect_strings(m, &set)) {
+        if (set.count) qsort(set.items, set.count, sizeof *set.items, compare_strings);
+        ours = ue_dir_holds_only(dir, listed_in_manifest, &set);
+    }
+    free(set.items);
+    json_decref(m);
+    return ours;
+}

@@ -1,0 +1,41 @@
+/* unearth CLI — the one output-safety rule every writing verb applies before it writes: an
+ * output that is, contains or lies inside one of the command's inputs is refused, -f or not. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* x.gltf also writes x.bin and x.obj writes x.mtl: neither may be an input either. */
+static ue_result check_one(const char *output, const char *const *inputs, size_t input_count,
+                           ue_diag *d) {
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < input_count && r == UE_OK; i++)
+        r = ue_output_check_input(output, inputs[i], d);
+    return r;
+}
+
+ue_result cli_output_conflict(const char *output, const char *companion_ext,
+                              const char *const *inputs, size_t input_count, ue_diag *d) {
+    ue_result r = check_one(output, inputs, input_count, d);
+    if (r != UE_OK || !companion_ext) return r;
+    char companion[4096];
+    const char *dot = strrchr(output, '.');
+    const char *slash = strrchr(output, '/');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - output) : strlen(output);
+    if (snprintf(companion, sizeof companion, "%.*s.%s", (int)stem, output, companion_ext) >=
+        (int)sizeof companion)
+        return UE_OK;
+    return check_one(companion, inputs, input_count, d);
+}
+
+int cli_check_output(const char *verb, const char *output, const char *const *inputs,
+                     size_t input_count) {
+    ue_diag d = {0};
+    ue_result r = cli_output_conflict(output, NULL, inputs, input_count, &d);
+    if (r != UE_OK) {
+        cli_print_diags(&d, 1);
+        cli_error("%s: nothing written; an input is never overwritten", verb);
+    }
+    ue_diag_free(&d);
+    return r == UE_OK ? 0 : cli_exit_code(r);
+}
