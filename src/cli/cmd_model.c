@@ -21,6 +21,20 @@ static bool ends_with(const char *s, const char *suffix) {
 
 /* ---- info -------------------------------------------------------------------------------- */
 
+/* Res10 names are Windows-1251; what unearth prints is UTF-8 (docs/text.md). */
+static bool node_name_utf8(const ue_msh *m, size_t node, char *out, size_t cap) {
+    const char *raw = ue_msh_node_name(m, node);
+    if (raw) ue_cp1251_to_utf8(raw, out, cap);
+    return raw != NULL;
+}
+
+/* printf's %-20s counts bytes; a column of Cyrillic names must count characters. */
+static void print_padded(const char *utf8, size_t width) {
+    size_t chars = 0;
+    for (const char *p = utf8; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
+    printf("%s%*s", utf8, chars < width ? (int)(width - chars) : 0, "");
+}
+
 int model_info(const cli_opts *o, const char *path) {
     ue_msh_found found;
     ue_diag d = {0};
@@ -53,8 +67,9 @@ int model_info(const cli_opts *o, const char *path) {
         json_t *nodes = json_array();
         for (size_t n = 0; n < m.node_count; n++) {
             json_t *nj = json_object();
-            const char *nm = ue_msh_node_name(&m, n);
-            json_object_set_new(nj, "name", nm ? json_string(nm) : json_null());
+            char nm[256];
+            bool named = node_name_utf8(&m, n, nm, sizeof nm);
+            json_object_set_new(nj, "name", named ? json_string(nm) : json_null());
             json_object_set_new(nj, "parent", m.nodes[n].parent == UE_MSH_NONE ? json_null()
                                                                             : json_integer(m.nodes[n].parent));
             json_t *slots = json_array();
@@ -77,10 +92,13 @@ int model_info(const cli_opts *o, const char *path) {
                st.triangles_per_lod[1], st.triangles_per_lod[2]);
         printf("  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
         for (size_t n = 0; n < m.node_count; n++) {
-            const char *nm = ue_msh_node_name(&m, n);
+            char nm[256];
+            bool named = node_name_utf8(&m, n, nm, sizeof nm);
             char parent[8] = "-";
             if (m.nodes[n].parent != UE_MSH_NONE) snprintf(parent, sizeof parent, "%u", m.nodes[n].parent);
-            printf("  %4zu  %-20s %6s ", n, nm ? nm : "(unnamed)", parent);
+            printf("  %4zu  ", n);
+            print_padded(named ? nm : "(unnamed)", 20);
+            printf(" %6s ", parent);
             for (int l = 0; l < UE_MSH_LODS; l++) {
                 printf(" [");
                 for (int g = 0; g < UE_MSH_GROUPS; g++) {
