@@ -237,8 +237,88 @@ static void cp1251_becomes_utf8(void) {
     CHECK_STR(out, "ab");
 }
 
+static void utf8_becomes_cp1251(void) {
+    char out[64];
+    size_t len = 0, at = 0;
+    uint32_t bad = 0;
+    /* "Антенна_2": А U+0410 → 0xC0 and а..я U+0430.. → 0xE0.. (the code page's letter rows). */
+    CHECK_EQ_U(ue_utf8_to_cp1251("\xD0\x90\xD0\xBD\xD1\x82\xD0\xB5\xD0\xBD\xD0\xBD\xD0\xB0_2", out,
+                                 sizeof out, &len, &bad, &at), UE_OK);
+    CHECK_EQ_U(len, 9);
+    CHECK_STR(out, "\xC0\xED\xF2\xE5\xED\xED\xE0_2");
+    CHECK_EQ_U(ue_utf8_to_cp1251("\xD0\x81\xD1\x91\xE2\x84\x96\xE2\x82\xAC", out, sizeof out, &len, NULL, NULL),
+               UE_OK); /* Ё ё № € */
+    CHECK_STR(out, "\xA8\xB8\xB9\x88");
+    /* "ab名": U+540D is not in the code page; the error names it and where it is. */
+    CHECK_EQ_U(ue_utf8_to_cp1251("ab\xE5\x90\x8D", out, sizeof out, &len, &bad, &at), UE_ERR_INVALID);
+    CHECK_EQ_U(bad, 0x540D);
+    CHECK_EQ_U(at, 2);
+    /* Malformed input: a cut sequence, an overlong '/', a surrogate. */
+    CHECK_EQ_U(ue_utf8_to_cp1251("x\xC3(", out, sizeof out, NULL, &bad, &at), UE_ERR_INVALID);
+    CHECK_EQ_U(bad, UINT32_MAX);
+    CHECK_EQ_U(at, 1);
+    CHECK_EQ_U(ue_utf8_to_cp1251("\xC0\xAF", out, sizeof out, NULL, &bad, NULL), UE_ERR_INVALID);
+    CHECK_EQ_U(ue_utf8_to_cp1251("\xED\xA0\x80", out, sizeof out, NULL, &bad, NULL), UE_ERR_INVALID);
+    /* U+FFFD only stands for the unassigned 0x98 on the way in; it has no byte to go back to. */
+    CHECK_EQ_U(ue_utf8_to_cp1251("\xEF\xBF\xBD", out, sizeof out, NULL, &bad, NULL), UE_ERR_INVALID);
+    CHECK_EQ_U(bad, 0xFFFD);
+    CHECK_EQ_U(ue_utf8_to_cp1251("abc", out, 3, NULL, NULL, NULL), UE_ERR_USAGE); /* no room for NUL */
+    /* Every assigned byte survives the trip to UTF-8 and back. */
+    size_t same = 0;
+    for (unsigned b = 1; b < 256; b++) {
+        char one[2] = {(char)b, 0}, utf8[8], back[4];
+        ue_cp1251_to_utf8(one, utf8, sizeof utf8);
+        if (ue_utf8_to_cp1251(utf8, back, sizeof back, &len, NULL, NULL) == UE_OK && len == 1 &&
+            (unsigned char)back[0] == b)
+            same++;
+    }
+    CHECK_EQ_U(same, 254); /* 255 bytes minus 0x98 */
+}
+
+static void utf8_decode_and_copy(void) {
+    uint32_t cp = 0;
+    CHECK_EQ_U(ue_utf8_decode("\xE2\x82\xAC", 3, &cp), 3);
+    CHECK_EQ_U(cp, 0x20AC);
+    CHECK_EQ_U(ue_utf8_decode("\xF0\x9F\x98\x80", 4, &cp), 4);
+    CHECK_EQ_U(cp, 0x1F600);
+    CHECK_EQ_U(ue_utf8_decode("\xE2\x82\xAC", 2, &cp), 0); /* cut by the length */
+    CHECK_EQ_U(ue_utf8_decode("\xF4\x90\x80\x80", 4, &cp), 0); /* beyond U+10FFFF */
+    char out[8];
+    /* "абв" is 6 bytes; with the NUL only two letters fit in 6, and none is cut in half. */
+    CHECK_EQ_U(ue_utf8_copy("\xD0\xB0\xD0\xB1\xD0\xB2", out, 6), 4);
+    CHECK_STR(out, "\xD0\xB0\xD0\xB1");
+}
+
+static void entry_names_and_file_names(void) {
+    char out[64];
+    /* An NRes entry "РОБОТ.msh" as ue_entry_info shows it. */
+    ue_entry_name_to_utf8("\\xD0\\xCE\\xC1\\xCE\\xD2.msh", out, sizeof out);
+    CHECK_STR(out, "\xD0\xA0\xD0\x9E\xD0\x91\xD0\x9E\xD0\xA2.msh");
+    ue_entry_name_to_utf8("\\xe0", out, sizeof out);
+    CHECK_STR(out, "\xD0\xB0");
+    ue_entry_name_to_utf8("a\\x01b\\\\c\\x", out, sizeof out); /* controls and "\\" stay escaped */
+    CHECK_STR(out, "a\\x01b\\\\c\\x");
+
+    CHECK_EQ_U(ue_file_name_component("\xD0\xA0\xD0\xBE/1:2*", out, sizeof out), 9);
+    CHECK_STR(out, "\xD0\xA0\xD0\xBE_1_2_"); /* "Ро_1_2_" */
+    CHECK_EQ_U(ue_file_name_component("..", out, sizeof out), 0);
+    CHECK_STR(out, "");
+    CHECK_EQ_U(ue_file_name_component(".", out, sizeof out), 0);
+    ue_file_name_component("a\x01" "b\x7F\xC2\x85" "c", out, sizeof out); /* C0, DEL, C1 (U+0085) */
+    CHECK_STR(out, "a_b__c");
+    ue_file_name_component("\xC3(\\", out, sizeof out); /* a cut sequence, a backslash */
+    CHECK_STR(out, "_(_");
+    CHECK_EQ_U(ue_file_name_component("\xD0\x96\xD0\x96\xD0\x96", out, 6), 4);
+    CHECK_STR(out, "\xD0\x96\xD0\x96");
+    ue_file_name_component("a..b", out, sizeof out); /* dots inside a name are fine */
+    CHECK_STR(out, "a..b");
+}
+
 int main(void) {
     RUN(cp1251_becomes_utf8);
+    RUN(utf8_becomes_cp1251);
+    RUN(utf8_decode_and_copy);
+    RUN(entry_names_and_file_names);
     RUN(bounded_reads_fail_past_end);
     RUN(size_arithmetic_detects_overflow);
     RUN(buffer_appends_and_caps);

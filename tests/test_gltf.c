@@ -793,6 +793,17 @@ static void obj_textured_cube(void) {
     char name[64];
     ue_obj_texture_file_name(&s, 0, name, sizeof name);
     CHECK_STR(name, "0_checker.png");
+    /* MTL file names that mtllib can carry; UTF-8 letters stay, a short buffer cuts between them. */
+    ue_obj_mtl_file_name("my robot.obj", name, sizeof name);
+    CHECK_STR(name, "my_robot.mtl");
+    ue_obj_mtl_file_name("a#b\xD0\x96.OBJ", name, sizeof name);
+    CHECK_STR(name, "a_b\xD0\x96.mtl");
+    ue_obj_mtl_file_name("\xD0\x96\xD0\x96.obj", name, 8); /* 3 bytes left for the stem: one letter */
+    CHECK_STR(name, "\xD0\x96.mtl");
+    ue_obj_options spaced = {"a b.mtl", NULL};
+    ue_buf obj3 = {0}, mtl3 = {0};
+    CHECK_EQ_U(ue_obj_export(&s, &spaced, &obj3, &mtl3, NULL), UE_ERR_USAGE);
+    CHECK_EQ_U(obj3.size + mtl3.size, 0);
     ue_buf obj2 = {0};
     REQUIRE(ue_obj_export(&s, &o, &obj2, NULL, NULL) == UE_OK);
     CHECK_EQ_U(count_lines(&obj2, "usemtl"), 0);

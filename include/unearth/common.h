@@ -275,6 +275,28 @@ void ue_xxh64_format(uint64_t hash, char out[17]);
 /* Windows-1251 (the Parkan tools' code page) to UTF-8, NUL-terminated; stops before a
  * character that would not fit whole. Returns the output length. */
 size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
+/* UTF-8 to Windows-1251, for names stored in Parkan files. UE_ERR_INVALID when `in` is not
+ * well-formed UTF-8 or holds a character the code page lacks: *bad_char is then that code
+ * point (UINT32_MAX for malformed bytes) and *bad_offset its byte offset in `in` (both may be
+ * NULL); UE_ERR_USAGE when out_size is too small. On success *out_len (may be NULL) is the
+ * length without the NUL. */
+ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
+                            uint32_t *bad_char, size_t *bad_offset);
+/* Decodes the UTF-8 character at s (at most n bytes) into *cp and returns its length (1–4),
+ * or 0 when the bytes are not well-formed UTF-8 (overlong, surrogate, beyond U+10FFFF, cut). */
+size_t ue_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
+ * Returns the output length. */
+size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
+/* An archive entry name as ue_entry_info shows it (bytes outside printable ASCII escaped as
+ * \xNN) in UTF-8: escaped bytes 0x80–0xFF are Windows-1251 characters, as in every Parkan
+ * container; escapes of control bytes and "\\" stay as they are. Returns the output length. */
+size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
+/* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
+ * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
+ * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
+ * caller picks a fallback. Never splits a character. Returns the output length. */
+size_t ue_file_name_component(const char *name, char *out, size_t out_size);
 
 void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
 /* Returns false on odd length or a non-hex digit. */

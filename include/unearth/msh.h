@@ -215,9 +215,14 @@ typedef struct ue_msh_export_options {
 /* Node tree from Res1 parents (rest pose from each node's fallback key), one mesh per node for
  * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
  * Res18 colours; converted from the engine's left-handed Z-up axes to glTF's right-handed
- * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. */
+ * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
+ * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. */
 ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
                           ue_scene *s, ue_diag *d);
+/* For callers that want geometry (the CLI's convert): adds the error msh.export.empty, which
+ * names the LODs and groups that do hold geometry (or says every batch of the selection was
+ * dropped as damaged), and returns UE_ERR_INVALID. */
+ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,8 @@ extern "C" {
 #endif
 
 typedef struct ue_obj_options {
-    const char *mtl_name;     /* written as "mtllib <mtl_name>"; NULL → no mtllib line */
+    const char *mtl_name;     /* written as "mtllib <mtl_name>"; NULL → no mtllib line; must be
+                                 UTF-8 without whitespace, '#' or controls (UE_ERR_USAGE) */
     const char *texture_dir;  /* prefix of map_Kd paths, e.g. "textures/"; NULL → "" */
 } ue_obj_options;
 
@@ -22,9 +23,15 @@ typedef struct ue_obj_options {
 ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_out,
                         ue_buf *mtl_out, ue_diag *d);
 
+/* The MTL file name for an OBJ file name (without its directory): the same stem with
+ * whitespace, '#', controls and non-UTF-8 bytes as '_', then ".mtl" ("my robot.obj" →
+ * "my_robot.mtl"), so `mtllib` can name it. UTF-8 letters are kept. */
+void ue_obj_mtl_file_name(const char *obj_name, char *out, size_t cap);
+
 /* The file name the MTL uses for texture `index` (under texture_dir), e.g. "3_wood.png":
- * index first for uniqueness, then the name with anything but [A-Za-z0-9._-] as '_'. Callers
- * write ue_png_encode_rgba output there. */
+ * index first for uniqueness, then the name with whitespace, '#', controls, path separators and
+ * the characters Windows forbids as '_' (UTF-8 letters are kept). Callers write
+ * ue_png_encode_rgba output there. */
 void ue_obj_texture_file_name(const ue_scene *s, size_t index, char *out, size_t cap);
 
 /* ---- reading ----------------------------------------------------------------------------- */

@@ -10,7 +10,8 @@
 
 static const char edit_usage[] =
     "usage: unearth edit MODEL -o OUT.msh [-f] [--tolerant] OPERATION...\n"
-    "  --rename-node N NAME        name node N (\"\" removes the name)\n"
+    "  --rename-node N NAME        name node N, in UTF-8 (stored as Windows-1251; \"\" removes\n"
+    "                              the name)\n"
     "  --vertices FIRST COUNT      limit the next --translate/--scale to a vertex range\n"
     "  --translate X Y Z           move vertices (engine axes: Z up)\n"
     "  --scale S                   scale vertices about the origin\n"
@@ -61,6 +62,33 @@ static ue_result slot_geometry_from_obj(const char *path, ue_obj_mesh *mesh, uin
         (*indices)[i + 2] = (uint16_t)mesh->indices[i + 1];
     }
     return UE_OK;
+}
+
+/* Names arrive in UTF-8 (the terminal's text) and are stored in Windows-1251, the code page
+ * of Parkan files (docs/text.md); a character the code page lacks is refused by name rather
+ * than stored as something else. Returns an exit code. */
+static int rename_node_utf8(ue_msh *m, size_t node, const char *name) {
+    size_t cap = strlen(name) + 1, len = 0, at = 0;
+    uint32_t bad = 0;
+    char *stored = malloc(cap); /* CP1251 never takes more bytes than UTF-8 */
+    if (!stored) return EXIT_IO;
+    ue_result r = ue_utf8_to_cp1251(name, stored, cap, &len, &bad, &at);
+    if (r == UE_OK) r = ue_msh_rename_node(m, node, stored);
+    free(stored);
+    if (r == UE_ERR_INVALID && bad == UINT32_MAX) {
+        cli_error("edit: --rename-node: \"%s\" is not UTF-8 text (byte 0x%02X at offset %zu)", name,
+                  (unsigned)(unsigned char)name[at], at);
+        return EXIT_USAGE;
+    }
+    if (r == UE_ERR_INVALID) {
+        uint32_t cp;
+        int width = (int)ue_utf8_decode(name + at, strlen(name + at), &cp);
+        cli_error("edit: --rename-node: '%.*s' (U+%04X) has no Windows-1251 code; Parkan names are "
+                  "stored in that code page (Latin, Cyrillic and common signs)",
+                  width, name + at, (unsigned)bad);
+        return EXIT_USAGE;
+    }
+    return cli_exit_code(r);
 }
 
 int cmd_edit(int argc, char **argv) {
@@ -149,7 +177,7 @@ int cmd_edit(int argc, char **argv) {
                 cli_error("edit: --rename-node: no node %s (the model has %zu)", argv[i + 1], m.node_count);
                 rc = EXIT_USAGE;
             } else {
-                r = ue_msh_rename_node(&m, k, argv[i + 2]);
+                rc = rename_node_utf8(&m, k, argv[i + 2]);
             }
             i += 2;
         } else if (!strcmp(a, "--vertices")) {

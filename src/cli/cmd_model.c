@@ -14,12 +14,21 @@
 #include "unearth/msh.h"
 #include "unearth/obj.h"
 
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
+/* ---- info -------------------------------------------------------------------------------- */
+
+/* Res10 names are Windows-1251; what unearth prints is UTF-8 (docs/text.md). */
+static bool node_name_utf8(const ue_msh *m, size_t node, char *out, size_t cap) {
+    const char *raw = ue_msh_node_name(m, node);
+    if (raw) ue_cp1251_to_utf8(raw, out, cap);
+    return raw != NULL;
 }
 
-/* ---- info -------------------------------------------------------------------------------- */
+/* printf's %-20s counts bytes; a column of Cyrillic names must count characters. */
+static void print_padded(const char *utf8, size_t width) {
+    size_t chars = 0;
+    for (const char *p = utf8; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
+    printf("%s%*s", utf8, chars < width ? (int)(width - chars) : 0, "");
+}
 
 int model_info(const cli_opts *o, const char *path) {
     ue_msh_found found;
@@ -53,8 +62,9 @@ int model_info(const cli_opts *o, const char *path) {
         json_t *nodes = json_array();
         for (size_t n = 0; n < m.node_count; n++) {
             json_t *nj = json_object();
-            const char *nm = ue_msh_node_name(&m, n);
-            json_object_set_new(nj, "name", nm ? json_string(nm) : json_null());
+            char nm[256];
+            bool named = node_name_utf8(&m, n, nm, sizeof nm);
+            json_object_set_new(nj, "name", named ? json_string(nm) : json_null());
             json_object_set_new(nj, "parent", m.nodes[n].parent == UE_MSH_NONE ? json_null()
                                                                             : json_integer(m.nodes[n].parent));
             json_t *slots = json_array();
@@ -77,10 +87,13 @@ int model_info(const cli_opts *o, const char *path) {
                st.triangles_per_lod[1], st.triangles_per_lod[2]);
         printf("  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
         for (size_t n = 0; n < m.node_count; n++) {
-            const char *nm = ue_msh_node_name(&m, n);
+            char nm[256];
+            bool named = node_name_utf8(&m, n, nm, sizeof nm);
             char parent[8] = "-";
             if (m.nodes[n].parent != UE_MSH_NONE) snprintf(parent, sizeof parent, "%u", m.nodes[n].parent);
-            printf("  %4zu  %-20s %6s ", n, nm ? nm : "(unnamed)", parent);
+            printf("  %4zu  ", n);
+            print_padded(named ? nm : "(unnamed)", 20);
+            printf(" %6s ", parent);
             for (int l = 0; l < UE_MSH_LODS; l++) {
                 printf(" [");
                 for (int g = 0; g < UE_MSH_GROUPS; g++) {
@@ -181,10 +194,16 @@ int models_roundtrip(const cli_opts *o, const char *path) {
 
 /* ---- convert ----------------------------------------------------------------------------- */
 
+/* What an output is: a name ending in .glb, .gltf or .obj, in any case, is one file of that
+ * format ("X.GLB" too); anything else, or a name ending in '/', is a directory. */
+typedef enum out_kind { OUT_DIR, OUT_GLB, OUT_GLTF, OUT_OBJ } out_kind;
+static const char *const kind_ext[] = {"", "glb", "gltf", "obj"};
+
 typedef struct job {
-    char name[512];          /* model address, for messages */
+    char name[512];          /* model address in UTF-8, for messages */
     uint8_t *data;
     size_t size;
+    out_kind kind;
     char out_path[4096];
     ue_diag diag;
     ue_result result;
@@ -198,23 +217,78 @@ typedef struct job_queue {
     const cli_opts *opts;
 } job_queue;
 
+static char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+static bool ends_with_nocase(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n < k) return false;
+    for (size_t i = 0; i < k; i++)
+        if (ascii_lower(s[n - k + i]) != ascii_lower(suffix[i])) return false;
+    return true;
+}
+
+static out_kind kind_of_path(const char *path) {
+    for (int k = OUT_GLB; k <= OUT_OBJ; k++) {
+        char dotted[8];
+        snprintf(dotted, sizeof dotted, ".%s", kind_ext[k]);
+        if (ends_with_nocase(path, dotted)) return (out_kind)k;
+    }
+    return OUT_DIR;
+}
+
+static out_kind kind_of_format(const char *format) {
+    for (int k = OUT_GLB; k <= OUT_OBJ; k++)
+        if (!strcmp(format, kind_ext[k])) return (out_kind)k;
+    return OUT_DIR;
+}
+
+/* The name after the last '/' or ':' of a model address ("d/objects.rlb:ROBOT.msh" → "ROBOT.msh"). */
+static const char *model_base_name(const char *address) {
+    const char *base = address;
+    for (const char *p = address; *p; p++)
+        if (*p == '/' || *p == ':') base = p + 1;
+    return base;
+}
+
+/* The MTL goes beside the OBJ, named so that `mtllib` can carry it ("my robot.obj" →
+ * "my_robot.mtl"; whitespace and '#' would break the statement). */
+static void mtl_beside(const char *obj_path, char *mtl_path, size_t cap, const char **mtl_name) {
+    const char *slash = strrchr(obj_path, '/');
+    size_t dir_len = slash ? (size_t)(slash - obj_path) + 1 : 0;
+    char name[256];
+    ue_obj_mtl_file_name(obj_path + dir_len, name, sizeof name);
+    snprintf(mtl_path, cap, "%.*s%s", (int)dir_len, obj_path, name);
+    *mtl_name = mtl_path + dir_len;
+}
+
 static ue_result write_obj(const ue_scene *s, const char *path, bool force, ue_diag *d) {
-    char mtl_path[4096], mtl_name[1024];
-    snprintf(mtl_path, sizeof mtl_path, "%.*s.mtl", (int)(strlen(path) - 4), path);
-    const char *slash = strrchr(mtl_path, '/');
-    snprintf(mtl_name, sizeof mtl_name, "%s", slash ? slash + 1 : mtl_path);
+    char mtl_path[4096];
+    const char *mtl_name;
+    mtl_beside(path, mtl_path, sizeof mtl_path, &mtl_name);
+    /* Both names are checked before anything is written; the message names the one that exists. */
+    const char *taken = force ? NULL : ue_path_exists(path) ? path : ue_path_exists(mtl_path) ? mtl_path : NULL;
+    if (taken) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, taken, "output exists (use -f to overwrite)");
+        return UE_ERR_USAGE;
+    }
     ue_obj_options oo = {mtl_name, NULL};
     ue_buf obj = {0}, mtl = {0};
     ue_result r = ue_obj_export(s, &oo, &obj, &mtl, d);
-    if (r == UE_OK && !force && (ue_path_exists(path) || ue_path_exists(mtl_path))) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, path, "output exists (use -f to overwrite)");
-        r = UE_ERR_USAGE;
-    }
     if (r == UE_OK) r = ue_file_write_atomic(mtl_path, mtl.data, mtl.size, force, d);
     if (r == UE_OK) r = ue_file_write_atomic(path, obj.data, obj.size, force, d);
     ue_buf_free(&obj);
     ue_buf_free(&mtl);
     return r;
+}
+
+/* Like extract and pack, convert makes the directories an output file lives in. */
+static ue_result make_parent_dirs(const char *path, ue_diag *d) {
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", path);
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent) return UE_OK;
+    *slash = 0;
+    return ue_mkdirs(parent, d);
 }
 
 static void run_job(job *j, const cli_opts *o) {
@@ -223,18 +297,19 @@ static void run_job(job *j, const cli_opts *o) {
     if (j->result != UE_OK) return;
     ue_scene s;
     ue_scene_init(&s);
-    const char *base = j->name;
-    for (const char *p = j->name; *p; p++)
-        if (*p == '/' || *p == ':') base = p + 1;
-    snprintf(s.name, sizeof s.name, "%s", base);
+    char base[sizeof s.name]; /* scene names hold 63 bytes: cut between characters, not inside one */
+    ue_utf8_copy(model_base_name(j->name), base, sizeof base);
+    memcpy(s.name, base, sizeof base);
     ue_msh_export_options eo = {o->lod, o->group};
     j->result = ue_msh_to_scene(&m, base, &eo, &s, &j->diag);
-    bool obj = ends_with(j->out_path, ".obj");
+    /* An empty file helps nobody: an empty selection is an error naming what the model has. */
+    if (j->result == UE_OK && s.mesh_count == 0) j->result = ue_msh_refuse_empty_selection(&m, &eo, &j->diag);
     if (j->result == UE_OK)
-        j->result = cli_output_conflict(j->out_path, obj ? "mtl" : ends_with(j->out_path, ".gltf") ? "bin" : NULL,
+        j->result = cli_output_conflict(j->out_path, j->kind == OUT_OBJ ? "mtl" : j->kind == OUT_GLTF ? "bin" : NULL,
                                         o->inputs, o->input_count, &j->diag);
+    if (j->result == UE_OK) j->result = make_parent_dirs(j->out_path, &j->diag);
     if (j->result == UE_OK) {
-        if (obj)
+        if (j->kind == OUT_OBJ)
             j->result = write_obj(&s, j->out_path, o->force, &j->diag);
         else
             j->result = ue_gltf_write_file(&s, j->out_path, false, o->force, &j->diag);
@@ -286,14 +361,68 @@ static int gather_inputs(const char *path, bool recursive, char ***list, size_t 
     return 0;
 }
 
+/* The output's kind from its name and --format; a --format that contradicts the name's
+ * extension is a usage error rather than a file whose name lies about its contents. */
+static int choose_output_kind(const cli_opts *o, bool *to_file, out_kind *kind) {
+    out_kind by_name = kind_of_path(o->output);
+    out_kind by_option = o->format ? kind_of_format(o->format) : OUT_DIR;
+    if (o->format && by_option == OUT_DIR) {
+        cli_error("convert: --format takes glb, gltf or obj, not %s", o->format);
+        return EXIT_USAGE;
+    }
+    *to_file = by_name != OUT_DIR;
+    if (*to_file && o->format && by_option != by_name) {
+        cli_error("convert: --format %s contradicts the output name %s (a .%s file); drop --format "
+                  "or change the extension", o->format, o->output, kind_ext[by_name]);
+        return EXIT_USAGE;
+    }
+    *kind = *to_file ? by_name : (o->format ? by_option : OUT_GLB);
+    return 0;
+}
+
+/* "d/objects.rlb:РОБОТ.msh" → "РОБОТ": the entry's (or file's) name without its extension, in
+ * UTF-8 and safe as one file name (docs/text.md); "model" when nothing usable is left. */
+static void batch_stem(const char *model, char *stem, size_t cap) {
+    char base[512];
+    snprintf(base, sizeof base, "%s", model_base_name(model));
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base) *dot = 0;
+    if (ue_file_name_component(base, stem, cap) == 0) snprintf(stem, cap, "model");
+}
+
+/* DIR/STEM.EXT for job i; a stem an earlier job already took gets the model's index. */
+static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i) {
+    char stem[200];
+    batch_stem(jobs[i].name, stem, sizeof stem);
+    size_t dir_len = strlen(dir);
+    while (dir_len > 1 && dir[dir_len - 1] == '/') dir_len--; /* "out/" → "out/x.glb", not "out//x.glb" */
+    job *j = &jobs[i];
+    j->kind = kind;
+    int n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s.%s", (int)dir_len, dir, stem, kind_ext[kind]);
+    for (size_t k = 0; k < i && n > 0; k++)
+        if (!strcmp(jobs[k].out_path, j->out_path)) {
+            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu.%s", (int)dir_len, dir, stem, i,
+                         kind_ext[kind]);
+            break;
+        }
+    if (n < 0 || (size_t)n >= sizeof j->out_path) {
+        cli_error("convert: output path for %s is too long", j->name);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cmd_convert(const cli_opts *o) {
     if (o->input_count == 0 || !o->output) {
         cli_error("convert: usage: unearth convert IN... -o OUT [--lod N] [--group G] [-r] [-j N]");
         return EXIT_USAGE;
     }
+    bool to_file;
+    out_kind kind;
+    int rc = choose_output_kind(o, &to_file, &kind);
+    if (rc) return rc;
     char **files = NULL;
     size_t nfiles = 0;
-    int rc = 0;
     for (size_t i = 0; i < o->input_count && !rc; i++) rc = gather_inputs(o->inputs[i], o->recursive, &files, &nfiles);
     job *jobs = NULL;
     size_t njobs = 0;
@@ -343,45 +472,24 @@ int cmd_convert(const cli_opts *o) {
         goto done;
     }
 
-    /* A file name with a known extension takes exactly one model; anything else is a directory. */
-    bool to_file = ends_with(o->output, ".glb") || ends_with(o->output, ".gltf") || ends_with(o->output, ".obj");
     if (to_file && njobs > 1) {
         cli_error("convert: %zu models found; give a directory as -o to write one file each", njobs);
         rc = EXIT_USAGE;
         goto done;
     }
-    const char *ext = o->format ? o->format : "glb";
     if (to_file) {
+        jobs[0].kind = kind;
         snprintf(jobs[0].out_path, sizeof jobs[0].out_path, "%s", o->output);
     } else {
-        if (ue_mkdirs(o->output, NULL) != UE_OK) {
+        ue_diag d = {0};
+        if (ue_mkdirs(o->output, &d) != UE_OK) {
+            cli_print_diags_as(o->output, &d, 0);
             cli_error("convert: cannot create %s", o->output);
             rc = EXIT_IO;
-            goto done;
         }
-        for (size_t i = 0; i < njobs; i++) {
-            /* "dir/objects.rlb:ROBOT.msh" → "ROBOT"; clashing names get the model's index. */
-            const char *base = jobs[i].name;
-            for (const char *p = jobs[i].name; *p; p++)
-                if (*p == '/' || *p == ':') base = p + 1;
-            char stem[256];
-            size_t len = 0;
-            for (const char *p = base; *p && len + 1 < sizeof stem; p++)
-                stem[len++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                                             (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'
-                                         ? *p : '_');
-            stem[len] = 0;
-            char *dot = strrchr(stem, '.');
-            if (dot && dot != stem) *dot = 0;
-            bool clash = false;
-            for (size_t k = 0; k < i; k++) {
-                char other[4096];
-                snprintf(other, sizeof other, "%s/%s.%s", o->output, stem, ext);
-                if (!strcmp(other, jobs[k].out_path)) clash = true;
-            }
-            if (clash) snprintf(jobs[i].out_path, sizeof jobs[i].out_path, "%s/%s_%zu.%s", o->output, stem, i, ext);
-            else snprintf(jobs[i].out_path, sizeof jobs[i].out_path, "%s/%s.%s", o->output, stem, ext);
-        }
+        ue_diag_free(&d);
+        for (size_t i = 0; i < njobs && !rc; i++) rc = name_batch_output(o->output, kind, jobs, i);
+        if (rc) goto done;
     }
 
     job_queue q = {jobs, njobs, 0, PTHREAD_MUTEX_INITIALIZER, o};

@@ -1,5 +1,5 @@
-/* unearth — text conversions: Parkan stores names in Windows-1251 (Cyrillic), glTF wants
- * UTF-8. Never splits a multi-byte sequence when the output is full. */
+/* unearth — text conversions: Parkan stores names in Windows-1251 (Cyrillic), everything unearth
+ * prints or writes is UTF-8. Never splits a multi-byte sequence when the output is full. */
 #include <string.h>
 
 #include "unearth/common.h"
@@ -13,30 +13,176 @@ static const uint16_t cp1251_high[64] = {
     0x00AC, 0x00AD, 0x00AE, 0x0407, 0x00B0, 0x00B1, 0x0406, 0x0456, 0x0491, 0x00B5, 0x00B6,
     0x00B7, 0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457};
 
+static unsigned cp1251_code_point(unsigned char byte) {
+    if (byte < 0x80) return byte;
+    return byte >= 0xC0 ? 0x0410u + (byte - 0xC0u) : cp1251_high[byte - 0x80];
+}
+
+/* The CP1251 byte of a code point, or -1 when the code page lacks it. U+FFFD stands for the
+ * unassigned 0x98 when decoding, so it has no byte to go back to. */
+static int cp1251_byte(uint32_t cp) {
+    if (cp < 0x80) return (int)cp;
+    if (cp >= 0x0410 && cp <= 0x044F) return (int)(0xC0 + (cp - 0x0410));
+    if (cp == 0xFFFD) return -1;
+    for (int i = 0; i < 64; i++)
+        if (cp1251_high[i] == cp) return 0x80 + i;
+    return -1;
+}
+
+static size_t utf8_encode(uint32_t cp, char seq[4]) {
+    if (cp < 0x80) {
+        seq[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        seq[0] = (char)(0xC0 | (cp >> 6));
+        seq[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        seq[0] = (char)(0xE0 | (cp >> 12));
+        seq[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        seq[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    seq[0] = (char)(0xF0 | (cp >> 18));
+    seq[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    seq[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    seq[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Appends len bytes if they fit with room for the NUL; false (and nothing written) if not. */
+static bool put_whole(char *out, size_t out_size, size_t *o, const char *seq, size_t len) {
+    if (*o + len >= out_size) return false;
+    memcpy(out + *o, seq, len);
+    *o += len;
+    return true;
+}
+
 size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size) {
     size_t o = 0;
     if (out_size == 0) return 0;
     for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
-        unsigned cp = *p < 0x80 ? *p : (*p >= 0xC0 ? 0x0410u + (*p - 0xC0u) : cp1251_high[*p - 0x80]);
-        char seq[3];
-        size_t len;
-        if (cp < 0x80) {
-            seq[0] = (char)cp;
-            len = 1;
-        } else if (cp < 0x800) {
-            seq[0] = (char)(0xC0 | (cp >> 6));
-            seq[1] = (char)(0x80 | (cp & 0x3F));
-            len = 2;
-        } else {
-            seq[0] = (char)(0xE0 | (cp >> 12));
-            seq[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-            seq[2] = (char)(0x80 | (cp & 0x3F));
-            len = 3;
-        }
-        if (o + len >= out_size) break;
-        memcpy(out + o, seq, len);
-        o += len;
+        char seq[4];
+        size_t len = utf8_encode(cp1251_code_point(*p), seq);
+        if (!put_whole(out, out_size, &o, seq, len)) break;
     }
     out[o] = 0;
+    return o;
+}
+
+size_t ue_utf8_decode(const char *s, size_t n, uint32_t *cp) {
+    const unsigned char *p = (const unsigned char *)s;
+    if (n == 0) return 0;
+    if (p[0] < 0x80) {
+        *cp = p[0];
+        return 1;
+    }
+    /* Lead byte → length and the smallest code point that length may carry (no overlongs). */
+    size_t len;
+    uint32_t v, min;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) len = 2, v = p[0] & 0x1Fu, min = 0x80;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF) len = 3, v = p[0] & 0x0Fu, min = 0x800;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4) len = 4, v = p[0] & 0x07u, min = 0x10000;
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        v = (v << 6) | (p[i] & 0x3Fu);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+    *cp = v;
+    return len;
+}
+
+ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
+                            uint32_t *bad_char, size_t *bad_offset) {
+    size_t n = strlen(in), o = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t len = ue_utf8_decode(in + i, n - i, &cp);
+        int byte = len ? cp1251_byte(cp) : -1;
+        if (byte < 0) {
+            if (bad_char) *bad_char = len ? cp : UINT32_MAX;
+            if (bad_offset) *bad_offset = i;
+            return UE_ERR_INVALID;
+        }
+        if (o + 1 >= out_size) return UE_ERR_USAGE;
+        out[o++] = (char)byte;
+        i += len;
+    }
+    if (out_size == 0) return UE_ERR_USAGE;
+    out[o] = 0;
+    if (out_len) *out_len = o;
+    return UE_OK;
+}
+
+size_t ue_utf8_copy(const char *in, char *out, size_t out_size) {
+    size_t n = strlen(in), o = 0;
+    if (out_size == 0) return 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = ue_utf8_decode(in + i, n - i, &cp);
+        if (len == 0) len = 1; /* not UTF-8: copy the byte, the caller's text was already so */
+        if (!put_whole(out, out_size, &o, in + i, len)) break;
+        i += len;
+    }
+    out[o] = 0;
+    return o;
+}
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size) {
+    size_t o = 0;
+    if (out_size == 0) return 0;
+    for (const char *p = shown; *p;) {
+        char seq[4];
+        size_t len, used;
+        int hi = p[0] == '\\' && p[1] == 'x' ? hex_digit(p[2]) : -1;
+        int lo = hi >= 0 ? hex_digit(p[3]) : -1;
+        if (lo >= 0 && hi >= 8) {
+            /* An escaped byte of the upper half is a CP1251 letter or sign. */
+            len = utf8_encode(cp1251_code_point((unsigned char)(hi * 16 + lo)), seq);
+            used = 4;
+        } else {
+            /* Control-byte escapes and "\\" stay escaped: they are not text. */
+            bool escape = p[0] == '\\' && (p[1] == '\\' || lo >= 0);
+            used = escape ? (p[1] == '\\' ? 2 : 4) : 1;
+            memcpy(seq, p, used);
+            len = used;
+        }
+        if (!put_whole(out, out_size, &o, seq, len)) break;
+        p += used;
+    }
+    out[o] = 0;
+    return o;
+}
+
+/* Characters that may not appear in one file-name component on the systems people unpack
+ * game assets on: the separators, controls (C0, DEL, C1) and what Windows forbids. */
+static bool bad_in_file_name(uint32_t cp) {
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp < 0x80 && strchr("/\\<>:\"|?*", (int)cp));
+}
+
+size_t ue_file_name_component(const char *name, char *out, size_t out_size) {
+    size_t n = strlen(name), o = 0;
+    if (out_size == 0) return 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t len = ue_utf8_decode(name + i, n - i, &cp);
+        bool keep = len > 0 && !bad_in_file_name(cp);
+        if (!put_whole(out, out_size, &o, keep ? name + i : "_", keep ? len : 1)) break;
+        i += len ? len : 1;
+    }
+    out[o] = 0;
+    /* "", "." and ".." would name the directory itself or its parent. */
+    if (strspn(out, ".") == o) o = 0, out[0] = 0;
     return o;
 }

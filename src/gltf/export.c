@@ -883,11 +883,22 @@ out:
     return rc;
 }
 
+/* Extensions match in any case ("X.GLB"), as file managers and the CLI treat them. */
+static bool has_extension(const char *path, size_t n, const char *ext) {
+    size_t k = strlen(ext);
+    if (n < k) return false;
+    for (size_t i = 0; i < k; i++) {
+        char c = path[n - k + i];
+        if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != ext[i]) return false;
+    }
+    return true;
+}
+
 ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
                              ue_diag *d) {
     size_t n = path ? strlen(path) : 0;
-    bool glb = n >= 4 && strcmp(path + n - 4, ".glb") == 0;
-    bool gltf = n >= 5 && strcmp(path + n - 5, ".gltf") == 0;
+    bool glb = has_extension(path, n, ".glb");
+    bool gltf = has_extension(path, n, ".gltf");
     if (!glb && !gltf) {
         ue_diag_add(d, UE_SEV_ERROR, "gltf.usage", UE_NO_OFFSET, "gltf",
                     "output name must end in .glb or .gltf");

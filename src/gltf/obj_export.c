@@ -33,33 +33,79 @@ static void put_uint(ue_buf *b, uint64_t v) {
     put_str(b, t);
 }
 
-/* OBJ/MTL names end at whitespace; keep everything else (UTF-8 included) and fall back to a
- * generated name when nothing is left. */
-static void put_name(ue_buf *b, const char *name, const char *fallback, size_t index) {
-    size_t n = bounded_len(name, 64), w = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        ue_buf_put_u8(b, (c <= 0x20 || c == 0x7F || c == '#') ? '_' : c);
-        w++;
+/* OBJ and MTL statements split at whitespace (Unicode spaces too, for readers that use a
+ * language's split()) and '#' starts a comment; controls and bytes that are not UTF-8 have no
+ * business in a name either. Everything else, letters of every script included, is kept. */
+static bool obj_name_char_ok(uint32_t cp) {
+    if (cp <= 0x20 || cp == '#' || (cp >= 0x7F && cp <= 0xA0)) return false;
+    return cp != 0x1680 && !(cp >= 0x2000 && cp <= 0x200A) && cp != 0x2028 && cp != 0x2029 &&
+           cp != 0x202F && cp != 0x205F && cp != 0x3000 && cp != 0xFEFF;
+}
+
+/* Appends n bytes of name with every unsafe character as one '_'; returns the bytes written. */
+static size_t put_safe(ue_buf *b, const char *name, size_t n) {
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t len = ue_utf8_decode(name + i, n - i, &cp);
+        bool keep = len > 0 && obj_name_char_ok(cp);
+        if (keep) ue_buf_put(b, name + i, len);
+        else ue_buf_put_u8(b, '_');
+        w += keep ? len : 1;
+        i += len ? len : 1;
     }
-    if (w == 0) {
+    return w;
+}
+
+/* A name, or a generated one when the name is empty. */
+static void put_name(ue_buf *b, const char *name, const char *fallback, size_t index) {
+    if (put_safe(b, name, bounded_len(name, 64)) == 0) {
         put_str(b, fallback);
         put_uint(b, index);
     }
+}
+
+/* True when `name` reaches the file unchanged by put_safe (and so `mtllib` names the file the
+ * caller writes). */
+static bool survives_put_safe(const char *name) {
+    size_t n = strlen(name);
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t len = ue_utf8_decode(name + i, n - i, &cp);
+        if (len == 0 || !obj_name_char_ok(cp)) return false;
+        i += len;
+    }
+    return n > 0;
+}
+
+void ue_obj_mtl_file_name(const char *obj_name, char *out, size_t cap) {
+    if (!out || cap == 0) return;
+    out[0] = 0;
+    if (cap < 6) return; /* not even one byte of stem beside ".mtl" */
+    size_t n = strlen(obj_name);
+    const char *dot = strrchr(obj_name, '.');
+    if (dot && dot != obj_name) n = (size_t)(dot - obj_name);
+    ue_buf b = {0};
+    if (put_safe(&b, obj_name, n) == 0) put_str(&b, "material");
+    ue_buf_put_u8(&b, 0);
+    if (!b.failed) {
+        /* A long stem is cut between characters, leaving room for the extension. */
+        size_t len = ue_utf8_copy((const char *)b.data, out, cap - 4);
+        memcpy(out + len, ".mtl", 5);
+    }
+    ue_buf_free(&b);
 }
 
 void ue_obj_texture_file_name(const ue_scene *s, size_t index, char *out, size_t cap) {
     if (!out || cap == 0) return;
     char name[64] = "";
     if (index < s->texture_count) {
-        size_t n = bounded_len(s->textures[index].name, 63);
-        for (size_t i = 0; i < n; i++) {
-            char c = s->textures[index].name[i];
-            bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '-';
-            name[i] = ok ? c : '_';
-        }
-        name[n] = 0;
+        ue_buf b = {0};
+        put_safe(&b, s->textures[index].name, bounded_len(s->textures[index].name, 63));
+        ue_buf_put_u8(&b, 0);
+        /* The name becomes a file name too: no separators, and UTF-8 letters stay letters. */
+        if (!b.failed) ue_file_name_component((const char *)b.data, name, sizeof name);
+        ue_buf_free(&b);
     }
     snprintf(out, cap, name[0] ? "%zu_%s.png" : "%zu.png", index, name);
 }
@@ -246,6 +292,12 @@ ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_
     ue_diag_free(&local);
     if (refused) return UE_ERR_INVALID;
 
+    if (o && o->mtl_name && mtl_out && !survives_put_safe(o->mtl_name)) {
+        ue_diag_add(d, UE_SEV_ERROR, "obj.mtl_name", UE_NO_OFFSET, "obj",
+                    "MTL name \"%s\" cannot follow mtllib (whitespace, '#', control characters or "
+                    "non-UTF-8 bytes); see ue_obj_mtl_file_name", o->mtl_name);
+        return UE_ERR_USAGE;
+    }
     ue_buf b = {0};
     put_str(&b, "# unearth OBJ export\n");
     if (o && o->mtl_name && mtl_out) {

@@ -49,8 +49,11 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
         uint8_t *data;
         size_t size;
         if (ue_archive_read(a, i, &data, &size, d) != UE_OK) continue;
-        char name[512];
-        snprintf(name, sizeof name, "%s:%s", display, info.name);
+        /* Entry names are Windows-1251 bytes shown escaped; a model's name is UTF-8 text. */
+        char entry[256], joined[1024], name[sizeof l->items[0].name];
+        ue_entry_name_to_utf8(info.name, entry, sizeof entry);
+        snprintf(joined, sizeof joined, "%s:%s", display, entry);
+        ue_utf8_copy(joined, name, sizeof name); /* a long chain is cut between characters */
         if (is_model_bytes(data, size)) {
             ue_result r = push(l, name, data, size);
             if (r != UE_OK) return r;

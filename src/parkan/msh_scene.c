@@ -182,6 +182,60 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
     return UE_OK;
 }
 
+/* Triangles that a LOD and group selection reaches (group -1: every group). */
+static size_t selection_triangles(const ue_msh *m, int lod, int group) {
+    size_t tris = 0;
+    for (size_t n = 0; n < m->node_count; n++)
+        for (int g = 0; g < UE_MSH_GROUPS; g++) {
+            uint16_t si = group < 0 || g == group ? ue_msh_slot_index(m, n, lod, g, 0) : UE_MSH_NONE;
+            if (si == UE_MSH_NONE) continue;
+            const ue_msh_slot *sl = &m->slots[si];
+            for (size_t b = sl->batch_start; b < (size_t)sl->batch_start + sl->batch_count && b < m->batch_count; b++)
+                tris += m->batches[b].index_count / 3;
+        }
+    return tris;
+}
+
+/* What the model does hold, for the message of an empty selection:
+ * "LOD 0 (groups 0, 1), LOD 1 (group 0)". */
+static void describe_geometry(const ue_msh *m, char *out, size_t cap) {
+    size_t o = 0;
+    out[0] = 0;
+    for (int lod = 0; lod < UE_MSH_LODS; lod++) {
+        int groups[UE_MSH_GROUPS], count = 0;
+        for (int g = 0; g < UE_MSH_GROUPS; g++)
+            if (selection_triangles(m, lod, g) > 0) groups[count++] = g;
+        for (int k = 0; k < count && o < cap; k++) {
+            int w = k == 0 ? snprintf(out + o, cap - o, "%sLOD %d (group%s %d", o ? ", " : "", lod,
+                                      count > 1 ? "s" : "", groups[k])
+                           : snprintf(out + o, cap - o, ", %d", groups[k]);
+            o = w < 0 ? cap : o + (size_t)w;
+        }
+        if (count && o < cap) {
+            int w = snprintf(out + o, cap - o, ")");
+            o = w < 0 ? cap : o + (size_t)w;
+        }
+    }
+    if (!out[0]) snprintf(out, cap, "no geometry in any LOD");
+}
+
+/* Converting nothing is a mistake in the options (or a model whose batches were all dropped),
+ * not a valid empty file: say what the model has instead. */
+ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d) {
+    ue_msh_export_options def = {0, -1};
+    if (!o) o = &def;
+    char have[160], which[32] = "";
+    describe_geometry(m, have, sizeof have);
+    if (o->group >= 0) snprintf(which, sizeof which, " group %d", o->group);
+    if (selection_triangles(m, o->lod, o->group) > 0)
+        ue_diag_add(d, UE_SEV_ERROR, "msh.export.empty", UE_NO_OFFSET, "msh",
+                    "nothing in LOD %d%s could be exported (every batch is damaged)", o->lod, which);
+    else
+        ue_diag_add(d, UE_SEV_ERROR, "msh.export.empty", UE_NO_OFFSET, "msh",
+                    "LOD %d%s has no geometry; the model has %s", o->lod, which, have);
+    return UE_ERR_INVALID;
+}
+
 ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
                           ue_scene *s, ue_diag *d) {
     ue_msh_export_options def = {0, -1};
