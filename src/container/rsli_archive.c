@@ -20,7 +20,11 @@ typedef struct rsli_state {
 static ue_result rsli_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
     rsli_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;
-    ue_result r = ue_rsli_parse(src, mode, NULL, &s->lib, d);
+    /* A declared unpacked size beyond the bounded-work cap is refused when the table is read,
+     * so no verb allocates it. */
+    ue_rsli_limits limits = {0};
+    limits.max_unpacked = ue_cap_decoded(src->size);
+    ue_result r = ue_rsli_parse(src, mode, &limits, &s->lib, d);
     if (r != UE_OK) {
         free(s);
         return r;
