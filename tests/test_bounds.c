@@ -330,6 +330,49 @@ static void rsli_entry_claiming_80_mib(void) {
     free(p);
 }
 
+/* Two Deflate entries of 48 MiB each: either fits the per-entry cap, both together do not,
+ * so validate stops at the second with a limit error instead of decoding 96 MiB. */
+static uint8_t *rsli_two_big_entries(size_t *size) {
+    ue_rsli l;
+    ue_rsli_init(&l);
+    uint8_t *zeros = calloc(1, 48 * MIB);
+    ue_buf out = {0};
+    bool ok = zeros && ue_rsli_add(&l, "ONE", UE_RSLI_DEFLATE, zeros, 48 * MIB, NULL) == UE_OK &&
+              ue_rsli_add(&l, "TWO", UE_RSLI_DEFLATE, zeros, 48 * MIB, NULL) == UE_OK &&
+              ue_rsli_write(&l, &out, NULL) == UE_OK;
+    free(zeros);
+    ue_rsli_free(&l);
+    if (!ok) {
+        ue_buf_free(&out);
+        return NULL;
+    }
+    return ue_buf_take(&out, size);
+}
+
+static void rsli_budget_child(const uint8_t *p, size_t n) {
+    ue_archive *a = NULL;
+    ue_diag d = {0};
+    if (ue_archive_open_memory(p, n, "x.lib", UE_MODE_STRICT, &a, &d) != UE_OK) {
+        CHECK(!"strict open failed");
+        return;
+    }
+    CHECK_EQ_U(ue_archive_validate(a, &d), UE_ERR_INVALID);
+    CHECK(has_code(&d, "rsli.limit"));
+    ue_archive_close(a);
+    ue_diag_free(&d);
+}
+
+static void rsli_entries_together_over_the_cap(void) {
+    size_t n;
+    uint8_t *p = rsli_two_big_entries(&n);
+    REQUIRE(p);
+    CHECK(48 * MIB <= ue_cap_decoded(n) && 96 * MIB > ue_cap_decoded(n));
+    /* One entry is decoded at a time: 48 MiB, within 32 x input + 64 MiB. */
+    expect_bounded("rsli budget", rsli_budget_child, p, n, UE_CAP_DECODED_PER_BYTE,
+                   UE_CAP_DECODED_BASE + 4 * MIB);
+    free(p);
+}
+
 /* ---- PKX: headers that claim 4 billion animations or a 4 GiB GPT1 block ------------------- */
 
 static void pkx_child(const uint8_t *p, size_t n) {
@@ -417,6 +460,7 @@ int main(void) {
     RUN(fsys_overlaps_and_truncation);
     RUN(nres_entries_sharing_a_nested_archive);
     RUN(rsli_entry_claiming_80_mib);
+    RUN(rsli_entries_together_over_the_cap);
     RUN(pkx_claiming_huge_counts);
     RUN(deep_nesting);
     return TEST_SUMMARY();
