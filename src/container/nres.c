@@ -175,9 +175,12 @@ static ue_result scan_gap(const ue_source *src, ue_nres *n, uint32_t start, uint
         at += (uint32_t)take;
     }
     if (!nonzero) return UE_OK;
-    ue_nres_gap *g = realloc(n->gaps, (n->gap_count + 1) * sizeof *g);
-    if (!g) return UE_ERR_NOMEM;
-    n->gaps = g;
+    /* Doubling (at every power of two) keeps many gaps linear in time. */
+    if ((n->gap_count & (n->gap_count - 1)) == 0) {
+        ue_nres_gap *g = realloc(n->gaps, (n->gap_count ? 2 * n->gap_count : 1) * sizeof *g);
+        if (!g) return UE_ERR_NOMEM;
+        n->gaps = g;
+    }
     ue_nres_gap *gap = &n->gaps[n->gap_count];
     gap->offset = start;
     gap->size = end - start;

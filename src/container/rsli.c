@@ -375,12 +375,16 @@ static ue_result collect_gaps(ue_rsli *l, uint64_t table_end, uint64_t data_end)
         uint64_t next = k < n ? s[k].start : data_end;
         if (next > data_end) next = data_end;
         if (next > at) {
-            ue_rsli_gap *ng = realloc(l->gaps, (l->gap_count + 1) * sizeof *ng);
-            if (!ng) {
-                r = UE_ERR_NOMEM;
-                break;
+            /* Doubling (at every power of two) keeps many gaps linear in time. */
+            if ((l->gap_count & (l->gap_count - 1)) == 0) {
+                size_t cap = l->gap_count ? 2 * l->gap_count : 1;
+                ue_rsli_gap *ng = realloc(l->gaps, cap * sizeof *ng);
+                if (!ng) {
+                    r = UE_ERR_NOMEM;
+                    break;
+                }
+                l->gaps = ng;
             }
-            l->gaps = ng;
             ue_rsli_gap *g = &l->gaps[l->gap_count];
             g->offset = at;
             g->size = (size_t)(next - at);
