@@ -323,6 +323,9 @@ ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_dia
                         "payload [0x%x, 0x%x) overlaps an earlier payload ending at 0x%x",
                         ranges[k].start, ranges[k].end, cursor);
             failed |= mode == UE_MODE_STRICT;
+            /* Bounded work: shared bytes are read once, so tolerant mode keeps the later entry
+             * as damaged instead of extracting or validating the same bytes again. */
+            out->entries[ranges[k].entry].damaged = true;
         } else if (ranges[k].start > cursor) {
             res = scan_gap(src, out, cursor, ranges[k].start, d);
         }
