@@ -465,7 +465,16 @@ static void deep_nesting(void) {
     int len = snprintf(chain, sizeof chain, "%s", path);
     for (int i = 0; i < 10; i++) len += snprintf(chain + len, sizeof chain - (size_t)len, ":inner");
     ue_archive *a = NULL;
-    CHECK(ue_archive_open(chain, UE_MODE_STRICT, &a, NULL) != UE_OK);
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_archive_open(chain, UE_MODE_STRICT, &a, &d), UE_ERR_INVALID);
+    CHECK(has_code(&d, "archive.nesting"));
+    ue_archive_close(a);
+    ue_diag_free(&d);
+    /* Eight levels are followed: deep.rlb:inner x 8 is the fourth-innermost archive. */
+    len = snprintf(chain, sizeof chain, "%s", path);
+    for (int i = 0; i < 8; i++) len += snprintf(chain + len, sizeof chain - (size_t)len, ":inner");
+    CHECK_EQ_U(ue_archive_open(chain, UE_MODE_STRICT, &a, NULL), UE_OK);
+    if (a) CHECK_STR(ue_archive_format(a), "nres");
     ue_archive_close(a);
     unlink(path);
     rmdir(dir);

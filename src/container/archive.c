@@ -153,8 +153,10 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
     const char *rest = split + 1;
     for (int depth = 0; *rest; depth++) {
         if (depth >= MAX_NESTING) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.nesting", UE_NO_OFFSET, a->display,
+                        "containers nested more than %d deep are not followed", MAX_NESTING);
             ue_archive_close(a);
-            return UE_ERR_USAGE;
+            return UE_ERR_INVALID;
         }
         const char *colon = strchr(rest, ':');
         char name[1024];
