@@ -7,7 +7,7 @@
 #include "unearth/gamecube.h"
 
 /* One kept entry. Names stay in the file: only their offsets and lengths are kept, so an entry
- * costs a fixed ~56 bytes whatever its names (see docs/bounded-work.md). */
+ * costs a fixed 48 bytes whatever its names (see docs/bounded-work.md). */
 typedef struct fsys_entry {
     uint32_t rec_off;           /* absolute offset of the entry record */
     uint32_t list_index;        /* position of its pointer in the entry list */
