@@ -97,6 +97,40 @@ bad_case size "$T/size.pkx"
 head -c 40 "$G/demo_colo.fsys" > "$T/trunc.fsys"
 expect_rc 1 "$UE" info "$T/trunc.fsys"
 
+# one byte short: the header's total size and the footer say so; strict rejects, tolerant warns
+for f in demo_colo demo_xd; do
+  head -c -1 "$G/$f.fsys" > "$T/short_$f.fsys"
+  expect_rc 1 "$UE" validate --strict "$T/short_$f.fsys"
+  grep -q "fsys.header.total_size" "$T/err" "$T/out" && ok || bad "$f: truncation not named"
+  expect_rc 0 "$UE" validate --tolerant "$T/short_$f.fsys"
+done
+
+# the sample pack's own FSYS prints no note on any command (issue 13 point 10)
+for f in demo_colo demo_xd; do
+  for verb in info list validate; do
+    expect_rc 0 "$UE" $verb "$G/$f.fsys"
+    grep -q "^info:" "$T/err" && bad "$verb $f.fsys printed an info line" || ok
+  done
+done
+
+# a million entry pointers naming one record: rejected, in well under a second's memory
+python3 - "$T/one.fsys" <<'PY'
+import struct, sys
+n, lst = 1000000, 0x60
+rec = lst + 4 * n; name = rec + 0x70; data = (name + 16 + 31) // 32 * 32; total = data + 0x40
+b = bytearray(total); b[0:4] = b'FSYS'
+struct.pack_into('>IIIIIIII', b, 4, 0x201, 0, n, 0x80000000, 3, 0x40, data, total)
+struct.pack_into('>III', b, 0x40, lst, name, data)
+b[lst:rec] = struct.pack('>I', rec) * n
+struct.pack_into('>HBx9I', b, rec, 1, 4, data, 12, 0, 0, 12, 0, 0, 2, name)
+b[name:name + 4] = b'one\0'; b[data:data + 12] = b'hello world!'; b[-4:] = b'FSYS'
+open(sys.argv[1], 'wb').write(b)
+PY
+expect_rc 1 "$UE" validate "$T/one.fsys"
+grep -q "fsys.entry.overlap" "$T/err" "$T/out" && ok || bad "overlapping records not reported"
+expect_rc 0 "$UE" validate --tolerant "$T/one.fsys"
+grep -q "999999 of 1000000 entries were dropped" "$T/err" "$T/out" && ok || bad "tolerant drop not reported"
+
 # tolerant mode: the broken entry is reported, the others extracted
 expect_rc 1 "$UE" extract --tolerant "$T/payload.fsys" -o "$T/tol"
 n=$(ls "$T/tol/entries" 2>/dev/null | grep -vc '\.lzss$'); [ "$n" = 4 ] && ok || bad "tolerant extract wrote $n payloads, want 4"

@@ -770,6 +770,29 @@ static void test_impossible_sizes_refused(void) {
     }
 }
 
+/* Bounded work: two rows naming the same packed bytes. Strict mode refuses the library;
+ * tolerant mode keeps the first and never decodes the second. */
+static void test_shared_packed_bytes(void) {
+    row rows[2] = {{"A", 0x000, 0, 3, 96, 3}, {"B", 0x000, 1, 3, 96, 3}};
+    image im;
+    image_header(&im, 2, 0, 0x1234, rows, 2);
+    image_put(&im, 96, "ABC", 3);
+    ue_source src = ue_source_memory(im.b, im.size);
+    ue_rsli l;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_rsli_parse(&src, UE_MODE_STRICT, NULL, &l, &d), UE_ERR_INVALID);
+    const ue_diag_item *it = get_code(&d, "rsli.entry.overlap");
+    REQUIRE(it);
+    CHECK_EQ_U(it->offset, 32 + 32 + 0x18); /* row 1's data_offset field */
+    ue_diag_free(&d);
+    REQUIRE(ue_rsli_parse(&src, UE_MODE_TOLERANT, NULL, &l, &d) == UE_OK);
+    CHECK(!l.entries[0].damaged && !l.entries[0].shares_bytes);
+    CHECK(l.entries[1].damaged && l.entries[1].shares_bytes);
+    expect_payload(&l, 0, "ABC", 3);
+    ue_rsli_free(&l);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(test_impossible_sizes_refused);
     RUN(test_single_stored);
@@ -786,5 +809,6 @@ int main(void) {
     RUN(test_edit_rekeys_xor);
     RUN(test_extract_pack);
     RUN(test_extract_pack_damaged);
+    RUN(test_shared_packed_bytes);
     return TEST_SUMMARY();
 }

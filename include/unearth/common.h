@@ -171,6 +171,18 @@ ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_
 /* Default caps on what one structure may make us allocate. */
 #define UE_CAP_ENTRY_BYTES ((size_t)1 << 31)   /* 2 GiB for one decoded payload */
 #define UE_CAP_TABLE_ENTRIES ((size_t)1 << 20) /* one million directory entries */
+/* Bounded work (docs/bounded-work.md): one decoded payload may claim at most
+ * UE_CAP_DECODED_PER_BYTE bytes per byte of the input file plus UE_CAP_DECODED_BASE (and never
+ * more than UE_CAP_ENTRY_BYTES); a larger declared size is invalid input, refused before any
+ * allocation. ue_cap_decoded(input size) computes the limit. */
+#define UE_CAP_DECODED_PER_BYTE 32u
+#define UE_CAP_DECODED_BASE ((size_t)64 << 20) /* 64 MiB */
+static inline size_t ue_cap_decoded(uint64_t input_size) {
+    uint64_t most = (uint64_t)UE_CAP_ENTRY_BYTES;
+    if (input_size >= most / UE_CAP_DECODED_PER_BYTE) return (size_t)most;
+    uint64_t v = input_size * UE_CAP_DECODED_PER_BYTE + UE_CAP_DECODED_BASE;
+    return (size_t)(v < most ? v : most);
+}
 
 /* ---- sinks: where writers put their bytes, in order -------------------------------------- */
 

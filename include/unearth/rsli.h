@@ -48,6 +48,8 @@ typedef struct ue_rsli_entry {
     bool eof_plus_one;                   /* the Deflate packed range ends one byte past EOF */
     bool damaged;                        /* tolerant reading: the entry cannot be decoded */
     bool range_ok;                       /* the stored bytes lie inside the file */
+    bool shares_bytes;                   /* its packed range overlaps an earlier entry's:
+                                            an error; tolerant reading never decodes it */
     /* Packed bytes held in memory (edits, manifests); NULL = read from the source. When the
      * method has the XOR layer, `owned_key_valid` says whether they are already XORed with
      * `owned_key` (disk form) or still plain (new entries: XORed at write time). */

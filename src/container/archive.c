@@ -26,6 +26,7 @@ struct ue_archive {
     bool file_source;
     char display[512];
     ue_mode mode;
+    uint64_t root_size;       /* size of the outermost input: what bounded work is measured by */
 };
 
 static const ue_container_ops *find_ops(const char *name) {
@@ -81,6 +82,7 @@ ue_result ue_archive_open_memory(const void *data, size_t size, const char *disp
     if (size) memcpy(a->memory, data, size);
     a->src = ue_source_memory(a->memory, size);
     a->mode = mode;
+    a->root_size = size;
     snprintf(a->display, sizeof a->display, "%s", display_name ? display_name : "memory");
     ue_result r = open_source(a, d);
     if (r != UE_OK) {
@@ -90,6 +92,20 @@ ue_result ue_archive_open_memory(const void *data, size_t size, const char *disp
     }
     *out = a;
     return UE_OK;
+}
+
+/* Bounded work: an entry read to be opened as a container may not claim more decoded bytes
+ * than the cap allows for the outermost input (the copy made to open it counts once more). */
+static bool within_decode_cap(const ue_archive *a, size_t i, uint64_t root_size, ue_diag *d) {
+    ue_entry_info info;
+    ue_archive_entry(a, i, &info);
+    size_t cap = ue_cap_decoded(root_size);
+    if (info.size <= cap) return true;
+    ue_diag_add(d, UE_SEV_ERROR, "archive.limit", info.offset, info.name,
+                "entry claims %llu decoded bytes, more than the %zu bytes allowed for a "
+                "%llu-byte input", (unsigned long long)info.size, cap,
+                (unsigned long long)root_size);
+    return false;
 }
 
 /* Splits "outer:inner" at the first ':' after which the outer part names an existing file. */
@@ -102,6 +118,7 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
         a->file_source = true;
         snprintf(a->display, sizeof a->display, "%s", path);
         ue_result r = ue_source_open_file(path, &a->src, d);
+        a->root_size = a->src.size;
         if (r == UE_OK) r = open_source(a, d);
         if (r != UE_OK) {
             ue_source_close(&a->src);
@@ -136,8 +153,10 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
     const char *rest = split + 1;
     for (int depth = 0; *rest; depth++) {
         if (depth >= MAX_NESTING) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.nesting", UE_NO_OFFSET, a->display,
+                        "containers nested more than %d deep are not followed", MAX_NESTING);
             ue_archive_close(a);
-            return UE_ERR_USAGE;
+            return UE_ERR_INVALID;
         }
         const char *colon = strchr(rest, ':');
         char name[1024];
@@ -152,9 +171,11 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
             ue_archive_close(a);
             return UE_ERR_INVALID;
         }
-        uint8_t *data;
-        size_t size;
-        r = ue_archive_read(a, index, &data, &size, d);
+        uint64_t root = a->root_size;
+        uint8_t *data = NULL;
+        size_t size = 0;
+        r = within_decode_cap(a, index, root, d) ? ue_archive_read(a, index, &data, &size, d)
+                                                 : UE_ERR_INVALID;
         char display[512];
         snprintf(display, sizeof display, "%s:%s", a->display, name);
         ue_archive_close(a);
@@ -162,6 +183,7 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
         r = ue_archive_open_memory(data, size, display, mode, &a, d);
         free(data);
         if (r != UE_OK) return r;
+        a->root_size = root;
         rest = colon ? colon + 1 : rest + len;
     }
     *out = a;
@@ -351,7 +373,9 @@ ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d) {
 
 /* Validates one container and, recursively, every nested container inside it. Nested
  * diagnostics carry the entry's path and (for stored payloads) absolute file offsets. */
-static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth) {
+/* `budget` is what nested payloads may still decode in total, so that entries sharing bytes or
+ * nested chains cannot multiply the work (docs/bounded-work.md). */
+static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budget) {
     ue_result worst = UE_OK;
     if (a->ops->validate) worst = a->ops->validate(a->state, d);
     size_t n = ue_archive_count(a);
@@ -368,6 +392,17 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth) {
                         "containers nested more than %d deep", MAX_NESTING);
             return UE_ERR_INVALID;
         }
+        if (!within_decode_cap(a, i, a->root_size, d)) {
+            worst = UE_ERR_INVALID;
+            continue;
+        }
+        if (info.size > *budget) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.limit", info.offset, info.name,
+                        "nested containers would decode more than %zu bytes in all for a "
+                        "%llu-byte input; the rest is not checked",
+                        ue_cap_decoded(a->root_size), (unsigned long long)a->root_size);
+            return UE_ERR_INVALID;
+        }
         uint8_t *data;
         size_t size;
         ue_result r = ue_archive_read(a, i, &data, &size, d);
@@ -375,6 +410,7 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth) {
             worst = UE_ERR_INVALID;
             continue;
         }
+        *budget -= size < *budget ? size : *budget;
         uint64_t saved_base = d ? d->base_offset : 0;
         char saved_prefix[sizeof d->path_prefix];
         if (d) {
@@ -393,7 +429,8 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth) {
         r = ue_archive_open_memory(data, size, info.name, a->mode, &inner, d);
         free(data);
         if (r == UE_OK) {
-            r = validate_rec(inner, d, depth + 1);
+            inner->root_size = a->root_size;
+            r = validate_rec(inner, d, depth + 1, budget);
             ue_archive_close(inner);
         }
         if (d) {
@@ -405,4 +442,7 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth) {
     return worst;
 }
 
-ue_result ue_archive_validate(ue_archive *a, ue_diag *d) { return validate_rec(a, d, 0); }
+ue_result ue_archive_validate(ue_archive *a, ue_diag *d) {
+    size_t budget = ue_cap_decoded(a->root_size);
+    return validate_rec(a, d, 0, &budget);
+}

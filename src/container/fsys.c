@@ -49,29 +49,53 @@ const char *ue_fsys_type_ext(uint8_t code) {
 
 static size_t align_up(size_t v, size_t a) { return (v + (a - 1)) / a * a; }
 
-/* ---- reader ---------------------------------------------------------------------------------- */
+/* ---- reader ----------------------------------------------------------------------------------
+ * Bounded work (docs/bounded-work.md): the entry list is checked as a whole before any entry is
+ * parsed. Records must not overlap the header, the list or each other, so every kept entry owns
+ * at least REC_USED bytes of the file; payloads must not overlap, so decoding every entry reads
+ * each stored byte once. Names stay in the file and are read again when they are shown. */
 
-void ue_fsys_set_display_name(fsys_entry *e, size_t i, const char *archive_name) {
+#define OVERLAP_REPORTS 8u    /* individual diagnostics per kind; the rest are summed up */
+#define LZSS_MAX_RATIO 9u     /* an Okumura LZSS stream never expands more than 144/17 times */
+
+/* Per-pointer verdict of the whole-list check. */
+enum { REC_OK = 0, REC_OUTSIDE = 1, REC_OVERLAP = 2 };
+
+bool ue_fsys_raw_name(const fsys_state *s, size_t i, bool full, uint8_t out[256], size_t *len) {
+    const fsys_entry *e = &s->e[i];
+    *len = 0;
+    bool has = full ? e->has_full : e->has_short;
+    size_t n = full ? e->full_len : e->short_len;
+    if (!has || ue_source_read(&s->src, full ? e->full_ptr : e->short_ptr, out, n) != UE_OK)
+        return false;
+    *len = n;
+    return true;
+}
+
+void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_size) {
+    const fsys_entry *e = &s->e[i];
     const char *ext = ue_fsys_type_ext(e->type_code);
+    uint8_t raw[256];
+    size_t n;
     char tmp[NAME_MAX_LEN * 4 + 1];
-    if (e->has_full && e->full_len > 0) {
-        ue_printable_name(e->full_raw, e->full_len, e->name, sizeof e->name);
-    } else if (e->has_short && e->short_len > 0) {
-        ue_printable_name(e->short_raw, e->short_len, tmp, sizeof tmp);
+    if (ue_fsys_raw_name(s, i, true, raw, &n) && n > 0) {
+        ue_printable_name(raw, n, out, out_size);
+    } else if (ue_fsys_raw_name(s, i, false, raw, &n) && n > 0) {
+        ue_printable_name(raw, n, tmp, sizeof tmp);
         /* Seed §18.4: a short name without an extension gets the type's. */
-        snprintf(e->name, sizeof e->name, "%.200s%s", tmp, strchr(tmp, '.') ? "" : ext);
+        snprintf(out, out_size, "%.200s%s", tmp, strchr(tmp, '.') ? "" : ext);
     } else {
-        snprintf(e->name, sizeof e->name, "%.64s_entry_%zu%s", archive_name, i, ext);
+        snprintf(out, out_size, "%.64s_entry_%u%s", s->archive_name, e->list_index, ext);
     }
 }
 
-/* Reads the C string at `ptr` (seed §18.13 rules 3-4). 0 means "no name". */
-static bool read_name(fsys_state *s, size_t i, uint32_t ptr, uint64_t field_off,
-                      const char *field, uint8_t *out, size_t *len, ue_diag *d, bool *bad) {
+/* Checks the C string at `ptr` (seed §18.13 rules 3-4) and records its length. 0 = no name. */
+static bool check_name(fsys_state *s, const fsys_entry *e, uint32_t ptr, uint64_t field_off,
+                       const char *field, uint8_t *len, ue_diag *d, bool *bad) {
     *len = 0;
     if (ptr == 0) return false;
     char path[64];
-    snprintf(path, sizeof path, "fsys/entry[%zu]/%s", i, field);
+    snprintf(path, sizeof path, "fsys/entry[%u]/%s", e->list_index, field);
     if (ptr >= s->size) {
         ue_diag_add(d, UE_SEV_ERROR, "fsys.name.range", field_off, path,
                     "name pointer 0x%X lies outside the %llu-byte archive", ptr,
@@ -92,29 +116,59 @@ static bool read_name(fsys_state *s, size_t i, uint32_t ptr, uint64_t field_off,
         *bad = true;
         return false;
     }
-    *len = (size_t)(nul - buf);
-    memcpy(out, buf, *len);
+    *len = (uint8_t)(nul - buf);
     return true;
 }
 
-static ue_result parse_entry(fsys_state *s, size_t i, uint32_t ptr, ue_diag *d) {
-    fsys_entry *e = &s->e[i];
+/* The LZSS header of a compressed entry must agree with its record, and its declared size must
+ * be one the stored bytes can produce (so no decoder is asked to allocate more). */
+static bool check_lzss_entry(fsys_state *s, fsys_entry *e, ue_diag *d, bool *bad) {
+    bool warn_only = s->mode == UE_MODE_TOLERANT;
+    char path[64];
+    snprintf(path, sizeof path, "fsys/entry[%u]/lzss", e->list_index);
+    uint8_t head[UE_GCLZSS_HEADER];
+    size_t take = e->stored_size < sizeof head ? e->stored_size : sizeof head;
+    if (ue_source_read(&s->src, e->data_off, head, take) != UE_OK) return false;
+    ue_gclzss_header h;
+    ue_diag scratch = {0}; /* only the first 16 bytes are here: the size check is ours */
+    ue_result hr = ue_gclzss_parse_header(head, take, &h, &scratch, e->data_off, path);
+    ue_diag_append(d, &scratch, UE_SEV_ERROR);
+    ue_diag_free(&scratch);
+    if (hr == UE_OK && (h.compressed_size < UE_GCLZSS_HEADER || h.compressed_size > e->stored_size))
+        ue_diag_add(d, UE_SEV_WARNING, "lzss.size_fallback", e->data_off + 8u, path,
+                    "declared compressed size %u does not fit the %u stored bytes; the "
+                    "whole slice is decoded (seed §18.7)",
+                    h.compressed_size, e->stored_size);
+    uint64_t most = (uint64_t)LZSS_MAX_RATIO * e->stored_size + 18u;
+    if (hr != UE_OK) {
+        e->damaged = true;
+        *bad = true;
+    } else if (h.uncompressed_size > most) {
+        ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.size_limit", e->data_off + 4u, path,
+                    "declares %u decoded bytes, more than %u stored LZSS bytes can produce",
+                    h.uncompressed_size, e->stored_size);
+        e->damaged = true;
+        *bad = true;
+    } else if (h.uncompressed_size != e->usize) {
+        /* The game trusts +0x08 of neither structure alone; a disagreement means damage. */
+        ue_diag_add(d, warn_only ? UE_SEV_WARNING : UE_SEV_ERROR, "fsys.entry.size_mismatch",
+                    e->rec_off + 8u, path, "record says %u decoded bytes, the LZSS header says %u",
+                    e->usize, h.uncompressed_size);
+        if (!warn_only) *bad = true;
+    }
+    return true;
+}
+
+/* Parses the record of a kept entry (its place was checked by check_records). */
+static ue_result parse_entry(fsys_state *s, fsys_entry *e, ue_diag *d) {
     char path[64];
     bool bad = false, warn_only = s->mode == UE_MODE_TOLERANT;
-    e->rec_off = ptr;
-    snprintf(path, sizeof path, "fsys/entry[%zu]/pointer", i);
-    if (!ue_range_ok(ptr, REC_USED, s->size)) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.pointer", s->list_ofs + 4u * (uint64_t)i, path,
-                    "entry record at 0x%X does not fit the %llu-byte archive", ptr,
-                    (unsigned long long)s->size);
-        e->damaged = true;
-        return UE_ERR_INVALID;
-    }
+    uint32_t ptr = e->rec_off;
     size_t want = s->version >= 0x200 ? REC_V2 : REC_V1;
-    e->rec_len = s->size - ptr < want ? (size_t)(s->size - ptr) : want;
-    ue_result r = ue_source_read(&s->src, ptr, e->rec, e->rec_len);
+    e->rec_len = (uint8_t)(s->size - ptr < want ? s->size - ptr : want);
+    uint8_t p[REC_USED];
+    ue_result r = ue_source_read(&s->src, ptr, p, REC_USED);
     if (r != UE_OK) return r;
-    const uint8_t *p = e->rec;
     e->file_id = ue_load_u16be(p);
     e->type_code = p[2];
     e->data_off = ue_load_u32be(p + 0x04);
@@ -126,62 +180,229 @@ static ue_result parse_entry(fsys_state *s, size_t i, uint32_t ptr, ue_diag *d) 
     e->short_ptr = ue_load_u32be(p + 0x24);
     e->compressed = (e->flags & UE_FSYS_FLAG_COMPRESSED) != 0;
 
-    /* Names: a bad pointer costs the name, not the payload. */
+    /* Names: a bad pointer costs the name, not the payload. An unknown type code needs no
+     * note: the listing shows the raw code and the entry is simply not routed anywhere. */
     bool name_bad = false;
-    e->has_full = read_name(s, i, e->full_ptr, ptr + 0x1Cu, "full_name_offset", e->full_raw,
-                            &e->full_len, d, &name_bad);
-    e->has_short = read_name(s, i, e->short_ptr, ptr + 0x24u, "name_offset", e->short_raw,
-                             &e->short_len, d, &name_bad);
+    e->has_full = check_name(s, e, e->full_ptr, ptr + 0x1Cu, "full_name_offset", &e->full_len,
+                             d, &name_bad);
+    e->has_short = check_name(s, e, e->short_ptr, ptr + 0x24u, "name_offset", &e->short_len, d,
+                              &name_bad);
     if (name_bad) e->name_bad = true;
-    ue_fsys_set_display_name(e, i, s->archive_name);
 
-    if (!ue_fsys_type_name(e->type_code)) {
-        snprintf(path, sizeof path, "fsys/entry[%zu]/type", i);
-        ue_diag_add(d, UE_SEV_INFO, "fsys.entry.type_unknown", ptr + 2u, path,
-                    "type code 0x%02X is not known; the entry is kept raw", e->type_code);
-    }
-    snprintf(path, sizeof path, "fsys/entry[%zu]/data_offset", i);
+    snprintf(path, sizeof path, "fsys/entry[%u]/data_offset", e->list_index);
     if (!ue_range_ok(e->data_off, e->stored_size, s->size)) {
         ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.data_range", ptr + 4u, path,
                     "payload [0x%X, +0x%X) lies outside the %llu-byte archive", e->data_off,
                     e->stored_size, (unsigned long long)s->size);
-        e->damaged = true;
         e->range_bad = true;
+        e->damaged = true;
         bad = true;
     } else if (e->compressed) {
-        uint8_t head[UE_GCLZSS_HEADER];
-        size_t take = e->stored_size < sizeof head ? e->stored_size : sizeof head;
-        snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
-        if ((r = ue_source_read(&s->src, e->data_off, head, take)) != UE_OK) return r;
-        ue_gclzss_header h;
-        ue_diag scratch = {0}; /* only the first 16 bytes are here: the size check is ours */
-        ue_result hr = ue_gclzss_parse_header(head, take, &h, &scratch, e->data_off, path);
-        ue_diag_append(d, &scratch, UE_SEV_ERROR);
-        ue_diag_free(&scratch);
-        if (hr == UE_OK && (h.compressed_size < UE_GCLZSS_HEADER || h.compressed_size > e->stored_size))
-            ue_diag_add(d, UE_SEV_WARNING, "lzss.size_fallback", e->data_off + 8u, path,
-                        "declared compressed size %u does not fit the %u stored bytes; the "
-                        "whole slice is decoded (seed §18.7)",
-                        h.compressed_size, e->stored_size);
-        if (hr != UE_OK) {
-            e->damaged = true;
-            bad = true;
-        } else if (h.uncompressed_size != e->usize) {
-            /* The game trusts +0x08 of neither structure alone; a disagreement means damage. */
-            ue_diag_add(d, warn_only ? UE_SEV_WARNING : UE_SEV_ERROR, "fsys.entry.size_mismatch",
-                        ptr + 8u, path,
-                        "record says %u decoded bytes, the LZSS header says %u", e->usize,
-                        h.uncompressed_size);
-            if (!warn_only) bad = true;
-        }
+        if (!check_lzss_entry(s, e, d, &bad)) return UE_ERR_IO;
     } else if (e->usize != e->stored_size) {
-        snprintf(path, sizeof path, "fsys/entry[%zu]/size", i);
+        snprintf(path, sizeof path, "fsys/entry[%u]/size", e->list_index);
         ue_diag_add(d, UE_SEV_WARNING, "fsys.entry.size_mismatch", ptr + 8u, path,
                     "uncompressed entry: size %u differs from stored size %u (stored size used)",
                     e->usize, e->stored_size);
     }
     if (name_bad && !warn_only) bad = true;
     return bad ? UE_ERR_INVALID : UE_OK;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool spans_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) {
+    return a < b + blen && b < a + alen;
+}
+
+/* Gives every pointer of the list a verdict in one sorted pass: records that do not fit the
+ * file, and records that overlap the header, the list or an earlier record, are marked. */
+static ue_result check_records(fsys_state *s, const uint8_t *list, uint8_t *verdict) {
+    size_t n = s->list_count;
+    uint64_t *key = malloc((n ? n : 1) * sizeof *key);
+    if (!key) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) key[i] = (uint64_t)ue_load_u32be(list + 4 * i) << 32 | i;
+    qsort(key, n, sizeof *key, cmp_u64);
+    const uint64_t want = s->version >= 0x200 ? REC_V2 : REC_V1;
+    const uint64_t list_len = 4u * (uint64_t)n;
+    uint64_t kept_end = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t ptr = key[k] >> 32;
+        size_t i = (size_t)(key[k] & 0xFFFFFFFFu);
+        uint64_t len = s->size - ptr < want ? s->size - ptr : want;
+        if (!ue_range_ok(ptr, REC_USED, s->size)) verdict[i] = REC_OUTSIDE;
+        else if (ptr < HEADER_KEEP || ptr < kept_end ||
+                 spans_overlap(ptr, len, s->list_ofs, list_len))
+            verdict[i] = REC_OVERLAP;
+        else kept_end = ptr + len;
+    }
+    free(key);
+    return UE_OK;
+}
+
+/* Reports the verdicts: every problem is an error in strict mode; tolerant mode drops
+ * overlapping records and keeps at most UE_FSYS_MAX_BAD_ENTRIES unreadable ones. Returns the
+ * number of entries to keep. */
+static size_t report_records(fsys_state *s, const uint8_t *list, uint8_t *verdict, ue_diag *d) {
+    bool strict = s->mode == UE_MODE_STRICT;
+    ue_severity sev = strict ? UE_SEV_ERROR : UE_SEV_WARNING;
+    size_t kept = 0, outside = 0, overlap = 0, dropped = 0;
+    char path[64];
+    for (size_t i = 0; i < s->list_count; i++) {
+        uint32_t ptr = ue_load_u32be(list + 4 * i);
+        uint64_t at = s->list_ofs + 4u * (uint64_t)i;
+        snprintf(path, sizeof path, "fsys/entry[%zu]/pointer", i);
+        if (verdict[i] == REC_OUTSIDE && outside++ < OVERLAP_REPORTS)
+            ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.pointer", at, path,
+                        "entry record at 0x%X does not fit the %llu-byte archive", ptr,
+                        (unsigned long long)s->size);
+        if (verdict[i] == REC_OVERLAP && overlap++ < OVERLAP_REPORTS)
+            ue_diag_add(d, sev, "fsys.entry.overlap", at, path,
+                        "entry record at 0x%X overlaps the header, the entry list or another "
+                        "record%s", ptr, strict ? "" : "; the entry is dropped");
+        if (verdict[i] == REC_OVERLAP || (verdict[i] == REC_OUTSIDE && outside > UE_FSYS_MAX_BAD_ENTRIES)) {
+            verdict[i] = REC_OVERLAP; /* from here on: "not kept" */
+            dropped++;
+        } else {
+            kept++;
+        }
+    }
+    if (outside > OVERLAP_REPORTS)
+        ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.pointer", s->list_ofs, "fsys/entry_list",
+                    "%zu more entry records do not fit the archive", outside - OVERLAP_REPORTS);
+    if (overlap > OVERLAP_REPORTS)
+        ue_diag_add(d, sev, "fsys.entry.overlap", s->list_ofs, "fsys/entry_list",
+                    "%zu more entry records overlap the header, the list or another record",
+                    overlap - OVERLAP_REPORTS);
+    if (dropped && !strict)
+        ue_diag_add(d, UE_SEV_WARNING, "fsys.entry.dropped", s->list_ofs, "fsys/entry_list",
+                    "%zu of %u entries were dropped; %zu are kept", dropped, s->list_count, kept);
+    return kept;
+}
+
+/* Payloads of different entries must not overlap (each stored byte is decoded once); in
+ * tolerant mode the later of two overlapping entries is kept as damaged, without a payload. */
+static ue_result check_payloads(fsys_state *s, ue_diag *d, bool *bad) {
+    uint64_t *key = malloc((s->count ? s->count : 1) * sizeof *key);
+    if (!key) return UE_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < s->count; i++)
+        if (!s->e[i].range_bad && s->e[i].stored_size > 0)
+            key[n++] = (uint64_t)s->e[i].data_off << 32 | i;
+    qsort(key, n, sizeof *key, cmp_u64);
+    uint64_t max_end = 0;
+    size_t reported = 0;
+    for (size_t k = 0; k < n; k++) {
+        fsys_entry *e = &s->e[key[k] & 0xFFFFFFFFu];
+        if (e->data_off < max_end) {
+            char path[64];
+            snprintf(path, sizeof path, "fsys/entry[%u]/data_offset", e->list_index);
+            if (reported++ < OVERLAP_REPORTS)
+                ue_diag_add(d, s->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING,
+                            "fsys.entry.data_overlap", e->rec_off + 4u, path,
+                            "payload [0x%X, +0x%X) overlaps another entry's payload",
+                            e->data_off, e->stored_size);
+            e->range_bad = e->damaged = true;
+            *bad = true;
+            continue;
+        }
+        max_end = (uint64_t)e->data_off + e->stored_size;
+    }
+    if (reported > OVERLAP_REPORTS)
+        ue_diag_add(d, s->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING,
+                    "fsys.entry.data_overlap", UE_NO_OFFSET, "fsys/entry_list",
+                    "%zu more payloads overlap another entry's payload", reported - OVERLAP_REPORTS);
+    free(key);
+    return UE_OK;
+}
+
+/* Header fields, the entry list's place and the file's own size (truncation is an error in
+ * strict mode: the header and the footer both say how long the archive is). */
+static ue_result parse_header(fsys_state *s, ue_diag *d) {
+    if (s->size < HEADER_MIN) {
+        ue_diag_add(d, UE_SEV_ERROR, "fsys.header.truncated", 0, "fsys/header",
+                    "%llu bytes is too short for an FSYS header (needs 0x%X)",
+                    (unsigned long long)s->size, HEADER_MIN);
+        return UE_ERR_INVALID;
+    }
+    s->header_len = s->size < HEADER_KEEP ? (size_t)s->size : HEADER_KEEP;
+    ue_result r = ue_source_read(&s->src, 0, s->header, s->header_len);
+    if (r != UE_OK) return r;
+    if (memcmp(s->header, "FSYS", 4) != 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "fsys.magic", 0, "fsys/header/magic",
+                    "missing \"FSYS\" magic (found %02X %02X %02X %02X)", s->header[0],
+                    s->header[1], s->header[2], s->header[3]);
+        return UE_ERR_INVALID;
+    }
+    const uint8_t *h = s->header;
+    s->version = ue_load_u32be(h + 0x04);
+    s->group_id = ue_load_u32be(h + 0x08);
+    s->list_count = ue_load_u32be(h + 0x0C);
+    s->hflags = ue_load_u32be(h + 0x10);
+    s->table_ofs = ue_load_u32be(h + 0x18);
+    s->data_start = ue_load_u32be(h + 0x1C);
+    s->total_size = ue_load_u32be(h + 0x20);
+    s->list_ofs = ue_load_u32be(h + 0x40);
+    if (s->header_len >= 0x4C) {
+        s->str_ofs = ue_load_u32be(h + 0x44);
+        s->data_ofs = ue_load_u32be(h + 0x48);
+    }
+    if (s->list_count > UE_CAP_TABLE_ENTRIES ||
+        !ue_range_ok(s->list_ofs, 4u * (uint64_t)s->list_count, s->size)) {
+        ue_diag_add(d, UE_SEV_ERROR, "fsys.header.entry_list", 0x40, "fsys/header/entry_list",
+                    "%u entry pointers at 0x%X do not fit the %llu-byte archive", s->list_count,
+                    s->list_ofs, (unsigned long long)s->size);
+        return UE_ERR_INVALID;
+    }
+    bool truncated = s->total_size > s->size;
+    if (s->total_size != s->size)
+        ue_diag_add(d, truncated && s->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING,
+                    "fsys.header.total_size", 0x20, "fsys/header/total_size",
+                    "header says %u bytes, the archive has %llu%s", s->total_size,
+                    (unsigned long long)s->size, truncated ? " (it is cut short)" : "");
+    uint8_t tail[4];
+    s->footer_ok = ue_source_read(&s->src, s->size - 4, tail, 4) == UE_OK &&
+                   memcmp(tail, "FSYS", 4) == 0;
+    if (!s->footer_ok)
+        ue_diag_add(d, UE_SEV_WARNING, "fsys.footer", s->size - 4, "fsys/footer",
+                    "the archive does not end with the \"FSYS\" footer magic");
+    return truncated && s->mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK;
+}
+
+/* Checks the list as a whole, then parses the records that are kept, in list order. */
+static ue_result parse_entries(fsys_state *s, ue_diag *d) {
+    uint8_t *list = NULL, *verdict = calloc(s->list_count ? s->list_count : 1, 1);
+    ue_result r = ue_source_read_alloc(&s->src, s->list_ofs, 4u * (size_t)s->list_count,
+                                       4u * UE_CAP_TABLE_ENTRIES, &list);
+    if (r == UE_OK && !verdict) r = UE_ERR_NOMEM;
+    if (r == UE_OK) r = check_records(s, list, verdict);
+    size_t kept = r == UE_OK ? report_records(s, list, verdict, d) : 0;
+    bool strict = s->mode == UE_MODE_STRICT;
+    if (r == UE_OK && strict && kept < s->list_count) r = UE_ERR_INVALID;
+    if (r == UE_OK && !(s->e = calloc(kept ? kept : 1, sizeof *s->e))) r = UE_ERR_NOMEM;
+    bool bad = false;
+    for (size_t i = 0; r == UE_OK && i < s->list_count; i++) {
+        if (verdict[i] == REC_OVERLAP) continue;
+        fsys_entry *e = &s->e[s->count++];
+        e->list_index = (uint32_t)i;
+        e->rec_off = ue_load_u32be(list + 4 * i);
+        ue_result er = verdict[i] == REC_OUTSIDE ? UE_ERR_INVALID : parse_entry(s, e, d);
+        if (verdict[i] == REC_OUTSIDE) e->range_bad = true;
+        if (er == UE_ERR_INVALID) {
+            e->damaged = e->damaged || strict || verdict[i] == REC_OUTSIDE;
+            bad = true;
+        } else if (er != UE_OK) {
+            r = er;
+        }
+    }
+    if (r == UE_OK) r = check_payloads(s, d, &bad);
+    if (r == UE_OK && bad && strict) r = UE_ERR_INVALID;
+    free(list);
+    free(verdict);
+    return r;
 }
 
 ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_name,
@@ -193,79 +414,14 @@ ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_
     s->mode = mode;
     s->size = src->size;
     snprintf(s->archive_name, sizeof s->archive_name, "%s", archive_name ? archive_name : "fsys");
-    ue_result r = UE_ERR_INVALID;
-    if (s->size < HEADER_MIN) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.header.truncated", 0, "fsys/header",
-                    "%llu bytes is too short for an FSYS header (needs 0x%X)",
-                    (unsigned long long)s->size, HEADER_MIN);
-        goto fail;
+    ue_result r = parse_header(s, d);
+    if (r == UE_OK) r = parse_entries(s, d);
+    if (r != UE_OK) {
+        ue_fsys_free(s);
+        return r;
     }
-    s->header_len = s->size < HEADER_KEEP ? (size_t)s->size : HEADER_KEEP;
-    if ((r = ue_source_read(&s->src, 0, s->header, s->header_len)) != UE_OK) goto fail;
-    r = UE_ERR_INVALID;
-    if (memcmp(s->header, "FSYS", 4) != 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.magic", 0, "fsys/header/magic",
-                    "missing \"FSYS\" magic (found %02X %02X %02X %02X)", s->header[0],
-                    s->header[1], s->header[2], s->header[3]);
-        goto fail;
-    }
-    const uint8_t *h = s->header;
-    s->version = ue_load_u32be(h + 0x04);
-    s->group_id = ue_load_u32be(h + 0x08);
-    s->count = ue_load_u32be(h + 0x0C);
-    s->hflags = ue_load_u32be(h + 0x10);
-    s->table_ofs = ue_load_u32be(h + 0x18);
-    s->data_start = ue_load_u32be(h + 0x1C);
-    s->total_size = ue_load_u32be(h + 0x20);
-    s->list_ofs = ue_load_u32be(h + 0x40);
-    if (s->header_len >= 0x4C) {
-        s->str_ofs = ue_load_u32be(h + 0x44);
-        s->data_ofs = ue_load_u32be(h + 0x48);
-    }
-    if (s->count > UE_CAP_TABLE_ENTRIES ||
-        !ue_range_ok(s->list_ofs, 4u * (uint64_t)s->count, s->size)) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.header.entry_list", 0x40, "fsys/header/entry_list",
-                    "%u entry pointers at 0x%X do not fit the %llu-byte archive", s->count,
-                    s->list_ofs, (unsigned long long)s->size);
-        goto fail;
-    }
-    if (s->total_size != s->size)
-        ue_diag_add(d, UE_SEV_WARNING, "fsys.header.total_size", 0x20, "fsys/header/total_size",
-                    "header says %u bytes, the archive has %llu", s->total_size,
-                    (unsigned long long)s->size);
-    uint8_t tail[4];
-    s->footer_ok = ue_source_read(&s->src, s->size - 4, tail, 4) == UE_OK &&
-                   memcmp(tail, "FSYS", 4) == 0;
-    if (!s->footer_ok)
-        ue_diag_add(d, UE_SEV_WARNING, "fsys.footer", s->size - 4, "fsys/footer",
-                    "the archive does not end with the \"FSYS\" footer magic");
-
-    s->e = calloc(s->count ? s->count : 1, sizeof *s->e);
-    uint8_t *list = NULL;
-    if (!s->e || ue_source_read_alloc(&s->src, s->list_ofs, 4u * (size_t)s->count,
-                                      4u * UE_CAP_TABLE_ENTRIES, &list) != UE_OK) {
-        free(list);
-        r = UE_ERR_NOMEM;
-        goto fail;
-    }
-    r = UE_OK;
-    for (size_t i = 0; i < s->count; i++) {
-        ue_result er = parse_entry(s, i, ue_load_u32be(list + 4 * i), d);
-        if (er == UE_ERR_INVALID) {
-            s->e[i].damaged = s->e[i].damaged || mode == UE_MODE_STRICT;
-            if (mode == UE_MODE_STRICT) r = UE_ERR_INVALID;
-        } else if (er != UE_OK) {
-            r = er;
-            break;
-        }
-    }
-    free(list);
-    if (r != UE_OK) goto fail;
     *out = s;
     return UE_OK;
-fail:
-    ue_fsys_free(s);
-    return r;
 }
 
 void ue_fsys_free(fsys_state *s) {

@@ -28,7 +28,6 @@ static size_t fsys_count(const void *state) { return ((const fsys_state *)state)
 void ue_fsys_set_archive_name(void *state, const char *name) {
     fsys_state *s = state;
     snprintf(s->archive_name, sizeof s->archive_name, "%s", name && name[0] ? name : "fsys");
-    for (size_t i = 0; i < s->count; i++) ue_fsys_set_display_name(&s->e[i], i, s->archive_name);
 }
 
 static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
@@ -36,7 +35,7 @@ static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
     const fsys_entry *e = &s->e[i];
     memset(info, 0, sizeof *info);
     info->index = i;
-    snprintf(info->name, sizeof info->name, "%s", e->name);
+    ue_fsys_display_name(s, i, info->name, sizeof info->name);
     const char *tn = ue_fsys_type_name(e->type_code);
     if (tn) snprintf(info->type, sizeof info->type, "%s", tn);
     else snprintf(info->type, sizeof info->type, "0x%02X", e->type_code);
@@ -49,18 +48,28 @@ static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
     if (e->type_code == 0x1E) snprintf(info->nested, sizeof info->nested, "pkx");
 }
 
+/* True when entry i's raw full or short name is exactly `name`. */
+static bool raw_name_is(const fsys_state *s, size_t i, const char *name) {
+    uint8_t raw[256];
+    size_t n, want = strlen(name);
+    for (int full = 0; full < 2; full++)
+        if (ue_fsys_raw_name(s, i, full == 1, raw, &n) && n == want && memcmp(raw, name, n) == 0)
+            return true;
+    return false;
+}
+
 static bool fsys_find(const void *state, const char *name, size_t *index) {
     const fsys_state *s = state;
+    char shown[256];
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < s->count; i++) {
-            const fsys_entry *e = &s->e[i];
             bool hit;
-            if (pass == 0) hit = strcmp(e->name, name) == 0;
-            else
-                hit = (e->has_full && strlen(name) == e->full_len &&
-                       memcmp(e->full_raw, name, e->full_len) == 0) ||
-                      (e->has_short && strlen(name) == e->short_len &&
-                       memcmp(e->short_raw, name, e->short_len) == 0);
+            if (pass == 0) {
+                ue_fsys_display_name(s, i, shown, sizeof shown);
+                hit = strcmp(shown, name) == 0;
+            } else {
+                hit = raw_name_is(s, i, name);
+            }
             if (hit) {
                 *index = i;
                 return true;
@@ -123,8 +132,12 @@ static json_t *fsys_entry_json(const void *state, size_t i) {
     json_t *o = json_object();
     json_object_set_new(o, "index", json_integer((json_int_t)i));
     json_object_set_new(o, "name", json_string(info.name));
-    set_name(o, "short_name", e->short_raw, e->short_len, e->has_short);
-    set_name(o, "full_name", e->full_raw, e->full_len, e->has_full);
+    uint8_t raw[256];
+    size_t n;
+    bool has = ue_fsys_raw_name(s, i, false, raw, &n);
+    set_name(o, "short_name", raw, n, has);
+    has = ue_fsys_raw_name(s, i, true, raw, &n);
+    set_name(o, "full_name", raw, n, has);
     json_object_set_new(o, "type", json_string(info.type));
     json_object_set_new(o, "type_code", json_integer(e->type_code));
     json_object_set_new(o, "type_index", json_integer(e->type_index));
@@ -190,12 +203,16 @@ static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
         fsys_entry *e = &s->e[i];
         json_t *ej = fsys_entry_json(state, i);
         json_array_append_new(entries, ej);
-        json_object_set_new(ej, "record_hex", ue_json_hex_new(e->rec, e->rec_len));
+        uint8_t rec[0x70];
+        if ((r = ue_source_read(&s->src, e->rec_off, rec, e->rec_len)) != UE_OK) break;
+        json_object_set_new(ej, "record_hex", ue_json_hex_new(rec, e->rec_len));
         if (e->range_bad) continue;
         uint8_t *stored = NULL, *plain = NULL;
         size_t stored_n = 0, plain_n = 0;
         if ((r = ue_fsys_read_stored(s, i, &stored, &stored_n, d)) != UE_OK) break;
-        ue_entry_file_name(i, e->name, ue_fsys_type_ext(e->type_code), file, sizeof file);
+        char shown[256];
+        ue_fsys_display_name(s, i, shown, sizeof shown);
+        ue_entry_file_name(i, shown, ue_fsys_type_ext(e->type_code), file, sizeof file);
         snprintf(rel, sizeof rel, "entries/%s", file);
         bool decoded = !e->damaged;
         if (decoded && e->compressed) {
@@ -482,10 +499,14 @@ static bool try_skeleton(const json_t *manifest, const char *dir, pack_entry *pe
         const uint8_t *p;
         size_t n;
         emitted(pe, &p, &n);
+        uint8_t short_raw[256], full_raw[256];
+        size_t short_len, full_len;
+        bool has_short = ue_fsys_raw_name(s, i, false, short_raw, &short_len);
+        bool has_full = ue_fsys_raw_name(s, i, true, full_raw, &full_len);
         ok = !e->range_bad && e->file_id == pe->w.file_id && e->type_code == pe->w.type_code &&
              e->compressed == pe->w.compressed &&
-             name_equal(e->has_short, e->short_raw, e->short_len, pe->short_name) &&
-             name_equal(e->has_full, e->full_raw, e->full_len, pe->has_full ? pe->full_name : NULL) &&
+             name_equal(has_short, short_raw, short_len, pe->short_name) &&
+             name_equal(has_full, full_raw, full_len, pe->has_full ? pe->full_name : NULL) &&
              e->stored_size == n && memcmp(b.data + e->data_off, p, n) == 0;
     }
     ue_fsys_free(s);

@@ -6,28 +6,32 @@
 #include "unearth/common.h"
 #include "unearth/gamecube.h"
 
+/* One kept entry. Names stay in the file: only their offsets and lengths are kept, so an entry
+ * costs a fixed 48 bytes whatever its names (see docs/bounded-work.md). */
 typedef struct fsys_entry {
-    uint64_t rec_off;           /* absolute offset of the entry record */
-    uint8_t rec[0x70];          /* raw record bytes (rec_len of them) */
-    size_t rec_len;
-    uint16_t file_id;           /* +0x00 */
+    uint32_t rec_off;           /* absolute offset of the entry record */
+    uint32_t list_index;        /* position of its pointer in the entry list */
+    uint8_t rec_len;            /* record bytes present (0x50 or 0x70, fewer at the end) */
     uint8_t type_code;          /* +0x02 */
+    uint16_t file_id;           /* +0x00 */
     uint32_t data_off;          /* +0x04 */
     uint32_t usize;             /* +0x08 */
     uint32_t flags;             /* +0x0C */
     uint32_t stored_size;       /* +0x14 */
-    uint32_t full_ptr;          /* +0x1C */
+    uint32_t full_ptr;          /* +0x1C: the full name's offset, read from the file on demand */
     uint32_t type_index;        /* +0x20 */
     uint32_t short_ptr;         /* +0x24 */
-    uint8_t full_raw[256], short_raw[256];
-    size_t full_len, short_len;
+    uint8_t full_len, short_len; /* name lengths (the NUL is within 255 bytes) */
     bool has_full, has_short;
-    char name[256];             /* resolved per seed §18.4 */
     bool compressed;
     bool damaged;               /* unreadable (tolerant mode lists it anyway) */
     bool range_bad;             /* payload range outside the file */
     bool name_bad;              /* a name pointer was unusable */
 } fsys_entry;
+
+/* Tolerant mode keeps at most this many entries whose records are damaged beyond reading; the
+ * rest are reported once and dropped (every kept readable record owns >= 0x28 distinct bytes). */
+#define UE_FSYS_MAX_BAD_ENTRIES 4096u
 
 typedef struct fsys_state {
     ue_source src;
@@ -37,6 +41,7 @@ typedef struct fsys_state {
     size_t header_len;
     uint32_t version, group_id, count, hflags, table_ofs, data_start, total_size;
     uint32_t list_ofs, str_ofs, data_ofs;
+    uint32_t list_count;        /* pointers in the entry list; count < list_count when dropped */
     bool footer_ok;
     fsys_entry *e;
     char archive_name[64];
@@ -54,11 +59,14 @@ ue_result ue_fsys_read_stored(fsys_state *s, size_t i, uint8_t **data, size_t *s
 ue_result ue_fsys_read_entry(fsys_state *s, size_t i, uint8_t **data, size_t *size, ue_diag *d);
 ue_result ue_fsys_layout(const fsys_state *s, fsys_segment **segs, size_t *nsegs);
 
-/* Sets the name used by the fallback "<archive-name>_entry_<index><ext>" (default "fsys");
- * recomputes display names. `state` is the ops state of an FSYS archive. */
+/* Sets the name used by the fallback "<archive-name>_entry_<index><ext>" (default "fsys").
+ * `state` is the ops state of an FSYS archive. */
 void ue_fsys_set_archive_name(void *state, const char *name);
+/* The raw bytes of entry i's full (full = true) or short name, read from the file (no NUL;
+ * out holds 256 bytes). False when the entry has no such name or it cannot be read. */
+bool ue_fsys_raw_name(const fsys_state *s, size_t i, bool full, uint8_t out[256], size_t *len);
 /* Seed §18.4: full name, else short name (+ the type's extension), else
- * "<archive-name>_entry_<index><ext>". */
-void ue_fsys_set_display_name(fsys_entry *e, size_t i, const char *archive_name);
+ * "<archive-name>_entry_<index><ext>", printable (\xNN escapes). */
+void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_size);
 
 #endif

@@ -175,9 +175,12 @@ static ue_result scan_gap(const ue_source *src, ue_nres *n, uint32_t start, uint
         at += (uint32_t)take;
     }
     if (!nonzero) return UE_OK;
-    ue_nres_gap *g = realloc(n->gaps, (n->gap_count + 1) * sizeof *g);
-    if (!g) return UE_ERR_NOMEM;
-    n->gaps = g;
+    /* Doubling (at every power of two) keeps many gaps linear in time. */
+    if ((n->gap_count & (n->gap_count - 1)) == 0) {
+        ue_nres_gap *g = realloc(n->gaps, (n->gap_count ? 2 * n->gap_count : 1) * sizeof *g);
+        if (!g) return UE_ERR_NOMEM;
+        n->gaps = g;
+    }
     ue_nres_gap *gap = &n->gaps[n->gap_count];
     gap->offset = start;
     gap->size = end - start;
@@ -320,6 +323,9 @@ ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_dia
                         "payload [0x%x, 0x%x) overlaps an earlier payload ending at 0x%x",
                         ranges[k].start, ranges[k].end, cursor);
             failed |= mode == UE_MODE_STRICT;
+            /* Bounded work: shared bytes are read once, so tolerant mode keeps the later entry
+             * as damaged instead of extracting or validating the same bytes again. */
+            out->entries[ranges[k].entry].damaged = true;
         } else if (ranges[k].start > cursor) {
             res = scan_gap(src, out, cursor, ranges[k].start, d);
         }

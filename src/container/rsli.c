@@ -305,10 +305,54 @@ typedef struct span {
     uint64_t start, end;
 } span;
 
+static int u64_cmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static int span_cmp(const void *a, const void *b) {
     const span *x = a, *y = b;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Bounded work (docs/bounded-work.md): packed ranges must not overlap, so decoding every entry
+ * reads each packed byte once. The later of two overlapping entries is flagged (strict: an
+ * error; tolerant: damaged, never decoded nor copied). */
+static ue_result check_packed_overlaps(ue_rsli *l, parse_ctx *c) {
+    uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
+    if (!key) return UE_ERR_NOMEM;
+    size_t n = 0, reported = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (l->entries[i].range_ok && l->entries[i].stored_bytes > 0)
+            key[n++] = l->entries[i].file_offset << 16 | i; /* offsets < 2^32, count < 2^15 */
+    qsort(key, n, sizeof *key, u64_cmp);
+    uint64_t max_end = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)(key[k] & 0xFFFFu);
+        ue_rsli_entry *e = &l->entries[i];
+        if (e->file_offset >= max_end) {
+            max_end = e->file_offset + e->stored_bytes;
+            continue;
+        }
+        e->shares_bytes = e->damaged = true;
+        if (reported++ < 8) {
+            char path[64], msg[160];
+            snprintf(path, sizeof path, "rsli/entry[%zu]/data_offset", i);
+            snprintf(msg, sizeof msg, "packed data at %llu overlaps another entry's (ends %llu)",
+                     (unsigned long long)e->file_offset, (unsigned long long)max_end);
+            violation(c, UE_ERR_INVALID, "rsli.entry.overlap",
+                      UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x18, path, msg);
+        }
+    }
+    if (reported > 8) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%zu more entries overlap another entry's packed data",
+                 reported - 8);
+        violation(c, UE_ERR_INVALID, "rsli.entry.overlap", UE_RSLI_HEADER_SIZE, "rsli/table", msg);
+    }
+    free(key);
+    return UE_OK;
 }
 
 /* Records every byte range of [table_end, data_end) that no entry covers, with its bytes, so
@@ -331,12 +375,16 @@ static ue_result collect_gaps(ue_rsli *l, uint64_t table_end, uint64_t data_end)
         uint64_t next = k < n ? s[k].start : data_end;
         if (next > data_end) next = data_end;
         if (next > at) {
-            ue_rsli_gap *ng = realloc(l->gaps, (l->gap_count + 1) * sizeof *ng);
-            if (!ng) {
-                r = UE_ERR_NOMEM;
-                break;
+            /* Doubling (at every power of two) keeps many gaps linear in time. */
+            if ((l->gap_count & (l->gap_count - 1)) == 0) {
+                size_t cap = l->gap_count ? 2 * l->gap_count : 1;
+                ue_rsli_gap *ng = realloc(l->gaps, cap * sizeof *ng);
+                if (!ng) {
+                    r = UE_ERR_NOMEM;
+                    break;
+                }
+                l->gaps = ng;
             }
-            l->gaps = ng;
             ue_rsli_gap *g = &l->gaps[l->gap_count];
             g->offset = at;
             g->size = (size_t)(next - at);
@@ -576,6 +624,7 @@ ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits
     }
     free(perm);
 
+    if ((r = check_packed_overlaps(out, &c)) != UE_OK) goto fail;
     if (c.failure != UE_OK) {
         r = c.failure;
         goto fail;

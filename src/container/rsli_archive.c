@@ -15,17 +15,43 @@ static bool rsli_probe(const uint8_t *head, size_t n, uint64_t total) {
 typedef struct rsli_state {
     ue_rsli lib;
     ue_mode mode;
+    size_t decode_budget;  /* what validate or extract may still decode (bounded work) */
 } rsli_state;
+
+/* Decodes entry i for a verb that decodes every entry. Rows may share packed bytes, so the
+ * total is capped like one payload: ue_cap_decoded(file size); past it, a limit error. */
+static ue_result read_budgeted(rsli_state *s, size_t i, uint8_t **p, size_t *n, ue_diag *d) {
+    const ue_rsli_entry *e = &s->lib.entries[i];
+    if (e->unpacked_size > s->decode_budget) {
+        char path[64];
+        snprintf(path, sizeof path, "rsli/entry[%zu]", i);
+        ue_diag_add(d, UE_SEV_ERROR, "rsli.limit", e->file_offset, path,
+                    "decoding every entry would produce more than %zu bytes for a %llu-byte "
+                    "library; entry %zu and the rest are not decoded",
+                    ue_cap_decoded(s->lib.file_size), (unsigned long long)s->lib.file_size, i);
+        *p = NULL;
+        *n = 0;
+        return UE_ERR_INVALID;
+    }
+    ue_result r = ue_rsli_read(&s->lib, i, p, n, d);
+    if (r == UE_OK) s->decode_budget -= *n;
+    return r;
+}
 
 static ue_result rsli_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
     rsli_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;
-    ue_result r = ue_rsli_parse(src, mode, NULL, &s->lib, d);
+    /* A declared unpacked size beyond the bounded-work cap is refused when the table is read,
+     * so no verb allocates it. */
+    ue_rsli_limits limits = {0};
+    limits.max_unpacked = ue_cap_decoded(src->size);
+    ue_result r = ue_rsli_parse(src, mode, &limits, &s->lib, d);
     if (r != UE_OK) {
         free(s);
         return r;
     }
     s->mode = mode;
+    s->decode_budget = limits.max_unpacked;
     *state = s;
     return UE_OK;
 }
@@ -141,7 +167,7 @@ static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
         if (!e->damaged) {
             uint8_t *p;
             size_t n;
-            r = ue_rsli_read(l, i, &p, &n, d);
+            r = read_budgeted(s, i, &p, &n, d);
             if (r != UE_OK && s->mode == UE_MODE_TOLERANT) {
                 /* Keep going: the packed bytes below still let pack rebuild the file. */
                 e->damaged = true;
@@ -155,7 +181,8 @@ static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
                 free(p);
             }
         }
-        if (r != UE_OK || !needs_packed_copy(e) || !e->range_ok) continue;
+        /* Bytes shared with another entry are not copied again (bounded work). */
+        if (r != UE_OK || !needs_packed_copy(e) || !e->range_ok || e->shares_bytes) continue;
         uint8_t *p;
         size_t n;
         r = ue_rsli_packed(l, i, &p, &n, d);
@@ -413,7 +440,7 @@ static ue_result rsli_validate(void *state, ue_diag *d) {
         if (e->damaged) continue;
         uint8_t *p;
         size_t n;
-        ue_result r = ue_rsli_read(&s->lib, i, &p, &n, d);
+        ue_result r = read_budgeted(s, i, &p, &n, d);
         if (r == UE_OK) {
             free(p);
             continue;
