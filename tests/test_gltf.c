@@ -211,8 +211,23 @@ static void scene_helpers_defaults(void) {
     CHECK(s.nodes[1].parent == 0 && s.nodes[1].mesh == -1 && s.nodes[1].skin == -1);
     CHECK(s.nodes[1].rotation[3] == 1.0f && s.nodes[1].scale[2] == 1.0f);
     int32_t m = ue_scene_add_material(&s, "m");
-    CHECK(s.materials[m].base_color_texture == -1 && s.materials[m].base_color[3] == 1.0f);
-    CHECK(s.materials[m].uv_scale[0] == 1.0f);
+    CHECK(s.materials[m].slot_count == 0 && s.materials[m].base_color[3] == 1.0f);
+    CHECK(ue_scene_material_texture(&s.materials[m], UE_TEX_BASE_COLOR) == -1);
+    CHECK(s.materials[m].emissive[0] == 0.0f && s.materials[m].metallic == 0.0f);
+    int32_t sl = ue_scene_add_texture_slot(&s, m, UE_TEX_NORMAL, 7, 1);
+    CHECK_EQ_U(sl, 0);
+    CHECK(s.materials[m].slots[0].transform.scale[0] == 1.0f && !s.materials[m].slots[0].transform.enabled);
+    CHECK(s.materials[m].slots[0].strength == 1.0f && s.materials[m].slots[0].uv_set == 1);
+    CHECK(ue_scene_material_texture(&s.materials[m], UE_TEX_NORMAL) == 7);
+    for (int i = 1; i < UE_MAX_TEXTURE_SLOTS; i++)
+        CHECK(ue_scene_add_texture_slot(&s, m, UE_TEX_OTHER, 0, 0) == i);
+    CHECK(ue_scene_add_texture_slot(&s, m, UE_TEX_OTHER, 0, 0) == -1); /* full */
+    CHECK(ue_scene_add_texture_slot(&s, 9, UE_TEX_OTHER, 0, 0) == -1);
+    s.materials[m].slot_count = 0;
+    CHECK_EQ_U(ue_anim_target_components(UE_TARGET_ALPHA), 1);
+    CHECK_EQ_U(ue_anim_target_components(UE_TARGET_BASE_COLOR), 4);
+    CHECK_EQ_U(ue_anim_target_components(UE_TARGET_UV_OFFSET), 2);
+    CHECK_EQ_U(ue_anim_target_components((ue_anim_target)99), 0);
     CHECK(ue_scene_add_texture(&s, "t", 0, 4) == -1);
     CHECK(ue_scene_add_primitive(&s, 3) == NULL);
     int32_t k = ue_scene_add_skin(&s, "k", 2);
@@ -239,12 +254,12 @@ static void scene_validate_finds_errors(void) {
     s.meshes[0].primitives[0].indices[15] = 99;
     s.meshes[0].primitives[1].positions[4] = NAN;
     s.nodes[0].parent = 1; /* 0 → 1 → 0 */
-    s.materials[0].base_color_texture = 5;
+    s.materials[0].slots[0].texture = 5;
     CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
     CHECK(diag_has(&d, "scene.prim.index", "scene/meshes[0]/primitives[0]/indices[15]"));
     CHECK(diag_has(&d, "scene.value.nonfinite", "scene/meshes[0]/primitives[1]/positions[4]"));
     CHECK(diag_has(&d, "scene.node.cycle", NULL));
-    CHECK(diag_has(&d, "scene.material.texture", "scene/materials[0]"));
+    CHECK(diag_has(&d, "scene.material.texture", "scene/materials[0]/slots[0]"));
     ue_diag_free(&d);
     ue_scene_free(&s);
 
@@ -609,7 +624,11 @@ static void glb_pointer_channels(void) {
     CHECK(json_object_get(tg, "node") == NULL);
     CHECK_STR(json_string_value(json_object_get(
                   json_object_get(json_object_get(tg, "extensions"), "KHR_animation_pointer"), "pointer")),
-              s.animations[0].channels[0].pointer);
+              "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset");
+    /* a typed node rotation is a core channel, not a pointer */
+    json_t *tg2 = json_object_get(json_array_get(json_object_get(at(r, "animations", 0), "channels"), 2), "target");
+    CHECK_STR(json_string_value(json_object_get(tg2, "path")), "rotation");
+    CHECK_EQ_U(geti(tg2, "node"), 0);
     json_t *sm = json_object_get(at(r, "animations", 0), "samplers");
     json_t *o0 = at(r, "accessors", (size_t)geti(json_array_get(sm, 0), "output"));
     CHECK_STR(json_string_value(json_object_get(o0, "type")), "VEC2");
@@ -639,6 +658,8 @@ static void pointer_targets_checked(void) {
         "/nodes/1/rotation", "/nodes/00/rotation", "/nodes/0/weights", "/materials/0/alphaCutoff",
         "/materials/0/emissiveFactor", "nodes/0/scale", "/meshes/0/weights", "/materials/-1/x",
         "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/texCoord",
+        "/materials/0/normalTexture/extensions/KHR_texture_transform/offset",
+        "/nodes/0/extensions/KHR_node_visibility/visible",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ue_diag d = {0};
@@ -646,26 +667,27 @@ static void pointer_targets_checked(void) {
         CHECK(diag_has(&d, "gltf.pointer", "p"));
         ue_diag_free(&d);
     }
-    /* component count mismatch and a transform that is not written → export refused */
+    /* a transform that is not written → export refused, naming the channel */
     ue_diag d = {0};
-    s.animations[0].channels[1].components = 3;
-    s.materials[0].uv_transform = false;
+    s.materials[0].slots[0].transform.enabled = false;
     ue_buf out = {0};
     CHECK_EQ_U(ue_gltf_export(&s, NULL, &out, NULL, &d), UE_ERR_INVALID);
     CHECK_EQ_U(out.size, 0);
-    CHECK(diag_has(&d, "gltf.pointer", "scene/animations[0]/channels[0]/pointer"));
+    CHECK(diag_has(&d, "gltf.pointer", "scene/animations[0]/channels[0]"));
     ue_diag_free(&d);
-    s.materials[0].uv_transform = true;
-    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_ERR_INVALID);
-    CHECK(diag_has(&d, "gltf.pointer.components", "scene/animations[0]/channels[1]/pointer"));
+    s.materials[0].slots[0].transform.enabled = true;
+    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_OK);
+    /* a component count that does not fit the target, and two channels on one property */
+    s.animations[0].channels[1].components = 3;
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.anim.components", "scene/animations[0]/channels[1]"));
     ue_diag_free(&d);
     s.animations[0].channels[1].components = 4;
-    /* a TRS channel and a pointer on the same node property */
-    ue_anim_channel *c = ue_scene_add_channel(&s, 0, UE_PATH_ROTATION, UE_INTERP_LINEAR, 1, 4);
+    ue_anim_channel *c = ue_scene_add_channel(&s, 0, UE_TARGET_ROTATION, UE_INTERP_LINEAR, 1);
     c->node = 0;
     c->values[3] = 1;
-    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_ERR_INVALID);
-    CHECK(diag_has(&d, "gltf.pointer.duplicate", NULL));
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.anim.duplicate", "scene/animations[0]/channels[3]"));
     ue_diag_free(&d);
     ue_scene_free(&s);
 }
