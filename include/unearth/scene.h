@@ -292,7 +292,8 @@ ue_result ue_curve_eval(const ue_curve *c, double t, double *out);
 void ue_euler_to_quat(const double angles[3], ue_euler_order order, double q[4]);
 /* Bakes `components` curves (one per value component, each with its own key times) into a new
  * LINEAR channel of `animation` driving `target`, sampled at `rate` per second from `start`
- * to `end` (both included). UE_ERR_USAGE for a bad range/rate/target, UE_ERR_INVALID for a
+ * to `end` (both included); the caller sets the channel's node / material / slot through
+ * *out. Nothing is added on failure. UE_ERR_USAGE for a bad range/rate/target, UE_ERR_INVALID for a
  * bad curve, UE_ERR_NOMEM when out of memory or over 1 << 20 samples. */
 ue_result ue_bake_curves(ue_scene *s, int32_t animation, ue_anim_target target,
                          const ue_curve *curves, double start, double end, double rate,
