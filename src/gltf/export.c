@@ -76,6 +76,7 @@ typedef struct exporter {
     int32_t *skin_ibm;
     sampler_acc *samplers;    /* flattened over animations, one per channel */
     chan_plan *plans;         /* flattened like samplers */
+    bool *node_visibility;    /* per node: gets a KHR_node_visibility object */
     size_t *chan_base;
     int32_t *image_view;
     int32_t *texture_sampler;
@@ -411,6 +412,13 @@ static const char *target_name(ue_anim_target t) {
  * what glTF cannot express is reported as a warning naming it, never dropped silently. */
 static void plan_channels(exporter *e) {
     const ue_scene *s = e->s;
+    /* The same rule as ue_gltf_node_has_visibility, in one pass instead of one per node. */
+    for (size_t i = 0; i < s->node_count; i++) e->node_visibility[i] = s->nodes[i].hidden;
+    for (size_t a = 0; a < s->animation_count; a++)
+        for (size_t c = 0; c < s->animations[a].channel_count; c++) {
+            const ue_anim_channel *ch = &s->animations[a].channels[c];
+            if (ch->target == UE_TARGET_VISIBILITY) e->node_visibility[ch->node] = true;
+        }
     size_t nch = 0;
     for (size_t a = 0; a < s->animation_count; a++) {
         e->chan_base[a] = nch;
@@ -796,8 +804,7 @@ static void write_json(exporter *e, ue_json *j) {
     for (size_t a = 0; a < s->animation_count; a++)
         for (size_t c = 0; c < s->animations[a].channel_count; c++)
             pointer = pointer || e->plans[e->chan_base[a] + c].form == UE_GLTF_CHANNEL_POINTER;
-    for (size_t i = 0; i < s->node_count; i++)
-        visibility = visibility || ue_gltf_node_has_visibility(s, i);
+    for (size_t i = 0; i < s->node_count; i++) visibility = visibility || e->node_visibility[i];
 
     ue_json_object_begin(j);
     ue_json_key(j, "asset");
@@ -857,7 +864,7 @@ static void write_json(exporter *e, ue_json *j) {
             if (sc[0] != 1 || sc[1] != 1 || sc[2] != 1) key_floats(j, "scale", sc, 3);
             if (n->mesh >= 0) key_int(j, "mesh", n->mesh);
             if (n->skin >= 0) key_int(j, "skin", n->skin);
-            if (ue_gltf_node_has_visibility(s, i)) {
+            if (e->node_visibility[i]) {
                 ue_json_key(j, "extensions");
                 ue_json_object_begin(j);
                 ue_json_key(j, "KHR_node_visibility");
@@ -1048,6 +1055,7 @@ static void exporter_free(exporter *e) {
     free(e->skin_ibm);
     free(e->samplers);
     free(e->plans);
+    free(e->node_visibility);
     free(e->chan_base);
     free(e->image_view);
     free(e->texture_sampler);
@@ -1107,6 +1115,7 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     e.skin_ibm = calloc1(s->skin_count, sizeof *e.skin_ibm);
     e.samplers = calloc1(nch, sizeof *e.samplers);
     e.plans = calloc1(nch, sizeof *e.plans);
+    e.node_visibility = calloc1(s->node_count, sizeof *e.node_visibility);
     e.chan_base = calloc1(s->animation_count, sizeof *e.chan_base);
     e.image_view = calloc1(s->texture_count, sizeof *e.image_view);
     e.texture_sampler = calloc1(s->texture_count, sizeof *e.texture_sampler);
@@ -1115,7 +1124,8 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     e.child_list = calloc1(s->node_count, sizeof *e.child_list);
     ue_result rc = UE_ERR_NOMEM;
     ue_buf json = {0};
-    if (!e.prims || !e.prim_base || !e.skin_ibm || !e.samplers || !e.plans || !e.chan_base ||
+    if (!e.prims || !e.prim_base || !e.skin_ibm || !e.samplers || !e.plans ||
+        !e.node_visibility || !e.chan_base ||
         !e.image_view || !e.texture_sampler || !e.gl_samplers || !e.child_start || !e.child_list)
         goto out;
     build_children(&e);
