@@ -27,7 +27,9 @@ typedef struct ue_gltf_options {
 /* Validates the scene (ue_scene_validate + ue_gltf_check_pointers) and, if it has no errors,
  * appends the output to main_out (and bin_out in UE_GLTF_SEPARATE mode; bin_out may be NULL
  * for GLB). Nothing is appended on failure. UE_ERR_INVALID for a scene with errors,
- * UE_ERR_NOMEM on allocation failure or if the GLB would pass 4 GiB. */
+ * UE_ERR_NOMEM on allocation failure or if the GLB would pass 4 GiB. What the IR holds but glTF
+ * cannot express (flipbook channels, texture roles without a glTF slot) is left out with a
+ * warning in *d naming it (docs/gltf-output.md). */
 ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
                          ue_buf *bin_out, ue_diag *d);
 
