@@ -17,6 +17,7 @@ int main(int argc, char **argv) {
         {"cube", gs_textured_cube},
         {"skinned", gs_skinned},
         {"pointer", gs_pointer},
+        {"layers", gs_layers},
         {"misc", gs_misc},
         {"empty", gs_empty},
         {"big", gs_big},

@@ -25,10 +25,10 @@ static void face(ue_scene_primitive *p, uint32_t *vi, uint32_t *ii, const float 
                 h * (n[k] + corner[c][0] * u[k] + corner[c][1] * v[k]);
             p->normals[*vi * 3 + (uint32_t)k] = n[k];
         }
-        p->uv0[*vi * 2] = (corner[c][0] + 1) * 0.5f;
-        p->uv0[*vi * 2 + 1] = 1.0f - (corner[c][1] + 1) * 0.5f;
-        if (p->colors)
-            for (int k = 0; k < 4; k++) p->colors[*vi * 4 + (uint32_t)k] = k == 3 ? 1.0f : 0.1f * (float)(c + 1);
+        p->uv[0][*vi * 2] = (corner[c][0] + 1) * 0.5f;
+        p->uv[0][*vi * 2 + 1] = 1.0f - (corner[c][1] + 1) * 0.5f;
+        if (p->colors[0])
+            for (int k = 0; k < 4; k++) p->colors[0][*vi * 4 + (uint32_t)k] = k == 3 ? 1.0f : 0.1f * (float)(c + 1);
         (*vi)++;
     }
     static const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
@@ -64,13 +64,13 @@ void gs_textured_cube(ue_scene *s) {
     s->textures[tex].wrap_t = UE_WRAP_CLAMP;
 
     int32_t m0 = ue_scene_add_material(s, "painted \"metal\"");
-    s->materials[m0].base_color_texture = tex;
+    int32_t slot = ue_scene_add_texture_slot(s, m0, UE_TEX_BASE_COLOR, tex, 0);
     s->materials[m0].base_color[0] = 0.8f;
     s->materials[m0].metallic = 0.25f;
     s->materials[m0].roughness = 0.75f;
-    s->materials[m0].uv_transform = true;
-    s->materials[m0].uv_offset[0] = 0.5f;
-    s->materials[m0].uv_scale[1] = 2.0f;
+    s->materials[m0].slots[slot].transform.enabled = true;
+    s->materials[m0].slots[slot].transform.offset[0] = 0.5f;
+    s->materials[m0].slots[slot].transform.scale[1] = 2.0f;
     set_source(&s->materials[m0].source, "msh", 4, 0x100, 0);
     int32_t m1 = ue_scene_add_material(s, "glow");
     s->materials[m1].unlit = true;
@@ -144,18 +144,18 @@ void gs_skinned(ue_scene *s) {
     memcpy(p->indices, idx, sizeof idx);
 
     int32_t an = ue_scene_add_animation(s, "Animation_0");
-    ue_anim_channel *rot = ue_scene_add_channel(s, an, UE_PATH_ROTATION, UE_INTERP_LINEAR, 3, 4);
+    ue_anim_channel *rot = ue_scene_add_channel(s, an, UE_TARGET_ROTATION, UE_INTERP_LINEAR, 3);
     rot->node = b1;
     static const float t3[3] = {0.0f, 0.5f, 1.25f};
     memcpy(rot->times, t3, sizeof t3);
     static const float q[12] = {0, 0, 0, 2, 0, 0, 1, 1, 0, 0, 0.5f, 0};
     memcpy(rot->values, q, sizeof q);
-    ue_anim_channel *tr = ue_scene_add_channel(s, an, UE_PATH_TRANSLATION, UE_INTERP_STEP, 3, 3);
+    ue_anim_channel *tr = ue_scene_add_channel(s, an, UE_TARGET_TRANSLATION, UE_INTERP_STEP, 3);
     tr->node = b0;
     memcpy(tr->times, t3, sizeof t3);
     static const float tv[9] = {0, 0, 0, 0.1f, 0, 0, 0.2f, 0, 0};
     memcpy(tr->values, tv, sizeof tv);
-    ue_anim_channel *sc = ue_scene_add_channel(s, an, UE_PATH_SCALE, UE_INTERP_CUBIC, 2, 3);
+    ue_anim_channel *sc = ue_scene_add_channel(s, an, UE_TARGET_SCALE, UE_INTERP_CUBIC, 2);
     sc->node = arm;
     sc->times[0] = 0.0f;
     sc->times[1] = 2.0f;
@@ -163,7 +163,7 @@ void gs_skinned(ue_scene *s) {
                                  0, 0, 0, 2, 2, 2, 0, 0, 0};
     memcpy(sc->values, sv, sizeof sv);
     /* Cubic-spline rotation: only the middle (value) element of each key is a quaternion. */
-    ue_anim_channel *cr = ue_scene_add_channel(s, an, UE_PATH_ROTATION, UE_INTERP_CUBIC, 2, 4);
+    ue_anim_channel *cr = ue_scene_add_channel(s, an, UE_TARGET_ROTATION, UE_INTERP_CUBIC, 2);
     cr->node = b0;
     cr->times[0] = 0.0f;
     cr->times[1] = 2.0f;
@@ -180,9 +180,9 @@ void gs_pointer(ue_scene *s) {
     memset(s->textures[tex].rgba, 200, 16);
     s->textures[tex].nearest = true;
     int32_t m = ue_scene_add_material(s, "eyes");
-    s->materials[m].base_color_texture = tex;
-    s->materials[m].uv_transform = true;
-    s->materials[m].uv_scale[0] = 0.5f;
+    int32_t slot = ue_scene_add_texture_slot(s, m, UE_TEX_BASE_COLOR, tex, 0);
+    s->materials[m].slots[slot].transform.enabled = true;
+    s->materials[m].slots[slot].transform.scale[0] = 0.5f;
     int32_t mesh = ue_scene_add_mesh(s, "quad");
     s->nodes[n].mesh = mesh;
     ue_scene_primitive *p = ue_scene_add_primitive(s, mesh);
@@ -191,22 +191,22 @@ void gs_pointer(ue_scene *s) {
     static const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
     static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
     memcpy(p->positions, pos, sizeof pos);
-    memcpy(p->uv0, uv, sizeof uv);
+    memcpy(p->uv[0], uv, sizeof uv);
     memcpy(p->indices, idx, sizeof idx);
     p->material = m;
 
     int32_t an = ue_scene_add_animation(s, "uv_scroll");
-    ue_anim_channel *off = ue_scene_add_channel(s, an, UE_PATH_POINTER, UE_INTERP_STEP, 2, 2);
-    strcpy(off->pointer,
-           "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset");
+    ue_anim_channel *off = ue_scene_add_channel(s, an, UE_TARGET_UV_OFFSET, UE_INTERP_STEP, 2);
+    off->material = m;
+    off->slot = slot;
     off->times[1] = 0.5f;
     off->values[2] = 0.5f;
-    ue_anim_channel *col = ue_scene_add_channel(s, an, UE_PATH_POINTER, UE_INTERP_LINEAR, 2, 4);
-    strcpy(col->pointer, "/materials/0/pbrMetallicRoughness/baseColorFactor");
+    ue_anim_channel *col = ue_scene_add_channel(s, an, UE_TARGET_BASE_COLOR, UE_INTERP_LINEAR, 2);
+    col->material = m;
     col->times[1] = 1.0f;
     for (int k = 0; k < 8; k++) col->values[k] = k < 4 ? 1.0f : 0.5f;
-    ue_anim_channel *rot = ue_scene_add_channel(s, an, UE_PATH_POINTER, UE_INTERP_LINEAR, 2, 4);
-    strcpy(rot->pointer, "/nodes/0/rotation");
+    ue_anim_channel *rot = ue_scene_add_channel(s, an, UE_TARGET_ROTATION, UE_INTERP_LINEAR, 2);
+    rot->node = n;
     rot->times[1] = 1.0f;
     rot->values[3] = 1.0f;
     rot->values[6] = 3.0f; /* (0,0,3,4) → normalised (0,0,0.6,0.8) */
@@ -228,8 +228,8 @@ void gs_misc(ue_scene *s) {
     memcpy(p->positions, pos, sizeof pos);
     for (int v = 0; v < 3; v++) {
         p->normals[v * 3 + 2] = 2.0f; /* not unit: the exporter normalises */
-        p->colors[v * 4 + v] = 1.0f;
-        p->colors[v * 4 + 3] = 1.0f;
+        p->colors[0][v * 4 + v] = 1.0f;
+        p->colors[0][v * 4 + 3] = 1.0f;
     }
 }
 
@@ -259,4 +259,134 @@ void gs_big(ue_scene *s) {
             uint32_t t[6] = {a, c, b, b, c, d};
             for (int i = 0; i < 6; i++) p->indices[k++] = t[i];
         }
+}
+
+/* A quad with two UV and two colour sets whose material fills five glTF texture roles. */
+static void layered_quad(ue_scene *s, int32_t mesh, int32_t material, int32_t plain) {
+    ue_scene_primitive *p = ue_scene_add_primitive(s, mesh);
+    ue_scene_primitive_alloc(p, 4, 6, UE_ATTR_NORMAL | UE_ATTR_TANGENT | UE_ATTR_UV1 | UE_ATTR_COLOR1);
+    static const float pos[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    static const float uv0[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+    static const float uv1[8] = {0, 0, 2, 0, 2, 2, 0, 2};
+    static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    memcpy(p->positions, pos, sizeof pos);
+    memcpy(p->uv[0], uv0, sizeof uv0);
+    memcpy(p->uv[1], uv1, sizeof uv1);
+    memcpy(p->indices, idx, sizeof idx);
+    for (uint32_t v = 0; v < 4; v++) {
+        p->normals[v * 3 + 2] = 1.0f;
+        p->tangents[v * 4] = 1.0f;
+        p->tangents[v * 4 + 3] = -1.0f;
+        for (uint32_t k = 0; k < 4; k++) {
+            p->colors[0][v * 4 + k] = k == 3 ? 1.0f : 0.25f * (float)v;
+            p->colors[1][v * 4 + k] = k == 3 ? 0.5f : 1.0f - 0.25f * (float)v;
+        }
+    }
+    p->material = material;
+    p = ue_scene_add_primitive(s, mesh);
+    ue_scene_primitive_alloc(p, 3, 0, 0);
+    memcpy(p->positions, pos, 9 * sizeof(float));
+    p->material = plain;
+}
+
+/* Eight joints under "rig" and a quad whose vertices each have 8 influences. */
+static void eight_influence_blob(ue_scene *s) {
+    int32_t blob = ue_scene_add_node(s, "blob", -1);
+    int32_t rig = ue_scene_add_node(s, "rig", -1);
+    int32_t skin = ue_scene_add_skin(s, "rig_skin", 8);
+    for (int j = 0; j < 8; j++) {
+        char name[8] = "j0";
+        name[1] = (char)('0' + j);
+        int32_t n = ue_scene_add_node(s, name, rig);
+        s->nodes[n].translation[0] = 0.1f * (float)j;
+        s->skins[skin].joints[j] = n;
+        s->skins[skin].inverse_bind[j * 16 + 12] = -0.1f * (float)j;
+    }
+    s->skins[skin].skeleton = rig;
+    int32_t mesh = ue_scene_add_mesh(s, "blob");
+    s->nodes[blob].mesh = mesh;
+    s->nodes[blob].skin = skin;
+    ue_scene_primitive *p = ue_scene_add_primitive(s, mesh);
+    ue_scene_primitive_alloc(p, 4, 6, UE_ATTR_SKIN8);
+    static const float pos[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    memcpy(p->positions, pos, sizeof pos);
+    memcpy(p->indices, idx, sizeof idx);
+    for (uint32_t v = 0; v < 4; v++)
+        for (uint32_t k = 0; k < 8; k++) {
+            p->joints[v * 8 + k] = (uint16_t)((k + v) % 8);
+            p->weights[v * 8 + k] = GS_EIGHT_WEIGHTS[k];
+        }
+}
+
+const float GS_EIGHT_WEIGHTS[8] = {0.05f, 0.1f, 0.3f, 0.05f, 0.2f, 0.1f, 0.15f, 0.05f};
+
+void gs_layers(ue_scene *s) {
+    ue_scene_init(s);
+    memcpy(s->name, "layers", 7);
+    int32_t quad = ue_scene_add_node(s, "layered", -1);
+    int32_t lamp = ue_scene_add_node(s, "lamp", quad);
+    s->nodes[lamp].hidden = true;
+    ue_extras_set_number(&s->nodes[quad].extras, "engine_flags", 5);
+    ue_extras_set_string(&s->nodes[quad].extras, "original_name", "\xd0\xb3\xd0\xbe\xd0\xbb\xd0\xbe\xd0\xb2\xd0\xb0");
+    int32_t t0 = ue_scene_add_texture(s, "albedo", 2, 2);
+    int32_t t1 = ue_scene_add_texture(s, "detail", 2, 2);
+    memset(s->textures[t0].rgba, 180, 16);
+    memset(s->textures[t1].rgba, 90, 16);
+    int32_t m0 = ue_scene_add_material(s, "layers");
+    ue_scene_material *m = &s->materials[m0];
+    ue_scene_add_texture_slot(s, m0, UE_TEX_BASE_COLOR, t0, 0);
+    int32_t nrm = ue_scene_add_texture_slot(s, m0, UE_TEX_NORMAL, t1, 1);
+    ue_scene_add_texture_slot(s, m0, UE_TEX_EMISSIVE, t0, 0);
+    int32_t occ = ue_scene_add_texture_slot(s, m0, UE_TEX_OCCLUSION, t1, 1);
+    ue_scene_add_texture_slot(s, m0, UE_TEX_METALLIC_ROUGHNESS, t1, 0);
+    m->slots[nrm].strength = 0.5f;
+    m->slots[nrm].transform.enabled = true;
+    m->slots[nrm].transform.rotation = 0.25f;
+    m->slots[occ].strength = 0.75f;
+    m->emissive[0] = 1.0f;
+    m->emissive[1] = 0.5f;
+    ue_extras_set_number(&m->extras, "wear_row", 3);
+    ue_extras_set_string(&m->extras, "shader", "chrome");
+    int32_t m1 = ue_scene_add_material(s, "fade");
+    s->materials[m1].alpha_mode = UE_ALPHA_BLEND;
+    int32_t mesh = ue_scene_add_mesh(s, "layered");
+    ue_extras_set_number(&s->meshes[mesh].extras, "lod_distance", 12.5);
+    s->nodes[quad].mesh = mesh;
+    layered_quad(s, mesh, m0, m1);
+    eight_influence_blob(s);
+
+    int32_t an = ue_scene_add_animation(s, "clip");
+    ue_scene_animation *clip = &s->animations[an];
+    clip->fps = 30;
+    clip->start_frame = 0;
+    clip->end_frame = 45;
+    clip->loop = true;
+    set_source(&clip->source, "hsd", 0x414E4A, 0x2000, 1);
+    ue_extras_set_number(&clip->extras, "flags", 2);
+    ue_anim_channel *vis = ue_scene_add_channel(s, an, UE_TARGET_VISIBILITY, UE_INTERP_STEP, 3);
+    vis->node = lamp;
+    vis->times[1] = 0.5f;
+    vis->times[2] = 1.0f;
+    vis->values[1] = 1.0f;
+    set_source(&vis->source, "hsd", 0x56495342, 0x2040, 0);
+    ue_anim_channel *col = ue_scene_add_channel(s, an, UE_TARGET_BASE_COLOR, UE_INTERP_LINEAR, 2);
+    col->material = m0;
+    col->times[1] = 1.0f;
+    for (int k = 0; k < 8; k++) col->values[k] = k < 4 ? 1.0f : 0.25f;
+    ue_anim_channel *alpha = ue_scene_add_channel(s, an, UE_TARGET_ALPHA, UE_INTERP_LINEAR, 2);
+    alpha->material = m0;
+    alpha->times[1] = 1.0f;
+    alpha->values[0] = 0.5f;
+    alpha->values[1] = 1.0f;
+    ue_anim_channel *fade = ue_scene_add_channel(s, an, UE_TARGET_ALPHA, UE_INTERP_STEP, 2);
+    fade->material = m1;
+    fade->times[1] = 0.5f;
+    fade->values[0] = 1.0f;
+    fade->values[1] = 0.0f;
+    ue_anim_channel *rot = ue_scene_add_channel(s, an, UE_TARGET_UV_ROTATION, UE_INTERP_LINEAR, 2);
+    rot->material = m0;
+    rot->slot = nrm;
+    rot->times[1] = 1.0f;
+    rot->values[1] = 1.5f;
 }

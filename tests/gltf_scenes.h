@@ -13,12 +13,21 @@ void gs_textured_cube(ue_scene *s);
  * bound to both bones; "Animation_0": LINEAR rotation of bone1 (3 keys, quaternions not unit),
  * STEP translation of bone0 (same 3 times), CUBICSPLINE scale of the armature (2 keys). */
 void gs_skinned(ue_scene *s);
-/* A textured quad node; "uv_scroll": STEP pointer channel on the texture transform offset,
- * LINEAR pointer channel on baseColorFactor, LINEAR pointer channel on /nodes/0/rotation. */
+/* A textured quad node; "uv_scroll": STEP UV-offset channel on the base colour slot,
+ * LINEAR base colour channel, LINEAR rotation channel on node 0. */
 void gs_pointer(ue_scene *s);
 /* Odd corners: a non-indexed coloured triangle with the default material under a node named
  * in UTF-8 Cyrillic, an unnamed empty node, a name with a stray CP1251 byte. */
 void gs_misc(ue_scene *s);
+/* "layered" (mesh: a quad with 2 UV and 2 colour sets, material "layers" with base colour,
+ * normal (uv 1, transform), emissive, occlusion and metallic-roughness slots; a plain
+ * triangle with BLEND material "fade"), its hidden child "lamp", a skinned "blob" whose 4
+ * vertices have 8 influences (GS_EIGHT_WEIGHTS, joints rotated by the vertex index) over
+ * j0..j7 under "rig"; extras on node, material, mesh and clip; clip "clip" (30 fps, frames
+ * 0..45, looping): visibility of lamp, base colour + alpha of "layers" (same keys), alpha
+ * alone of "fade", UV rotation of the normal slot. */
+void gs_layers(ue_scene *s);
+extern const float GS_EIGHT_WEIGHTS[8];
 /* Nothing at all but a scene name. */
 void gs_empty(ue_scene *s);
 /* One node with a 256 × 257 vertex grid (65792 vertices → 32-bit indices). */

@@ -13,7 +13,7 @@ if ! command -v node >/dev/null 2>&1 || [ ! -d "$HERE/node_modules/gltf-validato
 fi
 "$SAMPLES" "$T" >"$T/list" || { echo "FAIL: gltf_samples" >&2; exit 1; }
 n=$(grep -c . "$T/list")
-[ "$n" -ge 12 ] || { echo "FAIL: only $n files written" >&2; exit 1; }
+[ "$n" -ge 14 ] || { echo "FAIL: only $n files written" >&2; exit 1; }
 for f in "$T"/*.gltf; do  # a .gltf that names a buffer must have its .bin beside it
   if grep -q '"uri"' "$f" && [ ! -f "${f%.gltf}.bin" ]; then echo "FAIL: $f has no .bin" >&2; exit 1; fi
 done

@@ -211,8 +211,23 @@ static void scene_helpers_defaults(void) {
     CHECK(s.nodes[1].parent == 0 && s.nodes[1].mesh == -1 && s.nodes[1].skin == -1);
     CHECK(s.nodes[1].rotation[3] == 1.0f && s.nodes[1].scale[2] == 1.0f);
     int32_t m = ue_scene_add_material(&s, "m");
-    CHECK(s.materials[m].base_color_texture == -1 && s.materials[m].base_color[3] == 1.0f);
-    CHECK(s.materials[m].uv_scale[0] == 1.0f);
+    CHECK(s.materials[m].slot_count == 0 && s.materials[m].base_color[3] == 1.0f);
+    CHECK(ue_scene_material_texture(&s.materials[m], UE_TEX_BASE_COLOR) == -1);
+    CHECK(s.materials[m].emissive[0] == 0.0f && s.materials[m].metallic == 0.0f);
+    int32_t sl = ue_scene_add_texture_slot(&s, m, UE_TEX_NORMAL, 7, 1);
+    CHECK_EQ_U(sl, 0);
+    CHECK(s.materials[m].slots[0].transform.scale[0] == 1.0f && !s.materials[m].slots[0].transform.enabled);
+    CHECK(s.materials[m].slots[0].strength == 1.0f && s.materials[m].slots[0].uv_set == 1);
+    CHECK(ue_scene_material_texture(&s.materials[m], UE_TEX_NORMAL) == 7);
+    for (int i = 1; i < UE_MAX_TEXTURE_SLOTS; i++)
+        CHECK(ue_scene_add_texture_slot(&s, m, UE_TEX_OTHER, 0, 0) == i);
+    CHECK(ue_scene_add_texture_slot(&s, m, UE_TEX_OTHER, 0, 0) == -1); /* full */
+    CHECK(ue_scene_add_texture_slot(&s, 9, UE_TEX_OTHER, 0, 0) == -1);
+    s.materials[m].slot_count = 0;
+    CHECK_EQ_U(ue_anim_target_components(UE_TARGET_ALPHA), 1);
+    CHECK_EQ_U(ue_anim_target_components(UE_TARGET_BASE_COLOR), 4);
+    CHECK_EQ_U(ue_anim_target_components(UE_TARGET_UV_OFFSET), 2);
+    CHECK_EQ_U(ue_anim_target_components((ue_anim_target)99), 0);
     CHECK(ue_scene_add_texture(&s, "t", 0, 4) == -1);
     CHECK(ue_scene_add_primitive(&s, 3) == NULL);
     int32_t k = ue_scene_add_skin(&s, "k", 2);
@@ -239,12 +254,12 @@ static void scene_validate_finds_errors(void) {
     s.meshes[0].primitives[0].indices[15] = 99;
     s.meshes[0].primitives[1].positions[4] = NAN;
     s.nodes[0].parent = 1; /* 0 → 1 → 0 */
-    s.materials[0].base_color_texture = 5;
+    s.materials[0].slots[0].texture = 5;
     CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
     CHECK(diag_has(&d, "scene.prim.index", "scene/meshes[0]/primitives[0]/indices[15]"));
     CHECK(diag_has(&d, "scene.value.nonfinite", "scene/meshes[0]/primitives[1]/positions[4]"));
     CHECK(diag_has(&d, "scene.node.cycle", NULL));
-    CHECK(diag_has(&d, "scene.material.texture", "scene/materials[0]"));
+    CHECK(diag_has(&d, "scene.material.texture", "scene/materials[0]/slots[0]"));
     ue_diag_free(&d);
     ue_scene_free(&s);
 
@@ -609,7 +624,11 @@ static void glb_pointer_channels(void) {
     CHECK(json_object_get(tg, "node") == NULL);
     CHECK_STR(json_string_value(json_object_get(
                   json_object_get(json_object_get(tg, "extensions"), "KHR_animation_pointer"), "pointer")),
-              s.animations[0].channels[0].pointer);
+              "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset");
+    /* a typed node rotation is a core channel, not a pointer */
+    json_t *tg2 = json_object_get(json_array_get(json_object_get(at(r, "animations", 0), "channels"), 2), "target");
+    CHECK_STR(json_string_value(json_object_get(tg2, "path")), "rotation");
+    CHECK_EQ_U(geti(tg2, "node"), 0);
     json_t *sm = json_object_get(at(r, "animations", 0), "samplers");
     json_t *o0 = at(r, "accessors", (size_t)geti(json_array_get(sm, 0), "output"));
     CHECK_STR(json_string_value(json_object_get(o0, "type")), "VEC2");
@@ -639,6 +658,8 @@ static void pointer_targets_checked(void) {
         "/nodes/1/rotation", "/nodes/00/rotation", "/nodes/0/weights", "/materials/0/alphaCutoff",
         "/materials/0/emissiveFactor", "nodes/0/scale", "/meshes/0/weights", "/materials/-1/x",
         "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/texCoord",
+        "/materials/0/normalTexture/extensions/KHR_texture_transform/offset",
+        "/nodes/0/extensions/KHR_node_visibility/visible",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ue_diag d = {0};
@@ -646,27 +667,222 @@ static void pointer_targets_checked(void) {
         CHECK(diag_has(&d, "gltf.pointer", "p"));
         ue_diag_free(&d);
     }
-    /* component count mismatch and a transform that is not written → export refused */
+    /* a transform that is not written → export refused, naming the channel */
     ue_diag d = {0};
-    s.animations[0].channels[1].components = 3;
-    s.materials[0].uv_transform = false;
+    s.materials[0].slots[0].transform.enabled = false;
     ue_buf out = {0};
     CHECK_EQ_U(ue_gltf_export(&s, NULL, &out, NULL, &d), UE_ERR_INVALID);
     CHECK_EQ_U(out.size, 0);
-    CHECK(diag_has(&d, "gltf.pointer", "scene/animations[0]/channels[0]/pointer"));
+    CHECK(diag_has(&d, "gltf.pointer", "scene/animations[0]/channels[0]"));
     ue_diag_free(&d);
-    s.materials[0].uv_transform = true;
-    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_ERR_INVALID);
-    CHECK(diag_has(&d, "gltf.pointer.components", "scene/animations[0]/channels[1]/pointer"));
+    s.materials[0].slots[0].transform.enabled = true;
+    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_OK);
+    /* a component count that does not fit the target, and two channels on one property */
+    s.animations[0].channels[1].components = 3;
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.anim.components", "scene/animations[0]/channels[1]"));
     ue_diag_free(&d);
     s.animations[0].channels[1].components = 4;
-    /* a TRS channel and a pointer on the same node property */
-    ue_anim_channel *c = ue_scene_add_channel(&s, 0, UE_PATH_ROTATION, UE_INTERP_LINEAR, 1, 4);
+    ue_anim_channel *c = ue_scene_add_channel(&s, 0, UE_TARGET_ROTATION, UE_INTERP_LINEAR, 1);
     c->node = 0;
     c->values[3] = 1;
-    CHECK_EQ_U(ue_gltf_check_pointers(&s, &d), UE_ERR_INVALID);
-    CHECK(diag_has(&d, "gltf.pointer.duplicate", NULL));
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK(diag_has(&d, "scene.anim.duplicate", "scene/animations[0]/channels[3]"));
     ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+/* The reduce-to-4 step on its own: the 4 largest weights, in their original order. */
+static void influences_reduced_to_four(void) {
+    static const uint16_t j8[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+    uint16_t j[4];
+    float w[4];
+    ue_gltf_reduce_influences(j8, GS_EIGHT_WEIGHTS, 8, j, w);
+    /* weights .05 .1 .3 .05 .2 .1 .15 .05: .3, .2, .15 and the first .1 (slot 1) survive */
+    static const uint16_t want_j[4] = {11, 12, 14, 16};
+    CHECK_MEM(j, want_j, sizeof want_j);
+    CHECK(w[0] == 0.1f && w[1] == 0.3f && w[2] == 0.2f && w[3] == 0.15f);
+    static const float w2[2] = {0.25f, 0.75f};
+    ue_gltf_reduce_influences(j8, w2, 2, j, w);
+    CHECK(j[0] == 10 && j[1] == 11 && j[2] == 0 && j[3] == 0);
+    CHECK(w[0] == 0.25f && w[1] == 0.75f && w[2] == 0 && w[3] == 0);
+}
+
+static void glb_layers(void) {
+    ue_scene s;
+    gs_layers(&s);
+    ue_buf out = {0};
+    ue_diag d = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
+    CHECK_EQ_U(d.count, 0);
+    if (d.count) dump_diag(&d);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    json_t *r = g.root;
+    check_layout(r, g.bin_len);
+    json_t *used = json_object_get(r, "extensionsUsed");
+    CHECK_EQ_U(json_array_size(used), 3);
+    CHECK_STR(json_string_value(json_array_get(used, 1)), "KHR_node_visibility");
+
+    /* two UV sets, two colour sets, tangents */
+    json_t *attrs = json_object_get(json_array_get(json_object_get(at(r, "meshes", 0), "primitives"), 0), "attributes");
+    const uint8_t *uv1 = accessor_data(r, g.bin, g.bin_len, geti(attrs, "TEXCOORD_1"), 8);
+    REQUIRE(uv1);
+    CHECK(rd_f32(uv1 + 2 * 8) == 2.0f && rd_f32(uv1 + 2 * 8 + 4) == 2.0f);
+    const uint8_t *c1 = accessor_data(r, g.bin, g.bin_len, geti(attrs, "COLOR_1"), 16);
+    REQUIRE(c1);
+    CHECK(rd_f32(c1 + 16 * 3) == 0.25f && rd_f32(c1 + 16 * 3 + 12) == 0.5f);
+    CHECK(json_object_get(attrs, "TANGENT") != NULL && json_object_get(attrs, "TEXCOORD_2") == NULL);
+
+    /* texture roles, UV sets and transforms */
+    json_t *m0 = at(r, "materials", 0);
+    json_t *pbr = json_object_get(m0, "pbrMetallicRoughness");
+    CHECK_EQ_U(geti(json_object_get(pbr, "baseColorTexture"), "index"), 0);
+    CHECK(json_object_get(json_object_get(pbr, "baseColorTexture"), "texCoord") == NULL);
+    CHECK_EQ_U(geti(json_object_get(pbr, "metallicRoughnessTexture"), "index"), 1);
+    json_t *nt = json_object_get(m0, "normalTexture");
+    CHECK_EQ_U(geti(nt, "texCoord"), 1);
+    CHECK(json_number_value(json_object_get(nt, "scale")) == 0.5);
+    json_t *tt = json_object_get(json_object_get(nt, "extensions"), "KHR_texture_transform");
+    CHECK(json_number_value(json_object_get(tt, "rotation")) == 0.25);
+    CHECK_EQ_U(geti(tt, "texCoord"), 1);
+    CHECK(json_number_value(json_object_get(json_object_get(m0, "occlusionTexture"), "strength")) == 0.75);
+    CHECK_EQ_U(geti(json_object_get(m0, "emissiveTexture"), "index"), 0);
+    CHECK(getf(json_object_get(m0, "emissiveFactor"), 1) == 0.5);
+
+    /* extras: reader pairs after the source id; clip metadata */
+    json_t *nx = json_object_get(at(r, "nodes", 0), "extras");
+    CHECK_EQ_U(geti(nx, "engine_flags"), 5);
+    CHECK_STR(json_string_value(json_object_get(nx, "original_name")), "\xd0\xb3\xd0\xbe\xd0\xbb\xd0\xbe\xd0\xb2\xd0\xb0");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(m0, "extras"), "shader")), "chrome");
+    CHECK(json_number_value(json_object_get(json_object_get(at(r, "meshes", 0), "extras"), "lod_distance")) == 12.5);
+    json_t *an = at(r, "animations", 0);
+    json_t *clip = json_object_get(json_object_get(an, "extras"), "unearth_clip");
+    CHECK(json_number_value(json_object_get(clip, "fps")) == 30 && json_number_value(json_object_get(clip, "end_frame")) == 45);
+    CHECK(json_is_true(json_object_get(clip, "loop")));
+    CHECK_EQ_U(geti(json_object_get(json_object_get(an, "extras"), "unearth_source"), "offset"), 0x2000);
+    CHECK_EQ_U(geti(json_object_get(json_object_get(an, "extras"), "unearth_source"), "index"), 1);
+    CHECK_EQ_U(geti(json_object_get(json_object_get(an, "extras"), "unearth_source"), "type"), 0x414E4A);
+    CHECK_EQ_U(geti(json_object_get(an, "extras"), "flags"), 2);
+
+    /* visibility: KHR_node_visibility object and unsigned-byte STEP keys 0 1 0 */
+    json_t *lamp = at(r, "nodes", 1);
+    CHECK(json_is_false(json_object_get(json_object_get(json_object_get(lamp, "extensions"), "KHR_node_visibility"), "visible")));
+    json_t *chs = json_object_get(an, "channels"), *sms = json_object_get(an, "samplers");
+    CHECK_EQ_U(json_array_size(chs), 4); /* the alpha of "layers" is folded into its colour */
+    json_t *vs = json_array_get(sms, 0);
+    CHECK_STR(json_string_value(json_object_get(vs, "interpolation")), "STEP");
+    json_t *va = at(r, "accessors", (size_t)geti(vs, "output"));
+    CHECK_EQ_U(geti(va, "componentType"), 5121);
+    const uint8_t *vb = accessor_data(r, g.bin, g.bin_len, geti(vs, "output"), 1);
+    REQUIRE(vb);
+    CHECK(vb[0] == 0 && vb[1] == 1 && vb[2] == 0);
+    CHECK_EQ_U(geti(json_object_get(json_object_get(json_array_get(chs, 0), "extras"), "unearth_source"), "offset"), 0x2040);
+
+    /* colour + alpha merged: RGB from the colour channel, A from the alpha channel */
+    const uint8_t *cb = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sms, 1), "output"), 16);
+    REQUIRE(cb);
+    CHECK(rd_f32(cb) == 1.0f && rd_f32(cb + 12) == 0.5f && rd_f32(cb + 16) == 0.25f && rd_f32(cb + 28) == 1.0f);
+    /* alpha alone: RGB from the material's factor */
+    const uint8_t *ab = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sms, 2), "output"), 16);
+    REQUIRE(ab);
+    CHECK(rd_f32(ab) == 1.0f && rd_f32(ab + 12) == 1.0f && rd_f32(ab + 16 + 12) == 0.0f);
+    CHECK_EQ_U(geti(at(r, "accessors", (size_t)geti(json_array_get(sms, 2), "output")), "count"), 2);
+
+    /* 8 influences reduced to 4 and renormalised: vertex 2's joints are (k + 2) % 8 */
+    json_t *battrs = json_object_get(json_array_get(json_object_get(at(r, "meshes", 1), "primitives"), 0), "attributes");
+    const uint8_t *jb = accessor_data(r, g.bin, g.bin_len, geti(battrs, "JOINTS_0"), 8);
+    const uint8_t *wb = accessor_data(r, g.bin, g.bin_len, geti(battrs, "WEIGHTS_0"), 16);
+    REQUIRE(jb && wb);
+    static const uint16_t want_j[4] = {3, 4, 6, 0};
+    static const double want_w[4] = {0.1 / 0.75, 0.3 / 0.75, 0.2 / 0.75, 0.15 / 0.75};
+    float sum = 0;
+    for (int k = 0; k < 4; k++) {
+        CHECK_EQ_U(ue_load_u16le(jb + 2 * 8 + 2 * k), want_j[k]);
+        CHECK(fabs(rd_f32(wb + 2 * 16 + 4 * k) - want_w[k]) < 1e-6);
+        sum = (float)(sum + rd_f32(wb + 2 * 16 + 4 * k));
+    }
+    CHECK(fabsf(sum - 1.0f) < 1e-6f);
+    json_decref(r);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+/* What glTF cannot express yet is reported, by name, and the rest still exports. */
+static void unsupported_targets_warned(void) {
+    ue_scene s;
+    gs_layers(&s);
+    int32_t spec = ue_scene_add_texture_slot(&s, 0, UE_TEX_SPECULAR, 1, 0);
+    ue_anim_channel *fb = ue_scene_add_channel(&s, 0, UE_TARGET_TEXTURE_INDEX, UE_INTERP_STEP, 2);
+    fb->material = 0;
+    fb->slot = 0;
+    fb->times[1] = 0.5f;
+    fb->values[1] = 1;
+    ue_anim_channel *uv = ue_scene_add_channel(&s, 0, UE_TARGET_UV_OFFSET, UE_INTERP_LINEAR, 1);
+    uv->material = 0;
+    uv->slot = spec;
+    /* alpha of "fade" keyed differently from a colour channel of "fade" */
+    ue_anim_channel *col = ue_scene_add_channel(&s, 0, UE_TARGET_BASE_COLOR, UE_INTERP_LINEAR, 1);
+    col->material = 1;
+    col->values[3] = 1;
+    int32_t only = ue_scene_add_animation(&s, "flipbook only");
+    ue_anim_channel *fb2 = ue_scene_add_channel(&s, only, UE_TARGET_TEXTURE_INDEX, UE_INTERP_STEP, 1);
+    fb2->material = 0;
+    fb2->slot = 0;
+    ue_buf out = {0};
+    ue_diag d = {0};
+    REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
+    CHECK(diag_has(&d, "gltf.anim.unsupported", "scene/animations[0]/channels[5]"));
+    CHECK(diag_has(&d, "gltf.anim.unsupported", "scene/animations[0]/channels[6]"));
+    CHECK(diag_has(&d, "gltf.anim.unsupported", "scene/animations[0]/channels[3]"));
+    CHECK(diag_has(&d, "gltf.anim.unsupported", "scene/animations[1]/channels[0]"));
+    CHECK(diag_has(&d, "gltf.anim.empty", "scene/animations[1]"));
+    CHECK(diag_has(&d, "gltf.material.slot", "scene/materials[0]/slots[5]"));
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+    bool named = false;
+    for (size_t i = 0; i < d.count; i++)
+        named = named || (strcmp(d.items[i].path, "scene/animations[0]/channels[5]") == 0 &&
+                          strstr(d.items[i].message, "texture index") != NULL);
+    CHECK(named);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    CHECK_EQ_U(json_array_size(json_object_get(g.root, "animations")), 1);
+    /* written: visibility, colour of "layers" (alpha folded in), UV rotation, colour of "fade" */
+    CHECK_EQ_U(json_array_size(json_object_get(at(g.root, "animations", 0), "channels")), 4);
+    json_decref(g.root);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
+static void channel_forms(void) {
+    ue_scene s;
+    gs_layers(&s);
+    char p[192];
+    const char *why = NULL;
+    CHECK_EQ_U(ue_gltf_channel_pointer(&s, 0, 0, p, sizeof p, &why), UE_GLTF_CHANNEL_POINTER);
+    CHECK_STR(p, "/nodes/1/extensions/KHR_node_visibility/visible");
+    CHECK_EQ_U(ue_gltf_channel_pointer(&s, 0, 2, p, sizeof p, &why), UE_GLTF_CHANNEL_MERGED);
+    CHECK_STR(p, "/materials/0/pbrMetallicRoughness/baseColorFactor");
+    CHECK_EQ_U(ue_gltf_channel_pointer(&s, 0, 3, p, sizeof p, &why), UE_GLTF_CHANNEL_POINTER);
+    CHECK_STR(p, "/materials/1/pbrMetallicRoughness/baseColorFactor");
+    CHECK_EQ_U(ue_gltf_channel_pointer(&s, 0, 4, p, sizeof p, &why), UE_GLTF_CHANNEL_POINTER);
+    CHECK_STR(p, "/materials/0/normalTexture/extensions/KHR_texture_transform/rotation");
+    uint32_t comps = 0;
+    CHECK_EQ_U(ue_gltf_resolve_pointer(&s, p, &comps, NULL, NULL, NULL), UE_OK);
+    CHECK_EQ_U(comps, 1);
+    CHECK_EQ_U(ue_gltf_resolve_pointer(&s, "/nodes/1/extensions/KHR_node_visibility/visible", &comps,
+                                       NULL, NULL, NULL), UE_OK);
+    CHECK_EQ_U(ue_gltf_resolve_pointer(&s, "/nodes/0/extensions/KHR_node_visibility/visible", NULL,
+                                       NULL, NULL, NULL), UE_ERR_INVALID);
+    CHECK_EQ_U(ue_gltf_resolve_pointer(&s, "/materials/0/occlusionTexture/extensions/KHR_texture_transform/offset",
+                                       NULL, NULL, NULL, NULL), UE_ERR_INVALID); /* not enabled */
+    CHECK_EQ_U(ue_gltf_check_pointers(&s, NULL), UE_OK);
+    /* out-of-range targets are refused, not read */
+    s.animations[0].channels[4].slot = 40;
+    CHECK_EQ_U(ue_gltf_channel_pointer(&s, 0, 4, p, sizeof p, &why), UE_GLTF_CHANNEL_UNSUPPORTED);
+    CHECK(why != NULL && p[0] == 0);
     ue_scene_free(&s);
 }
 
@@ -845,6 +1061,10 @@ int main(void) {
     RUN(glb_skinned_animation);
     RUN(glb_pointer_channels);
     RUN(pointer_targets_checked);
+    RUN(influences_reduced_to_four);
+    RUN(glb_layers);
+    RUN(unsupported_targets_warned);
+    RUN(channel_forms);
     RUN(invalid_scene_refused);
     RUN(big_mesh_uses_32bit_indices);
     RUN(misc_and_empty_scenes);

@@ -522,7 +522,7 @@ static void scene_counts_match_the_tables(void) {
     for (size_t k = 0; k < s.mesh_count; k++)
         for (size_t p = 0; p < s.meshes[k].primitive_count; p++) {
             const ue_scene_primitive *pr = &s.meshes[k].primitives[p];
-            REQUIRE(pr->normals && pr->colors && pr->uv0);
+            REQUIRE(pr->normals && pr->colors[0] && pr->uv[0]);
             for (size_t t = 0; t < pr->index_count; t += 3) {
                 const float *a = &pr->positions[3 * pr->indices[t]], *b = &pr->positions[3 * pr->indices[t + 1]],
                             *c = &pr->positions[3 * pr->indices[t + 2]], *n = &pr->normals[3 * pr->indices[t]];
@@ -536,7 +536,7 @@ static void scene_counts_match_the_tables(void) {
     CHECK_EQ_U(total, 84); /* LOD 0, all groups: 7 boxes × 12 triangles */
     /* Res18 colours read as B, G, R, A: the body's stored (0x40, 0x40, 0xC0) is red-ish. */
     const ue_scene_primitive *body = &s.meshes[s.nodes[1].mesh].primitives[0];
-    CHECK(fabsf(body->colors[0] - 0xC0 / 255.0f) < 1e-6f && fabsf(body->colors[2] - 0x40 / 255.0f) < 1e-6f);
+    CHECK(fabsf(body->colors[0][0] - 0xC0 / 255.0f) < 1e-6f && fabsf(body->colors[0][2] - 0x40 / 255.0f) < 1e-6f);
     ue_scene_free(&s);
     ue_msh_free(&m);
     ue_buf_free(&robot);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unearth/gltf.h"
+#include "gltf/gltf_int.h"
 #include "unearth/image.h"
 #include "unearth/json.h"
 
@@ -17,6 +17,7 @@ static size_t bounded_len(const char *s, size_t max) {
 
 /* glTF enums */
 #define GL_FLOAT 5126u
+#define GL_UNSIGNED_BYTE 5121u
 #define GL_UNSIGNED_SHORT 5123u
 #define GL_UNSIGNED_INT 5125u
 #define GL_ARRAY_BUFFER 34962u
@@ -38,12 +39,23 @@ typedef struct view {
 } view;
 
 typedef struct prim_acc {
-    int32_t pos, nrm, uv, col, jnt, wgt, idx;
+    int32_t pos, nrm, tan, jnt, wgt, idx;
+    int32_t uv[UE_MAX_UV_SETS];
+    int32_t col[UE_MAX_COLOR_SETS];
 } prim_acc;
 
 typedef struct sampler_acc {
     int32_t input, output;
 } sampler_acc;
+
+/* How one IR channel is written: its form, its pointer, its sampler index within the written
+ * animation (-1 when not written) and, for a base colour channel, the alpha folded into it. */
+typedef struct chan_plan {
+    ue_gltf_channel_form form;
+    int32_t sampler;
+    int32_t alpha;
+    char pointer[192];
+} chan_plan;
 
 typedef struct gl_sampler {
     ue_wrap wrap_s, wrap_t;
@@ -63,6 +75,8 @@ typedef struct exporter {
     size_t *prim_base;        /* first flattened primitive of each mesh */
     int32_t *skin_ibm;
     sampler_acc *samplers;    /* flattened over animations, one per channel */
+    chan_plan *plans;         /* flattened like samplers */
+    bool *node_visibility;    /* per node: gets a KHR_node_visibility object */
     size_t *chan_base;
     int32_t *image_view;
     int32_t *texture_sampler;
@@ -194,11 +208,62 @@ static void normalize_weights(const float in[4], float out[4]) {
     }
 }
 
+/* glTF viewers read 4 influences (JOINTS_0/WEIGHTS_0); the IR allows up to 8. Rows with more
+ * keep their 4 largest weights (the earlier influence wins a tie), in their original order,
+ * and normalize_weights then makes them sum to 1 again. Rows with 4 or fewer pass unchanged,
+ * padded with zero weights. */
+void ue_gltf_reduce_influences(const uint16_t *joints, const float *weights, uint32_t n,
+                               uint16_t out_joints[4], float out_weights[4]) {
+    bool keep[UE_MAX_INFLUENCES] = {false};
+    uint32_t m = n < UE_MAX_INFLUENCES ? n : UE_MAX_INFLUENCES;
+    for (uint32_t pick = 0; pick < 4 && pick < m; pick++) {
+        int best = -1;
+        for (uint32_t k = 0; k < m; k++)
+            if (!keep[k] && (best < 0 || weights[k] > weights[best])) best = (int)k;
+        keep[best] = true;
+    }
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < m; k++)
+        if (keep[k]) {
+            out_joints[w] = joints[k];
+            out_weights[w++] = weights[k];
+        }
+    for (; w < 4; w++) {
+        out_joints[w] = 0;
+        out_weights[w] = 0.0f;
+    }
+}
+
+static void write_skinning(exporter *e, const ue_scene_primitive *p, prim_acc *pa) {
+    uint32_t vc = p->vertex_count, n = p->influences;
+    size_t start = view_begin(e);
+    for (size_t v = 0; v < vc; v++) {
+        uint16_t j[4];
+        float w[4];
+        ue_gltf_reduce_influences(p->joints + v * n, p->weights + v * n, n, j, w);
+        /* A zero weight keeps joint 0: a non-zero joint index with zero weight draws a
+         * validator warning and means nothing. */
+        for (int k = 0; k < 4; k++) ue_buf_put_u16le(&e->bin, w[k] > 0 ? j[k] : 0);
+    }
+    pa->jnt = add_accessor(e, view_end(e, start, 8, GL_ARRAY_BUFFER), GL_UNSIGNED_SHORT, vc, 4);
+    start = view_begin(e);
+    for (size_t v = 0; v < vc; v++) {
+        uint16_t j[4];
+        float w[4], nw[4];
+        ue_gltf_reduce_influences(p->joints + v * n, p->weights + v * n, n, j, w);
+        normalize_weights(w, nw);
+        for (int k = 0; k < 4; k++) put_f32(&e->bin, nw[k]);
+    }
+    pa->wgt = add_accessor(e, view_end(e, start, 16, GL_ARRAY_BUFFER), GL_FLOAT, vc, 4);
+}
+
 static void write_primitive(exporter *e, const ue_scene_primitive *p, prim_acc *pa) {
     uint32_t vc = p->vertex_count;
     size_t n3 = (size_t)vc * 3;
     pa->pos = float_accessor(e, p->positions, vc, 3, GL_ARRAY_BUFFER, true);
-    pa->nrm = pa->uv = pa->col = pa->jnt = pa->wgt = pa->idx = -1;
+    pa->nrm = pa->tan = pa->jnt = pa->wgt = pa->idx = -1;
+    for (int k = 0; k < UE_MAX_UV_SETS; k++) pa->uv[k] = -1;
+    for (int k = 0; k < UE_MAX_COLOR_SETS; k++) pa->col[k] = -1;
     if (p->normals) {
         /* glTF requires unit normals (validator tolerance ~0.7 %); renormalise on the way out. */
         size_t start = view_begin(e);
@@ -209,28 +274,22 @@ static void write_primitive(exporter *e, const ue_scene_primitive *p, prim_acc *
         }
         pa->nrm = add_accessor(e, view_end(e, start, 12, GL_ARRAY_BUFFER), GL_FLOAT, vc, 3);
     }
-    if (p->uv0) pa->uv = float_accessor(e, p->uv0, vc, 2, GL_ARRAY_BUFFER, false);
-    if (p->colors) pa->col = float_accessor(e, p->colors, vc, 4, GL_ARRAY_BUFFER, false);
-    if (p->joints && p->weights) {
+    if (p->tangents) {
+        /* xyz renormalised like normals; w is the bitangent sign, validated as ±1. */
         size_t start = view_begin(e);
-        for (size_t v = 0; v < vc; v++) {
-            /* A zero weight keeps joint 0: a non-zero joint index with zero weight draws a
-             * validator warning and means nothing. */
-            for (int k = 0; k < 4; k++)
-                ue_buf_put_u16le(&e->bin, p->weights[v * 4 + (size_t)k] > 0
-                                              ? p->joints[v * 4 + (size_t)k]
-                                              : 0);
+        for (size_t i = 0; i < (size_t)vc * 4; i += 4) {
+            float tv[3];
+            normalize3(p->tangents + i, tv);
+            for (int k = 0; k < 3; k++) put_f32(&e->bin, tv[k] == 0 ? 0.0f : tv[k]);
+            put_f32(&e->bin, p->tangents[i + 3]);
         }
-        pa->jnt = add_accessor(e, view_end(e, start, 8, GL_ARRAY_BUFFER), GL_UNSIGNED_SHORT,
-                               vc, 4);
-        start = view_begin(e);
-        for (size_t v = 0; v < vc; v++) {
-            float w[4];
-            normalize_weights(p->weights + v * 4, w);
-            for (int k = 0; k < 4; k++) put_f32(&e->bin, w[k]);
-        }
-        pa->wgt = add_accessor(e, view_end(e, start, 16, GL_ARRAY_BUFFER), GL_FLOAT, vc, 4);
+        pa->tan = add_accessor(e, view_end(e, start, 16, GL_ARRAY_BUFFER), GL_FLOAT, vc, 4);
     }
+    for (int k = 0; k < UE_MAX_UV_SETS && p->uv[k]; k++)
+        pa->uv[k] = float_accessor(e, p->uv[k], vc, 2, GL_ARRAY_BUFFER, false);
+    for (int k = 0; k < UE_MAX_COLOR_SETS && p->colors[k]; k++)
+        pa->col[k] = float_accessor(e, p->colors[k], vc, 4, GL_ARRAY_BUFFER, false);
+    if (p->joints && p->weights) write_skinning(e, p, pa);
     if (p->index_count) {
         uint32_t max = 0;
         for (size_t i = 0; i < p->index_count; i++)
@@ -257,6 +316,168 @@ static int32_t sampler_index(exporter *e, const ue_scene_texture *t) {
     g->wrap_t = t->wrap_t;
     g->nearest = t->nearest;
     return (int32_t)e->ngl_samplers++;
+}
+
+/* Channels keyed at the same times share one input accessor. */
+static int32_t shared_input(exporter *e, size_t a, size_t c) {
+    const ue_scene *s = e->s;
+    const ue_anim_channel *ch = &s->animations[a].channels[c];
+    for (size_t a2 = 0; a2 <= a; a2++) {
+        const ue_scene_animation *an2 = &s->animations[a2];
+        size_t lim = a2 == a ? c : an2->channel_count;
+        for (size_t c2 = 0; c2 < lim; c2++) {
+            const ue_anim_channel *o = &an2->channels[c2];
+            int32_t in = e->samplers[e->chan_base[a2] + c2].input;
+            if (in >= 0 && o->key_count == ch->key_count &&
+                memcmp(o->times, ch->times, ch->key_count * sizeof(float)) == 0)
+                return in;
+        }
+    }
+    return -1;
+}
+
+/* Visibility is a glTF bool: unsigned bytes, 1 for shown. */
+static int32_t visibility_output(exporter *e, const ue_anim_channel *ch) {
+    size_t start = view_begin(e);
+    for (size_t k = 0; k < ch->key_count; k++) ue_buf_put_u8(&e->bin, ch->values[k] > 0.5f);
+    return add_accessor(e, view_end(e, start, 0, 0), GL_UNSIGNED_BYTE, ch->key_count, 1);
+}
+
+/* baseColorFactor keys: RGBA from a colour channel and/or an alpha channel with the same keys.
+ * Without a colour channel RGB holds the material's factor (and zero cubic tangents). */
+static int32_t color_output(exporter *e, const ue_anim_channel *color,
+                            const ue_anim_channel *alpha, const float rest[4]) {
+    const ue_anim_channel *keys = color ? color : alpha;
+    uint32_t per = keys->interpolation == UE_INTERP_CUBIC ? 3 : 1;
+    uint32_t count = keys->key_count * per;
+    size_t start = view_begin(e);
+    for (size_t k = 0; k < count; k++) {
+        bool tangent = per == 3 && k % 3 != 1;
+        float px[4];
+        for (int i = 0; i < 4; i++)
+            px[i] = color ? color->values[k * 4 + (size_t)i] : (tangent ? 0.0f : rest[i]);
+        if (alpha) px[3] = alpha->values[k];
+        for (int i = 0; i < 4; i++) put_f32(&e->bin, px[i] == 0 ? 0.0f : px[i]);
+    }
+    return add_accessor(e, view_end(e, start, 0, 0), GL_FLOAT, count, 4);
+}
+
+static int32_t float_output(exporter *e, const ue_anim_channel *ch) {
+    bool quat = ch->target == UE_TARGET_ROTATION;
+    uint32_t per = ch->interpolation == UE_INTERP_CUBIC ? 3 : 1;
+    uint32_t count = ch->key_count * per;
+    size_t start = view_begin(e);
+    for (size_t k = 0; k < count; k++) {
+        const float *v = ch->values + k * ch->components;
+        /* Quaternion keys must be unit; cubic-spline tangents (k % 3 != 1) are not. */
+        if (quat && (per == 1 || k % 3 == 1)) {
+            float q[4];
+            normalize4(v, q);
+            for (int i = 0; i < 4; i++) put_f32(&e->bin, q[i] == 0 ? 0.0f : q[i]);
+        } else {
+            for (uint32_t i = 0; i < ch->components; i++)
+                put_f32(&e->bin, v[i] == 0 ? 0.0f : v[i]);
+        }
+    }
+    return add_accessor(e, view_end(e, start, 0, 0), GL_FLOAT, count, ch->components);
+}
+
+static void write_channel(exporter *e, size_t a, size_t c) {
+    const ue_scene_animation *an = &e->s->animations[a];
+    const ue_anim_channel *ch = &an->channels[c];
+    const chan_plan *pl = &e->plans[e->chan_base[a] + c];
+    sampler_acc *sa = &e->samplers[e->chan_base[a] + c];
+    sa->input = shared_input(e, a, c);
+    if (sa->input < 0) sa->input = float_accessor(e, ch->times, ch->key_count, 1, 0, true);
+    if (ch->target == UE_TARGET_VISIBILITY) {
+        sa->output = visibility_output(e, ch);
+    } else if (ch->target == UE_TARGET_BASE_COLOR) {
+        sa->output = color_output(e, ch, pl->alpha >= 0 ? &an->channels[pl->alpha] : NULL,
+                                  e->s->materials[ch->material].base_color);
+    } else if (ch->target == UE_TARGET_ALPHA) {
+        sa->output = color_output(e, NULL, ch, e->s->materials[ch->material].base_color);
+    } else {
+        sa->output = float_output(e, ch);
+    }
+}
+
+static const char *target_name(ue_anim_target t) {
+    static const char *const names[UE_TARGET_COUNT] = {
+        "translation", "rotation",  "scale",    "visibility", "base colour",
+        "alpha",       "UV offset", "UV scale", "UV rotation", "texture index"};
+    return (unsigned)t < UE_TARGET_COUNT ? names[t] : "unknown";
+}
+
+/* Decides how every channel is written and numbers the written samplers per animation;
+ * what glTF cannot express is reported as a warning naming it, never dropped silently. */
+static void plan_channels(exporter *e) {
+    const ue_scene *s = e->s;
+    /* The same rule as ue_gltf_node_has_visibility, in one pass instead of one per node. */
+    for (size_t i = 0; i < s->node_count; i++) e->node_visibility[i] = s->nodes[i].hidden;
+    for (size_t a = 0; a < s->animation_count; a++)
+        for (size_t c = 0; c < s->animations[a].channel_count; c++) {
+            const ue_anim_channel *ch = &s->animations[a].channels[c];
+            if (ch->target == UE_TARGET_VISIBILITY) e->node_visibility[ch->node] = true;
+        }
+    size_t nch = 0;
+    for (size_t a = 0; a < s->animation_count; a++) {
+        e->chan_base[a] = nch;
+        nch += s->animations[a].channel_count;
+    }
+    for (size_t a = 0; a < s->animation_count; a++) {
+        const ue_scene_animation *an = &s->animations[a];
+        int32_t written = 0;
+        for (size_t c = 0; c < an->channel_count; c++) {
+            chan_plan *pl = &e->plans[e->chan_base[a] + c];
+            const char *why = NULL;
+            pl->form = ue_gltf_channel_pointer(s, a, c, pl->pointer, sizeof pl->pointer, &why);
+            pl->alpha = -1;
+            pl->sampler = -1;
+            e->samplers[e->chan_base[a] + c].input = e->samplers[e->chan_base[a] + c].output = -1;
+            if (pl->form == UE_GLTF_CHANNEL_UNSUPPORTED) {
+                char path[160];
+                snprintf(path, sizeof path, "scene/animations[%zu]/channels[%zu]", a, c);
+                ue_diag_add(e->d, UE_SEV_WARNING, "gltf.anim.unsupported", UE_NO_OFFSET, path,
+                            "%s channel of animation \"%.64s\" left out: %s",
+                            target_name(an->channels[c].target), an->name, why);
+            } else if (pl->form != UE_GLTF_CHANNEL_MERGED) {
+                pl->sampler = written++;
+            }
+        }
+        /* An alpha folded into a colour channel is written by that channel. */
+        for (size_t c = 0; c < an->channel_count; c++) {
+            if (e->plans[e->chan_base[a] + c].form != UE_GLTF_CHANNEL_MERGED) continue;
+            for (size_t c2 = 0; c2 < an->channel_count; c2++)
+                if (an->channels[c2].target == UE_TARGET_BASE_COLOR &&
+                    an->channels[c2].material == an->channels[c].material)
+                    e->plans[e->chan_base[a] + c2].alpha = (int32_t)c;
+        }
+        if (written == 0 && an->channel_count) {
+            char path[64];
+            snprintf(path, sizeof path, "scene/animations[%zu]", a);
+            ue_diag_add(e->d, UE_SEV_WARNING, "gltf.anim.empty", UE_NO_OFFSET, path,
+                        "animation \"%.64s\" has no channel glTF can express; left out",
+                        an->name);
+        }
+    }
+}
+
+/* Texture slots whose role glTF has no place for (or a second slot of one role). */
+static void report_unwritten_slots(exporter *e) {
+    static const char *const roles[] = {"base colour", "normal",     "emissive", "occlusion",
+                                        "metallic-roughness", "specular", "reflection", "other"};
+    for (size_t i = 0; i < e->s->material_count; i++) {
+        const ue_scene_material *m = &e->s->materials[i];
+        for (size_t k = 0; k < m->slot_count; k++) {
+            if (ue_gltf_slot_location(m, k)) continue;
+            char path[160];
+            snprintf(path, sizeof path, "scene/materials[%zu]/slots[%zu]", i, k);
+            ue_diag_add(e->d, UE_SEV_WARNING, "gltf.material.slot", UE_NO_OFFSET, path,
+                        "%s texture slot of material \"%.64s\" left out: glTF has no place "
+                        "for it (or an earlier slot has the same role)",
+                        roles[m->slots[k].role], m->name);
+        }
+    }
 }
 
 static void write_binary(exporter *e) {
@@ -287,54 +508,9 @@ static void write_binary(exporter *e) {
                                       (uint32_t)sk->joint_count, 16);
     }
 
-    size_t nch = 0;
-    for (size_t a = 0; a < s->animation_count; a++) {
-        e->chan_base[a] = nch;
-        nch += s->animations[a].channel_count;
-    }
-    for (size_t a = 0; a < s->animation_count && !e->nomem; a++) {
-        const ue_scene_animation *an = &s->animations[a];
-        for (size_t c = 0; c < an->channel_count && !e->nomem; c++) {
-            const ue_anim_channel *ch = &an->channels[c];
-            sampler_acc *sa = &e->samplers[e->chan_base[a] + c];
-            sa->input = -1;
-            /* Channels keyed at the same times share one input accessor. */
-            for (size_t a2 = 0; a2 <= a && sa->input < 0; a2++) {
-                const ue_scene_animation *an2 = &s->animations[a2];
-                size_t lim = a2 == a ? c : an2->channel_count;
-                for (size_t c2 = 0; c2 < lim; c2++) {
-                    const ue_anim_channel *o = &an2->channels[c2];
-                    if (o->key_count == ch->key_count &&
-                        memcmp(o->times, ch->times, ch->key_count * sizeof(float)) == 0) {
-                        sa->input = e->samplers[e->chan_base[a2] + c2].input;
-                        break;
-                    }
-                }
-            }
-            if (sa->input < 0)
-                sa->input = float_accessor(e, ch->times, ch->key_count, 1, 0, true);
-            bool quat = ch->path == UE_PATH_ROTATION;
-            if (ch->path == UE_PATH_POINTER)
-                (void)ue_gltf_resolve_pointer(s, ch->pointer, NULL, &quat, NULL, NULL);
-            uint32_t per = ch->interpolation == UE_INTERP_CUBIC ? 3 : 1;
-            uint32_t count = ch->key_count * per;
-            size_t start = view_begin(e);
-            for (size_t k = 0; k < count; k++) {
-                const float *v = ch->values + k * ch->components;
-                /* Quaternion keys must be unit; cubic-spline tangents (k % 3 != 1) are not. */
-                if (quat && (per == 1 || k % 3 == 1)) {
-                    float q[4];
-                    normalize4(v, q);
-                    for (int i = 0; i < 4; i++) put_f32(&e->bin, q[i] == 0 ? 0.0f : q[i]);
-                } else {
-                    for (uint32_t i = 0; i < ch->components; i++)
-                        put_f32(&e->bin, v[i] == 0 ? 0.0f : v[i]);
-                }
-            }
-            sa->output =
-                add_accessor(e, view_end(e, start, 0, 0), GL_FLOAT, count, ch->components);
-        }
-    }
+    for (size_t a = 0; a < s->animation_count && !e->nomem; a++)
+        for (size_t c = 0; c < s->animations[a].channel_count && !e->nomem; c++)
+            if (e->plans[e->chan_base[a] + c].sampler >= 0) write_channel(e, a, c);
 
     for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
         const ue_scene_texture *tx = &s->textures[t];
@@ -374,10 +550,11 @@ static void key_name(ue_json *j, const char *name) {
     ue_json_string_n(j, name, n);
 }
 
-static void write_extras(exporter *e, ue_json *j, const ue_source_id *src) {
-    if (e->o->no_extras || src->format[0] == 0) return;
-    ue_json_key(j, "extras");
-    ue_json_object_begin(j);
+static bool clip_has_meta(const ue_scene_animation *an) {
+    return an->fps > 0 || an->loop || an->end_frame > an->start_frame;
+}
+
+static void write_source(ue_json *j, const ue_source_id *src) {
     ue_json_key(j, "unearth_source");
     ue_json_object_begin(j);
     ue_json_key(j, "format");
@@ -389,11 +566,65 @@ static void write_extras(exporter *e, ue_json *j, const ue_source_id *src) {
     }
     key_int(j, "index", src->index);
     ue_json_object_end(j);
+}
+
+static void write_clip(ue_json *j, const ue_scene_animation *an) {
+    ue_json_key(j, "unearth_clip");
+    ue_json_object_begin(j);
+    if (an->fps > 0) {
+        ue_json_key(j, "fps");
+        ue_json_float(j, an->fps);
+    }
+    ue_json_key(j, "start_frame");
+    ue_json_float(j, an->start_frame);
+    ue_json_key(j, "end_frame");
+    ue_json_float(j, an->end_frame);
+    ue_json_key(j, "loop");
+    ue_json_bool(j, an->loop);
     ue_json_object_end(j);
 }
 
+/* Whole numbers below 2^53 are written as integers, so ids and flags keep every digit. */
+static void write_user_extras(ue_json *j, const ue_extras *x) {
+    for (size_t i = 0; i < x->count; i++) {
+        const ue_extra *it = &x->items[i];
+        ue_json_key(j, it->key);
+        if (it->kind == UE_EXTRA_STRING) ue_json_string(j, it->text);
+        else if (it->number == floor(it->number) && fabs(it->number) < 9007199254740992.0)
+            ue_json_int(j, (int64_t)it->number);
+        else ue_json_float(j, it->number);
+    }
+}
+
+/* "extras": the source id (unless no_extras), clip metadata, then the reader's own pairs. */
+static void write_extras_full(exporter *e, ue_json *j, const ue_source_id *src,
+                              const ue_extras *x, const ue_scene_animation *clip) {
+    bool source = !e->o->no_extras && src && src->format[0] != 0;
+    bool meta = clip && clip_has_meta(clip);
+    bool user = x && x->count;
+    if (!source && !meta && !user) return;
+    ue_json_key(j, "extras");
+    ue_json_object_begin(j);
+    if (source) write_source(j, src);
+    if (meta) write_clip(j, clip);
+    if (user) write_user_extras(j, x);
+    ue_json_object_end(j);
+}
+
+static void write_extras(exporter *e, ue_json *j, const ue_source_id *src) {
+    write_extras_full(e, j, src, NULL, NULL);
+}
+
 static bool material_has_transform(const ue_scene_material *m) {
-    return m->uv_transform && m->base_color_texture >= 0;
+    for (size_t k = 0; k < m->slot_count; k++)
+        if (m->slots[k].transform.enabled && ue_gltf_slot_location(m, k)) return true;
+    return false;
+}
+
+static bool animation_written(const exporter *e, size_t a) {
+    for (size_t c = 0; c < e->s->animations[a].channel_count; c++)
+        if (e->plans[e->chan_base[a] + c].sampler >= 0) return true;
+    return false;
 }
 
 /* Percent-encodes everything outside RFC 3986 unreserved/sub-delims and '/', so a file name
@@ -426,16 +657,154 @@ static const char *type_name(uint32_t ncomp) {
     }
 }
 
+/* A slot's textureInfo; the UV set goes to texCoord, and to KHR_texture_transform's own
+ * texCoord as well, since that one overrides the textureInfo's when present. */
+static void write_texture_info(ue_json *j, const char *key, const ue_texture_slot *sl) {
+    ue_json_key(j, key);
+    ue_json_object_begin(j);
+    key_int(j, "index", sl->texture);
+    if (sl->uv_set) key_int(j, "texCoord", sl->uv_set);
+    if (sl->role == UE_TEX_NORMAL && sl->strength != 1.0f) {
+        ue_json_key(j, "scale");
+        ue_json_float(j, sl->strength);
+    }
+    if (sl->role == UE_TEX_OCCLUSION && sl->strength != 1.0f) {
+        ue_json_key(j, "strength");
+        ue_json_float(j, sl->strength);
+    }
+    if (sl->transform.enabled) {
+        const ue_uv_transform *t = &sl->transform;
+        ue_json_key(j, "extensions");
+        ue_json_object_begin(j);
+        ue_json_key(j, "KHR_texture_transform");
+        ue_json_object_begin(j);
+        key_floats(j, "offset", t->offset, 2);
+        ue_json_key(j, "rotation");
+        ue_json_float(j, t->rotation);
+        key_floats(j, "scale", t->scale, 2);
+        if (sl->uv_set) key_int(j, "texCoord", sl->uv_set);
+        ue_json_object_end(j);
+        ue_json_object_end(j);
+    }
+    ue_json_object_end(j);
+}
+
+/* The slot the exporter writes for `role` (the first one of that role), or NULL. */
+static const ue_texture_slot *slot_for(const ue_scene_material *m, ue_texture_role role) {
+    for (size_t k = 0; k < m->slot_count; k++)
+        if (m->slots[k].role == role) return ue_gltf_slot_location(m, k) ? &m->slots[k] : NULL;
+    return NULL;
+}
+
+static void write_material(exporter *e, ue_json *j, const ue_scene_material *m) {
+    ue_json_object_begin(j);
+    key_name(j, m->name);
+    ue_json_key(j, "pbrMetallicRoughness");
+    ue_json_object_begin(j);
+    /* All factors are written even at their defaults: animation pointers target them
+     * and readers should not need to know glTF's defaults to see the material. */
+    key_floats(j, "baseColorFactor", m->base_color, 4);
+    const ue_texture_slot *sl = slot_for(m, UE_TEX_BASE_COLOR);
+    if (sl) write_texture_info(j, "baseColorTexture", sl);
+    sl = slot_for(m, UE_TEX_METALLIC_ROUGHNESS);
+    if (sl) write_texture_info(j, "metallicRoughnessTexture", sl);
+    ue_json_key(j, "metallicFactor");
+    ue_json_float(j, m->metallic);
+    ue_json_key(j, "roughnessFactor");
+    ue_json_float(j, m->roughness);
+    ue_json_object_end(j);
+    if ((sl = slot_for(m, UE_TEX_NORMAL))) write_texture_info(j, "normalTexture", sl);
+    if ((sl = slot_for(m, UE_TEX_OCCLUSION))) write_texture_info(j, "occlusionTexture", sl);
+    if ((sl = slot_for(m, UE_TEX_EMISSIVE))) write_texture_info(j, "emissiveTexture", sl);
+    if (m->emissive[0] != 0 || m->emissive[1] != 0 || m->emissive[2] != 0)
+        key_floats(j, "emissiveFactor", m->emissive, 3);
+    if (m->alpha_mode == UE_ALPHA_MASK) {
+        key_str(j, "alphaMode", "MASK");
+        ue_json_key(j, "alphaCutoff");
+        ue_json_float(j, m->alpha_cutoff);
+    } else if (m->alpha_mode == UE_ALPHA_BLEND) {
+        key_str(j, "alphaMode", "BLEND");
+    }
+    if (m->double_sided) {
+        ue_json_key(j, "doubleSided");
+        ue_json_bool(j, true);
+    }
+    if (m->unlit) {
+        ue_json_key(j, "extensions");
+        ue_json_object_begin(j);
+        ue_json_key(j, "KHR_materials_unlit");
+        ue_json_object_begin(j);
+        ue_json_object_end(j);
+        ue_json_object_end(j);
+    }
+    write_extras_full(e, j, &m->source, &m->extras, NULL);
+    ue_json_object_end(j);
+}
+
+static void write_channel_target(ue_json *j, const ue_anim_channel *ch, const chan_plan *pl) {
+    static const char *const paths[] = {"translation", "rotation", "scale"};
+    ue_json_key(j, "target");
+    ue_json_object_begin(j);
+    if (pl->form == UE_GLTF_CHANNEL_POINTER) {
+        key_str(j, "path", "pointer");
+        ue_json_key(j, "extensions");
+        ue_json_object_begin(j);
+        ue_json_key(j, "KHR_animation_pointer");
+        ue_json_object_begin(j);
+        key_str(j, "pointer", pl->pointer);
+        ue_json_object_end(j);
+        ue_json_object_end(j);
+    } else {
+        key_int(j, "node", ch->node);
+        key_str(j, "path", paths[ch->target]);
+    }
+    ue_json_object_end(j);
+}
+
+static void write_animation(exporter *e, ue_json *j, size_t a) {
+    static const char *const interp[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+    const ue_scene_animation *an = &e->s->animations[a];
+    const chan_plan *plans = &e->plans[e->chan_base[a]];
+    ue_json_object_begin(j);
+    key_name(j, an->name);
+    ue_json_key(j, "channels");
+    ue_json_array_begin(j);
+    for (size_t c = 0; c < an->channel_count; c++) {
+        if (plans[c].sampler < 0) continue;
+        ue_json_object_begin(j);
+        key_int(j, "sampler", plans[c].sampler);
+        write_channel_target(j, &an->channels[c], &plans[c]);
+        write_extras(e, j, &an->channels[c].source);
+        ue_json_object_end(j);
+    }
+    ue_json_array_end(j);
+    ue_json_key(j, "samplers");
+    ue_json_array_begin(j);
+    for (size_t c = 0; c < an->channel_count; c++) {
+        if (plans[c].sampler < 0) continue;
+        const sampler_acc *sa = &e->samplers[e->chan_base[a] + c];
+        ue_json_object_begin(j);
+        key_int(j, "input", sa->input);
+        key_str(j, "interpolation", interp[an->channels[c].interpolation]);
+        key_int(j, "output", sa->output);
+        ue_json_object_end(j);
+    }
+    ue_json_array_end(j);
+    write_extras_full(e, j, &an->source, &an->extras, an);
+    ue_json_object_end(j);
+}
+
 static void write_json(exporter *e, ue_json *j) {
     const ue_scene *s = e->s;
-    bool unlit = false, texform = false, pointer = false;
+    bool unlit = false, texform = false, pointer = false, visibility = false;
     for (size_t i = 0; i < s->material_count; i++) {
         unlit = unlit || s->materials[i].unlit;
         texform = texform || material_has_transform(&s->materials[i]);
     }
     for (size_t a = 0; a < s->animation_count; a++)
         for (size_t c = 0; c < s->animations[a].channel_count; c++)
-            pointer = pointer || s->animations[a].channels[c].path == UE_PATH_POINTER;
+            pointer = pointer || e->plans[e->chan_base[a] + c].form == UE_GLTF_CHANNEL_POINTER;
+    for (size_t i = 0; i < s->node_count; i++) visibility = visibility || e->node_visibility[i];
 
     ue_json_object_begin(j);
     ue_json_key(j, "asset");
@@ -444,12 +813,13 @@ static void write_json(exporter *e, ue_json *j) {
     key_str(j, "version", "2.0");
     ue_json_object_end(j);
 
-    if (unlit || texform || pointer) {
+    if (unlit || texform || pointer || visibility) {
         /* Alphabetical; none is required, since a viewer without them still shows the model. */
         ue_json_key(j, "extensionsUsed");
         ue_json_array_begin(j);
         if (pointer) ue_json_string(j, "KHR_animation_pointer");
         if (unlit) ue_json_string(j, "KHR_materials_unlit");
+        if (visibility) ue_json_string(j, "KHR_node_visibility");
         if (texform) ue_json_string(j, "KHR_texture_transform");
         ue_json_array_end(j);
     }
@@ -494,7 +864,17 @@ static void write_json(exporter *e, ue_json *j) {
             if (sc[0] != 1 || sc[1] != 1 || sc[2] != 1) key_floats(j, "scale", sc, 3);
             if (n->mesh >= 0) key_int(j, "mesh", n->mesh);
             if (n->skin >= 0) key_int(j, "skin", n->skin);
-            write_extras(e, j, &n->source);
+            if (e->node_visibility[i]) {
+                ue_json_key(j, "extensions");
+                ue_json_object_begin(j);
+                ue_json_key(j, "KHR_node_visibility");
+                ue_json_object_begin(j);
+                ue_json_key(j, "visible");
+                ue_json_bool(j, !n->hidden);
+                ue_json_object_end(j);
+                ue_json_object_end(j);
+            }
+            write_extras_full(e, j, &n->source, &n->extras, NULL);
             ue_json_object_end(j);
         }
         ue_json_array_end(j);
@@ -516,8 +896,17 @@ static void write_json(exporter *e, ue_json *j) {
                 ue_json_object_begin(j);
                 key_int(j, "POSITION", pa->pos);
                 if (pa->nrm >= 0) key_int(j, "NORMAL", pa->nrm);
-                if (pa->uv >= 0) key_int(j, "TEXCOORD_0", pa->uv);
-                if (pa->col >= 0) key_int(j, "COLOR_0", pa->col);
+                if (pa->tan >= 0) key_int(j, "TANGENT", pa->tan);
+                for (int k = 0; k < UE_MAX_UV_SETS && pa->uv[k] >= 0; k++) {
+                    char name[16];
+                    snprintf(name, sizeof name, "TEXCOORD_%d", k);
+                    key_int(j, name, pa->uv[k]);
+                }
+                for (int k = 0; k < UE_MAX_COLOR_SETS && pa->col[k] >= 0; k++) {
+                    char name[16];
+                    snprintf(name, sizeof name, "COLOR_%d", k);
+                    key_int(j, name, pa->col[k]);
+                }
                 if (pa->jnt >= 0) key_int(j, "JOINTS_0", pa->jnt);
                 if (pa->wgt >= 0) key_int(j, "WEIGHTS_0", pa->wgt);
                 ue_json_object_end(j);
@@ -528,7 +917,7 @@ static void write_json(exporter *e, ue_json *j) {
                 ue_json_object_end(j);
             }
             ue_json_array_end(j);
-            write_extras(e, j, &me->source);
+            write_extras_full(e, j, &me->source, &me->extras, NULL);
             ue_json_object_end(j);
         }
         ue_json_array_end(j);
@@ -537,60 +926,7 @@ static void write_json(exporter *e, ue_json *j) {
     if (s->material_count) {
         ue_json_key(j, "materials");
         ue_json_array_begin(j);
-        for (size_t i = 0; i < s->material_count; i++) {
-            const ue_scene_material *m = &s->materials[i];
-            ue_json_object_begin(j);
-            key_name(j, m->name);
-            ue_json_key(j, "pbrMetallicRoughness");
-            ue_json_object_begin(j);
-            /* All factors are written even at their defaults: animation pointers target them
-             * and readers should not need to know glTF's defaults to see the material. */
-            key_floats(j, "baseColorFactor", m->base_color, 4);
-            if (m->base_color_texture >= 0) {
-                ue_json_key(j, "baseColorTexture");
-                ue_json_object_begin(j);
-                key_int(j, "index", m->base_color_texture);
-                if (material_has_transform(m)) {
-                    ue_json_key(j, "extensions");
-                    ue_json_object_begin(j);
-                    ue_json_key(j, "KHR_texture_transform");
-                    ue_json_object_begin(j);
-                    key_floats(j, "offset", m->uv_offset, 2);
-                    ue_json_key(j, "rotation");
-                    ue_json_float(j, m->uv_rotation);
-                    key_floats(j, "scale", m->uv_scale, 2);
-                    ue_json_object_end(j);
-                    ue_json_object_end(j);
-                }
-                ue_json_object_end(j);
-            }
-            ue_json_key(j, "metallicFactor");
-            ue_json_float(j, m->metallic);
-            ue_json_key(j, "roughnessFactor");
-            ue_json_float(j, m->roughness);
-            ue_json_object_end(j);
-            if (m->alpha_mode == UE_ALPHA_MASK) {
-                key_str(j, "alphaMode", "MASK");
-                ue_json_key(j, "alphaCutoff");
-                ue_json_float(j, m->alpha_cutoff);
-            } else if (m->alpha_mode == UE_ALPHA_BLEND) {
-                key_str(j, "alphaMode", "BLEND");
-            }
-            if (m->double_sided) {
-                ue_json_key(j, "doubleSided");
-                ue_json_bool(j, true);
-            }
-            if (m->unlit) {
-                ue_json_key(j, "extensions");
-                ue_json_object_begin(j);
-                ue_json_key(j, "KHR_materials_unlit");
-                ue_json_object_begin(j);
-                ue_json_object_end(j);
-                ue_json_object_end(j);
-            }
-            write_extras(e, j, &m->source);
-            ue_json_object_end(j);
-        }
+        for (size_t i = 0; i < s->material_count; i++) write_material(e, j, &s->materials[i]);
         ue_json_array_end(j);
     }
 
@@ -649,53 +985,13 @@ static void write_json(exporter *e, ue_json *j) {
         ue_json_array_end(j);
     }
 
-    if (s->animation_count) {
-        static const char *const interp[] = {"LINEAR", "STEP", "CUBICSPLINE"};
-        static const char *const paths[] = {"translation", "rotation", "scale"};
+    bool any_animation = false;
+    for (size_t a = 0; a < s->animation_count; a++) any_animation |= animation_written(e, a);
+    if (any_animation) {
         ue_json_key(j, "animations");
         ue_json_array_begin(j);
-        for (size_t a = 0; a < s->animation_count; a++) {
-            const ue_scene_animation *an = &s->animations[a];
-            ue_json_object_begin(j);
-            key_name(j, an->name);
-            ue_json_key(j, "channels");
-            ue_json_array_begin(j);
-            for (size_t c = 0; c < an->channel_count; c++) {
-                const ue_anim_channel *ch = &an->channels[c];
-                ue_json_object_begin(j);
-                key_int(j, "sampler", (int64_t)c);
-                ue_json_key(j, "target");
-                ue_json_object_begin(j);
-                if (ch->path == UE_PATH_POINTER) {
-                    key_str(j, "path", "pointer");
-                    ue_json_key(j, "extensions");
-                    ue_json_object_begin(j);
-                    ue_json_key(j, "KHR_animation_pointer");
-                    ue_json_object_begin(j);
-                    key_str(j, "pointer", ch->pointer);
-                    ue_json_object_end(j);
-                    ue_json_object_end(j);
-                } else {
-                    key_int(j, "node", ch->node);
-                    key_str(j, "path", paths[ch->path]);
-                }
-                ue_json_object_end(j);
-                ue_json_object_end(j);
-            }
-            ue_json_array_end(j);
-            ue_json_key(j, "samplers");
-            ue_json_array_begin(j);
-            for (size_t c = 0; c < an->channel_count; c++) {
-                const sampler_acc *sa = &e->samplers[e->chan_base[a] + c];
-                ue_json_object_begin(j);
-                key_int(j, "input", sa->input);
-                key_str(j, "interpolation", interp[an->channels[c].interpolation]);
-                key_int(j, "output", sa->output);
-                ue_json_object_end(j);
-            }
-            ue_json_array_end(j);
-            ue_json_object_end(j);
-        }
+        for (size_t a = 0; a < s->animation_count; a++)
+            if (animation_written(e, a)) write_animation(e, j, a);
         ue_json_array_end(j);
     }
 
@@ -758,6 +1054,8 @@ static void exporter_free(exporter *e) {
     free(e->prim_base);
     free(e->skin_ibm);
     free(e->samplers);
+    free(e->plans);
+    free(e->node_visibility);
     free(e->chan_base);
     free(e->image_view);
     free(e->texture_sampler);
@@ -816,6 +1114,8 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     e.prim_base = calloc1(s->mesh_count, sizeof *e.prim_base);
     e.skin_ibm = calloc1(s->skin_count, sizeof *e.skin_ibm);
     e.samplers = calloc1(nch, sizeof *e.samplers);
+    e.plans = calloc1(nch, sizeof *e.plans);
+    e.node_visibility = calloc1(s->node_count, sizeof *e.node_visibility);
     e.chan_base = calloc1(s->animation_count, sizeof *e.chan_base);
     e.image_view = calloc1(s->texture_count, sizeof *e.image_view);
     e.texture_sampler = calloc1(s->texture_count, sizeof *e.texture_sampler);
@@ -824,10 +1124,13 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     e.child_list = calloc1(s->node_count, sizeof *e.child_list);
     ue_result rc = UE_ERR_NOMEM;
     ue_buf json = {0};
-    if (!e.prims || !e.prim_base || !e.skin_ibm || !e.samplers || !e.chan_base ||
+    if (!e.prims || !e.prim_base || !e.skin_ibm || !e.samplers || !e.plans ||
+        !e.node_visibility || !e.chan_base ||
         !e.image_view || !e.texture_sampler || !e.gl_samplers || !e.child_start || !e.child_list)
         goto out;
     build_children(&e);
+    plan_channels(&e);
+    report_unwritten_slots(&e);
     write_binary(&e);
     if (e.nomem) goto out;
 

@@ -197,10 +197,10 @@ static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mat
             if (joint_mats && pr->joints && pr->weights) {
                 /* glTF ignores the skinned node's own transform: blend joint matrices only. */
                 memset(m, 0, sizeof m);
-                for (int k = 0; k < 4; k++) {
-                    float w = pr->weights[v * 4 + (size_t)k];
+                for (size_t k = 0; k < pr->influences; k++) {
+                    float w = pr->weights[v * pr->influences + k];
                     if (w <= 0) continue;
-                    const float *jm = joint_mats + (size_t)pr->joints[v * 4 + (size_t)k] * 16;
+                    const float *jm = joint_mats + (size_t)pr->joints[v * pr->influences + k] * 16;
                     for (int e = 0; e < 16; e++) m[e] += w * jm[e];
                 }
             } else {
@@ -221,10 +221,10 @@ static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mat
                 put_num(b, o[2]);
                 put_str(b, "\n");
             }
-            if (pr->uv0) {
+            if (pr->uv[0]) {
                 put_str(b, "vt");
-                put_num(b, pr->uv0[v * 2]);
-                put_num(b, 1.0 - (double)pr->uv0[v * 2 + 1]);
+                put_num(b, pr->uv[0][v * 2]);
+                put_num(b, 1.0 - (double)pr->uv[0][v * 2 + 1]);
                 put_str(b, "\n");
             }
         }
@@ -242,8 +242,8 @@ static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mat
             for (int k = 0; k < 3; k++) {
                 ue_buf_put_u8(b, ' ');
                 put_uint(b, cnt->v + idx[k] + 1);
-                if (pr->uv0 || pr->normals) put_str(b, "/");
-                if (pr->uv0) put_uint(b, cnt->vt + idx[k] + 1);
+                if (pr->uv[0] || pr->normals) put_str(b, "/");
+                if (pr->uv[0]) put_uint(b, cnt->vt + idx[k] + 1);
                 if (pr->normals) {
                     put_str(b, "/");
                     put_uint(b, cnt->vn + idx[k] + 1);
@@ -252,7 +252,7 @@ static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mat
             put_str(b, "\n");
         }
         cnt->v += pr->vertex_count;
-        if (pr->uv0) cnt->vt += pr->vertex_count;
+        if (pr->uv[0]) cnt->vt += pr->vertex_count;
         if (pr->normals) cnt->vn += pr->vertex_count;
     }
     return UE_OK;
@@ -270,9 +270,10 @@ static void write_mtl(const ue_scene *s, const ue_obj_options *o, ue_buf *b, boo
         put_str(b, "\nd");
         put_num(b, m->alpha_mode == UE_ALPHA_OPAQUE ? 1.0 : (double)m->base_color[3]);
         put_str(b, m->unlit ? "\nillum 0\n" : "\nillum 1\n");
-        if (m->base_color_texture >= 0) {
+        int32_t map_kd = ue_scene_material_texture(m, UE_TEX_BASE_COLOR);
+        if (map_kd >= 0) {
             char file[96];
-            ue_obj_texture_file_name(s, (size_t)m->base_color_texture, file, sizeof file);
+            ue_obj_texture_file_name(s, (size_t)map_kd, file, sizeof file);
             put_str(b, "map_Kd ");
             put_str(b, o && o->texture_dir ? o->texture_dir : "");
             put_str(b, file);

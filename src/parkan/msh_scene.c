@@ -133,10 +133,10 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
     bool has_uv = m->uv0 && m->uv_count == m->vertex_count;
     bool has_colors = m->colors && m->color_count == m->vertex_count;
     if (has_normals) p->normals = malloc(nv * 3 * sizeof(float));
-    if (has_uv) p->uv0 = malloc(nv * 2 * sizeof(float));
-    if (has_colors) p->colors = malloc(nv * 4 * sizeof(float));
-    if (!p->positions || !p->indices || (has_normals && !p->normals) || (has_uv && !p->uv0) ||
-        (has_colors && !p->colors)) {
+    if (has_uv) p->uv[0] = malloc(nv * 2 * sizeof(float));
+    if (has_colors) p->colors[0] = malloc(nv * 4 * sizeof(float));
+    if (!p->positions || !p->indices || (has_normals && !p->normals) || (has_uv && !p->uv[0]) ||
+        (has_colors && !p->colors[0])) {
         free(remap);
         return UE_ERR_NOMEM;
     }
@@ -162,16 +162,17 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
             to_gltf_vec(n, &p->normals[3 * o]);
         }
         if (has_uv) {
-            p->uv0[2 * o] = ue_msh_decode_uv(m->uv0[2 * v]);
-            p->uv0[2 * o + 1] = ue_msh_decode_uv(m->uv0[2 * v + 1]);
+            p->uv[0][2 * o] = ue_msh_decode_uv(m->uv0[2 * v]);
+            p->uv[0][2 * o + 1] = ue_msh_decode_uv(m->uv0[2 * v + 1]);
         }
         if (has_colors) {
             /* Res18 is read as a D3DCOLOR (bytes B, G, R, A), the engine's colour layout. */
             const uint8_t *c = &m->colors[4 * v];
-            p->colors[4 * o] = c[2] / 255.0f;
-            p->colors[4 * o + 1] = c[1] / 255.0f;
-            p->colors[4 * o + 2] = c[0] / 255.0f;
-            p->colors[4 * o + 3] = c[3] / 255.0f;
+            float *rgba = &p->colors[0][4 * o];
+            rgba[0] = c[2] / 255.0f;
+            rgba[1] = c[1] / 255.0f;
+            rgba[2] = c[0] / 255.0f;
+            rgba[3] = c[3] / 255.0f;
         }
     }
     free(remap);

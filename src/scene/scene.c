@@ -18,8 +18,9 @@ void ue_scene_init(ue_scene *s) { memset(s, 0, sizeof *s); }
 static void free_primitive(ue_scene_primitive *p) {
     free(p->positions);
     free(p->normals);
-    free(p->uv0);
-    free(p->colors);
+    free(p->tangents);
+    for (int k = 0; k < UE_MAX_UV_SETS; k++) free(p->uv[k]);
+    for (int k = 0; k < UE_MAX_COLOR_SETS; k++) free(p->colors[k]);
     free(p->joints);
     free(p->weights);
     free(p->indices);
@@ -27,10 +28,13 @@ static void free_primitive(ue_scene_primitive *p) {
 
 void ue_scene_free(ue_scene *s) {
     if (!s) return;
+    for (size_t i = 0; i < s->node_count; i++) ue_extras_free(&s->nodes[i].extras);
+    for (size_t i = 0; i < s->material_count; i++) ue_extras_free(&s->materials[i].extras);
     for (size_t i = 0; i < s->mesh_count; i++) {
         for (size_t j = 0; j < s->meshes[i].primitive_count; j++)
             free_primitive(&s->meshes[i].primitives[j]);
         free(s->meshes[i].primitives);
+        ue_extras_free(&s->meshes[i].extras);
     }
     for (size_t i = 0; i < s->texture_count; i++) free(s->textures[i].rgba);
     for (size_t i = 0; i < s->skin_count; i++) {
@@ -43,6 +47,7 @@ void ue_scene_free(ue_scene *s) {
             free(s->animations[i].channels[j].values);
         }
         free(s->animations[i].channels);
+        ue_extras_free(&s->animations[i].extras);
     }
     free(s->nodes);
     free(s->meshes);
@@ -111,13 +116,32 @@ int32_t ue_scene_add_material(ue_scene *s, const char *name) {
     ue_scene_material *mat = &m[s->material_count];
     copy_name(mat->name, name);
     for (int i = 0; i < 4; i++) mat->base_color[i] = 1.0f;
-    mat->base_color_texture = -1;
     mat->metallic = 0.0f;  /* game assets are dielectric; glTF's default of 1 would be black */
     mat->roughness = 1.0f;
     mat->alpha_cutoff = 0.5f;
-    mat->uv_scale[0] = mat->uv_scale[1] = 1.0f;
     mat->source.offset = UINT64_MAX;
     return (int32_t)s->material_count++;
+}
+
+int32_t ue_scene_add_texture_slot(ue_scene *s, int32_t material, ue_texture_role role,
+                                  int32_t texture, uint32_t uv_set) {
+    if (material < 0 || (size_t)material >= s->material_count) return -1;
+    ue_scene_material *m = &s->materials[material];
+    if (m->slot_count >= UE_MAX_TEXTURE_SLOTS) return -1;
+    ue_texture_slot *sl = &m->slots[m->slot_count];
+    memset(sl, 0, sizeof *sl);
+    sl->role = role;
+    sl->texture = texture;
+    sl->uv_set = uv_set;
+    sl->strength = 1.0f;
+    sl->transform.scale[0] = sl->transform.scale[1] = 1.0f;
+    return (int32_t)m->slot_count++;
+}
+
+int32_t ue_scene_material_texture(const ue_scene_material *m, ue_texture_role role) {
+    for (size_t i = 0; i < m->slot_count && i < UE_MAX_TEXTURE_SLOTS; i++)
+        if (m->slots[i].role == role) return m->slots[i].texture;
+    return -1;
 }
 
 int32_t ue_scene_add_texture(ue_scene *s, const char *name, uint32_t width, uint32_t height) {
@@ -141,11 +165,25 @@ int32_t ue_scene_add_texture(ue_scene *s, const char *name, uint32_t width, uint
     return (int32_t)s->texture_count++;
 }
 
+static bool primitive_has_arrays(const ue_scene_primitive *p) {
+    bool any = p->positions || p->indices || p->normals || p->tangents || p->joints || p->weights;
+    for (int k = 0; k < UE_MAX_UV_SETS; k++) any = any || p->uv[k];
+    for (int k = 0; k < UE_MAX_COLOR_SETS; k++) any = any || p->colors[k];
+    return any;
+}
+
+static void clear_arrays(ue_scene_primitive *p) {
+    free_primitive(p);
+    p->positions = p->normals = p->tangents = p->weights = NULL;
+    for (int k = 0; k < UE_MAX_UV_SETS; k++) p->uv[k] = NULL;
+    for (int k = 0; k < UE_MAX_COLOR_SETS; k++) p->colors[k] = NULL;
+    p->joints = NULL;
+    p->indices = NULL;
+}
+
 ue_result ue_scene_primitive_alloc(ue_scene_primitive *p, uint32_t vertex_count,
                                    uint32_t index_count, unsigned attrs) {
-    if (p->positions || p->indices || p->normals || p->uv0 || p->colors || p->joints ||
-        p->weights)
-        return UE_ERR_USAGE;
+    if (primitive_has_arrays(p)) return UE_ERR_USAGE;
     if (vertex_count > UE_SCENE_MAX_VERTICES || index_count > UE_SCENE_MAX_VERTICES * 3u)
         return UE_ERR_NOMEM;
     size_t v = vertex_count ? vertex_count : 1, ix = index_count ? index_count : 1;
@@ -154,19 +192,22 @@ ue_result ue_scene_primitive_alloc(ue_scene_primitive *p, uint32_t vertex_count,
     p->indices = calloc(ix, sizeof(uint32_t));
     ok = p->positions && p->indices;
     if (attrs & UE_ATTR_NORMAL) ok = ok && (p->normals = calloc(v * 3, sizeof(float)));
-    if (attrs & UE_ATTR_UV0) ok = ok && (p->uv0 = calloc(v * 2, sizeof(float)));
-    if (attrs & UE_ATTR_COLOR) ok = ok && (p->colors = calloc(v * 4, sizeof(float)));
-    if (attrs & UE_ATTR_SKIN) {
-        ok = ok && (p->joints = calloc(v * 4, sizeof(uint16_t)));
-        ok = ok && (p->weights = calloc(v * 4, sizeof(float)));
+    if (attrs & UE_ATTR_TANGENT) ok = ok && (p->tangents = calloc(v * 4, sizeof(float)));
+    if (attrs & (UE_ATTR_UV0 | UE_ATTR_UV1)) ok = ok && (p->uv[0] = calloc(v * 2, sizeof(float)));
+    if (attrs & UE_ATTR_UV1) ok = ok && (p->uv[1] = calloc(v * 2, sizeof(float)));
+    if (attrs & (UE_ATTR_COLOR | UE_ATTR_COLOR1))
+        ok = ok && (p->colors[0] = calloc(v * 4, sizeof(float)));
+    if (attrs & UE_ATTR_COLOR1) ok = ok && (p->colors[1] = calloc(v * 4, sizeof(float)));
+    uint32_t influences = (attrs & UE_ATTR_SKIN8) ? 8 : (attrs & UE_ATTR_SKIN) ? 4 : 0;
+    if (influences) {
+        ok = ok && (p->joints = calloc(v * influences, sizeof(uint16_t)));
+        ok = ok && (p->weights = calloc(v * influences, sizeof(float)));
     }
     if (!ok) {
-        free_primitive(p);
-        p->positions = p->normals = p->uv0 = p->colors = p->weights = NULL;
-        p->joints = NULL;
-        p->indices = NULL;
+        clear_arrays(p);
         return UE_ERR_NOMEM;
     }
+    p->influences = influences;
     p->vertex_count = vertex_count;
     p->index_count = index_count;
     return UE_OK;
@@ -202,10 +243,17 @@ int32_t ue_scene_add_animation(ue_scene *s, const char *name) {
     return (int32_t)s->animation_count++;
 }
 
-ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_path path,
-                                      ue_interp interp, uint32_t key_count, uint32_t components) {
+uint32_t ue_anim_target_components(ue_anim_target target) {
+    static const uint32_t comps[UE_TARGET_COUNT] = {3, 4, 3, 1, 4, 1, 2, 2, 1, 1};
+    return (unsigned)target < UE_TARGET_COUNT ? comps[target] : 0;
+}
+
+ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_target target,
+                                      ue_interp interp, uint32_t key_count) {
+    uint32_t components = ue_anim_target_components(target);
     if (animation < 0 || (size_t)animation >= s->animation_count) return NULL;
-    if (key_count == 0 || key_count > UE_SCENE_MAX_VERTICES || components == 0 || components > 16)
+    if (key_count == 0 || key_count > UE_SCENE_MAX_VERTICES || components == 0 ||
+        (unsigned)interp > UE_INTERP_CUBIC)
         return NULL;
     size_t nvals = (size_t)key_count * components * (interp == UE_INTERP_CUBIC ? 3u : 1u);
     float *times = calloc(key_count, sizeof *times);
@@ -220,14 +268,61 @@ ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_pa
     }
     a->channels = c;
     ue_anim_channel *ch = &c[a->channel_count++];
-    ch->node = -1;
-    ch->path = path;
+    ch->target = target;
+    ch->node = ch->material = ch->slot = -1;
     ch->interpolation = interp;
     ch->key_count = key_count;
     ch->times = times;
     ch->values = values;
     ch->components = components;
+    ch->source.offset = UINT64_MAX;
     return ch;
+}
+
+/* ---- extras ---------------------------------------------------------------------------- */
+
+static bool extra_key_ok(const char *key) {
+    size_t n = key ? strlen(key) : 0;
+    return n > 0 && n < sizeof ((ue_extra *)0)->key && strcmp(key, "unearth_source") != 0 &&
+           strcmp(key, "unearth_clip") != 0;
+}
+
+/* The entry for `key`, appended (zeroed, key set) when absent; NULL when out of memory. */
+static ue_extra *extra_slot(ue_extras *x, const char *key) {
+    for (size_t i = 0; i < x->count; i++)
+        if (strcmp(x->items[i].key, key) == 0) return &x->items[i];
+    ue_extra *n = grow_one(x->items, x->count, sizeof *n);
+    if (!n) return NULL;
+    x->items = n;
+    snprintf(n[x->count].key, sizeof n[x->count].key, "%s", key);
+    return &n[x->count++];
+}
+
+ue_result ue_extras_set_number(ue_extras *x, const char *key, double value) {
+    if (!x || !extra_key_ok(key) || !isfinite(value)) return UE_ERR_USAGE;
+    ue_extra *e = extra_slot(x, key);
+    if (!e) return UE_ERR_NOMEM;
+    e->kind = UE_EXTRA_NUMBER;
+    e->number = value;
+    e->text[0] = 0;
+    return UE_OK;
+}
+
+ue_result ue_extras_set_string(ue_extras *x, const char *key, const char *value) {
+    if (!x || !extra_key_ok(key) || !value) return UE_ERR_USAGE;
+    ue_extra *e = extra_slot(x, key);
+    if (!e) return UE_ERR_NOMEM;
+    e->kind = UE_EXTRA_STRING;
+    e->number = 0;
+    snprintf(e->text, sizeof e->text, "%s", value);
+    return UE_OK;
+}
+
+void ue_extras_free(ue_extras *x) {
+    if (!x) return;
+    free(x->items);
+    x->items = NULL;
+    x->count = 0;
 }
 
 /* ---- transforms ------------------------------------------------------------------------ */
@@ -328,6 +423,35 @@ static void check_finite(vctx *v, const char *base, const char *what, const floa
 
 static bool name_ok(const char *name) { return memchr(name, 0, 64) != NULL; }
 
+static void validate_extras(vctx *v, const ue_extras *x, const char *base) {
+    if (x->count && !x->items) {
+        verr(v, "scene.extras", base, "extras array is NULL while its count is not zero");
+        return;
+    }
+    for (size_t i = 0; i < x->count; i++) {
+        const ue_extra *e = &x->items[i];
+        char path[200];
+        snprintf(path, sizeof path, "%s/extras[%zu]", base, i);
+        bool key_ok = memchr(e->key, 0, sizeof e->key) && e->key[0] &&
+                      strcmp(e->key, "unearth_source") != 0 && strcmp(e->key, "unearth_clip") != 0;
+        if (!key_ok) {
+            verr(v, "scene.extras.key", path, "empty, unterminated or reserved key");
+            continue;
+        }
+        if ((unsigned)e->kind > UE_EXTRA_STRING ||
+            (e->kind == UE_EXTRA_NUMBER && !isfinite(e->number)) ||
+            (e->kind == UE_EXTRA_STRING && !memchr(e->text, 0, sizeof e->text)))
+            verr(v, "scene.extras.value", path, "unknown kind, non-finite number or "
+                 "unterminated string");
+        for (size_t k = 0; k < i; k++)
+            if (strncmp(x->items[k].key, e->key, sizeof e->key) == 0) {
+                verr(v, "scene.extras.key", path, "key \"%s\" given twice", e->key);
+                break;
+            }
+    }
+}
+
+
 static void validate_nodes(vctx *v, const ue_scene *s) {
     /* 0 = unvisited, 1 = on the current parent walk, 2 = known to reach a root */
     uint8_t *state = calloc(s->node_count ? s->node_count : 1, 1);
@@ -340,6 +464,7 @@ static void validate_nodes(vctx *v, const ue_scene *s) {
         char path[160];
         snprintf(path, sizeof path, "scene/nodes[%zu]", i);
         if (!name_ok(n->name)) verr(v, "scene.name", path, "name is not NUL-terminated");
+        validate_extras(v, &n->extras, path);
         if (n->parent < -1 || n->parent >= (int64_t)s->node_count) {
             verr(v, "scene.node.parent", path, "parent %d out of range (%zu nodes)",
                  (int)n->parent, s->node_count);
@@ -411,6 +536,76 @@ static bool is_ancestor_or_self(const ue_scene *s, size_t anc, size_t n) {
     return false;
 }
 
+/* UV and colour sets: finite, colours in [0, 1], and used in order (glTF numbers them
+ * TEXCOORD_0, _1 … without gaps). */
+static void validate_vertex_sets(vctx *v, const ue_scene_primitive *p, const char *base) {
+    char path[160], what[16];
+    size_t vc = p->vertex_count;
+    for (int k = 0; k < UE_MAX_UV_SETS; k++) {
+        if (!p->uv[k]) continue;
+        snprintf(what, sizeof what, "uv%d", k);
+        check_finite(v, base, what, p->uv[k], vc * 2);
+        if (k > 0 && !p->uv[k - 1])
+            verr(v, "scene.prim.uv", base, "uv set %d is given but set %d is not", k, k - 1);
+    }
+    for (int k = 0; k < UE_MAX_COLOR_SETS; k++) {
+        const float *c = p->colors[k];
+        if (!c) continue;
+        snprintf(what, sizeof what, "colors%d", k);
+        check_finite(v, base, what, c, vc * 4);
+        if (k > 0 && !p->colors[k - 1])
+            verr(v, "scene.prim.color", base, "colour set %d is given but set %d is not", k,
+                 k - 1);
+        for (size_t i = 0; i < vc * 4; i++)
+            if (c[i] < 0.0f || c[i] > 1.0f) {
+                snprintf(path, sizeof path, "%s/%s[%zu]", base, what, i);
+                verr(v, "scene.prim.color", path, "colour component %g outside [0, 1]",
+                     (double)c[i]);
+                break;
+            }
+    }
+}
+
+/* Joint influences: 1..8 per vertex, weights non-negative summing to 1, no joint twice. */
+static void validate_skinning(vctx *v, const ue_scene_primitive *p, const char *base) {
+    char path[160];
+    if (!p->joints != !p->weights)
+        verr(v, "scene.prim.skin", base, "joints and weights must be given together");
+    if (!p->weights) return;
+    size_t n = p->influences;
+    if (n == 0 || n > UE_MAX_INFLUENCES) {
+        verr(v, "scene.prim.influences", base, "%zu influences per vertex (1..%d allowed)", n,
+             UE_MAX_INFLUENCES);
+        return;
+    }
+    check_finite(v, base, "weights", p->weights, (size_t)p->vertex_count * n);
+    for (size_t i = 0; i < p->vertex_count; i++) {
+        const float *w = p->weights + i * n;
+        double sum = 0;
+        bool neg = false;
+        for (size_t k = 0; k < n; k++) {
+            sum += w[k];
+            if (w[k] < 0) neg = true;
+        }
+        if (neg || !(fabs(sum - 1.0) <= 1e-3)) {
+            snprintf(path, sizeof path, "%s/weights[%zu]", base, i);
+            verr(v, "scene.prim.weights", path,
+                 "weights must be non-negative and sum to 1 (sum %.6g)", sum);
+            return;
+        }
+        if (!p->joints) continue;
+        const uint16_t *j = p->joints + i * n;
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a + 1; b < n; b++)
+                if (w[a] != 0 && w[b] != 0 && j[a] == j[b]) {
+                    snprintf(path, sizeof path, "%s/joints[%zu]", base, i);
+                    verr(v, "scene.prim.joints", path,
+                         "a joint appears twice with non-zero weights");
+                    return;
+                }
+    }
+}
+
 static void validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t pi) {
     const ue_scene_primitive *p = &s->meshes[mi].primitives[pi];
     char base[160], path[160];
@@ -437,50 +632,20 @@ static void validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t pi)
             }
         }
     }
-    if (p->uv0) check_finite(v, base, "uv0", p->uv0, vc * 2);
-    if (p->colors) {
-        check_finite(v, base, "colors", p->colors, vc * 4);
-        for (size_t i = 0; i < vc * 4; i++)
-            if (p->colors[i] < 0.0f || p->colors[i] > 1.0f) {
-                snprintf(path, sizeof path, "%s/colors[%zu]", base, i);
-                verr(v, "scene.prim.color", path, "colour component %g outside [0, 1]",
-                     (double)p->colors[i]);
-                break;
-            }
-    }
-    if (!p->joints != !p->weights)
-        verr(v, "scene.prim.skin", base, "joints and weights must be given together");
-    if (p->weights) {
-        check_finite(v, base, "weights", p->weights, vc * 4);
+    if (p->tangents) {
+        check_finite(v, base, "tangents", p->tangents, vc * 4);
         for (size_t i = 0; i < vc; i++) {
-            const float *w = p->weights + i * 4;
-            double sum = 0;
-            bool neg = false;
-            for (int k = 0; k < 4; k++) {
-                sum += w[k];
-                if (w[k] < 0) neg = true;
-            }
-            if (neg || !(fabs(sum - 1.0) <= 1e-3)) {
-                snprintf(path, sizeof path, "%s/weights[%zu]", base, i);
-                verr(v, "scene.prim.weights", path,
-                     "weights must be non-negative and sum to 1 (sum %.6g)", sum);
+            const float *t = p->tangents + i * 4;
+            double l = sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+            if (isfinite(l) && (l < 1e-6 || (t[3] != 1.0f && t[3] != -1.0f))) {
+                snprintf(path, sizeof path, "%s/tangents[%zu]", base, i);
+                verr(v, "scene.prim.tangent", path, "zero-length tangent or w not ±1");
                 break;
-            }
-            if (p->joints) {
-                const uint16_t *j = p->joints + i * 4;
-                bool dup = false;
-                for (int a = 0; a < 4; a++)
-                    for (int b = a + 1; b < 4; b++)
-                        if (w[a] != 0 && w[b] != 0 && j[a] == j[b]) dup = true;
-                if (dup) {
-                    snprintf(path, sizeof path, "%s/joints[%zu]", base, i);
-                    verr(v, "scene.prim.joints", path,
-                         "a joint appears twice with non-zero weights");
-                    break;
-                }
             }
         }
     }
+    validate_vertex_sets(v, p, base);
+    validate_skinning(v, p, base);
     if (p->index_count % 3 != 0) {
         snprintf(path, sizeof path, "%s/index_count", base);
         verr(v, "scene.prim.indices", path, "index count %u is not a multiple of 3",
@@ -505,9 +670,17 @@ static void validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t pi)
         snprintf(path, sizeof path, "%s/material", base);
         verr(v, "scene.prim.material", path, "material %d out of range (%zu materials)",
              (int)p->material, s->material_count);
-    } else if (p->material >= 0 && s->materials[p->material].base_color_texture >= 0 && !p->uv0) {
-        verr(v, "scene.prim.uv", base, "material %d is textured but the primitive has no uv0",
-             (int)p->material);
+    } else if (p->material >= 0) {
+        const ue_scene_material *m = &s->materials[p->material];
+        for (size_t k = 0; k < m->slot_count && k < UE_MAX_TEXTURE_SLOTS; k++) {
+            uint32_t set = m->slots[k].uv_set;
+            if (set < UE_MAX_UV_SETS && !p->uv[set]) {
+                verr(v, "scene.prim.uv", base,
+                     "material %d slot %zu reads uv set %u, which the primitive lacks",
+                     (int)p->material, k, (unsigned)set);
+                break;
+            }
+        }
     }
 }
 
@@ -598,12 +771,13 @@ static void validate_instancing(vctx *v, const ue_scene *s) {
             }
             if (n->skin >= 0 && pr->joints && pr->positions && pr->weights &&
                 pr->vertex_count <= UE_SCENE_MAX_VERTICES) {
-                size_t jc = s->skins[n->skin].joint_count;
-                for (size_t e = 0; e < (size_t)pr->vertex_count * 4; e++)
+                size_t jc = s->skins[n->skin].joint_count, per = pr->influences;
+                if (per == 0 || per > UE_MAX_INFLUENCES) continue; /* reported per primitive */
+                for (size_t e = 0; e < (size_t)pr->vertex_count * per; e++)
                     if (pr->weights[e] != 0 && pr->joints[e] >= jc) {
                         char jp[160];
                         snprintf(jp, sizeof jp, "scene/meshes[%d]/primitives[%zu]/joints[%zu]",
-                                 (int)n->mesh, p, e / 4);
+                                 (int)n->mesh, p, e / per);
                         verr(v, "scene.prim.joint", jp, "joint %u >= skin %d joint count %zu",
                              (unsigned)pr->joints[e], (int)n->skin, jc);
                         break;
@@ -624,105 +798,199 @@ static void validate_instancing(vctx *v, const ue_scene *s) {
     }
 }
 
+/* The object a channel drives exists: a node for node targets, a material (and one of its
+ * slots for UV and texture-index targets) for the others. */
+static void validate_channel_target(vctx *v, const ue_scene *s, const ue_anim_channel *ch,
+                                    const char *base) {
+    bool node_target = ch->target <= UE_TARGET_VISIBILITY;
+    bool slot_target = ch->target >= UE_TARGET_UV_OFFSET;
+    if (node_target) {
+        if (ch->node < 0 || ch->node >= (int64_t)s->node_count)
+            verr(v, "scene.anim.node", base, "target node %d out of range", (int)ch->node);
+        else if (s->nodes[ch->node].skin >= 0 && ch->target != UE_TARGET_VISIBILITY)
+            vwarn(v, "scene.anim.skinned_node", base,
+                  "animating the skinned mesh node %d has no effect in glTF", (int)ch->node);
+        return;
+    }
+    if (ch->material < 0 || ch->material >= (int64_t)s->material_count) {
+        verr(v, "scene.anim.material", base, "target material %d out of range",
+             (int)ch->material);
+        return;
+    }
+    const ue_scene_material *m = &s->materials[ch->material];
+    if (slot_target && (ch->slot < 0 || (size_t)ch->slot >= m->slot_count))
+        verr(v, "scene.anim.slot", base, "material %d has no texture slot %d",
+             (int)ch->material, (int)ch->slot);
+}
+
+/* Key times: finite, non-negative, strictly increasing. */
+static void validate_times(vctx *v, const ue_anim_channel *ch, const char *base) {
+    char path[160];
+    check_finite(v, base, "times", ch->times, ch->key_count);
+    for (size_t k = 0; k < ch->key_count; k++) {
+        if (ch->times[k] < 0) {
+            snprintf(path, sizeof path, "%s/times[%zu]", base, k);
+            verr(v, "scene.anim.time", path, "negative time %g", (double)ch->times[k]);
+            return;
+        }
+        if (k && !(ch->times[k] > ch->times[k - 1])) {
+            snprintf(path, sizeof path, "%s/times[%zu]", base, k);
+            verr(v, "scene.anim.time", path, "times not strictly increasing (%g after %g)",
+                 (double)ch->times[k], (double)ch->times[k - 1]);
+            return;
+        }
+    }
+}
+
+/* Values: finite, non-zero rotation keys, whole texture indices in range. */
+static void validate_values(vctx *v, const ue_scene *s, const ue_anim_channel *ch,
+                            const char *base) {
+    char path[160];
+    size_t per = ch->interpolation == UE_INTERP_CUBIC ? 3 : 1;
+    size_t nv = (size_t)ch->key_count * ch->components * per;
+    check_finite(v, base, "values", ch->values, nv);
+    if (ch->target == UE_TARGET_ROTATION)
+        for (size_t k = 0; k < ch->key_count; k++) {
+            const float *q = ch->values + (k * per + (per == 3 ? 1 : 0)) * 4;
+            double l = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                       (double)q[3] * q[3];
+            if (isfinite(l) && l < 1e-12) {
+                snprintf(path, sizeof path, "%s/values[%zu]", base, k);
+                verr(v, "scene.anim.rotation", path, "zero-length rotation key");
+                return;
+            }
+        }
+    if (ch->target == UE_TARGET_TEXTURE_INDEX)
+        for (size_t k = 0; k < ch->key_count; k++) {
+            float t = ch->values[k];
+            if (!(t >= 0 && t < (float)s->texture_count && t == floorf(t))) {
+                snprintf(path, sizeof path, "%s/values[%zu]", base, k);
+                verr(v, "scene.anim.texture", path, "texture index %g is not one of %zu textures",
+                     (double)t, s->texture_count);
+                return;
+            }
+        }
+}
+
+static bool same_target(const ue_anim_channel *a, const ue_anim_channel *b) {
+    return a->target == b->target && a->node == b->node && a->material == b->material &&
+           a->slot == b->slot;
+}
+
+static void validate_channel(vctx *v, const ue_scene *s, const ue_scene_animation *an,
+                             size_t c, const char *base) {
+    const ue_anim_channel *ch = &an->channels[c];
+    uint32_t want = ue_anim_target_components(ch->target);
+    if (want == 0) {
+        verr(v, "scene.anim.target", base, "unknown target %d", (int)ch->target);
+        return;
+    }
+    if ((unsigned)ch->interpolation > UE_INTERP_CUBIC) {
+        verr(v, "scene.anim.interp", base, "unknown interpolation %d", (int)ch->interpolation);
+        return;
+    }
+    bool discrete = ch->target == UE_TARGET_VISIBILITY || ch->target == UE_TARGET_TEXTURE_INDEX;
+    if (discrete && ch->interpolation != UE_INTERP_STEP)
+        verr(v, "scene.anim.interp", base, "visibility and texture-index keys must be STEP");
+    validate_channel_target(v, s, ch, base);
+    if (ch->components != want) {
+        verr(v, "scene.anim.components", base, "%u components, the target needs %u",
+             (unsigned)ch->components, (unsigned)want);
+        return;
+    }
+    if (ch->key_count == 0 || !ch->times || !ch->values) {
+        verr(v, "scene.anim.keys", base, "channel has no keys");
+        return;
+    }
+    if (ch->key_count > UE_SCENE_MAX_VERTICES) {
+        verr(v, "scene.anim.keys", base, "%u keys exceed the cap", (unsigned)ch->key_count);
+        return;
+    }
+    if (ch->interpolation == UE_INTERP_CUBIC && ch->key_count < 2)
+        verr(v, "scene.anim.keys", base, "cubic spline needs at least 2 keys");
+    validate_times(v, ch, base);
+    validate_values(v, s, ch, base);
+    /* glTF forbids two channels of one animation driving the same property. */
+    for (size_t c2 = 0; c2 < c; c2++)
+        if (same_target(&an->channels[c2], ch)) {
+            verr(v, "scene.anim.duplicate", base, "same target as channel %zu", c2);
+            break;
+        }
+}
+
+static void validate_clip(vctx *v, const ue_scene_animation *an, const char *base) {
+    if (!name_ok(an->name)) verr(v, "scene.name", base, "name is not NUL-terminated");
+    float meta[3] = {an->fps, an->start_frame, an->end_frame};
+    check_finite(v, base, "clip", meta, 3);
+    if (an->fps < 0) verr(v, "scene.anim.fps", base, "negative frame rate %g", (double)an->fps);
+    if (an->end_frame < an->start_frame)
+        verr(v, "scene.anim.range", base, "end frame %g before start frame %g",
+             (double)an->end_frame, (double)an->start_frame);
+}
+
 static void validate_animations(vctx *v, const ue_scene *s) {
     for (size_t a = 0; a < s->animation_count; a++) {
         const ue_scene_animation *an = &s->animations[a];
-        if (!name_ok(an->name)) {
-            char p[64];
-            snprintf(p, sizeof p, "scene/animations[%zu]", a);
-            verr(v, "scene.name", p, "name is not NUL-terminated");
+        char base[160];
+        snprintf(base, sizeof base, "scene/animations[%zu]", a);
+        validate_clip(v, an, base);
+        validate_extras(v, &an->extras, base);
+        if (an->channel_count && !an->channels) {
+            verr(v, "scene.array", base, "channels NULL while the count is not zero");
+            continue;
         }
         for (size_t c = 0; c < an->channel_count; c++) {
-            const ue_anim_channel *ch = &an->channels[c];
-            char base[160], path[160];
             snprintf(base, sizeof base, "scene/animations[%zu]/channels[%zu]", a, c);
-            uint32_t want = 0;
-            switch (ch->path) {
-            case UE_PATH_TRANSLATION:
-            case UE_PATH_SCALE: want = 3; break;
-            case UE_PATH_ROTATION: want = 4; break;
-            case UE_PATH_POINTER: want = 0; break;
-            default:
-                verr(v, "scene.anim.path", base, "unknown target path %d", (int)ch->path);
-                continue;
-            }
-            if (ch->interpolation != UE_INTERP_LINEAR && ch->interpolation != UE_INTERP_STEP &&
-                ch->interpolation != UE_INTERP_CUBIC) {
-                verr(v, "scene.anim.interp", base, "unknown interpolation %d",
-                     (int)ch->interpolation);
-                continue;
-            }
-            if (ch->path == UE_PATH_POINTER) {
-                if (memchr(ch->pointer, 0, sizeof ch->pointer) == NULL || ch->pointer[0] != '/')
-                    verr(v, "scene.anim.pointer", base,
-                         "pointer must be a NUL-terminated JSON pointer starting with '/'");
-                if (ch->components == 0 || ch->components > 16)
-                    verr(v, "scene.anim.components", base, "pointer channel has %u components",
-                         (unsigned)ch->components);
-            } else {
-                if (ch->node < 0 || ch->node >= (int64_t)s->node_count)
-                    verr(v, "scene.anim.node", base, "target node %d out of range",
-                         (int)ch->node);
-                else if (s->nodes[ch->node].skin >= 0)
-                    vwarn(v, "scene.anim.skinned_node", base,
-                          "animating the skinned mesh node %d has no effect in glTF",
-                          (int)ch->node);
-                if (ch->components != want)
-                    verr(v, "scene.anim.components", base, "%u components, the path needs %u",
-                         (unsigned)ch->components, (unsigned)want);
-            }
-            if (ch->key_count == 0 || !ch->times || !ch->values) {
-                verr(v, "scene.anim.keys", base, "channel has no keys");
-                continue;
-            }
-            if (ch->key_count > UE_SCENE_MAX_VERTICES || ch->components > 16 ||
-                ch->components == 0)
-                continue;
-            if (ch->interpolation == UE_INTERP_CUBIC && ch->key_count < 2)
-                verr(v, "scene.anim.keys", base, "cubic spline needs at least 2 keys");
-            check_finite(v, base, "times", ch->times, ch->key_count);
-            for (size_t k = 0; k < ch->key_count; k++) {
-                if (ch->times[k] < 0) {
-                    snprintf(path, sizeof path, "%s/times[%zu]", base, k);
-                    verr(v, "scene.anim.time", path, "negative time %g", (double)ch->times[k]);
-                    break;
-                }
-                if (k && !(ch->times[k] > ch->times[k - 1])) {
-                    snprintf(path, sizeof path, "%s/times[%zu]", base, k);
-                    verr(v, "scene.anim.time", path, "times not strictly increasing (%g after %g)",
-                         (double)ch->times[k], (double)ch->times[k - 1]);
-                    break;
-                }
-            }
-            size_t per = ch->interpolation == UE_INTERP_CUBIC ? 3 : 1;
-            size_t nv = (size_t)ch->key_count * ch->components * per;
-            check_finite(v, base, "values", ch->values, nv);
-            bool is_rot = ch->path == UE_PATH_ROTATION;
-            if (is_rot)
-                for (size_t k = 0; k < ch->key_count; k++) {
-                    const float *q = ch->values + (k * per + (per == 3 ? 1 : 0)) * 4;
-                    double l = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                               (double)q[3] * q[3];
-                    if (isfinite(l) && l < 1e-12) {
-                        snprintf(path, sizeof path, "%s/values[%zu]", base, k);
-                        verr(v, "scene.anim.rotation", path, "zero-length rotation key");
-                        break;
-                    }
-                }
-            /* glTF forbids two channels of one animation driving the same property. */
-            for (size_t c2 = 0; c2 < c; c2++) {
-                const ue_anim_channel *o = &an->channels[c2];
-                bool same = o->path == ch->path &&
-                            (ch->path == UE_PATH_POINTER
-                                 ? strncmp(o->pointer, ch->pointer, sizeof ch->pointer) == 0
-                                 : o->node == ch->node);
-                if (same) {
-                    verr(v, "scene.anim.duplicate", base, "same target as channel %zu", c2);
-                    break;
-                }
-            }
+            validate_channel(v, s, an, c, base);
         }
     }
+}
+
+static void validate_slot(vctx *v, const ue_scene *s, const ue_texture_slot *sl,
+                          const char *path) {
+    if ((unsigned)sl->role > UE_TEX_OTHER)
+        verr(v, "scene.material.role", path, "unknown texture role %d", (int)sl->role);
+    if (sl->texture < 0 || sl->texture >= (int64_t)s->texture_count)
+        verr(v, "scene.material.texture", path, "texture %d out of range (%zu textures)",
+             (int)sl->texture, s->texture_count);
+    if (sl->uv_set >= UE_MAX_UV_SETS)
+        verr(v, "scene.material.uv_set", path, "uv set %u out of range (%d sets)",
+             (unsigned)sl->uv_set, UE_MAX_UV_SETS);
+    const ue_uv_transform *t = &sl->transform;
+    float f[6] = {sl->strength, t->offset[0], t->offset[1], t->rotation, t->scale[0], t->scale[1]};
+    check_finite(v, path, "transform", f, 6);
+}
+
+static void validate_material(vctx *v, const ue_scene *s, size_t i) {
+    const ue_scene_material *m = &s->materials[i];
+    char path[160];
+    snprintf(path, sizeof path, "scene/materials[%zu]", i);
+    if (!name_ok(m->name)) verr(v, "scene.name", path, "name is not NUL-terminated");
+    float f[10] = {m->base_color[0], m->base_color[1], m->base_color[2], m->base_color[3],
+                   m->metallic,      m->roughness,     m->emissive[0],   m->emissive[1],
+                   m->emissive[2],   m->alpha_cutoff};
+    check_finite(v, path, "factors", f, 10);
+    for (int k = 0; k < 9; k++)
+        if (f[k] < 0.0f || f[k] > 1.0f) {
+            verr(v, "scene.material.range", path,
+                 "base colour / metallic / roughness / emissive factors must lie in [0, 1]");
+            break;
+        }
+    if (m->alpha_cutoff < 0.0f)
+        verr(v, "scene.material.cutoff", path, "alpha cutoff is negative");
+    if ((unsigned)m->alpha_mode > UE_ALPHA_BLEND)
+        verr(v, "scene.material.alpha", path, "unknown alpha mode %d", (int)m->alpha_mode);
+    if (m->slot_count > UE_MAX_TEXTURE_SLOTS) {
+        verr(v, "scene.material.slots", path, "%zu texture slots (at most %d)", m->slot_count,
+             UE_MAX_TEXTURE_SLOTS);
+        return;
+    }
+    for (size_t k = 0; k < m->slot_count; k++) {
+        char sp[200];
+        snprintf(sp, sizeof sp, "%s/slots[%zu]", path, k);
+        validate_slot(v, s, &m->slots[k], sp);
+    }
+    validate_extras(v, &m->extras, path);
 }
 
 ue_result ue_scene_validate(const ue_scene *s, ue_diag *d) {
@@ -741,35 +1009,14 @@ ue_result ue_scene_validate(const ue_scene *s, ue_diag *d) {
         char path[160];
         snprintf(path, sizeof path, "scene/meshes[%zu]", i);
         if (!name_ok(m->name)) verr(&v, "scene.name", path, "name is not NUL-terminated");
+        validate_extras(&v, &m->extras, path);
         if (m->primitive_count == 0 || !m->primitives) {
             verr(&v, "scene.mesh.empty", path, "mesh has no primitives");
             continue;
         }
         for (size_t p = 0; p < m->primitive_count; p++) validate_primitive(&v, s, i, p);
     }
-    for (size_t i = 0; i < s->material_count; i++) {
-        const ue_scene_material *m = &s->materials[i];
-        char path[160];
-        snprintf(path, sizeof path, "scene/materials[%zu]", i);
-        if (!name_ok(m->name)) verr(&v, "scene.name", path, "name is not NUL-terminated");
-        float f[12] = {m->base_color[0], m->base_color[1], m->base_color[2], m->base_color[3],
-                       m->metallic,      m->roughness,     m->alpha_cutoff,  m->uv_offset[0],
-                       m->uv_offset[1],  m->uv_rotation,   m->uv_scale[0],   m->uv_scale[1]};
-        check_finite(&v, path, "factors", f, 12);
-        for (int k = 0; k < 6; k++)
-            if (f[k] < 0.0f || f[k] > 1.0f) {
-                verr(&v, "scene.material.range", path,
-                     "base colour / metallic / roughness factors must lie in [0, 1]");
-                break;
-            }
-        if (m->alpha_cutoff < 0.0f)
-            verr(&v, "scene.material.cutoff", path, "alpha cutoff is negative");
-        if ((unsigned)m->alpha_mode > UE_ALPHA_BLEND)
-            verr(&v, "scene.material.alpha", path, "unknown alpha mode %d", (int)m->alpha_mode);
-        if (m->base_color_texture < -1 || m->base_color_texture >= (int64_t)s->texture_count)
-            verr(&v, "scene.material.texture", path, "texture %d out of range (%zu textures)",
-                 (int)m->base_color_texture, s->texture_count);
-    }
+    for (size_t i = 0; i < s->material_count; i++) validate_material(&v, s, i);
     for (size_t i = 0; i < s->texture_count; i++) {
         const ue_scene_texture *t = &s->textures[i];
         char path[160];
