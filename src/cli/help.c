@@ -21,14 +21,15 @@ static const cli_option_def option_table[] = {
     {OPT_FORCE, "-f", "--force", 0, NULL, NO_RANGE, NULL,
      "replace an existing output (default: an existing output is an error)"},
     {OPT_JSON, NULL, "--json", 0, NULL, NO_RANGE, NULL,
-     "print the report as JSON on stdout (default: text; docs/json-output.md)"},
+     "print the report as JSON on stdout (default: text); the schema is\n"
+     "in docs/json-output.md"},
     {OPT_STRICT, NULL, "--strict", 0, NULL, NO_RANGE, NULL,
      "every violation of a format rule is an error (the default)"},
     {OPT_TOLERANT, NULL, "--tolerant", 0, NULL, NO_RANGE, NULL,
      "report damage as warnings, skip damaged parts, keep what is intact\n"
      "(default: --strict)"},
     {OPT_QUIET, "-q", "--quiet", 0, NULL, NO_RANGE, NULL,
-     "print only errors: no warnings, notes or progress lines (default: off)"},
+     "print only errors: no warnings, notes or progress (default: off)"},
     {OPT_VERBOSE, "-v", "--verbose", 0, NULL, NO_RANGE, NULL,
      "also print informational notes (default: off; not with -q)"},
     {OPT_RECURSIVE, "-r", "--recursive", 0, NULL, NO_RANGE, NULL,
@@ -199,6 +200,12 @@ static void print_options(const cli_verb_def *v, bool operations) {
     }
 }
 
+static bool takes_single_values(const cli_verb_def *v) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
+        if (option_table[i].value_count == 1 && cli_verb_accepts(v, option_table[i].id)) return true;
+    return false;
+}
+
 void cli_help_verb(const cli_verb_def *v) {
     printf("usage: %s\n\n%s: %s.\n", v->synopsis, v->name, v->summary);
     print_indented(v->details, 0);
@@ -208,8 +215,9 @@ void cli_help_verb(const cli_verb_def *v) {
         puts("\nOperations (applied in the order given):");
         print_options(v, true);
     }
-    puts("\n`--` ends the options: every later argument is an input, even one starting with '-'.\n"
-         "Options that take a value also accept --option=VALUE.");
+    putchar('\n');
+    if (v->inputs) puts("`--` ends the options: every later argument is an input, even one starting with '-'.");
+    if (takes_single_values(v)) puts("Options that take one value also accept --option=VALUE.");
     puts("\nExamples:");
     print_indented(v->examples, 2);
 }
