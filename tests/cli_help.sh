@@ -47,6 +47,13 @@ sample_values() {
 
 expect_rc 0 "$UE" help --options; cp "$T/out" "$T/all_options"
 for v in $VERBS; do expect_rc 0 "$UE" help --options "$v"; cp "$T/out" "$T/opts_$v"; done
+# ACCEPTED[--opt]: the verbs whose table row lists --opt, in table order ("info, list, ...").
+declare -A ACCEPTED
+while read -r long short count; do
+  ACCEPTED[$long]=""
+  for w in $VERBS; do grep -q -- "^$long " "$T/opts_$w" && ACCEPTED[$long]="${ACCEPTED[$long]}, $w"; done
+  ACCEPTED[$long]=${ACCEPTED[$long]#, }
+done < "$T/all_options"
 n=$(wc -l < "$T/all_options"); [ "$n" -ge 19 ] && ok || bad "only $n options in the table"
 for v in $VERBS; do
   expect_rc 0 "$UE" help "$v";    cp "$T/out" "$T/help_$v"
@@ -74,16 +81,14 @@ for v in $VERBS; do
     [ "$long" = --help ] && continue
     values=""; [ "$count" != 0 ] && values=$(sample_values "$long")
     [ "$values" != NO-SAMPLE ] && ok || bad "no sample value for $long"
-    accepted=""
-    for w in $VERBS; do grep -q -- "^$long " "$T/opts_$w" && accepted="$accepted, $w"; done
     for spelling in "$long" "$short"; do
       [ "$spelling" = - ] && continue
       # shellcheck disable=SC2086
       "$UE" "$v" "$spelling" $values >"$T/out" 2>"$T/err"
-      if grep -q -- "^$long " "$T/opts_$v"; then
+      if [[ ", ${ACCEPTED[$long]}, " == *", $v, "* ]]; then
         ! grep -q 'does not apply\|unknown option' "$T/err" && ok || bad "$v refuses its own $spelling: $(cat "$T/err")"
       else
-        want="unearth: $v: $spelling does not apply to $v (accepted by ${accepted#, }); see 'unearth $v --help'"
+        want="unearth: $v: $spelling does not apply to $v (accepted by ${ACCEPTED[$long]}); see 'unearth $v --help'"
         # shellcheck disable=SC2086
         expect_usage "$want" "$UE" "$v" "$spelling" $values
       fi
@@ -119,9 +124,7 @@ while read -r long short count; do
   row=$(grep -- "^| \`\\(-[a-z], \\)\\?$long[ \`]" "$README" | head -1)
   [ -n "$row" ] && ok || { bad "README does not document $long"; continue; }
   documented=$(printf '%s' "$row" | awk -F'|' '{gsub(/^ +| +$/, "", $3); print $3}')
-  accepted=""
-  for w in $VERBS; do grep -q -- "^$long " "$T/opts_$w" && accepted="$accepted, $w"; done
-  accepted=${accepted#, }
+  accepted=${ACCEPTED[$long]}
   [ "$accepted" = "info, list, extract, pack, validate, roundtrip, convert, edit, demo" ] && accepted="every verb"
   [ "$documented" = "$accepted" ] && ok || bad "README: $long on '$documented', parser: '$accepted'"
   if [ "$short" != - ]; then

@@ -248,8 +248,9 @@ int cli_help_command(int argc, char **argv) {
     bool options = argc > 0 && !strcmp(argv[0], "--options");
     if (options) argc--, argv++;
     if (argc > 1) return cli_usage_error(NULL, "help takes one verb, not %d arguments", argc);
-    const cli_verb_def *v = argc ? cli_verb_find(argv[0]) : NULL;
-    if (argc && !v) return cli_unknown_verb(argv[0]);
+    bool about_help = argc && !strcmp(argv[0], "help"); /* `help help`: the overview */
+    const cli_verb_def *v = argc && !about_help ? cli_verb_find(argv[0]) : NULL;
+    if (argc && !v && !about_help) return cli_unknown_verb(argv[0]);
     if (options) list_options(v);
     else if (v) cli_help_verb(v);
     else cli_help_overview();
