@@ -18,11 +18,14 @@ typedef struct cli_opts {
     ue_mode mode;
     bool mode_given;
     bool quiet;
+    bool verbose;           /* -v: also show informational notes */
     int lod;                /* --lod N (default 0) */
     int group;              /* --group G (default -1: every group) */
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
+    const char **ops;       /* edit: operation names (long form) and their values, in order */
+    size_t op_count;
 } cli_opts;
 
 int cli_exit_code(ue_result r);
@@ -55,7 +58,7 @@ int cmd_validate(const cli_opts *o);
 int cmd_roundtrip(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
-int cmd_edit(int argc, char **argv); /* its own argument grammar: ordered operations */
+int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */
@@ -65,5 +68,65 @@ int model_info(const cli_opts *o, const char *path);
 int models_validate(const cli_opts *o, const char *path, void *json_models);
 /* Proves decode → encode of every model's tables; prints a line per model. */
 int models_roundtrip(const cli_opts *o, const char *path);
+
+/* ---- options and help (src/cli/options.c, src/cli/help.c) ---- */
+
+/* Every option the CLI knows; each verb accepts a subset of them (cli_verb_def.options). */
+typedef enum {
+    OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
+    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT,
+    /* edit operations: kept in order in cli_opts.ops */
+    OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
+    OPT_COUNT_
+} cli_opt_id;
+
+typedef struct cli_option_def {
+    cli_opt_id id;
+    const char *short_name; /* "-o", or NULL */
+    const char *long_name;  /* "--output" */
+    int value_count;        /* values that follow the option (0 for a flag) */
+    const char *metavar;    /* how the help names the values: "N", "X Y Z" */
+    long min, max;          /* integer range of a numeric value (min > max: not checked here) */
+    const char *choices;    /* "glb|gltf|obj": the only values allowed, or NULL */
+    const char *help;       /* what it does, its range and default ('\n' continues the line) */
+} cli_option_def;
+
+typedef struct cli_verb_def {
+    const char *name;
+    int (*run)(const cli_opts *);
+    unsigned long options;  /* bit (1ul << cli_opt_id) per accepted option */
+    const char *inputs;     /* how the synopsis names the inputs: "FILE", "IN..."; NULL: none */
+    size_t min_inputs, max_inputs; /* max 0: no limit */
+    const char *output;     /* what -o names ("DIR") when the verb requires it, else NULL */
+    const char *output_help;
+    const char *synopsis, *summary, *details, *examples;
+} cli_verb_def;
+
+/* Result of cli_parse when the verb should run (any other value is the exit code). */
+enum { CLI_RUN = -1 };
+
+const cli_verb_def *cli_verbs(size_t *count);
+const cli_verb_def *cli_verb_find(const char *name);
+const cli_option_def *cli_options(size_t *count);
+const cli_option_def *cli_option_by_id(cli_opt_id id);
+bool cli_verb_accepts(const cli_verb_def *v, cli_opt_id id);
+/* The closest of `candidates` to `word` when it is a plausible typo of it, else NULL. */
+const char *cli_closest(const char *word, const char *const *candidates, size_t count);
+/* Prints "unearth: VERB: MESSAGE; see 'unearth VERB --help'" (one line) and returns EXIT_USAGE;
+ * verb NULL points at the overview instead. */
+int cli_usage_error(const char *verb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The usage error for a verb that does not exist, with the nearest verb when there is one. */
+int cli_unknown_verb(const char *name);
+/* Parses the whole command line into `o` (free with cli_opts_free) and picks the verb. */
+int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb);
+void cli_opts_free(cli_opts *o);
+void cli_help_overview(void);
+void cli_help_verb(const cli_verb_def *v);
+/* `unearth help [VERB]`; `help --options [VERB]` lists the option table for the tests. */
+int cli_help_command(int argc, char **argv);
 
 #endif

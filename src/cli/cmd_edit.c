@@ -8,18 +8,6 @@
 #include "unearth/msh.h"
 #include "unearth/obj.h"
 
-static const char edit_usage[] =
-    "usage: unearth edit MODEL -o OUT.msh [-f] [--tolerant] OPERATION...\n"
-    "  --rename-node N NAME        name node N, in UTF-8 (stored as Windows-1251; \"\" removes\n"
-    "                              the name)\n"
-    "  --vertices FIRST COUNT      limit the next --translate/--scale to a vertex range\n"
-    "  --translate X Y Z           move vertices (engine axes: Z up)\n"
-    "  --scale S                   scale vertices about the origin\n"
-    "  --replace-slot S FILE.obj   new geometry for slot S, node-local, in the Y-up axes that\n"
-    "                              `convert` writes; --material M sets its WEAR row (default:\n"
-    "                              the row of the slot's first batch)\n"
-    "MODEL is a model file or ARCHIVE:ENTRY; bounds, counts and NRes attrs are recomputed.\n";
-
 static bool parse_double(const char *s, double *out) {
     char *end;
     *out = strtod(s, &end);
@@ -91,45 +79,15 @@ static int rename_node_utf8(ue_msh *m, size_t node, const char *name) {
     return cli_exit_code(r);
 }
 
-int cmd_edit(int argc, char **argv) {
-    const char *input = NULL, *output = NULL;
-    bool force = false;
-    ue_mode mode = UE_MODE_STRICT;
-    /* First pass: the model, the output and the global flags; every operation must have all
-     * its arguments, so the second pass can read them without checks. */
-    static const struct {
-        const char *name;
-        int args;
-    } ops[] = {{"-o", 1},       {"--rename-node", 2}, {"--vertices", 2},    {"--translate", 3},
-               {"--scale", 1},  {"--material", 1},    {"--replace-slot", 2}};
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(edit_usage, stdout);
-            return 0;
-        }
-        int args = -1;
-        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-            if (!strcmp(a, ops[k].name)) args = ops[k].args;
-        if (args >= 0 && i + args >= argc) {
-            fprintf(stderr, "unearth: edit: %s needs %d value%s\n\n%s", a, args, args > 1 ? "s" : "", edit_usage);
-            return EXIT_USAGE;
-        }
-        if (!strcmp(a, "-o")) output = argv[i + 1];
-        if (args >= 0) i += args;
-        else if (!strcmp(a, "-f")) force = true;
-        else if (!strcmp(a, "--tolerant")) mode = UE_MODE_TOLERANT;
-        else if (!strcmp(a, "--strict")) mode = UE_MODE_STRICT;
-        else if (a[0] == '-' || input) {
-            fprintf(stderr, "unearth: edit: unexpected argument %s\n\n%s", a, edit_usage);
-            return EXIT_USAGE;
-        } else input = a;
-    }
-    if (!input || !output) {
-        fputs(edit_usage, stderr);
-        return EXIT_USAGE;
-    }
-    int guard = cli_check_output("edit", output, (const char *const *)&input, 1);
+int cmd_edit(const cli_opts *o) {
+    /* The parser (options.c) checked every operation against the option table and gave each
+     * all its values; o->ops keeps them in order, spelled in their long form. */
+    const char *input = o->inputs[0], *output = o->output;
+    const char **argv = o->ops;
+    int argc = (int)o->op_count;
+    bool force = o->force;
+    ue_mode mode = o->mode;
+    int guard = 0;
     for (int i = 0; i + 2 < argc && !guard; i++)
         if (!strcmp(argv[i], "--replace-slot"))
             guard = cli_check_output("edit", output, (const char *const *)&argv[i + 2], 1);

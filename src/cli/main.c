@@ -8,26 +8,6 @@
 
 #include "cli/cli.h"
 
-static const char usage_text[] =
-    "usage: unearth VERB [options]\n"
-    "\n"
-    "  info FILE [--json]                     what the file is and what it holds\n"
-    "  list ARCHIVE [--json]                  entries of an NRes / RsLi / FSYS / PKX container\n"
-    "  extract ARCHIVE -o DIR [-f]            payloads + manifest.json (everything to repack)\n"
-    "  pack DIR -o ARCHIVE [-f]               rebuild from DIR/manifest.json\n"
-    "  validate FILE... [--strict|--tolerant] [--json]\n"
-    "  roundtrip FILE...                      decode, encode, byte-compare\n"
-    "  convert IN... -o OUT [--lod N] [--group G] [--format glb|gltf|obj] [-r] [-j N] [-f]\n"
-    "                                         models to glTF (.glb/.gltf) or OBJ; OUT a file or dir\n"
-    "  edit MODEL -o OUT.msh [-f] OPERATION... rename nodes, move/scale vertices, replace a\n"
-    "                                         slot's geometry (unearth edit --help)\n"
-    "  demo -o DIR [-f]                       write the built-in sample assets\n"
-    "\n"
-    "ARCHIVE may name an entry inside a container: OUTER:ENTRY (repeatable; #N = index N).\n"
-    "Options: -o PATH output, -f overwrite existing output, --json machine-readable report,\n"
-    "         --strict (default) any violation is an error, --tolerant skip damaged parts.\n"
-    "Exit codes: 0 ok, 1 invalid input or round-trip mismatch, 2 usage, 3 I/O or internal.\n";
-
 int cli_exit_code(ue_result r) {
     switch (r) {
     case UE_OK: return EXIT_OK_;
@@ -82,91 +62,17 @@ json_t *cli_diags_json(const ue_diag *d) {
     return arr;
 }
 
-static int usage_error(const char *fmt, const char *arg) {
-    fprintf(stderr, "unearth: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n\n%s", usage_text);
-    return EXIT_USAGE;
-}
-
+/* Options and help are table-driven (options.c, help.c); main only runs the verb they chose. */
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fputs(usage_text, stderr);
-        return EXIT_USAGE;
+    cli_opts o;
+    const cli_verb_def *verb = NULL;
+    int rc = cli_parse(argc, argv, &o, &verb);
+    /* One output-safety rule for every verb that writes (src/cli/outputs.c). */
+    if (rc == CLI_RUN && o.output) {
+        int refused = cli_check_output(o.verb, o.output, o.inputs, o.input_count);
+        if (refused) rc = refused;
     }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-        fputs(usage_text, stdout);
-        return EXIT_OK_;
-    }
-    /* `edit` takes an ordered list of operations with their own arguments. */
-    if (!strcmp(argv[1], "edit")) return cmd_edit(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "--version")) {
-        puts("unearth 0.1.0");
-        return EXIT_OK_;
-    }
-    cli_opts o = {0};
-    o.verb = argv[1];
-    o.group = -1;
-    o.jobs = 1;
-    o.inputs = calloc((size_t)argc, sizeof *o.inputs);
-    if (!o.inputs) return EXIT_IO;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (i + 1 >= argc) return usage_error("%s needs a value", a);
-            o.output = argv[++i];
-        } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
-            o.force = true;
-        } else if (!strcmp(a, "--json")) {
-            o.json = true;
-        } else if (!strcmp(a, "--strict")) {
-            o.mode = UE_MODE_STRICT;
-            o.mode_given = true;
-        } else if (!strcmp(a, "--tolerant")) {
-            o.mode = UE_MODE_TOLERANT;
-            o.mode_given = true;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o.quiet = true;
-        } else if (!strcmp(a, "-r") || !strcmp(a, "--recursive")) {
-            o.recursive = true;
-        } else if (!strcmp(a, "--lod") || !strcmp(a, "--group") || !strcmp(a, "-j") ||
-                   !strcmp(a, "--jobs")) {
-            if (i + 1 >= argc) return usage_error("%s needs a value", a);
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            bool lod = !strcmp(a, "--lod"), group = !strcmp(a, "--group");
-            long lo = group ? -1 : (lod ? 0 : 1), hi = lod ? 2 : (group ? 4 : 64);
-            if (*end || v < lo || v > hi) return usage_error("bad value for %s", a);
-            if (lod) o.lod = (int)v;
-            else if (group) o.group = (int)v;
-            else o.jobs = (int)v;
-        } else if (!strcmp(a, "--format")) {
-            if (i + 1 >= argc) return usage_error("%s needs a value", a);
-            o.format = argv[++i];
-            if (strcmp(o.format, "glb") && strcmp(o.format, "gltf") && strcmp(o.format, "obj"))
-                return usage_error("--format takes glb, gltf or obj, not %s", o.format);
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option %s", a);
-        } else {
-            o.inputs[o.input_count++] = a;
-        }
-    }
-    static const struct {
-        const char *name;
-        int (*fn)(const cli_opts *);
-    } verbs[] = {{"info", cmd_info},         {"list", cmd_list},
-                 {"extract", cmd_extract},   {"pack", cmd_pack},
-                 {"validate", cmd_validate}, {"roundtrip", cmd_roundtrip},
-                 {"demo", cmd_demo},         {"convert", cmd_convert}};
-    int rc = -1;
-    if (o.output && (rc = cli_check_output(o.verb, o.output, o.inputs, o.input_count))) {
-        free(o.inputs);
-        return rc;
-    }
-    rc = -1;
-    for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
-        if (!strcmp(o.verb, verbs[v].name)) rc = verbs[v].fn(&o);
-    if (rc < 0) rc = usage_error("unknown verb \"%s\"", o.verb);
-    free(o.inputs);
+    if (rc == CLI_RUN) rc = verb->run(&o);
+    cli_opts_free(&o);
     return rc;
 }

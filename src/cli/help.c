@@ -1,0 +1,258 @@
+/* unearth CLI — the tables every verb and option is described by, and the help printed from them:
+ * the parser (options.c) and the help read the same rows, so what is documented is what is accepted. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define BIT(id) (1ul << (id))
+#define NO_RANGE 1, 0
+#define MODE_OPTS (BIT(OPT_STRICT) | BIT(OPT_TOLERANT))
+#define TALK_OPTS (BIT(OPT_QUIET) | BIT(OPT_VERBOSE))
+#define WRITE_OPTS (BIT(OPT_OUTPUT) | BIT(OPT_FORCE))
+#define EDIT_OPS                                                                                   \
+    (BIT(OPT_RENAME_NODE) | BIT(OPT_VERTICES) | BIT(OPT_TRANSLATE) | BIT(OPT_SCALE) |             \
+     BIT(OPT_REPLACE_SLOT) | BIT(OPT_MATERIAL))
+
+/* Help texts state the range and the default of every value; -o's text is the verb's own. */
+static const cli_option_def option_table[] = {
+    {OPT_HELP, "-h", "--help", 0, NULL, NO_RANGE, NULL, "print this help and exit"},
+    {OPT_OUTPUT, "-o", "--output", 1, "PATH", NO_RANGE, NULL, NULL},
+    {OPT_FORCE, "-f", "--force", 0, NULL, NO_RANGE, NULL,
+     "replace an existing output (default: an existing output is an error)"},
+    {OPT_JSON, NULL, "--json", 0, NULL, NO_RANGE, NULL,
+     "print the report as JSON on stdout (default: text); the schema is\n"
+     "in docs/json-output.md"},
+    {OPT_STRICT, NULL, "--strict", 0, NULL, NO_RANGE, NULL,
+     "every violation of a format rule is an error (the default)"},
+    {OPT_TOLERANT, NULL, "--tolerant", 0, NULL, NO_RANGE, NULL,
+     "report damage as warnings, skip damaged parts, keep what is intact\n"
+     "(default: --strict)"},
+    {OPT_QUIET, "-q", "--quiet", 0, NULL, NO_RANGE, NULL,
+     "print only errors: no warnings, notes or progress (default: off)"},
+    {OPT_VERBOSE, "-v", "--verbose", 0, NULL, NO_RANGE, NULL,
+     "also print informational notes (default: off; not with -q)"},
+    {OPT_RECURSIVE, "-r", "--recursive", 0, NULL, NO_RANGE, NULL,
+     "walk directories given as IN, every file below them (default: off,\n"
+     "a directory IN is an error)"},
+    {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "level of detail to export, 0..2 (default: 0)"},
+    {OPT_GROUP, NULL, "--group", 1, "G", -1, 4, NULL,
+     "group to export, 0..4, or -1 for every group (default: -1)"},
+    {OPT_JOBS, "-j", "--jobs", 1, "N", 1, 64, NULL,
+     "models converted in parallel, 1..64 (default: 1)"},
+    {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
+     "file type written for each model when OUT is a directory: glb, gltf\n"
+     "or obj (default: glb)"},
+    {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
+     "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
+    {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
+     "limit the next --translate/--scale to COUNT vertices from FIRST\n"
+     "(default: every vertex)"},
+    {OPT_TRANSLATE, NULL, "--translate", 3, "X Y Z", NO_RANGE, NULL,
+     "move vertices by X Y Z (engine axes: Z up)"},
+    {OPT_SCALE, NULL, "--scale", 1, "S", NO_RANGE, NULL,
+     "scale vertices about the origin by S (any number but 0)"},
+    {OPT_REPLACE_SLOT, NULL, "--replace-slot", 2, "S FILE.obj", NO_RANGE, NULL,
+     "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
+     "Y-up axes that `convert` writes"},
+    {OPT_MATERIAL, NULL, "--material", 1, "M", NO_RANGE, NULL,
+     "WEAR row of the --replace-slot geometry, 0..65535 (default: the row\n"
+     "of the slot's first batch)"},
+};
+
+static const cli_verb_def verb_table[] = {
+    {"info", cmd_info, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE", 1, 1, NULL,
+     NULL, "unearth info FILE [--json] [--strict|--tolerant] [-q|-v]",
+     "what a file is and what it holds",
+     "Names FILE's format and prints its header fields and entry count (a container) or its\n"
+     "nodes, LODs, groups, slots, batches and triangles (a model). FILE may be ARCHIVE:ENTRY.\n",
+     "unearth info demo/parkan/objects.rlb\n"
+     "unearth info --json demo/parkan/robot.msh\n"
+     "unearth info demo/gamecube/demo_colo.fsys:demo_colo.pkx\n"},
+    {"list", cmd_list, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "ARCHIVE", 1, 1,
+     NULL, NULL, "unearth list ARCHIVE [--json] [--strict|--tolerant] [-q|-v]",
+     "entries of an NRes / RsLi / FSYS / PKX container",
+     "One line per entry: name, type, size, stored size, method, offset; nested containers are\n"
+     "marked. ARCHIVE may be OUTER:ENTRY to list a container inside another.\n",
+     "unearth list demo/parkan/objects.rlb\n"
+     "unearth list --json demo/parkan/sprites_demo.lib\n"
+     "unearth list demo/gamecube/demo_colo.fsys:demo_colo.pkx\n"},
+    {"extract", cmd_extract, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS, "ARCHIVE", 1, 1,
+     "DIR", "directory for manifest.json and entries/ (required)",
+     "unearth extract ARCHIVE -o DIR [-f] [--strict|--tolerant] [-q|-v]",
+     "payloads + manifest.json (everything needed to repack)",
+     "Writes every payload to DIR/entries/ and DIR/manifest.json with every field a\n"
+     "byte-identical `pack` needs. With --tolerant, damaged entries are listed and skipped.\n",
+     "unearth extract demo/parkan/objects.rlb -o objects\n"
+     "unearth extract --tolerant damaged.rlb -o salvage\n"},
+    {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS, "DIR", 1, 1, "ARCHIVE",
+     "archive file to write (required)", "unearth pack DIR -o ARCHIVE [-f] [-q|-v]",
+     "rebuild an archive from DIR/manifest.json",
+     "Unchanged payloads keep their bytes and offsets, so an untouched extraction packs\n"
+     "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n",
+     "unearth pack objects -o objects.rlb\n"},
+    {"validate", cmd_validate, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS, "FILE...", 1, 0, NULL,
+     NULL, "unearth validate FILE... [--strict|--tolerant] [--json]",
+     "check files against their format's rules",
+     "Checks each FILE, every container nested in it and every model inside, and prints a\n"
+     "summary per file. Exit 1 when any FILE is invalid.\n",
+     "unearth validate demo/parkan/objects.rlb\n"
+     "unearth validate --json demo/gamecube/*.fsys\n"
+     "unearth validate --tolerant damaged.rlb\n"},
+    {"roundtrip", cmd_roundtrip, BIT(OPT_HELP) | MODE_OPTS, "FILE...", 1, 0, NULL, NULL,
+     "unearth roundtrip FILE... [--strict|--tolerant]", "decode, encode, byte-compare",
+     "Re-encodes each FILE (and each model inside) with unearth's writers and compares the\n"
+     "bytes with the input. Exit 1 on the first differing byte of any FILE.\n",
+     "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
+    {"convert", cmd_convert,
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
+         BIT(OPT_GROUP) | BIT(OPT_JOBS) | BIT(OPT_FORMAT),
+     "IN...", 1, 0, "OUT",
+     ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
+     "directory for several, one file each (required)",
+     "unearth convert IN... -o OUT [--lod N] [--group G] [--format F] [-r] [-j N] [-f]\n"
+     "                [--strict|--tolerant] [-q|-v]",
+     "models to glTF (.glb/.gltf) or OBJ",
+     "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
+     "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",
+     "unearth convert demo/parkan/robot.msh -o robot.glb\n"
+     "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group 0\n"
+     "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
+     "unearth convert -r demo -o models/ -j 2 --format obj\n"},
+    {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
+     "OUT.msh", "file for the edited model (required)",
+     "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",
+     "rename nodes, move or scale vertices, replace a slot's geometry",
+     "Applies the operations in the order given. MODEL is a model file or ARCHIVE:ENTRY;\n"
+     "bounds, counts and NRes attrs are recomputed, and the result must validate before it\n"
+     "is written.\n",
+     "unearth edit demo/parkan/robot.msh -o robot2.msh --rename-node 2 antenna --translate 0 0 0.5\n"
+     "unearth edit demo/parkan/robot.msh -o robot3.msh --replace-slot 0 body.obj --material 0\n"
+     "unearth edit robot.msh -o out.msh --vertices 0 8 --scale 2\n"},
+    {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
+     "directory for the sample pack (required)", "unearth demo -o DIR [-f]",
+     "write the built-in sample assets",
+     "Writes the synthetic sample pack (Parkan and GameCube files made by unearth's own\n"
+     "writers) and lists what it wrote.\n",
+     "unearth demo -o demo\n"},
+};
+
+const cli_verb_def *cli_verbs(size_t *count) {
+    *count = sizeof verb_table / sizeof verb_table[0];
+    return verb_table;
+}
+
+const cli_verb_def *cli_verb_find(const char *name) {
+    for (size_t i = 0; i < sizeof verb_table / sizeof verb_table[0]; i++)
+        if (!strcmp(verb_table[i].name, name)) return &verb_table[i];
+    return NULL;
+}
+
+const cli_option_def *cli_options(size_t *count) {
+    *count = sizeof option_table / sizeof option_table[0];
+    return option_table;
+}
+
+const cli_option_def *cli_option_by_id(cli_opt_id id) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
+        if (option_table[i].id == id) return &option_table[i];
+    return NULL;
+}
+
+bool cli_verb_accepts(const cli_verb_def *v, cli_opt_id id) { return (v->options >> id) & 1ul; }
+
+/* Prints text with every line indented by `indent` spaces. */
+static void print_indented(const char *text, int indent) {
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        int len = nl ? (int)(nl - text) : (int)strlen(text);
+        printf("%*s%.*s\n", indent, "", len, text);
+        text += len + (nl ? 1 : 0);
+    }
+}
+
+/* One option: its spellings and values in a column, then its help (continuations aligned). */
+static void print_option(const cli_verb_def *v, const cli_option_def *opt) {
+    enum { HELP_COLUMN = 28 };
+    char left[64];
+    const char *metavar = opt->id == OPT_OUTPUT ? v->output : opt->metavar;
+    snprintf(left, sizeof left, "%s%s%s%s%s", opt->short_name ? opt->short_name : "  ",
+             opt->short_name ? ", " : "  ", opt->long_name, metavar ? " " : "",
+             metavar ? metavar : "");
+    const char *help = opt->id == OPT_OUTPUT ? v->output_help : opt->help;
+    int width = printf("  %s", left);
+    const char *nl = strchr(help, '\n');
+    int len = nl ? (int)(nl - help) : (int)strlen(help);
+    if (width >= HELP_COLUMN - 1) {
+        printf("\n%*s", HELP_COLUMN, "");
+    } else {
+        printf("%*s", HELP_COLUMN - width, "");
+    }
+    printf("%.*s\n", len, help);
+    if (nl) print_indented(nl + 1, HELP_COLUMN);
+}
+
+static void print_options(const cli_verb_def *v, bool operations) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
+        const cli_option_def *opt = &option_table[i];
+        bool is_operation = opt->id >= OPT_RENAME_NODE;
+        if (cli_verb_accepts(v, opt->id) && is_operation == operations) print_option(v, opt);
+    }
+}
+
+static bool takes_single_values(const cli_verb_def *v) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
+        if (option_table[i].value_count == 1 && cli_verb_accepts(v, option_table[i].id)) return true;
+    return false;
+}
+
+void cli_help_verb(const cli_verb_def *v) {
+    printf("usage: %s\n\n%s: %s.\n", v->synopsis, v->name, v->summary);
+    print_indented(v->details, 0);
+    puts("\nOptions:");
+    print_options(v, false);
+    if (v->options & EDIT_OPS) {
+        puts("\nOperations (applied in the order given):");
+        print_options(v, true);
+    }
+    putchar('\n');
+    if (v->inputs) puts("`--` ends the options: every later argument is an input, even one starting with '-'.");
+    if (takes_single_values(v)) puts("Options that take one value also accept --option=VALUE.");
+    puts("\nExamples:");
+    print_indented(v->examples, 2);
+}
+
+void cli_help_overview(void) {
+    puts("usage: unearth VERB [options] INPUT...\n"
+         "       unearth help VERB   (or unearth VERB --help): options, ranges, defaults, examples\n"
+         "       unearth --version\n\nVerbs:");
+    for (size_t i = 0; i < sizeof verb_table / sizeof verb_table[0]; i++)
+        printf("  %-10s %s\n", verb_table[i].name, verb_table[i].summary);
+    puts("\nARCHIVE and FILE may name an entry inside a container: OUTER:ENTRY (repeatable;\n"
+         "#N = entry N by index). Data and reports go to stdout, diagnostics to stderr.\n"
+         "Exit codes: 0 ok, 1 invalid input or round-trip mismatch, 2 usage, 3 I/O or internal.");
+}
+
+/* The option table of one verb (or of all of them), one option a line: long form, short form
+ * ("-" when there is none) and value count; the tests compare it with the help and the parser. */
+static void list_options(const cli_verb_def *v) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
+        const cli_option_def *opt = &option_table[i];
+        if (!v || cli_verb_accepts(v, opt->id))
+            printf("%s %s %d\n", opt->long_name, opt->short_name ? opt->short_name : "-",
+                   opt->value_count);
+    }
+}
+
+int cli_help_command(int argc, char **argv) {
+    bool options = argc > 0 && !strcmp(argv[0], "--options");
+    if (options) argc--, argv++;
+    if (argc > 1) return cli_usage_error(NULL, "help takes one verb, not %d arguments", argc);
+    bool about_help = argc && !strcmp(argv[0], "help"); /* `help help`: the overview */
+    const cli_verb_def *v = argc && !about_help ? cli_verb_find(argv[0]) : NULL;
+    if (argc && !v && !about_help) return cli_unknown_verb(argv[0]);
+    if (options) list_options(v);
+    else if (v) cli_help_verb(v);
+    else cli_help_overview();
+    return EXIT_OK_;
+}

@@ -1,0 +1,295 @@
+/* unearth CLI — the command-line parser: every argument is checked against the verb's row of the
+ * option table (help.c), and a usage error is one line with a hint ("did you mean", --help). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_usage_error(const char *verb, const char *fmt, ...) {
+    va_list ap;
+    fputs("unearth: ", stderr);
+    if (verb) fprintf(stderr, "%s: ", verb);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (verb) fprintf(stderr, "; see 'unearth %s --help'\n", verb);
+    else fputs("; see 'unearth --help'\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* ---- did you mean ---- */
+
+enum { MAX_WORD = 64 };
+
+/* Edits (insert, delete, substitute, swap two neighbours) that turn a into b; SIZE_MAX for words
+ * longer than any verb or option, which cannot be near misses. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    if (n > MAX_WORD || m > MAX_WORD) return SIZE_MAX;
+    size_t before[MAX_WORD + 1] = {0}, prev[MAX_WORD + 1], cur[MAX_WORD + 1];
+    for (size_t j = 0; j <= m; j++) prev[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            bool swapped = i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1];
+            if (swapped && before[j - 2] + 1 < best) best = before[j - 2] + 1;
+            cur[j] = best;
+        }
+        memcpy(before, prev, sizeof prev);
+        memcpy(prev, cur, sizeof cur);
+    }
+    return prev[m];
+}
+
+static const char *undashed(const char *s) {
+    while (*s == '-') s++;
+    return s;
+}
+
+/* Dashes do not count ("-lod" means --lod); a miss must be small next to the word (one edit in
+ * three letters), or the word the unique start of a candidate ("--out" for --output). */
+const char *cli_closest(const char *word, const char *const *candidates, size_t count) {
+    const char *w = undashed(word), *best = NULL, *extended = NULL;
+    size_t best_distance = SIZE_MAX, extensions = 0, len = strlen(w);
+    for (size_t i = 0; i < count; i++) {
+        const char *c = undashed(candidates[i]);
+        size_t d = edit_distance(w, c);
+        if (d < best_distance) best_distance = d, best = candidates[i];
+        if (len >= 3 && !strncmp(c, w, len)) extensions++, extended = candidates[i];
+    }
+    if (best && best_distance <= 2 && best_distance * 3 <= strlen(undashed(best))) return best;
+    return extensions == 1 ? extended : NULL;
+}
+
+int cli_unknown_verb(const char *name) {
+    size_t count;
+    const cli_verb_def *verbs = cli_verbs(&count);
+    const char *names[16];
+    size_t n = 0;
+    for (size_t i = 0; i < count && n < sizeof names / sizeof names[0]; i++) names[n++] = verbs[i].name;
+    const char *near = cli_closest(name, names, n);
+    if (near) return cli_usage_error(NULL, "unknown verb %s (did you mean %s?)", name, near);
+    return cli_usage_error(NULL, "unknown verb %s", name);
+}
+
+/* ---- one option ---- */
+
+/* The option spelled exactly `name[0..len)` in its short or long form, or NULL. */
+static const cli_option_def *find_option(const char *name, size_t len) {
+    size_t count;
+    const cli_option_def *opts = cli_options(&count);
+    for (size_t i = 0; i < count; i++) {
+        const char *s = opts[i].short_name, *l = opts[i].long_name;
+        if ((s && strlen(s) == len && !strncmp(s, name, len)) || (strlen(l) == len && !strncmp(l, name, len)))
+            return &opts[i];
+    }
+    return NULL;
+}
+
+static int unknown_option(const cli_verb_def *v, const char *spelled) {
+    size_t count, n = 0;
+    const cli_option_def *opts = cli_options(&count);
+    const char *names[32];
+    for (size_t i = 0; i < count && n < sizeof names / sizeof names[0]; i++)
+        if (cli_verb_accepts(v, opts[i].id)) names[n++] = opts[i].long_name;
+    const char *near = cli_closest(spelled, names, n);
+    if (near) return cli_usage_error(v->name, "unknown option %s (did you mean %s?)", spelled, near);
+    return cli_usage_error(v->name, "unknown option %s", spelled);
+}
+
+/* A known option on the wrong verb is an error that names the verbs it belongs to. */
+static int inapplicable_option(const cli_verb_def *v, const char *spelled, cli_opt_id id) {
+    char owners[128] = "";
+    size_t count, used = 0;
+    const cli_verb_def *verbs = cli_verbs(&count);
+    for (size_t i = 0; i < count; i++) {
+        if (!cli_verb_accepts(&verbs[i], id) || used >= sizeof owners) continue;
+        int w = snprintf(owners + used, sizeof owners - used, "%s%s", used ? ", " : "", verbs[i].name);
+        if (w > 0) used += (size_t)w;
+    }
+    return cli_usage_error(v->name, "%s does not apply to %s (accepted by %s)", spelled, v->name, owners);
+}
+
+static bool parse_long(const char *s, long *out) {
+    char *end;
+    errno = 0;
+    *out = strtol(s, &end, 10);
+    return end != s && !*end && errno == 0;
+}
+
+static bool is_choice(const char *choices, const char *value) {
+    size_t len = strlen(value);
+    for (const char *c = choices; *c;) {
+        size_t n = strcspn(c, "|");
+        if (n == len && !strncmp(c, value, len)) return true;
+        c += n + (c[n] == '|');
+    }
+    return false;
+}
+
+/* Range and choice checks that the table states, before the value is stored. */
+static int check_value(const cli_verb_def *v, const cli_option_def *opt, const char *spelled,
+                       const char *value, long *number) {
+    if (opt->min <= opt->max &&
+        (!parse_long(value, number) || *number < opt->min || *number > opt->max))
+        return cli_usage_error(v->name, "%s takes an integer from %ld to %ld, not '%s'", spelled,
+                               opt->min, opt->max, value);
+    if (opt->choices && !is_choice(opt->choices, value))
+        return cli_usage_error(v->name, "%s takes one of %s, not '%s'", spelled, opt->choices, value);
+    return 0;
+}
+
+static void store_option(cli_opts *o, const cli_option_def *opt, const char *const *values, long number) {
+    switch (opt->id) {
+    case OPT_HELP: break;
+    case OPT_OUTPUT: o->output = values[0]; break;
+    case OPT_FORCE: o->force = true; break;
+    case OPT_JSON: o->json = true; break;
+    case OPT_STRICT: o->mode = UE_MODE_STRICT, o->mode_given = true; break;
+    case OPT_TOLERANT: o->mode = UE_MODE_TOLERANT, o->mode_given = true; break;
+    case OPT_QUIET: o->quiet = true; break;
+    case OPT_VERBOSE: o->verbose = true; break;
+    case OPT_RECURSIVE: o->recursive = true; break;
+    case OPT_LOD: o->lod = (int)number; break;
+    case OPT_GROUP: o->group = (int)number; break;
+    case OPT_JOBS: o->jobs = (int)number; break;
+    case OPT_FORMAT: o->format = values[0]; break;
+    default: /* an edit operation: kept in order, in its long form, for cmd_edit */
+        o->ops[o->op_count++] = opt->long_name;
+        for (int k = 0; k < opt->value_count; k++) o->ops[o->op_count++] = values[k];
+        break;
+    }
+}
+
+typedef struct parse_state {
+    const cli_verb_def *verb;
+    cli_opts *o;
+    unsigned long seen; /* bit per option already given */
+} parse_state;
+
+/* Takes the option at argv[*i] with its values (after it, or after '=' for one value). */
+static int take_option(parse_state *ps, int argc, char **argv, int *i) {
+    const cli_verb_def *v = ps->verb;
+    const char *arg = argv[*i], *eq = strncmp(arg, "--", 2) ? NULL : strchr(arg, '=');
+    char spelled[MAX_WORD + 1];
+    snprintf(spelled, sizeof spelled, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+    const cli_option_def *opt = find_option(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+    if (!opt) return unknown_option(v, spelled);
+    if (!cli_verb_accepts(v, opt->id)) return inapplicable_option(v, spelled, opt->id);
+    int n = opt->value_count;
+    bool operation = opt->id >= OPT_RENAME_NODE;
+    if (eq && n == 0) return cli_usage_error(v->name, "%s takes no value", spelled);
+    if (eq && n > 1)
+        return cli_usage_error(v->name, "%s takes %d values: %s %s", spelled, n, spelled, opt->metavar);
+    const char *values[3] = {eq ? eq + 1 : NULL, NULL, NULL};
+    if (!eq && n > argc - 1 - *i)
+        return cli_usage_error(v->name, "%s needs %s: %s %s", spelled, n > 1 ? "values" : "a value",
+                               spelled, opt->id == OPT_OUTPUT ? v->output : opt->metavar);
+    for (int k = 0; !eq && k < n; k++) values[k] = argv[*i + 1 + k];
+    if (!eq) *i += n;
+    if (n && !operation && (ps->seen >> opt->id & 1ul))
+        return cli_usage_error(v->name, "%s given twice", spelled);
+    ps->seen |= 1ul << opt->id;
+    long number = 0;
+    int rc = n == 1 ? check_value(v, opt, spelled, values[0], &number) : 0;
+    if (!rc) store_option(ps->o, opt, values, number);
+    return rc;
+}
+
+/* ---- the whole command line ---- */
+
+/* -h/--help anywhere before `--` (values of other options skipped) asks for the verb's help. */
+static bool wants_help(int argc, char **argv) {
+    for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
+        const char *a = argv[i], *eq = strchr(a, '=');
+        const cli_option_def *opt = find_option(a, eq ? (size_t)(eq - a) : strlen(a));
+        if (opt && opt->id == OPT_HELP) return true;
+        if (opt && !eq) i += opt->value_count;
+    }
+    return false;
+}
+
+/* Combinations the table cannot express: exclusive flags, input counts, a required -o. */
+static int check_complete(const parse_state *ps) {
+    const cli_verb_def *v = ps->verb;
+    const cli_opts *o = ps->o;
+    unsigned long both = (1ul << OPT_STRICT) | (1ul << OPT_TOLERANT);
+    if ((ps->seen & both) == both) return cli_usage_error(v->name, "--strict and --tolerant exclude each other");
+    both = (1ul << OPT_QUIET) | (1ul << OPT_VERBOSE);
+    if ((ps->seen & both) == both) return cli_usage_error(v->name, "-q and -v exclude each other");
+    if (!v->inputs && o->input_count)
+        return cli_usage_error(v->name, "unexpected argument %s (%s takes no inputs)", o->inputs[0], v->name);
+    int name_len = v->inputs ? (int)strcspn(v->inputs, ".") : 0;
+    if (o->input_count < v->min_inputs)
+        return cli_usage_error(v->name, "missing %.*s", name_len, v->inputs);
+    if (v->max_inputs && o->input_count > v->max_inputs)
+        return cli_usage_error(v->name, "takes one %.*s, not %zu (unexpected %s)", name_len, v->inputs,
+                               o->input_count, o->inputs[v->max_inputs]);
+    if (v->output && !o->output) return cli_usage_error(v->name, "-o %s is required", v->output);
+    return 0;
+}
+
+static int parse_verb_arguments(const cli_verb_def *v, int argc, char **argv, cli_opts *o) {
+    o->inputs = calloc((size_t)argc, sizeof *o->inputs);
+    o->ops = calloc((size_t)argc, sizeof *o->ops);
+    if (!o->inputs || !o->ops) {
+        cli_error("out of memory");
+        return EXIT_IO;
+    }
+    parse_state ps = {v, o, 0};
+    bool options_ended = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (!options_ended && !strcmp(a, "--")) options_ended = true;
+        else if (!options_ended && a[0] == '-' && a[1]) rc = take_option(&ps, argc, argv, &i);
+        else o->inputs[o->input_count++] = a;
+        if (rc) return rc;
+    }
+    return check_complete(&ps);
+}
+
+int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb) {
+    memset(o, 0, sizeof *o);
+    o->mode = UE_MODE_STRICT;
+    o->group = -1;
+    o->jobs = 1;
+    if (argc < 2) return cli_usage_error(NULL, "no verb given");
+    const char *first = argv[1];
+    if (!strcmp(first, "help") || !strcmp(first, "--help") || !strcmp(first, "-h"))
+        return cli_help_command(argc - 2, argv + 2);
+    if (!strcmp(first, "--version")) {
+        puts("unearth 0.1.0");
+        return EXIT_OK_;
+    }
+    if (first[0] == '-') {
+        static const char *const global[] = {"--help", "--version"};
+        const char *near = cli_closest(first, global, 2);
+        if (near) return cli_usage_error(NULL, "unknown option %s (did you mean %s?)", first, near);
+        return cli_usage_error(NULL, "%s: expected a verb first (unearth VERB [options] INPUT...)", first);
+    }
+    const cli_verb_def *v = cli_verb_find(first);
+    if (!v) return cli_unknown_verb(first);
+    o->verb = v->name;
+    *verb = v;
+    if (wants_help(argc, argv)) {
+        cli_help_verb(v);
+        return EXIT_OK_;
+    }
+    int rc = parse_verb_arguments(v, argc, argv, o);
+    return rc ? rc : CLI_RUN;
+}
+
+void cli_opts_free(cli_opts *o) {
+    free(o->inputs);
+    free(o->ops);
+    o->inputs = NULL;
+    o->ops = NULL;
+}
