@@ -1,6 +1,8 @@
 /* unearth tests — GameCube LZSS: hand-computed streams through the shared codec with the zero
  * ring, the 16-byte container (sizes, §18.7 fallback, bad input) and encoder round trips. */
 #include "peak_rss.h" /* first: it sets the feature macros */
+#include <fcntl.h>
+
 #include "test.h"
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
@@ -201,6 +203,38 @@ static void small_file_claiming_a_lot(void) {
         fprintf(stderr, "  peak %ld KiB vs %ld KiB at rest\n", claim_kib, base_kib);
 }
 
+/* Child work: open a sparse LZSS file just over the 2 GiB cap; it must be refused from its size
+ * (lzss.file_cap), never read into memory. */
+static int refuse_big_file(void *arg) {
+    const char *path = arg;
+    ue_archive *a = NULL;
+    ue_diag d = {0};
+    bool ok = ue_archive_open(path, UE_MODE_TOLERANT, &a, &d) == UE_ERR_INVALID &&
+              has_code(&d, "lzss.file_cap");
+    ue_diag_free(&d);
+    return ok ? 0 : 1;
+}
+
+static void file_over_the_cap(void) {
+    char path[] = "/tmp/unearth_test_big_XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    const uint8_t s[] = {0x03, 'A', 'B', 0xEE, 0xF3};
+    uint8_t blob[64];
+    size_t n = wrap(s, sizeof s, 8, 21, blob);
+    bool made = write(fd, blob, n) == (ssize_t)n &&
+                ftruncate(fd, (off_t)UE_CAP_ENTRY_BYTES + 1) == 0;
+    close(fd);
+    long base_kib, big_kib;
+    if (made) {
+        REQUIRE(ue_run_measured(nothing, NULL, &base_kib));
+        CHECK(ue_run_measured(refuse_big_file, path, &big_kib));
+        CHECK(big_kib - base_kib < 8 * 1024);
+    }
+    unlink(path);
+    CHECK(made);
+}
+
 static uint32_t rng = 12345;
 static uint8_t rnd(void) {
     rng ^= rng << 13;
@@ -281,5 +315,6 @@ int main(void) {
     RUN(roundtrips);
     RUN(lazy_not_worse);
     RUN(small_file_claiming_a_lot);
+    RUN(file_over_the_cap);
     return TEST_SUMMARY();
 }
