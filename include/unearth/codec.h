@@ -40,8 +40,8 @@ typedef struct ue_codec_stats {
 uint64_t ue_lzhuf_max_output(size_t in_size);
 
 /* Decodes exactly out_size bytes. UE_ERR_INVALID (with a diagnostic naming the input offset
- * plus diag_base) when out_size is over ue_lzhuf_max_output(in_size) (code "lzhuf.size_limit",
- * refused before any work), when the input ends first, or when a match would write past out_size.
+ * plus diag_base) when out_size is over ue_lzhuf_max_output(in_size) ("lzhuf.size_limit",
+ * before any work), when the input ends first, or when a match would write past out_size.
  * Bits past the last symbol are padding and are not checked. */
 ue_result ue_lzhuf_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
                           ue_codec_stats *stats, ue_diag *d, uint64_t diag_base,
@@ -60,7 +60,7 @@ ue_result ue_lzhuf_encode(int level, const uint8_t *in, size_t in_size, ue_buf *
 uint64_t ue_deflate_max_output(size_t in_size);
 
 /* Inflates into exactly out_size bytes. Errors: out_size over ue_deflate_max_output(in_size)
- * ("deflate.size_limit", refused before zlib is set up), a zlib-wrapped stream, a corrupt stream, a
+ * ("deflate.size_limit", before zlib is set up), a zlib-wrapped stream, a corrupt stream, a
  * stream that ends early (input or final block) or that would produce more than out_size.
  * Input left after the final block is reported through stats->consumed. */
 ue_result ue_deflate_raw_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,

@@ -21,6 +21,7 @@ bool ue_deflate_looks_zlib(const uint8_t *in, size_t in_size) {
 #define MAX_BYTES_PER_INPUT_BYTE 1032u
 
 uint64_t ue_deflate_max_output(size_t in_size) {
+    if ((uint64_t)in_size > UINT64_MAX / MAX_BYTES_PER_INPUT_BYTE) return UINT64_MAX;
     return (uint64_t)in_size * MAX_BYTES_PER_INPUT_BYTE;
 }
 

@@ -189,8 +189,11 @@ typedef struct lzhuf_dec {
  * 8 + at least 1 for its position. */
 #define MIN_MATCH_BITS 10u
 
+#define MAX_BYTES_PER_INPUT_BYTE (8u * F / MIN_MATCH_BITS) /* 48 */
+
 uint64_t ue_lzhuf_max_output(size_t in_size) {
-    return (uint64_t)in_size * 8u * F / MIN_MATCH_BITS;
+    if ((uint64_t)in_size > UINT64_MAX / MAX_BYTES_PER_INPUT_BYTE) return UINT64_MAX;
+    return (uint64_t)in_size * MAX_BYTES_PER_INPUT_BYTE;
 }
 
 ue_result ue_lzhuf_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
