@@ -136,9 +136,9 @@ static void test_lzhuf_errors(void) {
     CHECK(find_code(&d, "lzhuf.truncated") != NULL);
     CHECK_EQ_U(code_offset(&d, "lzhuf.truncated"), 101);
     ue_diag_free(&d);
-    /* Empty input, non-empty output. */
+    /* Empty input, non-empty output: no stream of 0 bytes gives 1, so it is refused up front. */
     CHECK_EQ_U(ue_lzhuf_decode(zero, 0, out, 1, NULL, &d, 0, "x"), UE_ERR_INVALID);
-    CHECK_EQ_U(code_offset(&d, "lzhuf.truncated"), 0);
+    CHECK_EQ_U(code_offset(&d, "lzhuf.size_limit"), 0);
     ue_diag_free(&d);
     /* A match that runs past the declared size. */
     const uint8_t match[3] = {0x8C, 0x00, 0x00};
@@ -151,6 +151,41 @@ static void test_lzhuf_errors(void) {
     ue_diag_free(&d);
     /* Zero output needs no input at all. */
     CHECK_EQ_U(ue_lzhuf_decode(NULL, 0, out, 0, NULL, NULL, 0, "x"), UE_OK);
+}
+
+/* A match costs at least 10 bits (1-bit symbol, 9 position bits) for 60 bytes: 48 per byte. */
+static void test_lzhuf_size_limit(void) {
+    CHECK_EQ_U(ue_lzhuf_max_output(0), 0);
+    CHECK_EQ_U(ue_lzhuf_max_output(1), 48);
+    CHECK_EQ_U(ue_lzhuf_max_output(1000), 48000);
+    /* 16 bytes claiming 1 GiB: refused before anything is decoded, so a 1-byte buffer is safe
+     * (ASan would see any write past it). */
+    uint8_t stream[16] = {0}, one = 0xAA;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_lzhuf_decode(stream, sizeof stream, &one, (size_t)1 << 30, NULL, &d, 0x40, "x"),
+               UE_ERR_INVALID);
+    CHECK_EQ_U(code_offset(&d, "lzhuf.size_limit"), 0x40);
+    CHECK_EQ_U(d.count, 1);
+    CHECK_EQ_U(one, 0xAA);
+    ue_diag_free(&d);
+    /* At the bound the stream is decoded (and here found short), not refused. */
+    uint8_t *out = malloc(16 * 48);
+    REQUIRE(out);
+    CHECK_EQ_U(ue_lzhuf_decode(stream, sizeof stream, out, 16 * 48, NULL, &d, 0, "x"),
+               UE_ERR_INVALID);
+    CHECK(find_code(&d, "lzhuf.size_limit") == NULL);
+    CHECK(find_code(&d, "lzhuf.truncated") != NULL || find_code(&d, "lzhuf.overflow") != NULL);
+    ue_diag_free(&d);
+    free(out);
+    /* Our encoder's densest stream (zeros) stays inside the bound. */
+    size_t n = (size_t)1 << 20;
+    uint8_t *zeros = calloc(n, 1);
+    REQUIRE(zeros);
+    ue_buf b = {0};
+    REQUIRE(ue_lzhuf_encode(9, zeros, n, &b) == UE_OK);
+    CHECK(ue_lzhuf_max_output(b.size) >= n);
+    ue_buf_free(&b);
+    free(zeros);
 }
 
 static void fill_mixed(uint8_t *p, size_t n, uint32_t seed, int kind) {
@@ -286,6 +321,44 @@ static void test_deflate_roundtrips(void) {
     free(back);
 }
 
+/* zlib itself compresses zeros at close to Deflate's 1032:1 ceiling: the bound must hold for
+ * its stream, and a small stream claiming far more is refused before zlib is even set up. */
+static void test_deflate_size_limit(void) {
+    CHECK_EQ_U(ue_deflate_max_output(0), 0);
+    CHECK_EQ_U(ue_deflate_max_output(1), 1032);
+    CHECK_EQ_U(ue_deflate_max_output(1000), 1032000);
+    size_t n = (size_t)1 << 20;
+    uint8_t *zeros = calloc(n, 1);
+    REQUIRE(zeros);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    REQUIRE(deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK);
+    uint8_t packed[4096];
+    z.next_in = zeros;
+    z.avail_in = (uInt)n;
+    z.next_out = packed;
+    z.avail_out = sizeof packed;
+    CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    size_t packed_n = sizeof packed - z.avail_out;
+    deflateEnd(&z);
+    CHECK(ue_deflate_max_output(packed_n) >= n);
+    CHECK(packed_n < 1100); /* about 1020 bytes: the ceiling is nearly reached */
+    uint8_t *back = malloc(n);
+    REQUIRE(back);
+    CHECK_EQ_U(ue_deflate_raw_decode(packed, packed_n, back, n, NULL, NULL, 0, "t"), UE_OK);
+    free(back);
+    free(zeros);
+
+    uint8_t one = 0xAA;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_deflate_raw_decode(packed, 10, &one, (size_t)1 << 30, NULL, &d, 0x80, "t"),
+               UE_ERR_INVALID);
+    CHECK_EQ_U(code_offset(&d, "deflate.size_limit"), 0x80);
+    CHECK_EQ_U(d.count, 1);
+    CHECK_EQ_U(one, 0xAA);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(test_xor_vector);
     RUN(test_xor_key_zero_and_streaming);
@@ -293,9 +366,11 @@ int main(void) {
     RUN(test_lzhuf_reference_streams);
     RUN(test_lzhuf_reconstruct_matches_reference);
     RUN(test_lzhuf_errors);
+    RUN(test_lzhuf_size_limit);
     RUN(test_lzhuf_roundtrips);
     RUN(test_deflate_hand_stored_block);
     RUN(test_deflate_errors);
     RUN(test_deflate_roundtrips);
+    RUN(test_deflate_size_limit);
     return TEST_SUMMARY();
 }

@@ -1,6 +1,10 @@
 /* unearth tests — GameCube LZSS: hand-computed streams through the shared codec with the zero
  * ring, the 16-byte container (sizes, §18.7 fallback, bad input) and encoder round trips. */
+#include "peak_rss.h" /* first: it sets the feature macros */
+#include <fcntl.h>
+
 #include "test.h"
+#include "unearth/archive.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
 
@@ -151,6 +155,86 @@ static void container_bad(void) {
     ue_diag_free(&d);
 }
 
+/* Child work: a 21-byte file declaring `*declared` bytes must be refused as impossible by the
+ * decoder and by the container view `info`/`extract` open, without allocating for it. */
+static int refuse_claim(void *arg) {
+    const uint32_t declared = *(const uint32_t *)arg;
+    const uint8_t s[] = {0x03, 'A', 'B', 0xEE, 0xF3};
+    uint8_t blob[64], *out = NULL;
+    size_t n = wrap(s, sizeof s, declared, 21, blob), out_n;
+    ue_diag d = {0};
+    bool ok = ue_gclzss_decode(blob, n, UE_MODE_TOLERANT, &out, &out_n, &d, 0, "t") ==
+                  UE_ERR_INVALID &&
+              has_code(&d, "lzss.size_impossible") && out == NULL;
+    ue_diag_free(&d);
+    ue_archive *a = NULL;
+    ok = ok && ue_archive_open_memory(blob, n, "claim.lzss", UE_MODE_TOLERANT, &a, NULL) != UE_OK;
+    return ok ? 0 : 1;
+}
+
+static int nothing(void *arg) {
+    (void)arg;
+    return 0;
+}
+
+/* The bound is exact: 5 stream bytes (flag + 2 references) give at most 36 bytes, so 36 is
+ * decoded (and found short) while 37, or 2 GiB, is refused; peak memory stays flat. */
+static void small_file_claiming_a_lot(void) {
+    const uint8_t s[] = {0x03, 'A', 'B', 0xEE, 0xF3};
+    uint8_t blob[64], *out = NULL;
+    size_t out_n;
+    ue_diag d = {0};
+    size_t n = wrap(s, sizeof s, 36, 21, blob);
+    CHECK(ue_gclzss_decode(blob, n, UE_MODE_STRICT, &out, &out_n, &d, 0, "t") == UE_ERR_INVALID);
+    CHECK(has_code(&d, "lzss.truncated") && !has_code(&d, "lzss.size_impossible"));
+    ue_diag_free(&d);
+    n = wrap(s, sizeof s, 37, 21, blob);
+    CHECK(ue_gclzss_decode(blob, n, UE_MODE_STRICT, &out, &out_n, &d, 0, "t") == UE_ERR_INVALID);
+    CHECK(has_code(&d, "lzss.size_impossible"));
+    ue_diag_free(&d);
+
+    long base_kib, claim_kib;
+    uint32_t declared = 0xFFFFFFFFu;
+    REQUIRE(ue_run_measured(nothing, NULL, &base_kib));
+    CHECK(ue_run_measured(refuse_claim, &declared, &claim_kib));
+    /* 4 GiB claimed; allow 8 MiB of noise over the child that does nothing. */
+    CHECK(claim_kib - base_kib < 8 * 1024);
+    if (claim_kib - base_kib >= 8 * 1024)
+        fprintf(stderr, "  peak %ld KiB vs %ld KiB at rest\n", claim_kib, base_kib);
+}
+
+/* Child work: open a sparse LZSS file just over the 2 GiB cap; it must be refused from its size
+ * (lzss.file_cap), never read into memory. */
+static int refuse_big_file(void *arg) {
+    const char *path = arg;
+    ue_archive *a = NULL;
+    ue_diag d = {0};
+    bool ok = ue_archive_open(path, UE_MODE_TOLERANT, &a, &d) == UE_ERR_INVALID &&
+              has_code(&d, "lzss.file_cap");
+    ue_diag_free(&d);
+    return ok ? 0 : 1;
+}
+
+static void file_over_the_cap(void) {
+    char path[] = "/tmp/unearth_test_big_XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    const uint8_t s[] = {0x03, 'A', 'B', 0xEE, 0xF3};
+    uint8_t blob[64];
+    size_t n = wrap(s, sizeof s, 8, 21, blob);
+    bool made = write(fd, blob, n) == (ssize_t)n &&
+                ftruncate(fd, (off_t)UE_CAP_ENTRY_BYTES + 1) == 0;
+    close(fd);
+    long base_kib, big_kib;
+    if (made) {
+        REQUIRE(ue_run_measured(nothing, NULL, &base_kib));
+        CHECK(ue_run_measured(refuse_big_file, path, &big_kib));
+        CHECK(big_kib - base_kib < 8 * 1024);
+    }
+    unlink(path);
+    CHECK(made);
+}
+
 static uint32_t rng = 12345;
 static uint8_t rnd(void) {
     rng ^= rng << 13;
@@ -230,5 +314,7 @@ int main(void) {
     RUN(container_bad);
     RUN(roundtrips);
     RUN(lazy_not_worse);
+    RUN(small_file_claiming_a_lot);
+    RUN(file_over_the_cap);
     return TEST_SUMMARY();
 }

@@ -170,6 +170,59 @@ static void lazy_beats_or_ties_greedy(void) {
     ue_buf_free(&lazy);
 }
 
+/* Hand-counted bounds: a flag byte alone gives nothing, a literal 1 byte, a reference 18; a
+ * whole group (flag + 8 references = 17 bytes) 144. */
+static void max_output_counts_flags_and_references(void) {
+    CHECK_EQ_U(ue_lzss_max_output(0), 0);
+    CHECK_EQ_U(ue_lzss_max_output(1), 0);
+    CHECK_EQ_U(ue_lzss_max_output(2), 1);
+    CHECK_EQ_U(ue_lzss_max_output(3), 18);
+    CHECK_EQ_U(ue_lzss_max_output(4), 19);
+    CHECK_EQ_U(ue_lzss_max_output(17), 144);
+    CHECK_EQ_U(ue_lzss_max_output(18), 144);
+    CHECK_EQ_U(ue_lzss_max_output(20), 162);
+    CHECK_EQ_U(ue_lzss_max_output(1700), 14400);
+}
+
+/* A group of eight 18-byte references to the ring start (EE FF: position 0xFEE, length 18)
+ * reaches the bound exactly; asking for more, even 1 MiB, only decodes what the 17 bytes hold. */
+static void small_stream_claiming_more_stays_bounded(void) {
+    uint8_t s[17] = {0x00};
+    for (int k = 0; k < 8; k++) {
+        s[1 + 2 * k] = 0xEE;
+        s[2 + 2 * k] = 0xFF;
+    }
+    uint8_t out[144];
+    ue_lzss_stats st;
+    CHECK_EQ_U(ue_lzss_decode(&UE_LZSS_PARKAN, s, sizeof s, out, sizeof out, &st, NULL, 0, "t"),
+               UE_OK);
+    CHECK_EQ_U(st.consumed, 17);
+    uint8_t spaces[144];
+    memset(spaces, ' ', sizeof spaces);
+    CHECK_MEM(out, spaces, sizeof spaces);
+
+    size_t big = (size_t)1 << 20;
+    uint8_t *buf = malloc(big);
+    REQUIRE(buf);
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_lzss_decode(&UE_LZSS_PARKAN, s, sizeof s, buf, big, &st, &d, 0, "t"),
+               UE_ERR_INVALID);
+    CHECK_EQ_U(st.produced, ue_lzss_max_output(sizeof s));
+    CHECK_EQ_U(st.consumed, 17);
+    CHECK_STR(d.items[0].code, "lzss.truncated");
+    ue_diag_free(&d);
+    free(buf);
+
+    /* Our encoder's densest stream (zeros with the zero fill) respects the same bound. */
+    uint8_t *zeros = calloc(big, 1);
+    REQUIRE(zeros);
+    ue_buf b = {0};
+    REQUIRE(ue_lzss_encode(&UE_LZSS_GAMECUBE, 9, zeros, big, &b) == UE_OK);
+    CHECK(ue_lzss_max_output(b.size) >= big);
+    ue_buf_free(&b);
+    free(zeros);
+}
+
 int main(void) {
     RUN(spec_vectors_parkan);
     RUN(gamecube_ring_starts_with_zeros);
@@ -178,5 +231,7 @@ int main(void) {
     RUN(encoder_round_trips);
     RUN(leading_run_uses_the_ring_fill);
     RUN(lazy_beats_or_ties_greedy);
+    RUN(max_output_counts_flags_and_references);
+    RUN(small_stream_claiming_more_stays_bounded);
     return TEST_SUMMARY();
 }

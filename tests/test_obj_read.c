@@ -46,6 +46,8 @@ static void errors_name_the_line(void) {
         {"v 0 0\n", "obj.number", "obj/line[1]"},
         {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n", "obj.face", "obj/line[4]"},
         {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/9 2 3\n", "obj.index", "obj/line[4]"},
+        /* strtol saturates to LONG_MIN; found by fuzz_obj (UBSan: negating it overflowed). */
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf -99999999999999999999 2 3\n", "obj.index", "obj/line[4]"},
         {"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 3 4\n", "obj.limit", "obj/line[6]"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

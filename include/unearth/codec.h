@@ -34,8 +34,14 @@ typedef struct ue_codec_stats {
     size_t produced; /* output bytes written */
 } ue_codec_stats;
 
+/* The most output any stream of `in_size` bytes can decode to: a symbol costs at least one
+ * bit and a match of at most 60 bytes at least 10 bits (symbol + 9 position bits), so
+ * 6 bytes per input bit, 48 per byte. */
+uint64_t ue_lzhuf_max_output(size_t in_size);
+
 /* Decodes exactly out_size bytes. UE_ERR_INVALID (with a diagnostic naming the input offset
- * plus diag_base) when the input ends before that, or when a match would write past out_size.
+ * plus diag_base) when out_size is over ue_lzhuf_max_output(in_size) ("lzhuf.size_limit",
+ * before any work), when the input ends first, or when a match would write past out_size.
  * Bits past the last symbol are padding and are not checked. */
 ue_result ue_lzhuf_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
                           ue_codec_stats *stats, ue_diag *d, uint64_t diag_base,
@@ -49,7 +55,12 @@ ue_result ue_lzhuf_encode(int level, const uint8_t *in, size_t in_size, ue_buf *
 
 /* ---- raw Deflate (RFC 1951, no zlib header or Adler-32) ---------------------------------- */
 
-/* Inflates into exactly out_size bytes. Errors: a zlib-wrapped stream, a corrupt stream, a
+/* The most output any raw Deflate stream of `in_size` bytes can inflate to: a 258-byte match
+ * costs at least 2 bits (1-bit length and distance codes), so 1032 bytes per input byte. */
+uint64_t ue_deflate_max_output(size_t in_size);
+
+/* Inflates into exactly out_size bytes. Errors: out_size over ue_deflate_max_output(in_size)
+ * ("deflate.size_limit", before zlib is set up), a zlib-wrapped stream, a corrupt stream, a
  * stream that ends early (input or final block) or that would produce more than out_size.
  * Input left after the final block is reported through stats->consumed. */
 ue_result ue_deflate_raw_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,

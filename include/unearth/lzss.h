@@ -40,6 +40,12 @@ ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_s
                          uint8_t *out, size_t out_size, ue_lzss_stats *stats, ue_diag *d,
                          uint64_t diag_base, const char *diag_path);
 
+/* The most output any stream of `in_size` bytes can decode to: every 17 bytes hold at most a
+ * flag byte and 8 two-byte references of 18 bytes each (144 bytes), a shorter tail a flag byte,
+ * references and at most one literal. Callers check a declared size against it (and against
+ * their own cap) before allocating, so a small input cannot ask for a large buffer. */
+uint64_t ue_lzss_max_output(size_t in_size);
+
 /* Encoder effort: 0 = greedy with a short search, 9 = lazy matching with a deep search. */
 #define UE_LZSS_LEVEL_DEFAULT 6
 /* Encodes `in` into `out` (appended). Streams are accepted by ue_lzss_decode with the same

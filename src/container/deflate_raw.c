@@ -16,10 +16,25 @@ bool ue_deflate_looks_zlib(const uint8_t *in, size_t in_size) {
 /* zlib counts in uInt; feed huge buffers in slices so size_t never truncates. */
 #define SLICE ((size_t)1 << 30)
 
+/* Deflate's best case: length code 285 (258 bytes, no extra bits) and a distance code, each
+ * one bit long, so 2 bits per 258 bytes; literals and headers only cost more. */
+#define MAX_BYTES_PER_INPUT_BYTE 1032u
+
+uint64_t ue_deflate_max_output(size_t in_size) {
+    if ((uint64_t)in_size > UINT64_MAX / MAX_BYTES_PER_INPUT_BYTE) return UINT64_MAX;
+    return (uint64_t)in_size * MAX_BYTES_PER_INPUT_BYTE;
+}
+
 ue_result ue_deflate_raw_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
                                 ue_codec_stats *stats, ue_diag *d, uint64_t diag_base,
                                 const char *diag_path) {
     if (stats) stats->consumed = stats->produced = 0;
+    if ((uint64_t)out_size > ue_deflate_max_output(in_size)) {
+        ue_diag_add(d, UE_SEV_ERROR, "deflate.size_limit", diag_base, diag_path,
+                    "declared size %zu cannot come from %zu Deflate bytes (at most %llu)",
+                    out_size, in_size, (unsigned long long)ue_deflate_max_output(in_size));
+        return UE_ERR_INVALID;
+    }
     /* A zlib header parses as a non-final stored block in raw mode and could slip through when
      * its bogus LEN/NLEN happened to agree, so the wrapper is refused up front. A genuine raw
      * stream only starts like this if its first block is stored with non-zero padding bits,

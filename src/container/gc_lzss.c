@@ -46,12 +46,6 @@ ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h
     return UE_OK;
 }
 
-/* Largest output a stream of `in` bytes can produce: a flag byte and 8 two-byte references
- * of 18 bytes each give 144 bytes per 17 input bytes. Checked before allocating. */
-static uint64_t max_expansion(size_t in) {
-    return ((uint64_t)in / 17u + 1u) * 144u;
-}
-
 ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
                            size_t *out_size, ue_diag *d, uint64_t diag_base,
                            const char *diag_path) {
@@ -62,7 +56,8 @@ ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **o
     if (r != UE_OK) return r;
     const uint8_t *stream = p + UE_GCLZSS_HEADER;
     size_t stream_len = h.stream_end - UE_GCLZSS_HEADER;
-    if ((uint64_t)h.uncompressed_size > max_expansion(stream_len)) {
+    /* Both limits are checked before allocating: what the stream could produce, and the cap. */
+    if ((uint64_t)h.uncompressed_size > ue_lzss_max_output(stream_len)) {
         ue_diag_add(d, UE_SEV_ERROR, "lzss.size_impossible", diag_base + 4, diag_path,
                     "declared uncompressed size %u cannot come from %zu compressed bytes",
                     h.uncompressed_size, stream_len);

@@ -21,7 +21,14 @@ static bool gclzss_probe(const uint8_t *head, size_t n, uint64_t total) {
 }
 
 static ue_result gclzss_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
-    if (src->size > UE_CAP_ENTRY_BYTES) return UE_ERR_NOMEM;
+    /* The file is held whole and its payload decoded whole (at most 144/17 of the stream, see
+     * ue_lzss_max_output), so memory is bounded by about 18 × the file: cap the file itself. */
+    if (src->size > UE_CAP_ENTRY_BYTES) {
+        ue_diag_add(d, UE_SEV_ERROR, "lzss.file_cap", 0, "lzss",
+                    "LZSS file of %llu bytes is over the %zu-byte cap",
+                    (unsigned long long)src->size, (size_t)UE_CAP_ENTRY_BYTES);
+        return UE_ERR_INVALID;
+    }
     gclzss_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;
     s->stored_size = (size_t)src->size;

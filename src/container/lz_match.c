@@ -81,10 +81,14 @@ ue_result ue_lz_parse(const ue_lz_params *p, const uint8_t *in, size_t in_size, 
     static const unsigned chains[10] = {2, 4, 8, 16, 32, 64, 128, 512, 1024, 4096};
     f->max_chain = chains[level];
     const bool lazy = level >= 3;
-    for (size_t i = 0; i < HASH_SIZE; i++) f->head[i] = NIL;
-    for (size_t i = 0; i < WINDOW; i++) f->prev[i] = NIL;
-    /* Only the fill bytes a reference can still reach are worth indexing. */
-    for (size_t pos = RING - p->max_distance; pos < RING; pos++) insert(f, pos);
+    /* NIL is all one bits, so a byte fill sets every slot. prev[] needs no fill: a slot is
+     * only read for a position already inserted, which wrote it. */
+    memset(f->head, 0xFF, sizeof f->head);
+    /* Of the fill, only the last max_match positions can win: an older one holds the same
+     * max_match fill bytes (so never a strictly longer match) farther back, and chains visit
+     * the newer first. Indexing the rest only cost time, so the chosen matches do not change. */
+    size_t first_fill = RING - (p->max_match < p->max_distance ? p->max_match : p->max_distance);
+    for (size_t pos = first_fill; pos < RING; pos++) insert(f, pos);
 
     size_t pos = RING, pending_len = 0, pending_from = 0;
     bool have_pending = false;

@@ -185,11 +185,28 @@ typedef struct lzhuf_dec {
     uint8_t ring[N];
 } lzhuf_dec;
 
+/* Fewest bits a match can cost: one for its symbol (a leaf may sit right under the root),
+ * 8 + at least 1 for its position. */
+#define MIN_MATCH_BITS 10u
+
+#define MAX_BYTES_PER_INPUT_BYTE (8u * F / MIN_MATCH_BITS) /* 48 */
+
+uint64_t ue_lzhuf_max_output(size_t in_size) {
+    if ((uint64_t)in_size > UINT64_MAX / MAX_BYTES_PER_INPUT_BYTE) return UINT64_MAX;
+    return (uint64_t)in_size * MAX_BYTES_PER_INPUT_BYTE;
+}
+
 ue_result ue_lzhuf_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
                           ue_codec_stats *stats, ue_diag *d, uint64_t diag_base,
                           const char *diag_path) {
     if (stats) stats->consumed = stats->produced = 0;
     if (out_size == 0) return UE_OK;
+    if ((uint64_t)out_size > ue_lzhuf_max_output(in_size)) {
+        ue_diag_add(d, UE_SEV_ERROR, "lzhuf.size_limit", diag_base, diag_path,
+                    "declared size %zu cannot come from %zu LZHUF bytes (at most %llu)", out_size,
+                    in_size, (unsigned long long)ue_lzhuf_max_output(in_size));
+        return UE_ERR_INVALID;
+    }
     lzhuf_dec *s = malloc(sizeof *s);
     if (!s) return UE_ERR_NOMEM;
     huff_start(&s->h);

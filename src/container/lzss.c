@@ -15,6 +15,14 @@ const ue_lzss_params UE_LZSS_GAMECUBE = {0x00, UE_LZSS_START, false, 0};
  * depends on ring bytes the same copy is about to overwrite in any decoder variant. */
 #define MAX_DISTANCE (UE_LZSS_RING - UE_LZSS_MAX_MATCH)
 
+uint64_t ue_lzss_max_output(size_t in_size) {
+    /* Flag bytes produce nothing; a reference gives 18 bytes for 2, a literal 1 for 1. */
+    uint64_t groups = in_size / 17u, tail = in_size % 17u;
+    uint64_t most = groups * 8u * UE_LZSS_MAX_MATCH;
+    if (tail > 0) most += (tail - 1u) / 2u * UE_LZSS_MAX_MATCH + (tail - 1u) % 2u;
+    return most;
+}
+
 ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
                          uint8_t *out, size_t out_size, ue_lzss_stats *stats, ue_diag *d,
                          uint64_t diag_base, const char *diag_path) {

@@ -78,7 +78,9 @@ static bool parse_floats(const char *p, float *out, int want, int *got) {
 /* Resolves a 1-based (or negative, relative) index against `count` elements. */
 static bool resolve(long idx, size_t count, uint32_t *out) {
     if (idx > 0 && (size_t)idx <= count) *out = (uint32_t)(idx - 1);
-    else if (idx < 0 && (size_t)(-idx) <= count) *out = (uint32_t)(count - (size_t)(-idx));
+    /* -(idx + 1) + 1 is |idx| without negating LONG_MIN (strtol's answer to a huge "-9…"). */
+    else if (idx < 0 && (size_t)(-(idx + 1)) + 1 <= count)
+        *out = (uint32_t)(count - ((size_t)(-(idx + 1)) + 1));
     else return false;
     return true;
 }

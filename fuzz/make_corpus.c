@@ -1,0 +1,181 @@
+/* unearth fuzzing — writes the seed corpus of every libFuzzer target (fuzz/corpus/<target>/)
+ * from the sample pack and our own encoders, deterministically, so the committed seeds can be
+ * rebuilt and checked (the `fuzz_corpus_fresh` test diffs them). Usage: make_corpus OUT_DIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/codec.h"
+#include "unearth/gamecube.h"
+#include "unearth/lzss.h"
+#include "unearth/msh.h"
+#include "unearth/obj.h"
+#include "unearth/samples.h"
+#include "unearth/scene.h"
+
+/* Seeds stay far below the -max_len scripts/fuzz.sh gives each target. */
+#define MAX_SEED 12000u
+
+static const char *g_root;
+static int g_failures;
+
+static void write_seed(const char *target, const char *name, const void *data, size_t n) {
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s/%s", g_root, target);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n > MAX_SEED || ue_mkdirs(dir, NULL) != UE_OK ||
+        ue_file_write_atomic(path, data, n, true, NULL) != UE_OK) {
+        fprintf(stderr, "make_corpus: cannot write %s (%zu bytes)\n", path, n);
+        g_failures++;
+    }
+}
+
+/* Plain data the codec seeds compress: text, a zero run, and binary from the sample model. */
+typedef struct plain {
+    const char *name;
+    const uint8_t *data;
+    size_t size;
+} plain;
+
+static size_t make_plains(const ue_sample_list *pack, plain *out, uint8_t *zeros, size_t nz) {
+    static const char text[] =
+        "Parkan NRes RsLi LZSS: the ring starts at 0xFEE; the ring starts at 0xFEE again. "
+        "abcabcabcabcabcabcabcabcabcabc 0123456789 0123456789 0123456789";
+    size_t n = 0;
+    out[n++] = (plain){"text", (const uint8_t *)text, sizeof text - 1};
+    memset(zeros, 0, nz);
+    out[n++] = (plain){"zeros", zeros, nz};
+    for (size_t i = 0; i < pack->count; i++) {
+        if (strcmp(pack->items[i].path, "parkan/robot.msh") != 0) continue;
+        size_t take = pack->items[i].size < 1024 ? pack->items[i].size : 1024;
+        out[n++] = (plain){"model", pack->items[i].data, take};
+    }
+    return n;
+}
+
+/* The fuzz_lzss / fuzz_lzhuf input layout: a little-endian 16-bit declared size, then a stream. */
+static void write_sized_stream(const char *target, const char *name, size_t declared,
+                               const ue_buf *stream) {
+    ue_buf seed = {0};
+    ue_buf_put_u8(&seed, (uint8_t)(declared & 0xFF));
+    ue_buf_put_u8(&seed, (uint8_t)(declared >> 8));
+    ue_buf_put(&seed, stream->data, stream->size);
+    if (!seed.failed) write_seed(target, name, seed.data, seed.size);
+    ue_buf_free(&seed);
+}
+
+static void codec_seeds(const plain *plains, size_t count) {
+    char name[64];
+    for (size_t i = 0; i < count; i++) {
+        const plain *p = &plains[i];
+        ue_buf b = {0};
+        if (ue_lzss_encode(&UE_LZSS_PARKAN, 6, p->data, p->size, &b) == UE_OK) {
+            snprintf(name, sizeof name, "parkan_%s.lzss", p->name);
+            write_sized_stream("lzss", name, p->size, &b);
+        }
+        ue_buf_free(&b);
+        if (ue_lzss_encode(&UE_LZSS_GAMECUBE, 9, p->data, p->size, &b) == UE_OK) {
+            snprintf(name, sizeof name, "gamecube_%s.lzss", p->name);
+            write_sized_stream("lzss", name, p->size, &b);
+        }
+        ue_buf_free(&b);
+        if (ue_lzhuf_encode(6, p->data, p->size, &b) == UE_OK) {
+            snprintf(name, sizeof name, "%s.lzhuf", p->name);
+            write_sized_stream("lzhuf", name, p->size, &b);
+        }
+        ue_buf_free(&b);
+        if (ue_deflate_raw_encode(9, p->data, p->size, &b) == UE_OK) {
+            snprintf(name, sizeof name, "%s.deflate", p->name);
+            write_sized_stream("lzhuf", name, p->size, &b);
+        }
+        ue_buf_free(&b);
+        if (ue_gclzss_encode(p->data, p->size, 6, 0, &b) == UE_OK) {
+            snprintf(name, sizeof name, "%s.lzss", p->name);
+            write_seed("gc_lzss", name, b.data, b.size);
+        }
+        ue_buf_free(&b);
+    }
+    ue_buf empty = {0};
+    if (ue_gclzss_encode(NULL, 0, 0, 0, &empty) == UE_OK)
+        write_seed("gc_lzss", "empty.lzss", empty.data, empty.size);
+    ue_buf_free(&empty);
+}
+
+/* Which targets a sample of the pack seeds, by its path in the pack. */
+static void pack_seeds(const ue_sample_list *pack) {
+    static const struct {
+        const char *path, *target, *name;
+    } routes[] = {
+        {"parkan/objects.rlb", "nres", "objects.rlb"},
+        {"parkan/robot.msh", "nres", "robot.msh"},
+        {"parkan/robot.msh", "msh", "robot.msh"},
+        {"parkan/sprites_demo.lib", "rsli", "sprites_demo.lib"},
+        {"gamecube/demo_colo.fsys", "fsys", "demo_colo.fsys"},
+        {"gamecube/demo_xd.fsys", "fsys", "demo_xd.fsys"},
+        {"gamecube/demo_colo.pkx", "pkx", "demo_colo.pkx"},
+        {"gamecube/demo_xd.pkx", "pkx", "demo_xd.pkx"},
+        {"gamecube/demo_model.lzss", "gc_lzss", "demo_model.lzss"},
+    };
+    for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++) {
+        bool found = false;
+        for (size_t i = 0; i < pack->count && !found; i++) {
+            if (strcmp(pack->items[i].path, routes[r].path) != 0) continue;
+            write_seed(routes[r].target, routes[r].name, pack->items[i].data, pack->items[i].size);
+            found = true;
+        }
+        if (!found) {
+            fprintf(stderr, "make_corpus: the sample pack has no %s\n", routes[r].path);
+            g_failures++;
+        }
+    }
+}
+
+/* OBJ seeds: hand-written records the reader handles (slashes, negative indices, polygons),
+ * and the sample robot exported by our OBJ writer. */
+static void obj_seeds(const ue_sample_list *pack) {
+    static const char triangle[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    static const char quad[] =
+        "# quad with uvs and normals\no quad\nv -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\n"
+        "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\nusemtl m\ns off\n"
+        "f 1/1/1 2/2/1 3/3/1 4/4/1\nf -4//-1 -3//-1 -2//-1\n";
+    write_seed("obj", "triangle.obj", triangle, sizeof triangle - 1);
+    write_seed("obj", "quad.obj", quad, sizeof quad - 1);
+    for (size_t i = 0; i < pack->count; i++) {
+        if (strcmp(pack->items[i].path, "parkan/robot.msh") != 0) continue;
+        ue_msh m;
+        if (ue_msh_parse(pack->items[i].data, pack->items[i].size, UE_MODE_STRICT, &m, NULL) !=
+            UE_OK)
+            break;
+        ue_scene s;
+        ue_scene_init(&s);
+        ue_msh_export_options o = {0, 0}; /* LOD 0, group 0: a small but real mesh */
+        ue_buf text = {0};
+        if (ue_msh_to_scene(&m, "robot", &o, &s, NULL) == UE_OK &&
+            ue_obj_export(&s, NULL, &text, NULL, NULL) == UE_OK)
+            write_seed("obj", "robot_lod0.obj", text.data, text.size);
+        ue_buf_free(&text);
+        ue_scene_free(&s);
+        ue_msh_free(&m);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_corpus OUT_DIR\n");
+        return 2;
+    }
+    g_root = argv[1];
+    ue_sample_list pack = {0};
+    if (ue_samples_build(&pack) != UE_OK) {
+        fprintf(stderr, "make_corpus: cannot build the sample pack\n");
+        return 3;
+    }
+    static uint8_t zeros[2048];
+    plain plains[4];
+    size_t n = make_plains(&pack, plains, zeros, sizeof zeros);
+    pack_seeds(&pack);
+    codec_seeds(plains, n);
+    obj_seeds(&pack);
+    ue_sample_list_free(&pack);
+    return g_failures ? 1 : 0;
+}
