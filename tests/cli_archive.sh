@@ -109,7 +109,7 @@ PY
   expect_rc 0 "$UE" validate --strict "$T/ro.bin"
   first=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['entries'][0]['name'])" "$T/ro/manifest.json")
   expect_rc 0 "$UE" list --json "$T/ro.bin"
-  [ "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[0]['name'])" "$T/out")" = "$first" ] \
+  [ "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['entries'][0]['name'])" "$T/out")" = "$first" ] \
     && ok || bad "reordered entry not first after pack"
 done
 # a nested archive found by name through the rebuilt NRes table

@@ -3,6 +3,7 @@
 #ifndef UE_CLI_H
 #define UE_CLI_H
 
+#include "unearth/archive.h"
 #include "unearth/common.h"
 
 /* Exit codes of the CLI contract. */
@@ -28,6 +29,7 @@ typedef struct cli_opts {
     size_t op_count;
 } cli_opts;
 
+/* ---- reporting (src/cli/report.c) ---- */
 int cli_exit_code(ue_result r);
 /* Prints every diagnostic to stderr (at most `limit`, 0 = all) and a count of the rest. */
 void cli_print_diags(const ue_diag *d, size_t limit);
@@ -40,6 +42,30 @@ void cli_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* The format a file's magic names ("unknown" if none or not a plain file): named even when
+ * the file is too damaged to open. */
+const char *cli_sniff_format(const char *path);
+
+/* What a verb found in one file. Errors make a file invalid in either mode; in tolerant mode
+ * they become warnings, and `dropped` counts what the output had to leave out (damaged entries,
+ * models or model parts), which makes the exit code 1 as well. */
+typedef struct cli_tally {
+    size_t errors;
+    size_t warnings;
+    size_t dropped;
+} cli_tally;
+void cli_tally_add(cli_tally *t, const ue_diag *d);
+size_t cli_damaged_entries(const ue_archive *a);
+/* 0 valid, 1 invalid or something dropped, 2/3 for usage and I/O failures. */
+int cli_verdict_code(ue_result r, const cli_tally *t);
+/* "valid", "INVALID" (errors), "DAMAGED" (no errors but something dropped) or "FAILED". */
+const char *cli_verdict_word(ue_result r, const cli_tally *t);
+/* "2 errors, 1 warning" or, when only drops explain the verdict, "1 part dropped, 1 warning". */
+void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size);
+/* Prints a JSON value (indented, key order kept) to stdout and releases it. */
+void cli_print_json(struct json_t *j);
+/* The --json answer of a verb that failed on `path`: {file, format, error, diagnostics}. */
+void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d);
 
 /* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output` (or the
  * companion file written beside it, x.gltf → x.bin when `companion_ext` is "bin") is, contains
@@ -66,6 +92,15 @@ int model_info(const cli_opts *o, const char *path);
 /* Validates every model reachable from `path`; adds per-model summaries (JSON array `models`
  * when json is not NULL). Returns the worst exit code. */
 int models_validate(const cli_opts *o, const char *path, void *json_models);
+/* Checks every model reachable from `path` as validate does (in the mode of `o`), printing
+ * only the diagnostics of models that fail when `print`; adds their counts to `sum` (may be
+ * NULL); returns the worst exit code. */
+int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum);
+/* validate's verdict on one file (container and models), without its report: diagnostics of
+ * what fails are printed when `print`. Fills the tally; returns the exit code. */
+int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t);
+/* True when tolerant reading had to leave out part of the model (its strict parse fails). */
+bool model_lost_parts(const uint8_t *data, size_t size);
 /* Proves decode → encode of every model's tables; prints a line per model. */
 int models_roundtrip(const cli_opts *o, const char *path);
 

@@ -17,25 +17,63 @@ static int need_inputs(const cli_opts *o, size_t min, size_t max) {
     return 0;
 }
 
-/* Opens with diagnostics printed on failure; returns an exit code (0 on success). */
-static int open_archive(const cli_opts *o, const char *path, ue_archive **a) {
-    ue_diag d = {0};
-    ue_result r = ue_archive_open(path, o->mode, a, &d);
-    if (r != UE_OK) {
-        cli_print_diags(&d, 50);
-        cli_error("%s: %s", path, ue_result_name(r));
-    } else if (d.count && !o->quiet) {
-        cli_print_diags(&d, 50);
+/* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
+ * an exit code (0 on success). */
+static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d) {
+    ue_result r = ue_archive_open(path, o->mode, a, d);
+    if (r == UE_OK) {
+        if (d->count && !o->quiet && !o->json) cli_print_diags_as(path, d, 50);
+        return 0;
     }
-    ue_diag_free(&d);
+    if (o->json) {
+        cli_json_failure(o->verb, path, r, d);
+    } else {
+        cli_print_diags_as(path, d, 50);
+        /* A closing line only when no diagnostic already said why. */
+        if (!ue_diag_count(d, UE_SEV_ERROR))
+            cli_error("%s: %s (%s)", path, ue_result_name(r), cli_sniff_format(path));
+    }
     return cli_exit_code(r);
 }
 
-static void print_json_text(char *text) {
-    if (text) {
-        puts(text);
-        free(text);
+static int info_json(const cli_opts *o, ue_archive *a, const ue_diag *d) {
+    char *text = ue_archive_info_json(a);
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    if (!j) {
+        cli_error("info: %s: %s", o->inputs[0], ue_result_name(UE_ERR_NOMEM));
+        return EXIT_IO;
     }
+    json_object_set_new(j, "diagnostics", cli_diags_json(d));
+    cli_print_json(j);
+    return 0;
+}
+
+static void info_text(const char *path, ue_archive *a) {
+    char *text = ue_archive_info_json(a);
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    printf("%s: %s, %lld bytes, %zu entries\n", path,
+           json_string_value(json_object_get(j, "description")),
+           (long long)json_integer_value(json_object_get(j, "size")), ue_archive_count(a));
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(j, "header"), key, v) {
+        char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+        printf("  %-20s %s\n", key, s ? s : "?");
+        free(s);
+    }
+    /* A per-kind summary helps spot nested models at a glance. */
+    size_t nested = 0;
+    for (size_t i = 0; i < ue_archive_count(a); i++) {
+        ue_entry_info e;
+        ue_archive_entry(a, i, &e);
+        nested += e.nested[0] != 0;
+    }
+    printf("  %-20s %zu\n", "nested_containers", nested);
+    size_t damaged = cli_damaged_entries(a);
+    if (damaged) printf("  %-20s %zu\n", "damaged_entries", damaged);
+    json_decref(j);
 }
 
 int cmd_info(const cli_opts *o) {
@@ -44,61 +82,96 @@ int cmd_info(const cli_opts *o) {
     int model_rc = model_info(o, o->inputs[0]);
     if (model_rc >= 0) return model_rc;
     ue_archive *a;
-    if ((rc = open_archive(o, o->inputs[0], &a))) return rc;
-    char *text = ue_archive_info_json(a);
-    if (o->json) {
-        print_json_text(text);
-    } else if (text) {
-        json_t *j = json_loads(text, 0, NULL);
-        free(text);
-        printf("%s: %s, %lld bytes, %zu entries\n", o->inputs[0],
-               json_string_value(json_object_get(j, "description")),
-               (long long)json_integer_value(json_object_get(j, "size")), ue_archive_count(a));
-        const char *key;
-        json_t *v;
-        json_object_foreach(json_object_get(j, "header"), key, v) {
-            char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-            printf("  %-20s %s\n", key, s ? s : "?");
-            free(s);
-        }
-        /* A per-kind summary helps spot nested models at a glance. */
-        size_t nested = 0, damaged = 0;
-        for (size_t i = 0; i < ue_archive_count(a); i++) {
-            ue_entry_info e;
-            ue_archive_entry(a, i, &e);
-            nested += e.nested[0] != 0;
-            damaged += e.damaged;
-        }
-        printf("  %-20s %zu\n", "nested_containers", nested);
-        if (damaged) printf("  %-20s %zu\n", "damaged_entries", damaged);
-        json_decref(j);
+    ue_diag d = {0};
+    rc = open_archive(o, o->inputs[0], &a, &d);
+    if (!rc) {
+        if (o->json) rc = info_json(o, a, &d);
+        else info_text(o->inputs[0], a);
+        ue_archive_close(a);
     }
-    ue_archive_close(a);
-    return 0;
+    ue_diag_free(&d);
+    return rc;
+}
+
+/* One entry in the keys every container shares; the format's own fields go under "extra". */
+static json_t *entry_json(const ue_entry_info *e, json_t *format_fields) {
+    static const char *const common[] = {"index", "name", "type", "size", "stored_size",
+                                         "method", "offset", "nested", "damaged"};
+    json_t *j = json_object();
+    json_object_set_new(j, "index", json_integer((json_int_t)e->index));
+    json_object_set_new(j, "name", json_string(e->name));
+    json_object_set_new(j, "type", json_string(e->type));
+    json_object_set_new(j, "size", json_integer((json_int_t)e->size));
+    json_object_set_new(j, "stored_size", json_integer((json_int_t)e->stored_size));
+    json_object_set_new(j, "method", json_string(e->method));
+    json_object_set_new(j, "offset", json_integer((json_int_t)e->offset));
+    json_object_set_new(j, "nested", e->nested[0] ? json_string(e->nested) : json_null());
+    json_object_set_new(j, "damaged", json_boolean(e->damaged));
+    json_t *extra = json_is_object(format_fields) ? json_deep_copy(format_fields) : json_object();
+    for (size_t k = 0; k < sizeof common / sizeof common[0]; k++) json_object_del(extra, common[k]);
+    json_object_set_new(j, "extra", extra);
+    return j;
+}
+
+static void list_json(const char *path, ue_archive *a, const ue_diag *d) {
+    char *text = ue_archive_list_json(a);
+    json_t *per_format = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    json_t *entries = json_array();
+    for (size_t i = 0; i < ue_archive_count(a); i++) {
+        ue_entry_info e;
+        ue_archive_entry(a, i, &e);
+        json_array_append_new(entries, entry_json(&e, json_array_get(per_format, i)));
+    }
+    json_decref(per_format);
+    json_t *j = json_object();
+    json_object_set_new(j, "file", json_string(path));
+    json_object_set_new(j, "format", json_string(ue_archive_format(a)));
+    json_object_set_new(j, "entries", entries);
+    json_object_set_new(j, "diagnostics", cli_diags_json(d));
+    cli_print_json(j);
+}
+
+static void list_text(ue_archive *a) {
+    printf("%5s  %-10s %10s %10s %-9s %10s  %s\n", "index", "type", "size", "stored", "method",
+           "offset", "name");
+    for (size_t i = 0; i < ue_archive_count(a); i++) {
+        ue_entry_info e;
+        ue_archive_entry(a, i, &e);
+        printf("%5zu  %-10s %10llu %10llu %-9s %#10llx  %s%s%s%s\n", i, e.type,
+               (unsigned long long)e.size, (unsigned long long)e.stored_size, e.method,
+               (unsigned long long)e.offset, e.name, e.nested[0] ? "  [" : "", e.nested,
+               e.nested[0] ? "]" : "");
+        if (e.damaged) printf("       ^ damaged\n");
+    }
 }
 
 int cmd_list(const cli_opts *o) {
     int rc = need_inputs(o, 1, 1);
     if (rc) return rc;
     ue_archive *a;
-    if ((rc = open_archive(o, o->inputs[0], &a))) return rc;
-    if (o->json) {
-        print_json_text(ue_archive_list_json(a));
-    } else {
-        printf("%5s  %-10s %10s %10s %-9s %10s  %s\n", "index", "type", "size", "stored",
-               "method", "offset", "name");
-        for (size_t i = 0; i < ue_archive_count(a); i++) {
-            ue_entry_info e;
-            ue_archive_entry(a, i, &e);
-            printf("%5zu  %-10s %10llu %10llu %-9s %#10llx  %s%s%s%s\n", i, e.type,
-                   (unsigned long long)e.size, (unsigned long long)e.stored_size, e.method,
-                   (unsigned long long)e.offset, e.name, e.nested[0] ? "  [" : "", e.nested,
-                   e.nested[0] ? "]" : "");
-            if (e.damaged) printf("       ^ damaged\n");
-        }
+    ue_diag d = {0};
+    rc = open_archive(o, o->inputs[0], &a, &d);
+    if (!rc) {
+        if (o->json) list_json(o->inputs[0], a, &d);
+        else list_text(a);
+        ue_archive_close(a);
     }
-    ue_archive_close(a);
-    return 0;
+    ue_diag_free(&d);
+    return rc;
+}
+
+/* After a tolerant write: 0 when the input lost nothing, else 1 with one line saying so. */
+static int tolerant_outcome(const cli_opts *o, const char *path) {
+    cli_tally t = {0};
+    int code = file_verdict(o, path, false, &t);
+    if (code) {
+        char counts[96];
+        cli_verdict_counts(&t, counts, sizeof counts);
+        fprintf(stderr, "%s: input %s (%s): the output holds only what was intact\n", path,
+                t.errors ? "INVALID" : "DAMAGED", counts);
+    }
+    return code;
 }
 
 int cmd_extract(const cli_opts *o) {
@@ -108,27 +181,35 @@ int cmd_extract(const cli_opts *o) {
         cli_error("extract: -o DIR is required");
         return EXIT_USAGE;
     }
+    const char *path = o->inputs[0];
     ue_archive *a;
-    if ((rc = open_archive(o, o->inputs[0], &a))) return rc;
     ue_diag d = {0};
-    ue_result r = ue_archive_extract(a, o->output, o->force, &d);
-    size_t damaged = 0;
+    if ((rc = open_archive(o, path, &a, &d))) {
+        ue_diag_free(&d);
+        return rc;
+    }
+    cli_tally t = {0};
+    cli_tally_add(&t, &d);
+    ue_diag_free(&d);
+    /* Strict mode refuses what validate calls invalid: the models inside are checked first. */
+    int models_rc = o->mode == UE_MODE_STRICT ? models_check(o, path, true, NULL) : 0;
+    ue_result r = models_rc ? UE_ERR_INVALID : ue_archive_extract(a, o->output, o->force, &d);
     for (size_t i = 0; i < ue_archive_count(a); i++) {
         ue_entry_info e;
         ue_archive_entry(a, i, &e);
-        if (e.damaged) {
-            damaged++;
-            fprintf(stderr, "unearth: skipped damaged entry %zu (%s)\n", i, e.name);
-        }
+        if (e.damaged) fprintf(stderr, "%s: skipped damaged entry %zu (%s)\n", path, i, e.name);
     }
-    if (d.count) cli_print_diags(&d, 50);
-    if (r == UE_OK && !o->quiet)
-        fprintf(stderr, "extracted %zu entries to %s\n", ue_archive_count(a) - damaged, o->output);
-    if (r != UE_OK) cli_error("extract: %s", ue_result_name(r));
+    cli_print_diags_as(path, &d, 50);
+    cli_tally_add(&t, &d);
+    size_t written = ue_archive_count(a) - cli_damaged_entries(a);
+    if (r == UE_OK && !o->quiet) fprintf(stderr, "%s: extracted %zu entries to %s\n", path, written, o->output);
+    if (r != UE_OK && !models_rc && !ue_diag_count(&d, UE_SEV_ERROR))
+        cli_error("extract: %s: %s", path, ue_result_name(r));
     ue_diag_free(&d);
     ue_archive_close(a);
-    /* Tolerant extraction of a damaged archive succeeds but still reports invalid input. */
-    return r != UE_OK ? cli_exit_code(r) : (damaged ? EXIT_INVALID : 0);
+    if (r != UE_OK) return models_rc ? models_rc : cli_exit_code(r);
+    /* Tolerant: what is intact is written; the exit code is validate --tolerant's verdict. */
+    return o->mode == UE_MODE_TOLERANT ? tolerant_outcome(o, path) : 0;
 }
 
 int cmd_pack(const cli_opts *o) {
@@ -144,64 +225,161 @@ int cmd_pack(const cli_opts *o) {
     }
     ue_diag d = {0};
     ue_result r = ue_archive_pack_file(o->inputs[0], o->output, o->force, &d);
-    if (d.count) cli_print_diags(&d, 50);
-    if (r != UE_OK) cli_error("pack: %s", ue_result_name(r));
+    cli_print_diags_as(o->inputs[0], &d, 50);
+    if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("pack: %s", ue_result_name(r));
     else if (!o->quiet) fprintf(stderr, "packed %s into %s\n", o->inputs[0], o->output);
     ue_diag_free(&d);
     return cli_exit_code(r);
+}
+
+/* validate's report of one file: the same keys whether it opened or not. */
+static json_t *validate_json(const char *path, const char *format, ue_archive *a, ue_result r,
+                             const cli_tally *t, const ue_diag *d) {
+    json_t *j = json_object();
+    json_object_set_new(j, "file", json_string(path));
+    json_object_set_new(j, "format", json_string(format));
+    json_object_set_new(j, "valid", json_boolean(cli_verdict_code(r, t) == 0));
+    json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
+    json_object_set_new(j, "result", json_string(ue_result_name(r)));
+    json_object_set_new(j, "entries", json_integer(a ? (json_int_t)ue_archive_count(a) : 0));
+    json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
+    json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
+    json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
+    json_object_set_new(j, "diagnostics", cli_diags_json(d));
+    json_object_set_new(j, "models", json_array());
+    return j;
+}
+
+/* Opens and checks the container at `path` (its models aside); `a` stays open on success. */
+static ue_result container_check(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d,
+                                 cli_tally *t) {
+    *a = NULL;
+    ue_result r = ue_archive_open(path, o->mode, a, d);
+    if (r == UE_OK) r = ue_archive_validate(*a, d);
+    cli_tally_add(t, d);
+    t->dropped += cli_damaged_entries(*a);
+    return r;
+}
+
+int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) {
+    ue_diag d = {0};
+    ue_archive *a;
+    ue_result r = container_check(o, path, &a, &d, t);
+    int code = cli_verdict_code(r, t);
+    if (code && print) cli_print_diags_as(path, &d, 50);
+    bool opened = a != NULL;
+    ue_archive_close(a);
+    ue_diag_free(&d);
+    if (code <= EXIT_INVALID && opened) {
+        int mcode = models_check(o, path, print, t);
+        if (mcode > code) code = mcode;
+    }
+    return code;
+}
+
+/* Checks one file and its models; returns its exit code. */
+static int validate_one(const cli_opts *o, const char *path, json_t *report) {
+    ue_diag d = {0};
+    ue_archive *a;
+    cli_tally t = {0};
+    ue_result r = container_check(o, path, &a, &d, &t);
+    int code = cli_verdict_code(r, &t);
+    const char *format = a ? ue_archive_format(a) : cli_sniff_format(path);
+    json_t *j = report ? validate_json(path, format, a, r, &t, &d) : NULL;
+    if (!report) {
+        char counts[96];
+        cli_verdict_counts(&t, counts, sizeof counts);
+        cli_print_diags_as(path, &d, 0);
+        if (code <= EXIT_INVALID)
+            printf("%s: %s (%s, %zu entries, %s)\n", path, cli_verdict_word(r, &t), format,
+                   a ? ue_archive_count(a) : 0, counts);
+        else
+            printf("%s: FAILED (%s, %s)\n", path, format, ue_result_name(r));
+    }
+    bool opened = a != NULL;
+    ue_archive_close(a);
+    ue_diag_free(&d);
+    /* Every model inside (or the file itself, when it is one) gets its own summary. */
+    if (opened && code <= EXIT_INVALID) {
+        int mcode = models_validate(o, path, j ? json_object_get(j, "models") : NULL);
+        if (mcode > code) code = mcode;
+        if (j && mcode) {
+            json_object_set_new(j, "valid", json_false());
+            if (!strcmp(json_string_value(json_object_get(j, "verdict")), "valid"))
+                json_object_set_new(j, "verdict", json_string("INVALID"));
+        }
+    }
+    if (j) json_array_append_new(report, j);
+    return code;
 }
 
 int cmd_validate(const cli_opts *o) {
     int rc = need_inputs(o, 1, 0);
     if (rc) return rc;
     int worst = 0;
-    json_t *report = json_array();
+    json_t *report = o->json ? json_array() : NULL;
     for (size_t f = 0; f < o->input_count; f++) {
-        const char *path = o->inputs[f];
-        ue_diag d = {0};
-        ue_archive *a = NULL;
-        ue_result r = ue_archive_open(path, o->mode, &a, &d);
-        if (r == UE_OK) r = ue_archive_validate(a, &d);
-        size_t errors = ue_diag_count(&d, UE_SEV_ERROR);
-        size_t warnings = ue_diag_count(&d, UE_SEV_WARNING) - errors;
-        int code = r == UE_OK && errors ? EXIT_INVALID : cli_exit_code(r);
+        int code = validate_one(o, o->inputs[f], report);
         if (code > worst) worst = code;
-        if (o->json) {
-            json_t *j = json_object();
-            json_object_set_new(j, "file", json_string(path));
-            json_object_set_new(j, "format", json_string(a ? ue_archive_format(a) : ""));
-            json_object_set_new(j, "valid", json_boolean(code == 0));
-            json_object_set_new(j, "entries", json_integer(a ? (json_int_t)ue_archive_count(a) : 0));
-            json_object_set_new(j, "errors", json_integer((json_int_t)errors));
-            json_object_set_new(j, "warnings", json_integer((json_int_t)warnings));
-            json_object_set_new(j, "diagnostics", cli_diags_json(&d));
-            json_array_append_new(report, j);
-        } else {
-            cli_print_diags(&d, 0);
-            printf("%s: %s (%s, %zu entries, %zu errors, %zu warnings)\n", path,
-                   code == 0 ? "valid" : "INVALID", a ? ue_archive_format(a) : "unknown",
-                   a ? ue_archive_count(a) : 0, errors, warnings);
-        }
-        ue_archive_close(a);
-        ue_diag_free(&d);
-        /* Every model inside (or the file itself, when it is one) gets its own summary. */
-        if (r == UE_OK) {
-            json_t *models = o->json ? json_array() : NULL;
-            int mcode = models_validate(o, path, models);
-            if (mcode > worst) worst = mcode;
-            if (models) {
-                json_t *last = json_array_get(report, json_array_size(report) - 1);
-                json_object_set_new(last, "models", models);
-                if (mcode) json_object_set_new(last, "valid", json_false());
-            }
-        }
     }
-    if (o->json) {
-        char *s = json_dumps(report, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        print_json_text(s);
-    }
-    json_decref(report);
+    if (report) cli_print_json(report);
     return worst;
+}
+
+/* Byte-compares the re-encoded container with its input; prints the result line. */
+static int compare_reencoded(const char *path, ue_archive *a, ue_diag *d) {
+    ue_buf out = {0};
+    uint8_t *orig = NULL;
+    size_t orig_size = 0;
+    ue_result r = ue_archive_reencode(a, &out, d);
+    /* Compare against the bytes the archive was opened from (the entry, for OUTER:ENTRY). */
+    if (r == UE_OK) r = ue_archive_bytes(a, &orig, &orig_size);
+    int code = cli_exit_code(r);
+    if (r == UE_OK) {
+        size_t n = orig_size < out.size ? orig_size : out.size, at = 0;
+        while (at < n && orig[at] == out.data[at]) at++;
+        if (at == n && orig_size == out.size) {
+            printf("%s: identical (%s, %zu bytes)\n", path, ue_archive_format(a), out.size);
+        } else {
+            printf("%s: MISMATCH at byte 0x%zx (input %zu bytes, re-encoded %zu bytes)\n", path,
+                   at, orig_size, out.size);
+            code = EXIT_INVALID;
+        }
+    } else {
+        cli_print_diags_as(path, d, 50);
+        printf("%s: FAILED (%s)\n", path, ue_result_name(r));
+    }
+    free(orig);
+    ue_buf_free(&out);
+    return code;
+}
+
+/* A round trip proves nothing about an input validate rejects: such files stop here, exit 1. */
+static int roundtrip_one(const cli_opts *o, const char *path) {
+    ue_diag d = {0};
+    ue_archive *a;
+    cli_tally t = {0};
+    ue_result r = container_check(o, path, &a, &d, &t);
+    int code = cli_verdict_code(r, &t);
+    if (code) {
+        char counts[96];
+        cli_verdict_counts(&t, counts, sizeof counts);
+        cli_print_diags_as(path, &d, 50);
+        if (code == EXIT_INVALID)
+            printf("%s: %s, not round-tripped (%s, %s)\n", path, cli_verdict_word(r, &t),
+                   a ? ue_archive_format(a) : cli_sniff_format(path), counts);
+        else
+            printf("%s: FAILED (%s)\n", path, ue_result_name(r));
+    } else {
+        if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
+        ue_diag_free(&d);
+        code = compare_reencoded(path, a, &d);
+        int mcode = models_roundtrip(o, path);
+        if (mcode > code) code = mcode;
+    }
+    ue_archive_close(a);
+    ue_diag_free(&d);
+    return code;
 }
 
 int cmd_roundtrip(const cli_opts *o) {
@@ -209,40 +387,8 @@ int cmd_roundtrip(const cli_opts *o) {
     if (rc) return rc;
     int worst = 0;
     for (size_t f = 0; f < o->input_count; f++) {
-        const char *path = o->inputs[f];
-        ue_diag d = {0};
-        ue_archive *a = NULL;
-        uint8_t *orig = NULL;
-        size_t orig_size = 0;
-        ue_buf out = {0};
-        ue_result r = ue_archive_open(path, o->mode, &a, &d);
-        if (r == UE_OK) r = ue_archive_reencode(a, &out, &d);
-        /* Compare against the bytes the archive was opened from (the entry, for OUTER:ENTRY). */
-        if (r == UE_OK) r = ue_archive_bytes(a, &orig, &orig_size);
-        int code = cli_exit_code(r);
-        if (r == UE_OK) {
-            size_t n = orig_size < out.size ? orig_size : out.size, at = 0;
-            while (at < n && orig[at] == out.data[at]) at++;
-            if (at == n && orig_size == out.size) {
-                printf("%s: identical (%s, %zu bytes)\n", path, ue_archive_format(a), out.size);
-            } else {
-                printf("%s: MISMATCH at byte 0x%zx (input %zu bytes, re-encoded %zu bytes)\n", path,
-                       at, orig_size, out.size);
-                code = EXIT_INVALID;
-            }
-        } else {
-            cli_print_diags(&d, 50);
-            printf("%s: FAILED (%s)\n", path, ue_result_name(r));
-        }
-        if (r == UE_OK) {
-            int mcode = models_roundtrip(o, path);
-            if (mcode > code) code = mcode;
-        }
+        int code = roundtrip_one(o, o->inputs[f]);
         if (code > worst) worst = code;
-        free(orig);
-        ue_buf_free(&out);
-        ue_archive_close(a);
-        ue_diag_free(&d);
     }
     return worst;
 }

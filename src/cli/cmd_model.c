@@ -38,8 +38,9 @@ int model_info(const cli_opts *o, const char *path) {
     ue_result r = ue_msh_parse(found.data, found.size, o->mode, &m, &d);
     free(found.data);
     if (r != UE_OK) {
-        cli_print_diags(&d, 50);
-        cli_error("%s: %s", path, ue_result_name(r));
+        if (o->json) cli_json_failure(o->verb, path, r, &d);
+        else cli_print_diags_as(path, &d, 50);
+        if (!o->json && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("%s: %s (msh)", path, ue_result_name(r));
         ue_diag_free(&d);
         return cli_exit_code(r);
     }
@@ -75,10 +76,8 @@ int model_info(const cli_opts *o, const char *path) {
             json_array_append_new(nodes, nj);
         }
         json_object_set_new(j, "node_table", nodes);
-        char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        if (s) puts(s);
-        free(s);
-        json_decref(j);
+        json_object_set_new(j, "diagnostics", cli_diags_json(&d));
+        cli_print_json(j);
     } else {
         printf("%s: Parkan MSH model\n", path);
         printf("  nodes %zu, LODs %zu, groups %zu, slots %zu, batches %zu, vertices %zu, triangles %zu\n",
@@ -109,7 +108,7 @@ int model_info(const cli_opts *o, const char *path) {
         for (size_t i = 0; i < m.container.count; i++) printf(" %u", m.container.entries[i].type_id);
         printf("\n");
     }
-    if (d.count && !o->quiet) cli_print_diags(&d, 50);
+    if (d.count && !o->quiet && !o->json) cli_print_diags_as(path, &d, 50);
     ue_diag_free(&d);
     ue_msh_free(&m);
     return 0;
@@ -126,9 +125,11 @@ int models_validate(const cli_opts *o, const char *path, void *json_models) {
         ue_diag d = {0};
         ue_msh m;
         ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
-        size_t errors = ue_diag_count(&d, UE_SEV_ERROR);
-        size_t warnings = ue_diag_count(&d, UE_SEV_WARNING) - errors;
-        int code = r == UE_OK && errors ? EXIT_INVALID : cli_exit_code(r);
+        cli_tally t = {0};
+        cli_tally_add(&t, &d);
+        /* Tolerant parsing keeps the model but leaves damaged tables and batches out. */
+        if (o->mode == UE_MODE_TOLERANT && r == UE_OK) t.dropped = model_lost_parts(found[i].data, found[i].size);
+        int code = cli_verdict_code(r, &t);
         if (code > worst) worst = code;
         ue_msh_stats st = {0};
         if (r == UE_OK) ue_msh_stats_compute(&m, &st);
@@ -136,24 +137,63 @@ int models_validate(const cli_opts *o, const char *path, void *json_models) {
             json_t *j = json_object();
             json_object_set_new(j, "model", json_string(found[i].name));
             json_object_set_new(j, "valid", json_boolean(code == 0));
+            json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, &t)));
             json_object_set_new(j, "nodes", json_integer((json_int_t)st.nodes));
             json_object_set_new(j, "batches", json_integer((json_int_t)st.batches));
             json_object_set_new(j, "vertices", json_integer((json_int_t)st.vertices));
             json_object_set_new(j, "triangles", json_integer((json_int_t)st.triangles));
-            json_object_set_new(j, "errors", json_integer((json_int_t)errors));
-            json_object_set_new(j, "warnings", json_integer((json_int_t)warnings));
+            json_object_set_new(j, "errors", json_integer((json_int_t)t.errors));
+            json_object_set_new(j, "warnings", json_integer((json_int_t)t.warnings));
+            json_object_set_new(j, "dropped", json_integer((json_int_t)t.dropped));
             json_t *diags = cli_diags_json(&d);
             json_object_set_new(j, "diagnostics", diags);
             json_array_append_new((json_t *)json_models, j);
         } else {
             /* Offsets in model diagnostics are relative to the model's own bytes. */
+            char counts[96];
+            cli_verdict_counts(&t, counts, sizeof counts);
             cli_print_diags_as(found[i].name, &d, 0);
-            printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %zu errors, "
-                   "%zu warnings)\n",
-                   found[i].name, code == 0 ? "valid" : "INVALID", st.nodes, st.batches, st.vertices,
-                   st.triangles, errors, warnings);
+            printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %s)\n",
+                   found[i].name, cli_verdict_word(r, &t), st.nodes, st.batches, st.vertices,
+                   st.triangles, counts);
         }
         if (r == UE_OK) ue_msh_free(&m);
+        ue_diag_free(&d);
+    }
+    ue_msh_found_free(found, count);
+    return worst;
+}
+
+bool model_lost_parts(const uint8_t *data, size_t size) {
+    ue_msh m;
+    if (ue_msh_parse(data, size, UE_MODE_STRICT, &m, NULL) != UE_OK) return true;
+    ue_msh_free(&m);
+    return false;
+}
+
+int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum) {
+    ue_msh_found *found;
+    size_t count;
+    if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
+    int worst = 0;
+    for (size_t i = 0; i < count; i++) {
+        ue_diag d = {0};
+        ue_msh m;
+        ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
+        cli_tally t = {0};
+        cli_tally_add(&t, &d);
+        if (r == UE_OK) {
+            ue_msh_free(&m);
+            if (o->mode == UE_MODE_TOLERANT) t.dropped = model_lost_parts(found[i].data, found[i].size);
+        }
+        int code = cli_verdict_code(r, &t);
+        if (code && print) cli_print_diags_as(found[i].name, &d, 50);
+        if (sum) {
+            sum->errors += t.errors;
+            sum->warnings += t.warnings;
+            sum->dropped += t.dropped || (code && !t.errors);
+        }
+        if (code > worst) worst = code;
         ue_diag_free(&d);
     }
     ue_msh_found_free(found, count);
@@ -181,7 +221,7 @@ int models_roundtrip(const cli_opts *o, const char *path) {
         if (r == UE_OK) {
             printf("  model %s: identical (%zu tables decoded and re-encoded)\n", found[i].name, tables);
         } else {
-            cli_print_diags(&d, 20);
+            cli_print_diags_as(found[i].name, &d, 20);
             printf("  model %s: MISMATCH\n", found[i].name);
             worst = EXIT_INVALID;
         }
@@ -412,6 +452,20 @@ static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i
     return 0;
 }
 
+/* validate's verdict on one convert input, with one summary line when it is not valid. */
+static int input_verdict(const cli_opts *o, const char *path) {
+    cli_tally t = {0};
+    bool strict = o->mode == UE_MODE_STRICT;
+    int code = file_verdict(o, path, strict, &t);
+    if (code) {
+        char counts[96];
+        cli_verdict_counts(&t, counts, sizeof counts);
+        fprintf(stderr, "%s: %s (%s): %s\n", path, t.errors ? "INVALID" : "DAMAGED", counts,
+                strict ? "not converted" : "converting what is intact");
+    }
+    return code;
+}
+
 int cmd_convert(const cli_opts *o) {
     if (o->input_count == 0 || !o->output) {
         cli_error("convert: usage: unearth convert IN... -o OUT [--lod N] [--group G] [-r] [-j N]");
@@ -435,14 +489,22 @@ int cmd_convert(const cli_opts *o) {
         if (r != UE_OK) {
             /* A directory walk meets files that are not containers; only named inputs must be. */
             if (!o->recursive || r == UE_ERR_IO) {
-                cli_print_diags(&d, 20);
-                cli_error("convert: %s: %s", files[f], ue_result_name(r));
+                cli_print_diags_as(files[f], &d, 20);
+                if (!ue_diag_count(&d, UE_SEV_ERROR)) cli_error("convert: %s: %s", files[f], ue_result_name(r));
                 if (cli_exit_code(r) > worst) worst = cli_exit_code(r);
             }
             ue_diag_free(&d);
             continue;
         }
         ue_diag_free(&d);
+        /* The verdict validate would give: strict skips an invalid input, tolerant converts
+         * what is intact and still exits 1. */
+        int verdict = input_verdict(o, files[f]);
+        if (verdict > worst) worst = verdict;
+        if (verdict && o->mode == UE_MODE_STRICT) {
+            ue_msh_found_free(found, count);
+            continue;
+        }
         if (count == 0) {
             free(found);
             continue;
@@ -467,7 +529,8 @@ int cmd_convert(const cli_opts *o) {
     free(files);
     if (rc) goto done;
     if (njobs == 0) {
-        cli_error("convert: no models found in the input");
+        /* After a failed input its own messages say why; "no models" would contradict them. */
+        if (!worst) cli_error("convert: no models found in the input");
         worst = worst ? worst : EXIT_INVALID;
         goto done;
     }

@@ -48,10 +48,17 @@ static ue_result open_source(ue_archive *a, ue_diag *d) {
     const char *fmt = ue_detect_format(head, take, a->src.size);
     a->ops = fmt[0] ? find_ops(fmt) : NULL;
     if (!a->ops) {
-        ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
-                    "not a container unearth knows (first bytes %02x %02x %02x %02x)",
-                    take > 0 ? head[0] : 0, take > 1 ? head[1] : 0, take > 2 ? head[2] : 0,
-                    take > 3 ? head[3] : 0);
+        /* Show only bytes the file has: a 2-byte file must not seem to hold four. */
+        char shown[16] = "";
+        for (size_t i = 0; i < take && i < 4; i++)
+            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s%02x", i ? " " : "",
+                     head[i]);
+        if (take == 0)
+            ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
+                        "not a container unearth knows (the file is empty)");
+        else
+            ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
+                        "not a container unearth knows (first bytes %s)", shown);
         return UE_ERR_INVALID;
     }
     ue_result r = a->ops->open(&a->src, a->mode, &a->state, d);

@@ -1,0 +1,153 @@
+/* unearth CLI — how results reach the user: exit codes, diagnostics (each line naming its file),
+ * the one verdict every verb gives a file, and the JSON shapes shared by the --json reports. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "unearth/archive.h"
+
+int cli_exit_code(ue_result r) {
+    switch (r) {
+    case UE_OK: return EXIT_OK_;
+    case UE_ERR_INVALID: return EXIT_INVALID;
+    case UE_ERR_UNSUPPORTED: return EXIT_INVALID;
+    case UE_ERR_USAGE: return EXIT_USAGE;
+    case UE_ERR_IO:
+    case UE_ERR_NOMEM: return EXIT_IO;
+    }
+    return EXIT_IO;
+}
+
+void cli_error(const char *fmt, ...) {
+    va_list ap;
+    fputs("unearth: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit) {
+    char line[800];
+    size_t shown = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        if (limit && shown == limit) break;
+        ue_diag_format(&d->items[i], line, sizeof line);
+        if (prefix) fprintf(stderr, "%s: %s\n", prefix, line);
+        else fprintf(stderr, "%s\n", line);
+        shown++;
+    }
+    size_t rest = d->count - shown + d->dropped;
+    if (!rest) return;
+    if (prefix) fprintf(stderr, "%s: ... and %zu more diagnostics\n", prefix, rest);
+    else fprintf(stderr, "... and %zu more diagnostics\n", rest);
+}
+
+void cli_print_diags(const ue_diag *d, size_t limit) { cli_print_diags_as(NULL, d, limit); }
+
+json_t *cli_diags_json(const ue_diag *d) {
+    static const char *const sev[] = {"info", "warning", "error"};
+    json_t *arr = json_array();
+    for (size_t i = 0; i < d->count; i++) {
+        const ue_diag_item *it = &d->items[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "severity", json_string(sev[it->severity]));
+        json_object_set_new(j, "code", json_string(it->code));
+        json_object_set_new(j, "offset", it->offset == UE_NO_OFFSET ? json_null()
+                                                                   : json_integer((json_int_t)it->offset));
+        json_object_set_new(j, "path", json_string(it->path));
+        json_object_set_new(j, "message", json_string(it->message));
+        json_array_append_new(arr, j);
+    }
+    return arr;
+}
+
+/* ---- naming a file's format even when it does not open ---------------------------------- */
+
+const char *cli_sniff_format(const char *path) {
+    /* OUTER:ENTRY addresses and missing files have no bytes of their own to look at. */
+    FILE *f = fopen(path, "rb");
+    if (!f) return "unknown";
+    uint8_t head[256];
+    size_t n = fread(head, 1, sizeof head, f);
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : n;
+    fclose(f);
+    const char *fmt = ue_detect_format(head, n, size);
+    return fmt[0] ? fmt : "unknown";
+}
+
+/* ---- the verdict ------------------------------------------------------------------------ */
+
+void cli_tally_add(cli_tally *t, const ue_diag *d) {
+    size_t errors = ue_diag_count(d, UE_SEV_ERROR);
+    t->errors += errors;
+    t->warnings += ue_diag_count(d, UE_SEV_WARNING) - errors;
+}
+
+size_t cli_damaged_entries(const ue_archive *a) {
+    size_t damaged = 0;
+    for (size_t i = 0; a && i < ue_archive_count(a); i++) {
+        ue_entry_info e;
+        ue_archive_entry(a, i, &e);
+        damaged += e.damaged;
+    }
+    return damaged;
+}
+
+int cli_verdict_code(ue_result r, const cli_tally *t) {
+    if (r != UE_OK && r != UE_ERR_INVALID && r != UE_ERR_UNSUPPORTED) return cli_exit_code(r);
+    return r != UE_OK || t->errors || t->dropped ? EXIT_INVALID : EXIT_OK_;
+}
+
+const char *cli_verdict_word(ue_result r, const cli_tally *t) {
+    int code = cli_verdict_code(r, t);
+    if (code == EXIT_OK_) return "valid";
+    if (code != EXIT_INVALID) return "FAILED";
+    /* Tolerant mode turns errors into warnings: what it lost is then the reason. */
+    return t->errors ? "INVALID" : "DAMAGED";
+}
+
+void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size) {
+    if (t->errors || !t->dropped)
+        snprintf(out, out_size, "%zu error%s, %zu warning%s", t->errors, t->errors == 1 ? "" : "s",
+                 t->warnings, t->warnings == 1 ? "" : "s");
+    else
+        snprintf(out, out_size, "%zu part%s dropped, %zu warning%s", t->dropped,
+                 t->dropped == 1 ? "" : "s", t->warnings, t->warnings == 1 ? "" : "s");
+}
+
+/* ---- JSON ------------------------------------------------------------------------------- */
+
+void cli_print_json(json_t *j) {
+    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (s) puts(s);
+    free(s);
+    json_decref(j);
+}
+
+void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d) {
+    json_t *j = json_object();
+    json_object_set_new(j, "file", json_string(path));
+    json_object_set_new(j, "format", json_string(cli_sniff_format(path)));
+    json_t *e = json_object();
+    json_object_set_new(e, "verb", json_string(verb));
+    json_object_set_new(e, "result", json_string(ue_result_name(r)));
+    json_object_set_new(e, "exit_code", json_integer(cli_exit_code(r)));
+    /* The first error says why in one line; the full list follows in "diagnostics". */
+    char why[800];
+    snprintf(why, sizeof why, "%s", ue_result_name(r));
+    for (size_t i = 0; d && i < d->count; i++)
+        if (d->items[i].severity == UE_SEV_ERROR) {
+            ue_diag_format(&d->items[i], why, sizeof why);
+            break;
+        }
+    json_object_set_new(e, "message", json_string(why));
+    json_object_set_new(j, "error", e);
+    json_object_set_new(j, "diagnostics", d ? cli_diags_json(d) : json_array());
+    cli_print_json(j);
+}
