@@ -56,14 +56,15 @@ save('fsys_ptr.fsys', 'fsys', 'drop', d)
 d = bytearray(F); struct.pack_into('>I', d, rec0 + 0x14, len(d))
 save('fsys_payload.fsys', 'fsys', 'drop', d)
 d = bytearray(F); struct.pack_into('>I', d, rec0 + 0x24, len(d) + 5)
-save('fsys_name.fsys', 'fsys', 'keep', d)                        # entry kept under a fallback name
+save('fsys_name.fsys', 'fsys', 'drop', d)                        # the name is lost (fallback name)
+d = bytearray(F); struct.pack_into('>I', d, rec0 + 8, struct.unpack_from('>I', F, rec0 + 8)[0] + 1)
+save('fsys_recsize.fsys', 'fsys', 'keep', d)                     # record size off; LZSS header rules
 d = bytearray(F); d[pay0:pay0 + 4] = b'ZZSS'
 save('fsys_nolzss.fsys', 'fsys', 'drop', d)
 d = bytearray(F); d[pay0 + 16:pay0 + 19] = b'\0\0\0'
 save('fsys_backref.fsys', 'fsys', 'drop', d)
 d = bytearray(F); struct.pack_into('>I', d, pay0 + 4, 5200); struct.pack_into('>I', d, rec0 + 8, 5200)
 save('fsys_bigsize.fsys', 'fsys', 'drop', d)
-save('fsys_cut1.fsys', 'fsys', 'drop', F[:-1])                   # one byte short
 save('fsys_trunc.fsys', 'fsys', 'drop', F[:40])                  # header cut short
 
 # ---- PKX and GameCube LZSS ---------------------------------------------------------------

@@ -90,8 +90,8 @@ int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations *
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */
 int model_info(const cli_opts *o, const char *path);
 /* Validates every model reachable from `path`; adds per-model summaries (JSON array `models`
- * when json is not NULL). Returns the worst exit code. */
-int models_validate(const cli_opts *o, const char *path, void *json_models);
+ * when json is not NULL) and their counts to `sum`. Returns the worst exit code. */
+int models_validate(const cli_opts *o, const char *path, void *json_models, cli_tally *sum);
 /* Checks every model reachable from `path` as validate does (in the mode of `o`), printing
  * only the diagnostics of models that fail when `print`; adds their counts to `sum` (may be
  * NULL); returns the worst exit code. */

@@ -232,24 +232,6 @@ int cmd_pack(const cli_opts *o) {
     return cli_exit_code(r);
 }
 
-/* validate's report of one file: the same keys whether it opened or not. */
-static json_t *validate_json(const char *path, const char *format, ue_archive *a, ue_result r,
-                             const cli_tally *t, const ue_diag *d) {
-    json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(path));
-    json_object_set_new(j, "format", json_string(format));
-    json_object_set_new(j, "valid", json_boolean(cli_verdict_code(r, t) == 0));
-    json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
-    json_object_set_new(j, "result", json_string(ue_result_name(r)));
-    json_object_set_new(j, "entries", json_integer(a ? (json_int_t)ue_archive_count(a) : 0));
-    json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
-    json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
-    json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
-    json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    json_object_set_new(j, "models", json_array());
-    return j;
-}
-
 /* Opens and checks the container at `path` (its models aside); `a` stays open on success. */
 static ue_result container_check(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d,
                                  cli_tally *t) {
@@ -277,40 +259,59 @@ int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) 
     return code;
 }
 
-/* Checks one file and its models; returns its exit code. */
+/* validate's report of one file: the same keys whether it opened or not. The counts are the
+ * file's totals, its models included; "diagnostics" are the container's own. */
+static json_t *validate_json(const char *path, const char *format, size_t entries, ue_result r,
+                             const cli_tally *t, const ue_diag *d, json_t *models) {
+    json_t *j = json_object();
+    json_object_set_new(j, "file", json_string(path));
+    json_object_set_new(j, "format", json_string(format));
+    json_object_set_new(j, "valid", json_boolean(cli_verdict_code(r, t) == 0));
+    json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
+    json_object_set_new(j, "result", json_string(ue_result_name(r)));
+    json_object_set_new(j, "entries", json_integer((json_int_t)entries));
+    json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
+    json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
+    json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
+    json_object_set_new(j, "diagnostics", cli_diags_json(d));
+    json_object_set_new(j, "models", models ? models : json_array());
+    return j;
+}
+
+static void validate_summary(const char *path, const char *format, const ue_archive *a,
+                             ue_result r, const cli_tally *t) {
+    char counts[96];
+    cli_verdict_counts(t, counts, sizeof counts);
+    /* A file that did not open has no entry count worth showing. */
+    char entries[40] = "";
+    if (a) snprintf(entries, sizeof entries, "%zu entries, ", ue_archive_count(a));
+    if (cli_verdict_code(r, t) <= EXIT_INVALID)
+        printf("%s: %s (%s, %s%s)\n", path, cli_verdict_word(r, t), format, entries, counts);
+    else
+        printf("%s: FAILED (%s, %s)\n", path, format, ue_result_name(r));
+}
+
+/* Checks one file and its models: diagnostics, each model's line, then the file's verdict. */
 static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     ue_diag d = {0};
     ue_archive *a;
     cli_tally t = {0};
     ue_result r = container_check(o, path, &a, &d, &t);
     int code = cli_verdict_code(r, &t);
+    if (!report) cli_print_diags_as(path, &d, 0);
+    /* Every model inside (or the file itself, when it is one) gets its own summary. */
+    json_t *models = report ? json_array() : NULL;
+    if (a && code <= EXIT_INVALID && models_validate(o, path, models, &t) && r == UE_OK)
+        r = UE_ERR_INVALID;
     const char *format = a ? ue_archive_format(a) : cli_sniff_format(path);
-    json_t *j = report ? validate_json(path, format, a, r, &t, &d) : NULL;
-    if (!report) {
-        char counts[96];
-        cli_verdict_counts(&t, counts, sizeof counts);
-        cli_print_diags_as(path, &d, 0);
-        if (code <= EXIT_INVALID)
-            printf("%s: %s (%s, %zu entries, %s)\n", path, cli_verdict_word(r, &t), format,
-                   a ? ue_archive_count(a) : 0, counts);
-        else
-            printf("%s: FAILED (%s, %s)\n", path, format, ue_result_name(r));
-    }
-    bool opened = a != NULL;
+    if (report)
+        json_array_append_new(report, validate_json(path, format, a ? ue_archive_count(a) : 0, r,
+                                                    &t, &d, models));
+    else
+        validate_summary(path, format, a, r, &t);
     ue_archive_close(a);
     ue_diag_free(&d);
-    /* Every model inside (or the file itself, when it is one) gets its own summary. */
-    if (opened && code <= EXIT_INVALID) {
-        int mcode = models_validate(o, path, j ? json_object_get(j, "models") : NULL);
-        if (mcode > code) code = mcode;
-        if (j && mcode) {
-            json_object_set_new(j, "valid", json_false());
-            if (!strcmp(json_string_value(json_object_get(j, "verdict")), "valid"))
-                json_object_set_new(j, "verdict", json_string("INVALID"));
-        }
-    }
-    if (j) json_array_append_new(report, j);
-    return code;
+    return cli_verdict_code(r, &t);
 }
 
 int cmd_validate(const cli_opts *o) {
@@ -356,27 +357,29 @@ static int compare_reencoded(const char *path, ue_archive *a, ue_diag *d) {
 
 /* A round trip proves nothing about an input validate rejects: such files stop here, exit 1. */
 static int roundtrip_one(const cli_opts *o, const char *path) {
-    ue_diag d = {0};
-    ue_archive *a;
     cli_tally t = {0};
-    ue_result r = container_check(o, path, &a, &d, &t);
-    int code = cli_verdict_code(r, &t);
-    if (code) {
+    int code = file_verdict(o, path, true, &t);
+    if (code == EXIT_INVALID) {
         char counts[96];
         cli_verdict_counts(&t, counts, sizeof counts);
-        cli_print_diags_as(path, &d, 50);
-        if (code == EXIT_INVALID)
-            printf("%s: %s, not round-tripped (%s, %s)\n", path, cli_verdict_word(r, &t),
-                   a ? ue_archive_format(a) : cli_sniff_format(path), counts);
-        else
-            printf("%s: FAILED (%s)\n", path, ue_result_name(r));
-    } else {
-        if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
-        ue_diag_free(&d);
-        code = compare_reencoded(path, a, &d);
-        int mcode = models_roundtrip(o, path);
-        if (mcode > code) code = mcode;
+        printf("%s: %s, not round-tripped (%s, %s)\n", path, t.errors ? "INVALID" : "DAMAGED",
+               cli_sniff_format(path), counts);
+        return code;
     }
+    ue_diag d = {0};
+    ue_archive *a = NULL;
+    ue_result r = code ? UE_ERR_IO : ue_archive_open(path, o->mode, &a, &d);
+    if (r != UE_OK) {
+        cli_print_diags_as(path, &d, 50);
+        printf("%s: FAILED (%s)\n", path, ue_result_name(code ? UE_ERR_IO : r));
+        ue_diag_free(&d);
+        return code ? code : cli_exit_code(r);
+    }
+    if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
+    ue_diag_free(&d);
+    code = compare_reencoded(path, a, &d);
+    int mcode = models_roundtrip(o, path);
+    if (mcode > code) code = mcode;
     ue_archive_close(a);
     ue_diag_free(&d);
     return code;

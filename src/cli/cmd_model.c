@@ -116,7 +116,7 @@ int model_info(const cli_opts *o, const char *path) {
 
 /* ---- validate and roundtrip -------------------------------------------------------------- */
 
-int models_validate(const cli_opts *o, const char *path, void *json_models) {
+int models_validate(const cli_opts *o, const char *path, void *json_models, cli_tally *sum) {
     ue_msh_found *found;
     size_t count;
     if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
@@ -131,6 +131,9 @@ int models_validate(const cli_opts *o, const char *path, void *json_models) {
         if (o->mode == UE_MODE_TOLERANT && r == UE_OK) t.dropped = model_lost_parts(found[i].data, found[i].size);
         int code = cli_verdict_code(r, &t);
         if (code > worst) worst = code;
+        sum->errors += t.errors;
+        sum->warnings += t.warnings;
+        sum->dropped += t.dropped;
         ue_msh_stats st = {0};
         if (r == UE_OK) ue_msh_stats_compute(&m, &st);
         if (json_models) {
@@ -153,9 +156,12 @@ int models_validate(const cli_opts *o, const char *path, void *json_models) {
             char counts[96];
             cli_verdict_counts(&t, counts, sizeof counts);
             cli_print_diags_as(found[i].name, &d, 0);
-            printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %s)\n",
-                   found[i].name, cli_verdict_word(r, &t), st.nodes, st.batches, st.vertices,
-                   st.triangles, counts);
+            if (r == UE_OK)
+                printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %s)\n",
+                       found[i].name, cli_verdict_word(r, &t), st.nodes, st.batches, st.vertices,
+                       st.triangles, counts);
+            else /* a model that does not parse has no statistics to show */
+                printf("  model %s: %s (%s)\n", found[i].name, cli_verdict_word(r, &t), counts);
         }
         if (r == UE_OK) ue_msh_free(&m);
         ue_diag_free(&d);
