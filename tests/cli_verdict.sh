@@ -137,7 +137,11 @@ expect_rc 1 "$UE" validate --json "$D/nres_trunc.rlb" "$D/rsli_deflate.lib" "$T/
 cp "$T/out" "$T/val_bad.json"
 expect_rc 1 "$UE" validate --tolerant --json "$D/nres_size.rlb" "$D/fsys_recsize.fsys"
 cp "$T/out" "$T/val_tol.json"
-schema_ok validate "$T/val_ok.json" "$T/val_bad.json" "$T/val_tol.json"
+expect_rc 3 "$UE" validate --json "$T/does-not-exist"
+cp "$T/out" "$T/val_missing.json"
+schema_ok validate "$T/val_ok.json" "$T/val_bad.json" "$T/val_tol.json" "$T/val_missing.json"
+[ "$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[0]; print(r['verdict'], r['valid'])" "$T/val_missing.json")" = "FAILED False" ] \
+  && ok || bad "validate --json of a missing file"
 [ "$(python3 -c "import json,sys; print([(r['format'], r['verdict'], r['errors']) for r in json.load(open(sys.argv[1]))])" "$T/val_bad.json")" \
   = "[('nres', 'INVALID', 1), ('rsli', 'INVALID', 1), ('unknown', 'INVALID', 1), ('nres', 'INVALID', 1)]" ] \
   && ok || bad "validate --json failure verdicts"
