@@ -505,7 +505,8 @@ int cmd_convert(const cli_opts *o) {
         ue_diag_free(&d);
         /* The verdict validate would give: strict skips an invalid input, tolerant converts
          * what is intact and still exits 1. */
-        int verdict = input_verdict(o, files[f]);
+        /* A directory walk judges only the files it converts from, as it skips the others. */
+        int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, files[f]);
         if (verdict > worst) worst = verdict;
         if (verdict && o->mode == UE_MODE_STRICT) {
             ue_msh_found_free(found, count);
