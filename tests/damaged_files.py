@@ -35,6 +35,12 @@ save('nres_size.rlb', 'nres', 'drop', d)
 d = bytearray(A)
 struct.pack_into('<I', d, 12, len(d) + 8)                        # total_size disagrees with the file
 save('nres_total.rlb', 'nres', 'keep', d)
+d = bytearray(A); count, dir_off = nres_dir(d)
+for i in range(count):                                           # the nested textures_inner.lib:
+    if d[dir_off + 64 * i + 20:dir_off + 64 * i + 38].startswith(b'textures_inner.lib'):
+        inner = struct.unpack_from('<I', d, dir_off + 64 * i + 56)[0]
+        struct.pack_into('<i', d, inner + 8, 0x7FFF)             # its entry count cannot fit
+save('nres_nested.rlb', 'nres', 'drop', d)                       # the outer archive is intact
 
 # ---- RsLi (parkan/sprites_demo.lib) ------------------------------------------------------
 L = load('parkan/sprites_demo.lib')

@@ -161,15 +161,17 @@ int cmd_list(const cli_opts *o) {
     return rc;
 }
 
-/* After a tolerant write: 0 when the input lost nothing, else 1 with one line saying so. */
-static int tolerant_outcome(const cli_opts *o, const char *path) {
+/* The input's verdict, with one closing line when it is not valid: strict extraction stops on
+ * it, tolerant extraction reports it after writing what was intact. */
+static int extract_verdict(const cli_opts *o, const char *path) {
     cli_tally t = {0};
-    int code = file_verdict(o, path, false, &t);
-    if (code) {
+    bool strict = o->mode == UE_MODE_STRICT;
+    int code = file_verdict(o, path, strict, &t);
+    if (code == EXIT_INVALID) {
         char counts[96];
         cli_verdict_counts(&t, counts, sizeof counts);
-        fprintf(stderr, "%s: input %s (%s): the output holds only what was intact\n", path,
-                t.errors ? "INVALID" : "DAMAGED", counts);
+        fprintf(stderr, "%s: %s (%s): %s\n", path, t.errors ? "INVALID" : "DAMAGED", counts,
+                strict ? "nothing extracted" : "the output holds only what was intact");
     }
     return code;
 }
@@ -182,34 +184,30 @@ int cmd_extract(const cli_opts *o) {
         return EXIT_USAGE;
     }
     const char *path = o->inputs[0];
+    /* Strict mode refuses whatever validate calls invalid, nested containers and models too. */
+    if (o->mode == UE_MODE_STRICT && (rc = extract_verdict(o, path))) return rc;
     ue_archive *a;
     ue_diag d = {0};
     if ((rc = open_archive(o, path, &a, &d))) {
         ue_diag_free(&d);
         return rc;
     }
-    cli_tally t = {0};
-    cli_tally_add(&t, &d);
     ue_diag_free(&d);
-    /* Strict mode refuses what validate calls invalid: the models inside are checked first. */
-    int models_rc = o->mode == UE_MODE_STRICT ? models_check(o, path, true, NULL) : 0;
-    ue_result r = models_rc ? UE_ERR_INVALID : ue_archive_extract(a, o->output, o->force, &d);
+    ue_result r = ue_archive_extract(a, o->output, o->force, &d);
     for (size_t i = 0; i < ue_archive_count(a); i++) {
         ue_entry_info e;
         ue_archive_entry(a, i, &e);
         if (e.damaged) fprintf(stderr, "%s: skipped damaged entry %zu (%s)\n", path, i, e.name);
     }
     cli_print_diags_as(path, &d, 50);
-    cli_tally_add(&t, &d);
     size_t written = ue_archive_count(a) - cli_damaged_entries(a);
     if (r == UE_OK && !o->quiet) fprintf(stderr, "%s: extracted %zu entries to %s\n", path, written, o->output);
-    if (r != UE_OK && !models_rc && !ue_diag_count(&d, UE_SEV_ERROR))
-        cli_error("extract: %s: %s", path, ue_result_name(r));
+    if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("extract: %s: %s", path, ue_result_name(r));
     ue_diag_free(&d);
     ue_archive_close(a);
-    if (r != UE_OK) return models_rc ? models_rc : cli_exit_code(r);
+    if (r != UE_OK) return cli_exit_code(r);
     /* Tolerant: what is intact is written; the exit code is validate --tolerant's verdict. */
-    return o->mode == UE_MODE_TOLERANT ? tolerant_outcome(o, path) : 0;
+    return o->mode == UE_MODE_TOLERANT ? extract_verdict(o, path) : 0;
 }
 
 int cmd_pack(const cli_opts *o) {
@@ -227,7 +225,7 @@ int cmd_pack(const cli_opts *o) {
     ue_result r = ue_archive_pack_file(o->inputs[0], o->output, o->force, &d);
     cli_print_diags_as(o->inputs[0], &d, 50);
     if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("pack: %s", ue_result_name(r));
-    else if (!o->quiet) fprintf(stderr, "packed %s into %s\n", o->inputs[0], o->output);
+    if (r == UE_OK && !o->quiet) fprintf(stderr, "packed %s into %s\n", o->inputs[0], o->output);
     ue_diag_free(&d);
     return cli_exit_code(r);
 }
