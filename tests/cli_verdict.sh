@@ -126,7 +126,10 @@ expect_rc 1 "$UE" info --json "$D/fsys_trunc.fsys"; cp "$T/out" "$T/info_fail.js
 expect_rc 1 "$UE" info --json "$T/two.bin"; cp "$T/out" "$T/info_unknown.json"
 expect_rc 3 "$UE" list --json "$T/does-not-exist"; cp "$T/out" "$T/list_missing.json"
 schema_ok list "$T/list_fail.json" "$T/list_missing.json"
-schema_ok info "$T/info_fail.json" "$T/info_unknown.json"
+expect_rc 1 "$UE" info --json "$D/msh_batch.msh"; cp "$T/out" "$T/info_model_fail.json"
+schema_ok info "$T/info_fail.json" "$T/info_unknown.json" "$T/info_model_fail.json"
+[ "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['diagnostics'][0]['code'])" "$T/info_model_fail.json")" = msh.batch.vertex ] \
+  && ok || bad "info --json of a damaged model"
 [ "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['format'], d['error']['exit_code'], d['diagnostics'][0]['code'])" "$T/list_fail.json")" = "nres 1 nres.header.count" ] \
   && ok || bad "list --json failure object"
 [ "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['format'])" "$T/info_fail.json")" = fsys ] \

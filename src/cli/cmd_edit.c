@@ -110,8 +110,8 @@ int cmd_edit(const cli_opts *o) {
     if (r == UE_OK) r = ue_msh_parse(found[0].data, found[0].size, mode, &m, &d);
     ue_msh_found_free(found, count);
     if (r != UE_OK) {
-        cli_print_diags(&d, 50);
-        cli_error("edit: %s: %s", input, ue_result_name(r));
+        cli_print_diags_as(input, &d, 50);
+        if (!ue_diag_count(&d, UE_SEV_ERROR)) cli_error("edit: %s: %s", input, ue_result_name(r));
         ue_diag_free(&d);
         return cli_exit_code(r);
     }

@@ -578,7 +578,8 @@ int cmd_convert(const cli_opts *o) {
         if (j->result == UE_OK) {
             if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->name, j->out_path);
         } else {
-            cli_error("convert: %s: %s", j->name, ue_result_name(j->result));
+            if (!ue_diag_count(&j->diag, UE_SEV_ERROR))
+                cli_error("convert: %s: %s", j->name, ue_result_name(j->result));
             if (cli_exit_code(j->result) > worst) worst = cli_exit_code(j->result);
         }
     }
