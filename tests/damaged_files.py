@@ -71,6 +71,7 @@ d = bytearray(F); d[pay0 + 16:pay0 + 19] = b'\0\0\0'
 save('fsys_backref.fsys', 'fsys', 'drop', d)
 d = bytearray(F); struct.pack_into('>I', d, pay0 + 4, 5200); struct.pack_into('>I', d, rec0 + 8, 5200)
 save('fsys_bigsize.fsys', 'fsys', 'drop', d)
+save('fsys_cut1.fsys', 'fsys', 'keep', F[:-1])                   # one byte short: only the footer lost
 save('fsys_trunc.fsys', 'fsys', 'drop', F[:40])                  # header cut short
 
 # ---- PKX and GameCube LZSS ---------------------------------------------------------------

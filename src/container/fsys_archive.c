@@ -203,6 +203,8 @@ static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
         fsys_entry *e = &s->e[i];
         json_t *ej = fsys_entry_json(state, i);
         json_array_append_new(entries, ej);
+        /* Tolerant: an entry whose record lies outside the file has nothing to keep. */
+        if (e->damaged && !ue_range_ok(e->rec_off, e->rec_len, s->size)) continue;
         uint8_t rec[0x70];
         if ((r = ue_source_read(&s->src, e->rec_off, rec, e->rec_len)) != UE_OK) break;
         json_object_set_new(ej, "record_hex", ue_json_hex_new(rec, e->rec_len));
