@@ -82,7 +82,8 @@ static const cli_verb_def verb_table[] = {
      "unearth extract ARCHIVE -o DIR [-f] [--strict|--tolerant] [-q|-v]",
      "payloads + manifest.json (everything needed to repack)",
      "Writes every payload to DIR/entries/ and DIR/manifest.json with every field a\n"
-     "byte-identical `pack` needs. With --tolerant, damaged entries are listed and skipped.\n",
+     "byte-identical `pack` needs. An input validate rejects is refused (exit 1). With\n"
+     "--tolerant, damaged entries are listed and skipped; exit 1 when anything was dropped.\n",
      "unearth extract demo/parkan/objects.rlb -o objects\n"
      "unearth extract --tolerant damaged.rlb -o salvage\n"},
     {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS, "DIR", 1, 1, "ARCHIVE",
@@ -102,7 +103,8 @@ static const cli_verb_def verb_table[] = {
     {"roundtrip", cmd_roundtrip, BIT(OPT_HELP) | MODE_OPTS, "FILE...", 1, 0, NULL, NULL,
      "unearth roundtrip FILE... [--strict|--tolerant]", "decode, encode, byte-compare",
      "Re-encodes each FILE (and each model inside) with unearth's writers and compares the\n"
-     "bytes with the input. Exit 1 on the first differing byte of any FILE.\n",
+     "bytes with the input. Exit 1 on the first differing byte of any FILE, or when validate\n"
+     "rejects it (it is then not compared).\n",
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
