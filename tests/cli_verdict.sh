@@ -36,6 +36,7 @@ while read -r f fmt drops; do
   expect_rc 1 "$UE" validate --strict "$F"
   grep -q "^$F: INVALID ($fmt, .*[1-9][0-9]* errors\?," "$T/out" && ok || bad "$f: validate summary: $(cat "$T/out")"
   names_file "$f validate" "$F"
+  [ -z "$(sort "$T/err" | uniq -d)" ] && ok || bad "$f: a problem reported twice: $(sort "$T/err" | uniq -d)"
   expect_rc 1 "$UE" roundtrip "$F"
   grep -q "^$F: INVALID, not round-tripped ($fmt, " "$T/out" && ok || bad "$f: roundtrip says: $(cat "$T/out")"
   grep -q identical "$T/out" && bad "$f: roundtrip reports identical" || ok
@@ -51,6 +52,7 @@ while read -r f fmt drops; do
   # tolerant: 0 when nothing was lost (warnings listed), 1 when anything was dropped
   want=0; [ "$drops" = drop ] && want=1
   expect_rc $want "$UE" validate --tolerant "$F"
+  [ -z "$(sort "$T/err" | uniq -d)" ] && ok || bad "$f: a problem reported twice: $(sort "$T/err" | uniq -d)"
   grep -q "INVALID (.* 0 errors" "$T/out" && bad "$f: INVALID with 0 errors: $(cat "$T/out")" || ok
   if [ $want = 0 ]; then
     grep -q "^$F: valid ($fmt, .*[1-9][0-9]* warnings\?)" "$T/out" && ok || bad "$f: tolerant summary: $(cat "$T/out")"

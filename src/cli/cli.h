@@ -35,6 +35,8 @@ int cli_exit_code(ue_result r);
 void cli_print_diags(const ue_diag *d, size_t limit);
 /* The same, each line prefixed with "PREFIX: " (the model or file the list belongs to). */
 void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit);
+/* Drops repeats of a diagnostic already in the list (one line per problem). */
+void cli_diag_dedupe(ue_diag *d);
 /* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */
 struct json_t *cli_diags_json(const ue_diag *d);
 void cli_error(const char *fmt, ...)

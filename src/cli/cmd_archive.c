@@ -236,6 +236,7 @@ static ue_result container_check(const cli_opts *o, const char *path, ue_archive
     *a = NULL;
     ue_result r = ue_archive_open(path, o->mode, a, d);
     if (r == UE_OK) r = ue_archive_validate(*a, d);
+    cli_diag_dedupe(d);
     cli_tally_add(t, d);
     t->dropped += cli_damaged_entries(*a);
     return r;

@@ -66,6 +66,25 @@ json_t *cli_diags_json(const ue_diag *d) {
     return arr;
 }
 
+static bool same_item(const ue_diag_item *a, const ue_diag_item *b) {
+    return a->severity == b->severity && a->offset == b->offset && !strcmp(a->code, b->code) &&
+           !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
+}
+
+void cli_diag_dedupe(ue_diag *d) {
+    /* An entry read twice (once by the format's checks, once to open what is nested in it)
+     * reports the same problem twice, back to back; a short look-back finds those. */
+    enum { LOOK_BACK = 16 };
+    size_t kept = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        bool seen = false;
+        for (size_t k = kept > LOOK_BACK ? kept - LOOK_BACK : 0; k < kept && !seen; k++)
+            seen = same_item(&d->items[k], &d->items[i]);
+        if (!seen) d->items[kept++] = d->items[i];
+    }
+    d->count = kept;
+}
+
 /* ---- naming a file's format even when it does not open ---------------------------------- */
 
 const char *cli_sniff_format(const char *path) {
