@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container/container.h"
-#include "container/gamecube_int.h"
+#include "archive/container.h"
+#include "gamecube/gamecube_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unearth/obj.h"
+#include "unearth/obj_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

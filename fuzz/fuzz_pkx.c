@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container/container.h"
+#include "archive/container.h"
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
 

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "unearth/msh.h"
-#include "unearth/obj.h"
+#include "unearth/obj_read.h"
 
 static bool parse_double(const char *s, double *out) {
     char *end;

@@ -1,0 +1,32 @@
+/* unearth — Wavefront OBJ import: one OBJ file read as a triangle list, the geometry source of
+ * `edit --replace-slot`. */
+#ifndef UNEARTH_OBJ_READ_H
+#define UNEARTH_OBJ_READ_H
+
+#include "unearth/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One OBJ file read as a single triangle list: every distinct v/vt/vn triple becomes a vertex;
+ * polygons are fanned into triangles; groups, objects and materials are ignored. */
+typedef struct ue_obj_mesh {
+    float *positions;     /* 3 × vertex_count */
+    float *normals;       /* 3 × vertex_count, or NULL when no face uses vn */
+    float *uvs;           /* 2 × vertex_count (as in the file, v up), or NULL when no face uses vt */
+    size_t vertex_count;
+    uint32_t *indices;
+    size_t index_count;
+} ue_obj_mesh;
+
+/* Parses OBJ text. Errors (bad numbers, indices out of range, more than `max_vertices` vertices)
+ * give a diagnostic naming the line. */
+ue_result ue_obj_read(const char *text, size_t size, size_t max_vertices, ue_obj_mesh *out,
+                      ue_diag *d);
+void ue_obj_mesh_free(ue_obj_mesh *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Checks the include directions between the layers of src/ (docs/architecture.md): a file may
+include only headers of its own layer and of the layers listed for it below. Exits 1 on a breach."""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# The layer of every public header in include/unearth/.
+PUBLIC = {
+    "common.h": "common",
+    "codec.h": "codec", "lzss.h": "codec",
+    "archive.h": "archive",
+    "scene.h": "scene",
+    "gltf.h": "export", "json.h": "export", "image.h": "export", "obj.h": "export",
+    "obj_read.h": "import",
+    "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan",
+    "gamecube.h": "gamecube",
+    "samples.h": "samples",
+}
+FAMILY_BASE = {"common", "codec", "archive", "scene"}
+ALLOWED = {
+    "common": set(),
+    "codec": {"common"},
+    "archive": {"common", "codec"},
+    "scene": {"common"},
+    "export": {"common", "scene"},
+    "import": {"common", "scene"},
+    "parkan": FAMILY_BASE,
+    "gamecube": FAMILY_BASE,
+    "hsd": FAMILY_BASE | {"gamecube"},  # HSD models live in GameCube archives and use GX
+    "samples": set(PUBLIC.values()) - {"samples"},
+    "cli": None,  # the top: may include anything; nothing includes it
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of_header(name):
+    if name.startswith("unearth/"):
+        return PUBLIC.get(name[len("unearth/"):], "unknown public header")
+    return name.split("/", 1)[0] if "/" in name else None  # "archive/container.h" → archive
+
+
+def main():
+    breaches = []
+    files = [(p, p.relative_to(ROOT / "src").parts[0]) for p in sorted((ROOT / "src").rglob("*.[ch]"))]
+    files += [(p, PUBLIC.get(p.name, "unknown public header")) for p in sorted((ROOT / "include/unearth").glob("*.h"))]
+    for path, layer in files:
+        if layer not in ALLOWED:
+            breaches.append(f"{path.relative_to(ROOT)}: no layer named {layer!r} (add it to this script)")
+            continue
+        for header in INCLUDE.findall(path.read_text(encoding="utf-8")):
+            target = layer_of_header(header)
+            if target is None or target == layer:
+                continue
+            allowed = ALLOWED[layer]
+            if target == "cli" or (allowed is not None and target not in allowed):
+                breaches.append(f"{path.relative_to(ROOT)}: {layer} must not include {header} ({target})")
+    for b in breaches:
+        print(b)
+    print(f"layers: {len(files)} files checked, {len(breaches)} breaches")
+    return 1 if breaches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

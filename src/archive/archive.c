@@ -1,0 +1,455 @@
+/* unearth — the format-neutral archive layer: detection, "OUTER:ENTRY" addressing, extract
+ * with manifest.json, pack dispatch by the manifest's format, and recursive validation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/container.h"
+
+/* Probe order matters only when two formats could claim the same bytes. */
+static const ue_container_ops *const formats[] = {
+    &ue_nres_ops,
+    &ue_rsli_ops,
+    &ue_fsys_ops, &ue_gclzss_ops, &ue_pkx_ops, /* PKX has no magic: probed last */
+};
+#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
+
+/* A chain like "a.fsys:b.pkx:c" is followed at most this deep. */
+#define MAX_NESTING 8
+#define MANIFEST_VERSION 1
+
+struct ue_archive {
+    const ue_container_ops *ops;
+    void *state;
+    ue_source src;
+    uint8_t *memory;          /* owned bytes when opened from memory or from an outer entry */
+    bool file_source;
+    char display[512];
+    ue_mode mode;
+    uint64_t root_size;       /* size of the outermost input: what bounded work is measured by */
+};
+
+static const ue_container_ops *find_ops(const char *name) {
+    for (size_t i = 0; i < FORMAT_COUNT; i++)
+        if (strcmp(formats[i]->name, name) == 0) return formats[i];
+    return NULL;
+}
+
+const char *ue_detect_format(const uint8_t *head, size_t head_size, uint64_t total_size) {
+    for (size_t i = 0; i < FORMAT_COUNT; i++)
+        if (formats[i]->probe(head, head_size, total_size)) return formats[i]->name;
+    return "";
+}
+
+static ue_result open_source(ue_archive *a, ue_diag *d) {
+    uint8_t head[256]; /* PKX detection needs the words at 0x40 and up to 0x84 */
+    size_t take = a->src.size < sizeof head ? (size_t)a->src.size : sizeof head;
+    if (ue_source_read(&a->src, 0, head, take) != UE_OK) return UE_ERR_IO;
+    const char *fmt = ue_detect_format(head, take, a->src.size);
+    a->ops = fmt[0] ? find_ops(fmt) : NULL;
+    if (!a->ops) {
+        /* Show only bytes the file has: a 2-byte file must not seem to hold four. */
+        char shown[16] = "";
+        for (size_t i = 0; i < take && i < 4; i++)
+            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s%02x", i ? " " : "",
+                     head[i]);
+        if (take == 0)
+            ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
+                        "not a container unearth knows (the file is empty)");
+        else
+            ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
+                        "not a container unearth knows (first bytes %s)", shown);
+        return UE_ERR_INVALID;
+    }
+    ue_result r = a->ops->open(&a->src, a->mode, &a->state, d);
+    if (r == UE_OK && a->ops->set_source_name) {
+        /* "dir/a.fsys:b.pkx" → "b"; "dir/pokemon.fsys" → "pokemon". */
+        const char *base = a->display;
+        for (const char *p = a->display; *p; p++)
+            if (*p == '/' || *p == ':') base = p + 1;
+        char stem[256];
+        snprintf(stem, sizeof stem, "%s", base);
+        char *dot = strrchr(stem, '.');
+        if (dot && dot != stem) *dot = 0;
+        a->ops->set_source_name(a->state, stem);
+    }
+    return r;
+}
+
+ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
+                                 ue_mode mode, ue_archive **out, ue_diag *d) {
+    *out = NULL;
+    ue_archive *a = calloc(1, sizeof *a);
+    if (!a) return UE_ERR_NOMEM;
+    a->memory = malloc(size ? size : 1);
+    if (!a->memory) {
+        free(a);
+        return UE_ERR_NOMEM;
+    }
+    if (size) memcpy(a->memory, data, size);
+    a->src = ue_source_memory(a->memory, size);
+    a->mode = mode;
+    a->root_size = size;
+    snprintf(a->display, sizeof a->display, "%s", display_name ? display_name : "memory");
+    ue_result r = open_source(a, d);
+    if (r != UE_OK) {
+        free(a->memory);
+        free(a);
+        return r;
+    }
+    *out = a;
+    return UE_OK;
+}
+
+/* Bounded work: an entry read to be opened as a container may not claim more decoded bytes
+ * than the cap allows for the outermost input (the copy made to open it counts once more). */
+static bool within_decode_cap(const ue_archive *a, size_t i, uint64_t root_size, ue_diag *d) {
+    ue_entry_info info;
+    ue_archive_entry(a, i, &info);
+    size_t cap = ue_cap_decoded(root_size);
+    if (info.size <= cap) return true;
+    ue_diag_add(d, UE_SEV_ERROR, "archive.limit", info.offset, info.name,
+                "entry claims %llu decoded bytes, more than the %zu bytes allowed for a "
+                "%llu-byte input", (unsigned long long)info.size, cap,
+                (unsigned long long)root_size);
+    return false;
+}
+
+/* Splits "outer:inner" at the first ':' after which the outer part names an existing file. */
+static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue_diag *d) {
+    *out = NULL;
+    if (ue_path_exists(path) || !strchr(path, ':')) {
+        ue_archive *a = calloc(1, sizeof *a);
+        if (!a) return UE_ERR_NOMEM;
+        a->mode = mode;
+        a->file_source = true;
+        snprintf(a->display, sizeof a->display, "%s", path);
+        ue_result r = ue_source_open_file(path, &a->src, d);
+        a->root_size = a->src.size;
+        if (r == UE_OK) r = open_source(a, d);
+        if (r != UE_OK) {
+            ue_source_close(&a->src);
+            free(a);
+            return r;
+        }
+        *out = a;
+        return UE_OK;
+    }
+    /* Longest existing prefix wins, so file names with ':' still work. */
+    const char *split = strrchr(path, ':');
+    char outer[4096];
+    while (split) {
+        size_t len = (size_t)(split - path);
+        if (len >= sizeof outer) return UE_ERR_USAGE;
+        memcpy(outer, path, len);
+        outer[len] = 0;
+        if (ue_path_exists(outer)) break;
+        const char *prev = NULL;
+        for (const char *p = path; p < split; p++)
+            if (*p == ':') prev = p;
+        split = prev;
+    }
+    if (!split) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "no such file");
+        return UE_ERR_IO;
+    }
+    /* The rest may itself be a chain of entry names. */
+    ue_archive *a;
+    ue_result r = open_chain(outer, mode, &a, d);
+    if (r != UE_OK) return r;
+    const char *rest = split + 1;
+    for (int depth = 0; *rest; depth++) {
+        if (depth >= MAX_NESTING) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.nesting", UE_NO_OFFSET, a->display,
+                        "containers nested more than %d deep are not followed", MAX_NESTING);
+            ue_archive_close(a);
+            return UE_ERR_INVALID;
+        }
+        const char *colon = strchr(rest, ':');
+        char name[1024];
+        size_t len = colon ? (size_t)(colon - rest) : strlen(rest);
+        if (len >= sizeof name) len = sizeof name - 1;
+        memcpy(name, rest, len);
+        name[len] = 0;
+        size_t index;
+        if (ue_archive_find(a, name, &index) != UE_OK) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.entry.missing", UE_NO_OFFSET, a->display,
+                        "no entry named \"%s\"", name);
+            ue_archive_close(a);
+            return UE_ERR_INVALID;
+        }
+        uint64_t root = a->root_size;
+        uint8_t *data = NULL;
+        size_t size = 0;
+        r = within_decode_cap(a, index, root, d) ? ue_archive_read(a, index, &data, &size, d)
+                                                 : UE_ERR_INVALID;
+        char display[512];
+        snprintf(display, sizeof display, "%s:%s", a->display, name);
+        ue_archive_close(a);
+        if (r != UE_OK) return r;
+        r = ue_archive_open_memory(data, size, display, mode, &a, d);
+        free(data);
+        if (r != UE_OK) return r;
+        a->root_size = root;
+        rest = colon ? colon + 1 : rest + len;
+    }
+    *out = a;
+    return UE_OK;
+}
+
+ue_result ue_archive_open(const char *path, ue_mode mode, ue_archive **out, ue_diag *d) {
+    return open_chain(path, mode, out, d);
+}
+
+void ue_archive_close(ue_archive *a) {
+    if (!a) return;
+    if (a->ops && a->state) a->ops->close(a->state);
+    if (a->file_source) ue_source_close(&a->src);
+    free(a->memory);
+    free(a);
+}
+
+const char *ue_archive_format(const ue_archive *a) { return a->ops->name; }
+size_t ue_archive_count(const ue_archive *a) { return a->ops->count(a->state); }
+void ue_archive_entry(const ue_archive *a, size_t i, ue_entry_info *info) {
+    a->ops->entry(a->state, i, info);
+}
+
+ue_result ue_archive_find(const ue_archive *a, const char *name, size_t *index) {
+    if (a->ops->find && a->ops->find(a->state, name, index)) return UE_OK;
+    /* Fall back to the printable names the CLI shows, then to "#N" by index. */
+    size_t n = ue_archive_count(a);
+    ue_entry_info info;
+    for (size_t i = 0; i < n; i++) {
+        ue_archive_entry(a, i, &info);
+        if (strcmp(info.name, name) == 0) {
+            *index = i;
+            return UE_OK;
+        }
+    }
+    if (name[0] == '#' && name[1]) {
+        char *end;
+        unsigned long long v = strtoull(name + 1, &end, 10);
+        if (*end == 0 && v < n) {
+            *index = (size_t)v;
+            return UE_OK;
+        }
+    }
+    return UE_ERR_INVALID;
+}
+
+ue_result ue_archive_read(ue_archive *a, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
+    *data = NULL;
+    *size = 0;
+    if (i >= ue_archive_count(a)) return UE_ERR_USAGE;
+    return a->ops->read(a->state, i, data, size, d);
+}
+
+static char *dump(json_t *j) {
+    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    return s;
+}
+
+static json_t *entries_json(const ue_archive *a) {
+    json_t *arr = json_array();
+    size_t n = ue_archive_count(a);
+    for (size_t i = 0; i < n; i++) json_array_append_new(arr, a->ops->entry_json(a->state, i));
+    return arr;
+}
+
+char *ue_archive_info_json(const ue_archive *a) {
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(a->display));
+    json_object_set_new(o, "format", json_string(a->ops->name));
+    json_object_set_new(o, "description", json_string(a->ops->description));
+    json_object_set_new(o, "size", json_integer((json_int_t)a->src.size));
+    json_object_set_new(o, "entry_count", json_integer((json_int_t)ue_archive_count(a)));
+    json_object_set_new(o, "header", a->ops->info_json(a->state));
+    return dump(o);
+}
+
+char *ue_archive_list_json(const ue_archive *a) { return dump(entries_json(a)); }
+
+ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_diag *d) {
+    ue_outdir o;
+    const ue_outdir_owner previous_extract = {"a previous unearth extract output",
+                                              ue_manifest_dir_is_extract, NULL};
+    ue_result r = ue_outdir_begin(&o, dir, overwrite, &previous_extract, d);
+    if (r != UE_OK) return r;
+    json_t *body = NULL;
+    r = a->ops->extract(a->state, &o, &body, d);
+    if (r == UE_OK) {
+        json_t *m = json_object();
+        json_object_set_new(m, "unearth_manifest", json_integer(MANIFEST_VERSION));
+        json_object_set_new(m, "format", json_string(a->ops->name));
+        json_t *src = json_object();
+        json_object_set_new(src, "file", json_string(a->display));
+        json_object_set_new(src, "size", json_integer((json_int_t)a->src.size));
+        json_object_set_new(m, "source", src);
+        json_object_update(m, body);
+        json_decref(body);
+        char *text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(m);
+        if (!text) r = UE_ERR_NOMEM;
+        else {
+            size_t len = strlen(text);
+            text[len] = '\n'; /* json_dumps leaves room for the NUL we overwrite; write len+1 */
+            r = ue_outdir_write(&o, "manifest.json", text, len + 1, d);
+            free(text);
+        }
+    }
+    if (r == UE_OK) return ue_outdir_commit(&o, d);
+    ue_outdir_abort(&o);
+    return r;
+}
+
+static json_t *load_manifest(const char *dir, const ue_container_ops **ops, ue_result *r, ue_diag *d) {
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/manifest.json", dir);
+    *ops = NULL;
+    if (n < 0 || (size_t)n >= sizeof path) {
+        *r = UE_ERR_USAGE;
+        return NULL;
+    }
+    json_error_t err;
+    json_t *m = json_load_file(path, 0, &err);
+    if (!m) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "line %d: %s",
+                    err.line, err.text);
+        *r = ue_path_exists(path) ? UE_ERR_INVALID : UE_ERR_IO;
+        return NULL;
+    }
+    const char *fmt = json_string_value(json_object_get(m, "format"));
+    *ops = fmt ? find_ops(fmt) : NULL;
+    if (!*ops || !(*ops)->pack) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.format", UE_NO_OFFSET, path,
+                    "unknown or missing \"format\" (%s)", fmt ? fmt : "none");
+        json_decref(m);
+        *r = UE_ERR_INVALID;
+        return NULL;
+    }
+    *r = UE_OK;
+    return m;
+}
+
+ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
+    const ue_container_ops *ops;
+    ue_result r;
+    json_t *m = load_manifest(dir, &ops, &r, d);
+    if (!m) return r;
+    r = ops->pack(m, dir, out, d);
+    json_decref(m);
+    return r;
+}
+
+ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
+    const ue_container_ops *ops;
+    ue_result r;
+    json_t *m = load_manifest(dir, &ops, &r, d);
+    if (!m) return r;
+    if (ops->pack_to) {
+        /* Streamed: payload files are copied into the output without being held in memory. */
+        ue_file_sink f;
+        r = ue_file_sink_begin(&f, path, overwrite, d);
+        if (r == UE_OK) r = ops->pack_to(m, dir, &f.sink, d);
+        if (r == UE_OK) r = ue_file_sink_commit(&f, d);
+        else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
+    } else {
+        ue_buf out = {0};
+        r = ops->pack(m, dir, &out, d);
+        if (r == UE_OK) r = ue_file_write_atomic(path, out.data, out.size, overwrite, d);
+        ue_buf_free(&out);
+    }
+    json_decref(m);
+    return r;
+}
+
+ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size) {
+    *size = 0;
+    if (a->src.size > SIZE_MAX) return UE_ERR_NOMEM;
+    ue_result r = ue_source_read_alloc(&a->src, 0, (size_t)a->src.size, SIZE_MAX, data);
+    if (r == UE_OK) *size = (size_t)a->src.size;
+    return r;
+}
+
+ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d) {
+    if (!a->ops->reencode) return UE_ERR_UNSUPPORTED;
+    return a->ops->reencode(a->state, out, d);
+}
+
+/* Validates one container and, recursively, every nested container inside it. Nested
+ * diagnostics carry the entry's path and (for stored payloads) absolute file offsets. */
+/* `budget` is what nested payloads may still decode in total, so that entries sharing bytes or
+ * nested chains cannot multiply the work (docs/bounded-work.md). */
+static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budget) {
+    ue_result worst = UE_OK;
+    if (a->ops->validate) worst = a->ops->validate(a->state, d);
+    size_t n = ue_archive_count(a);
+    for (size_t i = 0; i < n; i++) {
+        ue_entry_info info;
+        ue_archive_entry(a, i, &info);
+        if (info.damaged) {
+            worst = UE_ERR_INVALID;
+            continue;
+        }
+        if (!info.nested[0]) continue;
+        if (depth >= MAX_NESTING) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.nesting", info.offset, info.name,
+                        "containers nested more than %d deep", MAX_NESTING);
+            return UE_ERR_INVALID;
+        }
+        if (!within_decode_cap(a, i, a->root_size, d)) {
+            worst = UE_ERR_INVALID;
+            continue;
+        }
+        if (info.size > *budget) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.limit", info.offset, info.name,
+                        "nested containers would decode more than %zu bytes in all for a "
+                        "%llu-byte input; the rest is not checked",
+                        ue_cap_decoded(a->root_size), (unsigned long long)a->root_size);
+            return UE_ERR_INVALID;
+        }
+        uint8_t *data;
+        size_t size;
+        ue_result r = ue_archive_read(a, i, &data, &size, d);
+        if (r != UE_OK) {
+            worst = UE_ERR_INVALID;
+            continue;
+        }
+        *budget -= size < *budget ? size : *budget;
+        uint64_t saved_base = d ? d->base_offset : 0;
+        char saved_prefix[sizeof d->path_prefix];
+        if (d) {
+            memcpy(saved_prefix, d->path_prefix, sizeof saved_prefix);
+            char prefix[sizeof d->path_prefix];
+            /* Offsets inside a payload map to the file only when it was stored; inside a
+             * decompressed one they count from the start of the decoded bytes, and the path
+             * says so. */
+            bool stored = strcmp(info.method, "stored") == 0;
+            snprintf(prefix, sizeof prefix, "%s%s%s/entry[%zu]%s", saved_prefix,
+                     saved_prefix[0] ? "/" : "", a->ops->name, i, stored ? "" : "(decoded)");
+            memcpy(d->path_prefix, prefix, sizeof prefix);
+            d->base_offset = stored ? saved_base + info.offset : 0;
+        }
+        ue_archive *inner;
+        r = ue_archive_open_memory(data, size, info.name, a->mode, &inner, d);
+        free(data);
+        if (r == UE_OK) {
+            inner->root_size = a->root_size;
+            r = validate_rec(inner, d, depth + 1, budget);
+            ue_archive_close(inner);
+        }
+        if (d) {
+            d->base_offset = saved_base;
+            memcpy(d->path_prefix, saved_prefix, sizeof saved_prefix);
+        }
+        if (r != UE_OK) worst = r;
+    }
+    return worst;
+}
+
+ue_result ue_archive_validate(ue_archive *a, ue_diag *d) {
+    size_t budget = ue_cap_decoded(a->root_size);
+    return validate_rec(a, d, 0, &budget);
+}

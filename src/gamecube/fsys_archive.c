@@ -1,0 +1,637 @@
+/* unearth — FSYS behind the generic container contract: listing with decoded sizes, reads that
+ * undo LZSS, extract to payloads + stored LZSS blobs + a layout skeleton, and pack back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/container.h"
+#include "gamecube/gamecube_int.h"
+#include "unearth/gamecube.h"
+#include "unearth/lzss.h"
+
+static bool fsys_probe(const uint8_t *head, size_t n, uint64_t total) {
+    (void)total;
+    return n >= 4 && memcmp(head, "FSYS", 4) == 0;
+}
+
+static ue_result fsys_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
+    fsys_state *s;
+    ue_result r = ue_fsys_parse(src, mode, "fsys", &s, d);
+    if (r == UE_OK) *state = s;
+    return r;
+}
+
+static void fsys_close(void *state) { ue_fsys_free(state); }
+
+static size_t fsys_count(const void *state) { return ((const fsys_state *)state)->count; }
+
+void ue_fsys_set_archive_name(void *state, const char *name) {
+    fsys_state *s = state;
+    snprintf(s->archive_name, sizeof s->archive_name, "%s", name && name[0] ? name : "fsys");
+}
+
+static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
+    const fsys_state *s = state;
+    const fsys_entry *e = &s->e[i];
+    memset(info, 0, sizeof *info);
+    info->index = i;
+    ue_fsys_display_name(s, i, info->name, sizeof info->name);
+    const char *tn = ue_fsys_type_name(e->type_code);
+    if (tn) snprintf(info->type, sizeof info->type, "%s", tn);
+    else snprintf(info->type, sizeof info->type, "0x%02X", e->type_code);
+    info->offset = e->data_off;
+    info->stored_size = e->stored_size;
+    info->size = e->compressed ? e->usize : e->stored_size;
+    snprintf(info->method, sizeof info->method, "%s", e->compressed ? "lzss" : "stored");
+    info->damaged = e->damaged;
+    /* The type code says what the payload is; it is never guessed from the bytes. */
+    if (e->type_code == 0x1E) snprintf(info->nested, sizeof info->nested, "pkx");
+}
+
+/* True when entry i's raw full or short name is exactly `name`. */
+static bool raw_name_is(const fsys_state *s, size_t i, const char *name) {
+    uint8_t raw[256];
+    size_t n, want = strlen(name);
+    for (int full = 0; full < 2; full++)
+        if (ue_fsys_raw_name(s, i, full == 1, raw, &n) && n == want && memcmp(raw, name, n) == 0)
+            return true;
+    return false;
+}
+
+static bool fsys_find(const void *state, const char *name, size_t *index) {
+    const fsys_state *s = state;
+    char shown[256];
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < s->count; i++) {
+            bool hit;
+            if (pass == 0) {
+                ue_fsys_display_name(s, i, shown, sizeof shown);
+                hit = strcmp(shown, name) == 0;
+            } else {
+                hit = raw_name_is(s, i, name);
+            }
+            if (hit) {
+                *index = i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static ue_result fsys_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
+    return ue_fsys_read_entry(state, i, data, size, d);
+}
+
+static json_t *fsys_info_json(const void *state) {
+    const fsys_state *s = state;
+    json_t *o = json_object();
+    json_object_set_new(o, "magic", json_string("FSYS"));
+    json_object_set_new(o, "version", json_integer(s->version));
+    json_object_set_new(o, "record_size", json_integer(s->version >= 0x200 ? 0x70 : 0x50));
+    json_object_set_new(o, "group_id", json_integer(s->group_id));
+    json_object_set_new(o, "entry_count", json_integer(s->count));
+    json_object_set_new(o, "flags", json_integer(s->hflags));
+    json_object_set_new(o, "full_names", json_boolean(s->hflags & 1u));
+    json_object_set_new(o, "offsets_table", json_integer(s->table_ofs));
+    json_object_set_new(o, "data_start", json_integer(s->data_start));
+    json_object_set_new(o, "total_size", json_integer(s->total_size));
+    json_object_set_new(o, "entry_list_offset", json_integer(s->list_ofs));
+    json_object_set_new(o, "names_offset", json_integer(s->str_ofs));
+    json_object_set_new(o, "data_offset", json_integer(s->data_ofs));
+    json_object_set_new(o, "footer_ok", json_boolean(s->footer_ok));
+    return o;
+}
+
+/* A name as JSON: plain text when printable ASCII, else hex under "<key>_hex". */
+static void set_name(json_t *o, const char *key, const uint8_t *raw, size_t n, bool present) {
+    if (!present) {
+        json_object_set_new(o, key, json_null());
+        return;
+    }
+    bool text = true;
+    for (size_t i = 0; i < n; i++)
+        if (raw[i] < 0x20 || raw[i] > 0x7E) text = false;
+    if (text) {
+        char buf[260];
+        memcpy(buf, raw, n);
+        buf[n] = 0;
+        json_object_set_new(o, key, json_string(buf));
+    } else {
+        char k[32];
+        snprintf(k, sizeof k, "%s_hex", key);
+        json_object_set_new(o, k, ue_json_hex_new(raw, n));
+    }
+}
+
+static json_t *fsys_entry_json(const void *state, size_t i) {
+    const fsys_state *s = state;
+    const fsys_entry *e = &s->e[i];
+    ue_entry_info info;
+    fsys_entry_info(state, i, &info);
+    json_t *o = json_object();
+    json_object_set_new(o, "index", json_integer((json_int_t)i));
+    json_object_set_new(o, "name", json_string(info.name));
+    uint8_t raw[256];
+    size_t n;
+    bool has = ue_fsys_raw_name(s, i, false, raw, &n);
+    set_name(o, "short_name", raw, n, has);
+    has = ue_fsys_raw_name(s, i, true, raw, &n);
+    set_name(o, "full_name", raw, n, has);
+    json_object_set_new(o, "type", json_string(info.type));
+    json_object_set_new(o, "type_code", json_integer(e->type_code));
+    json_object_set_new(o, "type_index", json_integer(e->type_index));
+    json_object_set_new(o, "file_id", json_integer(e->file_id));
+    json_object_set_new(o, "flags", json_integer(e->flags));
+    json_object_set_new(o, "compressed", json_boolean(e->compressed));
+    json_object_set_new(o, "data_offset", json_integer(e->data_off));
+    json_object_set_new(o, "stored_size", json_integer(e->stored_size));
+    json_object_set_new(o, "size", json_integer(e->usize));
+    json_object_set_new(o, "record_offset", json_integer((json_int_t)e->rec_off));
+    if (info.nested[0]) json_object_set_new(o, "nested", json_string(info.nested));
+    if (e->damaged) json_object_set_new(o, "damaged", json_true());
+    return o;
+}
+
+/* Walks the archive in file order: the bytes between payload segments are appended to `raw`
+ * (and reported to on_gap), each payload segment is handed to on_entry. */
+static ue_result walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg, ue_buf *raw,
+                             void (*on_gap)(void *user, size_t n),
+                             ue_result (*on_entry)(void *user, const fsys_segment *seg), void *user) {
+    ue_result r = UE_OK;
+    uint64_t pos = 0;
+    for (size_t k = 0; k <= nseg && r == UE_OK; k++) {
+        uint64_t end = k < nseg ? segs[k].off : s->size;
+        if (end > pos) {
+            size_t n = (size_t)(end - pos);
+            if (!ue_buf_reserve(raw, n)) return UE_ERR_NOMEM;
+            r = ue_source_read(&s->src, pos, raw->data + raw->size, n);
+            raw->size += n;
+            if (on_gap) on_gap(user, n);
+        }
+        if (k < nseg && r == UE_OK) {
+            r = on_entry(user, &segs[k]);
+            pos = segs[k].off + segs[k].len;
+        }
+    }
+    return r;
+}
+
+static void skeleton_gap(void *user, size_t n) {
+    json_t *g = json_object();
+    json_object_set_new(g, "raw", json_integer((json_int_t)n));
+    json_array_append_new(user, g);
+}
+
+static ue_result skeleton_entry(void *user, const fsys_segment *seg) {
+    json_t *g = json_object();
+    json_object_set_new(g, "entry", json_integer((json_int_t)seg->entry));
+    json_array_append_new(user, g);
+    return UE_OK;
+}
+
+static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+    fsys_state *s = state;
+    json_t *m = json_object();
+    json_object_set_new(m, "header", fsys_info_json(state));
+    json_object_set_new(m, "header_hex", ue_json_hex_new(s->header, s->header_len));
+    json_t *entries = json_array();
+    json_object_set_new(m, "entries", entries);
+    ue_result r = UE_OK;
+    char rel[340], file[300];
+    for (size_t i = 0; i < s->count && r == UE_OK; i++) {
+        fsys_entry *e = &s->e[i];
+        json_t *ej = fsys_entry_json(state, i);
+        json_array_append_new(entries, ej);
+        /* Tolerant: an entry whose record lies outside the file has nothing to keep. */
+        if (e->damaged && !ue_range_ok(e->rec_off, e->rec_len, s->size)) continue;
+        uint8_t rec[0x70];
+        if ((r = ue_source_read(&s->src, e->rec_off, rec, e->rec_len)) != UE_OK) break;
+        json_object_set_new(ej, "record_hex", ue_json_hex_new(rec, e->rec_len));
+        if (e->range_bad) continue;
+        uint8_t *stored = NULL, *plain = NULL;
+        size_t stored_n = 0, plain_n = 0;
+        if ((r = ue_fsys_read_stored(s, i, &stored, &stored_n, d)) != UE_OK) break;
+        char shown[256];
+        ue_fsys_display_name(s, i, shown, sizeof shown);
+        ue_entry_file_name(i, shown, ue_fsys_type_ext(e->type_code), file, sizeof file);
+        snprintf(rel, sizeof rel, "entries/%s", file);
+        bool decoded = !e->damaged;
+        if (decoded && e->compressed) {
+            char path[64];
+            snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
+            ue_result dr = ue_gclzss_decode(stored, stored_n, s->mode, &plain, &plain_n, d,
+                                            e->data_off, path);
+            if (dr == UE_ERR_INVALID && s->mode == UE_MODE_TOLERANT) {
+                decoded = false;
+                json_object_set_new(ej, "damaged", json_true());
+            } else if (dr != UE_OK) {
+                r = dr;
+                free(stored);
+                break;
+            }
+        }
+        if (decoded) {
+            const uint8_t *p = e->compressed ? plain : stored;
+            size_t n = e->compressed ? plain_n : stored_n;
+            r = ue_outdir_write(o, rel, p, n, d);
+            json_object_set_new(ej, "file", json_string(rel));
+            json_object_set_new(ej, "xxh64", ue_json_xxh64(p, n));
+        }
+        if (r == UE_OK && (e->compressed || !decoded)) {
+            /* The original LZSS blob: re-emitted as is while the payload is unchanged. */
+            char srel[360];
+            snprintf(srel, sizeof srel, "%s%s", rel, e->compressed ? ".lzss" : ".stored");
+            r = ue_outdir_write(o, srel, stored, stored_n, d);
+            json_object_set_new(ej, "stored_file", json_string(srel));
+            json_object_set_new(ej, "stored_xxh64", ue_json_xxh64(stored, stored_n));
+        }
+        free(stored);
+        free(plain);
+    }
+    /* The skeleton: all bytes outside the payload segments, in file order. */
+    fsys_segment *segs = NULL;
+    size_t nseg = 0;
+    if (r == UE_OK) r = ue_fsys_layout(s, &segs, &nseg);
+    if (r == UE_OK) {
+        ue_buf skel = {0};
+        json_t *layout = json_array();
+        r = walk_layout(s, segs, nseg, &skel, skeleton_gap, skeleton_entry, layout);
+        if (r == UE_OK) r = ue_outdir_write(o, "layout/skeleton.bin", skel.data, skel.size, d);
+        json_t *sk = json_object();
+        json_object_set_new(sk, "file", json_string("layout/skeleton.bin"));
+        json_object_set_new(sk, "xxh64", ue_json_xxh64(skel.data, skel.size));
+        json_object_set_new(sk, "segments", layout);
+        json_object_set_new(m, "skeleton", sk);
+        ue_buf_free(&skel);
+    }
+    free(segs);
+    if (r != UE_OK) {
+        json_decref(m);
+        return r;
+    }
+    *manifest = m;
+    return UE_OK;
+}
+
+/* ---- pack ---------------------------------------------------------------------------------- */
+
+typedef struct pack_entry {
+    ue_fsys_write_entry w;
+    uint8_t *data, *stored, *record;
+    char *short_name, *full_name;
+    bool has_full;
+    bool changed;
+} pack_entry;
+
+static char *dup_str(const char *t) {
+    size_t n = strlen(t);
+    char *c = malloc(n + 1);
+    if (c) memcpy(c, t, n + 1);
+    return c;
+}
+
+/* Reads "<key>" (text) or "<key>_hex"; false when neither is present or the JSON null. */
+static bool get_name(const json_t *ej, const char *key, char **out, bool *bad, const char *where,
+                     ue_diag *d) {
+    *out = NULL;
+    const json_t *v = json_object_get(ej, key);
+    if (json_is_string(v)) {
+        const char *t = json_string_value(v);
+        if (strlen(t) > 255) {
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                        "\"%s\" is longer than 255 bytes", key);
+            *bad = true;
+            return false;
+        }
+        *out = dup_str(t);
+        return *out != NULL;
+    }
+    char k[32];
+    snprintf(k, sizeof k, "%s_hex", key);
+    const char *hex = json_string_value(json_object_get(ej, k));
+    if (!hex) return false;
+    uint8_t buf[256];
+    size_t n;
+    if (!ue_hex_decode(hex, buf, 255, &n) || memchr(buf, 0, n)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "\"%s\" is not up to 255 hex-encoded non-NUL bytes", k);
+        *bad = true;
+        return false;
+    }
+    *out = malloc(n + 1);
+    if (!*out) return false;
+    memcpy(*out, buf, n);
+    (*out)[n] = 0;
+    return true;
+}
+
+static bool hex_alloc(const json_t *ej, const char *key, size_t cap, uint8_t **out, size_t *n) {
+    *out = NULL;
+    *n = 0;
+    const char *hex = json_string_value(json_object_get(ej, key));
+    if (!hex) return false;
+    size_t len = strlen(hex) / 2;
+    if (len > cap) return false;
+    *out = malloc(len ? len : 1);
+    if (!*out) return false;
+    if (!ue_hex_decode(hex, *out, len, n)) {
+        free(*out);
+        *out = NULL;
+        return false;
+    }
+    return true;
+}
+
+static ue_result load_pack_entry(const json_t *ej, const char *dir, size_t i, pack_entry *pe,
+                                 ue_diag *d) {
+    char where[64];
+    snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+    uint32_t type_code = 0, file_id = 0;
+    if (!json_is_object(ej) || !ue_json_u32(ej, "type_code", &type_code, where, d) ||
+        type_code > 0xFF) {
+        if (json_is_object(ej) && type_code > 0xFF)
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
+                        "type_code must be 0..255");
+        return UE_ERR_INVALID;
+    }
+    if (json_object_get(ej, "file_id") && !ue_json_u32(ej, "file_id", &file_id, where, d))
+        return UE_ERR_INVALID;
+    if (file_id > 0xFFFF) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where, "file_id must be 0..65535");
+        return UE_ERR_INVALID;
+    }
+    pe->w.type_code = (uint8_t)type_code;
+    pe->w.file_id = (uint16_t)file_id;
+    pe->w.compressed = json_is_true(json_object_get(ej, "compressed"));
+    bool bad = false;
+    get_name(ej, "short_name", &pe->short_name, &bad, where, d);
+    pe->has_full = get_name(ej, "full_name", &pe->full_name, &bad, where, d);
+    if (bad) return UE_ERR_INVALID;
+    if (!pe->short_name && json_object_get(ej, "short_name")) {
+        pe->short_name = dup_str(""); /* recorded as absent: keep it nameless */
+        if (!pe->short_name) return UE_ERR_NOMEM;
+    } else if (!pe->short_name) {
+        /* A new entry may omit it: take the payload's file name without directory/extension. */
+        const char *f = json_string_value(json_object_get(ej, "file"));
+        const char *base = f ? strrchr(f, '/') : NULL;
+        base = base ? base + 1 : (f ? f : "");
+        pe->short_name = dup_str(base);
+        if (!pe->short_name) return UE_ERR_NOMEM;
+        char *dot = strchr(pe->short_name, '.');
+        if (dot) *dot = 0;
+    }
+    pe->w.short_name = pe->short_name;
+    pe->w.full_name = pe->has_full ? pe->full_name : NULL;
+    size_t rec_n;
+    if (hex_alloc(ej, "record_hex", 0x70, &pe->record, &rec_n)) {
+        pe->w.record = pe->record;
+        pe->w.record_size = rec_n;
+    }
+    ue_result r;
+    bool have_file = json_object_get(ej, "file") != NULL;
+    bool have_stored = json_object_get(ej, "stored_file") != NULL;
+    pe->changed = false;
+    size_t n = 0;
+    if (have_file) {
+        bool changed;
+        r = ue_manifest_load_file(dir, ej, "file", UE_CAP_ENTRY_BYTES, &pe->data, &n, &changed, d);
+        if (r != UE_OK) return r;
+        pe->w.data = pe->data;
+        pe->w.size = n;
+        pe->changed = changed;
+    }
+    if (have_stored) {
+        bool ignored;
+        size_t sn;
+        r = ue_manifest_load_file(dir, ej, "stored_file", UE_CAP_ENTRY_BYTES, &pe->stored, &sn,
+                                  &ignored, d);
+        if (r != UE_OK) return r;
+        char have[17];
+        ue_xxh64_hex(pe->stored, sn, have);
+        const char *want = json_string_value(json_object_get(ej, "stored_xxh64"));
+        bool stored_ok = want && strcmp(want, have) == 0;
+        if (!stored_ok) pe->changed = true;
+        /* Stored bytes stand for the entry while the payload they encode is unchanged. */
+        if (!have_file || (!pe->changed && pe->w.compressed)) {
+            pe->w.stored = pe->stored;
+            pe->w.stored_size = sn;
+        }
+        if (!have_file && !pe->w.compressed) {
+            pe->w.data = pe->stored;
+            pe->w.size = sn;
+            pe->w.stored = NULL;
+        }
+    }
+    if (!have_file && !have_stored) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.damaged", UE_NO_OFFSET, where,
+                    "entry has no payload file (it was damaged in the source)");
+        return UE_ERR_INVALID;
+    }
+    if (pe->w.compressed && !pe->w.stored && !pe->w.data) return UE_ERR_INVALID;
+    return UE_OK;
+}
+
+/* Bytes an entry occupies in the archive, as the writer would emit them unchanged. */
+static void emitted(const pack_entry *pe, const uint8_t **p, size_t *n) {
+    if (pe->w.stored) {
+        *p = pe->w.stored;
+        *n = pe->w.stored_size;
+    } else if (!pe->w.compressed) {
+        *p = pe->w.data;
+        *n = pe->w.size;
+    } else {
+        *p = NULL;
+        *n = 0;
+    }
+}
+
+static bool name_equal(bool has, const uint8_t *raw, size_t n, const char *want) {
+    if (!want || !want[0]) return !has || n == 0;
+    return has && strlen(want) == n && memcmp(raw, want, n) == 0;
+}
+
+/* Splices the skeleton and the entries' bytes; true (and *out filled) only when the result
+ * parses back to exactly the manifest's entries. */
+static bool try_skeleton(const json_t *manifest, const char *dir, pack_entry *pes, size_t count,
+                         ue_buf *out) {
+    const json_t *sk = json_object_get(manifest, "skeleton");
+    const json_t *segs = json_object_get(sk, "segments");
+    if (!json_is_object(sk) || !json_is_array(segs)) return false;
+    for (size_t i = 0; i < count; i++)
+        if (pes[i].changed) return false;
+    uint8_t *skel;
+    size_t skel_n;
+    bool changed;
+    if (ue_manifest_load_file(dir, sk, "file", UE_CAP_ENTRY_BYTES, &skel, &skel_n, &changed,
+                              NULL) != UE_OK)
+        return false;
+    bool ok = !changed;
+    ue_buf b = {0};
+    size_t pos = 0;
+    for (size_t k = 0; ok && k < json_array_size(segs); k++) {
+        const json_t *g = json_array_get(segs, k);
+        uint64_t v;
+        if (ue_json_u64(g, "raw", &v, NULL, NULL)) {
+            if (v > skel_n - pos) ok = false;
+            else {
+                ue_buf_put(&b, skel + pos, (size_t)v);
+                pos += (size_t)v;
+            }
+        } else if (ue_json_u64(g, "entry", &v, NULL, NULL) && v < count) {
+            const uint8_t *p;
+            size_t n;
+            emitted(&pes[v], &p, &n);
+            if (!p) ok = false;
+            else ue_buf_put(&b, p, n);
+        } else {
+            ok = false;
+        }
+    }
+    free(skel);
+    ok = ok && pos == skel_n && !b.failed;
+    fsys_state *s = NULL;
+    if (ok) {
+        ue_source src = ue_source_memory(b.data, b.size);
+        ok = ue_fsys_parse(&src, UE_MODE_TOLERANT, "fsys", &s, NULL) == UE_OK && s->count == count;
+    }
+    for (size_t i = 0; ok && i < count; i++) {
+        const fsys_entry *e = &s->e[i];
+        const pack_entry *pe = &pes[i];
+        const uint8_t *p;
+        size_t n;
+        emitted(pe, &p, &n);
+        uint8_t short_raw[256], full_raw[256];
+        size_t short_len, full_len;
+        bool has_short = ue_fsys_raw_name(s, i, false, short_raw, &short_len);
+        bool has_full = ue_fsys_raw_name(s, i, true, full_raw, &full_len);
+        ok = !e->range_bad && e->file_id == pe->w.file_id && e->type_code == pe->w.type_code &&
+             e->compressed == pe->w.compressed &&
+             name_equal(has_short, short_raw, short_len, pe->short_name) &&
+             name_equal(has_full, full_raw, full_len, pe->has_full ? pe->full_name : NULL) &&
+             e->stored_size == n && memcmp(b.data + e->data_off, p, n) == 0;
+    }
+    ue_fsys_free(s);
+    if (ok) {
+        ue_buf_put(out, b.data, b.size);
+        ok = !out->failed;
+    }
+    ue_buf_free(&b);
+    return ok;
+}
+
+static ue_result fsys_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+    const json_t *header = json_object_get(manifest, "header");
+    const json_t *entries = json_object_get(manifest, "entries");
+    if (!json_is_array(entries)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
+                    "needs an \"entries\" array");
+        return UE_ERR_INVALID;
+    }
+    size_t count = json_array_size(entries);
+    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_NOMEM;
+    pack_entry *pes = calloc(count ? count : 1, sizeof *pes);
+    if (!pes) return UE_ERR_NOMEM;
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < count && r == UE_OK; i++)
+        r = load_pack_entry(json_array_get(entries, i), dir, i, &pes[i], d);
+    if (r == UE_OK && !try_skeleton(manifest, dir, pes, count, out)) {
+        ue_fsys_write_options opt = {0};
+        opt.version = 0x201;
+        if (json_is_object(header)) {
+            ue_json_u32(header, "version", &opt.version, NULL, NULL);
+            ue_json_u32(header, "group_id", &opt.group_id, NULL, NULL);
+            opt.full_names = json_is_true(json_object_get(header, "full_names"));
+        }
+        uint8_t *hraw = NULL;
+        size_t hn = 0;
+        if (hex_alloc(manifest, "header_hex", 0x60, &hraw, &hn)) {
+            opt.header = hraw;
+            opt.header_size = hn;
+        }
+        uint32_t level = UE_LZSS_LEVEL_DEFAULT;
+        ue_json_u32(manifest, "lzss_level", &level, NULL, NULL);
+        opt.level = level > 9 ? 9 : (int)level;
+        ue_fsys_write_entry *w = calloc(count ? count : 1, sizeof *w);
+        if (!w) r = UE_ERR_NOMEM;
+        for (size_t i = 0; r == UE_OK && i < count; i++) w[i] = pes[i].w;
+        if (r == UE_OK) r = ue_fsys_write(&opt, w, count, out, d);
+        free(w);
+        free(hraw);
+    }
+    for (size_t i = 0; i < count; i++) {
+        free(pes[i].data);
+        free(pes[i].stored);
+        free(pes[i].record);
+        free(pes[i].short_name);
+        free(pes[i].full_name);
+    }
+    free(pes);
+    return r;
+}
+
+/* Re-emits the parsed model: skeleton bytes and every entry's stored bytes in layout order. */
+typedef struct reencode_ctx {
+    fsys_state *s;
+    ue_buf *out;
+    ue_diag *d;
+} reencode_ctx;
+
+static ue_result reencode_entry(void *user, const fsys_segment *seg) {
+    reencode_ctx *c = user;
+    uint8_t *p;
+    size_t n;
+    ue_result r = ue_fsys_read_stored(c->s, seg->entry, &p, &n, c->d);
+    if (r == UE_OK) ue_buf_put(c->out, p, n);
+    free(p);
+    return r;
+}
+
+static ue_result fsys_reencode(void *state, ue_buf *out, ue_diag *d) {
+    fsys_state *s = state;
+    fsys_segment *segs;
+    size_t nseg;
+    ue_result r = ue_fsys_layout(s, &segs, &nseg);
+    if (r != UE_OK) return r;
+    reencode_ctx c = {s, out, d};
+    r = walk_layout(s, segs, nseg, out, NULL, reencode_entry, &c);
+    free(segs);
+    if (r == UE_OK && out->failed) r = UE_ERR_NOMEM;
+    return r;
+}
+
+static ue_result fsys_validate(void *state, ue_diag *d) {
+    fsys_state *s = state;
+    ue_result worst = UE_OK;
+    for (size_t i = 0; i < s->count; i++) {
+        if (s->e[i].damaged) {
+            worst = UE_ERR_INVALID;
+            continue;
+        }
+        uint8_t *p;
+        size_t n;
+        ue_result r = ue_fsys_read_entry(s, i, &p, &n, d);
+        free(p);
+        if (r != UE_OK) worst = r == UE_ERR_NOMEM ? r : UE_ERR_INVALID;
+    }
+    return worst;
+}
+
+const ue_container_ops ue_fsys_ops = {
+    .name = "fsys",
+    .description = "GameCube FSYS archive (Pokémon Colosseum / XD)",
+    .probe = fsys_probe,
+    .open = fsys_open,
+    .close = fsys_close,
+    .count = fsys_count,
+    .entry = fsys_entry_info,
+    .find = fsys_find,
+    .read = fsys_read,
+    .info_json = fsys_info_json,
+    .entry_json = fsys_entry_json,
+    .extract = fsys_extract,
+    .pack = fsys_pack,
+    .reencode = fsys_reencode,
+    .validate = fsys_validate,
+    .set_source_name = ue_fsys_set_archive_name,
+};

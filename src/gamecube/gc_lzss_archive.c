@@ -1,0 +1,190 @@
+/* unearth — a standalone GameCube "LZSS" file as a one-entry container, so that chains such as
+ * LZSS → PKX → DAT are followed by info/list/extract like any archive. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/container.h"
+#include "gamecube/gamecube_int.h"
+#include "unearth/gamecube.h"
+#include "unearth/lzss.h"
+
+typedef struct gclzss_state {
+    uint8_t *stored, *plain;
+    size_t stored_size, plain_size;
+    ue_gclzss_header h;
+    char nested[16];
+} gclzss_state;
+
+static bool gclzss_probe(const uint8_t *head, size_t n, uint64_t total) {
+    return total >= UE_GCLZSS_HEADER && ue_gclzss_probe(head, n);
+}
+
+static ue_result gclzss_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
+    /* The file is held whole and its payload decoded whole (at most 144/17 of the stream, see
+     * ue_lzss_max_output), so memory is bounded by about 18 × the file: cap the file itself. */
+    if (src->size > UE_CAP_ENTRY_BYTES) {
+        ue_diag_add(d, UE_SEV_ERROR, "lzss.file_cap", 0, "lzss",
+                    "LZSS file of %llu bytes is over the %zu-byte cap",
+                    (unsigned long long)src->size, (size_t)UE_CAP_ENTRY_BYTES);
+        return UE_ERR_INVALID;
+    }
+    gclzss_state *s = calloc(1, sizeof *s);
+    if (!s) return UE_ERR_NOMEM;
+    s->stored_size = (size_t)src->size;
+    ue_result r = ue_source_read_alloc(src, 0, s->stored_size, UE_CAP_ENTRY_BYTES, &s->stored);
+    if (r == UE_OK) r = ue_gclzss_parse_header(s->stored, s->stored_size, &s->h, NULL, 0, "lzss");
+    /* Decoded once here: the entry's size and nested format depend on it. */
+    if (r == UE_OK)
+        r = ue_gclzss_decode(s->stored, s->stored_size, mode, &s->plain, &s->plain_size, d, 0,
+                             "lzss");
+    if (r != UE_OK) {
+        free(s->stored);
+        free(s);
+        return r;
+    }
+    snprintf(s->nested, sizeof s->nested, "%s",
+             ue_detect_format(s->plain, s->plain_size < 256 ? s->plain_size : 256, s->plain_size));
+    *state = s;
+    return UE_OK;
+}
+
+static void gclzss_close(void *state) {
+    gclzss_state *s = state;
+    if (!s) return;
+    free(s->stored);
+    free(s->plain);
+    free(s);
+}
+
+static size_t gclzss_count(const void *state) {
+    (void)state;
+    return 1;
+}
+
+static void gclzss_entry(const void *state, size_t i, ue_entry_info *info) {
+    const gclzss_state *s = state;
+    memset(info, 0, sizeof *info);
+    info->index = i;
+    snprintf(info->name, sizeof info->name, "decoded.%s", s->nested[0] ? s->nested : "bin");
+    snprintf(info->type, sizeof info->type, "%s", s->nested[0] ? s->nested : "data");
+    info->offset = UE_GCLZSS_HEADER;
+    info->stored_size = s->stored_size;
+    info->size = s->plain_size;
+    snprintf(info->method, sizeof info->method, "lzss");
+    snprintf(info->nested, sizeof info->nested, "%s", s->nested);
+}
+
+static bool gclzss_find(const void *state, const char *name, size_t *index) {
+    ue_entry_info e;
+    gclzss_entry(state, 0, &e);
+    if (strcmp(name, e.name) != 0 && strcmp(name, "decoded") != 0) return false;
+    *index = 0;
+    return true;
+}
+
+static ue_result gclzss_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
+    (void)i;
+    (void)d;
+    gclzss_state *s = state;
+    *data = malloc(s->plain_size ? s->plain_size : 1);
+    if (!*data) return UE_ERR_NOMEM;
+    if (s->plain_size) memcpy(*data, s->plain, s->plain_size);
+    *size = s->plain_size;
+    return UE_OK;
+}
+
+static json_t *gclzss_info_json(const void *state) {
+    const gclzss_state *s = state;
+    json_t *o = json_object();
+    json_object_set_new(o, "magic", json_string("LZSS"));
+    json_object_set_new(o, "uncompressed_size", json_integer(s->h.uncompressed_size));
+    json_object_set_new(o, "compressed_size", json_integer(s->h.compressed_size));
+    json_object_set_new(o, "reserved", json_integer(s->h.reserved));
+    json_object_set_new(o, "size_fallback", json_boolean(s->h.size_fallback));
+    json_object_set_new(o, "stream_end", json_integer((json_int_t)s->h.stream_end));
+    return o;
+}
+
+static json_t *gclzss_entry_json(const void *state, size_t i) {
+    ue_entry_info e;
+    gclzss_entry(state, i, &e);
+    json_t *o = json_object();
+    json_object_set_new(o, "index", json_integer(0));
+    json_object_set_new(o, "name", json_string(e.name));
+    json_object_set_new(o, "type", json_string(e.type));
+    json_object_set_new(o, "stored_size", json_integer((json_int_t)e.stored_size));
+    json_object_set_new(o, "size", json_integer((json_int_t)e.size));
+    if (e.nested[0]) json_object_set_new(o, "nested", json_string(e.nested));
+    return o;
+}
+
+static ue_result gclzss_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+    gclzss_state *s = state;
+    ue_entry_info e;
+    gclzss_entry(state, 0, &e);
+    char rel[300];
+    snprintf(rel, sizeof rel, "entries/0000_%s", e.name);
+    ue_result r = ue_outdir_write(o, rel, s->plain, s->plain_size, d);
+    if (r == UE_OK) r = ue_outdir_write(o, "layout/original.lzss", s->stored, s->stored_size, d);
+    if (r != UE_OK) return r;
+    json_t *m = json_object();
+    json_object_set_new(m, "header", gclzss_info_json(state));
+    json_object_set_new(m, "file", json_string(rel));
+    json_object_set_new(m, "xxh64", ue_json_xxh64(s->plain, s->plain_size));
+    json_t *st = json_object();
+    json_object_set_new(st, "file", json_string("layout/original.lzss"));
+    json_object_set_new(st, "xxh64", ue_json_xxh64(s->stored, s->stored_size));
+    json_object_set_new(m, "stored", st);
+    *manifest = m;
+    return UE_OK;
+}
+
+static ue_result gclzss_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+    uint8_t *plain = NULL, *stored = NULL;
+    size_t pn = 0, sn = 0;
+    bool changed = true, stored_changed = true;
+    ue_result r = ue_manifest_load_file(dir, manifest, "file", UE_CAP_ENTRY_BYTES, &plain, &pn,
+                                        &changed, d);
+    const json_t *st = json_object_get(manifest, "stored");
+    if (r == UE_OK && !changed && json_is_object(st) &&
+        ue_manifest_load_file(dir, st, "file", UE_CAP_ENTRY_BYTES, &stored, &sn, &stored_changed,
+                              NULL) == UE_OK &&
+        !stored_changed) {
+        ue_buf_put(out, stored, sn); /* unchanged: the original bytes */
+        r = out->failed ? UE_ERR_NOMEM : UE_OK;
+    } else if (r == UE_OK) {
+        uint32_t reserved = 0, level = 9;
+        ue_json_u32(json_object_get(manifest, "header"), "reserved", &reserved, NULL, NULL);
+        ue_json_u32(manifest, "lzss_level", &level, NULL, NULL);
+        r = ue_gclzss_encode(plain, pn, level > 9 ? 9 : (int)level, reserved, out);
+    }
+    free(plain);
+    free(stored);
+    return r;
+}
+
+static ue_result gclzss_reencode(void *state, ue_buf *out, ue_diag *d) {
+    (void)d;
+    gclzss_state *s = state;
+    ue_buf_put(out, s->stored, s->stored_size);
+    return out->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
+const ue_container_ops ue_gclzss_ops = {
+    .name = "lzss",
+    .description = "GameCube LZSS-compressed file",
+    .probe = gclzss_probe,
+    .open = gclzss_open,
+    .close = gclzss_close,
+    .count = gclzss_count,
+    .entry = gclzss_entry,
+    .find = gclzss_find,
+    .read = gclzss_read,
+    .info_json = gclzss_info_json,
+    .entry_json = gclzss_entry_json,
+    .extract = gclzss_extract,
+    .pack = gclzss_pack,
+    .reencode = gclzss_reencode,
+    .validate = NULL,
+};

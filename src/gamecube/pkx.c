@@ -1,0 +1,611 @@
+/* unearth — PKX model wrappers (Colosseum and XD layouts): locating the DAT, GPT1 and animation
+ * table, re-wrapping a new DAT, building fresh PKX files, and the container contract. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/container.h"
+#include "gamecube/gamecube_int.h"
+#include "unearth/gamecube.h"
+
+/* Seed §18.11: Align32(value) = (value + 0x1F) & ~0x1F, done in 64 bits so it cannot wrap. */
+static uint64_t align32(uint64_t v) { return (v + 0x1Fu) & ~(uint64_t)0x1F; }
+
+static uint32_t be32_at(const uint8_t *p, size_t n, uint64_t off, bool *ok) {
+    uint32_t v = 0;
+    *ok = off <= SIZE_MAX && ue_rd_u32be(p, n, (size_t)off, &v);
+    return v;
+}
+
+static ue_result fail(ue_diag *d, const char *code, uint64_t off, const char *path,
+                      const char *msg, uint64_t a, uint64_t b) {
+    ue_diag_add(d, UE_SEV_ERROR, code, off, path, "%s (%llu, %llu)", msg, (unsigned long long)a,
+                (unsigned long long)b);
+    return UE_ERR_INVALID;
+}
+
+ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d) {
+    (void)mode; /* every PKX violation makes the DAT unlocatable, so both modes fail alike */
+    memset(info, 0, sizeof *info);
+    info->size = n;
+    bool ok;
+    if (n < 0x44)
+        return fail(d, "pkx.truncated", 0, "pkx/header",
+                    "too short for a PKX header (size, needed)", n, 0x44);
+    uint32_t w0 = ue_load_u32be(p), w40 = ue_load_u32be(p + 0x40);
+    info->declared_dat_size = w0;
+    uint64_t dat_off;
+    if (w0 == w40) {
+        /* Seed §18.11 / spec §7.3: equal words mean the DAT (whose first word is its size)
+         * starts right after the 0x40-byte Colosseum header. */
+        info->layout = UE_PKX_COLOSSEUM;
+        info->gpt1_length = ue_load_u32be(p + 0x04);
+        info->anim_count = ue_load_u32be(p + 0x08);
+        dat_off = UE_PKX_COLO_HEADER;
+    } else {
+        info->layout = UE_PKX_XD;
+        if (n < UE_PKX_XD_PREAMBLE)
+            return fail(d, "pkx.truncated", 0, "pkx/header",
+                        "too short for the XD preamble (size, needed)", n, UE_PKX_XD_PREAMBLE);
+        info->gpt1_length = ue_load_u32be(p + 0x08);
+        info->anim_count = ue_load_u32be(p + 0x10);
+        dat_off = 0;
+    }
+    const uint64_t count_off = info->layout == UE_PKX_XD ? 0x10 : 0x08;
+    const uint64_t gpt1_off_field = info->layout == UE_PKX_XD ? 0x08 : 0x04;
+    if (info->anim_count > UE_PKX_MAX_ANIMS)
+        return fail(d, "pkx.anim_count", count_off, "pkx/header/anim_count",
+                    "animation count above the cap (count, cap)", info->anim_count,
+                    UE_PKX_MAX_ANIMS);
+    if (info->gpt1_length > n)
+        return fail(d, "pkx.gpt1_range", gpt1_off_field, "pkx/header/gpt1_length",
+                    "GPT1 length exceeds the file (length, file size)", info->gpt1_length, n);
+    const uint64_t anim_bytes = (uint64_t)info->anim_count * UE_PKX_ANIM_ENTRY;
+    if (info->layout == UE_PKX_XD) {
+        info->anim_offset = UE_PKX_XD_PREAMBLE;
+        uint64_t g = align32(UE_PKX_XD_PREAMBLE + anim_bytes);
+        dat_off = g + align32(info->gpt1_length);
+        info->gpt1_offset = (size_t)(g < n ? g : n);
+        /* Sources disagree on the DAT offset when a GPT1 block is present (spec §10.6): take
+         * ADDON's, unless only GODTOOL's (+4) holds a word equal to the declared size. */
+        if (info->gpt1_length > 0) {
+            bool ok4;
+            uint32_t at = be32_at(p, n, dat_off, &ok), at4 = be32_at(p, n, dat_off + 4, &ok4);
+            if ((!ok || at != w0) && ok4 && at4 == w0) {
+                dat_off += 4;
+                ue_diag_add(d, UE_SEV_INFO, "pkx.dat_offset_plus4", dat_off, "pkx/dat",
+                            "DAT found 4 bytes after the aligned GPT1 end (GoD-Tool layout)");
+            }
+        }
+        if (!ue_range_ok(UE_PKX_XD_PREAMBLE, anim_bytes, n))
+            return fail(d, "pkx.anim_range", count_off, "pkx/header/anim_count",
+                        "animation table passes the end (count, file size)", info->anim_count, n);
+        if (!ue_range_ok(g, info->gpt1_length, n))
+            return fail(d, "pkx.gpt1_range", gpt1_off_field, "pkx/header/gpt1_length",
+                        "GPT1 block passes the end (offset, length)", g, info->gpt1_length);
+    }
+    if (dat_off > n)
+        return fail(d, "pkx.dat_range", 0, "pkx/header/dat_size",
+                    "DAT offset lies past the end (offset, file size)", dat_off, n);
+    info->dat_offset = (size_t)dat_off;
+    /* Seed §18.11 / §18.13 rule 7: the declared size must fit; else the DAT's own first word. */
+    if (w0 >= 4 && ue_range_ok(dat_off, w0, n)) {
+        info->dat_size = w0;
+    } else {
+        uint32_t own = be32_at(p, n, dat_off, &ok);
+        if (!ok || own < 4 || !ue_range_ok(dat_off, own, n))
+            return fail(d, "pkx.dat_size", 0, "pkx/header/dat_size",
+                        "neither the declared DAT size nor the DAT's own size fits "
+                        "(declared, own)",
+                        w0, ok ? own : 0);
+        info->dat_size = own;
+        info->dat_size_fallback = true;
+        ue_diag_add(d, UE_SEV_WARNING, "pkx.dat_size_fallback", 0, "pkx/header/dat_size",
+                    "declared DAT size %u does not fit; using the DAT's own size %u", w0, own);
+    }
+    if (info->layout == UE_PKX_COLOSSEUM) {
+        uint64_t g = UE_PKX_COLO_HEADER + align32(info->dat_size);
+        uint64_t a = g + align32(info->gpt1_length);
+        if (info->gpt1_length && !ue_range_ok(g, info->gpt1_length, n))
+            return fail(d, "pkx.gpt1_range", gpt1_off_field, "pkx/header/gpt1_length",
+                        "GPT1 block passes the end (offset, length)", g, info->gpt1_length);
+        if (!ue_range_ok(a, anim_bytes, n))
+            return fail(d, "pkx.anim_range", count_off, "pkx/header/anim_count",
+                        "animation table passes the end (offset, bytes)", a, anim_bytes);
+        info->gpt1_offset = (size_t)(g < n ? g : n);
+        info->anim_offset = (size_t)a;
+        info->tail_offset = (size_t)(a + anim_bytes);
+    } else {
+        info->tail_offset = info->dat_offset + info->dat_size;
+    }
+    uint32_t own = be32_at(p, n, info->dat_offset, &ok);
+    if (ok && own != info->dat_size)
+        ue_diag_add(d, UE_SEV_INFO, "pkx.dat_header", info->dat_offset, "pkx/dat",
+                    "the DAT's own size word is %u, the PKX gives %zu", own, info->dat_size);
+    return UE_OK;
+}
+
+/* Every region inside the file and in layout order: a manifest may carry edited numbers. */
+static bool info_consistent(const ue_pkx_info *i, size_t n) {
+    uint64_t anim_bytes = (uint64_t)i->anim_count * UE_PKX_ANIM_ENTRY;
+    if (i->size != n || i->anim_count > UE_PKX_MAX_ANIMS) return false;
+    if (i->layout == UE_PKX_COLOSSEUM)
+        return i->dat_offset == UE_PKX_COLO_HEADER &&
+               i->gpt1_offset == UE_PKX_COLO_HEADER + align32(i->dat_size) &&
+               i->anim_offset == i->gpt1_offset + align32(i->gpt1_length) &&
+               i->tail_offset == i->anim_offset + anim_bytes && i->tail_offset <= n;
+    return i->layout == UE_PKX_XD && i->anim_offset == UE_PKX_XD_PREAMBLE &&
+           i->gpt1_offset == align32(UE_PKX_XD_PREAMBLE + anim_bytes) &&
+           i->gpt1_offset + align32(i->gpt1_length) <= i->dat_offset &&
+           i->dat_offset - (i->gpt1_offset + align32(i->gpt1_length)) <= 4 &&
+           i->tail_offset == i->dat_offset + i->dat_size && i->tail_offset <= n;
+}
+
+/* Padding after a region that changed size: the old bytes when the pad length is unchanged. */
+static void put_pad(ue_buf *out, const uint8_t *old, size_t old_len, size_t new_len) {
+    if (old && old_len == new_len) ue_buf_put(out, old, old_len);
+    else ue_buf_put_zeros(out, new_len);
+}
+
+ue_result ue_pkx_rewrap(const uint8_t *orig, size_t orig_size, const ue_pkx_info *info,
+                        const uint8_t *dat, size_t dat_size, const uint8_t *gpt1,
+                        size_t gpt1_size, ue_buf *out, ue_diag *d) {
+    if (!info_consistent(info, orig_size)) {
+        ue_diag_add(d, UE_SEV_ERROR, "pkx.layout", UE_NO_OFFSET, "pkx",
+                    "the PKX layout description is inconsistent with its %zu bytes", orig_size);
+        return UE_ERR_INVALID;
+    }
+    if (dat_size > UINT32_MAX - 64 || gpt1_size > UINT32_MAX - 64) return UE_ERR_USAGE;
+    if (info->layout == UE_PKX_COLOSSEUM && (dat_size < 4 || ue_load_u32be(dat) != dat_size)) {
+        /* Colosseum files are recognised by the DAT's own size word (seed §18.11). */
+        ue_diag_add(d, UE_SEV_ERROR, "pkx.dat_header", 0, "pkx/dat",
+                    "a Colosseum PKX needs a DAT whose first word is its size (%zu bytes, word %u)",
+                    dat_size, dat_size >= 4 ? ue_load_u32be(dat) : 0u);
+        return UE_ERR_INVALID;
+    }
+    if (!gpt1) {
+        gpt1 = orig + info->gpt1_offset;
+        gpt1_size = info->gpt1_length;
+    }
+    const size_t old_gl = info->gpt1_length, old_dl = info->dat_size;
+    const size_t old_gpad = (size_t)align32(old_gl) - old_gl;
+    const size_t new_gpad = (size_t)align32(gpt1_size) - gpt1_size;
+    const size_t start = out->size;
+    if (info->layout == UE_PKX_COLOSSEUM) {
+        ue_buf_put(out, orig, UE_PKX_COLO_HEADER);
+        ue_buf_put(out, dat, dat_size);
+        put_pad(out, orig + UE_PKX_COLO_HEADER + old_dl, (size_t)align32(old_dl) - old_dl,
+                (size_t)align32(dat_size) - dat_size);
+        if (gpt1_size) {
+            ue_buf_put(out, gpt1, gpt1_size);
+            put_pad(out, orig + info->gpt1_offset + old_gl, old_gpad, new_gpad);
+        }
+        ue_buf_put(out, orig + info->anim_offset, orig_size - info->anim_offset);
+        if (out->failed) return UE_ERR_NOMEM;
+        uint8_t *h = out->data + start;
+        if (dat_size != old_dl) ue_store_u32be(h, (uint32_t)dat_size);
+        if (gpt1_size != old_gl) ue_store_u32be(h + 4, (uint32_t)gpt1_size);
+    } else {
+        ue_buf_put(out, orig, info->gpt1_offset);
+        if (gpt1_size) {
+            ue_buf_put(out, gpt1, gpt1_size);
+            put_pad(out, orig + info->gpt1_offset + old_gl, old_gpad, new_gpad);
+        }
+        size_t quirk_from = info->gpt1_offset + (size_t)align32(old_gl);
+        if (gpt1_size) ue_buf_put(out, orig + quirk_from, info->dat_offset - quirk_from);
+        ue_buf_put(out, dat, dat_size);
+        ue_buf_put(out, orig + info->tail_offset, orig_size - info->tail_offset);
+        if (out->failed) return UE_ERR_NOMEM;
+        uint8_t *h = out->data + start;
+        if (dat_size != old_dl) ue_store_u32be(h, (uint32_t)dat_size);
+        if (gpt1_size != old_gl) ue_store_u32be(h + 8, (uint32_t)gpt1_size);
+    }
+    return out->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
+ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t dat_size,
+                       const uint8_t *gpt1, size_t gpt1_size, const uint8_t *anims,
+                       uint32_t anim_count, uint16_t species, ue_buf *out) {
+    if (anim_count > UE_PKX_MAX_ANIMS || dat_size > UINT32_MAX - 64 || gpt1_size > UINT32_MAX - 64)
+        return UE_ERR_USAGE;
+    const size_t start = out->size;
+    const size_t anim_bytes = (size_t)anim_count * UE_PKX_ANIM_ENTRY;
+    if (layout == UE_PKX_COLOSSEUM) {
+        uint8_t h[UE_PKX_COLO_HEADER] = {0};
+        ue_store_u32be(h + 0x00, (uint32_t)dat_size);
+        ue_store_u32be(h + 0x04, (uint32_t)gpt1_size);
+        ue_store_u32be(h + 0x08, anim_count);
+        ue_store_u32be(h + 0x10, 5);
+        ue_store_u32be(h + 0x18, 0xFFFFFFFFu); /* no sub-animation references */
+        ue_store_u32be(h + 0x1C, 0xFFFFFFFFu);
+        ue_store_u32be(h + 0x20, 0xFFFFFFFFu);
+        ue_buf_put(out, h, sizeof h);
+        ue_buf_put(out, dat, dat_size);
+        ue_buf_put_zeros(out, (size_t)align32(dat_size) - dat_size);
+        if (gpt1_size) {
+            ue_buf_put(out, gpt1, gpt1_size);
+            ue_buf_put_zeros(out, (size_t)align32(gpt1_size) - gpt1_size);
+        }
+        if (anim_bytes) ue_buf_put(out, anims, anim_bytes);
+        /* Shiny block: identity channel routing, neutral brightness. */
+        for (uint32_t c = 0; c < 4; c++) ue_buf_put_u32be(out, c);
+        ue_buf_put_u32be(out, 0x7F7F7F7Fu);
+    } else {
+        uint8_t h[UE_PKX_XD_PREAMBLE] = {0};
+        ue_store_u32be(h + 0x00, (uint32_t)dat_size);
+        ue_store_u32be(h + 0x08, (uint32_t)gpt1_size);
+        ue_store_u32be(h + 0x10, anim_count);
+        ue_store_u16be(h + 0x18, species);
+        ue_store_u16be(h + 0x1A, 0x000C);
+        for (int b = 0; b < 4; b++) memset(h + 0x1C + 19 * b + 2, 0xFF, 16); /* unused parts */
+        for (uint32_t c = 0; c < 4; c++) ue_store_u32be(h + 0x70 + 4 * c, c);
+        memset(h + 0x80, 0x7F, 4);
+        ue_buf_put(out, h, sizeof h);
+        if (anim_bytes) ue_buf_put(out, anims, anim_bytes);
+        ue_buf_put_zeros(out, (size_t)align32(UE_PKX_XD_PREAMBLE + anim_bytes) -
+                                  (UE_PKX_XD_PREAMBLE + anim_bytes));
+        if (gpt1_size) {
+            ue_buf_put(out, gpt1, gpt1_size);
+            ue_buf_put_zeros(out, (size_t)align32(gpt1_size) - gpt1_size);
+        }
+        ue_buf_put(out, dat, dat_size);
+    }
+    (void)start;
+    return out->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
+/* ---- container contract --------------------------------------------------------------------- */
+
+typedef struct pkx_state {
+    uint8_t *bytes;
+    size_t size;
+    ue_pkx_info info;
+} pkx_state;
+
+static bool pkx_probe(const uint8_t *h, size_t n, uint64_t total) {
+    if (n < 0x44) return false;
+    uint32_t w0 = ue_load_u32be(h), w40 = ue_load_u32be(h + 0x40);
+    if (w0 == w40)
+        return w0 >= 0x20 && UE_PKX_COLO_HEADER + (uint64_t)w0 <= total &&
+               ue_load_u32be(h + 0x08) <= UE_PKX_MAX_ANIMS && ue_load_u32be(h + 0x04) < total;
+    if (n < UE_PKX_XD_PREAMBLE) return false;
+    uint32_t anims = ue_load_u32be(h + 0x10), gl = ue_load_u32be(h + 0x08);
+    if (ue_load_u32be(h + 0x04) != 0 || ue_load_u32be(h + 0x0C) != 0 || anims == 0 ||
+        anims > UE_PKX_MAX_ANIMS || gl > total || w0 < 0x20)
+        return false;
+    uint64_t dat = align32(UE_PKX_XD_PREAMBLE + (uint64_t)anims * UE_PKX_ANIM_ENTRY) + align32(gl);
+    return dat + 0x20 <= total;
+}
+
+static ue_result pkx_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
+    if (src->size > UE_CAP_ENTRY_BYTES) {
+        ue_diag_add(d, UE_SEV_ERROR, "pkx.size_cap", UE_NO_OFFSET, "pkx",
+                    "a %llu-byte PKX is over the %zu-byte cap", (unsigned long long)src->size,
+                    (size_t)UE_CAP_ENTRY_BYTES);
+        return UE_ERR_INVALID;
+    }
+    pkx_state *s = calloc(1, sizeof *s);
+    if (!s) return UE_ERR_NOMEM;
+    s->size = (size_t)src->size;
+    ue_result r = ue_source_read_alloc(src, 0, s->size, UE_CAP_ENTRY_BYTES, &s->bytes);
+    if (r == UE_OK) r = ue_pkx_parse(s->bytes, s->size, mode, &s->info, d);
+    if (r != UE_OK) {
+        free(s->bytes);
+        free(s);
+        return r;
+    }
+    *state = s;
+    return UE_OK;
+}
+
+static void pkx_close(void *state) {
+    pkx_state *s = state;
+    if (!s) return;
+    free(s->bytes);
+    free(s);
+}
+
+static size_t pkx_count(const void *state) {
+    return ((const pkx_state *)state)->info.gpt1_length ? 2 : 1;
+}
+
+static void pkx_entry(const void *state, size_t i, ue_entry_info *info) {
+    const pkx_state *s = state;
+    memset(info, 0, sizeof *info);
+    info->index = i;
+    snprintf(info->method, sizeof info->method, "stored");
+    if (i == 0) {
+        snprintf(info->name, sizeof info->name, "model.dat");
+        snprintf(info->type, sizeof info->type, "dat");
+        info->offset = s->info.dat_offset;
+        info->size = info->stored_size = s->info.dat_size;
+    } else {
+        snprintf(info->name, sizeof info->name, "particles.gpt1");
+        snprintf(info->type, sizeof info->type, "gpt1");
+        info->offset = s->info.gpt1_offset;
+        info->size = info->stored_size = s->info.gpt1_length;
+    }
+}
+
+static bool pkx_find(const void *state, const char *name, size_t *index) {
+    size_t n = pkx_count(state);
+    if (strcmp(name, "model.dat") == 0 || strcmp(name, "dat") == 0) *index = 0;
+    else if (n > 1 && (strcmp(name, "particles.gpt1") == 0 || strcmp(name, "gpt1") == 0)) *index = 1;
+    else return false;
+    return true;
+}
+
+static ue_result pkx_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
+    (void)d;
+    pkx_state *s = state;
+    ue_entry_info e;
+    pkx_entry(state, i, &e);
+    *data = malloc(e.size ? (size_t)e.size : 1);
+    if (!*data) return UE_ERR_NOMEM;
+    if (e.size) memcpy(*data, s->bytes + e.offset, (size_t)e.size);
+    *size = (size_t)e.size;
+    return UE_OK;
+}
+
+static json_t *json_u32_array(const uint8_t *p, size_t count, bool is_signed) {
+    json_t *a = json_array();
+    for (size_t k = 0; k < count; k++) {
+        uint32_t v = ue_load_u32be(p + 4 * k);
+        json_array_append_new(a, json_integer(is_signed ? (json_int_t)(int32_t)v : (json_int_t)v));
+    }
+    return a;
+}
+
+static json_t *anim_json(const uint8_t *p, ue_pkx_layout layout) {
+    json_t *o = json_object();
+    json_object_set_new(o, "motion_kind", json_integer(ue_load_u32be(p)));
+    json_object_set_new(o, "sub_anim_count", json_integer(ue_load_u32be(p + 0x04)));
+    json_object_set_new(o, "damage_flags", json_integer(ue_load_u32be(p + 0x08)));
+    json_object_set_new(o, "word_0c", json_integer(ue_load_u32be(p + 0x0C)));
+    json_t *t = json_array();
+    for (int k = 0; k < 4; k++) {
+        uint32_t w = ue_load_u32be(p + 0x10 + 4 * k);
+        if (layout == UE_PKX_XD) {
+            float f;
+            memcpy(&f, &w, sizeof f);
+            json_array_append_new(t, isfinite(f) ? json_real(f) : json_null());
+        } else {
+            json_array_append_new(t, json_integer(w));
+        }
+    }
+    json_object_set_new(o, layout == UE_PKX_XD ? "timing_seconds" : "timing_frames", t);
+    bool zero = true;
+    for (size_t k = 0x20; k < 0x4C; k++)
+        if (p[k]) zero = false;
+    if (!zero) json_object_set_new(o, "unknown_20_hex", ue_json_hex_new(p + 0x20, 0x2C));
+    json_object_set_new(o, "body_map", json_u32_array(p + 0x4C, 16, true));
+    json_t *subs = json_array();
+    for (int k = 0; k < 8; k++) {
+        json_t *su = json_object();
+        json_object_set_new(su, "motion_type", json_integer(ue_load_u32be(p + 0x8C + 8 * k)));
+        json_object_set_new(su, "anim_index", json_integer(ue_load_u32be(p + 0x90 + 8 * k)));
+        json_array_append_new(subs, su);
+    }
+    json_object_set_new(o, "sub_anims", subs);
+    json_object_set_new(o, "terminator", json_integer(ue_load_u32be(p + 0xCC)));
+    return o;
+}
+
+static json_t *pkx_info_json(const void *state) {
+    const pkx_state *s = state;
+    const ue_pkx_info *i = &s->info;
+    const uint8_t *p = s->bytes;
+    json_t *o = json_object();
+    json_object_set_new(o, "layout", json_string(i->layout == UE_PKX_XD ? "xd" : "colosseum"));
+    json_object_set_new(o, "declared_dat_size", json_integer(i->declared_dat_size));
+    json_object_set_new(o, "dat_offset", json_integer((json_int_t)i->dat_offset));
+    json_object_set_new(o, "dat_size", json_integer((json_int_t)i->dat_size));
+    json_object_set_new(o, "dat_size_fallback", json_boolean(i->dat_size_fallback));
+    json_object_set_new(o, "gpt1_offset", json_integer((json_int_t)i->gpt1_offset));
+    json_object_set_new(o, "gpt1_length", json_integer(i->gpt1_length));
+    json_object_set_new(o, "anim_offset", json_integer((json_int_t)i->anim_offset));
+    json_object_set_new(o, "anim_count", json_integer(i->anim_count));
+    json_object_set_new(o, "tail_offset", json_integer((json_int_t)i->tail_offset));
+    json_object_set_new(o, "tail_size", json_integer((json_int_t)(i->size - i->tail_offset)));
+    if (i->layout == UE_PKX_COLOSSEUM) {
+        json_object_set_new(o, "particle_orientation", json_integer((int32_t)ue_load_u32be(p + 0x0C)));
+        json_object_set_new(o, "word_10", json_integer(ue_load_u32be(p + 0x10)));
+        json_object_set_new(o, "word_14", json_integer((int32_t)ue_load_u32be(p + 0x14)));
+        json_object_set_new(o, "sub_anim_refs", json_u32_array(p + 0x18, 3, true));
+        if (i->size - i->tail_offset >= 20) {
+            const uint8_t *sh = p + i->size - 20;
+            json_object_set_new(o, "shiny_routing", json_u32_array(sh, 4, false));
+            json_object_set_new(o, "shiny_brightness", json_integer(ue_load_u32be(sh + 16)));
+        }
+    } else {
+        json_object_set_new(o, "particle_orientation", json_integer((int32_t)ue_load_u32be(p + 0x14)));
+        json_object_set_new(o, "species", json_integer(ue_load_u16be(p + 0x18)));
+        json_object_set_new(o, "word_1a", json_integer(ue_load_u16be(p + 0x1A)));
+        json_t *parts = json_array();
+        for (int b = 0; b < 4; b++) {
+            const uint8_t *q = p + 0x1C + 19 * b;
+            json_t *pa = json_object();
+            json_object_set_new(pa, "type", json_integer(q[0]));
+            json_object_set_new(pa, "count", json_integer(q[1]));
+            json_object_set_new(pa, "parts_hex", ue_json_hex_new(q + 2, 8));
+            json_object_set_new(pa, "selectors_hex", ue_json_hex_new(q + 10, 8));
+            json_object_set_new(pa, "anim_index", json_integer(q[18]));
+            json_array_append_new(parts, pa);
+        }
+        json_object_set_new(o, "part_anims", parts);
+        json_object_set_new(o, "flags", json_integer(p[0x68]));
+        json_object_set_new(o, "byte_69", json_integer(p[0x69]));
+        json_object_set_new(o, "distortion_param", json_integer(ue_load_u16be(p + 0x6A)));
+        json_object_set_new(o, "distortion_type", json_integer(p[0x6C]));
+        json_object_set_new(o, "head_bone", json_integer(ue_load_u16be(p + 0x6E)));
+        json_object_set_new(o, "shiny_routing", json_u32_array(p + 0x70, 4, false));
+        json_object_set_new(o, "shiny_brightness_hex", ue_json_hex_new(p + 0x80, 4));
+    }
+    json_t *anims = json_array();
+    for (uint32_t k = 0; k < i->anim_count; k++)
+        json_array_append_new(anims, anim_json(p + i->anim_offset + (size_t)k * UE_PKX_ANIM_ENTRY,
+                                               i->layout));
+    json_object_set_new(o, "animations", anims);
+    return o;
+}
+
+static json_t *pkx_entry_json(const void *state, size_t i) {
+    ue_entry_info e;
+    pkx_entry(state, i, &e);
+    json_t *o = json_object();
+    json_object_set_new(o, "index", json_integer((json_int_t)i));
+    json_object_set_new(o, "name", json_string(e.name));
+    json_object_set_new(o, "type", json_string(e.type));
+    json_object_set_new(o, "offset", json_integer((json_int_t)e.offset));
+    json_object_set_new(o, "size", json_integer((json_int_t)e.size));
+    return o;
+}
+
+static json_t *layout_json(const ue_pkx_info *i) {
+    json_t *o = json_object();
+    json_object_set_new(o, "layout", json_string(i->layout == UE_PKX_XD ? "xd" : "colosseum"));
+    json_object_set_new(o, "size", json_integer((json_int_t)i->size));
+    json_object_set_new(o, "dat_offset", json_integer((json_int_t)i->dat_offset));
+    json_object_set_new(o, "dat_size", json_integer((json_int_t)i->dat_size));
+    json_object_set_new(o, "gpt1_offset", json_integer((json_int_t)i->gpt1_offset));
+    json_object_set_new(o, "gpt1_length", json_integer(i->gpt1_length));
+    json_object_set_new(o, "anim_offset", json_integer((json_int_t)i->anim_offset));
+    json_object_set_new(o, "anim_count", json_integer(i->anim_count));
+    json_object_set_new(o, "tail_offset", json_integer((json_int_t)i->tail_offset));
+    return o;
+}
+
+static ue_result pkx_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+    pkx_state *s = state;
+    const ue_pkx_info *i = &s->info;
+    json_t *m = json_object();
+    json_object_set_new(m, "metadata", pkx_info_json(state));
+    json_object_set_new(m, "layout", layout_json(i));
+    ue_result r = ue_outdir_write(o, "entries/0000_model.dat", s->bytes + i->dat_offset,
+                                  i->dat_size, d);
+    json_t *dj = json_object();
+    json_object_set_new(dj, "file", json_string("entries/0000_model.dat"));
+    json_object_set_new(dj, "xxh64", ue_json_xxh64(s->bytes + i->dat_offset, i->dat_size));
+    json_object_set_new(m, "dat", dj);
+    if (r == UE_OK && i->gpt1_length) {
+        r = ue_outdir_write(o, "entries/0001_particles.gpt1", s->bytes + i->gpt1_offset,
+                            i->gpt1_length, d);
+        json_t *gj = json_object();
+        json_object_set_new(gj, "file", json_string("entries/0001_particles.gpt1"));
+        json_object_set_new(gj, "xxh64", ue_json_xxh64(s->bytes + i->gpt1_offset, i->gpt1_length));
+        json_object_set_new(m, "gpt1", gj);
+    }
+    /* The frame: every byte except the DAT and the GPT1 block, in file order. */
+    ue_buf f = {0};
+    size_t first = i->layout == UE_PKX_XD ? i->gpt1_offset : i->dat_offset;
+    size_t first_len = i->layout == UE_PKX_XD ? i->gpt1_length : i->dat_size;
+    size_t second = i->layout == UE_PKX_XD ? i->dat_offset : i->gpt1_offset;
+    size_t second_len = i->layout == UE_PKX_XD ? i->dat_size : i->gpt1_length;
+    ue_buf_put(&f, s->bytes, first);
+    ue_buf_put(&f, s->bytes + first + first_len, second - first - first_len);
+    ue_buf_put(&f, s->bytes + second + second_len, s->size - second - second_len);
+    if (r == UE_OK) r = f.failed ? UE_ERR_NOMEM : ue_outdir_write(o, "layout/frame.bin", f.data, f.size, d);
+    json_t *fj = json_object();
+    json_object_set_new(fj, "file", json_string("layout/frame.bin"));
+    json_object_set_new(fj, "xxh64", ue_json_xxh64(f.data, f.size));
+    json_object_set_new(m, "frame", fj);
+    ue_buf_free(&f);
+    if (r != UE_OK) {
+        json_decref(m);
+        return r;
+    }
+    *manifest = m;
+    return UE_OK;
+}
+
+static bool get_size(const json_t *o, const char *k, size_t *out, ue_diag *d) {
+    uint64_t v;
+    if (!ue_json_u64(o, k, &v, "manifest/layout", d) || v > UE_CAP_ENTRY_BYTES) return false;
+    *out = (size_t)v;
+    return true;
+}
+
+static ue_result pkx_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+    const json_t *lj = json_object_get(manifest, "layout");
+    const char *lname = json_string_value(json_object_get(lj, "layout"));
+    ue_pkx_info info = {0};
+    size_t anim_count = 0, gl = 0;
+    if (!lname || !get_size(lj, "size", &info.size, d) ||
+        !get_size(lj, "dat_offset", &info.dat_offset, d) ||
+        !get_size(lj, "dat_size", &info.dat_size, d) ||
+        !get_size(lj, "gpt1_offset", &info.gpt1_offset, d) || !get_size(lj, "gpt1_length", &gl, d) ||
+        !get_size(lj, "anim_offset", &info.anim_offset, d) ||
+        !get_size(lj, "anim_count", &anim_count, d) ||
+        !get_size(lj, "tail_offset", &info.tail_offset, d) || anim_count > UE_PKX_MAX_ANIMS) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest/layout",
+                    "PKX layout description missing or incomplete");
+        return UE_ERR_INVALID;
+    }
+    info.layout = strcmp(lname, "xd") == 0 ? UE_PKX_XD : UE_PKX_COLOSSEUM;
+    info.gpt1_length = (uint32_t)gl;
+    info.anim_count = (uint32_t)anim_count;
+    uint8_t *frame = NULL, *dat = NULL, *gpt1 = NULL, *orig = NULL;
+    size_t fn = 0, dn = 0, gn = 0;
+    bool ch;
+    ue_result r = ue_manifest_load_file(dir, json_object_get(manifest, "frame"), "file",
+                                        UE_CAP_ENTRY_BYTES, &frame, &fn, &ch, d);
+    if (r == UE_OK)
+        r = ue_manifest_load_file(dir, json_object_get(manifest, "dat"), "file",
+                                  UE_CAP_ENTRY_BYTES, &dat, &dn, &ch, d);
+    if (r == UE_OK && json_object_get(manifest, "gpt1"))
+        r = ue_manifest_load_file(dir, json_object_get(manifest, "gpt1"), "file",
+                                  UE_CAP_ENTRY_BYTES, &gpt1, &gn, &ch, d);
+    /* Put placeholders of the original sizes back into the frame, then re-wrap. */
+    if (r == UE_OK && (info.size < info.dat_size || info.size - info.dat_size < gl ||
+                       fn != info.size - info.dat_size - gl || !info_consistent(&info, info.size))) {
+        ue_diag_add(d, UE_SEV_ERROR, "pkx.layout", UE_NO_OFFSET, "manifest/layout",
+                    "frame of %zu bytes does not match the recorded layout", fn);
+        r = UE_ERR_INVALID;
+    }
+    if (r == UE_OK) {
+        orig = calloc(info.size ? info.size : 1, 1);
+        if (!orig) r = UE_ERR_NOMEM;
+    }
+    if (r == UE_OK) {
+        size_t first = info.layout == UE_PKX_XD ? info.gpt1_offset : info.dat_offset;
+        size_t first_len = info.layout == UE_PKX_XD ? gl : info.dat_size;
+        size_t second = info.layout == UE_PKX_XD ? info.dat_offset : info.gpt1_offset;
+        size_t second_len = info.layout == UE_PKX_XD ? info.dat_size : gl;
+        size_t a = first, b = second - first - first_len;
+        memcpy(orig, frame, a);
+        memcpy(orig + first + first_len, frame + a, b);
+        memcpy(orig + second + second_len, frame + a + b, fn - a - b);
+        r = ue_pkx_rewrap(orig, info.size, &info, dat, dn, gpt1, gpt1 ? gn : 0, out, d);
+    }
+    free(frame);
+    free(dat);
+    free(gpt1);
+    free(orig);
+    return r;
+}
+
+static ue_result pkx_reencode(void *state, ue_buf *out, ue_diag *d) {
+    pkx_state *s = state;
+    const ue_pkx_info *i = &s->info;
+    return ue_pkx_rewrap(s->bytes, s->size, i, s->bytes + i->dat_offset, i->dat_size,
+                         s->bytes + i->gpt1_offset, i->gpt1_length, out, d);
+}
+
+const ue_container_ops ue_pkx_ops = {
+    .name = "pkx",
+    .description = "Pokémon Colosseum / XD PKX model wrapper",
+    .probe = pkx_probe,
+    .open = pkx_open,
+    .close = pkx_close,
+    .count = pkx_count,
+    .entry = pkx_entry,
+    .find = pkx_find,
+    .read = pkx_read,
+    .info_json = pkx_info_json,
+    .entry_json = pkx_entry_json,
+    .extract = pkx_extract,
+    .pack = pkx_pack,
+    .reencode = pkx_reencode,
+    .validate = NULL,
+};

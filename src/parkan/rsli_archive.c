@@ -1,0 +1,470 @@
+/* unearth — RsLi behind the generic container contract: listing, JSON views, extract with a
+ * manifest (raw header, raw rows, original packed streams) and pack back byte-identically. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/container.h"
+#include "unearth/rsli.h"
+
+static bool rsli_probe(const uint8_t *head, size_t n, uint64_t total) {
+    (void)total;
+    return n >= 4 && head[0] == 'N' && head[1] == 'L' && head[2] == 0 && head[3] == 1;
+}
+
+typedef struct rsli_state {
+    ue_rsli lib;
+    ue_mode mode;
+    size_t decode_budget;  /* what validate or extract may still decode (bounded work) */
+} rsli_state;
+
+/* Decodes entry i for a verb that decodes every entry. Rows may share packed bytes, so the
+ * total is capped like one payload: ue_cap_decoded(file size); past it, a limit error. */
+static ue_result read_budgeted(rsli_state *s, size_t i, uint8_t **p, size_t *n, ue_diag *d) {
+    const ue_rsli_entry *e = &s->lib.entries[i];
+    if (e->unpacked_size > s->decode_budget) {
+        char path[64];
+        snprintf(path, sizeof path, "rsli/entry[%zu]", i);
+        ue_diag_add(d, UE_SEV_ERROR, "rsli.limit", e->file_offset, path,
+                    "decoding every entry would produce more than %zu bytes for a %llu-byte "
+                    "library; entry %zu and the rest are not decoded",
+                    ue_cap_decoded(s->lib.file_size), (unsigned long long)s->lib.file_size, i);
+        *p = NULL;
+        *n = 0;
+        return UE_ERR_INVALID;
+    }
+    ue_result r = ue_rsli_read(&s->lib, i, p, n, d);
+    if (r == UE_OK) s->decode_budget -= *n;
+    return r;
+}
+
+static ue_result rsli_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
+    rsli_state *s = calloc(1, sizeof *s);
+    if (!s) return UE_ERR_NOMEM;
+    /* A declared unpacked size beyond the bounded-work cap is refused when the table is read,
+     * so no verb allocates it. */
+    ue_rsli_limits limits = {0};
+    limits.max_unpacked = ue_cap_decoded(src->size);
+    ue_result r = ue_rsli_parse(src, mode, &limits, &s->lib, d);
+    if (r != UE_OK) {
+        free(s);
+        return r;
+    }
+    s->mode = mode;
+    s->decode_budget = limits.max_unpacked;
+    *state = s;
+    return UE_OK;
+}
+
+static void rsli_close(void *state) {
+    rsli_state *s = state;
+    if (!s) return;
+    ue_rsli_free(&s->lib);
+    free(s);
+}
+
+static size_t rsli_count(const void *state) { return ((const rsli_state *)state)->lib.count; }
+
+static void rsli_entry(const void *state, size_t i, ue_entry_info *info) {
+    const rsli_state *s = state;
+    const ue_rsli_entry *e = &s->lib.entries[i];
+    memset(info, 0, sizeof *info);
+    info->index = i;
+    ue_printable_name(e->name_raw, UE_RSLI_NAME_SIZE, info->name, sizeof info->name);
+    snprintf(info->type, sizeof info->type, "0x%04X", e->flags);
+    info->offset = e->file_offset;
+    info->stored_size = e->stored_bytes;
+    info->size = e->unpacked_size;
+    uint32_t m = e->flags & UE_RSLI_METHOD_MASK;
+    if (ue_rsli_method_known(m)) snprintf(info->method, sizeof info->method, "%s", ue_rsli_method_name(m));
+    else snprintf(info->method, sizeof info->method, "0x%03X", m);
+    info->damaged = e->damaged;
+    /* Only stored payloads can be sniffed without decoding. */
+    if (!e->damaged && m == UE_RSLI_STORED && e->range_ok && !e->owned && s->lib.src) {
+        uint8_t head[64];
+        size_t take = e->stored_bytes < sizeof head ? e->stored_bytes : sizeof head;
+        if (take >= 4 && ue_source_read(s->lib.src, e->file_offset, head, take) == UE_OK)
+            snprintf(info->nested, sizeof info->nested, "%s",
+                     ue_detect_format(head, take, e->unpacked_size));
+    }
+}
+
+static bool rsli_find(const void *state, const char *name, size_t *index) {
+    return ue_rsli_find(&((const rsli_state *)state)->lib, name, index);
+}
+
+static ue_result rsli_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
+    return ue_rsli_read(&((rsli_state *)state)->lib, i, data, size, d);
+}
+
+static json_t *rsli_info_json(const void *state) {
+    const ue_rsli *l = &((const rsli_state *)state)->lib;
+    json_t *o = json_object();
+    json_object_set_new(o, "magic", json_string("NL"));
+    json_object_set_new(o, "version", json_integer(l->header[3]));
+    json_object_set_new(o, "entry_count", json_integer((json_int_t)l->count));
+    json_object_set_new(o, "presorted", json_boolean(l->presorted));
+    json_object_set_new(o, "table_seed", json_integer(ue_load_u32le(l->header + 0x14)));
+    json_object_set_new(o, "file_size", json_integer((json_int_t)l->file_size));
+    json_object_set_new(o, "sort_table_valid", json_boolean(l->sort_valid));
+    if (l->has_ao) json_object_set_new(o, "ao_overlay", json_integer(l->overlay));
+    json_object_set_new(o, "unindexed_regions", json_integer((json_int_t)l->gap_count));
+    return o;
+}
+
+static json_t *rsli_entry_json(const void *state, size_t i) {
+    const rsli_state *s = state;
+    const ue_rsli_entry *e = &s->lib.entries[i];
+    ue_entry_info info;
+    rsli_entry(state, i, &info);
+    json_t *o = json_object();
+    json_object_set_new(o, "index", json_integer((json_int_t)i));
+    json_object_set_new(o, "name", json_string(info.name));
+    json_object_set_new(o, "name_hex", ue_json_hex_new(e->name_raw, UE_RSLI_NAME_SIZE));
+    json_object_set_new(o, "service_hex", ue_json_hex_new(e->service, 4));
+    json_object_set_new(o, "flags", json_integer(e->flags));
+    json_object_set_new(o, "method", json_string(info.method));
+    json_object_set_new(o, "sort_to_original", json_integer(e->sort_disk));
+    json_object_set_new(o, "sort_value", json_integer(e->sort_value));
+    json_object_set_new(o, "unpacked_size", json_integer(e->unpacked_size));
+    json_object_set_new(o, "data_offset", json_integer(e->data_offset));
+    json_object_set_new(o, "packed_size", json_integer(e->packed_size));
+    json_object_set_new(o, "file_offset", json_integer((json_int_t)e->file_offset));
+    if (e->eof_plus_one) json_object_set_new(o, "deflate_eof_plus_one", json_true());
+    if (info.nested[0]) json_object_set_new(o, "nested", json_string(info.nested));
+    if (e->damaged) json_object_set_new(o, "damaged", json_true());
+    return o;
+}
+
+/* Stored and XOR payloads give back their packed bytes exactly; anything else also keeps the
+ * original packed stream so an unchanged entry is re-emitted without re-compressing. */
+static bool needs_packed_copy(const ue_rsli_entry *e) {
+    uint32_t m = e->flags & UE_RSLI_METHOD_MASK;
+    return e->damaged || !(m == UE_RSLI_STORED || m == UE_RSLI_XOR) ||
+           e->stored_bytes != e->unpacked_size;
+}
+
+static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+    rsli_state *s = state;
+    ue_rsli *l = &s->lib;
+    json_t *m = json_object();
+    json_object_set_new(m, "header", rsli_info_json(state));
+    json_object_set_new(m, "header_hex", ue_json_hex_new(l->header, UE_RSLI_HEADER_SIZE));
+    json_object_set_new(m, "file_size", json_integer((json_int_t)l->file_size));
+    if (l->has_ao) json_object_set_new(m, "ao_hex", ue_json_hex_new(l->ao_raw, UE_RSLI_AO_SIZE));
+    json_t *entries = json_array();
+    json_t *gaps = json_array();
+    json_object_set_new(m, "entries", entries);
+    json_object_set_new(m, "unindexed", gaps);
+    ue_result r = UE_OK;
+    char rel[320], file[300], name[UE_RSLI_NAME_SIZE + 1];
+    for (size_t i = 0; i < l->count && r == UE_OK; i++) {
+        ue_rsli_entry *e = &l->entries[i];
+        json_t *ej = rsli_entry_json(state, i);
+        json_array_append_new(entries, ej);
+        ue_rsli_entry_name(e, name, sizeof name);
+        ue_entry_file_name(i, name, ".bin", file, sizeof file);
+        if (!e->damaged) {
+            uint8_t *p;
+            size_t n;
+            r = read_budgeted(s, i, &p, &n, d);
+            if (r != UE_OK && s->mode == UE_MODE_TOLERANT) {
+                /* Keep going: the packed bytes below still let pack rebuild the file. */
+                e->damaged = true;
+                json_object_set_new(ej, "damaged", json_true());
+                r = UE_OK;
+            } else if (r == UE_OK) {
+                snprintf(rel, sizeof rel, "entries/%s", file);
+                r = ue_outdir_write(o, rel, p, n, d);
+                json_object_set_new(ej, "file", json_string(rel));
+                json_object_set_new(ej, "xxh64", ue_json_xxh64(p, n));
+                free(p);
+            }
+        }
+        /* Bytes shared with another entry are not copied again (bounded work). */
+        if (r != UE_OK || !needs_packed_copy(e) || !e->range_ok || e->shares_bytes) continue;
+        uint8_t *p;
+        size_t n;
+        r = ue_rsli_packed(l, i, &p, &n, d);
+        if (r != UE_OK) break;
+        snprintf(rel, sizeof rel, "packed/%s", file);
+        r = ue_outdir_write(o, rel, p, n, d);
+        json_t *pj = json_object();
+        json_object_set_new(pj, "file", json_string(rel));
+        json_object_set_new(pj, "xxh64", ue_json_xxh64(p, n));
+        json_object_set_new(ej, "packed", pj);
+        free(p);
+    }
+    for (size_t g = 0; g < l->gap_count && r == UE_OK; g++) {
+        const ue_rsli_gap *gap = &l->gaps[g];
+        snprintf(rel, sizeof rel, "unindexed/%08llx.bin", (unsigned long long)gap->offset);
+        r = ue_outdir_write(o, rel, gap->bytes, gap->size, d);
+        json_t *gj = json_object();
+        json_object_set_new(gj, "offset", json_integer((json_int_t)gap->offset));
+        json_object_set_new(gj, "size", json_integer((json_int_t)gap->size));
+        json_object_set_new(gj, "file", json_string(rel));
+        json_object_set_new(gj, "xxh64", ue_json_xxh64(gap->bytes, gap->size));
+        json_array_append_new(gaps, gj);
+    }
+    if (r != UE_OK) {
+        json_decref(m);
+        return r;
+    }
+    *manifest = m;
+    return UE_OK;
+}
+
+/* Parses "NAME" or "A\x01B" (ue_printable_name's escapes) into at most 12 bytes. */
+static bool parse_name(const char *text, uint8_t out[UE_RSLI_NAME_SIZE]) {
+    size_t n;
+    memset(out, 0, UE_RSLI_NAME_SIZE);
+    return ue_unescape_name(text, out, UE_RSLI_NAME_SIZE, &n) && n > 0;
+}
+
+static ue_result take_owned(ue_rsli_entry *e, uint8_t *bytes, size_t n) {
+    if (n > UINT32_MAX) {
+        free(bytes);
+        return UE_ERR_INVALID;
+    }
+    free(e->owned);
+    e->owned = bytes;
+    e->stored_bytes = (uint32_t)n;
+    e->range_ok = true;
+    return UE_OK;
+}
+
+static ue_result pack_entry(ue_rsli *l, const json_t *ej, size_t i, const char *dir, bool *dirty,
+                            ue_diag *d) {
+    ue_rsli_entry *e = &l->entries[i];
+    char where[64];
+    snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+    if (!json_is_object(ej)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, where, "not an object");
+        return UE_ERR_INVALID;
+    }
+    uint32_t flags;
+    if (!ue_json_u32(ej, "flags", &flags, where, d)) return UE_ERR_INVALID;
+    if (flags > 0xFFFFu) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
+                    "\"flags\" = %u does not fit 16 bits", flags);
+        return UE_ERR_INVALID;
+    }
+    e->flags = (uint16_t)flags;
+    uint32_t method = flags & UE_RSLI_METHOD_MASK;
+
+    /* The raw 12 bytes win unless the readable name was edited. */
+    bool have_raw = json_object_get(ej, "name_hex") &&
+                    ue_json_hex(ej, "name_hex", e->name_raw, UE_RSLI_NAME_SIZE, NULL, where, d);
+    const char *text = json_string_value(json_object_get(ej, "name"));
+    char shown[64] = "";
+    if (have_raw) ue_printable_name(e->name_raw, UE_RSLI_NAME_SIZE, shown, sizeof shown);
+    if (text && (!have_raw || strcmp(text, shown) != 0)) {
+        if (!parse_name(text, e->name_raw)) {
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                        "name \"%s\" is empty or longer than 12 bytes", text);
+            return UE_ERR_INVALID;
+        }
+        *dirty = true;
+    } else if (!have_raw) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "entry has neither \"name\" nor \"name_hex\"");
+        return UE_ERR_INVALID;
+    }
+    if (json_object_get(ej, "service_hex") &&
+        !ue_json_hex(ej, "service_hex", e->service, 4, NULL, where, d))
+        return UE_ERR_INVALID;
+
+    uint32_t v;
+    /* The sort table indexes table positions: a moved entry invalidates it. */
+    if (!ue_json_u32(ej, "index", &v, NULL, NULL) || v != i) *dirty = true;
+    e->sort_disk = ue_json_u32(ej, "sort_to_original", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : 0;
+    if (!json_object_get(ej, "sort_to_original")) *dirty = true;
+    e->sort_value = ue_json_u32(ej, "sort_value", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : e->sort_disk;
+    bool have_layout = ue_json_u32(ej, "data_offset", &e->data_offset, NULL, NULL) &&
+                       ue_json_u32(ej, "packed_size", &e->packed_size, NULL, NULL) &&
+                       ue_json_u32(ej, "unpacked_size", &e->unpacked_size, NULL, NULL);
+    if (!have_layout) *dirty = true;
+    e->file_offset = (uint64_t)e->data_offset + (l->has_ao ? l->overlay : 0);
+    e->eof_plus_one = json_is_true(json_object_get(ej, "deflate_eof_plus_one"));
+
+    uint8_t *payload = NULL, *packed = NULL;
+    size_t payload_size = 0, packed_size = 0;
+    bool payload_changed = false, packed_changed = false;
+    ue_result r = UE_OK;
+    const json_t *pj = json_object_get(ej, "packed");
+    bool have_file = json_object_get(ej, "file") != NULL;
+    if (have_file) {
+        r = ue_manifest_load_file(dir, ej, "file", UE_CAP_ENTRY_BYTES, &payload, &payload_size,
+                                  &payload_changed, d);
+        if (r != UE_OK) return r;
+    }
+    if (json_is_object(pj) && (!have_file || !payload_changed)) {
+        r = ue_manifest_load_file(dir, pj, "file", UE_CAP_ENTRY_BYTES, &packed, &packed_size,
+                                  &packed_changed, d);
+        if (r != UE_OK) {
+            free(payload);
+            return r;
+        }
+    }
+    if (packed) {
+        /* The original stream in disk form (keyed with the row value it was extracted with). */
+        free(payload);
+        e->owned_key_valid = true;
+        e->owned_key = e->sort_value;
+        r = take_owned(e, packed, packed_size);
+        if (r != UE_OK) return r;
+        if (packed_changed) {
+            e->packed_size = e->stored_bytes;
+            e->eof_plus_one = false;
+            *dirty = true;
+        }
+    } else if (payload && !payload_changed && (method == UE_RSLI_STORED || method == UE_RSLI_XOR)) {
+        /* Stored/XOR: the payload is the packed stream before the XOR layer. */
+        e->owned_key_valid = false;
+        r = take_owned(e, payload, payload_size);
+        if (r != UE_OK) return r;
+    } else if (payload) {
+        if (!ue_rsli_method_known(method)) {
+            free(payload);
+            ue_diag_add(d, UE_SEV_ERROR, "manifest.method", UE_NO_OFFSET, where,
+                        "cannot re-pack with unsupported method 0x%03X", method);
+            return UE_ERR_UNSUPPORTED;
+        }
+        /* New or edited payload: re-pack with the entry's own method. */
+        ue_rsli tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.entries = e;
+        tmp.count = 1;
+        r = ue_rsli_replace(&tmp, 0, payload, payload_size, d);
+        free(payload);
+        if (r != UE_OK) return r;
+        *dirty = true;
+    } else {
+        e->range_ok = false; /* damaged and unreadable in the source: nothing to place */
+    }
+    /* A recorded layout only holds when the bytes still fit where they were. */
+    uint64_t expect = e->eof_plus_one && e->packed_size ? e->packed_size - 1u : e->packed_size;
+    if (e->range_ok && e->stored_bytes != expect) *dirty = true;
+    return UE_OK;
+}
+
+static ue_result rsli_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+    const json_t *entries = json_object_get(manifest, "entries");
+    if (!json_is_array(entries)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
+                    "needs an \"entries\" array");
+        return UE_ERR_INVALID;
+    }
+    ue_rsli l;
+    ue_rsli_init(&l);
+    bool dirty = false;
+    if (json_object_get(manifest, "header_hex")) {
+        if (!ue_json_hex(manifest, "header_hex", l.header, UE_RSLI_HEADER_SIZE, NULL, "manifest", d))
+            return UE_ERR_INVALID;
+    } else {
+        dirty = true;
+    }
+    uint64_t file_size = 0;
+    if (!ue_json_u64(manifest, "file_size", &file_size, NULL, NULL)) dirty = true;
+    l.file_size = file_size;
+    if (json_object_get(manifest, "ao_hex")) {
+        if (!ue_json_hex(manifest, "ao_hex", l.ao_raw, UE_RSLI_AO_SIZE, NULL, "manifest", d))
+            return UE_ERR_INVALID;
+        l.has_ao = true;
+        l.overlay = ue_load_u32le(l.ao_raw + 2);
+    }
+    l.presorted = ue_load_u16le(l.header + 0x0E) == UE_RSLI_PRESORTED;
+    size_t count = json_array_size(entries);
+    if (count > UE_RSLI_MAX_ENTRIES) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.count", UE_NO_OFFSET, "manifest",
+                    "%zu entries do not fit an RsLi library", count);
+        return UE_ERR_INVALID;
+    }
+    if ((int16_t)ue_load_u16le(l.header + 4) != (int16_t)count) dirty = true;
+    l.entries = calloc(count ? count : 1, sizeof *l.entries);
+    if (!l.entries) return UE_ERR_NOMEM;
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < count && r == UE_OK; i++) {
+        l.count = i + 1;
+        r = pack_entry(&l, json_array_get(entries, i), i, dir, &dirty, d);
+    }
+    const json_t *gaps = json_object_get(manifest, "unindexed");
+    size_t ngaps = json_is_array(gaps) ? json_array_size(gaps) : 0;
+    if (r == UE_OK && ngaps) {
+        l.gaps = calloc(ngaps, sizeof *l.gaps);
+        if (!l.gaps) r = UE_ERR_NOMEM;
+        for (size_t g = 0; g < ngaps && r == UE_OK; g++) {
+            const json_t *gj = json_array_get(gaps, g);
+            char where[64];
+            snprintf(where, sizeof where, "manifest/unindexed[%zu]", g);
+            ue_rsli_gap *gap = &l.gaps[l.gap_count];
+            bool changed;
+            if (!ue_json_u64(gj, "offset", &gap->offset, where, d)) {
+                r = UE_ERR_INVALID;
+                break;
+            }
+            r = ue_manifest_load_file(dir, gj, "file", UE_CAP_ENTRY_BYTES, &gap->bytes,
+                                      &gap->size, &changed, d);
+            if (r == UE_OK) l.gap_count++;
+        }
+    }
+    l.layout_dirty = dirty;
+    if (r == UE_OK && !dirty) {
+        /* Fall back to a fresh layout when the recorded one cannot hold the bytes. */
+        uint64_t data_end = l.file_size - (l.has_ao && l.file_size >= UE_RSLI_AO_SIZE ? UE_RSLI_AO_SIZE : 0);
+        uint64_t table_end = UE_RSLI_HEADER_SIZE + (uint64_t)count * UE_RSLI_ENTRY_SIZE;
+        if (l.file_size < table_end) l.layout_dirty = true;
+        for (size_t i = 0; i < l.count && !l.layout_dirty; i++) {
+            const ue_rsli_entry *e = &l.entries[i];
+            if (e->range_ok && !ue_range_ok(e->file_offset, e->stored_bytes, data_end))
+                l.layout_dirty = true;
+        }
+        for (size_t g = 0; g < l.gap_count && !l.layout_dirty; g++)
+            if (!ue_range_ok(l.gaps[g].offset, l.gaps[g].size, data_end)) l.layout_dirty = true;
+    }
+    if (r == UE_OK) r = ue_rsli_write(&l, out, d);
+    ue_rsli_free(&l);
+    return r;
+}
+
+static ue_result rsli_reencode(void *state, ue_buf *out, ue_diag *d) {
+    return ue_rsli_write(&((rsli_state *)state)->lib, out, d);
+}
+
+/* Decodes every entry; in tolerant mode a failure marks the entry damaged. */
+static ue_result rsli_validate(void *state, ue_diag *d) {
+    rsli_state *s = state;
+    ue_result worst = UE_OK;
+    for (size_t i = 0; i < s->lib.count; i++) {
+        ue_rsli_entry *e = &s->lib.entries[i];
+        if (e->damaged) continue;
+        uint8_t *p;
+        size_t n;
+        ue_result r = read_budgeted(s, i, &p, &n, d);
+        if (r == UE_OK) {
+            free(p);
+            continue;
+        }
+        if (s->mode == UE_MODE_TOLERANT) e->damaged = true;
+        worst = r;
+    }
+    return worst;
+}
+
+const ue_container_ops ue_rsli_ops = {
+    .name = "rsli",
+    .description = "Parkan RsLi library",
+    .probe = rsli_probe,
+    .open = rsli_open,
+    .close = rsli_close,
+    .count = rsli_count,
+    .entry = rsli_entry,
+    .find = rsli_find,
+    .read = rsli_read,
+    .info_json = rsli_info_json,
+    .entry_json = rsli_entry_json,
+    .extract = rsli_extract,
+    .pack = rsli_pack,
+    .reencode = rsli_reencode,
+    .validate = rsli_validate,
+};

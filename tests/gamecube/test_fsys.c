@@ -1,0 +1,399 @@
+/* unearth tests — FSYS: hand-built byte images written straight from the spec (not by our
+ * writer), names and type rules of seed §18, every defensive rule of §18.13, writer round trips. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "archive/container.h"
+#include "gamecube/gamecube_int.h"
+#include "test.h"
+#include "unearth/archive.h"
+#include "unearth/samples.h"
+#include "unearth/gamecube.h"
+
+/* ---- hand-built image ------------------------------------------------------------------------
+ * 0x000 header | 0x040 offsets table | 0x060 entry list | 0x080 names | 0x100 records (0x50 each)
+ * | 0x200.. payloads, 0x40 apart | footer. Three entries:
+ *   0: full name "alpha.dat", type 0x04, stored, "hello world!"
+ *   1: short name "beta" (no ext), type 0x1E, LZSS-compressed "ABABABAB"
+ *   2: no names, unknown type 0x16, stored "raw?"                                              */
+enum { IMG = 0x320, REC = 0x100 };
+
+static void put32(uint8_t *p, size_t off, uint32_t v) { ue_store_u32be(p + off, v); }
+
+static void hand_image(uint8_t *p) {
+    memset(p, 0, IMG);
+    memcpy(p, "FSYS", 4);
+    put32(p, 0x04, 0x100);   /* v1: 0x50-byte records */
+    put32(p, 0x08, 7);       /* group id */
+    put32(p, 0x0C, 3);       /* entries */
+    put32(p, 0x10, 0x80000001u);
+    put32(p, 0x18, 0x40);
+    put32(p, 0x1C, 0x200);
+    put32(p, 0x20, IMG);
+    put32(p, 0x40, 0x60);    /* entry pointer list (seed §18.2) */
+    put32(p, 0x44, 0x80);
+    put32(p, 0x48, 0x200);
+    for (uint32_t i = 0; i < 3; i++) put32(p, 0x60 + 4 * i, REC + 0x50 * i);
+    memcpy(p + 0x80, "alpha\0beta\0\0alpha.dat\0", 22); /* short names, then full names */
+    /* entry 0 */
+    uint8_t *e = p + REC;
+    put32(e, 0x00, 0x00110400u);
+    put32(e, 0x04, 0x200);
+    put32(e, 0x08, 12);
+    put32(e, 0x14, 12);
+    put32(e, 0x1C, 0x80 + 12);
+    put32(e, 0x20, 2);
+    put32(e, 0x24, 0x80);
+    memcpy(p + 0x200, "hello world!", 12);
+    /* entry 1: LZSS blob of the hand-computed stream 03 'A' 'B' EE F3 */
+    e = p + REC + 0x50;
+    put32(e, 0x00, 0x00121E00u);
+    put32(e, 0x04, 0x240);
+    put32(e, 0x08, 8);
+    put32(e, 0x0C, 0x80000000u);
+    put32(e, 0x14, 21);
+    put32(e, 0x20, 15);
+    put32(e, 0x24, 0x86);
+    const uint8_t blob[21] = {'L', 'Z', 'S', 'S', 0, 0, 0, 8, 0, 0, 0, 21, 0, 0, 0, 0,
+                              0x03, 'A', 'B', 0xEE, 0xF3};
+    memcpy(p + 0x240, blob, sizeof blob);
+    /* entry 2: both name pointers 0 → fallback name */
+    e = p + REC + 0xA0;
+    put32(e, 0x00, 0x00131600u);
+    put32(e, 0x04, 0x280);
+    put32(e, 0x08, 4);
+    put32(e, 0x14, 4);
+    put32(e, 0x20, 11);
+    memcpy(p + 0x280, "raw?", 4);
+    memcpy(p + IMG - 4, "FSYS", 4);
+}
+
+static bool has_code(const ue_diag *d, const char *code, uint64_t *off) {
+    for (size_t i = 0; i < d->count; i++)
+        if (strcmp(d->items[i].code, code) == 0) {
+            if (off) *off = d->items[i].offset;
+            return true;
+        }
+    return false;
+}
+
+/* Entry i's display name (names are read from the archive on demand). */
+static const char *name_of(const fsys_state *s, size_t i) {
+    static char buf[256];
+    ue_fsys_display_name(s, i, buf, sizeof buf);
+    return buf;
+}
+
+static ue_result parse(const uint8_t *p, size_t n, ue_mode mode, fsys_state **s, ue_diag *d) {
+    ue_source src = ue_source_memory(p, n);
+    return ue_fsys_parse(&src, mode, "pkx_001", s, d);
+}
+
+static void reads_hand_image(void) {
+    uint8_t img[IMG];
+    hand_image(img);
+    fsys_state *s;
+    ue_diag d = {0};
+    REQUIRE(parse(img, IMG, UE_MODE_STRICT, &s, &d) == UE_OK);
+    CHECK_EQ_U(s->count, 3);
+    CHECK_EQ_U(s->version, 0x100);
+    CHECK_EQ_U(s->group_id, 7);
+    CHECK(s->footer_ok);
+    CHECK_STR(name_of(s, 0), "alpha.dat");       /* full name wins */
+    CHECK_STR(name_of(s, 1), "beta.pkx");        /* short name + extension of the type */
+    CHECK_STR(name_of(s, 2), "pkx_001_entry_2.bin"); /* §18.4 fallback; unknown type → .bin */
+    CHECK_EQ_U(s->e[0].file_id, 0x11);
+    CHECK_EQ_U(s->e[1].type_code, 0x1E);
+    CHECK(s->e[1].compressed && !s->e[0].compressed);
+    uint8_t *p;
+    size_t n;
+    REQUIRE(ue_fsys_read_entry(s, 0, &p, &n, &d) == UE_OK);
+    CHECK(n == 12 && memcmp(p, "hello world!", 12) == 0);
+    free(p);
+    REQUIRE(ue_fsys_read_entry(s, 1, &p, &n, &d) == UE_OK);
+    CHECK(n == 8 && memcmp(p, "ABABABAB", 8) == 0);
+    free(p);
+    /* Rule 5: the unknown type is listed and kept raw (no decoding, no nested guess); the
+     * listing shows its code, so no note is printed on every command (issue 13 point 10). */
+    CHECK(!has_code(&d, "fsys.entry.type_unknown", NULL));
+    CHECK_EQ_U(d.count, 0);
+    REQUIRE(ue_fsys_read_entry(s, 2, &p, &n, &d) == UE_OK);
+    CHECK(n == 4 && memcmp(p, "raw?", 4) == 0);
+    free(p);
+    ue_entry_info info;
+    ue_fsys_ops.entry(s, 2, &info);
+    CHECK_STR(info.type, "0x16");
+    CHECK_STR(info.nested, "");
+    ue_fsys_ops.entry(s, 1, &info);
+    CHECK_STR(info.nested, "pkx");
+    CHECK_STR(info.method, "lzss");
+    CHECK_EQ_U(info.size, 8);
+    size_t idx;
+    CHECK(ue_fsys_ops.find(s, "beta", &idx) && idx == 1);
+    CHECK(ue_fsys_ops.find(s, "alpha.dat", &idx) && idx == 0);
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+    ue_fsys_free(s);
+    ue_diag_free(&d);
+}
+
+/* Expects strict parse (or read of entry `entry` when >= 0) to fail with `code` at `off`. */
+static void expect_bad(const uint8_t *img, size_t n, int entry, const char *code, uint64_t off) {
+    fsys_state *s = NULL;
+    ue_diag d = {0};
+    ue_result r = parse(img, n, UE_MODE_STRICT, &s, &d);
+    if (entry >= 0 && r == UE_OK) {
+        uint8_t *p = NULL;
+        size_t pn;
+        r = ue_fsys_read_entry(s, (size_t)entry, &p, &pn, &d);
+        CHECK(p == NULL);
+        ue_fsys_free(s);
+    }
+    CHECK(r == UE_ERR_INVALID);
+    uint64_t at = 0;
+    bool found = has_code(&d, code, &at);
+    CHECK(found);
+    if (found) CHECK_EQ_U(at, off);
+    if (!found || at != off) fprintf(stderr, "  expected %s @0x%llx\n", code, (unsigned long long)off);
+    ue_diag_free(&d);
+}
+
+static void defensive_rules(void) {
+    uint8_t img[IMG];
+    /* Missing magic. */
+    hand_image(img);
+    img[1] = 'X';
+    expect_bad(img, IMG, -1, "fsys.magic", 0);
+    /* Rule 1: bounded reads — header shorter than the entry-list word. */
+    hand_image(img);
+    expect_bad(img, 0x42, -1, "fsys.header.truncated", 0);
+    /* Rule 1: a record that would be read past the end. */
+    hand_image(img);
+    put32(img, 0x64, IMG - 8);
+    expect_bad(img, IMG, -1, "fsys.entry.pointer", 0x64);
+    /* Entry pointer list outside the file (count huge). */
+    hand_image(img);
+    put32(img, 0x0C, 0x10000);
+    expect_bad(img, IMG, -1, "fsys.header.entry_list", 0x40);
+    /* Rule 2: a payload slice outside the file. */
+    hand_image(img);
+    put32(img, REC + 0x14, IMG);
+    expect_bad(img, IMG, -1, "fsys.entry.data_range", REC + 4);
+    /* Rule 3: a name pointer outside the file. */
+    hand_image(img);
+    put32(img, REC + 0x24, 0x10000);
+    expect_bad(img, IMG, -1, "fsys.name.range", REC + 0x24);
+    /* Rule 4: strings end at the first NUL; a name with none before the end is refused. */
+    hand_image(img);
+    put32(img, REC + 0x50 + 0x24, IMG - 3); /* "YS" then the end: no NUL */
+    expect_bad(img, IMG, -1, "fsys.name.unterminated", IMG - 3);
+    hand_image(img);
+    memcpy(img + 0x80, "al\0ha", 5);
+    {
+        fsys_state *s;
+        put32(img, REC + 0x1C, 0); /* no full name: the short one shows */
+        REQUIRE(parse(img, IMG, UE_MODE_STRICT, &s, NULL) == UE_OK);
+        CHECK_STR(name_of(s, 0), "al.dat");
+        ue_fsys_free(s);
+    }
+    /* Rule 6: compressed flag without the LZSS magic. */
+    hand_image(img);
+    img[0x240] = 'X';
+    expect_bad(img, IMG, -1, "lzss.magic", 0x240);
+    /* Back-reference before the output start (ring position 0 at output 0). */
+    hand_image(img);
+    img[0x250] = 0x00;
+    img[0x251] = 0x00;
+    img[0x252] = 0x00;
+    expect_bad(img, IMG, 1, "lzss.before_start", 0x251);
+    /* Declared sizes larger than the data: LZSS and record say 36 decoded bytes (the most a
+     * 5-byte stream could give, so it is decoded and found short rather than refused). */
+    hand_image(img);
+    put32(img, 0x244, 36);
+    put32(img, REC + 0x50 + 0x08, 36);
+    expect_bad(img, IMG, 1, "lzss.truncated", 0x255);
+    /* Record and LZSS header disagree on the decoded size. */
+    hand_image(img);
+    put32(img, REC + 0x50 + 0x08, 9);
+    expect_bad(img, IMG, -1, "fsys.entry.size_mismatch", REC + 0x50 + 8);
+}
+
+static void tolerant_marks_damage(void) {
+    uint8_t img[IMG];
+    hand_image(img);
+    put32(img, REC + 0x14, IMG);           /* entry 0 payload out of range */
+    put32(img, REC + 0x50 + 0x24, 0x9999); /* entry 1 name out of range */
+    fsys_state *s;
+    ue_diag d = {0};
+    REQUIRE(parse(img, IMG, UE_MODE_TOLERANT, &s, &d) == UE_OK);
+    CHECK(s->e[0].damaged);
+    CHECK(!s->e[1].damaged);
+    CHECK_STR(name_of(s, 1), "pkx_001_entry_1.pkx");
+    uint8_t *p;
+    size_t n;
+    CHECK(ue_fsys_read_entry(s, 0, &p, &n, &d) == UE_ERR_INVALID);
+    REQUIRE(ue_fsys_read_entry(s, 1, &p, &n, &d) == UE_OK);
+    CHECK(n == 8);
+    free(p);
+    ue_fsys_free(s);
+    ue_diag_free(&d);
+}
+
+static void size_fallback_in_archive(void) {
+    uint8_t img[IMG];
+    hand_image(img);
+    put32(img, 0x248, 0xFFFF); /* LZSS +0x08 unusable → the whole 21-byte slice (§18.7) */
+    fsys_state *s;
+    ue_diag d = {0};
+    REQUIRE(parse(img, IMG, UE_MODE_STRICT, &s, &d) == UE_OK);
+    CHECK(has_code(&d, "lzss.size_fallback", NULL));
+    uint8_t *p;
+    size_t n;
+    REQUIRE(ue_fsys_read_entry(s, 1, &p, &n, &d) == UE_OK);
+    CHECK(n == 8 && memcmp(p, "ABABABAB", 8) == 0);
+    free(p);
+    ue_fsys_free(s);
+    ue_diag_free(&d);
+}
+
+static void writer_layout(void) {
+    uint8_t big[5000];
+    for (size_t i = 0; i < sizeof big; i++) big[i] = (uint8_t)(i % 97 < 50 ? 'a' : i);
+    const ue_fsys_write_entry e[] = {
+        {"one", NULL, 0x04, 1, false, (const uint8_t *)"12345", 5, NULL, 0, NULL, 0},
+        {"two", NULL, 0x1E, 2, true, big, sizeof big, NULL, 0, NULL, 0},
+        {"three", "three.cam", 0x18, 3, false, (const uint8_t *)"x", 1, NULL, 0, NULL, 0},
+    };
+    for (int v = 0; v < 2; v++) {
+        ue_fsys_write_options opt = {v ? 0x201u : 0x100u, 9, v == 1, NULL, 0, 6};
+        ue_buf b = {0};
+        REQUIRE(ue_fsys_write(&opt, e, 3, &b, NULL) == UE_OK);
+        CHECK(memcmp(b.data + b.size - 4, "FSYS", 4) == 0);
+        CHECK_EQ_U(ue_load_u32be(b.data + 0x20), b.size);
+        fsys_state *s;
+        REQUIRE(parse(b.data, b.size, UE_MODE_STRICT, &s, NULL) == UE_OK);
+        CHECK_EQ_U(s->count, 3);
+        for (size_t i = 0; i < 3; i++) {
+            /* Rule 8: explicit 32-byte alignment of every payload. */
+            CHECK_EQ_U(s->e[i].data_off % 32, 0);
+            uint8_t *p;
+            size_t n;
+            REQUIRE(ue_fsys_read_entry(s, i, &p, &n, NULL) == UE_OK);
+            CHECK(n == e[i].size && memcmp(p, e[i].data, n) == 0);
+            free(p);
+        }
+        CHECK_STR(name_of(s, 0), v ? "one.dat" : "one.dat");
+        CHECK_STR(name_of(s, 2), v ? "three.cam" : "three.cam");
+        CHECK_EQ_U(s->e[1].rec_len, v ? 0x70 : 0x50);
+        ue_fsys_free(s);
+        ue_buf_free(&b);
+    }
+}
+
+static char tmp_root[256];
+
+static void archive_api_roundtrip(void) {
+    uint8_t img[IMG];
+    hand_image(img);
+    ue_archive *a;
+    ue_diag d = {0};
+    REQUIRE(ue_archive_open_memory(img, IMG, "hand.fsys", UE_MODE_STRICT, &a, &d) == UE_OK);
+    CHECK_STR(ue_archive_format(a), "fsys");
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/hand", tmp_root);
+    REQUIRE(ue_archive_extract(a, dir, true, &d) == UE_OK);
+    ue_buf b = {0};
+    REQUIRE(ue_archive_pack(dir, &b, &d) == UE_OK);
+    CHECK(b.size == IMG && memcmp(b.data, img, IMG) == 0);
+    ue_buf_free(&b);
+    REQUIRE(ue_archive_reencode(a, &b, &d) == UE_OK);
+    CHECK(b.size == IMG && memcmp(b.data, img, IMG) == 0);
+    ue_buf_free(&b);
+    ue_archive_close(a);
+
+    /* Replace entry 1's payload: the writer recompresses it and lays the archive out anew. */
+    char path[400];
+    snprintf(path, sizeof path, "%s/entries/0001_beta.pkx", dir);
+    const char *repl = "a completely different payload, a completely different payload";
+    REQUIRE(ue_file_write_atomic(path, repl, strlen(repl), true, NULL) == UE_OK);
+    REQUIRE(ue_archive_pack(dir, &b, &d) == UE_OK);
+    REQUIRE(ue_archive_open_memory(b.data, b.size, "new.fsys", UE_MODE_STRICT, &a, &d) == UE_OK);
+    uint8_t *p;
+    size_t n;
+    REQUIRE(ue_archive_read(a, 1, &p, &n, &d) == UE_OK);
+    CHECK(n == strlen(repl) && memcmp(p, repl, n) == 0);
+    free(p);
+    ue_entry_info info;
+    ue_archive_entry(a, 1, &info);
+    CHECK_STR(info.method, "lzss");
+    REQUIRE(ue_archive_read(a, 0, &p, &n, &d) == UE_OK);
+    CHECK(n == 12 && memcmp(p, "hello world!", 12) == 0);
+    free(p);
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+    ue_archive_close(a);
+    ue_buf_free(&b);
+    ue_diag_free(&d);
+}
+
+static void no_partial_output(void) {
+    uint8_t img[IMG];
+    hand_image(img);
+    img[0x250] = img[0x251] = img[0x252] = 0; /* entry 1 cannot be decoded */
+    ue_archive *a;
+    ue_diag d = {0};
+    REQUIRE(ue_archive_open_memory(img, IMG, "bad.fsys", UE_MODE_STRICT, &a, &d) == UE_OK);
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/bad", tmp_root);
+    CHECK(ue_archive_extract(a, dir, true, &d) == UE_ERR_INVALID);
+    CHECK(!ue_path_exists(dir));
+    CHECK(ue_archive_validate(a, &d) == UE_ERR_INVALID);
+    ue_archive_close(a);
+    ue_diag_free(&d);
+}
+
+static void samples_roundtrip(void) {
+    ue_sample_list l = {0};
+    REQUIRE(ue_samples_gamecube(&l) == UE_OK);
+    CHECK(l.count >= 5);
+    for (size_t i = 0; i < l.count; i++) {
+        ue_archive *a;
+        ue_diag d = {0};
+        ue_result r = ue_archive_open_memory(l.items[i].data, l.items[i].size, l.items[i].path,
+                                             UE_MODE_STRICT, &a, &d);
+        CHECK(r == UE_OK);
+        if (r != UE_OK) {
+            fprintf(stderr, "  %s does not open\n", l.items[i].path);
+            continue;
+        }
+        CHECK(ue_archive_validate(a, &d) == UE_OK);
+        ue_buf b = {0};
+        CHECK(ue_archive_reencode(a, &b, &d) == UE_OK);
+        CHECK(b.size == l.items[i].size && memcmp(b.data, l.items[i].data, b.size) == 0);
+        ue_buf_free(&b);
+        char dir[300];
+        snprintf(dir, sizeof dir, "%s/sample%zu", tmp_root, i);
+        CHECK(ue_archive_extract(a, dir, true, &d) == UE_OK);
+        CHECK(ue_archive_pack(dir, &b, &d) == UE_OK);
+        CHECK(b.size == l.items[i].size && memcmp(b.data, l.items[i].data, b.size) == 0);
+        ue_buf_free(&b);
+        CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+        ue_archive_close(a);
+        ue_diag_free(&d);
+    }
+    ue_sample_list_free(&l);
+}
+
+int main(void) {
+    snprintf(tmp_root, sizeof tmp_root, "/tmp/ue_test_fsys_XXXXXX");
+    if (!mkdtemp(tmp_root)) return 3;
+    RUN(reads_hand_image);
+    RUN(defensive_rules);
+    RUN(tolerant_marks_damage);
+    RUN(size_fallback_in_archive);
+    RUN(writer_layout);
+    RUN(archive_api_roundtrip);
+    RUN(no_partial_output);
+    RUN(samples_roundtrip);
+    ue_remove_tree(tmp_root);
+    return TEST_SUMMARY();
+}
