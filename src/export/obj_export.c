@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "unearth/json.h"
+#include "common/math3d.h"
 #include "unearth/obj.h"
 
 /* strnlen is POSIX, not C11: the length of a fixed-size name field that may lack its NUL. */
@@ -122,50 +123,6 @@ static void mtl_name(ue_buf *b, const ue_scene *s, int32_t m) {
     put_name(b, s->materials[m].name, "material", (size_t)m);
 }
 
-static void transform_point(const float m[16], const float *p, double out[3]) {
-    for (int r = 0; r < 3; r++)
-        out[r] = (double)m[r] * p[0] + (double)m[4 + r] * p[1] + (double)m[8 + r] * p[2] +
-                 (double)m[12 + r];
-}
-
-/* Normals go through the inverse transpose of the 3×3 part; the cofactor matrix is that up to
- * the determinant, and only the sign of the determinant matters once we renormalise. */
-static void transform_normal(const float m[16], const float *n, double out[3]) {
-    double a[3][3];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) a[r][c] = m[c * 4 + r];
-    double cof[3][3];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            int r1 = (r + 1) % 3, r2 = (r + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
-            cof[r][c] = a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1];
-        }
-    double det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2];
-    double sign = det < 0 ? -1.0 : 1.0;
-    for (int r = 0; r < 3; r++)
-        out[r] = sign * (cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2]);
-    double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-    if (l > 0)
-        for (int r = 0; r < 3; r++) out[r] /= l;
-}
-
-static double det3(const float m[16]) {
-    return (double)m[0] * ((double)m[5] * m[10] - (double)m[9] * m[6]) -
-           (double)m[4] * ((double)m[1] * m[10] - (double)m[9] * m[2]) +
-           (double)m[8] * ((double)m[1] * m[6] - (double)m[5] * m[2]);
-}
-
-static void mat_mul(const float a[16], const float b[16], float out[16]) {
-    float t[16];
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            double acc = 0;
-            for (int k = 0; k < 4; k++) acc += (double)a[k * 4 + r] * b[c * 4 + k];
-            t[c * 4 + r] = (float)acc;
-        }
-    memcpy(out, t, sizeof t);
-}
-
 typedef struct counters {
     uint64_t v, vt, vn; /* elements written so far (OBJ indices are 1-based and global) */
 } counters;
@@ -176,7 +133,7 @@ static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mat
     const ue_scene_mesh *me = &s->meshes[n->mesh];
     float world[16];
     if (ue_scene_world_matrix(s, (int32_t)ni, world) != UE_OK) return UE_ERR_INVALID;
-    bool flip = det3(world) < 0;
+    bool flip = ue_mat4_det3(world) < 0;
     put_str(b, "o ");
     put_name(b, n->name, "node", ni);
     put_str(b, "\n");
@@ -207,14 +164,14 @@ static ue_result write_node(const ue_scene *s, size_t ni, const float *joint_mat
                 memcpy(m, world, sizeof m);
             }
             double o[3];
-            transform_point(m, pr->positions + v * 3, o);
+            ue_mat4_transform_point(m, pr->positions + v * 3, o);
             put_str(b, "v");
             put_num(b, o[0]);
             put_num(b, o[1]);
             put_num(b, o[2]);
             put_str(b, "\n");
             if (pr->normals) {
-                transform_normal(m, pr->normals + v * 3, o);
+                ue_mat4_transform_normal(m, pr->normals + v * 3, o);
                 put_str(b, "vn");
                 put_num(b, o[0]);
                 put_num(b, o[1]);
@@ -326,7 +283,7 @@ ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_
             for (size_t j = 0; j < sk->joint_count && rc == UE_OK; j++) {
                 float *jm = joint_mats + j * 16;
                 rc = ue_scene_world_matrix(s, sk->joints[j], jm);
-                if (sk->inverse_bind) mat_mul(jm, sk->inverse_bind + j * 16, jm);
+                if (sk->inverse_bind) ue_mat4_mul(jm, sk->inverse_bind + j * 16, jm);
             }
         }
         if (rc == UE_OK) rc = write_node(s, i, joint_mats, &b, &cnt, mtl_out != NULL);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/math3d.h"
 #include "unearth/msh.h"
 
 /* Order in which a model built from scratch lays out its resources (the retail order). */
@@ -219,21 +220,17 @@ ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d) {
 
 /* ---- bounds ------------------------------------------------------------------------------ */
 
-static void quat_rotate(const float q[4], const float v[3], float out[3]) {
-    /* v' = v + 2w(q×v) + 2 q×(q×v), with q = (x, y, z, w) */
-    float t[3] = {2 * (q[1] * v[2] - q[2] * v[1]), 2 * (q[2] * v[0] - q[0] * v[2]),
-                  2 * (q[0] * v[1] - q[1] * v[0])};
-    out[0] = v[0] + q[3] * t[0] + (q[1] * t[2] - q[2] * t[1]);
-    out[1] = v[1] + q[3] * t[1] + (q[2] * t[0] - q[0] * t[2]);
-    out[2] = v[2] + q[3] * t[2] + (q[0] * t[1] - q[1] * t[0]);
+/* The engine stores float quaternions; the shared math works in double. */
+static void quat_rotate_f(const float q[4], const float v[3], float out[3]) {
+    double qd[4] = {q[0], q[1], q[2], q[3]}, vd[3] = {v[0], v[1], v[2]}, r[3];
+    ue_quat_rotate(qd, vd, r);
+    for (int k = 0; k < 3; k++) out[k] = (float)r[k];
 }
 
-static void quat_mul(const float a[4], const float b[4], float out[4]) {
-    float r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-                  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-                  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-                  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
-    memcpy(out, r, sizeof r);
+static void quat_mul_f(const float a[4], const float b[4], float out[4]) {
+    double ad[4] = {a[0], a[1], a[2], a[3]}, bd[4] = {b[0], b[1], b[2], b[3]}, r[4];
+    ue_quat_mul(ad, bd, r);
+    for (int k = 0; k < 4; k++) out[k] = (float)r[k];
 }
 
 typedef struct box {
@@ -286,7 +283,7 @@ typedef struct world_ctx {
 } world_ctx;
 
 static void to_world(const world_ctx *c, const float *p, float out[3]) {
-    quat_rotate(c->q, p, out);
+    quat_rotate_f(c->q, p, out);
     for (int k = 0; k < 3; k++) out[k] += c->t[k];
 }
 static void visit_world_box(void *u, const float *p) {
@@ -327,9 +324,9 @@ static void world_transforms(const ue_msh *m, float (*t)[3], float (*q)[4]) {
         uint16_t p = m->nodes[n].parent;
         if (p != UE_MSH_NONE && p < n) {
             float rt[3];
-            quat_rotate(q[p], lt, rt);
+            quat_rotate_f(q[p], lt, rt);
             for (int k = 0; k < 3; k++) t[n][k] = t[p][k] + rt[k];
-            quat_mul(q[p], lq, q[n]);
+            quat_mul_f(q[p], lq, q[n]);
         } else {
             memcpy(t[n], lt, sizeof lt);
             memcpy(q[n], lq, sizeof lq);

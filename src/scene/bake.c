@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/math3d.h"
 #include "unearth/scene.h"
 
 /* Sample cap: a clip of an hour at 240 Hz stays well under it, a hostile range does not. */
@@ -61,24 +62,15 @@ ue_result ue_curve_eval(const ue_curve *c, double t, double *out) {
     return UE_OK;
 }
 
-static void quat_mul(const double a[4], const double b[4], double out[4]) {
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x, out[1] = y, out[2] = z, out[3] = w;
-}
-
 void ue_euler_to_quat(const double angles[3], ue_euler_order order, double q[4]) {
     /* The axes in the order they apply; each later rotation multiplies from the left. */
     static const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     const int *seq = axes[(unsigned)order < 6 ? order : 0];
     double acc[4] = {0, 0, 0, 1};
     for (int i = 0; i < 3; i++) {
-        int axis = seq[i];
-        double half = angles[axis] * 0.5, r[4] = {0, 0, 0, cos(half)};
-        r[axis] = sin(half);
-        quat_mul(r, acc, acc);
+        double r[4];
+        ue_quat_about_axis(seq[i], angles[seq[i]], r);
+        ue_quat_mul(r, acc, acc);
     }
     memcpy(q, acc, sizeof acc);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/math3d.h"
 #include "unearth/scene.h"
 
 /* Caps on what one scene may ask us to allocate; far above any real game asset and low
@@ -350,17 +351,6 @@ void ue_scene_local_matrix(const ue_scene_node *n, float out[16]) {
     out[15] = 1.0f;
 }
 
-static void mat_mul(const float a[16], const float b[16], float out[16]) {
-    float t[16];
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            double acc = 0;
-            for (int k = 0; k < 4; k++) acc += (double)a[k * 4 + r] * b[c * 4 + k];
-            t[c * 4 + r] = (float)acc;
-        }
-    memcpy(out, t, sizeof t);
-}
-
 ue_result ue_scene_world_matrix(const ue_scene *s, int32_t node, float out[16]) {
     if (node < 0 || (size_t)node >= s->node_count) return UE_ERR_INVALID;
     ue_scene_local_matrix(&s->nodes[node], out);
@@ -369,7 +359,7 @@ ue_result ue_scene_world_matrix(const ue_scene *s, int32_t node, float out[16]) 
         if ((size_t)p >= s->node_count || steps >= s->node_count) return UE_ERR_INVALID;
         float local[16];
         ue_scene_local_matrix(&s->nodes[p], local);
-        mat_mul(local, out, out);
+        ue_mat4_mul(local, out, out);
         p = s->nodes[p].parent;
     }
     return UE_OK;
