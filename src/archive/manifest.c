@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "common/collections.h"
 
 void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
     size_t o = 0;
@@ -206,13 +207,9 @@ static int compare_strings(const void *a, const void *b) {
 /* Every string value anywhere in the manifest: the files an extract wrote are among them. */
 static bool collect_strings(const json_t *j, string_set *set) {
     if (json_is_string(j)) {
-        if (set->count == set->cap) {
-            size_t cap = set->cap ? set->cap * 2 : 64;
-            const char **grown = realloc(set->items, cap * sizeof *grown);
-            if (!grown) return false;
-            set->items = grown;
-            set->cap = cap;
-        }
+        if (ue_array_reserve((void **)&set->items, &set->cap, set->count + 1, sizeof *set->items,
+                             SIZE_MAX) != UE_OK)
+            return false;
         set->items[set->count++] = json_string_value(j);
         return true;
     }
