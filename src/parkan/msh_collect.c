@@ -28,17 +28,6 @@ static ue_result push(found_list *l, const char *name, uint8_t *data, size_t siz
     return UE_OK;
 }
 
-/* True when the bytes are an NRes holding the core model resources. */
-static bool is_model_bytes(const uint8_t *data, size_t size) {
-    if (size < 16 || memcmp(data, "NRes", 4) != 0) return false;
-    ue_source src = ue_source_memory(data, size);
-    ue_nres n;
-    if (ue_nres_parse(&src, UE_MODE_TOLERANT, &n, NULL) != UE_OK) return false;
-    bool model = ue_msh_is_model(&n);
-    ue_nres_free(&n);
-    return model;
-}
-
 static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_list *l, ue_diag *d,
                       int depth) {
     size_t n = ue_archive_count(a);
@@ -54,7 +43,7 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
         ue_entry_name_to_utf8(info.name, entry, sizeof entry);
         snprintf(joined, sizeof joined, "%s:%s", display, entry);
         ue_utf8_copy(joined, name, sizeof name); /* a long chain is cut between characters */
-        if (is_model_bytes(data, size)) {
+        if (ue_msh_probe(data, size)) {
             ue_result r = push(l, name, data, size);
             if (r != UE_OK) return r;
             continue;
@@ -87,7 +76,7 @@ ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **items, s
     size_t size;
     r = ue_archive_bytes(a, &data, &size);
     if (r == UE_OK) {
-        if (is_model_bytes(data, size)) {
+        if (ue_msh_probe(data, size)) {
             r = push(&l, path, data, size);
         } else {
             free(data);
@@ -114,7 +103,7 @@ ue_result ue_msh_load(const char *path, ue_mode mode, ue_msh_found *item, ue_dia
     r = ue_archive_bytes(a, &data, &size);
     ue_archive_close(a);
     if (r != UE_OK) return r;
-    if (!is_model_bytes(data, size)) {
+    if (!ue_msh_probe(data, size)) {
         free(data);
         return UE_ERR_UNSUPPORTED;
     }
