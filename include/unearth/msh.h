@@ -120,20 +120,6 @@ ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
  * UE_ERR_INVALID (with a diagnostic per differing table) on any difference. */
 ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
 
-/* Every model reachable from `path`: a bare model NRes, the *.msh models nested in an archive
- * (recursively), or one addressed as ARCHIVE:ENTRY. Each item owns its bytes. */
-typedef struct ue_msh_found {
-    char name[512];      /* "archive.rlb:ROBOT.msh" or the file path */
-    uint8_t *data;
-    size_t size;
-} ue_msh_found;
-ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **items, size_t *count,
-                         ue_diag *d);
-void ue_msh_found_free(ue_msh_found *items, size_t count);
-/* The model at `path` itself (a file or ARCHIVE:ENTRY), without looking inside archives;
- * UE_ERR_UNSUPPORTED when the bytes are not a model. */
-ue_result ue_msh_load(const char *path, ue_mode mode, ue_msh_found *item, ue_diag *d);
-
 /* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
 
 /* Order in which the engine loader looks resources up. */

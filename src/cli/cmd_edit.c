@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "parkan/parkan_axes.h"
+#include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/obj_read.h"
 
@@ -212,19 +213,25 @@ static int check_edit_output(const cli_opts *o) {
     return 0;
 }
 
-/* The one model at the input (a file or ARCHIVE:ENTRY); an archive of several is refused. */
+/* The one model at the input (a file or ARCHIVE:ENTRY), found through the model registry;
+ * an archive of several is refused, and so is a model of a format edit cannot change. */
 static int load_model(const cli_opts *o, ue_msh *m, ue_diag *d) {
     const char *input = o->inputs[0];
-    ue_msh_found *found = NULL;
+    ue_model_found *found = NULL;
     size_t count = 0;
-    ue_result r = ue_msh_collect(input, o->mode, &found, &count, d);
+    ue_result r = ue_model_collect(input, o->mode, &found, &count, d);
     if (r == UE_OK && count != 1) {
         cli_error("edit: %s holds %zu models; address one as ARCHIVE:ENTRY", input, count);
-        ue_msh_found_free(found, count);
+        ue_model_found_free(found, count);
         return count ? EXIT_USAGE : EXIT_INVALID;
     }
+    if (r == UE_OK && found[0].format != &ue_msh_model_format) {
+        cli_error("edit: %s is a %s; edit changes Parkan MSH models only", input, found[0].format->description);
+        ue_model_found_free(found, count);
+        return EXIT_USAGE;
+    }
     if (r == UE_OK) r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d);
-    ue_msh_found_free(found, count);
+    ue_model_found_free(found, count);
     if (r == UE_OK) return 0;
     cli_print_diags_as(input, d, 50);
     if (!ue_diag_count(d, UE_SEV_ERROR)) cli_error("edit: %s: %s", input, ue_result_name(r));
