@@ -310,6 +310,12 @@ size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
  * caller picks a fallback. Never splits a character. Returns the output length. */
 size_t ue_file_name_component(const char *name, char *out, size_t out_size);
 
+/* strtod and strtof with '.' as the decimal point whatever LC_NUMERIC says (a host that set a
+ * comma locale still reads "1.5" as 1.5); otherwise the full strtod syntax, *end (may be NULL)
+ * and errno (ERANGE) exactly as strtod sets them. */
+double ue_parse_double(const char *s, char **end);
+float ue_parse_float(const char *s, char **end);
+
 void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
 /* Returns false on odd length or a non-hex digit. */
 bool ue_hex_decode(const char *hex, uint8_t *out, size_t out_cap, size_t *out_len);

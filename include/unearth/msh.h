@@ -4,6 +4,7 @@
 #define UNEARTH_MSH_H
 
 #include "unearth/common.h"
+#include "unearth/model_format.h"
 #include "unearth/nres.h"
 #include "unearth/scene.h"
 
@@ -119,20 +120,6 @@ ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
  * UE_ERR_INVALID (with a diagnostic per differing table) on any difference. */
 ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
 
-/* Every model reachable from `path`: a bare model NRes, the *.msh models nested in an archive
- * (recursively), or one addressed as ARCHIVE:ENTRY. Each item owns its bytes. */
-typedef struct ue_msh_found {
-    char name[512];      /* "archive.rlb:ROBOT.msh" or the file path */
-    uint8_t *data;
-    size_t size;
-} ue_msh_found;
-ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **items, size_t *count,
-                         ue_diag *d);
-void ue_msh_found_free(ue_msh_found *items, size_t count);
-/* The model at `path` itself (a file or ARCHIVE:ENTRY), without looking inside archives;
- * UE_ERR_UNSUPPORTED when the bytes are not a model. */
-ue_result ue_msh_load(const char *path, ue_mode mode, ue_msh_found *item, ue_diag *d);
-
 /* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
 
 /* Order in which the engine loader looks resources up. */
@@ -206,6 +193,8 @@ ue_result ue_msh_new(ue_msh *m, size_t node_count, const uint16_t *parents,
 
 /* True when an NRes holds the core model resources (types 1, 2, 3, 6 and 13). */
 bool ue_msh_is_model(const ue_nres *n);
+/* True when the bytes are an NRes that holds them (the model registry's probe). */
+bool ue_msh_probe(const uint8_t *data, size_t size);
 
 typedef struct ue_msh_export_options {
     int lod;     /* 0..2 (default 0) */
@@ -223,6 +212,15 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
  * names the LODs and groups that do hold geometry (or says every batch of the selection was
  * dropped as damaged), and returns UE_ERR_INVALID. */
 ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d);
+
+/* ---- the model registry's view of MSH (docs/models.md) ------------------------------------ */
+
+/* The options `lod` (0..2, default 0) and `group` (0..4 or -1 for all, default -1) as export
+ * options; UE_ERR_USAGE with model.option.value when a value is out of range. */
+ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d);
+/* MSH in the model registry (model.h): probe, to_scene (with the options above; an empty
+ * selection is an error), info, validate and the table round trip. */
+extern const ue_model_format ue_msh_model_format;
 
 #ifdef __cplusplus
 }

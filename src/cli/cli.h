@@ -20,8 +20,8 @@ typedef struct cli_opts {
     bool mode_given;
     bool quiet;
     bool verbose;           /* -v: also show informational notes */
-    int lod;                /* --lod N (default 0) */
-    int group;              /* --group G (default -1: every group) */
+    const char *lod;        /* --lod N as given, NULL if absent: MSH's option "lod" */
+    const char *group;      /* --group G as given, NULL if absent: MSH's option "group" */
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
@@ -101,8 +101,6 @@ int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum
 /* validate's verdict on one file (container and models), without its report: diagnostics of
  * what fails are printed when `print`. Fills the tally; returns the exit code. */
 int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t);
-/* True when tolerant reading had to leave out part of the model (its strict parse fails). */
-bool model_lost_parts(const uint8_t *data, size_t size);
 /* Proves decode → encode of every model's tables; prints a line per model. */
 int models_roundtrip(const cli_opts *o, const char *path);
 

@@ -5,12 +5,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "parkan/parkan_axes.h"
+#include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/obj_read.h"
 
+/* A number as the user typed it: '.' is the decimal point whatever LC_NUMERIC says. */
 static bool parse_double(const char *s, double *out) {
     char *end;
-    *out = strtod(s, &end);
+    *out = ue_parse_double(s, &end);
     return end != s && *end == 0;
 }
 
@@ -22,8 +25,22 @@ static bool parse_index(const char *s, size_t *out) {
     return true;
 }
 
-/* Reads an OBJ as slot geometry: Y-up glTF axes back to the engine's Z-up left-handed ones
- * (swap Y and Z, reverse each triangle) and OBJ's bottom-up v back to top-down. */
+/* An OBJ as `convert` writes it (glTF's axes, OBJ's bottom-up v) back in the engine's terms:
+ * Parkan's axis rule (parkan_axes.c) inverted for positions, normals and winding, and v
+ * flipped back to top-down. */
+static void obj_to_engine(ue_obj_mesh *mesh, uint16_t *indices) {
+    for (size_t v = 0; v < mesh->vertex_count; v++) {
+        ue_parkan_vec_from_gltf(&mesh->positions[3 * v], &mesh->positions[3 * v]);
+        if (mesh->normals) ue_parkan_vec_from_gltf(&mesh->normals[3 * v], &mesh->normals[3 * v]);
+        if (mesh->uvs) mesh->uvs[2 * v + 1] = 1.0f - mesh->uvs[2 * v + 1];
+    }
+    size_t whole = mesh->index_count - mesh->index_count % 3; /* the reader gives triangles */
+    for (size_t i = 0; i < mesh->index_count; i++)
+        indices[i] = (uint16_t)mesh->indices[i < whole ? ue_parkan_winding_corner(i) : i];
+}
+
+/* Reads an OBJ as slot geometry in the engine's axes (at most 65535 vertices: Res6 indices
+ * are 16-bit). */
 static ue_result slot_geometry_from_obj(const char *path, ue_obj_mesh *mesh, uint16_t **indices,
                                         ue_diag *d) {
     uint8_t *text;
@@ -33,22 +50,12 @@ static ue_result slot_geometry_from_obj(const char *path, ue_obj_mesh *mesh, uin
     r = ue_obj_read((const char *)text, size, UINT16_MAX, mesh, d);
     free(text);
     if (r != UE_OK) return r;
-    for (size_t v = 0; v < mesh->vertex_count; v++) {
-        float *p = &mesh->positions[3 * v], y = p[1];
-        p[1] = p[2], p[2] = y;
-        if (mesh->normals) {
-            float *n = &mesh->normals[3 * v], ny = n[1];
-            n[1] = n[2], n[2] = ny;
-        }
-        if (mesh->uvs) mesh->uvs[2 * v + 1] = 1.0f - mesh->uvs[2 * v + 1];
-    }
     *indices = malloc((mesh->index_count ? mesh->index_count : 1) * sizeof **indices);
-    if (!*indices) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < mesh->index_count; i += 3) {
-        (*indices)[i] = (uint16_t)mesh->indices[i];
-        (*indices)[i + 1] = (uint16_t)mesh->indices[i + 2];
-        (*indices)[i + 2] = (uint16_t)mesh->indices[i + 1];
+    if (!*indices) {
+        ue_obj_mesh_free(mesh);
+        return UE_ERR_NOMEM;
     }
+    obj_to_engine(mesh, *indices);
     return UE_OK;
 }
 
@@ -79,129 +86,190 @@ static int rename_node_utf8(ue_msh *m, size_t node, const char *name) {
     return cli_exit_code(r);
 }
 
+/* ---- the operations ------------------------------------------------------------------ */
+
+/* What the operations share while they run, in the order given on the command line. */
+typedef struct edit_state {
+    ue_msh *m;
+    const char **ops;      /* operation names (long form) and their values */
+    int op_count;
+    size_t first, n;       /* the --vertices range for the next --translate/--scale */
+    long material;         /* --material: the WEAR row of new geometry, -1 = the slot's own */
+    ue_result result;      /* the last library failure, for the closing message */
+    ue_diag *d;
+} edit_state;
+
+static int op_material(edit_state *e, int i) {
+    size_t k = 0;
+    if (!parse_index(e->ops[i + 1], &k) || k > UINT16_MAX) return EXIT_USAGE;
+    e->material = (long)k;
+    return 0;
+}
+
+static int op_rename_node(edit_state *e, int i) {
+    size_t k = 0;
+    if (parse_index(e->ops[i + 1], &k) && k < e->m->node_count) return rename_node_utf8(e->m, k, e->ops[i + 2]);
+    cli_error("edit: --rename-node: no node %s (the model has %zu)", e->ops[i + 1], e->m->node_count);
+    return EXIT_USAGE;
+}
+
+static int op_vertices(edit_state *e, int i) {
+    size_t first = 0, len = 0, total = e->m->vertex_count;
+    if (!parse_index(e->ops[i + 1], &first) || !parse_index(e->ops[i + 2], &len) || first > total ||
+        len > total - first) {
+        cli_error("edit: --vertices: the model has %zu vertices", total);
+        return EXIT_USAGE;
+    }
+    e->first = first, e->n = len;
+    return 0;
+}
+
+/* --translate X Y Z or --scale S (engine axes) on the --vertices range, which then resets. */
+static int op_transform(edit_state *e, int i, bool move) {
+    float linear[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, shift[3] = {0, 0, 0};
+    double x, y, z;
+    int rc = 0;
+    if (move && parse_double(e->ops[i + 1], &x) && parse_double(e->ops[i + 2], &y) && parse_double(e->ops[i + 3], &z)) {
+        shift[0] = (float)x, shift[1] = (float)y, shift[2] = (float)z;
+    } else if (!move && parse_double(e->ops[i + 1], &x) && x != 0) {
+        linear[0] = linear[4] = linear[8] = (float)x;
+    } else {
+        cli_error("edit: %s: bad number", e->ops[i]);
+        rc = EXIT_USAGE;
+    }
+    if (!rc) e->result = ue_msh_transform_vertices(e->m, e->first, e->n, linear, shift);
+    e->first = 0, e->n = e->m->vertex_count;
+    return rc ? rc : cli_exit_code(e->result);
+}
+
+/* The WEAR row of new geometry: a --material anywhere after this operation (the last one
+ * wins), one given before it, or the row of the slot's first batch. */
+static uint16_t replacement_material(edit_state *e, int i, size_t slot) {
+    size_t row = 0;
+    for (int j = i + 3; j + 1 < e->op_count; j++)
+        if (!strcmp(e->ops[j], "--material") && parse_index(e->ops[j + 1], &row) && row <= UINT16_MAX)
+            e->material = (long)row;
+    if (e->material >= 0) return (uint16_t)e->material;
+    const ue_msh_slot *sl = &e->m->slots[slot];
+    return sl->batch_count && sl->batch_start < e->m->batch_count ? e->m->batches[sl->batch_start].material : 0;
+}
+
+static int op_replace_slot(edit_state *e, int i) {
+    size_t k = 0;
+    if (!parse_index(e->ops[i + 1], &k) || k >= e->m->slot_count) {
+        cli_error("edit: --replace-slot: no slot %s (the model has %zu)", e->ops[i + 1], e->m->slot_count);
+        return EXIT_USAGE;
+    }
+    ue_obj_mesh mesh;
+    uint16_t *indices = NULL;
+    e->result = slot_geometry_from_obj(e->ops[i + 2], &mesh, &indices, e->d);
+    if (e->result == UE_OK) {
+        ue_msh_geometry g = {mesh.positions, mesh.normals, mesh.uvs, NULL, mesh.vertex_count,
+                             indices, mesh.index_count, replacement_material(e, i, k)};
+        e->result = ue_msh_replace_slot_geometry(e->m, k, &g, e->d);
+        ue_obj_mesh_free(&mesh);
+    }
+    free(indices);
+    return cli_exit_code(e->result);
+}
+
+/* Runs operation i; *consumed is how many values it took. Returns an exit code. */
+static int run_op(edit_state *e, int i, int *consumed) {
+    const char *a = e->ops[i];
+    if (!strcmp(a, "--material")) return *consumed = 1, op_material(e, i);
+    if (!strcmp(a, "--rename-node")) return *consumed = 2, op_rename_node(e, i);
+    if (!strcmp(a, "--vertices")) return *consumed = 2, op_vertices(e, i);
+    if (!strcmp(a, "--translate")) return *consumed = 3, op_transform(e, i, true);
+    if (!strcmp(a, "--scale")) return *consumed = 1, op_transform(e, i, false);
+    if (!strcmp(a, "--replace-slot")) return *consumed = 2, op_replace_slot(e, i);
+    *consumed = 0;
+    return 0;
+}
+
+static int run_ops(edit_state *e) {
+    int rc = 0;
+    for (int i = 0; i < e->op_count && !rc; i++) {
+        int consumed = 0;
+        rc = run_op(e, i, &consumed);
+        i += consumed;
+    }
+    return rc;
+}
+
+/* ---- the verb ------------------------------------------------------------------------- */
+
+/* Refuses before any work: an output that is an input (an OBJ of --replace-slot included) or
+ * that exists without -f. */
+static int check_edit_output(const cli_opts *o) {
+    for (size_t i = 0; i + 2 < o->op_count; i++)
+        if (!strcmp(o->ops[i], "--replace-slot")) {
+            int guard = cli_check_output("edit", o->output, &o->ops[i + 2], 1);
+            if (guard) return guard;
+        }
+    if (!o->force && ue_path_exists(o->output)) {
+        cli_error("edit: %s exists (use -f to overwrite)", o->output);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The one model at the input (a file or ARCHIVE:ENTRY), found through the model registry;
+ * an archive of several is refused, and so is a model of a format edit cannot change. */
+static int load_model(const cli_opts *o, ue_msh *m, ue_diag *d) {
+    const char *input = o->inputs[0];
+    ue_model_found *found = NULL;
+    size_t count = 0;
+    ue_result r = ue_model_collect(input, o->mode, &found, &count, d);
+    if (r == UE_OK && count != 1) {
+        cli_error("edit: %s holds %zu models; address one as ARCHIVE:ENTRY", input, count);
+        ue_model_found_free(found, count);
+        return count ? EXIT_USAGE : EXIT_INVALID;
+    }
+    if (r == UE_OK && found[0].format != &ue_msh_model_format) {
+        cli_error("edit: %s is a %s; edit changes Parkan MSH models only", input, found[0].format->description);
+        ue_model_found_free(found, count);
+        return EXIT_USAGE;
+    }
+    if (r == UE_OK) r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d);
+    ue_model_found_free(found, count);
+    if (r == UE_OK) return 0;
+    cli_print_diags_as(input, d, 50);
+    if (!ue_diag_count(d, UE_SEV_ERROR)) cli_error("edit: %s: %s", input, ue_result_name(r));
+    return cli_exit_code(r);
+}
+
+/* The result must itself be a valid model before it reaches the disk. */
+static ue_result write_checked(ue_msh *m, const cli_opts *o, ue_buf *out, ue_diag *d) {
+    ue_result r = ue_msh_write(m, out, d);
+    ue_msh check;
+    if (r == UE_OK && (r = ue_msh_parse(out->data, out->size, UE_MODE_STRICT, &check, d)) == UE_OK)
+        ue_msh_free(&check);
+    if (r == UE_OK) r = ue_file_write_atomic(o->output, out->data, out->size, o->force, d);
+    return r;
+}
+
 int cmd_edit(const cli_opts *o) {
     /* The parser (options.c) checked every operation against the option table and gave each
      * all its values; o->ops keeps them in order, spelled in their long form. */
-    const char *input = o->inputs[0], *output = o->output;
-    const char **argv = o->ops;
-    int argc = (int)o->op_count;
-    bool force = o->force;
-    ue_mode mode = o->mode;
-    int guard = 0;
-    for (int i = 0; i + 2 < argc && !guard; i++)
-        if (!strcmp(argv[i], "--replace-slot"))
-            guard = cli_check_output("edit", output, (const char *const *)&argv[i + 2], 1);
-    if (guard) return guard;
-    if (!force && ue_path_exists(output)) {
-        cli_error("edit: %s exists (use -f to overwrite)", output);
-        return EXIT_USAGE;
-    }
+    int rc = check_edit_output(o);
+    if (rc) return rc;
     ue_diag d = {0};
-    ue_msh_found *found = NULL;
-    size_t count = 0;
-    ue_result r = ue_msh_collect(input, mode, &found, &count, &d);
-    if (r == UE_OK && count != 1) {
-        cli_error("edit: %s holds %zu models; address one as ARCHIVE:ENTRY", input, count);
-        ue_msh_found_free(found, count);
-        ue_diag_free(&d);
-        return count ? EXIT_USAGE : EXIT_INVALID;
-    }
     ue_msh m;
-    if (r == UE_OK) r = ue_msh_parse(found[0].data, found[0].size, mode, &m, &d);
-    ue_msh_found_free(found, count);
-    if (r != UE_OK) {
-        cli_print_diags_as(input, &d, 50);
-        if (!ue_diag_count(&d, UE_SEV_ERROR)) cli_error("edit: %s: %s", input, ue_result_name(r));
+    rc = load_model(o, &m, &d);
+    if (rc) {
         ue_diag_free(&d);
-        return cli_exit_code(r);
+        return rc;
     }
-
-    /* Second pass: the operations, in order. */
-    int rc = 0;
-    size_t first = 0, n = m.vertex_count;
-    long material = -1;
-    for (int i = 0; i < argc && !rc; i++) {
-        const char *a = argv[i];
-        double x, y, z;
-        size_t k = 0, len = 0;
-        if (!strcmp(a, "-o")) {
-            i++;
-        } else if (!strcmp(a, "--material")) {
-            if (!parse_index(argv[i + 1], &k) || k > UINT16_MAX) rc = EXIT_USAGE;
-            material = (long)k;
-            i++;
-        } else if (!strcmp(a, "--rename-node")) {
-            if (!parse_index(argv[i + 1], &k) || k >= m.node_count) {
-                cli_error("edit: --rename-node: no node %s (the model has %zu)", argv[i + 1], m.node_count);
-                rc = EXIT_USAGE;
-            } else {
-                rc = rename_node_utf8(&m, k, argv[i + 2]);
-            }
-            i += 2;
-        } else if (!strcmp(a, "--vertices")) {
-            if (!parse_index(argv[i + 1], &first) || !parse_index(argv[i + 2], &len) ||
-                first > m.vertex_count || len > m.vertex_count - first) {
-                cli_error("edit: --vertices: the model has %zu vertices", m.vertex_count);
-                rc = EXIT_USAGE;
-            } else {
-                n = len;
-            }
-            i += 2;
-        } else if (!strcmp(a, "--translate") || !strcmp(a, "--scale")) {
-            bool move = a[2] == 't';
-            float linear[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, shift[3] = {0, 0, 0};
-            if (move && parse_double(argv[i + 1], &x) && parse_double(argv[i + 2], &y) &&
-                parse_double(argv[i + 3], &z)) {
-                shift[0] = (float)x, shift[1] = (float)y, shift[2] = (float)z;
-            } else if (!move && parse_double(argv[i + 1], &x) && x != 0) {
-                linear[0] = linear[4] = linear[8] = (float)x;
-            } else {
-                cli_error("edit: %s: bad number", a);
-                rc = EXIT_USAGE;
-            }
-            if (!rc) r = ue_msh_transform_vertices(&m, first, n, linear, shift);
-            i += move ? 3 : 1;
-            first = 0, n = m.vertex_count;
-        } else if (!strcmp(a, "--replace-slot")) {
-            if (!parse_index(argv[i + 1], &k) || k >= m.slot_count) {
-                cli_error("edit: --replace-slot: no slot %s (the model has %zu)", argv[i + 1], m.slot_count);
-                rc = EXIT_USAGE;
-            } else {
-                ue_obj_mesh mesh;
-                uint16_t *indices = NULL;
-                r = slot_geometry_from_obj(argv[i + 2], &mesh, &indices, &d);
-                if (r == UE_OK) {
-                    /* Look ahead for --material; otherwise keep the slot's current material. */
-                    for (int j = i + 3; j + 1 < argc; j++)
-                        if (!strcmp(argv[j], "--material") && parse_index(argv[j + 1], &len) && len <= UINT16_MAX)
-                            material = (long)len;
-                    const ue_msh_slot *sl = &m.slots[k];
-                    uint16_t row = material >= 0 ? (uint16_t)material
-                                   : (sl->batch_count && sl->batch_start < m.batch_count ? m.batches[sl->batch_start].material : 0);
-                    ue_msh_geometry g = {mesh.positions, mesh.normals, mesh.uvs, NULL,
-                                         mesh.vertex_count, indices, mesh.index_count, row};
-                    r = ue_msh_replace_slot_geometry(&m, k, &g, &d);
-                    ue_obj_mesh_free(&mesh);
-                }
-                free(indices);
-            }
-            i += 2;
-        }
-        if (r != UE_OK && !rc) rc = cli_exit_code(r);
-    }
+    edit_state e = {&m, o->ops, (int)o->op_count, 0, m.vertex_count, -1, UE_OK, &d};
+    rc = run_ops(&e);
     ue_buf out = {0};
     if (!rc) {
-        r = ue_msh_write(&m, &out, &d);
-        /* The result must itself be a valid model before it reaches the disk. */
-        ue_msh check;
-        if (r == UE_OK && (r = ue_msh_parse(out.data, out.size, UE_MODE_STRICT, &check, &d)) == UE_OK)
-            ue_msh_free(&check);
-        if (r == UE_OK) r = ue_file_write_atomic(output, out.data, out.size, force, &d);
-        rc = cli_exit_code(r);
+        e.result = write_checked(&m, o, &out, &d);
+        rc = cli_exit_code(e.result);
     }
     if (d.count) cli_print_diags(&d, 50);
-    if (!rc) fprintf(stderr, "edited model written to %s (%zu bytes)\n", output, out.size);
-    else cli_error("edit: not written (%s)", r != UE_OK ? ue_result_name(r) : "usage");
+    if (!rc) fprintf(stderr, "edited model written to %s (%zu bytes)\n", o->output, out.size);
+    else cli_error("edit: not written (%s)", e.result != UE_OK ? ue_result_name(e.result) : "usage");
     ue_buf_free(&out);
     ue_msh_free(&m);
     ue_diag_free(&d);

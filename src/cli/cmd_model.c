@@ -1,5 +1,6 @@
-/* unearth CLI — model verbs: `convert` (MSH → glTF/OBJ, files or directories, in parallel) and
- * the model-aware parts of info, validate and roundtrip. */
+/* unearth CLI — model verbs on the model registry (unearth/model.h): `convert` (any registered
+ * format → glTF/OBJ, files or directories, in parallel) and the model parts of info, validate
+ * and roundtrip. No format is named here; each one reports its own statistics. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <jansson.h>
@@ -11,188 +12,149 @@
 
 #include "cli/cli.h"
 #include "unearth/gltf.h"
-#include "unearth/msh.h"
+#include "unearth/model.h"
 #include "unearth/obj.h"
+
+/* ---- format options -------------------------------------------------------------------- */
+
+/* The command-line options that belong to model formats, as the registry's key=value list:
+ * --lod and --group are MSH's "lod" and "group"; a format without them refuses them. */
+typedef struct model_opts {
+    ue_model_option items[2];
+    ue_model_options list;
+} model_opts;
+
+static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
+    size_t n = 0;
+    if (o->lod) mo->items[n++] = (ue_model_option){"lod", o->lod};
+    if (o->group) mo->items[n++] = (ue_model_option){"group", o->group};
+    mo->list.items = mo->items;
+    mo->list.count = n;
+}
 
 /* ---- info -------------------------------------------------------------------------------- */
 
-/* Res10 names are Windows-1251; what unearth prints is UTF-8 (docs/text.md). */
-static bool node_name_utf8(const ue_msh *m, size_t node, char *out, size_t cap) {
-    const char *raw = ue_msh_node_name(m, node);
-    if (raw) ue_cp1251_to_utf8(raw, out, cap);
-    return raw != NULL;
+static void print_info_json(const char *path, const ue_model_format *f, json_t *stats, const ue_diag *d) {
+    json_t *j = json_object();
+    json_object_set_new(j, "file", json_string(path));
+    json_object_set_new(j, "format", json_string(f->name));
+    json_object_update(j, stats);
+    json_object_set_new(j, "diagnostics", cli_diags_json(d));
+    cli_print_json(j);
 }
 
-/* printf's %-20s counts bytes; a column of Cyrillic names must count characters. */
-static void print_padded(const char *utf8, size_t width) {
-    size_t chars = 0;
-    for (const char *p = utf8; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
-    printf("%s%*s", utf8, chars < width ? (int)(width - chars) : 0, "");
+static int report_info_failure(const cli_opts *o, const char *path, const ue_model_format *f, ue_result r,
+                               const ue_diag *d) {
+    if (o->json) cli_json_failure(o->verb, path, r, d);
+    else cli_print_diags_as(path, d, 50);
+    if (!o->json && !ue_diag_count(d, UE_SEV_ERROR)) cli_error("%s: %s (%s)", path, ue_result_name(r), f->name);
+    return cli_exit_code(r);
 }
 
 int model_info(const cli_opts *o, const char *path) {
-    ue_msh_found found;
+    ue_model_found found;
+    if (ue_model_load(path, o->mode, &found, NULL) != UE_OK) return -1;
+    const ue_model_format *f = found.format;
     ue_diag d = {0};
-    if (ue_msh_load(path, o->mode, &found, NULL) != UE_OK) return -1;
-    ue_msh m;
-    ue_result r = ue_msh_parse(found.data, found.size, o->mode, &m, &d);
+    json_t *stats = NULL;
+    ue_buf text = {0};
+    ue_result r = f->info(found.data, found.size, o->mode, o->json ? &stats : NULL, o->json ? NULL : &text, &d);
     free(found.data);
+    int rc = 0;
     if (r != UE_OK) {
-        if (o->json) cli_json_failure(o->verb, path, r, &d);
-        else cli_print_diags_as(path, &d, 50);
-        if (!o->json && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("%s: %s (msh)", path, ue_result_name(r));
-        ue_diag_free(&d);
-        return cli_exit_code(r);
-    }
-    ue_msh_stats st;
-    ue_msh_stats_compute(&m, &st);
-    if (o->json) {
-        json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(path));
-        json_object_set_new(j, "format", json_string("msh"));
-        json_object_set_new(j, "nodes", json_integer((json_int_t)st.nodes));
-        json_object_set_new(j, "lods", json_integer((json_int_t)st.lods));
-        json_object_set_new(j, "groups", json_integer((json_int_t)st.groups));
-        json_object_set_new(j, "slots", json_integer((json_int_t)st.slots));
-        json_object_set_new(j, "batches", json_integer((json_int_t)st.batches));
-        json_object_set_new(j, "vertices", json_integer((json_int_t)st.vertices));
-        json_object_set_new(j, "triangles", json_integer((json_int_t)st.triangles));
-        json_t *per = json_array();
-        for (int l = 0; l < UE_MSH_LODS; l++) json_array_append_new(per, json_integer((json_int_t)st.triangles_per_lod[l]));
-        json_object_set_new(j, "triangles_per_lod", per);
-        json_t *nodes = json_array();
-        for (size_t n = 0; n < m.node_count; n++) {
-            json_t *nj = json_object();
-            char nm[256];
-            bool named = node_name_utf8(&m, n, nm, sizeof nm);
-            json_object_set_new(nj, "name", named ? json_string(nm) : json_null());
-            json_object_set_new(nj, "parent", m.nodes[n].parent == UE_MSH_NONE ? json_null()
-                                                                            : json_integer(m.nodes[n].parent));
-            json_t *slots = json_array();
-            for (int s = 0; s < 15; s++)
-                json_array_append_new(slots, m.nodes[n].slot[s] == UE_MSH_NONE ? json_null()
-                                                                             : json_integer(m.nodes[n].slot[s]));
-            json_object_set_new(nj, "slots", slots);
-            json_array_append_new(nodes, nj);
-        }
-        json_object_set_new(j, "node_table", nodes);
-        json_object_set_new(j, "diagnostics", cli_diags_json(&d));
-        cli_print_json(j);
+        rc = report_info_failure(o, path, f, r, &d);
+    } else if (o->json) {
+        print_info_json(path, f, stats, &d);
     } else {
-        printf("%s: Parkan MSH model\n", path);
-        printf("  nodes %zu, LODs %zu, groups %zu, slots %zu, batches %zu, vertices %zu, triangles %zu\n",
-               st.nodes, st.lods, st.groups, st.slots, st.batches, st.vertices, st.triangles);
-        printf("  triangles per LOD: %zu / %zu / %zu\n", st.triangles_per_lod[0],
-               st.triangles_per_lod[1], st.triangles_per_lod[2]);
-        printf("  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
-        for (size_t n = 0; n < m.node_count; n++) {
-            char nm[256];
-            bool named = node_name_utf8(&m, n, nm, sizeof nm);
-            char parent[8] = "-";
-            if (m.nodes[n].parent != UE_MSH_NONE) snprintf(parent, sizeof parent, "%u", m.nodes[n].parent);
-            printf("  %4zu  ", n);
-            print_padded(named ? nm : "(unnamed)", 20);
-            printf(" %6s ", parent);
-            for (int l = 0; l < UE_MSH_LODS; l++) {
-                printf(" [");
-                for (int g = 0; g < UE_MSH_GROUPS; g++) {
-                    uint16_t s = m.nodes[n].slot[l * UE_MSH_GROUPS + g];
-                    if (s == UE_MSH_NONE) printf(g ? " -" : "-");
-                    else printf(g ? " %u" : "%u", s);
-                }
-                printf("]");
-            }
-            printf("\n");
-        }
-        printf("  resources:");
-        for (size_t i = 0; i < m.container.count; i++) printf(" %u", m.container.entries[i].type_id);
-        printf("\n");
+        printf("%s: %s\n", path, f->description);
+        fwrite(text.data, 1, text.size, stdout);
+        if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
     }
-    if (d.count && !o->quiet && !o->json) cli_print_diags_as(path, &d, 50);
+    json_decref(stats);
+    ue_buf_free(&text);
     ue_diag_free(&d);
-    ue_msh_free(&m);
-    return 0;
+    return rc;
 }
 
 /* ---- validate and roundtrip -------------------------------------------------------------- */
 
+/* One model's verdict by its format's validate; `check` keeps the summary and statistics. */
+static int validate_one(const cli_opts *o, const ue_model_found *m, ue_model_check *check, ue_diag *d,
+                        cli_tally *t, ue_result *r) {
+    memset(check, 0, sizeof *check);
+    *r = m->format->validate(m->data, m->size, o->mode, check, d);
+    cli_tally_add(t, d);
+    t->dropped = check->lost_parts;
+    return cli_verdict_code(*r, t);
+}
+
+static void tally_sum(cli_tally *sum, const cli_tally *t) {
+    sum->errors += t->errors;
+    sum->warnings += t->warnings;
+    sum->dropped += t->dropped;
+}
+
+static json_t *model_verdict_json(const ue_model_found *m, int code, ue_result r, const cli_tally *t,
+                                  const ue_model_check *check, const ue_diag *d) {
+    json_t *j = json_object();
+    json_object_set_new(j, "model", json_string(m->name));
+    json_object_set_new(j, "valid", json_boolean(code == 0));
+    json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
+    if (check->stats) json_object_update(j, check->stats);
+    json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
+    json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
+    json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
+    json_object_set_new(j, "diagnostics", cli_diags_json(d));
+    return j;
+}
+
+static void print_model_verdict(const ue_model_found *m, ue_result r, const cli_tally *t,
+                                const ue_model_check *check, const ue_diag *d) {
+    char counts[96];
+    cli_verdict_counts(t, counts, sizeof counts);
+    /* Offsets in model diagnostics are relative to the model's own bytes. */
+    cli_print_diags_as(m->name, d, 0);
+    /* A model that does not parse has no statistics to show. */
+    if (r == UE_OK && check->summary[0])
+        printf("  model %s: %s (%s, %s)\n", m->name, cli_verdict_word(r, t), check->summary, counts);
+    else
+        printf("  model %s: %s (%s)\n", m->name, cli_verdict_word(r, t), counts);
+}
+
 int models_validate(const cli_opts *o, const char *path, void *json_models, cli_tally *sum) {
-    ue_msh_found *found;
+    ue_model_found *found;
     size_t count;
-    if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
+    if (ue_model_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
     int worst = 0;
     for (size_t i = 0; i < count; i++) {
         ue_diag d = {0};
-        ue_msh m;
-        ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
+        ue_model_check check;
         cli_tally t = {0};
-        cli_tally_add(&t, &d);
-        /* Tolerant parsing keeps the model but leaves damaged tables and batches out. */
-        if (o->mode == UE_MODE_TOLERANT && r == UE_OK) t.dropped = model_lost_parts(found[i].data, found[i].size);
-        int code = cli_verdict_code(r, &t);
+        ue_result r;
+        int code = validate_one(o, &found[i], &check, &d, &t, &r);
         if (code > worst) worst = code;
-        sum->errors += t.errors;
-        sum->warnings += t.warnings;
-        sum->dropped += t.dropped;
-        ue_msh_stats st = {0};
-        if (r == UE_OK) ue_msh_stats_compute(&m, &st);
-        if (json_models) {
-            json_t *j = json_object();
-            json_object_set_new(j, "model", json_string(found[i].name));
-            json_object_set_new(j, "valid", json_boolean(code == 0));
-            json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, &t)));
-            json_object_set_new(j, "nodes", json_integer((json_int_t)st.nodes));
-            json_object_set_new(j, "batches", json_integer((json_int_t)st.batches));
-            json_object_set_new(j, "vertices", json_integer((json_int_t)st.vertices));
-            json_object_set_new(j, "triangles", json_integer((json_int_t)st.triangles));
-            json_object_set_new(j, "errors", json_integer((json_int_t)t.errors));
-            json_object_set_new(j, "warnings", json_integer((json_int_t)t.warnings));
-            json_object_set_new(j, "dropped", json_integer((json_int_t)t.dropped));
-            json_t *diags = cli_diags_json(&d);
-            json_object_set_new(j, "diagnostics", diags);
-            json_array_append_new((json_t *)json_models, j);
-        } else {
-            /* Offsets in model diagnostics are relative to the model's own bytes. */
-            char counts[96];
-            cli_verdict_counts(&t, counts, sizeof counts);
-            cli_print_diags_as(found[i].name, &d, 0);
-            if (r == UE_OK)
-                printf("  model %s: %s (%zu nodes, %zu batches, %zu vertices, %zu triangles, %s)\n",
-                       found[i].name, cli_verdict_word(r, &t), st.nodes, st.batches, st.vertices,
-                       st.triangles, counts);
-            else /* a model that does not parse has no statistics to show */
-                printf("  model %s: %s (%s)\n", found[i].name, cli_verdict_word(r, &t), counts);
-        }
-        if (r == UE_OK) ue_msh_free(&m);
+        tally_sum(sum, &t);
+        if (json_models) json_array_append_new((json_t *)json_models, model_verdict_json(&found[i], code, r, &t, &check, &d));
+        else print_model_verdict(&found[i], r, &t, &check, &d);
+        json_decref(check.stats);
         ue_diag_free(&d);
     }
-    ue_msh_found_free(found, count);
+    ue_model_found_free(found, count);
     return worst;
 }
 
-bool model_lost_parts(const uint8_t *data, size_t size) {
-    ue_msh m;
-    if (ue_msh_parse(data, size, UE_MODE_STRICT, &m, NULL) != UE_OK) return true;
-    ue_msh_free(&m);
-    return false;
-}
-
 int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum) {
-    ue_msh_found *found;
+    ue_model_found *found;
     size_t count;
-    if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
+    if (ue_model_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
     int worst = 0;
     for (size_t i = 0; i < count; i++) {
         ue_diag d = {0};
-        ue_msh m;
-        ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
+        ue_model_check check;
         cli_tally t = {0};
-        cli_tally_add(&t, &d);
-        if (r == UE_OK) {
-            ue_msh_free(&m);
-            if (o->mode == UE_MODE_TOLERANT) t.dropped = model_lost_parts(found[i].data, found[i].size);
-        }
-        int code = cli_verdict_code(r, &t);
+        ue_result r;
+        int code = validate_one(o, &found[i], &check, &d, &t, &r);
+        json_decref(check.stats);
         if (code && print) cli_print_diags_as(found[i].name, &d, 50);
         if (sum) {
             sum->errors += t.errors;
@@ -202,39 +164,41 @@ int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum
         if (code > worst) worst = code;
         ue_diag_free(&d);
     }
-    ue_msh_found_free(found, count);
+    ue_model_found_free(found, count);
     return worst;
 }
 
+/* Decode → encode → compare by the model's format; a format without a writer says so. */
+static int roundtrip_one(const cli_opts *o, const ue_model_found *m) {
+    if (!m->format->roundtrip) {
+        printf("  model %s: not round-tripped (unearth has no %s writer)\n", m->name, m->format->name);
+        return 0;
+    }
+    ue_diag d = {0};
+    ue_model_check check;
+    memset(&check, 0, sizeof check);
+    ue_result r = m->format->roundtrip(m->data, m->size, o->mode, &check, &d);
+    json_decref(check.stats);
+    if (r == UE_OK) {
+        printf("  model %s: identical (%s)\n", m->name, check.summary);
+    } else {
+        cli_print_diags_as(m->name, &d, 20);
+        printf("  model %s: MISMATCH\n", m->name);
+    }
+    ue_diag_free(&d);
+    return r == UE_OK ? 0 : EXIT_INVALID;
+}
+
 int models_roundtrip(const cli_opts *o, const char *path) {
-    ue_msh_found *found;
+    ue_model_found *found;
     size_t count;
-    if (ue_msh_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
+    if (ue_model_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
     int worst = 0;
     for (size_t i = 0; i < count; i++) {
-        ue_diag d = {0};
-        ue_msh m;
-        size_t tables = 0;
-        ue_buf out = {0};
-        ue_result r = ue_msh_parse(found[i].data, found[i].size, o->mode, &m, &d);
-        if (r == UE_OK) {
-            r = ue_msh_verify_tables(&m, &tables, &d);
-            if (r == UE_OK) r = ue_msh_write(&m, &out, &d);
-            if (r == UE_OK && (out.size != found[i].size || memcmp(out.data, found[i].data, out.size) != 0))
-                r = UE_ERR_INVALID;
-            ue_msh_free(&m);
-        }
-        if (r == UE_OK) {
-            printf("  model %s: identical (%zu tables decoded and re-encoded)\n", found[i].name, tables);
-        } else {
-            cli_print_diags_as(found[i].name, &d, 20);
-            printf("  model %s: MISMATCH\n", found[i].name);
-            worst = EXIT_INVALID;
-        }
-        ue_buf_free(&out);
-        ue_diag_free(&d);
+        int code = roundtrip_one(o, &found[i]);
+        if (code > worst) worst = code;
     }
-    ue_msh_found_free(found, count);
+    ue_model_found_free(found, count);
     return worst;
 }
 
@@ -246,9 +210,7 @@ typedef enum out_kind { OUT_DIR, OUT_GLB, OUT_GLTF, OUT_OBJ } out_kind;
 static const char *const kind_ext[] = {"", "glb", "gltf", "obj"};
 
 typedef struct job {
-    char name[512];          /* model address in UTF-8, for messages */
-    uint8_t *data;
-    size_t size;
+    ue_model_found model;    /* name (the model's address in UTF-8), format and bytes */
     out_kind kind;
     char out_path[4096];
     ue_diag diag;
@@ -261,6 +223,7 @@ typedef struct job_queue {
     size_t next;
     pthread_mutex_t lock;
     const cli_opts *opts;
+    const ue_model_options *format_opts;
 } job_queue;
 
 static char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
@@ -337,31 +300,29 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
     return ue_mkdirs(parent, d);
 }
 
-static void run_job(job *j, const cli_opts *o) {
-    ue_msh m;
-    j->result = ue_msh_parse(j->data, j->size, o->mode, &m, &j->diag);
-    if (j->result != UE_OK) return;
+/* The model as a scene named after it; the format checks its options (--lod/--group). */
+static ue_result job_scene(job *j, const cli_opts *o, const ue_model_options *format_opts, ue_scene *s) {
+    char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
+    ue_utf8_copy(model_base_name(j->model.name), base, sizeof base);
+    memcpy(s->name, base, sizeof base);
+    return ue_model_to_scene(&j->model, base, o->mode, format_opts, s, &j->diag);
+}
+
+static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
+    const char *companion = j->kind == OUT_OBJ ? "mtl" : j->kind == OUT_GLTF ? "bin" : NULL;
+    ue_result r = cli_output_conflict(j->out_path, companion, o->inputs, o->input_count, &j->diag);
+    if (r == UE_OK) r = make_parent_dirs(j->out_path, &j->diag);
+    if (r != UE_OK) return r;
+    if (j->kind == OUT_OBJ) return write_obj(s, j->out_path, o->force, &j->diag);
+    return ue_gltf_write_file(s, j->out_path, false, o->force, &j->diag);
+}
+
+static void run_job(job *j, const cli_opts *o, const ue_model_options *format_opts) {
     ue_scene s;
     ue_scene_init(&s);
-    char base[sizeof s.name]; /* scene names hold 63 bytes: cut between characters, not inside one */
-    ue_utf8_copy(model_base_name(j->name), base, sizeof base);
-    memcpy(s.name, base, sizeof base);
-    ue_msh_export_options eo = {o->lod, o->group};
-    j->result = ue_msh_to_scene(&m, base, &eo, &s, &j->diag);
-    /* An empty file helps nobody: an empty selection is an error naming what the model has. */
-    if (j->result == UE_OK && s.mesh_count == 0) j->result = ue_msh_refuse_empty_selection(&m, &eo, &j->diag);
-    if (j->result == UE_OK)
-        j->result = cli_output_conflict(j->out_path, j->kind == OUT_OBJ ? "mtl" : j->kind == OUT_GLTF ? "bin" : NULL,
-                                        o->inputs, o->input_count, &j->diag);
-    if (j->result == UE_OK) j->result = make_parent_dirs(j->out_path, &j->diag);
-    if (j->result == UE_OK) {
-        if (j->kind == OUT_OBJ)
-            j->result = write_obj(&s, j->out_path, o->force, &j->diag);
-        else
-            j->result = ue_gltf_write_file(&s, j->out_path, false, o->force, &j->diag);
-    }
+    j->result = job_scene(j, o, format_opts, &s);
+    if (j->result == UE_OK) j->result = job_write(j, o, &s);
     ue_scene_free(&s);
-    ue_msh_free(&m);
 }
 
 static void *worker(void *arg) {
@@ -371,7 +332,7 @@ static void *worker(void *arg) {
         size_t i = q->next++;
         pthread_mutex_unlock(&q->lock);
         if (i >= q->count) return NULL;
-        run_job(&q->jobs[i], q->opts);
+        run_job(&q->jobs[i], q->opts, q->format_opts);
     }
 }
 
@@ -439,7 +400,7 @@ static void batch_stem(const char *model, char *stem, size_t cap) {
 /* DIR/STEM.EXT for job i; a stem an earlier job already took gets the model's index. */
 static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i) {
     char stem[200];
-    batch_stem(jobs[i].name, stem, sizeof stem);
+    batch_stem(jobs[i].model.name, stem, sizeof stem);
     size_t dir_len = strlen(dir);
     while (dir_len > 1 && dir[dir_len - 1] == '/') dir_len--; /* "out/" → "out/x.glb", not "out//x.glb" */
     job *j = &jobs[i];
@@ -452,7 +413,7 @@ static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i
             break;
         }
     if (n < 0 || (size_t)n >= sizeof j->out_path) {
-        cli_error("convert: output path for %s is too long", j->name);
+        cli_error("convert: output path for %s is too long", j->model.name);
         return EXIT_USAGE;
     }
     return 0;
@@ -472,6 +433,155 @@ static int input_verdict(const cli_opts *o, const char *path) {
     return code;
 }
 
+/* The jobs of a run: every model found in the inputs, in order. */
+typedef struct job_list {
+    job *items;
+    size_t count;
+} job_list;
+
+/* Takes the models (their bytes move into the jobs). */
+static int add_jobs(job_list *l, ue_model_found *found, size_t count) {
+    job *grown = realloc(l->items, (l->count + count) * sizeof *grown);
+    if (!grown) {
+        ue_model_found_free(found, count);
+        return EXIT_IO;
+    }
+    l->items = grown;
+    for (size_t k = 0; k < count; k++) {
+        job *j = &l->items[l->count++];
+        memset(j, 0, sizeof *j);
+        j->model = found[k];
+    }
+    free(found);
+    return 0;
+}
+
+/* A named input that holds no container or model is an error; a directory walk meets files
+ * that are neither and passes over them quietly (but not over an unreadable one). */
+static int report_collect_failure(const cli_opts *o, const char *file, ue_result r, const ue_diag *d) {
+    if (o->recursive && r != UE_ERR_IO) return 0;
+    cli_print_diags_as(file, d, 20);
+    if (!ue_diag_count(d, UE_SEV_ERROR)) cli_error("convert: %s: %s", file, ue_result_name(r));
+    return cli_exit_code(r);
+}
+
+/* The models of one input file become jobs, unless the file's verdict forbids it: strict
+ * skips an invalid input, tolerant converts what is intact (and still exits 1). Returns the
+ * file's exit code; *fatal is set when the run must stop (out of memory). */
+static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int *fatal) {
+    ue_model_found *found;
+    size_t count;
+    ue_diag d = {0};
+    ue_result r = ue_model_collect(file, o->mode, &found, &count, &d);
+    int code = r == UE_OK ? 0 : report_collect_failure(o, file, r, &d);
+    ue_diag_free(&d);
+    if (r != UE_OK) return code;
+    /* A directory walk judges only the files it converts from, as it skips the others. */
+    int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file);
+    if ((verdict && o->mode == UE_MODE_STRICT) || count == 0) {
+        ue_model_found_free(found, count);
+        return verdict;
+    }
+    *fatal = add_jobs(jobs, found, count);
+    return verdict;
+}
+
+/* Every input (directories walked with -r) to jobs; returns the worst exit code so far, and
+ * *fatal for a failure that ends the run. */
+static int collect_jobs(const cli_opts *o, job_list *jobs, int *fatal) {
+    char **files = NULL;
+    size_t nfiles = 0;
+    for (size_t i = 0; i < o->input_count && !*fatal; i++)
+        *fatal = gather_inputs(o->inputs[i], o->recursive, &files, &nfiles);
+    int worst = *fatal;
+    for (size_t f = 0; f < nfiles && !*fatal; f++) {
+        int code = collect_file(o, files[f], jobs, fatal);
+        if (code > worst) worst = code;
+    }
+    for (size_t f = 0; f < nfiles; f++) free(files[f]);
+    free(files);
+    return worst;
+}
+
+/* Output paths: OUT itself for one model into a file, DIR/NAME.EXT per model otherwise. */
+static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_list *jobs) {
+    if (to_file && jobs->count > 1) {
+        cli_error("convert: %zu models found; give a directory as -o to write one file each", jobs->count);
+        return EXIT_USAGE;
+    }
+    if (to_file) {
+        jobs->items[0].kind = kind;
+        snprintf(jobs->items[0].out_path, sizeof jobs->items[0].out_path, "%s", o->output);
+        return 0;
+    }
+    ue_diag d = {0};
+    int rc = 0;
+    if (ue_mkdirs(o->output, &d) != UE_OK) {
+        cli_print_diags_as(o->output, &d, 0);
+        cli_error("convert: cannot create %s", o->output);
+        rc = EXIT_IO;
+    }
+    ue_diag_free(&d);
+    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, jobs->items, i);
+    return rc;
+}
+
+/* -j N workers over the job list; the calling thread is one of them. */
+static void run_jobs(const cli_opts *o, job_list *jobs) {
+    model_opts mo;
+    model_opts_from_cli(o, &mo);
+    job_queue q = {jobs->items, jobs->count, 0, PTHREAD_MUTEX_INITIALIZER, o, &mo.list};
+    size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
+    if (threads > jobs->count) threads = jobs->count;
+    pthread_t tids[64];
+    size_t started = 0;
+    for (size_t t = 1; t < threads; t++)
+        if (pthread_create(&tids[started], NULL, worker, &q) == 0) started++;
+    worker(&q);
+    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+}
+
+/* Messages in input order, whatever order the threads finished in; returns the worst code. */
+static int report_jobs(const cli_opts *o, const job_list *jobs) {
+    int worst = 0;
+    for (size_t i = 0; i < jobs->count; i++) {
+        const job *j = &jobs->items[i];
+        if (j->result != UE_OK || !o->quiet) cli_print_diags_as(j->model.name, &j->diag, 0);
+        if (j->result == UE_OK) {
+            if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->model.name, j->out_path);
+            continue;
+        }
+        if (!ue_diag_count(&j->diag, UE_SEV_ERROR)) cli_error("convert: %s: %s", j->model.name, ue_result_name(j->result));
+        if (cli_exit_code(j->result) > worst) worst = cli_exit_code(j->result);
+    }
+    return worst;
+}
+
+static void free_jobs(job_list *jobs) {
+    for (size_t i = 0; i < jobs->count; i++) {
+        free(jobs->items[i].model.data);
+        ue_diag_free(&jobs->items[i].diag);
+    }
+    free(jobs->items);
+}
+
+/* Collected models → outputs → conversion in parallel → one message per model. */
+static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list *jobs) {
+    int fatal = 0;
+    int worst = collect_jobs(o, jobs, &fatal);
+    if (fatal) return fatal;
+    if (jobs->count == 0) {
+        /* After a failed input its own messages say why; "no models" would contradict them. */
+        if (!worst) cli_error("convert: no models found in the input");
+        return worst ? worst : EXIT_INVALID;
+    }
+    int rc = assign_outputs(o, to_file, kind, jobs);
+    if (rc) return rc;
+    run_jobs(o, jobs);
+    int converted = report_jobs(o, jobs);
+    return converted > worst ? converted : worst;
+}
+
 int cmd_convert(const cli_opts *o) {
     if (o->input_count == 0 || !o->output) {
         cli_error("convert: usage: unearth convert IN... -o OUT [--lod N] [--group G] [-r] [-j N]");
@@ -481,113 +591,8 @@ int cmd_convert(const cli_opts *o) {
     out_kind kind;
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
-    char **files = NULL;
-    size_t nfiles = 0;
-    for (size_t i = 0; i < o->input_count && !rc; i++) rc = gather_inputs(o->inputs[i], o->recursive, &files, &nfiles);
-    job *jobs = NULL;
-    size_t njobs = 0;
-    int worst = rc;
-    for (size_t f = 0; f < nfiles && !rc; f++) {
-        ue_msh_found *found;
-        size_t count;
-        ue_diag d = {0};
-        ue_result r = ue_msh_collect(files[f], o->mode, &found, &count, &d);
-        if (r != UE_OK) {
-            /* A directory walk meets files that are not containers; only named inputs must be. */
-            if (!o->recursive || r == UE_ERR_IO) {
-                cli_print_diags_as(files[f], &d, 20);
-                if (!ue_diag_count(&d, UE_SEV_ERROR)) cli_error("convert: %s: %s", files[f], ue_result_name(r));
-                if (cli_exit_code(r) > worst) worst = cli_exit_code(r);
-            }
-            ue_diag_free(&d);
-            continue;
-        }
-        ue_diag_free(&d);
-        /* The verdict validate would give: strict skips an invalid input, tolerant converts
-         * what is intact and still exits 1. */
-        /* A directory walk judges only the files it converts from, as it skips the others. */
-        int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, files[f]);
-        if (verdict > worst) worst = verdict;
-        if (verdict && o->mode == UE_MODE_STRICT) {
-            ue_msh_found_free(found, count);
-            continue;
-        }
-        if (count == 0) {
-            free(found);
-            continue;
-        }
-        job *grown = realloc(jobs, (njobs + count) * sizeof *grown);
-        if (!grown) {
-            ue_msh_found_free(found, count);
-            rc = EXIT_IO;
-            break;
-        }
-        jobs = grown;
-        for (size_t k = 0; k < count; k++) {
-            job *j = &jobs[njobs++];
-            memset(j, 0, sizeof *j);
-            snprintf(j->name, sizeof j->name, "%s", found[k].name);
-            j->data = found[k].data;
-            j->size = found[k].size;
-        }
-        free(found); /* the jobs own the bytes now */
-    }
-    for (size_t f = 0; f < nfiles; f++) free(files[f]);
-    free(files);
-    if (rc) goto done;
-    if (njobs == 0) {
-        /* After a failed input its own messages say why; "no models" would contradict them. */
-        if (!worst) cli_error("convert: no models found in the input");
-        worst = worst ? worst : EXIT_INVALID;
-        goto done;
-    }
-
-    if (to_file && njobs > 1) {
-        cli_error("convert: %zu models found; give a directory as -o to write one file each", njobs);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (to_file) {
-        jobs[0].kind = kind;
-        snprintf(jobs[0].out_path, sizeof jobs[0].out_path, "%s", o->output);
-    } else {
-        ue_diag d = {0};
-        if (ue_mkdirs(o->output, &d) != UE_OK) {
-            cli_print_diags_as(o->output, &d, 0);
-            cli_error("convert: cannot create %s", o->output);
-            rc = EXIT_IO;
-        }
-        ue_diag_free(&d);
-        for (size_t i = 0; i < njobs && !rc; i++) rc = name_batch_output(o->output, kind, jobs, i);
-        if (rc) goto done;
-    }
-
-    job_queue q = {jobs, njobs, 0, PTHREAD_MUTEX_INITIALIZER, o};
-    size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
-    if (threads > njobs) threads = njobs;
-    pthread_t tids[64];
-    size_t started = 0;
-    for (size_t t = 1; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, worker, &q) == 0) started++;
-    worker(&q);
-    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
-
-    for (size_t i = 0; i < njobs; i++) {
-        job *j = &jobs[i];
-        if (j->result != UE_OK || !o->quiet) cli_print_diags_as(j->name, &j->diag, 0);
-        if (j->result == UE_OK) {
-            if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->name, j->out_path);
-        } else {
-            if (!ue_diag_count(&j->diag, UE_SEV_ERROR))
-                cli_error("convert: %s: %s", j->name, ue_result_name(j->result));
-            if (cli_exit_code(j->result) > worst) worst = cli_exit_code(j->result);
-        }
-    }
-done:
-    for (size_t i = 0; i < njobs; i++) {
-        free(jobs[i].data);
-        ue_diag_free(&jobs[i].diag);
-    }
-    free(jobs);
-    return rc ? rc : worst;
+    job_list jobs = {NULL, 0};
+    rc = convert_all(o, to_file, kind, &jobs);
+    free_jobs(&jobs);
+    return rc;
 }

@@ -157,8 +157,8 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_QUIET: o->quiet = true; break;
     case OPT_VERBOSE: o->verbose = true; break;
     case OPT_RECURSIVE: o->recursive = true; break;
-    case OPT_LOD: o->lod = (int)number; break;
-    case OPT_GROUP: o->group = (int)number; break;
+    case OPT_LOD: o->lod = values[0]; break; /* range-checked above; the model's format parses it */
+    case OPT_GROUP: o->group = values[0]; break;
     case OPT_JOBS: o->jobs = (int)number; break;
     case OPT_FORMAT: o->format = values[0]; break;
     default: /* an edit operation: kept in order, in its long form, for cmd_edit */
@@ -259,7 +259,6 @@ static int parse_verb_arguments(const cli_verb_def *v, int argc, char **argv, cl
 int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb) {
     memset(o, 0, sizeof *o);
     o->mode = UE_MODE_STRICT;
-    o->group = -1;
     o->jobs = 1;
     if (argc < 2) return cli_usage_error(NULL, "no verb given");
     const char *first = argv[1];

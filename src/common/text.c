@@ -1,5 +1,8 @@
 /* unearth — text conversions: Parkan stores names in Windows-1251 (Cyrillic), everything unearth
  * prints or writes is UTF-8. Never splits a multi-byte sequence when the output is full. */
+#define _POSIX_C_SOURCE 200809L /* newlocale, uselocale */
+#include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unearth/common.h"
@@ -185,4 +188,28 @@ size_t ue_file_name_component(const char *name, char *out, size_t out_size) {
     /* "", "." and ".." would name the directory itself or its parent. */
     if (strspn(out, ".") == o) o = 0, out[0] = 0;
     return o;
+}
+
+/* Numbers in files and on the command line always use '.', whatever LC_NUMERIC the program
+ * (or its host application) has set: strtod reads them in the "C" locale, switched for this
+ * thread only, so other threads and the caller's locale are untouched. The "C" locale object
+ * is built in (glibc hands out a static one), so this costs no allocation per number. */
+double ue_parse_double(const char *s, char **end) {
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (c == (locale_t)0) return strtod(s, end); /* no locale object: the best we can do */
+    locale_t previous = uselocale(c);
+    double v = strtod(s, end);
+    uselocale(previous);
+    freelocale(c);
+    return v;
+}
+
+float ue_parse_float(const char *s, char **end) {
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (c == (locale_t)0) return strtof(s, end);
+    locale_t previous = uselocale(c);
+    float v = strtof(s, end);
+    uselocale(previous);
+    freelocale(c);
+    return v;
 }

@@ -66,7 +66,7 @@ static bool parse_floats(const char *p, float *out, int want, int *got) {
     while (*got < want) {
         char *end;
         errno = 0;
-        float f = strtof(p, &end);
+        float f = ue_parse_float(p, &end); /* '.' whatever LC_NUMERIC says */
         if (end == p) break;
         if (errno == ERANGE) return false;
         out[(*got)++] = f;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parkan/parkan_axes.h"
 #include "unearth/msh.h"
 
 bool ue_msh_is_model(const ue_nres *n) {
@@ -17,24 +18,8 @@ bool ue_msh_is_model(const ue_nres *n) {
     return true;
 }
 
-/* Engine space is left-handed with Z up; glTF is right-handed with Y up. Swapping Y and Z is
- * a reflection: positions map (x, y, z) → (x, z, y) and rotations conjugate by it (the axis
- * maps the same way and the angle changes sign). A mirror keeps what a viewer sees, so the
- * engine's clockwise front faces stay clockwise: each triangle is reversed to give glTF's
- * counter-clockwise front faces. */
-static void to_gltf_vec(const float in[3], float out[3]) {
-    float x = in[0], y = in[1], z = in[2];
-    out[0] = x;
-    out[1] = z;
-    out[2] = y;
-}
-static void to_gltf_quat(const float in[4], float out[4]) {
-    float x = in[0], y = in[1], z = in[2], w = in[3];
-    out[0] = -x;
-    out[1] = -z;
-    out[2] = -y;
-    out[3] = w;
-}
+/* The axis change to glTF (parkan_axes.c) is applied here, once, to positions, normals, rest
+ * poses and winding. */
 
 static ue_source_id sid(uint32_t type, uint64_t offset, size_t index) {
     ue_source_id s;
@@ -141,14 +126,14 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
         return UE_ERR_NOMEM;
     }
     for (size_t i = 0; i < count; i++) {
-        size_t from = i - i % 3 + (i % 3 == 0 ? 0 : 3 - i % 3); /* (a, b, c) → (a, c, b) */
+        size_t from = ue_parkan_winding_corner(i);
         p->indices[i] = remap[bt->base_vertex + m->indices[bt->index_start + from] - lo];
     }
     for (size_t k = 0; k < span; k++) {
         uint32_t o = remap[k];
         if (o == UINT32_MAX) continue;
         size_t v = lo + k;
-        to_gltf_vec(&m->positions[3 * v], &p->positions[3 * o]);
+        ue_parkan_vec_to_gltf(&m->positions[3 * v], &p->positions[3 * o]);
         if (has_normals) {
             float n[3] = {ue_msh_decode_normal(m->normals[4 * v]), ue_msh_decode_normal(m->normals[4 * v + 1]),
                           ue_msh_decode_normal(m->normals[4 * v + 2])};
@@ -159,7 +144,7 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
                 (*bad_normals)++;
             }
             for (int c = 0; c < 3; c++) n[c] /= len;
-            to_gltf_vec(n, &p->normals[3 * o]);
+            ue_parkan_vec_to_gltf(n, &p->normals[3 * o]);
         }
         if (has_uv) {
             p->uv[0][2 * o] = ue_msh_decode_uv(m->uv0[2 * v]);
@@ -275,8 +260,8 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
         sn->source = sid(1, record_offset(m, UE_MSH_NODES, 0, UE_MSH_NODE_STRIDE, n), n);
         float t[3], q[4];
         ue_msh_rest_pose(m, n, t, q);
-        to_gltf_vec(t, sn->translation);
-        to_gltf_quat(q, sn->rotation);
+        ue_parkan_vec_to_gltf(t, sn->translation);
+        ue_parkan_quat_to_gltf(q, sn->rotation);
 
         int32_t mesh = -1;
         for (int g = 0; g < UE_MSH_GROUPS && r == UE_OK; g++) {

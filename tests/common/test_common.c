@@ -1,6 +1,9 @@
 /* Tests of the common layer: bounded reads, buffer, XXH64 vectors, diagnostics, atomic
  * writes and output directories. */
 #define _DEFAULT_SOURCE
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -314,7 +317,36 @@ static void entry_names_and_file_names(void) {
     CHECK_STR(out, "a..b");
 }
 
+/* Numbers use '.', whatever LC_NUMERIC says. The machine may lack a comma locale (CI images
+ * often have only C and C.UTF-8); then the second half says so and checks nothing more. */
+static void numbers_ignore_the_locale(void) {
+    char *end;
+    CHECK(setlocale(LC_NUMERIC, "C.UTF-8") != NULL || setlocale(LC_NUMERIC, "C") != NULL);
+    CHECK(ue_parse_double("1.5", &end) == 1.5 && *end == 0);
+    CHECK(ue_parse_double(" -2.25e1x", &end) == -22.5 && *end == 'x');
+    CHECK(ue_parse_float("0.125", &end) == 0.125f && *end == 0);
+    CHECK(ue_parse_double("1,5", &end) == 1.0 && *end == ',');
+    errno = 0;
+    CHECK(ue_parse_double("1e999", NULL) == HUGE_VAL && errno == ERANGE);
+    static const char *const comma_locales[] = {"de_DE.UTF-8", "de_DE.utf8", "ru_RU.UTF-8", "ru_RU.utf8",
+                                                "fr_FR.UTF-8", "fr_FR.utf8", "de_DE", "ru_RU"};
+    const char *comma = NULL;
+    for (size_t i = 0; i < sizeof comma_locales / sizeof comma_locales[0] && !comma; i++)
+        if (setlocale(LC_NUMERIC, comma_locales[i]) && !strcmp(localeconv()->decimal_point, ","))
+            comma = comma_locales[i];
+    if (!comma) {
+        printf("  (no comma-decimal locale installed: the LC_NUMERIC=de_DE half is skipped)\n");
+    } else {
+        CHECK(strtod("1.5", NULL) == 1.0); /* the locale does bite plain strtod */
+        CHECK(ue_parse_double("1.5", &end) == 1.5 && *end == 0);
+        CHECK(ue_parse_float("-0.75", &end) == -0.75f && *end == 0);
+        CHECK(!strcmp(localeconv()->decimal_point, ",")); /* and is still the caller's afterwards */
+    }
+    setlocale(LC_NUMERIC, "C");
+}
+
 int main(void) {
+    RUN(numbers_ignore_the_locale);
     RUN(cp1251_becomes_utf8);
     RUN(utf8_becomes_cp1251);
     RUN(utf8_decode_and_copy);

@@ -1,5 +1,7 @@
 /* Tests of the OBJ reader used by `edit --replace-slot`: vertex sharing by v/vt/vn triple,
  * polygon fans, negative indices, missing attributes, and errors naming the line. */
+#include <locale.h>
+
 #include "test.h"
 #include "unearth/obj_read.h"
 
@@ -61,7 +63,27 @@ static void errors_name_the_line(void) {
     }
 }
 
+/* "0.5" is a half in every locale: a host that set LC_NUMERIC to a comma locale (de_DE) must
+ * not make the reader stop at the '.'. Without such a locale on the machine, the C.UTF-8 half
+ * still runs and the comma half says it is skipped. */
+static void reads_numbers_whatever_the_locale(void) {
+    static const char *const locales[] = {"C.UTF-8", "de_DE.UTF-8", "de_DE.utf8", "ru_RU.UTF-8", "fr_FR.UTF-8"};
+    const char *text = "v 0.5 -1.25 2e-1\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    bool comma_seen = false;
+    for (size_t i = 0; i < sizeof locales / sizeof locales[0]; i++) {
+        if (!setlocale(LC_NUMERIC, locales[i])) continue;
+        comma_seen |= !strcmp(localeconv()->decimal_point, ",");
+        ue_obj_mesh m;
+        REQUIRE(ue_obj_read(text, strlen(text), 100, &m, NULL) == UE_OK);
+        CHECK(m.positions[0] == 0.5f && m.positions[1] == -1.25f && m.positions[2] == 0.2f);
+        ue_obj_mesh_free(&m);
+    }
+    if (!comma_seen) printf("  (no comma-decimal locale installed: the de_DE half is skipped)\n");
+    setlocale(LC_NUMERIC, "C");
+}
+
 int main(void) {
+    RUN(reads_numbers_whatever_the_locale);
     RUN(reads_shared_corners_and_fans);
     RUN(positions_only);
     RUN(errors_name_the_line);

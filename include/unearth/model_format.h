@@ -1,0 +1,91 @@
+/* unearth — the interface a model format implements to join the registry (model.h): probe,
+ * to_scene, info, validate and roundtrip over a model's bytes, with its own key=value options. */
+#ifndef UNEARTH_MODEL_FORMAT_H
+#define UNEARTH_MODEL_FORMAT_H
+
+#include "unearth/common.h"
+#include "unearth/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct json_t; /* jansson's JSON value */
+
+/* ---- options: a small key=value list that each format parses and documents ---------------- */
+
+typedef struct ue_model_option {
+    const char *key;   /* "lod" */
+    const char *value; /* "1" */
+} ue_model_option;
+
+typedef struct ue_model_options {
+    const ue_model_option *items; /* borrowed */
+    size_t count;
+} ue_model_options;
+
+/* One option a format accepts, for its documentation and for refusing the others. */
+typedef struct ue_model_option_def {
+    const char *key;
+    const char *help;  /* range and default, one line */
+} ue_model_option_def;
+
+/* The value of `key` (the last one given wins), or NULL when absent; opts may be NULL. */
+const char *ue_model_option_get(const ue_model_options *opts, const char *key);
+/* `key` as a decimal integer in [min, max], or `fallback` when absent. A value that is not a
+ * number or out of range adds the error model.option.value (naming the format) and returns
+ * UE_ERR_USAGE. */
+ue_result ue_model_option_int(const ue_model_options *opts, const char *format, const char *key,
+                              long min, long max, long fallback, long *out, ue_diag *d);
+
+/* ---- what validate and roundtrip report per model ----------------------------------------- */
+
+typedef struct ue_model_check {
+    /* validate in tolerant mode: reading had to leave a part of the model out (a strict read
+     * fails), which makes the verdict DAMAGED */
+    bool lost_parts;
+    /* one line without the verdict: "6 nodes, 3 batches, 120 vertices, 40 triangles" for
+     * validate, "12 tables decoded and re-encoded" for roundtrip; "" when there is nothing */
+    char summary[160];
+    /* validate: the format's statistics as a JSON object (a new reference, or NULL), whose
+     * keys the CLI puts into its per-model report */
+    struct json_t *stats;
+} ue_model_check;
+
+/* ---- the format ------------------------------------------------------------------------ */
+
+typedef struct ue_model_format {
+    const char *name;        /* short and stable: "msh" (JSON "format", option errors) */
+    const char *description; /* one line for people: "Parkan MSH model" */
+    const ue_model_option_def *options; /* what to_scene accepts (NULL/0: no options) */
+    size_t option_count;
+
+    /* Is this byte range one of my models? Cheap, never fails loudly, no diagnostics. Probed in
+     * registry order, before a container is opened: a model that is itself a container (MSH is
+     * a nested NRes) must be recognised first. */
+    bool (*probe)(const uint8_t *data, size_t size);
+
+    /* The model as a scene, appended under a root node named `name`; the options are already
+     * checked against `options`. A selection without geometry is an error naming what exists. */
+    ue_result (*to_scene)(const uint8_t *data, size_t size, const char *name, ue_mode mode,
+                          const ue_model_options *opts, ue_scene *s, ue_diag *d);
+
+    /* Statistics as a JSON object (*stats, a new reference: counts and tables, no "file" or
+     * "format" key) and the same for people in `text` (lines indented by two spaces). */
+    ue_result (*info)(const uint8_t *data, size_t size, ue_mode mode, struct json_t **stats,
+                      ue_buf *text, ue_diag *d);
+
+    /* Reads the model in `mode`, all diagnostics to `d`; fills `out` (summary and stats). */
+    ue_result (*validate)(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                          ue_diag *d);
+
+    /* Decode → encode → compare: UE_ERR_MISMATCH when the bytes differ. NULL when the format
+     * has no writer. */
+    ue_result (*roundtrip)(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                           ue_diag *d);
+} ue_model_format;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

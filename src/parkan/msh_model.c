@@ -1,0 +1,222 @@
+/* unearth — Parkan MSH as a model format of the registry (model_format.h): probe, conversion
+ * with its `lod` and `group` options, statistics, validation and the table round trip. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unearth/msh.h"
+
+static const ue_model_option_def msh_options[] = {
+    {"lod", "level of detail 0..2 (default 0)"},
+    {"group", "group 0..4, or -1 for every group (default -1)"},
+};
+
+bool ue_msh_probe(const uint8_t *data, size_t size) {
+    if (size < 16 || memcmp(data, "NRes", 4) != 0) return false;
+    ue_source src = ue_source_memory(data, size);
+    ue_nres n;
+    if (ue_nres_parse(&src, UE_MODE_TOLERANT, &n, NULL) != UE_OK) return false;
+    bool model = ue_msh_is_model(&n);
+    ue_nres_free(&n);
+    return model;
+}
+
+ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d) {
+    long lod, group;
+    ue_result r = ue_model_option_int(opts, "msh", "lod", 0, UE_MSH_LODS - 1, 0, &lod, d);
+    if (r == UE_OK) r = ue_model_option_int(opts, "msh", "group", -1, UE_MSH_GROUPS - 1, -1, &group, d);
+    if (r != UE_OK) return r;
+    out->lod = (int)lod;
+    out->group = (int)group;
+    return UE_OK;
+}
+
+static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name, ue_mode mode,
+                              const ue_model_options *opts, ue_scene *s, ue_diag *d) {
+    ue_msh_export_options eo;
+    ue_result r = ue_msh_parse_options(opts, &eo, d);
+    if (r != UE_OK) return r;
+    ue_msh m;
+    r = ue_msh_parse(data, size, mode, &m, d);
+    if (r != UE_OK) return r;
+    size_t meshes_before = s->mesh_count;
+    r = ue_msh_to_scene(&m, name, &eo, s, d);
+    /* An empty file helps nobody: an empty selection is an error naming what the model has. */
+    if (r == UE_OK && s->mesh_count == meshes_before) r = ue_msh_refuse_empty_selection(&m, &eo, d);
+    ue_msh_free(&m);
+    return r;
+}
+
+/* ---- info ------------------------------------------------------------------------------- */
+
+static void text_printf(ue_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void text_printf(ue_buf *b, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0) ue_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+/* Res10 names are Windows-1251; what unearth prints is UTF-8 (docs/text.md). */
+static bool node_name_utf8(const ue_msh *m, size_t node, char *out, size_t cap) {
+    const char *raw = ue_msh_node_name(m, node);
+    if (raw) ue_cp1251_to_utf8(raw, out, cap);
+    return raw != NULL;
+}
+
+static json_t *node_json(const ue_msh *m, size_t n) {
+    json_t *nj = json_object();
+    char nm[256];
+    bool named = node_name_utf8(m, n, nm, sizeof nm);
+    json_object_set_new(nj, "name", named ? json_string(nm) : json_null());
+    json_object_set_new(nj, "parent", m->nodes[n].parent == UE_MSH_NONE ? json_null() : json_integer(m->nodes[n].parent));
+    json_t *slots = json_array();
+    for (int s = 0; s < UE_MSH_LODS * UE_MSH_GROUPS; s++)
+        json_array_append_new(slots, m->nodes[n].slot[s] == UE_MSH_NONE ? json_null() : json_integer(m->nodes[n].slot[s]));
+    json_object_set_new(nj, "slots", slots);
+    return nj;
+}
+
+static json_t *info_json(const ue_msh *m, const ue_msh_stats *st) {
+    json_t *j = json_object();
+    json_object_set_new(j, "nodes", json_integer((json_int_t)st->nodes));
+    json_object_set_new(j, "lods", json_integer((json_int_t)st->lods));
+    json_object_set_new(j, "groups", json_integer((json_int_t)st->groups));
+    json_object_set_new(j, "slots", json_integer((json_int_t)st->slots));
+    json_object_set_new(j, "batches", json_integer((json_int_t)st->batches));
+    json_object_set_new(j, "vertices", json_integer((json_int_t)st->vertices));
+    json_object_set_new(j, "triangles", json_integer((json_int_t)st->triangles));
+    json_t *per = json_array();
+    for (int l = 0; l < UE_MSH_LODS; l++) json_array_append_new(per, json_integer((json_int_t)st->triangles_per_lod[l]));
+    json_object_set_new(j, "triangles_per_lod", per);
+    json_t *nodes = json_array();
+    for (size_t n = 0; n < m->node_count; n++) json_array_append_new(nodes, node_json(m, n));
+    json_object_set_new(j, "node_table", nodes);
+    return j;
+}
+
+/* printf's %-20s counts bytes; a column of Cyrillic names must count characters. */
+static void text_padded(ue_buf *b, const char *utf8, size_t width) {
+    size_t chars = 0;
+    for (const char *p = utf8; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
+    text_printf(b, "%s%*s", utf8, chars < width ? (int)(width - chars) : 0, "");
+}
+
+/* "[0 - - - -]" per LOD: the slot of each group, '-' where there is none. */
+static void text_node_row(ue_buf *b, const ue_msh *m, size_t n) {
+    char nm[256], parent[8] = "-";
+    bool named = node_name_utf8(m, n, nm, sizeof nm);
+    if (m->nodes[n].parent != UE_MSH_NONE) snprintf(parent, sizeof parent, "%u", m->nodes[n].parent);
+    text_printf(b, "  %4zu  ", n);
+    text_padded(b, named ? nm : "(unnamed)", 20);
+    text_printf(b, " %6s ", parent);
+    for (int l = 0; l < UE_MSH_LODS; l++) {
+        text_printf(b, " [");
+        for (int g = 0; g < UE_MSH_GROUPS; g++) {
+            uint16_t s = m->nodes[n].slot[l * UE_MSH_GROUPS + g];
+            if (s == UE_MSH_NONE) text_printf(b, g ? " -" : "-");
+            else text_printf(b, g ? " %u" : "%u", s);
+        }
+        text_printf(b, "]");
+    }
+    text_printf(b, "\n");
+}
+
+static void info_text(const ue_msh *m, const ue_msh_stats *st, ue_buf *b) {
+    text_printf(b, "  nodes %zu, LODs %zu, groups %zu, slots %zu, batches %zu, vertices %zu, triangles %zu\n",
+                st->nodes, st->lods, st->groups, st->slots, st->batches, st->vertices, st->triangles);
+    text_printf(b, "  triangles per LOD: %zu / %zu / %zu\n", st->triangles_per_lod[0], st->triangles_per_lod[1],
+                st->triangles_per_lod[2]);
+    text_printf(b, "  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
+    for (size_t n = 0; n < m->node_count; n++) text_node_row(b, m, n);
+    text_printf(b, "  resources:");
+    for (size_t i = 0; i < m->container.count; i++) text_printf(b, " %u", m->container.entries[i].type_id);
+    text_printf(b, "\n");
+}
+
+static ue_result msh_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+                          ue_diag *d) {
+    ue_msh m;
+    ue_result r = ue_msh_parse(data, size, mode, &m, d);
+    if (r != UE_OK) return r;
+    ue_msh_stats st;
+    ue_msh_stats_compute(&m, &st);
+    if (stats) *stats = info_json(&m, &st);
+    if (text) info_text(&m, &st, text);
+    ue_msh_free(&m);
+    return UE_OK;
+}
+
+/* ---- validate and roundtrip ------------------------------------------------------------- */
+
+/* Tolerant parsing keeps the model but leaves damaged tables and batches out: what it lost
+ * shows as a strict parse that fails. */
+static bool lost_parts(const uint8_t *data, size_t size) {
+    ue_msh m;
+    if (ue_msh_parse(data, size, UE_MODE_STRICT, &m, NULL) != UE_OK) return true;
+    ue_msh_free(&m);
+    return false;
+}
+
+static json_t *validate_json(const ue_msh_stats *st) {
+    json_t *j = json_object();
+    json_object_set_new(j, "nodes", json_integer((json_int_t)st->nodes));
+    json_object_set_new(j, "batches", json_integer((json_int_t)st->batches));
+    json_object_set_new(j, "vertices", json_integer((json_int_t)st->vertices));
+    json_object_set_new(j, "triangles", json_integer((json_int_t)st->triangles));
+    return j;
+}
+
+static ue_result msh_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                              ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_msh m;
+    ue_msh_stats st = {0};
+    ue_result r = ue_msh_parse(data, size, mode, &m, d);
+    if (r == UE_OK) {
+        ue_msh_stats_compute(&m, &st);
+        ue_msh_free(&m);
+        out->lost_parts = mode == UE_MODE_TOLERANT && lost_parts(data, size);
+        snprintf(out->summary, sizeof out->summary, "%zu nodes, %zu batches, %zu vertices, %zu triangles",
+                 st.nodes, st.batches, st.vertices, st.triangles);
+    }
+    out->stats = validate_json(&st); /* zeros for a model that does not parse */
+    return r;
+}
+
+static ue_result msh_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                               ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_msh m;
+    size_t tables = 0;
+    ue_buf again = {0};
+    ue_result r = ue_msh_parse(data, size, mode, &m, d);
+    if (r != UE_OK) return r;
+    r = ue_msh_verify_tables(&m, &tables, d);
+    if (r == UE_OK) r = ue_msh_write(&m, &again, d);
+    if (r == UE_OK && (again.size != size || memcmp(again.data, data, size) != 0)) r = UE_ERR_MISMATCH;
+    ue_msh_free(&m);
+    ue_buf_free(&again);
+    if (r == UE_OK) snprintf(out->summary, sizeof out->summary, "%zu tables decoded and re-encoded", tables);
+    return r;
+}
+
+const ue_model_format ue_msh_model_format = {
+    "msh",
+    "Parkan MSH model",
+    msh_options,
+    sizeof msh_options / sizeof msh_options[0],
+    ue_msh_probe,
+    msh_to_scene,
+    msh_info,
+    msh_validate,
+    msh_roundtrip,
+};

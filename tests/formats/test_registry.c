@@ -1,0 +1,218 @@
+/* Tests of the model registry (unearth/model.h) on the sample pack: probe order, collecting
+ * models through containers, conversion with MSH's options, refusal of unknown options, and
+ * validate/roundtrip through the format table. */
+#define _DEFAULT_SOURCE
+#include <jansson.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "unearth/model.h"
+#include "unearth/msh.h"
+#include "unearth/samples.h"
+
+static char pack_dir[256];
+
+/* The sample pack on disk, as `unearth demo` writes it (collect works on paths). */
+static bool write_pack(void) {
+    const char *tmp = getenv("UE_TEST_TMP");
+    snprintf(pack_dir, sizeof pack_dir, "%s/registryXXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (tmp && *tmp) ue_mkdirs(tmp, NULL);
+    if (!mkdtemp(pack_dir)) return false;
+    ue_sample_list l = {0};
+    if (ue_samples_build(&l) != UE_OK) return false;
+    bool ok = true;
+    for (size_t i = 0; i < l.count && ok; i++) {
+        char path[512], dir[512];
+        snprintf(path, sizeof path, "%s/%s", pack_dir, l.items[i].path);
+        snprintf(dir, sizeof dir, "%s", path);
+        *strrchr(dir, '/') = 0;
+        ok = ue_mkdirs(dir, NULL) == UE_OK &&
+             ue_file_write_atomic(path, l.items[i].data, l.items[i].size, true, NULL) == UE_OK;
+    }
+    ue_sample_list_free(&l);
+    return ok;
+}
+
+static void pack_path(const char *rel, char *out, size_t cap) { snprintf(out, cap, "%s/%s", pack_dir, rel); }
+
+static size_t scene_triangles(const ue_scene *s) {
+    size_t tris = 0;
+    for (size_t m = 0; m < s->mesh_count; m++)
+        for (size_t p = 0; p < s->meshes[m].primitive_count; p++) tris += s->meshes[m].primitives[p].index_count / 3;
+    return tris;
+}
+
+static void the_table_names_msh_first(void) {
+    size_t count = 0;
+    const ue_model_format *const *all = ue_model_formats(&count);
+    REQUIRE(count >= 1);
+    CHECK_STR(all[0]->name, "msh");
+    CHECK(ue_model_format_find("msh") == &ue_msh_model_format);
+    CHECK(ue_model_format_find("dat") == NULL);
+    for (size_t i = 0; i < count; i++) CHECK(all[i]->probe && all[i]->to_scene && all[i]->info && all[i]->validate);
+}
+
+static void probe_knows_a_model_from_a_container(void) {
+    ue_buf robot = {0};
+    REQUIRE(ue_sample_robot(&robot) == UE_OK);
+    CHECK(ue_model_probe(robot.data, robot.size) == &ue_msh_model_format);
+    /* An NRes that is not a model (the archive around it) and bytes that are nothing. */
+    uint8_t *rlb;
+    size_t rlb_size;
+    char path[512];
+    pack_path("parkan/objects.rlb", path, sizeof path);
+    REQUIRE(ue_file_read(path, 1 << 24, &rlb, &rlb_size, NULL) == UE_OK);
+    CHECK(ue_model_probe(rlb, rlb_size) == NULL);
+    CHECK(ue_model_probe((const uint8_t *)"NRes", 4) == NULL);
+    CHECK(ue_model_probe(robot.data, 15) == NULL); /* cut short */
+    free(rlb);
+    ue_buf_free(&robot);
+}
+
+static void collect_walks_containers(void) {
+    ue_buf robot = {0};
+    REQUIRE(ue_sample_robot(&robot) == UE_OK);
+    char path[512], want[600];
+    pack_path("parkan/objects.rlb", path, sizeof path);
+    ue_model_found *found;
+    size_t count;
+    REQUIRE(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(count, 1);
+    if (count == 1) {
+        snprintf(want, sizeof want, "%s:ROBOT.msh", path);
+        CHECK_STR(found[0].name, want);
+        CHECK(found[0].format == &ue_msh_model_format);
+        CHECK(found[0].size == robot.size && !memcmp(found[0].data, robot.data, robot.size));
+    }
+    ue_model_found_free(found, count);
+    /* ARCHIVE:ENTRY names the model itself; load does not look inside an archive. */
+    REQUIRE(ue_model_collect(want, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(count, 1);
+    ue_model_found_free(found, count);
+    ue_model_found one;
+    CHECK_EQ_U(ue_model_load(path, UE_MODE_STRICT, &one, NULL), UE_ERR_UNSUPPORTED);
+    REQUIRE(ue_model_load(want, UE_MODE_STRICT, &one, NULL) == UE_OK);
+    CHECK(one.format == &ue_msh_model_format && one.size == robot.size);
+    free(one.data);
+    /* Containers without models: an RsLi library and the GameCube chain (no HSD format yet). */
+    static const char *const empty[] = {"parkan/sprites_demo.lib", "gamecube/demo_colo.fsys"};
+    for (size_t i = 0; i < 2; i++) {
+        pack_path(empty[i], path, sizeof path);
+        CHECK_EQ_U(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL), UE_OK);
+        CHECK_EQ_U(count, 0);
+        ue_model_found_free(found, count);
+    }
+    ue_buf_free(&robot);
+}
+
+/* The robot through the registry with options, against what its info says per LOD. */
+static ue_result convert(const ue_model_found *m, const ue_model_option *opts, size_t n, size_t *tris, ue_diag *d) {
+    ue_model_options list = {opts, n};
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_result r = ue_model_to_scene(m, "robot", UE_MODE_STRICT, &list, &s, d);
+    *tris = scene_triangles(&s);
+    if (r == UE_OK) CHECK_EQ_U(s.node_count, 7); /* a root and the robot's 6 nodes */
+    ue_scene_free(&s);
+    return r;
+}
+
+static void to_scene_takes_msh_options(void) {
+    char path[512];
+    pack_path("parkan/robot.msh", path, sizeof path);
+    ue_model_found m;
+    REQUIRE(ue_model_load(path, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    json_t *stats = NULL;
+    REQUIRE(m.format->info(m.data, m.size, UE_MODE_STRICT, &stats, NULL, NULL) == UE_OK);
+    json_t *per_lod = json_object_get(stats, "triangles_per_lod");
+    size_t tris = 0, g0 = 0, g1 = 0;
+    CHECK_EQ_U(convert(&m, NULL, 0, &tris, NULL), UE_OK);
+    CHECK_EQ_U(tris, json_integer_value(json_array_get(per_lod, 0)));
+    CHECK_EQ_U(tris, 84);
+    ue_model_option lod1[] = {{"lod", "1"}};
+    CHECK_EQ_U(convert(&m, lod1, 1, &tris, NULL), UE_OK);
+    CHECK_EQ_U(tris, json_integer_value(json_array_get(per_lod, 1)));
+    CHECK_EQ_U(tris, 18);
+    /* Groups split LOD 0 between them: the two selections add up to the whole. */
+    ue_model_option group0[] = {{"group", "0"}}, group1[] = {{"lod", "0"}, {"group", "1"}};
+    CHECK_EQ_U(convert(&m, group0, 1, &g0, NULL), UE_OK);
+    CHECK_EQ_U(convert(&m, group1, 2, &g1, NULL), UE_OK);
+    CHECK(g0 > 0 && g1 > 0 && g0 + g1 == 84);
+    json_decref(stats);
+
+    ue_diag d = {0};
+    ue_model_option lod2[] = {{"lod", "2"}};
+    CHECK_EQ_U(convert(&m, lod2, 1, &tris, &d), UE_ERR_INVALID); /* LOD 2 has no geometry */
+    CHECK(d.count == 1 && !strcmp(d.items[0].code, "msh.export.empty"));
+    ue_diag_free(&d);
+    ue_model_option bad[] = {{"lod", "3"}}, word[] = {{"group", "all"}};
+    CHECK_EQ_U(convert(&m, bad, 1, &tris, &d), UE_ERR_USAGE);
+    CHECK_EQ_U(convert(&m, word, 1, &tris, &d), UE_ERR_USAGE);
+    CHECK(d.count == 2 && !strcmp(d.items[0].code, "model.option.value") && strstr(d.items[1].message, "-1..4"));
+    ue_diag_free(&d);
+    ue_model_option unknown[] = {{"frame", "3"}};
+    CHECK_EQ_U(convert(&m, unknown, 1, &tris, &d), UE_ERR_USAGE);
+    CHECK(d.count == 1 && !strcmp(d.items[0].code, "model.option.unknown") &&
+          strstr(d.items[0].message, "msh") && strstr(d.items[0].message, "lod, group"));
+    ue_diag_free(&d);
+    free(m.data);
+}
+
+/* A format that takes no options refuses MSH's, naming itself. */
+static bool never(const uint8_t *data, size_t size) {
+    (void)data, (void)size;
+    return false;
+}
+static void options_belong_to_their_format(void) {
+    ue_model_format plain = {"plain", "a format without options", NULL, 0, never, NULL, NULL, NULL, NULL};
+    ue_model_option lod[] = {{"lod", "1"}};
+    ue_model_options list = {lod, 1};
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_model_options_check(&plain, &list, &d), UE_ERR_USAGE);
+    CHECK(d.count == 1 && strstr(d.items[0].message, "plain") && strstr(d.items[0].message, "no option lod"));
+    ue_diag_free(&d);
+    CHECK_EQ_U(ue_model_options_check(&ue_msh_model_format, &list, NULL), UE_OK);
+    CHECK_EQ_U(ue_model_options_check(&plain, NULL, NULL), UE_OK);
+    ue_model_option twice[] = {{"lod", "1"}, {"lod", "2"}};
+    ue_model_options last = {twice, 2};
+    CHECK_STR(ue_model_option_get(&last, "lod"), "2");
+    CHECK(ue_model_option_get(&last, "group") == NULL);
+}
+
+static void validate_and_roundtrip_through_the_table(void) {
+    ue_buf robot = {0};
+    REQUIRE(ue_sample_robot(&robot) == UE_OK);
+    const ue_model_format *f = ue_model_probe(robot.data, robot.size);
+    REQUIRE(f != NULL);
+    ue_model_check c;
+    ue_diag d = {0};
+    CHECK_EQ_U(f->validate(robot.data, robot.size, UE_MODE_TOLERANT, &c, &d), UE_OK);
+    CHECK(!c.lost_parts && d.count == 0);
+    CHECK_STR(c.summary, "6 nodes, 10 batches, 216 vertices, 102 triangles");
+    CHECK_EQ_U(json_integer_value(json_object_get(c.stats, "vertices")), 216);
+    json_decref(c.stats);
+    REQUIRE(f->roundtrip != NULL);
+    CHECK_EQ_U(f->roundtrip(robot.data, robot.size, UE_MODE_STRICT, &c, &d), UE_OK);
+    CHECK(strstr(c.summary, "tables decoded and re-encoded") != NULL);
+    /* A model cut short is no model: validate says so with an error. */
+    CHECK(f->validate(robot.data, robot.size / 2, UE_MODE_STRICT, &c, &d) != UE_OK);
+    CHECK(ue_diag_count(&d, UE_SEV_ERROR) > 0 && c.summary[0] == 0);
+    json_decref(c.stats);
+    ue_diag_free(&d);
+    ue_buf_free(&robot);
+}
+
+int main(void) {
+    if (!write_pack()) {
+        fprintf(stderr, "cannot write the sample pack\n");
+        return 3;
+    }
+    RUN(the_table_names_msh_first);
+    RUN(probe_knows_a_model_from_a_container);
+    RUN(collect_walks_containers);
+    RUN(to_scene_takes_msh_options);
+    RUN(options_belong_to_their_format);
+    RUN(validate_and_roundtrip_through_the_table);
+    return TEST_SUMMARY();
+}
