@@ -44,6 +44,10 @@ void ue_damage(ue_parse_ctx *c, const char *code, uint64_t offset, const char *p
     va_end(ap);
 }
 
+void ue_damage_reported(ue_parse_ctx *c) {
+    if (ue_parse_strict(c)) ue_parse_fail(c, UE_ERR_INVALID);
+}
+
 void ue_parse_error(ue_parse_ctx *c, const char *code, uint64_t offset, const char *path,
                     const char *fmt, ...) {
     va_list ap;

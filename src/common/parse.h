@@ -49,6 +49,10 @@ void ue_violation_as(ue_parse_ctx *c, ue_result result, const char *code, uint64
 void ue_damage(ue_parse_ctx *c, const char *code, uint64_t offset, const char *path,
                const char *fmt, ...) UE_PARSE_PRINTF(5, 6);
 
+/* Damage whose diagnostic is already in the list (a nested parser reported it) or that has
+ * none to give (a read that failed): fails the parse in strict mode only, like ue_damage. */
+void ue_damage_reported(ue_parse_ctx *c);
+
 /* An error that fails the parse (UE_ERR_INVALID) in both modes: without this part nothing
  * can be read safely (a required resource is missing). */
 void ue_parse_error(ue_parse_ctx *c, const char *code, uint64_t offset, const char *path,
