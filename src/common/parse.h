@@ -1,5 +1,5 @@
 /* unearth internal — how parsers report what they find: a parse context and one call per kind
- * of problem, so that "strict: an error and the parse fails; tolerant: a warning" lives here once. */
+ * of problem, so "strict: an error, the parse fails; tolerant: a warning" is written once. */
 #ifndef UE_COMMON_PARSE_H
 #define UE_COMMON_PARSE_H
 

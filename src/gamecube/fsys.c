@@ -309,7 +309,8 @@ static ue_result check_payloads(fsys_state *s, ue_parse_ctx *c) {
     }
     if (reported > OVERLAP_REPORTS)
         ue_violation(c, "fsys.entry.data_overlap", UE_NO_OFFSET, "fsys/entry_list",
-                     "%zu more payloads overlap another entry's payload", reported - OVERLAP_REPORTS);
+                     "%zu more payloads overlap another entry's payload",
+                     reported - OVERLAP_REPORTS);
     free(key);
     return UE_OK;
 }
@@ -661,7 +662,8 @@ static ue_result plan_layout(write_plan *p) {
 
 static void put_header(ue_buf *out, const ue_fsys_write_options *opt, const write_plan *p) {
     uint8_t hdr[HEADER_KEEP] = {0};
-    if (opt->header) memcpy(hdr, opt->header, opt->header_size < HEADER_KEEP ? opt->header_size : HEADER_KEEP);
+    if (opt->header)
+        memcpy(hdr, opt->header, opt->header_size < HEADER_KEEP ? opt->header_size : HEADER_KEEP);
     memcpy(hdr, "FSYS", 4);
     ue_store_u32be(hdr + 0x04, opt->version);
     ue_store_u32be(hdr + 0x08, opt->group_id);

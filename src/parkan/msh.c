@@ -279,7 +279,8 @@ static ue_result decode_streams(ue_msh *m, const size_t *counts) {
         m->vertex_count = n;
     }
     if ((n = counts[UE_MSH_NORMALS]) != SIZE_MAX) {
-        if (!(m->normals = (void *)take_bytes(payload(m, UE_MSH_NORMALS), n, 4))) return UE_ERR_NOMEM;
+        m->normals = (int8_t *)take_bytes(payload(m, UE_MSH_NORMALS), n, 4);
+        if (!m->normals) return UE_ERR_NOMEM;
         m->normal_count = n;
     }
     if ((n = counts[UE_MSH_UV0]) != SIZE_MAX) {
@@ -291,7 +292,8 @@ static ue_result decode_streams(ue_msh *m, const size_t *counts) {
         m->index_count = n;
     }
     if ((n = counts[UE_MSH_COLORS]) != SIZE_MAX) {
-        if (!(m->colors = (void *)take_bytes(payload(m, UE_MSH_COLORS), n, 4))) return UE_ERR_NOMEM;
+        m->colors = take_bytes(payload(m, UE_MSH_COLORS), n, 4);
+        if (!m->colors) return UE_ERR_NOMEM;
         m->color_count = n;
     }
     return UE_OK;
@@ -301,7 +303,8 @@ static ue_result decode_streams(ue_msh *m, const size_t *counts) {
 static ue_result decode_records(ue_msh *m, const size_t *counts) {
     ue_result r = UE_OK;
     if (counts[UE_MSH_TRIS] != SIZE_MAX) r = decode_tris(m, counts[UE_MSH_TRIS]);
-    if (r == UE_OK && counts[UE_MSH_BATCHES] != SIZE_MAX) r = decode_batches(m, counts[UE_MSH_BATCHES]);
+    if (r == UE_OK && counts[UE_MSH_BATCHES] != SIZE_MAX)
+        r = decode_batches(m, counts[UE_MSH_BATCHES]);
     if (r == UE_OK && counts[UE_MSH_KEYS] != SIZE_MAX) r = decode_keys(m, counts[UE_MSH_KEYS]);
     size_t n = counts[UE_MSH_FRAME_MAP];
     if (r == UE_OK && n != SIZE_MAX) {
@@ -525,7 +528,8 @@ static void index_resources(ue_msh *m, ue_parse_ctx *pc) {
             char path[48];
             snprintf(path, sizeof path, "msh/res%u", e->type_id);
             ue_violation(pc, "msh.res.duplicate", c->dir_offset + i * UE_NRES_ENTRY_SIZE, path,
-                         "second resource of type %u (entry %zu); the first is used", e->type_id, i);
+                         "second resource of type %u (entry %zu); the first is used", e->type_id,
+                         i);
             continue;
         }
         m->entry_of[e->type_id] = (int32_t)i;

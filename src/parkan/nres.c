@@ -293,8 +293,9 @@ static ue_result read_directory(const ue_source *src, ue_parse_ctx *c, size_t co
     out->entries = calloc(count ? count : 1, sizeof *out->entries);
     if (out->entries) out->count = count; /* ue_nres_free walks `count` entries */
     uint8_t *dir = NULL;
-    ue_result rr = out->entries ? ue_source_read_alloc(src, out->dir_offset, dir_bytes, SIZE_MAX, &dir)
-                                : UE_ERR_NOMEM;
+    ue_result rr = out->entries
+                       ? ue_source_read_alloc(src, out->dir_offset, dir_bytes, SIZE_MAX, &dir)
+                       : UE_ERR_NOMEM;
     if (rr != UE_OK) {
         ue_diag_add(c->d, UE_SEV_ERROR, rr == UE_ERR_NOMEM ? "nres.nomem" : "nres.read",
                     out->dir_offset, "nres/directory", "cannot read the %llu-byte directory: %s",

@@ -326,8 +326,9 @@ static ue_result check_packed_overlaps(ue_rsli *l, ue_parse_ctx *c) {
         if (reported++ < 8) {
             char path[64];
             snprintf(path, sizeof path, "rsli/entry[%zu]/data_offset", i);
-            ue_violation(c, "rsli.entry.overlap", UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x18,
-                         path, "packed data at %llu overlaps another entry's (ends %llu)",
+            ue_violation(c, "rsli.entry.overlap",
+                         UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x18, path,
+                         "packed data at %llu overlaps another entry's (ends %llu)",
                          (unsigned long long)e->file_offset, (unsigned long long)max_end);
         }
     }
@@ -401,8 +402,8 @@ static ue_result parse_header(const ue_source *src, ue_parse_ctx *c, size_t max_
         ue_violation(c, "rsli.header.reserved", 2, "rsli/header/reserved",
                      "reserved byte is 0x%02X, expected 0", h[2]);
     if (h[3] != 1)
-        ue_violation(c, "rsli.header.version", 3, "rsli/header/version", "version is %u, expected 1",
-                     h[3]);
+        ue_violation(c, "rsli.header.version", 3, "rsli/header/version",
+                     "version is %u, expected 1", h[3]);
     int16_t count16 = (int16_t)ue_load_u16le(h + 4);
     if (count16 < 0) {
         ue_diag_add(c->d, UE_SEV_ERROR, "rsli.header.count", 4, "rsli/header/entry_count",

@@ -94,7 +94,8 @@ static void add_through_va_list(ue_diag *d, const char *fmt, ...) {
 
 static void addv_formats_like_printf(void) {
     ue_diag d = {0};
-    add_through_va_list(&d, "%s has %zu bytes at 0x%04X (%.2f%%)", "entry", (size_t)12, 0xABu, 12.5);
+    add_through_va_list(&d, "%s has %zu bytes at 0x%04X (%.2f%%)", "entry", (size_t)12, 0xABu,
+                        12.5);
     REQUIRE(d.count == 1);
     CHECK_STR(d.items[0].message, "entry has 12 bytes at 0x00AB (12.50%)");
     CHECK_STR(d.items[0].code, "x.va");
