@@ -65,6 +65,14 @@ void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* ue_diag_add with a va_list, for callers that take printf-style arguments themselves. Text
+ * longer than a field is cut before a UTF-8 character that would not fit whole. */
+void ue_diag_addv(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                  const char *path, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 0)))
+#endif
+    ;
 size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
 /* Copies the items of `from` of at least the given severity into d (which applies its own
  * base offset and path prefix): for results first gathered in a scratch list. */

@@ -25,13 +25,23 @@ void ue_diag_free(ue_diag *d) {
     d->count = d->capacity = d->dropped = 0;
 }
 
-void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
-                 const char *path, const char *fmt, ...) {
-    if (!d) return;
+/* After a cut by snprintf: drops a UTF-8 character left incomplete at the end of `s`, so a
+ * truncated message never ends in half a character. Text that was not cut is left alone. */
+static void trim_cut_character(char *s) {
+    size_t n = strlen(s), start = n;
+    while (start > 0 && n - start < 4 && ((unsigned char)s[start - 1] & 0xC0) == 0x80) start--;
+    if (start == 0) return;
+    unsigned char lead = (unsigned char)s[start - 1];
+    size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (want > 1 && n - (start - 1) < want) s[start - 1] = 0;
+}
+
+/* The next free item, or NULL (counted as dropped) when the cap or memory says no. */
+static ue_diag_item *next_item(ue_diag *d) {
     size_t cap = d->max_items ? d->max_items : 10000;
     if (d->count >= cap) {
         d->dropped++;
-        return;
+        return NULL;
     }
     if (d->count == d->capacity) {
         size_t nc = d->capacity ? d->capacity * 2 : 16;
@@ -39,23 +49,39 @@ void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
         ue_diag_item *n = realloc(d->items, nc * sizeof *n);
         if (!n) {
             d->dropped++;
-            return;
+            return NULL;
         }
         d->items = n;
         d->capacity = nc;
     }
     ue_diag_item *it = &d->items[d->count++];
     memset(it, 0, sizeof *it);
+    return it;
+}
+
+void ue_diag_addv(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                  const char *path, const char *fmt, va_list ap) {
+    if (!d) return;
+    ue_diag_item *it = next_item(d);
+    if (!it) return;
     it->severity = sev;
     snprintf(it->code, sizeof it->code, "%s", code ? code : "");
     it->offset = offset == UE_NO_OFFSET ? UE_NO_OFFSET : offset + d->base_offset;
+    int n;
     if (d->path_prefix[0] && path && path[0])
-        snprintf(it->path, sizeof it->path, "%s/%s", d->path_prefix, path);
+        n = snprintf(it->path, sizeof it->path, "%s/%s", d->path_prefix, path);
     else
-        snprintf(it->path, sizeof it->path, "%s", path && path[0] ? path : d->path_prefix);
+        n = snprintf(it->path, sizeof it->path, "%s", path && path[0] ? path : d->path_prefix);
+    if (n >= (int)sizeof it->path) trim_cut_character(it->path);
+    n = vsnprintf(it->message, sizeof it->message, fmt, ap);
+    if (n >= (int)sizeof it->message) trim_cut_character(it->message);
+}
+
+void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                 const char *path, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(it->message, sizeof it->message, fmt, ap);
+    ue_diag_addv(d, sev, code, offset, path, fmt, ap);
     va_end(ap);
 }
 

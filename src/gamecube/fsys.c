@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "common/parse.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 
@@ -89,31 +90,33 @@ void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_s
     }
 }
 
-/* Checks the C string at `ptr` (seed §18.13 rules 3-4) and records its length. 0 = no name. */
-static bool check_name(fsys_state *s, const fsys_entry *e, uint32_t ptr, uint64_t field_off,
-                       const char *field, uint8_t *len, ue_diag *d, bool *bad) {
+/* Checks the C string at `ptr` (seed §18.13 rules 3-4) and records its length. 0 = no name.
+ * A bad name costs the name (e->name_bad), not the payload. */
+static bool check_name(fsys_state *s, ue_parse_ctx *c, fsys_entry *e, uint32_t ptr,
+                       uint64_t field_off, const char *field, uint8_t *len) {
     *len = 0;
     if (ptr == 0) return false;
     char path[64];
     snprintf(path, sizeof path, "fsys/entry[%u]/%s", e->list_index, field);
     if (ptr >= s->size) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.name.range", field_off, path,
-                    "name pointer 0x%X lies outside the %llu-byte archive", ptr,
-                    (unsigned long long)s->size);
-        *bad = true;
+        e->name_bad = true;
+        ue_damage(c, "fsys.name.range", field_off, path,
+                  "name pointer 0x%X lies outside the %llu-byte archive", ptr,
+                  (unsigned long long)s->size);
         return false;
     }
     uint8_t buf[NAME_MAX_LEN + 1];
     size_t take = s->size - ptr < sizeof buf ? (size_t)(s->size - ptr) : sizeof buf;
     if (ue_source_read(&s->src, ptr, buf, take) != UE_OK) {
-        *bad = true;
+        e->name_bad = true;
+        ue_damage_reported(c);
         return false;
     }
     uint8_t *nul = memchr(buf, 0, take);
     if (!nul) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.name.unterminated", ptr, path,
-                    "name at 0x%X has no NUL within %zu bytes", ptr, take);
-        *bad = true;
+        e->name_bad = true;
+        ue_damage(c, "fsys.name.unterminated", ptr, path, "name at 0x%X has no NUL within %zu bytes",
+                  ptr, take);
         return false;
     }
     *len = (uint8_t)(nul - buf);
@@ -122,8 +125,7 @@ static bool check_name(fsys_state *s, const fsys_entry *e, uint32_t ptr, uint64_
 
 /* The LZSS header of a compressed entry must agree with its record, and its declared size must
  * be one the stored bytes can produce (so no decoder is asked to allocate more). */
-static bool check_lzss_entry(fsys_state *s, fsys_entry *e, ue_diag *d, bool *bad) {
-    bool warn_only = s->mode == UE_MODE_TOLERANT;
+static bool check_lzss_entry(fsys_state *s, ue_parse_ctx *c, fsys_entry *e) {
     char path[64];
     snprintf(path, sizeof path, "fsys/entry[%u]/lzss", e->list_index);
     uint8_t head[UE_GCLZSS_HEADER];
@@ -132,43 +134,32 @@ static bool check_lzss_entry(fsys_state *s, fsys_entry *e, ue_diag *d, bool *bad
     ue_gclzss_header h;
     ue_diag scratch = {0}; /* only the first 16 bytes are here: the size check is ours */
     ue_result hr = ue_gclzss_parse_header(head, take, &h, &scratch, e->data_off, path);
-    ue_diag_append(d, &scratch, UE_SEV_ERROR);
+    ue_diag_append(c->d, &scratch, UE_SEV_ERROR);
     ue_diag_free(&scratch);
     if (hr == UE_OK && (h.compressed_size < UE_GCLZSS_HEADER || h.compressed_size > e->stored_size))
-        ue_diag_add(d, UE_SEV_WARNING, "lzss.size_fallback", e->data_off + 8u, path,
+        ue_diag_add(c->d, UE_SEV_WARNING, "lzss.size_fallback", e->data_off + 8u, path,
                     "declared compressed size %u does not fit the %u stored bytes; the "
                     "whole slice is decoded (seed §18.7)",
                     h.compressed_size, e->stored_size);
     uint64_t most = (uint64_t)LZSS_MAX_RATIO * e->stored_size + 18u;
     if (hr != UE_OK) {
         e->damaged = true;
-        *bad = true;
+        ue_damage_reported(c);
     } else if (h.uncompressed_size > most) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.size_limit", e->data_off + 4u, path,
-                    "declares %u decoded bytes, more than %u stored LZSS bytes can produce",
-                    h.uncompressed_size, e->stored_size);
+        ue_damage(c, "fsys.entry.size_limit", e->data_off + 4u, path,
+                  "declares %u decoded bytes, more than %u stored LZSS bytes can produce",
+                  h.uncompressed_size, e->stored_size);
         e->damaged = true;
-        *bad = true;
     } else if (h.uncompressed_size != e->usize) {
         /* The game trusts +0x08 of neither structure alone; a disagreement means damage. */
-        ue_diag_add(d, warn_only ? UE_SEV_WARNING : UE_SEV_ERROR, "fsys.entry.size_mismatch",
-                    e->rec_off + 8u, path, "record says %u decoded bytes, the LZSS header says %u",
-                    e->usize, h.uncompressed_size);
-        if (!warn_only) *bad = true;
+        ue_violation(c, "fsys.entry.size_mismatch", e->rec_off + 8u, path,
+                     "record says %u decoded bytes, the LZSS header says %u", e->usize,
+                     h.uncompressed_size);
     }
     return true;
 }
 
-/* Parses the record of a kept entry (its place was checked by check_records). */
-static ue_result parse_entry(fsys_state *s, fsys_entry *e, ue_diag *d) {
-    char path[64];
-    bool bad = false, warn_only = s->mode == UE_MODE_TOLERANT;
-    uint32_t ptr = e->rec_off;
-    size_t want = s->version >= 0x200 ? REC_V2 : REC_V1;
-    e->rec_len = (uint8_t)(s->size - ptr < want ? s->size - ptr : want);
-    uint8_t p[REC_USED];
-    ue_result r = ue_source_read(&s->src, ptr, p, REC_USED);
-    if (r != UE_OK) return r;
+static void decode_record(fsys_entry *e, const uint8_t *p) {
     e->file_id = ue_load_u16be(p);
     e->type_code = p[2];
     e->data_off = ue_load_u32be(p + 0x04);
@@ -179,34 +170,41 @@ static ue_result parse_entry(fsys_state *s, fsys_entry *e, ue_diag *d) {
     e->type_index = ue_load_u32be(p + 0x20);
     e->short_ptr = ue_load_u32be(p + 0x24);
     e->compressed = (e->flags & UE_FSYS_FLAG_COMPRESSED) != 0;
+}
 
-    /* Names: a bad pointer costs the name, not the payload. An unknown type code needs no
-     * note: the listing shows the raw code and the entry is simply not routed anywhere. */
-    bool name_bad = false;
-    e->has_full = check_name(s, e, e->full_ptr, ptr + 0x1Cu, "full_name_offset", &e->full_len,
-                             d, &name_bad);
-    e->has_short = check_name(s, e, e->short_ptr, ptr + 0x24u, "name_offset", &e->short_len, d,
-                              &name_bad);
-    if (name_bad) e->name_bad = true;
+/* Parses the record of a kept entry (its place was checked by check_records). Problems go to
+ * the parse context and mark the entry; only a failed read is returned. */
+static ue_result parse_entry(fsys_state *s, ue_parse_ctx *c, fsys_entry *e) {
+    uint32_t ptr = e->rec_off;
+    size_t want = s->version >= 0x200 ? REC_V2 : REC_V1;
+    e->rec_len = (uint8_t)(s->size - ptr < want ? s->size - ptr : want);
+    uint8_t p[REC_USED];
+    ue_result r = ue_source_read(&s->src, ptr, p, REC_USED);
+    if (r != UE_OK) return r;
+    decode_record(e, p);
 
+    /* An unknown type code needs no note: the listing shows the raw code and the entry is
+     * simply not routed anywhere. A bad name pointer keeps the entry. */
+    e->has_full = check_name(s, c, e, e->full_ptr, ptr + 0x1Cu, "full_name_offset", &e->full_len);
+    e->has_short = check_name(s, c, e, e->short_ptr, ptr + 0x24u, "name_offset", &e->short_len);
+
+    char path[64];
     snprintf(path, sizeof path, "fsys/entry[%u]/data_offset", e->list_index);
     if (!ue_range_ok(e->data_off, e->stored_size, s->size)) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.data_range", ptr + 4u, path,
-                    "payload [0x%X, +0x%X) lies outside the %llu-byte archive", e->data_off,
-                    e->stored_size, (unsigned long long)s->size);
+        ue_damage(c, "fsys.entry.data_range", ptr + 4u, path,
+                  "payload [0x%X, +0x%X) lies outside the %llu-byte archive", e->data_off,
+                  e->stored_size, (unsigned long long)s->size);
         e->range_bad = true;
         e->damaged = true;
-        bad = true;
     } else if (e->compressed) {
-        if (!check_lzss_entry(s, e, d, &bad)) return UE_ERR_IO;
+        if (!check_lzss_entry(s, c, e)) return UE_ERR_IO;
     } else if (e->usize != e->stored_size) {
         snprintf(path, sizeof path, "fsys/entry[%u]/size", e->list_index);
-        ue_diag_add(d, UE_SEV_WARNING, "fsys.entry.size_mismatch", ptr + 8u, path,
+        ue_diag_add(c->d, UE_SEV_WARNING, "fsys.entry.size_mismatch", ptr + 8u, path,
                     "uncompressed entry: size %u differs from stored size %u (stored size used)",
                     e->usize, e->stored_size);
     }
-    if (name_bad && !warn_only) bad = true;
-    return bad ? UE_ERR_INVALID : UE_OK;
+    return UE_OK;
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -243,12 +241,12 @@ static ue_result check_records(fsys_state *s, const uint8_t *list, uint8_t *verd
     return UE_OK;
 }
 
-/* Reports the verdicts: every problem is an error in strict mode; tolerant mode drops
- * overlapping records and keeps at most UE_FSYS_MAX_BAD_ENTRIES unreadable ones. Returns the
- * number of entries to keep. */
-static size_t report_records(fsys_state *s, const uint8_t *list, uint8_t *verdict, ue_diag *d) {
-    bool strict = s->mode == UE_MODE_STRICT;
-    ue_severity sev = strict ? UE_SEV_ERROR : UE_SEV_WARNING;
+/* Reports the verdicts: a record outside the file is damage (an error in both modes), an
+ * overlapping one a violation; tolerant mode drops overlapping records and keeps at most
+ * UE_FSYS_MAX_BAD_ENTRIES unreadable ones. Returns the number of entries to keep. */
+static size_t report_records(fsys_state *s, ue_parse_ctx *c, const uint8_t *list,
+                             uint8_t *verdict) {
+    bool strict = ue_parse_strict(c);
     size_t kept = 0, outside = 0, overlap = 0, dropped = 0;
     char path[64];
     for (size_t i = 0; i < s->list_count; i++) {
@@ -256,13 +254,13 @@ static size_t report_records(fsys_state *s, const uint8_t *list, uint8_t *verdic
         uint64_t at = s->list_ofs + 4u * (uint64_t)i;
         snprintf(path, sizeof path, "fsys/entry[%zu]/pointer", i);
         if (verdict[i] == REC_OUTSIDE && outside++ < OVERLAP_REPORTS)
-            ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.pointer", at, path,
-                        "entry record at 0x%X does not fit the %llu-byte archive", ptr,
-                        (unsigned long long)s->size);
+            ue_damage(c, "fsys.entry.pointer", at, path,
+                      "entry record at 0x%X does not fit the %llu-byte archive", ptr,
+                      (unsigned long long)s->size);
         if (verdict[i] == REC_OVERLAP && overlap++ < OVERLAP_REPORTS)
-            ue_diag_add(d, sev, "fsys.entry.overlap", at, path,
-                        "entry record at 0x%X overlaps the header, the entry list or another "
-                        "record%s", ptr, strict ? "" : "; the entry is dropped");
+            ue_violation(c, "fsys.entry.overlap", at, path,
+                         "entry record at 0x%X overlaps the header, the entry list or another "
+                         "record%s", ptr, strict ? "" : "; the entry is dropped");
         if (verdict[i] == REC_OVERLAP || (verdict[i] == REC_OUTSIDE && outside > UE_FSYS_MAX_BAD_ENTRIES)) {
             verdict[i] = REC_OVERLAP; /* from here on: "not kept" */
             dropped++;
@@ -271,21 +269,21 @@ static size_t report_records(fsys_state *s, const uint8_t *list, uint8_t *verdic
         }
     }
     if (outside > OVERLAP_REPORTS)
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.entry.pointer", s->list_ofs, "fsys/entry_list",
-                    "%zu more entry records do not fit the archive", outside - OVERLAP_REPORTS);
+        ue_damage(c, "fsys.entry.pointer", s->list_ofs, "fsys/entry_list",
+                  "%zu more entry records do not fit the archive", outside - OVERLAP_REPORTS);
     if (overlap > OVERLAP_REPORTS)
-        ue_diag_add(d, sev, "fsys.entry.overlap", s->list_ofs, "fsys/entry_list",
-                    "%zu more entry records overlap the header, the list or another record",
-                    overlap - OVERLAP_REPORTS);
+        ue_violation(c, "fsys.entry.overlap", s->list_ofs, "fsys/entry_list",
+                     "%zu more entry records overlap the header, the list or another record",
+                     overlap - OVERLAP_REPORTS);
     if (dropped && !strict)
-        ue_diag_add(d, UE_SEV_WARNING, "fsys.entry.dropped", s->list_ofs, "fsys/entry_list",
+        ue_diag_add(c->d, UE_SEV_WARNING, "fsys.entry.dropped", s->list_ofs, "fsys/entry_list",
                     "%zu of %u entries were dropped; %zu are kept", dropped, s->list_count, kept);
     return kept;
 }
 
 /* Payloads of different entries must not overlap (each stored byte is decoded once); in
  * tolerant mode the later of two overlapping entries is kept as damaged, without a payload. */
-static ue_result check_payloads(fsys_state *s, ue_diag *d, bool *bad) {
+static ue_result check_payloads(fsys_state *s, ue_parse_ctx *c) {
     uint64_t *key = malloc((s->count ? s->count : 1) * sizeof *key);
     if (!key) return UE_ERR_NOMEM;
     size_t n = 0;
@@ -301,42 +299,23 @@ static ue_result check_payloads(fsys_state *s, ue_diag *d, bool *bad) {
             char path[64];
             snprintf(path, sizeof path, "fsys/entry[%u]/data_offset", e->list_index);
             if (reported++ < OVERLAP_REPORTS)
-                ue_diag_add(d, s->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING,
-                            "fsys.entry.data_overlap", e->rec_off + 4u, path,
-                            "payload [0x%X, +0x%X) overlaps another entry's payload",
-                            e->data_off, e->stored_size);
+                ue_violation(c, "fsys.entry.data_overlap", e->rec_off + 4u, path,
+                             "payload [0x%X, +0x%X) overlaps another entry's payload",
+                             e->data_off, e->stored_size);
             e->range_bad = e->damaged = true;
-            *bad = true;
             continue;
         }
         max_end = (uint64_t)e->data_off + e->stored_size;
     }
     if (reported > OVERLAP_REPORTS)
-        ue_diag_add(d, s->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING,
-                    "fsys.entry.data_overlap", UE_NO_OFFSET, "fsys/entry_list",
-                    "%zu more payloads overlap another entry's payload", reported - OVERLAP_REPORTS);
+        ue_violation(c, "fsys.entry.data_overlap", UE_NO_OFFSET, "fsys/entry_list",
+                     "%zu more payloads overlap another entry's payload",
+                     reported - OVERLAP_REPORTS);
     free(key);
     return UE_OK;
 }
 
-/* Header fields, the entry list's place and the file's own size (truncation is an error in
- * strict mode: the header and the footer both say how long the archive is). */
-static ue_result parse_header(fsys_state *s, ue_diag *d) {
-    if (s->size < HEADER_MIN) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.header.truncated", 0, "fsys/header",
-                    "%llu bytes is too short for an FSYS header (needs 0x%X)",
-                    (unsigned long long)s->size, HEADER_MIN);
-        return UE_ERR_INVALID;
-    }
-    s->header_len = s->size < HEADER_KEEP ? (size_t)s->size : HEADER_KEEP;
-    ue_result r = ue_source_read(&s->src, 0, s->header, s->header_len);
-    if (r != UE_OK) return r;
-    if (memcmp(s->header, "FSYS", 4) != 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.magic", 0, "fsys/header/magic",
-                    "missing \"FSYS\" magic (found %02X %02X %02X %02X)", s->header[0],
-                    s->header[1], s->header[2], s->header[3]);
-        return UE_ERR_INVALID;
-    }
+static void decode_header_fields(fsys_state *s) {
     const uint8_t *h = s->header;
     s->version = ue_load_u32be(h + 0x04);
     s->group_id = ue_load_u32be(h + 0x08);
@@ -350,56 +329,89 @@ static ue_result parse_header(fsys_state *s, ue_diag *d) {
         s->str_ofs = ue_load_u32be(h + 0x44);
         s->data_ofs = ue_load_u32be(h + 0x48);
     }
+}
+
+/* The header's size against the file's: a cut-short archive is a violation (the header and
+ * the footer both say how long it is); extra bytes are only a warning. */
+static void check_file_size(fsys_state *s, ue_parse_ctx *c) {
+    if (s->total_size == s->size) return;
+    bool truncated = s->total_size > s->size;
+    if (truncated)
+        ue_violation(c, "fsys.header.total_size", 0x20, "fsys/header/total_size",
+                     "header says %u bytes, the archive has %llu (it is cut short)",
+                     s->total_size, (unsigned long long)s->size);
+    else
+        ue_diag_add(c->d, UE_SEV_WARNING, "fsys.header.total_size", 0x20, "fsys/header/total_size",
+                    "header says %u bytes, the archive has %llu", s->total_size,
+                    (unsigned long long)s->size);
+}
+
+/* Header fields, the entry list's place and the file's own size. */
+static ue_result parse_header(fsys_state *s, ue_parse_ctx *c) {
+    if (s->size < HEADER_MIN) {
+        ue_diag_add(c->d, UE_SEV_ERROR, "fsys.header.truncated", 0, "fsys/header",
+                    "%llu bytes is too short for an FSYS header (needs 0x%X)",
+                    (unsigned long long)s->size, HEADER_MIN);
+        return UE_ERR_INVALID;
+    }
+    s->header_len = s->size < HEADER_KEEP ? (size_t)s->size : HEADER_KEEP;
+    ue_result r = ue_source_read(&s->src, 0, s->header, s->header_len);
+    if (r != UE_OK) return r;
+    if (memcmp(s->header, "FSYS", 4) != 0) {
+        ue_diag_add(c->d, UE_SEV_ERROR, "fsys.magic", 0, "fsys/header/magic",
+                    "missing \"FSYS\" magic (found %02X %02X %02X %02X)", s->header[0],
+                    s->header[1], s->header[2], s->header[3]);
+        return UE_ERR_INVALID;
+    }
+    decode_header_fields(s);
     if (s->list_count > UE_CAP_TABLE_ENTRIES ||
         !ue_range_ok(s->list_ofs, 4u * (uint64_t)s->list_count, s->size)) {
-        ue_diag_add(d, UE_SEV_ERROR, "fsys.header.entry_list", 0x40, "fsys/header/entry_list",
+        ue_diag_add(c->d, UE_SEV_ERROR, "fsys.header.entry_list", 0x40, "fsys/header/entry_list",
                     "%u entry pointers at 0x%X do not fit the %llu-byte archive", s->list_count,
                     s->list_ofs, (unsigned long long)s->size);
         return UE_ERR_INVALID;
     }
-    bool truncated = s->total_size > s->size;
-    if (s->total_size != s->size)
-        ue_diag_add(d, truncated && s->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING,
-                    "fsys.header.total_size", 0x20, "fsys/header/total_size",
-                    "header says %u bytes, the archive has %llu%s", s->total_size,
-                    (unsigned long long)s->size, truncated ? " (it is cut short)" : "");
+    check_file_size(s, c);
     uint8_t tail[4];
     s->footer_ok = ue_source_read(&s->src, s->size - 4, tail, 4) == UE_OK &&
                    memcmp(tail, "FSYS", 4) == 0;
     if (!s->footer_ok)
-        ue_diag_add(d, UE_SEV_WARNING, "fsys.footer", s->size - 4, "fsys/footer",
+        ue_diag_add(c->d, UE_SEV_WARNING, "fsys.footer", s->size - 4, "fsys/footer",
                     "the archive does not end with the \"FSYS\" footer magic");
-    return truncated && s->mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK;
+    return UE_OK;
+}
+
+/* Parses the kept records in list order; a record outside the file is kept as damaged. */
+static ue_result parse_kept_entries(fsys_state *s, ue_parse_ctx *c, const uint8_t *list,
+                                    const uint8_t *verdict) {
+    for (size_t i = 0; i < s->list_count; i++) {
+        if (verdict[i] == REC_OVERLAP) continue;
+        fsys_entry *e = &s->e[s->count++];
+        e->list_index = (uint32_t)i;
+        e->rec_off = ue_load_u32be(list + 4 * i);
+        if (verdict[i] == REC_OUTSIDE) {
+            e->range_bad = e->damaged = true; /* reported by report_records */
+            continue;
+        }
+        ue_result r = parse_entry(s, c, e);
+        if (r != UE_OK) return r;
+    }
+    return UE_OK;
 }
 
 /* Checks the list as a whole, then parses the records that are kept, in list order. */
-static ue_result parse_entries(fsys_state *s, ue_diag *d) {
+static ue_result parse_entries(fsys_state *s, ue_parse_ctx *c) {
     uint8_t *list = NULL, *verdict = calloc(s->list_count ? s->list_count : 1, 1);
     ue_result r = ue_source_read_alloc(&s->src, s->list_ofs, 4u * (size_t)s->list_count,
                                        4u * UE_CAP_TABLE_ENTRIES, &list);
     if (r == UE_OK && !verdict) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = check_records(s, list, verdict);
-    size_t kept = r == UE_OK ? report_records(s, list, verdict, d) : 0;
-    bool strict = s->mode == UE_MODE_STRICT;
-    if (r == UE_OK && strict && kept < s->list_count) r = UE_ERR_INVALID;
+    size_t kept = r == UE_OK ? report_records(s, c, list, verdict) : 0;
+    /* In strict mode a dropped record has already failed the parse: the rest is not read. */
+    if (r == UE_OK && kept < s->list_count && ue_parse_failed(c)) r = c->failure;
     if (r == UE_OK && !(s->e = calloc(kept ? kept : 1, sizeof *s->e))) r = UE_ERR_NOMEM;
-    bool bad = false;
-    for (size_t i = 0; r == UE_OK && i < s->list_count; i++) {
-        if (verdict[i] == REC_OVERLAP) continue;
-        fsys_entry *e = &s->e[s->count++];
-        e->list_index = (uint32_t)i;
-        e->rec_off = ue_load_u32be(list + 4 * i);
-        ue_result er = verdict[i] == REC_OUTSIDE ? UE_ERR_INVALID : parse_entry(s, e, d);
-        if (verdict[i] == REC_OUTSIDE) e->range_bad = true;
-        if (er == UE_ERR_INVALID) {
-            e->damaged = e->damaged || strict || verdict[i] == REC_OUTSIDE;
-            bad = true;
-        } else if (er != UE_OK) {
-            r = er;
-        }
-    }
-    if (r == UE_OK) r = check_payloads(s, d, &bad);
-    if (r == UE_OK && bad && strict) r = UE_ERR_INVALID;
+    if (r == UE_OK) r = parse_kept_entries(s, c, list, verdict);
+    if (r == UE_OK) r = check_payloads(s, c);
     free(list);
     free(verdict);
     return r;
@@ -414,8 +426,10 @@ ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_
     s->mode = mode;
     s->size = src->size;
     snprintf(s->archive_name, sizeof s->archive_name, "%s", archive_name ? archive_name : "fsys");
-    ue_result r = parse_header(s, d);
-    if (r == UE_OK) r = parse_entries(s, d);
+    ue_parse_ctx c = ue_parse_begin(mode, d);
+    ue_result r = parse_header(s, &c);
+    if (r == UE_OK && !ue_parse_failed(&c)) r = parse_entries(s, &c);
+    if (r == UE_OK) r = c.failure;
     if (r != UE_OK) {
         ue_fsys_free(s);
         return r;
@@ -527,174 +541,200 @@ ue_result ue_fsys_layout(const fsys_state *s, fsys_segment **segs, size_t *nsegs
 
 /* ---- canonical writer ----------------------------------------------------------------------- */
 
+/* Everything the canonical writer decides before it emits a byte: each entry's stored bytes
+ * and decoded size, the name table with each name's place, and the file's offsets. */
+typedef struct write_plan {
+    size_t count;
+    size_t rec_size;            /* 0x50 or 0x70 */
+    uint8_t **stored;           /* stored bytes (LZSS blob or raw payload) per entry */
+    size_t *stored_size;
+    uint32_t *usize;            /* decoded size per entry */
+    ue_buf names;               /* short names, then full names, 16-aligned */
+    size_t *short_at, *full_at; /* offsets in `names` */
+    size_t *data_at;            /* payload offset per entry */
+    size_t list_ofs, str_ofs, rec_ofs, data_ofs, footer_at, total;
+} write_plan;
+
+static void plan_free(write_plan *p) {
+    if (p->stored)
+        for (size_t i = 0; i < p->count; i++) free(p->stored[i]);
+    free(p->stored);
+    free(p->stored_size);
+    free(p->usize);
+    ue_buf_free(&p->names);
+    free(p->short_at);
+    free(p->full_at);
+    free(p->data_at);
+}
+
+static ue_result plan_alloc(write_plan *p, size_t count, uint32_t version) {
+    size_t n = count ? count : 1;
+    p->count = count;
+    p->rec_size = version >= 0x200 ? REC_V2 : REC_V1;
+    p->stored = calloc(n, sizeof *p->stored);
+    p->stored_size = calloc(n, sizeof *p->stored_size);
+    p->usize = calloc(n, sizeof *p->usize);
+    p->short_at = calloc(n, sizeof *p->short_at);
+    p->full_at = calloc(n, sizeof *p->full_at);
+    p->data_at = calloc(n, sizeof *p->data_at);
+    bool ok = p->stored && p->stored_size && p->usize && p->short_at && p->full_at && p->data_at;
+    return ok ? UE_OK : UE_ERR_NOMEM;
+}
+
+static uint8_t *copy_bytes(const uint8_t *src, size_t n) {
+    uint8_t *out = malloc(n ? n : 1);
+    if (out && n) memcpy(out, src, n);
+    return out;
+}
+
+/* Entry i's stored bytes: the given blob as it is, its payload compressed, or its payload. */
+static ue_result plan_payload(write_plan *p, const ue_fsys_write_options *opt,
+                              const ue_fsys_write_entry *e, size_t i, ue_diag *d) {
+    ue_result r = UE_OK;
+    if (e->stored) {
+        if (e->compressed && !ue_gclzss_probe(e->stored, e->stored_size)) {
+            char path[64];
+            snprintf(path, sizeof path, "fsys/entry[%zu]", i);
+            ue_diag_add(d, UE_SEV_ERROR, "lzss.magic", UE_NO_OFFSET, path,
+                        "stored bytes of a compressed entry lack the \"LZSS\" magic");
+            return UE_ERR_INVALID;
+        }
+        if (!(p->stored[i] = copy_bytes(e->stored, e->stored_size))) return UE_ERR_NOMEM;
+        p->stored_size[i] = e->stored_size;
+        if (e->data) p->usize[i] = (uint32_t)e->size;
+        else if (e->compressed && e->stored_size >= 8) p->usize[i] = ue_load_u32be(e->stored + 4);
+        else p->usize[i] = (uint32_t)e->stored_size;
+    } else if (e->compressed) {
+        ue_buf b = {0};
+        r = ue_gclzss_encode(e->data, e->size, opt->level, 0, &b);
+        p->stored[i] = ue_buf_take(&b, &p->stored_size[i]);
+        p->usize[i] = (uint32_t)e->size;
+    } else {
+        if (!(p->stored[i] = copy_bytes(e->data, e->size))) return UE_ERR_NOMEM;
+        p->stored_size[i] = e->size;
+        p->usize[i] = (uint32_t)e->size;
+    }
+    if (r == UE_OK && (p->stored_size[i] > UINT32_MAX || e->size > UINT32_MAX)) r = UE_ERR_NOMEM;
+    return r;
+}
+
+/* Short names as given; full names (when the archive has them) default to short name + the
+ * type's extension. */
+static ue_result plan_names(write_plan *p, const ue_fsys_write_options *opt,
+                            const ue_fsys_write_entry *entries) {
+    ue_buf *names = &p->names;
+    for (size_t i = 0; i < p->count; i++) {
+        const char *sn = entries[i].short_name ? entries[i].short_name : "";
+        p->short_at[i] = names->size;
+        ue_buf_put(names, sn, strlen(sn) + 1);
+    }
+    for (size_t i = 0; opt->full_names && i < p->count; i++) {
+        p->full_at[i] = names->size;
+        if (entries[i].full_name) {
+            ue_buf_put(names, entries[i].full_name, strlen(entries[i].full_name) + 1);
+        } else {
+            const char *sn = entries[i].short_name ? entries[i].short_name : "";
+            const char *ext = strchr(sn, '.') ? "" : ue_fsys_type_ext(entries[i].type_code);
+            ue_buf_put(names, sn, strlen(sn));
+            ue_buf_put(names, ext, strlen(ext) + 1);
+        }
+    }
+    ue_buf_align(names, 16);
+    return names->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
+/* Offsets, with explicit arithmetic (seed §18.13 rule 8): list, names, records, payloads. */
+static ue_result plan_layout(write_plan *p) {
+    p->list_ofs = 0x60;
+    p->str_ofs = align_up(p->list_ofs + 4 * p->count, 16);
+    p->rec_ofs = p->str_ofs + p->names.size;
+    p->data_ofs = align_up(p->rec_ofs + p->rec_size * p->count, PAYLOAD_ALIGN);
+    size_t pos = p->data_ofs;
+    for (size_t i = 0; i < p->count; i++) {
+        pos = align_up(pos, PAYLOAD_ALIGN);
+        p->data_at[i] = pos;
+        pos += p->stored_size[i];
+    }
+    p->footer_at = align_up(pos, PAYLOAD_ALIGN);
+    p->total = p->footer_at + FOOTER_SIZE;
+    return p->total > UINT32_MAX ? UE_ERR_NOMEM : UE_OK;
+}
+
+static void put_header(ue_buf *out, const ue_fsys_write_options *opt, const write_plan *p) {
+    uint8_t hdr[HEADER_KEEP] = {0};
+    if (opt->header)
+        memcpy(hdr, opt->header, opt->header_size < HEADER_KEEP ? opt->header_size : HEADER_KEEP);
+    memcpy(hdr, "FSYS", 4);
+    ue_store_u32be(hdr + 0x04, opt->version);
+    ue_store_u32be(hdr + 0x08, opt->group_id);
+    ue_store_u32be(hdr + 0x0C, (uint32_t)p->count);
+    uint32_t fl = opt->header ? ue_load_u32be(hdr + 0x10) : 0;
+    fl = (fl & ~1u) | 0x80000000u | (opt->full_names ? 1u : 0u);
+    ue_store_u32be(hdr + 0x10, fl);
+    if (!opt->header) ue_store_u32be(hdr + 0x14, 3); /* what FSYSTOOL writes (spec §7.1) */
+    ue_store_u32be(hdr + 0x18, 0x40);
+    ue_store_u32be(hdr + 0x1C, (uint32_t)p->data_ofs);
+    ue_store_u32be(hdr + 0x20, (uint32_t)p->total);
+    ue_store_u32be(hdr + 0x40, (uint32_t)p->list_ofs);
+    ue_store_u32be(hdr + 0x44, (uint32_t)p->str_ofs);
+    ue_store_u32be(hdr + 0x48, (uint32_t)p->data_ofs);
+    ue_buf_put(out, hdr, sizeof hdr);
+}
+
+/* Entry i's record: the original's unknown words kept, every field the layout decides set. */
+static void put_record(ue_buf *out, const ue_fsys_write_options *opt, const write_plan *p,
+                       const ue_fsys_write_entry *e, size_t i) {
+    uint8_t rec[REC_V2] = {0};
+    if (e->record) {
+        memcpy(rec, e->record, e->record_size < p->rec_size ? e->record_size : p->rec_size);
+    } else if (p->rec_size == REC_V1) {
+        /* FSYSTOOL's v1 filler (spec §7.1 [M]). */
+        ue_store_u32be(rec + 0x34, 0x11111111u);
+        ue_store_u32be(rec + 0x38, 0x11111111u);
+        ue_store_u32be(rec + 0x3C, 0x11111111u);
+    }
+    bool same_type = e->record && e->record_size > 2 && e->record[2] == e->type_code;
+    ue_store_u16be(rec, e->file_id);
+    rec[2] = e->type_code;
+    ue_store_u32be(rec + 0x04, (uint32_t)p->data_at[i]);
+    ue_store_u32be(rec + 0x08, p->usize[i]);
+    uint32_t f = ue_load_u32be(rec + 0x0C) & ~UE_FSYS_FLAG_COMPRESSED;
+    ue_store_u32be(rec + 0x0C, f | (e->compressed ? UE_FSYS_FLAG_COMPRESSED : 0));
+    ue_store_u32be(rec + 0x14, (uint32_t)p->stored_size[i]);
+    ue_store_u32be(rec + 0x1C, opt->full_names ? (uint32_t)(p->str_ofs + p->full_at[i]) : 0);
+    if (!same_type) ue_store_u32be(rec + 0x20, e->type_code / 2u);
+    ue_store_u32be(rec + 0x24, (uint32_t)(p->str_ofs + p->short_at[i]));
+    ue_buf_put(out, rec, p->rec_size);
+}
+
+/* Emits the planned file in order; `base` is where it starts in `out`. */
+static ue_result emit(ue_buf *out, const ue_fsys_write_options *opt, const write_plan *p,
+                      const ue_fsys_write_entry *entries, size_t base) {
+    put_header(out, opt, p);
+    for (size_t i = 0; i < p->count; i++)
+        ue_buf_put_u32be(out, (uint32_t)(p->rec_ofs + p->rec_size * i));
+    ue_buf_put_zeros(out, p->str_ofs - (out->size - base));
+    ue_buf_put(out, p->names.data, p->names.size);
+    for (size_t i = 0; i < p->count; i++) put_record(out, opt, p, &entries[i], i);
+    for (size_t i = 0; i < p->count; i++) {
+        ue_buf_put_zeros(out, p->data_at[i] - (out->size - base));
+        ue_buf_put(out, p->stored[i], p->stored_size[i]);
+    }
+    ue_buf_put_zeros(out, p->footer_at - (out->size - base));
+    ue_buf_put_zeros(out, FOOTER_SIZE - 4);
+    ue_buf_put(out, "FSYS", 4);
+    return out->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
 ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
                         size_t count, ue_buf *out, ue_diag *d) {
     if (count > UE_CAP_TABLE_ENTRIES || count > UINT32_MAX / 4) return UE_ERR_NOMEM;
-    const size_t rec_size = opt->version >= 0x200 ? REC_V2 : REC_V1;
-    const size_t base = out->size;
-    ue_result r = UE_OK;
-
-    /* Pass 1: the stored bytes of every entry (compressing where needed). */
-    uint8_t **stored = calloc(count ? count : 1, sizeof *stored);
-    size_t *stored_size = calloc(count ? count : 1, sizeof *stored_size);
-    uint32_t *usize = calloc(count ? count : 1, sizeof *usize);
-    if (!stored || !stored_size || !usize) {
-        r = UE_ERR_NOMEM;
-        goto done;
-    }
-    for (size_t i = 0; i < count && r == UE_OK; i++) {
-        const ue_fsys_write_entry *e = &entries[i];
-        char path[64];
-        snprintf(path, sizeof path, "fsys/entry[%zu]", i);
-        if (e->stored) {
-            if (e->compressed && !ue_gclzss_probe(e->stored, e->stored_size)) {
-                ue_diag_add(d, UE_SEV_ERROR, "lzss.magic", UE_NO_OFFSET, path,
-                            "stored bytes of a compressed entry lack the \"LZSS\" magic");
-                r = UE_ERR_INVALID;
-                break;
-            }
-            stored[i] = malloc(e->stored_size ? e->stored_size : 1);
-            if (!stored[i]) {
-                r = UE_ERR_NOMEM;
-                break;
-            }
-            if (e->stored_size) memcpy(stored[i], e->stored, e->stored_size);
-            stored_size[i] = e->stored_size;
-            if (e->data) usize[i] = (uint32_t)e->size;
-            else if (e->compressed && e->stored_size >= 8) usize[i] = ue_load_u32be(e->stored + 4);
-            else usize[i] = (uint32_t)e->stored_size;
-        } else if (e->compressed) {
-            ue_buf b = {0};
-            r = ue_gclzss_encode(e->data, e->size, opt->level, 0, &b);
-            stored[i] = ue_buf_take(&b, &stored_size[i]);
-            usize[i] = (uint32_t)e->size;
-        } else {
-            stored[i] = malloc(e->size ? e->size : 1);
-            if (!stored[i]) {
-                r = UE_ERR_NOMEM;
-                break;
-            }
-            if (e->size) memcpy(stored[i], e->data, e->size);
-            stored_size[i] = e->size;
-            usize[i] = (uint32_t)e->size;
-        }
-        if (r == UE_OK && (stored_size[i] > UINT32_MAX || e->size > UINT32_MAX)) r = UE_ERR_NOMEM;
-    }
-    if (r != UE_OK) goto done;
-
-    /* Pass 2: names. Short names as given; full names default to short name + extension. */
-    ue_buf names = {0};
-    size_t *short_at = calloc(count ? count : 1, sizeof *short_at);
-    size_t *full_at = calloc(count ? count : 1, sizeof *full_at);
-    if (!short_at || !full_at) {
-        free(short_at);
-        free(full_at);
-        r = UE_ERR_NOMEM;
-        goto done;
-    }
-    for (size_t i = 0; i < count; i++) {
-        const char *sn = entries[i].short_name ? entries[i].short_name : "";
-        short_at[i] = names.size;
-        ue_buf_put(&names, sn, strlen(sn) + 1);
-    }
-    if (opt->full_names) {
-        for (size_t i = 0; i < count; i++) {
-            full_at[i] = names.size;
-            if (entries[i].full_name) {
-                ue_buf_put(&names, entries[i].full_name, strlen(entries[i].full_name) + 1);
-            } else {
-                const char *sn = entries[i].short_name ? entries[i].short_name : "";
-                const char *ext = strchr(sn, '.') ? "" : ue_fsys_type_ext(entries[i].type_code);
-                ue_buf_put(&names, sn, strlen(sn));
-                ue_buf_put(&names, ext, strlen(ext) + 1);
-            }
-        }
-    }
-    ue_buf_align(&names, 16);
-
-    /* Layout (explicit arithmetic, seed §18.13 rule 8). */
-    const size_t list_ofs = 0x60;
-    const size_t str_ofs = align_up(list_ofs + 4 * count, 16);
-    const size_t rec_ofs = str_ofs + names.size;
-    size_t data_ofs = align_up(rec_ofs + rec_size * count, PAYLOAD_ALIGN);
-    size_t pos = data_ofs;
-    size_t *data_at = calloc(count ? count : 1, sizeof *data_at);
-    if (!data_at || names.failed) {
-        r = UE_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < count && r == UE_OK; i++) {
-        pos = align_up(pos, PAYLOAD_ALIGN);
-        data_at[i] = pos;
-        pos += stored_size[i];
-    }
-    size_t footer_at = align_up(pos, PAYLOAD_ALIGN);
-    size_t total = footer_at + FOOTER_SIZE;
-    if (r == UE_OK && total > UINT32_MAX) r = UE_ERR_NOMEM;
-
-    if (r == UE_OK) {
-        uint8_t hdr[HEADER_KEEP] = {0};
-        if (opt->header) memcpy(hdr, opt->header, opt->header_size < HEADER_KEEP ? opt->header_size : HEADER_KEEP);
-        memcpy(hdr, "FSYS", 4);
-        ue_store_u32be(hdr + 0x04, opt->version);
-        ue_store_u32be(hdr + 0x08, opt->group_id);
-        ue_store_u32be(hdr + 0x0C, (uint32_t)count);
-        uint32_t fl = opt->header ? ue_load_u32be(hdr + 0x10) : 0;
-        fl = (fl & ~1u) | 0x80000000u | (opt->full_names ? 1u : 0u);
-        ue_store_u32be(hdr + 0x10, fl);
-        if (!opt->header) ue_store_u32be(hdr + 0x14, 3); /* what FSYSTOOL writes (spec §7.1) */
-        ue_store_u32be(hdr + 0x18, 0x40);
-        ue_store_u32be(hdr + 0x1C, (uint32_t)data_ofs);
-        ue_store_u32be(hdr + 0x20, (uint32_t)total);
-        ue_store_u32be(hdr + 0x40, (uint32_t)list_ofs);
-        ue_store_u32be(hdr + 0x44, (uint32_t)str_ofs);
-        ue_store_u32be(hdr + 0x48, (uint32_t)data_ofs);
-        ue_buf_put(out, hdr, sizeof hdr);
-        for (size_t i = 0; i < count; i++)
-            ue_buf_put_u32be(out, (uint32_t)(rec_ofs + rec_size * i));
-        ue_buf_put_zeros(out, str_ofs - (out->size - base));
-        ue_buf_put(out, names.data, names.size);
-        for (size_t i = 0; i < count; i++) {
-            const ue_fsys_write_entry *e = &entries[i];
-            uint8_t rec[REC_V2] = {0};
-            if (e->record) {
-                memcpy(rec, e->record, e->record_size < rec_size ? e->record_size : rec_size);
-            } else if (rec_size == REC_V1) {
-                /* FSYSTOOL's v1 filler (spec §7.1 [M]). */
-                ue_store_u32be(rec + 0x34, 0x11111111u);
-                ue_store_u32be(rec + 0x38, 0x11111111u);
-                ue_store_u32be(rec + 0x3C, 0x11111111u);
-            }
-            bool same_type = e->record && e->record_size > 2 && e->record[2] == e->type_code;
-            ue_store_u16be(rec, e->file_id);
-            rec[2] = e->type_code;
-            ue_store_u32be(rec + 0x04, (uint32_t)data_at[i]);
-            ue_store_u32be(rec + 0x08, usize[i]);
-            uint32_t f = ue_load_u32be(rec + 0x0C) & ~UE_FSYS_FLAG_COMPRESSED;
-            ue_store_u32be(rec + 0x0C, f | (e->compressed ? UE_FSYS_FLAG_COMPRESSED : 0));
-            ue_store_u32be(rec + 0x14, (uint32_t)stored_size[i]);
-            ue_store_u32be(rec + 0x1C, opt->full_names ? (uint32_t)(str_ofs + full_at[i]) : 0);
-            if (!same_type) ue_store_u32be(rec + 0x20, e->type_code / 2u);
-            ue_store_u32be(rec + 0x24, (uint32_t)(str_ofs + short_at[i]));
-            ue_buf_put(out, rec, rec_size);
-        }
-        for (size_t i = 0; i < count; i++) {
-            ue_buf_put_zeros(out, data_at[i] - (out->size - base));
-            ue_buf_put(out, stored[i], stored_size[i]);
-        }
-        ue_buf_put_zeros(out, footer_at - (out->size - base));
-        ue_buf_put_zeros(out, FOOTER_SIZE - 4);
-        ue_buf_put(out, "FSYS", 4);
-        if (out->failed) r = UE_ERR_NOMEM;
-    }
-    free(data_at);
-    free(short_at);
-    free(full_at);
-    ue_buf_free(&names);
-done:
-    if (stored)
-        for (size_t i = 0; i < count; i++) free(stored[i]);
-    free(stored);
-    free(stored_size);
-    free(usize);
+    write_plan p = {0};
+    ue_result r = plan_alloc(&p, count, opt->version);
+    for (size_t i = 0; r == UE_OK && i < count; i++) r = plan_payload(&p, opt, &entries[i], i, d);
+    if (r == UE_OK) r = plan_names(&p, opt, entries);
+    if (r == UE_OK) r = plan_layout(&p);
+    if (r == UE_OK) r = emit(out, opt, &p, entries, out->size);
+    plan_free(&p);
     return r;
 }

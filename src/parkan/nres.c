@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "unearth/nres.h"
 
 #define PATH_LEN 64
@@ -155,10 +156,6 @@ static int range_cmp(const void *a, const void *b) {
     return x->entry < y->entry ? -1 : (x->entry > y->entry);
 }
 
-/* Violations that the engine tolerates in its own files are warnings; the rest are errors in
- * strict mode and warnings (with the entry marked damaged) in tolerant mode. */
-#define SEV(mode) ((mode) == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING)
-
 /* Reads [start, end) of the data region and records it when it holds any non-zero byte. */
 static ue_result scan_gap(const ue_source *src, ue_nres *n, uint32_t start, uint32_t end,
                           ue_diag *d) {
@@ -195,39 +192,39 @@ static ue_result scan_gap(const ue_source *src, ue_nres *n, uint32_t start, uint
     return UE_OK;
 }
 
-ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_diag *d) {
-    ue_nres_init(out);
-    out->src = src;
+/* Violations that the engine tolerates in its own files are warnings in both modes; the rest
+ * go through ue_violation (strict: errors; tolerant: warnings, with the entry marked damaged). */
+
+/* The 16-byte header and where the directory starts. Returns UE_OK or the failure. */
+static ue_result parse_header(const ue_source *src, ue_parse_ctx *c, ue_nres *out,
+                              size_t *count_out) {
     uint8_t hdr[UE_NRES_HEADER_SIZE];
     uint64_t file_size = src->size;
     if (file_size < UE_NRES_HEADER_SIZE || ue_source_read(src, 0, hdr, sizeof hdr) != UE_OK) {
-        ue_diag_add(d, UE_SEV_ERROR, "nres.header.truncated", 0, "nres/header",
+        ue_diag_add(c->d, UE_SEV_ERROR, "nres.header.truncated", 0, "nres/header",
                     "file of %llu bytes is shorter than the 16-byte header",
                     (unsigned long long)file_size);
         return UE_ERR_INVALID;
     }
     if (memcmp(hdr, "NRes", 4) != 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "nres.header.magic", 0, "nres/header/magic",
+        ue_diag_add(c->d, UE_SEV_ERROR, "nres.header.magic", 0, "nres/header/magic",
                     "magic is %02x %02x %02x %02x, not \"NRes\"", hdr[0], hdr[1], hdr[2],
                     hdr[3]);
         return UE_ERR_INVALID;
     }
     if (file_size > UINT32_MAX) {
-        ue_diag_add(d, UE_SEV_ERROR, "nres.size", 0, "nres", "file larger than 4 GiB");
+        ue_diag_add(c->d, UE_SEV_ERROR, "nres.size", 0, "nres", "file larger than 4 GiB");
         return UE_ERR_INVALID;
     }
     out->version = ue_load_u32le(hdr + 4);
     int32_t count = (int32_t)ue_load_u32le(hdr + 8);
     out->total_size = ue_load_u32le(hdr + 12);
-    bool failed = false;
-    if (out->version != UE_NRES_VERSION) {
-        ue_diag_add(d, SEV(mode), "nres.header.version", 4, "nres/header/version",
-                    "version is 0x%x, expected 0x100", out->version);
-        failed |= mode == UE_MODE_STRICT;
-    }
+    if (out->version != UE_NRES_VERSION)
+        ue_violation(c, "nres.header.version", 4, "nres/header/version",
+                     "version is 0x%x, expected 0x100", out->version);
     if (count < 0 || (size_t)count > UE_CAP_TABLE_ENTRIES ||
         (uint64_t)count * UE_NRES_ENTRY_SIZE > file_size - UE_NRES_HEADER_SIZE) {
-        ue_diag_add(d, UE_SEV_ERROR, "nres.header.count", 8, "nres/header/entry_count",
+        ue_diag_add(c->d, UE_SEV_ERROR, "nres.header.count", 8, "nres/header/entry_count",
                     "entry count %d does not fit a %llu-byte file", count,
                     (unsigned long long)file_size);
         return UE_ERR_INVALID;
@@ -235,121 +232,146 @@ ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_dia
     uint64_t dir_bytes = (uint64_t)count * UE_NRES_ENTRY_SIZE;
     uint64_t layout_size = out->total_size;
     if (out->total_size != file_size) {
-        ue_diag_add(d, SEV(mode), "nres.header.total_size", 12, "nres/header/total_size",
-                    "total_size %u differs from the file size %llu", out->total_size,
-                    (unsigned long long)file_size);
-        if (mode == UE_MODE_STRICT) return UE_ERR_INVALID;
+        ue_violation(c, "nres.header.total_size", 12, "nres/header/total_size",
+                     "total_size %u differs from the file size %llu", out->total_size,
+                     (unsigned long long)file_size);
+        if (ue_parse_strict(c)) return UE_ERR_INVALID;
         layout_size = file_size; /* the directory is where the file ends */
     }
     if (layout_size < dir_bytes + UE_NRES_HEADER_SIZE) {
-        ue_diag_add(d, UE_SEV_ERROR, "nres.directory.range", 12, "nres/header/total_size",
+        ue_diag_add(c->d, UE_SEV_ERROR, "nres.directory.range", 12, "nres/header/total_size",
                     "a %llu-byte directory does not fit after the header",
                     (unsigned long long)dir_bytes);
         return UE_ERR_INVALID;
     }
     out->dir_offset = (uint32_t)(layout_size - dir_bytes);
+    *count_out = (size_t)count;
+    return UE_OK;
+}
 
-    out->count = (size_t)count;
-    out->entries = calloc(out->count ? out->count : 1, sizeof *out->entries);
+/* Decodes directory row i and checks its name and payload range. Returns false when the
+ * payload lies outside the data region (the entry is then marked damaged). */
+static bool decode_entry(ue_parse_ctx *c, ue_nres *out, const uint8_t *dir, size_t i) {
+    const uint8_t *r = dir + i * UE_NRES_ENTRY_SIZE;
+    ue_nres_entry *e = &out->entries[i];
+    uint64_t at = out->dir_offset + i * UE_NRES_ENTRY_SIZE;
+    char path[PATH_LEN];
+    e->type_id = ue_load_u32le(r);
+    e->attr1 = ue_load_u32le(r + 4);
+    e->attr2 = ue_load_u32le(r + 8);
+    e->size = ue_load_u32le(r + 12);
+    e->attr3 = ue_load_u32le(r + 16);
+    memcpy(e->name_raw, r + 20, UE_NRES_NAME_SIZE);
+    e->data_offset = ue_load_u32le(r + 56);
+    e->sort_index = ue_load_u32le(r + 60);
+    snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
+    if (!memchr(e->name_raw, 0, UE_NRES_NAME_SIZE))
+        ue_violation(c, "nres.entry.name.nul", at + 20, path,
+                     "name has no NUL terminator within 36 bytes");
+    else if (e->name_raw[0] == 0)
+        ue_violation(c, "nres.entry.name.empty", at + 20, path, "name is empty");
+    snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
+    if (e->data_offset < UE_NRES_HEADER_SIZE ||
+        !ue_range_ok(e->data_offset, e->size, out->dir_offset)) {
+        ue_violation(c, "nres.entry.range", at + 56, path,
+                     "payload [0x%x, +%u) lies outside the data region [0x10, 0x%x)",
+                     e->data_offset, e->size, out->dir_offset);
+        e->damaged = true;
+        return false;
+    }
+    if (e->data_offset % UE_NRES_ALIGN)
+        ue_diag_add(c->d, UE_SEV_WARNING, "nres.entry.align", at + 56, path,
+                    "payload offset 0x%x is not 8-byte aligned", e->data_offset);
+    return true;
+}
+
+/* Reads the directory and decodes every row; the payload ranges inside the data region go
+ * to `ranges` (allocated here, *nranges of them). */
+static ue_result read_directory(const ue_source *src, ue_parse_ctx *c, size_t count,
+                                ue_nres *out, range **ranges, size_t *nranges) {
+    size_t dir_bytes = count * UE_NRES_ENTRY_SIZE;
+    out->entries = calloc(count ? count : 1, sizeof *out->entries);
+    if (out->entries) out->count = count; /* ue_nres_free walks `count` entries */
     uint8_t *dir = NULL;
-    ue_result rr = out->entries ? ue_source_read_alloc(src, out->dir_offset, (size_t)dir_bytes, SIZE_MAX, &dir)
-                                : UE_ERR_NOMEM;
+    ue_result rr = out->entries
+                       ? ue_source_read_alloc(src, out->dir_offset, dir_bytes, SIZE_MAX, &dir)
+                       : UE_ERR_NOMEM;
     if (rr != UE_OK) {
-        ue_diag_add(d, UE_SEV_ERROR, rr == UE_ERR_NOMEM ? "nres.nomem" : "nres.read", out->dir_offset,
-                    "nres/directory", "cannot read the %llu-byte directory: %s",
+        ue_diag_add(c->d, UE_SEV_ERROR, rr == UE_ERR_NOMEM ? "nres.nomem" : "nres.read",
+                    out->dir_offset, "nres/directory", "cannot read the %llu-byte directory: %s",
                     (unsigned long long)dir_bytes, ue_result_name(rr));
         free(dir);
-        ue_nres_free(out);
         return rr;
     }
-    range *ranges = malloc((out->count ? out->count : 1) * sizeof *ranges);
-    if (!ranges) {
+    *ranges = malloc((out->count ? out->count : 1) * sizeof **ranges);
+    if (!*ranges) {
         free(dir);
-        ue_nres_free(out);
         return UE_ERR_NOMEM;
     }
-    size_t nranges = 0;
-    char path[PATH_LEN];
+    *nranges = 0;
     for (size_t i = 0; i < out->count; i++) {
-        const uint8_t *r = dir + i * UE_NRES_ENTRY_SIZE;
-        ue_nres_entry *e = &out->entries[i];
-        uint64_t at = out->dir_offset + i * UE_NRES_ENTRY_SIZE;
-        e->type_id = ue_load_u32le(r);
-        e->attr1 = ue_load_u32le(r + 4);
-        e->attr2 = ue_load_u32le(r + 8);
-        e->size = ue_load_u32le(r + 12);
-        e->attr3 = ue_load_u32le(r + 16);
-        memcpy(e->name_raw, r + 20, UE_NRES_NAME_SIZE);
-        e->data_offset = ue_load_u32le(r + 56);
-        e->sort_index = ue_load_u32le(r + 60);
-        if (!memchr(e->name_raw, 0, UE_NRES_NAME_SIZE)) {
-            snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
-            ue_diag_add(d, SEV(mode), "nres.entry.name.nul", at + 20, path,
-                        "name has no NUL terminator within 36 bytes");
-            failed |= mode == UE_MODE_STRICT;
-        } else if (e->name_raw[0] == 0) {
-            snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
-            ue_diag_add(d, SEV(mode), "nres.entry.name.empty", at + 20, path, "name is empty");
-            failed |= mode == UE_MODE_STRICT;
-        }
-        if (e->data_offset < UE_NRES_HEADER_SIZE ||
-            !ue_range_ok(e->data_offset, e->size, out->dir_offset)) {
-            snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
-            ue_diag_add(d, SEV(mode), "nres.entry.range", at + 56, path,
-                        "payload [0x%x, +%u) lies outside the data region [0x10, 0x%x)",
-                        e->data_offset, e->size, out->dir_offset);
-            failed |= mode == UE_MODE_STRICT;
-            e->damaged = true;
-            continue;
-        }
-        if (e->data_offset % UE_NRES_ALIGN) {
-            snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
-            ue_diag_add(d, UE_SEV_WARNING, "nres.entry.align", at + 56, path,
-                        "payload offset 0x%x is not 8-byte aligned", e->data_offset);
-        }
-        ranges[nranges++] = (range){e->data_offset, e->data_offset + e->size, i};
+        if (!decode_entry(c, out, dir, i)) continue;
+        const ue_nres_entry *e = &out->entries[i];
+        (*ranges)[(*nranges)++] = (range){e->data_offset, e->data_offset + e->size, i};
     }
     free(dir);
+    return UE_OK;
+}
 
-    /* Overlaps, then the bytes between payloads (padding and unindexed regions). */
+/* Overlaps, then the bytes between payloads (padding and unindexed regions). */
+static ue_result check_ranges(const ue_source *src, ue_parse_ctx *c, ue_nres *out, range *ranges,
+                              size_t nranges) {
     qsort(ranges, nranges, sizeof *ranges, range_cmp);
     uint32_t cursor = UE_NRES_HEADER_SIZE;
     ue_result res = UE_OK;
+    char path[PATH_LEN];
     for (size_t k = 0; k < nranges && res == UE_OK; k++) {
         if (ranges[k].start < cursor && ranges[k].end > ranges[k].start) {
             snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", ranges[k].entry);
-            ue_diag_add(d, SEV(mode), "nres.entry.overlap",
-                        out->dir_offset + ranges[k].entry * UE_NRES_ENTRY_SIZE + 56, path,
-                        "payload [0x%x, 0x%x) overlaps an earlier payload ending at 0x%x",
-                        ranges[k].start, ranges[k].end, cursor);
-            failed |= mode == UE_MODE_STRICT;
+            ue_violation(c, "nres.entry.overlap",
+                         out->dir_offset + ranges[k].entry * UE_NRES_ENTRY_SIZE + 56, path,
+                         "payload [0x%x, 0x%x) overlaps an earlier payload ending at 0x%x",
+                         ranges[k].start, ranges[k].end, cursor);
             /* Bounded work: shared bytes are read once, so tolerant mode keeps the later entry
              * as damaged instead of extracting or validating the same bytes again. */
             out->entries[ranges[k].entry].damaged = true;
         } else if (ranges[k].start > cursor) {
-            res = scan_gap(src, out, cursor, ranges[k].start, d);
+            res = scan_gap(src, out, cursor, ranges[k].start, c->d);
         }
         if (ranges[k].end > cursor) cursor = ranges[k].end;
     }
-    if (res == UE_OK && cursor < out->dir_offset) res = scan_gap(src, out, cursor, out->dir_offset, d);
-    free(ranges);
-    if (res != UE_OK) {
-        ue_diag_add(d, UE_SEV_ERROR, "nres.read", UE_NO_OFFSET, "nres/data",
+    if (res == UE_OK && cursor < out->dir_offset)
+        res = scan_gap(src, out, cursor, out->dir_offset, c->d);
+    if (res != UE_OK)
+        ue_diag_add(c->d, UE_SEV_ERROR, "nres.read", UE_NO_OFFSET, "nres/data",
                     "cannot read the data region: %s", ue_result_name(res));
-        ue_nres_free(out);
-        return res;
-    }
+    return res;
+}
 
-    out->sort_valid = sort_table_valid(out);
-    if (!out->sort_valid) {
-        ue_diag_add(d, SEV(mode), "nres.sort_index", out->dir_offset + 60, "nres/entry[*]/sort_index",
-                    "sort table is not a permutation in case-insensitive name order; lookups "
-                    "fall back to a linear scan");
-        failed |= mode == UE_MODE_STRICT;
-    }
-    if (failed) {
+ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_diag *d) {
+    ue_nres_init(out);
+    out->src = src;
+    ue_parse_ctx c = ue_parse_begin(mode, d);
+    size_t count = 0;
+    ue_result r = parse_header(src, &c, out, &count);
+    if (r != UE_OK) return r;
+    range *ranges = NULL;
+    size_t nranges = 0;
+    r = read_directory(src, &c, count, out, &ranges, &nranges);
+    if (r == UE_OK) r = check_ranges(src, &c, out, ranges, nranges);
+    free(ranges);
+    if (r != UE_OK) {
         ue_nres_free(out);
-        return UE_ERR_INVALID;
+        return r;
+    }
+    out->sort_valid = sort_table_valid(out);
+    if (!out->sort_valid)
+        ue_violation(&c, "nres.sort_index", out->dir_offset + 60, "nres/entry[*]/sort_index",
+                     "sort table is not a permutation in case-insensitive name order; lookups "
+                     "fall back to a linear scan");
+    if (ue_parse_failed(&c)) {
+        ue_nres_free(out);
+        return c.failure;
     }
     return UE_OK;
 }

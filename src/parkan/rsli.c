@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "unearth/codec.h"
 #include "unearth/lzss.h"
 #include "unearth/rsli.h"
@@ -287,20 +288,6 @@ ue_result ue_rsli_pack_plain(uint32_t method, const uint8_t *data, size_t size, 
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-typedef struct parse_ctx {
-    ue_mode mode;
-    ue_diag *d;
-    ue_result failure; /* first strict-mode violation */
-} parse_ctx;
-
-/* A violation: an error in strict mode (remembered as the parse result), a warning otherwise. */
-static void violation(parse_ctx *c, ue_result code, const char *id, uint64_t off,
-                      const char *path, const char *msg) {
-    ue_diag_add(c->d, c->mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING, id, off, path,
-                "%s", msg);
-    if (c->mode == UE_MODE_STRICT && c->failure == UE_OK) c->failure = code;
-}
-
 typedef struct span {
     uint64_t start, end;
 } span;
@@ -319,7 +306,7 @@ static int span_cmp(const void *a, const void *b) {
 /* Bounded work (docs/bounded-work.md): packed ranges must not overlap, so decoding every entry
  * reads each packed byte once. The later of two overlapping entries is flagged (strict: an
  * error; tolerant: damaged, never decoded nor copied). */
-static ue_result check_packed_overlaps(ue_rsli *l, parse_ctx *c) {
+static ue_result check_packed_overlaps(ue_rsli *l, ue_parse_ctx *c) {
     uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
     if (!key) return UE_ERR_NOMEM;
     size_t n = 0, reported = 0;
@@ -337,20 +324,17 @@ static ue_result check_packed_overlaps(ue_rsli *l, parse_ctx *c) {
         }
         e->shares_bytes = e->damaged = true;
         if (reported++ < 8) {
-            char path[64], msg[160];
+            char path[64];
             snprintf(path, sizeof path, "rsli/entry[%zu]/data_offset", i);
-            snprintf(msg, sizeof msg, "packed data at %llu overlaps another entry's (ends %llu)",
-                     (unsigned long long)e->file_offset, (unsigned long long)max_end);
-            violation(c, UE_ERR_INVALID, "rsli.entry.overlap",
-                      UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x18, path, msg);
+            ue_violation(c, "rsli.entry.overlap",
+                         UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x18, path,
+                         "packed data at %llu overlaps another entry's (ends %llu)",
+                         (unsigned long long)e->file_offset, (unsigned long long)max_end);
         }
     }
-    if (reported > 8) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "%zu more entries overlap another entry's packed data",
-                 reported - 8);
-        violation(c, UE_ERR_INVALID, "rsli.entry.overlap", UE_RSLI_HEADER_SIZE, "rsli/table", msg);
-    }
+    if (reported > 8)
+        ue_violation(c, "rsli.entry.overlap", UE_RSLI_HEADER_SIZE, "rsli/table",
+                     "%zu more entries overlap another entry's packed data", reported - 8);
     free(key);
     return UE_OK;
 }
@@ -397,20 +381,12 @@ static ue_result collect_gaps(ue_rsli *l, uint64_t table_end, uint64_t data_end)
     return r;
 }
 
-ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits *limits,
-                        ue_rsli *out, ue_diag *d) {
-    memset(out, 0, sizeof *out);
-    out->src = src;
-    parse_ctx c = {mode, d, UE_OK};
-    size_t max_entries = limits && limits->max_entries ? limits->max_entries : UE_RSLI_MAX_ENTRIES;
-    size_t max_unpacked = limits && limits->max_unpacked ? limits->max_unpacked : UE_CAP_ENTRY_BYTES;
+/* The 32-byte header: magic, reserved byte, version and entry count. */
+static ue_result parse_header(const ue_source *src, ue_parse_ctx *c, size_t max_entries,
+                              ue_rsli *out, size_t *count_out) {
     uint64_t size = src->size;
-    out->file_size = size;
-    char path[96];
-    char msg[200];
-
     if (size < UE_RSLI_HEADER_SIZE) {
-        ue_diag_add(d, UE_SEV_ERROR, "rsli.header.truncated", 0, "rsli/header",
+        ue_diag_add(c->d, UE_SEV_ERROR, "rsli.header.truncated", 0, "rsli/header",
                     "file holds %llu bytes, the header needs 32", (unsigned long long)size);
         return UE_ERR_INVALID;
     }
@@ -418,45 +394,48 @@ ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits
     if (r != UE_OK) return r;
     const uint8_t *h = out->header;
     if (h[0] != 'N' || h[1] != 'L') {
-        ue_diag_add(d, UE_SEV_ERROR, "rsli.header.magic", 0, "rsli/header/magic",
+        ue_diag_add(c->d, UE_SEV_ERROR, "rsli.header.magic", 0, "rsli/header/magic",
                     "magic is %02X %02X, expected 4E 4C (\"NL\")", h[0], h[1]);
         return UE_ERR_INVALID;
     }
-    if (h[2] != 0) {
-        snprintf(msg, sizeof msg, "reserved byte is 0x%02X, expected 0", h[2]);
-        violation(&c, UE_ERR_INVALID, "rsli.header.reserved", 2, "rsli/header/reserved", msg);
-    }
-    if (h[3] != 1) {
-        snprintf(msg, sizeof msg, "version is %u, expected 1", h[3]);
-        violation(&c, UE_ERR_INVALID, "rsli.header.version", 3, "rsli/header/version", msg);
-    }
+    if (h[2] != 0)
+        ue_violation(c, "rsli.header.reserved", 2, "rsli/header/reserved",
+                     "reserved byte is 0x%02X, expected 0", h[2]);
+    if (h[3] != 1)
+        ue_violation(c, "rsli.header.version", 3, "rsli/header/version",
+                     "version is %u, expected 1", h[3]);
     int16_t count16 = (int16_t)ue_load_u16le(h + 4);
     if (count16 < 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "rsli.header.count", 4, "rsli/header/entry_count",
+        ue_diag_add(c->d, UE_SEV_ERROR, "rsli.header.count", 4, "rsli/header/entry_count",
                     "entry count %d is negative", count16);
         return UE_ERR_INVALID;
     }
     size_t count = (size_t)count16;
     if (count > max_entries) {
-        ue_diag_add(d, UE_SEV_ERROR, "rsli.header.count", 4, "rsli/header/entry_count",
+        ue_diag_add(c->d, UE_SEV_ERROR, "rsli.header.count", 4, "rsli/header/entry_count",
                     "entry count %zu exceeds the limit %zu", count, max_entries);
         return UE_ERR_INVALID;
     }
     uint64_t table_end = UE_RSLI_HEADER_SIZE + (uint64_t)count * UE_RSLI_ENTRY_SIZE;
     if (table_end > size) {
-        ue_diag_add(d, UE_SEV_ERROR, "rsli.table.range", UE_RSLI_HEADER_SIZE, "rsli/table",
+        ue_diag_add(c->d, UE_SEV_ERROR, "rsli.table.range", UE_RSLI_HEADER_SIZE, "rsli/table",
                     "table of %zu entries ends at %llu, past the end of the file (%llu bytes)",
                     count, (unsigned long long)table_end, (unsigned long long)size);
         return UE_ERR_INVALID;
     }
     out->presorted = ue_load_u16le(h + 0x0E) == UE_RSLI_PRESORTED;
-    uint16_t seed = (uint16_t)(ue_load_u32le(h + 0x14) & 0xFFFFu);
+    *count_out = count;
+    return UE_OK;
+}
 
+/* Reads the XOR-obfuscated table (one keystream across all rows) and decodes every row. */
+static ue_result read_table(const ue_source *src, ue_rsli *out, size_t count) {
+    uint16_t seed = (uint16_t)(ue_load_u32le(out->header + 0x14) & 0xFFFFu);
     uint8_t *table = NULL;
     size_t table_bytes = count * UE_RSLI_ENTRY_SIZE;
-    r = ue_source_read_alloc(src, UE_RSLI_HEADER_SIZE, table_bytes, table_bytes, &table);
+    ue_result r = ue_source_read_alloc(src, UE_RSLI_HEADER_SIZE, table_bytes, table_bytes, &table);
     if (r != UE_OK) return r;
-    ue_xor_buffer(seed, table, table_bytes); /* one keystream across all rows */
+    ue_xor_buffer(seed, table, table_bytes);
     out->entries = calloc(count ? count : 1, sizeof *out->entries);
     if (!out->entries) {
         free(table);
@@ -476,164 +455,194 @@ ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits
         e->packed_size = ue_load_u32le(row + 0x1C);
     }
     free(table);
+    return UE_OK;
+}
 
-    /* AO trailer: honoured only when no entry's own range (before any overlay) reaches into
-     * the last 6 bytes, so a payload that happens to end in "AO" is not mistaken for one. */
-    uint64_t data_end = size;
-    if (size >= table_end + UE_RSLI_AO_SIZE) {
-        uint8_t ao[UE_RSLI_AO_SIZE];
-        if ((r = ue_source_read(src, size - UE_RSLI_AO_SIZE, ao, sizeof ao)) != UE_OK) goto fail;
-        if (ao[0] == 'A' && ao[1] == 'O') {
-            uint32_t overlay = ue_load_u32le(ao + 2);
-            bool covered = false;
-            for (size_t i = 0; i < count && !covered; i++) {
-                const ue_rsli_entry *e = &out->entries[i];
-                uint64_t end = (uint64_t)e->data_offset + e->packed_size;
-                covered = end > size - UE_RSLI_AO_SIZE && e->data_offset < size;
-            }
-            if (!covered && overlay <= size) {
-                out->has_ao = true;
-                out->overlay = overlay;
-                memcpy(out->ao_raw, ao, sizeof ao);
-                data_end = size - UE_RSLI_AO_SIZE;
-                ue_diag_add(d, UE_SEV_INFO, "rsli.ao", size - UE_RSLI_AO_SIZE, "rsli/trailer",
-                            "media overlay trailer: entry offsets are shifted by %u", overlay);
-            } else if (!covered) {
-                ue_diag_add(d, UE_SEV_WARNING, "rsli.ao.overlay", size - UE_RSLI_AO_SIZE + 2,
-                            "rsli/trailer/overlay",
-                            "\"AO\" trailer ignored: overlay %u passes the end of the file", overlay);
-            }
-        }
+/* AO trailer: honoured only when no entry's own range (before any overlay) reaches into the
+ * last 6 bytes, so a payload that happens to end in "AO" is not mistaken for one. Sets
+ * *data_end to where the entries' data may end. */
+static ue_result read_ao_trailer(const ue_source *src, ue_parse_ctx *c, ue_rsli *out,
+                                 uint64_t table_end, uint64_t *data_end) {
+    uint64_t size = src->size;
+    *data_end = size;
+    if (size < table_end + UE_RSLI_AO_SIZE) return UE_OK;
+    uint8_t ao[UE_RSLI_AO_SIZE];
+    ue_result r = ue_source_read(src, size - UE_RSLI_AO_SIZE, ao, sizeof ao);
+    if (r != UE_OK || ao[0] != 'A' || ao[1] != 'O') return r;
+    uint32_t overlay = ue_load_u32le(ao + 2);
+    bool covered = false;
+    for (size_t i = 0; i < out->count && !covered; i++) {
+        const ue_rsli_entry *e = &out->entries[i];
+        uint64_t end = (uint64_t)e->data_offset + e->packed_size;
+        covered = end > size - UE_RSLI_AO_SIZE && e->data_offset < size;
     }
+    if (covered) return UE_OK;
+    if (overlay > size) {
+        ue_diag_add(c->d, UE_SEV_WARNING, "rsli.ao.overlay", size - UE_RSLI_AO_SIZE + 2,
+                    "rsli/trailer/overlay",
+                    "\"AO\" trailer ignored: overlay %u passes the end of the file", overlay);
+        return UE_OK;
+    }
+    out->has_ao = true;
+    out->overlay = overlay;
+    memcpy(out->ao_raw, ao, sizeof ao);
+    *data_end = size - UE_RSLI_AO_SIZE;
+    ue_diag_add(c->d, UE_SEV_INFO, "rsli.ao", size - UE_RSLI_AO_SIZE, "rsli/trailer",
+                "media overlay trailer: entry offsets are shifted by %u", overlay);
+    return UE_OK;
+}
 
-    for (size_t i = 0; i < count; i++) {
-        ue_rsli_entry *e = &out->entries[i];
-        uint64_t row_off = UE_RSLI_HEADER_SIZE + (uint64_t)i * UE_RSLI_ENTRY_SIZE;
-        uint32_t method = method_of(e);
-        bool bad = false;
-        e->file_offset = (uint64_t)e->data_offset + out->overlay;
-        e->stored_bytes = e->packed_size;
-        if (e->name_raw[0] == 0) {
-            snprintf(path, sizeof path, "rsli/entry[%zu]/name", i);
-            ue_diag_add(d, UE_SEV_WARNING, "rsli.entry.name", row_off, path,
-                        "entry has an empty name (rsFind cannot reach it)");
-        }
-        if (!ue_rsli_method_known(method)) {
-            snprintf(path, sizeof path, "rsli/entry[%zu]/flags", i);
-            snprintf(msg, sizeof msg, "packing method 0x%03X (flags 0x%04X) is not supported",
-                     method, e->flags);
-            violation(&c, UE_ERR_UNSUPPORTED, "rsli.entry.method", row_off + 0x10, path, msg);
-            bad = true;
-        }
-        if (e->unpacked_size > max_unpacked) {
-            snprintf(path, sizeof path, "rsli/entry[%zu]/unpacked_size", i);
-            snprintf(msg, sizeof msg, "unpacked size %u exceeds the limit %zu", e->unpacked_size,
-                     max_unpacked);
-            violation(&c, UE_ERR_INVALID, "rsli.entry.unpacked_size", row_off + 0x14, path, msg);
-            bad = true;
-        }
-        if ((method == UE_RSLI_STORED || method == UE_RSLI_XOR) &&
-            e->packed_size != e->unpacked_size) {
-            snprintf(path, sizeof path, "rsli/entry[%zu]/packed_size", i);
-            snprintf(msg, sizeof msg, "%s entry: packed size %u differs from unpacked size %u",
-                     ue_rsli_method_name(method), e->packed_size, e->unpacked_size);
-            violation(&c, UE_ERR_INVALID, "rsli.entry.size", row_off + 0x1C, path, msg);
-            if (e->packed_size < e->unpacked_size) bad = true;
-        }
-        if (ue_range_ok(e->file_offset, e->packed_size, data_end)) {
-            e->range_ok = true;
-        } else if (method == UE_RSLI_DEFLATE && e->packed_size > 0 && !out->has_ao &&
-                   e->file_offset + e->packed_size == data_end + 1) {
-            /* sprites.lib's INTERF8.TEX: the stream is complete without the missing byte. */
-            e->eof_plus_one = true;
-            e->range_ok = true;
-            e->stored_bytes = e->packed_size - 1;
-            snprintf(path, sizeof path, "rsli/entry[%zu]/packed_size", i);
-            ue_diag_add(d, UE_SEV_INFO, "rsli.entry.deflate_eof_plus_one", row_off + 0x1C, path,
-                        "Deflate range ends one byte past the end of the file (known retail "
-                        "quirk); reading %u bytes",
-                        e->stored_bytes);
-        } else {
-            snprintf(path, sizeof path, "rsli/entry[%zu]/packed_size", i);
-            snprintf(msg, sizeof msg,
+/* Places entry i's packed bytes in [0, data_end) and checks they stay clear of the table.
+ * Returns false when they cannot be read. */
+static bool check_entry_range(ue_parse_ctx *c, ue_rsli *out, size_t i, uint64_t table_end,
+                              uint64_t data_end) {
+    ue_rsli_entry *e = &out->entries[i];
+    uint64_t row_off = UE_RSLI_HEADER_SIZE + (uint64_t)i * UE_RSLI_ENTRY_SIZE;
+    char path[96];
+    bool readable = true;
+    snprintf(path, sizeof path, "rsli/entry[%zu]/packed_size", i);
+    if (ue_range_ok(e->file_offset, e->packed_size, data_end)) {
+        e->range_ok = true;
+    } else if (method_of(e) == UE_RSLI_DEFLATE && e->packed_size > 0 && !out->has_ao &&
+               e->file_offset + e->packed_size == data_end + 1) {
+        /* sprites.lib's INTERF8.TEX: the stream is complete without the missing byte. */
+        e->eof_plus_one = true;
+        e->range_ok = true;
+        e->stored_bytes = e->packed_size - 1;
+        ue_diag_add(c->d, UE_SEV_INFO, "rsli.entry.deflate_eof_plus_one", row_off + 0x1C, path,
+                    "Deflate range ends one byte past the end of the file (known retail "
+                    "quirk); reading %u bytes",
+                    e->stored_bytes);
+    } else {
+        ue_violation(c, "rsli.entry.range", row_off + 0x18, path,
                      "packed range %llu+%u passes the end of the data (%llu bytes)",
                      (unsigned long long)e->file_offset, e->packed_size,
                      (unsigned long long)data_end);
-            violation(&c, UE_ERR_INVALID, "rsli.entry.range", row_off + 0x18, path, msg);
-            bad = true;
-        }
-        if (e->range_ok && e->stored_bytes > 0 && e->file_offset < table_end) {
-            snprintf(path, sizeof path, "rsli/entry[%zu]/data_offset", i);
-            snprintf(msg, sizeof msg, "packed data at %llu overlaps the header or table (ends %llu)",
+        readable = false;
+    }
+    if (e->range_ok && e->stored_bytes > 0 && e->file_offset < table_end) {
+        snprintf(path, sizeof path, "rsli/entry[%zu]/data_offset", i);
+        ue_violation(c, "rsli.entry.overlaps_table", row_off + 0x18, path,
+                     "packed data at %llu overlaps the header or table (ends %llu)",
                      (unsigned long long)e->file_offset, (unsigned long long)table_end);
-            violation(&c, UE_ERR_INVALID, "rsli.entry.overlaps_table", row_off + 0x18, path, msg);
-        }
-        e->damaged = bad;
     }
+    return readable;
+}
 
-    /* Sort table: trusted from disk only under 0xABBA, otherwise rebuilt like the engine. */
-    uint16_t *perm = malloc((count ? count : 1) * sizeof *perm);
-    if (!perm) {
-        r = UE_ERR_NOMEM;
-        goto fail;
+/* Name, packing method and sizes of entry i, then its range; marks it damaged when its
+ * payload cannot be decoded. */
+static void check_entry(ue_parse_ctx *c, ue_rsli *out, size_t i, size_t max_unpacked,
+                        uint64_t table_end, uint64_t data_end) {
+    ue_rsli_entry *e = &out->entries[i];
+    uint64_t row_off = UE_RSLI_HEADER_SIZE + (uint64_t)i * UE_RSLI_ENTRY_SIZE;
+    uint32_t method = method_of(e);
+    bool bad = false;
+    char path[96];
+    e->file_offset = (uint64_t)e->data_offset + out->overlay;
+    e->stored_bytes = e->packed_size;
+    if (e->name_raw[0] == 0) {
+        snprintf(path, sizeof path, "rsli/entry[%zu]/name", i);
+        ue_diag_add(c->d, UE_SEV_WARNING, "rsli.entry.name", row_off, path,
+                    "entry has an empty name (rsFind cannot reach it)");
     }
-    if ((r = ue_rsli_compute_sort(out, perm)) != UE_OK) {
-        free(perm);
-        goto fail;
+    if (!ue_rsli_method_known(method)) {
+        snprintf(path, sizeof path, "rsli/entry[%zu]/flags", i);
+        ue_violation_as(c, UE_ERR_UNSUPPORTED, "rsli.entry.method", row_off + 0x10, path,
+                        "packing method 0x%03X (flags 0x%04X) is not supported", method, e->flags);
+        bad = true;
     }
-    if (out->presorted) {
-        bool perm_ok = true, order_ok = true;
-        uint8_t *seen = calloc(count ? count : 1, 1);
-        if (!seen) {
-            free(perm);
-            r = UE_ERR_NOMEM;
-            goto fail;
+    if (e->unpacked_size > max_unpacked) {
+        snprintf(path, sizeof path, "rsli/entry[%zu]/unpacked_size", i);
+        ue_violation(c, "rsli.entry.unpacked_size", row_off + 0x14, path,
+                     "unpacked size %u exceeds the limit %zu", e->unpacked_size, max_unpacked);
+        bad = true;
+    }
+    if ((method == UE_RSLI_STORED || method == UE_RSLI_XOR) && e->packed_size != e->unpacked_size) {
+        snprintf(path, sizeof path, "rsli/entry[%zu]/packed_size", i);
+        ue_violation(c, "rsli.entry.size", row_off + 0x1C, path,
+                     "%s entry: packed size %u differs from unpacked size %u",
+                     ue_rsli_method_name(method), e->packed_size, e->unpacked_size);
+        if (e->packed_size < e->unpacked_size) bad = true;
+    }
+    if (!check_entry_range(c, out, i, table_end, data_end)) bad = true;
+    e->damaged = bad;
+}
+
+/* A presorted table (0xABBA) must be a permutation listing the names in strcmp order. */
+static ue_result check_presorted(ue_parse_ctx *c, ue_rsli *out) {
+    size_t count = out->count;
+    bool perm_ok = true;
+    char path[96];
+    uint8_t *seen = calloc(count ? count : 1, 1);
+    if (!seen) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < count; i++) {
+        uint16_t s = out->entries[i].sort_disk;
+        if (s < count && !seen[s]) {
+            seen[s] = 1;
+            continue;
         }
-        for (size_t i = 0; i < count; i++) {
-            uint16_t s = out->entries[i].sort_disk;
-            if (s >= count || seen[s]) {
-                if (perm_ok) {
-                    snprintf(path, sizeof path, "rsli/entry[%zu]/sort_to_original", i);
-                    snprintf(msg, sizeof msg,
-                             "presorted table (0xABBA) is not a permutation: value %u %s", s,
-                             s >= count ? "is out of range" : "repeats");
-                    violation(&c, UE_ERR_INVALID, "rsli.sort.permutation",
-                              UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x12, path, msg);
-                }
-                perm_ok = false;
-            } else {
-                seen[s] = 1;
-            }
+        if (perm_ok) {
+            snprintf(path, sizeof path, "rsli/entry[%zu]/sort_to_original", i);
+            ue_violation(c, "rsli.sort.permutation",
+                         UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x12, path,
+                         "presorted table (0xABBA) is not a permutation: value %u %s", s,
+                         s >= count ? "is out of range" : "repeats");
         }
-        free(seen);
-        for (size_t i = 1; perm_ok && i < count; i++) {
-            if (name_cmp_raw(out->entries[out->entries[i - 1].sort_disk].name_raw,
-                             out->entries[out->entries[i].sort_disk].name_raw) > 0) {
-                snprintf(path, sizeof path, "rsli/entry[%zu]/sort_to_original", i);
-                violation(&c, UE_ERR_INVALID, "rsli.sort.order",
-                          UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x12, path,
-                          "presorted table (0xABBA) does not list the names in strcmp order");
-                order_ok = false;
-                break;
-            }
+        perm_ok = false;
+    }
+    free(seen);
+    out->sort_valid = perm_ok;
+    for (size_t i = 1; perm_ok && i < count; i++) {
+        if (name_cmp_raw(out->entries[out->entries[i - 1].sort_disk].name_raw,
+                         out->entries[out->entries[i].sort_disk].name_raw) > 0) {
+            snprintf(path, sizeof path, "rsli/entry[%zu]/sort_to_original", i);
+            ue_violation(c, "rsli.sort.order", UE_RSLI_HEADER_SIZE + i * UE_RSLI_ENTRY_SIZE + 0x12,
+                         path, "presorted table (0xABBA) does not list the names in strcmp order");
+            out->sort_valid = false;
+            break;
         }
-        out->sort_valid = perm_ok && order_ok;
-    } else {
-        for (size_t i = 0; i < count; i++) out->entries[i].sort_value = perm[i];
+    }
+    return UE_OK;
+}
+
+/* Sort table: trusted from disk only under 0xABBA, otherwise rebuilt like the engine. */
+static ue_result check_sort_table(ue_parse_ctx *c, ue_rsli *out) {
+    uint16_t *perm = malloc((out->count ? out->count : 1) * sizeof *perm);
+    if (!perm) return UE_ERR_NOMEM;
+    ue_result r = ue_rsli_compute_sort(out, perm);
+    if (r == UE_OK && out->presorted) {
+        r = check_presorted(c, out);
+    } else if (r == UE_OK) {
+        for (size_t i = 0; i < out->count; i++) out->entries[i].sort_value = perm[i];
         out->sort_valid = true;
     }
     free(perm);
+    return r;
+}
 
-    if ((r = check_packed_overlaps(out, &c)) != UE_OK) goto fail;
-    if (c.failure != UE_OK) {
-        r = c.failure;
-        goto fail;
-    }
-    if ((r = collect_gaps(out, table_end, data_end)) != UE_OK) goto fail;
-    return UE_OK;
-
-fail:
-    ue_rsli_free(out);
+ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits *limits,
+                        ue_rsli *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    out->src = src;
+    out->file_size = src->size;
+    ue_parse_ctx c = ue_parse_begin(mode, d);
+    size_t max_entries = limits && limits->max_entries ? limits->max_entries : UE_RSLI_MAX_ENTRIES;
+    size_t max_unpacked = limits && limits->max_unpacked ? limits->max_unpacked : UE_CAP_ENTRY_BYTES;
+    size_t count = 0;
+    ue_result r = parse_header(src, &c, max_entries, out, &count);
+    if (r != UE_OK) return r;
+    uint64_t table_end = UE_RSLI_HEADER_SIZE + (uint64_t)count * UE_RSLI_ENTRY_SIZE;
+    uint64_t data_end = src->size;
+    r = read_table(src, out, count);
+    if (r != UE_OK) return r;
+    r = read_ao_trailer(src, &c, out, table_end, &data_end);
+    for (size_t i = 0; r == UE_OK && i < count; i++)
+        check_entry(&c, out, i, max_unpacked, table_end, data_end);
+    if (r == UE_OK) r = check_sort_table(&c, out);
+    if (r == UE_OK) r = check_packed_overlaps(out, &c);
+    if (r == UE_OK) r = c.failure;
+    if (r == UE_OK) r = collect_gaps(out, table_end, data_end);
+    if (r != UE_OK) ue_rsli_free(out);
     return r;
 }
 
