@@ -19,6 +19,17 @@ ue_result ue_array_reserve(void **items, size_t *cap, size_t need, size_t elem, 
     return UE_OK;
 }
 
+ue_result ue_array_make_room(void **items, size_t count, size_t elem, size_t max) {
+    if (count >= max || elem == 0) return UE_ERR_NOMEM;
+    if (count & (count - 1)) return UE_OK; /* not a power of two: room was made before */
+    size_t grown = count ? 2 * count : 1;
+    if (grown > SIZE_MAX / elem) return UE_ERR_NOMEM;
+    void *p = realloc(*items, grown * elem);
+    if (!p) return UE_ERR_NOMEM;
+    *items = p;
+    return UE_OK;
+}
+
 static int span_by_start(const void *a, const void *b) {
     const ue_span *x = a, *y = b;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;

@@ -10,6 +10,11 @@
  * *cap are unchanged then. */
 ue_result ue_array_reserve(void **items, size_t *cap, size_t need, size_t elem, size_t max);
 
+/* Room for element number `count` of an array that keeps no capacity field: the capacity is
+ * implied by the count, so the array is reallocated (doubling) only when `count` is 0 or a
+ * power of two. UE_ERR_NOMEM when out of memory or when count + 1 exceeds `max`. */
+ue_result ue_array_make_room(void **items, size_t count, size_t elem, size_t max);
+
 /* A half-open byte range [start, end). */
 typedef struct ue_span {
     uint64_t start, end;

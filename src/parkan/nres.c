@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/collections.h"
 #include "common/parse.h"
 #include "unearth/nres.h"
 
@@ -172,16 +173,12 @@ static ue_result scan_gap(const ue_source *src, ue_nres *n, uint32_t start, uint
         at += (uint32_t)take;
     }
     if (!nonzero) return UE_OK;
-    /* Doubling (at every power of two) keeps many gaps linear in time. */
-    if ((n->gap_count & (n->gap_count - 1)) == 0) {
-        ue_nres_gap *g = realloc(n->gaps, (n->gap_count ? 2 * n->gap_count : 1) * sizeof *g);
-        if (!g) return UE_ERR_NOMEM;
-        n->gaps = g;
-    }
+    ue_result r = ue_array_make_room((void **)&n->gaps, n->gap_count, sizeof *n->gaps, SIZE_MAX);
+    if (r != UE_OK) return r;
     ue_nres_gap *gap = &n->gaps[n->gap_count];
     gap->offset = start;
     gap->size = end - start;
-    ue_result r = ue_source_read_alloc(src, start, gap->size, UE_CAP_ENTRY_BYTES, &gap->bytes);
+    r = ue_source_read_alloc(src, start, gap->size, UE_CAP_ENTRY_BYTES, &gap->bytes);
     if (r != UE_OK) return r;
     n->gap_count++;
     /* Padding is expected to be zero; a larger unindexed region is a known retail quirk. */
@@ -318,30 +315,47 @@ static ue_result read_directory(const ue_source *src, ue_parse_ctx *c, size_t co
     return UE_OK;
 }
 
-/* Overlaps, then the bytes between payloads (padding and unindexed regions). */
-static ue_result check_ranges(const ue_source *src, ue_parse_ctx *c, ue_nres *out, range *ranges,
-                              size_t nranges) {
+typedef struct gap_scan {
+    const ue_source *src;
+    ue_nres *n;
+    ue_diag *d;
+} gap_scan;
+
+static ue_result scan_one_gap(uint64_t start, uint64_t end, void *ctx) {
+    gap_scan *g = ctx;
+    return scan_gap(g->src, g->n, (uint32_t)start, (uint32_t)end, g->d);
+}
+
+/* Bounded work: shared bytes are read once, so tolerant mode keeps the later of two
+ * overlapping entries as damaged instead of extracting or validating the same bytes again. */
+static void check_overlaps(ue_parse_ctx *c, ue_nres *out, range *ranges, size_t nranges) {
     qsort(ranges, nranges, sizeof *ranges, range_cmp);
     uint32_t cursor = UE_NRES_HEADER_SIZE;
-    ue_result res = UE_OK;
     char path[PATH_LEN];
-    for (size_t k = 0; k < nranges && res == UE_OK; k++) {
+    for (size_t k = 0; k < nranges; k++) {
         if (ranges[k].start < cursor && ranges[k].end > ranges[k].start) {
             snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", ranges[k].entry);
             ue_violation(c, "nres.entry.overlap",
                          out->dir_offset + ranges[k].entry * UE_NRES_ENTRY_SIZE + 56, path,
                          "payload [0x%x, 0x%x) overlaps an earlier payload ending at 0x%x",
                          ranges[k].start, ranges[k].end, cursor);
-            /* Bounded work: shared bytes are read once, so tolerant mode keeps the later entry
-             * as damaged instead of extracting or validating the same bytes again. */
             out->entries[ranges[k].entry].damaged = true;
-        } else if (ranges[k].start > cursor) {
-            res = scan_gap(src, out, cursor, ranges[k].start, c->d);
         }
         if (ranges[k].end > cursor) cursor = ranges[k].end;
     }
-    if (res == UE_OK && cursor < out->dir_offset)
-        res = scan_gap(src, out, cursor, out->dir_offset, c->d);
+}
+
+/* Overlaps, then the bytes between payloads (padding and unindexed regions). */
+static ue_result check_ranges(const ue_source *src, ue_parse_ctx *c, ue_nres *out, range *ranges,
+                              size_t nranges) {
+    check_overlaps(c, out, ranges, nranges);
+    ue_span *spans = malloc((nranges ? nranges : 1) * sizeof *spans);
+    if (!spans) return UE_ERR_NOMEM;
+    for (size_t k = 0; k < nranges; k++) spans[k] = (ue_span){ranges[k].start, ranges[k].end};
+    gap_scan g = {src, out, c->d};
+    ue_result res = ue_for_each_gap(spans, nranges, UE_NRES_HEADER_SIZE, out->dir_offset,
+                                    scan_one_gap, &g);
+    free(spans);
     if (res != UE_OK)
         ue_diag_add(c->d, UE_SEV_ERROR, "nres.read", UE_NO_OFFSET, "nres/data",
                     "cannot read the data region: %s", ue_result_name(res));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/collections.h"
 #include "common/parse.h"
 #include "unearth/codec.h"
 #include "unearth/lzss.h"
@@ -288,19 +289,9 @@ ue_result ue_rsli_pack_plain(uint32_t method, const uint8_t *data, size_t size, 
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-typedef struct span {
-    uint64_t start, end;
-} span;
-
 static int u64_cmp(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
-}
-
-static int span_cmp(const void *a, const void *b) {
-    const span *x = a, *y = b;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    return (x->end > y->end) - (x->end < y->end);
 }
 
 /* Bounded work (docs/bounded-work.md): packed ranges must not overlap, so decoding every entry
@@ -339,44 +330,30 @@ static ue_result check_packed_overlaps(ue_rsli *l, ue_parse_ctx *c) {
     return UE_OK;
 }
 
+static ue_result keep_gap(uint64_t start, uint64_t end, void *ctx) {
+    ue_rsli *l = ctx;
+    ue_result r = ue_array_make_room((void **)&l->gaps, l->gap_count, sizeof *l->gaps, SIZE_MAX);
+    if (r != UE_OK) return r;
+    ue_rsli_gap *g = &l->gaps[l->gap_count];
+    g->offset = start;
+    g->size = (size_t)(end - start);
+    r = ue_source_read_alloc(l->src, start, g->size, UE_CAP_ENTRY_BYTES, &g->bytes);
+    if (r == UE_OK) l->gap_count++;
+    return r;
+}
+
 /* Records every byte range of [table_end, data_end) that no entry covers, with its bytes, so
  * the lossless writer can put it back. */
 static ue_result collect_gaps(ue_rsli *l, uint64_t table_end, uint64_t data_end) {
-    span *s = malloc((l->count ? l->count : 1) * sizeof *s);
+    ue_span *s = malloc((l->count ? l->count : 1) * sizeof *s);
     if (!s) return UE_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < l->count; i++) {
         const ue_rsli_entry *e = &l->entries[i];
         if (!e->range_ok || e->stored_bytes == 0) continue;
-        s[n].start = e->file_offset;
-        s[n].end = e->file_offset + e->stored_bytes;
-        n++;
+        s[n++] = (ue_span){e->file_offset, e->file_offset + e->stored_bytes};
     }
-    qsort(s, n, sizeof *s, span_cmp);
-    uint64_t at = table_end;
-    ue_result r = UE_OK;
-    for (size_t k = 0; k <= n && r == UE_OK; k++) {
-        uint64_t next = k < n ? s[k].start : data_end;
-        if (next > data_end) next = data_end;
-        if (next > at) {
-            /* Doubling (at every power of two) keeps many gaps linear in time. */
-            if ((l->gap_count & (l->gap_count - 1)) == 0) {
-                size_t cap = l->gap_count ? 2 * l->gap_count : 1;
-                ue_rsli_gap *ng = realloc(l->gaps, cap * sizeof *ng);
-                if (!ng) {
-                    r = UE_ERR_NOMEM;
-                    break;
-                }
-                l->gaps = ng;
-            }
-            ue_rsli_gap *g = &l->gaps[l->gap_count];
-            g->offset = at;
-            g->size = (size_t)(next - at);
-            r = ue_source_read_alloc(l->src, at, g->size, UE_CAP_ENTRY_BYTES, &g->bytes);
-            if (r == UE_OK) l->gap_count++;
-        }
-        if (k < n && s[k].end > at) at = s[k].end;
-    }
+    ue_result r = ue_for_each_gap(s, n, table_end, data_end, keep_gap, l);
     free(s);
     return r;
 }
