@@ -217,7 +217,8 @@ void ue_archive_entry(const ue_archive *a, size_t i, ue_entry_info *info) {
 
 ue_result ue_archive_find(const ue_archive *a, const char *name, size_t *index) {
     if (a->ops->find && a->ops->find(a->state, name, index)) return UE_OK;
-    /* Fall back to the printable names the CLI shows, then to "#N" by index. */
+    /* Fall back to the names the CLI shows (UTF-8 for Parkan, escaped bytes for FSYS), then
+     * to "#N" by index. */
     size_t n = ue_archive_count(a);
     ue_entry_info info;
     for (size_t i = 0; i < n; i++) {
