@@ -89,10 +89,11 @@ static const cli_verb_def verb_table[] = {
      "unearth extract demo/parkan/objects.rlb -o objects\n"
      "unearth extract --tolerant damaged.rlb -o salvage\n"},
     {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS, "DIR", 1, 1, "ARCHIVE",
-     "archive file to write (required)", "unearth pack DIR -o ARCHIVE [-f] [-q|-v]",
+     "archive file to write; missing directories are created (required)", "unearth pack DIR -o ARCHIVE [-f] [-q|-v]",
      "rebuild an archive from DIR/manifest.json",
      "Unchanged payloads keep their bytes and offsets, so an untouched extraction packs\n"
-     "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n",
+     "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n"
+     "An edited entry \"name\" is UTF-8; NRes and RsLi store it as Windows-1251.\n",
      "unearth pack objects -o objects.rlb\n"},
     {"validate", cmd_validate, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE...", 1,
      0, NULL, NULL, "unearth validate FILE... [--strict|--tolerant] [--json] [-q|-v]",
