@@ -12,7 +12,7 @@ extern "C" {
 /* One entry as every container can describe it. Format-specific fields go to the JSON views. */
 typedef struct ue_entry_info {
     size_t index;
-    char name[256];        /* printable name (non-printable bytes escaped as \xNN) */
+    char name[256];        /* as text: Parkan CP1251 in UTF-8, other bytes escaped as \xNN */
     char type[24];         /* "Texm", "0x00000001", "pkx", ... */
     uint64_t offset;       /* where the stored bytes start in the container */
     uint64_t stored_size;  /* bytes occupied in the container */

@@ -217,7 +217,8 @@ void ue_archive_entry(const ue_archive *a, size_t i, ue_entry_info *info) {
 
 ue_result ue_archive_find(const ue_archive *a, const char *name, size_t *index) {
     if (a->ops->find && a->ops->find(a->state, name, index)) return UE_OK;
-    /* Fall back to the printable names the CLI shows, then to "#N" by index. */
+    /* Fall back to the names the CLI shows (UTF-8 for Parkan, escaped bytes for FSYS), then
+     * to "#N" by index. */
     size_t n = ue_archive_count(a);
     ue_entry_info info;
     for (size_t i = 0; i < n; i++) {
@@ -343,11 +344,26 @@ ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
     return r;
 }
 
+/* Like extract's output directory, a packed archive may go into directories not made yet. */
+static ue_result make_parent_dirs(const char *path, ue_diag *d) {
+    char parent[4096];
+    if (snprintf(parent, sizeof parent, "%s", path) >= (int)sizeof parent) return UE_OK;
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent) return UE_OK;
+    *slash = 0;
+    return ue_mkdirs(parent, d);
+}
+
 ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
     const ue_container_ops *ops;
     ue_result r;
     json_t *m = load_manifest(dir, &ops, &r, d);
     if (!m) return r;
+    /* Only once the manifest has been read, so a wrong DIR leaves no new directories. */
+    if ((r = make_parent_dirs(path, d)) != UE_OK) {
+        json_decref(m);
+        return r;
+    }
     if (ops->pack_to) {
         /* Streamed: payload files are copied into the output without being held in memory. */
         ue_file_sink f;

@@ -50,14 +50,29 @@ extern const ue_container_ops ue_gclzss_ops; /* standalone GameCube "LZSS" files
 
 /* ---- helpers shared by the formats' extract/pack --------------------------------------- */
 
-/* "0007_A_L_01.msh": index, then the name with path separators and control bytes replaced.
- * `fallback_ext` is appended when the name is empty. */
+/* "0007_A_L_01.msh": index, then the UTF-8 name with path separators, controls, bytes that
+ * are not UTF-8 and ASCII punctuation other than ._-+# and space replaced by '_' (letters of
+ * every script stay). `fallback_ext` is appended when nothing is left of the name. */
 void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext, char *out,
                         size_t out_size);
-/* Escapes non-printable bytes as \xNN, stopping at the first NUL or at n bytes. */
+/* Escapes non-printable bytes as \xNN, stopping at the first NUL or at n bytes (names whose
+ * encoding is unknown: FSYS). */
 void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
-/* The inverse: "\xNN" and "\\" escapes back to bytes (at most cap); false if malformed. */
-bool ue_unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len);
+/* A Parkan entry name (Windows-1251 bytes, up to the first NUL or n) as UTF-8 text: controls,
+ * 0x98 (no character) and '\' stay escaped as \xNN and \\, so the text maps back to the bytes. */
+void ue_cp1251_entry_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
+/* The inverse, also taking the all-escaped form older manifests hold: UTF-8 text with \xNN and
+ * \\ escapes to at most cap CP1251 bytes. UE_ERR_INVALID (with a diagnostic at `where` naming
+ * the character; none when d is NULL) for malformed UTF-8 or escapes and characters CP1251
+ * lacks; UE_ERR_USAGE when the bytes do not fit. */
+ue_result ue_cp1251_name_parse(const char *text, uint8_t *out, size_t cap, size_t *len,
+                               const char *where, ue_diag *d);
+/* pack's rule for a Parkan entry's stored name: `raw` (raw_size bytes, from "name_hex" when
+ * have_raw) is kept while the manifest's "name" text still names it; an edited name is stored
+ * as CP1251 (1..max_len bytes, zero-padded) and sets *renamed; a name that cannot be stored
+ * is an error naming the entry (`where`) and why. */
+ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw, size_t raw_size,
+                                  size_t max_len, const char *where, bool *renamed, ue_diag *d);
 
 /* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
  * XXH64 differs from the recorded "xxh64" (true when none is recorded). */

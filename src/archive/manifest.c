@@ -31,44 +31,159 @@ void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size)
     out[o] = 0;
 }
 
-bool ue_unescape_name(const char *text, uint8_t *out, size_t cap, size_t *len) {
-    size_t n = 0;
-    for (const char *p = text; *p; p++) {
-        if (n >= cap) return false;
-        if (p[0] == '\\' && p[1] == 'x' && p[2] && p[3]) {
-            char hex[3] = {p[2], p[3], 0};
-            size_t one;
-            if (!ue_hex_decode(hex, &out[n], 1, &one)) return false;
-            n++;
-            p += 3;
-        } else if (p[0] == '\\' && p[1] == '\\') {
-            out[n++] = '\\';
-            p++;
-        } else {
-            out[n++] = (uint8_t)*p;
-        }
-    }
-    *len = n;
-    return true;
+/* ASCII characters an entry's file name keeps as they are (the rest become '_'), as before
+ * non-ASCII letters were kept: extract's file names stay what they were for ASCII names. */
+static bool ascii_kept(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           strchr("._- +#", c) != NULL;
 }
 
 void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext, char *out,
                         size_t out_size) {
     char clean[200];
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p && o + 1 < sizeof clean; p++) {
-        unsigned char c = *p;
-        bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-' || c == ' ' || c == '+' || c == '#';
-        clean[o++] = safe ? (char)c : '_';
-    }
-    clean[o] = 0;
-    /* A name made only of dots would address a directory. */
-    if (strspn(clean, ".") == o) o = 0, clean[0] = 0;
+    /* Letters of every script stay; separators, controls and bytes that are not UTF-8 do not. */
+    size_t o = ue_file_name_component(name, clean, sizeof clean);
+    for (size_t i = 0; i < o; i++)
+        if ((unsigned char)clean[i] < 0x80 && !ascii_kept(clean[i])) clean[i] = '_';
     if (o == 0)
         snprintf(out, out_size, "%04zu%s", index, fallback_ext ? fallback_ext : "");
     else
         snprintf(out, out_size, "%04zu_%s", index, clean);
+}
+
+/* ---- Parkan entry names: CP1251 bytes shown as UTF-8 text ---------------------------------- */
+
+/* Appends len bytes when they fit with the NUL, so a character is never cut in two. */
+static bool append_whole(char *out, size_t out_size, size_t *o, const char *p, size_t len) {
+    if (*o + len >= out_size) return false;
+    memcpy(out + *o, p, len);
+    *o += len;
+    return true;
+}
+
+void ue_cp1251_entry_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
+    size_t o = 0;
+    if (out_size == 0) return;
+    for (size_t i = 0; i < n && raw[i]; i++) {
+        unsigned char c = raw[i];
+        char seq[8];
+        size_t len;
+        if (c == '\\') {
+            len = (size_t)snprintf(seq, sizeof seq, "\\\\");
+        } else if (c < 0x20 || c == 0x7F || c == 0x98) {
+            /* Controls are not text, and 0x98 is the one byte CP1251 gives no character. */
+            len = (size_t)snprintf(seq, sizeof seq, "\\x%02X", c);
+        } else {
+            const char one[2] = {(char)c, 0};
+            len = ue_cp1251_to_utf8(one, seq, sizeof seq);
+        }
+        if (!append_whole(out, out_size, &o, seq, len)) break;
+    }
+    out[o] = 0;
+}
+
+/* One "\xHH" or "\\" escape at p: its byte and length, or 0 when p starts no escape. A
+ * "\x" without two hex digits is an error (*bad), as it cannot be what unearth wrote. */
+static size_t name_escape(const char *p, uint8_t *byte, bool *bad) {
+    *bad = false;
+    if (p[0] != '\\') return 0;
+    if (p[1] == '\\') {
+        *byte = '\\';
+        return 2;
+    }
+    if (p[1] != 'x') return 0;
+    size_t got = 0;
+    char hex[3] = {p[2], p[2] ? p[3] : 0, 0};
+    if (!ue_hex_decode(hex, byte, 1, &got) || got != 1) {
+        *bad = true;
+        return 0;
+    }
+    return 4;
+}
+
+/* The CP1251 byte of the UTF-8 character at p (len bytes), or -1 when the code page lacks it. */
+static int cp1251_of(const char *p, size_t len) {
+    char one[5] = {0}, byte[2];
+    memcpy(one, p, len);
+    return ue_utf8_to_cp1251(one, byte, sizeof byte, NULL, NULL, NULL) == UE_OK
+               ? (unsigned char)byte[0]
+               : -1;
+}
+
+/* Why text cannot be a stored name, for the diagnostic (quiet when d is NULL). */
+static ue_result name_refused(ue_diag *d, const char *where, const char *text, size_t at,
+                              size_t len, uint32_t cp) {
+    if (len == 0)
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "name \"%s\" is not UTF-8 text (byte 0x%02X at offset %zu)", text,
+                    (unsigned char)text[at], at);
+    else if (cp == '\\')
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "name \"%s\": \\x at offset %zu needs two hex digits", text, at);
+    else
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "name \"%s\": '%.*s' (U+%04X) has no Windows-1251 code; Parkan names are "
+                    "stored in that code page (Latin, Cyrillic and common signs)",
+                    text, (int)len, text + at, (unsigned)cp);
+    return UE_ERR_INVALID;
+}
+
+ue_result ue_cp1251_name_parse(const char *text, uint8_t *out, size_t cap, size_t *len,
+                               const char *where, ue_diag *d) {
+    size_t n = 0, size = strlen(text);
+    for (size_t at = 0; at < size;) {
+        uint8_t byte = 0;
+        bool bad;
+        size_t used = name_escape(text + at, &byte, &bad);
+        if (bad) return name_refused(d, where, text, at, 1, '\\');
+        if (!used) {
+            uint32_t cp = 0;
+            used = ue_utf8_decode(text + at, size - at, &cp);
+            int mapped = used ? cp1251_of(text + at, used) : -1;
+            if (mapped < 0) return name_refused(d, where, text, at, used, cp);
+            byte = (uint8_t)mapped;
+        }
+        if (n == cap) return UE_ERR_USAGE; /* too long: the caller names its limit */
+        out[n++] = byte;
+        at += used;
+    }
+    *len = n;
+    return UE_OK;
+}
+
+ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw, size_t raw_size,
+                                  size_t max_len, const char *where, bool *renamed, ue_diag *d) {
+    *renamed = false;
+    if (!text) {
+        if (have_raw) return UE_OK;
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "entry has neither \"name\" nor \"name_hex\"");
+        return UE_ERR_INVALID;
+    }
+    uint8_t bytes[256];
+    size_t len = 0;
+    if (max_len > sizeof bytes || raw_size < max_len) return UE_ERR_USAGE;
+    char shown[4 * sizeof bytes + 1];
+    if (have_raw) {
+        /* Unchanged text: even a damaged raw name (no NUL in its field) is kept as it was. */
+        ue_cp1251_entry_name(raw, raw_size, shown, sizeof shown);
+        if (!strcmp(shown, text)) return UE_OK;
+    }
+    ue_result r = ue_cp1251_name_parse(text, bytes, max_len, &len, where, d);
+    if (r == UE_ERR_INVALID) return r;
+    /* The raw bytes win while the text still names them (whatever follows their NUL). */
+    size_t raw_len = 0;
+    while (have_raw && raw_len < raw_size && raw[raw_len]) raw_len++;
+    if (r == UE_OK && have_raw && len == raw_len && !memcmp(bytes, raw, len)) return UE_OK;
+    if (r != UE_OK || len == 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "name \"%s\" is empty or longer than %zu bytes", text, max_len);
+        return UE_ERR_INVALID;
+    }
+    memset(raw, 0, raw_size);
+    memcpy(raw, bytes, len);
+    *renamed = true;
+    return UE_OK;
 }
 
 static bool safe_relative(const char *rel) {

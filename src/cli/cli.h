@@ -31,7 +31,11 @@ typedef struct cli_opts {
 
 /* ---- reporting (src/cli/report.c) ---- */
 int cli_exit_code(ue_result r);
-/* Prints every diagnostic to stderr (at most `limit`, 0 = all) and a count of the rest. */
+/* -q shows only errors, -v adds informational notes; the default is warnings and errors.
+ * Applies to every diagnostic printed as text (never to --json). */
+void cli_set_verbosity(bool quiet, bool verbose);
+bool cli_shows(ue_severity s);
+/* Prints every diagnostic cli_shows to stderr (at most `limit`, 0 = all) and a count of the rest. */
 void cli_print_diags(const ue_diag *d, size_t limit);
 /* The same, each line prefixed with "PREFIX: " (the model or file the list belongs to). */
 void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit);

@@ -8,21 +8,12 @@
 #include "cli/cli.h"
 #include "unearth/archive.h"
 
-static int need_inputs(const cli_opts *o, size_t min, size_t max) {
-    if (o->input_count < min || (max && o->input_count > max)) {
-        cli_error("%s: expected %zu%s input%s (see unearth --help)", o->verb, min,
-                  max == min ? "" : " or more", min == 1 && max == 1 ? "" : "s");
-        return EXIT_USAGE;
-    }
-    return 0;
-}
-
 /* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
  * an exit code (0 on success). */
 static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d) {
     ue_result r = ue_archive_open(path, o->mode, a, d);
     if (r == UE_OK) {
-        if (d->count && !o->quiet && !o->json) cli_print_diags_as(path, d, 50);
+        if (d->count && !o->json) cli_print_diags_as(path, d, 50);
         return 0;
     }
     if (o->json) {
@@ -77,13 +68,11 @@ static void info_text(const char *path, ue_archive *a) {
 }
 
 int cmd_info(const cli_opts *o) {
-    int rc = need_inputs(o, 1, 1);
-    if (rc) return rc;
     int model_rc = model_info(o, o->inputs[0]);
     if (model_rc >= 0) return model_rc;
     ue_archive *a;
     ue_diag d = {0};
-    rc = open_archive(o, o->inputs[0], &a, &d);
+    int rc = open_archive(o, o->inputs[0], &a, &d);
     if (!rc) {
         if (o->json) rc = info_json(o, a, &d);
         else info_text(o->inputs[0], a);
@@ -147,11 +136,9 @@ static void list_text(ue_archive *a) {
 }
 
 int cmd_list(const cli_opts *o) {
-    int rc = need_inputs(o, 1, 1);
-    if (rc) return rc;
     ue_archive *a;
     ue_diag d = {0};
-    rc = open_archive(o, o->inputs[0], &a, &d);
+    int rc = open_archive(o, o->inputs[0], &a, &d);
     if (!rc) {
         if (o->json) list_json(o->inputs[0], a, &d);
         else list_text(a);
@@ -177,12 +164,7 @@ static int extract_verdict(const cli_opts *o, const char *path) {
 }
 
 int cmd_extract(const cli_opts *o) {
-    int rc = need_inputs(o, 1, 1);
-    if (rc) return rc;
-    if (!o->output) {
-        cli_error("extract: -o DIR is required");
-        return EXIT_USAGE;
-    }
+    int rc;
     const char *path = o->inputs[0];
     /* Strict mode refuses whatever validate calls invalid, nested containers and models too. */
     if (o->mode == UE_MODE_STRICT && (rc = extract_verdict(o, path))) return rc;
@@ -211,12 +193,6 @@ int cmd_extract(const cli_opts *o) {
 }
 
 int cmd_pack(const cli_opts *o) {
-    int rc = need_inputs(o, 1, 1);
-    if (rc) return rc;
-    if (!o->output) {
-        cli_error("pack: -o ARCHIVE is required");
-        return EXIT_USAGE;
-    }
     if (!o->force && ue_path_exists(o->output)) {
         cli_error("pack: %s exists (use -f to overwrite)", o->output);
         return EXIT_USAGE;
@@ -314,8 +290,6 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
 }
 
 int cmd_validate(const cli_opts *o) {
-    int rc = need_inputs(o, 1, 0);
-    if (rc) return rc;
     int worst = 0;
     json_t *report = o->json ? json_array() : NULL;
     for (size_t f = 0; f < o->input_count; f++) {
@@ -374,7 +348,7 @@ static int roundtrip_one(const cli_opts *o, const char *path) {
         ue_diag_free(&d);
         return code ? code : cli_exit_code(r);
     }
-    if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
+    cli_print_diags_as(path, &d, 50);
     ue_diag_free(&d);
     code = compare_reencoded(path, a, &d);
     int mcode = models_roundtrip(o, path);
@@ -385,8 +359,6 @@ static int roundtrip_one(const cli_opts *o, const char *path) {
 }
 
 int cmd_roundtrip(const cli_opts *o) {
-    int rc = need_inputs(o, 1, 0);
-    if (rc) return rc;
     int worst = 0;
     for (size_t f = 0; f < o->input_count; f++) {
         int code = roundtrip_one(o, o->inputs[f]);

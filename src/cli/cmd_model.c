@@ -583,10 +583,6 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list 
 }
 
 int cmd_convert(const cli_opts *o) {
-    if (o->input_count == 0 || !o->output) {
-        cli_error("convert: usage: unearth convert IN... -o OUT [--lod N] [--group G] [-r] [-j N]");
-        return EXIT_USAGE;
-    }
     bool to_file;
     out_kind kind;
     int rc = choose_output_kind(o, &to_file, &kind);

@@ -19,10 +19,7 @@ static bool dir_is_sample_pack(const char *dir, void *ctx) {
 }
 
 int cmd_demo(const cli_opts *o) {
-    if (!o->output || o->input_count) {
-        cli_error("demo: usage: unearth demo -o DIR [-f]");
-        return EXIT_USAGE;
-    }
+    /* The parser (options.c) has checked -o and the absence of inputs against the verb table. */
     ue_sample_list list;
     ue_diag d = {0};
     ue_result r = ue_samples_build(&list);

@@ -29,9 +29,11 @@ static const cli_option_def option_table[] = {
      "report damage as warnings, skip damaged parts, keep what is intact\n"
      "(default: --strict)"},
     {OPT_QUIET, "-q", "--quiet", 0, NULL, NO_RANGE, NULL,
-     "print only errors: no warnings, notes or progress (default: off)"},
+     "print only errors: no warnings, notes or progress (default: off;\n"
+     "warnings and errors are printed)"},
     {OPT_VERBOSE, "-v", "--verbose", 0, NULL, NO_RANGE, NULL,
-     "also print informational notes (default: off; not with -q)"},
+     "also print informational notes, diagnostics of severity info\n"
+     "(default: off, notes are not printed; not with -q)"},
     {OPT_RECURSIVE, "-r", "--recursive", 0, NULL, NO_RANGE, NULL,
      "walk directories given as IN, every file below them (default: off,\n"
      "a directory IN is an error)"},
@@ -87,21 +89,23 @@ static const cli_verb_def verb_table[] = {
      "unearth extract demo/parkan/objects.rlb -o objects\n"
      "unearth extract --tolerant damaged.rlb -o salvage\n"},
     {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS, "DIR", 1, 1, "ARCHIVE",
-     "archive file to write (required)", "unearth pack DIR -o ARCHIVE [-f] [-q|-v]",
+     "archive file to write; missing directories are created (required)", "unearth pack DIR -o ARCHIVE [-f] [-q|-v]",
      "rebuild an archive from DIR/manifest.json",
      "Unchanged payloads keep their bytes and offsets, so an untouched extraction packs\n"
-     "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n",
+     "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n"
+     "An edited entry \"name\" is UTF-8; NRes and RsLi store it as Windows-1251.\n",
      "unearth pack objects -o objects.rlb\n"},
-    {"validate", cmd_validate, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS, "FILE...", 1, 0, NULL,
-     NULL, "unearth validate FILE... [--strict|--tolerant] [--json]",
+    {"validate", cmd_validate, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE...", 1,
+     0, NULL, NULL, "unearth validate FILE... [--strict|--tolerant] [--json] [-q|-v]",
      "check files against their format's rules",
      "Checks each FILE, every container nested in it and every model inside, and prints a\n"
-     "summary per file. Exit 1 when any FILE is invalid.\n",
+     "summary per file (--json: every diagnostic, notes included, whatever -q/-v say).\n"
+     "Exit 1 when any FILE is invalid.\n",
      "unearth validate demo/parkan/objects.rlb\n"
      "unearth validate --json demo/gamecube/*.fsys\n"
      "unearth validate --tolerant damaged.rlb\n"},
-    {"roundtrip", cmd_roundtrip, BIT(OPT_HELP) | MODE_OPTS, "FILE...", 1, 0, NULL, NULL,
-     "unearth roundtrip FILE... [--strict|--tolerant]", "decode, encode, byte-compare",
+    {"roundtrip", cmd_roundtrip, BIT(OPT_HELP) | MODE_OPTS | TALK_OPTS, "FILE...", 1, 0, NULL, NULL,
+     "unearth roundtrip FILE... [--strict|--tolerant] [-q|-v]", "decode, encode, byte-compare",
      "Re-encodes each FILE (and each model inside) with unearth's writers and compares the\n"
      "bytes with the input. Exit 1 on the first differing byte of any FILE, or when validate\n"
      "rejects it (it is then not compared).\n",

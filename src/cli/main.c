@@ -13,6 +13,7 @@ int main(int argc, char **argv) {
     cli_opts o;
     const cli_verb_def *verb = NULL;
     int rc = cli_parse(argc, argv, &o, &verb);
+    if (rc == CLI_RUN) cli_set_verbosity(o.quiet, o.verbose);
     /* One output-safety rule for every verb that writes (src/cli/outputs.c). */
     if (rc == CLI_RUN && o.output) {
         int refused = cli_check_output(o.verb, o.output, o.inputs, o.input_count);

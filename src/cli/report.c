@@ -31,17 +31,33 @@ void cli_error(const char *fmt, ...) {
     fputc('\n', stderr);
 }
 
-void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit) {
+/* The least severe diagnostic printed as text. Set once by main from -q/-v before any verb
+ * runs (and before convert starts its threads), so every verb and every helper that prints a
+ * list follows the same rule without passing the options down. JSON output is never filtered. */
+static ue_severity text_threshold = UE_SEV_WARNING;
+
+void cli_set_verbosity(bool quiet, bool verbose) {
+    text_threshold = quiet ? UE_SEV_ERROR : verbose ? UE_SEV_INFO : UE_SEV_WARNING;
+}
+
+bool cli_shows(ue_severity s) { return s >= text_threshold; }
+
+static void print_diag_line(const char *prefix, const ue_diag_item *it) {
     char line[800];
-    size_t shown = 0;
+    ue_diag_format(it, line, sizeof line);
+    if (prefix) fprintf(stderr, "%s: %s\n", prefix, line);
+    else fprintf(stderr, "%s\n", line);
+}
+
+void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit) {
+    size_t shown = 0, rest = 0;
     for (size_t i = 0; i < d->count; i++) {
-        if (limit && shown == limit) break;
-        ue_diag_format(&d->items[i], line, sizeof line);
-        if (prefix) fprintf(stderr, "%s: %s\n", prefix, line);
-        else fprintf(stderr, "%s\n", line);
-        shown++;
+        if (!cli_shows(d->items[i].severity)) continue;
+        if (limit && shown == limit) rest++;
+        else print_diag_line(prefix, &d->items[i]), shown++;
     }
-    size_t rest = d->count - shown + d->dropped;
+    /* Items the list had no room for have unknown severity; they are counted as before. */
+    rest += d->dropped;
     if (!rest) return;
     if (prefix) fprintf(stderr, "%s: ... and %zu more diagnostics\n", prefix, rest);
     else fprintf(stderr, "... and %zu more diagnostics\n", rest);

@@ -74,7 +74,8 @@ static void nres_entry(const void *state, size_t i, ue_entry_info *info) {
     const ue_nres_entry *e = &s->nres.entries[i];
     memset(info, 0, sizeof *info);
     info->index = i;
-    ue_printable_name(e->name_raw, UE_NRES_NAME_SIZE, info->name, sizeof info->name);
+    /* NRes names are Windows-1251: shown in UTF-8. */
+    ue_cp1251_entry_name(e->name_raw, UE_NRES_NAME_SIZE, info->name, sizeof info->name);
     type_name(e->type_id, info->type, sizeof info->type);
     info->offset = e->data_offset;
     info->stored_size = e->size;
@@ -84,8 +85,19 @@ static void nres_entry(const void *state, size_t i, ue_entry_info *info) {
     snprintf(info->nested, sizeof info->nested, "%s", s->nested[i]);
 }
 
+/* The engine's lookup on the name as typed, then on its CP1251 bytes: a UTF-8 name
+ * ("РОБОТ.msh") or the escaped form older unearth printed ("\\xD0\\xCE...") finds the entry with
+ * the engine's case rule. */
 static bool nres_find(const void *state, const char *name, size_t *index) {
-    return ue_nres_find(&((const nres_state *)state)->nres, name, index);
+    const ue_nres *n = &((const nres_state *)state)->nres;
+    if (ue_nres_find(n, name, index)) return true;
+    uint8_t bytes[UE_NRES_NAME_SIZE];
+    size_t len;
+    if (ue_cp1251_name_parse(name, bytes, UE_NRES_NAME_SIZE - 1, &len, NULL, NULL) != UE_OK) return false;
+    char stored[UE_NRES_NAME_SIZE];
+    memcpy(stored, bytes, len);
+    stored[len] = 0;
+    return ue_nres_find(n, stored, index);
 }
 
 static ue_result nres_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
@@ -157,9 +169,10 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
         json_array_append_new(entries, ej);
         const ue_nres_entry *e = &n->entries[i];
         if (e->damaged) continue;
-        char name[UE_NRES_NAME_SIZE + 1], file[300], hex[17];
+        char name[UE_NRES_NAME_SIZE + 1], text[4 * UE_NRES_NAME_SIZE], file[300], hex[17];
         ue_nres_entry_name(e, name, sizeof name);
-        ue_entry_file_name(i, name, ".bin", file, sizeof file);
+        ue_cp1251_to_utf8(name, text, sizeof text);
+        ue_entry_file_name(i, text, ".bin", file, sizeof file);
         snprintf(rel, sizeof rel, "entries/%s", file);
         uint64_t hash = 0;
         if (!e->owned && n->src) {
@@ -235,31 +248,16 @@ static ue_result nres_pack_to(const json_t *manifest, const char *dir, ue_sink *
         ue_json_u32(ej, "attr1", &e->attr1, NULL, NULL);
         ue_json_u32(ej, "attr2", &e->attr2, NULL, NULL);
         ue_json_u32(ej, "attr3", &e->attr3, NULL, NULL);
-        /* The raw 36 bytes win unless the user edited the readable name. */
+        /* The raw 36 bytes win unless the user edited the readable (UTF-8) name. */
         const char *name = json_string_value(json_object_get(ej, "name"));
         size_t raw_len = 0;
         bool have_raw = json_object_get(ej, "name_hex") &&
                         ue_json_hex(ej, "name_hex", e->name_raw, UE_NRES_NAME_SIZE, &raw_len, where, d);
-        char shown[256] = "";
-        if (have_raw) ue_printable_name(e->name_raw, UE_NRES_NAME_SIZE, shown, sizeof shown);
-        if (name && (!have_raw || strcmp(name, shown) != 0)) {
-            uint8_t bytes[UE_NRES_NAME_SIZE];
-            size_t len;
-            if (!ue_unescape_name(name, bytes, UE_NRES_NAME_SIZE - 1, &len) || len == 0) {
-                ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
-                            "name \"%s\" is empty or longer than 35 bytes", name);
-                r = UE_ERR_INVALID;
-                break;
-            }
-            memset(e->name_raw, 0, sizeof e->name_raw);
-            memcpy(e->name_raw, bytes, len);
-            n.sort_dirty = true;
-        } else if (!have_raw) {
-            ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
-                        "entry has neither \"name\" nor \"name_hex\"");
-            r = UE_ERR_INVALID;
-            break;
-        }
+        bool renamed = false;
+        r = ue_manifest_cp1251_name(name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
+                                    UE_NRES_NAME_SIZE - 1, where, &renamed, d);
+        if (r != UE_OK) break;
+        if (renamed) n.sort_dirty = true;
         if (json_is_true(json_object_get(ej, "damaged")) && !json_object_get(ej, "file")) {
             ue_diag_add(d, UE_SEV_ERROR, "manifest.damaged", UE_NO_OFFSET, where,
                         "entry was damaged in the source and has no payload file");

@@ -70,7 +70,8 @@ static void rsli_entry(const void *state, size_t i, ue_entry_info *info) {
     const ue_rsli_entry *e = &s->lib.entries[i];
     memset(info, 0, sizeof *info);
     info->index = i;
-    ue_printable_name(e->name_raw, UE_RSLI_NAME_SIZE, info->name, sizeof info->name);
+    /* RsLi names are Windows-1251: shown in UTF-8. */
+    ue_cp1251_entry_name(e->name_raw, UE_RSLI_NAME_SIZE, info->name, sizeof info->name);
     snprintf(info->type, sizeof info->type, "0x%04X", e->flags);
     info->offset = e->file_offset;
     info->stored_size = e->stored_bytes;
@@ -89,8 +90,17 @@ static void rsli_entry(const void *state, size_t i, ue_entry_info *info) {
     }
 }
 
+/* The engine's lookup on the name as typed, then on its CP1251 bytes (UTF-8 or escaped text). */
 static bool rsli_find(const void *state, const char *name, size_t *index) {
-    return ue_rsli_find(&((const rsli_state *)state)->lib, name, index);
+    const ue_rsli *l = &((const rsli_state *)state)->lib;
+    if (ue_rsli_find(l, name, index)) return true;
+    uint8_t bytes[UE_RSLI_NAME_SIZE];
+    size_t len;
+    if (ue_cp1251_name_parse(name, bytes, UE_RSLI_NAME_SIZE, &len, NULL, NULL) != UE_OK) return false;
+    char stored[UE_RSLI_NAME_SIZE + 1];
+    memcpy(stored, bytes, len);
+    stored[len] = 0;
+    return ue_rsli_find(l, stored, index);
 }
 
 static ue_result rsli_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
@@ -157,13 +167,14 @@ static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     json_object_set_new(m, "entries", entries);
     json_object_set_new(m, "unindexed", gaps);
     ue_result r = UE_OK;
-    char rel[320], file[300], name[UE_RSLI_NAME_SIZE + 1];
+    char rel[320], file[300], name[UE_RSLI_NAME_SIZE + 1], text[4 * UE_RSLI_NAME_SIZE];
     for (size_t i = 0; i < l->count && r == UE_OK; i++) {
         ue_rsli_entry *e = &l->entries[i];
         json_t *ej = rsli_entry_json(state, i);
         json_array_append_new(entries, ej);
         ue_rsli_entry_name(e, name, sizeof name);
-        ue_entry_file_name(i, name, ".bin", file, sizeof file);
+        ue_cp1251_to_utf8(name, text, sizeof text);
+        ue_entry_file_name(i, text, ".bin", file, sizeof file);
         if (!e->damaged) {
             uint8_t *p;
             size_t n;
@@ -214,13 +225,6 @@ static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     return UE_OK;
 }
 
-/* Parses "NAME" or "A\x01B" (ue_printable_name's escapes) into at most 12 bytes. */
-static bool parse_name(const char *text, uint8_t out[UE_RSLI_NAME_SIZE]) {
-    size_t n;
-    memset(out, 0, UE_RSLI_NAME_SIZE);
-    return ue_unescape_name(text, out, UE_RSLI_NAME_SIZE, &n) && n > 0;
-}
-
 static ue_result take_owned(ue_rsli_entry *e, uint8_t *bytes, size_t n) {
     if (n > UINT32_MAX) {
         free(bytes);
@@ -252,24 +256,15 @@ static ue_result pack_entry(ue_rsli *l, const json_t *ej, size_t i, const char *
     e->flags = (uint16_t)flags;
     uint32_t method = flags & UE_RSLI_METHOD_MASK;
 
-    /* The raw 12 bytes win unless the readable name was edited. */
+    /* The raw 12 bytes win unless the readable (UTF-8) name was edited. */
     bool have_raw = json_object_get(ej, "name_hex") &&
                     ue_json_hex(ej, "name_hex", e->name_raw, UE_RSLI_NAME_SIZE, NULL, where, d);
     const char *text = json_string_value(json_object_get(ej, "name"));
-    char shown[64] = "";
-    if (have_raw) ue_printable_name(e->name_raw, UE_RSLI_NAME_SIZE, shown, sizeof shown);
-    if (text && (!have_raw || strcmp(text, shown) != 0)) {
-        if (!parse_name(text, e->name_raw)) {
-            ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
-                        "name \"%s\" is empty or longer than 12 bytes", text);
-            return UE_ERR_INVALID;
-        }
-        *dirty = true;
-    } else if (!have_raw) {
-        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
-                    "entry has neither \"name\" nor \"name_hex\"");
-        return UE_ERR_INVALID;
-    }
+    bool renamed = false;
+    ue_result named = ue_manifest_cp1251_name(text, have_raw, e->name_raw, UE_RSLI_NAME_SIZE,
+                                              UE_RSLI_NAME_SIZE, where, &renamed, d);
+    if (named != UE_OK) return named;
+    if (renamed) *dirty = true;
     if (json_object_get(ej, "service_hex") &&
         !ue_json_hex(ej, "service_hex", e->service, 4, NULL, where, d))
         return UE_ERR_INVALID;

@@ -119,4 +119,55 @@ expect_rc 0 "$UE" pack "$T/ro" -o "$T/rev.rlb"
 expect_rc 0 "$UE" list "$T/rev.rlb:textures_inner.lib"
 grep -q GRID_01 "$T/out" && ok || bad "lookup through the rebuilt sort table"
 
+# -q / -v: an NRes with 16 non-zero bytes outside every entry gets one info-level note
+# (nres.unindexed); it is printed only with -v, on every verb that reads the file.
+python3 - "$A" "$T/gap.rlb" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+count, total = struct.unpack_from("<iI", d, 8)
+directory = total - 64 * count
+out = d[:directory] + b"\x55" * 16 + d[directory:]
+open(sys.argv[2], "wb").write(out[:12] + struct.pack("<I", total + 16) + out[16:])
+PY
+NOTE='gap.rlb: info: nres/data @0x[0-9a-f]*: 16 bytes outside every entry hold non-zero data (kept) \[nres.unindexed\]'
+for verb in info list validate roundtrip; do
+  expect_rc 0 "$UE" $verb "$T/gap.rlb"
+  grep -q "info:" "$T/err" && bad "$verb printed a note without -v" || ok
+  expect_rc 0 "$UE" $verb -v "$T/gap.rlb"
+  grep -q "$NOTE" "$T/err" && ok || bad "$verb -v did not print the note"
+  expect_rc 0 "$UE" $verb --verbose "$T/gap.rlb"
+  [ "$(grep -c "$NOTE" "$T/err")" = 1 ] && ok || bad "$verb --verbose: not one note"
+done
+rm -rf "$T/gx"; expect_rc 0 "$UE" extract "$T/gap.rlb" -o "$T/gx"
+grep -q "info:" "$T/err" && bad "extract printed a note without -v" || ok
+grep -q "extracted 7 entries" "$T/err" && ok || bad "extract lost its progress line"
+rm -rf "$T/gx"; expect_rc 0 "$UE" extract -v "$T/gap.rlb" -o "$T/gx"
+grep -q "$NOTE" "$T/err" && ok || bad "extract -v did not print the note"
+rm -rf "$T/gx"; expect_rc 0 "$UE" extract -q "$T/gap.rlb" -o "$T/gx"
+[ ! -s "$T/err" ] && ok || bad "extract -q printed: $(cat "$T/err")"
+# --json keeps every diagnostic, notes included, without -v
+expect_rc 0 "$UE" list --json "$T/gap.rlb"
+grep -q '"code": "nres.unindexed"' "$T/out" && ok || bad "list --json dropped the note"
+# -q hides warnings but never errors: 3 non-zero bytes are padding (a warning in both modes),
+# and a file cut short is an error.
+python3 - "$T/gap.rlb" "$T/pad.rlb" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+count, total = struct.unpack_from("<iI", d, 8)
+directory = total - 64 * count
+del d[directory - 13:directory]  # 3 of the 16 bytes stay: less than the 8-byte alignment
+struct.pack_into("<I", d, 12, total - 13)
+open(sys.argv[2], "wb").write(bytes(d))
+PY
+expect_rc 0 "$UE" list "$T/pad.rlb"
+grep -q "warning: .*\[nres.padding.nonzero\]" "$T/err" && ok || bad "padding warning not shown by default"
+expect_rc 0 "$UE" list -q "$T/pad.rlb"
+grep -q "warning:" "$T/err" && bad "list -q printed a warning" || ok
+head -c 100 "$A" > "$T/cut.rlb"
+expect_rc 1 "$UE" list -q "$T/cut.rlb"
+grep -q "error:" "$T/err" && ok || bad "list -q hid the error"
+# pack makes the directories its output goes into
+expect_rc 0 "$UE" pack "$T/gx" -o "$T/new/sub/dir/gap.rlb"
+cmp -s "$T/gap.rlb" "$T/new/sub/dir/gap.rlb" && ok || bad "pack into new directories is not byte-identical"
+
 finish

@@ -50,7 +50,72 @@ want = b"NEW\xc0NAME.wea".ljust(36, b"\0")
 sys.exit(0 if want in names else 1)
 PY
 expect_rc 0 "$UE" extract "$T/ren.rlb" -o "$T/ren2"
-grep -q 'NEW\\\\xC0NAME.wea' "$T/ren2/manifest.json" && ok || bad "re-extracted name is not NEW\\xC0NAME.wea"
+# CP1251 0xC0 is shown in UTF-8 from now on: the manifest names it NEWАNAME.wea (Cyrillic А).
+grep -q '"name": "NEWАNAME.wea"' "$T/ren2/manifest.json" && ok || bad "re-extracted name is not NEWАNAME.wea"
+# Cyrillic names (issue 13 point 6): ROBOT.msh renamed in UTF-8 through the manifest is stored as
+# CP1251 bytes, listed and extracted in UTF-8, addressed by its UTF-8 name, and packs back exactly.
+cp -r "$T/x" "$T/cyr"
+edit_manifest "$T/cyr" "e = [e for e in m['entries'] if e['name'] == 'ROBOT.msh'][0]; e['name'] = 'РОБОТ.msh'"
+expect_rc 0 "$UE" pack "$T/cyr" -o "$T/cyr.rlb"
+python3 - "$T/cyr.rlb" <<'PY' && ok || bad "UTF-8 name not stored as CP1251 bytes"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+count, total = struct.unpack_from("<iI", data, 8)
+directory = total - 64 * count
+names = [data[directory + 64 * i + 0x14:][:36] for i in range(count)]
+sys.exit(0 if "РОБОТ.msh".encode("cp1251").ljust(36, b"\0") in names else 1)
+PY
+expect_rc 0 "$UE" list "$T/cyr.rlb"
+grep -q "MESH .* РОБОТ.msh  \[nres\]$" "$T/out" && ok || bad "list does not show РОБОТ.msh in UTF-8"
+expect_rc 0 "$UE" list --json "$T/cyr.rlb"
+python3 - "$T/out" <<'PY' && ok || bad "list --json name is not UTF-8 with the raw bytes beside it"
+import json, sys
+e = [e for e in json.load(open(sys.argv[1]))["entries"] if e["type"] == "MESH"][0]
+raw = bytes.fromhex(e["extra"]["name_hex"]).rstrip(b"\0")
+sys.exit(0 if e["name"] == "РОБОТ.msh" and raw == "РОБОТ.msh".encode("cp1251") else 1)
+PY
+expect_rc 0 "$UE" extract "$T/cyr.rlb" -o "$T/cyr2"
+robot_file=$(python3 -c "import json,sys; print([e['file'] for e in json.load(open(sys.argv[1]))['entries'] if e['name'] == 'РОБОТ.msh'][0])" "$T/cyr2/manifest.json")
+[ "${robot_file#entries/}" = "0006_РОБОТ.msh" ] && ok || bad "payload file name is '$robot_file', not 0006_РОБОТ.msh"
+[ -f "$T/cyr2/entries/0006_РОБОТ.msh" ] && ok || bad "no payload file entries/0006_РОБОТ.msh"
+expect_rc 0 "$UE" pack "$T/cyr2" -o "$T/cyr2.rlb"
+cmp -s "$T/cyr.rlb" "$T/cyr2.rlb" && ok || bad "extract -> pack of a Cyrillic archive is not byte-identical"
+# ARCHIVE:ENTRY by the UTF-8 name, by the escaped form older versions printed, and by #N
+for addr in "РОБОТ.msh" '\xD0\xCE\xC1\xCE\xD2.msh' "#6"; do
+  expect_rc 0 "$UE" info "$T/cyr.rlb:$addr"
+  grep -q "Parkan MSH model" "$T/out" && ok || bad "ARCHIVE:$addr does not find the model"
+done
+expect_rc 1 "$UE" info "$T/cyr.rlb:РОБОТЫ.msh"
+grep -q 'no entry named "РОБОТЫ.msh"' "$T/err" && ok || bad "a missing UTF-8 name is not named in the error"
+# A character CP1251 lacks is refused, naming the entry, the character and its code point.
+cp -r "$T/x" "$T/cjk"
+edit_manifest "$T/cjk" "m['entries'][2]['name'] = 'ROBOT名.msh'"
+expect_rc 1 "$UE" pack "$T/cjk" -o "$T/cjk.rlb"
+grep -q "manifest/entries\[2\]: name \"ROBOT名.msh\": '名' (U+540D) has no Windows-1251 code" "$T/err" \
+  && ok || bad "unmappable character not refused by name: $(cat "$T/err")"
+[ ! -e "$T/cjk.rlb" ] && ok || bad "pack wrote an archive with an unmappable name"
+# Bytes without a character stay escaped in both directions: 0x98 (unassigned) and a control.
+cp -r "$T/x" "$T/odd"
+edit_manifest "$T/odd" "e = m['entries'][1]; e['name'] = 'A\\\\x98B\\\\x01\\\\\\\\.mat'; e.pop('name_hex', None)"
+expect_rc 0 "$UE" pack "$T/odd" -o "$T/odd.rlb"
+expect_rc 0 "$UE" list --json "$T/odd.rlb"
+python3 - "$T/out" <<'PY' && ok || bad "0x98, a control byte or a backslash not escaped in the listing"
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"][1]
+raw = bytes.fromhex(e["extra"]["name_hex"]).rstrip(b"\0")
+sys.exit(0 if e["name"] == "A\\x98B\\x01\\\\.mat" and raw == b"A\x98B\x01\\.mat" else 1)
+PY
+# RsLi names follow the same rule (12 bytes, shown through list --json's name_hex).
+L="$T/demo/parkan/sprites_demo.lib"
+expect_rc 0 "$UE" extract "$L" -o "$T/rl"
+edit_manifest "$T/rl" "m['entries'][0]['name'] = 'ЩИТ_01'"
+expect_rc 0 "$UE" pack "$T/rl" -o "$T/rl.lib"
+expect_rc 0 "$UE" list --json "$T/rl.lib"
+python3 - "$T/out" <<'PY' && ok || bad "RsLi UTF-8 rename not stored as CP1251"
+import json, sys
+names = {e["name"]: bytes.fromhex(e["extra"]["name_hex"]).rstrip(b"\0") for e in json.load(open(sys.argv[1]))["entries"]}
+sys.exit(0 if names.get("ЩИТ_01") == "ЩИТ_01".encode("cp1251") else 1)
+PY
 # A name over 35 bytes is refused, naming the entry.
 cp -r "$T/x" "$T/long"
 edit_manifest "$T/long" "e = m['entries'][1]; e['name'] = 'x' * 40; e.pop('name_hex', None)"
