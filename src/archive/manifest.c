@@ -7,29 +7,6 @@
 #include "archive/container.h"
 #include "common/collections.h"
 
-void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
-    size_t o = 0;
-    if (out_size == 0) return;
-    for (size_t i = 0; i < n && raw[i]; i++) {
-        unsigned char c = raw[i];
-        char tmp[5];
-        size_t len;
-        if (c == '\\') {
-            memcpy(tmp, "\\\\", 2);
-            len = 2;
-        } else if (c >= 0x20 && c < 0x7F) {
-            tmp[0] = (char)c;
-            len = 1;
-        } else {
-            snprintf(tmp, sizeof tmp, "\\x%02X", c);
-            len = 4;
-        }
-        if (o + len >= out_size) break;
-        memcpy(out + o, tmp, len);
-        o += len;
-    }
-    out[o] = 0;
-}
 
 /* ASCII characters an entry's file name keeps as they are (the rest become '_'), as before
  * non-ASCII letters were kept: extract's file names stay what they were for ASCII names. */
@@ -61,7 +38,9 @@ static bool append_whole(char *out, size_t out_size, size_t *o, const char *p, s
     return true;
 }
 
-void ue_cp1251_entry_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
+/* One walk for both name forms: backslash and bytes that are not text are escaped; the rest is
+ * copied as ASCII (GameCube names) or decoded from CP1251 (Parkan names). */
+static void shown_name(const uint8_t *raw, size_t n, bool cp1251, char *out, size_t out_size) {
     size_t o = 0;
     if (out_size == 0) return;
     for (size_t i = 0; i < n && raw[i]; i++) {
@@ -70,16 +49,24 @@ void ue_cp1251_entry_name(const uint8_t *raw, size_t n, char *out, size_t out_si
         size_t len;
         if (c == '\\') {
             len = (size_t)snprintf(seq, sizeof seq, "\\\\");
-        } else if (c < 0x20 || c == 0x7F || c == 0x98) {
+        } else if (c < 0x20 || c == 0x7F || (cp1251 ? c == 0x98 : c >= 0x80)) {
             /* Controls are not text, and 0x98 is the one byte CP1251 gives no character. */
             len = (size_t)snprintf(seq, sizeof seq, "\\x%02X", c);
         } else {
             const char one[2] = {(char)c, 0};
-            len = ue_cp1251_to_utf8(one, seq, sizeof seq);
+            len = ue_cp1251_to_utf8(one, seq, sizeof seq); /* ASCII maps to itself */
         }
         if (!append_whole(out, out_size, &o, seq, len)) break;
     }
     out[o] = 0;
+}
+
+void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
+    shown_name(raw, n, false, out, out_size);
+}
+
+void ue_cp1251_entry_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
+    shown_name(raw, n, true, out, out_size);
 }
 
 /* One "\xHH" or "\\" escape at p: its byte and length, or 0 when p starts no escape. A

@@ -377,25 +377,21 @@ typedef struct vctx {
 __attribute__((format(printf, 4, 5)))
 #endif
 static void verr(vctx *v, const char *code, const char *path, const char *fmt, ...) {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ue_diag_addv(v->d, UE_SEV_ERROR, code, UE_NO_OFFSET, path, fmt, ap);
     va_end(ap);
     v->errors++;
-    ue_diag_add(v->d, UE_SEV_ERROR, code, UE_NO_OFFSET, path, "%s", msg);
 }
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
 static void vwarn(vctx *v, const char *code, const char *path, const char *fmt, ...) {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ue_diag_addv(v->d, UE_SEV_WARNING, code, UE_NO_OFFSET, path, fmt, ap);
     va_end(ap);
-    ue_diag_add(v->d, UE_SEV_WARNING, code, UE_NO_OFFSET, path, "%s", msg);
 }
 
 /* Reports the first non-finite value of an array (and how many there are), rather than
