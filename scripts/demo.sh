@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's main job: write the built-in sample pack, run the container pipeline on every
-# archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), then convert
-# every model to glTF (and the robot to OBJ).
+# archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
+# input is never overwritten, then convert every model to glTF (and the robot to OBJ).
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -22,6 +22,12 @@ find "$PACK" -type f | sort | while read -r f; do
   cmp "$f" "$WORK/$name" && echo "extract → pack: byte-identical"
   "$UE" roundtrip "$f"
 done
+
+echo "== never lose a file: an output that is an input is refused, -f or not"
+A="$PACK/parkan/objects.rlb"
+before="$(cksum < "$A")"
+if "$UE" extract "$A" -o "$A" -f; then echo "extract onto its own input was not refused" >&2; exit 1; fi
+[ "$(cksum < "$A")" = "$before" ] && echo "refused (exit 2); $A is unchanged"
 
 echo "== models"
 "$UE" convert -r "$PACK" -o "$OUT/converted" -f
