@@ -72,52 +72,6 @@ void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least);
 /* Formats one item as "error: nres/entry[3]/data_offset @0x40: message". */
 void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
 
-/* ---- overflow-checked size arithmetic --------------------------------------------------- */
-
-static inline bool ue_add_size(size_t a, size_t b, size_t *out) {
-    if (a > SIZE_MAX - b) return false;
-    *out = a + b;
-    return true;
-}
-static inline bool ue_mul_size(size_t a, size_t b, size_t *out) {
-    if (a != 0 && b > SIZE_MAX / a) return false;
-    *out = a * b;
-    return true;
-}
-/* True when [off, off+len) lies inside [0, size). */
-static inline bool ue_range_ok(uint64_t off, uint64_t len, uint64_t size) {
-    return off <= size && len <= size - off;
-}
-
-/* ---- bounded little/big-endian reads from a memory span --------------------------------- */
-
-/* Each returns false (and leaves *out untouched) when the read would pass `size`. */
-bool ue_rd_u8(const uint8_t *p, size_t size, size_t off, uint8_t *out);
-bool ue_rd_u16le(const uint8_t *p, size_t size, size_t off, uint16_t *out);
-bool ue_rd_u32le(const uint8_t *p, size_t size, size_t off, uint32_t *out);
-bool ue_rd_u16be(const uint8_t *p, size_t size, size_t off, uint16_t *out);
-bool ue_rd_u32be(const uint8_t *p, size_t size, size_t off, uint32_t *out);
-bool ue_rd_f32le(const uint8_t *p, size_t size, size_t off, float *out);
-bool ue_rd_f32be(const uint8_t *p, size_t size, size_t off, float *out);
-
-/* Unchecked loads for callers that have already proven the range (hot loops). */
-static inline uint16_t ue_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-static inline uint32_t ue_load_u32le(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline uint16_t ue_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
-static inline uint32_t ue_load_u32be(const uint8_t *p) {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-static inline void ue_store_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void ue_store_u32le(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static inline void ue_store_u16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static inline void ue_store_u32be(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-
 /* ---- growable output buffer -------------------------------------------------------------- */
 
 /* Appends never fail loudly: the first failed allocation sets `failed` and later appends are
@@ -202,18 +156,6 @@ ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n)
 /* XXH64 of a range of a source; file sources are hashed through a mapping, without a copy. */
 ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash);
 
-/* A file written through a sink into a temp file and renamed into place on commit. */
-typedef struct ue_file_sink {
-    ue_sink sink;
-    int fd;
-    bool overwrite;
-    char temp_path[4096 + 16];
-    char final_path[4096];
-} ue_file_sink;
-ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
-ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
-void ue_file_sink_abort(ue_file_sink *f);
-
 /* ---- files ------------------------------------------------------------------------------- */
 
 /* Reads a whole file (≤ cap bytes). */
@@ -222,57 +164,6 @@ ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *siz
  * regular file is replaced only when `overwrite` is set; a directory, link or device never. */
 ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
                                ue_diag *d);
-bool ue_path_exists(const char *path);
-/* mkdir -p */
-ue_result ue_mkdirs(const char *path, ue_diag *d);
-/* rm -r; used only on directories this library created itself. */
-void ue_remove_tree(const char *path);
-
-/* ---- output safety ------------------------------------------------------------------------
- * Never lose a user's file: an output that is, contains or lies inside an input is refused
- * (compared by device and inode, so links and other spellings of a path do not hide it), and a
- * writer replaces only what it could have written itself (docs/output-safety.md). */
-
-/* UE_ERR_USAGE with a diagnostic when `output` is `input`, lies inside it or contains it.
- * `input` may be an OUTER:ENTRY chain: the file system part of it is what counts. An input
- * that does not exist cannot be harmed and passes. */
-ue_result ue_output_check_input(const char *output, const char *input, ue_diag *d);
-
-/* Who may replace an existing, non-empty output directory: `owns` says whether every file in
- * `dir` is one that this writer writes (a previous output of the same verb). */
-typedef struct ue_outdir_owner {
-    const char *what; /* for messages: "an unearth extract output", "an unearth sample pack" */
-    bool (*owns)(const char *dir, void *ctx);
-    void *ctx;
-} ue_outdir_owner;
-/* True when every regular file under `dir` (recursively, symbolic links never followed) is
- * accepted by `listed`, given its path relative to `dir`; false on any other kind of file and
- * on an empty subdirectory. */
-bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
-
-/* A directory written as a unit: files go into a hidden temp directory next to `final_path`,
- * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. */
-typedef struct ue_outdir {
-    char final_path[4096];
-    char temp_path[4096];
-    char last_dir[4096];      /* last subdirectory created, to skip repeated mkdir calls */
-    ue_outdir_owner owner;
-    bool overwrite;
-    bool active;
-} ue_outdir;
-/* An absent or empty `final_path` is always accepted. A non-empty directory is replaced only
- * when `overwrite` is set and `owner` (may be NULL: nothing is ever replaced) owns it; files,
- * links and foreign directories are refused even with `overwrite` (UE_ERR_USAGE). */
-ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
-                          const ue_outdir_owner *owner, ue_diag *d);
-/* Writes `rel` (may contain '/') inside the temp directory. */
-ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_t size, ue_diag *d);
-/* Copies n bytes at `off` of `src` into the new file `rel` and returns their XXH64; file
- * sources are copied inside the kernel, so big payloads never sit in memory. */
-ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
-                         size_t n, uint64_t *hash, ue_diag *d);
-ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
-void ue_outdir_abort(ue_outdir *o);
 
 /* ---- hashing ----------------------------------------------------------------------------- */
 
@@ -294,25 +185,10 @@ size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
  * length without the NUL. */
 ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
                             uint32_t *bad_char, size_t *bad_offset);
-/* Decodes the UTF-8 character at s (at most n bytes) into *cp and returns its length (1–4),
- * or 0 when the bytes are not well-formed UTF-8 (overlong, surrogate, beyond U+10FFFF, cut). */
-size_t ue_utf8_decode(const char *s, size_t n, uint32_t *cp);
-/* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
- * Returns the output length. */
-size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
 /* An archive entry name as ue_entry_info shows it (bytes outside printable ASCII escaped as
  * \xNN) in UTF-8: escaped bytes 0x80–0xFF are Windows-1251 characters, as in every Parkan
  * container; escapes of control bytes and "\\" stay as they are. Returns the output length. */
 size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
-/* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
- * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
- * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
- * caller picks a fallback. Never splits a character. Returns the output length. */
-size_t ue_file_name_component(const char *name, char *out, size_t out_size);
-
-void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
-/* Returns false on odd length or a non-hex digit. */
-bool ue_hex_decode(const char *hex, uint8_t *out, size_t out_cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

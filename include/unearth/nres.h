@@ -75,8 +75,8 @@ typedef enum ue_nres_layout {
     UE_NRES_CANONICAL = 1  /* directory order, 8-byte zero padding, fresh sort table */
 } ue_nres_layout;
 ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d);
-/* The same into any sink; payloads that live in files are copied file to file when the sink is
- * a file (see ue_file_sink), so big archives never sit in memory. */
+/* The same into any sink; payloads that live in files are copied file to file when the sink
+ * has a `copy` callback (the CLI's file sink does), so big archives never sit in memory. */
 ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d);
 
 /* Editing. Payloads are copied. Names longer than 35 bytes are rejected (UE_ERR_USAGE). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "common/io.h"
 
 /* Probe order matters only when two formats could claim the same bytes. */
 static const ue_container_ops *const formats[] = {

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size) {
     size_t o = 0;

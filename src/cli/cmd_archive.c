@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "unearth/archive.h"
+#include "common/io.h"
 
 static int need_inputs(const cli_opts *o, size_t min, size_t max) {
     if (o->input_count < min || (max && o->input_count > max)) {

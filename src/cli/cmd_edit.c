@@ -7,6 +7,8 @@
 #include "cli/cli.h"
 #include "unearth/msh.h"
 #include "unearth/obj_read.h"
+#include "common/io.h"
+#include "common/text.h"
 
 static bool parse_double(const char *s, double *out) {
     char *end;

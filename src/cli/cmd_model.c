@@ -13,6 +13,8 @@
 #include "unearth/gltf.h"
 #include "unearth/msh.h"
 #include "unearth/obj.h"
+#include "common/io.h"
+#include "common/text.h"
 
 /* ---- info -------------------------------------------------------------------------------- */
 

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "unearth/common.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 /* ---- sources ------------------------------------------------------------------------------ */
 

@@ -7,6 +7,7 @@
 #include "archive/container.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
+#include "common/bytes.h"
 
 #define HEADER_MIN 0x44u      /* the entry-list word at 0x40 must be readable (seed §18.2) */
 #define HEADER_KEEP 0x60u     /* header + offsets table, kept raw for re-emission */

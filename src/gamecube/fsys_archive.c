@@ -8,6 +8,8 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 static bool fsys_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;

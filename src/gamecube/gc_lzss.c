@@ -5,6 +5,7 @@
 
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
 
 /* Okumura's encoder indexes the F = 18 ring positions just before r, so genuine streams may
  * begin a reference up to 18 bytes before the output start (reading the zero fill). */

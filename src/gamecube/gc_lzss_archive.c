@@ -8,6 +8,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/io.h"
 
 typedef struct gclzss_state {
     uint8_t *stored, *plain;

@@ -8,6 +8,8 @@
 #include "archive/container.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 /* Seed §18.11: Align32(value) = (value + 0x1F) & ~0x1F, done in 64 bits so it cannot wrap. */
 static uint64_t align32(uint64_t v) { return (v + 0x1Fu) & ~(uint64_t)0x1F; }

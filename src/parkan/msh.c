@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 #define SEV(mode) ((mode) == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING)
 

@@ -6,6 +6,7 @@
 
 #include "unearth/archive.h"
 #include "unearth/msh.h"
+#include "common/text.h"
 
 #define MAX_DEPTH 6
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 bool ue_msh_is_model(const ue_nres *n) {
     static const uint32_t required[] = {1, 2, 3, 6, 13};

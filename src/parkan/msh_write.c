@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 /* Order in which a model built from scratch lays out its resources (the retail order). */
 static const uint8_t canonical_order[] = {1, 2, 3, 4, 5, 18, 15, 13, 6, 7, 8, 19, 10};

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "unearth/nres.h"
+#include "common/bytes.h"
 
 #define PATH_LEN 64
 

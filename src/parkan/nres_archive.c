@@ -6,6 +6,8 @@
 
 #include "archive/container.h"
 #include "unearth/nres.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 static bool nres_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;

@@ -7,6 +7,7 @@
 #include "unearth/codec.h"
 #include "unearth/lzss.h"
 #include "unearth/rsli.h"
+#include "common/bytes.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 

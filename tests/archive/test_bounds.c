@@ -11,7 +11,8 @@
 #include "unearth/gamecube.h"
 #include "unearth/nres.h"
 #include "unearth/rsli.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
+#include "common/bytes.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1

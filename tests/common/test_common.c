@@ -6,6 +6,9 @@
 
 #include "test.h"
 #include "unearth/common.h"
+#include "common/bytes.h"
+#include "common/io.h"
+#include "common/text.h"
 
 static void bounded_reads_fail_past_end(void) {
     const uint8_t b[6] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06};

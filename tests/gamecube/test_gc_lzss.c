@@ -7,6 +7,7 @@
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
 
 static ue_result dec(const uint8_t *s, size_t n, uint8_t *out, size_t out_n, bool strict,
                      ue_diag *d) {
