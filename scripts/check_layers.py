@@ -9,7 +9,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # The layer of every public header in include/unearth/.
 PUBLIC = {
-    "common.h": "common",
+    "common.h": "common", "export.h": "common", "version.h": "common",
     "codec.h": "codec", "lzss.h": "codec",
     "archive.h": "archive",
     "scene.h": "scene",

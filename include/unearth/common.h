@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "unearth/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,7 +25,7 @@ typedef enum ue_result {
     UE_ERR_UNSUPPORTED = 5  /* valid but not implemented (e.g. an unknown packing method) */
 } ue_result;
 
-const char *ue_result_name(ue_result r);
+UE_API const char *ue_result_name(ue_result r);
 
 /* How a reader reacts to a violation. */
 typedef enum ue_mode {
@@ -58,19 +60,19 @@ typedef struct ue_diag {
     char path_prefix[96];
 } ue_diag;
 
-void ue_diag_free(ue_diag *d);
-void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
-                 const char *path, const char *fmt, ...)
+UE_API void ue_diag_free(ue_diag *d);
+UE_API void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                        const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
+UE_API size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
 /* Copies the items of `from` of at least the given severity into d (which applies its own
  * base offset and path prefix): for results first gathered in a scratch list. */
-void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least);
+UE_API void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least);
 /* Formats one item as "error: nres/entry[3]/data_offset @0x40: message". */
-void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
+UE_API void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
 
 /* ---- growable output buffer -------------------------------------------------------------- */
 
@@ -84,21 +86,21 @@ typedef struct ue_buf {
     bool failed;
 } ue_buf;
 
-void ue_buf_free(ue_buf *b);
-bool ue_buf_reserve(ue_buf *b, size_t extra);
+UE_API void ue_buf_free(ue_buf *b);
+UE_API bool ue_buf_reserve(ue_buf *b, size_t extra);
 /* Like ue_buf_reserve, but a failure is only reported, never recorded in `failed`. */
-bool ue_buf_try_reserve(ue_buf *b, size_t extra);
-void ue_buf_put(ue_buf *b, const void *src, size_t n);
-void ue_buf_put_zeros(ue_buf *b, size_t n);
-void ue_buf_put_u8(ue_buf *b, uint8_t v);
-void ue_buf_put_u16le(ue_buf *b, uint16_t v);
-void ue_buf_put_u32le(ue_buf *b, uint32_t v);
-void ue_buf_put_u16be(ue_buf *b, uint16_t v);
-void ue_buf_put_u32be(ue_buf *b, uint32_t v);
+UE_API bool ue_buf_try_reserve(ue_buf *b, size_t extra);
+UE_API void ue_buf_put(ue_buf *b, const void *src, size_t n);
+UE_API void ue_buf_put_zeros(ue_buf *b, size_t n);
+UE_API void ue_buf_put_u8(ue_buf *b, uint8_t v);
+UE_API void ue_buf_put_u16le(ue_buf *b, uint16_t v);
+UE_API void ue_buf_put_u32le(ue_buf *b, uint32_t v);
+UE_API void ue_buf_put_u16be(ue_buf *b, uint16_t v);
+UE_API void ue_buf_put_u32be(ue_buf *b, uint32_t v);
 /* Pads with zero bytes until size is a multiple of `align` (a power of two or any n ≥ 1). */
-void ue_buf_align(ue_buf *b, size_t align);
+UE_API void ue_buf_align(ue_buf *b, size_t align);
 /* Hands the bytes to the caller (who frees them with free()) and resets the buffer. */
-uint8_t *ue_buf_take(ue_buf *b, size_t *size_out);
+UE_API uint8_t *ue_buf_take(ue_buf *b, size_t *size_out);
 
 /* ---- byte sources: parsers read through these so that big archives need not sit in memory -- */
 
@@ -111,16 +113,16 @@ typedef struct ue_source {
 
 /* Reads exactly n bytes at off; UE_ERR_INVALID if the range passes the end, UE_ERR_IO if the
  * operating system fails. */
-ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n);
+UE_API ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n);
 
 /* A source over caller-owned memory (kept alive by the caller). */
-ue_source ue_source_memory(const void *data, size_t size);
+UE_API ue_source ue_source_memory(const void *data, size_t size);
 /* A source over a file, read with pread; close it with ue_source_close. */
-ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d);
-void ue_source_close(ue_source *s);
+UE_API ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d);
+UE_API void ue_source_close(ue_source *s);
 /* Bounded read into a fresh allocation of n bytes (n ≤ cap). */
-ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
-                               uint8_t **out);
+UE_API ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
+                                      uint8_t **out);
 
 /* Default caps on what one structure may make us allocate. */
 #define UE_CAP_ENTRY_BYTES ((size_t)1 << 31)   /* 2 GiB for one decoded payload */
@@ -148,47 +150,47 @@ typedef struct ue_sink {
     uint64_t written;
 } ue_sink;
 
-ue_sink ue_sink_buf(ue_buf *b);
-ue_result ue_sink_put(ue_sink *s, const void *data, size_t n);
-ue_result ue_sink_zeros(ue_sink *s, size_t n);
+UE_API ue_sink ue_sink_buf(ue_buf *b);
+UE_API ue_result ue_sink_put(ue_sink *s, const void *data, size_t n);
+UE_API ue_result ue_sink_zeros(ue_sink *s, size_t n);
 /* Appends n bytes of a source: inside the kernel when both ends are files. */
-ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n);
+UE_API ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n);
 /* XXH64 of a range of a source; file sources are hashed through a mapping, without a copy. */
-ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash);
+UE_API ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash);
 
 /* ---- files ------------------------------------------------------------------------------- */
 
 /* Reads a whole file (≤ cap bytes). */
-ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
+UE_API ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
 /* Writes via a temp file in the same directory + rename; never leaves a half file. An existing
  * regular file is replaced only when `overwrite` is set; a directory, link or device never. */
-ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
-                               ue_diag *d);
+UE_API ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
+                                      ue_diag *d);
 
 /* ---- hashing ----------------------------------------------------------------------------- */
 
 /* XXH64 of n bytes; manifests record it to detect edited payloads (not a security hash). */
-uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed);
+UE_API uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed);
 /* Seed 0, as 16 lower-case hex digits (17 bytes incl. NUL), as `xxhsum -H64` prints it. */
-void ue_xxh64_hex(const void *data, size_t n, char out[17]);
-void ue_xxh64_format(uint64_t hash, char out[17]);
+UE_API void ue_xxh64_hex(const void *data, size_t n, char out[17]);
+UE_API void ue_xxh64_format(uint64_t hash, char out[17]);
 
 /* ---- small text helpers ------------------------------------------------------------------ */
 
 /* Windows-1251 (the Parkan tools' code page) to UTF-8, NUL-terminated; stops before a
  * character that would not fit whole. Returns the output length. */
-size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
+UE_API size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
 /* UTF-8 to Windows-1251, for names stored in Parkan files. UE_ERR_INVALID when `in` is not
  * well-formed UTF-8 or holds a character the code page lacks: *bad_char is then that code
  * point (UINT32_MAX for malformed bytes) and *bad_offset its byte offset in `in` (both may be
  * NULL); UE_ERR_USAGE when out_size is too small. On success *out_len (may be NULL) is the
  * length without the NUL. */
-ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
-                            uint32_t *bad_char, size_t *bad_offset);
+UE_API ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
+                                   uint32_t *bad_char, size_t *bad_offset);
 /* An archive entry name as ue_entry_info shows it (bytes outside printable ASCII escaped as
  * \xNN) in UTF-8: escaped bytes 0x80–0xFF are Windows-1251 characters, as in every Parkan
  * container; escapes of control bytes and "\\" stay as they are. Returns the output length. */
-size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
+UE_API size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
 
 #ifdef __cplusplus
 }

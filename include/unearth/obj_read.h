@@ -22,9 +22,9 @@ typedef struct ue_obj_mesh {
 
 /* Parses OBJ text. Errors (bad numbers, indices out of range, more than `max_vertices` vertices)
  * give a diagnostic naming the line. */
-ue_result ue_obj_read(const char *text, size_t size, size_t max_vertices, ue_obj_mesh *out,
-                      ue_diag *d);
-void ue_obj_mesh_free(ue_obj_mesh *m);
+UE_API ue_result ue_obj_read(const char *text, size_t size, size_t max_vertices, ue_obj_mesh *out,
+                             ue_diag *d);
+UE_API void ue_obj_mesh_free(ue_obj_mesh *m);
 
 #ifdef __cplusplus
 }
