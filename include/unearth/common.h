@@ -14,15 +14,18 @@
 extern "C" {
 #endif
 
-/* Result of every public call. The numeric values of the first four match the CLI exit codes. */
+/* Result of every public call. The numeric values of the first four match the CLI exit codes;
+ * the CLI maps UE_ERR_MISMATCH, UE_ERR_LIMIT and UE_ERR_UNSUPPORTED to 1 and UE_ERR_NOMEM to 3. */
 typedef enum ue_result {
     UE_OK = 0,
     UE_ERR_INVALID = 1,     /* the input violates the format */
-    UE_ERR_MISMATCH = 1,    /* a round-trip differs (same exit code as invalid input) */
     UE_ERR_USAGE = 2,       /* the caller asked for something impossible */
     UE_ERR_IO = 3,          /* the operating system failed us */
-    UE_ERR_NOMEM = 4,       /* allocation failed or a cap was hit */
-    UE_ERR_UNSUPPORTED = 5  /* valid but not implemented (e.g. an unknown packing method) */
+    UE_ERR_NOMEM = 4,       /* an allocation failed */
+    UE_ERR_UNSUPPORTED = 5, /* valid but not implemented (e.g. an unknown packing method) */
+    UE_ERR_MISMATCH = 6,    /* a re-encoding does not reproduce the input byte for byte */
+    UE_ERR_LIMIT = 7        /* the input claims more than a size limit allows (a hostile or
+                               damaged count or size: invalid input, refused before allocating) */
 } ue_result;
 
 UE_API const char *ue_result_name(ue_result r);

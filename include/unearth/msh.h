@@ -116,7 +116,7 @@ UE_API ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d);
  * type is not decoded. */
 UE_API ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
 /* Re-encodes every decoded table and compares it with the stored resource bytes; returns
- * UE_ERR_INVALID (with a diagnostic per differing table) on any difference. */
+ * UE_ERR_MISMATCH (with a diagnostic per differing table) on any difference. */
 UE_API ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
 
 /* Every model reachable from `path`: a bare model NRes, the *.msh models nested in an archive

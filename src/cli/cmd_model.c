@@ -223,7 +223,7 @@ int models_roundtrip(const cli_opts *o, const char *path) {
             r = ue_msh_verify_tables(&m, &tables, &d);
             if (r == UE_OK) r = ue_msh_write(&m, &out, &d);
             if (r == UE_OK && (out.size != found[i].size || memcmp(out.data, found[i].data, out.size) != 0))
-                r = UE_ERR_INVALID;
+                r = UE_ERR_MISMATCH;
             ue_msh_free(&m);
         }
         if (r == UE_OK) {

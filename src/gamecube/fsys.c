@@ -530,7 +530,7 @@ ue_result ue_fsys_layout(const fsys_state *s, fsys_segment **segs, size_t *nsegs
 
 ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
                         size_t count, ue_buf *out, ue_diag *d) {
-    if (count > UE_CAP_TABLE_ENTRIES || count > UINT32_MAX / 4) return UE_ERR_NOMEM;
+    if (count > UE_CAP_TABLE_ENTRIES || count > UINT32_MAX / 4) return UE_ERR_LIMIT;
     const size_t rec_size = opt->version >= 0x200 ? REC_V2 : REC_V1;
     const size_t base = out->size;
     ue_result r = UE_OK;

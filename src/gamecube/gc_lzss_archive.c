@@ -28,7 +28,7 @@ static ue_result gclzss_open(const ue_source *src, ue_mode mode, void **state, u
         ue_diag_add(d, UE_SEV_ERROR, "lzss.file_cap", 0, "lzss",
                     "LZSS file of %llu bytes is over the %zu-byte cap",
                     (unsigned long long)src->size, (size_t)UE_CAP_ENTRY_BYTES);
-        return UE_ERR_INVALID;
+        return UE_ERR_LIMIT;
     }
     gclzss_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;

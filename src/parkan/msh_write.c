@@ -155,7 +155,7 @@ ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag 
             ue_diag_add(d, UE_SEV_ERROR, "msh.roundtrip", en->data_offset + at, path,
                         "re-encoded table differs at byte %zu (stored %u bytes, encoded %zu)", at,
                         en->size, b.size);
-            worst = UE_ERR_INVALID;
+            worst = UE_ERR_MISMATCH;
         }
         ue_buf_free(&b);
     }

@@ -377,7 +377,7 @@ static void rsli_budget_child(const uint8_t *p, size_t n) {
     ue_archive *a = NULL;
     ue_diag d = {0};
     REQUIRE(ue_archive_open_memory(p, n, "x.lib", UE_MODE_STRICT, &a, &d) == UE_OK);
-    CHECK_EQ_U(ue_archive_validate(a, &d), UE_ERR_INVALID);
+    CHECK_EQ_U(ue_archive_validate(a, &d), UE_ERR_LIMIT);
     CHECK(has_code(&d, "rsli.limit"));
     ue_archive_close(a);
     ue_diag_free(&d);

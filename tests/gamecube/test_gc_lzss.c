@@ -210,7 +210,7 @@ static int refuse_big_file(void *arg) {
     const char *path = arg;
     ue_archive *a = NULL;
     ue_diag d = {0};
-    bool ok = ue_archive_open(path, UE_MODE_TOLERANT, &a, &d) == UE_ERR_INVALID &&
+    bool ok = ue_archive_open(path, UE_MODE_TOLERANT, &a, &d) == UE_ERR_LIMIT &&
               has_code(&d, "lzss.file_cap");
     ue_diag_free(&d);
     return ok ? 0 : 1;
