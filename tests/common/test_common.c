@@ -6,6 +6,7 @@
 
 #include "test.h"
 #include "unearth/common.h"
+#include "unearth/version.h"
 #include "common/bytes.h"
 #include "common/io.h"
 #include "common/text.h"
@@ -25,6 +26,16 @@ static void results_are_distinct_and_named(void) {
     CHECK_STR(ue_result_name(UE_ERR_LIMIT), "over a size limit");
     CHECK_STR(ue_result_name(UE_ERR_NOMEM), "out of memory");
     CHECK_STR(ue_result_name((ue_result)99), "unknown");
+}
+
+/* The run-time version is the one the headers name, and the string spells the three numbers. */
+static void version_macros_agree(void) {
+    char spelled[32];
+    snprintf(spelled, sizeof spelled, "%d.%d.%d", UE_VERSION_MAJOR, UE_VERSION_MINOR,
+             UE_VERSION_PATCH);
+    CHECK_STR(UE_VERSION, spelled);
+    CHECK_STR(ue_version(), UE_VERSION);
+    CHECK(UE_VERSION_NUMBER == UE_VERSION_MAJOR * 10000 + UE_VERSION_MINOR * 100 + UE_VERSION_PATCH);
 }
 
 static void bounded_reads_fail_past_end(void) {
@@ -336,6 +347,7 @@ static void entry_names_and_file_names(void) {
 
 int main(void) {
     RUN(results_are_distinct_and_named);
+    RUN(version_macros_agree);
     RUN(cp1251_becomes_utf8);
     RUN(utf8_becomes_cp1251);
     RUN(utf8_decode_and_copy);
