@@ -25,9 +25,12 @@ typedef struct ue_entry_info {
 typedef struct ue_archive ue_archive;
 
 /* Opens a container from a file. `path` may address an entry inside a container with
- * "OUTER:ENTRY" (repeatable: "a.fsys:b.pkx"); the inner payload is then opened from memory. */
+ * "OUTER:ENTRY" (repeatable: "a.fsys:b.pkx"); the inner payload is then opened from memory.
+ * The archive keeps the file open and reads payloads on demand until ue_archive_close, which
+ * releases everything it holds; `path` is copied. On failure *out is NULL. */
 UE_API ue_result ue_archive_open(const char *path, ue_mode mode, ue_archive **out, ue_diag *d);
-/* Opens a container held in memory (the bytes are copied). */
+/* Opens a container held in memory. The bytes are copied, so the caller may free `data` as
+ * soon as the call returns; close the archive with ue_archive_close. */
 UE_API ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
                                         ue_mode mode, ue_archive **out, ue_diag *d);
 UE_API void ue_archive_close(ue_archive *a);
@@ -48,8 +51,9 @@ UE_API char *ue_archive_list_json(const ue_archive *a);
 /* Writes every payload and manifest.json into `dir` (created as a unit: no partial directory on
  * failure). In tolerant mode damaged entries are listed in the manifest and skipped. */
 UE_API ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_diag *d);
-/* Rebuilds a container from an extracted directory. Unchanged payloads reproduce the original
- * bytes exactly; changed or added payloads give a valid container. */
+/* Rebuilds a container from an extracted directory and appends it to `out` (the caller's
+ * buffer). Unchanged payloads reproduce the original bytes exactly; changed or added payloads
+ * give a valid container. */
 UE_API ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d);
 /* The same into a file that appears whole (temp + rename); formats that can stream (NRes) copy
  * payload files into it without holding the archive in memory. */
@@ -57,7 +61,8 @@ UE_API ue_result ue_archive_pack_file(const char *dir, const char *path, bool ov
 
 /* The container's own bytes as opened (for OUTER:ENTRY, the decoded entry); caller frees. */
 UE_API ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size);
-/* Re-encodes the parsed container from its in-memory model and compares with the input. */
+/* Appends the lossless re-encoding of the parsed container to `out` (the caller's buffer); the
+ * caller compares it with ue_archive_bytes. An unchanged container comes out byte-identical. */
 UE_API ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
 /* Runs every check the format knows (decoding each entry, nested containers included). */
 UE_API ue_result ue_archive_validate(ue_archive *a, ue_diag *d);

@@ -118,12 +118,15 @@ typedef struct ue_source {
  * operating system fails. */
 UE_API ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n);
 
-/* A source over caller-owned memory (kept alive by the caller). */
+/* A source over caller-owned memory: borrowed, so `data` must stay alive and unchanged while
+ * the source (or anything parsed from it) is in use. Nothing to close. */
 UE_API ue_source ue_source_memory(const void *data, size_t size);
-/* A source over a file, read with pread; close it with ue_source_close. */
+/* A source over a file, read with pread: it holds the file open until ue_source_close, and
+ * `path` is not kept. */
 UE_API ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d);
 UE_API void ue_source_close(ue_source *s);
-/* Bounded read into a fresh allocation of n bytes (n ≤ cap). */
+/* Bounded read into a fresh allocation of n bytes (*out; the caller frees it with free());
+ * UE_ERR_LIMIT when n > cap. */
 UE_API ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
                                       uint8_t **out);
 
@@ -163,7 +166,8 @@ UE_API ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, u
 
 /* ---- files ------------------------------------------------------------------------------- */
 
-/* Reads a whole file (≤ cap bytes). */
+/* Reads a whole file into a fresh allocation (*data; the caller frees it with free()).
+ * UE_ERR_LIMIT, with a diagnostic, when the file has more than `cap` bytes. */
 UE_API ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
 /* Writes via a temp file in the same directory + rename; never leaves a half file. An existing
  * regular file is replaced only when `overwrite` is set; a directory, link or device never. */

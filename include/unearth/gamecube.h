@@ -26,7 +26,8 @@ UE_API bool ue_gclzss_probe(const uint8_t *p, size_t n);
 /* Checks the magic and reads the header; applies the §18.7 fallback (an info diagnostic). */
 UE_API ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h, ue_diag *d,
                                         uint64_t diag_base, const char *diag_path);
-/* Decodes a whole "LZSS" blob into a fresh allocation (≤ UE_CAP_ENTRY_BYTES). Strict mode rejects
+/* Decodes a whole "LZSS" blob into a fresh allocation (*out, ≤ UE_CAP_ENTRY_BYTES, UE_ERR_LIMIT
+ * above; the caller frees it with free()); `p` is only read. Strict mode rejects
  * back-references that begin more than 18 bytes (F) before the output start, a range no
  * Okumura-style encoder produces; tolerant mode decodes them (the ring holds zeros) and warns. */
 UE_API ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
@@ -101,7 +102,8 @@ typedef struct ue_pkx_info {
 } ue_pkx_info;
 
 /* Detects the layout and locates every part (seed §18.13 rule 7: the DAT size is checked
- * against the bytes present). */
+ * against the bytes present). `p` is only read during the call; `info` holds offsets into it,
+ * no pointers, and needs no freeing. */
 UE_API ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d);
 
 /* Re-wraps `dat` (and optionally a new GPT1 block) into the frame of an existing PKX: sizes and

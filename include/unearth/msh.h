@@ -98,7 +98,8 @@ typedef struct ue_msh {
     uint8_t *owned_bytes;    /* the model bytes when parsed from memory we own */
 } ue_msh;
 
-/* Parses a model NRes held in memory (borrowed; keep `data` alive while the model lives).
+/* Parses a model NRes held in memory. Copies: the model owns every byte it keeps, so `data`
+ * may be freed as soon as the call returns. Free `out` with ue_msh_free whatever the result.
  * Strict: any violation of seed §7.1–7.2 is an error. Tolerant: damaged tables are dropped
  * (NULL) with a warning and everything that can be checked safely is kept. */
 UE_API ue_result ue_msh_parse(const uint8_t *data, size_t size, ue_mode mode, ue_msh *out, ue_diag *d);
@@ -108,8 +109,9 @@ UE_API void ue_msh_free(ue_msh *m);
 /* An empty model (no resources) to build with the setters below. */
 UE_API void ue_msh_init(ue_msh *m);
 
-/* Serialises: unchanged tables keep their bytes and attrs (byte-identical round trip); edited
- * ones are re-encoded with attrs recomputed per seed §8.2; NRes layout 8-byte aligned. */
+/* Serialises, appending to `out` (the caller's buffer): unchanged tables keep their bytes and
+ * attrs (byte-identical round trip); edited ones are re-encoded with attrs recomputed per seed
+ * §8.2; NRes layout 8-byte aligned. */
 UE_API ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d);
 
 /* Encodes one decoded table as the writer would (for round-trip proofs); UE_ERR_USAGE if the
@@ -120,7 +122,8 @@ UE_API ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
 UE_API ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
 
 /* Every model reachable from `path`: a bare model NRes, the *.msh models nested in an archive
- * (recursively), or one addressed as ARCHIVE:ENTRY. Each item owns its bytes. */
+ * (recursively), or one addressed as ARCHIVE:ENTRY. Each item owns its bytes; the caller frees
+ * the array and the bytes with ue_msh_found_free(*items, *count). */
 typedef struct ue_msh_found {
     char name[512];      /* "archive.rlb:ROBOT.msh" or the file path */
     uint8_t *data;
@@ -130,7 +133,8 @@ UE_API ue_result ue_msh_collect(const char *path, ue_mode mode, ue_msh_found **i
                                 ue_diag *d);
 UE_API void ue_msh_found_free(ue_msh_found *items, size_t count);
 /* The model at `path` itself (a file or ARCHIVE:ENTRY), without looking inside archives;
- * UE_ERR_UNSUPPORTED when the bytes are not a model. */
+ * UE_ERR_UNSUPPORTED when the bytes are not a model. item->data is a fresh allocation the
+ * caller frees with free() (NULL on failure); `item` itself is the caller's. */
 UE_API ue_result ue_msh_load(const char *path, ue_mode mode, ue_msh_found *item, ue_diag *d);
 
 /* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
@@ -216,7 +220,8 @@ typedef struct ue_msh_export_options {
  * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
  * Res18 colours; converted from the engine's left-handed Z-up axes to glTF's right-handed
  * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
- * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. */
+ * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. `m` is only
+ * read and may be freed afterwards: the scene holds copies (free it with ue_scene_free). */
 UE_API ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
                                  ue_scene *s, ue_diag *d);
 /* For callers that want geometry (the CLI's convert): adds the error msh.export.empty, which

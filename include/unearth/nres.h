@@ -49,8 +49,11 @@ typedef struct ue_nres {
     bool sort_valid;          /* sort_index is a permutation in lower-case name order */
 } ue_nres;
 
-/* Parses header and directory from `src` (kept by reference). Strict mode fails on any
- * violation; tolerant mode marks damaged entries and continues. */
+/* Parses header and directory from `src`. Borrowed: `src` (the struct and the memory or file
+ * behind it) must outlive `out`, because payloads are read from it on demand; names and the
+ * bytes between entries are copied. Strict mode fails on any violation; tolerant mode marks
+ * damaged entries and continues. Free `out` with ue_nres_free whatever the result; it never
+ * closes `src`. */
 UE_API ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_diag *d);
 UE_API void ue_nres_free(ue_nres *n);
 /* An empty archive to build from scratch. */

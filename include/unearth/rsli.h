@@ -81,7 +81,8 @@ typedef struct ue_rsli {
     bool layout_dirty;        /* edits happened: offsets, sort table and keys are recomputed */
 } ue_rsli;
 
-/* Parses header, table and trailer (payloads stay in `src`, which must outlive `out`), and
+/* Parses header, table and trailer (borrowed: payloads stay in `src`, which must outlive `out`;
+ * ue_rsli_free releases `out` and never closes `src`), and
  * checks every entry's range and method. Strict mode fails on any violation; tolerant mode
  * marks damaged entries and continues. `limits` may be NULL. */
 UE_API ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits *limits,
@@ -103,7 +104,8 @@ UE_API bool ue_rsli_find(const ue_rsli *l, const char *name, size_t *index);
 UE_API ue_result ue_rsli_packed(const ue_rsli *l, size_t i, uint8_t **data, size_t *size, ue_diag *d);
 /* Decoded payload of entry i (exactly unpacked_size bytes); caller frees. */
 UE_API ue_result ue_rsli_read(const ue_rsli *l, size_t i, uint8_t **data, size_t *size, ue_diag *d);
-/* Decoding a packed stream on its own (the XOR layer uses `key`). */
+/* Decoding a packed stream on its own (the XOR layer uses `key`); `packed` is only read, the
+ * result is a fresh allocation (*data) the caller frees with free(). */
 UE_API ue_result ue_rsli_unpack(uint32_t method, uint16_t key, const uint8_t *packed, size_t packed_size,
                                 size_t unpacked_size, uint8_t **data, ue_diag *d, uint64_t diag_base,
                                 const char *diag_path);

@@ -201,6 +201,8 @@ typedef struct ue_scene {
     char name[64];               /* scene name (source file name) */
 } ue_scene;
 
+/* An empty scene. The scene owns everything added to it (names are copied into it);
+ * ue_scene_free releases all of it, and is safe on a scene that failed half-way. */
 UE_API void ue_scene_init(ue_scene *s);
 UE_API void ue_scene_free(ue_scene *s);
 /* Growth helpers: return the new object's index, or -1 when out of memory. Each new object
@@ -231,7 +233,8 @@ enum {
     UE_ATTR_TANGENT = 1u << 7
 };
 /* Allocates zeroed arrays for a primitive that has none yet (positions, indices and the
- * `attrs` ones); UE_ERR_NOMEM on failure or over a size cap, UE_ERR_USAGE if already set. */
+ * `attrs` ones; the scene owns them). UE_ERR_LIMIT over 1 << 26 vertices (or 3 × that many
+ * indices), UE_ERR_NOMEM when an allocation fails, UE_ERR_USAGE if already set. */
 UE_API ue_result ue_scene_primitive_alloc(ue_scene_primitive *p, uint32_t vertex_count,
                                           uint32_t index_count, unsigned attrs);
 /* A skin with joint_count joints (all 0, to be filled) and identity inverse bind matrices. */
@@ -294,7 +297,7 @@ UE_API void ue_euler_to_quat(const double angles[3], ue_euler_order order, doubl
  * LINEAR channel of `animation` driving `target`, sampled at `rate` per second from `start`
  * to `end` (both included); the caller sets the channel's node / material / slot through
  * *out. Nothing is added on failure. UE_ERR_USAGE for a bad range/rate/target, UE_ERR_INVALID for a
- * bad curve, UE_ERR_NOMEM when out of memory or over 1 << 20 samples. */
+ * bad curve, UE_ERR_LIMIT over 1 << 20 samples, UE_ERR_NOMEM when out of memory. */
 UE_API ue_result ue_bake_curves(ue_scene *s, int32_t animation, ue_anim_target target,
                                 const ue_curve *curves, double start, double end, double rate,
                                 ue_anim_channel **out);
