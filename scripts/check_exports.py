@@ -31,7 +31,9 @@ def unmarked():
 def exported(library):
     out = subprocess.run(["nm", "-D", "--defined-only", library], check=True,
                          capture_output=True, text=True).stdout
-    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+    names = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    # Sanitizer and coverage instrumentation add reserved names (__odr_asan.X, __gcov_...).
+    return {n for n in names if not n.startswith("__")}
 
 
 def main():
