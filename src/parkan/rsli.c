@@ -530,7 +530,7 @@ ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits
             snprintf(path, sizeof path, "rsli/entry[%zu]/unpacked_size", i);
             snprintf(msg, sizeof msg, "unpacked size %u exceeds the limit %zu", e->unpacked_size,
                      max_unpacked);
-            violation(&c, UE_ERR_INVALID, "rsli.entry.unpacked_size", row_off + 0x14, path, msg);
+            violation(&c, UE_ERR_LIMIT, "rsli.entry.unpacked_size", row_off + 0x14, path, msg);
             bad = true;
         }
         if ((method == UE_RSLI_STORED || method == UE_RSLI_XOR) &&
