@@ -10,8 +10,9 @@
 #include "unearth/lzss.h"
 #include "unearth/msh.h"
 #include "unearth/obj.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
 #include "unearth/scene.h"
+#include "common/io.h"
 
 /* Seeds stay far below the -max_len scripts/fuzz.sh gives each target. */
 #define MAX_SEED 12000u

@@ -25,45 +25,50 @@ typedef struct ue_entry_info {
 typedef struct ue_archive ue_archive;
 
 /* Opens a container from a file. `path` may address an entry inside a container with
- * "OUTER:ENTRY" (repeatable: "a.fsys:b.pkx"); the inner payload is then opened from memory. */
-ue_result ue_archive_open(const char *path, ue_mode mode, ue_archive **out, ue_diag *d);
-/* Opens a container held in memory (the bytes are copied). */
-ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
-                                 ue_mode mode, ue_archive **out, ue_diag *d);
-void ue_archive_close(ue_archive *a);
+ * "OUTER:ENTRY" (repeatable: "a.fsys:b.pkx"); the inner payload is then opened from memory.
+ * The archive keeps the file open and reads payloads on demand until ue_archive_close, which
+ * releases everything it holds; `path` is copied. On failure *out is NULL. */
+UE_API ue_result ue_archive_open(const char *path, ue_mode mode, ue_archive **out, ue_diag *d);
+/* Opens a container held in memory. The bytes are copied, so the caller may free `data` as
+ * soon as the call returns; close the archive with ue_archive_close. */
+UE_API ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
+                                        ue_mode mode, ue_archive **out, ue_diag *d);
+UE_API void ue_archive_close(ue_archive *a);
 
-const char *ue_archive_format(const ue_archive *a); /* "nres", "rsli", ... */
-size_t ue_archive_count(const ue_archive *a);
-void ue_archive_entry(const ue_archive *a, size_t i, ue_entry_info *info);
+UE_API const char *ue_archive_format(const ue_archive *a); /* "nres", "rsli", ... */
+UE_API size_t ue_archive_count(const ue_archive *a);
+UE_API void ue_archive_entry(const ue_archive *a, size_t i, ue_entry_info *info);
 /* Finds an entry by name as the format's engine would; UE_ERR_INVALID if absent. */
-ue_result ue_archive_find(const ue_archive *a, const char *name, size_t *index);
+UE_API ue_result ue_archive_find(const ue_archive *a, const char *name, size_t *index);
 /* Decoded payload of entry i (caller frees with free()). */
-ue_result ue_archive_read(ue_archive *a, size_t i, uint8_t **data, size_t *size, ue_diag *d);
+UE_API ue_result ue_archive_read(ue_archive *a, size_t i, uint8_t **data, size_t *size, ue_diag *d);
 
 /* JSON text (caller frees with free()): `info` = header fields and summary,
  * `list` = array of entries with every format-specific field. */
-char *ue_archive_info_json(const ue_archive *a);
-char *ue_archive_list_json(const ue_archive *a);
+UE_API char *ue_archive_info_json(const ue_archive *a);
+UE_API char *ue_archive_list_json(const ue_archive *a);
 
 /* Writes every payload and manifest.json into `dir` (created as a unit: no partial directory on
  * failure). In tolerant mode damaged entries are listed in the manifest and skipped. */
-ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_diag *d);
-/* Rebuilds a container from an extracted directory. Unchanged payloads reproduce the original
- * bytes exactly; changed or added payloads give a valid container. */
-ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d);
+UE_API ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_diag *d);
+/* Rebuilds a container from an extracted directory and appends it to `out` (the caller's
+ * buffer). Unchanged payloads reproduce the original bytes exactly; changed or added payloads
+ * give a valid container. */
+UE_API ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d);
 /* The same into a file that appears whole (temp + rename); formats that can stream (NRes) copy
  * payload files into it without holding the archive in memory. */
-ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d);
+UE_API ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d);
 
 /* The container's own bytes as opened (for OUTER:ENTRY, the decoded entry); caller frees. */
-ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size);
-/* Re-encodes the parsed container from its in-memory model and compares with the input. */
-ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
+UE_API ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size);
+/* Appends the lossless re-encoding of the parsed container to `out` (the caller's buffer); the
+ * caller compares it with ue_archive_bytes. An unchanged container comes out byte-identical. */
+UE_API ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
 /* Runs every check the format knows (decoding each entry, nested containers included). */
-ue_result ue_archive_validate(ue_archive *a, ue_diag *d);
+UE_API ue_result ue_archive_validate(ue_archive *a, ue_diag *d);
 
 /* Names of the formats a byte prefix looks like ("" if none). */
-const char *ue_detect_format(const uint8_t *head, size_t head_size, uint64_t total_size);
+UE_API const char *ue_detect_format(const uint8_t *head, size_t head_size, uint64_t total_size);
 
 #ifdef __cplusplus
 }

@@ -8,22 +8,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "unearth/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Result of every public call. The numeric values of the first four match the CLI exit codes. */
+/* Result of every public call. The numeric values of the first four match the CLI exit codes;
+ * the CLI maps UE_ERR_MISMATCH, UE_ERR_LIMIT and UE_ERR_UNSUPPORTED to 1 and UE_ERR_NOMEM to 3. */
 typedef enum ue_result {
     UE_OK = 0,
     UE_ERR_INVALID = 1,     /* the input violates the format */
-    UE_ERR_MISMATCH = 1,    /* a round-trip differs (same exit code as invalid input) */
     UE_ERR_USAGE = 2,       /* the caller asked for something impossible */
     UE_ERR_IO = 3,          /* the operating system failed us */
-    UE_ERR_NOMEM = 4,       /* allocation failed or a cap was hit */
-    UE_ERR_UNSUPPORTED = 5  /* valid but not implemented (e.g. an unknown packing method) */
+    UE_ERR_NOMEM = 4,       /* an allocation failed */
+    UE_ERR_UNSUPPORTED = 5, /* valid but not implemented (e.g. an unknown packing method) */
+    UE_ERR_MISMATCH = 6,    /* a re-encoding does not reproduce the input byte for byte */
+    UE_ERR_LIMIT = 7        /* the input claims more than a size limit allows (a hostile or
+                               damaged count or size: invalid input, refused before allocating) */
 } ue_result;
 
-const char *ue_result_name(ue_result r);
+UE_API const char *ue_result_name(ue_result r);
 
 /* How a reader reacts to a violation. */
 typedef enum ue_mode {
@@ -58,73 +63,27 @@ typedef struct ue_diag {
     char path_prefix[96];
 } ue_diag;
 
-void ue_diag_free(ue_diag *d);
-void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
-                 const char *path, const char *fmt, ...)
+UE_API void ue_diag_free(ue_diag *d);
+UE_API void ue_diag_add(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+                        const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
 /* ue_diag_add with a va_list, for callers that take printf-style arguments themselves. Text
  * longer than a field is cut before a UTF-8 character that would not fit whole. */
-void ue_diag_addv(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
+UE_API void ue_diag_addv(ue_diag *d, ue_severity sev, const char *code, uint64_t offset,
                   const char *path, const char *fmt, va_list ap)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 0)))
 #endif
     ;
-size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
+UE_API size_t ue_diag_count(const ue_diag *d, ue_severity at_least);
 /* Copies the items of `from` of at least the given severity into d (which applies its own
  * base offset and path prefix): for results first gathered in a scratch list. */
-void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least);
+UE_API void ue_diag_append(ue_diag *d, const ue_diag *from, ue_severity at_least);
 /* Formats one item as "error: nres/entry[3]/data_offset @0x40: message". */
-void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
-
-/* ---- overflow-checked size arithmetic --------------------------------------------------- */
-
-static inline bool ue_add_size(size_t a, size_t b, size_t *out) {
-    if (a > SIZE_MAX - b) return false;
-    *out = a + b;
-    return true;
-}
-static inline bool ue_mul_size(size_t a, size_t b, size_t *out) {
-    if (a != 0 && b > SIZE_MAX / a) return false;
-    *out = a * b;
-    return true;
-}
-/* True when [off, off+len) lies inside [0, size). */
-static inline bool ue_range_ok(uint64_t off, uint64_t len, uint64_t size) {
-    return off <= size && len <= size - off;
-}
-
-/* ---- bounded little/big-endian reads from a memory span --------------------------------- */
-
-/* Each returns false (and leaves *out untouched) when the read would pass `size`. */
-bool ue_rd_u8(const uint8_t *p, size_t size, size_t off, uint8_t *out);
-bool ue_rd_u16le(const uint8_t *p, size_t size, size_t off, uint16_t *out);
-bool ue_rd_u32le(const uint8_t *p, size_t size, size_t off, uint32_t *out);
-bool ue_rd_u16be(const uint8_t *p, size_t size, size_t off, uint16_t *out);
-bool ue_rd_u32be(const uint8_t *p, size_t size, size_t off, uint32_t *out);
-bool ue_rd_f32le(const uint8_t *p, size_t size, size_t off, float *out);
-bool ue_rd_f32be(const uint8_t *p, size_t size, size_t off, float *out);
-
-/* Unchecked loads for callers that have already proven the range (hot loops). */
-static inline uint16_t ue_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-static inline uint32_t ue_load_u32le(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline uint16_t ue_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
-static inline uint32_t ue_load_u32be(const uint8_t *p) {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-static inline void ue_store_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void ue_store_u32le(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static inline void ue_store_u16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static inline void ue_store_u32be(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
+UE_API void ue_diag_format(const ue_diag_item *it, char *out, size_t out_size);
 
 /* ---- growable output buffer -------------------------------------------------------------- */
 
@@ -138,21 +97,21 @@ typedef struct ue_buf {
     bool failed;
 } ue_buf;
 
-void ue_buf_free(ue_buf *b);
-bool ue_buf_reserve(ue_buf *b, size_t extra);
+UE_API void ue_buf_free(ue_buf *b);
+UE_API bool ue_buf_reserve(ue_buf *b, size_t extra);
 /* Like ue_buf_reserve, but a failure is only reported, never recorded in `failed`. */
-bool ue_buf_try_reserve(ue_buf *b, size_t extra);
-void ue_buf_put(ue_buf *b, const void *src, size_t n);
-void ue_buf_put_zeros(ue_buf *b, size_t n);
-void ue_buf_put_u8(ue_buf *b, uint8_t v);
-void ue_buf_put_u16le(ue_buf *b, uint16_t v);
-void ue_buf_put_u32le(ue_buf *b, uint32_t v);
-void ue_buf_put_u16be(ue_buf *b, uint16_t v);
-void ue_buf_put_u32be(ue_buf *b, uint32_t v);
+UE_API bool ue_buf_try_reserve(ue_buf *b, size_t extra);
+UE_API void ue_buf_put(ue_buf *b, const void *src, size_t n);
+UE_API void ue_buf_put_zeros(ue_buf *b, size_t n);
+UE_API void ue_buf_put_u8(ue_buf *b, uint8_t v);
+UE_API void ue_buf_put_u16le(ue_buf *b, uint16_t v);
+UE_API void ue_buf_put_u32le(ue_buf *b, uint32_t v);
+UE_API void ue_buf_put_u16be(ue_buf *b, uint16_t v);
+UE_API void ue_buf_put_u32be(ue_buf *b, uint32_t v);
 /* Pads with zero bytes until size is a multiple of `align` (a power of two or any n ≥ 1). */
-void ue_buf_align(ue_buf *b, size_t align);
+UE_API void ue_buf_align(ue_buf *b, size_t align);
 /* Hands the bytes to the caller (who frees them with free()) and resets the buffer. */
-uint8_t *ue_buf_take(ue_buf *b, size_t *size_out);
+UE_API uint8_t *ue_buf_take(ue_buf *b, size_t *size_out);
 
 /* ---- byte sources: parsers read through these so that big archives need not sit in memory -- */
 
@@ -165,16 +124,19 @@ typedef struct ue_source {
 
 /* Reads exactly n bytes at off; UE_ERR_INVALID if the range passes the end, UE_ERR_IO if the
  * operating system fails. */
-ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n);
+UE_API ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n);
 
-/* A source over caller-owned memory (kept alive by the caller). */
-ue_source ue_source_memory(const void *data, size_t size);
-/* A source over a file, read with pread; close it with ue_source_close. */
-ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d);
-void ue_source_close(ue_source *s);
-/* Bounded read into a fresh allocation of n bytes (n ≤ cap). */
-ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
-                               uint8_t **out);
+/* A source over caller-owned memory: borrowed, so `data` must stay alive and unchanged while
+ * the source (or anything parsed from it) is in use. Nothing to close. */
+UE_API ue_source ue_source_memory(const void *data, size_t size);
+/* A source over a file, read with pread: it holds the file open until ue_source_close, and
+ * `path` is not kept. */
+UE_API ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d);
+UE_API void ue_source_close(ue_source *s);
+/* Bounded read into a fresh allocation of n bytes (*out; the caller frees it with free());
+ * UE_ERR_LIMIT when n > cap. */
+UE_API ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
+                                      uint8_t **out);
 
 /* Default caps on what one structure may make us allocate. */
 #define UE_CAP_ENTRY_BYTES ((size_t)1 << 31)   /* 2 GiB for one decoded payload */
@@ -202,131 +164,48 @@ typedef struct ue_sink {
     uint64_t written;
 } ue_sink;
 
-ue_sink ue_sink_buf(ue_buf *b);
-ue_result ue_sink_put(ue_sink *s, const void *data, size_t n);
-ue_result ue_sink_zeros(ue_sink *s, size_t n);
+UE_API ue_sink ue_sink_buf(ue_buf *b);
+UE_API ue_result ue_sink_put(ue_sink *s, const void *data, size_t n);
+UE_API ue_result ue_sink_zeros(ue_sink *s, size_t n);
 /* Appends n bytes of a source: inside the kernel when both ends are files. */
-ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n);
+UE_API ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n);
 /* XXH64 of a range of a source; file sources are hashed through a mapping, without a copy. */
-ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash);
-
-/* A file written through a sink into a temp file and renamed into place on commit. */
-typedef struct ue_file_sink {
-    ue_sink sink;
-    int fd;
-    bool overwrite;
-    char temp_path[4096 + 16];
-    char final_path[4096];
-} ue_file_sink;
-ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
-ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
-void ue_file_sink_abort(ue_file_sink *f);
+UE_API ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t *hash);
 
 /* ---- files ------------------------------------------------------------------------------- */
 
-/* Reads a whole file (≤ cap bytes). */
-ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
+/* Reads a whole file into a fresh allocation (*data; the caller frees it with free()).
+ * UE_ERR_LIMIT, with a diagnostic, when the file has more than `cap` bytes. */
+UE_API ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
 /* Writes via a temp file in the same directory + rename; never leaves a half file. An existing
  * regular file is replaced only when `overwrite` is set; a directory, link or device never. */
-ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
-                               ue_diag *d);
-bool ue_path_exists(const char *path);
-/* mkdir -p */
-ue_result ue_mkdirs(const char *path, ue_diag *d);
-/* rm -r; used only on directories this library created itself. */
-void ue_remove_tree(const char *path);
-
-/* ---- output safety ------------------------------------------------------------------------
- * Never lose a user's file: an output that is, contains or lies inside an input is refused
- * (compared by device and inode, so links and other spellings of a path do not hide it), and a
- * writer replaces only what it could have written itself (docs/output-safety.md). */
-
-/* UE_ERR_USAGE with a diagnostic when `output` is `input`, lies inside it or contains it.
- * `input` may be an OUTER:ENTRY chain: the file system part of it is what counts. An input
- * that does not exist cannot be harmed and passes. */
-ue_result ue_output_check_input(const char *output, const char *input, ue_diag *d);
-
-/* Who may replace an existing, non-empty output directory: `owns` says whether every file in
- * `dir` is one that this writer writes (a previous output of the same verb). */
-typedef struct ue_outdir_owner {
-    const char *what; /* for messages: "an unearth extract output", "an unearth sample pack" */
-    bool (*owns)(const char *dir, void *ctx);
-    void *ctx;
-} ue_outdir_owner;
-/* True when every regular file under `dir` (recursively, symbolic links never followed) is
- * accepted by `listed`, given its path relative to `dir`; false on any other kind of file and
- * on an empty subdirectory. */
-bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
-
-/* A directory written as a unit: files go into a hidden temp directory next to `final_path`,
- * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. */
-typedef struct ue_outdir {
-    char final_path[4096];
-    char temp_path[4096];
-    char last_dir[4096];      /* last subdirectory created, to skip repeated mkdir calls */
-    ue_outdir_owner owner;
-    bool overwrite;
-    bool active;
-} ue_outdir;
-/* An absent or empty `final_path` is always accepted. A non-empty directory is replaced only
- * when `overwrite` is set and `owner` (may be NULL: nothing is ever replaced) owns it; files,
- * links and foreign directories are refused even with `overwrite` (UE_ERR_USAGE). */
-ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
-                          const ue_outdir_owner *owner, ue_diag *d);
-/* Writes `rel` (may contain '/') inside the temp directory. */
-ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_t size, ue_diag *d);
-/* Copies n bytes at `off` of `src` into the new file `rel` and returns their XXH64; file
- * sources are copied inside the kernel, so big payloads never sit in memory. */
-ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
-                         size_t n, uint64_t *hash, ue_diag *d);
-ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
-void ue_outdir_abort(ue_outdir *o);
+UE_API ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
+                                      ue_diag *d);
 
 /* ---- hashing ----------------------------------------------------------------------------- */
 
 /* XXH64 of n bytes; manifests record it to detect edited payloads (not a security hash). */
-uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed);
+UE_API uint64_t ue_xxh64(const void *data, size_t n, uint64_t seed);
 /* Seed 0, as 16 lower-case hex digits (17 bytes incl. NUL), as `xxhsum -H64` prints it. */
-void ue_xxh64_hex(const void *data, size_t n, char out[17]);
-void ue_xxh64_format(uint64_t hash, char out[17]);
+UE_API void ue_xxh64_hex(const void *data, size_t n, char out[17]);
+UE_API void ue_xxh64_format(uint64_t hash, char out[17]);
 
 /* ---- small text helpers ------------------------------------------------------------------ */
 
 /* Windows-1251 (the Parkan tools' code page) to UTF-8, NUL-terminated; stops before a
  * character that would not fit whole. Returns the output length. */
-size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
+UE_API size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size);
 /* UTF-8 to Windows-1251, for names stored in Parkan files. UE_ERR_INVALID when `in` is not
  * well-formed UTF-8 or holds a character the code page lacks: *bad_char is then that code
  * point (UINT32_MAX for malformed bytes) and *bad_offset its byte offset in `in` (both may be
  * NULL); UE_ERR_USAGE when out_size is too small. On success *out_len (may be NULL) is the
  * length without the NUL. */
-ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
-                            uint32_t *bad_char, size_t *bad_offset);
-/* Decodes the UTF-8 character at s (at most n bytes) into *cp and returns its length (1–4),
- * or 0 when the bytes are not well-formed UTF-8 (overlong, surrogate, beyond U+10FFFF, cut). */
-size_t ue_utf8_decode(const char *s, size_t n, uint32_t *cp);
-/* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
- * Returns the output length. */
-size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
+UE_API ue_result ue_utf8_to_cp1251(const char *in, char *out, size_t out_size, size_t *out_len,
+                                   uint32_t *bad_char, size_t *bad_offset);
 /* An archive entry name as ue_entry_info shows it (bytes outside printable ASCII escaped as
  * \xNN) in UTF-8: escaped bytes 0x80–0xFF are Windows-1251 characters, as in every Parkan
  * container; escapes of control bytes and "\\" stay as they are. Returns the output length. */
-size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
-/* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
- * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
- * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
- * caller picks a fallback. Never splits a character. Returns the output length. */
-size_t ue_file_name_component(const char *name, char *out, size_t out_size);
-
-/* strtod and strtof with '.' as the decimal point whatever LC_NUMERIC says (a host that set a
- * comma locale still reads "1.5" as 1.5); otherwise the full strtod syntax, *end (may be NULL)
- * and errno (ERANGE) exactly as strtod sets them. */
-double ue_parse_double(const char *s, char **end);
-float ue_parse_float(const char *s, char **end);
-
-void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
-/* Returns false on odd length or a non-hex digit. */
-bool ue_hex_decode(const char *hex, uint8_t *out, size_t out_cap, size_t *out_len);
+UE_API size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size);
 
 #ifdef __cplusplus
 }

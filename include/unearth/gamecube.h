@@ -22,28 +22,29 @@ typedef struct ue_gclzss_header {
 } ue_gclzss_header;
 
 /* True when the bytes start with "LZSS". */
-bool ue_gclzss_probe(const uint8_t *p, size_t n);
+UE_API bool ue_gclzss_probe(const uint8_t *p, size_t n);
 /* Checks the magic and reads the header; applies the §18.7 fallback (an info diagnostic). */
-ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h, ue_diag *d,
-                                 uint64_t diag_base, const char *diag_path);
-/* Decodes a whole "LZSS" blob into a fresh allocation (≤ UE_CAP_ENTRY_BYTES). Strict mode rejects
+UE_API ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h, ue_diag *d,
+                                        uint64_t diag_base, const char *diag_path);
+/* Decodes a whole "LZSS" blob into a fresh allocation (*out, ≤ UE_CAP_ENTRY_BYTES, UE_ERR_LIMIT
+ * above; the caller frees it with free()); `p` is only read. Strict mode rejects
  * back-references that begin more than 18 bytes (F) before the output start, a range no
  * Okumura-style encoder produces; tolerant mode decodes them (the ring holds zeros) and warns. */
-ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
-                           size_t *out_size, ue_diag *d, uint64_t diag_base,
-                           const char *diag_path);
+UE_API ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
+                                  size_t *out_size, ue_diag *d, uint64_t diag_base,
+                                  const char *diag_path);
 /* Appends header + stream. `reserved` is written at +0x0C (0 for the games' files). */
-ue_result ue_gclzss_encode(const uint8_t *in, size_t n, int level, uint32_t reserved,
-                           ue_buf *out);
+UE_API ue_result ue_gclzss_encode(const uint8_t *in, size_t n, int level, uint32_t reserved,
+                                  ue_buf *out);
 
 /* ---- FSYS archives (seed 002 §18, hsd-formats §7.1) ---------------------------------------- */
 
 #define UE_FSYS_FLAG_COMPRESSED 0x80000000u
 
 /* Type code (byte 2 of an entry's id word) → short type name ("pkx") or NULL when unknown. */
-const char *ue_fsys_type_name(uint8_t code);
+UE_API const char *ue_fsys_type_name(uint8_t code);
 /* Extension for fallback names (".pkx"); ".bin" for unknown codes (listed, never guessed). */
-const char *ue_fsys_type_ext(uint8_t code);
+UE_API const char *ue_fsys_type_ext(uint8_t code);
 
 /* One entry handed to the writer. */
 typedef struct ue_fsys_write_entry {
@@ -74,8 +75,8 @@ typedef struct ue_fsys_write_options {
 
 /* Canonical layout: header, offsets table at 0x40, file list at 0x60, names, records,
  * 32-byte aligned payloads, 0x20-byte footer ending in "FSYS". */
-ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
-                        size_t count, ue_buf *out, ue_diag *d);
+UE_API ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
+                               size_t count, ue_buf *out, ue_diag *d);
 
 /* ---- PKX (hsd-formats §7.3, seed 002 §18.11) ----------------------------------------------- */
 
@@ -101,20 +102,21 @@ typedef struct ue_pkx_info {
 } ue_pkx_info;
 
 /* Detects the layout and locates every part (seed §18.13 rule 7: the DAT size is checked
- * against the bytes present). */
-ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d);
+ * against the bytes present). `p` is only read during the call; `info` holds offsets into it,
+ * no pointers, and needs no freeing. */
+UE_API ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d);
 
 /* Re-wraps `dat` (and optionally a new GPT1 block) into the frame of an existing PKX: sizes and
  * alignment padding are recomputed, every other byte is kept. gpt1 == NULL keeps the old one. */
-ue_result ue_pkx_rewrap(const uint8_t *orig, size_t orig_size, const ue_pkx_info *info,
-                        const uint8_t *dat, size_t dat_size, const uint8_t *gpt1,
-                        size_t gpt1_size, ue_buf *out, ue_diag *d);
+UE_API ue_result ue_pkx_rewrap(const uint8_t *orig, size_t orig_size, const ue_pkx_info *info,
+                               const uint8_t *dat, size_t dat_size, const uint8_t *gpt1,
+                               size_t gpt1_size, ue_buf *out, ue_diag *d);
 
 /* Builds a fresh PKX around a DAT (used for the sample pack): `anims` holds anim_count × 0xD0
  * bytes; species is written to XD's +0x18. */
-ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t dat_size,
-                       const uint8_t *gpt1, size_t gpt1_size, const uint8_t *anims,
-                       uint32_t anim_count, uint16_t species, ue_buf *out);
+UE_API ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t dat_size,
+                              const uint8_t *gpt1, size_t gpt1_size, const uint8_t *anims,
+                              uint32_t anim_count, uint16_t species, ue_buf *out);
 
 #ifdef __cplusplus
 }

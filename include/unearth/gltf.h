@@ -30,19 +30,19 @@ typedef struct ue_gltf_options {
  * UE_ERR_NOMEM on allocation failure or if the GLB would pass 4 GiB. What the IR holds but glTF
  * cannot express (flipbook channels, texture roles without a glTF slot) is left out with a
  * warning in *d naming it (docs/gltf-output.md). */
-ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
-                         ue_buf *bin_out, ue_diag *d);
+UE_API ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
+                                ue_buf *bin_out, ue_diag *d);
 
 /* Writes `path` (".glb" → GLB; ".gltf" → JSON plus "<stem>.bin" beside it) atomically. */
-ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
-                             ue_diag *d);
+UE_API ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
+                                    ue_diag *d);
 
 /* The exporter's reduce-to-4 step for one vertex of n (1..8) joint influences: rows with more
  * than 4 keep their 4 largest weights (an earlier influence wins a tie) in their original
  * order; shorter rows are padded with joint 0, weight 0. The exporter then renormalises the
  * 4 weights to sum to 1. */
-void ue_gltf_reduce_influences(const uint16_t *joints, const float *weights, uint32_t n,
-                               uint16_t out_joints[4], float out_weights[4]);
+UE_API void ue_gltf_reduce_influences(const uint16_t *joints, const float *weights, uint32_t n,
+                                      uint16_t out_joints[4], float out_weights[4]);
 
 /* How ue_gltf_export writes one animation channel (the IR's typed target). */
 typedef enum ue_gltf_channel_form {
@@ -57,18 +57,18 @@ typedef enum ue_gltf_channel_form {
  * unsupported). Alpha is written as the whole baseColorFactor; visibility as
  * "/nodes/N/extensions/KHR_node_visibility/visible"; UV targets as the KHR_texture_transform
  * of the slot's glTF texture. The indices must be in range. */
-ue_gltf_channel_form ue_gltf_channel_pointer(const ue_scene *s, size_t animation,
-                                             size_t channel, char *pointer, size_t cap,
-                                             const char **why);
+UE_API ue_gltf_channel_form ue_gltf_channel_pointer(const ue_scene *s, size_t animation,
+                                                    size_t channel, char *pointer, size_t cap,
+                                                    const char **why);
 
 /* Resolves one KHR_animation_pointer JSON pointer against what ue_gltf_export writes for `s`:
  * UE_OK when it names an existing animatable property, with its component count (1–4) and
  * whether it is a quaternion; UE_ERR_INVALID otherwise, with the reason in *d (at `path`). */
-ue_result ue_gltf_resolve_pointer(const ue_scene *s, const char *pointer, uint32_t *components,
-                                  bool *quaternion, ue_diag *d, const char *path);
+UE_API ue_result ue_gltf_resolve_pointer(const ue_scene *s, const char *pointer, uint32_t *components,
+                                         bool *quaternion, ue_diag *d, const char *path);
 /* Resolves the pointer of every channel the exporter writes as KHR_animation_pointer and
  * checks that it names a property we write, with the component count the exporter gives. */
-ue_result ue_gltf_check_pointers(const ue_scene *s, ue_diag *d);
+UE_API ue_result ue_gltf_check_pointers(const ue_scene *s, ue_diag *d);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@ extern "C" {
 /* Appends a PNG of w × h RGBA8 pixels (rows top to bottom) to `out`. Fully opaque images are
  * stored as RGB (colour type 2), others as RGBA (type 6); 8 bits, no interlace.
  * UE_ERR_USAGE for a zero or oversized image, UE_ERR_NOMEM if memory or out->limit runs out. */
-ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out);
+UE_API ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out);
 
 #ifdef __cplusplus
 }

@@ -25,33 +25,33 @@ typedef struct ue_lzss_params {
     uint16_t prefill_reach;
 } ue_lzss_params;
 
-extern const ue_lzss_params UE_LZSS_PARKAN;   /* fill 0x20, start 0xFEE */
-extern const ue_lzss_params UE_LZSS_GAMECUBE; /* fill 0x00, start 0xFEE */
+UE_API extern const ue_lzss_params UE_LZSS_PARKAN;   /* fill 0x20, start 0xFEE */
+UE_API extern const ue_lzss_params UE_LZSS_GAMECUBE; /* fill 0x00, start 0xFEE */
 
 typedef struct ue_lzss_stats {
-    size_t consumed;   /* input bytes read */
-    size_t produced;   /* output bytes written */
+           size_t consumed;   /* input bytes read */
+           size_t produced;   /* output bytes written */
 } ue_lzss_stats;
 
 /* Decodes until `out_size` bytes are produced. Fails (UE_ERR_INVALID, with a diagnostic that
  * names the input offset) when the input ends first. Unused trailing input is allowed and is
  * reported through `stats->consumed`. `diag_base` is added to offsets in diagnostics. */
-ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
-                         uint8_t *out, size_t out_size, ue_lzss_stats *stats, ue_diag *d,
-                         uint64_t diag_base, const char *diag_path);
+UE_API ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
+                                uint8_t *out, size_t out_size, ue_lzss_stats *stats, ue_diag *d,
+                                uint64_t diag_base, const char *diag_path);
 
 /* The most output any stream of `in_size` bytes can decode to: every 17 bytes hold at most a
  * flag byte and 8 two-byte references of 18 bytes each (144 bytes), a shorter tail a flag byte,
  * references and at most one literal. Callers check a declared size against it (and against
  * their own cap) before allocating, so a small input cannot ask for a large buffer. */
-uint64_t ue_lzss_max_output(size_t in_size);
+UE_API uint64_t ue_lzss_max_output(size_t in_size);
 
 /* Encoder effort: 0 = greedy with a short search, 9 = lazy matching with a deep search. */
 #define UE_LZSS_LEVEL_DEFAULT 6
 /* Encodes `in` into `out` (appended). Streams are accepted by ue_lzss_decode with the same
  * params and by the original engines' decoders (matches never reach into the lookahead). */
-ue_result ue_lzss_encode(const ue_lzss_params *p, int level, const uint8_t *in, size_t in_size,
-                         ue_buf *out);
+UE_API ue_result ue_lzss_encode(const ue_lzss_params *p, int level, const uint8_t *in, size_t in_size,
+                                ue_buf *out);
 
 #ifdef __cplusplus
 }

@@ -12,16 +12,16 @@ extern "C" {
 #endif
 
 /* Every registered format, in probe order (docs/models.md). */
-const ue_model_format *const *ue_model_formats(size_t *count);
+UE_API const ue_model_format *const *ue_model_formats(size_t *count);
 /* The format named `name` ("msh"), or NULL. */
-const ue_model_format *ue_model_format_find(const char *name);
+UE_API const ue_model_format *ue_model_format_find(const char *name);
 /* The first format whose probe accepts the bytes, or NULL when they are no model. */
-const ue_model_format *ue_model_probe(const uint8_t *data, size_t size);
+UE_API const ue_model_format *ue_model_probe(const uint8_t *data, size_t size);
 
 /* UE_OK when every key in `opts` is one the format documents; otherwise the error
  * model.option.unknown, which names the format and the options it does take, and
  * UE_ERR_USAGE. */
-ue_result ue_model_options_check(const ue_model_format *f, const ue_model_options *opts,
+UE_API ue_result ue_model_options_check(const ue_model_format *f, const ue_model_options *opts,
                                  ue_diag *d);
 
 /* One model reachable from a path. Owns its bytes. */
@@ -36,15 +36,19 @@ typedef struct ue_model_found {
  * depth (containers are walked through the archive layer and each entry is probed, in
  * registry order, before it is opened as a container), or one addressed as ARCHIVE:ENTRY.
  * A path that is neither a model nor a container fails as ue_archive_open does. */
-ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
+UE_API ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
                            ue_diag *d);
 /* The model at `path` itself (a file or ARCHIVE:ENTRY), without looking inside containers;
- * UE_ERR_UNSUPPORTED when the bytes are no model. */
-ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d);
-void ue_model_found_free(ue_model_found *items, size_t count);
+ * UE_ERR_UNSUPPORTED when the bytes are no model. `item` is the caller's; item->data is a new
+ * allocation the caller frees with free() (NULL on failure). */
+UE_API ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d);
+/* Frees what ue_model_collect returned: every item's bytes, then the array. */
+UE_API void ue_model_found_free(ue_model_found *items, size_t count);
 
-/* Checks the options against the model's format, then converts it (the format's to_scene). */
-ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode mode,
+/* Checks the options (NULL: the format's defaults) against the model's format, then converts
+ * it (the format's to_scene) into `s`, which the caller initialised and frees. The model's
+ * bytes stay the caller's. */
+UE_API ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode mode,
                             const ue_model_options *opts, ue_scene *s, ue_diag *d);
 
 #ifdef __cplusplus

@@ -31,11 +31,11 @@ typedef struct ue_model_option_def {
 } ue_model_option_def;
 
 /* The value of `key` (the last one given wins), or NULL when absent; opts may be NULL. */
-const char *ue_model_option_get(const ue_model_options *opts, const char *key);
+UE_API const char *ue_model_option_get(const ue_model_options *opts, const char *key);
 /* `key` as a decimal integer in [min, max], or `fallback` when absent. A value that is not a
  * number or out of range adds the error model.option.value (naming the format) and returns
  * UE_ERR_USAGE. */
-ue_result ue_model_option_int(const ue_model_options *opts, const char *format, const char *key,
+UE_API ue_result ue_model_option_int(const ue_model_options *opts, const char *format, const char *key,
                               long min, long max, long fallback, long *out, ue_diag *d);
 
 /* ---- what validate and roundtrip report per model ----------------------------------------- */

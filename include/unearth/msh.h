@@ -99,67 +99,69 @@ typedef struct ue_msh {
     uint8_t *owned_bytes;    /* the model bytes when parsed from memory we own */
 } ue_msh;
 
-/* Parses a model NRes held in memory (borrowed; keep `data` alive while the model lives).
+/* Parses a model NRes held in memory. Copies: the model owns every byte it keeps, so `data`
+ * may be freed as soon as the call returns. Free `out` with ue_msh_free whatever the result.
  * Strict: any violation of seed §7.1–7.2 is an error. Tolerant: damaged tables are dropped
  * (NULL) with a warning and everything that can be checked safely is kept. */
-ue_result ue_msh_parse(const uint8_t *data, size_t size, ue_mode mode, ue_msh *out, ue_diag *d);
+UE_API ue_result ue_msh_parse(const uint8_t *data, size_t size, ue_mode mode, ue_msh *out, ue_diag *d);
 /* Runs the §7 invariants on the decoded tables (ue_msh_parse calls it). */
-ue_result ue_msh_check(const ue_msh *m, ue_mode mode, ue_diag *d);
-void ue_msh_free(ue_msh *m);
+UE_API ue_result ue_msh_check(const ue_msh *m, ue_mode mode, ue_diag *d);
+UE_API void ue_msh_free(ue_msh *m);
 /* An empty model (no resources) to build with the setters below. */
-void ue_msh_init(ue_msh *m);
+UE_API void ue_msh_init(ue_msh *m);
 
-/* Serialises: unchanged tables keep their bytes and attrs (byte-identical round trip); edited
- * ones are re-encoded with attrs recomputed per seed §8.2; NRes layout 8-byte aligned. */
-ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d);
+/* Serialises, appending to `out` (the caller's buffer): unchanged tables keep their bytes and
+ * attrs (byte-identical round trip); edited ones are re-encoded with attrs recomputed per seed
+ * §8.2; NRes layout 8-byte aligned. */
+UE_API ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d);
 
 /* Encodes one decoded table as the writer would (for round-trip proofs); UE_ERR_USAGE if the
  * type is not decoded. */
-ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
+UE_API ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
 /* Re-encodes every decoded table and compares it with the stored resource bytes; returns
- * UE_ERR_INVALID (with a diagnostic per differing table) on any difference. */
-ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
+ * UE_ERR_MISMATCH (with a diagnostic per differing table) on any difference. */
+UE_API ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
 
 /* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
 
 /* Order in which the engine loader looks resources up. */
-extern const uint8_t UE_MSH_LOAD_ORDER[15];
+UE_API extern const uint8_t UE_MSH_LOAD_ORDER[15];
 /* Slot lookup: lod −1 means `current_lod`; returns 0xFFFF when absent or out of range. */
-uint16_t ue_msh_slot_index(const ue_msh *m, size_t node, int lod, int group, int current_lod);
+UE_API uint16_t ue_msh_slot_index(const ue_msh *m, size_t node, int lod, int group, int current_lod);
 /* Node name or NULL (len 0 or no Res10). */
-const char *ue_msh_node_name(const ue_msh *m, size_t node);
-float ue_msh_decode_normal(int8_t v);      /* clamp(v / 127, −1, 1) */
-int8_t ue_msh_encode_normal(float v);
-float ue_msh_decode_uv(int16_t v);         /* v / 1024 */
-int16_t ue_msh_encode_uv(float v);
-float ue_msh_decode_tri_normal(int16_t v); /* v / 32767 */
+UE_API const char *ue_msh_node_name(const ue_msh *m, size_t node);
+UE_API float ue_msh_decode_normal(int8_t v);      /* clamp(v / 127, −1, 1) */
+UE_API int8_t ue_msh_encode_normal(float v);
+UE_API float ue_msh_decode_uv(int16_t v);         /* v / 1024 */
+UE_API int16_t ue_msh_encode_uv(float v);
+UE_API float ue_msh_decode_tri_normal(int16_t v); /* v / 32767 */
 /* selPacked → selector i (0..2); 3 becomes 0xFFFF. */
-uint16_t ue_msh_tri_selector(uint16_t sel_packed, int i);
+UE_API uint16_t ue_msh_tri_selector(uint16_t sel_packed, int i);
 
 /* A node's rest transform: its fallback key's translation (non-finite components read as 0)
  * and quaternion x, y, z, w normalised (all zero = identity); identity without a key. */
-void ue_msh_rest_pose(const ue_msh *m, size_t node, float translation[3], float rotation[4]);
+UE_API void ue_msh_rest_pose(const ue_msh *m, size_t node, float translation[3], float rotation[4]);
 
 /* Calls fn for every vertex the render traversal of seed §6.3 visits for (lod, group):
  * node, batch, position in the batch, final vertex index. Stops early if fn returns false. */
 typedef bool (*ue_msh_visit_fn)(void *user, size_t node, size_t batch, size_t i, uint32_t vertex);
-ue_result ue_msh_traverse(const ue_msh *m, int lod, int group, ue_msh_visit_fn fn, void *user);
+UE_API ue_result ue_msh_traverse(const ue_msh *m, int lod, int group, ue_msh_visit_fn fn, void *user);
 
 typedef struct ue_msh_stats {
     size_t nodes, slots, batches, vertices, triangles, lods, groups;
     size_t triangles_per_lod[UE_MSH_LODS];
 } ue_msh_stats;
-void ue_msh_stats_compute(const ue_msh *m, ue_msh_stats *s);
+UE_API void ue_msh_stats_compute(const ue_msh *m, ue_msh_stats *s);
 
 /* ---- editing (seed §8.3) ----------------------------------------------------------------- */
 
 /* Moves/deforms vertices: positions[v] = M · positions[v] + t for every v in [first, first+n);
  * normals are rotated by M (re-quantised) and Res2 bounds (header and slots) recomputed. */
-ue_result ue_msh_transform_vertices(ue_msh *m, size_t first, size_t n, const float linear[9],
-                                    const float translate[3]);
+UE_API ue_result ue_msh_transform_vertices(ue_msh *m, size_t first, size_t n, const float linear[9],
+                                           const float translate[3]);
 /* Recomputes slot AABB/sphere (node-local) and the header hull/sphere/capsule from geometry. */
-void ue_msh_recompute_bounds(ue_msh *m);
-ue_result ue_msh_rename_node(ue_msh *m, size_t node, const char *name /* NULL or "" = none */);
+UE_API void ue_msh_recompute_bounds(ue_msh *m);
+UE_API ue_result ue_msh_rename_node(ue_msh *m, size_t node, const char *name /* NULL or "" = none */);
 
 /* New geometry for one slot: vertices appended to the streams, indices to Res6, one batch per
  * material run, tri descriptors with face normals; the slot's ranges and bounds updated. */
@@ -173,28 +175,28 @@ typedef struct ue_msh_geometry {
     size_t index_count;
     uint16_t material;
 } ue_msh_geometry;
-ue_result ue_msh_replace_slot_geometry(ue_msh *m, size_t slot, const ue_msh_geometry *g,
-                                       ue_diag *d);
+UE_API ue_result ue_msh_replace_slot_geometry(ue_msh *m, size_t slot, const ue_msh_geometry *g,
+                                              ue_diag *d);
 
 /* Appends an empty slot and points node's [lod][group] at it. */
-ue_result ue_msh_add_slot(ue_msh *m, size_t node, int lod, int group, size_t *slot_index);
+UE_API ue_result ue_msh_add_slot(ue_msh *m, size_t node, int lod, int group, size_t *slot_index);
 /* Adds a Res18 vertex-colour stream (opaque white) if the model has none. */
-ue_result ue_msh_enable_colors(ue_msh *m);
+UE_API ue_result ue_msh_enable_colors(ue_msh *m);
 /* Sets a node's rest transform (its fallback key): translation and quaternion x, y, z, w. */
-ue_result ue_msh_set_rest_pose(ue_msh *m, size_t node, const float translation[3],
-                               const float rotation[4]);
+UE_API ue_result ue_msh_set_rest_pose(ue_msh *m, size_t node, const float translation[3],
+                                      const float rotation[4]);
 
 /* Builds a model from scratch: `nodes` parents and names, one slot per (node, lod, group) in
  * `slot_of` (0xFFFF = none); used by the sample pack and importers. */
-ue_result ue_msh_new(ue_msh *m, size_t node_count, const uint16_t *parents,
-                     const char *const *names);
+UE_API ue_result ue_msh_new(ue_msh *m, size_t node_count, const uint16_t *parents,
+                            const char *const *names);
 
 /* ---- conversion to the scene IR ----------------------------------------------------------- */
 
 /* True when an NRes holds the core model resources (types 1, 2, 3, 6 and 13). */
-bool ue_msh_is_model(const ue_nres *n);
+UE_API bool ue_msh_is_model(const ue_nres *n);
 /* True when the bytes are an NRes that holds them (the model registry's probe). */
-bool ue_msh_probe(const uint8_t *data, size_t size);
+UE_API bool ue_msh_probe(const uint8_t *data, size_t size);
 
 typedef struct ue_msh_export_options {
     int lod;     /* 0..2 (default 0) */
@@ -205,22 +207,23 @@ typedef struct ue_msh_export_options {
  * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
  * Res18 colours; converted from the engine's left-handed Z-up axes to glTF's right-handed
  * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
- * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. */
-ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
-                          ue_scene *s, ue_diag *d);
+ * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. `m` is only
+ * read and may be freed afterwards: the scene holds copies (free it with ue_scene_free). */
+UE_API ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
+                                 ue_scene *s, ue_diag *d);
 /* For callers that want geometry (the CLI's convert): adds the error msh.export.empty, which
  * names the LODs and groups that do hold geometry (or says every batch of the selection was
  * dropped as damaged), and returns UE_ERR_INVALID. */
-ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d);
+UE_API ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d);
 
 /* ---- the model registry's view of MSH (docs/models.md) ------------------------------------ */
 
 /* The options `lod` (0..2, default 0) and `group` (0..4 or -1 for all, default -1) as export
  * options; UE_ERR_USAGE with model.option.value when a value is out of range. */
-ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d);
+UE_API ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d);
 /* MSH in the model registry (model.h): probe, to_scene (with the options above; an empty
  * selection is an error), info, validate and the table round trip. */
-extern const ue_model_format ue_msh_model_format;
+UE_API extern const ue_model_format ue_msh_model_format;
 
 #ifdef __cplusplus
 }

@@ -49,45 +49,48 @@ typedef struct ue_nres {
     bool sort_valid;          /* sort_index is a permutation in lower-case name order */
 } ue_nres;
 
-/* Parses header and directory from `src` (kept by reference). Strict mode fails on any
- * violation; tolerant mode marks damaged entries and continues. */
-ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_diag *d);
-void ue_nres_free(ue_nres *n);
+/* Parses header and directory from `src`. Borrowed: `src` (the struct and the memory or file
+ * behind it) must outlive `out`, because payloads are read from it on demand; names and the
+ * bytes between entries are copied. Strict mode fails on any violation; tolerant mode marks
+ * damaged entries and continues. Free `out` with ue_nres_free whatever the result; it never
+ * closes `src`. */
+UE_API ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_diag *d);
+UE_API void ue_nres_free(ue_nres *n);
 /* An empty archive to build from scratch. */
-void ue_nres_init(ue_nres *n);
+UE_API void ue_nres_init(ue_nres *n);
 
 /* Name (bytes up to the first NUL) as a C string into out. */
-void ue_nres_entry_name(const ue_nres_entry *e, char *out, size_t out_size);
+UE_API void ue_nres_entry_name(const ue_nres_entry *e, char *out, size_t out_size);
 /* The engine's comparison: ASCII A–Z folded to lower case, then unsigned bytes. */
-int ue_nres_name_compare(const char *a, const char *b);
+UE_API int ue_nres_name_compare(const char *a, const char *b);
 /* Engine lookup: binary search through the sort table (when valid), else a linear scan;
  * returns false if absent. Duplicate names resolve to the first match in directory order
  * when the linear scan is used. */
-bool ue_nres_find(const ue_nres *n, const char *name, size_t *index);
+UE_API bool ue_nres_find(const ue_nres *n, const char *name, size_t *index);
 
 /* Payload of entry i: a pointer into owned memory or the memory source, or a fresh copy
  * (then *to_free is set; free it). */
-ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **data, uint8_t **to_free,
-                          ue_diag *d);
+UE_API ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **data, uint8_t **to_free,
+                                 ue_diag *d);
 
 typedef enum ue_nres_layout {
     UE_NRES_LOSSLESS = 0,  /* unchanged archives come out byte-identical */
     UE_NRES_CANONICAL = 1  /* directory order, 8-byte zero padding, fresh sort table */
 } ue_nres_layout;
-ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d);
-/* The same into any sink; payloads that live in files are copied file to file when the sink is
- * a file (see ue_file_sink), so big archives never sit in memory. */
-ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d);
+UE_API ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d);
+/* The same into any sink; payloads that live in files are copied file to file when the sink
+ * has a `copy` callback (the CLI's file sink does), so big archives never sit in memory. */
+UE_API ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d);
 
 /* Editing. Payloads are copied. Names longer than 35 bytes are rejected (UE_ERR_USAGE). */
-ue_result ue_nres_add(ue_nres *n, uint32_t type_id, uint32_t attr1, uint32_t attr2,
-                      uint32_t attr3, const char *name, const void *data, size_t size);
-ue_result ue_nres_replace(ue_nres *n, size_t i, const void *data, size_t size);
-ue_result ue_nres_remove(ue_nres *n, size_t i);
-ue_result ue_nres_rename(ue_nres *n, size_t i, const char *name);
+UE_API ue_result ue_nres_add(ue_nres *n, uint32_t type_id, uint32_t attr1, uint32_t attr2,
+                             uint32_t attr3, const char *name, const void *data, size_t size);
+UE_API ue_result ue_nres_replace(ue_nres *n, size_t i, const void *data, size_t size);
+UE_API ue_result ue_nres_remove(ue_nres *n, size_t i);
+UE_API ue_result ue_nres_rename(ue_nres *n, size_t i, const char *name);
 
 /* Computes the engine's sort table for the current names into perm[count]. */
-ue_result ue_nres_compute_sort(const ue_nres *n, uint32_t *perm);
+UE_API ue_result ue_nres_compute_sort(const ue_nres *n, uint32_t *perm);
 
 #ifdef __cplusplus
 }

@@ -20,19 +20,19 @@ typedef struct ue_obj_options {
  * obj_out and, when mtl_out is not NULL, the MTL text to mtl_out. Skinned meshes are posed by
  * their skins (joint world matrix × inverse bind matrix, blended by weight); UVs get v
  * flipped back to OBJ's bottom-up convention; mirrored nodes get their winding reversed. */
-ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_out,
-                        ue_buf *mtl_out, ue_diag *d);
+UE_API ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_out,
+                               ue_buf *mtl_out, ue_diag *d);
 
 /* The MTL file name for an OBJ file name (without its directory): the same stem with
  * whitespace, '#', controls and non-UTF-8 bytes as '_', then ".mtl" ("my robot.obj" →
  * "my_robot.mtl"), so `mtllib` can name it. UTF-8 letters are kept. */
-void ue_obj_mtl_file_name(const char *obj_name, char *out, size_t cap);
+UE_API void ue_obj_mtl_file_name(const char *obj_name, char *out, size_t cap);
 
 /* The file name the MTL uses for texture `index` (under texture_dir), e.g. "3_wood.png":
  * index first for uniqueness, then the name with whitespace, '#', controls, path separators and
  * the characters Windows forbids as '_' (UTF-8 letters are kept). Callers write
  * ue_png_encode_rgba output there. */
-void ue_obj_texture_file_name(const ue_scene *s, size_t index, char *out, size_t cap);
+UE_API void ue_obj_texture_file_name(const ue_scene *s, size_t index, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

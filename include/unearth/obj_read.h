@@ -20,11 +20,13 @@ typedef struct ue_obj_mesh {
     size_t index_count;
 } ue_obj_mesh;
 
-/* Parses OBJ text. Errors (bad numbers, indices out of range, more than `max_vertices` vertices)
- * give a diagnostic naming the line. */
-ue_result ue_obj_read(const char *text, size_t size, size_t max_vertices, ue_obj_mesh *out,
-                      ue_diag *d);
-void ue_obj_mesh_free(ue_obj_mesh *m);
+/* Parses OBJ text (`text` is only read during the call; it need not end in NUL). Errors (bad
+ * numbers, indices out of range) give UE_ERR_INVALID and more than `max_vertices` vertices
+ * UE_ERR_LIMIT, each with a diagnostic naming the line. `out` owns its arrays: free it with
+ * ue_obj_mesh_free whatever the result. */
+UE_API ue_result ue_obj_read(const char *text, size_t size, size_t max_vertices, ue_obj_mesh *out,
+                             ue_diag *d);
+UE_API void ue_obj_mesh_free(ue_obj_mesh *m);
 
 #ifdef __cplusplus
 }

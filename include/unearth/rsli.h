@@ -81,52 +81,54 @@ typedef struct ue_rsli {
     bool layout_dirty;        /* edits happened: offsets, sort table and keys are recomputed */
 } ue_rsli;
 
-/* Parses header, table and trailer (payloads stay in `src`, which must outlive `out`), and
+/* Parses header, table and trailer (borrowed: payloads stay in `src`, which must outlive `out`;
+ * ue_rsli_free releases `out` and never closes `src`), and
  * checks every entry's range and method. Strict mode fails on any violation; tolerant mode
  * marks damaged entries and continues. `limits` may be NULL. */
-ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits *limits,
-                        ue_rsli *out, ue_diag *d);
-void ue_rsli_free(ue_rsli *l);
+UE_API ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits *limits,
+                               ue_rsli *out, ue_diag *d);
+UE_API void ue_rsli_free(ue_rsli *l);
 /* An empty library (header "NL\0\1", seed 0) to build from scratch. */
-void ue_rsli_init(ue_rsli *l);
+UE_API void ue_rsli_init(ue_rsli *l);
 
 /* Name (bytes up to the first NUL, at most 12) as a C string. */
-void ue_rsli_entry_name(const ue_rsli_entry *e, char *out, size_t out_size);
+UE_API void ue_rsli_entry_name(const ue_rsli_entry *e, char *out, size_t out_size);
 /* "stored", "xor", "lzss", "xor+lzss", "lzhuf", "xor+lzhuf", "deflate" or "0x1c0". */
-const char *ue_rsli_method_name(uint32_t method);
-bool ue_rsli_method_known(uint32_t method);
+UE_API const char *ue_rsli_method_name(uint32_t method);
+UE_API bool ue_rsli_method_known(uint32_t method);
 /* The engine's rsFind: truncate to 15 chars, upper-case a-z, binary search with strcmp through
  * the sort table, then a linear scan. False if absent. */
-bool ue_rsli_find(const ue_rsli *l, const char *name, size_t *index);
+UE_API bool ue_rsli_find(const ue_rsli *l, const char *name, size_t *index);
 
 /* The packed stream of entry i exactly as stored (XOR layer included); caller frees. */
-ue_result ue_rsli_packed(const ue_rsli *l, size_t i, uint8_t **data, size_t *size, ue_diag *d);
+UE_API ue_result ue_rsli_packed(const ue_rsli *l, size_t i, uint8_t **data, size_t *size, ue_diag *d);
 /* Decoded payload of entry i (exactly unpacked_size bytes); caller frees. */
-ue_result ue_rsli_read(const ue_rsli *l, size_t i, uint8_t **data, size_t *size, ue_diag *d);
-/* Decoding a packed stream on its own (the XOR layer uses `key`). */
-ue_result ue_rsli_unpack(uint32_t method, uint16_t key, const uint8_t *packed, size_t packed_size,
-                         size_t unpacked_size, uint8_t **data, ue_diag *d, uint64_t diag_base,
-                         const char *diag_path);
+UE_API ue_result ue_rsli_read(const ue_rsli *l, size_t i, uint8_t **data, size_t *size, ue_diag *d);
+/* Decoding a packed stream on its own (the XOR layer uses `key`); `packed` is only read, the
+ * result is a fresh allocation (*data) the caller frees with free(). */
+UE_API ue_result ue_rsli_unpack(uint32_t method, uint16_t key, const uint8_t *packed, size_t packed_size,
+                                size_t unpacked_size, uint8_t **data, ue_diag *d, uint64_t diag_base,
+                                const char *diag_path);
 /* Packs `data` with `method` without the XOR layer (the writer applies it with the row key). */
-ue_result ue_rsli_pack_plain(uint32_t method, const uint8_t *data, size_t size, ue_buf *out);
+UE_API ue_result ue_rsli_pack_plain(uint32_t method, const uint8_t *data, size_t size, ue_buf *out);
 
 /* Serialises the library. Without edits: header and table re-encoded from the fields, packed
  * bytes and unindexed bytes at their offsets, trailer kept — byte-identical to the input.
  * After edits: payloads back to back after the table in table order, the sort table
  * recomputed (strcmp order), 0xABBA set when any entry uses an XOR method, and each XOR payload
  * keyed with the value in its own row. */
-ue_result ue_rsli_write(const ue_rsli *l, ue_buf *out, ue_diag *d);
+UE_API ue_result ue_rsli_write(const ue_rsli *l, ue_buf *out, ue_diag *d);
 
 /* Editing. Names are 1..12 bytes and are stored as given (the engine expects upper case);
  * payloads are packed with `flags & UE_RSLI_METHOD_MASK` (other flag bits are kept). */
-ue_result ue_rsli_add(ue_rsli *l, const char *name, uint16_t flags, const void *data,
-                      size_t size, ue_diag *d);
-ue_result ue_rsli_replace(ue_rsli *l, size_t i, const void *data, size_t size, ue_diag *d);
-ue_result ue_rsli_remove(ue_rsli *l, size_t i);
+UE_API ue_result ue_rsli_add(ue_rsli *l, const char *name, uint16_t flags, const void *data,
+                             size_t size, ue_diag *d);
+UE_API ue_result ue_rsli_replace(ue_rsli *l, size_t i, const void *data, size_t size, ue_diag *d);
+UE_API ue_result ue_rsli_remove(ue_rsli *l, size_t i);
 
 /* The engine's sort table for the current names: perm[i] = index of the i-th name in strcmp
  * order (stable, as the engine's bubble sort). */
-ue_result ue_rsli_compute_sort(const ue_rsli *l, uint16_t *perm);
+UE_API ue_result ue_rsli_compute_sort(const ue_rsli *l, uint16_t *perm);
 
 #ifdef __cplusplus
 }

@@ -201,23 +201,25 @@ typedef struct ue_scene {
     char name[64];               /* scene name (source file name) */
 } ue_scene;
 
-void ue_scene_init(ue_scene *s);
-void ue_scene_free(ue_scene *s);
+/* An empty scene. The scene owns everything added to it (names are copied into it);
+ * ue_scene_free releases all of it, and is safe on a scene that failed half-way. */
+UE_API void ue_scene_init(ue_scene *s);
+UE_API void ue_scene_free(ue_scene *s);
 /* Growth helpers: return the new object's index, or -1 when out of memory. Each new object
  * is zeroed and given identity transforms / -1 links. */
-int32_t ue_scene_add_node(ue_scene *s, const char *name, int32_t parent);
-int32_t ue_scene_add_mesh(ue_scene *s, const char *name);
-ue_scene_primitive *ue_scene_add_primitive(ue_scene *s, int32_t mesh);
-int32_t ue_scene_add_material(ue_scene *s, const char *name);
-int32_t ue_scene_add_texture(ue_scene *s, const char *name, uint32_t width, uint32_t height);
+UE_API int32_t ue_scene_add_node(ue_scene *s, const char *name, int32_t parent);
+UE_API int32_t ue_scene_add_mesh(ue_scene *s, const char *name);
+UE_API ue_scene_primitive *ue_scene_add_primitive(ue_scene *s, int32_t mesh);
+UE_API int32_t ue_scene_add_material(ue_scene *s, const char *name);
+UE_API int32_t ue_scene_add_texture(ue_scene *s, const char *name, uint32_t width, uint32_t height);
 /* Appends a texture slot (strength 1, identity transform, disabled) to a material; returns
  * its index, or -1 when the material is out of range or its slots are full. */
-int32_t ue_scene_add_texture_slot(ue_scene *s, int32_t material, ue_texture_role role,
-                                  int32_t texture, uint32_t uv_set);
+UE_API int32_t ue_scene_add_texture_slot(ue_scene *s, int32_t material, ue_texture_role role,
+                                         int32_t texture, uint32_t uv_set);
 /* The texture of the first slot with `role`, or -1. */
-int32_t ue_scene_material_texture(const ue_scene_material *m, ue_texture_role role);
+UE_API int32_t ue_scene_material_texture(const ue_scene_material *m, ue_texture_role role);
 /* Checks indices, counts and finite values; reports problems as diagnostics. */
-ue_result ue_scene_validate(const ue_scene *s, ue_diag *d);
+UE_API ue_result ue_scene_validate(const ue_scene *s, ue_diag *d);
 
 /* Which optional vertex arrays ue_scene_primitive_alloc allocates besides positions. */
 enum {
@@ -231,27 +233,28 @@ enum {
     UE_ATTR_TANGENT = 1u << 7
 };
 /* Allocates zeroed arrays for a primitive that has none yet (positions, indices and the
- * `attrs` ones); UE_ERR_NOMEM on failure or over a size cap, UE_ERR_USAGE if already set. */
-ue_result ue_scene_primitive_alloc(ue_scene_primitive *p, uint32_t vertex_count,
-                                   uint32_t index_count, unsigned attrs);
+ * `attrs` ones; the scene owns them). UE_ERR_LIMIT over 1 << 26 vertices (or 3 × that many
+ * indices), UE_ERR_NOMEM when an allocation fails, UE_ERR_USAGE if already set. */
+UE_API ue_result ue_scene_primitive_alloc(ue_scene_primitive *p, uint32_t vertex_count,
+                                          uint32_t index_count, unsigned attrs);
 /* A skin with joint_count joints (all 0, to be filled) and identity inverse bind matrices. */
-int32_t ue_scene_add_skin(ue_scene *s, const char *name, size_t joint_count);
-int32_t ue_scene_add_animation(ue_scene *s, const char *name);
+UE_API int32_t ue_scene_add_skin(ue_scene *s, const char *name, size_t joint_count);
+UE_API int32_t ue_scene_add_animation(ue_scene *s, const char *name);
 /* Components a target's values have (0 for an unknown target). */
-uint32_t ue_anim_target_components(ue_anim_target target);
+UE_API uint32_t ue_anim_target_components(ue_anim_target target);
 /* A channel with zeroed times and values (key_count × components, × 3 for CUBIC) and
  * node = material = slot = -1, for the caller to set. NULL when out of memory or invalid. */
-ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_target target,
-                                      ue_interp interp, uint32_t key_count);
+UE_API ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_target target,
+                                             ue_interp interp, uint32_t key_count);
 /* Adds (or replaces) one extra; UE_ERR_USAGE for an empty, too long or reserved key or a
  * non-finite number, UE_ERR_NOMEM when out of memory. Strings longer than 127 bytes are cut. */
-ue_result ue_extras_set_number(ue_extras *x, const char *key, double value);
-ue_result ue_extras_set_string(ue_extras *x, const char *key, const char *value);
-void ue_extras_free(ue_extras *x);
+UE_API ue_result ue_extras_set_number(ue_extras *x, const char *key, double value);
+UE_API ue_result ue_extras_set_string(ue_extras *x, const char *key, const char *value);
+UE_API void ue_extras_free(ue_extras *x);
 /* Column-major 4×4 matrices: a node's local TRS, and its world matrix (product of the parent
  * chain). UE_ERR_INVALID for an out-of-range node or a parent cycle. */
-void ue_scene_local_matrix(const ue_scene_node *n, float out[16]);
-ue_result ue_scene_world_matrix(const ue_scene *s, int32_t node, float out[16]);
+UE_API void ue_scene_local_matrix(const ue_scene_node *n, float out[16]);
+UE_API ue_result ue_scene_world_matrix(const ue_scene *s, int32_t node, float out[16]);
 
 /* ---- baking helpers (src/scene/bake.c) -------------------------------------------------- */
 
@@ -287,22 +290,22 @@ typedef enum ue_euler_order {
 } ue_euler_order;
 
 /* Evaluates a curve at time t (seconds); UE_ERR_INVALID for keys out of order or non-finite. */
-ue_result ue_curve_eval(const ue_curve *c, double t, double *out);
+UE_API ue_result ue_curve_eval(const ue_curve *c, double t, double *out);
 /* The unit quaternion (x, y, z, w) of Euler angles (radians) applied in `order`. */
-void ue_euler_to_quat(const double angles[3], ue_euler_order order, double q[4]);
+UE_API void ue_euler_to_quat(const double angles[3], ue_euler_order order, double q[4]);
 /* Bakes `components` curves (one per value component, each with its own key times) into a new
  * LINEAR channel of `animation` driving `target`, sampled at `rate` per second from `start`
  * to `end` (both included); the caller sets the channel's node / material / slot through
  * *out. Nothing is added on failure. UE_ERR_USAGE for a bad range/rate/target, UE_ERR_INVALID for a
- * bad curve, UE_ERR_NOMEM when out of memory or over 1 << 20 samples. */
-ue_result ue_bake_curves(ue_scene *s, int32_t animation, ue_anim_target target,
-                         const ue_curve *curves, double start, double end, double rate,
-                         ue_anim_channel **out);
+ * bad curve, UE_ERR_LIMIT over 1 << 20 samples, UE_ERR_NOMEM when out of memory. */
+UE_API ue_result ue_bake_curves(ue_scene *s, int32_t animation, ue_anim_target target,
+                                const ue_curve *curves, double start, double end, double rate,
+                                ue_anim_channel **out);
 /* Bakes three Euler angle curves (X, Y, Z, radians) into a LINEAR rotation channel on `node`,
  * keeping consecutive quaternions in one hemisphere so interpolation takes the short way. */
-ue_result ue_bake_euler(ue_scene *s, int32_t animation, int32_t node, const ue_curve xyz[3],
-                        ue_euler_order order, double start, double end, double rate,
-                        ue_anim_channel **out);
+UE_API ue_result ue_bake_euler(ue_scene *s, int32_t animation, int32_t node, const ue_curve xyz[3],
+                               ue_euler_order order, double start, double end, double rate,
+                               ue_anim_channel **out);
 
 #ifdef __cplusplus
 }

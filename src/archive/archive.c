@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "common/io.h"
 
 /* Probe order matters only when two formats could claim the same bytes. */
 static const ue_container_ops *const formats[] = {
@@ -182,7 +183,7 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
         uint8_t *data = NULL;
         size_t size = 0;
         r = within_decode_cap(a, index, root, d) ? ue_archive_read(a, index, &data, &size, d)
-                                                 : UE_ERR_INVALID;
+                                                 : UE_ERR_LIMIT;
         char display[512];
         snprintf(display, sizeof display, "%s:%s", a->display, name);
         ue_archive_close(a);
@@ -416,7 +417,7 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budg
             return UE_ERR_INVALID;
         }
         if (!within_decode_cap(a, i, a->root_size, d)) {
-            worst = UE_ERR_INVALID;
+            worst = UE_ERR_LIMIT;
             continue;
         }
         if (info.size > *budget) {
@@ -424,7 +425,7 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budg
                         "nested containers would decode more than %zu bytes in all for a "
                         "%llu-byte input; the rest is not checked",
                         ue_cap_decoded(a->root_size), (unsigned long long)a->root_size);
-            return UE_ERR_INVALID;
+            return UE_ERR_LIMIT;
         }
         uint8_t *data;
         size_t size;

@@ -7,6 +7,7 @@
 
 #include "unearth/archive.h"
 #include "unearth/common.h"
+#include "common/io.h"
 
 typedef struct ue_container_ops {
     const char *name;         /* "nres"; also the manifest's "format" value */

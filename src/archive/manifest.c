@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "archive/container.h"
+#include "common/bytes.h"
+#include "common/io.h"
 #include "common/collections.h"
 
 

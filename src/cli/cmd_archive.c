@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "unearth/archive.h"
+#include "common/io.h"
 
 /* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
  * an exit code (0 on success). */
@@ -317,7 +318,7 @@ static int compare_reencoded(const char *path, ue_archive *a, ue_diag *d) {
         } else {
             printf("%s: MISMATCH at byte 0x%zx (input %zu bytes, re-encoded %zu bytes)\n", path,
                    at, orig_size, out.size);
-            code = EXIT_INVALID;
+            code = cli_exit_code(UE_ERR_MISMATCH);
         }
     } else {
         cli_print_diags_as(path, d, 50);

@@ -9,6 +9,8 @@
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/obj_read.h"
+#include "common/io.h"
+#include "common/text.h"
 
 /* A number as the user typed it: '.' is the decimal point whatever LC_NUMERIC says. */
 static bool parse_double(const char *s, double *out) {

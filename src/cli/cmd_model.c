@@ -14,6 +14,8 @@
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"
+#include "common/io.h"
+#include "common/text.h"
 
 /* ---- format options -------------------------------------------------------------------- */
 

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
+#include "common/io.h"
 
 /* A previous sample pack holds only files that the pack writes, so `demo -f` may replace it. */
 static bool is_sample_path(const char *rel, void *ctx) {

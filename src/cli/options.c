@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "unearth/version.h"
 
 int cli_usage_error(const char *verb, const char *fmt, ...) {
     va_list ap;
@@ -265,7 +266,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb) {
     if (!strcmp(first, "help") || !strcmp(first, "--help") || !strcmp(first, "-h"))
         return cli_help_command(argc - 2, argv + 2);
     if (!strcmp(first, "--version")) {
-        puts("unearth 0.1.0");
+        printf("unearth %s\n", ue_version());
         return EXIT_OK_;
     }
     if (first[0] == '-') {

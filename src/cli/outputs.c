@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/io.h"
 
 /* x.gltf also writes x.bin and x.obj writes x.mtl: neither may be an input either. */
 static ue_result check_one(const char *output, const char *const *inputs, size_t input_count,

@@ -14,7 +14,9 @@ int cli_exit_code(ue_result r) {
     switch (r) {
     case UE_OK: return EXIT_OK_;
     case UE_ERR_INVALID: return EXIT_INVALID;
-    case UE_ERR_UNSUPPORTED: return EXIT_INVALID;
+    case UE_ERR_UNSUPPORTED:
+    case UE_ERR_MISMATCH:
+    case UE_ERR_LIMIT: return EXIT_INVALID; /* a hostile size is invalid input, not an I/O error */
     case UE_ERR_USAGE: return EXIT_USAGE;
     case UE_ERR_IO:
     case UE_ERR_NOMEM: return EXIT_IO;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "unearth/common.h"
+#include "common/bytes.h"
 
 #define UE_CHECK(n)                                                                           \
     do {                                                                                      \

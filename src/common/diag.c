@@ -12,8 +12,10 @@ const char *ue_result_name(ue_result r) {
     case UE_ERR_INVALID: return "invalid input";
     case UE_ERR_USAGE: return "usage error";
     case UE_ERR_IO: return "I/O error";
-    case UE_ERR_NOMEM: return "out of memory or over a size cap";
+    case UE_ERR_NOMEM: return "out of memory";
     case UE_ERR_UNSUPPORTED: return "unsupported";
+    case UE_ERR_MISMATCH: return "round-trip mismatch";
+    case UE_ERR_LIMIT: return "over a size limit";
     }
     return "unknown";
 }

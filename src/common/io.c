@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "unearth/common.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 /* ---- sources ------------------------------------------------------------------------------ */
 
@@ -94,7 +96,7 @@ void ue_source_close(ue_source *s) {
 ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_t cap,
                                uint8_t **out) {
     *out = NULL;
-    if (n > cap) return UE_ERR_NOMEM;
+    if (n > cap) return UE_ERR_LIMIT;
     if (!ue_range_ok(off, n, s->size)) return UE_ERR_INVALID;
     uint8_t *p = malloc(n ? n : 1);
     if (!p) return UE_ERR_NOMEM;
@@ -120,7 +122,7 @@ ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *siz
                     "file of %llu bytes is over the %zu-byte cap", (unsigned long long)s.size,
                     cap);
         ue_source_close(&s);
-        return UE_ERR_NOMEM;
+        return UE_ERR_LIMIT;
     }
     r = ue_source_read_alloc(&s, 0, (size_t)s.size, cap, data);
     if (r == UE_OK) *size = (size_t)s.size;

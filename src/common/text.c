@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "unearth/common.h"
+#include "common/text.h"
 
 /* Code points of bytes 0x80–0xBF; 0xC0–0xFF are U+0410–U+044F in order. 0x98 is unassigned. */
 static const uint16_t cp1251_high[64] = {

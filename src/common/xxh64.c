@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "unearth/common.h"
+#include "common/bytes.h"
 
 #define P1 0x9E3779B185EBCA87ull
 #define P2 0xC2B2AE3D27D4EB4Full

@@ -7,7 +7,8 @@
 
 #include "export/gltf_int.h"
 #include "unearth/image.h"
-#include "unearth/json.h"
+#include "export/json.h"
+#include "common/io.h"
 
 /* strnlen is POSIX, not C11: the length of a fixed-size name field that may lack its NUL. */
 static size_t bounded_len(const char *s, size_t max) {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "unearth/json.h"
+#include "export/json.h"
 
 void ue_json_init(ue_json *j, ue_buf *out, int indent) {
     memset(j, 0, sizeof *j);

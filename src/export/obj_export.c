@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unearth/json.h"
+#include "export/json.h"
 #include "common/math3d.h"
 #include "unearth/obj.h"
+#include "common/text.h"
 
 /* strnlen is POSIX, not C11: the length of a fixed-size name field that may lack its NUL. */
 static size_t bounded_len(const char *s, size_t max) {

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "unearth/image.h"
+#include "common/bytes.h"
 
 static void put_chunk(ue_buf *out, const char type[4], const uint8_t *data, size_t n) {
     ue_buf_put_u32be(out, (uint32_t)n);

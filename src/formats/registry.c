@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"

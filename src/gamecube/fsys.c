@@ -8,6 +8,7 @@
 #include "common/parse.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
+#include "common/bytes.h"
 
 #define HEADER_MIN 0x44u      /* the entry-list word at 0x40 must be readable (seed §18.2) */
 #define HEADER_KEEP 0x60u     /* header + offsets table, kept raw for re-emission */
@@ -728,7 +729,7 @@ static ue_result emit(ue_buf *out, const ue_fsys_write_options *opt, const write
 
 ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
                         size_t count, ue_buf *out, ue_diag *d) {
-    if (count > UE_CAP_TABLE_ENTRIES || count > UINT32_MAX / 4) return UE_ERR_NOMEM;
+    if (count > UE_CAP_TABLE_ENTRIES || count > UINT32_MAX / 4) return UE_ERR_LIMIT;
     write_plan p = {0};
     ue_result r = plan_alloc(&p, count, opt->version);
     for (size_t i = 0; r == UE_OK && i < count; i++) r = plan_payload(&p, opt, &entries[i], i, d);

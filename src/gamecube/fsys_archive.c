@@ -8,6 +8,8 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 static bool fsys_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;
@@ -222,7 +224,7 @@ static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
             snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
             ue_result dr = ue_gclzss_decode(stored, stored_n, s->mode, &plain, &plain_n, d,
                                             e->data_off, path);
-            if (dr == UE_ERR_INVALID && s->mode == UE_MODE_TOLERANT) {
+            if ((dr == UE_ERR_INVALID || dr == UE_ERR_LIMIT) && s->mode == UE_MODE_TOLERANT) {
                 decoded = false;
                 json_object_set_new(ej, "damaged", json_true());
             } else if (dr != UE_OK) {
@@ -529,7 +531,7 @@ static ue_result fsys_pack(const json_t *manifest, const char *dir, ue_buf *out,
         return UE_ERR_INVALID;
     }
     size_t count = json_array_size(entries);
-    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_NOMEM;
+    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
     pack_entry *pes = calloc(count ? count : 1, sizeof *pes);
     if (!pes) return UE_ERR_NOMEM;
     ue_result r = UE_OK;

@@ -5,6 +5,7 @@
 
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
 
 /* Okumura's encoder indexes the F = 18 ring positions just before r, so genuine streams may
  * begin a reference up to 18 bytes before the output start (reading the zero fill). */
@@ -67,7 +68,7 @@ ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **o
         ue_diag_add(d, UE_SEV_ERROR, "lzss.size_cap", diag_base + 4, diag_path,
                     "declared uncompressed size %u is over the %zu-byte cap", h.uncompressed_size,
                     (size_t)UE_CAP_ENTRY_BYTES);
-        return UE_ERR_INVALID;
+        return UE_ERR_LIMIT;
     }
     uint8_t *buf = malloc(h.uncompressed_size ? h.uncompressed_size : 1u);
     if (!buf) return UE_ERR_NOMEM;

@@ -8,6 +8,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/io.h"
 
 typedef struct gclzss_state {
     uint8_t *stored, *plain;
@@ -27,7 +28,7 @@ static ue_result gclzss_open(const ue_source *src, ue_mode mode, void **state, u
         ue_diag_add(d, UE_SEV_ERROR, "lzss.file_cap", 0, "lzss",
                     "LZSS file of %llu bytes is over the %zu-byte cap",
                     (unsigned long long)src->size, (size_t)UE_CAP_ENTRY_BYTES);
-        return UE_ERR_INVALID;
+        return UE_ERR_LIMIT;
     }
     gclzss_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;

@@ -8,6 +8,8 @@
 #include "archive/container.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 /* Seed §18.11: Align32(value) = (value + 0x1F) & ~0x1F, done in 64 bits so it cannot wrap. */
 static uint64_t align32(uint64_t v) { return (v + 0x1Fu) & ~(uint64_t)0x1F; }
@@ -283,7 +285,7 @@ static ue_result pkx_open(const ue_source *src, ue_mode mode, void **state, ue_d
         ue_diag_add(d, UE_SEV_ERROR, "pkx.size_cap", UE_NO_OFFSET, "pkx",
                     "a %llu-byte PKX is over the %zu-byte cap", (unsigned long long)src->size,
                     (size_t)UE_CAP_ENTRY_BYTES);
-        return UE_ERR_INVALID;
+        return UE_ERR_LIMIT;
     }
     pkx_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "unearth/obj_read.h"
 
 typedef struct fvec {
@@ -180,7 +181,7 @@ ue_result ue_obj_read(const char *text, size_t size, size_t max_vertices, ue_obj
                     if (pos.n / 3 >= max_vertices) {
                         ue_diag_add(d, UE_SEV_ERROR, "obj.limit", line_at, path,
                                     "more than %zu distinct vertices", max_vertices);
-                        r = UE_ERR_INVALID;
+                        r = UE_ERR_LIMIT;
                         break;
                     }
                     float zero[3] = {0, 0, 0};

@@ -8,6 +8,7 @@
 
 #include "common/parse.h"
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 void ue_msh_init(ue_msh *m) {
     memset(m, 0, sizeof *m);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 /* sub_10015FD0 looks resources up in this order (seed §4.1). */
 const uint8_t UE_MSH_LOAD_ORDER[15] = {1, 2, 3, 4, 5, 10, 8, 19, 7, 13, 6, 15, 16, 18, 20};

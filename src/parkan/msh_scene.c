@@ -7,6 +7,7 @@
 
 #include "parkan/parkan_axes.h"
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 bool ue_msh_is_model(const ue_nres *n) {
     static const uint32_t required[] = {1, 2, 3, 6, 13};

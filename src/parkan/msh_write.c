@@ -7,6 +7,7 @@
 
 #include "common/math3d.h"
 #include "unearth/msh.h"
+#include "common/bytes.h"
 
 /* Order in which a model built from scratch lays out its resources (the retail order). */
 static const uint8_t canonical_order[] = {1, 2, 3, 4, 5, 18, 15, 13, 6, 7, 8, 19, 10};
@@ -155,7 +156,7 @@ ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag 
             ue_diag_add(d, UE_SEV_ERROR, "msh.roundtrip", en->data_offset + at, path,
                         "re-encoded table differs at byte %zu (stored %u bytes, encoded %zu)", at,
                         en->size, b.size);
-            worst = UE_ERR_INVALID;
+            worst = UE_ERR_MISMATCH;
         }
         ue_buf_free(&b);
     }

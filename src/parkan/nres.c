@@ -7,6 +7,7 @@
 #include "common/collections.h"
 #include "common/parse.h"
 #include "unearth/nres.h"
+#include "common/bytes.h"
 
 #define PATH_LEN 64
 
@@ -485,7 +486,7 @@ static ue_result emit_payload(const ue_nres *n, size_t i, size_t skip, ue_sink *
  * output can stream to a file. */
 ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d) {
     size_t count = n->count;
-    if (count > UE_CAP_TABLE_ENTRIES || count > INT32_MAX) return UE_ERR_NOMEM;
+    if (count > UE_CAP_TABLE_ENTRIES || count > INT32_MAX) return UE_ERR_LIMIT;
     uint32_t *offsets = malloc((count ? count : 1) * sizeof *offsets);
     uint32_t *sort = malloc((count ? count : 1) * sizeof *sort);
     segment *segs = malloc((count + n->gap_count + 1) * sizeof *segs);
@@ -634,7 +635,7 @@ static ue_result copy_payload(const void *data, size_t size, uint8_t **out) {
 
 ue_result ue_nres_add(ue_nres *n, uint32_t type_id, uint32_t attr1, uint32_t attr2,
                       uint32_t attr3, const char *name, const void *data, size_t size) {
-    if (n->count >= UE_CAP_TABLE_ENTRIES) return UE_ERR_NOMEM;
+    if (n->count >= UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
     ue_nres_entry e = {0};
     ue_result r = set_name(&e, name);
     if (r != UE_OK) return r;

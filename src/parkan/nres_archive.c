@@ -6,6 +6,8 @@
 
 #include "archive/container.h"
 #include "unearth/nres.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 static bool nres_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;
@@ -231,7 +233,7 @@ static ue_result nres_pack_to(const json_t *manifest, const char *dir, ue_sink *
     n.sort_dirty = n.layout_dirty;
 
     size_t count = json_array_size(entries);
-    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_NOMEM;
+    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
     n.entries = calloc(count ? count : 1, sizeof *n.entries);
     if (!n.entries) return UE_ERR_NOMEM;
     ue_result r = UE_OK;

@@ -9,6 +9,7 @@
 #include "unearth/codec.h"
 #include "unearth/lzss.h"
 #include "unearth/rsli.h"
+#include "common/bytes.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
@@ -530,8 +531,8 @@ static void check_entry(ue_parse_ctx *c, ue_rsli *out, size_t i, size_t max_unpa
     }
     if (e->unpacked_size > max_unpacked) {
         snprintf(path, sizeof path, "rsli/entry[%zu]/unpacked_size", i);
-        ue_violation(c, "rsli.entry.unpacked_size", row_off + 0x14, path,
-                     "unpacked size %u exceeds the limit %zu", e->unpacked_size, max_unpacked);
+        ue_violation_as(c, UE_ERR_LIMIT, "rsli.entry.unpacked_size", row_off + 0x14, path,
+                        "unpacked size %u exceeds the limit %zu", e->unpacked_size, max_unpacked);
         bad = true;
     }
     if ((method == UE_RSLI_STORED || method == UE_RSLI_XOR) && e->packed_size != e->unpacked_size) {

@@ -6,6 +6,8 @@
 
 #include "archive/container.h"
 #include "unearth/rsli.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 static bool rsli_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;
@@ -31,7 +33,7 @@ static ue_result read_budgeted(rsli_state *s, size_t i, uint8_t **p, size_t *n, 
                     ue_cap_decoded(s->lib.file_size), (unsigned long long)s->lib.file_size, i);
         *p = NULL;
         *n = 0;
-        return UE_ERR_INVALID;
+        return UE_ERR_LIMIT;
     }
     ue_result r = ue_rsli_read(&s->lib, i, p, n, d);
     if (r == UE_OK) s->decode_budget -= *n;

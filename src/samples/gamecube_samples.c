@@ -5,7 +5,8 @@
 
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
+#include "common/bytes.h"
 
 /* Deterministic generator (xorshift32) so every build yields the same bytes. */
 static uint32_t next_rand(uint32_t *s) {

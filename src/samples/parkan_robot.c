@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "unearth/msh.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
 
 /* A box as 24 vertices (flat faces) whose triangles face outward under the engine's winding
  * (the cross product (b − a) × (c − a) points out of the box). */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "unearth/nres.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
 
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "unearth/rsli.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
 
 /* Text with repeats (so every compressor has matches) and a per-entry tag (so a mixed-up key
  * or entry order shows in the decoded bytes). */

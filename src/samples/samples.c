@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unearth/samples.h"
+#include "samples/samples.h"
 
 ue_result ue_sample_list_add(ue_sample_list *l, const char *path, uint8_t *data, size_t size) {
     ue_sample_file *grown = realloc(l->items, (l->count + 1) * sizeof *grown);

@@ -87,7 +87,7 @@ static ue_result sample_count(double start, double end, double rate, size_t *n) 
         rate <= 0)
         return UE_ERR_USAGE;
     double steps = ceil((end - start) * rate - 1e-9);
-    if (steps + 1 > (double)UE_BAKE_MAX_SAMPLES) return UE_ERR_NOMEM;
+    if (steps + 1 > (double)UE_BAKE_MAX_SAMPLES) return UE_ERR_LIMIT;
     *n = (size_t)steps + 1;
     for (size_t k = 1; k < *n; k++)
         if (!(sample_time(start, end, rate, k, *n) > sample_time(start, end, rate, k - 1, *n)))

@@ -186,7 +186,7 @@ ue_result ue_scene_primitive_alloc(ue_scene_primitive *p, uint32_t vertex_count,
                                    uint32_t index_count, unsigned attrs) {
     if (primitive_has_arrays(p)) return UE_ERR_USAGE;
     if (vertex_count > UE_SCENE_MAX_VERTICES || index_count > UE_SCENE_MAX_VERTICES * 3u)
-        return UE_ERR_NOMEM;
+        return UE_ERR_LIMIT;
     size_t v = vertex_count ? vertex_count : 1, ix = index_count ? index_count : 1;
     bool ok = true;
     p->positions = calloc(v * 3, sizeof(float));

@@ -9,6 +9,37 @@
 
 #include "test.h"
 #include "unearth/common.h"
+#include "unearth/version.h"
+#include "common/bytes.h"
+#include "common/io.h"
+#include "common/text.h"
+
+/* Every result has its own value and name: callers tell a round-trip mismatch and a size limit
+ * apart from plain invalid input and from a failed allocation. */
+static void results_are_distinct_and_named(void) {
+    const ue_result all[] = {UE_OK, UE_ERR_INVALID, UE_ERR_USAGE, UE_ERR_IO, UE_ERR_NOMEM,
+                             UE_ERR_UNSUPPORTED, UE_ERR_MISMATCH, UE_ERR_LIMIT};
+    const size_t n = sizeof all / sizeof all[0];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            CHECK(all[i] != all[j]);
+            CHECK(strcmp(ue_result_name(all[i]), ue_result_name(all[j])) != 0);
+        }
+    CHECK_STR(ue_result_name(UE_ERR_MISMATCH), "round-trip mismatch");
+    CHECK_STR(ue_result_name(UE_ERR_LIMIT), "over a size limit");
+    CHECK_STR(ue_result_name(UE_ERR_NOMEM), "out of memory");
+    CHECK_STR(ue_result_name((ue_result)99), "unknown");
+}
+
+/* The run-time version is the one the headers name, and the string spells the three numbers. */
+static void version_macros_agree(void) {
+    char spelled[32];
+    snprintf(spelled, sizeof spelled, "%d.%d.%d", UE_VERSION_MAJOR, UE_VERSION_MINOR,
+             UE_VERSION_PATCH);
+    CHECK_STR(UE_VERSION, spelled);
+    CHECK_STR(ue_version(), UE_VERSION);
+    CHECK(UE_VERSION_NUMBER == UE_VERSION_MAJOR * 10000 + UE_VERSION_MINOR * 100 + UE_VERSION_PATCH);
+}
 
 static void bounded_reads_fail_past_end(void) {
     const uint8_t b[6] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06};
@@ -145,7 +176,7 @@ static void atomic_write_never_clobbers(void) {
     CHECK_EQ_U(ue_file_read(path, 100, &data, &size, &d), UE_OK);
     CHECK(size == 4 && memcmp(data, "xyzw", 4) == 0);
     free(data);
-    CHECK_EQ_U(ue_file_read(path, 2, &data, &size, &d), UE_ERR_NOMEM); /* over the cap */
+    CHECK_EQ_U(ue_file_read(path, 2, &data, &size, &d), UE_ERR_LIMIT); /* over the cap */
 
     /* An aborted output directory leaves nothing behind. */
     char out[256];
@@ -347,6 +378,8 @@ static void numbers_ignore_the_locale(void) {
 
 int main(void) {
     RUN(numbers_ignore_the_locale);
+    RUN(results_are_distinct_and_named);
+    RUN(version_macros_agree);
     RUN(cp1251_becomes_utf8);
     RUN(utf8_becomes_cp1251);
     RUN(utf8_decode_and_copy);

@@ -9,8 +9,9 @@
 #include "test.h"
 #include "unearth/gltf.h"
 #include "unearth/image.h"
-#include "unearth/json.h"
+#include "export/json.h"
 #include "unearth/obj.h"
+#include "common/bytes.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 

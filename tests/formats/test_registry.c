@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "common/io.h"
 #include "test.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
 
 static char pack_dir[256];
 

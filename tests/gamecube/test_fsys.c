@@ -8,8 +8,10 @@
 #include "gamecube/gamecube_int.h"
 #include "test.h"
 #include "unearth/archive.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
 #include "unearth/gamecube.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 /* ---- hand-built image ------------------------------------------------------------------------
  * 0x000 header | 0x040 offsets table | 0x060 entry list | 0x080 names | 0x100 records (0x50 each)

@@ -7,6 +7,7 @@
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
 
 static ue_result dec(const uint8_t *s, size_t n, uint8_t *out, size_t out_n, bool strict,
                      ue_diag *d) {
@@ -209,7 +210,7 @@ static int refuse_big_file(void *arg) {
     const char *path = arg;
     ue_archive *a = NULL;
     ue_diag d = {0};
-    bool ok = ue_archive_open(path, UE_MODE_TOLERANT, &a, &d) == UE_ERR_INVALID &&
+    bool ok = ue_archive_open(path, UE_MODE_TOLERANT, &a, &d) == UE_ERR_LIMIT &&
               has_code(&d, "lzss.file_cap");
     ue_diag_free(&d);
     return ok ? 0 : 1;

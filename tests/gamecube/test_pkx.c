@@ -7,6 +7,8 @@
 #include "test.h"
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
+#include "common/bytes.h"
+#include "common/io.h"
 
 static void put32(uint8_t *p, size_t off, uint32_t v) { ue_store_u32be(p + off, v); }
 

@@ -4,7 +4,8 @@
 
 #include "test.h"
 #include "unearth/msh.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
+#include "common/bytes.h"
 
 /* ---- a hand-built model ------------------------------------------------------------------ */
 

@@ -2,6 +2,7 @@
  * values, engine lookup and lower-case sort, lossless/canonical writers, edits, bad input. */
 #include "test.h"
 #include "unearth/nres.h"
+#include "common/bytes.h"
 
 static void put32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);

@@ -5,7 +5,8 @@
 #include "test.h"
 #include "unearth/archive.h"
 #include "unearth/rsli.h"
-#include "unearth/samples.h"
+#include "samples/samples.h"
+#include "common/io.h"
 
 /* ---- an image builder independent of the library's writer -------------------------------- */
 

@@ -245,7 +245,7 @@ static void bake_refuses_bad_input(void) {
     CHECK_EQ_U(ue_bake_euler(&s, an, 0, c3, UE_EULER_XYZ, 0, 1, 10, NULL), UE_ERR_INVALID);
     CHECK_EQ_U(ue_bake_curves(&s, an, UE_TARGET_SCALE, good, 0, 1, 0, NULL), UE_ERR_USAGE);
     CHECK_EQ_U(ue_bake_curves(&s, an, UE_TARGET_SCALE, good, 1, 0.5, 10, NULL), UE_ERR_USAGE);
-    CHECK_EQ_U(ue_bake_curves(&s, an, UE_TARGET_SCALE, good, 0, 1e9, 1000, NULL), UE_ERR_NOMEM);
+    CHECK_EQ_U(ue_bake_curves(&s, an, UE_TARGET_SCALE, good, 0, 1e9, 1000, NULL), UE_ERR_LIMIT);
     CHECK_EQ_U(ue_bake_curves(&s, an, UE_TARGET_VISIBILITY, good, 0, 1, 10, NULL), UE_ERR_USAGE);
     CHECK_EQ_U(ue_bake_curves(&s, 3, UE_TARGET_SCALE, good, 0, 1, 10, NULL), UE_ERR_USAGE);
     /* float times cannot hold 1e6 distinct steps near t = 1000 */
@@ -256,6 +256,23 @@ static void bake_refuses_bad_input(void) {
 }
 
 /* Independent Euler evaluation: rotation matrices about the axes, multiplied in order. */
+/* A primitive larger than the IR's stated limit (1 << 26 vertices, 3 × that many indices) is a
+ * limit error, not an allocation failure, and leaves the primitive without arrays. */
+static void primitive_alloc_refuses_over_limit(void) {
+    ue_scene s;
+    ue_scene_init(&s);
+    int32_t mesh = ue_scene_add_mesh(&s, "m");
+    ue_scene_primitive *p = ue_scene_add_primitive(&s, mesh);
+    REQUIRE(p != NULL);
+    CHECK_EQ_U(ue_scene_primitive_alloc(p, (1u << 26) + 1, 3, 0), UE_ERR_LIMIT);
+    CHECK_EQ_U(ue_scene_primitive_alloc(p, 3, 3u * (1u << 26) + 1, 0), UE_ERR_LIMIT);
+    CHECK(p->positions == NULL && p->indices == NULL);
+    CHECK_EQ_U(ue_scene_primitive_alloc(p, 3, 3, UE_ATTR_NORMAL), UE_OK);
+    CHECK(p->positions != NULL && p->normals != NULL);
+    CHECK_EQ_U(ue_scene_primitive_alloc(p, 3, 3, 0), UE_ERR_USAGE); /* already set */
+    ue_scene_free(&s);
+}
+
 static void axis_matrix(int axis, double a, double m[9]) {
     double c = cos(a), s = sin(a);
     int i = (axis + 1) % 3, j = (axis + 2) % 3;
@@ -341,6 +358,7 @@ int main(void) {
     RUN(slots_and_targets_checked);
     RUN(hermite_and_piecewise_baked);
     RUN(bake_refuses_bad_input);
+    RUN(primitive_alloc_refuses_over_limit);
     RUN(euler_tracks_baked);
     return TEST_SUMMARY();
 }

@@ -1,0 +1,74 @@
+/* unearth — internal: file sinks, directories as units of output, and the output-safety checks.
+ * The writers and the CLI use these; not part of the public API. */
+#ifndef UE_COMMON_IO_H
+#define UE_COMMON_IO_H
+
+#include "unearth/common.h"
+
+/* A file written through a sink into a temp file and renamed into place on commit. */
+typedef struct ue_file_sink {
+    ue_sink sink;
+    int fd;
+    bool overwrite;
+    char temp_path[4096 + 16];
+    char final_path[4096];
+} ue_file_sink;
+ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
+ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
+void ue_file_sink_abort(ue_file_sink *f);
+
+/* ---- files ---------------------------------------------------------------------------- */
+
+bool ue_path_exists(const char *path);
+/* mkdir -p */
+ue_result ue_mkdirs(const char *path, ue_diag *d);
+/* rm -r; used only on directories this library created itself. */
+void ue_remove_tree(const char *path);
+
+/* ---- output safety ------------------------------------------------------------------------
+ * Never lose a user's file: an output that is, contains or lies inside an input is refused
+ * (compared by device and inode, so links and other spellings of a path do not hide it), and a
+ * writer replaces only what it could have written itself (docs/output-safety.md). */
+
+/* UE_ERR_USAGE with a diagnostic when `output` is `input`, lies inside it or contains it.
+ * `input` may be an OUTER:ENTRY chain: the file system part of it is what counts. An input
+ * that does not exist cannot be harmed and passes. */
+ue_result ue_output_check_input(const char *output, const char *input, ue_diag *d);
+
+/* Who may replace an existing, non-empty output directory: `owns` says whether every file in
+ * `dir` is one that this writer writes (a previous output of the same verb). */
+typedef struct ue_outdir_owner {
+    const char *what; /* for messages: "an unearth extract output", "an unearth sample pack" */
+    bool (*owns)(const char *dir, void *ctx);
+    void *ctx;
+} ue_outdir_owner;
+/* True when every regular file under `dir` (recursively, symbolic links never followed) is
+ * accepted by `listed`, given its path relative to `dir`; false on any other kind of file and
+ * on an empty subdirectory. */
+bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
+
+/* A directory written as a unit: files go into a hidden temp directory next to `final_path`,
+ * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. */
+typedef struct ue_outdir {
+    char final_path[4096];
+    char temp_path[4096];
+    char last_dir[4096];      /* last subdirectory created, to skip repeated mkdir calls */
+    ue_outdir_owner owner;
+    bool overwrite;
+    bool active;
+} ue_outdir;
+/* An absent or empty `final_path` is always accepted. A non-empty directory is replaced only
+ * when `overwrite` is set and `owner` (may be NULL: nothing is ever replaced) owns it; files,
+ * links and foreign directories are refused even with `overwrite` (UE_ERR_USAGE). */
+ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
+                          const ue_outdir_owner *owner, ue_diag *d);
+/* Writes `rel` (may contain '/') inside the temp directory. */
+ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_t size, ue_diag *d);
+/* Copies n bytes at `off` of `src` into the new file `rel` and returns their XXH64; file
+ * sources are copied inside the kernel, so big payloads never sit in memory. */
+ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
+                         size_t n, uint64_t *hash, ue_diag *d);
+ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
+void ue_outdir_abort(ue_outdir *o);
+
+#endif

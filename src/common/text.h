@@ -1,0 +1,27 @@
+/* unearth — internal: UTF-8 decoding and copying, safe file-name components, and numbers read
+ * with '.' in any locale.
+ * The public CP1251 conversions stay in unearth/common.h. */
+#ifndef UE_COMMON_TEXT_H
+#define UE_COMMON_TEXT_H
+
+#include "unearth/common.h"
+
+/* Decodes the UTF-8 character at s (at most n bytes) into *cp and returns its length (1–4),
+ * or 0 when the bytes are not well-formed UTF-8 (overlong, surrogate, beyond U+10FFFF, cut). */
+size_t ue_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
+ * Returns the output length. */
+size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
+/* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
+ * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
+ * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
+ * caller picks a fallback. Never splits a character. Returns the output length. */
+size_t ue_file_name_component(const char *name, char *out, size_t out_size);
+
+/* strtod and strtof with '.' as the decimal point whatever LC_NUMERIC says (a host that set a
+ * comma locale still reads "1.5" as 1.5); otherwise the full strtod syntax, *end (may be NULL)
+ * and errno (ERANGE) exactly as strtod sets them. */
+double ue_parse_double(const char *s, char **end);
+float ue_parse_float(const char *s, char **end);
+
+#endif
