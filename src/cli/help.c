@@ -37,9 +37,9 @@ static const cli_option_def option_table[] = {
     {OPT_RECURSIVE, "-r", "--recursive", 0, NULL, NO_RANGE, NULL,
      "walk directories given as IN, every file below them (default: off,\n"
      "a directory IN is an error)"},
-    {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "level of detail to export, 0..2 (default: 0)"},
+    {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "MSH option: level of detail 0..2 (default: 0)"},
     {OPT_GROUP, NULL, "--group", 1, "G", -1, 4, NULL,
-     "group to export, 0..4, or -1 for every group (default: -1)"},
+     "MSH option: group 0..4, or -1 for every group (default: -1)"},
     {OPT_JOBS, "-j", "--jobs", 1, "N", 1, 64, NULL,
      "models converted in parallel, 1..64 (default: 1)"},
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
