@@ -33,6 +33,10 @@ typedef struct ue_gltf_options {
 UE_API ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
                                 ue_buf *bin_out, ue_diag *d);
 
+/* The buffer file ue_gltf_write_file writes beside a ".gltf" path ("a/x.gltf" → "a/x.bin");
+ * false when `gltf_path` does not end in .gltf or `out` is too small. */
+UE_API bool ue_gltf_bin_path(const char *gltf_path, char *out, size_t cap);
+
 /* Writes `path` (".glb" → GLB; ".gltf" → JSON plus "<stem>.bin" beside it) atomically. */
 UE_API ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
                                     ue_diag *d);

@@ -309,22 +309,30 @@ static int compare_strings(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every string value anywhere in the manifest: the files an extract wrote are among them. */
-static bool collect_strings(const json_t *j, string_set *set) {
-    if (json_is_string(j)) {
-        if (ue_array_reserve((void **)&set->items, &set->cap, set->count + 1, sizeof *set->items,
-                             SIZE_MAX) != UE_OK)
-            return false;
-        set->items[set->count++] = json_string_value(j);
-        return true;
-    }
+/* The keys under which a manifest names a file the extract wrote ("file", "stored_file"). */
+static bool names_a_file(const char *key) {
+    size_t n = strlen(key);
+    return !strcmp(key, "file") || (n > 5 && !strcmp(key + n - 5, "_file"));
+}
+
+/* Every file the manifest names, at any depth: only those an extract wrote may be replaced. */
+static bool collect_files(const json_t *j, string_set *set) {
     size_t i;
     const char *key;
     const json_t *v;
     if (json_is_array(j)) {
-        json_array_foreach(j, i, v) if (!collect_strings(v, set)) return false;
-    } else if (json_is_object(j)) {
-        json_object_foreach((json_t *)j, key, v) if (!collect_strings(v, set)) return false;
+        json_array_foreach(j, i, v) if (!collect_files(v, set)) return false;
+        return true;
+    }
+    json_object_foreach((json_t *)j, key, v) {
+        if (json_is_string(v) && names_a_file(key)) {
+            if (ue_array_reserve((void **)&set->items, &set->cap, set->count + 1,
+                                 sizeof *set->items, SIZE_MAX) != UE_OK)
+                return false;
+            set->items[set->count++] = json_string_value(v);
+        } else if (!collect_files(v, set)) {
+            return false;
+        }
     }
     return true;
 }
@@ -342,7 +350,9 @@ bool ue_manifest_dir_is_extract(const char *dir, void *unused) {
     json_t *m = json_load_file(path, 0, NULL);
     bool ours = false;
     string_set set = {0};
-    if (m && json_is_integer(json_object_get(m, "unearth_manifest")) && collect_strings(m, &set)) {
+    /* "source" names the archive the extract came from, which is not in the directory. */
+    if (json_is_object(m)) json_object_del(m, "source");
+    if (json_is_integer(json_object_get(m, "unearth_manifest")) && collect_files(m, &set)) {
         if (set.count) qsort(set.items, set.count, sizeof *set.items, compare_strings);
         ours = ue_dir_holds_only(dir, listed_in_manifest, &set);
     }

@@ -73,10 +73,10 @@ void cli_print_json(struct json_t *j);
 /* The --json answer of a verb that failed on `path`: {file, format, error, diagnostics}. */
 void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d);
 
-/* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output` (or the
- * companion file written beside it, x.gltf → x.bin when `companion_ext` is "bin") is, contains
- * or lies inside any input. */
-ue_result cli_output_conflict(const char *output, const char *companion_ext,
+/* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output`, or the
+ * `companion` file written beside it (x.gltf → x.bin, "my x.obj" → "my_x.mtl", named by the
+ * writer's own rule; NULL for none), is, contains or lies inside any input. */
+ue_result cli_output_conflict(const char *output, const char *companion,
                               const char *const *inputs, size_t input_count, ue_diag *d);
 /* The printing form: 0 when `output` is safe; otherwise prints why and returns exit code 2. */
 int cli_check_output(const char *verb, const char *output, const char *const *inputs,

@@ -310,9 +310,19 @@ static ue_result job_scene(job *j, const cli_opts *o, const ue_model_options *fo
     return ue_model_to_scene(&j->model, base, o->mode, format_opts, s, &j->diag);
 }
 
+/* The file a job writes beside its output (.bin of a .gltf, .mtl of an .obj), by the same
+ * rule the writer uses; false when there is none. */
+static bool companion_of(const char *out_path, out_kind kind, char *companion, size_t cap) {
+    const char *mtl_name;
+    if (kind == OUT_OBJ) mtl_beside(out_path, companion, cap, &mtl_name);
+    return kind == OUT_OBJ || (kind == OUT_GLTF && ue_gltf_bin_path(out_path, companion, cap));
+}
+
 static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
-    const char *companion = j->kind == OUT_OBJ ? "mtl" : j->kind == OUT_GLTF ? "bin" : NULL;
-    ue_result r = cli_output_conflict(j->out_path, companion, o->inputs, o->input_count, &j->diag);
+    char companion[4096];
+    bool has_companion = companion_of(j->out_path, j->kind, companion, sizeof companion);
+    ue_result r = cli_output_conflict(j->out_path, has_companion ? companion : NULL, o->inputs,
+                                      o->input_count, &j->diag);
     if (r == UE_OK) r = make_parent_dirs(j->out_path, &j->diag);
     if (r != UE_OK) return r;
     if (j->kind == OUT_OBJ) return write_obj(s, j->out_path, o->force, &j->diag);
@@ -399,7 +409,21 @@ static void batch_stem(const char *model, char *stem, size_t cap) {
     if (ue_file_name_component(base, stem, cap) == 0) snprintf(stem, cap, "model");
 }
 
-/* DIR/STEM.EXT for job i; a stem an earlier job already took gets the model's index. */
+/* Whether an earlier job writes `path` or the companion file beside it. */
+static bool taken_by_earlier(const job *jobs, size_t i, const char *path, out_kind kind) {
+    char mine[4096], theirs[4096];
+    bool has_mine = companion_of(path, kind, mine, sizeof mine);
+    for (size_t k = 0; k < i; k++) {
+        if (!strcmp(jobs[k].out_path, path)) return true;
+        if (has_mine && companion_of(jobs[k].out_path, kind, theirs, sizeof theirs) &&
+            !strcmp(mine, theirs))
+            return true;
+    }
+    return false;
+}
+
+/* DIR/STEM.EXT for job i; when an earlier job took that name (or its .mtl/.bin), the model's
+ * index is added, and a counter after it until the name is free. */
 static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i) {
     char stem[200];
     batch_stem(jobs[i].model.name, stem, sizeof stem);
@@ -408,12 +432,15 @@ static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i
     job *j = &jobs[i];
     j->kind = kind;
     int n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s.%s", (int)dir_len, dir, stem, kind_ext[kind]);
-    for (size_t k = 0; k < i && n > 0; k++)
-        if (!strcmp(jobs[k].out_path, j->out_path)) {
-            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu.%s", (int)dir_len, dir, stem, i,
-                         kind_ext[kind]);
-            break;
-        }
+    const char *ext = kind_ext[kind];
+    for (size_t again = 1; n > 0 && (size_t)n < sizeof j->out_path &&
+                           taken_by_earlier(jobs, i, j->out_path, kind); again++) {
+        if (again == 1)
+            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu.%s", (int)dir_len, dir, stem, i, ext);
+        else
+            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu_%zu.%s", (int)dir_len, dir, stem, i,
+                         again, ext);
+    }
     if (n < 0 || (size_t)n >= sizeof j->out_path) {
         cli_error("convert: output path for %s is too long", j->model.name);
         return EXIT_USAGE;

@@ -6,7 +6,6 @@
 #include "cli/cli.h"
 #include "common/io.h"
 
-/* x.gltf also writes x.bin and x.obj writes x.mtl: neither may be an input either. */
 static ue_result check_one(const char *output, const char *const *inputs, size_t input_count,
                            ue_diag *d) {
     ue_result r = UE_OK;
@@ -15,18 +14,11 @@ static ue_result check_one(const char *output, const char *const *inputs, size_t
     return r;
 }
 
-ue_result cli_output_conflict(const char *output, const char *companion_ext,
+ue_result cli_output_conflict(const char *output, const char *companion,
                               const char *const *inputs, size_t input_count, ue_diag *d) {
     ue_result r = check_one(output, inputs, input_count, d);
-    if (r != UE_OK || !companion_ext) return r;
-    char companion[4096];
-    const char *dot = strrchr(output, '.');
-    const char *slash = strrchr(output, '/');
-    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - output) : strlen(output);
-    if (snprintf(companion, sizeof companion, "%.*s.%s", (int)stem, output, companion_ext) >=
-        (int)sizeof companion)
-        return UE_OK;
-    return check_one(companion, inputs, input_count, d);
+    if (r == UE_OK && companion) r = check_one(companion, inputs, input_count, d);
+    return r;
 }
 
 int cli_check_output(const char *verb, const char *output, const char *const *inputs,

@@ -434,18 +434,39 @@ static bool input_real_path(const char *input, char out[PATH_MAX]) {
     }
 }
 
-/* The output itself when it exists, else its nearest existing ancestor, canonicalised. */
-static bool output_anchor(const char *output, char out[PATH_MAX], bool *exists) {
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", output) >= (int)sizeof buf) return false;
-    *exists = true;
-    while (!realpath(buf, out)) {
-        *exists = false;
-        char *slash = strrchr(buf, '/');
-        if (!slash) return realpath(".", out) != NULL;
-        if (slash == buf) slash[1] = 0;
-        else *slash = 0;
+/* Appends one component to the canonical path `out`, resolving it as the kernel would: "."
+ * stays, ".." climbs, an existing name is canonicalised (links followed), and a name that
+ * does not exist yet is appended as it is: it cannot be a link, so a later ".." simply
+ * comes back (so "new/../x" is "x", where the kernel will put it once "new" is made). */
+static bool append_component(char out[PATH_MAX], const char *name, size_t len) {
+    if (len == 0 || (len == 1 && name[0] == '.')) return true;
+    if (len == 2 && name[0] == '.' && name[1] == '.') {
+        parent_of(out);
+        return true;
     }
+    size_t at = strlen(out);
+    if (at + 1 + len + 1 > PATH_MAX) return false;
+    if (at > 1) out[at++] = '/'; /* "/" itself already ends in one */
+    memcpy(out + at, name, len);
+    out[at + len] = 0;
+    char real[PATH_MAX];
+    if (realpath(out, real)) memcpy(out, real, strlen(real) + 1);
+    return true;
+}
+
+/* Where `output` really lands, canonicalised, even when some of its directories do not exist
+ * yet; *exists tells whether it exists now. */
+static bool output_real_path(const char *output, char out[PATH_MAX], bool *exists) {
+    if (output[0] == '/') snprintf(out, PATH_MAX, "/");
+    else if (!getcwd(out, PATH_MAX)) return false;
+    for (const char *p = output; *p;) {
+        size_t len = strcspn(p, "/");
+        if (!append_component(out, p, len)) return false;
+        p += len;
+        while (*p == '/') p++;
+    }
+    struct stat st;
+    *exists = stat(out, &st) == 0;
     return true;
 }
 
@@ -454,7 +475,7 @@ ue_result ue_output_check_input(const char *output, const char *input, ue_diag *
     file_id in_id, out_id;
     bool out_exists;
     if (!input_real_path(input, in_path) || !file_id_of(in_path, &in_id)) return UE_OK;
-    if (!output_anchor(output, out_path, &out_exists)) return UE_OK;
+    if (!output_real_path(output, out_path, &out_exists)) return UE_OK;
     const char *why = NULL;
     if (out_exists && file_id_of(out_path, &out_id) && same_file(&out_id, &in_id))
         why = "is the input";

@@ -1252,6 +1252,14 @@ static bool has_extension(const char *path, size_t n, const char *ext) {
     return true;
 }
 
+bool ue_gltf_bin_path(const char *gltf_path, char *out, size_t cap) {
+    size_t n = strlen(gltf_path);
+    if (!has_extension(gltf_path, n, ".gltf") || n + 1 > cap) return false;
+    memcpy(out, gltf_path, n - 5);
+    memcpy(out + n - 5, ".bin", 5);
+    return true;
+}
+
 ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
                              ue_diag *d) {
     size_t n = path ? strlen(path) : 0;
@@ -1265,9 +1273,7 @@ ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, b
     char bin_path[4096];
     const char *bin_name = NULL;
     if (gltf) {
-        if (n + 1 > sizeof bin_path) return UE_ERR_USAGE;
-        memcpy(bin_path, path, n - 5);
-        memcpy(bin_path + n - 5, ".bin", 5);
+        if (!ue_gltf_bin_path(path, bin_path, sizeof bin_path)) return UE_ERR_USAGE;
         const char *slash = strrchr(bin_path, '/');
         bin_name = slash ? slash + 1 : bin_path;
     }

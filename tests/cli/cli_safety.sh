@@ -38,6 +38,19 @@ ln "$W/r.msh" "$T/comp.bin"
 refused "is the input" "$UE" convert "$W/r.msh" -o "$T/comp.gltf" -f;                 unchanged .bin companion
 [ ! -e "$T/comp.gltf" ] && ok || bad "comp.gltf written although its .bin is the input"
 
+# ... also through a directory that does not exist yet and ".." (the kernel would land on the
+# input once the directory is made), and through the .mtl name the OBJ writer really uses.
+cp "$W/r.msh" "$T/model.bin"; cp "$W/a.rlb" "$T/pack.glb"; cp "$W/r.msh" "$T/my_robot.mtl"
+before_extra=$(cat "$T/model.bin" "$T/pack.glb" "$T/my_robot.mtl" | sha256sum)
+refused "is the input" "$UE" convert "$T/model.bin" -o "$T/qq/../model.gltf" -f
+refused "is the input" "$UE" convert "$T/pack.glb:ROBOT.msh" -o "$T/zz/../pack.glb" -f
+refused "is the input" "$UE" convert "$T/my_robot.mtl" -o "$T/my robot.obj" -f
+refused "is the input" "$UE" extract "$W/a.rlb" -o "$T/new/deeper/../../work/a.rlb" -f
+[ "$(cat "$T/model.bin" "$T/pack.glb" "$T/my_robot.mtl" | sha256sum)" = "$before_extra" ] && ok \
+  || bad "an input reached through a new directory and .. was overwritten"
+[ ! -e "$T/qq" ] && [ ! -e "$T/zz" ] && [ ! -e "$T/new" ] && ok || bad "a refused command made directories"
+unchanged "new directory then .."
+
 # The output lies inside an input, or contains one.
 refused "lies inside the input" "$UE" pack "$T/x" -o "$T/x/new.rlb" -f;               unchanged pack into its dir
 [ ! -e "$T/x/new.rlb" ] && ok || bad "pack wrote inside its input directory"
@@ -74,6 +87,16 @@ refused "not empty and is not a previous unearth extract output" "$UE" extract "
 rm "$T/empty/notes.txt"
 mkdir "$T/empty/entries/sub"
 refused "not empty and is not a previous unearth extract output" "$UE" extract "$W/a.rlb" -o "$T/empty" -f
+rmdir "$T/empty/entries/sub"
+# A file named like a string of the manifest (the source archive, an entry, a format name) is
+# not part of the extract: -f refuses instead of deleting it.
+for foreign in a.rlb ROBOT.msh nres; do
+  echo precious > "$T/empty/$foreign"
+  refused "not empty and is not a previous unearth extract output" "$UE" extract "$W/a.rlb" -o "$T/empty" -f
+  [ "$(cat "$T/empty/$foreign")" = precious ] && ok || bad "-f removed $foreign from an extract output"
+  rm "$T/empty/$foreign"
+done
+expect_rc 0 "$UE" extract "$W/a.rlb" -o "$T/empty" -f
 # The sample pack replaces a previous sample pack with -f, nothing else.
 expect_rc 0 "$UE" demo -o "$T/demo" -f
 echo mine > "$T/demo/notes.txt"
