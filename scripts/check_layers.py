@@ -17,6 +17,7 @@ PUBLIC = {
     "obj_read.h": "import",
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan",
     "gamecube.h": "gamecube",
+    "hsd.h": "hsd",
     "model.h": "formats",
 }
 FAMILY_BASE = {"common", "codec", "archive", "scene"}
