@@ -160,6 +160,25 @@ static void obj_seeds(const ue_sample_list *pack) {
     }
 }
 
+/* A DAT laid out by hand from hsd-formats §1 (there is no DAT writer from structures yet):
+ * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
+ * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
+static void dat_seeds(void) {
+    static const char strings[] = "scene_data\0x_joint\0ext_sym"; /* + its NUL: 0x1B bytes */
+    static const uint32_t words[] = {
+        0x7B, 0x20, 2, 2, 1, 0, 0, 0,                                      /* header */
+        0x10, 0x3FC00000, 0xDEADBEEF, 0, 7, 0xC0000000, 0, 0xFFFFFFFF,     /* data */
+        0x0C, 0x00,                                                        /* relocations */
+        0x00, 0x00, 0x10, 0x0B,                                            /* roots */
+        0x1C, 0x13,                                                        /* reference */
+    };
+    ue_buf b = {0};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) ue_buf_put_u32be(&b, words[i]);
+    ue_buf_put(&b, strings, sizeof strings);
+    if (!b.failed) write_seed("dat", "two_roots.dat", b.data, b.size);
+    ue_buf_free(&b);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus OUT_DIR\n");
@@ -177,6 +196,7 @@ int main(int argc, char **argv) {
     pack_seeds(&pack);
     codec_seeds(plains, n);
     obj_seeds(&pack);
+    dat_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;
 }
