@@ -296,6 +296,33 @@ static void rejects_bad_sizes(void) {
     ue_dat_free(&dat);
 }
 
+/* 2000 roots share one 3000-byte name: each gets the whole length (one backward pass measures
+ * them all, so this stays linear), and the image still writes back unchanged. */
+static void many_roots_share_a_long_name(void) {
+    enum { ROOTS_N = 2000, NAME = 3000 };
+    ue_buf b = {0};
+    const uint32_t size = 0x20 + 4 + 8 * ROOTS_N + NAME + 1;
+    uint32_t header[8] = {size, 4, 0, ROOTS_N, 0, 0, 0, 0};
+    for (size_t i = 0; i < 8; i++) ue_buf_put_u32be(&b, header[i]);
+    ue_buf_put_u32be(&b, 0);
+    for (size_t i = 0; i < ROOTS_N; i++) {
+        ue_buf_put_u32be(&b, 0);
+        ue_buf_put_u32be(&b, 0);
+    }
+    for (size_t i = 0; i < NAME - 6; i++) ue_buf_put_u8(&b, 'a');
+    ue_buf_put(&b, "_joint", 7);
+    REQUIRE(!b.failed && b.size == size);
+    ue_dat dat;
+    REQUIRE(ue_dat_parse(b.data, b.size, UE_MODE_STRICT, &dat, NULL) == UE_OK);
+    REQUIRE(dat.root_count == ROOTS_N);
+    CHECK_EQ_U(dat.roots[0].name_len, NAME);
+    CHECK_EQ_U(dat.roots[ROOTS_N - 1].name_len, NAME);
+    CHECK(ue_hsd_root_kind_of(dat.roots[7].name) == UE_HSD_ROOT_JOINT);
+    CHECK(rewrites_identically(&dat, b.data, b.size));
+    ue_dat_free(&dat);
+    ue_buf_free(&b);
+}
+
 static void classifies_root_names(void) {
     static const struct { const char *name; ue_hsd_root_kind kind; const char *kind_name; } cases[] = {
         {"scene_data", UE_HSD_ROOT_SCENE_DATA, "scene_data"},
@@ -333,6 +360,7 @@ int main(void) {
     RUN(rejects_bad_relocations);
     RUN(rejects_bad_symbols);
     RUN(rejects_bad_sizes);
+    RUN(many_roots_share_a_long_name);
     RUN(classifies_root_names);
     return TEST_SUMMARY();
 }
