@@ -7,6 +7,7 @@
 
 #include "unearth/codec.h"
 #include "unearth/gamecube.h"
+#include "unearth/gx.h"
 #include "unearth/lzss.h"
 #include "unearth/msh.h"
 #include "unearth/obj.h"
@@ -179,6 +180,38 @@ static void dat_seeds(void) {
     ue_buf_free(&b);
 }
 
+/* GX textures (fuzz_gx): an 8-byte header (format, palette format, width and height BE,
+ * palette entries, extra mip levels), the palette, then patterned texel data. */
+static void gx_seed(const char *name, uint8_t format, uint8_t tlut_format, uint16_t w, uint16_t h,
+                    uint8_t entries, uint8_t levels) {
+    uint8_t seed[8 + 512 + 2048];
+    size_t data = 0;
+    for (unsigned l = 0; l <= levels; l++) {
+        size_t bytes = 0;
+        if (ue_gx_level_size(format, w, h, l, NULL, NULL, &bytes, NULL) != UE_OK) g_failures++;
+        data += bytes;
+    }
+    size_t n = 8 + (size_t)entries * 2 + data;
+    if (n > sizeof seed) {
+        g_failures++;
+        return;
+    }
+    seed[0] = format, seed[1] = tlut_format, seed[6] = entries, seed[7] = levels;
+    seed[2] = (uint8_t)(w >> 8), seed[3] = (uint8_t)w, seed[4] = (uint8_t)(h >> 8), seed[5] = (uint8_t)h;
+    for (size_t i = 8; i < n; i++) seed[i] = (uint8_t)(i * 37 + 11);
+    write_seed("gx", name, seed, n);
+}
+
+static void gx_seeds(void) {
+    gx_seed("cmpr_16x16_mips", UE_GX_CMPR, 0, 16, 16, 0, 4);
+    gx_seed("rgb5a3_8x8_mips", UE_GX_RGB5A3, 0, 8, 8, 0, 3);
+    gx_seed("rgba8_4x4", UE_GX_RGBA8, 0, 4, 4, 0, 0);
+    gx_seed("i4_3x10", UE_GX_I4, 0, 3, 10, 0, 0);
+    gx_seed("c4_rgb565", UE_GX_C4, UE_GX_TLUT_RGB565, 8, 8, 16, 0);
+    gx_seed("c8_ia8", UE_GX_C8, UE_GX_TLUT_IA8, 16, 4, 255, 0);
+    gx_seed("c14x2_rgb5a3", UE_GX_C14X2, UE_GX_TLUT_RGB5A3, 4, 4, 20, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus OUT_DIR\n");
@@ -197,6 +230,7 @@ int main(int argc, char **argv) {
     codec_seeds(plains, n);
     obj_seeds(&pack);
     dat_seeds();
+    gx_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;
 }

@@ -16,7 +16,7 @@ PUBLIC = {
     "gltf.h": "export", "image.h": "export", "obj.h": "export",
     "obj_read.h": "import",
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan",
-    "gamecube.h": "gamecube",
+    "gamecube.h": "gamecube", "gx.h": "gamecube",
     "hsd.h": "hsd",
     "model.h": "formats",
 }
