@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "unearth/common.h"
+
 static int ue_test_failed_checks;
 static int ue_test_cases_passed, ue_test_cases_failed;
 
@@ -69,6 +71,34 @@ static int ue_test_cases_passed, ue_test_cases_failed;
             fprintf(stderr, "FAIL %s\n", #fn);                                                \
         }                                                                                     \
     } while (0)
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+/* The first diagnostic with `code` and `path` (NULL: any), or NULL. */
+static inline const ue_diag_item *diag_find(const ue_diag *d, const char *code, const char *path) {
+    for (size_t i = 0; i < d->count; i++)
+        if ((!code || strcmp(d->items[i].code, code) == 0) &&
+            (!path || strcmp(d->items[i].path, path) == 0))
+            return &d->items[i];
+    return NULL;
+}
+
+static inline bool diag_has(const ue_diag *d, const char *code, const char *path) {
+    return diag_find(d, code, path) != NULL;
+}
+
+static inline bool has_code(const ue_diag *d, const char *code) {
+    return diag_find(d, code, NULL) != NULL;
+}
+
+/* Prints every diagnostic, to see why a check failed. */
+static inline void dump_diag(const ue_diag *d) {
+    for (size_t i = 0; i < d->count; i++) {
+        char line[600];
+        ue_diag_format(&d->items[i], line, sizeof line);
+        fprintf(stderr, "  %s\n", line);
+    }
+}
 
 #define TEST_SUMMARY()                                                                        \
     (printf("%d passed, %d failed\n", ue_test_cases_passed, ue_test_cases_failed),            \

@@ -68,12 +68,6 @@ static void expect_bounded(const char *what, child_fn fn, const uint8_t *p, size
     if (!UNDER_ASAN) CHECK(used <= per_byte * n + base);
 }
 
-static bool has_code(const ue_diag *d, const char *code) {
-    for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].code, code) == 0) return true;
-    return false;
-}
-
 /* ---- FSYS: a million pointers naming one record (the 4 MiB reproducer) -------------- */
 
 enum { FSYS_POINTERS = 1000000 };

@@ -15,22 +15,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static bool diag_has(const ue_diag *d, const char *code, const char *path) {
-    for (size_t i = 0; i < d->count; i++)
-        if ((!code || strcmp(d->items[i].code, code) == 0) &&
-            (!path || strcmp(d->items[i].path, path) == 0))
-            return true;
-    return false;
-}
-
-static void dump_diag(const ue_diag *d) {
-    for (size_t i = 0; i < d->count; i++) {
-        char line[600];
-        ue_diag_format(&d->items[i], line, sizeof line);
-        fprintf(stderr, "  %s\n", line);
-    }
-}
-
 static bool memmem_ok(const char *hay, size_t n, const char *needle) {
     size_t k = strlen(needle);
     for (size_t i = 0; i + k <= n; i++)

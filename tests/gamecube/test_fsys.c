@@ -71,13 +71,11 @@ static void hand_image(uint8_t *p) {
     memcpy(p + IMG - 4, "FSYS", 4);
 }
 
-static bool has_code(const ue_diag *d, const char *code, uint64_t *off) {
-    for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].code, code) == 0) {
-            if (off) *off = d->items[i].offset;
-            return true;
-        }
-    return false;
+/* Whether `code` was reported, and at which byte offset. */
+static bool has_code_at(const ue_diag *d, const char *code, uint64_t *off) {
+    const ue_diag_item *it = diag_find(d, code, NULL);
+    if (it && off) *off = it->offset;
+    return it != NULL;
 }
 
 /* Entry i's display name (names are read from the archive on demand). */
@@ -118,7 +116,7 @@ static void reads_hand_image(void) {
     free(p);
     /* Rule 5: the unknown type is listed and kept raw (no decoding, no nested guess); the
      * listing shows its code, so no note is printed on every command (issue 13 point 10). */
-    CHECK(!has_code(&d, "fsys.entry.type_unknown", NULL));
+    CHECK(!has_code_at(&d, "fsys.entry.type_unknown", NULL));
     CHECK_EQ_U(d.count, 0);
     REQUIRE(ue_fsys_read_entry(s, 2, &p, &n, &d) == UE_OK);
     CHECK(n == 4 && memcmp(p, "raw?", 4) == 0);
@@ -153,7 +151,7 @@ static void expect_bad(const uint8_t *img, size_t n, int entry, const char *code
     }
     CHECK(r == UE_ERR_INVALID);
     uint64_t at = 0;
-    bool found = has_code(&d, code, &at);
+    bool found = has_code_at(&d, code, &at);
     CHECK(found);
     if (found) CHECK_EQ_U(at, off);
     if (!found || at != off) fprintf(stderr, "  expected %s @0x%llx\n", code, (unsigned long long)off);
@@ -248,7 +246,7 @@ static void size_fallback_in_archive(void) {
     fsys_state *s;
     ue_diag d = {0};
     REQUIRE(parse(img, IMG, UE_MODE_STRICT, &s, &d) == UE_OK);
-    CHECK(has_code(&d, "lzss.size_fallback", NULL));
+    CHECK(has_code_at(&d, "lzss.size_fallback", NULL));
     uint8_t *p;
     size_t n;
     REQUIRE(ue_fsys_read_entry(s, 1, &p, &n, &d) == UE_OK);

@@ -17,12 +17,6 @@ static ue_result dec(const uint8_t *s, size_t n, uint8_t *out, size_t out_n, boo
     return ue_lzss_decode(&p, s, n, out, out_n, NULL, d, 0, "t");
 }
 
-static bool has_code(const ue_diag *d, const char *code) {
-    for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].code, code) == 0) return true;
-    return false;
-}
-
 static void literals(void) {
     /* Flag bits LSB first: 0xFF = eight literals, then 0x01 = one more. */
     const uint8_t s[] = {0xFF, 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 0x01, 'I'};

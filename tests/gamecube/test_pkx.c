@@ -58,13 +58,11 @@ static void xd_image(uint8_t *p) {
     memcpy(p + 0x1D0, "TRAILER!", 8);
 }
 
-static bool has_code(const ue_diag *d, const char *code, uint64_t *off) {
-    for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].code, code) == 0) {
-            if (off) *off = d->items[i].offset;
-            return true;
-        }
-    return false;
+/* Whether `code` was reported, and at which byte offset. */
+static bool has_code_at(const ue_diag *d, const char *code, uint64_t *off) {
+    const ue_diag_item *it = diag_find(d, code, NULL);
+    if (it && off) *off = it->offset;
+    return it != NULL;
 }
 
 static void parses_colosseum(void) {
@@ -110,7 +108,7 @@ static void xd_godtool_offset(void) {
     ue_diag d = {0};
     REQUIRE(ue_pkx_parse(p, sizeof p, UE_MODE_STRICT, &i, &d) == UE_OK);
     CHECK_EQ_U(i.dat_offset, 0x1A4);
-    CHECK(has_code(&d, "pkx.dat_offset_plus4", NULL));
+    CHECK(has_code_at(&d, "pkx.dat_offset_plus4", NULL));
     ue_buf b = {0};
     REQUIRE(ue_pkx_rewrap(p, sizeof p, &i, p + i.dat_offset, i.dat_size, NULL, 0, &b, NULL) == UE_OK);
     CHECK(b.size == sizeof p && memcmp(b.data, p, sizeof p) == 0);
@@ -128,13 +126,13 @@ static void dat_size_fallback(void) {
     REQUIRE(ue_pkx_parse(p, XD, UE_MODE_STRICT, &i, &d) == UE_OK);
     CHECK(i.dat_size_fallback);
     CHECK_EQ_U(i.dat_size, 0x30);
-    CHECK(has_code(&d, "pkx.dat_size_fallback", NULL));
+    CHECK(has_code_at(&d, "pkx.dat_size_fallback", NULL));
     ue_diag_free(&d);
     /* Neither fits: a diagnostic at the size field, no result. */
     put32(p, 0x1A0, 0x2000);
     CHECK(ue_pkx_parse(p, XD, UE_MODE_TOLERANT, &i, &d) == UE_ERR_INVALID);
     uint64_t at = 99;
-    CHECK(has_code(&d, "pkx.dat_size", &at) && at == 0);
+    CHECK(has_code_at(&d, "pkx.dat_size", &at) && at == 0);
     ue_diag_free(&d);
 }
 
@@ -145,19 +143,19 @@ static void bad_sizes(void) {
     uint64_t at = 99;
     colo_image(p);
     CHECK(ue_pkx_parse(p, 0x40, UE_MODE_STRICT, &i, &d) == UE_ERR_INVALID);
-    CHECK(has_code(&d, "pkx.truncated", NULL));
+    CHECK(has_code_at(&d, "pkx.truncated", NULL));
     colo_image(p);
     put32(p, 0x08, 0x7FFFFFFF);
     CHECK(ue_pkx_parse(p, COLO, UE_MODE_STRICT, &i, &d) == UE_ERR_INVALID);
-    CHECK(has_code(&d, "pkx.anim_count", &at) && at == 0x08);
+    CHECK(has_code_at(&d, "pkx.anim_count", &at) && at == 0x08);
     colo_image(p);
     put32(p, 0x08, 3); /* a third table entry would pass the end */
     CHECK(ue_pkx_parse(p, COLO, UE_MODE_STRICT, &i, &d) == UE_ERR_INVALID);
-    CHECK(has_code(&d, "pkx.anim_range", NULL));
+    CHECK(has_code_at(&d, "pkx.anim_range", NULL));
     colo_image(p);
     put32(p, 0x04, 0x10000);
     CHECK(ue_pkx_parse(p, COLO, UE_MODE_STRICT, &i, &d) == UE_ERR_INVALID);
-    CHECK(has_code(&d, "pkx.gpt1_range", NULL));
+    CHECK(has_code_at(&d, "pkx.gpt1_range", NULL));
     uint8_t x[XD];
     xd_image(x);
     put32(x, 0x10, 2); /* two anims move the DAT past the end */

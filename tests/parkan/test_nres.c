@@ -165,7 +165,7 @@ static ue_result parse_bytes(const uint8_t *img, size_t size, ue_mode mode, ue_d
     return r;
 }
 
-static void has_code(const ue_diag *d, const char *code, uint64_t offset) {
+static void expect_code_at(const ue_diag *d, const char *code, uint64_t offset) {
     bool found = false;
     for (size_t i = 0; i < d->count; i++)
         if (!strcmp(d->items[i].code, code) && d->items[i].offset == offset) found = true;
@@ -185,20 +185,20 @@ static void bad_input_is_reported(void) {
     ue_diag d = {0};
 
     CHECK_EQ_U(parse_bytes(img, 10, UE_MODE_STRICT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.header.truncated", 0);
+    expect_code_at(&d, "nres.header.truncated", 0);
     ue_diag_free(&d);
 
     uint8_t bad[256];
     memcpy(bad, img, size);
     bad[0] = 'X';
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_TOLERANT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.header.magic", 0);
+    expect_code_at(&d, "nres.header.magic", 0);
     ue_diag_free(&d);
 
     memcpy(bad, img, size);
     put32(bad + 8, 0x7FFFFFFF); /* absurd count */
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_TOLERANT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.header.count", 8);
+    expect_code_at(&d, "nres.header.count", 8);
     ue_diag_free(&d);
 
     memcpy(bad, img, size);
@@ -209,20 +209,20 @@ static void bad_input_is_reported(void) {
     memcpy(bad, img, size);
     put32(bad + 12, (uint32_t)size + 8); /* total_size lies */
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_STRICT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.header.total_size", 12);
+    expect_code_at(&d, "nres.header.total_size", 12);
     ue_diag_free(&d);
 
     memcpy(bad, img, size);
     put32(bad + 4, 0x200);
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_STRICT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.header.version", 4);
+    expect_code_at(&d, "nres.header.version", 4);
     ue_diag_free(&d);
 
     /* Entry 1's range runs into the directory: strict fails, tolerant marks it damaged. */
     memcpy(bad, img, size);
     put32(bad + 0x28 + 64 + 12, 0x100);
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_STRICT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.entry.range", 0x28 + 64 + 56);
+    expect_code_at(&d, "nres.entry.range", 0x28 + 64 + 56);
     ue_diag_free(&d);
     REQUIRE(parse_bytes(bad, size, UE_MODE_TOLERANT, &d, &n) == UE_OK);
     CHECK(n.entries[1].damaged);
@@ -238,7 +238,7 @@ static void bad_input_is_reported(void) {
     memcpy(bad, img, size);
     put32(bad + 0x28 + 64 + 56, 0x12);
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_STRICT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.entry.overlap", 0x28 + 64 + 56);
+    expect_code_at(&d, "nres.entry.overlap", 0x28 + 64 + 56);
     ue_diag_free(&d);
     REQUIRE(parse_bytes(bad, size, UE_MODE_TOLERANT, &d, &n) == UE_OK);
     CHECK(n.entries[1].damaged); /* bounded work: shared bytes are not read twice */
@@ -262,7 +262,7 @@ static void bad_input_is_reported(void) {
     memcpy(bad, img, size);
     memset(bad + 0x28 + 20, 'N', 36);
     CHECK_EQ_U(parse_bytes(bad, size, UE_MODE_STRICT, &d, &n), UE_ERR_INVALID);
-    has_code(&d, "nres.entry.name.nul", 0x28 + 20);
+    expect_code_at(&d, "nres.entry.name.nul", 0x28 + 20);
     ue_diag_free(&d);
 }
 

@@ -67,18 +67,6 @@ static void image_put(image *im, size_t at, const void *p, size_t n) {
     if (at + n > im->size) im->size = at + n;
 }
 
-static bool has_code(const ue_diag *d, const char *code) {
-    for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].code, code) == 0) return true;
-    return false;
-}
-
-static const ue_diag_item *get_code(const ue_diag *d, const char *code) {
-    for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].code, code) == 0) return &d->items[i];
-    return NULL;
-}
-
 /* Parses, reads entry i and compares with want. */
 static void expect_payload(const ue_rsli *l, size_t i, const char *want, size_t n) {
     uint8_t *p = NULL;
@@ -321,7 +309,7 @@ static void test_bad_headers(void) {
     t = im;
     put16(t.b + 4, 0xFFFF); /* -1 */
     CHECK_EQ_U(parse_image(&t, UE_MODE_TOLERANT, &l, &d), UE_ERR_INVALID);
-    const ue_diag_item *it = get_code(&d, "rsli.header.count");
+    const ue_diag_item *it = diag_find(&d, "rsli.header.count", NULL);
     CHECK(it != NULL);
     if (it) CHECK_EQ_U(it->offset, 4);
     ue_diag_free(&d);
@@ -361,7 +349,7 @@ static void test_bad_entries(void) {
     image_put(&im, 96, "okXY", 4);
     ue_source src = ue_source_memory(im.b, im.size);
     CHECK_EQ_U(ue_rsli_parse(&src, UE_MODE_STRICT, NULL, &l, &d), UE_ERR_INVALID);
-    const ue_diag_item *it = get_code(&d, "rsli.entry.range");
+    const ue_diag_item *it = diag_find(&d, "rsli.entry.range", NULL);
     CHECK(it != NULL);
     if (it) {
         CHECK_STR(it->path, "rsli/entry[1]/packed_size");
@@ -400,7 +388,7 @@ static void test_bad_entries(void) {
     image_put(&im, 96, "ab", 2);
     src = ue_source_memory(im.b, im.size);
     CHECK_EQ_U(ue_rsli_parse(&src, UE_MODE_STRICT, NULL, &l, &d), UE_ERR_INVALID);
-    it = get_code(&d, "rsli.sort.permutation");
+    it = diag_find(&d, "rsli.sort.permutation", NULL);
     CHECK(it != NULL);
     if (it) CHECK_STR(it->path, "rsli/entry[1]/sort_to_original");
     ue_diag_free(&d);
@@ -473,7 +461,7 @@ static void test_stream_size_mismatches(void) {
     ue_diag_free(&d);
     /* underflow: LZSS produces 3, declared 5 */
     CHECK_EQ_U(read_one(0x040, LZSS_ABC, 4, 5, &d), UE_ERR_INVALID);
-    const ue_diag_item *it = get_code(&d, "rsli.lzss.truncated");
+    const ue_diag_item *it = diag_find(&d, "rsli.lzss.truncated", NULL);
     CHECK(it != NULL);
     if (it) CHECK_EQ_U(it->offset, 64 + 4);
     ue_diag_free(&d);
@@ -497,7 +485,7 @@ static void test_stream_size_mismatches(void) {
     uLongf zn = sizeof z;
     REQUIRE(compress(z, &zn, (const Bytef *)"ABCABCABC", 9) == Z_OK);
     CHECK_EQ_U(read_one(0x100, z, (uint32_t)zn, 9, &d), UE_ERR_INVALID);
-    it = get_code(&d, "deflate.zlib_wrapped");
+    it = diag_find(&d, "deflate.zlib_wrapped", NULL);
     CHECK(it != NULL);
     if (it) {
         CHECK_EQ_U(it->offset, 64);
@@ -536,7 +524,7 @@ static void test_pack_unpack_every_method(void) {
     size_t n = 70000;
     uint8_t *data = malloc(n);
     REQUIRE(data);
-    for (size_t i = 0; i < n; i++) data[i] = (uint8_t)("Parkan RsLi "[i % 12] + (i / 5000));
+    for (size_t i = 0; i < n; i++) data[i] = (uint8_t)((unsigned char)"Parkan RsLi "[i % 12] + i / 5000);
     for (size_t m = 0; m < 7; m++) {
         ue_buf b = {0};
         CHECK_EQ_U(ue_rsli_pack_plain(methods[m], data, n, &b), UE_OK);
@@ -782,7 +770,7 @@ static void test_shared_packed_bytes(void) {
     ue_rsli l;
     ue_diag d = {0};
     CHECK_EQ_U(ue_rsli_parse(&src, UE_MODE_STRICT, NULL, &l, &d), UE_ERR_INVALID);
-    const ue_diag_item *it = get_code(&d, "rsli.entry.overlap");
+    const ue_diag_item *it = diag_find(&d, "rsli.entry.overlap", NULL);
     REQUIRE(it);
     CHECK_EQ_U(it->offset, 32 + 32 + 0x18); /* row 1's data_offset field */
     ue_diag_free(&d);
