@@ -1,5 +1,6 @@
-/* unearth — what the glTF writer (export.c) and its pointer checks (pointer.c) must agree on:
- * where each texture slot is written and which nodes get a KHR_node_visibility object. */
+/* unearth — what the glTF writer (export.c, gltf_json.c) and its pointer checks (pointer.c)
+ * must agree on: where each texture slot is written and which nodes get a KHR_node_visibility
+ * object. */
 #ifndef UE_GLTF_INT_H
 #define UE_GLTF_INT_H
 
