@@ -188,16 +188,22 @@ static bool safe_relative(const char *rel) {
     return true;
 }
 
+/* The relative path under `key` of a manifest entry, or NULL (with a diagnostic) when it is
+ * missing or could leave the manifest's directory. */
+static const char *manifest_rel_path(const json_t *entry, const char *key, ue_diag *d) {
+    const char *rel = json_string_value(json_object_get(entry, key));
+    if (rel && safe_relative(rel)) return rel;
+    ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
+                "\"%s\" must be a relative path inside the directory (got %s)", key,
+                rel ? rel : "nothing");
+    return NULL;
+}
+
 ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
                                 char **path_out, uint64_t *size, ue_diag *d) {
     *path_out = NULL;
-    const char *rel = json_string_value(json_object_get(entry, key));
-    if (!rel || !safe_relative(rel)) {
-        ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
-                    "\"%s\" must be a relative path inside the directory (got %s)", key,
-                    rel ? rel : "nothing");
-        return UE_ERR_INVALID;
-    }
+    const char *rel = manifest_rel_path(entry, key, d);
+    if (!rel) return UE_ERR_INVALID;
     size_t len = strlen(dir) + strlen(rel) + 2;
     char *path = malloc(len);
     if (!path) return UE_ERR_NOMEM;
@@ -220,13 +226,8 @@ ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char
     *data = NULL;
     *size = 0;
     *changed = true;
-    const char *rel = json_string_value(json_object_get(entry, key));
-    if (!rel || !safe_relative(rel)) {
-        ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
-                    "\"%s\" must be a relative path inside the directory (got %s)", key,
-                    rel ? rel : "nothing");
-        return UE_ERR_INVALID;
-    }
+    const char *rel = manifest_rel_path(entry, key, d);
+    if (!rel) return UE_ERR_INVALID;
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
     if (n < 0 || (size_t)n >= sizeof path) return UE_ERR_USAGE;
