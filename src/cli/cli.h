@@ -165,7 +165,10 @@ int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb);
 void cli_opts_free(cli_opts *o);
 void cli_help_overview(void);
 void cli_help_verb(const cli_verb_def *v);
-/* `unearth help [VERB]`; `help --options [VERB]` lists the option table for the tests. */
+/* The manual page in roff, from the same tables (man.c). */
+void cli_print_man_page(void);
+/* `unearth help [VERB]`; `help --options [VERB]` lists the option table for the tests;
+ * `help --man` prints the manual page. */
 int cli_help_command(int argc, char **argv);
 
 #endif

@@ -251,6 +251,10 @@ static void list_options(const cli_verb_def *v) {
 }
 
 int cli_help_command(int argc, char **argv) {
+    if (argc == 1 && !strcmp(argv[0], "--man")) {
+        cli_print_man_page();
+        return EXIT_OK_;
+    }
     bool options = argc > 0 && !strcmp(argv[0], "--options");
     if (options) argc--, argv++;
     if (argc > 1) return cli_usage_error(NULL, "help takes one verb, not %d arguments", argc);

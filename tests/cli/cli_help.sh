@@ -220,4 +220,17 @@ cmp -s "$T/e1.msh" "$T/e2.msh" && ok || bad "edit with -- or --scale=2 differs"
 expect_usage "" "$UE" edit "$R" -o "$T/e3.msh" --translate 1 2
 [ ! -e "$T/e3.msh" ] && ok || bad "edit wrote an output after a usage error"
 
+# The manual page is generated from the same tables as the help; the installed copy in docs/
+# must be what the binary prints (regenerate: unearth help --man > docs/unearth.1).
+expect_rc 0 "$UE" help --man
+cmp -s "$T/out" "$HERE/../../docs/unearth.1" && ok \
+  || bad "docs/unearth.1 differs from 'unearth help --man': regenerate it"
+for v in $VERBS; do
+  grep -q "^\.SS $v\$" "$T/out" && ok || bad "the man page has no section for $v"
+done
+if command -v groff >/dev/null; then
+  groff -man -Tutf8 -ww -z "$T/out" 2>"$T/groff" && [ ! -s "$T/groff" ] && ok \
+    || bad "groff warns about the man page: $(cat "$T/groff")"
+fi
+
 finish
