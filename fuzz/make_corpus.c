@@ -150,7 +150,7 @@ static void obj_seeds(const ue_sample_list *pack) {
             break;
         ue_scene s;
         ue_scene_init(&s);
-        ue_msh_export_options o = {0, 0}; /* LOD 0, group 0: a small but real mesh */
+        ue_msh_export_options o = {0, 0, 0}; /* LOD 0, group 0: a small but real mesh */
         ue_buf text = {0};
         if (ue_msh_to_scene(&m, "robot", &o, &s, NULL) == UE_OK &&
             ue_obj_export(&s, NULL, &text, NULL, NULL) == UE_OK)

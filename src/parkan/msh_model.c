@@ -1,5 +1,5 @@
 /* unearth — Parkan MSH as a model format of the registry (model_format.h): probe, conversion
- * with its `lod` and `group` options, statistics, validation and the table round trip. */
+ * with its `lod`, `group` and `fps` options, statistics, validation and the table round trip. */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 static const ue_model_option_def msh_options[] = {
     {"lod", "level of detail 0..2 (default 0)"},
     {"group", "group 0..4, or -1 for every group (default -1)"},
+    {"fps", "frames per second of the animation clip 1..1000 (default 30)"},
 };
 
 bool ue_msh_probe(const uint8_t *data, size_t size) {
@@ -24,12 +25,14 @@ bool ue_msh_probe(const uint8_t *data, size_t size) {
 }
 
 ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d) {
-    long lod, group;
+    long lod, group, fps;
     ue_result r = ue_model_option_int(opts, "msh", "lod", 0, UE_MSH_LODS - 1, 0, &lod, d);
     if (r == UE_OK) r = ue_model_option_int(opts, "msh", "group", -1, UE_MSH_GROUPS - 1, -1, &group, d);
+    if (r == UE_OK) r = ue_model_option_int(opts, "msh", "fps", 1, 1000, (long)UE_MSH_DEFAULT_FPS, &fps, d);
     if (r != UE_OK) return r;
     out->lod = (int)lod;
     out->group = (int)group;
+    out->fps = (float)fps;
     return UE_OK;
 }
 
