@@ -209,7 +209,9 @@ static bool check_map_layout(const ue_msh *m, ue_parse_ctx *c, size_t n, size_t 
 }
 
 void ue_msh_check_animation(const ue_msh *m, ue_parse_ctx *c) {
-    if (!m->nodes || !m->keys || m->legacy_nodes || m->entry_of[UE_MSH_FRAME_MAP] < 0) return;
+    if (!m->nodes || !m->keys || m->legacy_nodes) return;
+    /* Without Res19 (built in memory, or a model that lacks it) only the tracks are checked. */
+    bool has_map = m->entry_of[UE_MSH_FRAME_MAP] >= 0 && m->frame_map;
     size_t start = 0, mapped = 0;
     bool times_ok = true;
     for (size_t n = 0; n < m->node_count; n++) {
@@ -218,7 +220,7 @@ void ue_msh_check_animation(const ue_msh *m, ue_parse_ctx *c) {
         bool track_ok = check_track(m, c, n, start);
         bool ok = track_ok && check_times(m, c, n, start, nd->fallback_key);
         times_ok = times_ok && ok;
-        if (nd->anim_map_start != UE_MSH_NONE) {
+        if (nd->anim_map_start != UE_MSH_NONE && has_map) {
             bool in_map = (uint64_t)nd->anim_map_start + m->frame_count <= m->frame_map_count;
             /* Only blocks at their own place are read: the check stays linear in Res19. */
             if (check_map_layout(m, c, n, mapped) && in_map && ok) check_block(m, c, n, start, nd->fallback_key);
@@ -226,8 +228,8 @@ void ue_msh_check_animation(const ue_msh *m, ue_parse_ctx *c) {
         }
         if (track_ok) start = (size_t)nd->fallback_key + 1;
     }
-    check_frame_count(m, c, times_ok);
-    if (times_ok && (uint64_t)mapped * m->frame_count != m->frame_map_count)
+    if (has_map) check_frame_count(m, c, times_ok);
+    if (has_map && times_ok && (uint64_t)mapped * m->frame_count != m->frame_map_count)
         ue_violation(c, "msh.anim.map_words", payload_at(m, UE_MSH_FRAME_MAP, 0), "msh/res19",
                      "%zu words; %zu animated nodes × %u frames need %llu", m->frame_map_count, mapped,
                      m->frame_count, (unsigned long long)mapped * m->frame_count);

@@ -91,6 +91,12 @@ ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_
         if (m->nodes[n].fallback_key >= m->key_count) ue_violation(&c, "msh.node.fallback_key", UE_NO_OFFSET, "msh/res1", "node %zu has no fallback key", n);
     if (!m->keys && m->node_count) ue_violation(&c, "msh.anim.keys", UE_NO_OFFSET, "msh/res8", "the model has no key table");
     if (c.failure == UE_OK) ue_msh_check_animation(m, &c);
+    /* The tracks are read by that layout, so it is checked here too (whatever the check saw). */
+    for (size_t n = 0, start = 0; n < m->node_count && c.failure == UE_OK; n++) {
+        if (m->nodes[n].fallback_key < start)
+            ue_violation(&c, "msh.anim.track", UE_NO_OFFSET, "msh/res1", "node %zu: tracks out of order", n);
+        start = (size_t)m->nodes[n].fallback_key + 1;
+    }
     if (c.failure != UE_OK) return UE_ERR_INVALID;
     track_view *tracks = calloc(m->node_count, sizeof *tracks);
     if (!tracks) return UE_ERR_NOMEM;
