@@ -128,10 +128,18 @@ static uint16_t canonical_word(const ue_msh *m, size_t s, size_t e, uint32_t f) 
     return (uint16_t)lo;
 }
 
-/* Key times of a track: finite, non-negative integers, strictly increasing, the first 0. */
+/* Key times of a track: finite, non-negative integers, strictly increasing, the first 0; key
+ * positions finite (the engine would pass NaN on to every child). */
 static bool check_times(const ue_msh *m, ue_parse_ctx *c, size_t n, size_t s, size_t e) {
     char path[64];
     for (size_t k = s; k <= e; k++) {
+        const float *p = m->keys[k].position;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
+            snprintf(path, sizeof path, "msh/res8/key[%zu]/position", k);
+            ue_violation(c, "msh.anim.position", payload_at(m, UE_MSH_KEYS, 24 * (uint64_t)k), path,
+                         "node %zu: key position is not finite", n);
+            return false;
+        }
         float t = m->keys[k].time, prev = k > s ? m->keys[k - 1].time : -1.0f;
         bool ok = isfinite(t) && t >= 0 && t == floorf(t) && t > prev && (k > s || t == 0) && t <= 65535.0f;
         if (ok) continue;

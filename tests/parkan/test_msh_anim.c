@@ -291,6 +291,9 @@ static void each_animation_violation_is_reported(void) {
     float t = 5;
     memcpy(b, &t, 4);
     expect_anim_violation(UE_MSH_KEYS, 24 * 2 + 12, b, 4, "msh.anim.time", "msh/res8/key[3]/time", 24);
+    /* key 0's x = +inf */
+    const uint8_t inf[4] = {0, 0, 0x80, 0x7F};
+    expect_anim_violation(UE_MSH_KEYS, 0, inf, 4, "msh.anim.position", "msh/res8/key[0]/position", 0);
     /* node 1 map start = 1 instead of 0 (and its block then passes Res19) */
     ue_store_u16le(b, 1);
     expect_anim_violation(UE_MSH_NODES, 38 + 4, b, 2, "msh.anim.map_start", "msh/res1/node[1]/anim_map_start", 0);
