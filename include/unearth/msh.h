@@ -251,8 +251,8 @@ typedef struct ue_msh_export_options {
  * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
  * Res18 colours, and for an animated model one clip named `name` with translation/rotation
  * channels on the nodes that move (equal to ue_msh_sample_node at every integer and
- * half-integer frame within 1e-4, times = frames / fps); converted from the engine's left-handed Z-up axes to glTF's right-handed
- * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
+ * half-integer frame within 1e-4, times = frames / fps); converted from the engine's
+ * left-handed Z-up axes to glTF's right-handed Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
  * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. `m` is only
  * read and may be freed afterwards: the scene holds copies (free it with ue_scene_free). */
 UE_API ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
