@@ -127,17 +127,18 @@ static bool source_curve(const ue_msh *m, size_t node, curve *c) {
     return true;
 }
 
-/* Otherwise the engine itself, sampled at every half frame. */
-static bool baked_curve(const ue_msh *m, size_t node, curve *c) {
-    if (!curve_alloc(c, checked_samples(m))) return false;
+/* Otherwise the engine itself, sampled at every half frame: UE_ERR_INVALID when a pose is not
+ * finite. */
+static ue_result baked_curve(const ue_msh *m, size_t node, curve *c) {
+    if (!curve_alloc(c, checked_samples(m))) return UE_ERR_NOMEM;
     for (size_t h = 0; h < checked_samples(m); h++) {
         ue_msh_pose p;
         float t[3], q[4];
         ue_msh_sample_node(m, node, (float)h * 0.5f, &p);
-        if (!pose_to_gltf(&p, t, q)) return false;
+        if (!pose_to_gltf(&p, t, q)) return UE_ERR_INVALID;
         curve_push(c, (float)h * 0.5f, t, q);
     }
-    return true;
+    return UE_OK;
 }
 
 static bool varies(const curve *c, bool rotation) {
@@ -195,8 +196,8 @@ static ue_result add_channels(const ue_msh *m, size_t node, const curve *c, int3
 }
 
 /* The node's curve: its source keys when they give the engine's pose, else the baked engine. */
-static bool node_curve(const ue_msh *m, size_t node, curve *c) {
-    if (source_curve(m, node, c) && c->count > 0 && curve_matches_engine(m, node, c)) return true;
+static ue_result node_curve(const ue_msh *m, size_t node, curve *c) {
+    if (source_curve(m, node, c) && c->count > 0 && curve_matches_engine(m, node, c)) return UE_OK;
     curve_free(c);
     return baked_curve(m, node, c);
 }
@@ -225,12 +226,14 @@ ue_result ue_msh_anim_to_scene(const ue_msh *m, const int32_t *scene_node, const
             break;
         }
         curve c = {0};
-        if (!node_curve(m, n, &c)) {
+        r = node_curve(m, n, &c);
+        if (r == UE_ERR_INVALID) {
             char path[48];
             snprintf(path, sizeof path, "msh/res1/node[%zu]", n);
             ue_diag_add(d, UE_SEV_WARNING, "msh.anim.nonfinite", UE_NO_OFFSET, path,
                         "the node's animated pose is not finite; exported without animation");
-        } else {
+            r = UE_OK;
+        } else if (r == UE_OK) {
             r = add_channels(m, n, &c, scene_node[n], name, fps, &clip, s);
         }
         curve_free(&c);

@@ -463,6 +463,29 @@ static void noncanonical_maps_are_baked_to_the_engine(void) {
     ue_msh_free(&m);
 }
 
+/* Every node pointed at one 100-word block: the engine can play it, but exporting it would cost
+ * nodes × frames; the export stops at twice the size of Res19 + Res8 with a warning. */
+static void overlapping_map_blocks_stay_within_budget(void) {
+    ue_msh m;
+    REQUIRE(ue_msh_new(&m, 40, NULL, NULL) == UE_OK);
+    const ue_msh_key track[2] = {key(0, 0, 0, 0, 0, 0, 0, 32767), key(99, 9, 0, 0, 0, 0, 0, 32767)};
+    REQUIRE(ue_msh_set_track(&m, 0, track, 2, NULL) == UE_OK);
+    REQUIRE(m.frame_count == 100 && m.frame_map_count == 100 && m.key_count == 41);
+    for (size_t n = 1; n < 40; n++) m.nodes[n].anim_map_start = 0;
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_msh_to_scene(&m, "overlap", NULL, &s, &d), UE_OK);
+    /* budget 2 × (100 words + 41 keys) + 64 = 346 frames: nodes 0, 1 and 2 (300) fit, node 3 not */
+    REQUIRE(s.animation_count == 1);
+    CHECK_EQ_U(s.animations[0].channel_count, 3);
+    const ue_diag_item *it = diag_find(&d, "msh.anim.limit", "msh/res19");
+    CHECK(it && it->severity == UE_SEV_WARNING && strstr(it->message, "from 3 on"));
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+    ue_msh_free(&m);
+}
+
 static void static_models_export_no_clip(void) {
     static const uint16_t parents[2] = {UE_MSH_NONE, 0};
     ue_msh m;
@@ -511,6 +534,7 @@ int main(void) {
     RUN(each_animation_violation_is_reported);
     RUN(robot_clip_equals_engine_at_every_half_frame);
     RUN(noncanonical_maps_are_baked_to_the_engine);
+    RUN(overlapping_map_blocks_stay_within_budget);
     RUN(static_models_export_no_clip);
     RUN(clip_records_fps_and_frame_range);
     return TEST_SUMMARY();
