@@ -25,7 +25,7 @@ typedef struct ue_source_id {
 
 /* Free-form metadata a reader wants to keep (engine flags, original names): key/value pairs,
  * each a number or a string, written to glTF "extras". Keys are unique per object and
- * "unearth_source" / "unearth_clip" are reserved for the exporter. */
+ * "unearth_source", "unearth_clip" and "fps" are reserved for the exporter. */
 typedef enum ue_extra_kind { UE_EXTRA_NUMBER = 0, UE_EXTRA_STRING = 1 } ue_extra_kind;
 typedef struct ue_extra {
     char key[48];

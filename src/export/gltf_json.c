@@ -96,6 +96,10 @@ static void write_extras_full(exporter *e, ue_json *j, const ue_source_id *src,
     ue_json_object_begin(j);
     if (source) write_source(j, src);
     if (meta) write_clip(j, clip);
+    if (meta && clip->fps > 0) { /* the clip's frame rate where every reader looks: extras.fps */
+        ue_json_key(j, "fps");
+        ue_json_float(j, clip->fps);
+    }
     if (user) write_user_extras(j, x);
     ue_json_object_end(j);
 }

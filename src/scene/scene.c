@@ -279,7 +279,7 @@ ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_ta
 static bool extra_key_ok(const char *key) {
     size_t n = key ? strlen(key) : 0;
     return n > 0 && n < sizeof ((ue_extra *)0)->key && strcmp(key, "unearth_source") != 0 &&
-           strcmp(key, "unearth_clip") != 0;
+           strcmp(key, "unearth_clip") != 0 && strcmp(key, "fps") != 0;
 }
 
 /* The entry for `key`, appended (zeroed, key set) when absent; NULL when out of memory. */

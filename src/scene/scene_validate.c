@@ -55,7 +55,8 @@ static void validate_extras(vctx *v, const ue_extras *x, const char *base) {
         char path[200];
         snprintf(path, sizeof path, "%s/extras[%zu]", base, i);
         bool key_ok = memchr(e->key, 0, sizeof e->key) && e->key[0] &&
-                      strcmp(e->key, "unearth_source") != 0 && strcmp(e->key, "unearth_clip") != 0;
+                      strcmp(e->key, "unearth_source") != 0 && strcmp(e->key, "unearth_clip") != 0 &&
+                      strcmp(e->key, "fps") != 0;
         if (!key_ok) {
             ue_scene_verr(v, "scene.extras.key", path, "empty, unterminated or reserved key");
             continue;

@@ -33,6 +33,7 @@ same "$(glb_json "$T/robot.glb" "$head_max")" "[0.2]" "head key times at 30 fps"
 expect_rc 0 "$UE" convert "$R" -o "$T/robot24.glb" --fps 24
 validate_gltf "$T/robot24.glb"
 same "$(glb_json "$T/robot24.glb" "d['animations'][0]['extras']['unearth_clip']['fps']")" 24 "--fps 24"
+same "$(glb_json "$T/robot24.glb" "d['animations'][0]['extras']['fps']")" 24 "--fps 24 in extras.fps"
 same "$(glb_json "$T/robot24.glb" "$head_max")" "[0.25]" "head key times at 24 fps"
 expect_rc 0 "$UE" convert "$R" -o "$T/robot.gltf" --fps 12 --lod 1
 validate_gltf "$T/robot.gltf"
