@@ -5,6 +5,7 @@
 
 #include "unearth/common.h"
 #include "unearth/hsd.h"
+#include "unearth/model_format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -262,6 +263,15 @@ UE_API void ue_hsd_geometry_free(ue_hsd_geometry *g);
  * from each DObj's render mode, ROOT_* on every ancestor) are set as the runtime requires.
  * Reading the result with ue_dat_parse + ue_hsd_model_read gives the same tables back. */
 UE_API ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d);
+
+/* ---- the model registry's view (model_format.h, docs/models.md) --------------------------- */
+
+/* "hsd": a DAT with a `scene_data` or `*_joint` root, converted through ue_hsd_model_read and
+ * the §4/§8 bind pose (docs/hsd.md). Probe order: after MSH. */
+UE_API extern const ue_model_format ue_hsd_model_format;
+/* The registry's probe: a strict but cheap DAT header check (file_size equal to the bytes,
+ * every region inside, plausible counts) and at least one model root name. */
+UE_API bool ue_hsd_probe(const uint8_t *data, size_t size);
 
 #ifdef __cplusplus
 }
