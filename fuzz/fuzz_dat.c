@@ -1,9 +1,12 @@
 /* libFuzzer target: the HSD DAT container in both modes, its accessors over every data offset a
- * table names, and the writer (a strict parse must re-serialise to the input byte for byte). */
+ * table names, the writer (a strict parse must re-serialise to the input byte for byte), and the
+ * whole model pipeline: struct reader, bind pose, skinning and display lists to the scene IR. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "hsd/hsd_to_scene.h"
 #include "unearth/hsd.h"
+#include "unearth/hsd_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,12 +27,27 @@ static void touch(const ue_dat *dat) {
     }
 }
 
+/* The models of the DAT as a scene: whatever the conversion accepts must be a valid scene. */
+static void to_scene(const ue_dat *dat, ue_mode mode) {
+    ue_hsd_model m;
+    ue_diag d = {0};
+    if (ue_hsd_model_read(dat, mode, &m, &d) == UE_OK) {
+        ue_scene s;
+        ue_scene_init(&s);
+        if (hsd_model_to_scene(&m, "fuzz", mode, &s, &d) == UE_OK && ue_scene_validate(&s, NULL) != UE_OK) abort();
+        ue_scene_free(&s);
+    }
+    ue_hsd_model_free(&m);
+    ue_diag_free(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int mode = 0; mode < 2; mode++) {
         ue_dat dat;
         ue_diag d = {0};
         if (ue_dat_parse(data, size, (ue_mode)mode, &dat, &d) == UE_OK) {
             touch(&dat);
+            to_scene(&dat, (ue_mode)mode);
             ue_buf out = {0};
             if (ue_dat_write(&dat, &out) != UE_OK) abort();
             if (mode == UE_MODE_STRICT && (out.size != size || memcmp(out.data, data, size) != 0))

@@ -20,6 +20,29 @@ static bool slots_ok(hsd_scene_ctx *x, const ue_hsd_geometry *g, const hsd_pobj_
     return true;
 }
 
+static bool finite_n(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
+/* glTF (and the scene IR) take finite numbers only: a PObj whose F32 data holds NaN/Inf, or
+ * whose positions overflow once skinned, is a violation and is left out. Needs slots_ok. */
+static bool values_ok(hsd_scene_ctx *x, const ue_hsd_geometry *g, const hsd_pobj_skin *sk, uint64_t off,
+                      const char *path) {
+    bool ok = true;
+    for (uint32_t v = 0; v < g->vertex_count && ok; v++) {
+        float out[3];
+        hsd_skin_point(&sk->slot[g->pnmtx ? g->pnmtx[v] / 3 : 0], &g->positions[3 * (size_t)v], out);
+        ok = finite_n(out, 3);
+        for (int k = 0; k < 2 && ok; k++)
+            ok = (!g->uv[k] || finite_n(&g->uv[k][2 * (size_t)v], 2)) &&
+                 (!g->colors[k] || finite_n(&g->colors[k][4 * (size_t)v], 4));
+    }
+    if (!ok) ue_violation(&x->c, "hsd.scene.nan", off, path, "a vertex value is not finite (or overflows when skinned)");
+    return ok;
+}
+
 /* A skin joint index for a model joint; an influence from another model set (broken data)
  * falls back to the owner. */
 static uint16_t skin_joint(const hsd_scene_ctx *x, int32_t joint, int32_t owner, int32_t skin) {
@@ -99,7 +122,8 @@ static ue_result convert_pobj(hsd_scene_ctx *x, size_t pobj, int32_t owner, int3
     r = ue_hsd_pobj_decode(x->m, pobj, x->c.mode, &g, x->c.d);
     if (r == UE_ERR_NOMEM) return r;
     if (r != UE_OK) ue_damage_reported(&x->c);
-    else if (g.vertex_count && g.index_count >= 3 && g.index_count % 3 == 0 && slots_ok(x, &g, &sk, off, path))
+    else if (g.vertex_count && g.index_count >= 3 && g.index_count % 3 == 0 && slots_ok(x, &g, &sk, off, path) &&
+             values_ok(x, &g, &sk, off, path))
         r = add_primitive(x, &g, &sk, pobj, owner, material, mesh, mesh_name);
     ue_hsd_geometry_free(&g);
     return r == UE_ERR_NOMEM || r == UE_ERR_LIMIT ? r : UE_OK;

@@ -172,6 +172,23 @@ static size_t set_joints(const ue_hsd_model *m, int32_t root, uint8_t *taken, in
     return n;
 }
 
+static bool trs_finite(const ue_scene_node *n) {
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(n->translation[k]) || !isfinite(n->scale[k]) || !isfinite(n->rotation[k])) return false;
+    return isfinite(n->rotation[3]);
+}
+
+/* The inverse of a joint node's world, as the floats a skin stores; false when there is none. */
+static bool inverse_bind_floats(const double world[16], float out[16]) {
+    double inv[16];
+    if (!hsd_mat_invert(world, inv)) return false;
+    for (int k = 0; k < 16; k++) {
+        out[k] = (float)inv[k];
+        if (!isfinite(out[k])) return false;
+    }
+    return true;
+}
+
 static ue_result add_joint_node(hsd_scene_ctx *x, int32_t j, double *world_out) {
     const ue_hsd_model *m = x->m;
     int32_t parent = m->joints[j].parent;
@@ -185,6 +202,15 @@ static ue_result add_joint_node(hsd_scene_ctx *x, int32_t j, double *world_out) 
     n->source = hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, (size_t)j);
     if (!hsd_local_to_trs(&x->pose.local[16 * (size_t)j], n->translation, n->rotation, n->scale))
         x->sheared_joints++;
+    if (!trs_finite(n)) {
+        char path[48];
+        snprintf(path, sizeof path, "dat/joint[%d]", (int)j);
+        ue_violation(&x->c, "hsd.pose.nan", (uint64_t)m->joints[j].offset + UE_DAT_HEADER, path,
+                     "the joint's transform overflows a float; identity used");
+        memset(n->translation, 0, sizeof n->translation);
+        n->rotation[0] = n->rotation[1] = n->rotation[2] = 0, n->rotation[3] = 1;
+        n->scale[0] = n->scale[1] = n->scale[2] = 1;
+    }
     /* The world the glTF node gets (relative to the model root) from the floats it carries. */
     double local[16];
     node_matrix(n, local);
@@ -213,15 +239,15 @@ static ue_result add_set(hsd_scene_ctx *x, size_t set, int32_t *order, int32_t *
         sk->joints[i] = x->joint_node[j];
         x->joint_skin[j] = skin;
         x->skin_index[j] = (int32_t)i;
-        double inv[16];
-        if (!hsd_mat_invert(&node_world[16 * (size_t)j], inv)) {
+        float *ib = &sk->inverse_bind[16 * i];
+        if (!inverse_bind_floats(&node_world[16 * (size_t)j], ib)) {
             char path[48];
             snprintf(path, sizeof path, "dat/joint[%d]", (int)j);
             ue_violation(&x->c, "hsd.pose.singular", (uint64_t)m->joints[j].offset + UE_DAT_HEADER, path,
                          "the joint's world matrix has no inverse (a zero scale); identity bind used");
-            hsd_mat_identity(inv);
+            memset(ib, 0, 16 * sizeof *ib);
+            ib[0] = ib[5] = ib[10] = ib[15] = 1;
         }
-        for (int k = 0; k < 16; k++) sk->inverse_bind[16 * i + (size_t)k] = (float)inv[k];
     }
     return UE_OK;
 }
