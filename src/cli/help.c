@@ -53,7 +53,8 @@ static const cli_option_def option_table[] = {
     {OPT_TRANSLATE, NULL, "--translate", 3, "X Y Z", NO_RANGE, NULL,
      "move vertices by X Y Z (engine axes: Z up)"},
     {OPT_SCALE, NULL, "--scale", 1, "S", NO_RANGE, NULL,
-     "scale vertices about the origin by S (any number but 0)"},
+     "scale about the origin by S, any number but 0 (edit: the vertices;\n"
+     "convert: the whole model, default 1)"},
     {OPT_REPLACE_SLOT, NULL, "--replace-slot", 2, "S FILE.obj", NO_RANGE, NULL,
      "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
      "Y-up axes that `convert` writes"},
@@ -112,19 +113,20 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_JOBS) | BIT(OPT_FORMAT),
+         BIT(OPT_GROUP) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
-     "unearth convert IN... -o OUT [--lod N] [--group G] [--format F] [-r] [-j N] [-f]\n"
-     "                [--strict|--tolerant] [-q|-v]",
+     "unearth convert IN... -o OUT [--lod N] [--group G] [--scale S] [--format F] [-r] [-j N]\n"
+     "                [-f] [--strict|--tolerant] [-q|-v]",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group 0\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
-     "unearth convert -r demo -o models/ -j 2 --format obj\n"},
+     "unearth convert -r demo -o models/ -j 2 --format obj\n"
+     "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",
      "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",

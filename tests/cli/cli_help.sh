@@ -157,8 +157,10 @@ expect_usage "unearth: list: --lod does not apply to list (accepted by convert);
   "$UE" list --lod 1 a.rlb
 expect_usage "unearth: pack: --json does not apply to pack (accepted by info, list, validate); see 'unearth pack --help'" \
   "$UE" pack --json d -o a.rlb
-expect_usage "unearth: convert: --scale does not apply to convert (accepted by edit); see 'unearth convert --help'" \
-  "$UE" convert a.msh -o a.glb --scale 2
+expect_usage "unearth: convert: --translate does not apply to convert (accepted by edit); see 'unearth convert --help'" \
+  "$UE" convert a.msh -o a.glb --translate 1 2 3
+expect_usage "unearth: convert: --scale: want a number other than 0; see 'unearth convert --help'" \
+  "$UE" convert a.msh -o a.glb --scale 0
 
 # values: ranges and choices from the table, missing values, repeated and exclusive options
 expect_usage "unearth: convert: --lod takes an integer from 0 to 2, not '3'; see 'unearth convert --help'" \
