@@ -25,7 +25,7 @@ uint16_t ue_gx_pack_rgb5a3(const uint8_t c[4]) {
 
 static uint16_t pack_ia8(const uint8_t c[4]) {
     unsigned i = (77u * c[0] + 150u * c[1] + 29u * c[2] + 128u) >> 8; /* grey stays exact */
-    return (uint16_t)((c[3] << 8) | i);
+    return (uint16_t)(((unsigned)c[3] << 8) | i);
 }
 
 /* The texel at (x, y), clamped to the image so padding repeats the edge. */
