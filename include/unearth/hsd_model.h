@@ -72,6 +72,7 @@ typedef struct ue_hsd_joint {
     float inverse_bind[12];        /* 3×4 row-major as stored (+0x38); implicit last row 0 0 0 1 */
     uint32_t robj_offset;          /* +0x3C, kept raw (0 when NULL) */
     uint32_t extra_offset;         /* +0x10 when SPLINE or PTCL: kept raw, not a DObj */
+    uint32_t instance_offset;      /* +0x08 when INSTANCE: the instanced tree, kept raw, not a child */
     uint32_t depth;                /* 0 for a tree root */
 } ue_hsd_joint;
 
