@@ -6,6 +6,7 @@
 
 #include "unearth/hsd_model.h"
 #include "hsd/dat_builder.h"
+#include "hsd/hsd_int.h"
 
 #define NOWHERE UINT32_MAX
 #define DRAW_BITS (UE_JOBJ_OPA | UE_JOBJ_XLU | UE_JOBJ_TEXEDGE)
@@ -22,6 +23,8 @@ typedef struct writer {
     uint32_t *joint_at, *ibm_at, *dobj_at, *mobj_at, *mat_at, *pe_at, *tobj_at, *image_at,
         *tlut_at, *pobj_at, *vtx_at, *envlist_at, *env_at, *array_at, *dl_at, *pixels_at,
         *palette_at, *set_at;
+    uint32_t *array_len;                  /* per attribute row: the array bytes to write */
+    uint32_t *leader;                     /* per attribute row: the first row sharing its array */
 } writer;
 
 static ue_result usage(ue_diag *d, const char *path, const char *msg) {
@@ -168,6 +171,74 @@ static void place_structs(writer *w) {
         w->env_at[i] = place(w, ((size_t)m->envelopes[i].weight_count + 1) * 8);
 }
 
+/* ---- how much of each attribute array the display lists use ------------------------------- */
+
+/* A model read from a DAT knows its arrays only up to the end of the data block; the lists say
+ * how far they really go. An array is written up to the last element a list indexes (all of
+ * array_size when no list indexes it or a list cannot be walked), never past array_size. */
+
+typedef struct extent {
+    uint32_t *max_end; /* per attribute row: end of the furthest element indexed, 0 = none */
+    bool *unknown;     /* per attribute row: a list using it could not be walked */
+} extent;
+
+/* One vertex record: every indexed attribute's indices widen its row's extent. */
+static void scan_vertex(const ue_hsd_model *m, const ue_hsd_pobj *p, const hsd_attr_layout *lay,
+                        const uint8_t *v, extent *e) {
+    for (uint32_t k = 0; k < p->attr_count; k++) {
+        const ue_hsd_vtx_attr *a = &m->attrs[p->attr_first + k];
+        uint32_t row = p->attr_first + k;
+        if (a->type == UE_GX_INDEX8 || a->type == UE_GX_INDEX16)
+            for (uint32_t i = 0; i < lay[k].indices; i++) {
+                uint32_t idx = a->type == UE_GX_INDEX8 ? v[i] : (uint32_t)((v[2 * i] << 8) | v[2 * i + 1]);
+                uint64_t end = (uint64_t)idx * a->stride + lay[k].elem_bytes;
+                if (end > e->max_end[row]) e->max_end[row] = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+            }
+        v += lay[k].record_bytes;
+    }
+}
+
+/* Walks one list as §3.1 does (stops at GX_NOP, an unknown opcode or the end). */
+static void scan_list(const ue_hsd_model *m, const ue_hsd_pobj *p, extent *e) {
+    hsd_attr_layout lay[HSD_MAX_ATTRS];
+    size_t vbytes = 0;
+    const char *why = NULL;
+    bool known = p->attr_count <= HSD_MAX_ATTRS;
+    for (uint32_t k = 0; known && k < p->attr_count; k++) {
+        known = hsd_attr_layout_of(&m->attrs[p->attr_first + k], &lay[k], &why);
+        vbytes += known ? lay[k].record_bytes : 0;
+    }
+    if (!known || !vbytes) {
+        for (uint32_t k = 0; k < p->attr_count; k++) e->unknown[p->attr_first + k] = true;
+        return;
+    }
+    for (size_t at = 0; at + 3 <= p->dl_size;) {
+        uint8_t op = p->dl[at];
+        if (op == 0 || (op & 0xF8u) < 0x80u || (op & 0xF8u) > 0xB8u) return;
+        size_t count = (size_t)((p->dl[at + 1] << 8) | p->dl[at + 2]);
+        at += 3;
+        for (size_t v = 0; v < count && at + vbytes <= p->dl_size; v++, at += vbytes)
+            scan_vertex(m, p, lay, p->dl + at, e);
+        if (count && at + vbytes > p->dl_size) return;
+    }
+}
+
+static bool array_lengths(writer *w) {
+    const ue_hsd_model *m = w->m;
+    extent e = {calloc(m->attr_count ? m->attr_count : 1, sizeof(uint32_t)),
+                calloc(m->attr_count ? m->attr_count : 1, sizeof(bool))};
+    bool ok = e.max_end && e.unknown;
+    for (size_t i = 0; ok && i < m->pobj_count; i++) scan_list(m, &m->pobjs[i], &e);
+    for (size_t i = 0; ok && i < m->attr_count; i++) {
+        size_t full = m->attrs[i].array_size;
+        bool trim = !e.unknown[i] && e.max_end[i] > 0 && e.max_end[i] < full;
+        w->array_len[i] = (uint32_t)(trim ? e.max_end[i] : full);
+    }
+    free(e.max_end);
+    free(e.unknown);
+    return ok;
+}
+
 /* ---- phase 2: GX buffers, 32-aligned -------------------------------------------------------- */
 
 static uint32_t place_gx(writer *w, const void *src, size_t size, size_t pad_to) {
@@ -176,15 +247,22 @@ static uint32_t place_gx(writer *w, const void *src, size_t size, size_t pad_to)
 
 static void place_buffers(writer *w) {
     const ue_hsd_model *m = w->m;
+    /* One array shared by several descriptors is written once, as far as any of them uses it. */
     for (size_t i = 0; i < m->attr_count; i++) {
         const ue_hsd_vtx_attr *a = &m->attrs[i];
-        w->array_at[i] = NOWHERE;
-        if (!a->has_array) continue;
-        for (size_t k = 0; k < i && w->array_at[i] == NOWHERE; k++)
+        w->leader[i] = (uint32_t)i;
+        for (size_t k = 0; a->has_array && k < i && w->leader[i] == i; k++)
             if (m->attrs[k].has_array && m->attrs[k].array == a->array &&
-                m->attrs[k].array_size == a->array_size)
-                w->array_at[i] = w->array_at[k]; /* one array shared by several descriptors */
-        if (w->array_at[i] == NOWHERE) w->array_at[i] = place_gx(w, a->array, a->array_size, 0);
+                m->attrs[k].array_size == a->array_size && w->leader[k] == k) {
+                w->leader[i] = (uint32_t)k;
+                if (w->array_len[i] > w->array_len[k]) w->array_len[k] = w->array_len[i];
+            }
+    }
+    for (size_t i = 0; i < m->attr_count; i++) {
+        const ue_hsd_vtx_attr *a = &m->attrs[i];
+        w->array_at[i] = !a->has_array         ? NOWHERE
+                         : w->leader[i] == i ? place_gx(w, a->array, w->array_len[i], 0)
+                                             : w->array_at[w->leader[i]];
     }
     for (size_t i = 0; i < m->pobj_count; i++) {
         const ue_hsd_pobj *p = &m->pobjs[i];
@@ -412,7 +490,8 @@ static bool alloc_tables(writer *w) {
         {&w->envlist_at, m->pobj_count}, {&w->env_at, m->envelope_count},
         {&w->array_at, m->attr_count}, {&w->dl_at, m->pobj_count},
         {&w->pixels_at, m->image_count}, {&w->palette_at, m->tlut_count},
-        {&w->set_at, m->set_count},
+        {&w->set_at, m->set_count},     {&w->array_len, m->attr_count},
+        {&w->leader, m->attr_count},
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -426,7 +505,8 @@ static void free_tables(writer *w) {
     uint32_t *t[] = {w->flags,   w->joint_at, w->ibm_at,   w->dobj_at,    w->mobj_at,
                      w->mat_at,  w->pe_at,    w->tobj_at,  w->image_at,   w->tlut_at,
                      w->pobj_at, w->vtx_at,   w->envlist_at, w->env_at,   w->array_at,
-                     w->dl_at,   w->pixels_at, w->palette_at, w->set_at};
+                     w->dl_at,   w->pixels_at, w->palette_at, w->set_at,
+                     w->array_len, w->leader};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) free(t[i]);
 }
 
@@ -447,6 +527,10 @@ ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d) {
         return UE_ERR_NOMEM;
     }
     draw_flags(&w);
+    if (!array_lengths(&w)) {
+        free_tables(&w);
+        return UE_ERR_NOMEM;
+    }
     place_scene(&w);
     place_structs(&w);
     place_buffers(&w);

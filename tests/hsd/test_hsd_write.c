@@ -119,7 +119,10 @@ static void test_builder_layout(void) {
 
 static const uint8_t POS[24] = {0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                 0, 0, 0, 0, 0x3F, 0x80, 0, 0, 0xBF, 0x80, 0, 0};
-static uint8_t DL[40], DL2[10], PIXELS[32], PALETTE[6] = {0x80, 0, 0xFF, 0xFF, 0x7C, 0x00};
+/* A triangle (POS index8, TEX0 direct S16 s, t) and a one-vertex strip, then GX_NOP padding. */
+static const uint8_t DL[40] = {0x90, 0, 3, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0};
+static const uint8_t DL2[10] = {0x98, 0, 1, 1, 0, 0x80, 0, 0x80};
+static uint8_t PIXELS[32], PALETTE[6] = {0x80, 0, 0xFF, 0xFF, 0x7C, 0x00};
 
 typedef struct small {
     ue_hsd_model m;
@@ -160,8 +163,6 @@ static void small_meshes(small *s) {
     s->o[1] = (ue_hsd_dobj){0, "second", -1, 1, 1, 2};
     s->a[0] = (ue_hsd_vtx_attr){0, UE_GX_VA_POS, UE_GX_INDEX8, 1, 4, 0, 12, 0, true, POS, 24};
     s->a[1] = (ue_hsd_vtx_attr){0, UE_GX_VA_TEX0, UE_GX_DIRECT, 1, 3, 8, 0, 0, false, NULL, 0};
-    memset(DL, 0x90, sizeof DL);
-    memset(DL2, 0x98, sizeof DL2);
     ue_hsd_pobj *p = s->p;
     p[0].name = "skin";
     p[0].next = -1;
@@ -539,6 +540,123 @@ static void test_creature(void) {
     ue_buf_free(&out);
 }
 
+
+/* ---- round trip through the reader ----------------------------------------------------------- */
+
+/* Writes `m`, reads the DAT back strictly (no diagnostic at all) into *back, and writes that
+ * again: the second DAT must equal the first byte for byte (write ∘ read is the identity on
+ * what the writer makes). */
+static bool reread(const ue_hsd_model *m, ue_dat *dat, ue_hsd_model *back, ue_buf *first) {
+    ue_buf second = {0};
+    ue_diag d = {0};
+    bool ok = ue_hsd_model_write(m, first, NULL) == UE_OK &&
+              ue_dat_parse(first->data, first->size, UE_MODE_STRICT, dat, &d) == UE_OK &&
+              ue_hsd_model_read(dat, UE_MODE_STRICT, back, &d) == UE_OK && d.count == 0 &&
+              ue_hsd_model_write(back, &second, NULL) == UE_OK && second.size == first->size &&
+              memcmp(second.data, first->data, first->size) == 0;
+    for (size_t i = 0; i < d.count; i++) {
+        char line[600];
+        ue_diag_format(&d.items[i], line, sizeof line);
+        fprintf(stderr, "  %s\n", line);
+    }
+    ue_buf_free(&second);
+    ue_diag_free(&d);
+    return ok;
+}
+
+static bool same3(const float a[3], const float b[3]) { return memcmp(a, b, 3 * sizeof(float)) == 0; }
+
+/* Joint and mesh rows come back as written (the reader's rows are in the writer's order here:
+ * pre-order joints, DObjs and PObjs in list order). */
+static void compare_small(const small *s, const ue_hsd_model *b) {
+    REQUIRE(b->joint_count == 3 && b->dobj_count == 2 && b->mobj_count == 2);
+    REQUIRE(b->pobj_count == 2 && b->tobj_count == 1 && b->envelope_count == 2);
+    const uint32_t drawn = UE_JOBJ_OPA | UE_JOBJ_XLU | UE_JOBJ_ROOT_OPA | UE_JOBJ_ROOT_XLU;
+    for (int i = 0; i < 3; i++) {
+        const ue_hsd_joint *x = &s->j[i], *y = &b->joints[i];
+        CHECK_STR(y->class_name, x->class_name);
+        CHECK_EQ_U(y->flags & ~drawn, x->flags);
+        CHECK_EQ_U(y->parent, x->parent);
+        CHECK_EQ_U(y->first_child, x->first_child);
+        CHECK(same3(y->rotation, x->rotation) && same3(y->scale, x->scale) &&
+              same3(y->translation, x->translation));
+        CHECK(y->has_inverse_bind == x->has_inverse_bind);
+    }
+    CHECK_MEM(b->joints[2].inverse_bind, s->j[2].inverse_bind, sizeof s->j[2].inverse_bind);
+    CHECK_EQ_U(b->dobjs[0].mobj, 0);
+    CHECK_EQ_U(b->dobjs[1].joint, 2);
+    CHECK_EQ_U(b->mobjs[0].render_mode, s->mo[0].render_mode);
+    CHECK_MEM(&b->mobjs[1].pe, &s->mo[1].pe, sizeof s->mo[1].pe);
+    CHECK(b->mobjs[1].material.shininess == 2.0f);
+    CHECK_EQ_U(b->images[0].format, 0x9);
+    CHECK_MEM(b->images[0].data, PIXELS, 32);
+    CHECK_EQ_U(b->tluts[0].n_entries, 3);
+    CHECK_MEM(b->tluts[0].data, PALETTE, 6);
+    CHECK_EQ_U(b->pobjs[0].skin_joint, 1);
+    CHECK_EQ_U(b->pobjs[0].n_display, 2);
+    CHECK_MEM(b->pobjs[0].dl, DL, sizeof DL);
+    CHECK_EQ_U(b->pobjs[1].flags, UE_POBJ_ENVELOPE);
+    CHECK_EQ_U(b->pobjs[1].env_count, 2);
+    CHECK_EQ_U(b->pobjs[0].attr_count, 2);
+    const ue_hsd_vtx_attr *a = &b->attrs[b->pobjs[0].attr_first];
+    CHECK_EQ_U(a[0].attr, UE_GX_VA_POS);
+    CHECK(a[0].has_array && a[0].array_size >= 24);
+    CHECK_MEM(a[0].array, POS, 24);
+    CHECK_EQ_U(a[1].frac, 8);
+    const ue_hsd_envelope *e = &b->envelopes[b->pobjs[1].env_first + 1];
+    REQUIRE(e->weight_count == 2);
+    CHECK_EQ_U(b->weights[e->first_weight].joint, 1);
+    CHECK(b->weights[e->first_weight + 1].weight == 0.75f);
+}
+
+static void test_roundtrip_small(void) {
+    const char *roots[2] = {"t_joint", "scene_data"};
+    for (int k = 0; k < 2; k++) {
+        small s;
+        small_model(&s, roots[k]);
+        ue_dat dat;
+        ue_hsd_model back;
+        memset(&dat, 0, sizeof dat);
+        memset(&back, 0, sizeof back);
+        ue_buf first = {0};
+        CHECK(reread(&s.m, &dat, &back, &first));
+        REQUIRE(back.set_count == 1);
+        CHECK_STR(back.sets[0].root_name, roots[k]);
+        compare_small(&s, &back);
+        ue_hsd_model_free(&back);
+        ue_dat_free(&dat);
+        ue_buf_free(&first);
+    }
+}
+
+/* The creature: DAT → model → DAT gives the same bytes; the tables hold what docs/hsd.md lists. */
+static void test_roundtrip_creature(void) {
+    ue_buf dat_bytes = {0}, again = {0};
+    REQUIRE(ue_sample_creature_dat(&dat_bytes) == UE_OK);
+    ue_dat dat;
+    ue_hsd_model m;
+    memset(&dat, 0, sizeof dat);
+    memset(&m, 0, sizeof m);
+    ue_diag d = {0};
+    REQUIRE(ue_dat_parse(dat_bytes.data, dat_bytes.size, UE_MODE_STRICT, &dat, &d) == UE_OK);
+    CHECK(ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, &d) == UE_OK);
+    CHECK_EQ_U(d.count, 0);
+    CHECK_EQ_U(m.joint_count, 8);
+    CHECK_EQ_U(m.dobj_count, 4);
+    CHECK_EQ_U(m.mobj_count, 3);
+    CHECK_EQ_U(m.pobj_count, 5);
+    CHECK_EQ_U(m.image_count, 3);
+    CHECK_EQ_U(m.envelope_count, 8);
+    CHECK_EQ_U(m.weight_count, 10);
+    CHECK(ue_hsd_model_write(&m, &again, NULL) == UE_OK);
+    CHECK(again.size == dat_bytes.size && memcmp(again.data, dat_bytes.data, again.size) == 0);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    ue_buf_free(&dat_bytes);
+    ue_buf_free(&again);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(test_builder_layout);
     RUN(test_small_model);
@@ -546,5 +664,7 @@ int main(void) {
     RUN(test_shared_rows);
     RUN(test_refused);
     RUN(test_creature);
+    RUN(test_roundtrip_small);
+    RUN(test_roundtrip_creature);
     return TEST_SUMMARY();
 }
