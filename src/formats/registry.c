@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/text.h"
 #include "unearth/archive.h"
@@ -125,9 +126,9 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
     for (size_t i = 0; i < n; i++) {
         ue_entry_info info;
         ue_archive_entry(a, i, &info);
-        /* Only entries that hold a container can be (or hold) a model; damaged ones were
-         * already reported by the container. */
-        if (!info.nested[0] || info.damaged) continue;
+        /* Every entry may be a model (a DAT inside a PKX is no container) or hold models;
+         * damaged ones were already reported by the container. */
+        if (info.damaged) continue;
         uint8_t *data;
         size_t size;
         if (ue_archive_read(a, i, &data, &size, d) != UE_OK) continue;
@@ -139,13 +140,76 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
     return UE_OK;
 }
 
+/* "#N" or a name, as the archive layer's chains address entries. */
+static ue_result find_entry(const ue_archive *a, const char *entry, size_t *index) {
+    if (entry[0] == '#' && entry[1]) {
+        char *end;
+        unsigned long long k = strtoull(entry + 1, &end, 10);
+        if (*end || k >= ue_archive_count(a)) return UE_ERR_INVALID;
+        *index = (size_t)k;
+        return UE_OK;
+    }
+    return ue_archive_find(a, entry, index);
+}
+
+/* The bytes at a path that is no container: a plain file (a bare .dat), or OUTER:ENTRY whose
+ * entry is no container (the DAT of a PKX); UE_ERR_INVALID when it is neither. */
+static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, size_t *size) {
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) return UE_ERR_INVALID;
+        return ue_file_read(path, UINT32_MAX, data, size, NULL);
+    }
+    const char *colon = strrchr(path, ':');
+    if (!colon || colon == path || !colon[1]) return UE_ERR_INVALID;
+    char outer[4096];
+    if ((size_t)(colon - path) >= sizeof outer) return UE_ERR_INVALID;
+    memcpy(outer, path, (size_t)(colon - path));
+    outer[colon - path] = 0;
+    ue_archive *a;
+    if (ue_archive_open(outer, mode, &a, NULL) != UE_OK) return UE_ERR_INVALID;
+    size_t index;
+    ue_result r = find_entry(a, colon + 1, &index);
+    if (r == UE_OK) r = ue_archive_read(a, index, data, size, NULL);
+    ue_archive_close(a);
+    return r == UE_OK ? UE_OK : UE_ERR_INVALID;
+}
+
+/* A path the archive layer cannot open may still be a model by itself; the archive's
+ * diagnostics are kept only when it is not. */
+static ue_result open_or_model(const char *path, ue_mode mode, ue_archive **a, const ue_model_format **f,
+                               uint8_t **data, size_t *size, ue_diag *d) {
+    ue_diag tmp = {0};
+    *a = NULL;
+    *f = NULL;
+    ue_result r = ue_archive_open(path, mode, a, &tmp);
+    if (r != UE_OK && plain_bytes(path, mode, data, size) == UE_OK) {
+        *f = ue_model_probe(*data, *size);
+        if (*f) r = UE_OK;
+        else free(*data);
+    }
+    if (r != UE_OK || *a) ue_diag_append(d, &tmp, UE_SEV_INFO);
+    ue_diag_free(&tmp);
+    return r;
+}
+
 ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
                            ue_diag *d) {
     *items = NULL;
     *count = 0;
     ue_archive *a;
-    ue_result r = ue_archive_open(path, mode, &a, d);
+    const ue_model_format *bare;
+    uint8_t *bare_data;
+    size_t bare_size;
+    ue_result r = open_or_model(path, mode, &a, &bare, &bare_data, &bare_size, d);
     if (r != UE_OK) return r;
+    if (!a) {
+        found_list one = {NULL, 0};
+        r = push(&one, path, bare, bare_data, bare_size);
+        *items = one.items;
+        *count = one.count;
+        return r;
+    }
     found_list l = {NULL, 0};
     uint8_t *data;
     size_t size;
@@ -172,14 +236,17 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
 ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d) {
     memset(item, 0, sizeof *item);
     ue_archive *a;
-    ue_result r = ue_archive_open(path, mode, &a, d);
-    if (r != UE_OK) return r;
+    const ue_model_format *f;
     uint8_t *data;
     size_t size;
-    r = ue_archive_bytes(a, &data, &size);
-    ue_archive_close(a);
+    ue_result r = open_or_model(path, mode, &a, &f, &data, &size, d);
     if (r != UE_OK) return r;
-    const ue_model_format *f = ue_model_probe(data, size);
+    if (a) {
+        r = ue_archive_bytes(a, &data, &size);
+        ue_archive_close(a);
+        if (r != UE_OK) return r;
+        f = ue_model_probe(data, size);
+    }
     if (!f) {
         free(data);
         return UE_ERR_UNSUPPORTED;
