@@ -52,8 +52,9 @@ static bool convert_scale(const cli_opts *o, double *scale) {
 }
 
 static void scale_scene(ue_scene *s, double scale) {
+    /* A skinned node's own transform is ignored by glTF: its joints carry the scale. */
     for (size_t i = 0; i < s->node_count; i++)
-        if (s->nodes[i].parent < 0)
+        if (s->nodes[i].parent < 0 && s->nodes[i].skin < 0)
             for (int k = 0; k < 3; k++) s->nodes[i].scale[k] = (float)(s->nodes[i].scale[k] * scale);
 }
 

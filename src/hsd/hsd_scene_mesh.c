@@ -172,7 +172,8 @@ ue_result hsd_scene_joint_meshes(hsd_scene_ctx *x, size_t j) {
         if (r != UE_OK) return r;
     }
     if (mesh < 0) return UE_OK;
-    int32_t node = ue_scene_add_node(x->s, mesh_name, x->root);
+    /* A root: glTF ignores a skinned node's transform, and wants it where none is inherited. */
+    int32_t node = ue_scene_add_node(x->s, mesh_name, -1);
     if (node < 0) return UE_ERR_NOMEM;
     x->s->nodes[node].mesh = mesh;
     x->s->nodes[node].skin = x->joint_skin[j];

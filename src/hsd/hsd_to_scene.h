@@ -52,5 +52,5 @@ typedef struct hsd_scene_ctx {
 } hsd_scene_ctx;
 
 /* The meshes of joint `j` (its DObj list → one primitive per (DObj, PObj)), on one skinned mesh
- * node under the model root; hidden when the joint is HIDDEN. */
+ * node that is a scene root (glTF ignores its transform); hidden when the joint is HIDDEN. */
 ue_result hsd_scene_joint_meshes(hsd_scene_ctx *x, size_t j);
