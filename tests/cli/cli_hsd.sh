@@ -11,6 +11,12 @@ NAME=cli_hsd
 validate_gltf() {
   if node "$HERE/../gltf_validate.mjs" "$@" >"$T/val" 2>&1; then ok; else bad "gltf-validator: $*"; cat "$T/val" >&2; fi
 }
+SCHEMA="$HERE/../../docs/schema"
+schema_ok() { # schema_ok SCHEMA_NAME FILE...
+  local s=$1; shift
+  if node "$HERE/../json_schema_check.mjs" "$SCHEMA/$s.schema.json" "$@" >"$T/val" 2>&1; then ok
+  else bad "schema $s: $*"; cat "$T/val" >&2; fi
+}
 json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 glb() { python3 "$HERE/hsd_glb.py" "$@"; }
 check() { # check WHAT WANT GOT
@@ -82,10 +88,13 @@ expect_rc 0 "$UE" info --json "$G/creature.pkx:model.dat"
 check "info --json format" hsd "$(json_field "$T/out" 'd["format"]')"
 check "info --json joints" 8 "$(json_field "$T/out" 'd["joints"]')"
 check "info --json root kind" scene_data "$(json_field "$T/out" 'd["roots"][0]["kind"]')"
+cp "$T/out" "$T/info.json"; schema_ok info "$T/info.json"
 expect_rc 0 "$UE" validate "$DAT"
 grep -q "valid (8 joints, 4 meshes, 5 PObjs, 76 vertices, 50 triangles, 0 errors, 0 warnings)" "$T/out" && ok || bad "validate: $(cat "$T/out")"
 expect_rc 0 "$UE" validate --json "$G/creature.fsys"
 check "validate --json model triangles" 50 "$(json_field "$T/out" 'd[0]["models"][0]["triangles"]')"
+check "validate --json model nodes (joints)" 8 "$(json_field "$T/out" 'd[0]["models"][0]["nodes"]')"
+cp "$T/out" "$T/validate.json"; schema_ok validate "$T/validate.json"
 expect_rc 0 "$UE" roundtrip "$DAT" "$G/creature.pkx" "$G/creature.fsys"
 [ "$(grep -c "identical (DAT re-serialised" "$T/out")" = 3 ] && ok || bad "roundtrip: $(cat "$T/out")"
 
