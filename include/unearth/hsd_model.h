@@ -5,6 +5,7 @@
 
 #include "unearth/common.h"
 #include "unearth/hsd.h"
+#include "unearth/model_format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,7 @@ typedef struct ue_hsd_joint {
     float inverse_bind[12];        /* 3×4 row-major as stored (+0x38); implicit last row 0 0 0 1 */
     uint32_t robj_offset;          /* +0x3C, kept raw (0 when NULL) */
     uint32_t extra_offset;         /* +0x10 when SPLINE or PTCL: kept raw, not a DObj */
+    uint32_t instance_offset;      /* +0x08 when INSTANCE: the instanced tree, kept raw, not a child */
     uint32_t depth;                /* 0 for a tree root */
 } ue_hsd_joint;
 
@@ -261,6 +263,15 @@ UE_API void ue_hsd_geometry_free(ue_hsd_geometry *g);
  * from each DObj's render mode, ROOT_* on every ancestor) are set as the runtime requires.
  * Reading the result with ue_dat_parse + ue_hsd_model_read gives the same tables back. */
 UE_API ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d);
+
+/* ---- the model registry's view (model_format.h, docs/models.md) --------------------------- */
+
+/* "hsd": a DAT with a `scene_data` or `*_joint` root, converted through ue_hsd_model_read and
+ * the §4/§8 bind pose (docs/hsd.md). Probe order: after MSH. */
+UE_API extern const ue_model_format ue_hsd_model_format;
+/* The registry's probe: a strict but cheap DAT header check (file_size equal to the bytes,
+ * every region inside, plausible counts) and at least one model root name. */
+UE_API bool ue_hsd_probe(const uint8_t *data, size_t size);
 
 #ifdef __cplusplus
 }

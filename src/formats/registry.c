@@ -6,6 +6,7 @@
 
 #include "common/text.h"
 #include "unearth/archive.h"
+#include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 
@@ -13,6 +14,7 @@
  * recognised before the walk opens it as one. */
 static const ue_model_format *const formats[] = {
     &ue_msh_model_format,
+    &ue_hsd_model_format, /* after MSH: a DAT header (big-endian file_size first) is never NRes */
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hsd/hsd_material.h"
+#include "hsd/hsd_to_scene.h"
 #include "unearth/gx.h"
 #include "unearth/hsd.h"
 
@@ -49,9 +50,7 @@ static ue_result list_tobj(const ue_hsd_model *m, size_t tobj, bool all_levels, 
     }
     for (uint32_t k = 0; k < got; k++)
         img->levels[k] = (ue_model_image_level){w[k], h[k], px[k]};
-    snprintf(img->source.format, sizeof img->source.format, "hsd");
-    img->source.offset = (uint64_t)im->offset + UE_DAT_HEADER;
-    img->source.index = (uint32_t)t->image;
+    img->source = hsd_source_id(HSD_KIND_TOBJ, t->offset, tobj); /* the first TObj to sample it */
     return UE_OK;
 }
 

@@ -8,6 +8,7 @@
 
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_scene.h"
+#include "hsd/hsd_to_scene.h"
 #include "unearth/gx.h"
 #include "unearth/hsd.h"
 
@@ -231,9 +232,7 @@ static ue_result new_texture(const ue_hsd_model *m, size_t tobj, ue_parse_ctx *p
     free(px);
     tex->wrap_s = wrap_of(t->wrap_s), tex->wrap_t = wrap_of(t->wrap_t);
     tex->nearest = t->mag_filter == 0;
-    snprintf(tex->source.format, sizeof tex->source.format, "hsd");
-    tex->source.offset = file_offset(im->offset);
-    tex->source.index = (uint32_t)t->image;
+    tex->source = hsd_source_id(HSD_KIND_TOBJ, t->offset, tobj); /* the TObj that made it */
     map->next_tobj_same_image[tobj] = map->image_first_tobj[t->image];
     map->image_first_tobj[t->image] = (int32_t)tobj;
     *out = idx;
@@ -417,9 +416,7 @@ static ue_result make_material(const ue_hsd_model *m, size_t mobj, bool two_side
     int32_t idx = ue_scene_add_material(s, name);
     if (idx < 0) return UE_ERR_NOMEM;
     ue_scene_material *mat = &s->materials[idx];
-    snprintf(mat->source.format, sizeof mat->source.format, "hsd");
-    mat->source.offset = file_offset(mo->offset);
-    mat->source.index = (uint32_t)mobj;
+    mat->source = hsd_source_id(HSD_KIND_MOBJ, mo->offset, mobj);
     mat->double_sided = two_sided;
     mat->unlit = !(mo->render_mode & HSD_RENDER_LIGHTING);
     base_color(mo, mat);

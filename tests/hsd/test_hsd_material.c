@@ -108,7 +108,9 @@ static void base_colour_is_linear_diffuse_times_alpha(void) {
     CHECK(!m->unlit && !m->double_sided && m->alpha_mode == UE_ALPHA_OPAQUE);
     CHECK(m->slot_count == 0 && s.texture_count == 0);
     CHECK_STR(m->source.format, "hsd");
-    CHECK_EQ_U(m->source.offset, 0x40 + UE_DAT_HEADER);
+    CHECK_EQ_U(m->source.offset, 0x40); /* ("hsd", MObj kind, data offset, index) */
+    CHECK_EQ_U(m->source.type, 4);
+    CHECK_EQ_U(m->source.index, 0);
     /* asked again: the same material, nothing new */
     int32_t again = -1;
     CHECK(hsd_scene_material(&f.m, 0, UE_MODE_STRICT, &s, &map, &again, &d) == UE_OK);
@@ -239,7 +241,8 @@ static void palette_texture_slot_and_sampler(void) {
     const ue_scene_texture *t = &s.textures[0];
     CHECK(t->width == 8 && t->height == 8);
     CHECK(t->wrap_s == UE_WRAP_CLAMP && t->wrap_t == UE_WRAP_MIRROR && t->nearest);
-    CHECK_EQ_U(t->source.offset, 0x100 + UE_DAT_HEADER);
+    CHECK_EQ_U(t->source.offset, 0x400); /* the TObj that made it: kind 5 */
+    CHECK_EQ_U(t->source.type, 5);
     /* index (x + y) & 3 through palette 0: red, green, blue, white */
     expect_texel(t, 0, 0, 255, 0, 0, 255);
     expect_texel(t, 1, 0, 0, 255, 0, 255);
