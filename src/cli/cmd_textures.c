@@ -164,7 +164,13 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
     ue_diag d = {0};
     ue_result res = ue_model_images_get(m, r->o->mode, r->o->mips, &imgs, &d);
     cli_print_diags_as(m->name, &d, 20);
+    /* tolerant reading warns where it left something out: written, but the run exits 1 */
+    bool lost = res == UE_OK && ue_diag_count(&d, UE_SEV_WARNING) > 0;
     ue_diag_free(&d);
+    if (lost) {
+        fprintf(stderr, "%s: damaged: textures written from what is intact\n", m->name);
+        r->dropped++;
+    }
     if (res == UE_OK) res = write_images(r, m, &imgs);
     else if (r->o->mode == UE_MODE_TOLERANT && res != UE_ERR_NOMEM && res != UE_ERR_IO) {
         fprintf(stderr, "%s: textures not written: %s\n", m->name, ue_result_name(res));
@@ -211,7 +217,8 @@ int cmd_textures(const cli_opts *o) {
     if (res == UE_OK && r.listing.size) fwrite(r.listing.data, 1, r.listing.size, stdout);
     cli_print_diags(&r.d, 20);
     if (res != UE_OK) cli_error("textures: %s: nothing written (%s)", in, ue_result_name(res));
-    else if (r.dropped) cli_error("textures: %zu model%s dropped (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");
+    else if (r.dropped)
+        cli_error("textures: %zu model%s damaged or left out (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");
     ue_model_found_free(found, count);
     free(r.names.items);
     ue_buf_free(&r.listing);
