@@ -161,6 +161,43 @@ static void obj_seeds(const ue_sample_list *pack) {
     }
 }
 
+/* A one-mesh model laid out by hand from hsd-formats §2 (seeds the struct reader and the
+ * display-list decoder): joint d+0x00 → DObj d+0x40 → MObj d+0x50 and PObj d+0x68, whose
+ * descriptors (d+0x80: POS direct S16 XYZ, then the 0xFF terminator) drive a 32-byte list at
+ * d+0xC0 holding one strip of 4 vertices. Root "x_joint". */
+static void dat_model_seed(void) {
+    static const uint32_t relocs[] = {0x10, 0x48, 0x4C, 0x70, 0x78};
+    static const int16_t strip[12] = {0, 0, 0, 256, 0, 0, 0, 256, 0, 256, 256, 0};
+    uint8_t data[0xE0] = {0};
+    const uint32_t words[][2] = {
+        {0x10, 0x40}, {0x20, 0x3F800000}, {0x24, 0x3F800000}, {0x28, 0x3F800000}, /* joint */
+        {0x48, 0x50}, {0x4C, 0x68},                                                /* DObj */
+        {0x70, 0x80}, {0x74, 0x00000001}, {0x78, 0xC0},                            /* PObj */
+        {0x80, 9}, {0x84, 1}, {0x88, 1}, {0x8C, 3}, {0x98, 0xFF},                  /* attrs */
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        for (uint32_t k = 0; k < 4; k++)
+            data[words[i][0] + k] = (uint8_t)(words[i][1] >> (24 - 8 * k));
+    data[0xC0] = 0x98; /* TRIANGLE_STRIP, 4 vertices */
+    data[0xC2] = 4;
+    for (int i = 0; i < 12; i++) {
+        data[0xC3 + 2 * i] = (uint8_t)((uint16_t)strip[i] >> 8);
+        data[0xC4 + 2 * i] = (uint8_t)strip[i];
+    }
+    static const char name[] = "x_joint";
+    uint32_t n = 0x20 + sizeof data + sizeof relocs + 8 + sizeof name;
+    ue_buf b = {0};
+    const uint32_t header[8] = {n, sizeof data, 5, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 8; i++) ue_buf_put_u32be(&b, header[i]);
+    ue_buf_put(&b, data, sizeof data);
+    for (size_t i = 0; i < 5; i++) ue_buf_put_u32be(&b, relocs[i]);
+    ue_buf_put_u32be(&b, 0);
+    ue_buf_put_u32be(&b, 0);
+    ue_buf_put(&b, name, sizeof name);
+    if (!b.failed) write_seed("dat", "one_mesh.dat", b.data, b.size);
+    ue_buf_free(&b);
+}
+
 /* A DAT laid out by hand from hsd-formats §1 (there is no DAT writer from structures yet):
  * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
  * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
@@ -178,6 +215,7 @@ static void dat_seeds(void) {
     ue_buf_put(&b, strings, sizeof strings);
     if (!b.failed) write_seed("dat", "two_roots.dat", b.data, b.size);
     ue_buf_free(&b);
+    dat_model_seed();
 }
 
 /* GX textures (fuzz_gx): an 8-byte header (format, palette format, width and height BE,

@@ -385,9 +385,273 @@ static void test_shared_subtrees_linear(void) {
     free(file);
 }
 
+/* ---- bad input ------------------------------------------------------------------------------ */
+
+/* A small intact model: J0 (root "x_joint", child J1) → D0 → MObj M → P0 (POS direct F32 XYZ,
+ * one triangle); each case below breaks one thing. */
+typedef struct base_image {
+    dat_image b;
+    uint32_t j0, j1, d0, mo, p0, attrs, dl, im;
+} base_image;
+
+static void base_build(base_image *s) {
+    memset(s, 0, sizeof *s);
+    dat_image *b = &s->b;
+    di_init(b);
+    s->j0 = put_joint(b, 0);
+    s->j1 = put_joint(b, 0);
+    di_ptr(b, s->j0 + 8, s->j1);
+    s->attrs = put_pos_attrs(b);
+    s->dl = di_alloc(b, 64, 32);
+    di_u8(b, s->dl, 0x90);
+    di_u16(b, s->dl + 1, 3); /* 3 × 12 zero bytes: one degenerate triangle, still a triangle */
+    s->p0 = put_pobj(b, 0, s->attrs, s->dl, 2);
+    s->mo = di_alloc(b, 0x18, 4);
+    s->d0 = di_alloc(b, 0x10, 4);
+    di_ptr(b, s->d0 + 8, s->mo);
+    di_ptr(b, s->d0 + 0x0C, s->p0);
+    di_ptr(b, s->j0 + 0x10, s->d0);
+    di_root(b, s->j0, "x_joint");
+}
+
+typedef struct bad_case {
+    const char *name;
+    /* breaks the image; returns the data offset the diagnostic must name */
+    uint32_t (*mutate)(base_image *s);
+    const char *code, *path;
+    size_t joints, pobjs; /* what a tolerant read keeps */
+} bad_case;
+
+static uint32_t cut_struct(base_image *s) { /* a joint whose 0x40 bytes pass the block's end */
+    dat_image *b = &s->b;
+    di_init(b);
+    s->j0 = put_joint(b, 0);
+    uint32_t tail = di_alloc(b, 0x20, 4);
+    di_ptr(b, s->j0 + 8, tail);
+    di_root(b, s->j0, "x_joint");
+    return tail;
+}
+static uint32_t pointer_outside(base_image *s) {
+    di_u32(&s->b, s->j1 + 0x0C, 0x100000); /* not relocated, non-zero: a pointer by §1.2 */
+    return s->j1 + 0x0C;
+}
+static uint32_t misaligned(base_image *s) {
+    di_ptr(&s->b, s->j1 + 0x0C, s->j0 + 2);
+    return s->j1 + 0x0C;
+}
+static uint32_t cycle(base_image *s) {
+    di_ptr(&s->b, s->j1 + 0x08, s->j0); /* J1's child is J0, its own parent */
+    return s->j1 + 0x08;
+}
+static uint32_t self_reference(base_image *s) {
+    di_ptr(&s->b, s->j1 + 0x0C, s->j1); /* J1's next sibling is J1 */
+    return s->j1 + 0x0C;
+}
+static uint32_t dobj_cycle(base_image *s) {
+    di_ptr(&s->b, s->d0 + 4, s->d0);
+    return s->d0 + 4;
+}
+static uint32_t dl_past_block(base_image *s) {
+    di_u16(&s->b, s->p0 + 0x0E, 0xFFFF); /* 2 MiB of list in a small file */
+    return s->p0 + 0x0E;
+}
+static uint32_t unknown_attr(base_image *s) {
+    di_u32(&s->b, s->attrs, 22); /* GXAttr 22 is no vertex attribute */
+    return s->attrs;
+}
+static uint32_t no_terminator(base_image *s) {
+    uint32_t a = di_alloc(&s->b, 0x18 * HSD_MAX_ATTRS, 4);
+    for (uint32_t k = 0; k < HSD_MAX_ATTRS; k++) {
+        di_u32(&s->b, a + 0x18 * k, UE_GX_VA_TEX0);
+        di_u32(&s->b, a + 0x18 * k + 4, UE_GX_DIRECT);
+    }
+    di_u32(&s->b, s->p0 + 8, a); /* the field is relocated already */
+    return a + 0x18 * HSD_MAX_ATTRS;
+}
+static uint32_t envelope_stranger(base_image *s) {
+    uint32_t stranger = put_joint(&s->b, 0), e = di_alloc(&s->b, 16, 4);
+    uint32_t list = di_alloc(&s->b, 8, 4);
+    di_ptr(&s->b, e, stranger); /* a JObj that no tree holds */
+    di_f32(&s->b, e + 4, 1.0f);
+    di_ptr(&s->b, list, e);
+    di_u16(&s->b, s->p0 + 0x0C, UE_POBJ_ENVELOPE);
+    di_ptr(&s->b, s->p0 + 0x14, list);
+    return e;
+}
+static uint32_t texture_too_big(base_image *s) {
+    uint32_t t = di_alloc(&s->b, 0x5C, 4), im = s->im = di_alloc(&s->b, 0x18, 4);
+    uint32_t px = di_alloc(&s->b, 32, 32);
+    di_ptr(&s->b, im, px);
+    di_u16(&s->b, im + 4, 256);
+    di_u16(&s->b, im + 6, 256);
+    di_u32(&s->b, im + 8, UE_GX_RGBA8); /* needs 256 KiB, 32 bytes + the rest are there */
+    di_ptr(&s->b, t + 0x4C, im);
+    di_ptr(&s->b, s->mo + 8, t);
+    return px;
+}
+static uint32_t texture_absurd(base_image *s) {
+    texture_too_big(s);
+    di_u16(&s->b, s->im + 4, 4096); /* past GX's 1024-texel side */
+    return s->im + 4;
+}
+
+static const bad_case BAD[] = {
+    {"truncated struct", cut_struct, "hsd.struct.truncated", "dat/joint[0]/child", 1, 0},
+    {"pointer outside", pointer_outside, "hsd.pointer.outside", "dat/joint[1]/next", 2, 1},
+    {"misaligned", misaligned, "hsd.pointer.misaligned", "dat/joint[1]/next", 2, 1},
+    {"cycle", cycle, "hsd.joint.shared", "dat/joint[1]/child", 2, 1},
+    {"self-reference", self_reference, "hsd.joint.shared", "dat/joint[1]/next", 2, 1},
+    {"dobj cycle", dobj_cycle, "hsd.chain.cycle", "dat/joint[0]/dobj[1]", 2, 1},
+    {"dl past block", dl_past_block, "hsd.pobj.dl", "dat/joint[0]/dobj[0]/pobj[0]/dl", 2, 1},
+    {"unknown attr", unknown_attr, "hsd.pobj.attr", "dat/joint[0]/dobj[0]/pobj[0]/attr[0]", 2,
+     1},
+    {"no terminator", no_terminator, "hsd.pobj.attr", "dat/joint[0]/dobj[0]/pobj[0]/attr[32]",
+     2, 1},
+    {"envelope joint", envelope_stranger, "hsd.envelope.joint",
+     "dat/joint[0]/dobj[0]/pobj[0]/env[0]/weight[0]", 2, 1},
+    {"texture too big", texture_too_big, "hsd.image.size",
+     "dat/joint[0]/dobj[0]/mobj/tobj[0]/image", 2, 1},
+    {"texture absurd", texture_absurd, "hsd.image.size",
+     "dat/joint[0]/dobj[0]/mobj/tobj[0]/image", 2, 1},
+};
+
+static void run_bad(const bad_case *c) {
+    static base_image s;
+    base_build(&s);
+    uint32_t at = c->mutate(&s);
+    for (int mode = 0; mode < 2; mode++) {
+        ue_dat dat;
+        ue_hsd_model m;
+        ue_diag d = {0};
+        ue_result r;
+        if (!parse(&s.b, (ue_mode)mode, &dat, &m, &d, &r)) {
+            fprintf(stderr, "%s: the DAT itself does not parse\n", c->name);
+            CHECK(false);
+            return;
+        }
+        const ue_diag_item *it = diag_find(&d, c->code, c->path);
+        if (!it || it->offset != UE_DAT_HEADER + (uint64_t)at) {
+            fprintf(stderr, "%s (mode %d): expected %s at 0x%x %s; got:\n", c->name, mode,
+                    c->code, UE_DAT_HEADER + at, c->path);
+            dump_diag(&d);
+            CHECK(false);
+        }
+        if (mode == UE_MODE_STRICT) {
+            CHECK_EQ_U(r, UE_ERR_INVALID);
+            CHECK(it && it->severity == UE_SEV_ERROR);
+        } else {
+            CHECK_EQ_U(r, UE_OK);
+            CHECK(it && it->severity == UE_SEV_WARNING);
+            if (m.joint_count != c->joints || m.pobj_count != c->pobjs)
+                fprintf(stderr, "%s: %zu joints, %zu pobjs\n", c->name, m.joint_count,
+                        m.pobj_count);
+            CHECK_EQ_U(m.joint_count, c->joints);
+            CHECK_EQ_U(m.pobj_count, c->pobjs);
+        }
+        ue_hsd_model_free(&m);
+        ue_dat_free(&dat);
+        ue_diag_free(&d);
+    }
+}
+
+static void test_bad_input(void) {
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) run_bad(&BAD[i]);
+}
+
+/* A chain of 1026 joints, each the child of the one before: depths 0..1025. The link to depth
+ * 1025 passes the cap of 1024 and is dropped. */
+static void test_depth_cap(void) {
+    static dat_image b;
+    di_init(&b);
+    uint32_t prev = put_joint(&b, 0), root = prev, last_field = 0;
+    for (int i = 1; i < 1026; i++) {
+        uint32_t j = put_joint(&b, 0);
+        di_ptr(&b, prev + 8, j);
+        last_field = prev + 8;
+        prev = j;
+    }
+    di_root(&b, root, "deep_joint");
+    for (int mode = 0; mode < 2; mode++) {
+        ue_dat dat;
+        ue_hsd_model m;
+        ue_diag d = {0};
+        ue_result r;
+        REQUIRE(parse(&b, (ue_mode)mode, &dat, &m, &d, &r));
+        const ue_diag_item *it = diag_find(&d, "hsd.joint.depth", "dat/joint[1024]/child");
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)last_field);
+        CHECK_EQ_U(r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
+        if (mode == UE_MODE_TOLERANT) {
+            CHECK_EQ_U(m.joint_count, 1025);
+            CHECK_EQ_U(m.joints[1024].depth, 1024);
+            CHECK(m.joints[1024].first_child == -1);
+        }
+        ue_hsd_model_free(&m);
+        ue_dat_free(&dat);
+        ue_diag_free(&d);
+    }
+}
+
+/* An envelope list of 11 entries: GX has 10 matrix slots, so the 11th is cut. */
+static void test_envelope_count(void) {
+    static base_image s;
+    base_build(&s);
+    uint32_t e = di_alloc(&s.b, 16, 4), list = di_alloc(&s.b, 4 * 12, 4);
+    di_ptr(&s.b, e, s.j1);
+    di_f32(&s.b, e + 4, 1.0f);
+    for (uint32_t k = 0; k < 11; k++) di_ptr(&s.b, list + 4 * k, e);
+    di_u16(&s.b, s.p0 + 0x0C, UE_POBJ_ENVELOPE);
+    di_ptr(&s.b, s.p0 + 0x14, list);
+    for (int mode = 0; mode < 2; mode++) {
+        ue_dat dat;
+        ue_hsd_model m;
+        ue_diag d = {0};
+        ue_result r;
+        REQUIRE(parse(&s.b, (ue_mode)mode, &dat, &m, &d, &r));
+        const ue_diag_item *it =
+            diag_find(&d, "hsd.envelope.count", "dat/joint[0]/dobj[0]/pobj[0]/env[10]");
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)list + 40);
+        CHECK_EQ_U(r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
+        if (mode == UE_MODE_TOLERANT) {
+            REQUIRE(m.pobj_count == 1);
+            CHECK_EQ_U(m.pobjs[0].env_count, 10);
+            CHECK_EQ_U(m.weight_count, 1); /* the same E ten times: one weight run, shared */
+            CHECK(m.envelopes[9].first_weight == 0 && m.envelopes[9].weight_count == 1);
+            CHECK(m.weights[0].joint == 1);
+        }
+        ue_hsd_model_free(&m);
+        ue_dat_free(&dat);
+        ue_diag_free(&d);
+    }
+}
+
+/* A DAT without a model root: nothing to read, in either mode. */
+static void test_no_model(void) {
+    static dat_image b;
+    di_init(&b);
+    uint32_t j = put_joint(&b, 0);
+    di_root(&b, j, "x_animjoint");
+    for (int mode = 0; mode < 2; mode++) {
+        ue_dat dat;
+        ue_hsd_model m;
+        ue_diag d = {0};
+        ue_result r;
+        REQUIRE(parse(&b, (ue_mode)mode, &dat, &m, &d, &r));
+        CHECK_EQ_U(r, UE_ERR_INVALID);
+        CHECK(diag_has(&d, "hsd.no_model", "dat"));
+        ue_hsd_model_free(&m);
+        ue_hsd_model_free(&m); /* safe twice */
+        ue_dat_free(&dat);
+        ue_diag_free(&d);
+    }
+}
+
 int main(void) {
     RUN(test_full_image);
     RUN(test_scene_data);
     RUN(test_shared_subtrees_linear);
+    RUN(test_bad_input);
+    RUN(test_no_model);
+    RUN(test_depth_cap);
+    RUN(test_envelope_count);
     return TEST_SUMMARY();
 }
