@@ -137,8 +137,8 @@ static const cli_verb_def verb_table[] = {
      "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png). A model without\n"
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
-     "unearth textures demo/gamecube/demo_colo.fsys -o textures\n"
-     "unearth textures creature.dat -o textures --mips -f\n"},
+     "unearth textures demo/gamecube/creature.fsys -o textures\n"
+     "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",
      "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",

@@ -61,6 +61,33 @@ cmp -s viafsys/demo_model_tex0_C4.png pngs/tex_tex0_C4.png && ok || bad "FSYS co
 expect_rc 0 "$UE" textures new.fsys:demo_model.dat -o entry --mips
 [ "$(ls entry | wc -l)" = 4 ] && ok || bad "ARCHIVE:ENTRY: $(ls entry)"
 
+# ---- the sample creature (FSYS → LZSS → PKX → DAT): its three textures, and its materials -----
+expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o creature
+printf 'creature/model_tex0_CMPR.png\t16x16\ncreature/model_tex1_C4.png\t8x8\ncreature/model_tex2_RGB5A3.png\t16x16\n' |
+  cmp -s - "$T/out" && ok || bad "creature listing: $(cat "$T/out")"
+[ "$(png creature/model_tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
+expect_rc 0 "$UE" convert demo/gamecube/creature.fsys -o creature.gltf
+# Errors fail; the validator's warnings today come from the skinned-node layout, not materials.
+node "$HERE/../gltf_validate.mjs" creature.gltf >"$T/val" 2>&1
+grep -q '^creature.gltf: 0 errors' "$T/val" && ok || bad "gltf-validator: $(cat "$T/val")"
+# eye_mat: XLU → BLEND; its TObj has repeat 1 and scale 2 on both axes, so §2.5 samples
+# s' = s / 2: KHR scale 0.5, offset 0; wrap CLAMP → 33071. body_mat samples with REPEAT (default).
+python3 - creature.gltf <<'EOF_PY' && ok || bad "creature materials"
+import json, sys
+g = json.load(open(sys.argv[1]))
+m = {x['name']: x for x in g['materials']}
+eye = m['eye_mat']
+assert eye['alphaMode'] == 'BLEND', eye
+tt = eye['pbrMetallicRoughness']['baseColorTexture']['extensions']['KHR_texture_transform']
+assert tt['scale'] == [0.5, 0.5] and tt['offset'] == [0, 0] and tt['rotation'] == 0, tt
+tex = g['textures'][eye['pbrMetallicRoughness']['baseColorTexture']['index']]
+s = g['samplers'][tex['sampler']]
+assert s.get('wrapS') == 33071 and s.get('wrapT') == 33071, s
+body = g['textures'][m['body_mat']['pbrMetallicRoughness']['baseColorTexture']['index']]
+assert 'wrapS' not in g['samplers'][body['sampler']], g['samplers']
+assert 'KHR_texture_transform' in g['extensionsUsed']
+EOF_PY
+
 # ---- nothing to write -------------------------------------------------------------------
 expect_rc 1 "$UE" textures demo/parkan/robot.msh -o none
 [ ! -e none ] && ok || bad "no textures, yet something was written"
