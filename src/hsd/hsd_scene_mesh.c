@@ -167,7 +167,9 @@ ue_result hsd_scene_joint_meshes(hsd_scene_ctx *x, size_t j) {
         if (r != UE_OK) return r;
     }
     if (mesh < 0) return UE_OK;
-    int32_t node = ue_scene_add_node(x->s, mesh_name, x->root);
+    /* A skinned mesh node is a scene root: glTF ignores its parents' transforms (the joints,
+     * under the model root, carry them), and the validator warns about any other place. */
+    int32_t node = ue_scene_add_node(x->s, mesh_name, x->joint_skin[j] >= 0 ? -1 : x->root);
     if (node < 0) return UE_ERR_NOMEM;
     x->s->nodes[node].mesh = mesh;
     x->s->nodes[node].skin = x->joint_skin[j];
