@@ -45,6 +45,9 @@ static const cli_option_def option_table[] = {
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
      "file type written for each model when OUT is a directory: glb, gltf\n"
      "or obj (default: glb)"},
+    {OPT_MIPS, NULL, "--mips", 0, NULL, NO_RANGE, NULL,
+     "also write every mip level N >= 1 as NAME.mipN.png (default: off,\n"
+     "level 0 only)"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -127,6 +130,17 @@ static const cli_verb_def verb_table[] = {
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
      "unearth convert -r demo -o models/ -j 2 --format obj\n"
      "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"},
+    {"textures", cmd_textures,
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS), "IN", 1, 1, "DIR",
+     "directory for the PNG files, created whole or not at all (required)",
+     "unearth textures IN -o DIR [--mips] [-f] [--strict|--tolerant] [-q|-v]",
+     "every texture of the models in IN as PNG",
+     "IN is a model, a container (every model inside, recursively) or ARCHIVE:ENTRY. Each\n"
+     "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png). A model without\n"
+     "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
+     "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
+     "unearth textures demo/gamecube/creature.fsys -o textures\n"
+     "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",
      "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",

@@ -47,8 +47,31 @@ static void filter_row(int f, const uint8_t *cur, const uint8_t *prev, size_t n,
     }
 }
 
+/* A tEXt chunk's data: keyword (1..79 Latin-1 bytes), NUL, text; false when the keyword is
+ * empty or too long or the whole does not fit. */
+static bool text_chunk(const char *keyword, const char *text, uint8_t *data, size_t cap,
+                       size_t *n) {
+    size_t k = strlen(keyword), t = strlen(text);
+    if (k == 0 || k > 79 || k + 1 + t > cap) return false;
+    memcpy(data, keyword, k);
+    data[k] = 0;
+    memcpy(data + k + 1, text, t);
+    *n = k + 1 + t;
+    return true;
+}
+
 ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out) {
+    return ue_png_encode_rgba_text(w, h, rgba, NULL, NULL, out);
+}
+
+ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba, const char *keyword,
+                                  const char *text, ue_buf *out) {
+    uint8_t note[256];
+    size_t note_len = 0;
     if (!rgba || !out || w == 0 || h == 0 || w > UE_PNG_MAX_SIDE || h > UE_PNG_MAX_SIDE)
+        return UE_ERR_USAGE;
+    if ((keyword || text) &&
+        (!keyword || !text || !text_chunk(keyword, text, note, sizeof note, &note_len)))
         return UE_ERR_USAGE;
     size_t npix = (size_t)w * h;
     bool opaque = true;
@@ -98,6 +121,7 @@ ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf
     size_t start = out->size;
     ue_buf_put(out, sig, sizeof sig);
     put_chunk(out, "IHDR", ihdr, sizeof ihdr);
+    if (note_len) put_chunk(out, "tEXt", note, note_len);
     put_chunk(out, "IDAT", zbuf, zlen);
     put_chunk(out, "IEND", NULL, 0);
     if (out->failed) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "hsd/hsd_material.h"
 #include "hsd/hsd_to_scene.h"
 #include "unearth/hsd_model.h"
 
@@ -243,4 +244,5 @@ const ue_model_format ue_hsd_model_format = {
     hsd_info,
     hsd_validate,
     hsd_roundtrip,
+    hsd_model_images, /* src/hsd/hsd_images.c */
 };

@@ -10,6 +10,14 @@
 typedef struct hsd_material_map {
     int32_t *scene_material; /* one per model mobj */
     int32_t *scene_texture;  /* one per model tobj */
+    /* kept by hsd_material.c: the double-sided variant of each mobj's material (PObjs that cull
+     * nothing), the tobjs that made a texture chained per image (one texture per distinct
+     * image, palette and sampler), and the RGBA bytes still allowed to be decoded (linear in
+     * the DAT's size, whatever number of palettes share one image). */
+    int32_t *scene_material_two_sided; /* one per model mobj */
+    int32_t *image_first_tobj;         /* one per model image */
+    int32_t *next_tobj_same_image;     /* one per model tobj */
+    uint64_t rgba_budget;
 } hsd_material_map;
 
 ue_result hsd_material_map_init(hsd_material_map *map, const ue_hsd_model *m);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hsd/hsd_material.h"
 #include "hsd/hsd_to_scene.h"
 
 /* Every vertex must select a slot that §4 defined: PNMTXIDX a multiple of 3 below 30. */
@@ -102,8 +103,27 @@ static ue_result add_primitive(hsd_scene_ctx *x, const ue_hsd_geometry *g, const
     return UE_OK;
 }
 
+/* The material of a PObj drawn with MObj `mobj` (-1: none): its cull bits choose the single-
+ * or double-sided variant (docs/hsd-materials.md); a failure leaves the default material. */
+static ue_result pobj_material(hsd_scene_ctx *x, int32_t mobj, const ue_hsd_pobj *po, int32_t *material) {
+    *material = -1;
+    if (mobj < 0) return UE_OK;
+    ue_result r = hsd_scene_material_culled(x->m, (size_t)mobj, po->flags, x->c.mode, x->s, &x->materials,
+                                            material, x->c.d);
+    if (r == UE_ERR_NOMEM) return r;
+    if (r != UE_OK) ue_parse_fail(&x->c, r), *material = -1;
+    return UE_OK;
+}
+
+/* The game ignores vertex colours unless the render mode's diffuse source takes them; glTF would
+ * multiply them in, so they are left out then. */
+static void drop_unused_colors(const ue_hsd_model *m, int32_t mobj, ue_hsd_geometry *g) {
+    if (mobj < 0 || hsd_material_uses_vertex_color(m->mobjs[mobj].render_mode)) return;
+    for (int k = 0; k < 2; k++) free(g->colors[k]), g->colors[k] = NULL;
+}
+
 /* Decodes one PObj and adds it; damage in tolerant mode leaves the PObj out (reported). */
-static ue_result convert_pobj(hsd_scene_ctx *x, size_t pobj, int32_t owner, int32_t material, int32_t *mesh,
+static ue_result convert_pobj(hsd_scene_ctx *x, size_t pobj, int32_t owner, int32_t mobj, int32_t *mesh,
                               const char *mesh_name, const char *path) {
     const ue_hsd_pobj *po = &x->m->pobjs[pobj];
     uint64_t off = (uint64_t)po->offset + UE_DAT_HEADER;
@@ -117,9 +137,13 @@ static ue_result convert_pobj(hsd_scene_ctx *x, size_t pobj, int32_t owner, int3
         ue_parse_fail(&x->c, r);
         return UE_OK;
     }
+    int32_t material;
+    r = pobj_material(x, mobj, po, &material);
+    if (r != UE_OK) return r;
     ue_hsd_geometry g;
     memset(&g, 0, sizeof g);
     r = ue_hsd_pobj_decode(x->m, pobj, x->c.mode, &g, x->c.d);
+    if (r == UE_OK) drop_unused_colors(x->m, mobj, &g);
     if (r == UE_ERR_NOMEM) return r;
     if (r != UE_OK) ue_damage_reported(&x->c);
     else if (g.vertex_count && g.index_count >= 3 && g.index_count % 3 == 0 && slots_ok(x, &g, &sk, off, path) &&
@@ -140,19 +164,14 @@ static bool first_visit(hsd_scene_ctx *x, size_t slot, uint64_t off, const char 
 static ue_result convert_dobj(hsd_scene_ctx *x, size_t dobj, size_t j, int32_t *mesh, const char *mesh_name,
                               const char *dpath) {
     const ue_hsd_model *m = x->m;
-    int32_t material = -1;
+    int32_t mobj = m->dobjs[dobj].mobj >= 0 && (size_t)m->dobjs[dobj].mobj < m->mobj_count ? m->dobjs[dobj].mobj : -1;
     ue_result r = UE_OK;
-    if (m->dobjs[dobj].mobj >= 0) {
-        r = hsd_scene_material(m, (size_t)m->dobjs[dobj].mobj, x->c.mode, x->s, &x->materials, &material, x->c.d);
-        if (r == UE_ERR_NOMEM) return r;
-        if (r != UE_OK) ue_parse_fail(&x->c, r), material = -1;
-    }
     int32_t po = m->dobjs[dobj].first_pobj;
     for (size_t k = 0; po >= 0 && (size_t)po < m->pobj_count && k < m->pobj_count; k++, po = m->pobjs[po].next) {
         char path[160];
         snprintf(path, sizeof path, "%s/pobj[%zu]", dpath, k);
         if (!first_visit(x, m->dobj_count + (size_t)po, (uint64_t)m->pobjs[po].offset + UE_DAT_HEADER, path)) continue;
-        r = convert_pobj(x, (size_t)po, (int32_t)j, material, mesh, mesh_name, path);
+        r = convert_pobj(x, (size_t)po, (int32_t)j, mobj, mesh, mesh_name, path);
         if (r != UE_OK) return r;
     }
     return UE_OK;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DI_MAX_DATA 0x4000u
-#define DI_MAX_RELOCS 1024u
+#define DI_MAX_DATA 0x11000u
+#define DI_MAX_RELOCS 2048u
 #define DI_MAX_ROOTS 8u
 
 typedef struct dat_image {

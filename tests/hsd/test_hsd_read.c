@@ -558,6 +558,72 @@ static void test_bad_input(void) {
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) run_bad(&BAD[i]);
 }
 
+/* A chain of 1026 joints, each the child of the one before: depths 0..1025. The link to depth
+ * 1025 passes the cap of 1024 and is dropped. */
+static void test_depth_cap(void) {
+    static dat_image b;
+    di_init(&b);
+    uint32_t prev = put_joint(&b, 0), root = prev, last_field = 0;
+    for (int i = 1; i < 1026; i++) {
+        uint32_t j = put_joint(&b, 0);
+        di_ptr(&b, prev + 8, j);
+        last_field = prev + 8;
+        prev = j;
+    }
+    di_root(&b, root, "deep_joint");
+    for (int mode = 0; mode < 2; mode++) {
+        ue_dat dat;
+        ue_hsd_model m;
+        ue_diag d = {0};
+        ue_result r;
+        REQUIRE(parse(&b, (ue_mode)mode, &dat, &m, &d, &r));
+        const ue_diag_item *it = diag_find(&d, "hsd.joint.depth", "dat/joint[1024]/child");
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)last_field);
+        CHECK_EQ_U(r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
+        if (mode == UE_MODE_TOLERANT) {
+            CHECK_EQ_U(m.joint_count, 1025);
+            CHECK_EQ_U(m.joints[1024].depth, 1024);
+            CHECK(m.joints[1024].first_child == -1);
+        }
+        ue_hsd_model_free(&m);
+        ue_dat_free(&dat);
+        ue_diag_free(&d);
+    }
+}
+
+/* An envelope list of 11 entries: GX has 10 matrix slots, so the 11th is cut. */
+static void test_envelope_count(void) {
+    static base_image s;
+    base_build(&s);
+    uint32_t e = di_alloc(&s.b, 16, 4), list = di_alloc(&s.b, 4 * 12, 4);
+    di_ptr(&s.b, e, s.j1);
+    di_f32(&s.b, e + 4, 1.0f);
+    for (uint32_t k = 0; k < 11; k++) di_ptr(&s.b, list + 4 * k, e);
+    di_u16(&s.b, s.p0 + 0x0C, UE_POBJ_ENVELOPE);
+    di_ptr(&s.b, s.p0 + 0x14, list);
+    for (int mode = 0; mode < 2; mode++) {
+        ue_dat dat;
+        ue_hsd_model m;
+        ue_diag d = {0};
+        ue_result r;
+        REQUIRE(parse(&s.b, (ue_mode)mode, &dat, &m, &d, &r));
+        const ue_diag_item *it =
+            diag_find(&d, "hsd.envelope.count", "dat/joint[0]/dobj[0]/pobj[0]/env[10]");
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)list + 40);
+        CHECK_EQ_U(r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
+        if (mode == UE_MODE_TOLERANT) {
+            REQUIRE(m.pobj_count == 1);
+            CHECK_EQ_U(m.pobjs[0].env_count, 10);
+            CHECK_EQ_U(m.weight_count, 1); /* the same E ten times: one weight run, shared */
+            CHECK(m.envelopes[9].first_weight == 0 && m.envelopes[9].weight_count == 1);
+            CHECK(m.weights[0].joint == 1);
+        }
+        ue_hsd_model_free(&m);
+        ue_dat_free(&dat);
+        ue_diag_free(&d);
+    }
+}
+
 /* A DAT without a model root: nothing to read, in either mode. */
 static void test_no_model(void) {
     static dat_image b;
@@ -585,5 +651,7 @@ int main(void) {
     RUN(test_shared_subtrees_linear);
     RUN(test_bad_input);
     RUN(test_no_model);
+    RUN(test_depth_cap);
+    RUN(test_envelope_count);
     return TEST_SUMMARY();
 }
