@@ -48,7 +48,7 @@ static bool check_attrs(hsd_decoder *k, const ue_hsd_model *m) {
                      po->attr_count);
         return false;
     }
-    k->attrs = m->attrs + po->attr_first;
+    k->attrs = po->attr_count ? m->attrs + po->attr_first : NULL; /* NULL + 0 is undefined */
     k->n_attrs = po->attr_count;
     for (uint32_t i = 0; i < k->n_attrs; i++) {
         const char *why = NULL;
