@@ -210,7 +210,7 @@ static void mobj_fields(hsd_reader *r, ue_hsd_mobj *mo, const char *path) {
         mo->material.shininess = hsd_f32(r, at + 0x10);
     }
     snprintf(sub, sizeof sub, "%s/pe", path);
-    if ((mo->has_pe = hsd_follow(r, off + 0x14, 0x0C, false, sub, &at))) {
+    if ((mo->has_pe = hsd_follow(r, off + 0x14, 0x0C, true, sub, &at))) {
         const uint8_t *p = r->dat->data + at;
         ue_hsd_pe pe = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]};
         mo->pe = pe;
