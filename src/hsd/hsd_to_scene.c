@@ -308,11 +308,8 @@ static void report_totals(hsd_scene_ctx *x) {
 ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mode, ue_scene *s, ue_diag *d) {
     hsd_scene_ctx x;
     ue_result r = ctx_init(&x, m, s, mode, d);
-    if (r == UE_OK) {
-        r = hsd_pose_compute(m, mode, &x.pose, d);
-        if (r == UE_ERR_NOMEM || (r != UE_OK && mode == UE_MODE_STRICT)) goto done;
-        r = UE_OK;
-    }
+    /* Tolerant, the pose only fails for memory; strict, a broken joint ends the conversion. */
+    if (r == UE_OK) r = hsd_pose_compute(m, mode, &x.pose, d);
     x.root = r == UE_OK ? ue_scene_add_node(s, name && name[0] ? name : "model", -1) : -1;
     if (r == UE_OK && x.root < 0) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = add_joints_and_skins(&x);
@@ -328,7 +325,6 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
                     m->dobj_count, m->pobj_count);
         r = UE_ERR_INVALID;
     }
-done:
     ctx_free(&x);
     return r;
 }
