@@ -233,7 +233,10 @@ static ue_result add_set(hsd_scene_ctx *x, size_t set, int32_t *order, int32_t *
     int32_t skin = ue_scene_add_skin(x->s, name, n);
     if (skin < 0) return UE_ERR_NOMEM;
     ue_scene_skin *sk = &x->s->skins[skin];
-    sk->skeleton = x->joint_node[order[0]];
+    /* The set's root joint, unless it has siblings (more tree roots): then the model root. */
+    size_t tree_roots = 0;
+    for (size_t i = 0; i < n; i++) tree_roots += x->s->nodes[x->joint_node[order[i]]].parent == x->root;
+    sk->skeleton = tree_roots == 1 ? x->joint_node[order[0]] : x->root;
     for (size_t i = 0; i < n; i++) {
         int32_t j = order[i];
         sk->joints[i] = x->joint_node[j];
