@@ -92,7 +92,7 @@ void hsd_tobj_uv_affine(const ue_hsd_tobj *t, double a[4], double b[2], bool *re
     if (repeat_ok) *repeat_ok = t->repeat_s && t->repeat_t;
 }
 
-static float clean(double v) { return v == 0.0 ? 0.0f : (float)v; } /* no −0 in the JSON */
+static float clean(double v) { return v == 0.0 || !(fabs(v) <= FLT_MAX) ? 0.0f : (float)v; } /* no −0, NaN or Inf in the JSON */
 
 /* KHR: A = Rk(θ)·diag(kx, ky), so A's first column is kx·(cos θ, −sin θ) and its second
  * ky·(sin θ, cos θ); what of the second column lies along the first is shear glTF lacks. */
