@@ -303,6 +303,10 @@ static void report_totals(hsd_scene_ctx *x) {
                     "%zu joints have a sheared local matrix (compensated non-uniform scale): their nodes "
                     "carry the nearest TRS and the bind pose is kept exact by the inverse binds",
                     x->sheared_joints);
+    if (x->zero_uv_primitives)
+        ue_diag_add(x->c.d, UE_SEV_WARNING, "hsd.scene.uv_missing", UE_NO_OFFSET, "dat",
+                    "%zu PObjs lack a UV set their material samples: zeros written (what GX feeds)",
+                    x->zero_uv_primitives);
     if (x->zero_normals)
         ue_diag_add(x->c.d, UE_SEV_WARNING, "hsd.scene.zero_normal", UE_NO_OFFSET, "dat",
                     "%zu normals had no length after skinning and were exported as +Y", x->zero_normals);
