@@ -92,7 +92,9 @@ void hsd_tobj_uv_affine(const ue_hsd_tobj *t, double a[4], double b[2], bool *re
     if (repeat_ok) *repeat_ok = t->repeat_s && t->repeat_t;
 }
 
-static float clean(double v) { return v == 0.0 ? 0.0f : (float)v; } /* no −0 in the JSON */
+/* No −0 in the JSON. NaN and values past float range are kept (as NaN / ±inf) so that
+ * add_base_slot reports them as hsd.tobj.matrix instead of writing a silent 0. */
+static float clean(double v) { return v == 0.0 ? 0.0f : (float)v; }
 
 /* KHR: A = Rk(θ)·diag(kx, ky), so A's first column is kx·(cos θ, −sin θ) and its second
  * ky·(sin θ, cos θ); what of the second column lies along the first is shear glTF lacks. */
