@@ -1,9 +1,13 @@
 /* libFuzzer target: the HSD DAT container in both modes, its accessors over every data offset a
- * table names, and the writer (a strict parse must re-serialise to the input byte for byte). */
+ * table names, the writer (a strict parse must re-serialise to the input byte for byte), the
+ * struct reader and the display-list decoder of every PObj (links and indices must stay in range),
+ * and the whole model pipeline to the scene IR (bind pose, skinning, meshes). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "hsd/hsd_to_scene.h"
 #include "unearth/hsd.h"
+#include "unearth/hsd_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,12 +28,78 @@ static void touch(const ue_dat *dat) {
     }
 }
 
+/* The model as a scene: whatever the conversion accepts must be a valid scene. */
+static void to_scene(const ue_hsd_model *m, ue_mode mode) {
+    ue_scene s;
+    ue_diag d = {0};
+    ue_scene_init(&s);
+    if (hsd_model_to_scene(m, "fuzz", mode, &s, &d) == UE_OK && ue_scene_validate(&s, NULL) != UE_OK) abort();
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
+/* A link is NONE or a row of its table. */
+static void in_table(int32_t link, size_t count) {
+    if (link != UE_HSD_NONE && (link < 0 || (size_t)link >= count)) abort();
+}
+
+static void check_links(const ue_hsd_model *m) {
+    for (size_t i = 0; i < m->set_count; i++) in_table(m->sets[i].root_joint, m->joint_count);
+    for (size_t i = 0; i < m->joint_count; i++) {
+        const ue_hsd_joint *j = &m->joints[i];
+        in_table(j->parent, m->joint_count);
+        in_table(j->first_child, m->joint_count);
+        in_table(j->next_sibling, m->joint_count);
+        in_table(j->first_dobj, m->dobj_count);
+        /* pre-order: a child and a next sibling come after the joint */
+        if ((j->first_child >= 0 && (size_t)j->first_child <= i) ||
+            (j->next_sibling >= 0 && (size_t)j->next_sibling <= i))
+            abort();
+    }
+    for (size_t i = 0; i < m->pobj_count; i++) {
+        const ue_hsd_pobj *p = &m->pobjs[i];
+        in_table(p->next, m->pobj_count);
+        in_table(p->skin_joint, m->joint_count);
+        if (p->attr_first + (size_t)p->attr_count > m->attr_count ||
+            p->env_first + (size_t)p->env_count > m->envelope_count)
+            abort();
+    }
+    for (size_t i = 0; i < m->envelope_count; i++)
+        if (m->envelopes[i].first_weight + (size_t)m->envelopes[i].weight_count > m->weight_count)
+            abort();
+    for (size_t i = 0; i < m->weight_count; i++) in_table(m->weights[i].joint, m->joint_count);
+}
+
+static void check_geometry(const ue_hsd_geometry *g) {
+    if (g->index_count % 3 != 0) abort();
+    for (size_t i = 0; i < g->index_count; i++)
+        if (g->indices[i] >= g->vertex_count) abort();
+}
+
+/* The struct reader in `mode`, then every PObj's display list. */
+static void read_models(const ue_dat *dat, ue_mode mode) {
+    ue_hsd_model m;
+    ue_diag d = {0};
+    if (ue_hsd_model_read(dat, mode, &m, &d) == UE_OK) {
+        check_links(&m);
+        for (size_t i = 0; i < m.pobj_count; i++) {
+            ue_hsd_geometry g;
+            if (ue_hsd_pobj_decode(&m, i, mode, &g, &d) == UE_OK) check_geometry(&g);
+            ue_hsd_geometry_free(&g);
+        }
+        to_scene(&m, mode);
+    }
+    ue_hsd_model_free(&m);
+    ue_diag_free(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int mode = 0; mode < 2; mode++) {
         ue_dat dat;
         ue_diag d = {0};
         if (ue_dat_parse(data, size, (ue_mode)mode, &dat, &d) == UE_OK) {
             touch(&dat);
+            read_models(&dat, (ue_mode)mode);
             ue_buf out = {0};
             if (ue_dat_write(&dat, &out) != UE_OK) abort();
             if (mode == UE_MODE_STRICT && (out.size != size || memcmp(out.data, data, size) != 0))

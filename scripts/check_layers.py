@@ -17,7 +17,7 @@ PUBLIC = {
     "obj_read.h": "import",
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
-    "hsd.h": "hsd",
+    "hsd.h": "hsd", "hsd_model.h": "hsd",
     "model.h": "formats",
 }
 FAMILY_BASE = {"common", "codec", "archive", "scene"}

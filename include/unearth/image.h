@@ -16,6 +16,11 @@ extern "C" {
  * stored as RGB (colour type 2), others as RGBA (type 6); 8 bits, no interlace.
  * UE_ERR_USAGE for a zero or oversized image, UE_ERR_NOMEM if memory or out->limit runs out. */
 UE_API ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out);
+/* The same with one tEXt chunk (keyword NUL text) right after IHDR, so a tool can tell its own
+ * files (the `textures` verb marks its PNGs this way); keyword 1..79 bytes, keyword + text at
+ * most 255 bytes, both Latin-1, else UE_ERR_USAGE. keyword and text NULL: no chunk. */
+UE_API ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba,
+                                         const char *keyword, const char *text, ue_buf *out);
 
 #ifdef __cplusplus
 }

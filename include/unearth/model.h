@@ -51,6 +51,12 @@ UE_API void ue_model_found_free(ue_model_found *items, size_t count);
 UE_API ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode mode,
                             const ue_model_options *opts, ue_scene *s, ue_diag *d);
 
+/* The model's textures decoded (its format's `images` hook), appended to `out`, which the
+ * caller zeroed and frees with ue_model_images_free. UE_ERR_UNSUPPORTED (with the diagnostic
+ * model.images.none) when the format carries no images. */
+UE_API ue_result ue_model_images_get(const ue_model_found *m, ue_mode mode, bool all_levels,
+                                     ue_model_images *out, ue_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,6 +52,34 @@ typedef struct ue_model_check {
     struct json_t *stats;
 } ue_model_check;
 
+/* ---- images: the textures a model carries, decoded (the `textures` verb) ------------------ */
+
+#define UE_MODEL_MAX_LEVELS 16 /* mip levels kept per image */
+
+typedef struct ue_model_image_level {
+    uint32_t width, height;
+    uint8_t *rgba;               /* width × height × 4 bytes, rows top to bottom (malloc) */
+} ue_model_image_level;
+
+typedef struct ue_model_image {
+    char name[64];               /* the model's name for it, unique within one list */
+    uint32_t level_count;        /* 1, or every stored mip level when asked for */
+    ue_model_image_level levels[UE_MODEL_MAX_LEVELS];
+    ue_source_id source;         /* the struct it was decoded from */
+} ue_model_image;
+
+typedef struct ue_model_images {
+    ue_model_image *items;
+    size_t count;
+} ue_model_images;
+
+/* Appends an image with `level_count` zeroed levels (rgba NULL) and returns it, or NULL when
+ * out of memory or level_count is 0 or above UE_MODEL_MAX_LEVELS. */
+UE_API ue_model_image *ue_model_images_add(ue_model_images *l, const char *name,
+                                           uint32_t level_count);
+/* Frees every level of every image and the list; safe on a zeroed or half-filled list. */
+UE_API void ue_model_images_free(ue_model_images *l);
+
 /* ---- the format ------------------------------------------------------------------------ */
 
 typedef struct ue_model_format {
@@ -83,6 +111,12 @@ typedef struct ue_model_format {
      * has no writer. */
     ue_result (*roundtrip)(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
                            ue_diag *d);
+
+    /* The textures the model holds, decoded to RGBA (level 0, or every mip level with
+     * all_levels), appended to `out`; nothing appended on failure. NULL when the format holds
+     * no images (docs/models.md: how a family joins the `textures` verb). */
+    ue_result (*images)(const uint8_t *data, size_t size, ue_mode mode, bool all_levels,
+                        ue_model_images *out, ue_diag *d);
 } ue_model_format;
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@ typedef struct cli_opts {
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
+    bool mips;              /* textures --mips: every mip level, not only level 0 */
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -91,6 +92,7 @@ int cmd_validate(const cli_opts *o);
 int cmd_roundtrip(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
+int cmd_textures(const cli_opts *o); /* src/cli/cmd_textures.c */
 int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
@@ -114,7 +116,7 @@ int models_roundtrip(const cli_opts *o, const char *path);
 /* Every option the CLI knows; each verb accepts a subset of them (cli_verb_def.options). */
 typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
-    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS,
+    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS,
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

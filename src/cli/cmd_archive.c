@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "unearth/archive.h"
+#include "unearth/model.h"
 #include "common/io.h"
 
 /* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
@@ -207,12 +208,26 @@ int cmd_pack(const cli_opts *o) {
     return cli_exit_code(r);
 }
 
-/* Opens and checks the container at `path` (its models aside); `a` stays open on success. */
+/* The model format of a path that is no container but a model by itself (a bare .dat, or
+ * the DAT entry of a PKX), or NULL. */
+static const char *bare_model_format(const cli_opts *o, const char *path) {
+    ue_model_found m;
+    if (ue_model_load(path, o->mode, &m, NULL) != UE_OK) return NULL;
+    free(m.data);
+    return m.format->name;
+}
+
+/* Opens and checks the container at `path` (its models aside); `a` stays open on success. A
+ * path that is a bare model is UE_OK with `a` NULL: its checks are the model's. */
 static ue_result container_check(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d,
                                  cli_tally *t) {
     *a = NULL;
-    ue_result r = ue_archive_open(path, o->mode, a, d);
-    if (r == UE_OK) r = ue_archive_validate(*a, d);
+    ue_diag opening = {0};
+    ue_result r = ue_archive_open(path, o->mode, a, &opening);
+    if (r != UE_OK && bare_model_format(o, path)) r = UE_OK;
+    else ue_diag_append(d, &opening, UE_SEV_INFO);
+    ue_diag_free(&opening);
+    if (r == UE_OK && *a) r = ue_archive_validate(*a, d);
     cli_diag_dedupe(d);
     cli_tally_add(t, d);
     t->dropped += cli_damaged_entries(*a);
@@ -225,7 +240,7 @@ int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) 
     ue_result r = container_check(o, path, &a, &d, t);
     int code = cli_verdict_code(r, t);
     if (code && print) cli_print_diags_as(path, &d, 50);
-    bool opened = a != NULL;
+    bool opened = a != NULL || r == UE_OK; /* a container, or a bare model */
     ue_archive_close(a);
     ue_diag_free(&d);
     if (code <= EXIT_INVALID && opened) {
@@ -277,9 +292,10 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     if (!report) cli_print_diags_as(path, &d, 0);
     /* Every model inside (or the file itself, when it is one) gets its own summary. */
     json_t *models = report ? json_array() : NULL;
-    if (a && code <= EXIT_INVALID && models_validate(o, path, models, &t) && r == UE_OK)
+    const char *bare = a || r != UE_OK ? NULL : bare_model_format(o, path);
+    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, models, &t) && r == UE_OK)
         r = UE_ERR_INVALID;
-    const char *format = a ? ue_archive_format(a) : cli_sniff_format(path);
+    const char *format = a ? ue_archive_format(a) : bare ? bare : cli_sniff_format(path);
     if (report)
         json_array_append_new(report, validate_json(path, format, a ? ue_archive_count(a) : 0, r,
                                                     &t, &d, models));
@@ -339,6 +355,12 @@ static int roundtrip_one(const cli_opts *o, const char *path) {
         printf("%s: %s, not round-tripped (%s, %s)\n", path, t.errors ? "INVALID" : "DAMAGED",
                cli_sniff_format(path), counts);
         return code;
+    }
+    /* A bare model has no container to re-encode: the model's own round trip says it all. */
+    if (!code && bare_model_format(o, path)) {
+        ue_archive *probe;
+        if (ue_archive_open(path, o->mode, &probe, NULL) != UE_OK) return models_roundtrip(o, path);
+        ue_archive_close(probe);
     }
     ue_diag d = {0};
     ue_archive *a = NULL;

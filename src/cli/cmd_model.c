@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,29 @@ static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
     if (o->fps) mo->items[n++] = (ue_model_option){"fps", o->fps};
     mo->list.items = mo->items;
     mo->list.count = n;
+}
+
+/* --scale S of convert: not a format option but a scene one, the same for every family. The
+ * root nodes take the factor, so everything below them scales with it, skinned meshes too
+ * (their inverse binds are relative to the model's root). False for a bad number; *scale is 1
+ * without the option. */
+static bool convert_scale(const cli_opts *o, double *scale) {
+    *scale = 1.0;
+    for (size_t i = 0; i + 1 < o->op_count; i++) {
+        if (strcmp(o->ops[i], "--scale") != 0) continue;
+        char *end;
+        double v = ue_parse_double(o->ops[i + 1], &end);
+        if (end == o->ops[i + 1] || *end || !isfinite(v) || v == 0 || fabs(v) > 1e30 || fabs(v) < 1e-30) return false;
+        *scale = v;
+    }
+    return true;
+}
+
+static void scale_scene(ue_scene *s, double scale) {
+    /* A skinned node's own transform is ignored by glTF: its joints carry the scale. */
+    for (size_t i = 0; i < s->node_count; i++)
+        if (s->nodes[i].parent < 0 && s->nodes[i].skin < 0)
+            for (int k = 0; k < 3; k++) s->nodes[i].scale[k] = (float)(s->nodes[i].scale[k] * scale);
 }
 
 /* ---- info -------------------------------------------------------------------------------- */
@@ -335,6 +359,8 @@ static void run_job(job *j, const cli_opts *o, const ue_model_options *format_op
     ue_scene s;
     ue_scene_init(&s);
     j->result = job_scene(j, o, format_opts, &s);
+    double scale;
+    if (j->result == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(&s, scale);
     if (j->result == UE_OK) j->result = job_write(j, o, &s);
     ue_scene_free(&s);
 }
@@ -616,6 +642,11 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list 
 int cmd_convert(const cli_opts *o) {
     bool to_file;
     out_kind kind;
+    double scale;
+    if (!convert_scale(o, &scale)) {
+        cli_error("convert: --scale: want a number other than 0; see 'unearth convert --help'");
+        return EXIT_USAGE;
+    }
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
     job_list jobs = {NULL, 0};

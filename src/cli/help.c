@@ -48,6 +48,9 @@ static const cli_option_def option_table[] = {
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
      "file type written for each model when OUT is a directory: glb, gltf\n"
      "or obj (default: glb)"},
+    {OPT_MIPS, NULL, "--mips", 0, NULL, NO_RANGE, NULL,
+     "also write every mip level N >= 1 as NAME.mipN.png (default: off,\n"
+     "level 0 only)"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -56,7 +59,8 @@ static const cli_option_def option_table[] = {
     {OPT_TRANSLATE, NULL, "--translate", 3, "X Y Z", NO_RANGE, NULL,
      "move vertices by X Y Z (engine axes: Z up)"},
     {OPT_SCALE, NULL, "--scale", 1, "S", NO_RANGE, NULL,
-     "scale vertices about the origin by S (any number but 0)"},
+     "scale about the origin by S, any number but 0 (edit: the vertices;\n"
+     "convert: the whole model, default 1)"},
     {OPT_REPLACE_SLOT, NULL, "--replace-slot", 2, "S FILE.obj", NO_RANGE, NULL,
      "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
      "Y-up axes that `convert` writes"},
@@ -115,19 +119,31 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_JOBS) | BIT(OPT_FORMAT),
+         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
-     "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--format F] [-r] [-j N] [-f]\n"
-     "                [--strict|--tolerant] [-q|-v]",
+     "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--scale S]\n"
+     "                [--format F] [-r] [-j N] [-f] [--strict|--tolerant] [-q|-v]",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group 0\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
-     "unearth convert -r demo -o models/ -j 2 --format obj\n"},
+     "unearth convert -r demo -o models/ -j 2 --format obj\n"
+     "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"},
+    {"textures", cmd_textures,
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS), "IN", 1, 1, "DIR",
+     "directory for the PNG files, created whole or not at all (required)",
+     "unearth textures IN -o DIR [--mips] [-f] [--strict|--tolerant] [-q|-v]",
+     "every texture of the models in IN as PNG",
+     "IN is a model, a container (every model inside, recursively) or ARCHIVE:ENTRY. Each\n"
+     "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png). A model without\n"
+     "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
+     "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
+     "unearth textures demo/gamecube/creature.fsys -o textures\n"
+     "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",
      "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",

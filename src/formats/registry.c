@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/io.h"
 #include "common/text.h"
 #include "unearth/archive.h"
+#include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 
@@ -13,6 +15,7 @@
  * recognised before the walk opens it as one. */
 static const ue_model_format *const formats[] = {
     &ue_msh_model_format,
+    &ue_hsd_model_format, /* after MSH: a DAT header (big-endian file_size first) is never NRes */
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
@@ -102,6 +105,15 @@ static void entry_address(const char *outer, const char *shown, char *out, size_
 static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_list *l, ue_diag *d,
                       int depth);
 
+/* A model that is no container (HSD .dat) is only found by probing its bytes; the containers
+ * that carry one type or name it "dat" (FSYS, PKX), so those entries are read and probed. */
+static bool may_be_plain_model(const ue_entry_info *info) {
+    size_t n = strlen(info->name);
+    bool dat_name = n > 4 && info->name[n - 4] == '.' && (info->name[n - 3] | 0x20) == 'd' &&
+                    (info->name[n - 2] | 0x20) == 'a' && (info->name[n - 1] | 0x20) == 't';
+    return dat_name || !strcmp(info->type, "dat");
+}
+
 /* One entry's bytes (taken): a model, or a container to walk, or neither. */
 static ue_result visit_entry(const char *name, uint8_t *data, size_t size, ue_mode mode,
                              found_list *l, ue_diag *d, int depth) {
@@ -123,9 +135,10 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
     for (size_t i = 0; i < n; i++) {
         ue_entry_info info;
         ue_archive_entry(a, i, &info);
-        /* Only entries that hold a container can be (or hold) a model; damaged ones were
-         * already reported by the container. */
-        if (!info.nested[0] || info.damaged) continue;
+        /* Only entries that hold a container, or that the container types as a model that is
+         * no container (an HSD .dat), can be (or hold) a model; damaged ones were already
+         * reported by the container. */
+        if (!(info.nested[0] || may_be_plain_model(&info)) || info.damaged) continue;
         uint8_t *data;
         size_t size;
         if (ue_archive_read(a, i, &data, &size, d) != UE_OK) continue;
@@ -137,13 +150,66 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
     return UE_OK;
 }
 
+/* The bytes at `path` taken as they are, for a model that is no container: a plain file, or
+ * the last entry of an OUTER:ENTRY chain (read through the archive layer, not opened). */
+static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, size_t *size) {
+    *data = NULL;
+    if (ue_path_exists(path)) return ue_file_read(path, (size_t)1 << 30, data, size, NULL);
+    const char *colon = strrchr(path, ':');
+    char outer[4096];
+    if (!colon || (size_t)(colon - path) >= sizeof outer) return UE_ERR_UNSUPPORTED;
+    memcpy(outer, path, (size_t)(colon - path));
+    outer[colon - path] = 0;
+    ue_archive *a;
+    size_t index;
+    ue_result r = ue_archive_open(outer, mode, &a, NULL);
+    if (r != UE_OK) return r;
+    r = ue_archive_find(a, colon + 1, &index);
+    if (r == UE_OK) r = ue_archive_read(a, index, data, size, NULL);
+    ue_archive_close(a);
+    return r;
+}
+
+/* Opens `path` as a container; when it is none, a model that is no container (its bytes probe
+ * as one) is returned in *model_data instead, and the container's complaint is dropped. */
+static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, uint8_t **model_data,
+                               size_t *model_size, const ue_model_format **f, ue_diag *d) {
+    ue_diag tried = {0};
+    *model_data = NULL;
+    ue_result r = ue_archive_open(path, mode, a, &tried);
+    if (r != UE_OK && r != UE_ERR_IO && plain_bytes(path, mode, model_data, model_size) == UE_OK) {
+        *f = ue_model_probe(*model_data, *model_size);
+        if (*f) {
+            ue_diag_free(&tried);
+            return UE_OK;
+        }
+        free(*model_data);
+        *model_data = NULL;
+    }
+    for (size_t i = 0; i < tried.count; i++) {
+        const ue_diag_item *it = &tried.items[i];
+        ue_diag_add(d, it->severity, it->code, it->offset, it->path, "%s", it->message);
+    }
+    ue_diag_free(&tried);
+    return r;
+}
+
 ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
                            ue_diag *d) {
     *items = NULL;
     *count = 0;
     ue_archive *a;
-    ue_result r = ue_archive_open(path, mode, &a, d);
+    uint8_t *plain;
+    size_t plain_size;
+    const ue_model_format *pf;
+    ue_result r = open_or_plain(path, mode, &a, &plain, &plain_size, &pf, d);
     if (r != UE_OK) return r;
+    if (plain) {
+        found_list one = {NULL, 0};
+        r = push(&one, path, pf, plain, plain_size);
+        if (r == UE_OK) *items = one.items, *count = 1;
+        return r;
+    }
     found_list l = {NULL, 0};
     uint8_t *data;
     size_t size;
@@ -170,14 +236,17 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
 ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d) {
     memset(item, 0, sizeof *item);
     ue_archive *a;
-    ue_result r = ue_archive_open(path, mode, &a, d);
-    if (r != UE_OK) return r;
     uint8_t *data;
     size_t size;
-    r = ue_archive_bytes(a, &data, &size);
-    ue_archive_close(a);
+    const ue_model_format *f = NULL;
+    ue_result r = open_or_plain(path, mode, &a, &data, &size, &f, d);
     if (r != UE_OK) return r;
-    const ue_model_format *f = ue_model_probe(data, size);
+    if (!data) {
+        r = ue_archive_bytes(a, &data, &size);
+        ue_archive_close(a);
+        if (r != UE_OK) return r;
+        f = ue_model_probe(data, size);
+    }
     if (!f) {
         free(data);
         return UE_ERR_UNSUPPORTED;

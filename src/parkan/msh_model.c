@@ -251,4 +251,5 @@ const ue_model_format ue_msh_model_format = {
     msh_info,
     msh_validate,
     msh_roundtrip,
+    NULL, /* images: Texm joins here (issue 10) */
 };

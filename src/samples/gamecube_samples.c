@@ -1,5 +1,5 @@
-/* unearth — GameCube part of the sample pack: placeholder HSD DATs wrapped in both PKX layouts
- * and two FSYS archives (Colosseum v1 / XD v2) mixing LZSS-compressed and stored entries. */
+/* unearth — GameCube part of the sample pack: placeholder HSD DATs in both PKX layouts and two
+ * FSYS archives (Colosseum v1 / XD v2), and the sample creature wrapped FSYS → LZSS → PKX → DAT. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +105,30 @@ static ue_result add_buf(ue_sample_list *out, const char *path, ue_buf *b) {
     return p ? ue_sample_list_add(out, path, p, n) : UE_ERR_NOMEM;
 }
 
+/* The sample creature (gamecube_creature.c) in an XD-style PKX, and in an XD-style FSYS that
+ * stores that PKX LZSS-compressed: the game's chain FSYS → LZSS → PKX → DAT. (No bare .dat yet:
+ * the CLI does not take DATs before the model reader is in, and `roundtrip` over every file of demo/gamecube
+ * must stay green.) */
+static ue_result add_creature(ue_sample_list *out) {
+    ue_buf dat = {0}, pkx = {0}, fsys = {0};
+    uint8_t *anims = anim_table(17, true);
+    ue_result r = anims ? ue_sample_creature_dat(&dat) : UE_ERR_NOMEM;
+    if (r == UE_OK)
+        r = ue_pkx_build(UE_PKX_XD, dat.data, dat.size, NULL, 0, anims, 17, 0, &pkx);
+    const ue_fsys_write_entry entries[] = {
+        {"creature", "creature.pkx", 0x1E, 0x0301, true, pkx.data, pkx.size, NULL, 0, NULL, 0},
+    };
+    ue_fsys_write_options opt = {0x201, 0x0003, true, NULL, 0, 9};
+    if (r == UE_OK) r = ue_fsys_write(&opt, entries, 1, &fsys, NULL);
+    free(anims);
+    if (r == UE_OK) r = add_buf(out, "gamecube/creature.fsys", &fsys);
+    if (r == UE_OK) r = add_buf(out, "gamecube/creature.pkx", &pkx);
+    ue_buf_free(&dat);
+    ue_buf_free(&pkx);
+    ue_buf_free(&fsys);
+    return r;
+}
+
 ue_result ue_samples_gamecube(ue_sample_list *out) {
     size_t colo_n, xd_n, xdg_n, dat_n, room_n;
     uint8_t *colo = build_pkx(UE_PKX_COLOSSEUM, 0xC0105u, true, &colo_n);
@@ -152,6 +176,7 @@ ue_result ue_samples_gamecube(ue_sample_list *out) {
     }
     if (r == UE_OK) r = ue_gclzss_encode(dat, dat_n, 9, 0, &b);
     if (r == UE_OK) r = add_buf(out, "gamecube/demo_model.lzss", &b);
+    if (r == UE_OK) r = add_creature(out);
 done:
     ue_buf_free(&b);
     free(colo);

@@ -34,6 +34,10 @@ ue_result ue_samples_gamecube(ue_sample_list *out);
 /* The sample robot model (an MSH model NRes, appended to `out`). */
 ue_result ue_sample_robot(ue_buf *out);
 
+/* The GameCube sample creature as a bare HSD DAT (appended to `out`; docs/hsd.md lists its
+ * joints, meshes and textures). */
+ue_result ue_sample_creature_dat(ue_buf *out);
+
 /* A small RsLi library with one entry per packing method (appended to `out`). */
 ue_result ue_sample_rsli(ue_buf *out);
 

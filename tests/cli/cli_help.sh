@@ -8,7 +8,7 @@ NAME=cli_help
 . "$HERE/cli_lib.sh"
 
 # The verbs of the command-line contract (DESIGN.md section 5, plus edit).
-VERBS="info list extract pack validate roundtrip convert edit demo"
+VERBS="info list extract pack validate roundtrip convert textures edit demo"
 
 # expect_usage WANT_LINE CMD...: exit 2, nothing on stdout, exactly one line on stderr that ends
 # with the hint; WANT_LINE (when not empty) is the whole line.
@@ -28,7 +28,7 @@ expect_rc 0 "$UE" help;      cp "$T/out" "$T/overview"
 for v in $VERBS; do
   grep -q "^  $v " "$T/overview" && ok || bad "overview lacks verb $v"
 done
-n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 9 ] && ok || bad "overview lists $n verbs, want 9"
+n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 10 ] && ok || bad "overview lists $n verbs, want 10"
 expect_rc 0 "$UE" --help;    cmp -s "$T/out" "$T/overview" && ok || bad "--help differs from help"
 expect_rc 0 "$UE" -h;        cmp -s "$T/out" "$T/overview" && ok || bad "-h differs from help"
 expect_rc 0 "$UE" --version
@@ -102,13 +102,13 @@ grep -q -- '--lod N .*0\.\.2 (default: 0)' "$T/help_convert" && ok || bad "help 
 grep -q -- '--group G .*0\.\.4, or -1 for every group (default: -1)' "$T/help_convert" && ok || bad "help convert: --group"
 grep -q -- '--jobs N .*1\.\.64 (default: 1)' "$T/help_convert" && ok || bad "help convert: --jobs"
 grep -A1 -- '--format F' "$T/help_convert" | grep -q 'default: glb' && ok || bad "help convert: --format default"
-for v in extract pack convert edit demo; do
+for v in extract pack convert textures edit demo; do
   grep -A1 -- '-o, --output' "$T/help_$v" | grep -q '(required)' && ok || bad "help $v: -o not marked required"
 done
 
 # --json belongs to info, list and validate only (the verbs that have JSON output).
 for v in info list validate; do grep -q '^--json ' "$T/opts_$v" && ok || bad "$v lacks --json"; done
-for v in extract pack roundtrip convert edit demo; do
+for v in extract pack roundtrip convert textures edit demo; do
   expect_usage "" "$UE" "$v" --json x
   grep -q -- "--json does not apply to $v" "$T/err" && ok || bad "$v accepts --json"
 done
@@ -125,7 +125,7 @@ while read -r long short count; do
   [ -n "$row" ] && ok || { bad "README does not document $long"; continue; }
   documented=$(printf '%s' "$row" | awk -F'|' '{gsub(/^ +| +$/, "", $3); print $3}')
   accepted=${ACCEPTED[$long]}
-  [ "$accepted" = "info, list, extract, pack, validate, roundtrip, convert, edit, demo" ] && accepted="every verb"
+  [ "$accepted" = "info, list, extract, pack, validate, roundtrip, convert, textures, edit, demo" ] && accepted="every verb"
   [ "$documented" = "$accepted" ] && ok || bad "README: $long on '$documented', parser: '$accepted'"
   if [ "$short" != - ]; then
     printf '%s' "$row" | grep -q -- "\`$short, $long" && ok || bad "README row of $long lacks $short"
@@ -157,8 +157,10 @@ expect_usage "unearth: list: --lod does not apply to list (accepted by convert);
   "$UE" list --lod 1 a.rlb
 expect_usage "unearth: pack: --json does not apply to pack (accepted by info, list, validate); see 'unearth pack --help'" \
   "$UE" pack --json d -o a.rlb
-expect_usage "unearth: convert: --scale does not apply to convert (accepted by edit); see 'unearth convert --help'" \
-  "$UE" convert a.msh -o a.glb --scale 2
+expect_usage "unearth: convert: --translate does not apply to convert (accepted by edit); see 'unearth convert --help'" \
+  "$UE" convert a.msh -o a.glb --translate 1 2 3
+expect_usage "unearth: convert: --scale: want a number other than 0; see 'unearth convert --help'" \
+  "$UE" convert a.msh -o a.glb --scale 0
 
 # values: ranges and choices from the table, missing values, repeated and exclusive options
 expect_usage "unearth: convert: --lod takes an integer from 0 to 2, not '3'; see 'unearth convert --help'" \

@@ -8,6 +8,7 @@
 
 #include "common/io.h"
 #include "test.h"
+#include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "samples/samples.h"
@@ -69,6 +70,64 @@ static void probe_knows_a_model_from_a_container(void) {
     CHECK(ue_model_probe(robot.data, 15) == NULL); /* cut short */
     free(rlb);
     ue_buf_free(&robot);
+}
+
+/* HSD: the creature's DAT is claimed by "hsd" (after MSH); none of the containers around it,
+ * the MSH robot, a DAT cut short, or one whose only root is no model root. */
+static void probe_claims_a_dat_and_no_container(void) {
+    size_t count = 0;
+    const ue_model_format *const *all = ue_model_formats(&count);
+    REQUIRE(count >= 2);
+    CHECK(all[1] == &ue_hsd_model_format && ue_model_format_find("hsd") == &ue_hsd_model_format);
+    ue_buf dat = {0};
+    REQUIRE(ue_sample_creature_dat(&dat) == UE_OK);
+    CHECK(ue_model_probe(dat.data, dat.size) == &ue_hsd_model_format);
+    CHECK(ue_model_probe(dat.data, dat.size - 1) == NULL);
+    const char *containers[] = {"gamecube/creature.fsys", "gamecube/creature.pkx", "gamecube/demo_model.lzss",
+                                "parkan/objects.rlb", "parkan/robot.msh"};
+    for (size_t i = 0; i < sizeof containers / sizeof containers[0]; i++) {
+        char path[512];
+        uint8_t *bytes;
+        size_t n;
+        pack_path(containers[i], path, sizeof path);
+        REQUIRE(ue_file_read(path, 1 << 24, &bytes, &n, NULL) == UE_OK);
+        CHECK(!ue_hsd_probe(bytes, n));
+        free(bytes);
+    }
+    /* The root's name renamed to a non-model kind ("scene_data" → "scene_dat_"). */
+    uint8_t *copy = malloc(dat.size);
+    REQUIRE(copy);
+    memcpy(copy, dat.data, dat.size);
+    uint8_t *name = NULL;
+    for (size_t i = 0; i + 10 <= dat.size && !name; i++)
+        if (!memcmp(copy + i, "scene_data", 10)) name = copy + i;
+    REQUIRE(name);
+    name[9] = '_';
+    CHECK(!ue_hsd_probe(copy, dat.size));
+    free(copy);
+    ue_buf_free(&dat);
+}
+
+/* The DAT inside the PKX inside the FSYS is found by the walk, and by OUTER:ENTRY. */
+static void collect_finds_the_dat_in_fsys_and_pkx(void) {
+    char path[512];
+    ue_model_found *items;
+    size_t count;
+    pack_path("gamecube/creature.fsys", path, sizeof path);
+    REQUIRE(ue_model_collect(path, UE_MODE_STRICT, &items, &count, NULL) == UE_OK);
+    CHECK(count == 1 && items[0].format == &ue_hsd_model_format);
+    if (count == 1) CHECK(strstr(items[0].name, "creature.fsys:creature.pkx:model.dat") != NULL);
+    ue_model_found_free(items, count);
+    pack_path("gamecube/creature.pkx:model.dat", path, sizeof path);
+    ue_model_found one;
+    REQUIRE(ue_model_load(path, UE_MODE_STRICT, &one, NULL) == UE_OK);
+    CHECK(one.format == &ue_hsd_model_format);
+    ue_scene s;
+    ue_scene_init(&s);
+    CHECK(ue_model_to_scene(&one, "creature", UE_MODE_STRICT, NULL, &s, NULL) == UE_OK);
+    CHECK(scene_triangles(&s) == 50 && s.skin_count == 1 && s.skins[0].joint_count == 8);
+    ue_scene_free(&s);
+    free(one.data);
 }
 
 static void collect_walks_containers(void) {
@@ -212,6 +271,8 @@ int main(void) {
     RUN(the_table_names_msh_first);
     RUN(probe_knows_a_model_from_a_container);
     RUN(collect_walks_containers);
+    RUN(probe_claims_a_dat_and_no_container);
+    RUN(collect_finds_the_dat_in_fsys_and_pkx);
     RUN(to_scene_takes_msh_options);
     RUN(options_belong_to_their_format);
     RUN(validate_and_roundtrip_through_the_table);

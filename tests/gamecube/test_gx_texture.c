@@ -372,6 +372,95 @@ static void test_cmpr_clip(void) {
     free(out);
 }
 
+/* Blends of colours whose 565 → 8-bit expansion is not a shift: 0x8410 = (16, 32, 16) →
+ * (132, 130, 132), 0x4208 = (8, 16, 8) → (66, 65, 66); worked by hand, integer truncation. */
+static void test_cmpr_rounding(void) {
+    uint8_t block[32] = {0};
+    static const uint8_t four[8] = {0x84, 0x10, 0x42, 0x08, 0x1B, 0x1B, 0x1B, 0x1B};
+    static const uint8_t three[8] = {0x42, 0x08, 0x84, 0x10, 0x1B, 0x1B, 0x1B, 0x1B};
+    memcpy(block, four, 8);       /* TL: c0 > c1, four colours */
+    memcpy(block + 8, three, 8);  /* TR: the same two colours swapped, three colours */
+    ue_gx_image img = image(block, sizeof block, 8, 4, UE_GX_CMPR);
+    uint8_t *out = decode(&img, 0);
+    REQUIRE(out);
+    /* p2 = ((5·132 + 3·66) >> 3, (5·130 + 3·65) >> 3, …) = (107, 105, 107);
+     * p3 = ((3·132 + 5·66) >> 3, (3·130 + 5·65) >> 3, …) = (90, 89, 90) */
+    const px4 tl[4] = {{132, 130, 132, 255}, {66, 65, 66, 255}, {107, 105, 107, 255}, {90, 89, 90, 255}};
+    /* p2 = ((66 + 132) / 2, (65 + 130) / 2, …) = (99, 97, 99); p3 transparent black */
+    const px4 tr[4] = {{66, 65, 66, 255}, {132, 130, 132, 255}, {99, 97, 99, 255}, {0, 0, 0, 0}};
+    for (unsigned y = 0; y < 4; y++)
+        for (unsigned x = 0; x < 4; x++) {
+            expect_px(out, 8, x, y, tl[x]);
+            expect_px(out, 8, 4 + x, y, tr[x]);
+        }
+    free(out);
+}
+
+/* C4 8×8 with three more levels (4×4, 2×2, 1×1), each one padded 8×8 block of 32 bytes; the
+ * palette (16 RGB5A3 entries) serves every level. */
+static void test_mip_palette(void) {
+    uint8_t data[4 * 32] = {0}, pal[32];
+    for (unsigned i = 0; i < 16; i++) put16(pal, i, i & 1 ? 0x8000u | (i * 0x0421u) : (i << 8) | 0x3000u);
+    for (unsigned lv = 1; lv < 4; lv++) {
+        unsigned side = 8u >> lv;
+        for (unsigned y = 0; y < side; y++)
+            for (unsigned x = 0; x < side; x++) {
+                unsigned idx = (x + 2 * y + lv) & 15u, at = y * 8 + x;
+                data[32 * lv + at / 2] |= (uint8_t)(at & 1u ? idx : idx << 4);
+            }
+    }
+    ue_gx_image img = image(data, sizeof data, 8, 8, UE_GX_C4);
+    img.tlut = pal, img.tlut_size = sizeof pal, img.tlut_count = 16, img.tlut_format = UE_GX_TLUT_RGB5A3;
+    size_t off = 0, bytes = 0;
+    uint32_t lw = 0, lh = 0;
+    CHECK(ue_gx_level_size(UE_GX_C4, 8, 8, 3, &lw, &lh, &bytes, &off) == UE_OK);
+    CHECK(lw == 1 && lh == 1 && bytes == 32 && off == 96);
+    for (unsigned lv = 1; lv < 4; lv++) {
+        uint8_t *out = decode(&img, lv);
+        REQUIRE(out);
+        unsigned side = 8u >> lv;
+        for (unsigned y = 0; y < side; y++)
+            for (unsigned x = 0; x < side; x++) {
+                unsigned idx = (x + 2 * y + lv) & 15u;
+                expect_px(out, side, x, y, from_5a3((unsigned)pal[2 * idx] << 8 | pal[2 * idx + 1]));
+            }
+        free(out);
+    }
+    img.size = 127; /* level 3 lacks a byte: refused, the levels before it still decode */
+    CHECK(decode(&img, 3) == NULL);
+    uint8_t *two = decode(&img, 2);
+    CHECK(two != NULL);
+    free(two);
+}
+
+/* CMPR 8×8 with levels 1..3: each level is one 32-byte macro-block of which only the top-left
+ * sub-block (cropped to 4×4, 2×2, 1×1) shows. */
+static void test_mip_cmpr(void) {
+    uint8_t data[4 * 32] = {0};
+    static const uint8_t l1[8] = {0xF8, 0x00, 0x00, 0x00, 0x1B, 0x1B, 0x1B, 0x1B}; /* red > black */
+    static const uint8_t l2[8] = {0x00, 0x1F, 0x07, 0xE0, 0x1B, 0xE4, 0, 0};       /* blue < green */
+    static const uint8_t l3[8] = {0xFF, 0xFF, 0x00, 0x00, 0x00, 0, 0, 0};          /* white */
+    memcpy(data + 32, l1, 8), memcpy(data + 64, l2, 8), memcpy(data + 96, l3, 8);
+    ue_gx_image img = image(data, sizeof data, 8, 8, UE_GX_CMPR);
+    uint8_t *out = decode(&img, 1);
+    REQUIRE(out);
+    const px4 red[4] = {{255, 0, 0, 255}, {0, 0, 0, 255}, {159, 0, 0, 255}, {95, 0, 0, 255}};
+    for (unsigned y = 0; y < 4; y++)
+        for (unsigned x = 0; x < 4; x++) expect_px(out, 4, x, y, red[x]);
+    free(out);
+    out = decode(&img, 2);
+    REQUIRE(out);
+    expect_px(out, 2, 0, 0, (px4){0, 0, 255, 255});
+    expect_px(out, 2, 1, 0, (px4){0, 255, 0, 255});
+    expect_px(out, 2, 0, 1, (px4){0, 0, 0, 0});       /* selector 3: transparent black */
+    expect_px(out, 2, 1, 1, (px4){0, 127, 127, 255}); /* selector 2: the half blend */
+    free(out);
+    out = decode(&img, 3);
+    REQUIRE(out);
+    expect_px(out, 1, 0, 0, (px4){255, 255, 255, 255});
+    free(out);
+}
+
 /* ---- sizes, clipping, mip levels, refusals ---------------------------------------------------- */
 
 static void test_non_multiple(void) { /* RGB565 6×5: 2×2 blocks over a padded 8×8 */
@@ -509,6 +598,9 @@ int main(void) {
     RUN(test_palette_errors);
     RUN(test_cmpr);
     RUN(test_cmpr_clip);
+    RUN(test_cmpr_rounding);
+    RUN(test_mip_palette);
+    RUN(test_mip_cmpr);
     RUN(test_non_multiple);
     RUN(test_level_sizes);
     RUN(test_mip_decode);

@@ -1,0 +1,228 @@
+/* unearth CLI — `textures`: every texture of every model reachable from IN as PNG files in one
+ * directory that appears whole or not at all; -f replaces only a previous `textures` output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/io.h"
+#include "unearth/image.h"
+#include "unearth/model.h"
+
+/* Every PNG the verb writes carries this tEXt chunk right after IHDR: it is how `-f` tells a
+ * previous output of `textures` from a folder of somebody's pictures. */
+#define MARK_KEY "Software"
+#define MARK_TEXT "unearth textures"
+
+/* ---- a previous output: only top-level *.png files that carry the mark ---------------------- */
+
+typedef struct owner_ctx {
+    const char *dir;
+} owner_ctx;
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static bool carries_mark(const char *path) {
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    const size_t text_len = sizeof MARK_KEY + sizeof MARK_TEXT - 1; /* key NUL text */
+    uint8_t head[8 + 25 + 8 + 64];
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    size_t got = fread(head, 1, 8 + 25 + 8 + text_len, f);
+    fclose(f);
+    if (got != 8 + 25 + 8 + text_len || memcmp(head, sig, 8) || memcmp(head + 12, "IHDR", 4))
+        return false;
+    const uint8_t *c = head + 33;
+    uint32_t len = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
+    return len == text_len && !memcmp(c + 4, "tEXt", 4) &&
+           !memcmp(c + 8, MARK_KEY, sizeof MARK_KEY) &&
+           !memcmp(c + 8 + sizeof MARK_KEY, MARK_TEXT, sizeof MARK_TEXT - 1);
+}
+
+static bool is_own_png(const char *rel, void *ctx) {
+    const owner_ctx *o = ctx;
+    if (strchr(rel, '/') || !ends_with(rel, ".png")) return false;
+    char path[4200];
+    int n = snprintf(path, sizeof path, "%s/%s", o->dir, rel);
+    return n > 0 && (size_t)n < sizeof path && carries_mark(path);
+}
+
+static bool dir_is_textures_output(const char *dir, void *ctx) {
+    owner_ctx *o = ctx;
+    o->dir = dir;
+    return ue_dir_holds_only(dir, is_own_png, o);
+}
+
+/* ---- file names: safe on every file system, unique, level suffixes that cannot collide ------- */
+
+typedef struct name_set {
+    char (*items)[96];
+    size_t count;
+} name_set;
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+static bool name_taken(const name_set *s, const char *name) {
+    for (size_t i = 0; i < s->count; i++) {
+        const char *a = s->items[i], *b = name;
+        while (*a && lower(*a) == lower(*b)) a++, b++;
+        if (!*a && !*b) return true; /* case-insensitive: Windows and macOS folders */
+    }
+    return false;
+}
+
+/* ASCII letters, digits, '-' and '_' kept, everything else (dots too: ".mipN" is ours) '_'. */
+static void safe_part(const char *in, char *out, size_t cap) {
+    size_t n = 0;
+    for (; *in && n + 1 < cap; in++) {
+        char c = *in;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_';
+        out[n++] = keep ? c : '_';
+    }
+    out[n] = 0;
+    if (!n) snprintf(out, cap, "model");
+}
+
+/* The model's own name: the last component of its address, without the extension. */
+static void model_stem(const char *address, char *out, size_t cap) {
+    const char *base = address;
+    for (const char *p = address; *p; p++)
+        if (*p == '/' || *p == ':' || *p == '\\') base = p + 1;
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s", base);
+    char *dot = strrchr(tmp, '.');
+    if (dot && dot != tmp) *dot = 0;
+    safe_part(tmp, out, cap);
+}
+
+static int unique_name(name_set *s, const char *model, const char *image, char *out, size_t cap) {
+    char stem[48], part[48], base[96];
+    model_stem(model, stem, sizeof stem);
+    safe_part(image, part, sizeof part);
+    snprintf(base, sizeof base, "%s_%s", stem, part);
+    snprintf(out, cap, "%s", base);
+    for (size_t k = 2; name_taken(s, out); k++) snprintf(out, cap, "%.80s_%zu", base, k);
+    char (*grown)[96] = realloc(s->items, (s->count + 1) * sizeof *grown);
+    if (!grown) return EXIT_IO;
+    s->items = grown;
+    snprintf(s->items[s->count++], sizeof s->items[0], "%s", out);
+    return 0;
+}
+
+/* ---- the verb ---------------------------------------------------------------------------- */
+
+typedef struct run {
+    const cli_opts *o;
+    ue_outdir dir;
+    name_set names;
+    size_t written, dropped;
+    ue_buf listing; /* "DIR/FILE\tWxH" lines, printed once the directory is in place */
+    ue_diag d;
+} run;
+
+static ue_result write_level(run *r, const char *name, uint32_t level, const ue_model_image_level *l) {
+    char file[128];
+    if (level) snprintf(file, sizeof file, "%s.mip%u.png", name, level);
+    else snprintf(file, sizeof file, "%s.png", name);
+    ue_buf png = {0};
+    ue_result res = ue_png_encode_rgba_text(l->width, l->height, l->rgba, MARK_KEY, MARK_TEXT, &png);
+    if (res == UE_OK) res = ue_outdir_write(&r->dir, file, png.data, png.size, &r->d);
+    ue_buf_free(&png);
+    if (res == UE_OK) {
+        char line[4300];
+        int n = snprintf(line, sizeof line, "%s/%s\t%ux%u\n", r->o->output, file, l->width,
+                         l->height);
+        if (n > 0) ue_buf_put(&r->listing, line, strlen(line));
+        r->written++;
+    }
+    return res;
+}
+
+static ue_result write_images(run *r, const ue_model_found *m, const ue_model_images *imgs) {
+    for (size_t i = 0; i < imgs->count; i++) {
+        char name[96];
+        if (unique_name(&r->names, m->name, imgs->items[i].name, name, sizeof name))
+            return UE_ERR_NOMEM;
+        uint32_t levels = r->o->mips ? imgs->items[i].level_count : 1;
+        for (uint32_t k = 0; k < levels; k++) {
+            ue_result res = write_level(r, name, k, &imgs->items[i].levels[k]);
+            if (res != UE_OK) return res;
+        }
+    }
+    return UE_OK;
+}
+
+/* One model's images: a model whose format has none is passed over; one that fails is an
+ * error (strict: the run stops) or is dropped and counted (tolerant). */
+static ue_result model_textures(run *r, const ue_model_found *m) {
+    if (!m->format->images) return UE_OK;
+    ue_model_images imgs = {0};
+    ue_diag d = {0};
+    ue_result res = ue_model_images_get(m, r->o->mode, r->o->mips, &imgs, &d);
+    cli_print_diags_as(m->name, &d, 20);
+    /* tolerant reading warns where it left something out: written, but the run exits 1 */
+    bool lost = res == UE_OK && ue_diag_count(&d, UE_SEV_WARNING) > 0;
+    ue_diag_free(&d);
+    if (lost) {
+        fprintf(stderr, "%s: damaged: textures written from what is intact\n", m->name);
+        r->dropped++;
+    }
+    if (res == UE_OK) res = write_images(r, m, &imgs);
+    else if (r->o->mode == UE_MODE_TOLERANT && res != UE_ERR_NOMEM && res != UE_ERR_IO) {
+        fprintf(stderr, "%s: textures not written: %s\n", m->name, ue_result_name(res));
+        r->dropped++;
+        res = UE_OK;
+    }
+    ue_model_images_free(&imgs);
+    return res;
+}
+
+static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
+    owner_ctx owner_state = {NULL};
+    const ue_outdir_owner owner = {"a previous unearth textures output", dir_is_textures_output,
+                                   &owner_state};
+    ue_result res = ue_outdir_begin(&r->dir, r->o->output, r->o->force, &owner, &r->d);
+    for (size_t i = 0; res == UE_OK && i < count; i++) res = model_textures(r, &found[i]);
+    if (res == UE_OK && r->written == 0) {
+        ue_diag_add(&r->d, UE_SEV_ERROR, "textures.none", UE_NO_OFFSET, r->o->inputs[0],
+                    "%zu model%s found, none with a texture unearth can decode; nothing written",
+                    count, count == 1 ? "" : "s");
+        res = UE_ERR_INVALID;
+    }
+    if (res == UE_OK) res = ue_outdir_commit(&r->dir, &r->d);
+    else if (r->dir.active) ue_outdir_abort(&r->dir);
+    return res;
+}
+
+int cmd_textures(const cli_opts *o) {
+    const char *in = o->inputs[0];
+    int code = cli_check_output("textures", o->output, o->inputs, o->input_count);
+    if (code) return code;
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    ue_model_found *found = NULL;
+    size_t count = 0;
+    ue_result res = ue_model_collect(in, o->mode, &found, &count, &r.d);
+    if (res == UE_OK && count == 0) {
+        ue_diag_add(&r.d, UE_SEV_ERROR, "textures.no_model", UE_NO_OFFSET, in,
+                    "no model inside; nothing written");
+        res = UE_ERR_INVALID;
+    }
+    if (res == UE_OK) res = textures_of(&r, found, count);
+    if (res == UE_OK && r.listing.size) fwrite(r.listing.data, 1, r.listing.size, stdout);
+    cli_print_diags(&r.d, 20);
+    if (res != UE_OK) cli_error("textures: %s: nothing written (%s)", in, ue_result_name(res));
+    else if (r.dropped)
+        cli_error("textures: %zu model%s damaged or left out (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");
+    ue_model_found_free(found, count);
+    free(r.names.items);
+    ue_buf_free(&r.listing);
+    ue_diag_free(&r.d);
+    if (res != UE_OK) return cli_exit_code(res);
+    return r.dropped ? EXIT_INVALID : EXIT_OK_;
+}

@@ -1,0 +1,97 @@
+/* unearth — internal: what the HSD struct reader's files share (the read context, its offset →
+ * row map, pointer following) and the vertex-descriptor layout rules the decoder checks too. */
+#ifndef UNEARTH_HSD_INT_H
+#define UNEARTH_HSD_INT_H
+
+#include "unearth/hsd_model.h"
+#include "common/parse.h"
+
+#define HSD_MAX_DEPTH 1024u     /* joint tree depth (the header's promise) */
+#define HSD_MAX_ATTRS 32u       /* vertex descriptors per PObj: GX has 26 attributes */
+#define HSD_MAX_ENVELOPES 10u   /* envelopes per PObj: 10 GX matrix slots (§2.6) */
+#define HSD_MAX_WEIGHTS 64u     /* weights per envelope */
+#define HSD_MAX_NAME 1024u      /* bytes of a name before its NUL */
+
+/* The kinds of struct the map keeps apart: one data offset may be read as several kinds. */
+typedef enum hsd_kind {
+    HSD_K_JOINT = 1, HSD_K_DOBJ, HSD_K_MOBJ, HSD_K_TOBJ, HSD_K_IMAGE, HSD_K_TLUT, HSD_K_POBJ,
+    HSD_K_ATTRS, HSD_K_ATTRS_BAD, HSD_K_ENVLIST, HSD_K_WEIGHTS, HSD_K_SCENE, HSD_K_SETSLOT,
+    HSD_K_MODELSET
+} hsd_kind;
+
+/* Open-addressing map from (kind, data offset) to a row: every struct is read once. */
+typedef struct hsd_map {
+    uint64_t *keys; /* 0 = empty; else (kind << 32 | offset) + 1 */
+    int32_t *rows;
+    size_t cap, count;
+} hsd_map;
+
+/* One read in progress. */
+typedef struct hsd_reader {
+    ue_parse_ctx c;
+    const ue_dat *dat;
+    ue_hsd_model *m;
+    hsd_map map;
+    size_t steps;               /* structs read: the bounded-work test counts them */
+} hsd_reader;
+
+/* True when (kind, offset) was read before; *row is its row (-1: it was broken and dropped). */
+bool hsd_map_find(const hsd_map *map, hsd_kind kind, uint32_t offset, int32_t *row);
+/* Records a row; out of memory fails the read (UE_ERR_NOMEM) and returns false. */
+bool hsd_map_put(hsd_reader *r, hsd_kind kind, uint32_t offset, int32_t row);
+void hsd_map_free(hsd_map *map);
+
+/* Follows the pointer field at data offset `field`: false for NULL and for a broken pointer (a
+ * violation is reported at `path`: outside the data block, not 4-aligned when `align4`, or a
+ * struct of `size` bytes not wholly inside). */
+bool hsd_follow(hsd_reader *r, uint32_t field, uint32_t size, bool align4, const char *path,
+                uint32_t *target);
+/* The raw target of a pointer field kept, not followed (0 for NULL or a broken field, which is
+ * reported at `path`). */
+uint32_t hsd_raw_pointer(hsd_reader *r, uint32_t field, const char *path);
+/* The NUL-terminated name the pointer field at `field` names, or NULL. */
+const char *hsd_read_name(hsd_reader *r, uint32_t field, const char *path);
+uint32_t hsd_u32(const hsd_reader *r, uint32_t off);
+uint16_t hsd_u16(const hsd_reader *r, uint32_t off);
+float hsd_f32(const hsd_reader *r, uint32_t off);
+/* Records that memory ran out: the read fails in either mode. */
+void hsd_nomem(hsd_reader *r);
+/* True when reading must stop (strict failure or no memory). */
+bool hsd_stop(const hsd_reader *r);
+
+/* Reads joint row `j`'s DObj list (joint rows are all read before meshes, so envelope and skin
+ * joints resolve at once). */
+void hsd_read_joint_meshes(hsd_reader *r, int32_t j);
+
+/* Reads the PObj chain whose head pointer is the field at `field` (paths "<base>/pobj[i]").
+ * Returns the head row or -1. */
+int32_t hsd_read_pobj_chain(hsd_reader *r, uint32_t field, const char *base);
+
+/* The chain walk the DObj, TObj and PObj lists share (hsd_read_mesh.c): a struct read before
+ * ends the walk (its rest was read with it); one of this very walk (row >= chain_start) is a
+ * cycle, reported and dropped. `make` adds and reads a new row; `next_of` names a row's link. */
+typedef int32_t (*hsd_make_row_fn)(hsd_reader *r, uint32_t off, const char *path, void *ctx);
+typedef int32_t *(*hsd_next_of_fn)(hsd_reader *r, int32_t row);
+int32_t hsd_walk_chain(hsd_reader *r, uint32_t field, hsd_kind kind, uint32_t size,
+                       const char *base, const char *name, hsd_make_row_fn make,
+                       hsd_next_of_fn next_of, int32_t chain_start, void *ctx);
+
+/* ---- vertex descriptor layout (§3.1) ---- */
+
+typedef struct hsd_attr_layout {
+    uint32_t record_bytes; /* bytes the attribute takes in one display-list vertex */
+    uint32_t elem_bytes;   /* bytes of one array element an index names (indexed types) */
+    uint32_t comps;        /* components decoded (POS 2/3, NRM 3 or 9, TEX 1/2; colour 0) */
+    uint32_t comp_bytes;   /* 1, 2 or 4; the colour format's size for CLR */
+    uint32_t indices;      /* indices per vertex: 3 for NBT3, else 1 (indexed types) */
+} hsd_attr_layout;
+
+/* The layout of one descriptor, or false with *why naming what GX does not know (attribute,
+ * type, component count or type). */
+bool hsd_attr_layout_of(const ue_hsd_vtx_attr *a, hsd_attr_layout *out, const char **why);
+
+/* Internal entry that also reports the number of structs read (tests bound the work). */
+ue_result hsd_model_read_counted(const ue_dat *dat, ue_mode mode, ue_hsd_model *m, ue_diag *d,
+                                 size_t *steps);
+
+#endif

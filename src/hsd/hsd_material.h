@@ -1,0 +1,60 @@
+/* unearth — internal: the HSD material rules besides hsd_scene_material (hsd_scene.h): the one
+ * texture-matrix rule, the render-mode questions the scene converter asks, and the images hook. */
+#ifndef UNEARTH_HSD_MATERIAL_H
+#define UNEARTH_HSD_MATERIAL_H
+
+#include "common/parse.h"
+#include "hsd/hsd_scene.h"
+#include "unearth/hsd_model.h"
+#include "unearth/model_format.h"
+#include "unearth/scene.h"
+
+/* Render-mode bits (hsd-formats §2.4) the material mapping reads. */
+#define HSD_RENDER_DIFFUSE_MASK 0x3u   /* 0 MAT0, 1 MAT, 2 VTX, 3 BOTH */
+#define HSD_RENDER_LIGHTING 0x4u       /* DIFFUSE: lit; clear = the colour is drawn as is */
+#define HSD_RENDER_TEX0 0x10u          /* TEXn = HSD_RENDER_TEX0 << n */
+#define HSD_RENDER_ALPHA_SHIFT 13u     /* 0 COMPAT (as diffuse), 1 MAT, 2 VTX, 3 BOTH */
+#define HSD_RENDER_XLU 0x40000000u
+
+/* Does the MObj's colour take the vertex colours (diffuse source VTX or BOTH)? The scene
+ * converter keeps COLOR_0 only then: with MAT the game ignores them, and glTF would not. */
+bool hsd_material_uses_vertex_color(uint32_t render_mode);
+
+/* The texture matrix of hsd-formats §2.5 (MakeTextureMtx) as a 2D affine map of the vertex UV
+ * (s, t) to the sampled (s', t'): s' = a[0]·s + a[1]·t + b[0], t' = a[2]·s + a[3]·t + b[1].
+ * *repeat_ok is false when repeat_s or repeat_t is 0 (the map then uses 0 for that axis). */
+void hsd_tobj_uv_affine(const ue_hsd_tobj *t, double a[4], double b[2], bool *repeat_ok);
+
+/* The same map as KHR_texture_transform (uv' = offset + Rk(rotation) · diag(scale) · uv with
+ * Rk(θ) = [[cos θ, sin θ], [−sin θ, cos θ]], the matrix glTF viewers implement). Returns false
+ * when glTF cannot express it exactly (the map shears: non-uniform scale with rotation, or
+ * rot.x / rot.y tilting the plane); *out is then the nearest rotation + scale. out->enabled is
+ * false for the identity. */
+bool hsd_tobj_uv_transform(const ue_hsd_tobj *t, ue_uv_transform *out);
+
+/* hsd_scene_material for a PObj with `pobj_flags` (UE_POBJ_*): a PObj that culls neither face
+ * draws both, so it gets the material's double-sided variant (made on first use as well);
+ * hsd_scene_material itself is the single-sided one. */
+ue_result hsd_scene_material_culled(const ue_hsd_model *m, size_t mobj, uint16_t pobj_flags,
+                                    ue_mode mode, ue_scene *s, hsd_material_map *map,
+                                    int32_t *material, ue_diag *d);
+
+/* RGBA bytes a model may decode in all: 64 MiB plus 64 per byte of its DAT, so shared images
+ * drawn through many palettes cannot make the work grow faster than the file. */
+uint64_t hsd_rgba_budget(const ue_hsd_model *m);
+
+/* Decodes mip `level` of TObj `tobj`'s image with its palette into a new *rgba (*w × *h),
+ * charging *budget. A failure (no image, data shorter than the level, a bad palette, the
+ * budget spent) is reported once through `pc` at `path` (strict: error; tolerant: warning)
+ * and returns its result with *rgba NULL; decoder warnings go to pc->d. */
+ue_result hsd_decode_tobj_level(const ue_hsd_model *m, size_t tobj, unsigned level,
+                                ue_parse_ctx *pc, const char *path, uint64_t *budget,
+                                uint8_t **rgba, uint32_t *w, uint32_t *h);
+
+/* The model-format `images` hook of an HSD .dat: every distinct (image, palette) pair that a
+ * TObj of any model set samples, decoded (level 0, or every level with all_levels), named
+ * "texN_FORMAT" in TObj table order. */
+ue_result hsd_model_images(const uint8_t *data, size_t size, ue_mode mode, bool all_levels,
+                           ue_model_images *out, ue_diag *d);
+
+#endif

@@ -1,0 +1,67 @@
+/* unearth — internal: HSD joint matrices at the rest pose (hsd-formats §8.2) and the skinning
+ * rule of §4 that takes each stored vertex to where the game draws it. */
+#ifndef UNEARTH_HSD_POSE_H
+#define UNEARTH_HSD_POSE_H
+
+#include "unearth/hsd_model.h"
+
+/* Matrices here are 4×4, column-major (element (row r, column c) at [c * 4 + r]), in double:
+ * the conversion multiplies several of them per vertex and keeps float for its output only. */
+
+/* Every joint's §8.2 matrices. */
+typedef struct hsd_pose {
+    size_t joint_count;
+    double *local;       /* 16 per joint: P⁻¹·R·S·P with the translation column */
+    double *world;       /* 16 per joint: world(parent) · local */
+    double *scl;         /* 3 per joint: the accumulated scale `scl` of §8.2 ... */
+    bool *has_scl;       /* ... or none (a CLASSICAL_SCALE chain from the root) */
+    double *inverse_bind;/* 16 per joint: the stored 3×4 IB with row 0 0 0 1, identity when absent */
+} hsd_pose;
+
+/* Computes every joint's matrices in table order (a parent precedes its children in the
+ * depth-first pre-order of the joint table; a joint listed before its parent is treated as a
+ * root with a violation). A rotation, scale, translation or inverse bind that is not finite is
+ * a violation (`hsd.pose.nan`, path dat/joint[i], offset of the JObj): strict fails, tolerant
+ * replaces the value with the identity's. UE_ERR_NOMEM when out of memory. hsd_pose_free is safe
+ * after a failure. */
+ue_result hsd_pose_compute(const ue_hsd_model *m, ue_mode mode, hsd_pose *p, ue_diag *d);
+void hsd_pose_free(hsd_pose *p);
+
+/* How one PNMTXIDX slot of a PObj takes a stored vertex to bind-pose model space, and which joints
+ * (model joint indices) with which normalised weights move it. */
+#define HSD_SKIN_SLOTS 10        /* GX_PNMTX0 .. PNMTX9: PNMTXIDX 0, 3, .., 27 */
+#define HSD_SKIN_INFLUENCES 8    /* the scene IR's UE_MAX_INFLUENCES */
+typedef struct hsd_skin_slot {
+    bool used;                   /* false: a vertex selecting this slot is out of range */
+    double matrix[16];           /* stored space → model space (§4) */
+    uint32_t count;              /* influences, 1..HSD_SKIN_INFLUENCES */
+    int32_t joint[HSD_SKIN_INFLUENCES];
+    float weight[HSD_SKIN_INFLUENCES]; /* sum to 1 */
+} hsd_skin_slot;
+
+typedef struct hsd_pobj_skin {
+    hsd_skin_slot slot[HSD_SKIN_SLOTS];
+} hsd_pobj_skin;
+
+/* The slots of PObj `pobj` drawn by joint `owner` (§4): SKIN → slot 0 = W(owner) (and slot 1 =
+ * W(J) for the shared-vertex joint J); ENVELOPE → slot k from envelope E[k] with the "R" matrix
+ * of the owner (single-weight envelopes W(j)·IB(j)·R or W(j), multi-weight Σ w·W·IB · R);
+ * SHAPEANIM → rigid like SKIN. A broken envelope (no joint, weights not positive, more than ten
+ * envelopes or eight weights) is a violation with the PObj's path `path`; tolerant mode keeps what
+ * is usable. */
+ue_result hsd_pobj_skin_compute(const ue_hsd_model *m, const hsd_pose *p, size_t pobj, int32_t owner,
+                                ue_mode mode, const char *path, hsd_pobj_skin *out, ue_diag *d);
+
+/* One vertex through a slot: the position, and the normal by the inverse transpose of the
+ * slot's 3×3, normalised (false when it has no length; the normal is then left as 0 0 0). */
+void hsd_skin_point(const hsd_skin_slot *s, const float in[3], float out[3]);
+bool hsd_skin_normal(const hsd_skin_slot *s, const float in[3], float out[3]);
+
+/* Small double matrix helpers shared by the scene conversion and the tests. */
+void hsd_mat_identity(double m[16]);
+void hsd_mat_mul(const double a[16], const double b[16], double out[16]);
+bool hsd_mat_invert(const double m[16], double out[16]);
+/* R = Rz·Ry·Rx of §8.2 into the upper 3×3 of an identity matrix. */
+void hsd_mat_rotation_zyx(const float euler[3], double out[16]);
+
+#endif

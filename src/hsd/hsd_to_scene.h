@@ -1,0 +1,56 @@
+/* unearth — internal: an HSD model (ue_hsd_model) as scene IR — joint nodes, one skin per model
+ * set, meshes baked to the bind pose by the §4 rule — and the Shift-JIS names of the DAT. */
+#ifndef UNEARTH_HSD_TO_SCENE_H
+#define UNEARTH_HSD_TO_SCENE_H
+
+#include "common/parse.h"
+#include "hsd/hsd_pose.h"
+#include "hsd/hsd_scene.h"
+#include "unearth/hsd_model.h"
+#include "unearth/scene.h"
+
+/* Struct kinds in the `type` of an HSD source id ("hsd", kind, data offset, table index). */
+enum {
+    HSD_KIND_JOBJ = 1,
+    HSD_KIND_DOBJ = 2,
+    HSD_KIND_POBJ = 3,
+    HSD_KIND_MOBJ = 4,
+    HSD_KIND_TOBJ = 5
+};
+ue_source_id hsd_source_id(uint32_t kind, uint32_t data_offset, size_t index);
+
+/* A DAT name (Shift-JIS, as the game's class names are) as UTF-8 cut to `cap` bytes on a
+ * character boundary: ASCII is copied, the rest converted by iconv, and bytes that are no
+ * Shift-JIS become "\xNN". */
+void hsd_name_utf8(const char *raw, char *out, size_t cap);
+
+/* Appends the model under a root node `name`: docs/hsd.md "glTF mapping". Strict mode fails on
+ * any violation; tolerant mode leaves out what is damaged and says so. */
+ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mode, ue_scene *s, ue_diag *d);
+
+/* A joint's glTF node transform: the §8.2 local matrix as translation, rotation (x y z w) and
+ * scale. Exact when the matrix has orthogonal columns; otherwise (shear from compensated
+ * scale) the nearest T·R·S by Gram–Schmidt, and false. */
+bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]);
+
+#endif
+
+/* ---- shared by hsd_to_scene.c (joints, skins) and hsd_scene_mesh.c (meshes) ---------------- */
+
+typedef struct hsd_scene_ctx {
+    const ue_hsd_model *m;
+    ue_scene *s;
+    ue_parse_ctx c;
+    hsd_pose pose;
+    int32_t root;            /* the model's root node */
+    int32_t *joint_node;     /* per model joint: its scene node, -1 when in no set */
+    int32_t *joint_skin;     /* per model joint: its set's skin index, -1 when in no set */
+    int32_t *skin_index;     /* per model joint: its position in that skin's joint list */
+    uint8_t *drawn;          /* per dobj / pobj: already converted (shared rows are drawn once) */
+    hsd_material_map materials;
+    size_t zero_normals, sheared_joints, primitives, zero_uv_primitives;
+} hsd_scene_ctx;
+
+/* The meshes of joint `j` (its DObj list → one primitive per (DObj, PObj)), on one skinned mesh
+ * node that is a scene root (glTF ignores its transform); hidden when the joint is HIDDEN. */
+ue_result hsd_scene_joint_meshes(hsd_scene_ctx *x, size_t j);

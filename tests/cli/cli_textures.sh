@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end tests of `textures`: PNGs from a hand-built HSD .dat (bare, inside an FSYS, and as
+# ARCHIVE:ENTRY), decoded back in the test and compared with texels worked out from the spec;
+# --mips, -f over its own output only, no textures, damage in strict and tolerant mode.
+set -u
+UE="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_textures
+. "$HERE/cli_lib.sh"
+DAT="python3 $HERE/hsd_tex_dat.py"
+cd "$T" || exit 3
+
+$DAT make tex.dat
+# png FILE: "W H", then each row's texels as r,g,b,a separated by spaces
+png() { $DAT png "$1"; }
+row() { png "$1" | sed -n "$(( $2 + 2 ))p"; }
+
+# ---- a bare .dat: two textures, level 0 -------------------------------------------------
+expect_rc 0 "$UE" textures tex.dat -o pngs
+[ "$(ls pngs | wc -l)" = 2 ] && ok || bad "want 2 PNGs: $(ls pngs)"
+printf 'pngs/tex_tex0_C4.png\t8x8\npngs/tex_tex1_RGB5A3.png\t4x4\n' | cmp -s - "$T/out" && ok || bad "listing: $(cat "$T/out")"
+[ "$(png pngs/tex_tex0_C4.png | head -1)" = "8 8" ] && ok || bad "C4 size"
+[ "$(png pngs/tex_tex1_RGB5A3.png | head -1)" = "4 4" ] && ok || bad "RGB5A3 size"
+# C4: texel (x, y) is palette entry (x + y) & 3 of red, green, blue, white (RGB565 0xF800 …)
+R=255,0,0,255; G=0,255,0,255; B=0,0,255,255; W=255,255,255,255
+[ "$(row pngs/tex_tex0_C4.png 0)" = "$R $G $B $W $R $G $B $W" ] && ok || bad "C4 row 0: $(row pngs/tex_tex0_C4.png 0)"
+[ "$(row pngs/tex_tex0_C4.png 7)" = "$W $R $G $B $W $R $G $B" ] && ok || bad "C4 row 7: $(row pngs/tex_tex0_C4.png 7)"
+# RGB5A3: 0x801F is opaque blue; 0x3F00 is A3RGB4 a=3 → (3<<5)|(3<<2)|(3>>1) = 109, r=0xF → 255
+[ "$(row pngs/tex_tex1_RGB5A3.png 2)" = "$B 255,0,0,109 $B 255,0,0,109" ] && ok || bad "RGB5A3 row 2: $(row pngs/tex_tex1_RGB5A3.png 2)"
+png pngs/tex_tex0_C4.png | grep -qx 'tEXt Software=unearth textures' && ok || bad "no mark"
+
+# ---- an existing output: refused without -f, replaced with it; --mips adds the levels ----
+expect_rc 2 "$UE" textures tex.dat -o pngs --mips
+[ ! -e pngs/tex_tex1_RGB5A3.mip1.png ] && ok || bad "refused run wrote a level"
+expect_rc 0 "$UE" textures tex.dat -o pngs --mips -f
+[ "$(ls pngs | wc -l)" = 4 ] && ok || bad "want 4 PNGs with --mips: $(ls pngs)"
+[ "$(png pngs/tex_tex1_RGB5A3.mip1.png | head -1)" = "2 2" ] && ok || bad "mip 1 size"
+[ "$(row pngs/tex_tex1_RGB5A3.mip1.png 1)" = "$G $G" ] && ok || bad "mip 1: 0x83E0 is green"
+[ "$(row pngs/tex_tex1_RGB5A3.mip2.png 0)" = "$W" ] && ok || bad "mip 2: 0xFFFF is white"
+# a folder holding somebody's picture (no mark) is never replaced
+mkdir pics && cp pngs/tex_tex0_C4.png pics/mine.png
+python3 - pics/mine.png <<'EOF'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, 'rb').read()); i = b.find(b'unearth'); b[i] = ord('U')
+open(p, 'wb').write(bytes(b))
+EOF
+expect_rc 2 "$UE" textures tex.dat -o pics -f
+[ -f pics/mine.png ] && [ "$(ls pics)" = mine.png ] && ok || bad "foreign folder changed: $(ls pics)"
+grep -q 'previous unearth textures output' "$T/err" && ok || bad "refusal does not say why: $(cat "$T/err")"
+expect_rc 2 "$UE" textures tex.dat -o tex.dat
+cmp -s tex.dat <($DAT make /dev/stdout) && ok || bad "the input was touched"
+
+# ---- through containers: an FSYS entry found by the walk, and FSYS:ENTRY -------------------
+"$UE" demo -o demo >/dev/null
+"$UE" extract demo/gamecube/demo_colo.fsys -o x >/dev/null
+cp tex.dat x/entries/0001_demo_model.dat
+"$UE" pack x -o new.fsys >/dev/null
+expect_rc 0 "$UE" textures new.fsys -o viafsys
+[ "$(ls viafsys)" = "$(printf 'demo_model_tex0_C4.png\ndemo_model_tex1_RGB5A3.png')" ] && ok || bad "FSYS walk: $(ls viafsys)"
+cmp -s viafsys/demo_model_tex0_C4.png pngs/tex_tex0_C4.png && ok || bad "FSYS copy decodes differently"
+expect_rc 0 "$UE" textures new.fsys:demo_model.dat -o entry --mips
+[ "$(ls entry | wc -l)" = 4 ] && ok || bad "ARCHIVE:ENTRY: $(ls entry)"
+
+# ---- the sample creature (FSYS → LZSS → PKX → DAT): its three textures, and its materials -----
+expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o creature
+printf 'creature/model_tex0_CMPR.png\t16x16\ncreature/model_tex1_C4.png\t8x8\ncreature/model_tex2_RGB5A3.png\t16x16\n' |
+  cmp -s - "$T/out" && ok || bad "creature listing: $(cat "$T/out")"
+[ "$(png creature/model_tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
+expect_rc 0 "$UE" convert demo/gamecube/creature.fsys -o creature.gltf
+if node "$HERE/../gltf_validate.mjs" creature.gltf >"$T/val" 2>&1; then ok; else bad "gltf-validator: $(cat "$T/val")"; fi
+# eye_mat: XLU → BLEND; its TObj has repeat 1 and scale 2 on both axes, so §2.5 samples
+# s' = s / 2: KHR scale 0.5, offset 0; wrap CLAMP → 33071. body_mat samples with REPEAT (default).
+python3 - creature.gltf <<'EOF_PY' && ok || bad "creature materials"
+import json, sys
+g = json.load(open(sys.argv[1]))
+m = {x['name']: x for x in g['materials']}
+eye = m['eye_mat']
+assert eye['alphaMode'] == 'BLEND', eye
+tt = eye['pbrMetallicRoughness']['baseColorTexture']['extensions']['KHR_texture_transform']
+assert tt['scale'] == [0.5, 0.5] and tt['offset'] == [0, 0] and tt['rotation'] == 0, tt
+tex = g['textures'][eye['pbrMetallicRoughness']['baseColorTexture']['index']]
+s = g['samplers'][tex['sampler']]
+assert s.get('wrapS') == 33071 and s.get('wrapT') == 33071, s
+body = g['textures'][m['body_mat']['pbrMetallicRoughness']['baseColorTexture']['index']]
+assert 'wrapS' not in g['samplers'][body['sampler']], g['samplers']
+assert 'KHR_texture_transform' in g['extensionsUsed']
+EOF_PY
+
+# ---- nothing to write -------------------------------------------------------------------
+expect_rc 1 "$UE" textures demo/parkan/robot.msh -o none
+[ ! -e none ] && ok || bad "no textures, yet something was written"
+grep -q 'none with a texture' "$T/err" && ok || bad "no-texture message: $(cat "$T/err")"
+expect_rc 1 "$UE" textures demo/parkan/objects.rlb:ROBOT.msh -o none
+
+# ---- damage: level chain past the data (maxLOD 5 on a 4×4 with 3 stored levels) -----------
+$DAT make bad.dat 5
+expect_rc 1 "$UE" textures bad.dat -o dmg
+[ ! -e dmg ] && ok || bad "strict run wrote despite the damage"
+grep -q 'hsd.image.size' "$T/err" && ok || bad "no diagnostic naming the image: $(cat "$T/err")"
+grep -q '@0x240' "$T/err" && ok || bad "diagnostic lacks the offset: $(cat "$T/err")"
+expect_rc 1 "$UE" textures bad.dat -o dmg --tolerant
+[ "$(ls dmg)" = bad_tex0_C4.png ] && ok || bad "tolerant: want the intact C4 only: $(ls dmg)"
+
+finish
