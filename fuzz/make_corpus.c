@@ -14,6 +14,7 @@
 #include "samples/samples.h"
 #include "unearth/scene.h"
 #include "common/io.h"
+#include "../tests/hsd/dat_image.h" /* the tests' hand layout helper for DAT byte images */
 
 /* Seeds stay far below the -max_len scripts/fuzz.sh gives each target. */
 #define MAX_SEED 12000u
@@ -198,6 +199,123 @@ static void dat_model_seed(void) {
     ue_buf_free(&b);
 }
 
+/* A skinned, textured model laid out with the tests' helper (hsd-formats §2): scene_data →
+ * ModelSet → joints J0 (child J1, whose sibling J2 is an INSTANCE); J1 → DObj → MObj (Material,
+ * PE, TObj → C8 image + RGB5A3 palette) → an ENVELOPE PObj (PNMTXIDX, POS index16 S16, NRM
+ * index8 S8, CLR0 RGBA6, TEX0 index8 U8; a fan, a quad and a strip) with envelopes over J0, J1. */
+static uint32_t seed_attr(dat_image *b, uint32_t at, const uint32_t v[6], uint32_t array) {
+    for (uint32_t k = 0; k < 4; k++) di_u32(b, at + 4 * k, v[k]);
+    di_u8(b, at + 16, (uint8_t)v[4]);
+    di_u16(b, at + 18, (uint16_t)v[5]);
+    if (array) di_ptr(b, at + 20, array);
+    return at + 0x18;
+}
+
+static void seed_skinned_mesh(dat_image *b, uint32_t j0, uint32_t j1, uint32_t pobj) {
+    uint32_t pos = di_alloc(b, 6 * 4, 32), nrm = di_alloc(b, 3 * 2, 32), uv = di_alloc(b, 8, 32);
+    for (uint32_t i = 0; i < 24; i++) di_u8(b, pos + i, (uint8_t)(i * 29));
+    di_u8(b, nrm + 2, 64);
+    di_u8(b, uv + 1, 16);
+    uint32_t attrs = di_alloc(b, 6 * 0x18, 4), at = attrs;
+    const uint32_t a[5][6] = {{0, 1, 0, 0, 0, 0}, {9, 3, 1, 3, 8, 6}, {10, 2, 0, 1, 6, 3},
+                              {11, 1, 1, 4, 0, 0}, {13, 2, 1, 0, 4, 2}};
+    const uint32_t arrays[5] = {0, pos, nrm, 0, uv};
+    for (int k = 0; k < 5; k++) at = seed_attr(b, at, a[k], arrays[k]);
+    di_u32(b, at, 0xFF);
+    /* a fan of 3, a quad, a strip of 4; records: PNMTXIDX, POS u16, NRM u8, RGBA6, TEX0 u8 */
+    const uint8_t prims[3][2] = {{0xA0, 3}, {0x80, 4}, {0x98, 4}};
+    const uint8_t first_pos[3] = {0, 0, 3};
+    uint32_t dl = di_alloc(b, 128, 32), w = dl;
+    for (int p = 0; p < 3; p++) {
+        di_u8(b, w, prims[p][0]);
+        di_u16(b, w + 1, prims[p][1]);
+        w += 3;
+        for (uint8_t v = 0; v < prims[p][1]; v++, w += 8) {
+            uint8_t e = (uint8_t)(p == 2 ? first_pos[p] - v : v); /* the array entry */
+            const uint8_t rec[8] = {(uint8_t)(3 * (e & 1)), 0, e, (uint8_t)(e & 1),
+                                    (uint8_t)(0x40 * e), 0x12, 0x3F, (uint8_t)(e & 3)};
+            memcpy(b->data + w, rec, sizeof rec);
+        }
+    }
+    uint32_t e0 = di_alloc(b, 16, 4), e1 = di_alloc(b, 24, 4), envs = di_alloc(b, 12, 4);
+    di_ptr(b, e0, j0);
+    di_f32(b, e0 + 4, 1.0f);
+    di_ptr(b, e1, j0);
+    di_f32(b, e1 + 4, 0.5f);
+    di_ptr(b, e1 + 8, j1);
+    di_f32(b, e1 + 12, 0.5f);
+    di_ptr(b, envs, e0);
+    di_ptr(b, envs + 4, e1);
+    di_ptr(b, pobj + 8, attrs);
+    di_u16(b, pobj + 0x0C, 0x2000);
+    di_u16(b, pobj + 0x0E, 4);
+    di_ptr(b, pobj + 0x10, dl);
+    di_ptr(b, pobj + 0x14, envs);
+}
+
+static void seed_material(dat_image *b, uint32_t mobj) {
+    uint32_t mat = di_alloc(b, 0x14, 4), pe = di_alloc(b, 0x0C, 4), t = di_alloc(b, 0x5C, 4);
+    uint32_t im = di_alloc(b, 0x18, 4), tl = di_alloc(b, 0x10, 4);
+    uint32_t px = di_alloc(b, 32, 32), lut = di_alloc(b, 8, 32);
+    di_u32(b, mat + 4, 0xFF8040FF);
+    di_f32(b, mat + 0x0C, 1.0f);
+    di_u8(b, pe + 4, 1);
+    di_u32(b, mobj + 4, 0x00000016);
+    di_ptr(b, mobj + 8, t);
+    di_ptr(b, mobj + 0x0C, mat);
+    di_ptr(b, mobj + 0x14, pe);
+    di_u32(b, t + 0x0C, 4);
+    di_f32(b, t + 0x1C, 1.0f);
+    di_f32(b, t + 0x20, 1.0f);
+    di_u32(b, t + 0x34, 1);
+    di_u32(b, t + 0x38, 1);
+    di_u8(b, t + 0x3C, 1);
+    di_u8(b, t + 0x3D, 1);
+    di_ptr(b, t + 0x4C, im);
+    di_ptr(b, t + 0x50, tl);
+    di_ptr(b, im, px);
+    di_u16(b, im + 4, 8);
+    di_u16(b, im + 6, 4);
+    di_u32(b, im + 8, UE_GX_C8);
+    di_ptr(b, tl, lut);
+    di_u32(b, tl + 4, UE_GX_TLUT_RGB5A3);
+    di_u16(b, tl + 12, 4);
+}
+
+static void dat_skinned_seed(void) {
+    static dat_image b;
+    di_init(&b);
+    uint32_t scene = di_alloc(&b, 0x10, 4), sets = di_alloc(&b, 8, 4), ms = di_alloc(&b, 0x10, 4);
+    uint32_t j[3], dobj, mobj, pobj;
+    for (int k = 0; k < 3; k++) {
+        j[k] = di_alloc(&b, 0x40, 4);
+        for (uint32_t c = 0; c < 3; c++) di_f32(&b, j[k] + 0x20 + 4 * c, 1.0f);
+    }
+    dobj = di_alloc(&b, 0x10, 4), mobj = di_alloc(&b, 0x18, 4), pobj = di_alloc(&b, 0x18, 4);
+    di_ptr(&b, scene, sets);
+    di_ptr(&b, sets, ms);
+    di_ptr(&b, ms, j[0]);
+    di_u32(&b, j[0] + 4, 0x6);
+    di_ptr(&b, j[0] + 8, j[1]);
+    di_u32(&b, j[1] + 4, 0x1);
+    di_ptr(&b, j[1] + 0x0C, j[2]);
+    di_u32(&b, j[2] + 4, 0x1000);
+    di_ptr(&b, j[2] + 8, j[0]); /* INSTANCE: a raw link, not a child */
+    di_ptr(&b, j[1] + 0x10, dobj);
+    di_ptr(&b, dobj + 8, mobj);
+    di_ptr(&b, dobj + 0x0C, pobj);
+    uint32_t ib = di_alloc(&b, 48, 4);
+    for (uint32_t k = 0; k < 3; k++) di_f32(&b, ib + 20 * k, 1.0f);
+    di_ptr(&b, j[1] + 0x38, ib);
+    seed_material(&b, mobj);
+    seed_skinned_mesh(&b, j[0], j[1], pobj);
+    di_root(&b, scene, "scene_data");
+    size_t n = 0;
+    uint8_t *file = di_file(&b, &n);
+    write_seed("dat", "skinned.dat", file, n);
+    free(file);
+}
+
 /* A DAT laid out by hand from hsd-formats §1 (there is no DAT writer from structures yet):
  * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
  * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
@@ -216,6 +334,7 @@ static void dat_seeds(void) {
     if (!b.failed) write_seed("dat", "two_roots.dat", b.data, b.size);
     ue_buf_free(&b);
     dat_model_seed();
+    dat_skinned_seed();
 }
 
 /* GX textures (fuzz_gx): an 8-byte header (format, palette format, width and height BE,

@@ -19,6 +19,7 @@ typedef struct hsd_decoder {
     const ue_hsd_pobj *po;
     const ue_hsd_vtx_attr *attrs;
     hsd_attr_layout lay[HSD_MAX_ATTRS];
+    float scale[HSD_MAX_ATTRS]; /* 2^-frac per descriptor: integer components are multiplied */
     uint32_t n_attrs, record;   /* descriptors and bytes per vertex record */
     ue_hsd_geometry *g;
     size_t vcap, icap;          /* vertex and index capacities */
@@ -48,7 +49,7 @@ static bool check_attrs(hsd_decoder *k, const ue_hsd_model *m) {
                      po->attr_count);
         return false;
     }
-    k->attrs = m->attrs + po->attr_first;
+    k->attrs = po->attr_count ? m->attrs + po->attr_first : NULL; /* NULL + 0 is undefined */
     k->n_attrs = po->attr_count;
     for (uint32_t i = 0; i < k->n_attrs; i++) {
         const char *why = NULL;
@@ -65,6 +66,7 @@ static bool check_attrs(hsd_decoder *k, const ue_hsd_model *m) {
             return false;
         }
         k->record += k->lay[i].record_bytes;
+        k->scale[i] = ldexpf(1.0f, -(int)k->attrs[i].frac); /* exact: a power of two */
         if (k->attrs[i].attr == UE_GX_VA_POS && k->attrs[i].type != UE_GX_NONE) has_pos = true;
     }
     if (!has_pos) {
@@ -106,32 +108,36 @@ static bool vertex_room(hsd_decoder *k) {
     return ok;
 }
 
-/* Allocates the arrays of the attributes present (one element each; vertex_room grows them). */
+/* Allocates the arrays of the attributes present, sized for the records the list can hold (up
+ * to 1024 vertices at first; vertex_room doubles them past that), so a typical PObj allocates
+ * once. */
 static bool open_outputs(hsd_decoder *k) {
     ue_hsd_geometry *g = k->g;
-    g->positions = malloc(3 * sizeof(float));
+    size_t records = k->po->dl_size / k->record + 1;
+    size_t n = records < 1024 ? records : 1024;
+    g->positions = malloc(n * 3 * sizeof(float));
     bool ok = g->positions != NULL;
     for (uint32_t i = 0; ok && i < k->n_attrs; i++) {
         uint32_t a = k->attrs[i].attr;
         if (k->attrs[i].type == UE_GX_NONE) continue;
         if ((a == UE_GX_VA_NRM || a == UE_GX_VA_NBT) && !g->normals)
-            ok = (g->normals = malloc(3 * sizeof(float))) != NULL;
+            ok = (g->normals = malloc(n * 3 * sizeof(float))) != NULL;
         else if ((a == UE_GX_VA_TEX0 || a == UE_GX_VA_TEX0 + 1) && !g->uv[a - UE_GX_VA_TEX0])
-            ok = (g->uv[a - UE_GX_VA_TEX0] = malloc(2 * sizeof(float))) != NULL;
+            ok = (g->uv[a - UE_GX_VA_TEX0] = malloc(n * 2 * sizeof(float))) != NULL;
         else if ((a == UE_GX_VA_CLR0 || a == UE_GX_VA_CLR1) && !g->colors[a - UE_GX_VA_CLR0])
-            ok = (g->colors[a - UE_GX_VA_CLR0] = malloc(4 * sizeof(float))) != NULL;
+            ok = (g->colors[a - UE_GX_VA_CLR0] = malloc(n * 4 * sizeof(float))) != NULL;
         else if (a == UE_GX_VA_PNMTXIDX && !g->pnmtx)
-            ok = (g->pnmtx = malloc(1)) != NULL;
+            ok = (g->pnmtx = malloc(n)) != NULL;
     }
-    k->vcap = 1;
-    k->first_seen = malloc(sizeof *k->first_seen);
+    k->vcap = n;
+    k->first_seen = malloc(n * sizeof *k->first_seen);
     return ok && k->first_seen;
 }
 
 static bool push_index(hsd_decoder *k, uint32_t v) {
     ue_hsd_geometry *g = k->g;
     if (g->index_count == k->icap) {
-        size_t cap = k->icap ? 2 * k->icap : 96;
+        size_t cap = k->icap ? 2 * k->icap : 3 * k->vcap; /* a strip: ~1 triangle a record */
         uint32_t *q = realloc(g->indices, cap * sizeof *q);
         if (!q) return false;
         g->indices = q;
@@ -148,8 +154,8 @@ static bool emit(hsd_decoder *k, uint32_t a, uint32_t b, uint32_t c) {
 
 /* ---- decoding one vertex record (§3.3) ----------------------------------------------------- */
 
-/* Component `i` of a U8/S8/U16/S16/F32 element, integer types shifted right by `frac`. */
-static float component(const uint8_t *p, uint32_t comp_type, uint8_t frac, uint32_t i) {
+/* Component `i` of a U8/S8/U16/S16/F32 element, integer types times `scale` (2^-frac). */
+static float component(const uint8_t *p, uint32_t comp_type, float scale, uint32_t i) {
     float raw;
     switch (comp_type) {
     case 0: raw = (float)p[i]; break;
@@ -163,7 +169,7 @@ static float component(const uint8_t *p, uint32_t comp_type, uint8_t frac, uint3
         return f;
     }
     }
-    return ldexpf(raw, -(int)frac);
+    return raw * scale;
 }
 
 /* Bit replication: the top bits fill the low end, as the hardware expands (Dolphin, §3.3). */
@@ -226,16 +232,16 @@ static void store_value(hsd_decoder *k, uint32_t i, const uint8_t *src, uint32_t
     else if (attr == UE_GX_VA_POS)
         for (uint32_t c = 0; c < 3; c++)
             g->positions[3 * v + c] =
-                c < k->lay[i].comps ? component(src, a->comp_type, a->frac, c) : 0.0f;
+                c < k->lay[i].comps ? component(src, a->comp_type, k->scale[i], c) : 0.0f;
     else if (attr == UE_GX_VA_NRM || attr == UE_GX_VA_NBT)
         for (uint32_t c = 0; c < 3; c++) /* the normal: the first of N, B, T */
-            g->normals[3 * v + c] = component(src, a->comp_type, a->frac, c);
+            g->normals[3 * v + c] = component(src, a->comp_type, k->scale[i], c);
     else if (attr == UE_GX_VA_CLR0 || attr == UE_GX_VA_CLR1)
         decode_color(src, a->comp_type, g->colors[attr - UE_GX_VA_CLR0] + 4 * v);
     else if (attr == UE_GX_VA_TEX0 || attr == UE_GX_VA_TEX0 + 1) {
         float *uv = g->uv[attr - UE_GX_VA_TEX0] + 2 * v;
-        uv[0] = component(src, a->comp_type, a->frac, 0);
-        uv[1] = k->lay[i].comps > 1 ? component(src, a->comp_type, a->frac, 1) : 0.0f;
+        uv[0] = component(src, a->comp_type, k->scale[i], 0);
+        uv[1] = k->lay[i].comps > 1 ? component(src, a->comp_type, k->scale[i], 1) : 0.0f;
     } /* TEXnMTXIDX and TEX2..7: consumed, not kept */
 }
 
@@ -271,6 +277,7 @@ static uint64_t record_hash(const uint8_t *p, uint32_t n) {
 
 static bool rehash(hsd_decoder *k) {
     size_t cap = k->slot_cap ? 2 * k->slot_cap : 128;
+    while (cap < 2 * k->vcap) cap *= 2; /* half full at most: probes stay short */
     uint32_t *slots = calloc(cap, sizeof *slots);
     if (!slots) return false;
     for (uint32_t v = 0; v < k->g->vertex_count; v++) {

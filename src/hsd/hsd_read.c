@@ -235,17 +235,24 @@ static int32_t follow_link(hsd_reader *r, const pending_link *l) {
 
 /* Queues joint j's links: the sibling first, so that the child (and its whole sub-tree) is
  * read before it — depth-first pre-order with an explicit stack, whatever the depth. */
-static bool push_links(hsd_reader *r, pending_link **stack, size_t *n, int32_t j) {
+typedef struct link_stack {
+    pending_link *items;
+    size_t count, cap;
+} link_stack;
+
+static bool push_links(hsd_reader *r, link_stack *st, int32_t j) {
     const ue_hsd_joint *jt = &r->m->joints[j];
     for (int k = 0; k < 2; k++) {
         bool child = k == 1;
         if (child && (jt->flags & UE_JOBJ_INSTANCE)) continue; /* an instance, not a child */
-        if (ue_array_make_room((void **)stack, *n, sizeof **stack, SIZE_MAX / 2) != UE_OK) {
+        /* an explicit capacity: pushes and pops around a power of two must not reallocate */
+        if (ue_array_reserve((void **)&st->items, &st->cap, st->count + 1, sizeof *st->items,
+                             SIZE_MAX / 2) != UE_OK) {
             hsd_nomem(r);
             return false;
         }
-        (*stack)[(*n)++] = (pending_link){jt->offset + (child ? 0x08u : 0x0Cu), j,
-                                          child ? LINK_CHILD : LINK_SIBLING};
+        st->items[st->count++] = (pending_link){jt->offset + (child ? 0x08u : 0x0Cu), j,
+                                                child ? LINK_CHILD : LINK_SIBLING};
     }
     return true;
 }
@@ -255,15 +262,14 @@ static int32_t read_joint_tree(hsd_reader *r, uint32_t off) {
     int32_t root = 0;
     if (hsd_map_find(&r->map, HSD_K_JOINT, off, &root)) return root; /* named by two roots */
     root = new_joint(r, off, UE_HSD_NONE, 0);
-    pending_link *stack = NULL;
-    size_t n = 0;
-    if (root >= 0) push_links(r, &stack, &n, root);
-    while (n > 0 && !hsd_stop(r)) {
-        pending_link l = stack[--n];
+    link_stack st = {NULL, 0, 0};
+    if (root >= 0) push_links(r, &st, root);
+    while (st.count > 0 && !hsd_stop(r)) {
+        pending_link l = st.items[--st.count];
         int32_t j = follow_link(r, &l);
-        if (j >= 0 && !push_links(r, &stack, &n, j)) break;
+        if (j >= 0 && !push_links(r, &st, j)) break;
     }
-    free(stack);
+    free(st.items);
     return root;
 }
 

@@ -210,7 +210,7 @@ static void mobj_fields(hsd_reader *r, ue_hsd_mobj *mo, const char *path) {
         mo->material.shininess = hsd_f32(r, at + 0x10);
     }
     snprintf(sub, sizeof sub, "%s/pe", path);
-    if ((mo->has_pe = hsd_follow(r, off + 0x14, 0x0C, false, sub, &at))) {
+    if ((mo->has_pe = hsd_follow(r, off + 0x14, 0x0C, true, sub, &at))) {
         const uint8_t *p = r->dat->data + at;
         ue_hsd_pe pe = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]};
         mo->pe = pe;
@@ -261,7 +261,7 @@ static int32_t make_dobj(hsd_reader *r, uint32_t off, const char *path, void *ct
     dobj->name = hsd_read_name(r, off, sub);
     snprintf(sub, sizeof sub, "%s/mobj", path);
     int32_t mobj = read_mobj(r, off + 8, sub);
-    int32_t pobj = hsd_read_pobj_chain(r, off + 0x0C, path, ((dobj_ctx *)ctx)->joint);
+    int32_t pobj = hsd_read_pobj_chain(r, off + 0x0C, path);
     m = r->m;
     m->dobjs[row].mobj = mobj;
     m->dobjs[row].first_pobj = pobj;

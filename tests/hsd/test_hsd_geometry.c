@@ -244,7 +244,7 @@ static void test_nbt3_rgba6_dedupe(void) {
 static void build_bad(mesh_image *s, const uint8_t *tail, uint32_t n) {
     mesh_begin(s, 1, 1);
     uint8_t list[32] = {0x90, 0, 3, 0, 1, 0};
-    memcpy(list + 6, tail, n);
+    if (n) memcpy(list + 6, tail, n);
     mesh_list(s, list, 6 + n);
     uint32_t arr = di_alloc(&s->b, 24, 4);
     di_f32(&s->b, arr + 12, 1.0f);

@@ -340,6 +340,27 @@ static void test_scene_data(void) {
     ue_diag_free(&d);
 }
 
+/* An INSTANCE joint's +0x08 names another tree to draw: kept raw, not read as a child. */
+static void test_instance(void) {
+    static dat_image b;
+    di_init(&b);
+    uint32_t j = put_joint(&b, UE_JOBJ_INSTANCE), other = put_joint(&b, 0);
+    di_ptr(&b, j + 8, other);
+    di_root(&b, j, "x_joint");
+    ue_dat dat;
+    ue_hsd_model m;
+    ue_diag d = {0};
+    ue_result r;
+    REQUIRE(parse(&b, UE_MODE_STRICT, &dat, &m, &d, &r));
+    CHECK_EQ_U(r, UE_OK);
+    CHECK_EQ_U(m.joint_count, 1);
+    CHECK(m.joint_count == 1 && m.joints[0].first_child == -1);
+    CHECK(m.joint_count == 1 && m.joints[0].instance_offset == other);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    ue_diag_free(&d);
+}
+
 /* 48 joints where joint i's child and next sibling both name joint i+1: 2^48 paths in a 3 KB
  * DAT. Each joint is read once; the 47 second links are reported and dropped. */
 static void test_shared_subtrees_linear(void) {
@@ -495,6 +516,38 @@ static uint32_t texture_absurd(base_image *s) {
     return s->im + 4;
 }
 
+static uint32_t texture_format(base_image *s) {
+    texture_too_big(s);
+    di_u16(&s->b, s->im + 4, 4);
+    di_u16(&s->b, s->im + 6, 4);
+    di_u32(&s->b, s->im + 8, 7); /* GXTexFmt 7 does not exist */
+    return s->im + 8;
+}
+static uint32_t colour_format(base_image *s) {
+    uint32_t a = di_alloc(&s->b, 0x30, 4);
+    di_u32(&s->b, a, UE_GX_VA_CLR0);
+    di_u32(&s->b, a + 4, UE_GX_DIRECT);
+    di_u32(&s->b, a + 12, 6); /* colour formats end at 5 (RGBA8) */
+    di_u32(&s->b, a + 0x18, 0xFF);
+    di_u32(&s->b, s->p0 + 8, a);
+    return a;
+}
+static uint32_t tlut_past_block(base_image *s) {
+    uint32_t t = di_alloc(&s->b, 0x5C, 4), tl = di_alloc(&s->b, 0x10, 4);
+    uint32_t lut = di_alloc(&s->b, 8, 32);
+    di_ptr(&s->b, tl, lut);
+    di_u16(&s->b, tl + 12, 0x8000); /* 64 KiB of palette in 8 bytes */
+    di_ptr(&s->b, t + 0x50, tl);
+    di_ptr(&s->b, s->mo + 8, t);
+    return lut;
+}
+static uint32_t name_unterminated(base_image *s) {
+    uint32_t at = di_alloc(&s->b, 4, 4);
+    memcpy(s->b.data + at, "abcd", 4); /* the data block ends without a NUL */
+    di_ptr(&s->b, s->j1, at);
+    return at;
+}
+
 static const bad_case BAD[] = {
     {"truncated struct", cut_struct, "hsd.struct.truncated", "dat/joint[0]/child", 1, 0},
     {"pointer outside", pointer_outside, "hsd.pointer.outside", "dat/joint[1]/next", 2, 1},
@@ -513,6 +566,13 @@ static const bad_case BAD[] = {
      "dat/joint[0]/dobj[0]/mobj/tobj[0]/image", 2, 1},
     {"texture absurd", texture_absurd, "hsd.image.size",
      "dat/joint[0]/dobj[0]/mobj/tobj[0]/image", 2, 1},
+    {"texture format", texture_format, "hsd.image.format",
+     "dat/joint[0]/dobj[0]/mobj/tobj[0]/image", 2, 1},
+    {"colour format", colour_format, "hsd.pobj.attr", "dat/joint[0]/dobj[0]/pobj[0]/attr[0]", 2,
+     1},
+    {"palette past block", tlut_past_block, "hsd.tlut.size",
+     "dat/joint[0]/dobj[0]/mobj/tobj[0]/tlut", 2, 1},
+    {"name unterminated", name_unterminated, "hsd.name", "dat/joint[1]/name", 2, 1},
 };
 
 static void run_bad(const bad_case *c) {
@@ -648,6 +708,7 @@ static void test_no_model(void) {
 int main(void) {
     RUN(test_full_image);
     RUN(test_scene_data);
+    RUN(test_instance);
     RUN(test_shared_subtrees_linear);
     RUN(test_bad_input);
     RUN(test_no_model);
