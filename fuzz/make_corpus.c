@@ -118,6 +118,7 @@ static void pack_seeds(const ue_sample_list *pack) {
         {"gamecube/demo_colo.pkx", "pkx", "demo_colo.pkx"},
         {"gamecube/demo_xd.pkx", "pkx", "demo_xd.pkx"},
         {"gamecube/demo_model.lzss", "gc_lzss", "demo_model.lzss"},
+        {"gamecube/creature.pkx", "pkx", "creature.pkx"},
     };
     for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++) {
         bool found = false;
@@ -316,7 +317,7 @@ static void dat_skinned_seed(void) {
     free(file);
 }
 
-/* A DAT laid out by hand from hsd-formats §1 (there is no DAT writer from structures yet):
+/* A DAT laid out by hand from hsd-formats §1:
  * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
  * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
 static void dat_seeds(void) {
@@ -335,6 +336,11 @@ static void dat_seeds(void) {
     ue_buf_free(&b);
     dat_model_seed();
     dat_skinned_seed();
+    /* the sample creature, written by ue_hsd_model_write: every struct kind the reader knows */
+    ue_buf c = {0};
+    if (ue_sample_creature_dat(&c) == UE_OK) write_seed("dat", "creature.dat", c.data, c.size);
+    else g_failures++;
+    ue_buf_free(&c);
 }
 
 /* GX textures (fuzz_gx): an 8-byte header (format, palette format, width and height BE,

@@ -261,7 +261,10 @@ UE_API void ue_hsd_geometry_free(ue_hsd_geometry *g);
  * as SceneDesc → ModelSet[]; any other name as a plain joint root), the string table last and
  * file_size equal to the bytes written. The JObj bits the game needs to draw (OPA/XLU/TEXEDGE
  * from each DObj's render mode, ROOT_* on every ancestor) are set as the runtime requires.
- * Reading the result with ue_dat_parse + ue_hsd_model_read gives the same tables back. */
+ * An attribute array is written up to the last element a display list indexes (never past
+ * array_size), so a model read from a DAT writes back without the data block's tail.
+ * Reading the result with ue_dat_parse + ue_hsd_model_read gives the same tables back.
+ * UE_ERR_USAGE (diagnostic "hsd.write.model") for tables that break a link or rule. */
 UE_API ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d);
 
 /* ---- the model registry's view (model_format.h, docs/models.md) --------------------------- */

@@ -1,6 +1,5 @@
 /* unearth — the HSD model writer (hsd-formats §1.5, §2): lays a model's tables out as a new DAT,
  * every row once, structs first, then the 32-aligned GX buffers, then the names. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +8,6 @@
 #include "hsd/hsd_int.h"
 
 #define NOWHERE UINT32_MAX
-#define DRAW_BITS (UE_JOBJ_OPA | UE_JOBJ_XLU | UE_JOBJ_TEXEDGE)
 #define ROOT_BITS (UE_JOBJ_ROOT_OPA | UE_JOBJ_ROOT_XLU | UE_JOBJ_ROOT_TEXEDGE)
 /* Render-mode bits 29–30 (§2.4) class a DObj for the display walk. */
 #define RM_PASS_MASK 0x60000000u
@@ -18,7 +16,6 @@
 typedef struct writer {
     const ue_hsd_model *m;
     ue_dat_builder b;
-    ue_diag *d;
     uint32_t *flags;                      /* per joint: the flags to write */
     uint32_t *joint_at, *ibm_at, *dobj_at, *mobj_at, *mat_at, *pe_at, *tobj_at, *image_at,
         *tlut_at, *pobj_at, *vtx_at, *envlist_at, *env_at, *array_at, *dl_at, *pixels_at,
@@ -520,7 +517,6 @@ ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d) {
     writer w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    w.d = d;
     ue_datb_init(&w.b);
     if (!alloc_tables(&w)) {
         free_tables(&w);

@@ -9,7 +9,7 @@ NAME=cli_gamecube
 
 expect_rc 0 "$UE" demo -o "$T/demo"
 G="$T/demo/gamecube"
-for f in demo_colo.fsys demo_xd.fsys demo_colo.pkx demo_xd.pkx demo_model.lzss; do
+for f in demo_colo.fsys demo_xd.fsys demo_colo.pkx demo_xd.pkx demo_model.lzss creature.fsys creature.pkx; do
   [ -f "$G/$f" ] && ok || bad "demo did not write $f"
 done
 
@@ -27,7 +27,7 @@ expect_rc 0 "$UE" info "$G/demo_xd.pkx"
 grep -q '"xd"\|xd' "$T/out" && ok || bad "PKX layout not reported"
 
 # extract → pack is byte-identical, for every GameCube sample
-for f in demo_colo.fsys demo_xd.fsys demo_colo.pkx demo_xd.pkx demo_model.lzss; do
+for f in demo_colo.fsys demo_xd.fsys demo_colo.pkx demo_xd.pkx demo_model.lzss creature.fsys creature.pkx; do
   expect_rc 0 "$UE" extract "$G/$f" -o "$T/x_$f"
   expect_rc 0 "$UE" pack "$T/x_$f" -o "$T/re_$f"
   cmp -s "$G/$f" "$T/re_$f" && ok || bad "extract/pack of $f not byte-identical"
@@ -44,6 +44,15 @@ expect_rc 0 "$UE" extract "$G/demo_colo.fsys:demo_colo.pkx" -o "$T/chain"
 expect_rc 0 "$UE" extract "$G/demo_colo.pkx" -o "$T/direct"
 cmp -s "$T/chain/entries/0000_model.dat" "$T/direct/entries/0000_model.dat" && ok || bad "chain DAT differs from the direct PKX's"
 expect_rc 0 "$UE" info "$G/demo_model.lzss"
+# the sample creature: FSYS → LZSS → PKX → DAT gives the DAT of the bare PKX, whose first word
+# is its own size (a DAT written by ue_hsd_model_write: file_size = bytes written)
+expect_rc 0 "$UE" list "$G/creature.fsys"
+grep -q "creature.pkx.*lzss\|lzss.*creature.pkx" "$T/out" && ok || bad "creature PKX not stored as LZSS"
+expect_rc 0 "$UE" extract "$G/creature.fsys:creature.pkx" -o "$T/cchain"
+expect_rc 0 "$UE" extract "$G/creature.pkx" -o "$T/cdirect"
+cmp -s "$T/cchain/entries/0000_model.dat" "$T/cdirect/entries/0000_model.dat" && ok || bad "creature chain DAT differs"
+n=$(stat -c %s "$T/cdirect/entries/0000_model.dat")
+[ "$(od -An -tu4 --endian=big -N4 "$T/cdirect/entries/0000_model.dat" | tr -d ' ')" = "$n" ] && ok || bad "creature DAT file_size is not its length"
 expect_rc 1 "$UE" list "$G/demo_colo.fsys:no_such_entry"
 
 # a replaced DAT re-wraps into a valid PKX; a replaced FSYS payload is recompressed
