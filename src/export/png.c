@@ -47,6 +47,42 @@ static void filter_row(int f, const uint8_t *cur, const uint8_t *prev, size_t n,
     }
 }
 
+/* One zlib stream of `n` bytes (level 6) whose window and hash table are no larger than the
+ * data needs: zlib's defaults allocate and clear about 256 KiB per stream, which dominated the
+ * cost of the small textures models carry. Deterministic: the same bytes give the same stream. */
+static ue_result deflate_sized(const uint8_t *src, size_t n, uint8_t **out, size_t *out_len) {
+    int wbits = 9; /* zlib's smallest deflate window */
+    while (wbits < 15 && ((size_t)1 << wbits) < n) wbits++;
+    int mem_level = wbits - 7 < 1 ? 1 : wbits - 7; /* 8 (the default) for a full window */
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
+        return UE_ERR_NOMEM;
+    uLong bound = deflateBound(&zs, (uLong)n);
+    *out = malloc(bound ? bound : 1);
+    ue_result r = UE_ERR_NOMEM;
+    if (*out) {
+        zs.next_in = (Bytef *)(uintptr_t)src;
+        zs.next_out = *out;
+        zs.avail_out = (uInt)bound;
+        /* deflate takes uInt lengths: feed large inputs in pieces. */
+        int z = Z_OK;
+        for (size_t off = 0; z == Z_OK;) {
+            size_t part = n - off > 0x40000000u ? 0x40000000u : n - off;
+            zs.avail_in = (uInt)part;
+            off += part;
+            z = deflate(&zs, off == n ? Z_FINISH : Z_NO_FLUSH);
+            if (z == Z_OK && zs.avail_in) z = Z_BUF_ERROR;
+        }
+        if (z == Z_STREAM_END) {
+            *out_len = (size_t)zs.total_out;
+            r = UE_OK;
+        }
+    }
+    deflateEnd(&zs);
+    return r;
+}
+
 /* A tEXt chunk's data: keyword (1..79 Latin-1 bytes), NUL, text; false when the keyword is
  * empty or too long or the whole does not fit. */
 static bool text_chunk(const char *keyword, const char *text, uint8_t *data, size_t cap,
@@ -105,11 +141,8 @@ ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba, c
     }
 
     size_t raw_len = (rowlen + 1) * h;
-    uLong bound = compressBound((uLong)raw_len);
-    zbuf = malloc(bound);
-    if (!zbuf) goto done;
-    uLongf zlen = bound;
-    if (compress2(zbuf, &zlen, filtered, (uLong)raw_len, 6) != Z_OK) goto done;
+    size_t zlen;
+    if (deflate_sized(filtered, raw_len, &zbuf, &zlen) != UE_OK) goto done;
 
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     uint8_t ihdr[13];
