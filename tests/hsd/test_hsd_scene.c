@@ -266,10 +266,51 @@ static void test_root_with_sibling(void) {
     ue_diag_free(&d);
 }
 
+/* J2's rigid PObj (no TEX0) drawn with a textured MObj (an 8 × 4 I8 image sampled through UV
+ * set 0, render mode TEX0 = 0x10, colour op MODULATE): the primitive gets UV set 0 as zeros,
+ * as GX's texgen would, with a warning, and the scene stays valid. */
+static void test_texture_without_uvs(void) {
+    build();
+    static uint8_t texels[32];
+    for (int i = 0; i < 32; i++) texels[i] = (uint8_t)(i * 8);
+    ue_hsd_image image;
+    memset(&image, 0, sizeof image);
+    image.offset = 0x500, image.data_offset = 0x520, image.data = texels, image.size = sizeof texels;
+    image.width = 8, image.height = 4, image.format = 1 /* I8 */, image.levels = 1;
+    ue_hsd_tobj tobj;
+    memset(&tobj, 0, sizeof tobj);
+    tobj.offset = 0x540, tobj.next = -1, tobj.src = 4, tobj.image = 0, tobj.tlut = -1;
+    tobj.flags = 4u << 16; /* colour op MODULATE */
+    tobj.repeat_s = tobj.repeat_t = 1;
+    for (int k = 0; k < 3; k++) tobj.scale[k] = 1;
+    ue_hsd_mobj mobj;
+    memset(&mobj, 0, sizeof mobj);
+    mobj.offset = 0x5A0, mobj.render_mode = 0x10, mobj.first_tobj = 0;
+    model.images = &image, model.image_count = 1;
+    model.tobjs = &tobj, model.tobj_count = 1;
+    model.mobjs = &mobj, model.mobj_count = 1;
+    dobjs[1].mobj = 0;
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    ue_result r = hsd_model_to_scene(&model, "creature", UE_MODE_STRICT, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    REQUIRE(s.material_count == 1 && s.materials[0].slot_count == 1 && s.materials[0].slots[0].uv_set == 0);
+    const ue_scene_primitive *p = &s.meshes[1].primitives[0];
+    REQUIRE(p->material == 0 && p->uv[0] != NULL);
+    for (uint32_t v = 0; v < p->vertex_count; v++) CHECK(p->uv[0][2 * v] == 0 && p->uv[0][2 * v + 1] == 0);
+    CHECK(has_code(&d, "hsd.scene.uv_missing"));
+    CHECK(ue_scene_validate(&s, &d) == UE_OK);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(test_scene);
     RUN(test_shear_exact);
     RUN(test_bad_slot);
     RUN(test_root_with_sibling);
+    RUN(test_texture_without_uvs);
     return TEST_SUMMARY();
 }
