@@ -35,6 +35,14 @@ const ue_model_format *ue_model_probe(const uint8_t *data, size_t size) {
     return NULL;
 }
 
+/* The probe, plus what a name says: an NRes named *.msh is a model even when it lacks the
+ * resources the probe looks for, so its parse reports what is missing (docs/parkan-msh.md). */
+static const ue_model_format *probe_named(const char *name, const uint8_t *data, size_t size) {
+    const ue_model_format *f = ue_model_probe(data, size);
+    if (!f && ue_msh_probe_named(name, data, size)) f = &ue_msh_model_format;
+    return f;
+}
+
 static bool format_has_option(const ue_model_format *f, const char *key) {
     for (size_t i = 0; i < f->option_count; i++)
         if (!strcmp(f->options[i].key, key)) return true;
@@ -105,7 +113,7 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
 /* One entry's bytes (taken): a model, or a container to walk, or neither. */
 static ue_result visit_entry(const char *name, uint8_t *data, size_t size, ue_mode mode,
                              found_list *l, ue_diag *d, int depth) {
-    const ue_model_format *f = ue_model_probe(data, size);
+    const ue_model_format *f = probe_named(name, data, size);
     if (f) return push(l, name, f, data, size);
     ue_result r = UE_OK;
     ue_archive *inner;
@@ -149,7 +157,7 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     size_t size;
     r = ue_archive_bytes(a, &data, &size);
     if (r == UE_OK) {
-        const ue_model_format *f = ue_model_probe(data, size);
+        const ue_model_format *f = probe_named(path, data, size);
         if (f) {
             r = push(&l, path, f, data, size);
         } else {
@@ -177,7 +185,7 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
     r = ue_archive_bytes(a, &data, &size);
     ue_archive_close(a);
     if (r != UE_OK) return r;
-    const ue_model_format *f = ue_model_probe(data, size);
+    const ue_model_format *f = probe_named(path, data, size);
     if (!f) {
         free(data);
         return UE_ERR_UNSUPPORTED;
