@@ -40,8 +40,8 @@ static size_t build_container(res *rs, size_t n, uint8_t *out) {
         ue_store_u32le(e + 12, (uint32_t)rs[i].size);
         ue_store_u32le(e + 16, rs[i].attr3);
         e[20] = 'a';
-        e[21] = (char)('0' + (i + 1) / 10);
-        e[22] = (char)('0' + (i + 1) % 10);
+        e[21] = (uint8_t)('0' + (i + 1) / 10);
+        e[22] = (uint8_t)('0' + (i + 1) % 10);
         ue_store_u32le(e + 56, offs[i]);
         ue_store_u32le(e + 60, (uint32_t)i);
     }
@@ -609,7 +609,18 @@ static void groups_default_one_and_all(void) {
     CHECK_EQ_U(s.nodes[3].source.offset, m.container.entries[m.entry_of[UE_MSH_NODES]].data_offset + 14);
     CHECK(s.nodes[2].translation[0] == 0 && s.nodes[2].rotation[3] == 1);
     ue_scene_free(&s);
-    /* An empty selection names what exists. */
+    ue_msh_free(&m);
+}
+
+static void empty_group_names_what_exists(void) {
+    res rs[NRES];
+    build_resources(rs);
+    share_slots(rs);
+    uint8_t img[4096];
+    size_t size = build_container(rs, NRES, img);
+    ue_msh m;
+    REQUIRE(ue_msh_parse(img, size, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    ue_scene s;
     ue_msh_export_options g2 = {0, 2, 0};
     ue_scene_init(&s);
     REQUIRE(ue_msh_to_scene(&m, "t", &g2, &s, NULL) == UE_OK);
@@ -705,6 +716,7 @@ int main(void) {
     RUN(edits_update_dependent_tables);
     RUN(scene_counts_match_the_tables);
     RUN(groups_default_one_and_all);
+    RUN(empty_group_names_what_exists);
     RUN(partial_triangle_strict_error_tolerant_drop);
     RUN(model_missing_a_resource_is_a_model);
     return TEST_SUMMARY();
