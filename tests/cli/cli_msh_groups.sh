@@ -32,6 +32,9 @@ same "$(glb_json "$T/all.glb" '[d["meshes"][n["mesh"]]["name"] for n in d["nodes
   "--group all: one mesh per distinct slot"
 same "$(glb_json "$T/all.glb" "$TRIS")" 84 "--group all: 7 boxes"
 same "$(glb_json "$T/all.glb" '[n for n in d["nodes"] if n["name"] == "body"][0].get("mesh")')" None "--group all: no mesh on the node itself"
+expect_rc 0 "$UE" convert "$R" -o "$T/all.obj" --group all
+same "$(grep '^o ' "$T/all.obj" | head -2 | tr '\n' ' ')" "o body_group0 o body_group1 " "--group all: OBJ objects per group"
+same "$(grep -c '^f ' "$T/all.obj")" 84 "--group all: OBJ faces"
 expect_rc 0 "$UE" convert "$R" -o "$T/g1.glb" --group 1
 validate_gltf "$T/g1.glb"
 same "$(glb_json "$T/g1.glb" '[(n["name"], d["meshes"][n["mesh"]]["name"]) for n in d["nodes"] if "mesh" in n]')" \
