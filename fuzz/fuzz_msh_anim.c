@@ -22,7 +22,7 @@ static void evaluate_edges(const ue_msh *m) {
 static void export_clip(const ue_msh *m, float fps) {
     ue_scene s;
     ue_scene_init(&s);
-    ue_msh_export_options o = {0, -1, fps};
+    ue_msh_export_options o = {0, UE_MSH_GROUP_ALL, fps};
     if (ue_msh_to_scene(m, "fuzz", &o, &s, NULL) == UE_OK)
         for (size_t a = 0; a < s.animation_count; a++)
             for (size_t c = 0; c < s.animations[a].channel_count; c++) {

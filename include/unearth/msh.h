@@ -234,12 +234,20 @@ UE_API ue_result ue_msh_new(ue_msh *m, size_t node_count, const uint16_t *parent
 
 /* True when an NRes holds the core model resources (types 1, 2, 3, 6 and 13). */
 UE_API bool ue_msh_is_model(const ue_nres *n);
-/* True when the bytes are an NRes that holds them (the model registry's probe). */
+/* True when the bytes are an NRes that holds them, or that holds two or more of them and only
+ * MSH resource types (types below UE_MSH_TYPE_LIMIT): a model that lacks a required resource is
+ * still a model, and its parse names what is missing (the model registry's probe). */
 UE_API bool ue_msh_probe(const uint8_t *data, size_t size);
+/* The probe, or an NRes whose file or entry name ends in ".msh" (any case): for callers that
+ * know the name (the registry's model walk). */
+UE_API bool ue_msh_probe_named(const char *name, const uint8_t *data, size_t size);
+
+/* ue_msh_export_options.group for every group (the CLI's `--group all`). */
+#define UE_MSH_GROUP_ALL (-1)
 
 typedef struct ue_msh_export_options {
     int lod;     /* 0..2 (default 0) */
-    int group;   /* 0..4, or -1 for every group (default) */
+    int group;   /* 0..4 (default 0, what the engine draws), or UE_MSH_GROUP_ALL */
     float fps;   /* frames per second of the animation clip; 0 = UE_MSH_DEFAULT_FPS */
 } ue_msh_export_options;
 
@@ -247,8 +255,10 @@ typedef struct ue_msh_export_options {
  * docs/parkan-msh.md#frame-rate says why 30. */
 #define UE_MSH_DEFAULT_FPS 30.0f
 
-/* Node tree from Res1 parents (rest pose from each node's fallback key), one mesh per node for
- * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
+/* Node tree from Res1 parents (rest pose from each node's fallback key); for one group, the
+ * node's slot of the chosen LOD and group as the node's mesh; for UE_MSH_GROUP_ALL, each
+ * group's slot as the mesh of a child node "<node>_group<g>" (identity transform), a slot that
+ * several groups of the node share only once; one primitive per batch, names from Res10, decoded normals/UVs,
  * Res18 colours, and for an animated model one clip named `name` with translation/rotation
  * channels on the nodes that move (equal to ue_msh_sample_node at every integer and
  * half-integer frame within 1e-4, times = frames / fps); converted from the engine's
@@ -264,8 +274,8 @@ UE_API ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_exp
 
 /* ---- the model registry's view of MSH (docs/models.md) ------------------------------------ */
 
-/* The options `lod` (0..2, default 0), `group` (0..4 or -1 for all, default -1) and `fps`
- * (1..1000, default 30) as export options; UE_ERR_USAGE with model.option.value when a value is out of range. */
+/* The options `lod` (0..2, default 0), `group` (0..4, or `all` / -1 for every group; default 0)
+ * and `fps` (1..1000, default 30) as export options; UE_ERR_USAGE with model.option.value when a value is out of range. */
 UE_API ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d);
 /* MSH in the model registry (model.h): probe, to_scene (with the options above; an empty
  * selection is an error), info, validate and the table round trip. */

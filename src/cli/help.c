@@ -38,8 +38,9 @@ static const cli_option_def option_table[] = {
      "walk directories given as IN, every file below them (default: off,\n"
      "a directory IN is an error)"},
     {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "MSH option: level of detail 0..2 (default: 0)"},
-    {OPT_GROUP, NULL, "--group", 1, "G", -1, 4, NULL,
-     "MSH option: group 0..4, or -1 for every group (default: -1)"},
+    {OPT_GROUP, NULL, "--group", 1, "G", NO_RANGE, "0|1|2|3|4|all|-1",
+     "MSH option: group 0..4, or all (alias -1) for every group, each under\n"
+     "a child node NODE_groupG (default: 0, what the game draws)"},
     {OPT_FPS, NULL, "--fps", 1, "N", 1, 1000, NULL,
      "frames per second of animation clips, 1..1000, recorded in each clip's\n"
      "extras (default: the format's own rate; MSH: 30)"},
@@ -129,7 +130,7 @@ static const cli_verb_def verb_table[] = {
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
-     "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group 0\n"
+     "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group all\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
      "unearth convert -r demo -o models/ -j 2 --format obj\n"
      "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"},

@@ -38,6 +38,14 @@ const ue_model_format *ue_model_probe(const uint8_t *data, size_t size) {
     return NULL;
 }
 
+/* The probe, plus what a name says: an NRes named *.msh is a model even when it lacks the
+ * resources the probe looks for, so its parse reports what is missing (docs/parkan-msh.md). */
+static const ue_model_format *probe_named(const char *name, const uint8_t *data, size_t size) {
+    const ue_model_format *f = ue_model_probe(data, size);
+    if (!f && ue_msh_probe_named(name, data, size)) f = &ue_msh_model_format;
+    return f;
+}
+
 static bool format_has_option(const ue_model_format *f, const char *key) {
     for (size_t i = 0; i < f->option_count; i++)
         if (!strcmp(f->options[i].key, key)) return true;
@@ -117,7 +125,7 @@ static bool may_be_plain_model(const ue_entry_info *info) {
 /* One entry's bytes (taken): a model, or a container to walk, or neither. */
 static ue_result visit_entry(const char *name, uint8_t *data, size_t size, ue_mode mode,
                              found_list *l, ue_diag *d, int depth) {
-    const ue_model_format *f = ue_model_probe(data, size);
+    const ue_model_format *f = probe_named(name, data, size);
     if (f) return push(l, name, f, data, size);
     ue_result r = UE_OK;
     ue_archive *inner;
@@ -215,7 +223,7 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     size_t size;
     r = ue_archive_bytes(a, &data, &size);
     if (r == UE_OK) {
-        const ue_model_format *f = ue_model_probe(data, size);
+        const ue_model_format *f = probe_named(path, data, size);
         if (f) {
             r = push(&l, path, f, data, size);
         } else {
@@ -245,7 +253,7 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
         r = ue_archive_bytes(a, &data, &size);
         ue_archive_close(a);
         if (r != UE_OK) return r;
-        f = ue_model_probe(data, size);
+        f = probe_named(path, data, size);
     }
     if (!f) {
         free(data);

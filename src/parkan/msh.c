@@ -440,9 +440,12 @@ static void check_batches(const ue_msh *m, ue_parse_ctx *c) {
                          bt->index_count, m->index_count);
             continue;
         }
+        /* A triangle list: the engine draws index_count / 3 triangles, so leftover indices
+         * are a broken batch (tolerant: the partial triangle is dropped on export). */
         if (bt->index_count % 3)
-            ue_diag_add(c->d, UE_SEV_WARNING, "msh.batch.partial", at + 8, path,
-                        "index count %u is not a multiple of 3", bt->index_count);
+            ue_violation(c, "msh.batch.partial", at + 8, path,
+                         "index count %u is not a multiple of 3; the last %u indices form no triangle",
+                         bt->index_count, bt->index_count % 3);
         uint32_t max_index = 0;
         for (uint32_t i = 0; i < bt->index_count; i++)
             if (m->indices[bt->index_start + i] > max_index) max_index = m->indices[bt->index_start + i];
@@ -459,7 +462,8 @@ static void check_slots(const ue_msh *m, ue_parse_ctx *c) {
         const ue_msh_slot *sl = &m->slots[s];
         uint64_t at = res_offset(m, UE_MSH_HEADER) + UE_MSH_HEADER_SIZE + UE_MSH_SLOT_SIZE * s;
         snprintf(path, sizeof path, "msh/res2/slot[%zu]", s);
-        if ((size_t)sl->batch_start + sl->batch_count > m->batch_count)
+        /* Without Res13 msh.res.missing has said it all; one error per slot would bury it. */
+        if (m->entry_of[UE_MSH_BATCHES] >= 0 && (size_t)sl->batch_start + sl->batch_count > m->batch_count)
             ue_violation(c, "msh.slot.batches", at + 4, path,
                          "batch range [%u, +%u) is outside Res13 (%zu batches)", sl->batch_start,
                          sl->batch_count, m->batch_count);
@@ -495,7 +499,7 @@ static void check_node(const ue_msh *m, ue_parse_ctx *c, size_t n) {
         ue_violation(c, "msh.node.parent", at + 2, path, "parent %u does not precede the node",
                      nd->parent);
     for (int s = 0; s < 15; s++)
-        if (nd->slot[s] != UE_MSH_NONE && nd->slot[s] >= m->slot_count)
+        if (m->entry_of[UE_MSH_HEADER] >= 0 && nd->slot[s] != UE_MSH_NONE && nd->slot[s] >= m->slot_count)
             ue_violation(c, "msh.node.slot", at + 8 + 2 * (unsigned)s, path,
                          "slot[lod %d][group %d] = %u, but there are %zu slots", s / 5, s % 5,
                          nd->slot[s], m->slot_count);

@@ -10,24 +10,71 @@
 
 static const ue_model_option_def msh_options[] = {
     {"lod", "level of detail 0..2 (default 0)"},
-    {"group", "group 0..4, or -1 for every group (default -1)"},
+    {"group", "group 0..4, or all (alias -1) for every group (default 0, what the game draws)"},
     {"fps", "frames per second of the animation clip 1..1000 (default 30)"},
 };
+
+/* Two or more of the required core types and nothing but MSH resource types (no 'WEAR',
+ * 'Texm' or nested archives): a model, whole or not. One core type alone is not enough, as
+ * any NRes may hold an entry of type 1. */
+static bool holds_msh_types(const ue_nres *n) {
+    static const uint32_t core[] = {1, 2, 3, 6, 13};
+    size_t core_types = 0;
+    for (size_t i = 0; i < n->count; i++)
+        if (n->entries[i].type_id >= UE_MSH_TYPE_LIMIT) return false;
+    for (size_t c = 0; c < sizeof core / sizeof core[0]; c++)
+        for (size_t i = 0; i < n->count; i++)
+            if (n->entries[i].type_id == core[c]) {
+                core_types++;
+                break;
+            }
+    return core_types >= 2;
+}
 
 bool ue_msh_probe(const uint8_t *data, size_t size) {
     if (size < 16 || memcmp(data, "NRes", 4) != 0) return false;
     ue_source src = ue_source_memory(data, size);
     ue_nres n;
     if (ue_nres_parse(&src, UE_MODE_TOLERANT, &n, NULL) != UE_OK) return false;
-    bool model = ue_msh_is_model(&n);
+    bool model = ue_msh_is_model(&n) || holds_msh_types(&n);
     ue_nres_free(&n);
     return model;
+}
+
+static bool named_msh(const char *name) {
+    size_t len = name ? strlen(name) : 0;
+    if (len < 4) return false;
+    const char *ext = name + len - 4;
+    return ext[0] == '.' && (ext[1] | 0x20) == 'm' && (ext[2] | 0x20) == 's' && (ext[3] | 0x20) == 'h';
+}
+
+bool ue_msh_probe_named(const char *name, const uint8_t *data, size_t size) {
+    if (named_msh(name) && size >= 4 && memcmp(data, "NRes", 4) == 0) return true;
+    return ue_msh_probe(data, size);
+}
+
+/* `group`: 0..4, or `all` for every group; -1, its earlier spelling, is still accepted. */
+static ue_result parse_group(const ue_model_options *opts, long *group, ue_diag *d) {
+    const char *text = ue_model_option_get(opts, "group");
+    *group = 0;
+    if (!text) return UE_OK;
+    if (!strcmp(text, "all") || !strcmp(text, "-1")) {
+        *group = UE_MSH_GROUP_ALL;
+        return UE_OK;
+    }
+    if (text[0] >= '0' && text[0] < '0' + UE_MSH_GROUPS && !text[1]) {
+        *group = text[0] - '0';
+        return UE_OK;
+    }
+    ue_diag_add(d, UE_SEV_ERROR, "model.option.value", UE_NO_OFFSET, "msh",
+                "option group=%s: msh takes a group 0..4 or all", text);
+    return UE_ERR_USAGE;
 }
 
 ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d) {
     long lod, group, fps;
     ue_result r = ue_model_option_int(opts, "msh", "lod", 0, UE_MSH_LODS - 1, 0, &lod, d);
-    if (r == UE_OK) r = ue_model_option_int(opts, "msh", "group", -1, UE_MSH_GROUPS - 1, -1, &group, d);
+    if (r == UE_OK) r = parse_group(opts, &group, d);
     if (r == UE_OK) r = ue_model_option_int(opts, "msh", "fps", 1, 1000, (long)UE_MSH_DEFAULT_FPS, &fps, d);
     if (r != UE_OK) return r;
     out->lod = (int)lod;

@@ -1,5 +1,6 @@
 /* unearth — MSH → scene IR: nodes from Res1 with rest poses from Res8, meshes from the slots
- * of one LOD, one primitive per batch, the clip (msh_anim_scene.c), and the axis change to glTF. */
+ * of one LOD and group (or every group, one child node each), one primitive per batch, the clip
+ * (msh_anim_scene.c), and the axis change to glTF. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +171,7 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
     return UE_OK;
 }
 
-/* Triangles that a LOD and group selection reaches (group -1: every group). */
+/* Triangles that a LOD and group selection reaches (UE_MSH_GROUP_ALL: every group). */
 static size_t selection_triangles(const ue_msh *m, int lod, int group) {
     size_t tris = 0;
     for (size_t n = 0; n < m->node_count; n++)
@@ -210,7 +211,7 @@ static void describe_geometry(const ue_msh *m, char *out, size_t cap) {
 /* Converting nothing is a mistake in the options (or a model whose batches were all dropped),
  * not a valid empty file: say what the model has instead. */
 ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d) {
-    ue_msh_export_options def = {0, -1, 0};
+    ue_msh_export_options def = {0, 0, 0};
     if (!o) o = &def;
     char have[160], which[32] = "";
     describe_geometry(m, have, sizeof have);
@@ -224,11 +225,97 @@ ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_opt
     return UE_ERR_INVALID;
 }
 
+/* Every batch of slot `si` as primitives of one mesh (*mesh stays -1 when none exports). */
+static ue_result add_slot_mesh(const ue_msh *m, ue_scene *s, uint16_t si, const char *mesh_name,
+                               material_map *mm, size_t *bad_normals, int32_t *mesh) {
+    const ue_msh_slot *sl = &m->slots[si];
+    ue_source_id msrc = sid(2, record_offset(m, UE_MSH_HEADER, UE_MSH_HEADER_SIZE, UE_MSH_SLOT_SIZE, si), si);
+    ue_result r = UE_OK;
+    for (size_t b = sl->batch_start; b < (size_t)sl->batch_start + sl->batch_count && r == UE_OK; b++) {
+        if (b >= m->batch_count) break;
+        r = add_batch(m, s, mesh, mesh_name, msrc, b, mm, bad_normals);
+    }
+    return r;
+}
+
+typedef struct node_export {
+    const ue_msh *m;
+    const ue_msh_export_options *o;
+    ue_scene *s;
+    material_map *mm;
+    size_t *bad_normals;
+} node_export;
+
+/* One group: the slot's mesh sits on the node itself, as the engine draws it. */
+static ue_result add_group_mesh(node_export *x, size_t n, const char *nm, int32_t scene_node) {
+    uint16_t si = ue_msh_slot_index(x->m, n, x->o->lod, x->o->group, 0);
+    if (si == UE_MSH_NONE) return UE_OK;
+    char mname[80];
+    snprintf(mname, sizeof mname, "%s_lod%d", nm, x->o->lod);
+    int32_t mesh = -1;
+    ue_result r = add_slot_mesh(x->m, x->s, si, mname, x->mm, x->bad_normals, &mesh);
+    if (mesh >= 0) x->s->nodes[scene_node].mesh = mesh;
+    return r;
+}
+
+static bool slot_seen_in_earlier_group(const ue_msh *m, size_t n, int lod, int group, uint16_t si) {
+    for (int g = 0; g < group; g++)
+        if (ue_msh_slot_index(m, n, lod, g, 0) == si) return true;
+    return false;
+}
+
+/* Every group: each group's slot under a child node "<node>_group<g>" (identity transform) so
+ * a viewer can switch the alternatives on and off; a slot several groups share appears once,
+ * under the first of them. */
+static ue_result add_every_group(node_export *x, size_t n, const char *nm, int32_t scene_node) {
+    ue_result r = UE_OK;
+    for (int g = 0; g < UE_MSH_GROUPS && r == UE_OK; g++) {
+        uint16_t si = ue_msh_slot_index(x->m, n, x->o->lod, g, 0);
+        if (si == UE_MSH_NONE || slot_seen_in_earlier_group(x->m, n, x->o->lod, g, si)) continue;
+        char mname[96], cname[sizeof x->s->nodes[0].name];
+        snprintf(mname, sizeof mname, "%s_lod%d_group%d", nm, x->o->lod, g);
+        int32_t mesh = -1;
+        r = add_slot_mesh(x->m, x->s, si, mname, x->mm, x->bad_normals, &mesh);
+        if (r != UE_OK || mesh < 0) continue;
+        snprintf(cname, sizeof cname, "%.*s_group%d", (int)sizeof cname - 8, nm, g);
+        int32_t child = ue_scene_add_node(x->s, cname, scene_node);
+        if (child < 0) return UE_ERR_NOMEM;
+        ue_scene_node *cn = &x->s->nodes[child];
+        /* The child's source is the node's slot word for this LOD and group. */
+        cn->source = sid(1, record_offset(x->m, UE_MSH_NODES, 8 + 2 * (size_t)(x->o->lod * UE_MSH_GROUPS + g),
+                                          UE_MSH_NODE_STRIDE, n), n);
+        cn->mesh = mesh;
+    }
+    return r;
+}
+
+/* The node tree in Res1 order; each node's rest pose from its fallback key. */
+static ue_result add_node(node_export *x, size_t n, int32_t root, int32_t *scene_node) {
+    const ue_msh *m = x->m;
+    ue_scene *s = x->s;
+    const char *raw = ue_msh_node_name(m, n);
+    char nm[sizeof s->nodes[0].name];
+    if (raw) ue_cp1251_to_utf8(raw, nm, sizeof nm); /* Res10 text is Windows-1251 */
+    else snprintf(nm, sizeof nm, "node_%zu", n);
+    uint16_t parent = m->nodes[n].parent;
+    int32_t sp = parent != UE_MSH_NONE && parent < n ? scene_node[parent] : root;
+    int32_t idx = ue_scene_add_node(s, nm, sp);
+    if (idx < 0) return UE_ERR_NOMEM;
+    scene_node[n] = idx;
+    ue_scene_node *sn = &s->nodes[idx];
+    sn->source = sid(1, record_offset(m, UE_MSH_NODES, 0, UE_MSH_NODE_STRIDE, n), n);
+    float t[3], q[4];
+    ue_msh_rest_pose(m, n, t, q);
+    ue_parkan_vec_to_gltf(t, sn->translation);
+    ue_parkan_quat_to_gltf(q, sn->rotation);
+    return x->o->group == UE_MSH_GROUP_ALL ? add_every_group(x, n, nm, idx) : add_group_mesh(x, n, nm, idx);
+}
+
 ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
                           ue_scene *s, ue_diag *d) {
-    ue_msh_export_options def = {0, -1, 0};
+    ue_msh_export_options def = {0, 0, 0};
     if (!o) o = &def;
-    if (o->lod < 0 || o->lod >= UE_MSH_LODS || o->group < -1 || o->group >= UE_MSH_GROUPS ||
+    if (o->lod < 0 || o->lod >= UE_MSH_LODS || o->group < UE_MSH_GROUP_ALL || o->group >= UE_MSH_GROUPS ||
         !(o->fps >= 0 && o->fps <= 1000)) {
         ue_diag_add(d, UE_SEV_ERROR, "msh.export.options", UE_NO_OFFSET, "msh",
                     "LOD must be 0..2, group 0..4 (or all) and fps 0..1000 (0 = default)");
@@ -244,45 +331,10 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
     int32_t *scene_node = malloc(m->node_count * sizeof *scene_node);
     material_map mm = {NULL, 0};
     if (!scene_node) return UE_ERR_NOMEM;
-    ue_result r = UE_OK;
     size_t bad_normals = 0;
-    for (size_t n = 0; n < m->node_count && r == UE_OK; n++) {
-        const char *raw = ue_msh_node_name(m, n);
-        char nm[sizeof s->nodes[0].name];
-        if (raw) ue_cp1251_to_utf8(raw, nm, sizeof nm); /* Res10 text is Windows-1251 */
-        else snprintf(nm, sizeof nm, "node_%zu", n);
-        uint16_t parent = m->nodes[n].parent;
-        int32_t sp = parent != UE_MSH_NONE && parent < n ? scene_node[parent] : root;
-        int32_t idx = ue_scene_add_node(s, nm, sp);
-        if (idx < 0) {
-            r = UE_ERR_NOMEM;
-            break;
-        }
-        scene_node[n] = idx;
-        ue_scene_node *sn = &s->nodes[idx];
-        sn->source = sid(1, record_offset(m, UE_MSH_NODES, 0, UE_MSH_NODE_STRIDE, n), n);
-        float t[3], q[4];
-        ue_msh_rest_pose(m, n, t, q);
-        ue_parkan_vec_to_gltf(t, sn->translation);
-        ue_parkan_quat_to_gltf(q, sn->rotation);
-
-        int32_t mesh = -1;
-        for (int g = 0; g < UE_MSH_GROUPS && r == UE_OK; g++) {
-            if (o->group >= 0 && g != o->group) continue;
-            uint16_t si = ue_msh_slot_index(m, n, o->lod, g, 0);
-            if (si == UE_MSH_NONE) continue;
-            const ue_msh_slot *sl = &m->slots[si];
-            for (size_t b = sl->batch_start; b < (size_t)sl->batch_start + sl->batch_count && r == UE_OK; b++) {
-                if (b >= m->batch_count) break;
-                char mname[80];
-                snprintf(mname, sizeof mname, "%s_lod%d", nm, o->lod);
-                ue_source_id msrc =
-                    sid(2, record_offset(m, UE_MSH_HEADER, UE_MSH_HEADER_SIZE, UE_MSH_SLOT_SIZE, si), si);
-                r = add_batch(m, s, &mesh, mname, msrc, b, &mm, &bad_normals);
-            }
-        }
-        if (mesh >= 0) s->nodes[scene_node[n]].mesh = mesh;
-    }
+    node_export x = {m, o, s, &mm, &bad_normals};
+    ue_result r = UE_OK;
+    for (size_t n = 0; n < m->node_count && r == UE_OK; n++) r = add_node(&x, n, root, scene_node);
     if (r == UE_OK)
         r = ue_msh_anim_to_scene(m, scene_node, name, o->fps > 0 ? o->fps : UE_MSH_DEFAULT_FPS, s, d);
     if (bad_normals)

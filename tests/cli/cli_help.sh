@@ -97,9 +97,10 @@ for v in $VERBS; do
 done
 rm -rf "$T/probe.out"
 
-# values state their range and default (the defaults of the contract: LOD 0, every group, 1 job)
+# values state their range and default (the defaults of the contract: LOD 0, group 0, 1 job)
 grep -q -- '--lod N .*0\.\.2 (default: 0)' "$T/help_convert" && ok || bad "help convert: --lod range/default"
-grep -q -- '--group G .*0\.\.4, or -1 for every group (default: -1)' "$T/help_convert" && ok || bad "help convert: --group"
+grep -q -- '--group G .*0\.\.4, or all (alias -1) for every group' "$T/help_convert" && ok || bad "help convert: --group"
+grep -q -- '(default: 0, what the game draws)' "$T/help_convert" && ok || bad "help convert: --group default"
 grep -q -- '--jobs N .*1\.\.64 (default: 1)' "$T/help_convert" && ok || bad "help convert: --jobs"
 grep -A1 -- '--format F' "$T/help_convert" | grep -q 'default: glb' && ok || bad "help convert: --format default"
 for v in extract pack convert textures edit demo; do
@@ -165,7 +166,7 @@ expect_usage "unearth: convert: --scale: want a number other than 0; see 'uneart
 # values: ranges and choices from the table, missing values, repeated and exclusive options
 expect_usage "unearth: convert: --lod takes an integer from 0 to 2, not '3'; see 'unearth convert --help'" \
   "$UE" convert a.msh -o a.glb --lod 3
-expect_usage "unearth: convert: --group takes an integer from -1 to 4, not '-2'; see 'unearth convert --help'" \
+expect_usage "unearth: convert: --group takes one of 0|1|2|3|4|all|-1, not '-2'; see 'unearth convert --help'" \
   "$UE" convert a.msh -o a.glb --group -2
 expect_usage "" "$UE" convert a.msh -o a.glb --group=5
 expect_usage "" "$UE" convert a.msh -o a.glb -j 0
@@ -198,9 +199,11 @@ expect_rc 0 "$UE" convert "$R" --output="$T/l1eq.glb" --lod=1 --group=0
 cmp -s "$T/l1.glb" "$T/l1eq.glb" && ok || bad "--opt=value differs from --opt value"
 expect_rc 0 "$UE" convert "$R" -o "$T/l0.glb" --group 0
 ! cmp -s "$T/l0.glb" "$T/l1.glb" && ok || bad "--lod=1 had no effect"
-expect_rc 0 "$UE" convert "$R" -o "$T/all.glb" --group -1
+expect_rc 0 "$UE" convert "$R" -o "$T/all.glb" --group all
+expect_rc 0 "$UE" convert "$R" -o "$T/minus1.glb" --group -1
 expect_rc 0 "$UE" convert "$R" -o "$T/default.glb"
-cmp -s "$T/all.glb" "$T/default.glb" && ok || bad "--group -1 is not the default (every group)"
+cmp -s "$T/l0.glb" "$T/default.glb" && ok || bad "--group 0 is not the default"
+cmp -s "$T/all.glb" "$T/minus1.glb" && ok || bad "--group -1 is not an alias of --group all"
 ! cmp -s "$T/all.glb" "$T/l0.glb" && ok || bad "--group 0 selected every group"
 expect_rc 0 "$UE" info -v "$A"
 expect_rc 0 "$UE" list --quiet "$A"

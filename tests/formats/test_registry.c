@@ -166,16 +166,22 @@ static void collect_walks_containers(void) {
     ue_buf_free(&robot);
 }
 
-/* The robot through the registry with options, against what its info says per LOD. */
-static ue_result convert(const ue_model_found *m, const ue_model_option *opts, size_t n, size_t *tris, ue_diag *d) {
+/* The robot through the registry with options, against what its info says per LOD. A root and
+ * the robot's 6 nodes; with group=all also one child per exported slot. */
+static ue_result convert_nodes(const ue_model_found *m, const ue_model_option *opts, size_t n, size_t *tris,
+                               size_t nodes, ue_diag *d) {
     ue_model_options list = {opts, n};
     ue_scene s;
     ue_scene_init(&s);
     ue_result r = ue_model_to_scene(m, "robot", UE_MODE_STRICT, &list, &s, d);
     *tris = scene_triangles(&s);
-    if (r == UE_OK) CHECK_EQ_U(s.node_count, 7); /* a root and the robot's 6 nodes */
+    if (r == UE_OK) CHECK_EQ_U(s.node_count, nodes);
     ue_scene_free(&s);
     return r;
+}
+
+static ue_result convert(const ue_model_found *m, const ue_model_option *opts, size_t n, size_t *tris, ue_diag *d) {
+    return convert_nodes(m, opts, n, tris, 7, d);
 }
 
 static void to_scene_takes_msh_options(void) {
@@ -187,8 +193,15 @@ static void to_scene_takes_msh_options(void) {
     REQUIRE(m.format->info(m.data, m.size, UE_MODE_STRICT, &stats, NULL, NULL) == UE_OK);
     json_t *per_lod = json_object_get(stats, "triangles_per_lod");
     size_t tris = 0, g0 = 0, g1 = 0;
+    /* Default: group 0, what the game draws (the dented body of group 1 left out). */
     CHECK_EQ_U(convert(&m, NULL, 0, &tris, NULL), UE_OK);
+    CHECK_EQ_U(tris, 72);
+    /* Every group: all of LOD 0, the 7 slots under 7 group child nodes. */
+    ue_model_option all[] = {{"group", "all"}}, minus1[] = {{"group", "-1"}};
+    CHECK_EQ_U(convert_nodes(&m, all, 1, &tris, 14, NULL), UE_OK);
     CHECK_EQ_U(tris, json_integer_value(json_array_get(per_lod, 0)));
+    CHECK_EQ_U(tris, 84);
+    CHECK_EQ_U(convert_nodes(&m, minus1, 1, &tris, 14, NULL), UE_OK);
     CHECK_EQ_U(tris, 84);
     ue_model_option lod1[] = {{"lod", "1"}};
     CHECK_EQ_U(convert(&m, lod1, 1, &tris, NULL), UE_OK);
@@ -198,7 +211,7 @@ static void to_scene_takes_msh_options(void) {
     ue_model_option group0[] = {{"group", "0"}}, group1[] = {{"lod", "0"}, {"group", "1"}};
     CHECK_EQ_U(convert(&m, group0, 1, &g0, NULL), UE_OK);
     CHECK_EQ_U(convert(&m, group1, 2, &g1, NULL), UE_OK);
-    CHECK(g0 > 0 && g1 > 0 && g0 + g1 == 84);
+    CHECK(g0 == 72 && g1 == 12 && g0 + g1 == 84);
     json_decref(stats);
 
     ue_diag d = {0};
@@ -206,10 +219,10 @@ static void to_scene_takes_msh_options(void) {
     CHECK_EQ_U(convert(&m, lod2, 1, &tris, &d), UE_ERR_INVALID); /* LOD 2 has no geometry */
     CHECK(d.count == 1 && !strcmp(d.items[0].code, "msh.export.empty"));
     ue_diag_free(&d);
-    ue_model_option bad[] = {{"lod", "3"}}, word[] = {{"group", "all"}};
+    ue_model_option bad[] = {{"lod", "3"}}, word[] = {{"group", "every"}};
     CHECK_EQ_U(convert(&m, bad, 1, &tris, &d), UE_ERR_USAGE);
     CHECK_EQ_U(convert(&m, word, 1, &tris, &d), UE_ERR_USAGE);
-    CHECK(d.count == 2 && !strcmp(d.items[0].code, "model.option.value") && strstr(d.items[1].message, "-1..4"));
+    CHECK(d.count == 2 && !strcmp(d.items[0].code, "model.option.value") && strstr(d.items[1].message, "0..4 or all"));
     ue_diag_free(&d);
     ue_model_option unknown[] = {{"frame", "3"}};
     CHECK_EQ_U(convert(&m, unknown, 1, &tris, &d), UE_ERR_USAGE);

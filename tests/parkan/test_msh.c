@@ -40,8 +40,8 @@ static size_t build_container(res *rs, size_t n, uint8_t *out) {
         ue_store_u32le(e + 12, (uint32_t)rs[i].size);
         ue_store_u32le(e + 16, rs[i].attr3);
         e[20] = 'a';
-        e[21] = (char)('0' + (i + 1) / 10);
-        e[22] = (char)('0' + (i + 1) % 10);
+        e[21] = (uint8_t)('0' + (i + 1) / 10);
+        e[22] = (uint8_t)('0' + (i + 1) % 10);
         ue_store_u32le(e + 56, offs[i]);
         ue_store_u32le(e + 60, (uint32_t)i);
     }
@@ -480,13 +480,15 @@ static void scene_counts_match_the_tables(void) {
     REQUIRE(ue_msh_parse(robot.data, robot.size, UE_MODE_STRICT, &m, NULL) == UE_OK);
     for (int lod = 0; lod < 2; lod++)
         for (int group = -1; group < 2; group++) {
-            /* Independent count straight from the tables. */
-            size_t want_tris = 0, want_prims = 0;
+            /* Independent count straight from the tables; every group: one child node per
+             * exported slot (the robot's groups share no slot). */
+            size_t want_tris = 0, want_prims = 0, want_children = 0;
             for (size_t n = 0; n < m.node_count; n++)
                 for (int g = 0; g < 5; g++) {
                     if (group >= 0 && g != group) continue;
                     uint16_t si = m.nodes[n].slot[lod * 5 + g];
                     if (si == 0xFFFF) continue;
+                    want_children += group < 0;
                     for (size_t b = m.slots[si].batch_start; b < (size_t)m.slots[si].batch_start + m.slots[si].batch_count; b++) {
                         want_tris += m.batches[b].index_count / 3;
                         want_prims++;
@@ -496,7 +498,7 @@ static void scene_counts_match_the_tables(void) {
             ue_scene_init(&s);
             ue_msh_export_options o = {lod, group, 0};
             REQUIRE(ue_msh_to_scene(&m, "robot", &o, &s, NULL) == UE_OK);
-            CHECK_EQ_U(s.node_count, m.node_count + 1); /* + the root */
+            CHECK_EQ_U(s.node_count, m.node_count + 1 + want_children); /* + the root */
             size_t tris = 0, prims = 0;
             for (size_t k = 0; k < s.mesh_count; k++)
                 for (size_t p = 0; p < s.meshes[k].primitive_count; p++) {
@@ -534,13 +536,172 @@ static void scene_counts_match_the_tables(void) {
             }
         }
     CHECK_EQ_U(facing, total);
-    CHECK_EQ_U(total, 84); /* LOD 0, all groups: 7 boxes × 12 triangles */
+    CHECK_EQ_U(total, 72); /* LOD 0, group 0 (the default, what the engine draws): 6 boxes × 12 */
     /* Res18 colours read as B, G, R, A: the body's stored (0x40, 0x40, 0xC0) is red-ish. */
     const ue_scene_primitive *body = &s.meshes[s.nodes[1].mesh].primitives[0];
     CHECK(fabsf(body->colors[0][0] - 0xC0 / 255.0f) < 1e-6f && fabsf(body->colors[0][2] - 0x40 / 255.0f) < 1e-6f);
     ue_scene_free(&s);
     ue_msh_free(&m);
     ue_buf_free(&robot);
+}
+
+/* ---- the three MSH fixes of issue 10 ------------------------------------------------------- */
+
+static const ue_diag_item *find_code(const ue_diag *d, const char *code) {
+    for (size_t i = 0; i < d->count; i++)
+        if (!strcmp(d->items[i].code, code)) return &d->items[i];
+    return NULL;
+}
+
+/* Node 0 ("root") also uses slot 0 in group 1 and slot 1 in group 3 (words 8 + 2·g of its
+ * record); node 1 keeps slot 1 at [lod 1][group 2]. */
+static void share_slots(res *rs) {
+    rs[R1].data[10] = 0, rs[R1].data[11] = 0;
+    rs[R1].data[14] = 1, rs[R1].data[15] = 0;
+}
+
+static size_t scene_triangles(const ue_scene *s) {
+    size_t tris = 0;
+    for (size_t k = 0; k < s->mesh_count; k++)
+        for (size_t p = 0; p < s->meshes[k].primitive_count; p++) tris += s->meshes[k].primitives[p].index_count / 3;
+    return tris;
+}
+
+static void groups_default_one_and_all(void) {
+    res rs[NRES];
+    build_resources(rs);
+    share_slots(rs);
+    uint8_t img[4096];
+    size_t size = build_container(rs, NRES, img);
+    ue_msh m;
+    REQUIRE(ue_msh_parse(img, size, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    /* Default: LOD 0, group 0 — slot 0 on node 0 itself, one triangle. */
+    ue_scene s;
+    ue_scene_init(&s);
+    REQUIRE(ue_msh_to_scene(&m, "t", NULL, &s, NULL) == UE_OK);
+    CHECK_EQ_U(s.node_count, 3);
+    CHECK_EQ_U(s.mesh_count, 1);
+    CHECK_EQ_U(s.nodes[1].mesh, 0);
+    CHECK_STR(s.meshes[0].name, "root_lod0");
+    CHECK_EQ_U(s.meshes[0].primitives[0].source.index, 0); /* batch 0 */
+    ue_scene_free(&s);
+    /* Group 3: slot 1, whose batch is batch 1. */
+    ue_msh_export_options g3 = {0, 3, 0};
+    ue_scene_init(&s);
+    REQUIRE(ue_msh_to_scene(&m, "t", &g3, &s, NULL) == UE_OK);
+    CHECK_EQ_U(s.mesh_count, 1);
+    CHECK_EQ_U(s.meshes[0].primitives[0].source.index, 1);
+    ue_scene_free(&s);
+    /* Every group: groups 0 and 3 as children of node 0; group 1 repeats slot 0 and is left out. */
+    ue_msh_export_options all = {0, UE_MSH_GROUP_ALL, 0};
+    ue_scene_init(&s);
+    REQUIRE(ue_msh_to_scene(&m, "t", &all, &s, NULL) == UE_OK);
+    CHECK_EQ_U(s.node_count, 5); /* root, node 0, its two group children, node 1 */
+    CHECK_EQ_U(s.mesh_count, 2);
+    CHECK_EQ_U(scene_triangles(&s), 2);
+    CHECK(s.nodes[1].mesh == -1);
+    CHECK_STR(s.nodes[2].name, "root_group0");
+    CHECK_STR(s.nodes[3].name, "root_group3");
+    CHECK_EQ_U(s.nodes[2].parent, 1);
+    CHECK_EQ_U(s.nodes[3].parent, 1);
+    CHECK_STR(s.meshes[s.nodes[3].mesh].name, "root_lod0_group3");
+    /* The child's source is node 0's slot word for [lod 0][group 3]: Res1 + 8 + 2·3. */
+    CHECK_EQ_U(s.nodes[3].source.offset, m.container.entries[m.entry_of[UE_MSH_NODES]].data_offset + 14);
+    CHECK(s.nodes[2].translation[0] == 0 && s.nodes[2].rotation[3] == 1);
+    ue_scene_free(&s);
+    ue_msh_free(&m);
+}
+
+static void empty_group_names_what_exists(void) {
+    res rs[NRES];
+    build_resources(rs);
+    share_slots(rs);
+    uint8_t img[4096];
+    size_t size = build_container(rs, NRES, img);
+    ue_msh m;
+    REQUIRE(ue_msh_parse(img, size, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    ue_scene s;
+    ue_msh_export_options g2 = {0, 2, 0};
+    ue_scene_init(&s);
+    REQUIRE(ue_msh_to_scene(&m, "t", &g2, &s, NULL) == UE_OK);
+    CHECK_EQ_U(s.mesh_count, 0);
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_msh_refuse_empty_selection(&m, &g2, &d), UE_ERR_INVALID);
+    const ue_diag_item *e = find_code(&d, "msh.export.empty");
+    REQUIRE(e != NULL);
+    CHECK_STR(e->message, "LOD 0 group 2 has no geometry; the model has LOD 0 (groups 0, 1, 3), LOD 1 (group 2)");
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+    ue_msh_free(&m);
+}
+
+static void partial_triangle_strict_error_tolerant_drop(void) {
+    res rs[NRES];
+    build_resources(rs);
+    rs[R13].data[8] = 4; /* batch 0: 4 indices, [0, 4) of 6 */
+    uint8_t img[4096];
+    size_t size = build_container(rs, NRES, img);
+    ue_msh m;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_msh_parse(img, size, UE_MODE_STRICT, &m, &d), UE_ERR_INVALID);
+    const ue_diag_item *e = find_code(&d, "msh.batch.partial");
+    REQUIRE(e != NULL);
+    CHECK_EQ_U(e->severity, UE_SEV_ERROR);
+    CHECK_STR(e->path, "msh/res13/batch[0]");
+    ue_diag_free(&d);
+    REQUIRE(ue_msh_parse(img, size, UE_MODE_TOLERANT, &m, &d) == UE_OK);
+    e = find_code(&d, "msh.batch.partial");
+    REQUIRE(e != NULL);
+    CHECK_EQ_U(e->severity, UE_SEV_WARNING);
+    /* index_count sits at +8 of the 20-byte record. */
+    CHECK_EQ_U(e->offset, m.container.entries[m.entry_of[UE_MSH_BATCHES]].data_offset + 8);
+    ue_scene s;
+    ue_scene_init(&s);
+    REQUIRE(ue_msh_to_scene(&m, "t", NULL, &s, NULL) == UE_OK);
+    REQUIRE(s.mesh_count == 1);
+    CHECK_EQ_U(s.meshes[0].primitives[0].index_count, 3); /* the fourth index dropped */
+    ue_scene_free(&s);
+    ue_msh_free(&m);
+    ue_diag_free(&d);
+}
+
+static void retype_res13(res *rs) { rs[R13].type = 14; }
+
+static void model_missing_a_resource_is_a_model(void) {
+    res rs[NRES];
+    build_resources(rs);
+    retype_res13(rs);
+    uint8_t img[4096];
+    size_t size = build_container(rs, NRES, img);
+    /* Only MSH resource types, four core ones: still a model, whatever its name. */
+    CHECK(ue_msh_probe(img, size));
+    CHECK(ue_msh_probe_named("x.bin", img, size));
+    ue_msh m;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_msh_parse(img, size, UE_MODE_TOLERANT, &m, &d), UE_ERR_INVALID);
+    const ue_diag_item *e = find_code(&d, "msh.res.missing");
+    REQUIRE(e != NULL);
+    CHECK_STR(e->path, "msh/res13");
+    CHECK(find_code(&d, "msh.slot.batches") == NULL); /* no echo of the same fact per slot */
+    ue_diag_free(&d);
+    /* Types past the MSH range: not recognised by content, but by a .msh name (any case). */
+    rs[R13].type = 0x52414557; /* 'WEAR' */
+    size = build_container(rs, NRES, img);
+    CHECK(!ue_msh_probe(img, size));
+    CHECK(ue_msh_probe_named("d/objects.rlb:ROBOT.MSH", img, size));
+    CHECK(!ue_msh_probe_named("robot.lib", img, size));
+    CHECK(!ue_msh_probe_named("robot.msh", (const uint8_t *)"NRe", 3));
+    /* One core type among others is any NRes, not a model (the sample objects.rlb has one). */
+    res lone[2];
+    memset(lone, 0, sizeof lone);
+    lone[0].type = 1;
+    lone[1].type = 0x3054414D; /* 'MAT0' */
+    lone[1].size = 4;
+    size = build_container(lone, 2, img);
+    CHECK(!ue_msh_probe(img, size));
+    lone[1].type = 5;
+    size = build_container(lone, 2, img);
+    CHECK(!ue_msh_probe(img, size)); /* types 1 and 5: one core type only */
 }
 
 int main(void) {
@@ -554,5 +715,9 @@ int main(void) {
     RUN(truncation_and_garbage_never_crash);
     RUN(edits_update_dependent_tables);
     RUN(scene_counts_match_the_tables);
+    RUN(groups_default_one_and_all);
+    RUN(empty_group_names_what_exists);
+    RUN(partial_triangle_strict_error_tolerant_drop);
+    RUN(model_missing_a_resource_is_a_model);
     return TEST_SUMMARY();
 }
