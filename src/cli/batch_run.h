@@ -1,0 +1,39 @@
+/* unearth CLI — internal: the state of a running batch shared by its threads (the job queue,
+ * the private output directory, the counters the progress bar shows). */
+#ifndef UE_CLI_BATCH_RUN_H
+#define UE_CLI_BATCH_RUN_H
+
+#include <pthread.h>
+
+#include "cli/batch.h"
+#include "common/io.h"
+#include "unearth/model.h"
+
+/* One model to convert; its bytes are freed once it is converted. */
+typedef struct batch_job {
+    batch_record *rec;
+    ue_model_found model;
+} batch_job;
+
+typedef struct batch_run {
+    const cli_opts *o;
+    const ue_model_options *format_opts;
+    const char *type;            /* "glb", "gltf" or "obj" */
+    const ue_outdir *out;        /* files are put into out->temp_path */
+    /* the queue: jobs[next..count) wait; guarded by lock */
+    batch_job *jobs;
+    size_t count, next, running;
+    size_t waiting_bytes;
+    bool closed;
+    pthread_mutex_t lock;
+    pthread_cond_t more;
+    /* what the progress bar and -v show; guarded by lock */
+    cli_progress progress;
+    size_t files_done, files_total, models_done;
+    const char *current;
+} batch_run;
+
+/* Converts and writes one model (any thread); sets rec's status, output and reason. */
+void batch_convert_one(const batch_run *run, batch_record *rec, ue_model_found *model);
+
+#endif
