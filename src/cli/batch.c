@@ -17,8 +17,9 @@ static void on_interrupt(int sig) {
     interrupted = 1;
 }
 
-/* Models waiting in memory before the reading thread converts instead of reading on. */
-enum { WAITING_BYTES_CAP = 64 << 20 };
+/* The reading thread reads ahead of the converting ones by up to this many models or bytes,
+ * so that jobs of several output folders wait at once (see pick_job). */
+enum { READ_AHEAD_JOBS = 1024, READ_AHEAD_BYTES = 64 << 20, PICK_WINDOW = 256 };
 
 /* ---- the queue --------------------------------------------------------------------------- */
 
@@ -31,25 +32,54 @@ static void note_done(batch_run *run, const batch_record *rec) {
     else fprintf(stderr, "%s: not converted: %s\n", rec->input, rec->reason);
 }
 
-/* Takes the next job and converts it; false when none waits (or after SIGINT). Called with
- * the lock held; returns with it held. */
-static bool run_next(batch_run *run) {
+/* Whether another thread is writing into folder `key` now. */
+static bool folder_busy(const batch_run *run, size_t self, uint64_t key) {
+    for (size_t t = 0; t < run->threads; t++)
+        if (t != self && run->busy[t] == key) return true;
+    return false;
+}
+
+/* The first waiting job whose folder no other thread is writing into (else the first one):
+ * a file is created under its folder's lock, so two threads in one folder would take turns.
+ * Which thread converts a model never changes its bytes or its name. */
+static size_t pick_job(batch_run *run, size_t self) {
+    size_t end = run->count - run->next > PICK_WINDOW ? run->next + PICK_WINDOW : run->count;
+    for (size_t i = run->next; i < end; i++)
+        if (!run->jobs[i].taken && !folder_busy(run, self, run->jobs[i].folder)) return i;
+    return run->next;
+}
+
+/* Takes a job and converts it; false when none waits (or after SIGINT). Called with the lock
+ * held; returns with it held. */
+static bool run_next(batch_run *run, size_t self) {
     if (run->next >= run->count || interrupted) return false;
-    batch_job job = run->jobs[run->next++];
+    size_t i = pick_job(run, self);
+    batch_job job = run->jobs[i];
+    run->jobs[i].taken = true;
+    while (run->next < run->count && run->jobs[run->next].taken) run->next++;
+    run->waiting--;
     run->waiting_bytes -= job.model.size;
     run->running++;
+    run->busy[self] = job.folder;
     pthread_mutex_unlock(&run->lock);
     batch_convert_one(run, job.rec, &job.model);
     pthread_mutex_lock(&run->lock);
+    run->busy[self] = 0;
     note_done(run, job.rec);
     return true;
 }
 
+typedef struct worker_arg {
+    batch_run *run;
+    size_t self;
+} worker_arg;
+
 static void *worker(void *arg) {
-    batch_run *run = arg;
+    batch_run *run = ((worker_arg *)arg)->run;
+    size_t self = ((worker_arg *)arg)->self;
     pthread_mutex_lock(&run->lock);
     for (;;) {
-        if (run_next(run)) continue;
+        if (run_next(run, self)) continue;
         if (run->closed || interrupted) break;
         pthread_cond_wait(&run->more, &run->lock);
     }
@@ -57,14 +87,22 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-/* The reading thread converts too while more than `limit` jobs (or too many bytes) wait, so
- * memory stays bounded and -j N means N threads at work. */
+/* The reading thread (slot 0) converts too while more than `limit` jobs (or too many bytes)
+ * wait, so memory stays bounded and -j N means N threads at work. */
 static void help_while(batch_run *run, size_t limit) {
     pthread_mutex_lock(&run->lock);
-    while (run->count - run->next > limit || run->waiting_bytes > WAITING_BYTES_CAP)
-        if (!run_next(run)) break;
+    while (run->waiting > limit || run->waiting_bytes > READ_AHEAD_BYTES)
+        if (!run_next(run, 0)) break;
     cli_progress_update(&run->progress, run->files_done, run->files_total, run->models_done, run->current);
     pthread_mutex_unlock(&run->lock);
+}
+
+/* Folders are told apart by a hash of their path below OUT. */
+static uint64_t folder_key(const char *output) {
+    const char *slash = strrchr(output, '/');
+    size_t n = slash ? (size_t)(slash - output) : 0;
+    uint64_t key = ue_xxh64(output, n, 0);
+    return key ? key : 1; /* 0 marks an idle thread */
 }
 
 static ue_result push_job(batch_run *run, batch_record *rec, ue_model_found *m) {
@@ -72,7 +110,8 @@ static ue_result push_job(batch_run *run, batch_record *rec, ue_model_found *m) 
     batch_job *grown = realloc(run->jobs, (run->count + 1) * sizeof *grown);
     if (grown) {
         run->jobs = grown;
-        run->jobs[run->count++] = (batch_job){rec, *m};
+        run->jobs[run->count++] = (batch_job){rec, *m, folder_key(rec->output), false};
+        run->waiting++;
         run->waiting_bytes += m->size;
         pthread_cond_signal(&run->more);
     }
@@ -120,10 +159,24 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     return r == UE_ERR_NOMEM ? r : UE_OK;
 }
 
+/* Files up to this size are read with one read call and walked in memory; bigger ones are
+ * opened where they lie, so memory holds no more than one such file's models. */
+enum { READ_WHOLE_MAX = 16 << 20 };
+
+static ue_result collect(const batch_run *run, batch_record *file, ue_model_found **found, size_t *count) {
+    if (file->size > READ_WHOLE_MAX) return ue_model_collect(file->input, run->o->mode, found, count, &file->diag);
+    uint8_t *data;
+    size_t size;
+    ue_result r = ue_file_read(file->input, READ_WHOLE_MAX, &data, &size, &file->diag);
+    if (r == UE_OK) r = ue_model_collect_memory(data, size, file->input, run->o->mode, found, count, &file->diag);
+    free(data);
+    return r;
+}
+
 static ue_result read_file(batch_run *run, batch_names *names, batch_records *out, batch_record *file) {
     ue_model_found *found;
     size_t count;
-    ue_result r = ue_model_collect(file->input, run->o->mode, &found, &count, &file->diag);
+    ue_result r = collect(run, file, &found, &count);
     if (r != UE_OK) {
         file_failed(file, r);
         return UE_OK;
@@ -157,7 +210,7 @@ static ue_result read_all(batch_run *run, batch_names *names, batch_records *wal
         pthread_mutex_lock(&run->lock);
         run->files_done++;
         pthread_mutex_unlock(&run->lock);
-        help_while(run, workers * 2);
+        help_while(run, workers ? READ_AHEAD_JOBS : 0);
     }
     return r;
 }
@@ -180,9 +233,14 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
     }
     size_t workers = (size_t)(run->o->jobs > 1 ? run->o->jobs - 1 : 0);
     pthread_t tids[64];
+    worker_arg args[64];
     size_t started = 0;
-    for (size_t t = 0; t < workers && t < 64; t++)
-        if (pthread_create(&tids[started], NULL, worker, run) == 0) started++;
+    if (workers > 63) workers = 63;
+    run->threads = workers + 1; /* set before any thread reads it; unused slots stay idle */
+    for (size_t t = 0; t < workers; t++) {
+        args[started] = (worker_arg){run, started + 1};
+        if (pthread_create(&tids[started], NULL, worker, &args[started]) == 0) started++;
+    }
     run->files_total = pending_files(walked);
     ue_result r = read_all(run, names, walked, out, started);
     help_while(run, 0);
@@ -191,7 +249,8 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
     pthread_cond_broadcast(&run->more);
     pthread_mutex_unlock(&run->lock);
     for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
-    for (size_t i = run->next; i < run->count; i++) free(run->jobs[i].model.data); /* after SIGINT */
+    for (size_t i = run->next; i < run->count; i++)
+        if (!run->jobs[i].taken) free(run->jobs[i].model.data); /* after SIGINT */
     cli_progress_clear(&run->progress);
     batch_names_prune(names, run->out->temp_path);
     batch_names_free(names);
@@ -319,10 +378,15 @@ int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_option
     ue_outdir out;
     if (!rc) rc = begin_output(o, &out);
     if (!rc) {
-        batch_run run = {o, format_opts, type, &out, NULL, 0, 0, 0, 0, false,
-                         PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {0}, 0, 0, 0, NULL};
+        batch_run run;
+        memset(&run, 0, sizeof run);
+        run.o = o, run.format_opts = format_opts, run.type = type, run.out = &out;
+        pthread_mutex_init(&run.lock, NULL);
+        pthread_cond_init(&run.more, NULL);
         rc = convert_batch(&run, &walked, &records, &out);
         free(run.jobs);
+        pthread_mutex_destroy(&run.lock);
+        pthread_cond_destroy(&run.more);
     }
     /* The walk's records moved into `records` as they were read (NULL left behind). */
     batch_records_free(&walked);

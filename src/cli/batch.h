@@ -25,6 +25,7 @@ typedef struct batch_record {
     char companion[4096]; /* the .bin/.mtl written beside it ("" when none) */
     char reason[320];  /* the first reason of a skip or failure, one line */
     size_t models;     /* files: models found in it */
+    uint64_t size;     /* files: bytes, as the walk saw them */
     ue_diag diag;
 } batch_record;
 

@@ -13,6 +13,8 @@
 typedef struct batch_job {
     batch_record *rec;
     ue_model_found model;
+    uint64_t folder;  /* which output folder it writes into (a hash; never 0) */
+    bool taken;
 } batch_job;
 
 typedef struct batch_run {
@@ -20,10 +22,12 @@ typedef struct batch_run {
     const ue_model_options *format_opts;
     const char *type;            /* "glb", "gltf" or "obj" */
     const ue_outdir *out;        /* files are put into out->temp_path */
-    /* the queue: jobs[next..count) wait; guarded by lock */
+    /* the queue: jobs[next..count) that are not taken wait; guarded by lock */
     batch_job *jobs;
-    size_t count, next, running;
+    size_t count, next, running, waiting;
     size_t waiting_bytes;
+    size_t threads;     /* slots in busy: the reading thread is 0 */
+    uint64_t busy[64];  /* the folder each thread writes into now, 0 when idle */
     bool closed;
     pthread_mutex_t lock;
     pthread_cond_t more;

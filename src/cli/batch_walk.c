@@ -90,10 +90,11 @@ static batch_record *note(walk *w, batch_kind kind, const char *path, batch_stat
     return r;
 }
 
-static void add_file(walk *w, const char *path, const char *rel) {
+static void add_file(walk *w, const char *path, const char *rel, const struct stat *st) {
     batch_record *r = batch_record_add(w->out, BATCH_FILE, path);
     if (r && !(r->rel = strdup(rel))) w->nomem = true;
     if (!r) w->nomem = true;
+    if (r) r->size = (uint64_t)st->st_size;
 }
 
 static void walk_dir(walk *w, const char *path, const char *rel, int depth);
@@ -126,7 +127,7 @@ static void walk_child(walk *w, const char *path, const char *rel, int depth) {
                  "directory already visited (a link loop or a second link to it)");
         else walk_dir(w, path, rel, depth + 1);
     } else if (S_ISREG(st.st_mode)) {
-        add_file(w, path, rel);
+        add_file(w, path, rel, &st);
     } else {
         note(w, BATCH_FILE, path, BATCH_SKIPPED, "not a regular file");
     }
@@ -180,7 +181,7 @@ static void walk_root(walk *w, const char *root, bool several) {
         if (first_visit(w, &st)) walk_dir(w, root, several ? name : "", 0);
         else note(w, BATCH_DIRECTORY, root, BATCH_SKIPPED, "directory already visited");
     } else if (S_ISREG(st.st_mode)) {
-        add_file(w, root, name);
+        add_file(w, root, name, &st);
     } else {
         note(w, BATCH_FILE, root, BATCH_SKIPPED, "not a regular file");
     }

@@ -137,24 +137,21 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
     return UE_OK;
 }
 
-ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
-                           ue_diag *d) {
-    *items = NULL;
-    *count = 0;
-    ue_archive *a;
-    ue_result r = ue_archive_open(path, mode, &a, d);
-    if (r != UE_OK) return r;
+/* The models of an opened container: the container itself when a format claims its bytes,
+ * else every model inside it. */
+static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
+                                size_t *count, ue_diag *d) {
     found_list l = {NULL, 0};
     uint8_t *data;
     size_t size;
-    r = ue_archive_bytes(a, &data, &size);
+    ue_result r = ue_archive_bytes(a, &data, &size);
     if (r == UE_OK) {
         const ue_model_format *f = ue_model_probe(data, size);
         if (f) {
-            r = push(&l, path, f, data, size);
+            r = push(&l, name, f, data, size);
         } else {
             free(data);
-            r = walk(a, path, mode, &l, d, 0);
+            r = walk(a, name, mode, &l, d, 0);
         }
     }
     ue_archive_close(a);
@@ -165,6 +162,24 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     *items = l.items;
     *count = l.count;
     return UE_OK;
+}
+
+ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
+                           ue_diag *d) {
+    *items = NULL;
+    *count = 0;
+    ue_archive *a;
+    ue_result r = ue_archive_open(path, mode, &a, d);
+    return r == UE_OK ? collect_opened(a, path, mode, items, count, d) : r;
+}
+
+ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *name, ue_mode mode,
+                                  ue_model_found **items, size_t *count, ue_diag *d) {
+    *items = NULL;
+    *count = 0;
+    ue_archive *a;
+    ue_result r = ue_archive_open_memory(data, size, name, mode, &a, d);
+    return r == UE_OK ? collect_opened(a, name, mode, items, count, d) : r;
 }
 
 ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d) {
