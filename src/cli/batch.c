@@ -23,9 +23,16 @@ enum { READ_AHEAD_JOBS = 1024, READ_AHEAD_BYTES = 64 << 20, PICK_WINDOW = 256 };
 
 /* ---- the queue --------------------------------------------------------------------------- */
 
-static void note_done(batch_run *run, const batch_record *rec) {
+/* A file counts as done for the progress bar once it is read and all its models are. */
+static void file_progress(batch_run *run, batch_record *file) {
+    if (file->read_done && file->unfinished == 0) run->files_done++;
+}
+
+static void note_done(batch_run *run, const batch_record *rec, batch_record *file) {
     run->running--;
     run->models_done++;
+    file->unfinished--;
+    file_progress(run, file);
     if (!run->o->verbose) return;
     cli_progress_clear(&run->progress);
     if (rec->status == BATCH_CONVERTED) fprintf(stderr, "%s -> %s/%s\n", rec->input, run->o->output, rec->output);
@@ -61,11 +68,12 @@ static bool run_next(batch_run *run, size_t self) {
     run->waiting_bytes -= job.model.size;
     run->running++;
     run->busy[self] = job.folder;
+    run->current = job.rec->input;
     pthread_mutex_unlock(&run->lock);
     batch_convert_one(run, job.rec, &job.model);
     pthread_mutex_lock(&run->lock);
     run->busy[self] = 0;
-    note_done(run, job.rec);
+    note_done(run, job.rec, job.file);
     return true;
 }
 
@@ -91,9 +99,11 @@ static void *worker(void *arg) {
  * wait, so memory stays bounded and -j N means N threads at work. */
 static void help_while(batch_run *run, size_t limit) {
     pthread_mutex_lock(&run->lock);
-    while (run->waiting > limit || run->waiting_bytes > READ_AHEAD_BYTES)
-        if (!run_next(run, 0)) break;
     cli_progress_update(&run->progress, run->files_done, run->files_total, run->models_done, run->current);
+    while (run->waiting > limit || run->waiting_bytes > READ_AHEAD_BYTES) {
+        if (!run_next(run, 0)) break;
+        cli_progress_update(&run->progress, run->files_done, run->files_total, run->models_done, run->current);
+    }
     pthread_mutex_unlock(&run->lock);
 }
 
@@ -105,12 +115,13 @@ static uint64_t folder_key(const char *output) {
     return key ? key : 1; /* 0 marks an idle thread */
 }
 
-static ue_result push_job(batch_run *run, batch_record *rec, ue_model_found *m) {
+static ue_result push_job(batch_run *run, batch_record *file, batch_record *rec, ue_model_found *m) {
     pthread_mutex_lock(&run->lock);
     batch_job *grown = realloc(run->jobs, (run->count + 1) * sizeof *grown);
     if (grown) {
         run->jobs = grown;
-        run->jobs[run->count++] = (batch_job){rec, *m, folder_key(rec->output), false};
+        run->jobs[run->count++] = (batch_job){rec, file, *m, folder_key(rec->output), false};
+        file->unfinished++;
         run->waiting++;
         run->waiting_bytes += m->size;
         pthread_cond_signal(&run->more);
@@ -143,7 +154,7 @@ static void file_failed(batch_record *rec, ue_result r) {
 }
 
 /* One model found: its record, its mirrored name, its job. */
-static ue_result add_model(batch_run *run, batch_names *names, batch_records *out, const batch_record *file,
+static ue_result add_model(batch_run *run, batch_names *names, batch_records *out, batch_record *file,
                            ue_model_found *m) {
     batch_record *rec = batch_record_add(out, BATCH_MODEL, m->name);
     if (!rec) return UE_ERR_NOMEM;
@@ -151,7 +162,7 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     ue_result r = batch_names_place(names, run->out->temp_path, file->rel, file->input, m->name, run->type,
                                     rec->output, sizeof rec->output, rec->companion, sizeof rec->companion,
                                     &rec->diag);
-    if (r == UE_OK) return push_job(run, rec, m);
+    if (r == UE_OK) return push_job(run, file, rec, m);
     rec->status = BATCH_FAILED;
     snprintf(rec->reason, sizeof rec->reason, "no output name: %s", ue_result_name(r));
     rec->output[0] = rec->companion[0] = 0;
@@ -205,10 +216,13 @@ static ue_result read_all(batch_run *run, batch_names *names, batch_records *wal
         out->items[out->count++] = rec;
         walked->items[i] = NULL;
         if (rec->kind != BATCH_FILE || rec->status != BATCH_PENDING || interrupted || r != UE_OK) continue;
+        pthread_mutex_lock(&run->lock);
         run->current = rec->input;
+        pthread_mutex_unlock(&run->lock);
         r = read_file(run, names, out, rec);
         pthread_mutex_lock(&run->lock);
-        run->files_done++;
+        rec->read_done = true;
+        file_progress(run, rec);
         pthread_mutex_unlock(&run->lock);
         help_while(run, workers ? READ_AHEAD_JOBS : 0);
     }

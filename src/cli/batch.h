@@ -26,6 +26,8 @@ typedef struct batch_record {
     char reason[320];  /* the first reason of a skip or failure, one line */
     size_t models;     /* files: models found in it */
     uint64_t size;     /* files: bytes, as the walk saw them */
+    size_t unfinished; /* files: models queued and not yet converted (progress) */
+    bool read_done;    /* files: every model of it is queued */
     ue_diag diag;
 } batch_record;
 

@@ -12,6 +12,7 @@
 /* One model to convert; its bytes are freed once it is converted. */
 typedef struct batch_job {
     batch_record *rec;
+    batch_record *file;  /* the file it came from */
     ue_model_found model;
     uint64_t folder;  /* which output folder it writes into (a hash; never 0) */
     bool taken;

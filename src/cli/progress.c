@@ -52,12 +52,15 @@ void cli_progress_update(cli_progress *p, size_t done, size_t total, size_t mode
     /* The current file fills what is left of the line, its end kept (the name matters most). */
     int room = width - n;
     size_t len = current ? strlen(current) : 0;
-    if (room > 3 && len > (size_t)room)
-        fprintf(stderr, "\r%s...%s\x1b[K", line, current + len - (size_t)(room - 3));
-    else if (room > 3)
+    if (room > 3 && len > (size_t)room) {
+        const char *tail = current + len - (size_t)(room - 3);
+        while ((*tail & 0xC0) == 0x80) tail++; /* start at a whole UTF-8 character */
+        fprintf(stderr, "\r%s...%s\x1b[K", line, tail);
+    } else if (room > 3) {
         fprintf(stderr, "\r%s%s\x1b[K", line, current ? current : "");
-    else
+    } else {
         fprintf(stderr, "\r%.*s\x1b[K", width, line);
+    }
     fflush(stderr);
     p->drawn = true;
 }
