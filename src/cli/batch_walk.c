@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,7 +176,11 @@ static void walk_root(walk *w, const char *root, bool several) {
     char buf[4096];
     const char *name = root_name(root, buf, sizeof buf);
     struct stat st;
-    if (stat(root, &st) != 0) {
+    if (stat(root, &st) != 0 && strchr(root, ':')) {
+        /* ARCHIVE:ENTRY: read through the archive layer (its size is unknown here). */
+        st.st_size = (off_t)INT64_MAX;
+        add_file(w, root, name, &st);
+    } else if (stat(root, &st) != 0) {
         note(w, BATCH_FILE, root, BATCH_FAILED, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
         if (first_visit(w, &st)) walk_dir(w, root, several ? name : "", 0);

@@ -113,6 +113,10 @@ expect_rc 0 "$UE" convert -r "$G/models" "$G/archives" -o "$T/two" -v -j 2
 grep -q "outer.rlb:empty.bin:ROBOT.msh -> $T/two/archives/outer.rlb/empty.bin/ROBOT.glb" "$T/err" && ok || bad "-v line"
 [ -f "$T/two/models/robot.glb" ] && [ -f "$T/two/archives/objects.rlb/ROBOT.glb" ] && ok || bad "roots' names first"
 
+# An ARCHIVE:ENTRY input is one file of the batch, named after the address.
+expect_rc 0 "$UE" convert -r "$G/archives/objects.rlb:ROBOT.msh" -o "$T/entry"
+[ -f "$T/entry/objects.rlb_ROBOT.glb" ] && ok || bad "ARCHIVE:ENTRY input: $(cd "$T/entry" && find . -type f)"
+
 # An existing output: refused without -f; an earlier batch output is replaced with -f; a
 # directory holding anything else is never replaced.
 expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/o1"
