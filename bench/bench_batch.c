@@ -1,12 +1,15 @@
 /* Benchmark: `convert -r` of a generated game folder (2,000 models by default: bare MSH files and
  * NRes archives holding one, in 20 folders) with -j 1 and -j 2 side by side, as whole processes,
- * alternating A B A B; prints each run, the medians and the pairwise speed-up -j 1 / -j 2. */
+ * alternating A B A B; prints each run, the medians and the pairwise speed-up -j 1 / -j 2, next
+ * to what a perfectly parallel CPU-bound control gains on the machine at the same moment. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "samples/samples.h"
 
@@ -61,6 +64,27 @@ static double run_batch(const char *unearth, const char *corpus, const char *out
     return rc == 0 ? t : -1;
 }
 
+/* The control: a fixed CPU-bound loop in one process, then the same loop in two processes at
+ * once. On two idle cores the pair takes as long as one (ceiling 2.0x); on a shared machine
+ * the ceiling says how much a second thread can gain at that moment, whatever the program. */
+static void spin(void) {
+    volatile unsigned long x = 0;
+    for (unsigned long i = 0; i < 200000000ul; i++) x += i;
+}
+
+static double spin_processes(int n) {
+    double t0 = now();
+    for (int i = 0; i < n; i++)
+        if (fork() == 0) {
+            spin();
+            _exit(0);
+        }
+    while (wait(NULL) > 0) continue;
+    return now() - t0;
+}
+
+static double ceiling(void) { return 2 * spin_processes(1) / spin_processes(2); }
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -78,7 +102,7 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
     snprintf(corpus, sizeof corpus, "%s/corpus", dir);
     snprintf(out1, sizeof out1, "%s/out-j1", dir);
     snprintf(out2, sizeof out2, "%s/out-j2", dir);
-    double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS];
+    double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS], ceil[MAX_RUNS];
     /* one warm-up of each: page cache and binary loaded */
     if (run_batch(unearth, corpus, out1, 1) < 0 || run_batch(unearth, corpus, out2, 2) < 0) return 1;
     for (size_t r = 0; r < runs; r++) {
@@ -86,7 +110,9 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
         b[r] = run_batch(unearth, corpus, out2, 2);
         if (a[r] < 0 || b[r] < 0) return 1;
         ratio[r] = a[r] / b[r];
-        printf("run %zu: -j 1 %.3f s, -j 2 %.3f s, speed-up %.2fx\n", r + 1, a[r], b[r], ratio[r]);
+        ceil[r] = ceiling();
+        printf("run %zu: -j 1 %.3f s, -j 2 %.3f s, speed-up %.2fx (machine ceiling now %.2fx)\n", r + 1, a[r],
+               b[r], ratio[r], ceil[r]);
     }
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "diff -r -x unearth-batch.json '%s' '%s' >/dev/null", out1, out2);
@@ -97,6 +123,9 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
            (double)models / ma, mb, (double)models / mb);
     printf("speed-up -j 1 / -j 2: median %.2fx, min %.2fx, max %.2fx (goal >= 1.6x)\n", mr, ratio[0],
            ratio[runs - 1]);
+    double mc = median(ceil, runs);
+    printf("machine ceiling (2 CPU-bound processes vs 1): median %.2fx, min %.2fx, max %.2fx\n", mc, ceil[0],
+           ceil[runs - 1]);
     printf("outputs of -j 1 and -j 2: %s\n", same ? "identical" : "DIFFERENT");
     return same ? 0 : 1;
 }

@@ -3,14 +3,16 @@
  * summary, a JSON report, and nothing left behind by a failure or an interrupt (docs/batch.md). */
 #define _DEFAULT_SOURCE
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/batch_run.h"
 
-/* Set by SIGINT: no new file or model is started, the private directory is removed. */
-static volatile sig_atomic_t interrupted;
+/* Set by SIGINT: no new file or model is started, the private directory is removed. A
+ * lock-free atomic, so the handler may set it and every thread may read it. */
+static atomic_int interrupted;
 
 static void on_interrupt(int sig) {
     (void)sig;
