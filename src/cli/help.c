@@ -36,7 +36,8 @@ static const cli_option_def option_table[] = {
      "(default: off, notes are not printed; not with -q)"},
     {OPT_RECURSIVE, "-r", "--recursive", 0, NULL, NO_RANGE, NULL,
      "batch: every model below the directories IN, mirrored into the\n"
-     "directory OUT, with a summary (default: off, a directory IN is an error)"},
+     "directory OUT, with a summary and a report (default: off; a\n"
+     "directory IN is an error)"},
     {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "MSH option: level of detail 0..2 (default: 0)"},
     {OPT_GROUP, NULL, "--group", 1, "G", -1, 4, NULL,
      "MSH option: group 0..4, or -1 for every group (default: -1)"},
