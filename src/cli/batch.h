@@ -59,7 +59,8 @@ ue_result batch_walk(const char *const *roots, size_t root_count, bool follow_li
 
 /* ---- output names (batch_names.c) ---- */
 
-/* The set of relative paths a batch has given out, as files or directories. */
+/* A hash set of strings: the relative paths a batch has given out, as files or directories
+ * (and, for the walk, the "DEVICE:INODE" of every directory entered). */
 typedef struct batch_names batch_names;
 batch_names *batch_names_new(void);
 void batch_names_free(batch_names *n);

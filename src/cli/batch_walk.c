@@ -54,15 +54,9 @@ void batch_records_free(batch_records *l) {
 
 /* ---- the walk ----------------------------------------------------------------------------- */
 
-typedef struct dir_id {
-    dev_t dev;
-    ino_t ino;
-} dir_id;
-
 typedef struct walk {
     bool follow_links;
-    dir_id *seen; /* every directory entered */
-    size_t seen_count;
+    batch_names *seen; /* every directory entered, as "DEVICE:INODE" (a hash set: linear work) */
     batch_records *out;
     bool nomem;
 } walk;
@@ -71,16 +65,11 @@ enum { MAX_WALK_DEPTH = 256 }; /* deeper trees are reported, not descended (stac
 
 /* Marks a directory entered; false when it was entered before (a loop or a second link). */
 static bool first_visit(walk *w, const struct stat *st) {
-    for (size_t i = 0; i < w->seen_count; i++)
-        if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino) return false;
-    dir_id *grown = realloc(w->seen, (w->seen_count + 1) * sizeof *grown);
-    if (!grown) {
-        w->nomem = true;
-        return false;
-    }
-    w->seen = grown;
-    w->seen[w->seen_count++] = (dir_id){st->st_dev, st->st_ino};
-    return true;
+    char key[64];
+    snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+    if (batch_names_has(w->seen, key)) return false;
+    if (batch_names_reserve(w->seen, key) != UE_OK) w->nomem = true;
+    return !w->nomem;
 }
 
 static batch_record *note(walk *w, batch_kind kind, const char *path, batch_status status,
@@ -194,8 +183,9 @@ static void walk_root(walk *w, const char *root, bool several) {
 
 ue_result batch_walk(const char *const *roots, size_t root_count, bool follow_links,
                      batch_records *out) {
-    walk w = {follow_links, NULL, 0, out, false};
+    walk w = {follow_links, batch_names_new(), out, false};
+    w.nomem = !w.seen;
     for (size_t i = 0; i < root_count && !w.nomem; i++) walk_root(&w, roots[i], root_count > 1);
-    free(w.seen);
+    batch_names_free(w.seen);
     return w.nomem ? UE_ERR_NOMEM : UE_OK;
 }
