@@ -146,13 +146,7 @@ static void file_failed(batch_record *rec, ue_result r) {
         batch_record_set(rec, BATCH_SKIPPED, "neither a container nor a model unearth knows");
         return;
     }
-    rec->status = BATCH_FAILED;
-    for (size_t i = 0; i < rec->diag.count; i++)
-        if (rec->diag.items[i].severity == UE_SEV_ERROR) {
-            ue_diag_format(&rec->diag.items[i], rec->reason, sizeof rec->reason);
-            return;
-        }
-    snprintf(rec->reason, sizeof rec->reason, "%s", ue_result_name(r));
+    batch_record_fail(rec, r);
 }
 
 /* One model found: its record, its mirrored name, its job. */

@@ -41,6 +41,8 @@ typedef struct batch_records {
 batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input);
 /* Frees every record and the list; NULL items (records moved elsewhere) are passed over. */
 void batch_records_free(batch_records *l);
+/* Marks a record failed; its reason is the first error of its diagnostics (or the result). */
+void batch_record_fail(batch_record *r, ue_result result);
 /* Sets status and a one-line reason (printf-style). */
 void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...)
 #if defined(__GNUC__)

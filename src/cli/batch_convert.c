@@ -55,16 +55,6 @@ static ue_result write_outputs(const batch_run *run, const batch_record *rec, co
     return r;
 }
 
-/* The first error of a list as one line, for the summary and the report's `reason`. */
-static void first_error(batch_record *rec, ue_result r) {
-    for (size_t i = 0; i < rec->diag.count; i++)
-        if (rec->diag.items[i].severity == UE_SEV_ERROR) {
-            ue_diag_format(&rec->diag.items[i], rec->reason, sizeof rec->reason);
-            return;
-        }
-    snprintf(rec->reason, sizeof rec->reason, "%s", ue_result_name(r));
-}
-
 void batch_convert_one(const batch_run *run, batch_record *rec, ue_model_found *model) {
     ue_scene s;
     ue_scene_init(&s);
@@ -84,7 +74,6 @@ void batch_convert_one(const batch_run *run, batch_record *rec, ue_model_found *
         rec->status = BATCH_CONVERTED;
         return;
     }
-    rec->status = BATCH_FAILED;
-    first_error(rec, r);
+    batch_record_fail(rec, r);
     rec->output[0] = rec->companion[0] = 0;
 }

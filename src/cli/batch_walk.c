@@ -39,6 +39,16 @@ void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...
     r->status = status;
 }
 
+void batch_record_fail(batch_record *r, ue_result result) {
+    r->status = BATCH_FAILED;
+    for (size_t i = 0; i < r->diag.count; i++)
+        if (r->diag.items[i].severity == UE_SEV_ERROR) {
+            ue_diag_format(&r->diag.items[i], r->reason, sizeof r->reason);
+            return;
+        }
+    snprintf(r->reason, sizeof r->reason, "%s", ue_result_name(result));
+}
+
 void batch_records_free(batch_records *l) {
     for (size_t i = 0; i < l->count; i++) {
         if (!l->items[i]) continue; /* moved to another list */
