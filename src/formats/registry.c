@@ -202,33 +202,21 @@ static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, u
     return r;
 }
 
-ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
-                           ue_diag *d) {
-    *items = NULL;
-    *count = 0;
-    ue_archive *a;
-    uint8_t *plain;
-    size_t plain_size;
-    const ue_model_format *pf;
-    ue_result r = open_or_plain(path, mode, &a, &plain, &plain_size, &pf, d);
-    if (r != UE_OK) return r;
-    if (plain) {
-        found_list one = {NULL, 0};
-        r = push(&one, path, pf, plain, plain_size);
-        if (r == UE_OK) *items = one.items, *count = 1;
-        return r;
-    }
+/* The models of an opened container: the container itself when a format claims its bytes,
+ * else every model inside it. */
+static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
+                                size_t *count, ue_diag *d) {
     found_list l = {NULL, 0};
     uint8_t *data;
     size_t size;
-    r = ue_archive_bytes(a, &data, &size);
+    ue_result r = ue_archive_bytes(a, &data, &size);
     if (r == UE_OK) {
-        const ue_model_format *f = probe_named(path, data, size);
+        const ue_model_format *f = probe_named(name, data, size);
         if (f) {
-            r = push(&l, path, f, data, size);
+            r = push(&l, name, f, data, size);
         } else {
             free(data);
-            r = walk(a, path, mode, &l, d, 0);
+            r = walk(a, name, mode, &l, d, 0);
         }
     }
     ue_archive_close(a);
@@ -239,6 +227,53 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     *items = l.items;
     *count = l.count;
     return UE_OK;
+}
+
+/* A model that is no container, found in place of one: the whole list. Takes `data`. */
+static ue_result collect_plain(const char *name, const ue_model_format *f, uint8_t *data,
+                               size_t size, ue_model_found **items, size_t *count) {
+    found_list one = {NULL, 0};
+    ue_result r = push(&one, name, f, data, size);
+    if (r == UE_OK) *items = one.items, *count = 1;
+    return r;
+}
+
+ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
+                           ue_diag *d) {
+    *items = NULL;
+    *count = 0;
+    ue_archive *a;
+    uint8_t *plain;
+    size_t plain_size;
+    const ue_model_format *pf;
+    ue_result r = open_or_plain(path, mode, &a, &plain, &plain_size, &pf, d);
+    if (r != UE_OK) return r;
+    if (plain) return collect_plain(path, pf, plain, plain_size, items, count);
+    return collect_opened(a, path, mode, items, count, d);
+}
+
+ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *name, ue_mode mode,
+                                  ue_model_found **items, size_t *count, ue_diag *d) {
+    *items = NULL;
+    *count = 0;
+    ue_archive *a;
+    ue_diag tried = {0};
+    ue_result r = ue_archive_open_memory(data, size, name, mode, &a, &tried);
+    if (r == UE_OK) {
+        ue_diag_free(&tried);
+        return collect_opened(a, name, mode, items, count, d);
+    }
+    /* No container: the bytes may still be a model that is none (an HSD .dat). */
+    const ue_model_format *f = r != UE_ERR_IO ? probe_named(name, data, size) : NULL;
+    uint8_t *copy = f ? malloc(size ? size : 1) : NULL;
+    if (copy) {
+        ue_diag_free(&tried);
+        memcpy(copy, data, size);
+        return collect_plain(name, f, copy, size, items, count);
+    }
+    ue_diag_append(d, &tried, UE_SEV_INFO);
+    ue_diag_free(&tried);
+    return f ? UE_ERR_NOMEM : r;
 }
 
 ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d) {
