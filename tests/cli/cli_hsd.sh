@@ -82,7 +82,10 @@ expect_rc 2 "$UE" convert "$DAT" -o "$T/bad.glb" --scale 0
 
 # convert -r finds the creature inside the FSYS and the PKX
 expect_rc 0 "$UE" convert -r "$G" -o "$T/all"
-[ "$(ls "$T/all" | wc -l)" = 2 ] && ok || bad "convert -r: $(ls "$T/all")"
+for m in creature.fsys/creature.pkx/model.glb creature.pkx/model.glb; do   # mirrored chains
+  [ -s "$T/all/$m" ] && ok || bad "convert -r: no $m in $(cd "$T/all" && find . -name '*.glb')"
+done
+[ "$(find "$T/all" -name '*.glb' | wc -l)" = 2 ] && ok || bad "convert -r: not exactly 2 models"
 
 # info, validate, roundtrip
 expect_rc 0 "$UE" info "$DAT"
