@@ -124,7 +124,7 @@ UE_API ue_result ue_texm_build_rgba(uint32_t w, uint32_t h, const uint8_t *rgba,
                                     const ue_texm_build *how, ue_buf *out, ue_diag *d);
 
 /* The registry's entry for a bare Texm (probe, info, validate, roundtrip, images; a texture has
- * no geometry, so to_scene refuses it with UE_ERR_UNSUPPORTED: docs/models.md). */
+ * no geometry, so to_scene is NULL and convert passes it over: docs/models.md). */
 UE_API extern const ue_model_format ue_texm_model_format;
 
 #ifdef __cplusplus

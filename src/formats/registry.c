@@ -68,6 +68,11 @@ ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode m
                             const ue_model_options *opts, ue_scene *s, ue_diag *d) {
     ue_result r = ue_model_options_check(m->format, opts, d);
     if (r != UE_OK) return r;
+    if (!m->format->to_scene) {
+        ue_diag_add(d, UE_SEV_ERROR, "model.no_geometry", UE_NO_OFFSET, m->format->name,
+                    "%s is a %s: it has no geometry to convert", m->name, m->format->description);
+        return UE_ERR_UNSUPPORTED;
+    }
     return m->format->to_scene(m->data, m->size, name, mode, opts, s, d);
 }
 

@@ -11,16 +11,7 @@
 #include "unearth/texm.h"
 
 static bool texm_probe(const uint8_t *data, size_t size) {
-    return size >= UE_TEXM_HEADER_SIZE && ue_load_u32le(data) == UE_TEXM_MAGIC;
-}
-
-static ue_result texm_to_scene(const uint8_t *data, size_t size, const char *name, ue_mode mode,
-                               const ue_model_options *opts, ue_scene *s, ue_diag *d) {
-    (void)data, (void)size, (void)mode, (void)opts, (void)s;
-    ue_diag_add(d, UE_SEV_ERROR, "texm.no_geometry", 0, "texm",
-                "%s is a Texm texture, not a model: it has no geometry to convert "
-                "(write it as PNG with `unearth textures`)", name ? name : "the input");
-    return UE_ERR_UNSUPPORTED;
+    return size >= 4 && ue_load_u32le(data) == UE_TEXM_MAGIC; /* a cut header is reported */
 }
 
 static json_t *stats_json(const ue_texm *t) {
@@ -107,7 +98,8 @@ static ue_result texm_roundtrip(const uint8_t *data, size_t size, ue_mode mode, 
     r = ue_texm_write(&t, &again);
     if (r == UE_OK && (again.size != size || memcmp(again.data, data, size) != 0)) r = UE_ERR_MISMATCH;
     if (r == UE_OK)
-        snprintf(out->summary, sizeof out->summary, "header, %u mip levels and page chunk written back", t.level_count);
+        snprintf(out->summary, sizeof out->summary, "header, %u mip level%s%s written back",
+                 t.level_count, t.level_count == 1 ? "" : "s", t.has_page ? " and Page chunk" : "");
     ue_texm_free(&t);
     ue_buf_free(&again);
     return r;
@@ -147,7 +139,7 @@ const ue_model_format ue_texm_model_format = {
     NULL,
     0,
     texm_probe,
-    texm_to_scene,
+    NULL, /* no geometry: convert passes a texture over (docs/models.md) */
     texm_info,
     texm_validate,
     texm_roundtrip,
