@@ -188,6 +188,7 @@ static ue_result read_file(batch_run *run, batch_names *names, batch_records *ou
         file_failed(file, r);
         return UE_OK;
     }
+    cli_drop_textures(found, &count); /* a texture is no model: such a file is passed over */
     file->models = count;
     if (count == 0) batch_record_set(file, BATCH_SKIPPED, "holds no model");
     else file->status = BATCH_READ;

@@ -5,6 +5,7 @@
 
 #include "unearth/archive.h"
 #include "unearth/common.h"
+#include "unearth/model.h"
 
 /* Exit codes of the CLI contract. */
 enum { EXIT_OK_ = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
@@ -29,6 +30,10 @@ typedef struct cli_opts {
     bool mips;              /* textures --mips: every mip level, not only level 0 */
     const char *report;     /* convert -r --report FILE.json */
     bool follow_links;      /* convert -r --follow-links: enter linked directories (once each) */
+    const char *like;       /* texm --like FILE: the Texm whose format and flags are copied */
+    const char *pixel_format; /* texm --pixel-format F, a checked choice, NULL if absent */
+    long mip_levels;        /* texm --mip-levels N (0 = full chain) when mip_levels_given */
+    bool mip_levels_given;
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -95,6 +100,7 @@ int cmd_roundtrip(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_textures(const cli_opts *o); /* src/cli/cmd_textures.c */
+int cmd_texm(const cli_opts *o);     /* src/cli/cmd_texm.c */
 int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
@@ -112,6 +118,9 @@ int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum
 int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t);
 /* Proves decode → encode of every model's tables; prints a line per model. */
 int models_roundtrip(const cli_opts *o, const char *path);
+/* Textures (formats without geometry, docs/models.md) are not converted: they leave the list,
+ * which keeps its order (their bytes are freed); returns how many left. */
+size_t cli_drop_textures(ue_model_found *found, size_t *count);
 
 /* ---- options and help (src/cli/options.c, src/cli/help.c) ---- */
 
@@ -120,6 +129,7 @@ typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS, OPT_REPORT,
     OPT_FOLLOW_LINKS,
+    OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

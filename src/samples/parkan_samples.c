@@ -91,5 +91,15 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
         r = ue_sample_list_add(out, "parkan/sprites_demo.lib", data, size);
     }
     ue_buf_free(&lib);
+    /* A texture library showing every Texm feature (the robot's own Textures.lib is made with
+     * its materials). */
+    ue_buf tex = {0};
+    if (r == UE_OK) r = ue_sample_textures_demo(&tex);
+    if (r == UE_OK) {
+        size_t size;
+        uint8_t *data = ue_buf_take(&tex, &size);
+        r = ue_sample_list_add(out, "parkan/textures_demo.lib", data, size);
+    }
+    ue_buf_free(&tex);
     return r;
 }

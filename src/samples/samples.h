@@ -38,6 +38,10 @@ ue_result ue_sample_robot(ue_buf *out);
  * joints, meshes and textures). */
 ue_result ue_sample_creature_dat(ue_buf *out);
 
+/* The sample textures_demo.lib: an NRes of Texm entries in five pixel formats (appended to `out`;
+ * docs/parkan-textures.md lists the names). */
+ue_result ue_sample_textures_demo(ue_buf *out);
+
 /* A small RsLi library with one entry per packing method (appended to `out`). */
 ue_result ue_sample_rsli(ue_buf *out);
 

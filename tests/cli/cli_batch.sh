@@ -40,10 +40,11 @@ cp "$T/demo/parkan/objects.rlb" "$G/archives/objects.rlb"
 cp "$T/outer.rlb" "$G/archives/outer.rlb"
 cp "$T/d/msh_batch.msh" "$T/d/nres_trunc.rlb" "$G/damaged/"
 cp "$T/demo/gamecube/demo_colo.fsys" "$G/archives/"           # a container without models
+cp "$T/demo/parkan/textures_demo.lib" "$G/archives/"           # textures only: no model
 printf 'not an asset\n' > "$G/sounds/readme.txt"
 ln -s .. "$G/models/loop"                                      # a link back up: a loop
 expected_failed=2   # msh_batch.msh (model) and nres_trunc.rlb (file)
-expected_skipped=3  # demo_colo.fsys, readme.txt, the link
+expected_skipped=4  # demo_colo.fsys, textures_demo.lib, readme.txt, the link
 # Unreadable folder and file: permissions do not bite root, so as root the two batches that
 # meet them run as the user nobody (setpriv); without setpriv those checks are skipped, and
 # the test says so.
