@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive/container.h"
 #include "common/text.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
@@ -145,17 +146,24 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     ue_result r = ue_archive_open(path, mode, &a, d);
     if (r != UE_OK) return r;
     found_list l = {NULL, 0};
-    uint8_t *data;
+    /* Whether the file itself is a model is decided on a view: a 100 MB archive that is not
+     * one is not read whole for it (only its header and directory are looked at). */
+    const uint8_t *view;
     size_t size;
-    r = ue_archive_bytes(a, &data, &size);
+    const ue_model_format *f = NULL;
+    r = ue_archive_view(a, &view, &size);
     if (r == UE_OK) {
-        const ue_model_format *f = ue_model_probe(data, size);
-        if (f) {
-            r = push(&l, path, f, data, size);
-        } else {
-            free(data);
-            r = walk(a, path, mode, &l, d, 0);
-        }
+        f = ue_model_probe(view, size);
+        ue_archive_unview(a, view);
+    } else if (r == UE_ERR_UNSUPPORTED) {
+        r = UE_OK; /* nothing to view: an empty file is no model */
+    }
+    uint8_t *data;
+    if (r == UE_OK && f) {
+        r = ue_archive_bytes(a, &data, &size);
+        if (r == UE_OK) r = push(&l, path, f, data, size);
+    } else if (r == UE_OK) {
+        r = walk(a, path, mode, &l, d, 0);
     }
     ue_archive_close(a);
     if (r != UE_OK) {
