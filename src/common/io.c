@@ -48,7 +48,7 @@ typedef struct file_ctx {
     pthread_mutex_t lock;
     uint64_t window_at;
     size_t window_len;
-    uint8_t window[READ_WINDOW];
+    uint8_t *window; /* allocated at the first small read: a source only copied from has none */
 } file_ctx;
 
 static ue_result pread_all(int fd, uint64_t off, void *dst, size_t n) {
@@ -73,6 +73,10 @@ static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
     if (n > SMALL_READ) return pread_all(f->fd, off, dst, n);
     ue_result r = UE_OK;
     pthread_mutex_lock(&f->lock);
+    if (!f->window && !(f->window = malloc(READ_WINDOW))) {
+        pthread_mutex_unlock(&f->lock);
+        return pread_all(f->fd, off, dst, n);
+    }
     if (off < f->window_at || off + n > f->window_at + f->window_len) {
         uint64_t left = f->size - off;
         size_t len = left < READ_WINDOW ? (size_t)left : READ_WINDOW;
@@ -108,6 +112,7 @@ ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
     f->size = (uint64_t)st.st_size;
     f->window_at = 0;
     f->window_len = 0;
+    f->window = NULL;
     pthread_mutex_init(&f->lock, NULL);
     out->read = file_read;
     out->ctx = f;
@@ -120,6 +125,7 @@ void ue_source_close(ue_source *s) {
         file_ctx *f = s->ctx;
         close(f->fd);
         pthread_mutex_destroy(&f->lock);
+        free(f->window);
         free(f);
     }
     memset(s, 0, sizeof *s);
