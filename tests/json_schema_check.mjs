@@ -8,7 +8,7 @@ const [schemaPath, ...files] = process.argv.slice(2);
 const ajv = new Ajv({ allErrors: true, strict: false });
 // Every schema in the directory, so that $ref between them resolves.
 const dir = dirname(schemaPath);
-for (const name of ["diagnostic", "error", "info", "list", "validate"])
+for (const name of ["diagnostic", "error", "info", "list", "validate", "batch"])
   ajv.addSchema(JSON.parse(readFileSync(join(dir, `${name}.schema.json`), "utf8")), `${name}.schema.json`);
 const validate = ajv.getSchema(schemaPath.split("/").pop());
 let failed = 0;

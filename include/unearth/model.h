@@ -38,6 +38,10 @@ typedef struct ue_model_found {
  * A path that is neither a model nor a container fails as ue_archive_open does. */
 UE_API ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
                            ue_diag *d);
+/* The same for a file already in memory (`data` stays the caller's), named `name` in the
+ * addresses of its models ("name:ENTRY"): a batch reads each small file with one read. */
+UE_API ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *name, ue_mode mode,
+                                         ue_model_found **items, size_t *count, ue_diag *d);
 /* The model at `path` itself (a file or ARCHIVE:ENTRY), without looking inside containers;
  * UE_ERR_UNSUPPORTED when the bytes are no model. `item` is the caller's; item->data is a new
  * allocation the caller frees with free() (NULL on failure). */

@@ -25,6 +25,8 @@ typedef struct cli_opts {
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
+    const char *report;     /* convert -r --report FILE.json */
+    bool follow_links;      /* convert -r --follow-links: enter linked directories (once each) */
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -113,7 +115,7 @@ int models_roundtrip(const cli_opts *o, const char *path);
 /* Every option the CLI knows; each verb accepts a subset of them (cli_verb_def.options). */
 typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
-    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT,
+    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_REPORT, OPT_FOLLOW_LINKS,
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
+#include "cli/batch.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"
@@ -616,6 +616,14 @@ int cmd_convert(const cli_opts *o) {
     out_kind kind;
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
+    if (!o->recursive && (o->report || o->follow_links))
+        return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : "--follow-links");
+    if (o->recursive) {
+        /* A whole-folder batch: mirrored names, summary and report (src/cli/batch.c). */
+        model_opts mo;
+        model_opts_from_cli(o, &mo);
+        return cmd_convert_batch(o, kind_ext[kind], &mo.list);
+    }
     job_list jobs = {NULL, 0};
     rc = convert_all(o, to_file, kind, &jobs);
     free_jobs(&jobs);

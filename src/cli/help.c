@@ -35,8 +35,9 @@ static const cli_option_def option_table[] = {
      "also print informational notes, diagnostics of severity info\n"
      "(default: off, notes are not printed; not with -q)"},
     {OPT_RECURSIVE, "-r", "--recursive", 0, NULL, NO_RANGE, NULL,
-     "walk directories given as IN, every file below them (default: off,\n"
-     "a directory IN is an error)"},
+     "batch: every model below the directories IN, mirrored into the\n"
+     "directory OUT, with a summary and a report (default: off; a\n"
+     "directory IN is an error)"},
     {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "MSH option: level of detail 0..2 (default: 0)"},
     {OPT_GROUP, NULL, "--group", 1, "G", -1, 4, NULL,
      "MSH option: group 0..4, or -1 for every group (default: -1)"},
@@ -45,6 +46,12 @@ static const cli_option_def option_table[] = {
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
      "file type written for each model when OUT is a directory: glb, gltf\n"
      "or obj (default: glb)"},
+    {OPT_REPORT, NULL, "--report", 1, "FILE.json", NO_RANGE, NULL,
+     "with -r: also write the batch's JSON report to FILE.json (default:\n"
+     "only OUT/unearth-batch.json; docs/batch.md)"},
+    {OPT_FOLLOW_LINKS, NULL, "--follow-links", 0, NULL, NO_RANGE, NULL,
+     "with -r: enter symbolic links to directories, each directory once\n"
+     "(default: links to directories are reported and skipped)"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -112,19 +119,26 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_JOBS) | BIT(OPT_FORMAT),
+         BIT(OPT_GROUP) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
-     "unearth convert IN... -o OUT [--lod N] [--group G] [--format F] [-r] [-j N] [-f]\n"
-     "                [--strict|--tolerant] [-q|-v]",
+     "unearth convert IN... -o OUT [--lod N] [--group G] [--format F] [-j N] [-f]\n"
+     "                [--strict|--tolerant] [-q|-v]\n"
+     "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links] [-j N] ...",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
-     "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",
+     "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n"
+     "With -r (a batch), OUTDIR mirrors the inputs: models/robot.msh -> OUTDIR/models/robot.glb,\n"
+     "a.rlb:robot.msh -> OUTDIR/a.rlb/robot.glb (several DIRs: each one's name first). A progress\n"
+     "bar when stderr is a terminal, a closing summary, OUTDIR/unearth-batch.json (the report);\n"
+     "a failure never stops the batch, exit 1 when anything failed, 130 when interrupted\n"
+     "(nothing written). OUTDIR appears whole at the end (docs/batch.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group 0\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
-     "unearth convert -r demo -o models/ -j 2 --format obj\n"},
+     "unearth convert -r demo -o models/ -j 2 --format obj\n"
+     "unearth convert -r game -o game_gltf -j 2 --report game.json\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",
      "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",

@@ -162,6 +162,8 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_GROUP: o->group = values[0]; break;
     case OPT_JOBS: o->jobs = (int)number; break;
     case OPT_FORMAT: o->format = values[0]; break;
+    case OPT_REPORT: o->report = values[0]; break;
+    case OPT_FOLLOW_LINKS: o->follow_links = true; break;
     default: /* an edit operation: kept in order, in its long form, for cmd_edit */
         o->ops[o->op_count++] = opt->long_name;
         for (int k = 0; k < opt->value_count; k++) o->ops[o->op_count++] = values[k];

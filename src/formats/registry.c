@@ -138,20 +138,17 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
     return UE_OK;
 }
 
-ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
-                           ue_diag *d) {
-    *items = NULL;
-    *count = 0;
-    ue_archive *a;
-    ue_result r = ue_archive_open(path, mode, &a, d);
-    if (r != UE_OK) return r;
+/* The models of an opened container: the container itself when a format claims its bytes,
+ * else every model inside it. */
+static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
+                                size_t *count, ue_diag *d) {
     found_list l = {NULL, 0};
     /* Whether the file itself is a model is decided on a view: a 100 MB archive that is not
      * one is not read whole for it (only its header and directory are looked at). */
     const uint8_t *view;
     size_t size;
     const ue_model_format *f = NULL;
-    r = ue_archive_view(a, &view, &size);
+    ue_result r = ue_archive_view(a, &view, &size);
     if (r == UE_OK) {
         f = ue_model_probe(view, size);
         ue_archive_unview(a, view);
@@ -161,9 +158,9 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     uint8_t *data;
     if (r == UE_OK && f) {
         r = ue_archive_bytes(a, &data, &size);
-        if (r == UE_OK) r = push(&l, path, f, data, size);
+        if (r == UE_OK) r = push(&l, name, f, data, size);
     } else if (r == UE_OK) {
-        r = walk(a, path, mode, &l, d, 0);
+        r = walk(a, name, mode, &l, d, 0);
     }
     ue_archive_close(a);
     if (r != UE_OK) {
@@ -173,6 +170,24 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     *items = l.items;
     *count = l.count;
     return UE_OK;
+}
+
+ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **items, size_t *count,
+                           ue_diag *d) {
+    *items = NULL;
+    *count = 0;
+    ue_archive *a;
+    ue_result r = ue_archive_open(path, mode, &a, d);
+    return r == UE_OK ? collect_opened(a, path, mode, items, count, d) : r;
+}
+
+ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *name, ue_mode mode,
+                                  ue_model_found **items, size_t *count, ue_diag *d) {
+    *items = NULL;
+    *count = 0;
+    ue_archive *a;
+    ue_result r = ue_archive_open_memory(data, size, name, mode, &a, d);
+    return r == UE_OK ? collect_opened(a, name, mode, items, count, d) : r;
 }
 
 ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue_diag *d) {

@@ -140,16 +140,17 @@ expect_rc 1 "$UE" convert "$R" -o "$T/l1g1.glb" --lod 1 --group 1
 expect_rc 0 "$UE" convert "$R" -o "$T/l1g0.glb" --lod 1 --group 0
 [ "$(glb_json "$T/l1g0.glb" 'len(d["meshes"])')" = 3 ] && ok || bad "LOD 1 group 0 holds three meshes"
 
-# Batch names never collide: the fallback name is checked again, and so are the .mtl files
-# that OBJ output writes beside each model ("a b" and "a_b" share "a_b.mtl").
+# Batch names mirror the folders and never collide: the .mtl files that OBJ output writes
+# beside each model are checked too ("a b" and "a_b" share "a_b.mtl", so one becomes "a_b~2").
 mkdir -p "$T/clash/x" "$T/clash/y" "$T/clash/z"
 cp "$T/demo/parkan/robot.msh" "$T/clash/x/a.msh"; cp "$T/demo/parkan/robot.msh" "$T/clash/y/a_2.msh"
 cp "$T/demo/parkan/robot.msh" "$T/clash/z/a.msh"
 expect_rc 0 "$UE" convert -r "$T/clash" -o "$T/clash_out"
-[ "$(ls "$T/clash_out" | wc -l)" = 3 ] && ok || bad "three models did not give three files: $(ls "$T/clash_out")"
+[ -f "$T/clash_out/x/a.glb" ] && [ -f "$T/clash_out/y/a_2.glb" ] && [ -f "$T/clash_out/z/a.glb" ] && ok \
+  || bad "three models did not give three mirrored files: $(cd "$T/clash_out" && find . -type f)"
 mkdir -p "$T/mtl"; cp "$T/demo/parkan/robot.msh" "$T/mtl/a b.msh"; cp "$T/demo/parkan/robot.msh" "$T/mtl/a_b.msh"
 expect_rc 0 "$UE" convert -r "$T/mtl" -o "$T/mtl_out" --format obj
-[ "$(ls "$T/mtl_out"/*.mtl | wc -l)" = 2 ] && ok || bad "two OBJ models share one .mtl: $(ls "$T/mtl_out")"
+[ "$(ls "$T/mtl_out"/*.mtl | wc -l)" = 2 ] && [ -f "$T/mtl_out/a_b~2.mtl" ] && ok || bad "two OBJ models share one .mtl: $(ls "$T/mtl_out")"
 for obj in "$T/mtl_out"/*.obj; do
   lib=$(sed -n 's/^mtllib //p' "$obj"); [ -f "$T/mtl_out/$lib" ] && ok || bad "$obj names a missing $lib"
 done

@@ -40,7 +40,7 @@ sample_values() {
     --output) echo "$T/probe.out" ;;   --lod) echo 1 ;;   --group) echo -1 ;;
     --jobs) echo 2 ;;   --format) echo glb ;;   --rename-node) echo 0 a ;;
     --vertices) echo 0 1 ;;   --translate) echo 1 2 3 ;;   --scale) echo 2 ;;
-    --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;
+    --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --report) echo "$T/probe.json" ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }

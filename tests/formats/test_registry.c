@@ -107,6 +107,42 @@ static void collect_walks_containers(void) {
     ue_buf_free(&robot);
 }
 
+/* The same walk over bytes in memory: addresses start with the name given, the caller keeps
+ * its bytes, and bytes that are no container fail as they do from a file. */
+static void collect_memory_walks_bytes(void) {
+    ue_buf robot = {0};
+    REQUIRE(ue_sample_robot(&robot) == UE_OK);
+    char path[512];
+    pack_path("parkan/objects.rlb", path, sizeof path);
+    uint8_t *rlb;
+    size_t rlb_size;
+    REQUIRE(ue_file_read(path, 1 << 24, &rlb, &rlb_size, NULL) == UE_OK);
+    ue_model_found *found;
+    size_t count;
+    REQUIRE(ue_model_collect_memory(rlb, rlb_size, "mem.rlb", UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(count, 1);
+    if (count == 1) {
+        CHECK_STR(found[0].name, "mem.rlb:ROBOT.msh");
+        CHECK(found[0].size == robot.size && !memcmp(found[0].data, robot.data, robot.size));
+        CHECK(found[0].data < rlb || found[0].data >= rlb + rlb_size); /* a copy, not a view */
+    }
+    ue_model_found_free(found, count);
+    /* A bare model is itself the one model, under the name given. */
+    REQUIRE(ue_model_collect_memory(robot.data, robot.size, "r.msh", UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(count, 1);
+    if (count == 1) CHECK_STR(found[0].name, "r.msh");
+    ue_model_found_free(found, count);
+    /* Text is no container: the same failure and code as a file of it. */
+    ue_diag d = {0};
+    static const uint8_t text[] = "not an asset\n";
+    CHECK(ue_model_collect_memory(text, sizeof text - 1, "t.txt", UE_MODE_STRICT, &found, &count, &d) != UE_OK);
+    CHECK(d.count >= 1 && !strcmp(d.items[0].code, "archive.unknown"));
+    CHECK(found == NULL && count == 0);
+    ue_diag_free(&d);
+    free(rlb);
+    ue_buf_free(&robot);
+}
+
 /* The robot through the registry with options, against what its info says per LOD. */
 static ue_result convert(const ue_model_found *m, const ue_model_option *opts, size_t n, size_t *tris, ue_diag *d) {
     ue_model_options list = {opts, n};
@@ -212,6 +248,7 @@ int main(void) {
     RUN(the_table_names_msh_first);
     RUN(probe_knows_a_model_from_a_container);
     RUN(collect_walks_containers);
+    RUN(collect_memory_walks_bytes);
     RUN(to_scene_takes_msh_options);
     RUN(options_belong_to_their_format);
     RUN(validate_and_roundtrip_through_the_table);

@@ -1,0 +1,160 @@
+/* Benchmark: `convert -r` of a generated game folder (2,000 models by default: bare MSH files and
+ * NRes archives holding one, in 20 folders) with -j 1 and -j 2 side by side, as whole processes,
+ * alternating A B A B; prints each run, the medians and the pairwise speed-up -j 1 / -j 2, next
+ * to what a perfectly parallel CPU-bound control gains on the machine at the same moment. */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "samples/samples.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int write_file(const char *path, const uint8_t *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return 1;
+    size_t put = fwrite(data, 1, size, f);
+    return (fclose(f) != 0 || put != size) ? 1 : 0;
+}
+
+static const ue_sample_file *sample(const ue_sample_list *l, const char *path) {
+    for (size_t i = 0; i < l->count; i++)
+        if (!strcmp(l->items[i].path, path)) return &l->items[i];
+    return NULL;
+}
+
+/* `models` models: per folder of 100, 95 bare robot models and 5 archives with one each. */
+static int make_corpus(const char *dir, size_t models) {
+    ue_sample_list l = {0};
+    if (ue_samples_parkan(&l) != UE_OK) return 1;
+    const ue_sample_file *robot = sample(&l, "parkan/robot.msh"), *archive = sample(&l, "parkan/objects.rlb");
+    int rc = robot && archive ? 0 : 1;
+    mkdir(dir, 0755);
+    for (size_t i = 0; i < models && !rc; i++) {
+        char folder[4200], path[4300];
+        snprintf(folder, sizeof folder, "%s/area%02zu", dir, i / 100);
+        mkdir(folder, 0755);
+        bool packed = i % 100 >= 95;
+        snprintf(path, sizeof path, "%s/%s%03zu.%s", folder, packed ? "pack" : "unit", i % 100, packed ? "rlb" : "msh");
+        const ue_sample_file *f = packed ? archive : robot;
+        rc = write_file(path, f->data, f->size);
+    }
+    ue_sample_list_free(&l);
+    return rc;
+}
+
+/* One whole `convert -r` process into a fresh OUT; seconds of wall time, < 0 on failure. */
+static double run_batch(const char *unearth, const char *corpus, const char *out, int jobs) {
+    char cmd[13000];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    if (system(cmd) != 0) return -1;
+    snprintf(cmd, sizeof cmd, "'%s' convert -r '%s' -o '%s' -j %d -q", unearth, corpus, out, jobs);
+    double t0 = now();
+    int rc = system(cmd);
+    double t = now() - t0;
+    return rc == 0 ? t : -1;
+}
+
+/* The control: a fixed CPU-bound loop in one process, then the same loop in two processes at
+ * once. On two idle cores the pair takes as long as one (ceiling 2.0x); on a shared machine
+ * the ceiling says how much a second thread can gain at that moment, whatever the program. */
+static void spin(void) {
+    volatile unsigned long x = 0;
+    for (unsigned long i = 0; i < 200000000ul; i++) x += i;
+}
+
+static double spin_processes(int n) {
+    double t0 = now();
+    for (int i = 0; i < n; i++)
+        if (fork() == 0) {
+            spin();
+            _exit(0);
+        }
+    while (wait(NULL) > 0) continue;
+    return now() - t0;
+}
+
+static double ceiling(void) { return 2 * spin_processes(1) / spin_processes(2); }
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+enum { MAX_RUNS = 50 };
+
+static int compare(const char *unearth, const char *dir, size_t models, size_t runs) {
+    char corpus[4200], out1[4200], out2[4200];
+    snprintf(corpus, sizeof corpus, "%s/corpus", dir);
+    snprintf(out1, sizeof out1, "%s/out-j1", dir);
+    snprintf(out2, sizeof out2, "%s/out-j2", dir);
+    double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS], ceil[MAX_RUNS];
+    /* one warm-up of each: page cache and binary loaded */
+    if (run_batch(unearth, corpus, out1, 1) < 0 || run_batch(unearth, corpus, out2, 2) < 0) return 1;
+    for (size_t r = 0; r < runs; r++) {
+        a[r] = run_batch(unearth, corpus, out1, 1);
+        b[r] = run_batch(unearth, corpus, out2, 2);
+        if (a[r] < 0 || b[r] < 0) return 1;
+        ratio[r] = a[r] / b[r];
+        ceil[r] = ceiling();
+        printf("run %zu: -j 1 %.3f s, -j 2 %.3f s, speed-up %.2fx (machine ceiling now %.2fx)\n", r + 1, a[r],
+               b[r], ratio[r], ceil[r]);
+    }
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "diff -r -x unearth-batch.json '%s' '%s' >/dev/null", out1, out2);
+    bool same = system(cmd) == 0;
+    /* median() sorts in place: afterwards ratio[0] is the smallest, ratio[runs - 1] the largest */
+    double ma = median(a, runs), mb = median(b, runs), mr = median(ratio, runs);
+    printf("models %zu: -j 1 median %.3f s (%.0f models/s), -j 2 median %.3f s (%.0f models/s)\n", models, ma,
+           (double)models / ma, mb, (double)models / mb);
+    printf("speed-up -j 1 / -j 2: median %.2fx, min %.2fx, max %.2fx (goal >= 1.6x)\n", mr, ratio[0],
+           ratio[runs - 1]);
+    double mc = median(ceil, runs);
+    printf("machine ceiling (2 CPU-bound processes vs 1): median %.2fx, min %.2fx, max %.2fx\n", mc, ceil[0],
+           ceil[runs - 1]);
+    printf("outputs of -j 1 and -j 2: %s\n", same ? "identical" : "DIFFERENT");
+    return same ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    const char *unearth = "./unearth", *dir = "/tmp/unearth-bench-batch";
+    size_t models = 2000, runs = 5;
+    bool keep = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--unearth") && i + 1 < argc) unearth = argv[++i];
+        else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--models") && i + 1 < argc) models = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--keep")) keep = true; /* leave the corpus for farm runs */
+        else {
+            fprintf(stderr, "usage: %s [--unearth PATH] [--dir D] [--models N] [--runs R] [--keep]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (runs < 1 || runs > MAX_RUNS || models < 1) return 2;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    char corpus[4300];
+    snprintf(corpus, sizeof corpus, "%s/corpus", dir);
+    if (system(cmd) != 0 || mkdir(dir, 0755) != 0 || make_corpus(corpus, models) != 0) {
+        fprintf(stderr, "cannot make the corpus in %s\n", corpus);
+        return 3;
+    }
+    int rc = compare(unearth, dir, models, runs);
+    if (!keep && system(cmd) != 0) return 3;
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,121 @@
+/* unearth CLI — internal: the whole-folder batch of `convert -r` (docs/batch.md): the records it
+ * keeps per input and model, the directory walk, the mirrored output names, the report. */
+#ifndef UE_CLI_BATCH_H
+#define UE_CLI_BATCH_H
+
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "unearth/model_format.h"
+
+/* What a record describes; every input the walk meets that is not simply descended into gets
+ * one (a file, an unreadable directory, a link not followed), and every model found one. */
+typedef enum batch_kind { BATCH_FILE, BATCH_DIRECTORY, BATCH_LINK, BATCH_MODEL } batch_kind;
+
+/* read: a file whose models were collected (their own records follow it). */
+typedef enum batch_status { BATCH_PENDING, BATCH_READ, BATCH_CONVERTED, BATCH_SKIPPED, BATCH_FAILED } batch_status;
+
+typedef struct batch_record {
+    batch_kind kind;
+    batch_status status;
+    char *input;       /* the path on disk, or the model's address (ARCHIVE:ENTRY) */
+    char *rel;         /* files: the mirrored path below OUT ("models/robot.msh") */
+    const char *format;/* models: the registry's format name */
+    char output[4096]; /* models: the file written, relative to OUT ("" when none) */
+    char companion[4096]; /* the .bin/.mtl written beside it ("" when none) */
+    char reason[320];  /* the first reason of a skip or failure, one line */
+    size_t models;     /* files: models found in it */
+    uint64_t size;     /* files: bytes, as the walk saw them */
+    size_t unfinished; /* files: models queued and not yet converted (progress) */
+    bool read_done;    /* files: every model of it is queued */
+    ue_diag diag;
+} batch_record;
+
+/* Records in input order; each is its own allocation, so a worker may hold one while the
+ * list grows. */
+typedef struct batch_records {
+    batch_record **items;
+    size_t count;
+} batch_records;
+
+batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input);
+/* Frees every record and the list; NULL items (records moved elsewhere) are passed over. */
+void batch_records_free(batch_records *l);
+/* Marks a record failed; its reason is the first error of its diagnostics (or the result). */
+void batch_record_fail(batch_record *r, ue_result result);
+/* Sets status and a one-line reason (printf-style). */
+void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- the walk (batch_walk.c) ---- */
+
+/* Every root in order, directories descended in byte order of their names (names starting
+ * with '.' left out); a record per file, per unreadable directory, per link not followed.
+ * Symbolic links to directories are followed only with `follow_links`, and then each
+ * directory (device and inode) is entered once. Returns UE_ERR_NOMEM only. */
+ue_result batch_walk(const char *const *roots, size_t root_count, bool follow_links,
+                     batch_records *out);
+
+/* ---- output names (batch_names.c) ---- */
+
+/* A hash set of strings: the relative paths a batch has given out, as files or directories
+ * (and, for the walk, the "DEVICE:INODE" of every directory entered). */
+typedef struct batch_names batch_names;
+batch_names *batch_names_new(void);
+void batch_names_free(batch_names *n);
+/* The output of one model under OUT, mirrored from its file's `rel` and its address inside
+ * the file: `rel` for a bare model file (extension replaced), `rel/ENTRY/.../STEM.EXT` for a
+ * model inside a container. Each component is made a safe file name; a name already given
+ * out gets "~2", "~3", ... Directories new to the set are created below `root` (the private
+ * output directory). Fills out/companion (companion "" when the type has none). */
+ue_result batch_names_place(batch_names *n, const char *root, const char *rel, const char *file,
+                            const char *model, const char *ext, char *out, size_t out_cap,
+                            char *companion, size_t companion_cap, ue_diag *d);
+/* Reserves a name (the marker file) so no output takes it. */
+ue_result batch_names_reserve(batch_names *n, const char *rel);
+bool batch_names_has(const batch_names *n, const char *rel);
+/* Removes the folders made below `root` that stayed empty (every model in them failed), so OUT
+ * holds only what the report lists. */
+void batch_names_prune(const batch_names *n, const char *root);
+
+/* ---- report (batch_report.c) ---- */
+
+#define BATCH_MARKER "unearth-batch.json"
+
+typedef struct batch_summary {
+    size_t files, models, converted, skipped, failed;
+} batch_summary;
+
+void batch_summarise(const batch_records *l, batch_summary *s);
+/* The report as JSON text (the marker in OUT and the --report file hold the same). */
+char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
+                        const batch_summary *s);
+/* The closing summary on stderr, with the first reasons of what failed or was skipped. */
+void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds);
+/* Whether `dir` is an earlier batch output: it holds the marker, and only the files the
+ * marker lists. */
+bool batch_owns(const char *dir, void *ctx);
+
+/* `convert -r`: type is "glb", "gltf" or "obj"; format_opts the --lod/--group options. */
+int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_options *format_opts);
+
+/* ---- progress (progress.c) ---- */
+
+typedef struct cli_progress {
+    bool enabled;      /* stderr is a terminal and -q was not given */
+    double start, last_draw;
+    bool drawn;
+} cli_progress;
+
+void cli_progress_begin(cli_progress *p, bool quiet);
+/* Redraws at most ~6 times a second: done/total, rate, ETA and the current file. */
+void cli_progress_update(cli_progress *p, size_t done, size_t total, size_t models,
+                         const char *current);
+/* Erases the bar so that other lines can be printed. */
+void cli_progress_clear(cli_progress *p);
+double cli_now(void);
+
+#endif

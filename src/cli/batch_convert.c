@@ -1,0 +1,79 @@
+/* unearth CLI — one model of a batch: through the registry to a scene, exported in memory, and
+ * written straight into the batch's private output directory (no temp file, link or rename per
+ * model: the whole directory is renamed into place once, at the end). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/batch_run.h"
+#include "common/text.h"
+#include "unearth/gltf.h"
+#include "unearth/obj.h"
+
+/* The name after the last '/' or ':' of a model address ("d/objects.rlb:ROBOT.msh" → "ROBOT.msh"). */
+static const char *address_base(const char *address) {
+    const char *base = address;
+    for (const char *p = address; *p; p++)
+        if (*p == '/' || *p == ':') base = p + 1;
+    return base;
+}
+
+static const char *file_part(const char *rel) {
+    const char *slash = strrchr(rel, '/');
+    return slash ? slash + 1 : rel;
+}
+
+/* The exported bytes: main file, and the companion (.bin/.mtl) when the type has one. */
+static ue_result export_scene(const batch_run *run, const batch_record *rec, const ue_scene *s,
+                              ue_buf *main_out, ue_buf *side_out, ue_diag *d) {
+    if (!strcmp(run->type, "obj")) {
+        ue_obj_options oo = {file_part(rec->companion), NULL};
+        return ue_obj_export(s, &oo, main_out, side_out, d);
+    }
+    bool glb = !strcmp(run->type, "glb");
+    ue_gltf_options go = {glb ? UE_GLTF_GLB : UE_GLTF_SEPARATE, glb ? NULL : file_part(rec->companion),
+                          false, false};
+    return ue_gltf_export(s, &go, main_out, glb ? NULL : side_out, d);
+}
+
+/* The companion goes first, so a main file never names a missing one; a failure removes what
+ * this model wrote, so OUT holds only files the report lists. */
+static ue_result write_outputs(const batch_run *run, const batch_record *rec, const ue_buf *main_out,
+                               const ue_buf *side_out, ue_diag *d) {
+    ue_result r = UE_OK;
+    bool side = rec->companion[0] != 0;
+    if (side) r = ue_outdir_put(run->out, rec->companion, side_out->data, side_out->size, d);
+    if (r == UE_OK) r = ue_outdir_put(run->out, rec->output, main_out->data, main_out->size, d);
+    if (r != UE_OK) {
+        char path[8300];
+        snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->output);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->companion);
+        if (side) unlink(path);
+    }
+    return r;
+}
+
+void batch_convert_one(const batch_run *run, batch_record *rec, ue_model_found *model) {
+    ue_scene s;
+    ue_scene_init(&s);
+    char base[sizeof s.name]; /* scene names hold 63 bytes: cut between characters */
+    ue_utf8_copy(address_base(model->name), base, sizeof base);
+    memcpy(s.name, base, sizeof base);
+    ue_buf main_out = {0}, side_out = {0};
+    ue_result r = ue_model_to_scene(model, base, run->o->mode, run->format_opts, &s, &rec->diag);
+    if (r == UE_OK) r = export_scene(run, rec, &s, &main_out, &side_out, &rec->diag);
+    if (r == UE_OK) r = write_outputs(run, rec, &main_out, &side_out, &rec->diag);
+    ue_scene_free(&s);
+    ue_buf_free(&main_out);
+    ue_buf_free(&side_out);
+    free(model->data);
+    model->data = NULL;
+    if (r == UE_OK) {
+        rec->status = BATCH_CONVERTED;
+        return;
+    }
+    batch_record_fail(rec, r);
+    rec->output[0] = rec->companion[0] = 0;
+}

@@ -1,0 +1,158 @@
+/* unearth CLI — what a batch says when it ends: the counts, the closing summary with the first
+ * reasons, the JSON report (docs/batch.md, docs/schema/batch.schema.json), and how an earlier
+ * batch output is recognised by the report it left in OUT. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/batch.h"
+#include "common/io.h"
+#include "common/text.h"
+
+void batch_summarise(const batch_records *l, batch_summary *s) {
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < l->count; i++) {
+        const batch_record *r = l->items[i];
+        if (r->kind == BATCH_FILE) s->files++;
+        if (r->kind == BATCH_MODEL) s->models++;
+        if (r->status == BATCH_CONVERTED) s->converted++;
+        else if (r->status == BATCH_SKIPPED) s->skipped++;
+        else if (r->status == BATCH_FAILED || (r->kind == BATCH_MODEL && r->status == BATCH_PENDING)) s->failed++;
+    }
+}
+
+/* ---- JSON -------------------------------------------------------------------------------- */
+
+/* Text for JSON: file names on disk need not be UTF-8; bytes that are not become "\xNN". */
+static json_t *text_json(const char *s) {
+    json_t *j = json_string(s);
+    if (j) return j;
+    size_t n = strlen(s);
+    char *out = malloc(n * 4 + 1);
+    if (!out) return json_string("");
+    size_t at = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t k = ue_utf8_decode(s + i, n - i, &cp);
+        if (k) memcpy(out + at, s + i, k), at += k, i += k;
+        else at += (size_t)sprintf(out + at, "\\x%02x", (unsigned char)s[i++]);
+    }
+    out[at] = 0;
+    j = json_string(out);
+    free(out);
+    return j ? j : json_string("");
+}
+
+static const char *kind_word(batch_kind k) {
+    static const char *const words[] = {"file", "directory", "link", "model"};
+    return words[k];
+}
+
+static const char *status_word(const batch_record *r) {
+    static const char *const words[] = {"failed", "read", "converted", "skipped", "failed"};
+    return words[r->status];
+}
+
+static json_t *record_json(const batch_record *r) {
+    json_t *j = json_object();
+    json_object_set_new(j, "input", text_json(r->input));
+    json_object_set_new(j, "kind", json_string(kind_word(r->kind)));
+    json_object_set_new(j, "status", json_string(status_word(r)));
+    json_object_set_new(j, "format", r->format ? json_string(r->format) : json_null());
+    if (r->kind == BATCH_FILE) json_object_set_new(j, "models", json_integer((json_int_t)r->models));
+    json_object_set_new(j, "output", r->output[0] ? text_json(r->output) : json_null());
+    json_object_set_new(j, "companion", r->companion[0] ? text_json(r->companion) : json_null());
+    json_object_set_new(j, "reason", r->reason[0] ? text_json(r->reason) : json_null());
+    json_object_set_new(j, "diagnostics", cli_diags_json(&r->diag));
+    return j;
+}
+
+static json_t *summary_json(const batch_summary *s) {
+    json_t *j = json_object();
+    json_object_set_new(j, "files", json_integer((json_int_t)s->files));
+    json_object_set_new(j, "models", json_integer((json_int_t)s->models));
+    json_object_set_new(j, "converted", json_integer((json_int_t)s->converted));
+    json_object_set_new(j, "skipped", json_integer((json_int_t)s->skipped));
+    json_object_set_new(j, "failed", json_integer((json_int_t)s->failed));
+    return j;
+}
+
+/* Every file the batch wrote, relative to OUT: what a later -f may replace. */
+static json_t *written_json(const batch_records *l) {
+    json_t *files = json_array();
+    for (size_t i = 0; i < l->count; i++) {
+        const batch_record *r = l->items[i];
+        if (r->status != BATCH_CONVERTED) continue;
+        json_array_append_new(files, text_json(r->output));
+        if (r->companion[0]) json_array_append_new(files, text_json(r->companion));
+    }
+    return files;
+}
+
+char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
+                        const batch_summary *s) {
+    json_t *j = json_object();
+    json_object_set_new(j, "unearth_batch", json_integer(1));
+    json_t *inputs = json_array();
+    for (size_t i = 0; i < o->input_count; i++) json_array_append_new(inputs, text_json(o->inputs[i]));
+    json_object_set_new(j, "inputs", inputs);
+    json_object_set_new(j, "output", text_json(o->output));
+    json_object_set_new(j, "type", json_string(type));
+    json_object_set_new(j, "mode", json_string(o->mode == UE_MODE_STRICT ? "strict" : "tolerant"));
+    json_object_set_new(j, "summary", summary_json(s));
+    json_t *records = json_array();
+    for (size_t i = 0; i < l->count; i++) json_array_append_new(records, record_json(l->items[i]));
+    json_object_set_new(j, "records", records);
+    json_object_set_new(j, "files", written_json(l));
+    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    return text;
+}
+
+/* ---- the closing summary ------------------------------------------------------------------ */
+
+enum { REASONS_SHOWN = 5 };
+
+static void print_reasons(const batch_records *l, batch_status status, const char *title) {
+    size_t shown = 0, total = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        const batch_record *r = l->items[i];
+        bool counted = r->status == status || (status == BATCH_FAILED && r->kind == BATCH_MODEL && r->status == BATCH_PENDING);
+        if (!counted) continue;
+        if (total++ == 0) fprintf(stderr, "%s:\n", title);
+        if (shown < REASONS_SHOWN) fprintf(stderr, "  %s: %s\n", r->input, r->reason[0] ? r->reason : "not converted"), shown++;
+    }
+    if (total > shown) fprintf(stderr, "  ... and %zu more (all of them in the report)\n", total - shown);
+}
+
+void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds) {
+    fprintf(stderr, "batch: %zu models in %zu files: %zu converted, %zu skipped, %zu failed (%.1f s)\n",
+            s->models, s->files, s->converted, s->skipped, s->failed, seconds);
+    print_reasons(l, BATCH_FAILED, "failed");
+    if (cli_shows(UE_SEV_INFO)) print_reasons(l, BATCH_SKIPPED, "skipped"); /* -v: a game holds many */
+}
+
+/* ---- recognising an earlier batch output --------------------------------------------------- */
+
+static bool listed(const char *rel, void *ctx) {
+    return !strcmp(rel, BATCH_MARKER) || batch_names_has((const batch_names *)ctx, rel);
+}
+
+bool batch_owns(const char *dir, void *ctx) {
+    (void)ctx;
+    char marker[4200];
+    snprintf(marker, sizeof marker, "%s/%s", dir, BATCH_MARKER);
+    json_t *j = json_load_file(marker, 0, NULL);
+    json_t *files = json_object_get(j, "files");
+    batch_names *names = batch_names_new();
+    bool ok = json_is_integer(json_object_get(j, "unearth_batch")) && json_is_array(files) && names;
+    for (size_t i = 0; ok && i < json_array_size(files); i++) {
+        const char *f = json_string_value(json_array_get(files, i));
+        ok = f && batch_names_reserve(names, f) == UE_OK;
+    }
+    ok = ok && ue_dir_holds_only(dir, listed, names);
+    batch_names_free(names);
+    json_decref(j);
+    return ok;
+}

@@ -1,0 +1,201 @@
+/* unearth CLI — the directory walk of a batch: every file below the roots in a fixed order, a
+ * record for whatever cannot be read, and symbolic links to directories followed only on request,
+ * each directory then entered once (device + inode), so a link loop ends. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/batch.h"
+
+/* ---- records ------------------------------------------------------------------------------ */
+
+batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input) {
+    batch_record *r = calloc(1, sizeof *r);
+    char *copy = strdup(input);
+    batch_record **grown = realloc(l->items, (l->count + 1) * sizeof *grown);
+    if (!r || !copy || !grown) {
+        free(r), free(copy);
+        if (grown) l->items = grown;
+        return NULL;
+    }
+    l->items = grown;
+    r->kind = kind;
+    r->input = copy;
+    l->items[l->count++] = r;
+    return r;
+}
+
+void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    va_end(ap);
+    r->status = status;
+}
+
+void batch_record_fail(batch_record *r, ue_result result) {
+    r->status = BATCH_FAILED;
+    for (size_t i = 0; i < r->diag.count; i++)
+        if (r->diag.items[i].severity == UE_SEV_ERROR) {
+            ue_diag_format(&r->diag.items[i], r->reason, sizeof r->reason);
+            return;
+        }
+    snprintf(r->reason, sizeof r->reason, "%s", ue_result_name(result));
+}
+
+void batch_records_free(batch_records *l) {
+    for (size_t i = 0; i < l->count; i++) {
+        if (!l->items[i]) continue; /* moved to another list */
+        free(l->items[i]->input);
+        free(l->items[i]->rel);
+        ue_diag_free(&l->items[i]->diag);
+        free(l->items[i]);
+    }
+    free(l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
+/* ---- the walk ----------------------------------------------------------------------------- */
+
+typedef struct walk {
+    bool follow_links;
+    batch_names *seen; /* every directory entered, as "DEVICE:INODE" (a hash set: linear work) */
+    batch_records *out;
+    bool nomem;
+} walk;
+
+enum { MAX_WALK_DEPTH = 256 }; /* deeper trees are reported, not descended (stack bound) */
+
+/* Marks a directory entered; false when it was entered before (a loop or a second link). */
+static bool first_visit(walk *w, const struct stat *st) {
+    char key[64];
+    snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+    if (batch_names_has(w->seen, key)) return false;
+    if (batch_names_reserve(w->seen, key) != UE_OK) w->nomem = true;
+    return !w->nomem;
+}
+
+static batch_record *note(walk *w, batch_kind kind, const char *path, batch_status status,
+                          const char *why) {
+    batch_record *r = batch_record_add(w->out, kind, path);
+    if (!r) w->nomem = true;
+    else batch_record_set(r, status, "%s", why);
+    return r;
+}
+
+static void add_file(walk *w, const char *path, const char *rel, const struct stat *st) {
+    batch_record *r = batch_record_add(w->out, BATCH_FILE, path);
+    if (r && !(r->rel = strdup(rel))) w->nomem = true;
+    if (!r) w->nomem = true;
+    if (r) r->size = (uint64_t)st->st_size;
+}
+
+static void walk_dir(walk *w, const char *path, const char *rel, int depth);
+
+static int by_name(const struct dirent **a, const struct dirent **b) {
+    return strcmp((*a)->d_name, (*b)->d_name); /* bytes, not the locale: the same order everywhere */
+}
+
+static int not_hidden(const struct dirent *e) { return e->d_name[0] != '.'; }
+
+/* One name found in a directory: `path` on disk, `rel` its mirrored path. */
+static void walk_child(walk *w, const char *path, const char *rel, int depth) {
+    struct stat lst, st;
+    if (lstat(path, &lst) != 0) {
+        note(w, BATCH_FILE, path, BATCH_FAILED, strerror(errno));
+        return;
+    }
+    bool link = S_ISLNK(lst.st_mode);
+    if (link && stat(path, &st) != 0) {
+        note(w, BATCH_LINK, path, BATCH_SKIPPED, "symbolic link to nothing");
+        return;
+    }
+    if (!link) st = lst;
+    if (S_ISDIR(st.st_mode)) {
+        if (link && !w->follow_links)
+            note(w, BATCH_LINK, path, BATCH_SKIPPED,
+                 "symbolic link to a directory, not followed (use --follow-links)");
+        else if (!first_visit(w, &st))
+            note(w, link ? BATCH_LINK : BATCH_DIRECTORY, path, BATCH_SKIPPED,
+                 "directory already visited (a link loop or a second link to it)");
+        else walk_dir(w, path, rel, depth + 1);
+    } else if (S_ISREG(st.st_mode)) {
+        add_file(w, path, rel, &st);
+    } else {
+        note(w, BATCH_FILE, path, BATCH_SKIPPED, "not a regular file");
+    }
+}
+
+static void walk_dir(walk *w, const char *path, const char *rel, int depth) {
+    if (depth > MAX_WALK_DEPTH) {
+        note(w, BATCH_DIRECTORY, path, BATCH_FAILED, "directories nested too deep");
+        return;
+    }
+    struct dirent **names;
+    int n = scandir(path, &names, not_hidden, by_name);
+    if (n < 0) {
+        char why[300];
+        snprintf(why, sizeof why, "cannot read directory: %s", strerror(errno));
+        note(w, BATCH_DIRECTORY, path, BATCH_FAILED, why);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char child[4096], child_rel[4096];
+        int a = snprintf(child, sizeof child, "%s/%s", path, names[i]->d_name);
+        int b = snprintf(child_rel, sizeof child_rel, "%s%s%s", rel, rel[0] ? "/" : "", names[i]->d_name);
+        if (a < 0 || b < 0 || (size_t)a >= sizeof child || (size_t)b >= sizeof child_rel)
+            note(w, BATCH_FILE, path, BATCH_FAILED, "path too long");
+        else if (!w->nomem)
+            walk_child(w, child, child_rel, depth);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* The last component of a root, which names it in OUT when there are several. */
+static const char *root_name(const char *root, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s", root);
+    size_t n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
+    const char *slash = strrchr(buf, '/');
+    const char *name = slash && slash[1] ? slash + 1 : buf;
+    /* "." and ".." name no folder: the root's real name is unknown here, so "input" stands in. */
+    return !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, "/") ? "input" : name;
+}
+
+/* A root named on the command line is followed even when it is a link: the user chose it. */
+static void walk_root(walk *w, const char *root, bool several) {
+    char buf[4096];
+    const char *name = root_name(root, buf, sizeof buf);
+    struct stat st;
+    if (stat(root, &st) != 0 && strchr(root, ':')) {
+        /* ARCHIVE:ENTRY: read through the archive layer (its size is unknown here). */
+        st.st_size = (off_t)INT64_MAX;
+        add_file(w, root, name, &st);
+    } else if (stat(root, &st) != 0) {
+        note(w, BATCH_FILE, root, BATCH_FAILED, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        if (first_visit(w, &st)) walk_dir(w, root, several ? name : "", 0);
+        else note(w, BATCH_DIRECTORY, root, BATCH_SKIPPED, "directory already visited");
+    } else if (S_ISREG(st.st_mode)) {
+        add_file(w, root, name, &st);
+    } else {
+        note(w, BATCH_FILE, root, BATCH_SKIPPED, "not a regular file");
+    }
+}
+
+ue_result batch_walk(const char *const *roots, size_t root_count, bool follow_links,
+                     batch_records *out) {
+    walk w = {follow_links, batch_names_new(), out, false};
+    w.nomem = !w.seen;
+    for (size_t i = 0; i < root_count && !w.nomem; i++) walk_root(&w, roots[i], root_count > 1);
+    batch_names_free(w.seen);
+    return w.nomem ? UE_ERR_NOMEM : UE_OK;
+}

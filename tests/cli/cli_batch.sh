@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# End-to-end tests of the batch `convert -r` (docs/batch.md): a generated game folder with good
+# and damaged files, nested archives, an unreadable folder and file, symbolic-link loops; the
+# summary and report counts, mirrored paths, the same bytes from -j 1 and -j 2, exit codes, -f,
+# --follow-links, and SIGINT leaving nothing behind.
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_batch
+. "$HERE/cli_lib.sh"
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+validate_gltf() {
+  if node "$HERE/../gltf_validate.mjs" "$@" >"$T/val" 2>&1; then ok; else bad "gltf-validator: $*"; cat "$T/val" >&2; fi
+}
+# report FILE EXPR: a value of the JSON report, computed by python from the file itself
+report() { python3 -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); r=d['records']; print(eval(sys.argv[2]))" "$@"; }
+check() { # check WHAT GOT WANT
+  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
+}
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+mkdir -p "$T/d"; python3 "$HERE/damaged_files.py" "$T/demo" "$T/d" >/dev/null   # tests/cli/damaged_files.py
+
+# A nested archive: objects.rlb with its empty entry replaced by a whole copy of objects.rlb,
+# so it holds ROBOT.msh directly and inside "empty.bin" (an NRes within the NRes).
+expect_rc 0 "$UE" extract "$T/demo/parkan/objects.rlb" -o "$T/x"
+cp "$T/demo/parkan/objects.rlb" "$T/x/entries/0005_empty.bin"
+expect_rc 0 "$UE" pack "$T/x" -o "$T/outer.rlb"
+
+# The game folder G. Models (7): robot.msh, Robot copy.msh, archives/objects.rlb:ROBOT.msh,
+# archives/outer.rlb:ROBOT.msh, archives/outer.rlb:empty.bin:ROBOT.msh, the damaged
+# msh_batch.msh (strict: fails), and robot.msh beside robot.MSH (same stem: names are read in
+# byte order, so robot.MSH takes "robot.glb" and robot.msh gets "robot~2.glb").
+G="$T/G"
+mkdir -p "$G/models" "$G/archives" "$G/damaged" "$G/sounds"
+cp "$T/demo/parkan/robot.msh" "$G/models/robot.msh"
+cp "$T/demo/parkan/robot.msh" "$G/models/robot.MSH"
+cp "$T/demo/parkan/robot.msh" "$G/models/Robot copy.msh"
+cp "$T/demo/parkan/objects.rlb" "$G/archives/objects.rlb"
+cp "$T/outer.rlb" "$G/archives/outer.rlb"
+cp "$T/d/msh_batch.msh" "$T/d/nres_trunc.rlb" "$G/damaged/"
+cp "$T/demo/gamecube/demo_colo.fsys" "$G/archives/"           # a container without models
+printf 'not an asset\n' > "$G/sounds/readme.txt"
+ln -s .. "$G/models/loop"                                      # a link back up: a loop
+expected_failed=2   # msh_batch.msh (model) and nres_trunc.rlb (file)
+expected_skipped=3  # demo_colo.fsys, readme.txt, the link
+# Unreadable folder and file: permissions do not bite root, so as root the two batches that
+# meet them run as the user nobody (setpriv); without setpriv those checks are skipped, and
+# the test says so.
+unreadable=no; AS=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  AS=(setpriv --reuid=65534 --regid=65534 --clear-groups); chmod a+rwx "$T"
+fi
+if [ "$(id -u)" != 0 ] || [ ${#AS[@]} != 0 ]; then
+  mkdir -p "$G/locked"; cp "$T/demo/parkan/robot.msh" "$G/locked/hidden.msh"; chmod 000 "$G/locked"
+  cp "$T/demo/parkan/robot.msh" "$G/models/secret.msh"; chmod 000 "$G/models/secret.msh"
+  unreadable=yes; expected_failed=4
+else
+  echo "cli_batch: running as root without setpriv, where permissions do not bite: unreadable file and folder checks skipped"
+fi
+
+# -j 1: exit 1 (something failed), the summary and the report agree with what G holds.
+expect_rc 1 "${AS[@]}" "$UE" convert -r "$G" -o "$T/o1" -j 1 --report "$T/r1.json"
+grep -q "^batch: 7 models in " "$T/err" && ok || bad "summary line: $(head -1 "$T/err")"
+grep -q " 6 converted, $expected_skipped skipped, $expected_failed failed" "$T/err" && ok || bad "summary counts: $(grep '^batch:' "$T/err")"
+grep -q "msh\.batch\.vertex" "$T/err" && ok || bad "summary lacks the damaged model's reason"
+grep -q $'\r' "$T/err" && bad "progress bar drawn on a non-terminal" || ok
+check "report models" "$(report "$T/r1.json" 'd["summary"]["models"]')" 7
+check "report converted" "$(report "$T/r1.json" 'd["summary"]["converted"]')" 6
+check "report failed" "$(report "$T/r1.json" 'd["summary"]["failed"]')" "$expected_failed"
+check "report skipped" "$(report "$T/r1.json" 'd["summary"]["skipped"]')" "$expected_skipped"
+check "converted records" "$(report "$T/r1.json" 'sum(1 for x in r if x["status"]=="converted")')" 6
+check "damaged model" "$(report "$T/r1.json" '[x["status"] for x in r if x["input"].endswith("msh_batch.msh")]')" "['read', 'failed']"
+check "damaged archive" "$(report "$T/r1.json" '[x["diagnostics"][0]["code"] for x in r if x["input"].endswith("nres_trunc.rlb")]')" "['nres.header.count']"
+check "link" "$(report "$T/r1.json" '[(x["kind"],x["status"]) for x in r if x["input"].endswith("/loop")]')" "[('link', 'skipped')]"
+check "no-model archive" "$(report "$T/r1.json" '[x["reason"] for x in r if x["input"].endswith("demo_colo.fsys")]')" "['holds no model']"
+if [ $unreadable = yes ]; then
+  check "unreadable folder" "$(report "$T/r1.json" '[(x["kind"],x["status"]) for x in r if x["input"].endswith("/locked")]')" "[('directory', 'failed')]"
+  check "unreadable file" "$(report "$T/r1.json" '[x["status"] for x in r if x["input"].endswith("secret.msh")]')" "['failed']"
+  grep -q "locked: cannot read directory: Permission denied" "$T/err" && ok || bad "summary lacks the unreadable folder"
+fi
+node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/batch.schema.json" "$T/r1.json" "$T/o1/unearth-batch.json" \
+  && ok || bad "report does not match docs/schema/batch.schema.json"
+cmp -s "$T/r1.json" "$T/o1/unearth-batch.json" && ok || bad "--report differs from OUT/unearth-batch.json"
+
+# Mirrored paths: the folders of G, then each container as a folder.
+for f in models/robot.glb "models/robot~2.glb" "models/Robot copy.glb" archives/objects.rlb/ROBOT.glb \
+         archives/outer.rlb/ROBOT.glb archives/outer.rlb/empty.bin/ROBOT.glb unearth-batch.json; do
+  [ -f "$T/o1/$f" ] && ok || bad "missing $f in the mirror: $(cd "$T/o1" && find . -type f | sort | tr '\n' ' ')"
+done
+check "files in OUT" "$(find "$T/o1" -type f | wc -l)" 7
+check "files listed" "$(report "$T/r1.json" 'len(d["files"])')" 6
+check "output of robot.msh" "$(report "$T/r1.json" '[x["output"] for x in r if x["input"].endswith("robot.msh")]')" "[None, 'models/robot~2.glb']"
+[ ! -e "$T/o1/damaged/msh_batch.glb" ] && ok || bad "a failed model left a file"
+validate_gltf "$T/o1/archives/outer.rlb/empty.bin/ROBOT.glb" "$T/o1/models/Robot copy.glb"
+# A batch writes the same bytes as a one-model convert.
+expect_rc 0 "$UE" convert "$G/models/robot.MSH" -o "$T/single.glb"
+cmp -s "$T/single.glb" "$T/o1/models/robot.glb" && ok || bad "batch output differs from convert of one model"
+
+# -j 2 gives the same bytes, file for file, and the same report but for its "output".
+expect_rc 1 "${AS[@]}" "$UE" convert -r "$G" -o "$T/o2" -j 2
+(cd "$T/o1" && find . -type f ! -name unearth-batch.json | sort) > "$T/l1"
+(cd "$T/o2" && find . -type f ! -name unearth-batch.json | sort) > "$T/l2"
+cmp -s "$T/l1" "$T/l2" && ok || bad "-j 2 wrote other files than -j 1"
+same=yes; while IFS= read -r f; do cmp -s "$T/o1/$f" "$T/o2/$f" || same=no; done < "$T/l1"
+check "-j 1 and -j 2 bytes" $same yes
+strip_output() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d.pop('output'); print(json.dumps(d))" "$1"; }
+[ "$(strip_output "$T/o1/unearth-batch.json")" = "$(strip_output "$T/o2/unearth-batch.json")" ] && ok \
+  || bad "-j 2 report differs from -j 1"
+
+# -v names every model; several roots put each root's name first.
+expect_rc 0 "$UE" convert -r "$G/models" "$G/archives" -o "$T/two" -v -j 2
+grep -q "outer.rlb:empty.bin:ROBOT.msh -> $T/two/archives/outer.rlb/empty.bin/ROBOT.glb" "$T/err" && ok || bad "-v line"
+[ -f "$T/two/models/robot.glb" ] && [ -f "$T/two/archives/objects.rlb/ROBOT.glb" ] && ok || bad "roots' names first"
+
+# An ARCHIVE:ENTRY input is one file of the batch, named after the address.
+expect_rc 0 "$UE" convert -r "$G/archives/objects.rlb:ROBOT.msh" -o "$T/entry"
+[ -f "$T/entry/objects.rlb_ROBOT.glb" ] && ok || bad "ARCHIVE:ENTRY input: $(cd "$T/entry" && find . -type f)"
+
+# An existing output: refused without -f; an earlier batch output is replaced with -f; a
+# directory holding anything else is never replaced.
+expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/o1"
+grep -q "it is an unearth convert -r output; use -f" "$T/err" && ok || bad "refusal reason"
+expect_rc 0 "$UE" convert -r "$G/archives" -o "$T/o1" -f
+[ -f "$T/o1/outer.rlb/ROBOT.glb" ] && [ ! -e "$T/o1/models" ] && ok || bad "-f did not replace the earlier output"
+echo precious > "$T/o1/notes.txt"
+expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/o1" -f
+[ "$(cat "$T/o1/notes.txt")" = precious ] && ok || bad "a foreign file was replaced"
+ls -d "$T"/o1.partial-* >/dev/null 2>&1 && bad "a refused batch left its private directory" || ok
+
+# Usage: the batch writes a directory; --report and --follow-links belong to -r.
+expect_rc 2 "$UE" convert -r "$G" -o "$T/one.glb"
+expect_rc 2 "$UE" convert "$G/models/robot.msh" -o "$T/x.glb" --report "$T/r.json"
+expect_rc 2 "$UE" convert -r "$G" -o "$G/out"                 # inside the input
+
+# --follow-links: linked folders are entered once each, a link loop ends.
+L="$T/L"; mkdir -p "$L/real" "$T/elsewhere"
+cp "$T/demo/parkan/robot.msh" "$L/real/a.msh"; cp "$T/demo/parkan/robot.msh" "$T/elsewhere/b.msh"
+ln -s ../elsewhere "$L/link1"; ln -s ../elsewhere "$L/link2"; ln -s .. "$L/real/up"; ln -s ../real "$L/real/self"
+expect_rc 0 "$UE" convert -r "$L" -o "$T/lo" --follow-links
+check "followed models" "$(report "$T/lo/unearth-batch.json" 'd["summary"]["converted"]')" 2
+[ -f "$T/lo/link1/b.glb" ] && [ ! -e "$T/lo/link2" ] && ok || bad "the linked folder was not converted once"
+check "loops skipped" "$(report "$T/lo/unearth-batch.json" 'sorted(x["input"].split("/")[-1] for x in r if "already visited" in (x["reason"] or ""))')" "['link2', 'self', 'up']"
+expect_rc 0 "$UE" convert -r "$L" -o "$T/ln"
+check "unfollowed links" "$(report "$T/ln/unearth-batch.json" 'd["summary"]["skipped"]')" 4
+
+# SIGINT: the batch stops, says how far it got, and leaves no output file and no private copy.
+B="$T/big"; mkdir -p "$B"
+python3 -c "import sys; b=open(sys.argv[1],'rb').read(); [open(f'{sys.argv[2]}/m{i}.msh','wb').write(b) for i in range(1,1501)]" "$T/demo/parkan/robot.msh" "$B"
+"$UE" convert -r "$B" -o "$T/bo" -j 1 >"$T/sig.out" 2>"$T/sig.err" &
+pid=$!
+for _ in $(seq 1 500); do ls -d "$T"/bo.partial-* >/dev/null 2>&1 && break; sleep 0.01; done
+sleep 0.2
+kill -INT $pid 2>/dev/null && sent=yes || sent=no
+wait $pid; rc=$?
+check "SIGINT reached a running batch" $sent yes
+check "exit code after SIGINT" $rc 130
+grep -q "interrupted after [0-9]* of 1500 files" "$T/sig.err" && ok || bad "no progress note: $(cat "$T/sig.err")"
+[ ! -e "$T/bo" ] && ok || bad "an interrupted batch left $T/bo"
+ls -d "$T"/bo.partial-* >/dev/null 2>&1 && bad "an interrupted batch left its private directory" || ok
+
+finish
