@@ -77,17 +77,17 @@ static ue_result open_source(ue_archive *a, ue_diag *d) {
     return r;
 }
 
-ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
-                                 ue_mode mode, ue_archive **out, ue_diag *d) {
+/* Opens `memory` (malloc'd, taken over even on failure): nested entries read for validation
+ * or for an OUTER:ENTRY chain are opened where they were read, without another copy. */
+static ue_result open_owned(uint8_t *memory, size_t size, const char *display_name, ue_mode mode,
+                            ue_archive **out, ue_diag *d) {
     *out = NULL;
     ue_archive *a = calloc(1, sizeof *a);
-    if (!a) return UE_ERR_NOMEM;
-    a->memory = malloc(size ? size : 1);
-    if (!a->memory) {
-        free(a);
+    if (!a) {
+        free(memory);
         return UE_ERR_NOMEM;
     }
-    if (size) memcpy(a->memory, data, size);
+    a->memory = memory;
     a->src = ue_source_memory(a->memory, size);
     a->mode = mode;
     a->root_size = size;
@@ -100,6 +100,15 @@ ue_result ue_archive_open_memory(const void *data, size_t size, const char *disp
     }
     *out = a;
     return UE_OK;
+}
+
+ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
+                                 ue_mode mode, ue_archive **out, ue_diag *d) {
+    *out = NULL;
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy) return UE_ERR_NOMEM;
+    if (size) memcpy(copy, data, size);
+    return open_owned(copy, size, display_name, mode, out, d);
 }
 
 /* Bounded work: an entry read to be opened as a container may not claim more decoded bytes
@@ -188,8 +197,7 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
         snprintf(display, sizeof display, "%s:%s", a->display, name);
         ue_archive_close(a);
         if (r != UE_OK) return r;
-        r = ue_archive_open_memory(data, size, display, mode, &a, d);
-        free(data);
+        r = open_owned(data, size, display, mode, &a, d);
         if (r != UE_OK) return r;
         a->root_size = root;
         rest = colon ? colon + 1 : rest + len;
@@ -390,6 +398,15 @@ ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size) {
     return r;
 }
 
+ue_result ue_archive_view(const ue_archive *a, const uint8_t **view, size_t *size) {
+    *size = 0;
+    ue_result r = ue_source_view(&a->src, view);
+    if (r == UE_OK) *size = (size_t)a->src.size;
+    return r;
+}
+
+void ue_archive_unview(const ue_archive *a, const uint8_t *view) { ue_source_unview(&a->src, view); }
+
 ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d) {
     if (!a->ops->reencode) return UE_ERR_UNSUPPORTED;
     return a->ops->reencode(a->state, out, d);
@@ -450,8 +467,7 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budg
             d->base_offset = stored ? saved_base + info.offset : 0;
         }
         ue_archive *inner;
-        r = ue_archive_open_memory(data, size, info.name, a->mode, &inner, d);
-        free(data);
+        r = open_owned(data, size, info.name, a->mode, &inner, d);
         if (r == UE_OK) {
             inner->root_size = a->root_size;
             r = validate_rec(inner, d, depth + 1, budget);

@@ -95,4 +95,9 @@ bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, siz
 json_t *ue_json_hex_new(const uint8_t *p, size_t n);
 json_t *ue_json_xxh64(const uint8_t *p, size_t n);
 
+/* The whole outer input as a read-only view (see ue_source_view): what ue_archive_bytes would
+ * return, without reading bytes no one looks at. Release with ue_archive_unview. */
+ue_result ue_archive_view(const ue_archive *a, const uint8_t **view, size_t *size);
+void ue_archive_unview(const ue_archive *a, const uint8_t *view);
+
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "unearth/common.h"
 #include "common/bytes.h"
 #include "common/io.h"
+#include "common/write_pool.h"
 
 /* ---- sources ------------------------------------------------------------------------------ */
 
@@ -34,17 +36,25 @@ ue_result ue_source_read(const ue_source *s, uint64_t off, void *dst, size_t n) 
     return s->read(s->ctx, off, dst, n);
 }
 
+/* Parsers read a file in many small pieces (directory records, a peek at each payload's first
+ * bytes); those are served from a window read once, so 20,000 entries cost a few hundred
+ * system calls instead of 20,000. The lock keeps a source usable from several threads. */
+#define READ_WINDOW ((size_t)64 << 10)
+#define SMALL_READ ((size_t)4 << 10)
+
 typedef struct file_ctx {
     int fd;
     uint64_t size;
+    pthread_mutex_t lock;
+    uint64_t window_at;
+    size_t window_len;
+    uint8_t *window; /* allocated at the first small read: a source only copied from has none */
 } file_ctx;
 
-static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
-    file_ctx *f = ctx;
-    if (!ue_range_ok(off, n, f->size)) return UE_ERR_INVALID;
+static ue_result pread_all(int fd, uint64_t off, void *dst, size_t n) {
     uint8_t *p = dst;
     while (n > 0) {
-        ssize_t got = pread(f->fd, p, n, (off_t)off);
+        ssize_t got = pread(fd, p, n, (off_t)off);
         if (got < 0) {
             if (errno == EINTR) continue;
             return UE_ERR_IO;
@@ -55,6 +65,28 @@ static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
         off += (uint64_t)got;
     }
     return UE_OK;
+}
+
+static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
+    file_ctx *f = ctx;
+    if (!ue_range_ok(off, n, f->size)) return UE_ERR_INVALID;
+    if (n > SMALL_READ) return pread_all(f->fd, off, dst, n);
+    ue_result r = UE_OK;
+    pthread_mutex_lock(&f->lock);
+    if (!f->window && !(f->window = malloc(READ_WINDOW))) {
+        pthread_mutex_unlock(&f->lock);
+        return pread_all(f->fd, off, dst, n);
+    }
+    if (off < f->window_at || off + n > f->window_at + f->window_len) {
+        uint64_t left = f->size - off;
+        size_t len = left < READ_WINDOW ? (size_t)left : READ_WINDOW;
+        r = pread_all(f->fd, off, f->window, len);
+        f->window_at = off;
+        f->window_len = r == UE_OK ? len : 0;
+    }
+    if (r == UE_OK && n) memcpy(dst, f->window + (off - f->window_at), n);
+    pthread_mutex_unlock(&f->lock);
+    return r;
 }
 
 ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
@@ -78,6 +110,10 @@ ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
     }
     f->fd = fd;
     f->size = (uint64_t)st.st_size;
+    f->window_at = 0;
+    f->window_len = 0;
+    f->window = NULL;
+    pthread_mutex_init(&f->lock, NULL);
     out->read = file_read;
     out->ctx = f;
     out->size = f->size;
@@ -88,6 +124,8 @@ void ue_source_close(ue_source *s) {
     if (s->read == file_read && s->ctx) {
         file_ctx *f = s->ctx;
         close(f->fd);
+        pthread_mutex_destroy(&f->lock);
+        free(f->window);
         free(f);
     }
     memset(s, 0, sizeof *s);
@@ -202,15 +240,45 @@ ue_result ue_sink_copy(ue_sink *s, const ue_source *src, uint64_t off, size_t n)
     return UE_OK;
 }
 
+/* Small writes and small copies gather in the sink's buffer, so packing 20,000 payloads of a
+ * few KiB costs one read each and a write per SINK_BUFFER, not a copy and a write per entry. */
+#define SINK_BUFFER ((size_t)256 << 10)
+#define SMALL_COPY ((size_t)64 << 10)
+
+static ue_result sink_flush(ue_file_sink *f) {
+    bool ok = write_all(f->fd, f->buf, f->fill);
+    f->fill = 0;
+    return ok ? UE_OK : UE_ERR_IO;
+}
+
 static ue_result file_sink_write(void *ctx, const void *data, size_t n) {
     ue_file_sink *f = ctx;
+    if (f->buf && n <= f->cap - f->fill) {
+        memcpy(f->buf + f->fill, data, n);
+        f->fill += n;
+        return UE_OK;
+    }
+    if (f->fill && sink_flush(f) != UE_OK) return UE_ERR_IO;
+    if (f->buf && n < f->cap) return file_sink_write(ctx, data, n);
     return write_all(f->fd, data, n) ? UE_OK : UE_ERR_IO;
+}
+
+/* Copies through the buffer with one pread; false when the range is too big for it. */
+static bool copy_small(ue_file_sink *f, int from_fd, uint64_t off, size_t n, ue_result *r) {
+    if (!f->buf || n > SMALL_COPY || n > f->cap) return false;
+    if (n > f->cap - f->fill && (*r = sink_flush(f)) != UE_OK) return true;
+    *r = pread_all(from_fd, off, f->buf + f->fill, n);
+    if (*r == UE_OK) f->fill += n;
+    return true;
 }
 
 /* The kernel copies file to file; where it cannot (another file system, old kernel) the bytes
  * go through a small buffer. */
 static ue_result file_sink_copy(void *ctx, int from_fd, uint64_t off, size_t n) {
     ue_file_sink *f = ctx;
+    ue_result small;
+    if (copy_small(f, from_fd, off, n, &small)) return small;
+    if (f->fill && sink_flush(f) != UE_OK) return UE_ERR_IO;
     loff_t in = (loff_t)off;
     while (n > 0) {
         ssize_t got = copy_file_range(from_fd, &in, f->fd, NULL, n, 0);
@@ -268,6 +336,8 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
         return UE_ERR_IO;
     }
     f->overwrite = overwrite;
+    f->buf = malloc(SINK_BUFFER); /* without it every write goes straight to the file */
+    f->cap = f->buf ? SINK_BUFFER : 0;
     f->sink.write = file_sink_write;
     f->sink.copy = file_sink_copy;
     f->sink.ctx = f;
@@ -277,7 +347,10 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
     /* No fsync: the rename already guarantees that a failed or killed run leaves either the
      * old file or the whole new one; power-loss durability is the file system's business. */
-    bool ok = close(f->fd) == 0;
+    bool ok = (f->fill == 0 || sink_flush(f) == UE_OK);
+    free(f->buf);
+    f->buf = NULL;
+    ok = close(f->fd) == 0 && ok;
     f->fd = -1;
     ok = ok && fchmodat(AT_FDCWD, f->temp_path, 0644, 0) == 0;
     if (ok && !f->overwrite) {
@@ -297,6 +370,8 @@ ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
 }
 
 void ue_file_sink_abort(ue_file_sink *f) {
+    free(f->buf);
+    f->buf = NULL;
     if (f->fd >= 0) close(f->fd);
     f->fd = -1;
     if (f->temp_path[0]) unlink(f->temp_path);
@@ -340,6 +415,24 @@ ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t
     *hash = ue_xxh64(tmp, n, 0);
     free(tmp);
     return UE_OK;
+}
+
+ue_result ue_source_view(const ue_source *s, const uint8_t **view) {
+    *view = NULL;
+    if (s->memory) {
+        *view = s->memory;
+        return UE_OK;
+    }
+    if (s->read != file_read || s->size == 0 || s->size > SIZE_MAX) return UE_ERR_UNSUPPORTED;
+    void *map = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE,
+                     ((const file_ctx *)s->ctx)->fd, 0);
+    if (map == MAP_FAILED) return UE_ERR_IO;
+    *view = map;
+    return UE_OK;
+}
+
+void ue_source_unview(const ue_source *s, const uint8_t *view) {
+    if (view && !s->memory) munmap((void *)(uintptr_t)view, (size_t)s->size);
 }
 
 ue_result ue_mkdirs(const char *path, ue_diag *d) {
@@ -602,11 +695,10 @@ ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
     return UE_OK;
 }
 
-/* Creates `rel` inside the private temp directory (parents as needed) and opens it. */
-static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_diag *d) {
-    char full[4096];
-    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
-    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
+/* The path of `rel` inside the private temp directory, its parent directories made. */
+static ue_result outdir_path(ue_outdir *o, const char *rel, char full[4096], ue_diag *d) {
+    int n = snprintf(full, 4096, "%s/%s", o->temp_path, rel);
+    if (n < 0 || (size_t)n >= 4096) return UE_ERR_USAGE;
     char *slash = strrchr(full, '/');
     if (slash && slash > full + strlen(o->temp_path)) {
         *slash = 0;
@@ -618,6 +710,14 @@ static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_di
         }
         *slash = '/';
     }
+    return UE_OK;
+}
+
+/* Creates `rel` inside the private temp directory (parents as needed) and opens it. */
+static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_diag *d) {
+    char full[4096];
+    ue_result r = outdir_path(o, rel, full, d);
+    if (r != UE_OK) return r;
     /* The directory is private until commit, so each file is written in place. */
     int fd = open(full, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
@@ -626,6 +726,19 @@ static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_di
     }
     *fd_out = fd;
     return UE_OK;
+}
+
+/* Waits for the pool's files; a failure among them is reported as the file's own. */
+static ue_result outdir_drain(ue_outdir *o, ue_diag *d) {
+    if (!o->pool) return UE_OK;
+    char failed[4096];
+    int err = ue_write_pool_finish(o->pool, failed, sizeof failed);
+    o->pool = NULL;
+    if (!err) return UE_OK;
+    size_t skip = strlen(o->temp_path) + 1;
+    ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET,
+                strlen(failed) > skip ? failed + skip : failed, "cannot write: %s", strerror(err));
+    return UE_ERR_IO;
 }
 
 static ue_result outdir_finish(int fd, bool ok, const char *rel, ue_diag *d) {
@@ -646,6 +759,55 @@ ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_
     return outdir_finish(fd, write_all(fd, data, size), rel, d);
 }
 
+/* Payloads up to this size are read once into a reused buffer, hashed and written: one
+ * pread and one write, where a mapping and a kernel copy cost more system calls than the
+ * bytes are worth. Bigger ones never pass through a user-space buffer. */
+#define OUTDIR_SMALL ((size_t)1 << 20)
+
+/* Creating files is most of an extract's cost: the kernel can create several at once, so small
+ * payloads are handed, with their own copy, to a pool of writer threads. */
+#define WRITER_THREADS 2
+
+static ue_result outdir_copy_pooled(ue_outdir *o, const char *rel, const ue_source *src,
+                                    uint64_t off, size_t n, uint64_t *hash, ue_diag *d) {
+    char full[4096];
+    ue_result r = outdir_path(o, rel, full, d);
+    if (r != UE_OK) return r;
+    uint8_t *data = malloc(n ? n : 1);
+    char *path = strdup(full);
+    if (!data || !path) {
+        free(data), free(path);
+        return UE_ERR_NOMEM;
+    }
+    if ((r = ue_source_read(src, off, data, n)) != UE_OK) {
+        free(data), free(path);
+        return r;
+    }
+    *hash = ue_xxh64(data, n, 0);
+    if (ue_write_pool_put(o->pool, path, data, n)) return UE_OK;
+    r = outdir_drain(o, d);
+    return r != UE_OK ? r : UE_ERR_IO;
+}
+
+static ue_result outdir_copy_small(ue_outdir *o, const char *rel, const ue_source *src,
+                                   uint64_t off, size_t n, uint64_t *hash, ue_diag *d) {
+    if (!o->pool && !o->pool_tried) {
+        o->pool_tried = true;
+        o->pool = ue_write_pool_start(WRITER_THREADS);
+    }
+    if (o->pool) return outdir_copy_pooled(o, rel, src, off, n, hash, d);
+    if (n > o->scratch_cap) {
+        uint8_t *grown = realloc(o->scratch, n);
+        if (!grown) return UE_ERR_NOMEM;
+        o->scratch = grown;
+        o->scratch_cap = n;
+    }
+    ue_result r = ue_source_read(src, off, o->scratch, n);
+    if (r != UE_OK) return r;
+    *hash = ue_xxh64(o->scratch, n, 0);
+    return ue_outdir_write(o, rel, o->scratch, n, d);
+}
+
 ue_result ue_outdir_put(const ue_outdir *o, const char *rel, const void *data, size_t size,
                         ue_diag *d) {
     char full[4096];
@@ -661,6 +823,7 @@ ue_result ue_outdir_put(const ue_outdir *o, const char *rel, const void *data, s
 
 ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
                          size_t n, uint64_t *hash, ue_diag *d) {
+    if (!src->memory && n <= OUTDIR_SMALL) return outdir_copy_small(o, rel, src, off, n, hash, d);
     /* The payload never passes through a user-space buffer when it lives in a file: hashed
      * through a mapping, copied by the kernel. */
     ue_result r = ue_source_xxh64(src, off, n, hash);
@@ -675,10 +838,20 @@ ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, ui
     return outdir_finish(fd, ue_sink_copy(&f.sink, src, off, n) == UE_OK, rel, d);
 }
 
+static void outdir_release(ue_outdir *o) {
+    free(o->scratch);
+    o->scratch = NULL;
+    o->scratch_cap = 0;
+}
+
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
     if (!o->active) return UE_ERR_USAGE;
     char old[4160];
     bool had_old = false;
+    if (outdir_drain(o, d) != UE_OK) {
+        ue_outdir_abort(o);
+        return UE_ERR_IO;
+    }
     /* Checked again: the directory may have gained foreign files since ue_outdir_begin. */
     const ue_outdir_owner *owner = o->owner.owns ? &o->owner : NULL;
     ue_result r = check_dir_output(o->final_path, o->overwrite, owner, d);
@@ -705,10 +878,14 @@ ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
     }
     if (had_old) ue_remove_tree(old);
     o->active = false;
+    outdir_release(o);
     return UE_OK;
 }
 
 void ue_outdir_abort(ue_outdir *o) {
+    if (o->pool) ue_write_pool_finish(o->pool, NULL, 0); /* no writer may outlive the tree */
+    o->pool = NULL;
     if (o->active) ue_remove_tree(o->temp_path);
     o->active = false;
+    outdir_release(o);
 }

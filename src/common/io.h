@@ -10,12 +10,20 @@ typedef struct ue_file_sink {
     ue_sink sink;
     int fd;
     bool overwrite;
+    uint8_t *buf;          /* small writes gather here (NULL: unbuffered) */
+    size_t fill, cap;
     char temp_path[4096 + 16];
     char final_path[4096];
 } ue_file_sink;
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
 void ue_file_sink_abort(ue_file_sink *f);
+
+/* A read-only view of a whole source without reading it: memory sources as they are, files
+ * mapped, so only the pages looked at are ever read. UE_ERR_UNSUPPORTED for an empty file or
+ * a source of another kind. Release with ue_source_unview. */
+ue_result ue_source_view(const ue_source *s, const uint8_t **view);
+void ue_source_unview(const ue_source *s, const uint8_t *view);
 
 /* ---- files ---------------------------------------------------------------------------- */
 
@@ -54,6 +62,10 @@ typedef struct ue_outdir {
     char temp_path[4096];
     char last_dir[4096];      /* last subdirectory created, to skip repeated mkdir calls */
     ue_outdir_owner owner;
+    uint8_t *scratch;         /* reused for small payloads; freed by commit and abort */
+    size_t scratch_cap;
+    struct ue_write_pool *pool; /* writer threads for small payloads, started on first use */
+    bool pool_tried;
     bool overwrite;
     bool active;
 } ue_outdir;

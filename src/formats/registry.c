@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/io.h"
+#include "archive/container.h"
 #include "common/text.h"
 #include "unearth/archive.h"
 #include "unearth/hsd_model.h"
@@ -215,17 +216,24 @@ static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, u
 static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
                                 size_t *count, ue_diag *d) {
     found_list l = {NULL, 0};
-    uint8_t *data;
+    /* Whether the file itself is a model is decided on a view: a 100 MB archive that is not
+     * one is not read whole for it (only its header and directory are looked at). */
+    const uint8_t *view;
     size_t size;
-    ue_result r = ue_archive_bytes(a, &data, &size);
+    const ue_model_format *f = NULL;
+    ue_result r = ue_archive_view(a, &view, &size);
     if (r == UE_OK) {
-        const ue_model_format *f = probe_named(name, data, size);
-        if (f) {
-            r = push(&l, name, f, data, size);
-        } else {
-            free(data);
-            r = walk(a, name, mode, &l, d, 0);
-        }
+        f = probe_named(name, view, size);
+        ue_archive_unview(a, view);
+    } else if (r == UE_ERR_UNSUPPORTED) {
+        r = UE_OK; /* nothing to view: an empty file is no model */
+    }
+    uint8_t *data;
+    if (r == UE_OK && f) {
+        r = ue_archive_bytes(a, &data, &size);
+        if (r == UE_OK) r = push(&l, name, f, data, size);
+    } else if (r == UE_OK) {
+        r = walk(a, name, mode, &l, d, 0);
     }
     ue_archive_close(a);
     if (r != UE_OK) {

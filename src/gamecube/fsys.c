@@ -9,6 +9,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
+#include "common/write_pool.h"
 
 #define HEADER_MIN 0x44u      /* the entry-list word at 0x40 must be readable (seed §18.2) */
 #define HEADER_KEEP 0x60u     /* header + offsets table, kept raw for re-emission */
@@ -727,12 +728,60 @@ static ue_result emit(ue_buf *out, const ue_fsys_write_options *opt, const write
     return out->failed ? UE_ERR_NOMEM : UE_OK;
 }
 
+/* Entries to compress are independent: they are encoded in parallel, each into its own slot of
+ * the plan, before the serial pass that checks and copies the rest. */
+typedef struct encode_job {
+    write_plan *p;
+    const ue_fsys_write_options *opt;
+    const ue_fsys_write_entry *entries;
+    size_t *todo;      /* indices of entries that need compressing */
+    ue_result *result; /* per job */
+} encode_job;
+
+static bool needs_encoding(const ue_fsys_write_entry *e) { return !e->stored && e->compressed; }
+
+static void encode_one(void *ctx, size_t k) {
+    encode_job *j = ctx;
+    size_t i = j->todo[k];
+    ue_buf b = {0};
+    j->result[k] = ue_gclzss_encode(j->entries[i].data, j->entries[i].size, j->opt->level, 0, &b);
+    j->p->stored[i] = ue_buf_take(&b, &j->p->stored_size[i]);
+}
+
+static ue_result plan_payloads(write_plan *p, const ue_fsys_write_options *opt,
+                               const ue_fsys_write_entry *entries, ue_diag *d) {
+    size_t *todo = malloc((p->count ? p->count : 1) * sizeof *todo);
+    ue_result *result = calloc(p->count ? p->count : 1, sizeof *result);
+    if (!todo || !result) {
+        free(todo), free(result);
+        return UE_ERR_NOMEM;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < p->count; i++)
+        if (needs_encoding(&entries[i])) todo[n++] = i;
+    encode_job job = {p, opt, entries, todo, result};
+    ue_parallel_for(n, ue_cpu_count(), encode_one, &job);
+    ue_result r = UE_OK;
+    for (size_t i = 0, k = 0; r == UE_OK && i < p->count; i++) {
+        if (!needs_encoding(&entries[i])) {
+            r = plan_payload(p, opt, &entries[i], i, d);
+            continue;
+        }
+        r = result[k++];
+        p->usize[i] = (uint32_t)entries[i].size;
+        if (r == UE_OK && (p->stored_size[i] > UINT32_MAX || entries[i].size > UINT32_MAX))
+            r = UE_ERR_NOMEM;
+    }
+    free(todo), free(result);
+    return r;
+}
+
 ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
                         size_t count, ue_buf *out, ue_diag *d) {
     if (count > UE_CAP_TABLE_ENTRIES || count > UINT32_MAX / 4) return UE_ERR_LIMIT;
     write_plan p = {0};
     ue_result r = plan_alloc(&p, count, opt->version);
-    for (size_t i = 0; r == UE_OK && i < count; i++) r = plan_payload(&p, opt, &entries[i], i, d);
+    if (r == UE_OK) r = plan_payloads(&p, opt, entries, d);
     if (r == UE_OK) r = plan_names(&p, opt, entries);
     if (r == UE_OK) r = plan_layout(&p);
     if (r == UE_OK) r = emit(out, opt, &p, entries, out->size);
