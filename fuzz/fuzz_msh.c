@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ue_msh_traverse(&m, 0, 0, count_vertex, &visited);
             ue_scene s;
             ue_scene_init(&s);
-            ue_msh_export_options o = {size % 3 == 0 ? 1 : 0, -1};
+            ue_msh_export_options o = {size % 3 == 0 ? 1 : 0, -1, 0};
             ue_msh_to_scene(&m, "fuzz", &o, &s, &d);
             ue_scene_validate(&s, &d);
             ue_scene_free(&s);

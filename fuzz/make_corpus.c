@@ -112,6 +112,7 @@ static void pack_seeds(const ue_sample_list *pack) {
         {"parkan/objects.rlb", "nres", "objects.rlb"},
         {"parkan/robot.msh", "nres", "robot.msh"},
         {"parkan/robot.msh", "msh", "robot.msh"},
+        {"parkan/robot.msh", "msh_anim", "robot.msh"},
         {"parkan/sprites_demo.lib", "rsli", "sprites_demo.lib"},
         {"gamecube/demo_colo.fsys", "fsys", "demo_colo.fsys"},
         {"gamecube/demo_xd.fsys", "fsys", "demo_xd.fsys"},
@@ -134,6 +135,28 @@ static void pack_seeds(const ue_sample_list *pack) {
     }
 }
 
+/* MSH animation seeds besides the robot: a three-node chain built by our writer whose tracks
+ * have keys at odd and even frames (the engine's rounding edges). */
+static void anim_seeds(void) {
+    static const uint16_t parents[3] = {UE_MSH_NONE, 0, 1};
+    ue_msh m;
+    ue_buf out = {0};
+    if (ue_msh_new(&m, 3, parents, NULL) != UE_OK) {
+        g_failures++;
+        return;
+    }
+    ue_msh_key a[3] = {{{0, 0, 0}, 0, {0, 0, 0, 32767}}, {{1, 0, 0}, 1, {0, 0, 23170, 23170}},
+                       {{0, 2, 0}, 3, {0, 0, 0, -32767}}};
+    ue_msh_key b[2] = {{{0, 0, 1}, 0, {32767, 0, 0, 0}}, {{0, 0, 2}, 2, {0, 32767, 0, 0}}};
+    if (ue_msh_set_track(&m, 1, a, 3, NULL) == UE_OK && ue_msh_set_track(&m, 2, b, 2, NULL) == UE_OK &&
+        ue_msh_write(&m, &out, NULL) == UE_OK)
+        write_seed("msh_anim", "chain.msh", out.data, out.size);
+    else
+        g_failures++;
+    ue_buf_free(&out);
+    ue_msh_free(&m);
+}
+
 /* OBJ seeds: hand-written records the reader handles (slashes, negative indices, polygons),
  * and the sample robot exported by our OBJ writer. */
 static void obj_seeds(const ue_sample_list *pack) {
@@ -152,7 +175,7 @@ static void obj_seeds(const ue_sample_list *pack) {
             break;
         ue_scene s;
         ue_scene_init(&s);
-        ue_msh_export_options o = {0, 0}; /* LOD 0, group 0: a small but real mesh */
+        ue_msh_export_options o = {0, 0, 0}; /* LOD 0, group 0: a small but real mesh */
         ue_buf text = {0};
         if (ue_msh_to_scene(&m, "robot", &o, &s, NULL) == UE_OK &&
             ue_obj_export(&s, NULL, &text, NULL, NULL) == UE_OK)
@@ -392,6 +415,7 @@ int main(int argc, char **argv) {
     pack_seeds(&pack);
     codec_seeds(plains, n);
     obj_seeds(&pack);
+    anim_seeds();
     dat_seeds();
     gx_seeds();
     ue_sample_list_free(&pack);

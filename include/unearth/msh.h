@@ -153,6 +153,45 @@ typedef struct ue_msh_stats {
 } ue_msh_stats;
 UE_API void ue_msh_stats_compute(const ue_msh *m, ue_msh_stats *s);
 
+/* ---- animation: Res8 keys and the Res19 frame map (spec §4.9–4.12, docs/parkan-msh.md) ---- */
+
+/* One node's pose as the engine computes it, in engine axes: the translation and the quaternion
+ * x, y, z, w decoded ×1/32767 and interpolated by the engine's SLERP (not renormalised). */
+typedef struct ue_msh_pose {
+    float translation[3];
+    float rotation[4];
+} ue_msh_pose;
+
+/* The frame index the engine picks at time t (frames): FISTP(t − 0.5) with the x87 unit at
+ * 24-bit precision and round-to-nearest-even, so odd integers k give k − 1. INT32_MIN (the
+ * x87 "integer indefinite") for NaN and values outside int32. */
+UE_API int32_t ue_msh_anim_frame(float t);
+/* The engine's SLERP (g_FastProc[17]) of quaternions x, y, z, w: shortest way, linear weights
+ * when 1 − |dot| ≤ 9.9999997e-6, no renormalisation. */
+UE_API void ue_msh_anim_slerp(const float q0[4], const float q1[4], float a, float out[4]);
+/* A node's pose at time t (frames) by the engine's key selection (§4.11): the exact fallback
+ * key outside the timeline, without a frame map or when the map says so; the exact key on an
+ * exact time match; else lerp/SLERP between the mapped key and the next. Indices the engine
+ * would read out of range (tolerant models) give the fallback key; UE_ERR_INVALID (identity
+ * pose) when the node or its fallback key does not exist. */
+UE_API ue_result ue_msh_sample_node(const ue_msh *m, size_t node, float t, ue_msh_pose *out);
+/* Every node's pose at time t: `poses` holds node_count entries. UE_ERR_INVALID when some
+ * node has no fallback key (its pose is the identity); the others are still filled. */
+UE_API ue_result ue_msh_evaluate(const ue_msh *m, float t, ue_msh_pose *poses);
+/* True when the model is animated: a timeline of more than one frame and a node with a map. */
+UE_API bool ue_msh_is_animated(const ue_msh *m);
+/* x, y, z, w → the stored int16 form: round(q × 32767) clamped to ±32767 (NaN → 0). */
+UE_API void ue_msh_encode_quat(const float q[4], int16_t out[4]);
+/* Replaces node's key track and lays Res8, Res19 and every node's map start and fallback key
+ * out again by the canonical rules of §4.12 (tracks in node order, one key for a static node,
+ * frame count = last key time + 1, one map block per animated node). `keys` are the node's
+ * records in time order: one key at time 0 (static), or ≥ 2 with integer times from 0,
+ * strictly increasing. The model's current animation must be canonical (ue_msh_check clean);
+ * UE_ERR_INVALID with a diagnostic otherwise or for bad keys, UE_ERR_LIMIT past 65535 keys
+ * or a map start past 65534. Bounds are recomputed (the rest pose is the last key). */
+UE_API ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_t count,
+                                  ue_diag *d);
+
 /* ---- editing (seed §8.3) ----------------------------------------------------------------- */
 
 /* Moves/deforms vertices: positions[v] = M · positions[v] + t for every v in [first, first+n);
@@ -201,12 +240,19 @@ UE_API bool ue_msh_probe(const uint8_t *data, size_t size);
 typedef struct ue_msh_export_options {
     int lod;     /* 0..2 (default 0) */
     int group;   /* 0..4, or -1 for every group (default) */
+    float fps;   /* frames per second of the animation clip; 0 = UE_MSH_DEFAULT_FPS */
 } ue_msh_export_options;
+
+/* The frame rate of exported clips when none is given: no source states the engine's clock;
+ * docs/parkan-msh.md#frame-rate says why 30. */
+#define UE_MSH_DEFAULT_FPS 30.0f
 
 /* Node tree from Res1 parents (rest pose from each node's fallback key), one mesh per node for
  * the chosen LOD/groups with one primitive per batch, names from Res10, decoded normals/UVs,
- * Res18 colours; converted from the engine's left-handed Z-up axes to glTF's right-handed
- * Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
+ * Res18 colours, and for an animated model one clip named `name` with translation/rotation
+ * channels on the nodes that move (equal to ue_msh_sample_node at every integer and
+ * half-integer frame within 1e-4, times = frames / fps); converted from the engine's
+ * left-handed Z-up axes to glTF's right-handed Y-up (docs/parkan-msh.md). Appends to `s` under a root node named `name`. A selection
  * without geometry gives a scene of nodes only; see ue_msh_refuse_empty_selection. `m` is only
  * read and may be freed afterwards: the scene holds copies (free it with ue_scene_free). */
 UE_API ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
@@ -218,8 +264,8 @@ UE_API ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_exp
 
 /* ---- the model registry's view of MSH (docs/models.md) ------------------------------------ */
 
-/* The options `lod` (0..2, default 0) and `group` (0..4 or -1 for all, default -1) as export
- * options; UE_ERR_USAGE with model.option.value when a value is out of range. */
+/* The options `lod` (0..2, default 0), `group` (0..4 or -1 for all, default -1) and `fps`
+ * (1..1000, default 30) as export options; UE_ERR_USAGE with model.option.value when a value is out of range. */
 UE_API ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d);
 /* MSH in the model registry (model.h): probe, to_scene (with the options above; an empty
  * selection is an error), info, validate and the table round trip. */

@@ -21,9 +21,10 @@
 /* ---- format options -------------------------------------------------------------------- */
 
 /* The command-line options that belong to model formats, as the registry's key=value list:
- * --lod and --group are MSH's "lod" and "group"; a format without them refuses them. */
+ * --lod and --group are MSH's "lod" and "group", --fps the clip rate of formats with animation;
+ * a format without them refuses them. */
 typedef struct model_opts {
-    ue_model_option items[2];
+    ue_model_option items[3];
     ue_model_options list;
 } model_opts;
 
@@ -31,6 +32,7 @@ static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
     size_t n = 0;
     if (o->lod) mo->items[n++] = (ue_model_option){"lod", o->lod};
     if (o->group) mo->items[n++] = (ue_model_option){"group", o->group};
+    if (o->fps) mo->items[n++] = (ue_model_option){"fps", o->fps};
     mo->list.items = mo->items;
     mo->list.count = n;
 }

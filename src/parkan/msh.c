@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/parse.h"
+#include "parkan/msh_anim.h"
 #include "unearth/msh.h"
 #include "common/bytes.h"
 
@@ -515,6 +516,7 @@ ue_result ue_msh_check(const ue_msh *m, ue_mode mode, ue_diag *d) {
     check_slots(m, &c);
     check_tri_links(m, &c);
     for (size_t n = 0; n < m->node_count; n++) check_node(m, &c, n);
+    ue_msh_check_animation(m, &c);
     return c.failure;
 }
 

@@ -1,5 +1,5 @@
 /* unearth — Parkan MSH as a model format of the registry (model_format.h): probe, conversion
- * with its `lod` and `group` options, statistics, validation and the table round trip. */
+ * with its `lod`, `group` and `fps` options, statistics, validation and the table round trip. */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 static const ue_model_option_def msh_options[] = {
     {"lod", "level of detail 0..2 (default 0)"},
     {"group", "group 0..4, or -1 for every group (default -1)"},
+    {"fps", "frames per second of the animation clip 1..1000 (default 30)"},
 };
 
 bool ue_msh_probe(const uint8_t *data, size_t size) {
@@ -24,12 +25,14 @@ bool ue_msh_probe(const uint8_t *data, size_t size) {
 }
 
 ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d) {
-    long lod, group;
+    long lod, group, fps;
     ue_result r = ue_model_option_int(opts, "msh", "lod", 0, UE_MSH_LODS - 1, 0, &lod, d);
     if (r == UE_OK) r = ue_model_option_int(opts, "msh", "group", -1, UE_MSH_GROUPS - 1, -1, &group, d);
+    if (r == UE_OK) r = ue_model_option_int(opts, "msh", "fps", 1, 1000, (long)UE_MSH_DEFAULT_FPS, &fps, d);
     if (r != UE_OK) return r;
     out->lod = (int)lod;
     out->group = (int)group;
+    out->fps = (float)fps;
     return UE_OK;
 }
 
@@ -85,6 +88,21 @@ static json_t *node_json(const ue_msh *m, size_t n) {
     return nj;
 }
 
+static size_t animated_nodes(const ue_msh *m) {
+    size_t n = 0;
+    for (size_t i = 0; ue_msh_is_animated(m) && i < m->node_count; i++) n += m->nodes[i].anim_map_start != UE_MSH_NONE;
+    return n;
+}
+
+/* Res8/Res19 in numbers: the timeline's frames, the nodes with a frame map, the keys. */
+static json_t *animation_json(const ue_msh *m) {
+    json_t *a = json_object();
+    json_object_set_new(a, "frames", json_integer(m->frame_count));
+    json_object_set_new(a, "animated_nodes", json_integer((json_int_t)animated_nodes(m)));
+    json_object_set_new(a, "keys", json_integer((json_int_t)m->key_count));
+    return a;
+}
+
 static json_t *info_json(const ue_msh *m, const ue_msh_stats *st) {
     json_t *j = json_object();
     json_object_set_new(j, "nodes", json_integer((json_int_t)st->nodes));
@@ -100,6 +118,7 @@ static json_t *info_json(const ue_msh *m, const ue_msh_stats *st) {
     json_t *nodes = json_array();
     for (size_t n = 0; n < m->node_count; n++) json_array_append_new(nodes, node_json(m, n));
     json_object_set_new(j, "node_table", nodes);
+    json_object_set_new(j, "animation", animation_json(m));
     return j;
 }
 
@@ -137,6 +156,19 @@ static void info_text(const ue_msh *m, const ue_msh_stats *st, ue_buf *b) {
                 st->triangles_per_lod[2]);
     text_printf(b, "  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
     for (size_t n = 0; n < m->node_count; n++) text_node_row(b, m, n);
+    size_t moving = animated_nodes(m);
+    if (moving) {
+        text_printf(b, "  animation: frames 0..%u, %zu keys, animated nodes:", m->frame_count - 1, m->key_count);
+        for (size_t n = 0; n < m->node_count; n++) {
+            char nm[256];
+            if (m->nodes[n].anim_map_start == UE_MSH_NONE) continue;
+            if (node_name_utf8(m, n, nm, sizeof nm)) text_printf(b, " %s", nm);
+            else text_printf(b, " %zu", n);
+        }
+        text_printf(b, "\n");
+    } else {
+        text_printf(b, "  animation: none (static model)\n");
+    }
     text_printf(b, "  resources:");
     for (size_t i = 0; i < m->container.count; i++) text_printf(b, " %u", m->container.entries[i].type_id);
     text_printf(b, "\n");

@@ -1,10 +1,11 @@
 /* unearth — MSH → scene IR: nodes from Res1 with rest poses from Res8, meshes from the slots
- * of one LOD, one primitive per batch, and the axis change to glTF (applied once, here). */
+ * of one LOD, one primitive per batch, the clip (msh_anim_scene.c), and the axis change to glTF. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parkan/msh_anim.h"
 #include "parkan/parkan_axes.h"
 #include "unearth/msh.h"
 #include "common/bytes.h"
@@ -209,7 +210,7 @@ static void describe_geometry(const ue_msh *m, char *out, size_t cap) {
 /* Converting nothing is a mistake in the options (or a model whose batches were all dropped),
  * not a valid empty file: say what the model has instead. */
 ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d) {
-    ue_msh_export_options def = {0, -1};
+    ue_msh_export_options def = {0, -1, 0};
     if (!o) o = &def;
     char have[160], which[32] = "";
     describe_geometry(m, have, sizeof have);
@@ -225,11 +226,12 @@ ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_opt
 
 ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
                           ue_scene *s, ue_diag *d) {
-    ue_msh_export_options def = {0, -1};
+    ue_msh_export_options def = {0, -1, 0};
     if (!o) o = &def;
-    if (o->lod < 0 || o->lod >= UE_MSH_LODS || o->group < -1 || o->group >= UE_MSH_GROUPS) {
+    if (o->lod < 0 || o->lod >= UE_MSH_LODS || o->group < -1 || o->group >= UE_MSH_GROUPS ||
+        !(o->fps >= 0 && o->fps <= 1000)) {
         ue_diag_add(d, UE_SEV_ERROR, "msh.export.options", UE_NO_OFFSET, "msh",
-                    "LOD must be 0..2 and group 0..4 (or all)");
+                    "LOD must be 0..2, group 0..4 (or all) and fps 0..1000 (0 = default)");
         return UE_ERR_USAGE;
     }
     if (m->legacy_nodes || !m->nodes) {
@@ -281,6 +283,8 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
         }
         if (mesh >= 0) s->nodes[scene_node[n]].mesh = mesh;
     }
+    if (r == UE_OK)
+        r = ue_msh_anim_to_scene(m, scene_node, name, o->fps > 0 ? o->fps : UE_MSH_DEFAULT_FPS, s, d);
     if (bad_normals)
         ue_diag_add(d, UE_SEV_WARNING, "msh.export.zero_normal", UE_NO_OFFSET, "msh/res4",
                     "%zu zero normals exported as +Z (engine space)", bad_normals);

@@ -1,5 +1,6 @@
 /* unearth — the sample Parkan robot, built with the MSH writer: a six-node hierarchy (one node
- * unnamed), two LODs, two groups, vertex colours, and distinctive values in the unknown fields. */
+ * unnamed), two LODs, two groups, vertex colours, a short animation, and distinctive values in
+ * the unknown fields. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,42 @@ static ue_result add_geometry(ue_msh *m, size_t node, int lod, int group, const 
     return ue_msh_replace_slot_geometry(m, slot, &g, NULL);
 }
 
+/* One key: time, translation, and a rotation of `degrees` about engine axis `axis` applied on
+ * top of the rest rotation `rest` (x, y, z, w). */
+static ue_msh_key robot_key(float time, const float t[3], const float rest[4], int axis, float degrees) {
+    ue_msh_key k;
+    memset(&k, 0, sizeof k);
+    k.time = time;
+    memcpy(k.position, t, sizeof k.position);
+    float half = degrees * 3.14159265f / 360.0f, turn[4] = {0, 0, 0, cosf(half)}, q[4];
+    turn[axis] = sinf(half);
+    /* q = turn · rest (the turn about the parent's axes, after the rest rotation) */
+    q[0] = turn[3] * rest[0] + turn[0] * rest[3] + turn[1] * rest[2] - turn[2] * rest[1];
+    q[1] = turn[3] * rest[1] - turn[0] * rest[2] + turn[1] * rest[3] + turn[2] * rest[0];
+    q[2] = turn[3] * rest[2] + turn[0] * rest[1] - turn[1] * rest[0] + turn[2] * rest[3];
+    q[3] = turn[3] * rest[3] - turn[0] * rest[0] - turn[1] * rest[1] - turn[2] * rest[2];
+    ue_msh_encode_quat(q, k.quat);
+    return k;
+}
+
+/* A nine-frame clip (frames 0..8): the head turns, the arms swing, the right arm also bobs.
+ * Keys at odd frames (1, 3, 5) are where the engine's round-half-even frame choice matters;
+ * every track ends on the rest pose, which stays each node's fallback key. */
+static ue_result animate(ue_msh *m, const float poses[6][7]) {
+    const float *head = poses[1], *left = poses[3], *right = poses[4];
+    const float up[3] = {right[0], right[1], right[2] + 0.05f}, down[3] = {right[0], right[1], right[2] - 0.05f};
+    const ue_msh_key head_keys[3] = {robot_key(0, head, head + 3, 2, 0), robot_key(3, head, head + 3, 2, 45),
+                                     robot_key(6, head, head + 3, 2, 0)};
+    const ue_msh_key left_keys[4] = {robot_key(0, left, left + 3, 0, 0), robot_key(2, left, left + 3, 0, 40),
+                                     robot_key(5, left, left + 3, 0, -40), robot_key(8, left, left + 3, 0, 0)};
+    const ue_msh_key right_keys[4] = {robot_key(0, right, right + 3, 0, 0), robot_key(1, up, right + 3, 0, -40),
+                                      robot_key(4, down, right + 3, 0, 40), robot_key(8, right, right + 3, 0, 0)};
+    ue_result r = ue_msh_set_track(m, 1, head_keys, 3, NULL);
+    if (r == UE_OK) r = ue_msh_set_track(m, 3, left_keys, 4, NULL);
+    if (r == UE_OK) r = ue_msh_set_track(m, 4, right_keys, 4, NULL);
+    return r;
+}
+
 ue_result ue_sample_robot(ue_buf *out) {
     static const uint16_t parents[6] = {UE_MSH_NONE, 0, 1, 0, 0, 0};
     static const char *const names[6] = {"body", "head", NULL, "arm_left", "arm_right", "legs"};
@@ -130,6 +167,7 @@ ue_result ue_sample_robot(ue_buf *out) {
         {0.5f, 0, 0.3f, 0, 0, 0, 1},   {-0.5f, 0, 0.3f, 0, 0, 0, 1},  {0, 0, -0.45f, 0, 0, 0, 1},
     };
     for (size_t n = 0; n < 6 && r == UE_OK; n++) r = ue_msh_set_rest_pose(&m, n, poses[n], poses[n] + 3);
+    if (r == UE_OK) r = animate(&m, poses);
 
     if (r == UE_OK) {
         /* Values in fields whose meaning is unknown, so round trips prove they survive. */

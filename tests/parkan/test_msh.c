@@ -357,7 +357,7 @@ static void nonfinite_vertex_drops_only_its_batch(void) {
     for (int lod = 0; lod < 2; lod++) {
         ue_scene s;
         ue_scene_init(&s);
-        ue_msh_export_options o = {lod, -1};
+        ue_msh_export_options o = {lod, -1, 0};
         REQUIRE(ue_msh_to_scene(&m, "t", &o, &s, &d) == UE_OK);
         CHECK_EQ_U(ue_scene_validate(&s, NULL), UE_OK);
         size_t prims = 0;
@@ -494,7 +494,7 @@ static void scene_counts_match_the_tables(void) {
                 }
             ue_scene s;
             ue_scene_init(&s);
-            ue_msh_export_options o = {lod, group};
+            ue_msh_export_options o = {lod, group, 0};
             REQUIRE(ue_msh_to_scene(&m, "robot", &o, &s, NULL) == UE_OK);
             CHECK_EQ_U(s.node_count, m.node_count + 1); /* + the root */
             size_t tris = 0, prims = 0;

@@ -1,0 +1,19 @@
+/* unearth — internal declarations shared by the MSH animation files: the §4.12 invariant
+ * checks (called by ue_msh_check) and the clip export (called by ue_msh_to_scene). */
+#ifndef UE_PARKAN_MSH_ANIM_H
+#define UE_PARKAN_MSH_ANIM_H
+
+#include "common/parse.h"
+#include "unearth/msh.h"
+
+/* Res8/Res19 invariants of spec §4.12: frame count, track layout, key times, map layout and
+ * values. Each violation names the Res1/Res8/Res19 record and its byte offset. */
+void ue_msh_check_animation(const ue_msh *m, ue_parse_ctx *c);
+
+/* Appends the model's clip (if it is animated) to `s`: scene_node[i] is the scene node of
+ * model node i. Nodes whose curves cannot be exported (non-finite poses, more work than the
+ * input's size allows) are left out with a warning. */
+ue_result ue_msh_anim_to_scene(const ue_msh *m, const int32_t *scene_node, const char *name, float fps,
+                               ue_scene *s, ue_diag *d);
+
+#endif
