@@ -1,0 +1,227 @@
+/* Tests of Parkan materials: WEAR text and MAT0 payloads built by hand from spec §5.2–5.3,
+ * their byte-exact writers, every class of bad input, and the model → texture resolution. */
+#include <stdlib.h>
+
+#include "test.h"
+#include "unearth/parkan_material.h"
+#include "common/bytes.h"
+
+/* ---- WEAR ------------------------------------------------------------------------------------ */
+
+static const char wear_text[] = "2\r\n0 ROBOT_BODY\r\n1 ROBOT_EYE\r\n\r\nLIGHTMAPS\r\n1\r\n0 LM_ROBOT.0\r\n";
+
+static void wear_parses_rows_and_lightmaps(void) {
+    ue_wear w;
+    ue_diag d = {0};
+    REQUIRE(ue_wear_parse((const uint8_t *)wear_text, sizeof wear_text - 1, 100, UE_MODE_STRICT, &w, &d) == UE_OK);
+    CHECK_EQ_U(w.material_count, 2);
+    CHECK_STR(w.materials[0].name, "ROBOT_BODY");
+    CHECK_STR(w.materials[1].name, "ROBOT_EYE");
+    CHECK_STR(w.materials[1].legacy_id, "1");
+    CHECK(w.has_lightmaps);
+    CHECK_EQ_U(w.lightmap_count, 1);
+    CHECK_STR(w.lightmaps[0].name, "LM_ROBOT.0");
+    CHECK(w.crlf);
+    CHECK(w.canonical);
+    CHECK_EQ_U(d.count, 0);
+    ue_buf b = {0};
+    REQUIRE(ue_wear_write(&w, &b, &d) == UE_OK);
+    CHECK_EQ_U(b.size, sizeof wear_text - 1);
+    CHECK_MEM(b.data, wear_text, sizeof wear_text - 1);
+    ue_buf_free(&b);
+    ue_wear_free(&w);
+    ue_diag_free(&d);
+}
+
+static void wear_without_lightmaps_lf(void) {
+    static const char t[] = "1\n7 DEFAULT\n";
+    ue_wear w;
+    REQUIRE(ue_wear_parse((const uint8_t *)t, sizeof t - 1, 0, UE_MODE_STRICT, &w, NULL) == UE_OK);
+    CHECK_EQ_U(w.material_count, 1);
+    CHECK(!w.has_lightmaps);
+    CHECK(!w.crlf);
+    CHECK(w.canonical);
+    ue_buf b = {0};
+    REQUIRE(ue_wear_write(&w, &b, NULL) == UE_OK);
+    CHECK_MEM(b.data, t, sizeof t - 1);
+    ue_buf_free(&b);
+    ue_wear_free(&w);
+    /* Extra spaces are read but are not the canonical layout. */
+    static const char spaced[] = "1\n7   DEFAULT  \n";
+    REQUIRE(ue_wear_parse((const uint8_t *)spaced, sizeof spaced - 1, 0, UE_MODE_STRICT, &w, NULL) == UE_OK);
+    CHECK_STR(w.materials[0].name, "DEFAULT");
+    CHECK(!w.canonical);
+    ue_wear_free(&w);
+}
+
+/* Strict: an error with the code, path and offset; tolerant: a warning and the rows found. */
+static void wear_bad(const char *text, const char *code, uint64_t offset, size_t tolerant_rows) {
+    ue_wear w;
+    ue_diag d = {0};
+    CHECK(ue_wear_parse((const uint8_t *)text, strlen(text), 1000, UE_MODE_STRICT, &w, &d) == UE_ERR_INVALID);
+    const ue_diag_item *it = diag_find(&d, code, NULL);
+    CHECK(it != NULL);
+    if (it) CHECK_EQ_U(it->offset, offset);
+    if (it) CHECK_EQ_U(it->severity, UE_SEV_ERROR);
+    ue_diag_free(&d);
+    CHECK(ue_wear_parse((const uint8_t *)text, strlen(text), 1000, UE_MODE_TOLERANT, &w, &d) == UE_OK);
+    CHECK(has_code(&d, code));
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+    CHECK_EQ_U(w.material_count, tolerant_rows);
+    ue_wear_free(&w);
+    ue_diag_free(&d);
+}
+
+static void wear_bad_inputs(void) {
+    wear_bad("3\n0 A\n1 B\n", "wear.count.mismatch", 1010, 2);           /* fewer rows than announced */
+    wear_bad("1\n0 A\n1 B\n", "wear.count.mismatch", 1006, 1);          /* more rows: "1 B" at byte 6 */
+    wear_bad("0\n", "wear.count.value", 1000, 0);                       /* "Illegal wear length." */
+    wear_bad("x\n0 A\n", "wear.count.value", 1000, 0);
+    wear_bad("", "wear.count.missing", 1000, 0);
+    wear_bad("1\n0 A\nLIGHTMAPS\n1\n0 LM.0\n", "wear.lightmaps.blank", 1006, 1);
+    wear_bad("1\n0 A\n\nLIGHTMAPS\n0\n", "wear.count.value", 1017, 1);  /* "Illegal lightmaps length." */
+    wear_bad("1\n0 A\n\nLIGHTMAPS\n1\n0 LIGHTMAP\n", "wear.lightmap.name", 1021, 1); /* no '.' */
+    wear_bad("1\n0\n", "wear.row.name", 1002, 1);
+}
+
+/* A count of a billion rows in a few bytes costs no more than the bytes. */
+static void wear_huge_count_is_bounded(void) {
+    static const char t[] = "999999999\n0 A\n";
+    ue_wear w;
+    CHECK(ue_wear_parse((const uint8_t *)t, sizeof t - 1, 0, UE_MODE_TOLERANT, &w, NULL) == UE_OK);
+    CHECK_EQ_U(w.material_count, 1);
+    ue_wear_free(&w);
+}
+
+/* ---- MAT0 ------------------------------------------------------------------------------------ */
+
+/* A version-6 payload: 2 phases, 1 animation block (mode 1 = ping-pong, mask 0x03) of 2 keys. */
+static size_t build_mat0(uint8_t *p) {
+    size_t o = 0;
+    ue_store_u16le(p + o, 2), o += 2;
+    ue_store_u16le(p + o, 1), o += 2;
+    p[o++] = 0x11, p[o++] = 0x22;                       /* metaA, metaB */
+    ue_store_u32le(p + o, 0x3F800000u), o += 4;         /* metaC = 1.0f */
+    ue_store_u32le(p + o, 0xDEADBEEFu), o += 4;         /* metaD, kept raw */
+    for (int ph = 0; ph < 2; ph++) {
+        for (int i = 0; i < 18; i++) p[o++] = (uint8_t)(ph * 100 + i);
+        memset(p + o, 0, 16);
+        memcpy(p + o, ph ? "ROBOT_EYE.0" : "ROBOT_BODY.0", ph ? 11 : 12);
+        o += 16;
+    }
+    ue_store_u32le(p + o, (0x03u << 3) | 1u), o += 4;
+    ue_store_u16le(p + o, 2), o += 2;
+    const uint16_t keys[6] = {0, 0, 7, 1, 500, 9};
+    for (int i = 0; i < 6; i++) ue_store_u16le(p + o, keys[i]), o += 2;
+    return o; /* 14 + 68 + 6 + 12 = 100 */
+}
+
+static void mat0_parses_and_writes_back(void) {
+    uint8_t p[128];
+    size_t n = build_mat0(p);
+    CHECK_EQ_U(n, 100);
+    ue_mat0 m;
+    ue_diag d = {0};
+    REQUIRE(ue_mat0_parse(p, n, 6, 0, UE_MODE_STRICT, &m, &d) == UE_OK);
+    CHECK_EQ_U(m.phase_count, 2);
+    CHECK_EQ_U(m.anim_count, 1);
+    CHECK_EQ_U(m.meta_a, 0x11);
+    CHECK_EQ_U(m.meta_b, 0x22);
+    CHECK_EQ_U(m.meta_c, 0x3F800000u);
+    CHECK_EQ_U(m.meta_d, 0xDEADBEEFu);
+    CHECK_EQ_U(m.phases[1].params[3], 103);
+    char name[17];
+    ue_mat0_texture_name(&m.phases[0], name);
+    CHECK_STR(name, "ROBOT_BODY.0");
+    CHECK_EQ_U(m.anims[0].header & 7, 1);
+    CHECK_EQ_U(m.anims[0].header >> 3, 3);
+    CHECK_EQ_U(m.anims[0].key_count, 2);
+    CHECK_EQ_U(m.anims[0].keys[1].k1, 500);
+    CHECK_EQ_U(m.anims[0].keys[1].k2, 9);
+    ue_buf b = {0};
+    REQUIRE(ue_mat0_write(&m, &b, &d) == UE_OK);
+    CHECK_EQ_U(b.size, n);
+    CHECK_MEM(b.data, p, n);
+    ue_buf_free(&b);
+    ue_mat0_free(&m);
+    ue_diag_free(&d);
+}
+
+/* Version 1 has no meta fields (defaults), version 3 no metaD: the layout follows attr2. */
+static void mat0_versions(void) {
+    uint8_t p[4 + 34];
+    memset(p, 0, sizeof p);
+    ue_store_u16le(p, 1);
+    ue_mat0 m;
+    REQUIRE(ue_mat0_parse(p, sizeof p, 1, 0, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    CHECK_EQ_U(m.meta_a, 255);
+    CHECK_EQ_U(m.meta_c, 0x3F800000u);
+    char name[17];
+    ue_mat0_texture_name(&m.phases[0], name);
+    CHECK_STR(name, ""); /* untextured */
+    ue_buf b = {0};
+    REQUIRE(ue_mat0_write(&m, &b, NULL) == UE_OK);
+    CHECK_EQ_U(b.size, sizeof p);
+    ue_buf_free(&b);
+    ue_mat0_free(&m);
+    CHECK(ue_mat0_parse(p, sizeof p, 3, 0, UE_MODE_STRICT, &m, NULL) == UE_ERR_INVALID); /* 6 header bytes more */
+}
+
+static void mat0_bad(const uint8_t *p, size_t n, const char *code, uint64_t offset, size_t phases, size_t anims) {
+    ue_mat0 m;
+    ue_diag d = {0};
+    CHECK(ue_mat0_parse(p, n, 6, 500, UE_MODE_STRICT, &m, &d) == UE_ERR_INVALID);
+    const ue_diag_item *it = diag_find(&d, code, NULL);
+    CHECK(it != NULL);
+    if (it) CHECK_EQ_U(it->offset, offset);
+    ue_diag_free(&d);
+    CHECK(ue_mat0_parse(p, n, 6, 500, UE_MODE_TOLERANT, &m, &d) == UE_OK);
+    CHECK(has_code(&d, code));
+    CHECK_EQ_U(m.phase_count, phases);
+    CHECK_EQ_U(m.anim_count, anims);
+    ue_mat0_free(&m);
+    ue_diag_free(&d);
+}
+
+static void mat0_bad_inputs(void) {
+    uint8_t p[128], q[128];
+    size_t n = build_mat0(p);
+    /* Phase records past the end: 3 claimed, 2 fit before the block at byte 82 (+500). */
+    memcpy(q, p, n);
+    ue_store_u16le(q, 3);
+    mat0_bad(q, 82, "mat0.phase.past_end", 500 + 14 + 68, 2, 0);
+    /* An impossible phase count: 65535 phases in 100 bytes. */
+    ue_store_u16le(q, 65535);
+    mat0_bad(q, n, "mat0.phase.past_end", 500 + 14 + 68, 2, 0);
+    /* No phase at all. */
+    memcpy(q, p, n);
+    ue_store_u16le(q, 0);
+    ue_store_u16le(q + 2, 0);
+    mat0_bad(q, 14, "mat0.phase.none", 500, 0, 0);
+    /* 20 animation blocks: the engine's "Too many animations for material." */
+    memcpy(q, p, n);
+    ue_store_u16le(q + 2, 20);
+    mat0_bad(q, n, "mat0.anim.count", 502, 2, 1);
+    /* Keys past the end: the block claims 3 keys, 2 are there. */
+    memcpy(q, p, n);
+    ue_store_u16le(q + 86, 3);
+    mat0_bad(q, n, "mat0.anim.keys_past_end", 500 + 88, 2, 0);
+    /* Bytes after the last block. */
+    memcpy(q, p, n);
+    q[n] = 0;
+    mat0_bad(q, n + 1, "mat0.trailing", 600, 2, 1);
+    /* A truncated header fails in both modes. */
+    ue_mat0 m;
+    CHECK(ue_mat0_parse(p, 9, 6, 0, UE_MODE_TOLERANT, &m, NULL) == UE_ERR_INVALID);
+}
+
+int main(void) {
+    RUN(wear_parses_rows_and_lightmaps);
+    RUN(wear_without_lightmaps_lf);
+    RUN(wear_bad_inputs);
+    RUN(wear_huge_count_is_bounded);
+    RUN(mat0_parses_and_writes_back);
+    RUN(mat0_versions);
+    RUN(mat0_bad_inputs);
+    return TEST_SUMMARY();
+}
