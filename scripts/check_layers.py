@@ -15,7 +15,7 @@ PUBLIC = {
     "scene.h": "scene", "model_format.h": "scene",
     "gltf.h": "export", "image.h": "export", "obj.h": "export",
     "obj_read.h": "import",
-    "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan",
+    "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan", "parkan_material.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
     "hsd.h": "hsd", "hsd_model.h": "hsd",
     "model.h": "formats",

@@ -23,6 +23,7 @@ typedef struct cli_opts {
     const char *lod;        /* --lod N as given, NULL if absent: MSH's option "lod" */
     const char *group;      /* --group G as given, NULL if absent: MSH's option "group" */
     const char *fps;        /* --fps N as given, NULL if absent: the model formats' option "fps" */
+    const char *data;       /* --data DIR, NULL if absent: MSH's option "data" (material libraries) */
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
@@ -116,7 +117,7 @@ int models_roundtrip(const cli_opts *o, const char *path);
 /* Every option the CLI knows; each verb accepts a subset of them (cli_verb_def.options). */
 typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
-    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_MIPS, OPT_FPS,
+    OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_MIPS, OPT_FPS, OPT_DATA,
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

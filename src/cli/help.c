@@ -43,6 +43,9 @@ static const cli_option_def option_table[] = {
     {OPT_FPS, NULL, "--fps", 1, "N", 1, 1000, NULL,
      "frames per second of animation clips, 1..1000, recorded in each clip's\n"
      "extras (default: the format's own rate; MSH: 30)"},
+    {OPT_DATA, NULL, "--data", 1, "DIR", NO_RANGE, NULL,
+     "MSH option: a game folder searched first for Material.lib and\n"
+     "Textures.lib (default: beside the model and in its parent folders)"},
     {OPT_JOBS, "-j", "--jobs", 1, "N", 1, 64, NULL,
      "models converted in parallel, 1..64 (default: 1)"},
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
@@ -119,12 +122,13 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE),
+         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) |
+         BIT(OPT_SCALE),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
-     "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--scale S] [--format F]\n"
-     "                [-r] [-j N] [-f] [--strict|--tolerant] [-q|-v]",
+     "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR] [--scale S]\n"
+     "                [--format F] [-r] [-j N] [-f] [--strict|--tolerant] [-q|-v]",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",

@@ -1,10 +1,16 @@
 /* Tests of Parkan materials: WEAR text and MAT0 payloads built by hand from spec §5.2–5.3,
  * their byte-exact writers, every class of bad input, and the model → texture resolution. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "test.h"
+#include "unearth/nres.h"
 #include "unearth/parkan_material.h"
+#include "unearth/scene.h"
 #include "common/bytes.h"
+#include "parkan/msh_materials.h"
 
 /* ---- WEAR ------------------------------------------------------------------------------------ */
 
@@ -215,7 +221,171 @@ static void mat0_bad_inputs(void) {
     CHECK(ue_mat0_parse(p, 9, 6, 0, UE_MODE_TOLERANT, &m, NULL) == UE_ERR_INVALID);
 }
 
+/* ---- the resolution chain ------------------------------------------------------------------ */
+
+#define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+static void write_file(const char *dir, const char *name, const void *data, size_t size) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    REQUIRE(fwrite(data, 1, size, f) == size);
+    fclose(f);
+}
+
+static void write_nres(const char *dir, const char *name, ue_nres *n) {
+    ue_buf b = {0};
+    REQUIRE(ue_nres_write(n, UE_NRES_CANONICAL, &b, NULL) == UE_OK);
+    write_file(dir, name, b.data, b.size);
+    ue_buf_free(&b);
+    ue_nres_free(n);
+}
+
+/* A one-phase version-6 MAT0 naming `texture`. */
+static void add_mat0(ue_nres *n, const char *name, const char *texture) {
+    uint8_t p[14 + 34];
+    memset(p, 0, sizeof p);
+    ue_store_u16le(p, 1);
+    memcpy(p + 14 + 18, texture, strlen(texture));
+    REQUIRE(ue_nres_add(n, UE_MAT0_TYPE, 0, 6, 0, name, p, sizeof p) == UE_OK);
+}
+
+/* A 2×1 Texm 565: pure red, then pure blue (R = bits 15–11, B = bits 4–0). */
+static void add_texm(ue_nres *n, const char *name) {
+    uint8_t t[32 + 4];
+    memset(t, 0, sizeof t);
+    ue_store_u32le(t, FOURCC('T', 'e', 'x', 'm'));
+    ue_store_u32le(t + 4, 2);
+    ue_store_u32le(t + 8, 1);
+    ue_store_u32le(t + 12, 1);
+    ue_store_u32le(t + 28, 565);
+    ue_store_u16le(t + 32, 0xF800);
+    ue_store_u16le(t + 34, 0x001F);
+    REQUIRE(ue_nres_add(n, FOURCC('T', 'e', 'x', 'm'), 0, 0, 0, name, t, sizeof t) == UE_OK);
+}
+
+/* A scene with one material per WEAR row, as msh_scene.c makes them. */
+static void scene_with_rows(ue_scene *s, int rows) {
+    ue_scene_init(s);
+    for (int r = 0; r < rows; r++) {
+        int32_t mi = ue_scene_add_material(s, "placeholder");
+        REQUIRE(mi >= 0);
+        for (int c = 0; c < 3; c++) s->materials[mi].base_color[c] = 0.8f;
+        s->materials[mi].base_color[3] = 1;
+        REQUIRE(ue_extras_set_number(&s->materials[mi].extras, UE_MSH_WEAR_ROW_KEY, r) == UE_OK);
+    }
+}
+
+/* root/material.lib and root/TEXTURES.LIB, the model root/game/MODEL.msh beside game/model.WEA:
+ * every name in another letter case than the one looked for. */
+static void make_game(char *root) {
+    strcpy(root, "/tmp/ue_mat_XXXXXX");
+    REQUIRE(mkdtemp(root) != NULL);
+    char game[300];
+    snprintf(game, sizeof game, "%s/game", root);
+    REQUIRE(mkdir(game, 0755) == 0);
+    static const char wear[] = "3\n0 Robot_Body\n1 NOPE\n2 PLAIN\n";
+    write_file(game, "model.WEA", wear, sizeof wear - 1);
+    ue_nres n;
+    ue_nres_init(&n);
+    add_mat0(&n, "ROBOT_BODY", "skin.0");
+    add_mat0(&n, "DEFAULT", "");
+    add_mat0(&n, "PLAIN", "MISSING.0");
+    write_nres(root, "material.lib", &n);
+    ue_nres_init(&n);
+    add_texm(&n, "SKIN.0");
+    write_nres(root, "TEXTURES.LIB", &n);
+}
+
+static void chain_resolves_case_insensitively(void) {
+    char root[64], origin[300];
+    make_game(root);
+    snprintf(origin, sizeof origin, "%s/game/MODEL.msh", root);
+    ue_scene s;
+    scene_with_rows(&s, 3);
+    ue_diag d = {0};
+    ue_parkan_search where = {origin, NULL};
+    REQUIRE(ue_msh_resolve_materials(&s, 0, &where, UE_MODE_STRICT, &d) == UE_OK);
+    /* Row 0: Robot_Body → MAT0 ROBOT_BODY → skin.0 → SKIN.0 in TEXTURES.LIB of the parent. */
+    CHECK_STR(s.materials[0].name, "Robot_Body");
+    REQUIRE(s.texture_count == 1);
+    CHECK_EQ_U(s.materials[0].slot_count, 1);
+    CHECK_EQ_U(s.materials[0].slots[0].texture, 0);
+    CHECK_EQ_U(s.textures[0].width, 2);
+    static const uint8_t red_blue[8] = {255, 0, 0, 255, 0, 0, 255, 255};
+    CHECK_MEM(s.textures[0].rgba, red_blue, 8);
+    CHECK(s.materials[0].base_color[0] == 1.0f);
+    CHECK_EQ_U(s.materials[0].alpha_mode, UE_ALPHA_OPAQUE);
+    /* Row 1: NOPE is not in the library: DEFAULT (untextured), with a warning naming both. */
+    const ue_diag_item *w = diag_find(&d, "msh.material.missing", NULL);
+    CHECK(w != NULL);
+    if (w) CHECK(strstr(w->message, "NOPE") && strstr(w->message, "material.lib") && strstr(w->message, "DEFAULT"));
+    CHECK_EQ_U(s.materials[1].slot_count, 0);
+    /* Row 2: PLAIN names a texture Textures.lib lacks: grey, no slot, a warning. */
+    w = diag_find(&d, "msh.texture.missing", NULL);
+    CHECK(w != NULL);
+    if (w) CHECK(strstr(w->message, "MISSING.0") && strstr(w->message, "PLAIN"));
+    CHECK_EQ_U(s.materials[2].slot_count, 0);
+    CHECK(s.materials[2].base_color[0] == 0.8f);
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
+static void chain_without_material_lib_warns(void) {
+    char root[64], origin[300], lib[300];
+    make_game(root);
+    snprintf(lib, sizeof lib, "%s/material.lib", root);
+    REQUIRE(remove(lib) == 0);
+    snprintf(origin, sizeof origin, "%s/game/model.msh", root);
+    ue_scene s;
+    scene_with_rows(&s, 1);
+    ue_diag d = {0};
+    ue_parkan_search where = {origin, NULL};
+    REQUIRE(ue_msh_resolve_materials(&s, 0, &where, UE_MODE_STRICT, &d) == UE_OK);
+    const ue_diag_item *w = diag_find(&d, "msh.material.library", NULL);
+    CHECK(w != NULL);
+    if (w) CHECK(strstr(w->message, "Material.lib not found") != NULL);
+    CHECK_EQ_U(s.materials[0].slot_count, 0);
+    CHECK(s.materials[0].base_color[0] == 0.8f); /* the placeholder */
+    CHECK_EQ_U(s.texture_count, 0);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    /* --data pointing at a folder with the library is searched first. */
+    char data[300];
+    snprintf(data, sizeof data, "%s/game", root);
+    ue_nres n;
+    ue_nres_init(&n);
+    add_mat0(&n, "ROBOT_BODY", "skin.0");
+    write_nres(data, "MATERIAL.LIB", &n);
+    scene_with_rows(&s, 1);
+    where.data_dir = data;
+    REQUIRE(ue_msh_resolve_materials(&s, 0, &where, UE_MODE_STRICT, &d) == UE_OK);
+    CHECK_EQ_U(s.materials[0].slot_count, 1);
+    CHECK_EQ_U(d.count, 0);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
+static void chain_without_wear_warns(void) {
+    ue_scene s;
+    scene_with_rows(&s, 1);
+    ue_diag d = {0};
+    ue_parkan_search where = {"/nonexistent_dir_ue/robot.msh", NULL};
+    REQUIRE(ue_msh_resolve_materials(&s, 0, &where, UE_MODE_STRICT, &d) == UE_OK);
+    const ue_diag_item *w = diag_find(&d, "msh.material.wear", NULL);
+    CHECK(w != NULL);
+    if (w) CHECK(strstr(w->message, "robot.wea") != NULL);
+    CHECK_STR(s.materials[0].name, "placeholder");
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 int main(void) {
+    RUN(chain_resolves_case_insensitively);
+    RUN(chain_without_material_lib_warns);
+    RUN(chain_without_wear_warns);
     RUN(wear_parses_rows_and_lightmaps);
     RUN(wear_without_lightmaps_lf);
     RUN(wear_bad_inputs);
