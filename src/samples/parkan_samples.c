@@ -49,13 +49,13 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
     ue_nres_init(&n);
     ue_buf inner = {0};
     ue_result r = inner_archive(&inner);
-    static const char wear[] = "2\r\n0 ROBOT_BODY\r\n1 ROBOT_GLOW\r\n";
     uint8_t blob[777];
     pattern(blob, sizeof blob, 42);
     /* "A_B" sorts before "AB" under lower-case folding ('_' < 'b') but after it under upper
      * case ('_' > 'B'): the sample pins the engine's choice. */
     if (r == UE_OK)
-        r = ue_nres_add(&n, FOURCC('W', 'E', 'A', 'R'), 0, 0, 1, "robot.wea", wear, sizeof wear - 1);
+        r = ue_nres_add(&n, FOURCC('W', 'E', 'A', 'R'), 0, 0, 1, "robot.wea", ue_sample_robot_wear,
+                        strlen(ue_sample_robot_wear));
     if (r == UE_OK) r = ue_nres_add(&n, FOURCC('M', 'A', 'T', '0'), 0x11, 2, 0, "AB", blob, 40);
     if (r == UE_OK) r = ue_nres_add(&n, FOURCC('M', 'A', 'T', '0'), 0x22, 3, 0, "A_B", blob + 40, 41);
     if (r == UE_OK)
@@ -91,5 +91,6 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
         r = ue_sample_list_add(out, "parkan/sprites_demo.lib", data, size);
     }
     ue_buf_free(&lib);
+    if (r == UE_OK) r = ue_samples_parkan_materials(out);
     return r;
 }
