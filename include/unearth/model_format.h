@@ -94,7 +94,9 @@ typedef struct ue_model_format {
     bool (*probe)(const uint8_t *data, size_t size);
 
     /* The model as a scene, appended under a root node named `name`; the options are already
-     * checked against `options`. A selection without geometry is an error naming what exists. */
+     * checked against `options`. A selection without geometry is an error naming what exists.
+     * NULL for a format that has no geometry at all (a bare texture): convert passes such
+     * inputs over or refuses them (docs/models.md), ue_model_to_scene says UE_ERR_UNSUPPORTED. */
     ue_result (*to_scene)(const uint8_t *data, size_t size, const char *name, ue_mode mode,
                           const ue_model_options *opts, ue_scene *s, ue_diag *d);
 

@@ -28,6 +28,10 @@ typedef struct cli_opts {
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
     bool mips;              /* textures --mips: every mip level, not only level 0 */
+    const char *like;       /* texm --like FILE: the Texm whose format and flags are copied */
+    const char *pixel_format; /* texm --pixel-format F, a checked choice, NULL if absent */
+    long mip_levels;        /* texm --mip-levels N (0 = full chain) when mip_levels_given */
+    bool mip_levels_given;
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -94,6 +98,7 @@ int cmd_roundtrip(const cli_opts *o);
 int cmd_demo(const cli_opts *o);
 int cmd_convert(const cli_opts *o);
 int cmd_textures(const cli_opts *o); /* src/cli/cmd_textures.c */
+int cmd_texm(const cli_opts *o);     /* src/cli/cmd_texm.c */
 int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
@@ -118,6 +123,7 @@ int models_roundtrip(const cli_opts *o, const char *path);
 typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_MIPS, OPT_FPS, OPT_DATA,
+    OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

@@ -533,6 +533,22 @@ static int report_collect_failure(const cli_opts *o, const char *file, ue_result
     return cli_exit_code(r);
 }
 
+/* Textures (formats without geometry, docs/models.md) are not converted: they leave the list,
+ * which keeps its order; returns how many left. */
+static size_t drop_textures(ue_model_found *found, size_t *count) {
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < *count; i++) {
+        if (found[i].format->to_scene) {
+            found[kept++] = found[i];
+        } else {
+            free(found[i].data);
+            dropped++;
+        }
+    }
+    *count = kept;
+    return dropped;
+}
+
 /* The models of one input file become jobs, unless the file's verdict forbids it: strict
  * skips an invalid input, tolerant converts what is intact (and still exits 1). Returns the
  * file's exit code; *fatal is set when the run must stop (out of memory). */
@@ -544,6 +560,12 @@ static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int
     int code = r == UE_OK ? 0 : report_collect_failure(o, file, r, &d);
     ue_diag_free(&d);
     if (r != UE_OK) return code;
+    if (drop_textures(found, &count) && count == 0 && !o->recursive) {
+        cli_error("convert: %s: holds textures only, no model to convert (write them as PNG "
+                  "with `unearth textures`)", file);
+        ue_model_found_free(found, count);
+        return EXIT_INVALID;
+    }
     /* A directory walk judges only the files it converts from, as it skips the others. */
     int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file);
     if ((verdict && o->mode == UE_MODE_STRICT) || count == 0) {

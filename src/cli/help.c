@@ -54,6 +54,15 @@ static const cli_option_def option_table[] = {
     {OPT_MIPS, NULL, "--mips", 0, NULL, NO_RANGE, NULL,
      "also write every mip level N >= 1 as NAME.mipN.png (default: off,\n"
      "level 0 only)"},
+    {OPT_LIKE, NULL, "--like", 1, "ORIG", NO_RANGE, NULL,
+     "the Texm being replaced (a file or ARCHIVE:ENTRY): its pixel format,\n"
+     "flags, mip count and Page rects are kept (default: 8888, full chain)"},
+    {OPT_PIXEL_FORMAT, NULL, "--pixel-format", 1, "F", NO_RANGE, "0|565|556|4444|88|888|8888",
+     "Texm pixel format code; 0 is 256-colour indexed (default: --like's,\n"
+     "else 8888)"},
+    {OPT_MIP_LEVELS, NULL, "--mip-levels", 1, "N", 0, 14, NULL,
+     "mip levels 0..14, box-filtered from the PNG; 0 = down to 1x1\n"
+     "(default: --like's, else 0)"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -148,6 +157,17 @@ static const cli_verb_def verb_table[] = {
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"
      "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
+    {"texm", cmd_texm,
+     BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS | BIT(OPT_LIKE) | BIT(OPT_PIXEL_FORMAT) |
+         BIT(OPT_MIP_LEVELS),
+     "PNG", 1, 1, "OUT", "Texm file to write (required)",
+     "unearth texm PNG -o OUT [--like ORIG] [--pixel-format F] [--mip-levels N] [-f] [-q|-v]",
+     "a PNG as a Parkan Texm texture (to replace one)",
+     "Reads an 8-bit grey, RGB, RGBA or palette PNG (not interlaced) and writes a Texm:\n"
+     "--like copies what the original declares, the options override it. Put the file in\n"
+     "place of the entry in an extracted archive and `pack` it (docs/parkan-textures.md).\n",
+     "unearth texm body.png -o x/entries/0000_ROBOT_BODY.0 --like demo/parkan/Textures.lib:ROBOT_BODY.0\n"
+     "unearth texm icon.png -o icon.texm --pixel-format 565 --mip-levels 1\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",
      "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",

@@ -10,12 +10,14 @@
 #include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
+#include "unearth/texm.h"
 
 /* Probe order matters: a model that is itself a container (MSH is a nested NRes) must be
  * recognised before the walk opens it as one. */
 static const ue_model_format *const formats[] = {
     &ue_msh_model_format,
     &ue_hsd_model_format, /* after MSH: a DAT header (big-endian file_size first) is never NRes */
+    &ue_texm_model_format, /* a texture, no geometry: `textures`, validate, info, roundtrip */
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
@@ -66,6 +68,11 @@ ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode m
                             const ue_model_options *opts, ue_scene *s, ue_diag *d) {
     ue_result r = ue_model_options_check(m->format, opts, d);
     if (r != UE_OK) return r;
+    if (!m->format->to_scene) {
+        ue_diag_add(d, UE_SEV_ERROR, "model.no_geometry", UE_NO_OFFSET, m->format->name,
+                    "%s is a %s: it has no geometry to convert", m->name, m->format->description);
+        return UE_ERR_UNSUPPORTED;
+    }
     return m->format->to_scene(m->data, m->size, name, mode, opts, s, d);
 }
 
@@ -106,12 +113,13 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
                       int depth);
 
 /* A model that is no container (HSD .dat) is only found by probing its bytes; the containers
- * that carry one type or name it "dat" (FSYS, PKX), so those entries are read and probed. */
+ * that carry one type or name it "dat" (FSYS, PKX), so those entries are read and probed; so
+ * are NRes entries typed 'Texm' (a texture joins the walk as a format without geometry). */
 static bool may_be_plain_model(const ue_entry_info *info) {
     size_t n = strlen(info->name);
     bool dat_name = n > 4 && info->name[n - 4] == '.' && (info->name[n - 3] | 0x20) == 'd' &&
                     (info->name[n - 2] | 0x20) == 'a' && (info->name[n - 1] | 0x20) == 't';
-    return dat_name || !strcmp(info->type, "dat");
+    return dat_name || !strcmp(info->type, "dat") || !strcmp(info->type, "Texm");
 }
 
 /* One entry's bytes (taken): a model, or a container to walk, or neither. */

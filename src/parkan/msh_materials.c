@@ -9,10 +9,10 @@
 #include <strings.h>
 
 #include "parkan/msh_materials.h"
-#include "parkan/texm_decode.h"
 #include "unearth/archive.h"
 #include "unearth/nres.h"
 #include "unearth/parkan_material.h"
+#include "unearth/texm.h"
 
 #define MAX_LIBRARY_BYTES ((size_t)512 << 20)
 #define PATH_CAP 1024
@@ -227,6 +227,27 @@ static bool read_mat0(resolver *r, long i, ue_mat0 *m) {
     return res == UE_OK;
 }
 
+/* Level 0 of a Texm as a new scene texture named `name`. A palette texture uses its own
+ * palette: palettes.lib is not looked up (docs/parkan-materials.md). */
+static ue_result decode_texture(resolver *r, const char *name, const uint8_t *data, size_t size, int32_t *out) {
+    ue_texm t;
+    *out = -1;
+    ue_result res = ue_texm_parse(data, size, UE_MODE_TOLERANT, &t, NULL);
+    if (res != UE_OK) return res;
+    uint8_t *rgba = NULL;
+    size_t bytes = t.level_count ? (size_t)t.levels[0].width * t.levels[0].height * 4 : 0;
+    if (!bytes) res = UE_ERR_INVALID;
+    else if (!(rgba = malloc(bytes))) res = UE_ERR_NOMEM;
+    if (res == UE_OK) res = ue_texm_decode_level(&t, 0, NULL, rgba, bytes, NULL);
+    /* Only a decoded image joins the scene. */
+    if (res == UE_OK) *out = ue_scene_add_texture(r->s, name, t.levels[0].width, t.levels[0].height);
+    if (res == UE_OK && *out < 0) res = UE_ERR_NOMEM;
+    if (res == UE_OK) memcpy(r->s->textures[*out].rgba, rgba, bytes);
+    free(rgba);
+    ue_texm_free(&t);
+    return res;
+}
+
 /* Scene texture named `name` decoded from Textures.lib (reused when already there), or -1
  * with a warning. -2 when out of memory. */
 static int32_t texture_for(resolver *r, const char *name, const char *material) {
@@ -236,7 +257,7 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
         warn_library(r, &r->textures, "materials are untextured");
         return -1;
     }
-    long i = find_entry(&r->textures, name, UE_TEXM_TYPE);
+    long i = find_entry(&r->textures, name, UE_TEXM_MAGIC);
     if (i < 0) {
         ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.missing", UE_NO_OFFSET, "msh/materials",
                     "texture %s of material %s not found in %s; the material is untextured", name, material,
@@ -245,9 +266,9 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
     }
     const uint8_t *data;
     uint8_t *to_free = NULL;
-    ue_parkan_rgba img = {0};
+    int32_t ti = -1;
     ue_result res = ue_nres_payload(&r->textures.nres, (size_t)i, &data, &to_free, NULL);
-    if (res == UE_OK) res = ue_parkan_texm_rgba(data, r->textures.nres.entries[i].size, &img);
+    if (res == UE_OK) res = decode_texture(r, name, data, r->textures.nres.entries[i].size, &ti);
     free(to_free);
     if (res != UE_OK) {
         ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.damaged", r->textures.nres.entries[i].data_offset,
@@ -255,13 +276,9 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
                     r->textures.path, ue_result_name(res), material);
         return res == UE_ERR_NOMEM ? -2 : -1;
     }
-    int32_t ti = ue_scene_add_texture(r->s, name, img.width, img.height);
-    if (ti < 0) return free(img.rgba), -2;
     ue_scene_texture *t = &r->s->textures[ti];
-    memcpy(t->rgba, img.rgba, (size_t)img.width * img.height * 4);
-    free(img.rgba);
     t->source.offset = r->textures.nres.entries[i].data_offset;
-    t->source.type = UE_TEXM_TYPE;
+    t->source.type = UE_TEXM_MAGIC;
     t->source.index = (uint32_t)i;
     memcpy(t->source.format, "texm", 5);
     return ti;

@@ -1,0 +1,147 @@
+/* unearth — a bare Texm as a registry format (model_format.h): probe, info, validate,
+ * roundtrip and images for the `textures` verb; no geometry, so to_scene refuses it clearly. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/bytes.h"
+#include "unearth/texm.h"
+
+static bool texm_probe(const uint8_t *data, size_t size) {
+    return size >= 4 && ue_load_u32le(data) == UE_TEXM_MAGIC; /* a cut header is reported */
+}
+
+static json_t *stats_json(const ue_texm *t) {
+    json_t *j = json_object();
+    const char *fmt = ue_texm_format_name(t->format);
+    json_object_set_new(j, "width", json_integer(t->width));
+    json_object_set_new(j, "height", json_integer(t->height));
+    json_object_set_new(j, "pixel_format", json_string(fmt ? fmt : "unknown"));
+    json_object_set_new(j, "format_code", json_integer(t->format));
+    json_object_set_new(j, "mip_count", json_integer(t->mip_count));
+    json_object_set_new(j, "levels", json_integer(t->level_count));
+    json_object_set_new(j, "flags4", json_integer(t->flags4));
+    json_object_set_new(j, "flags5", json_integer(t->flags5));
+    json_object_set_new(j, "unknown6", json_integer(t->unknown6));
+    json_t *rects = json_array();
+    for (uint32_t i = 0; i < t->rect_count; i++) {
+        json_t *r = json_object();
+        json_object_set_new(r, "x", json_integer(t->rects[i].x));
+        json_object_set_new(r, "w", json_integer(t->rects[i].w));
+        json_object_set_new(r, "y", json_integer(t->rects[i].y));
+        json_object_set_new(r, "h", json_integer(t->rects[i].h));
+        json_array_append_new(rects, r);
+    }
+    json_object_set_new(j, "page_rects", rects);
+    return j;
+}
+
+static void text_line(ue_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void text_line(ue_buf *b, const char *fmt, ...) {
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0) ue_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats,
+                           ue_buf *text, ue_diag *d) {
+    ue_texm t;
+    ue_result r = ue_texm_parse(data, size, mode, &t, d);
+    if (r != UE_OK) return r;
+    if (stats) *stats = stats_json(&t);
+    if (text) {
+        const char *fmt = ue_texm_format_name(t.format);
+        text_line(text, "  texture: %u x %u, format %s, %u mip levels\n", t.width, t.height,
+                  fmt ? fmt : "?", t.level_count);
+        text_line(text, "  flags4 0x%08X, flags5 0x%08X, unknown6 0x%08X\n", t.flags4, t.flags5,
+                  t.unknown6);
+        for (uint32_t i = 0; i < t.rect_count; i++)
+            text_line(text, "  page rect %u: x %d w %d y %d h %d\n", i, t.rects[i].x, t.rects[i].w,
+                      t.rects[i].y, t.rects[i].h);
+    }
+    ue_texm_free(&t);
+    return UE_OK;
+}
+
+static ue_result texm_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                               ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_texm t;
+    ue_result r = ue_texm_parse(data, size, mode, &t, d);
+    if (r != UE_OK) return r;
+    out->stats = stats_json(&t);
+    out->lost_parts = t.level_count < t.mip_count;
+    const char *fmt = ue_texm_format_name(t.format);
+    snprintf(out->summary, sizeof out->summary, "%u x %u texture, format %s, %u of %u mip levels",
+             t.width, t.height, fmt ? fmt : "?", t.level_count, t.mip_count);
+    ue_texm_free(&t);
+    return UE_OK;
+}
+
+static ue_result texm_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                                ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_texm t;
+    ue_buf again = {0};
+    ue_result r = ue_texm_parse(data, size, mode, &t, d);
+    if (r != UE_OK) return r;
+    r = ue_texm_write(&t, &again);
+    if (r == UE_OK && (again.size != size || memcmp(again.data, data, size) != 0)) r = UE_ERR_MISMATCH;
+    if (r == UE_OK)
+        snprintf(out->summary, sizeof out->summary, "header, %u mip level%s%s written back",
+                 t.level_count, t.level_count == 1 ? "" : "s", t.has_page ? " and Page chunk" : "");
+    ue_texm_free(&t);
+    ue_buf_free(&again);
+    return r;
+}
+
+/* Every level asked for, decoded into one new list item; nothing appended on failure. */
+static ue_result texm_images(const uint8_t *data, size_t size, ue_mode mode, bool all_levels,
+                             ue_model_images *out, ue_diag *d) {
+    ue_texm t;
+    ue_result r = ue_texm_parse(data, size, mode, &t, d);
+    if (r != UE_OK) return r;
+    uint32_t levels = all_levels ? t.level_count : 1;
+    const char *fmt = ue_texm_format_name(t.format);
+    ue_model_image *img = ue_model_images_add(out, fmt ? fmt : "texm", levels);
+    if (!img) r = UE_ERR_NOMEM;
+    for (uint32_t i = 0; r == UE_OK && i < levels; i++) {
+        const ue_texm_level *lv = &t.levels[i];
+        size_t bytes = (size_t)lv->width * lv->height * 4;
+        img->levels[i] = (ue_model_image_level){lv->width, lv->height, malloc(bytes)};
+        if (!img->levels[i].rgba) r = UE_ERR_NOMEM;
+        else r = ue_texm_decode_level(&t, i, NULL, img->levels[i].rgba, bytes, d);
+    }
+    if (img) {
+        img->source = (ue_source_id){"texm", UE_TEXM_MAGIC, 0, 0};
+        if (r != UE_OK) { /* drop the half-filled item */
+            for (uint32_t i = 0; i < levels; i++) free(img->levels[i].rgba);
+            out->count--;
+        }
+    }
+    ue_texm_free(&t);
+    return r;
+}
+
+const ue_model_format ue_texm_model_format = {
+    "texm",
+    "Parkan Texm texture (no geometry)",
+    NULL,
+    0,
+    texm_probe,
+    NULL, /* no geometry: convert passes a texture over (docs/models.md) */
+    texm_info,
+    texm_validate,
+    texm_roundtrip,
+    texm_images,
+};

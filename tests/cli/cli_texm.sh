@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end tests of Parkan Texm in the CLI: a modder's texture swap (extract Textures.lib,
+# PNG → Texm with `texm --like`, pack, validate --strict, `textures` shows the new pixels),
+# bare Texm files, the PNG reader's refusals, damage inside an archive, convert refusing textures.
+set -u
+UE="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_texm
+. "$HERE/cli_lib.sh"
+cd "$T" || exit 3
+PNG="python3 $HERE/texm_png.py"
+# row FILE Y: the texels of row Y as r,g,b,a separated by spaces (PNG decoded by the test's own reader)
+row() { python3 "$HERE/hsd_tex_dat.py" png "$1" | sed -n "$(( $2 + 2 ))p"; }
+
+"$UE" demo -o demo >/dev/null
+LIB=demo/parkan/Textures.lib
+
+# ---- the sample library: every texture as PNG, every mip level with --mips -----------------
+expect_rc 0 "$UE" textures "$LIB" -o all --mips
+[ "$(ls all | wc -l)" = 13 ] && ok || bad "want 13 PNGs (5 textures, 13 levels): $(ls all)"
+grep -q "all/ROBOT_BODY_8888.mip4.png	1x1" "$T/out" && ok || bad "listing: $(cat "$T/out")"
+expect_rc 0 "$UE" validate --strict "$LIB"
+expect_rc 0 "$UE" roundtrip "$LIB"
+grep -c identical "$T/out" | grep -qx 6 && ok || bad "roundtrip: $(cat "$T/out")"
+# a texture is no model: convert refuses a library of textures only
+expect_rc 1 "$UE" convert "$LIB" -o none.glb
+grep -q 'textures only' "$T/err" && ok || bad "convert does not say why: $(cat "$T/err")"
+[ ! -e none.glb ] && ok || bad "convert wrote something"
+
+# ---- the swap: ROBOT_BODY.0 (8888, 5 levels, Page) from a 16 × 16 RGBA PNG ------------------
+expect_rc 0 "$UE" extract "$LIB" -o x
+$PNG rgba16 body.png
+expect_rc 0 "$UE" texm body.png -o x/entries/0000_ROBOT_BODY.0 -f --like "$LIB:ROBOT_BODY.0"
+printf 'x/entries/0000_ROBOT_BODY.0\t16x16\t8888\t5 mip levels\tPage\n' | cmp -s - "$T/out" && ok || bad "texm said: $(cat "$T/out")"
+expect_rc 0 "$UE" pack x -o new.lib
+expect_rc 0 "$UE" validate --strict new.lib
+expect_rc 0 "$UE" textures new.lib -o shown --mips
+# 8888 is lossless: row 3 is (16x, 48, 77, 255 − x)
+want=$(for x in $(seq 0 15); do printf '%d,48,77,%d ' $((16 * x)) $((255 - x)); done)
+[ "$(row shown/ROBOT_BODY_8888.png 3)" = "${want% }" ] && ok || bad "row 3: $(row shown/ROBOT_BODY_8888.png 3)"
+# mip 4 (1 × 1), the box filter's mean by hand: R = 120, G = 120, B = 77, A = 247.5 → 248
+[ "$(row shown/ROBOT_BODY_8888.mip4.png 0)" = "120,120,77,248" ] && ok || bad "mip 4: $(row shown/ROBOT_BODY_8888.mip4.png 0)"
+# the other entries are untouched
+cmp -s all/ROBOT_TRIM_565.png shown/ROBOT_TRIM_565.png && ok || bad "ROBOT_TRIM changed"
+expect_rc 0 "$UE" info new.lib:ROBOT_BODY.0
+grep -q 'page rect 1: x 0 w 8 y 8 h 8' "$T/out" && ok || bad "Page rects lost: $(cat "$T/out")"
+
+# ---- other PNG kinds and formats, on bare Texm files ------------------------------------------
+$PNG grey8 grey.png
+expect_rc 0 "$UE" texm grey.png -o grey.texm --pixel-format 565 --mip-levels 1
+expect_rc 0 "$UE" textures grey.texm -o g
+# grey 128 → R5 16, G6 32 → (16·255+15)/31 = 132, (32·255+31)/63 = 130
+[ "$(row g/grey_565.png 0 | cut -d' ' -f1)" = "132,130,132,255" ] && ok || bad "565 grey: $(row g/grey_565.png 0)"
+$PNG pal8 pal.png
+expect_rc 0 "$UE" texm pal.png -o pal.texm --pixel-format 0
+expect_rc 0 "$UE" textures pal.texm -o p
+[ "$(row p/pal_indexed.png 5)" = "10,20,30,255 10,20,30,255 10,20,30,255 10,20,30,255 250,5,9,255 250,5,9,255 250,5,9,255 250,5,9,255" ] && ok || bad "indexed: $(row p/pal_indexed.png 5)"
+expect_rc 0 "$UE" roundtrip pal.texm
+# refusals: interlaced, 16-bit, a size the --like rects do not fit, a bad pixel format
+$PNG interlaced il.png
+expect_rc 1 "$UE" texm il.png -o il.texm
+grep -q 'interlaced' "$T/err" && ok || bad "interlace refusal: $(cat "$T/err")"
+$PNG deep deep.png
+expect_rc 1 "$UE" texm deep.png -o deep.texm
+grep -q '8-bit' "$T/err" && ok || bad "depth refusal: $(cat "$T/err")"
+expect_rc 1 "$UE" texm grey.png -o g.texm --like "$LIB:ROBOT_BODY.0"
+expect_rc 2 "$UE" texm grey.png -o g.texm --pixel-format 1555
+[ ! -e il.texm ] && [ ! -e deep.texm ] && [ ! -e g.texm ] && ok || bad "a refused run wrote a file"
+expect_rc 1 "$UE" convert grey.texm -o grey.glb
+
+# ---- damage inside an archive: a Texm entry cut inside its palette ----------------------------
+expect_rc 0 "$UE" extract "$LIB" -o y
+head -c 600 y/entries/0003_PANEL.0 > cut && mv cut y/entries/0003_PANEL.0
+expect_rc 0 "$UE" pack y -o bad.lib
+expect_rc 1 "$UE" validate --strict bad.lib
+grep -q 'texm.palette.truncated' "$T/err" "$T/out" && ok || bad "no palette diagnostic: $(cat "$T/out" "$T/err")"
+grep -q 'texm/palette' "$T/err" "$T/out" && ok || bad "no struct path: $(cat "$T/out" "$T/err")"
+expect_rc 1 "$UE" textures bad.lib -o none
+[ ! -e none ] && ok || bad "strict textures wrote a directory"
+expect_rc 1 "$UE" textures --tolerant bad.lib -o some
+[ "$(ls some | wc -l)" = 4 ] && ok || bad "tolerant: want the 4 intact textures: $(ls some)"
+
+finish
