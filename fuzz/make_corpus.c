@@ -14,6 +14,7 @@
 #include "unearth/obj.h"
 #include "samples/samples.h"
 #include "unearth/scene.h"
+#include "unearth/texm.h"
 #include "common/io.h"
 #include "../tests/hsd/dat_image.h" /* the tests' hand layout helper for DAT byte images */
 
@@ -111,6 +112,7 @@ static void pack_seeds(const ue_sample_list *pack) {
         const char *path, *target, *name;
     } routes[] = {
         {"parkan/objects.rlb", "nres", "objects.rlb"},
+        {"parkan/Textures.lib", "nres", "Textures.lib"},
         {"parkan/robot.msh", "nres", "robot.msh"},
         {"parkan/robot.msh", "msh", "robot.msh"},
         {"parkan/robot.msh", "msh_anim", "robot.msh"},
@@ -432,6 +434,35 @@ static void material_seeds(const ue_sample_list *pack) {
     }
 }
 
+/* Texm seeds (`texm`): every pixel format from a patterned picture by our builder, a mip chain
+ * with a Page chunk, and a chain cut short (tolerant reading keeps the complete levels). */
+static void texm_seeds(void) {
+    static const struct {
+        const char *name;
+        uint32_t format, side, mips;
+    } kinds[] = {
+        {"8888_chain_page.texm", 8888, 8, 0}, {"565.texm", 565, 4, 1},  {"556.texm", 556, 2, 1},
+        {"4444_two.texm", 4444, 4, 2},        {"88.texm", 88, 2, 1},    {"888.texm", 888, 4, 1},
+        {"indexed.texm", 0, 4, 3},
+    };
+    uint8_t rgba[8 * 8 * 4];
+    for (size_t i = 0; i < sizeof rgba; i++) rgba[i] = (uint8_t)(i * 29 + (i >> 5) * 64);
+    static const ue_texm_rect rects[] = {{0, 4, 0, 8}, {4, 4, 0, 8}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        bool page = kinds[k].mips == 0;
+        ue_texm_build how = {kinds[k].format, kinds[k].mips, 0x20, 0, 0, page ? rects : NULL, page ? 2u : 0u};
+        ue_buf b = {0};
+        if (ue_texm_build_rgba(kinds[k].side, kinds[k].side, rgba, &how, &b, NULL) == UE_OK) {
+            write_seed("texm", kinds[k].name, b.data, b.size);
+            if (page && b.size > 40) write_seed("texm", "8888_cut.texm", b.data, b.size - 40);
+        } else {
+            fprintf(stderr, "make_corpus: cannot build %s\n", kinds[k].name);
+            g_failures++;
+        }
+        ue_buf_free(&b);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus OUT_DIR\n");
@@ -453,6 +484,7 @@ int main(int argc, char **argv) {
     material_seeds(&pack);
     dat_seeds();
     gx_seeds();
+    texm_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;
 }

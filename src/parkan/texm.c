@@ -198,7 +198,7 @@ ue_result ue_texm_decode_level(const ue_texm *t, uint32_t level, const uint8_t *
     const uint8_t *pal = palette ? palette : t->palette;
     if (t->format == UE_TEXM_INDEXED && !pal) return UE_ERR_USAGE;
     const uint8_t *src = t->data + lv->offset;
-    for (size_t i = 0; i < pixels; i++) texm_pixel_decode(t->format, src + i * t->bpp, pal, rgba + 4 * i);
+    texm_pixels_decode(t->format, src, pixels, pal, rgba);
     return UE_OK;
 }
 

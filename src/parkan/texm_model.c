@@ -39,6 +39,26 @@ static json_t *stats_json(const ue_texm *t) {
     return j;
 }
 
+/* validate's per-model keys are the same for every format (docs/schema/validate.schema.json):
+ * a texture has no geometry, so those counts are 0, and its own figures go under "texture". */
+static json_t *validate_json(const ue_texm *t) {
+    json_t *j = json_object();
+    json_object_set_new(j, "nodes", json_integer(0));
+    json_object_set_new(j, "batches", json_integer(0));
+    json_object_set_new(j, "vertices", json_integer(0));
+    json_object_set_new(j, "triangles", json_integer(0));
+    if (!t) return j; /* a texture that does not parse: the counts only */
+    json_t *tex = json_object();
+    const char *fmt = ue_texm_format_name(t->format);
+    json_object_set_new(tex, "width", json_integer(t->width));
+    json_object_set_new(tex, "height", json_integer(t->height));
+    json_object_set_new(tex, "pixel_format", json_string(fmt ? fmt : "unknown"));
+    json_object_set_new(tex, "mip_count", json_integer(t->mip_count));
+    json_object_set_new(tex, "levels", json_integer(t->level_count));
+    json_object_set_new(j, "texture", tex);
+    return j;
+}
+
 static void text_line(ue_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -78,8 +98,11 @@ static ue_result texm_validate(const uint8_t *data, size_t size, ue_mode mode, u
     memset(out, 0, sizeof *out);
     ue_texm t;
     ue_result r = ue_texm_parse(data, size, mode, &t, d);
-    if (r != UE_OK) return r;
-    out->stats = stats_json(&t);
+    if (r != UE_OK) {
+        out->stats = validate_json(NULL);
+        return r;
+    }
+    out->stats = validate_json(&t);
     out->lost_parts = t.level_count < t.mip_count;
     const char *fmt = ue_texm_format_name(t.format);
     snprintf(out->summary, sizeof out->summary, "%u x %u texture, format %s, %u of %u mip levels",

@@ -11,6 +11,11 @@ cd "$T" || exit 3
 PNG="python3 $HERE/texm_png.py"
 # row FILE Y: the texels of row Y as r,g,b,a separated by spaces (PNG decoded by the test's own reader)
 row() { python3 "$HERE/hsd_tex_dat.py" png "$1" | sed -n "$(( $2 + 2 ))p"; }
+SCHEMA="$HERE/../../docs/schema"
+schema_ok() { # schema_ok SCHEMA_NAME FILE: the file matches docs/schema/SCHEMA_NAME.schema.json
+  if node "$HERE/../json_schema_check.mjs" "$SCHEMA/$1.schema.json" "$2" >"$T/val" 2>&1; then ok
+  else bad "schema $1: $2"; cat "$T/val" >&2; fi
+}
 
 "$UE" demo -o demo >/dev/null
 LIB=demo/parkan/Textures.lib
@@ -20,6 +25,12 @@ expect_rc 0 "$UE" textures "$LIB" -o all --mips
 [ "$(ls all | wc -l)" = 13 ] && ok || bad "want 13 PNGs (5 textures, 13 levels): $(ls all)"
 grep -q "all/ROBOT_BODY_8888.mip4.png	1x1" "$T/out" && ok || bad "listing: $(cat "$T/out")"
 expect_rc 0 "$UE" validate --strict "$LIB"
+expect_rc 0 "$UE" validate --json "$LIB"
+cp "$T/out" v.json; schema_ok validate v.json
+grep -q '"pixel_format": "indexed"' v.json && ok || bad "validate --json lacks the texture: $(cat v.json)"
+expect_rc 0 "$UE" info --json "$LIB:PANEL.0"
+cp "$T/out" i.json; schema_ok info i.json
+grep -q '"format_code": 0' i.json && ok || bad "info --json: $(cat i.json)"
 expect_rc 0 "$UE" roundtrip "$LIB"
 grep -c identical "$T/out" | grep -qx 6 && ok || bad "roundtrip: $(cat "$T/out")"
 # a texture is no model: convert refuses a library of textures only
@@ -72,6 +83,9 @@ expect_rc 1 "$UE" convert grey.texm -o grey.glb
 expect_rc 0 "$UE" extract "$LIB" -o y
 head -c 600 y/entries/0003_PANEL.0 > cut && mv cut y/entries/0003_PANEL.0
 expect_rc 0 "$UE" pack y -o bad.lib
+expect_rc 1 "$UE" validate --strict bad.lib
+expect_rc 1 "$UE" validate --strict --json bad.lib
+cp "$T/out" bad.json; schema_ok validate bad.json
 expect_rc 1 "$UE" validate --strict bad.lib
 grep -q 'texm.palette.truncated' "$T/err" "$T/out" && ok || bad "no palette diagnostic: $(cat "$T/out" "$T/err")"
 grep -q 'texm/palette' "$T/err" "$T/out" && ok || bad "no struct path: $(cat "$T/out" "$T/err")"
