@@ -140,8 +140,12 @@ static const cli_verb_def verb_table[] = {
      "                [--format F] [-r] [-j N] [-f] [--strict|--tolerant] [-q|-v]",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
-     "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n",
+     "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n"
+     "Parkan models wear the materials their WEAR names, from Material.lib and Textures.lib\n"
+     "found in --data, beside the model or in a parent folder, in any letter case; what is\n"
+     "missing is a warning and a grey placeholder (docs/parkan-materials.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
+     "unearth convert units/robot.msh -o robot.glb --data /games/parkan\n"
      "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group 0\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
      "unearth convert -r demo -o models/ -j 2 --format obj\n"

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "test.h"
+#include "unearth/archive.h"
 #include "unearth/nres.h"
 #include "unearth/parkan_material.h"
 #include "unearth/scene.h"
@@ -382,7 +383,88 @@ static void chain_without_wear_warns(void) {
     ue_diag_free(&d);
 }
 
+/* ---- validate: MAT0 and WEAR entries inside an NRes ---------------------------------------- */
+
+static void validate_checks_material_entries(void) {
+    uint8_t p[128];
+    size_t n = build_mat0(p);
+    ue_store_u16le(p, 3); /* three phases claimed, two there */
+    static const char wear_bad_count[] = "2\r\n0 A\r\n";
+    ue_nres nr;
+    ue_nres_init(&nr);
+    REQUIRE(ue_nres_add(&nr, UE_WEAR_TYPE, 0, 0, 1, "x.wea", wear_bad_count, sizeof wear_bad_count - 1) == UE_OK);
+    REQUIRE(ue_nres_add(&nr, UE_MAT0_TYPE, 0, 6, 0, "M", p, n) == UE_OK);
+    ue_buf b = {0};
+    REQUIRE(ue_nres_write(&nr, UE_NRES_CANONICAL, &b, NULL) == UE_OK);
+    ue_nres_free(&nr);
+    /* Where the writer put the MAT0 payload: the header's 16 bytes, then the 8-byte WEAR. */
+    ue_source src = ue_source_memory(b.data, b.size);
+    REQUIRE(ue_nres_parse(&src, UE_MODE_STRICT, &nr, NULL) == UE_OK);
+    uint32_t mat0_at = nr.entries[1].data_offset;
+    CHECK_EQ_U(mat0_at, 24);
+    ue_nres_free(&nr);
+    for (int mode = 0; mode < 2; mode++) {
+        ue_archive *a;
+        ue_diag d = {0};
+        REQUIRE(ue_archive_open_memory(b.data, b.size, "m.lib", (ue_mode)mode, &a, &d) == UE_OK);
+        ue_result r = ue_archive_validate(a, &d);
+        CHECK(r == (mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK));
+        const ue_diag_item *it = diag_find(&d, "mat0.phase.past_end", "nres/entry[1]/mat0/phases");
+        CHECK(it != NULL);
+        if (it) CHECK_EQ_U(it->offset, mat0_at + 14 + 68); /* in the file */
+        if (it) CHECK_EQ_U(it->severity, mode == UE_MODE_STRICT ? UE_SEV_ERROR : UE_SEV_WARNING);
+        CHECK(diag_has(&d, "wear.count.mismatch", "nres/entry[0]/wear/materials"));
+        ue_archive_close(a);
+        ue_diag_free(&d);
+    }
+    ue_buf_free(&b);
+}
+
+/* The alpha mode follows the texture: 4444 with alpha 0 and 15 only is a cut-out, a middle
+ * value blends. */
+static void alpha_mode_from_texture(void) {
+    char root[64], origin[300];
+    strcpy(root, "/tmp/ue_alpha_XXXXXX");
+    REQUIRE(mkdtemp(root) != NULL);
+    static const char wear[] = "2\n0 CUT\n1 GLASS\n";
+    write_file(root, "m.wea", wear, sizeof wear - 1);
+    ue_nres n;
+    ue_nres_init(&n);
+    add_mat0(&n, "CUT", "cut.0");
+    add_mat0(&n, "GLASS", "glass.0");
+    write_nres(root, "Material.lib", &n);
+    ue_nres_init(&n);
+    static const uint16_t texels[2][2] = {{0xF123, 0x0123}, {0xF123, 0x8123}}; /* A = top nibble */
+    const char *names[2] = {"cut.0", "glass.0"};
+    for (int t = 0; t < 2; t++) {
+        uint8_t x[36];
+        memset(x, 0, sizeof x);
+        ue_store_u32le(x, FOURCC('T', 'e', 'x', 'm'));
+        ue_store_u32le(x + 4, 2);
+        ue_store_u32le(x + 8, 1);
+        ue_store_u32le(x + 12, 1);
+        ue_store_u32le(x + 28, 4444);
+        ue_store_u16le(x + 32, texels[t][0]);
+        ue_store_u16le(x + 34, texels[t][1]);
+        REQUIRE(ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0, 0, 0, names[t], x, sizeof x) == UE_OK);
+    }
+    write_nres(root, "Textures.lib", &n);
+    snprintf(origin, sizeof origin, "%s/m.msh", root);
+    ue_scene s;
+    scene_with_rows(&s, 2);
+    ue_parkan_search where = {origin, NULL};
+    REQUIRE(ue_msh_resolve_materials(&s, 0, &where, UE_MODE_STRICT, NULL) == UE_OK);
+    CHECK_EQ_U(s.materials[0].alpha_mode, UE_ALPHA_MASK);
+    CHECK(s.materials[0].alpha_cutoff == 0.5f);
+    CHECK_EQ_U(s.materials[1].alpha_mode, UE_ALPHA_BLEND);
+    REQUIRE(s.texture_count == 2);
+    CHECK_EQ_U(s.textures[1].rgba[7], 0x88); /* 8 × 17 */
+    ue_scene_free(&s);
+}
+
 int main(void) {
+    RUN(validate_checks_material_entries);
+    RUN(alpha_mode_from_texture);
     RUN(chain_resolves_case_insensitively);
     RUN(chain_without_material_lib_warns);
     RUN(chain_without_wear_warns);
