@@ -78,7 +78,7 @@ static void origin_dir(const char *origin, char *out, size_t cap) {
     char *colon = strchr(out, ':');
     if (colon) *colon = 0;
     char *slash = strrchr(out, '/');
-    if (slash) *slash = 0;
+    if (slash) slash[slash == out] = 0; /* "/robot.msh" lives in "/" */
     else snprintf(out, cap, ".");
 }
 
@@ -252,7 +252,7 @@ static ue_result decode_texture(resolver *r, const char *name, const uint8_t *da
  * with a warning. -2 when out of memory. */
 static int32_t texture_for(resolver *r, const char *name, const char *material) {
     for (size_t t = r->first_texture; t < r->s->texture_count; t++)
-        if (strcmp(r->s->textures[t].name, name) == 0) return (int32_t)t;
+        if (strcasecmp(r->s->textures[t].name, name) == 0) return (int32_t)t; /* one image per Texm */
     if (!library_open(r, &r->textures)) {
         warn_library(r, &r->textures, "materials are untextured");
         return -1;

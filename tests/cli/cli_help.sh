@@ -8,7 +8,7 @@ NAME=cli_help
 . "$HERE/cli_lib.sh"
 
 # The verbs of the command-line contract (DESIGN.md section 5, plus edit).
-VERBS="info list extract pack validate roundtrip convert textures edit demo"
+VERBS="info list extract pack validate roundtrip convert textures texm edit demo"
 
 # expect_usage WANT_LINE CMD...: exit 2, nothing on stdout, exactly one line on stderr that ends
 # with the hint; WANT_LINE (when not empty) is the whole line.
@@ -28,7 +28,7 @@ expect_rc 0 "$UE" help;      cp "$T/out" "$T/overview"
 for v in $VERBS; do
   grep -q "^  $v " "$T/overview" && ok || bad "overview lacks verb $v"
 done
-n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 10 ] && ok || bad "overview lists $n verbs, want 10"
+n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 11 ] && ok || bad "overview lists $n verbs, want 11"
 expect_rc 0 "$UE" --help;    cmp -s "$T/out" "$T/overview" && ok || bad "--help differs from help"
 expect_rc 0 "$UE" -h;        cmp -s "$T/out" "$T/overview" && ok || bad "-h differs from help"
 expect_rc 0 "$UE" --version
@@ -40,7 +40,8 @@ sample_values() {
     --output) echo "$T/probe.out" ;;   --lod) echo 1 ;;   --group) echo -1 ;;
     --jobs) echo 2 ;;   --format) echo glb ;;   --fps) echo 30 ;;   --data) echo "$T" ;;   --rename-node) echo 0 a ;;
     --vertices) echo 0 1 ;;   --translate) echo 1 2 3 ;;   --scale) echo 2 ;;
-    --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;
+    --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --like) echo "$T/probe.texm" ;;
+    --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }
