@@ -112,7 +112,7 @@ static void pack_seeds(const ue_sample_list *pack) {
         const char *path, *target, *name;
     } routes[] = {
         {"parkan/objects.rlb", "nres", "objects.rlb"},
-        {"parkan/Textures.lib", "nres", "Textures.lib"},
+        {"parkan/textures_demo.lib", "nres", "textures_demo.lib"},
         {"parkan/robot.msh", "nres", "robot.msh"},
         {"parkan/robot.msh", "msh", "robot.msh"},
         {"parkan/robot.msh", "msh_anim", "robot.msh"},

@@ -170,7 +170,7 @@ static const cli_verb_def verb_table[] = {
      "Reads an 8-bit grey, RGB, RGBA or palette PNG (not interlaced) and writes a Texm:\n"
      "--like copies what the original declares, the options override it. Put the file in\n"
      "place of the entry in an extracted archive and `pack` it (docs/parkan-textures.md).\n",
-     "unearth texm body.png -o x/entries/0000_ROBOT_BODY.0 --like demo/parkan/Textures.lib:ROBOT_BODY.0\n"
+     "unearth texm body.png -o x/entries/0000_PLATES.0 -f --like demo/parkan/textures_demo.lib:PLATES.0\n"
      "unearth texm icon.png -o icon.texm --pixel-format 565 --mip-levels 1\n"},
     {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
      "OUT.msh", "file for the edited model (required)",

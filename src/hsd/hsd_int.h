@@ -21,7 +21,7 @@ typedef enum hsd_kind {
 
 /* Open-addressing map from (kind, data offset) to a row: every struct is read once. */
 typedef struct hsd_map {
-    uint64_t *keys; /* 0 = empty; else (kind << 32 | offset) + 1 … kept unique by the kind */
+    uint64_t *keys; /* 0 = empty; else (kind << 32 | offset) + 1 */
     int32_t *rows;
     size_t cap, count;
 } hsd_map;
@@ -63,9 +63,9 @@ bool hsd_stop(const hsd_reader *r);
  * joints resolve at once). */
 void hsd_read_joint_meshes(hsd_reader *r, int32_t j);
 
-/* Reads the PObj chain whose head pointer is the field at `field` (paths "<base>/pobj[i]");
- * `owner` is the joint whose DObj holds it. Returns the head row or -1. */
-int32_t hsd_read_pobj_chain(hsd_reader *r, uint32_t field, const char *base, int32_t owner);
+/* Reads the PObj chain whose head pointer is the field at `field` (paths "<base>/pobj[i]").
+ * Returns the head row or -1. */
+int32_t hsd_read_pobj_chain(hsd_reader *r, uint32_t field, const char *base);
 
 /* The chain walk the DObj, TObj and PObj lists share (hsd_read_mesh.c): a struct read before
  * ends the walk (its rest was read with it); one of this very walk (row >= chain_start) is a

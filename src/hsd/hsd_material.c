@@ -92,7 +92,9 @@ void hsd_tobj_uv_affine(const ue_hsd_tobj *t, double a[4], double b[2], bool *re
     if (repeat_ok) *repeat_ok = t->repeat_s && t->repeat_t;
 }
 
-static float clean(double v) { return v == 0.0 ? 0.0f : (float)v; } /* no −0 in the JSON */
+/* No −0 in the JSON. NaN and values past float range are kept (as NaN / ±inf) so that
+ * add_base_slot reports them as hsd.tobj.matrix instead of writing a silent 0. */
+static float clean(double v) { return v == 0.0 ? 0.0f : (float)v; }
 
 /* KHR: A = Rk(θ)·diag(kx, ky), so A's first column is kx·(cos θ, −sin θ) and its second
  * ky·(sin θ, cos θ); what of the second column lies along the first is shear glTF lacks. */
@@ -355,6 +357,11 @@ static bool is_base_color(const ue_hsd_tobj *t) {
     return t->src >= 4 && t->src - 4 < UE_MAX_UV_SETS;
 }
 
+static bool transform_finite(const ue_uv_transform *t) {
+    return isfinite(t->offset[0]) && isfinite(t->offset[1]) && isfinite(t->rotation) &&
+           isfinite(t->scale[0]) && isfinite(t->scale[1]);
+}
+
 static ue_result add_base_slot(const ue_hsd_model *m, size_t tobj, int32_t mat_index,
                                ue_parse_ctx *pc, const char *path, ue_scene *s,
                                hsd_material_map *map) {
@@ -369,10 +376,19 @@ static ue_result add_base_slot(const ue_hsd_model *m, size_t tobj, int32_t mat_i
     int32_t slot = ue_scene_add_texture_slot(s, mat_index, UE_TEX_BASE_COLOR, tex, t->src - 4);
     if (slot < 0) return UE_ERR_NOMEM;
     ue_scene_material *mat = &s->materials[mat_index];
-    if (!hsd_tobj_uv_transform(t, &mat->slots[slot].transform))
+    ue_uv_transform *tt = &mat->slots[slot].transform;
+    bool exact = hsd_tobj_uv_transform(t, tt);
+    if (!transform_finite(tt)) {
+        ue_violation(pc, "hsd.tobj.matrix", file_offset(t->offset) + 0x10, path,
+                     "rotation, scale or translation gives a texture matrix that is not finite");
+        ue_uv_transform none = {false, {0, 0}, 0, {1, 1}};
+        *tt = none; /* tolerant: the texture as the UVs address it */
+        if (ue_parse_failed(pc)) return pc->failure;
+    } else if (!exact) {
         ue_diag_add(pc->d, UE_SEV_INFO, "hsd.tobj.shear", file_offset(t->offset), path,
                     "the texture matrix shears (rotation with unequal scale, or rot.x/rot.y); "
                     "glTF gets the nearest rotation and scale");
+    }
     if (TOBJ_COLOR_OP(t->flags) == COLOR_OP_REPLACE)
         for (int i = 0; i < 3; i++) mat->base_color[i] = 1.0f; /* the texel replaces the colour */
     if (TOBJ_ALPHA_OP(t->flags) == ALPHA_OP_REPLACE) mat->base_color[3] = 1.0f;

@@ -261,7 +261,7 @@ static int32_t make_dobj(hsd_reader *r, uint32_t off, const char *path, void *ct
     dobj->name = hsd_read_name(r, off, sub);
     snprintf(sub, sizeof sub, "%s/mobj", path);
     int32_t mobj = read_mobj(r, off + 8, sub);
-    int32_t pobj = hsd_read_pobj_chain(r, off + 0x0C, path, ((dobj_ctx *)ctx)->joint);
+    int32_t pobj = hsd_read_pobj_chain(r, off + 0x0C, path);
     m = r->m;
     m->dobjs[row].mobj = mobj;
     m->dobjs[row].first_pobj = pobj;

@@ -243,8 +243,7 @@ static int32_t make_pobj(hsd_reader *r, uint32_t off, const char *path, void *ct
 
 static int32_t *pobj_next(hsd_reader *r, int32_t row) { return &r->m->pobjs[row].next; }
 
-int32_t hsd_read_pobj_chain(hsd_reader *r, uint32_t field, const char *base, int32_t owner) {
-    (void)owner;
+int32_t hsd_read_pobj_chain(hsd_reader *r, uint32_t field, const char *base) {
     return hsd_walk_chain(r, field, HSD_K_POBJ, 0x18, base, "pobj", make_pobj, pobj_next,
                           (int32_t)r->m->pobj_count, NULL);
 }

@@ -71,13 +71,32 @@ static void fill_vertex(hsd_scene_ctx *x, ue_scene_primitive *p, const ue_hsd_ge
         x->zero_normals++;
     }
     for (int k = 0; k < 2; k++) {
-        if (p->uv[k]) memcpy(&p->uv[k][2 * (size_t)v], &g->uv[k][2 * (size_t)v], 2 * sizeof(float));
+        if (p->uv[k] && g->uv[k]) memcpy(&p->uv[k][2 * (size_t)v], &g->uv[k][2 * (size_t)v], 2 * sizeof(float));
         if (p->colors[k]) memcpy(&p->colors[k][4 * (size_t)v], &g->colors[k][4 * (size_t)v], 4 * sizeof(float));
     }
     for (uint32_t i = 0; i < sl->count; i++) {
         p->joints[p->influences * v + i] = skin_joint(x, sl->joint[i], owner, skin);
         p->weights[p->influences * v + i] = sl->weight[i];
     }
+}
+
+/* A material may sample a UV set the PObj does not carry (GX then feeds the texgen zeros):
+ * those sets are added as zeros, so that the scene (and glTF) stays valid, and counted. */
+static ue_result add_missing_uv_sets(hsd_scene_ctx *x, ue_scene_primitive *p) {
+    if (p->material < 0) return UE_OK;
+    const ue_scene_material *mat = &x->s->materials[p->material];
+    uint32_t need = 0;
+    for (size_t i = 0; i < mat->slot_count; i++)
+        if (mat->slots[i].uv_set + 1 > need) need = mat->slots[i].uv_set + 1;
+    bool added = false;
+    for (uint32_t k = 0; k < need && k < UE_MAX_UV_SETS; k++) {
+        if (p->uv[k]) continue;
+        p->uv[k] = calloc((size_t)p->vertex_count * 2, sizeof(float));
+        if (!p->uv[k]) return UE_ERR_NOMEM;
+        added = true;
+    }
+    x->zero_uv_primitives += added;
+    return UE_OK;
 }
 
 /* The primitive of one decoded PObj. The mesh is made with its first primitive (glTF has no
@@ -100,7 +119,7 @@ static ue_result add_primitive(hsd_scene_ctx *x, const ue_hsd_geometry *g, const
     memcpy(p->indices, g->indices, g->index_count * sizeof *p->indices);
     for (uint32_t v = 0; v < g->vertex_count; v++) fill_vertex(x, p, g, sk, v, owner, skin);
     x->primitives++;
-    return UE_OK;
+    return add_missing_uv_sets(x, p);
 }
 
 /* The material of a PObj drawn with MObj `mobj` (-1: none): its cull bits choose the single-

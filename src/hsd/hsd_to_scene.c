@@ -233,7 +233,10 @@ static ue_result add_set(hsd_scene_ctx *x, size_t set, int32_t *order, int32_t *
     int32_t skin = ue_scene_add_skin(x->s, name, n);
     if (skin < 0) return UE_ERR_NOMEM;
     ue_scene_skin *sk = &x->s->skins[skin];
-    sk->skeleton = x->joint_node[order[0]];
+    /* The set's root joint, unless it has siblings (more tree roots): then the model root. */
+    size_t tree_roots = 0;
+    for (size_t i = 0; i < n; i++) tree_roots += x->s->nodes[x->joint_node[order[i]]].parent == x->root;
+    sk->skeleton = tree_roots == 1 ? x->joint_node[order[0]] : x->root;
     for (size_t i = 0; i < n; i++) {
         int32_t j = order[i];
         sk->joints[i] = x->joint_node[j];
@@ -300,6 +303,10 @@ static void report_totals(hsd_scene_ctx *x) {
                     "%zu joints have a sheared local matrix (compensated non-uniform scale): their nodes "
                     "carry the nearest TRS and the bind pose is kept exact by the inverse binds",
                     x->sheared_joints);
+    if (x->zero_uv_primitives)
+        ue_diag_add(x->c.d, UE_SEV_WARNING, "hsd.scene.uv_missing", UE_NO_OFFSET, "dat",
+                    "%zu PObjs lack a UV set their material samples: zeros written (what GX feeds)",
+                    x->zero_uv_primitives);
     if (x->zero_normals)
         ue_diag_add(x->c.d, UE_SEV_WARNING, "hsd.scene.zero_normal", UE_NO_OFFSET, "dat",
                     "%zu normals had no length after skinning and were exported as +Y", x->zero_normals);
@@ -308,11 +315,8 @@ static void report_totals(hsd_scene_ctx *x) {
 ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mode, ue_scene *s, ue_diag *d) {
     hsd_scene_ctx x;
     ue_result r = ctx_init(&x, m, s, mode, d);
-    if (r == UE_OK) {
-        r = hsd_pose_compute(m, mode, &x.pose, d);
-        if (r == UE_ERR_NOMEM || (r != UE_OK && mode == UE_MODE_STRICT)) goto done;
-        r = UE_OK;
-    }
+    /* Tolerant, the pose only fails for memory; strict, a broken joint ends the conversion. */
+    if (r == UE_OK) r = hsd_pose_compute(m, mode, &x.pose, d);
     x.root = r == UE_OK ? ue_scene_add_node(s, name && name[0] ? name : "model", -1) : -1;
     if (r == UE_OK && x.root < 0) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = add_joints_and_skins(&x);
@@ -328,7 +332,6 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
                     m->dobj_count, m->pobj_count);
         r = UE_ERR_INVALID;
     }
-done:
     ctx_free(&x);
     return r;
 }

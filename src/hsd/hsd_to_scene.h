@@ -48,7 +48,7 @@ typedef struct hsd_scene_ctx {
     int32_t *skin_index;     /* per model joint: its position in that skin's joint list */
     uint8_t *drawn;          /* per dobj / pobj: already converted (shared rows are drawn once) */
     hsd_material_map materials;
-    size_t zero_normals, sheared_joints, primitives;
+    size_t zero_normals, sheared_joints, primitives, zero_uv_primitives;
 } hsd_scene_ctx;
 
 /* The meshes of joint `j` (its DObj list → one primitive per (DObj, PObj)), on one skinned mesh

@@ -17,7 +17,8 @@ static void set4(uint8_t o[4], uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
 }
 
 void texm_pixel_decode(uint32_t format, const uint8_t *p, const uint8_t *palette, uint8_t o[4]) {
-    unsigned v = ue_load_u16le(p);
+    /* an indexed pixel is one byte: the 16-bit value is read only for the 2-byte formats */
+    unsigned v = ue_texm_bpp(format) == 2 ? ue_load_u16le(p) : 0;
     switch (format) {
     case UE_TEXM_INDEXED: {
         const uint8_t *e = palette + 4u * p[0]; /* B, G, R, unused (docs/parkan-textures.md) */

@@ -108,13 +108,14 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
         r = ue_sample_list_add(out, "parkan/sprites_demo.lib", data, size);
     }
     ue_buf_free(&lib);
-    /* The robot's texture library, beside it as in the game's data folder. */
+    /* A texture library showing every Texm feature (the robot's own Textures.lib is made with
+     * its materials). */
     ue_buf tex = {0};
-    if (r == UE_OK) r = ue_sample_textures_lib(&tex);
+    if (r == UE_OK) r = ue_sample_textures_demo(&tex);
     if (r == UE_OK) {
         size_t size;
         uint8_t *data = ue_buf_take(&tex, &size);
-        r = ue_sample_list_add(out, "parkan/Textures.lib", data, size);
+        r = ue_sample_list_add(out, "parkan/textures_demo.lib", data, size);
     }
     ue_buf_free(&tex);
     if (r == UE_OK) r = ue_samples_parkan_materials(out);

@@ -1,5 +1,5 @@
-/* unearth — the sample Textures.lib: a few Texm in different pixel formats built by our own
- * writer (names listed in docs/parkan-textures.md, for the robot's materials to refer to). */
+/* unearth — the sample textures_demo.lib: Texm in every pixel format the game uses, with mip
+ * chains and a Page chunk, built by our own writer (entries listed in docs/parkan-textures.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +42,11 @@ typedef struct sample_texture {
 } sample_texture;
 
 static const sample_texture textures[] = {
-    {"ROBOT_BODY.0", 16, UE_TEXM_8888, 0, 0x20, paint_body},
-    {"ROBOT_GLOW.0", 8, UE_TEXM_4444, 0, 0x20, paint_glow},
-    {"ROBOT_TRIM.0", 8, UE_TEXM_565, 1, 0, paint_trim},
+    {"PLATES.0", 16, UE_TEXM_8888, 0, 0x20, paint_body},
+    {"GLOW.0", 8, UE_TEXM_4444, 0, 0x20, paint_glow},
+    {"STRIPES.0", 8, UE_TEXM_565, 1, 0, paint_trim},
     {"PANEL.0", 8, UE_TEXM_INDEXED, 2, 0x20, paint_panel},
-    {"ROBOT_EYE.0", 4, UE_TEXM_888, 1, 0x20, paint_eye},
+    {"GRADIENT.0", 4, UE_TEXM_888, 1, 0x20, paint_eye},
 };
 
 static ue_result build_one(const sample_texture *t, ue_buf *out) {
@@ -63,7 +63,7 @@ static ue_result build_one(const sample_texture *t, ue_buf *out) {
     return r;
 }
 
-ue_result ue_sample_textures_lib(ue_buf *out) {
+ue_result ue_sample_textures_demo(ue_buf *out) {
     ue_nres n;
     ue_nres_init(&n);
     ue_result r = UE_OK;

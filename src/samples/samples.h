@@ -31,7 +31,7 @@ ue_result ue_samples_build(ue_sample_list *out);
 ue_result ue_samples_parkan(ue_sample_list *out);
 ue_result ue_samples_gamecube(ue_sample_list *out);
 
-/* The robot's WEAR table (text), and its robot.wea and Material.lib files. */
+/* The robot's WEAR table (text), and its robot.wea, Material.lib and Textures.lib files. */
 extern const char ue_sample_robot_wear[];
 ue_result ue_samples_parkan_materials(ue_sample_list *out);
 
@@ -42,9 +42,9 @@ ue_result ue_sample_robot(ue_buf *out);
  * joints, meshes and textures). */
 ue_result ue_sample_creature_dat(ue_buf *out);
 
-/* The sample Textures.lib: an NRes of Texm entries in several pixel formats (appended to `out`;
+/* The sample textures_demo.lib: an NRes of Texm entries in five pixel formats (appended to `out`;
  * docs/parkan-textures.md lists the names). */
-ue_result ue_sample_textures_lib(ue_buf *out);
+ue_result ue_sample_textures_demo(ue_buf *out);
 
 /* A small RsLi library with one entry per packing method (appended to `out`). */
 ue_result ue_sample_rsli(ue_buf *out);

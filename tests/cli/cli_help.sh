@@ -7,7 +7,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_help
 . "$HERE/cli_lib.sh"
 
-# The verbs of the command-line contract (DESIGN.md section 5, plus edit).
+# The verbs of the command-line contract (DESIGN.md section 5, plus edit and texm), in table order.
 VERBS="info list extract pack validate roundtrip convert textures texm edit demo"
 
 # expect_usage WANT_LINE CMD...: exit 2, nothing on stdout, exactly one line on stderr that ends
@@ -40,8 +40,8 @@ sample_values() {
     --output) echo "$T/probe.out" ;;   --lod) echo 1 ;;   --group) echo -1 ;;
     --jobs) echo 2 ;;   --format) echo glb ;;   --fps) echo 30 ;;   --data) echo "$T" ;;   --rename-node) echo 0 a ;;
     --vertices) echo 0 1 ;;   --translate) echo 1 2 3 ;;   --scale) echo 2 ;;
-    --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --like) echo "$T/probe.texm" ;;
-    --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
+    --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;
+    --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }
@@ -103,13 +103,13 @@ grep -q -- '--lod N .*0\.\.2 (default: 0)' "$T/help_convert" && ok || bad "help 
 grep -q -- '--group G .*0\.\.4, or -1 for every group (default: -1)' "$T/help_convert" && ok || bad "help convert: --group"
 grep -q -- '--jobs N .*1\.\.64 (default: 1)' "$T/help_convert" && ok || bad "help convert: --jobs"
 grep -A1 -- '--format F' "$T/help_convert" | grep -q 'default: glb' && ok || bad "help convert: --format default"
-for v in extract pack convert textures edit demo; do
+for v in extract pack convert textures texm edit demo; do
   grep -A1 -- '-o, --output' "$T/help_$v" | grep -q '(required)' && ok || bad "help $v: -o not marked required"
 done
 
 # --json belongs to info, list and validate only (the verbs that have JSON output).
 for v in info list validate; do grep -q '^--json ' "$T/opts_$v" && ok || bad "$v lacks --json"; done
-for v in extract pack roundtrip convert textures edit demo; do
+for v in extract pack roundtrip convert textures texm edit demo; do
   expect_usage "" "$UE" "$v" --json x
   grep -q -- "--json does not apply to $v" "$T/err" && ok || bad "$v accepts --json"
 done

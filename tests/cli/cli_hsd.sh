@@ -75,6 +75,11 @@ validate_gltf "$T/s.glb"
 python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(b-a/10)<1e-4 else 1)" "$E1" "$(glb "$T/s.glb" extent)" \
   && ok || bad "--scale 0.1: extent $E1 → $(glb "$T/s.glb" extent)"
 
+# ... and the Parkan family alike: the robot's root node takes the factor
+expect_rc 0 "$UE" convert "$T/demo/parkan/robot.msh" -o "$T/robot.gltf" --scale 2
+check "robot root scale" "[2, 2, 2]" "$(json_field "$T/robot.gltf" 'd["nodes"][d["scenes"][0]["nodes"][0]]["scale"]')"
+expect_rc 2 "$UE" convert "$DAT" -o "$T/bad.glb" --scale 0
+
 # convert -r finds the creature inside the FSYS and the PKX
 expect_rc 0 "$UE" convert -r "$G" -o "$T/all"
 [ "$(ls "$T/all" | wc -l)" = 2 ] && ok || bad "convert -r: $(ls "$T/all")"

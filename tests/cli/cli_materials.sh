@@ -27,9 +27,9 @@ same "$(glb_json "$T/robot.glb" "[m['name'] for m in d['materials']]")" \
 same "$(glb_json "$T/robot.glb" "[m['pbrMetallicRoughness']['baseColorTexture']['index'] for m in d['materials']]")" \
   "[0, 1, 2, 3]" "every material has its base-colour texture"
 same "$(glb_json "$T/robot.glb" "[i['name'] for i in d['images']]")" \
-  "['ROBOT_BODY.0', 'ROBOT_EYE.0', 'ROBOT_TRIM.0', 'PANEL.0']" "images named after the Texm entries"
+  "['ROBOT_BODY.0', 'ROBOT_HEAD.0', 'ROBOT_ARM.0', 'ROBOT_LEG.0']" "images named after the Texm entries"
 same "$(glb_json "$T/robot.glb" "[m.get('alphaMode', 'OPAQUE') for m in d['materials']]")" \
-  "['OPAQUE', 'OPAQUE', 'OPAQUE', 'OPAQUE']" "opaque textures give opaque materials"
+  "['OPAQUE', 'OPAQUE', 'OPAQUE', 'MASK']" "the legs' 4444 grille is a cut-out, the rest opaque"
 same "$(glb_json "$T/robot.glb" "d['materials'][1]['extras']['mat0_phases']")" "2" "the head's two phases in extras"
 # The robot inside objects.rlb finds robot.wea in the same archive and the libraries beside it.
 expect_rc 0 "$UE" convert "$P/objects.rlb:ROBOT.msh" -o "$T/ROBOT.glb"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of Parkan Texm in the CLI: a modder's texture swap (extract Textures.lib,
+# End-to-end tests of Parkan Texm in the CLI: a modder's texture swap (extract a texture library,
 # PNG → Texm with `texm --like`, pack, validate --strict, `textures` shows the new pixels),
 # bare Texm files, the PNG reader's refusals, damage inside an archive, convert refusing textures.
 set -u
@@ -18,12 +18,12 @@ schema_ok() { # schema_ok SCHEMA_NAME FILE: the file matches docs/schema/SCHEMA_
 }
 
 "$UE" demo -o demo >/dev/null
-LIB=demo/parkan/Textures.lib
+LIB=demo/parkan/textures_demo.lib
 
 # ---- the sample library: every texture as PNG, every mip level with --mips -----------------
 expect_rc 0 "$UE" textures "$LIB" -o all --mips
 [ "$(ls all | wc -l)" = 13 ] && ok || bad "want 13 PNGs (5 textures, 13 levels): $(ls all)"
-grep -q "all/ROBOT_BODY_8888.mip4.png	1x1" "$T/out" && ok || bad "listing: $(cat "$T/out")"
+grep -q "all/PLATES_8888.mip4.png	1x1" "$T/out" && ok || bad "listing: $(cat "$T/out")"
 expect_rc 0 "$UE" validate --strict "$LIB"
 expect_rc 0 "$UE" validate --json "$LIB"
 cp "$T/out" v.json; schema_ok validate v.json
@@ -38,22 +38,24 @@ expect_rc 1 "$UE" convert "$LIB" -o none.glb
 grep -q 'textures only' "$T/err" && ok || bad "convert does not say why: $(cat "$T/err")"
 [ ! -e none.glb ] && ok || bad "convert wrote something"
 
-# ---- the swap: ROBOT_BODY.0 (8888, 5 levels, Page) from a 16 × 16 RGBA PNG ------------------
+# ---- the swap: PLATES.0 (8888, 5 levels, Page) from a 16 × 16 RGBA PNG ------------------
 expect_rc 0 "$UE" extract "$LIB" -o x
 $PNG rgba16 body.png
-expect_rc 0 "$UE" texm body.png -o x/entries/0000_ROBOT_BODY.0 -f --like "$LIB:ROBOT_BODY.0"
-printf 'x/entries/0000_ROBOT_BODY.0\t16x16\t8888\t5 mip levels\tPage\n' | cmp -s - "$T/out" && ok || bad "texm said: $(cat "$T/out")"
+expect_rc 0 "$UE" texm body.png -o x/entries/0000_PLATES.0 -f --like "$LIB:PLATES.0"
+printf 'x/entries/0000_PLATES.0\t16x16\t8888\t5 mip levels\tPage\n' | cmp -s - "$T/out" && ok || bad "texm said: $(cat "$T/out")"
 expect_rc 0 "$UE" pack x -o new.lib
 expect_rc 0 "$UE" validate --strict new.lib
 expect_rc 0 "$UE" textures new.lib -o shown --mips
 # 8888 is lossless: row 3 is (16x, 48, 77, 255 − x)
 want=$(for x in $(seq 0 15); do printf '%d,48,77,%d ' $((16 * x)) $((255 - x)); done)
-[ "$(row shown/ROBOT_BODY_8888.png 3)" = "${want% }" ] && ok || bad "row 3: $(row shown/ROBOT_BODY_8888.png 3)"
-# mip 4 (1 × 1), the box filter's mean by hand: R = 120, G = 120, B = 77, A = 247.5 → 248
-[ "$(row shown/ROBOT_BODY_8888.mip4.png 0)" = "120,120,77,248" ] && ok || bad "mip 4: $(row shown/ROBOT_BODY_8888.mip4.png 0)"
+[ "$(row shown/PLATES_8888.png 3)" = "${want% }" ] && ok || bad "row 3: $(row shown/PLATES_8888.png 3)"
+# mip 4 (1 × 1) by hand, each level the rounded-down (sum + 2) / 4 of its 2 × 2 boxes:
+# R 16x → 32k+8 → 64j+24 → 128i+56 → (56+184+56+184+2)/4 = 120 (G the same over y); B 77;
+# A 255−x → 255−2k → 254−4j → 252−8i → (252+244+252+244+2)/4 = 248
+[ "$(row shown/PLATES_8888.mip4.png 0)" = "120,120,77,248" ] && ok || bad "mip 4: $(row shown/PLATES_8888.mip4.png 0)"
 # the other entries are untouched
-cmp -s all/ROBOT_TRIM_565.png shown/ROBOT_TRIM_565.png && ok || bad "ROBOT_TRIM changed"
-expect_rc 0 "$UE" info new.lib:ROBOT_BODY.0
+cmp -s all/STRIPES_565.png shown/STRIPES_565.png && ok || bad "STRIPES changed"
+expect_rc 0 "$UE" info new.lib:PLATES.0
 grep -q 'page rect 1: x 0 w 8 y 8 h 8' "$T/out" && ok || bad "Page rects lost: $(cat "$T/out")"
 
 # ---- other PNG kinds and formats, on bare Texm files ------------------------------------------
@@ -74,7 +76,7 @@ grep -q 'interlaced' "$T/err" && ok || bad "interlace refusal: $(cat "$T/err")"
 $PNG deep deep.png
 expect_rc 1 "$UE" texm deep.png -o deep.texm
 grep -q '8-bit' "$T/err" && ok || bad "depth refusal: $(cat "$T/err")"
-expect_rc 1 "$UE" texm grey.png -o g.texm --like "$LIB:ROBOT_BODY.0"
+expect_rc 1 "$UE" texm grey.png -o g.texm --like "$LIB:PLATES.0"
 expect_rc 2 "$UE" texm grey.png -o g.texm --pixel-format 1555
 [ ! -e il.texm ] && [ ! -e deep.texm ] && [ ! -e g.texm ] && ok || bad "a refused run wrote a file"
 expect_rc 1 "$UE" convert grey.texm -o grey.glb

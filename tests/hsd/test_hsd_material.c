@@ -344,6 +344,28 @@ static void short_image_strict_error_tolerant_warning(void) {
     hsd_material_map_free(&map);
     ue_scene_free(&s);
     ue_diag_free(&d);
+    /* a matrix past float range (repeat / scale 1e-3 times translation 1e38 → inf), then a NaN
+     * scale: strict error, tolerant warning with the texture kept and no transform, and a
+     * scene that still validates */
+    f.tobjs[0].repeat_t = 1, f.tobjs[0].scale[0] = 1e-3f, f.tobjs[0].translation[0] = 1e38f;
+    CHECK(convert(&f, 0, UE_MODE_STRICT, &s, &map, &mat, &d) == UE_ERR_INVALID);
+    CHECK(has_sev(&d, "hsd.tobj.matrix", UE_SEV_ERROR));
+    hsd_material_map_free(&map);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    CHECK(convert(&f, 0, UE_MODE_TOLERANT, &s, &map, &mat, &d) == UE_OK);
+    CHECK(has_sev(&d, "hsd.tobj.matrix", UE_SEV_WARNING));
+    CHECK(s.materials[mat].slot_count == 1 && !s.materials[mat].slots[0].transform.enabled);
+    CHECK(ue_scene_validate(&s, &d) == UE_OK);
+    hsd_material_map_free(&map);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    f.tobjs[0].scale[0] = NAN, f.tobjs[0].translation[0] = 0;
+    CHECK(convert(&f, 0, UE_MODE_STRICT, &s, &map, &mat, &d) == UE_ERR_INVALID);
+    CHECK(has_sev(&d, "hsd.tobj.matrix", UE_SEV_ERROR));
+    hsd_material_map_free(&map);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
 }
 
 /* ---- the texture matrix, by sampling ---------------------------------------------------------- */

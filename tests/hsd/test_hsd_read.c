@@ -340,6 +340,27 @@ static void test_scene_data(void) {
     ue_diag_free(&d);
 }
 
+/* An INSTANCE joint's +0x08 names another tree to draw: kept raw, not read as a child. */
+static void test_instance(void) {
+    static dat_image b;
+    di_init(&b);
+    uint32_t j = put_joint(&b, UE_JOBJ_INSTANCE), other = put_joint(&b, 0);
+    di_ptr(&b, j + 8, other);
+    di_root(&b, j, "x_joint");
+    ue_dat dat;
+    ue_hsd_model m;
+    ue_diag d = {0};
+    ue_result r;
+    REQUIRE(parse(&b, UE_MODE_STRICT, &dat, &m, &d, &r));
+    CHECK_EQ_U(r, UE_OK);
+    CHECK_EQ_U(m.joint_count, 1);
+    CHECK(m.joint_count == 1 && m.joints[0].first_child == -1);
+    CHECK(m.joint_count == 1 && m.joints[0].instance_offset == other);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    ue_diag_free(&d);
+}
+
 /* 48 joints where joint i's child and next sibling both name joint i+1: 2^48 paths in a 3 KB
  * DAT. Each joint is read once; the 47 second links are reported and dropped. */
 static void test_shared_subtrees_linear(void) {
@@ -687,6 +708,7 @@ static void test_no_model(void) {
 int main(void) {
     RUN(test_full_image);
     RUN(test_scene_data);
+    RUN(test_instance);
     RUN(test_shared_subtrees_linear);
     RUN(test_bad_input);
     RUN(test_no_model);

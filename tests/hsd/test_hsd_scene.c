@@ -248,9 +248,28 @@ static void test_bad_slot(void) {
     ue_diag_free(&d);
 }
 
+/* A set whose root joint has a sibling (J2 moved beside J0: two tree roots, as the fuzzer found):
+ * the skin's skeleton is then the model root, the only common ancestor, and the scene is valid. */
+static void test_root_with_sibling(void) {
+    build();
+    joints[1].first_child = -1;
+    joints[0].next_sibling = 2;
+    joints[2].parent = -1;
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    REQUIRE(hsd_model_to_scene(&model, "creature", UE_MODE_TOLERANT, &s, &d) == UE_OK);
+    CHECK(s.skin_count == 1 && s.skins[0].joint_count == 3 && s.skins[0].skeleton == 0);
+    CHECK(s.nodes[3].parent == 0);
+    CHECK(ue_scene_validate(&s, &d) == UE_OK);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(test_scene);
     RUN(test_shear_exact);
     RUN(test_bad_slot);
+    RUN(test_root_with_sibling);
     return TEST_SUMMARY();
 }
