@@ -119,7 +119,7 @@ static ue_result unfilter(uint8_t *raw, uint32_t h, size_t stride, unsigned bpp,
         if (f > 4) return fail(d, UE_ERR_INVALID, "png.filter", UE_NO_OFFSET, "png/IDAT", "unknown row filter");
         for (size_t i = 0; i < stride; i++) {
             uint8_t a = i >= bpp ? cur[i - bpp] : 0, b = up ? up[i] : 0, c = up && i >= bpp ? up[i - bpp] : 0;
-            uint8_t add = f == 1 ? a : f == 2 ? b : f == 3 ? (uint8_t)((a + b) / 2) : f == 4 ? paeth(a, b, c) : 0;
+            unsigned add = f == 1 ? a : f == 2 ? b : f == 3 ? (a + b) / 2u : f == 4 ? paeth(a, b, c) : 0u;
             cur[i] = (uint8_t)(cur[i] + add);
         }
     }
