@@ -10,6 +10,7 @@
 #include "unearth/gx.h"
 #include "unearth/lzss.h"
 #include "unearth/msh.h"
+#include "unearth/nres.h"
 #include "unearth/obj.h"
 #include "samples/samples.h"
 #include "unearth/scene.h"
@@ -400,6 +401,39 @@ static void gx_seeds(void) {
     gx_seed("c14x2_rgb5a3", UE_GX_C14X2, UE_GX_TLUT_RGB5A3, 4, 4, 20, 0);
 }
 
+/* MAT0 entries of the sample Material.lib (a version byte, then the payload) and the robot's
+ * WEAR (0x80, then the text) for fuzz_mat0_wear. */
+static void material_seeds(const ue_sample_list *pack) {
+    for (size_t i = 0; i < pack->count; i++) {
+        const ue_sample_file *f = &pack->items[i];
+        uint8_t seed[4096];
+        if (strcmp(f->path, "parkan/robot.wea") == 0 && f->size < sizeof seed) {
+            seed[0] = 0x80;
+            memcpy(seed + 1, f->data, f->size);
+            write_seed("mat0_wear", "robot.wea", seed, f->size + 1);
+        }
+        if (strcmp(f->path, "parkan/Material.lib") != 0) continue;
+        ue_source src = ue_source_memory(f->data, f->size);
+        ue_nres n;
+        if (ue_nres_parse(&src, UE_MODE_STRICT, &n, NULL) != UE_OK) {
+            g_failures++;
+            continue;
+        }
+        for (size_t e = 0; e < n.count; e++) {
+            const uint8_t *payload;
+            uint8_t *to_free = NULL;
+            char name[64];
+            if (n.entries[e].size >= sizeof seed || ue_nres_payload(&n, e, &payload, &to_free, NULL) != UE_OK) continue;
+            seed[0] = (uint8_t)(n.entries[e].attr2 & 7u);
+            memcpy(seed + 1, payload, n.entries[e].size);
+            ue_nres_entry_name(&n.entries[e], name, sizeof name);
+            write_seed("mat0_wear", name, seed, n.entries[e].size + 1);
+            free(to_free);
+        }
+        ue_nres_free(&n);
+    }
+}
+
 /* Texm seeds (`texm`): every pixel format from a patterned picture by our builder, a mip chain
  * with a Page chunk, and a chain cut short (tolerant reading keeps the complete levels). */
 static void texm_seeds(void) {
@@ -447,6 +481,7 @@ int main(int argc, char **argv) {
     codec_seeds(plains, n);
     obj_seeds(&pack);
     anim_seeds();
+    material_seeds(&pack);
     dat_seeds();
     gx_seeds();
     texm_seeds();

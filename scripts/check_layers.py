@@ -16,6 +16,7 @@ PUBLIC = {
     "gltf.h": "export", "image.h": "export", "obj.h": "export",
     "obj_read.h": "import",
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan", "texm.h": "parkan",
+    "parkan_material.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
     "hsd.h": "hsd", "hsd_model.h": "hsd",
     "model.h": "formats",

@@ -24,6 +24,7 @@ typedef struct cli_opts {
     const char *lod;        /* --lod N as given, NULL if absent: MSH's option "lod" */
     const char *group;      /* --group G as given, NULL if absent: MSH's option "group" */
     const char *fps;        /* --fps N as given, NULL if absent: the model formats' option "fps" */
+    const char *data;       /* --data DIR, NULL if absent: MSH's option "data" (material libraries) */
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
@@ -128,7 +129,7 @@ size_t cli_drop_textures(ue_model_found *found, size_t *count);
 typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS, OPT_REPORT,
-    OPT_FOLLOW_LINKS,
+    OPT_FOLLOW_LINKS, OPT_DATA,
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,

@@ -24,7 +24,7 @@
  * --lod and --group are MSH's "lod" and "group", --fps the clip rate of formats with animation;
  * a format without them refuses them. */
 typedef struct model_opts {
-    ue_model_option items[3];
+    ue_model_option items[5];
     ue_model_options list;
 } model_opts;
 
@@ -33,6 +33,7 @@ static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
     if (o->lod) mo->items[n++] = (ue_model_option){"lod", o->lod};
     if (o->group) mo->items[n++] = (ue_model_option){"group", o->group};
     if (o->fps) mo->items[n++] = (ue_model_option){"fps", o->fps};
+    if (o->data) mo->items[n++] = (ue_model_option){"data", o->data};
     mo->list.items = mo->items;
     mo->list.count = n;
 }
@@ -333,7 +334,17 @@ static ue_result job_scene(job *j, const cli_opts *o, const ue_model_options *fo
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
     ue_utf8_copy(model_base_name(j->model.name), base, sizeof base);
     memcpy(s->name, base, sizeof base);
-    return ue_model_to_scene(&j->model, base, o->mode, format_opts, s, &j->diag);
+    /* A format that finds companion files (Parkan: the WEAR and material libraries) declares
+     * the option "origin" and is told where the model was found. */
+    model_opts with = {{{0}}, {NULL, 0}};
+    size_t n = 0;
+    for (size_t i = 0; i < format_opts->count && n + 1 < sizeof with.items / sizeof with.items[0]; i++)
+        with.items[n++] = format_opts->items[i];
+    for (size_t i = 0; i < j->model.format->option_count; i++)
+        if (strcmp(j->model.format->options[i].key, "origin") == 0) with.items[n++] = (ue_model_option){"origin", j->model.name};
+    with.list.items = with.items;
+    with.list.count = n;
+    return ue_model_to_scene(&j->model, base, o->mode, &with.list, s, &j->diag);
 }
 
 /* The file a job writes beside its output (.bin of a .gltf, .mtl of an .obj), by the same

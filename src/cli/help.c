@@ -45,6 +45,9 @@ static const cli_option_def option_table[] = {
     {OPT_FPS, NULL, "--fps", 1, "N", 1, 1000, NULL,
      "frames per second of animation clips, 1..1000, recorded in each clip's\n"
      "extras (default: the format's own rate; MSH: 30)"},
+    {OPT_DATA, NULL, "--data", 1, "DIR", NO_RANGE, NULL,
+     "MSH option: a game folder searched first for Material.lib and\n"
+     "Textures.lib (default: beside the model and in its parent folders)"},
     {OPT_JOBS, "-j", "--jobs", 1, "N", 1, 64, NULL,
      "models converted in parallel, 1..64 (default: 1)"},
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
@@ -136,13 +139,13 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
+         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
          BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
-     "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--scale S]\n"
-     "                [--format F] [-j N] [-f] [--strict|--tolerant] [-q|-v]\n"
+     "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
+     "                [--scale S] [--format F] [-j N] [-f] [--strict|--tolerant] [-q|-v]\n"
      "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links] [-j N] ...",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
@@ -151,8 +154,12 @@ static const cli_verb_def verb_table[] = {
      "a.rlb:robot.msh -> OUTDIR/a.rlb/robot.glb (several DIRs: each one's name first). A progress\n"
      "bar when stderr is a terminal, a closing summary, OUTDIR/unearth-batch.json (the report);\n"
      "a failure never stops the batch, exit 1 when anything failed, 130 when interrupted\n"
-     "(nothing written). OUTDIR appears whole at the end (docs/batch.md).\n",
+     "(nothing written). OUTDIR appears whole at the end (docs/batch.md).\n"
+     "Parkan models wear the materials their WEAR names, from Material.lib and Textures.lib\n"
+     "found in --data, beside the model or in a parent folder, in any letter case; what is\n"
+     "missing is a warning and a grey placeholder (docs/parkan-materials.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
+     "unearth convert units/robot.msh -o robot.glb --data /games/parkan\n"
      "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group all\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
      "unearth convert -r demo -o models/ -j 2 --format obj\n"

@@ -1,17 +1,21 @@
 /* unearth — Parkan MSH as a model format of the registry (model_format.h): probe, conversion
- * with its `lod`, `group` and `fps` options, statistics, validation and the table round trip. */
+ * with its `lod`, `group`, `fps`, `data` and `origin` options (materials: msh_materials.c),
+ * statistics, validation and the table round trip. */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parkan/msh_materials.h"
 #include "unearth/msh.h"
 
 static const ue_model_option_def msh_options[] = {
     {"lod", "level of detail 0..2 (default 0)"},
     {"group", "group 0..4, or all (alias -1) for every group (default 0, what the game draws)"},
     {"fps", "frames per second of the animation clip 1..1000 (default 30)"},
+    {"data", "a game folder searched first for Material.lib and Textures.lib (default: none)"},
+    {"origin", "the model's path, FILE or ARCHIVE:ENTRY: its WEAR and libraries are looked for beside it"},
 };
 
 /* Two or more of the required core types and nothing but MSH resource types (no 'WEAR',
@@ -92,9 +96,12 @@ static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name
     r = ue_msh_parse(data, size, mode, &m, d);
     if (r != UE_OK) return r;
     size_t meshes_before = s->mesh_count;
+    size_t materials_before = s->material_count;
     r = ue_msh_to_scene(&m, name, &eo, s, d);
     /* An empty file helps nobody: an empty selection is an error naming what the model has. */
     if (r == UE_OK && s->mesh_count == meshes_before) r = ue_msh_refuse_empty_selection(&m, &eo, d);
+    ue_parkan_search where = {ue_model_option_get(opts, "origin"), ue_model_option_get(opts, "data")};
+    if (r == UE_OK) r = ue_msh_resolve_materials(s, materials_before, &where, mode, d);
     ue_msh_free(&m);
     return r;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parkan/msh_anim.h"
+#include "parkan/msh_materials.h"
 #include "parkan/parkan_axes.h"
 #include "unearth/msh.h"
 #include "common/bytes.h"
@@ -67,6 +68,8 @@ static int32_t material_for(ue_scene *s, material_map *mm, uint16_t row, size_t 
         mat->roughness = 0.8f;
         mat->source = sid(13, off, batch);
         mat->source.type = 13;
+        /* The row is the material's key for the WEAR → MAT0 chain (msh_materials.c). */
+        if (ue_extras_set_number(&mat->extras, UE_MSH_WEAR_ROW_KEY, row) != UE_OK) return -2;
         mm->scene_index[row] = mi;
     }
     return mm->scene_index[row];

@@ -6,6 +6,7 @@
 
 #include "archive/container.h"
 #include "unearth/nres.h"
+#include "unearth/parkan_material.h"
 #include "common/bytes.h"
 #include "common/io.h"
 
@@ -17,11 +18,13 @@ static bool nres_probe(const uint8_t *head, size_t n, uint64_t total) {
 typedef struct nres_state {
     ue_nres nres;
     char (*nested)[16]; /* detected format of each payload, "" if none */
+    ue_mode mode;       /* of the open, for the entry checks of validate */
 } nres_state;
 
 static ue_result nres_open(const ue_source *src, ue_mode mode, void **state, ue_diag *d) {
     nres_state *s = calloc(1, sizeof *s);
     if (!s) return UE_ERR_NOMEM;
+    s->mode = mode;
     ue_result r = ue_nres_parse(src, mode, &s->nres, d);
     if (r != UE_OK) {
         free(s);
@@ -327,6 +330,48 @@ static ue_result nres_reencode(void *state, ue_buf *out, ue_diag *d) {
     return ue_nres_write(&((nres_state *)state)->nres, UE_NRES_LOSSLESS, out, d);
 }
 
+/* One MAT0 (version = attr2) or WEAR entry read in the archive's mode, its diagnostics under
+ * "nres/entry[i]" at offsets in the file. */
+static ue_result check_material_entry(nres_state *s, size_t i, ue_diag *d) {
+    const ue_nres_entry *e = &s->nres.entries[i];
+    const uint8_t *data;
+    uint8_t *to_free = NULL;
+    ue_result r = ue_nres_payload(&s->nres, i, &data, &to_free, d);
+    if (r != UE_OK) return r;
+    char saved[sizeof d->path_prefix];
+    if (d) {
+        memcpy(saved, d->path_prefix, sizeof saved);
+        char prefix[sizeof d->path_prefix];
+        snprintf(prefix, sizeof prefix, "%s%snres/entry[%zu]", saved, saved[0] ? "/" : "", i);
+        memcpy(d->path_prefix, prefix, sizeof prefix);
+    }
+    if (e->type_id == UE_MAT0_TYPE) {
+        ue_mat0 m;
+        r = ue_mat0_parse(data, e->size, e->attr2, e->data_offset, s->mode, &m, d);
+        if (r == UE_OK) ue_mat0_free(&m);
+    } else {
+        ue_wear w;
+        r = ue_wear_parse(data, e->size, e->data_offset, s->mode, &w, d);
+        if (r == UE_OK) ue_wear_free(&w);
+    }
+    if (d) memcpy(d->path_prefix, saved, sizeof saved);
+    free(to_free);
+    return r;
+}
+
+/* Deep checks of the entries whose type says what they hold: MAT0 and WEAR (spec §5.2–5.3). */
+static ue_result nres_validate(void *state, ue_diag *d) {
+    nres_state *s = state;
+    ue_result worst = UE_OK;
+    for (size_t i = 0; i < s->nres.count; i++) {
+        uint32_t t = s->nres.entries[i].type_id;
+        if (s->nres.entries[i].damaged || (t != UE_MAT0_TYPE && t != UE_WEAR_TYPE)) continue;
+        ue_result r = check_material_entry(s, i, d);
+        if (r != UE_OK && worst == UE_OK) worst = r;
+    }
+    return worst;
+}
+
 const ue_container_ops ue_nres_ops = {
     .name = "nres",
     .description = "Parkan NRes archive",
@@ -343,5 +388,5 @@ const ue_container_ops ue_nres_ops = {
     .pack = nres_pack,
     .pack_to = nres_pack_to,
     .reencode = nres_reencode,
-    .validate = NULL,
+    .validate = nres_validate,
 };

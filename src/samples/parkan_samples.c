@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "unearth/nres.h"
+#include "unearth/parkan_material.h"
 #include "samples/samples.h"
 
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
@@ -30,6 +31,21 @@ static ue_result build_nres(ue_nres *n, ue_sample_list *out, const char *path) {
     return ue_sample_list_add(out, path, data, size);
 }
 
+/* A one-phase MAT0 of `version` whose parameter bytes and texture name come from `bytes`. */
+static ue_result add_sample_mat0(ue_nres *n, const char *name, uint32_t attr1, uint32_t version,
+                                 const uint8_t *bytes) {
+    ue_mat0_phase phase;
+    memcpy(phase.params, bytes, sizeof phase.params);
+    memset(phase.texture, 0, sizeof phase.texture);
+    memcpy(phase.texture, "GRID_01", 7);
+    ue_mat0 m = {version, 1, 0, bytes[20], bytes[21], 0x3F800000u, 0, &phase, NULL};
+    ue_buf b = {0};
+    ue_result r = ue_mat0_write(&m, &b, NULL);
+    if (r == UE_OK) r = ue_nres_add(n, FOURCC('M', 'A', 'T', '0'), attr1, version, 0, name, b.data, b.size);
+    ue_buf_free(&b);
+    return r;
+}
+
 /* The inner archive: a small texture library, as found nested in Parkan archives. */
 static ue_result inner_archive(ue_buf *out) {
     ue_nres n;
@@ -49,15 +65,16 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
     ue_nres_init(&n);
     ue_buf inner = {0};
     ue_result r = inner_archive(&inner);
-    static const char wear[] = "2\r\n0 ROBOT_BODY\r\n1 ROBOT_GLOW\r\n";
     uint8_t blob[777];
     pattern(blob, sizeof blob, 42);
     /* "A_B" sorts before "AB" under lower-case folding ('_' < 'b') but after it under upper
      * case ('_' > 'B'): the sample pins the engine's choice. */
     if (r == UE_OK)
-        r = ue_nres_add(&n, FOURCC('W', 'E', 'A', 'R'), 0, 0, 1, "robot.wea", wear, sizeof wear - 1);
-    if (r == UE_OK) r = ue_nres_add(&n, FOURCC('M', 'A', 'T', '0'), 0x11, 2, 0, "AB", blob, 40);
-    if (r == UE_OK) r = ue_nres_add(&n, FOURCC('M', 'A', 'T', '0'), 0x22, 3, 0, "A_B", blob + 40, 41);
+        r = ue_nres_add(&n, FOURCC('W', 'E', 'A', 'R'), 0, 0, 1, "robot.wea", ue_sample_robot_wear,
+                        strlen(ue_sample_robot_wear));
+    /* Two valid MAT0 payloads of versions 2 and 3 (attr2), so that validate's MAT0 checks pass. */
+    if (r == UE_OK) r = add_sample_mat0(&n, "AB", 0x11, 2, blob);
+    if (r == UE_OK) r = add_sample_mat0(&n, "A_B", 0x22, 3, blob + 40);
     if (r == UE_OK)
         r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0xDEADBEEF, 0x01020304, 0xCAFEF00D,
                         "Robot_Skin.tex", blob, sizeof blob);
@@ -101,5 +118,6 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
         r = ue_sample_list_add(out, "parkan/textures_demo.lib", data, size);
     }
     ue_buf_free(&tex);
+    if (r == UE_OK) r = ue_samples_parkan_materials(out);
     return r;
 }

@@ -31,6 +31,10 @@ ue_result ue_samples_build(ue_sample_list *out);
 ue_result ue_samples_parkan(ue_sample_list *out);
 ue_result ue_samples_gamecube(ue_sample_list *out);
 
+/* The robot's WEAR table (text), and its robot.wea, Material.lib and Textures.lib files. */
+extern const char ue_sample_robot_wear[];
+ue_result ue_samples_parkan_materials(ue_sample_list *out);
+
 /* The sample robot model (an MSH model NRes, appended to `out`). */
 ue_result ue_sample_robot(ue_buf *out);
 

@@ -38,7 +38,7 @@ grep -qx 'unearth [0-9]*\.[0-9]*\.[0-9]*' "$T/out" && ok || bad "--version: $(ca
 sample_values() {
   case "$1" in
     --output) echo "$T/probe.out" ;;   --lod) echo 1 ;;   --group) echo -1 ;;
-    --jobs) echo 2 ;;   --format) echo glb ;;   --fps) echo 30 ;;   --rename-node) echo 0 a ;;
+    --jobs) echo 2 ;;   --format) echo glb ;;   --fps) echo 30 ;;   --data) echo "$T" ;;   --rename-node) echo 0 a ;;
     --vertices) echo 0 1 ;;   --translate) echo 1 2 3 ;;   --scale) echo 2 ;;
     --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --report) echo "$T/probe.json" ;;
     --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;

@@ -1,0 +1,375 @@
+/* unearth — the Parkan material chain (spec §5.1) for a converted MSH model: the same-stem WEAR
+ * beside the model, MAT0 entries of Material.lib, phase-0 textures from Textures.lib. */
+#define _DEFAULT_SOURCE /* opendir, realpath, strcasecmp */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parkan/msh_materials.h"
+#include "unearth/archive.h"
+#include "unearth/nres.h"
+#include "unearth/parkan_material.h"
+#include "unearth/texm.h"
+
+#define MAX_LIBRARY_BYTES ((size_t)512 << 20)
+#define PATH_CAP 1024
+
+/* A library read into memory, its NRes directory parsed. */
+typedef struct library {
+    const char *file;          /* "Material.lib" */
+    char path[PATH_CAP];       /* where it was found, "" when not */
+    uint8_t *bytes;
+    ue_source src;
+    ue_nres nres;
+    bool tried, open, warned;
+} library;
+
+typedef struct resolver {
+    ue_scene *s;
+    ue_mode mode;
+    ue_diag *d;
+    const ue_parkan_search *where;
+    char model_dir[PATH_CAP];
+    ue_wear wear;
+    bool have_wear;
+    library materials, textures;
+    size_t first_texture;
+} resolver;
+
+/* ---- files, case-insensitively --------------------------------------------------------------- */
+
+bool ue_parkan_find_file(const char *dir, const char *name, char *out, size_t cap) {
+    DIR *dp = opendir(dir && dir[0] ? dir : ".");
+    if (!dp) return false;
+    bool found = false;
+    for (struct dirent *e; !found && (e = readdir(dp)) != NULL;) {
+        if (strcasecmp(e->d_name, name) != 0) continue;
+        int n = snprintf(out, cap, "%s/%s", dir && dir[0] ? dir : ".", e->d_name);
+        found = n > 0 && (size_t)n < cap;
+    }
+    closedir(dp);
+    return found;
+}
+
+bool ue_parkan_find_library(const char *data_dir, const char *start_dir, const char *name, char *out,
+                            size_t cap) {
+    if (data_dir && ue_parkan_find_file(data_dir, name, out, cap)) return true;
+    char dir[PATH_MAX];
+    if (!start_dir || !realpath(start_dir[0] ? start_dir : ".", dir)) return false;
+    for (int level = 0; level < UE_PARKAN_MAX_PARENT_DIRS; level++) {
+        if (ue_parkan_find_file(dir, name, out, cap)) return true;
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) {
+            if (strcmp(dir, "/") == 0) break;
+            strcpy(dir, "/");
+            continue;
+        }
+        *slash = 0;
+    }
+    return false;
+}
+
+/* The folder part of a model's origin: of the outermost file for ARCHIVE:ENTRY. */
+static void origin_dir(const char *origin, char *out, size_t cap) {
+    snprintf(out, cap, "%s", origin);
+    char *colon = strchr(out, ':');
+    if (colon) *colon = 0;
+    char *slash = strrchr(out, '/');
+    if (slash) slash[slash == out] = 0; /* "/robot.msh" lives in "/" */
+    else snprintf(out, cap, ".");
+}
+
+static bool library_open(resolver *r, library *lib) {
+    if (lib->tried) return lib->open;
+    lib->tried = true;
+    if (!lib->path[0] && !ue_parkan_find_library(r->where->data_dir, r->model_dir, lib->file, lib->path, PATH_CAP)) {
+        lib->path[0] = 0;
+        return false;
+    }
+    size_t size;
+    if (ue_file_read(lib->path, MAX_LIBRARY_BYTES, &lib->bytes, &size, NULL) != UE_OK) return false;
+    lib->src = ue_source_memory(lib->bytes, size);
+    if (ue_nres_parse(&lib->src, UE_MODE_TOLERANT, &lib->nres, NULL) != UE_OK) {
+        free(lib->bytes);
+        lib->bytes = NULL;
+        return false;
+    }
+    return lib->open = true;
+}
+
+static void library_close(library *lib) {
+    if (lib->open) ue_nres_free(&lib->nres);
+    free(lib->bytes);
+}
+
+/* Once per library: it is missing or unreadable, and what that means for the model. */
+static void warn_library(resolver *r, library *lib, const char *consequence) {
+    if (lib->warned) return;
+    lib->warned = true;
+    if (lib->path[0])
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.library", UE_NO_OFFSET, "msh/materials",
+                    "%s is no readable NRes library; %s", lib->path, consequence);
+    else
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.library", UE_NO_OFFSET, "msh/materials",
+                    "%s not found (any letter case) beside the model, in its parent folders%s; %s", lib->file,
+                    r->where->data_dir ? " or in --data" : "", consequence);
+}
+
+/* ---- the model's WEAR table --------------------------------------------------------------- */
+
+/* "ROBOT.msh" → "ROBOT.wea": the same stem, as the engine pairs them. */
+static void wear_name(const char *model, char *out, size_t cap) {
+    const char *base = strrchr(model, '/');
+    base = base ? base + 1 : model;
+    snprintf(out, cap, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot) *dot = 0;
+    size_t n = strlen(out);
+    if (n + 5 <= cap) memcpy(out + n, ".wea", 5);
+}
+
+/* The WEAR entry beside ARCHIVE:ENTRY, read from the same archive. */
+static bool wear_in_archive(const char *origin, const char *name, uint8_t **data, size_t *size, char *where,
+                            size_t cap) {
+    char archive_path[PATH_CAP];
+    snprintf(archive_path, sizeof archive_path, "%s", origin);
+    char *colon = strrchr(archive_path, ':');
+    if (!colon) return false;
+    *colon = 0;
+    snprintf(where, cap, "%s", archive_path);
+    ue_archive *a;
+    if (ue_archive_open(archive_path, UE_MODE_TOLERANT, &a, NULL) != UE_OK) return false;
+    bool found = false;
+    for (size_t i = 0; !found && i < ue_archive_count(a); i++) {
+        ue_entry_info info;
+        ue_archive_entry(a, i, &info);
+        if (strcasecmp(info.name, name) == 0) found = ue_archive_read(a, i, data, size, NULL) == UE_OK;
+    }
+    ue_archive_close(a);
+    return found;
+}
+
+static void load_wear(resolver *r) {
+    const char *origin = r->where->origin;
+    char name[256], where[PATH_CAP], path[PATH_CAP];
+    const char *entry = strrchr(origin, ':') ? strrchr(origin, ':') + 1 : origin;
+    wear_name(entry, name, sizeof name);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    bool found;
+    if (strchr(origin, ':')) {
+        found = wear_in_archive(origin, name, &data, &size, where, sizeof where);
+    } else {
+        snprintf(where, sizeof where, "%s", r->model_dir);
+        found = ue_parkan_find_file(r->model_dir, name, path, sizeof path) &&
+                ue_file_read(path, MAX_LIBRARY_BYTES, &data, &size, NULL) == UE_OK;
+    }
+    if (!found) {
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.wear", UE_NO_OFFSET, "msh/materials",
+                    "no WEAR table %s (any letter case) in %s; every material is a placeholder", name, where);
+        return;
+    }
+    ue_diag scratch = {0};
+    r->have_wear = ue_wear_parse(data, size, 0, UE_MODE_TOLERANT, &r->wear, &scratch) == UE_OK;
+    if (scratch.count || !r->have_wear)
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.wear", UE_NO_OFFSET, "msh/materials",
+                    "the WEAR table %s in %s is damaged (unearth validate says how)%s", name, where,
+                    r->have_wear ? "" : "; every material is a placeholder");
+    ue_diag_free(&scratch);
+    free(data);
+}
+
+/* ---- MAT0 and Texm ------------------------------------------------------------------------ */
+
+/* Entry `name` of type `type` (the engine's case-folded lookup), or -1. */
+static long find_entry(const library *lib, const char *name, uint32_t type) {
+    size_t i;
+    if (ue_nres_find(&lib->nres, name, &i) && lib->nres.entries[i].type_id == type) return (long)i;
+    for (i = 0; i < lib->nres.count; i++) {
+        char nm[UE_NRES_NAME_SIZE + 1];
+        ue_nres_entry_name(&lib->nres.entries[i], nm, sizeof nm);
+        if (lib->nres.entries[i].type_id == type && ue_nres_name_compare(nm, name) == 0) return (long)i;
+    }
+    return -1;
+}
+
+/* The MAT0 entry for `name`; the engine's fallbacks "DEFAULT", then entry #0, with a warning. */
+static long find_material(resolver *r, const char *name) {
+    long i = find_entry(&r->materials, name, UE_MAT0_TYPE);
+    if (i >= 0) return i;
+    long def = find_entry(&r->materials, "DEFAULT", UE_MAT0_TYPE);
+    if (def < 0 && r->materials.nres.count && r->materials.nres.entries[0].type_id == UE_MAT0_TYPE) def = 0;
+    ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.missing", UE_NO_OFFSET, "msh/materials",
+                "material %s not found in %s; %s", name, r->materials.path,
+                def < 0 ? "a placeholder is used" : def == 0 && find_entry(&r->materials, "DEFAULT", UE_MAT0_TYPE) < 0
+                                                  ? "its entry #0 is used (no DEFAULT)" : "DEFAULT is used");
+    return def;
+}
+
+static bool read_mat0(resolver *r, long i, ue_mat0 *m) {
+    const ue_nres_entry *e = &r->materials.nres.entries[i];
+    const uint8_t *data;
+    uint8_t *to_free = NULL;
+    if (ue_nres_payload(&r->materials.nres, (size_t)i, &data, &to_free, NULL) != UE_OK) return false;
+    ue_diag scratch = {0};
+    ue_result res = ue_mat0_parse(data, e->size, e->attr2, e->data_offset, r->mode, m, &scratch);
+    char nm[UE_NRES_NAME_SIZE + 1];
+    ue_nres_entry_name(e, nm, sizeof nm);
+    if (res != UE_OK || scratch.count)
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.damaged", e->data_offset, "msh/materials",
+                    "MAT0 %s in %s is damaged (unearth validate says how)%s", nm, r->materials.path,
+                    res == UE_OK ? "" : "; a placeholder is used");
+    ue_diag_free(&scratch);
+    free(to_free);
+    return res == UE_OK;
+}
+
+/* Level 0 of a Texm as a new scene texture named `name`. A palette texture uses its own
+ * palette: palettes.lib is not looked up (docs/parkan-materials.md). */
+static ue_result decode_texture(resolver *r, const char *name, const uint8_t *data, size_t size, int32_t *out) {
+    ue_texm t;
+    *out = -1;
+    ue_result res = ue_texm_parse(data, size, UE_MODE_TOLERANT, &t, NULL);
+    if (res != UE_OK) return res;
+    uint8_t *rgba = NULL;
+    size_t bytes = t.level_count ? (size_t)t.levels[0].width * t.levels[0].height * 4 : 0;
+    if (!bytes) res = UE_ERR_INVALID;
+    else if (!(rgba = malloc(bytes))) res = UE_ERR_NOMEM;
+    if (res == UE_OK) res = ue_texm_decode_level(&t, 0, NULL, rgba, bytes, NULL);
+    /* Only a decoded image joins the scene. */
+    if (res == UE_OK) *out = ue_scene_add_texture(r->s, name, t.levels[0].width, t.levels[0].height);
+    if (res == UE_OK && *out < 0) res = UE_ERR_NOMEM;
+    if (res == UE_OK) memcpy(r->s->textures[*out].rgba, rgba, bytes);
+    free(rgba);
+    ue_texm_free(&t);
+    return res;
+}
+
+/* Scene texture named `name` decoded from Textures.lib (reused when already there), or -1
+ * with a warning. -2 when out of memory. */
+static int32_t texture_for(resolver *r, const char *name, const char *material) {
+    for (size_t t = r->first_texture; t < r->s->texture_count; t++)
+        if (strcasecmp(r->s->textures[t].name, name) == 0) return (int32_t)t; /* one image per Texm */
+    if (!library_open(r, &r->textures)) {
+        warn_library(r, &r->textures, "materials are untextured");
+        return -1;
+    }
+    long i = find_entry(&r->textures, name, UE_TEXM_MAGIC);
+    if (i < 0) {
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.missing", UE_NO_OFFSET, "msh/materials",
+                    "texture %s of material %s not found in %s; the material is untextured", name, material,
+                    r->textures.path);
+        return -1;
+    }
+    const uint8_t *data;
+    uint8_t *to_free = NULL;
+    int32_t ti = -1;
+    ue_result res = ue_nres_payload(&r->textures.nres, (size_t)i, &data, &to_free, NULL);
+    if (res == UE_OK) res = decode_texture(r, name, data, r->textures.nres.entries[i].size, &ti);
+    free(to_free);
+    if (res != UE_OK) {
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.damaged", r->textures.nres.entries[i].data_offset,
+                    "msh/materials", "texture %s in %s cannot be decoded (%s); material %s is untextured", name,
+                    r->textures.path, ue_result_name(res), material);
+        return res == UE_ERR_NOMEM ? -2 : -1;
+    }
+    ue_scene_texture *t = &r->s->textures[ti];
+    t->source.offset = r->textures.nres.entries[i].data_offset;
+    t->source.type = UE_TEXM_MAGIC;
+    t->source.index = (uint32_t)i;
+    memcpy(t->source.format, "texm", 5);
+    return ti;
+}
+
+/* Alpha the way the texture shows it: all 255 opaque, only 0 or 255 a cut-out (MASK), any
+ * other value blended. MAT0's own blend bits are not proven (docs/parkan-materials.md). */
+static void alpha_from_texture(ue_scene_material *mat, const ue_scene_texture *t) {
+    bool partial = false, cut = false;
+    for (size_t p = 0; p < (size_t)t->width * t->height; p++) {
+        uint8_t a = t->rgba[4 * p + 3];
+        if (a == 0) cut = true;
+        else if (a != 255) partial = true;
+    }
+    mat->alpha_mode = partial ? UE_ALPHA_BLEND : cut ? UE_ALPHA_MASK : UE_ALPHA_OPAQUE;
+    mat->alpha_cutoff = 0.5f;
+}
+
+/* ---- one material ----------------------------------------------------------------------------- */
+
+static ue_result dress_material(resolver *r, size_t mi, const char *name) {
+    ue_mat0 m;
+    long entry = find_material(r, name);
+    if (entry < 0 || !read_mat0(r, entry, &m)) return UE_OK;
+    ue_scene_material *mat = &r->s->materials[mi];
+    ue_result res = ue_extras_set_number(&mat->extras, "mat0_attr1", r->materials.nres.entries[entry].attr1);
+    if (res == UE_OK) res = ue_extras_set_number(&mat->extras, "mat0_phases", m.phase_count);
+    if (res == UE_OK && m.anim_count) res = ue_extras_set_number(&mat->extras, "mat0_anim_blocks", m.anim_count);
+    char tex[UE_MAT0_NAME_BYTES + 1];
+    ue_mat0_texture_name(&m.phases[0], tex);
+    ue_mat0_free(&m);
+    if (res != UE_OK) return res;
+    for (int c = 0; c < 4; c++) mat->base_color[c] = 1.0f;
+    if (!tex[0]) return UE_OK; /* an intentionally untextured material */
+    res = ue_extras_set_string(&mat->extras, "texture", tex);
+    int32_t ti = res == UE_OK ? texture_for(r, tex, name) : -2;
+    if (ti == -2) return UE_ERR_NOMEM;
+    mat = &r->s->materials[mi];
+    if (ti < 0) {
+        for (int c = 0; c < 3; c++) mat->base_color[c] = 0.8f; /* grey: the texture is missing */
+        return UE_OK;
+    }
+    if (ue_scene_add_texture_slot(r->s, (int32_t)mi, UE_TEX_BASE_COLOR, ti, 0) < 0) return UE_ERR_NOMEM;
+    alpha_from_texture(mat, &r->s->textures[ti]);
+    return UE_OK;
+}
+
+/* The WEAR row of a material made by msh_scene.c, or -1. */
+static long wear_row_of(const ue_scene_material *mat) {
+    for (size_t k = 0; k < mat->extras.count; k++)
+        if (strcmp(mat->extras.items[k].key, UE_MSH_WEAR_ROW_KEY) == 0 && mat->extras.items[k].kind == UE_EXTRA_NUMBER)
+            return (long)mat->extras.items[k].number;
+    return -1;
+}
+
+static ue_result resolve_one(resolver *r, size_t mi) {
+    long row = wear_row_of(&r->s->materials[mi]);
+    if (row < 0 || !r->have_wear) return UE_OK;
+    if ((size_t)row >= r->wear.material_count) {
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.row", UE_NO_OFFSET, "msh/materials",
+                    "a batch uses WEAR row %ld, the table has %zu rows; a placeholder is used", row,
+                    r->wear.material_count);
+        return UE_OK;
+    }
+    const char *name = r->wear.materials[row].name;
+    ue_cp1251_to_utf8(name, r->s->materials[mi].name, sizeof r->s->materials[mi].name);
+    if (!library_open(r, &r->materials)) {
+        warn_library(r, &r->materials, "every material is a placeholder");
+        return UE_OK;
+    }
+    return dress_material(r, mi, name);
+}
+
+ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_parkan_search *where,
+                                   ue_mode mode, ue_diag *d) {
+    if (!where || !where->origin) {
+        ue_diag_add(d, UE_SEV_INFO, "msh.material.origin", UE_NO_OFFSET, "msh/materials",
+                    "the model's location is unknown: its WEAR table and libraries are not looked for");
+        return UE_OK;
+    }
+    resolver r;
+    memset(&r, 0, sizeof r);
+    r.s = s, r.mode = mode, r.d = d, r.where = where, r.first_texture = s->texture_count;
+    r.materials.file = "Material.lib";
+    r.textures.file = "Textures.lib";
+    origin_dir(where->origin, r.model_dir, sizeof r.model_dir);
+    load_wear(&r);
+    ue_result res = UE_OK;
+    for (size_t mi = first_material; mi < s->material_count && res == UE_OK; mi++) res = resolve_one(&r, mi);
+    library_close(&r.materials);
+    library_close(&r.textures);
+    ue_wear_free(&r.wear);
+    return res;
+}

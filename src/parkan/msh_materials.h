@@ -1,0 +1,32 @@
+/* unearth internal — the Parkan material chain of spec §5.1 for a converted MSH model: WEAR row
+ * → MAT0 in Material.lib → phase texture → Texm in Textures.lib, found beside the model. */
+#ifndef UE_PARKAN_MSH_MATERIALS_H
+#define UE_PARKAN_MSH_MATERIALS_H
+
+#include "unearth/scene.h"
+
+/* Where a model's companions are looked for. */
+typedef struct ue_parkan_search {
+    const char *origin;   /* the model's path, FILE or ARCHIVE:ENTRY (chains allowed); NULL: unknown */
+    const char *data_dir; /* a game folder searched first (convert --data), or NULL */
+} ue_parkan_search;
+
+/* The scene key of a material made for a WEAR row (a number extra). */
+#define UE_MSH_WEAR_ROW_KEY "wear_row"
+#define UE_PARKAN_MAX_PARENT_DIRS 32
+
+/* Gives the materials [first_material, material_count) that carry a wear_row their MAT0
+ * name, phase-0 texture and alpha mode. What cannot be found or read leaves a placeholder and
+ * a warning naming what was looked for and where; only running out of memory fails. */
+ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_parkan_search *where,
+                                   ue_mode mode, ue_diag *d);
+
+/* Finds `name` in folder `dir` ignoring ASCII case (as on the game's Windows file system) and
+ * writes the path as it is on disk to `out`; false when absent. */
+bool ue_parkan_find_file(const char *dir, const char *name, char *out, size_t cap);
+
+/* The library `name` in data_dir, then in `start_dir` and each of its parents (at most
+ * UE_PARKAN_MAX_PARENT_DIRS); its path into `out`, false when absent. */
+bool ue_parkan_find_library(const char *data_dir, const char *start_dir, const char *name, char *out, size_t cap);
+
+#endif
