@@ -57,8 +57,8 @@ def retyped(new_type):
         if struct.unpack_from('<I', e, dir_off + 64 * i)[0] == 13:
             struct.pack_into('<I', e, dir_off + 64 * i, new_type)
     return e
-open(sys.argv[2] + '/no13.msh', 'wb').write(retyped(0x52414557))   # 'WEAR': known by name only
-open(sys.argv[2] + '/no13.nres', 'wb').write(retyped(0x52414557))
+open(sys.argv[2] + '/no13.msh', 'wb').write(retyped(0x58585858))   # 'XXXX': a type no format knows
+open(sys.argv[2] + '/no13.nres', 'wb').write(retyped(0x58585858))
 open(sys.argv[2] + '/res14.nres', 'wb').write(retyped(14))         # only MSH types: known by content
 # batch 0 (the body, 36 indices) with 35: a partial triangle
 e = bytearray(d)
