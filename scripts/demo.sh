@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job: write the built-in sample pack, run the container pipeline on every
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
-# input is never overwritten, then convert every model to glTF (and the robot to OBJ).
+# input is never overwritten, then convert every model to glTF (and the robot to OBJ) and write
+# the textures as PNG.
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -30,6 +31,12 @@ if "$UE" extract "$A" -o "$A" -f; then echo "extract onto its own input was not 
 [ "$(cksum < "$A")" = "$before" ] && echo "refused (exit 2); $A is unchanged"
 
 echo "== models"
-"$UE" convert -r "$PACK" -o "$OUT/converted" -f
-"$UE" convert "$PACK/parkan/robot.msh" -o "$OUT/converted/robot.obj" -f
-ls -l "$OUT/converted"
+"$UE" convert -r "$PACK" -o "$OUT/converted" -f   # the robot (animated, textured) and the creature
+"$UE" convert "$PACK/parkan/robot.msh" -o "$OUT/robot.obj" -f
+"$UE" info "$PACK/gamecube/creature.fsys:creature.pkx:model.dat"
+(cd "$OUT/converted" && find . -name '*.glb' | sort)
+
+echo "== textures"
+"$UE" textures "$PACK/gamecube/creature.fsys" -o "$OUT/textures/creature" -f
+"$UE" textures "$PACK/parkan/textures_demo.lib" -o "$OUT/textures/parkan" -f
+ls "$OUT/textures/creature" "$OUT/textures/parkan"
