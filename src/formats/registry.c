@@ -49,6 +49,22 @@ static const ue_model_format *probe_named(const char *name, const uint8_t *data,
     return f;
 }
 
+static bool ends_with_dat(const char *name) {
+    size_t n = strlen(name);
+    if (n < 4 || name[n - 4] != '.') return false;
+    const char *ext = name + n - 3;
+    return (ext[0] | 0x20) == 'd' && (ext[1] | 0x20) == 'a' && (ext[2] | 0x20) == 't';
+}
+
+/* The format of bytes that are no container. Besides the probes: a file or entry named `*.dat`
+ * (any case) that no probe claims is read as an HSD DAT, so a cut or damaged one gets the
+ * DAT's own diagnostics (offset and struct path) rather than "not a container". */
+static const ue_model_format *probe_plain(const char *name, const uint8_t *data, size_t size) {
+    const ue_model_format *f = probe_named(name, data, size);
+    if (!f && ends_with_dat(name)) f = &ue_hsd_model_format;
+    return f;
+}
+
 static bool format_has_option(const ue_model_format *f, const char *key) {
     for (size_t i = 0; i < f->option_count; i++)
         if (!strcmp(f->options[i].key, key)) return true;
@@ -195,7 +211,7 @@ static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, u
     *model_data = NULL;
     ue_result r = ue_archive_open(path, mode, a, &tried);
     if (r != UE_OK && r != UE_ERR_IO && plain_bytes(path, mode, model_data, model_size) == UE_OK) {
-        *f = ue_model_probe(*model_data, *model_size);
+        *f = probe_plain(path, *model_data, *model_size);
         if (*f) {
             ue_diag_free(&tried);
             return UE_OK;
@@ -280,7 +296,7 @@ ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *
         return collect_opened(a, name, mode, items, count, d);
     }
     /* No container: the bytes may still be a model that is none (an HSD .dat). */
-    const ue_model_format *f = r != UE_ERR_IO ? probe_named(name, data, size) : NULL;
+    const ue_model_format *f = r != UE_ERR_IO ? probe_plain(name, data, size) : NULL;
     uint8_t *copy = f ? malloc(size ? size : 1) : NULL;
     if (copy) {
         ue_diag_free(&tried);

@@ -135,7 +135,10 @@ expect_rc 1 "$UE" convert "$T/ptr.dat" -o "$T/ptr.glb"
 grep -q "dat/reloc\[[0-9]*\] @$PTR_AT: .*outside the .*data block \[dat.reloc_target\]" "$T/err" && ok || bad "pointer message: $(cat "$T/err")"
 [ ! -e "$T/ptr.glb" ] && ok || bad "damaged DAT left an output"
 expect_rc 1 "$UE" convert "$T/cut.dat" -o "$T/cut.glb"
-grep -q "@0x0: not a container unearth knows" "$T/err" && ok || bad "cut message: $(cat "$T/err")"
+# a cut .dat is read as a DAT by its name: its data block no longer fits
+grep -q "dat/header/data_size @0x4: data block of 0x1180 bytes does not fit .*\[dat.data_size\]" "$T/err" && ok || bad "cut message: $(cat "$T/err")"
+expect_rc 1 "$UE" validate "$T/cut.dat"
+grep -q "dat.data_size" "$T/err" "$T/out" && ok || bad "validate cut.dat: $(cat "$T/out" "$T/err")"
 [ ! -e "$T/cut.glb" ] && ok || bad "truncated DAT left an output"
 expect_rc 1 "$UE" validate "$T/dl.dat"
 # --tolerant converts what is intact (the torso PObj dropped, the rest kept) and says so
