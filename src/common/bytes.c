@@ -1,5 +1,7 @@
 /* unearth — bounded endian reads, the growable output buffer, and hex helpers.
  * Every byte a parser takes from a file passes through a check here or a proven range. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +165,13 @@ bool ue_hex_decode(const char *hex, uint8_t *out, size_t out_cap, size_t *out_le
     }
     if (out_len) *out_len = len / 2;
     return true;
+}
+
+void ue_buf_printf(ue_buf *b, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0) ue_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }

@@ -121,31 +121,18 @@ static json_t *counts_json(const ue_hsd_model *m) {
     return j;
 }
 
-static void text_printf(ue_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void text_printf(ue_buf *b, const char *fmt, ...) {
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n > 0) ue_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
 
 static void info_text(const ue_dat *dat, const ue_hsd_model *m, ue_buf *b) {
-    text_printf(b, "  DAT: %u bytes, data %u, %u relocations, %u roots\n", dat->file_size, dat->data_size,
+    ue_buf_printf(b, "  DAT: %u bytes, data %u, %u relocations, %u roots\n", dat->file_size, dat->data_size,
                 dat->nb_reloc, dat->nb_public);
     for (size_t i = 0; i < dat->root_count; i++) {
         const ue_dat_symbol *r = &dat->roots[i];
         char name[128];
         hsd_name_utf8(r->name ? r->name : "(unnamed)", name, sizeof name);
-        text_printf(b, "  root %zu: %s (%s) @0x%X\n", i, name, ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name)),
+        ue_buf_printf(b, "  root %zu: %s (%s) @0x%X\n", i, name, ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name)),
                     (unsigned)(r->data_offset + UE_DAT_HEADER));
     }
-    text_printf(b, "  models %zu, joints %zu, meshes %zu (%zu PObjs), materials %zu, textures %zu (%zu images)\n",
+    ue_buf_printf(b, "  models %zu, joints %zu, meshes %zu (%zu PObjs), materials %zu, textures %zu (%zu images)\n",
                 m->set_count, m->joint_count, m->dobj_count, m->pobj_count, m->mobj_count, m->tobj_count,
                 m->image_count);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "parkan/msh_materials.h"
 #include "unearth/msh.h"
 
@@ -108,19 +109,6 @@ static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name
 
 /* ---- info ------------------------------------------------------------------------------- */
 
-static void text_printf(ue_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void text_printf(ue_buf *b, const char *fmt, ...) {
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n > 0) ue_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
 
 /* Res10 names are Windows-1251; what unearth prints is UTF-8 (docs/text.md). */
 static bool node_name_utf8(const ue_msh *m, size_t node, char *out, size_t cap) {
@@ -180,7 +168,7 @@ static json_t *info_json(const ue_msh *m, const ue_msh_stats *st) {
 static void text_padded(ue_buf *b, const char *utf8, size_t width) {
     size_t chars = 0;
     for (const char *p = utf8; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
-    text_printf(b, "%s%*s", utf8, chars < width ? (int)(width - chars) : 0, "");
+    ue_buf_printf(b, "%s%*s", utf8, chars < width ? (int)(width - chars) : 0, "");
 }
 
 /* "[0 - - - -]" per LOD: the slot of each group, '-' where there is none. */
@@ -188,44 +176,44 @@ static void text_node_row(ue_buf *b, const ue_msh *m, size_t n) {
     char nm[256], parent[8] = "-";
     bool named = node_name_utf8(m, n, nm, sizeof nm);
     if (m->nodes[n].parent != UE_MSH_NONE) snprintf(parent, sizeof parent, "%u", m->nodes[n].parent);
-    text_printf(b, "  %4zu  ", n);
+    ue_buf_printf(b, "  %4zu  ", n);
     text_padded(b, named ? nm : "(unnamed)", 20);
-    text_printf(b, " %6s ", parent);
+    ue_buf_printf(b, " %6s ", parent);
     for (int l = 0; l < UE_MSH_LODS; l++) {
-        text_printf(b, " [");
+        ue_buf_printf(b, " [");
         for (int g = 0; g < UE_MSH_GROUPS; g++) {
             uint16_t s = m->nodes[n].slot[l * UE_MSH_GROUPS + g];
-            if (s == UE_MSH_NONE) text_printf(b, g ? " -" : "-");
-            else text_printf(b, g ? " %u" : "%u", s);
+            if (s == UE_MSH_NONE) ue_buf_printf(b, g ? " -" : "-");
+            else ue_buf_printf(b, g ? " %u" : "%u", s);
         }
-        text_printf(b, "]");
+        ue_buf_printf(b, "]");
     }
-    text_printf(b, "\n");
+    ue_buf_printf(b, "\n");
 }
 
 static void info_text(const ue_msh *m, const ue_msh_stats *st, ue_buf *b) {
-    text_printf(b, "  nodes %zu, LODs %zu, groups %zu, slots %zu, batches %zu, vertices %zu, triangles %zu\n",
+    ue_buf_printf(b, "  nodes %zu, LODs %zu, groups %zu, slots %zu, batches %zu, vertices %zu, triangles %zu\n",
                 st->nodes, st->lods, st->groups, st->slots, st->batches, st->vertices, st->triangles);
-    text_printf(b, "  triangles per LOD: %zu / %zu / %zu\n", st->triangles_per_lod[0], st->triangles_per_lod[1],
+    ue_buf_printf(b, "  triangles per LOD: %zu / %zu / %zu\n", st->triangles_per_lod[0], st->triangles_per_lod[1],
                 st->triangles_per_lod[2]);
-    text_printf(b, "  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
+    ue_buf_printf(b, "  %4s  %-20s %6s  %s\n", "node", "name", "parent", "slots [lod][group]");
     for (size_t n = 0; n < m->node_count; n++) text_node_row(b, m, n);
     size_t moving = animated_nodes(m);
     if (moving) {
-        text_printf(b, "  animation: frames 0..%u, %zu keys, animated nodes:", m->frame_count - 1, m->key_count);
+        ue_buf_printf(b, "  animation: frames 0..%u, %zu keys, animated nodes:", m->frame_count - 1, m->key_count);
         for (size_t n = 0; n < m->node_count; n++) {
             char nm[256];
             if (m->nodes[n].anim_map_start == UE_MSH_NONE) continue;
-            if (node_name_utf8(m, n, nm, sizeof nm)) text_printf(b, " %s", nm);
-            else text_printf(b, " %zu", n);
+            if (node_name_utf8(m, n, nm, sizeof nm)) ue_buf_printf(b, " %s", nm);
+            else ue_buf_printf(b, " %zu", n);
         }
-        text_printf(b, "\n");
+        ue_buf_printf(b, "\n");
     } else {
-        text_printf(b, "  animation: none (static model)\n");
+        ue_buf_printf(b, "  animation: none (static model)\n");
     }
-    text_printf(b, "  resources:");
-    for (size_t i = 0; i < m->container.count; i++) text_printf(b, " %u", m->container.entries[i].type_id);
-    text_printf(b, "\n");
+    ue_buf_printf(b, "  resources:");
+    for (size_t i = 0; i < m->container.count; i++) ue_buf_printf(b, " %u", m->container.entries[i].type_id);
+    ue_buf_printf(b, "\n");
 }
 
 static ue_result msh_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,

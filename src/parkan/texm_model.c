@@ -59,19 +59,6 @@ static json_t *validate_json(const ue_texm *t) {
     return j;
 }
 
-static void text_line(ue_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void text_line(ue_buf *b, const char *fmt, ...) {
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n > 0) ue_buf_put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
 
 static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats,
                            ue_buf *text, ue_diag *d) {
@@ -81,12 +68,12 @@ static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, json_
     if (stats) *stats = stats_json(&t);
     if (text) {
         const char *fmt = ue_texm_format_name(t.format);
-        text_line(text, "  texture: %u x %u, format %s, %u mip levels\n", t.width, t.height,
+        ue_buf_printf(text, "  texture: %u x %u, format %s, %u mip levels\n", t.width, t.height,
                   fmt ? fmt : "?", t.level_count);
-        text_line(text, "  flags4 0x%08X, flags5 0x%08X, unknown6 0x%08X\n", t.flags4, t.flags5,
+        ue_buf_printf(text, "  flags4 0x%08X, flags5 0x%08X, unknown6 0x%08X\n", t.flags4, t.flags5,
                   t.unknown6);
         for (uint32_t i = 0; i < t.rect_count; i++)
-            text_line(text, "  page rect %u: x %d w %d y %d h %d\n", i, t.rects[i].x, t.rects[i].w,
+            ue_buf_printf(text, "  page rect %u: x %d w %d y %d h %d\n", i, t.rects[i].x, t.rects[i].w,
                       t.rects[i].y, t.rects[i].h);
     }
     ue_texm_free(&t);
