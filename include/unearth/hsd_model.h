@@ -275,6 +275,11 @@ UE_API extern const ue_model_format ue_hsd_model_format;
 /* The registry's probe: a strict but cheap DAT header check (file_size equal to the bytes,
  * every region inside, plausible counts) and at least one model root name. */
 UE_API bool ue_hsd_probe(const uint8_t *data, size_t size);
+/* The probe, or bytes named "*.dat" (any case) whose header is a DAT's cut short: regions that
+ * fit the file_size it claims, which is more than the bytes present. For callers that know the
+ * name (the registry), so a truncated DAT is read as one and its parse names the cut, while
+ * other files called .dat (text, other games' data) are still passed over. */
+UE_API bool ue_hsd_probe_named(const char *name, const uint8_t *data, size_t size);
 
 #ifdef __cplusplus
 }

@@ -49,19 +49,9 @@ static const ue_model_format *probe_named(const char *name, const uint8_t *data,
     return f;
 }
 
-static bool ends_with_dat(const char *name) {
-    size_t n = strlen(name);
-    if (n < 4 || name[n - 4] != '.') return false;
-    const char *ext = name + n - 3;
-    return (ext[0] | 0x20) == 'd' && (ext[1] | 0x20) == 'a' && (ext[2] | 0x20) == 't';
-}
-
-/* The format of bytes that are no container. Besides the probes: a file or entry named `*.dat`
- * (any case) that no probe claims is read as an HSD DAT, so a cut or damaged one gets the
- * DAT's own diagnostics (offset and struct path) rather than "not a container". */
 static const ue_model_format *probe_plain(const char *name, const uint8_t *data, size_t size) {
     const ue_model_format *f = probe_named(name, data, size);
-    if (!f && ends_with_dat(name)) f = &ue_hsd_model_format;
+    if (!f && ue_hsd_probe_named(name, data, size)) f = &ue_hsd_model_format;
     return f;
 }
 

@@ -137,6 +137,10 @@ grep -q "dat/reloc\[[0-9]*\] @$PTR_AT: .*outside the .*data block \[dat.reloc_ta
 expect_rc 1 "$UE" convert "$T/cut.dat" -o "$T/cut.glb"
 # a cut .dat is read as a DAT by its name: its data block no longer fits
 grep -q "dat/header/data_size @0x4: data block of 0x1180 bytes does not fit .*\[dat.data_size\]" "$T/err" && ok || bad "cut message: $(cat "$T/err")"
+# another file called .dat (no DAT header) is still no model: "not a container", not a DAT error
+printf 'hello world, a text file\n' > "$T/notes.dat"
+expect_rc 1 "$UE" validate "$T/notes.dat"
+grep -q "archive.unknown" "$T/err" && ! grep -q "dat\." "$T/err" && ok || bad "notes.dat: $(cat "$T/err")"
 expect_rc 1 "$UE" validate "$T/cut.dat"
 grep -q "dat.data_size" "$T/err" "$T/out" && ok || bad "validate cut.dat: $(cat "$T/out" "$T/err")"
 [ ! -e "$T/cut.glb" ] && ok || bad "truncated DAT left an output"
