@@ -156,10 +156,11 @@ static ue_result write_images(run *r, const ue_model_found *m, const ue_model_im
     return UE_OK;
 }
 
-/* One model's images: a model whose format has none is passed over; one that fails is an
- * error (strict: the run stops) or is dropped and counted (tolerant). */
+/* One model's images (its format's own, or the textures of its scene: docs/models.md): a model
+ * that has none is passed over; one that fails is an error (strict: the run stops) or is
+ * dropped and counted (tolerant). */
 static ue_result model_textures(run *r, const ue_model_found *m) {
-    if (!m->format->images) return UE_OK;
+    if (!m->format->images && !m->format->to_scene) return UE_OK;
     ue_model_images imgs = {0};
     ue_diag d = {0};
     ue_result res = ue_model_images_get(m, r->o->mode, r->o->mips, &imgs, &d);

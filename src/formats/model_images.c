@@ -29,9 +29,56 @@ void ue_model_images_free(ue_model_images *l) {
     l->count = 0;
 }
 
+/* Drops what was appended after `before` (the "nothing appended on failure" rule). */
+static void images_truncate(ue_model_images *out, size_t before) {
+    for (size_t i = before; i < out->count; i++)
+        for (uint32_t k = 0; k < out->items[i].level_count; k++) free(out->items[i].levels[k].rgba);
+    out->count = before;
+}
+
+/* One scene texture as an image of one level (a copy of its pixels). */
+static ue_result add_scene_texture(const ue_scene_texture *tex, ue_model_images *out) {
+    size_t bytes = (size_t)tex->width * tex->height * 4;
+    uint8_t *copy = malloc(bytes ? bytes : 1);
+    ue_model_image *img = copy ? ue_model_images_add(out, tex->name, 1) : NULL;
+    if (!img) {
+        free(copy);
+        return UE_ERR_NOMEM;
+    }
+    memcpy(copy, tex->rgba, bytes);
+    img->levels[0] = (ue_model_image_level){tex->width, tex->height, copy};
+    img->source = tex->source;
+    return UE_OK;
+}
+
+static bool declares_option(const ue_model_format *f, const char *key) {
+    for (size_t i = 0; i < f->option_count; i++)
+        if (!strcmp(f->options[i].key, key)) return true;
+    return false;
+}
+
+/* A format without an `images` hook gives the textures its scene carries, level 0: for a
+ * Parkan model, the textures its materials resolve to (told where the model lies through the
+ * option "origin" when the format declares it, as `convert` does). */
+static ue_result scene_images(const ue_model_found *m, ue_mode mode, ue_model_images *out,
+                              ue_diag *d) {
+    ue_model_option origin = {"origin", m->name};
+    ue_model_options opts = {&origin, declares_option(m->format, "origin") ? 1u : 0u};
+    ue_scene s;
+    ue_scene_init(&s);
+    size_t before = out->count;
+    ue_result r = m->format->to_scene(m->data, m->size, m->name, mode, &opts, &s, d);
+    for (size_t t = 0; r == UE_OK && t < s.texture_count; t++)
+        if (s.textures[t].rgba) r = add_scene_texture(&s.textures[t], out);
+    if (r != UE_OK) images_truncate(out, before);
+    ue_scene_free(&s);
+    return r;
+}
+
 ue_result ue_model_images_get(const ue_model_found *m, ue_mode mode, bool all_levels,
                               ue_model_images *out, ue_diag *d) {
     if (!m || !m->format || !out) return UE_ERR_USAGE;
+    if (!m->format->images && m->format->to_scene) return scene_images(m, mode, out, d);
     if (!m->format->images) {
         ue_diag_add(d, UE_SEV_ERROR, "model.images.none", UE_NO_OFFSET, m->name,
                     "a %s (%s) carries no images the library can decode", m->format->name,

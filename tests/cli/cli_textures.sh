@@ -86,11 +86,20 @@ assert 'wrapS' not in g['samplers'][body['sampler']], g['samplers']
 assert 'KHR_texture_transform' in g['extensionsUsed']
 EOF_PY
 
-# ---- nothing to write -------------------------------------------------------------------
-expect_rc 1 "$UE" textures demo/parkan/robot.msh -o none
+# ---- a Parkan model: the textures its materials resolve to (WEAR → Material.lib → Textures.lib)
+expect_rc 0 "$UE" textures demo/parkan/robot.msh -o robot_tex
+[ "$(ls robot_tex | wc -l)" = 4 ] && ok || bad "robot: want 4 PNGs: $(ls robot_tex)"
+expect_rc 0 "$UE" textures demo/parkan/Textures.lib -o lib_tex
+# the same pixels as the Texm entry read on its own (the Texm hook, not the material chain)
+[ "$(png robot_tex/robot_ROBOT_BODY_0.png)" = "$(png lib_tex/ROBOT_BODY_8888.png)" ] && ok \
+  || bad "the robot's body texture differs from Textures.lib:ROBOT_BODY.0"
+expect_rc 0 "$UE" textures demo/parkan/objects.rlb:ROBOT.msh -o rlb_tex
+
+# ---- nothing to write: the robot alone, without its WEAR and libraries ----------------------
+mkdir -p lone && cp demo/parkan/robot.msh lone/
+expect_rc 1 "$UE" textures lone/robot.msh -o none
 [ ! -e none ] && ok || bad "no textures, yet something was written"
 grep -q 'none with a texture' "$T/err" && ok || bad "no-texture message: $(cat "$T/err")"
-expect_rc 1 "$UE" textures demo/parkan/objects.rlb:ROBOT.msh -o none
 
 # ---- damage: level chain past the data (maxLOD 5 on a 4×4 with 3 stored levels) -----------
 $DAT make bad.dat 5
