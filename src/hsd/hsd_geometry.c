@@ -28,7 +28,7 @@ typedef struct hsd_decoder {
     size_t slot_cap;
     uint32_t *prim;             /* vertex ids of the primitive being read */
     size_t prim_cap;
-    char path[64];              /* "dat/pobj[i]" */
+    char path[160];             /* "dat/joint[j]/dobj[k]/pobj[p]", or "dat/pobj[i]" */
 } hsd_decoder;
 
 static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
@@ -427,6 +427,11 @@ void ue_hsd_geometry_free(ue_hsd_geometry *g) {
 
 ue_result ue_hsd_pobj_decode(const ue_hsd_model *m, size_t index, ue_mode mode,
                              ue_hsd_geometry *g, ue_diag *d) {
+    return hsd_pobj_decode_at(m, index, NULL, mode, g, d);
+}
+
+ue_result hsd_pobj_decode_at(const ue_hsd_model *m, size_t index, const char *path, ue_mode mode,
+                             ue_hsd_geometry *g, ue_diag *d) {
     memset(g, 0, sizeof *g);
     if (!m || index >= m->pobj_count) return UE_ERR_USAGE;
     hsd_decoder k;
@@ -434,7 +439,8 @@ ue_result ue_hsd_pobj_decode(const ue_hsd_model *m, size_t index, ue_mode mode,
     k.c = ue_parse_begin(mode, d);
     k.po = &m->pobjs[index];
     k.g = g;
-    snprintf(k.path, sizeof k.path, "dat/pobj[%zu]", index);
+    if (path) snprintf(k.path, sizeof k.path, "%s", path);
+    else snprintf(k.path, sizeof k.path, "dat/pobj[%zu]", index);
     if (k.po->dl && k.po->dl_size > 0 && check_attrs(&k, m)) {
         if (!open_outputs(&k)) nomem(&k);
         else read_list(&k);

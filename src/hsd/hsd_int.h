@@ -94,4 +94,9 @@ bool hsd_attr_layout_of(const ue_hsd_vtx_attr *a, hsd_attr_layout *out, const ch
 ue_result hsd_model_read_counted(const ue_dat *dat, ue_mode mode, ue_hsd_model *m, ue_diag *d,
                                  size_t *steps);
 
+/* ue_hsd_pobj_decode with the PObj's struct path for its diagnostics (the owner's
+ * "dat/joint[j]/dobj[k]/pobj[p]"); NULL: "dat/pobj[index]". */
+ue_result hsd_pobj_decode_at(const ue_hsd_model *m, size_t index, const char *path, ue_mode mode,
+                             ue_hsd_geometry *g, ue_diag *d);
+
 #endif

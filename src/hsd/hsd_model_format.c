@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "hsd/hsd_int.h"
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_to_scene.h"
 #include "unearth/hsd_model.h"
@@ -93,13 +94,49 @@ typedef struct hsd_stats {
     size_t vertices, triangles, decoded_pobjs;
 } hsd_stats;
 
-/* Decodes every PObj (validate's "every structure"): counts what decodes. */
+/* Where each PObj is first reached, as joint, DObj position and chain position (-1 for one no
+ * DObj reaches). A chain entered mid-way stops at the first PObj already placed, whose rest was
+ * placed with it, so the walk is linear in the tables. */
+typedef struct pobj_owner {
+    int32_t joint, dobj_pos, pobj_pos;
+} pobj_owner;
+
+static void place_chain(const ue_hsd_model *m, int32_t po, int32_t j, int32_t k, pobj_owner *own) {
+    for (int32_t p = 0; po >= 0 && (size_t)po < m->pobj_count && own[po].joint < 0; p++) {
+        own[po] = (pobj_owner){j, k, p};
+        po = m->pobjs[po].next;
+    }
+}
+
+static pobj_owner *pobj_owners(const ue_hsd_model *m) {
+    pobj_owner *own = malloc((m->pobj_count ? m->pobj_count : 1) * sizeof *own);
+    if (!own) return NULL;
+    for (size_t i = 0; i < m->pobj_count; i++) own[i] = (pobj_owner){-1, -1, -1};
+    for (size_t j = 0; j < m->joint_count; j++) {
+        int32_t dobj = m->joints[j].first_dobj;
+        for (size_t k = 0; dobj >= 0 && (size_t)dobj < m->dobj_count && k < m->dobj_count; k++) {
+            place_chain(m, m->dobjs[dobj].first_pobj, (int32_t)j, (int32_t)k, own);
+            dobj = m->dobjs[dobj].next;
+        }
+    }
+    return own;
+}
+
+/* Decodes every PObj (validate's "every structure"): counts what decodes. Diagnostics name the
+ * PObj by its owner's path, as the reader does. */
 static ue_result decode_all(const ue_hsd_model *m, ue_mode mode, hsd_stats *st, ue_diag *d) {
     ue_result first = UE_OK;
+    pobj_owner *own = pobj_owners(m);
+    if (!own) return UE_ERR_NOMEM;
     for (size_t i = 0; i < m->pobj_count; i++) {
+        char path[160];
+        if (own[i].joint >= 0)
+            snprintf(path, sizeof path, "dat/joint[%d]/dobj[%d]/pobj[%d]", own[i].joint, own[i].dobj_pos,
+                     own[i].pobj_pos);
+        else snprintf(path, sizeof path, "dat/pobj[%zu]", i);
         ue_hsd_geometry g;
         memset(&g, 0, sizeof g);
-        ue_result r = ue_hsd_pobj_decode(m, i, mode, &g, d);
+        ue_result r = hsd_pobj_decode_at(m, i, path, mode, &g, d);
         if (r == UE_OK) {
             st->decoded_pobjs++;
             st->vertices += g.vertex_count;
@@ -108,8 +145,12 @@ static ue_result decode_all(const ue_hsd_model *m, ue_mode mode, hsd_stats *st, 
             first = r;
         }
         ue_hsd_geometry_free(&g);
-        if (r == UE_ERR_NOMEM) return r;
+        if (r == UE_ERR_NOMEM) {
+            free(own);
+            return r;
+        }
     }
+    free(own);
     return first;
 }
 

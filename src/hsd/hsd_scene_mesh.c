@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hsd/hsd_int.h"
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_to_scene.h"
 
@@ -51,6 +52,23 @@ static uint16_t skin_joint(const hsd_scene_ctx *x, int32_t joint, int32_t owner,
     return (uint16_t)x->skin_index[owner];
 }
 
+/* The vertex's joints and weights. Two influences that land on one skin joint (a joint of
+ * another model set falls back to the owner) are one influence with the summed weight, as glTF
+ * wants each joint once per vertex. */
+static void write_influences(ue_scene_primitive *p, uint32_t v, const hsd_skin_slot *sl,
+                             const hsd_scene_ctx *x, int32_t owner, int32_t skin) {
+    uint16_t *joints = &p->joints[p->influences * (size_t)v];
+    float *weights = &p->weights[p->influences * (size_t)v];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sl->count; i++) {
+        uint16_t j = skin_joint(x, sl->joint[i], owner, skin);
+        uint32_t k = 0;
+        while (k < n && joints[k] != j) k++;
+        if (k == n) joints[n] = j, weights[n++] = 0;
+        weights[k] += sl->weight[i];
+    }
+}
+
 static unsigned prim_attrs(const ue_hsd_geometry *g, const hsd_pobj_skin *sk) {
     unsigned a = UE_ATTR_SKIN;
     for (int k = 0; k < HSD_SKIN_SLOTS; k++)
@@ -74,10 +92,7 @@ static void fill_vertex(hsd_scene_ctx *x, ue_scene_primitive *p, const ue_hsd_ge
         if (p->uv[k] && g->uv[k]) memcpy(&p->uv[k][2 * (size_t)v], &g->uv[k][2 * (size_t)v], 2 * sizeof(float));
         if (p->colors[k]) memcpy(&p->colors[k][4 * (size_t)v], &g->colors[k][4 * (size_t)v], 4 * sizeof(float));
     }
-    for (uint32_t i = 0; i < sl->count; i++) {
-        p->joints[p->influences * v + i] = skin_joint(x, sl->joint[i], owner, skin);
-        p->weights[p->influences * v + i] = sl->weight[i];
-    }
+    write_influences(p, v, sl, x, owner, skin);
 }
 
 /* A material may sample a UV set the PObj does not carry (GX then feeds the texgen zeros):
@@ -161,7 +176,7 @@ static ue_result convert_pobj(hsd_scene_ctx *x, size_t pobj, int32_t owner, int3
     if (r != UE_OK) return r;
     ue_hsd_geometry g;
     memset(&g, 0, sizeof g);
-    r = ue_hsd_pobj_decode(x->m, pobj, x->c.mode, &g, x->c.d);
+    r = hsd_pobj_decode_at(x->m, pobj, path, x->c.mode, &g, x->c.d);
     if (r == UE_OK) drop_unused_colors(x->m, mobj, &g);
     if (r == UE_ERR_NOMEM) return r;
     if (r != UE_OK) ue_damage_reported(&x->c);

@@ -47,8 +47,14 @@ static bool right_matrix(const ue_hsd_model *m, const hsd_pose *p, int32_t owner
     return true;
 }
 
-/* Keeps the HSD_SKIN_INFLUENCES largest weights (earlier on a tie) and normalises them. */
+/* Keeps the HSD_SKIN_INFLUENCES largest weights (earlier on a tie) and normalises them. A joint
+ * named twice in one envelope gets the sum of its weights: the runtime adds the two W·IB terms. */
 static void add_influence(hsd_skin_slot *s, int32_t joint, float w) {
+    for (uint32_t i = 0; i < s->count; i++)
+        if (s->joint[i] == joint) {
+            s->weight[i] += w;
+            return;
+        }
     uint32_t at = s->count;
     if (at == HSD_SKIN_INFLUENCES) {
         uint32_t low = 0;

@@ -145,6 +145,8 @@ expect_rc 1 "$UE" validate "$T/cut.dat"
 grep -q "dat.data_size" "$T/err" "$T/out" && ok || bad "validate cut.dat: $(cat "$T/out" "$T/err")"
 [ ! -e "$T/cut.glb" ] && ok || bad "truncated DAT left an output"
 expect_rc 1 "$UE" validate "$T/dl.dat"
+grep -q "dat/joint\[0\]/dobj\[0\]/pobj\[0\]/dl @$DL_AT: .*\[hsd.pobj.dl\]" "$T/err" "$T/out" && ok \
+  || bad "validate names the PObj by its owner: $(cat "$T/err")"
 # --tolerant converts what is intact (the torso PObj dropped, the rest kept) and says so
 expect_rc 1 "$UE" convert --tolerant "$T/dl.dat" -o "$T/dl.glb"
 grep -q "DAMAGED (1 part dropped" "$T/err" && ok || bad "tolerant verdict: $(cat "$T/err")"

@@ -248,6 +248,36 @@ static void test_bad_slot(void) {
     ue_diag_free(&d);
 }
 
+/* An envelope naming one joint twice (J2 at 0.25 and 0.75): the runtime adds the two W·IB
+ * terms, so the vertex takes J2 once with weight 1, the scene is valid (glTF wants each joint
+ * once per vertex) and the glTF rule still puts it where the game does. */
+static void test_envelope_repeats_a_joint(void) {
+    build();
+    weights[1] = (ue_hsd_weight){2, 0.25f};
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    ue_result r = hsd_model_to_scene(&model, "creature", UE_MODE_STRICT, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK && s.mesh_count == 2 && s.skin_count == 1);
+    const ue_scene_primitive *p = &s.meshes[0].primitives[0];
+    bool found = false;
+    for (uint32_t v = 0; v < p->vertex_count; v++) {
+        uint32_t nonzero = 0;
+        for (uint32_t i = 0; i < p->influences; i++)
+            if (p->weights[p->influences * v + i] != 0) nonzero++;
+        CHECK(nonzero >= 1);
+        if (nonzero == 1 && p->joints[p->influences * v] == 2 && near(p->weights[p->influences * v], 1)) found = true;
+        float skinned[3];
+        gltf_skinned(&s, p, &s.skins[0], v, skinned);
+        check_vec(skinned, p->positions[3 * v], p->positions[3 * v + 1], p->positions[3 * v + 2], __LINE__);
+    }
+    CHECK(found);
+    CHECK(ue_scene_validate(&s, &d) == UE_OK);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 /* A set whose root joint has a sibling (J2 moved beside J0: two tree roots, as the fuzzer found):
  * the skin's skeleton is then the model root, the only common ancestor, and the scene is valid. */
 static void test_root_with_sibling(void) {
@@ -310,6 +340,7 @@ int main(void) {
     RUN(test_scene);
     RUN(test_shear_exact);
     RUN(test_bad_slot);
+    RUN(test_envelope_repeats_a_joint);
     RUN(test_root_with_sibling);
     RUN(test_texture_without_uvs);
     return TEST_SUMMARY();
