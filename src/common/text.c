@@ -214,3 +214,15 @@ float ue_parse_float(const char *s, char **end) {
     freelocale(c);
     return v;
 }
+
+bool ue_name_has_ext(const char *name, const char *ext) {
+    size_t n = name ? strlen(name) : 0, k = strlen(ext);
+    if (n < k) return false;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char a = (unsigned char)name[n - k + i], b = (unsigned char)ext[i];
+        if (a >= 'A' && a <= 'Z') a = (unsigned char)(a + 32);
+        if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
+        if (a != b) return false;
+    }
+    return true;
+}

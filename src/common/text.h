@@ -16,6 +16,9 @@ size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
  * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
  * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
  * caller picks a fallback. Never splits a character. Returns the output length. */
+/* True when `name` ends in `ext` (".dat"), ASCII letters in any case, as the games' Windows
+ * file systems compare names; NULL is no match. */
+bool ue_name_has_ext(const char *name, const char *ext);
 size_t ue_file_name_component(const char *name, char *out, size_t out_size);
 
 /* strtod and strtof with '.' as the decimal point whatever LC_NUMERIC says (a host that set a

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/text.h"
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_to_scene.h"
@@ -43,16 +44,9 @@ bool ue_hsd_probe(const uint8_t *data, size_t size) {
     return false;
 }
 
-static bool named_dat(const char *name) {
-    size_t n = name ? strlen(name) : 0;
-    if (n < 4 || name[n - 4] != '.') return false;
-    const char *ext = name + n - 3;
-    return (ext[0] | 0x20) == 'd' && (ext[1] | 0x20) == 'a' && (ext[2] | 0x20) == 't';
-}
-
 bool ue_hsd_probe_named(const char *name, const uint8_t *data, size_t size) {
     if (ue_hsd_probe(data, size)) return true;
-    if (!named_dat(name) || !data || size < UE_DAT_HEADER) return false;
+    if (!ue_name_has_ext(name, ".dat") || !data || size < UE_DAT_HEADER) return false;
     uint32_t file_size = ue_load_u32be(data), data_size = ue_load_u32be(data + 4);
     uint32_t nb_reloc = ue_load_u32be(data + 8), nb_public = ue_load_u32be(data + 12);
     uint32_t nb_extern = ue_load_u32be(data + 16);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/text.h"
 #include "parkan/msh_materials.h"
 #include "unearth/msh.h"
 
@@ -46,15 +47,8 @@ bool ue_msh_probe(const uint8_t *data, size_t size) {
     return model;
 }
 
-static bool named_msh(const char *name) {
-    size_t len = name ? strlen(name) : 0;
-    if (len < 4) return false;
-    const char *ext = name + len - 4;
-    return ext[0] == '.' && (ext[1] | 0x20) == 'm' && (ext[2] | 0x20) == 's' && (ext[3] | 0x20) == 'h';
-}
-
 bool ue_msh_probe_named(const char *name, const uint8_t *data, size_t size) {
-    if (named_msh(name) && size >= 4 && memcmp(data, "NRes", 4) == 0) return true;
+    if (ue_name_has_ext(name, ".msh") && size >= 4 && memcmp(data, "NRes", 4) == 0) return true;
     return ue_msh_probe(data, size);
 }
 
