@@ -14,11 +14,11 @@ PUBLIC = {
     "archive.h": "archive",
     "scene.h": "scene", "model_format.h": "scene",
     "gltf.h": "export", "image.h": "export", "obj.h": "export",
-    "obj_read.h": "import",
+    "obj_read.h": "import", "gltf_read.h": "import",
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan", "texm.h": "parkan",
-    "parkan_material.h": "parkan",
+    "parkan_material.h": "parkan", "msh_import.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
-    "hsd.h": "hsd", "hsd_model.h": "hsd",
+    "hsd.h": "hsd", "hsd_model.h": "hsd", "hsd_anim.h": "hsd",
     "model.h": "formats",
 }
 FAMILY_BASE = {"common", "codec", "archive", "scene"}

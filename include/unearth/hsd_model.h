@@ -5,6 +5,7 @@
 
 #include "unearth/common.h"
 #include "unearth/hsd.h"
+#include "unearth/hsd_anim.h"
 #include "unearth/model_format.h"
 
 #ifdef __cplusplus
@@ -216,6 +217,7 @@ typedef struct ue_hsd_model {
     size_t envelope_count;
     ue_hsd_weight *weights;
     size_t weight_count;
+    ue_hsd_anims anims;            /* the sets' animation trees, bound to these tables (hsd_anim.h) */
 } ue_hsd_model;
 
 /* Reads every model set of a parsed DAT: `scene_data` roots (SceneDesc → ModelSet[] → JObj) and

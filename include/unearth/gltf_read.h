@@ -1,0 +1,30 @@
+/* unearth — glTF 2.0 import: a .glb or .gltf (external buffers, data: URIs) read into the scene IR,
+ * the source of `unearth import`. Everything the IR cannot hold is an error naming the glTF path. */
+#ifndef UNEARTH_GLTF_READ_H
+#define UNEARTH_GLTF_READ_H
+
+#include "unearth/common.h"
+#include "unearth/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads a glTF document (GLB framing detected by its magic, else JSON) into `out` (initialised
+ * by the caller with ue_scene_init): nodes with TRS or matrices, meshes and primitives,
+ * materials, skins, TRS animations (LINEAR, STEP, CUBICSPLINE), extras (numbers and strings)
+ * on nodes, meshes, materials and animations, and each object's "unearth_source" extras back
+ * into its ue_source_id (so an exported model maps back to its source records). `base_dir`
+ * resolves relative buffer/image URIs (NULL: only GLB-embedded and data: URIs are allowed).
+ * Errors name the glTF path ("/meshes/0/primitives/1/attributes/TEXCOORD_1"); UE_ERR_INVALID
+ * for malformed or unsupported input, with nothing left in `out` worth using (free it).
+ * Work and memory are linear in the input's size plus the files it names. */
+UE_API ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
+                              ue_scene *out, ue_diag *d);
+/* Reads the file at `path` (its directory is the base_dir). */
+UE_API ue_result ue_gltf_read_file(const char *path, ue_mode mode, ue_scene *out, ue_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
