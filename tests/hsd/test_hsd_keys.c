@@ -394,12 +394,22 @@ static const ue_hsd_key k_trav[] = {{UE_HSD_KEY_CON, 0, 0.125f, 0, 0}};
 
 static ue_hsd_key mkeys[32];
 static ue_hsd_track mtracks[16];
-static ue_hsd_aobj maobjs[4];
+static ue_hsd_aobj maobjs[8];
 static ue_hsd_anim_target mtargets[8];
 static ue_hsd_clip mclips[2];
 static int32_t mtable[3] = {1, 2, -1};
 
+/* The fixed tables above are large enough for the model below; a test that outgrows them stops. */
+static void room_for(size_t used, size_t extra, size_t size) {
+    if (used + extra > size) {
+        fprintf(stderr, "test tables too small\n");
+        exit(1);
+    }
+}
+
 static void add_track(uint8_t type, const ue_hsd_key *k, size_t n, float start) {
+    room_for(mm.anims.track_count, 1, sizeof mtracks / sizeof mtracks[0]);
+    room_for(mm.anims.key_count, n, sizeof mkeys / sizeof mkeys[0]);
     ue_hsd_track *t = &mtracks[mm.anims.track_count++];
     memset(t, 0, sizeof *t);
     t->type = type;
@@ -410,6 +420,7 @@ static void add_track(uint8_t type, const ue_hsd_key *k, size_t n, float start) 
     mm.anims.key_count += n;
 }
 static int32_t add_aobj(void) {
+    room_for(mm.anims.aobj_count, 1, sizeof maobjs / sizeof maobjs[0]);
     ue_hsd_aobj *a = &maobjs[mm.anims.aobj_count];
     memset(a, 0, sizeof *a);
     a->end_frame = 20;
@@ -420,6 +431,7 @@ static void end_aobj(int32_t a) {
     maobjs[a].track_count = (uint32_t)mm.anims.track_count - maobjs[a].first_track;
 }
 static size_t add_target(ue_hsd_anim_kind kind, int32_t joint, int32_t aobj, uint32_t flags) {
+    room_for(mm.anims.target_count, 1, sizeof mtargets / sizeof mtargets[0]);
     ue_hsd_anim_target *t = &mtargets[mm.anims.target_count];
     memset(t, 0, sizeof *t);
     t->kind = kind;
