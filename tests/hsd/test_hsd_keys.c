@@ -352,6 +352,15 @@ static void test_bad_input(void) {
     const uint8_t fmt[] = {0x01, 1, 2};
     BAD(fmt, 0xA0, "hsd.key.format", BASE + 1, 0);
     BAD(fmt, 0xE3, "hsd.key.format", BASE + 1, 0);
+    /* a slope format of type 6 is reported at the first entry that has a slope */
+    const uint8_t slope_fmt[] = {0x01, 1, 2, 0x04, 1, 1, 0};
+    CHECK_EQ_U(decode(slope_fmt, sizeof slope_fmt, UE_HSD_FMT_U8, 0xC0), UE_ERR_INVALID);
+    const ue_diag_item *it = diag_find(&diag, "hsd.key.format", "dat/track");
+    CHECK(it != NULL && it->offset == BASE + 4);
+    /* exactly UE_HSD_MAX_FRAMES (0x40 | 0x80, 0x84 | 0x80, 0x3D) is allowed */
+    const uint8_t at_limit[] = {0x11, 1, 0xC0, 0x84, 0x3D, 2, 0};
+    CHECK_EQ_U(decode(at_limit, sizeof at_limit, UE_HSD_FMT_U8, 0), UE_OK);
+    check_key(1, UE_HSD_KEY_CON, 1000000.0, 2, 0, 0);
     /* wait 1000001 = 0x41 | 0x80, 4 | 0x80, 61 */
     const uint8_t wait[] = {0x11, 1, 2, 1, 0xC1, 0x84, 0x3D};
     BAD(wait, UE_HSD_FMT_U8, "hsd.key.wait", BASE + 4, 1);
