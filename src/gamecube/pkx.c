@@ -477,6 +477,30 @@ static json_t *anim_json(const uint8_t *p, ue_pkx_layout layout) {
     return o;
 }
 
+/* The entry table as `info` shows it (§7.3): per slot its battle meaning and the animation
+ * indices (ModelSet.anims[] / matanims[] positions) it plays. */
+static json_t *slots_json(const pkx_state *s) {
+    ue_pkx_anim_entry *e = NULL;
+    size_t n = 0;
+    if (ue_pkx_anim_entries(s->bytes, s->size, &s->info, UE_MODE_TOLERANT, &e, &n, NULL) != UE_OK)
+        return json_null();
+    bool trainer = ue_pkx_is_trainer(s->bytes, s->size, &s->info);
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++) {
+        const char *name = ue_pkx_slot_name((uint32_t)k, trainer);
+        json_t *o = json_object(), *anims = json_array();
+        json_object_set_new(o, "slot", json_integer((json_int_t)k));
+        json_object_set_new(o, "name", name ? json_string(name) : json_null());
+        json_object_set_new(o, "motion_kind", json_integer(e[k].motion_kind));
+        for (uint32_t i = 0; i < e[k].anim_count; i++)
+            json_array_append_new(anims, json_integer(e[k].sub_anim[i]));
+        json_object_set_new(o, "anims", anims);
+        json_array_append_new(a, o);
+    }
+    free(e);
+    return a;
+}
+
 static json_t *pkx_info_json(const void *state) {
     const pkx_state *s = state;
     const ue_pkx_info *i = &s->info;
@@ -532,6 +556,7 @@ static json_t *pkx_info_json(const void *state) {
         json_array_append_new(anims, anim_json(p + i->anim_offset + (size_t)k * UE_PKX_ANIM_ENTRY,
                                                i->layout));
     json_object_set_new(o, "animations", anims);
+    json_object_set_new(o, "slots", slots_json(s));
     return o;
 }
 

@@ -3,6 +3,8 @@
 #ifndef UNEARTH_HSD_READ_ANIM_H
 #define UNEARTH_HSD_READ_ANIM_H
 
+#include <jansson.h>
+
 #include "hsd/hsd_int.h"
 
 #define HSD_ANIM_PATH 192u /* bytes of a diagnostic path */
@@ -31,6 +33,10 @@ int32_t hsd_anim_add_target(hsd_anim_reader *ar, const ue_hsd_anim_target *t);
  * ("dat/scene/model[0]/matanims[1]"; nodes are "<clip>/joint[j]"), `where` the link to the node. */
 void hsd_anim_bind_matanim_tree(hsd_anim_reader *ar, uint32_t off, uint32_t from, int32_t joint,
                                 const char *clip, const char *where);
+
+/* `info` (hsd_anim_info.c): one JSON object per clip, and the same as text lines. */
+json_t *hsd_anims_json(const ue_hsd_model *m);
+void hsd_anims_text(const ue_hsd_model *m, ue_buf *b);
 
 /* The file offset of a data offset, for diagnostics. */
 static inline uint64_t hsd_anim_file_at(uint32_t data_offset) {
