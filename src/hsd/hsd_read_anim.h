@@ -17,6 +17,8 @@ typedef struct hsd_anim_reader {
     size_t cap_targets, cap_aobjs, cap_tracks, cap_keys, cap_images, cap_tluts;
     uint64_t key_bytes_left;   /* key-stream bytes still to decode (shared streams count again) */
     uint64_t table_slots_left; /* TIMG/TCLT table entries still to read */
+    int32_t (*tobj_by_id)[8];  /* per TObj row: the first TObj of its chain with id k, made on
+                                  first use (hsd_read_matanim.c); freed by hsd_read_anims */
 } hsd_anim_reader;
 
 /* The AObjDesc named by the pointer field at `field` (path "<node>/aobj"): its row in

@@ -10,15 +10,55 @@
 
 /* ---- TexAnim (§6.1, §6.7) -------------------------------------------------------------------- */
 
+#define TEXMAPS 8 /* GXTexMapID 0..7: the ids a TObj and a TexAnim can share */
+
+/* Fills ar->tobj_by_id: for every TObj row t and id k, the first TObj with id k on the chain that
+ * starts at t. Chains may join (a chain entered mid-way links into one read before) but never
+ * loop (the reader drops cycles), so each row is finished once by walking to a finished row or
+ * the chain's end and filling the rows passed backwards: linear in the table, however many
+ * TexAnims ask and however long the chains are. */
+static bool tobj_ids(hsd_anim_reader *ar) {
+    const ue_hsd_model *m = ar->r->m;
+    if (ar->tobj_by_id || m->tobj_count == 0) return true;
+    int32_t (*f)[TEXMAPS] = malloc(m->tobj_count * sizeof *f);
+    int32_t *path = malloc(m->tobj_count * sizeof *path);
+    bool *done = calloc(m->tobj_count, sizeof *done);
+    if (!f || !path || !done) {
+        free(f), free(path), free(done);
+        hsd_nomem(ar->r);
+        return false;
+    }
+    for (size_t start = 0; start < m->tobj_count; start++) {
+        size_t n = 0;
+        int32_t t = (int32_t)start;
+        while (t >= 0 && (size_t)t < m->tobj_count && !done[t] && n < m->tobj_count) {
+            path[n++] = t;
+            t = m->tobjs[t].next;
+        }
+        bool tail = t >= 0 && (size_t)t < m->tobj_count && done[t];
+        while (n > 0) {
+            int32_t row = path[--n];
+            for (uint32_t k = 0; k < TEXMAPS; k++)
+                f[row][k] = m->tobjs[row].id == k ? row : tail ? f[t][k] : UE_HSD_NONE;
+            done[row] = true;
+            t = row, tail = true;
+        }
+    }
+    free(path);
+    free(done);
+    ar->tobj_by_id = f;
+    return true;
+}
+
 /* The first TObj of the DObj's material whose GXTexMapID equals `id`. By id, not by position:
  * the runtime (HSD_TObjAddAnim) matches ids, and a chain need not list its ids 0, 1, 2 … in
- * order. The walk is bounded by the TObj table, whatever the chain's links. */
-static int32_t tobj_with_id(const ue_hsd_model *m, int32_t dobj, uint32_t id) {
+ * order. An id past GX's eight texture maps matches nothing. */
+static int32_t tobj_with_id(hsd_anim_reader *ar, int32_t dobj, uint32_t id) {
+    const ue_hsd_model *m = ar->r->m;
     int32_t mo = dobj >= 0 ? m->dobjs[dobj].mobj : UE_HSD_NONE;
     int32_t t = mo >= 0 ? m->mobjs[mo].first_tobj : UE_HSD_NONE;
-    for (size_t steps = 0; t >= 0 && steps < m->tobj_count; steps++, t = m->tobjs[t].next)
-        if (m->tobjs[t].id == id) return t;
-    return UE_HSD_NONE;
+    if (t < 0 || id >= TEXMAPS || !tobj_ids(ar)) return UE_HSD_NONE;
+    return ar->tobj_by_id[t][id];
 }
 
 /* Reads a TIMG (images) or TCLT (tluts) table of `n` pointers into anims.images / anims.tluts:
@@ -89,7 +129,7 @@ static void read_texanim(hsd_anim_reader *ar, uint32_t off, int32_t joint, int32
     char sub[HSD_ANIM_PATH + 16];
     uint32_t id = hsd_u32(r, off + 4);
     ue_hsd_anim_target t = {UE_HSD_ANIM_TEXTURE, off, joint, dobj,
-                            tobj_with_id(r->m, dobj, id), UE_HSD_NONE, id, 0, 0, 0, 0, 0};
+                            tobj_with_id(ar, dobj, id), UE_HSD_NONE, id, 0, 0, 0, 0, 0};
     if (t.tobj < 0)
         ue_diag_add(r->c.d, UE_SEV_WARNING, "hsd.anim.texanim.tobj", hsd_anim_file_at(off + 4),
                     path, "no TObj of the material has id %u; the TexAnim animates nothing", id);
