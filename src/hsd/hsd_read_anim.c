@@ -287,8 +287,8 @@ static size_t read_array(hsd_anim_reader *ar, uint32_t array, const ue_hsd_clip 
         char path[HSD_ANIM_PATH];
         snprintf(path, sizeof path, "%s[%zu]", base, i);
         bool present = false;
-        if (ue_dat_read_pointer(r->dat, slot, &present, &target) != UE_OK || !present) break;
-        if (!proto) continue;
+        if (ue_dat_read_pointer(r->dat, slot, &present, &target) == UE_OK && !present) break;
+        if (!proto) continue; /* counted only; a broken slot is no end either */
         ue_hsd_clip c = *proto;
         c.index = (uint32_t)i;
         /* a broken slot is reported and skipped: the indices after it keep their numbers */

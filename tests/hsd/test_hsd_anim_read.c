@@ -472,6 +472,34 @@ static void test_end_frame(void) {
     }
 }
 
+/* anims[1] is a misaligned pointer (reported, skipped: anims[2] keeps index 2); anims[2] names
+ * A0 again, so it is the same rows as anims[0] (a root named twice is read once). */
+static void test_broken_slot_and_reuse(void) {
+    static anim_image s;
+    build(&s);
+    uint32_t more[2] = {2, 0};
+    more[1] = s.a0;
+    build_scene(&s, more, 2);
+    for (int mode = 0; mode < 2; mode++) {
+        read_result x;
+        REQUIRE(read_image(&s.b, (ue_mode)mode, &x));
+        const ue_diag_item *it =
+            diag_find(&x.d, "hsd.pointer.misaligned", "dat/scene/model[0]/anims[1]");
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)s.anims + 4);
+        CHECK_EQ_U(x.r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
+        if (mode == UE_MODE_TOLERANT) {
+            REQUIRE(x.m.anims.clip_count == 3);
+            const ue_hsd_clip *c0 = &x.m.anims.clips[0], *c2 = &x.m.anims.clips[1];
+            CHECK(c2->index == 2 && !c2->material && c2->offset == s.a0);
+            CHECK(c2->first_target == c0->first_target && c2->target_count == 3);
+            CHECK(c2->end_frame == 20.0f);
+            CHECK_EQ_U(x.m.anims.target_count, 3 + 5);
+            CHECK(!has_code(&x.d, "hsd.anim.shared"));
+        }
+        done(&x);
+    }
+}
+
 /* An AnimJoint whose next points to itself, and an FObj list returning to its head. */
 static void test_cycles(void) {
     static anim_image s;
@@ -628,6 +656,7 @@ int main(void) {
     RUN(test_truncated_stream);
     RUN(test_table_index);
     RUN(test_end_frame);
+    RUN(test_broken_slot_and_reuse);
     RUN(test_cycles);
     RUN(test_key_budget);
     RUN(test_standalone_roots);
