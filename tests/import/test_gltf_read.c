@@ -553,6 +553,46 @@ static void interleaved_u8_indices(void) {
     ue_diag_free(&d);
 }
 
+/* KHR_mesh_quantization style: u16 positions (plain integers), i8 normalized normals padded
+ * to a 4-byte stride, u8 normalized UVs, i8 normalized colours as VEC3. */
+static void quantized_attributes(void) {
+    bin b = {0};
+    const uint16_t pos[9] = {0, 0, 0, 1000, 0, 0, 0, 65535, 0};
+    const int8_t nrm[12] = {0, 0, 127, 0, 0, 0, -128, 0, 0, 0, 127, 0}; /* xyz + a pad byte */
+    const uint8_t uv[6] = {0, 255, 51, 102, 255, 0};
+    const int8_t col[9] = {127, 0, 0, 0, 127, 0, 0, 0, 127};
+    bin_put(&b, pos, sizeof pos);   /* 0, 18 */
+    bin_put(&b, nrm, sizeof nrm);   /* 20, 12 */
+    bin_put(&b, uv, sizeof uv);     /* 32, 6 */
+    bin_put(&b, col, sizeof col);   /* 40, 9 */
+    const char *doc = "{" ASSET ",'extensionsRequired':['KHR_mesh_quantization'],"
+        "'extensionsUsed':['KHR_mesh_quantization'],"
+        "'meshes':[{'primitives':[{'attributes':{'POSITION':0,'NORMAL':1,'TEXCOORD_0':2,'COLOR_0':3}}]}],"
+        "'accessors':[{'bufferView':0,'componentType':5123,'count':3,'type':'VEC3'},"
+        "{'bufferView':1,'componentType':5120,'normalized':true,'count':3,'type':'VEC3'},"
+        "{'bufferView':2,'componentType':5121,'normalized':true,'count':3,'type':'VEC2'},"
+        "{'bufferView':3,'componentType':5120,'normalized':true,'count':3,'type':'VEC3'}],"
+        "'bufferViews':[{'buffer':0,'byteLength':18},{'buffer':0,'byteOffset':20,'byteLength':12,"
+        "'byteStride':4},{'buffer':0,'byteOffset':32,'byteLength':6},{'buffer':0,'byteOffset':40,"
+        "'byteLength':9}],'buffers':[{'byteLength':49}]}";
+    ue_scene s;
+    ue_diag d = {0};
+    ue_result r = read_glb(doc, &b, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    const ue_scene_primitive *p = &s.meshes[0].primitives[0];
+    const float want_pos[9] = {0, 0, 0, 1000, 0, 0, 0, 65535, 0};
+    const float want_nrm[9] = {0, 0, 1, 0, 0, -1, 0, 0, 1}; /* -128 clamps to -1 */
+    const float want_uv[6] = {0, 1, 0.2f, 0.4f, 1, 0};
+    const float want_col[12] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1};
+    same_floats(p->positions, want_pos, 9, 0);
+    same_floats(p->normals, want_nrm, 9, 0);
+    same_floats(p->uv[0], want_uv, 6, 1e-7);
+    same_floats(p->colors[0], want_col, 12, 0);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 /* A u32-indexed triangle strip and a non-indexed fan become lists (glTF's triangle order). */
 static void strips_and_fans(void) {
     bin b = {0};
@@ -1031,6 +1071,7 @@ int main(void) {
     RUN(roundtrip_sample_creature);
     RUN(blender_separate_views);
     RUN(interleaved_u8_indices);
+    RUN(quantized_attributes);
     RUN(strips_and_fans);
     RUN(sparse_accessors);
     RUN(skin_and_cubicspline);
