@@ -849,11 +849,13 @@ static void external_png_texture(void) {
     ue_diag_free(&d);
 }
 
-/* Matrices: a mirror reads as a negative X scale; shear is the nearest TRS with a warning. */
+/* Matrices: a mirror reads as a negative X scale; shear is the nearest TRS with a warning. An
+ * extension the reader does not read (a light) is reported, not dropped silently. */
 static void matrix_nodes(void) {
     ue_scene s;
     ue_diag d = {0};
-    const char *doc = "{" ASSET ",'nodes':[{'matrix':[-1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]},"
+    const char *doc = "{" ASSET ",'nodes':[{'matrix':[-1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1],"
+                      "'extensions':{'KHR_lights_punctual':{'light':0}}},"
                       "{'matrix':[1,0,0,0, 0.5,1,0,0, 0,0,1,0, 4,5,6,1]}]}";
     REQUIRE(read_json(doc, NULL, &s, &d) == UE_OK);
     const float mirror_s[3] = {-1, 1, 1}, id[4] = {0, 0, 0, 1}, t[3] = {4, 5, 6};
@@ -862,6 +864,7 @@ static void matrix_nodes(void) {
     same_floats(s.nodes[1].translation, t, 3, 0);
     CHECK(diag_has(&d, "gltf.node.shear", "/nodes/1"));
     CHECK(!diag_has(&d, "gltf.node.shear", "/nodes/0"));
+    CHECK(diag_has(&d, "gltf.extension.skipped", "/nodes/0/extensions/KHR_lights_punctual"));
     ue_scene_free(&s);
     ue_diag_free(&d);
 }
