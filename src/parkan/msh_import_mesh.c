@@ -319,11 +319,12 @@ static ue_result fill_slot(builder *b, size_t slot, const ue_import_cell *cell) 
         prim_path(&ps, cell->mesh, k);
         r = add_primitive(b, &ps, mirrored);
         if (r == UE_OK && m->tri_count > SLOT_TRIS)
-            ue_parse_error(&b->im->c, "msh.import.limit", UE_NO_OFFSET, ps.path,
-                           "the model passes 65535 triangles here: Res2 triangle ranges and Res7 links are 16-bit");
+            ue_violation_as(&b->im->c, UE_ERR_LIMIT, "msh.import.limit", UE_NO_OFFSET, ps.path,
+                            "the model passes 65535 triangles here: Res2 triangle ranges and Res7 links are 16-bit");
     }
     if (r == UE_ERR_LIMIT)
-        ue_parse_error(&b->im->c, "msh.import.limit", UE_NO_OFFSET, ps.path, "more vertices than the importer takes (2^28)");
+        ue_violation_as(&b->im->c, UE_ERR_LIMIT, "msh.import.limit", UE_NO_OFFSET, ps.path,
+                        "more vertices than the importer takes (2^28)");
     if (r != UE_OK || b->im->c.failure != UE_OK) return r == UE_ERR_LIMIT ? UE_OK : r;
     ue_msh_slot *sl = &m->slots[slot];
     sl->tri_start = (uint16_t)tri_start;
