@@ -5,6 +5,8 @@
 
 #include "test.h"
 #include "samples/samples.h"
+#include "unearth/gltf.h"
+#include "unearth/gltf_read.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
 
@@ -524,6 +526,148 @@ static void too_many_triangles_is_a_limit(void) {
     expect_refusal(&s, UE_ERR_LIMIT, "msh.import.limit", "/meshes/0/primitives/0");
 }
 
+/* ---- through a written and re-read .glb (the glTF reader) ----------------------------------- */
+
+static bool through_glb(const ue_scene *in, ue_scene *out) {
+    ue_buf glb = {0};
+    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false};
+    ue_diag d = {0};
+    ue_scene_init(out);
+    bool ok = ue_gltf_export(in, &o, &glb, NULL, &d) == UE_OK &&
+              ue_gltf_read(glb.data, glb.size, NULL, UE_MODE_STRICT, out, &d) == UE_OK;
+    if (!ok) dump_diag(&d);
+    ue_buf_free(&glb);
+    ue_diag_free(&d);
+    return ok;
+}
+
+static void robot_round_trips_through_a_glb(void) {
+    ue_msh orig, back;
+    REQUIRE(load_robot(&orig));
+    ue_scene s1, read, s2;
+    REQUIRE(export_scene(&orig, UE_MSH_LOD_ALL, &s1));
+    REQUIRE(through_glb(&s1, &read));
+    ue_diag d = {0};
+    ue_result r = ue_msh_from_scene(&read, NULL, &back, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    CHECK(written_parses(&back));
+    check_same_matrix(&orig, &back);
+    check_same_motion(&orig, &back);
+    REQUIRE(export_scene(&back, UE_MSH_LOD_ALL, &s2));
+    check_same_scene(&s1, &s2);
+    /* The default export (LOD 0 group 0 on the nodes themselves) imports as that one cell. */
+    ue_scene plain, plain_read;
+    ue_msh lod0;
+    REQUIRE(export_scene(&orig, 0, &plain));
+    REQUIRE(through_glb(&plain, &plain_read));
+    REQUIRE(ue_msh_from_scene(&plain_read, NULL, &lod0, NULL) == UE_OK);
+    CHECK_EQ_U(lod0.slot_count, 6);
+    for (size_t n = 0; n < lod0.node_count; n++) {
+        CHECK_EQ_U(lod0.nodes[n].slot[0] != UE_MSH_NONE, 1);
+        for (int c = 1; c < 15; c++) CHECK_EQ_U(lod0.nodes[n].slot[c], UE_MSH_NONE);
+    }
+    check_same_motion(&orig, &lod0);
+    ue_msh_free(&lod0);
+    ue_scene_free(&plain);
+    ue_scene_free(&plain_read);
+    ue_scene_free(&s1);
+    ue_scene_free(&read);
+    ue_scene_free(&s2);
+    ue_msh_free(&back);
+    ue_msh_free(&orig);
+    ue_diag_free(&d);
+}
+
+/* A hand-written .gltf in the style of Blender's exporter: a root node with a matrix, a child
+ * holding a triangle (u8 indices, no normals), a material by name, a CUBICSPLINE rotation, the
+ * buffer as a base64 data: URI. */
+static const char blender_gltf[] =
+    "{\"asset\":{\"version\":\"2.0\",\"generator\":\"Khronos glTF Blender I/O\"},"
+    "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"name\":\"Hull\",\"children\":[1],\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,2,0,1]},"
+    "{\"name\":\"Turret\",\"mesh\":0,\"translation\":[0,0.5,0]}],"
+    "\"materials\":[{\"name\":\"material_3\"}],"
+    "\"meshes\":[{\"name\":\"Tri\",\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,\"material\":0}]}],"
+    "\"animations\":[{\"name\":\"Spin\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
+    "\"samplers\":[{\"input\":2,\"output\":3,\"interpolation\":\"CUBICSPLINE\"}]}],"
+    "\"accessors\":["
+    "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},"
+    "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"SCALAR\"},"
+    "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0.1]},"
+    "{\"bufferView\":3,\"componentType\":5126,\"count\":6,\"type\":\"VEC4\"}],"
+    "\"bufferViews\":["
+    "{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+    "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":3},"
+    "{\"buffer\":0,\"byteOffset\":40,\"byteLength\":8},"
+    "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":96}],"
+    "\"buffers\":[{\"byteLength\":144,\"uri\":\"data:application/octet-stream;base64,";
+
+/* The buffer: positions (0,0,0) (1,0,0) (0,1,0); indices 0 1 2 (+1 pad); times 0, 0.1; per key
+ * in-tangent 0, value, out-tangent 0: identity, then 180° about Y (0, 1, 0, 0). */
+static size_t blender_buffer(uint8_t *b) {
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float times[2] = {0, 0.1f};
+    const float rot[24] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    memset(b, 0, 144);
+    memcpy(b, pos, 36);
+    b[36] = 0, b[37] = 1, b[38] = 2;
+    memcpy(b + 40, times, 8);
+    memcpy(b + 48, rot, 96);
+    return 144;
+}
+
+static void base64(const uint8_t *in, size_t n, char *out) {
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        size_t left = n - i;
+        uint32_t v = (uint32_t)in[i] << 16 | (left > 1 ? (uint32_t)in[i + 1] << 8 : 0) | (left > 2 ? in[i + 2] : 0);
+        out[o++] = abc[(v >> 18) & 63];
+        out[o++] = abc[(v >> 12) & 63];
+        out[o++] = left > 1 ? abc[(v >> 6) & 63] : '=';
+        out[o++] = left > 2 ? abc[v & 63] : '=';
+    }
+    out[o] = 0;
+}
+
+static void blender_style_gltf_imports(void) {
+    uint8_t bin[144];
+    char b64[200], doc[sizeof blender_gltf + 256];
+    base64(bin, blender_buffer(bin), b64);
+    snprintf(doc, sizeof doc, "%s%s\"}]}", blender_gltf, b64);
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    ue_result r = ue_gltf_read((const uint8_t *)doc, strlen(doc), NULL, UE_MODE_STRICT, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    ue_msh m;
+    r = ue_msh_from_scene(&s, NULL, &m, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    /* "Hull" is a root with a translation: a model node, not a wrapper. */
+    CHECK_EQ_U(m.node_count, 2);
+    CHECK_STR(ue_msh_node_name(&m, 0), "Hull");
+    CHECK_STR(ue_msh_node_name(&m, 1), "Turret");
+    CHECK_EQ_U(m.nodes[1].parent, 0);
+    const ue_msh_key *hull = &m.keys[m.nodes[0].fallback_key];
+    CHECK(hull->position[0] == 0 && hull->position[1] == 0 && hull->position[2] == 2); /* matrix (0,2,0) */
+    CHECK_EQ_U(m.batches[0].material, 3);
+    /* Engine triangle (a, c, b) of glTF (0, 1, 2): corners (0,0,0), (0,0,1), (1,0,0). */
+    CHECK_EQ_U(m.vertex_count, 3);
+    CHECK(m.positions[5] == 1 && m.positions[6] == 1);
+    /* 0.1 s = frame 3: the spin ends there, 180° about glTF Y = engine −Z: (0, 0, −1, 0). */
+    CHECK_EQ_U(m.frame_count, 4);
+    const ue_msh_key *end = &m.keys[m.nodes[1].fallback_key];
+    CHECK(end->time == 3 && end->quat[2] == -32767 && end->quat[3] == 0);
+    CHECK(end->position[2] == 0.5f);
+    CHECK(written_parses(&m));
+    ue_msh_free(&m);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(robot_round_trips_through_the_scene);
     RUN(cube_becomes_a_model);
@@ -534,5 +678,7 @@ int main(void) {
     RUN(held_poses_fold);
     RUN(each_refusal_names_its_path);
     RUN(too_many_triangles_is_a_limit);
+    RUN(robot_round_trips_through_a_glb);
+    RUN(blender_style_gltf_imports);
     return TEST_SUMMARY();
 }
