@@ -172,9 +172,6 @@ static void check_primitive(builder *b, const prim_src *ps) {
     const char *why = NULL;
     if (p->uv[1]) why = "a second UV set (TEXCOORD_1): MSH holds one (Res5)";
     else if (p->colors[1]) why = "a second colour set (COLOR_1): MSH holds one (Res18)";
-    else if (p->joints || p->weights)
-        why = "skin weights (JOINTS_0/WEIGHTS_0): MSH geometry moves rigidly with its node; "
-              "parent each part to its bone instead";
     else if (p->index_count % 3) why = "not a triangle list";
     if (why) ue_parse_error(c, "msh.import.primitive", UE_NO_OFFSET, ps->path, "%s", why);
     for (size_t i = 0; p->uv[0] && i < 2 * (size_t)p->vertex_count; i++) {
@@ -295,6 +292,60 @@ static ue_result link_neighbours(builder *b, size_t tri_start) {
     return UE_OK;
 }
 
+#define RIGID_WEIGHT 0.999f /* a vertex is bound to one joint when that joint has this much */
+
+/* The joint node that carries every vertex of a skinned primitive whole, or -1 (reported) when
+ * the weights spread over joints or vertices follow different joints: MSH moves geometry
+ * rigidly with one node, and has no weights. */
+static int32_t rigid_joint(builder *b, const prim_src *ps, const ue_scene_skin *skin) {
+    const ue_scene_primitive *p = ps->p;
+    int32_t joint = -1;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        size_t best = 0, n = p->influences;
+        for (size_t k = 1; k < n; k++)
+            if (p->weights[v * n + k] > p->weights[v * n + best]) best = k;
+        uint16_t j = p->joints[v * n + best];
+        int32_t node = j < skin->joint_count ? skin->joints[j] : -1;
+        if (p->weights[v * n + best] < RIGID_WEIGHT || node < 0 || (joint >= 0 && node != joint)) {
+            ue_parse_error(&b->im->c, "msh.import.skin", UE_NO_OFFSET, ps->path,
+                           "vertex %zu is not bound whole to the joint of the others (weight %g on "
+                           "joint %u): MSH geometry moves rigidly with one node, it has no skin weights",
+                           v, (double)p->weights[v * n + best], (unsigned)j);
+            return -1;
+        }
+        joint = node;
+    }
+    return joint;
+}
+
+/* A skinned primitive in its node's space: glTF ignores the mesh node's transform and draws
+ * joint_world × inverse_bind × v, so with every vertex on the model node's own joint the
+ * node-local position is inverse_bind × v. A joint that is another node is refused. */
+static bool skinned_space(builder *b, prim_src *ps, const ue_import_cell *cell, size_t node) {
+    const ue_scene *s = b->im->s;
+    int32_t si = s->nodes[cell->holder].skin;
+    if (si < 0 || (size_t)si >= s->skin_count) {
+        ue_parse_error(&b->im->c, "msh.import.skin", UE_NO_OFFSET, ps->path, "joints without a skin on the node");
+        return false;
+    }
+    const ue_scene_skin *skin = &s->skins[si];
+    int32_t joint = rigid_joint(b, ps, skin);
+    if (joint < 0) return false;
+    if (joint != b->im->scene_of_msh[node]) {
+        ue_parse_error(&b->im->c, "msh.import.skin", UE_NO_OFFSET, ps->path,
+                       "bound to node '%s', but the mesh is a slot of node '%s': MSH keeps geometry in "
+                       "the slot of the node it moves with (put the mesh on '%s')", s->nodes[joint].name,
+                       s->nodes[b->im->scene_of_msh[node]].name, s->nodes[joint].name);
+        return false;
+    }
+    size_t j = 0;
+    while (skin->joints[j] != joint) j++;
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(ps->matrix, skin->inverse_bind ? skin->inverse_bind + 16 * j : identity, sizeof ps->matrix);
+    ps->moved = true;
+    return true;
+}
+
 static void prim_path(prim_src *ps, int32_t mesh, size_t prim) {
     snprintf(ps->path, sizeof ps->path, "/meshes/%d/primitives/%zu", mesh, prim);
 }
@@ -302,22 +353,29 @@ static void prim_path(prim_src *ps, int32_t mesh, size_t prim) {
 /* The slot of one cell: every primitive of the cell's mesh, in the holder's space when the mesh
  * hangs on a holder, then the links. Res2 ranges are 16-bit and Res7 links too, so the whole
  * model holds at most 65535 triangles. */
-static ue_result fill_slot(builder *b, size_t slot, const ue_import_cell *cell) {
-    ue_msh *m = b->m;
+/* Where a primitive's vertices are: the holder's space (its TRS), the node's own, or for a
+ * skinned primitive its joint's bind space. False when refused. */
+static bool primitive_space(builder *b, prim_src *ps, const ue_import_cell *cell, size_t node) {
     const ue_scene *s = b->im->s;
-    const ue_scene_mesh *mesh = &s->meshes[cell->mesh];
+    if (ps->p->joints && ps->p->weights) return skinned_space(b, ps, cell, node);
+    ue_scene_local_matrix(&s->nodes[cell->holder], ps->matrix);
+    ps->moved = b->im->msh_of_scene[cell->holder] == UE_IMPORT_HOLDER;
+    return true;
+}
+
+static ue_result fill_slot(builder *b, size_t node, size_t slot, const ue_import_cell *cell) {
+    ue_msh *m = b->m;
+    const ue_scene_mesh *mesh = &b->im->s->meshes[cell->mesh];
     prim_src ps;
     memset(&ps, 0, sizeof ps);
-    ue_scene_local_matrix(&s->nodes[cell->holder], ps.matrix);
-    ps.moved = b->im->msh_of_scene[cell->holder] == UE_IMPORT_HOLDER;
-    bool mirrored = ps.moved && ue_mat4_det3(ps.matrix) < 0;
     size_t tri_start = m->tri_count, batch_start = m->batch_count;
     b->corner_count = 0;
     ue_result r = UE_OK;
     for (size_t k = 0; k < mesh->primitive_count && r == UE_OK && b->im->c.failure == UE_OK; k++) {
         ps.p = &mesh->primitives[k];
         prim_path(&ps, cell->mesh, k);
-        r = add_primitive(b, &ps, mirrored);
+        if (!primitive_space(b, &ps, cell, node)) break;
+        r = add_primitive(b, &ps, ps.moved && ue_mat4_det3(ps.matrix) < 0);
         if (r == UE_OK && m->tri_count > SLOT_TRIS)
             ue_violation_as(&b->im->c, UE_ERR_LIMIT, "msh.import.limit", UE_NO_OFFSET, ps.path,
                             "the model passes 65535 triangles here: Res2 triangle ranges and Res7 links are 16-bit");
@@ -352,7 +410,7 @@ static ue_result node_slots(builder *b, size_t node) {
             ue_parse_error(&b->im->c, "msh.import.limit", UE_NO_OFFSET, "/meshes", "more than 65534 slots");
             return UE_OK;
         }
-        if (r == UE_OK) r = fill_slot(b, slot, &cells[c]);
+        if (r == UE_OK) r = fill_slot(b, node, slot, &cells[c]);
     }
     return r;
 }

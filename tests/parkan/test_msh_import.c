@@ -431,6 +431,46 @@ static void held_poses_fold(void) {
 
 static ue_scene_primitive *first_primitive(ue_scene *s) { return &s->meshes[0].primitives[0]; }
 
+/* The cube skinned to joints [node 0, a child node "b"]: every vertex has `weight` on joint
+ * `joint` and the rest on the other; inverse bind matrices translate by (0, −5, 0) and 0. */
+static void skinned_cube(ue_scene *s, float weight, uint16_t joint) {
+    cube_scene(s, "a");
+    int32_t b = ue_scene_add_node(s, "b", 0);
+    int32_t skin = ue_scene_add_skin(s, "skin", 2);
+    REQUIRE(b >= 0 && skin >= 0);
+    s->skins[skin].joints[0] = 0, s->skins[skin].joints[1] = b;
+    s->skins[skin].inverse_bind[13] = -5.0f; /* column-major: translation y of joint 0 */
+    s->nodes[0].skin = skin;
+    for (size_t k = 0; k < 2; k++) {
+        ue_scene_primitive *p = &s->meshes[0].primitives[k];
+        p->influences = 4;
+        p->joints = calloc(4 * 8, sizeof *p->joints);
+        p->weights = calloc(4 * 8, sizeof *p->weights);
+        REQUIRE(p->joints && p->weights);
+        for (int v = 0; v < 8; v++) {
+            p->joints[4 * v] = joint, p->weights[4 * v] = weight;
+            p->joints[4 * v + 1] = (uint16_t)(1 - joint), p->weights[4 * v + 1] = 1 - weight;
+        }
+    }
+}
+
+/* Skinned whole to the node that carries the mesh: the geometry in the joint's bind space. */
+static void rigidly_skinned_mesh_imports(void) {
+    ue_scene s;
+    skinned_cube(&s, 1.0f, 0);
+    ue_msh m;
+    ue_diag d = {0};
+    ue_result r = ue_msh_from_scene(&s, NULL, &m, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    CHECK_EQ_U(m.node_count, 2);
+    /* glTF y −5 ± 1 is the engine's z */
+    for (int c = 0; c < 3; c++) CHECK(m.slots[0].aabb_min[c] == (c == 2 ? -6 : -1) && m.slots[0].aabb_max[c] == (c == 2 ? -4 : 1));
+    ue_msh_free(&m);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 static void each_refusal_names_its_path(void) {
     ue_scene s;
     cube_scene(&s, "a");
@@ -443,21 +483,12 @@ static void each_refusal_names_its_path(void) {
     for (int i = 0; i < 32; i++) s.meshes[0].primitives[1].colors[0][i] = s.meshes[0].primitives[1].colors[1][i] = 1;
     expect_refusal(&s, UE_ERR_INVALID, "msh.import.primitive", "/meshes/0/primitives/1");
 
-    /* Skinned: every vertex on joint 0 (the node itself); MSH has no weights at all. */
-    cube_scene(&s, "a");
-    int32_t skin = ue_scene_add_skin(&s, "skin", 1);
-    REQUIRE(skin >= 0);
-    s.skins[skin].joints[0] = 0;
-    s.nodes[0].skin = skin;
-    for (size_t k = 0; k < 2; k++) {
-        ue_scene_primitive *p = &s.meshes[0].primitives[k];
-        p->influences = 4;
-        p->joints = calloc(4 * 8, sizeof *p->joints);
-        p->weights = calloc(4 * 8, sizeof *p->weights);
-        REQUIRE(p->joints && p->weights);
-        for (int v = 0; v < 8; v++) p->weights[4 * v] = 1;
-    }
-    expect_refusal(&s, UE_ERR_INVALID, "msh.import.primitive", "/meshes/0/primitives/0");
+    /* Skinned with weights spread over two joints: MSH has no weights. */
+    skinned_cube(&s, 0.5f, 0);
+    expect_refusal(&s, UE_ERR_INVALID, "msh.import.skin", "/meshes/0/primitives/0");
+    /* Bound whole to another node than the one carrying the mesh. */
+    skinned_cube(&s, 1.0f, 1);
+    expect_refusal(&s, UE_ERR_INVALID, "msh.import.skin", "/meshes/0/primitives/0");
 
     cube_scene(&s, "a");
     first_primitive(&s)->uv[0][5] = 40.0f; /* vertex 2's v: 40 × 1024 passes int16 */
@@ -676,6 +707,7 @@ int main(void) {
     RUN(name_outside_cp1251_is_refused);
     RUN(cubic_clip_is_resampled_to_frames);
     RUN(held_poses_fold);
+    RUN(rigidly_skinned_mesh_imports);
     RUN(each_refusal_names_its_path);
     RUN(too_many_triangles_is_a_limit);
     RUN(robot_round_trips_through_a_glb);
