@@ -241,12 +241,6 @@ typedef struct edge {
     uint32_t side;
 } edge;
 
-static int edge_order(const void *x, const void *y) {
-    const edge *a = x, *b = y;
-    int c = memcmp(a->ends, b->ends, sizeof a->ends);
-    return c ? c : (a->tri > b->tri) - (a->tri < b->tri);
-}
-
 static void edge_key(const ue_msh *m, uint32_t va, uint32_t vb, float ends[6]) {
     float p[6];
     for (int k = 0; k < 3; k++) {
@@ -258,15 +252,50 @@ static void edge_key(const ue_msh *m, uint32_t va, uint32_t vb, float ends[6]) {
     memcpy(ends + 3, swap ? p : p + 3, 3 * sizeof(float));
 }
 
+/* The bucket of an edge's end positions (XXH64: float bytes of nearby points differ only in a
+ * few bits, which a weaker hash would leave clustered). */
+static size_t edge_hash(const float ends[6]) { return (size_t)ue_xxh64(ends, 6 * sizeof(float), 0); }
+
+/* One bucket of the edge table: the first two edges with one key, and how many have it. */
+typedef struct edge_bucket {
+    uint32_t first, second, count; /* count 0 = empty */
+} edge_bucket;
+
+/* Groups the edges by key in an open-addressing table of `size` (a power of two > count). */
+static void group_edges(const edge *e, size_t count, edge_bucket *table, size_t size) {
+    for (size_t i = 0; i < count; i++) {
+        size_t at = edge_hash(e[i].ends) & (size - 1);
+        while (table[at].count && memcmp(e[table[at].first].ends, e[i].ends, sizeof e[i].ends))
+            at = (at + 1) & (size - 1);
+        edge_bucket *bk = &table[at];
+        if (bk->count == 0) bk->first = (uint32_t)i;
+        else if (bk->count == 1) bk->second = (uint32_t)i;
+        bk->count++;
+    }
+}
+
+static void link_pair(ue_msh *m, size_t tri_start, const edge *me, const edge *other) {
+    ue_msh_tri *td = &m->tris[tri_start + me->tri];
+    td->link[me->side] = (uint16_t)(tri_start + other->tri);
+    td->sel_packed = (uint16_t)((td->sel_packed & ~(3u << (2 * me->side))) | (other->side << (2 * me->side)));
+}
+
 /* Res7 links of the slot's triangles (from tri_start): a triangle's side k (corner k to k + 1)
  * links the one other triangle of the slot that has the same edge, and selector k says which
  * side of that neighbour it is (3 = none). An edge shared by three or more triangles links
- * none of them. docs/import.md states this reading of the unconfirmed fields. */
+ * none of them. docs/import.md states this reading of the unconfirmed fields. Linear time: the
+ * edges are grouped by hashing. */
 static ue_result link_neighbours(builder *b, size_t tri_start) {
     ue_msh *m = b->m;
-    size_t n = b->corner_count / 3;
+    size_t n = b->corner_count / 3, size = 16;
+    while (size < 6 * n) size *= 2;
     edge *e = malloc((3 * n + 1) * sizeof *e);
-    if (!e) return UE_ERR_NOMEM;
+    edge_bucket *table = calloc(size, sizeof *table);
+    if (!e || !table) {
+        free(e);
+        free(table);
+        return UE_ERR_NOMEM;
+    }
     for (size_t t = 0; t < n; t++)
         for (uint32_t k = 0; k < 3; k++) {
             edge *x = &e[3 * t + k];
@@ -274,21 +303,15 @@ static ue_result link_neighbours(builder *b, size_t tri_start) {
             x->tri = (uint32_t)t;
             x->side = k;
         }
-    qsort(e, 3 * n, sizeof *e, edge_order);
-    for (size_t i = 0; i < 3 * n;) {
-        size_t j = i + 1;
-        while (j < 3 * n && !memcmp(e[j].ends, e[i].ends, sizeof e[i].ends)) j++;
-        if (j - i == 2 && e[i].tri != e[i + 1].tri) {
-            for (int s = 0; s < 2; s++) {
-                const edge *me = &e[i + (size_t)s], *other = &e[i + 1 - (size_t)s];
-                ue_msh_tri *td = &m->tris[tri_start + me->tri];
-                td->link[me->side] = (uint16_t)(tri_start + other->tri);
-                td->sel_packed = (uint16_t)((td->sel_packed & ~(3u << (2 * me->side))) | (other->side << (2 * me->side)));
-            }
-        }
-        i = j;
+    group_edges(e, 3 * n, table, size);
+    for (size_t i = 0; i < size; i++) {
+        const edge_bucket *bk = &table[i];
+        if (bk->count != 2 || e[bk->first].tri == e[bk->second].tri) continue;
+        link_pair(m, tri_start, &e[bk->first], &e[bk->second]);
+        link_pair(m, tri_start, &e[bk->second], &e[bk->first]);
     }
     free(e);
+    free(table);
     return UE_OK;
 }
 
