@@ -254,8 +254,9 @@ static void cube_becomes_a_model(void) {
     ue_diag_free(&d);
 }
 
-/* 22,000 separate triangles (66,000 vertices) in one primitive: two batches, the first full
- * (65,535 indices), and the engine's traversal gives back every triangle once, unchanged. */
+/* 22,000 separate triangles (66,000 vertices) in one primitive without indices (a plain list):
+ * two batches, the first full (65,535 indices), and the engine's traversal gives back every
+ * triangle once, unchanged. */
 static void big_primitive_splits_into_batches(void) {
     enum { TRIS = 22000 };
     ue_scene s;
@@ -263,13 +264,12 @@ static void big_primitive_splits_into_batches(void) {
     int32_t node = ue_scene_add_node(&s, "strip", -1), mesh = ue_scene_add_mesh(&s, "strip");
     s.nodes[node].mesh = mesh;
     ue_scene_primitive *p = ue_scene_add_primitive(&s, mesh);
-    REQUIRE(p && ue_scene_primitive_alloc(p, 3 * TRIS, 3 * TRIS, UE_ATTR_NORMAL) == UE_OK);
+    REQUIRE(p && ue_scene_primitive_alloc(p, 3 * TRIS, 0, UE_ATTR_NORMAL) == UE_OK);
     for (uint32_t t = 0; t < TRIS; t++)
         for (uint32_t c = 0; c < 3; c++) {
             float *q = &p->positions[9 * t + 3 * c];
             q[0] = (float)t, q[1] = c == 1 ? 1.0f : 0.0f, q[2] = c == 2 ? 1.0f : 0.0f;
             p->normals[9 * t + 3 * c + 2] = 1;
-            p->indices[3 * t + c] = 3 * t + c;
         }
     ue_msh m;
     REQUIRE(ue_msh_from_scene(&s, NULL, &m, NULL) == UE_OK);
