@@ -513,6 +513,17 @@ static void each_refusal_names_its_path(void) {
     ch->node = 0, ch->times[1] = 1e6f; /* 30 million frames */
     expect_refusal(&s, UE_ERR_LIMIT, "msh.import.limit", "/animations/0");
 
+    /* 30 nodes moving at every frame for 100 s: 90,030 keys after resampling, past Res8. */
+    cube_scene(&s, "a");
+    clip = ue_scene_add_animation(&s, "long");
+    for (int k = 0; k < 30; k++) {
+        int32_t n = ue_scene_add_node(&s, "part", 0);
+        ch = ue_scene_add_channel(&s, clip, UE_TARGET_TRANSLATION, UE_INTERP_LINEAR, 2);
+        REQUIRE(n >= 0 && ch);
+        ch->node = n, ch->times[1] = 100, ch->values[3] = 1;
+    }
+    expect_refusal(&s, UE_ERR_LIMIT, "msh.import.limit", "/animations/0");
+
     /* A holder (a cell of its parent) with a child of its own. */
     cube_scene(&s, "a");
     int32_t holder = ue_scene_add_node(&s, "a_lod1_group0", 0);
