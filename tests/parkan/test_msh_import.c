@@ -143,6 +143,27 @@ static void robot_round_trips_through_the_scene(void) {
     ue_diag_free(&d);
 }
 
+/* `--group all --lod 1` names holders "<node>_group0" and their meshes "<node>_lod1_group0": the
+ * mesh name puts them back in LOD 1 (body, head and legs have LOD 1 slots). */
+static void group_holders_keep_their_lod(void) {
+    ue_msh orig, back;
+    REQUIRE(load_robot(&orig));
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_msh_export_options o = {1, UE_MSH_GROUP_ALL, 0};
+    REQUIRE(ue_msh_to_scene(&orig, "robot", &o, &s, NULL) == UE_OK);
+    REQUIRE(ue_msh_from_scene(&s, NULL, &back, NULL) == UE_OK);
+    CHECK_EQ_U(back.slot_count, 3);
+    static const size_t with_lod1[3] = {0, 1, 5};
+    for (size_t k = 0; k < 3; k++) {
+        CHECK(back.nodes[with_lod1[k]].slot[1 * UE_MSH_GROUPS + 0] != UE_MSH_NONE);
+        CHECK_EQ_U(back.nodes[with_lod1[k]].slot[0], UE_MSH_NONE);
+    }
+    ue_scene_free(&s);
+    ue_msh_free(&back);
+    ue_msh_free(&orig);
+}
+
 /* ---- hand-built scenes ------------------------------------------------------------------------ */
 
 /* The corners of a cube ±1 (bit 0: x, bit 1: y, bit 2: z) and its 12 triangles, counter-
@@ -712,6 +733,7 @@ static void blender_style_gltf_imports(void) {
 
 int main(void) {
     RUN(robot_round_trips_through_the_scene);
+    RUN(group_holders_keep_their_lod);
     RUN(cube_becomes_a_model);
     RUN(big_primitive_splits_into_batches);
     RUN(cyrillic_names_go_to_cp1251);
