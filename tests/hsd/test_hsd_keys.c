@@ -2,6 +2,7 @@
  * opcode and format, evaluation against values worked out by hand, encode → decode, bad input. */
 #include <math.h>
 
+#include "hsd/hsd_anim_eval.h"
 #include "test.h"
 #include "unearth/hsd_anim.h"
 
@@ -367,6 +368,226 @@ static void test_bad_input(void) {
     BAD(huge, UE_HSD_FMT_U8, "hsd.key.truncated", BASE + 7, 1);
 }
 
+
+/* ---- a whole clip on a model (hsd_anim_eval) ------------------------------------------------ */
+
+/* Joints: 0 root, 1 its child, 2 the child of 1 (pre-order, depths 0, 1, 2). */
+static ue_hsd_joint mj[3];
+static ue_hsd_dobj mdobj[1];
+static ue_hsd_mobj mmobj[1];
+static ue_hsd_tobj mtobj[1];
+static ue_hsd_image mimages[3];
+static ue_hsd_model mm;
+
+/* Keys by track (time = local time, as the decoder gives them). */
+static const ue_hsd_key k_rotz[] = {{UE_HSD_KEY_LIN, 0, 0, 0, 10}, {UE_HSD_KEY_LIN, 10, 1, 0, 0}};
+static const ue_hsd_key k_trax[] = {{UE_HSD_KEY_CON, 0, 3, 0, 0}};
+static const ue_hsd_key k_scay[] = {{UE_HSD_KEY_CON, 0, 0, 0, 0}};
+static const ue_hsd_key k_scaz[] = {{UE_HSD_KEY_CON, 0, -0.0001f, 0, 0}};
+static const ue_hsd_key k_zero[] = {{UE_HSD_KEY_CON, 0, 0, 0, 0}};
+static const ue_hsd_key k_one[] = {{UE_HSD_KEY_CON, 0, 1, 0, 0}};
+static const ue_hsd_key k_alpha[] = {{UE_HSD_KEY_CON, 0, 0.25f, 0, 0}};
+static const ue_hsd_key k_diff_g[] = {{UE_HSD_KEY_LIN, 0, 0, 0, 4}, {UE_HSD_KEY_LIN, 4, 1, 0, 0}};
+static const ue_hsd_key k_timg[] = {{UE_HSD_KEY_KEY, 0, 0, 0, 5}, {UE_HSD_KEY_KEY, 5, 2, 0, 5},
+                                    {UE_HSD_KEY_KEY, 10, 1, 0, 5}, {UE_HSD_KEY_KEY, 15, 7, 0, 0}};
+static const ue_hsd_key k_trav[] = {{UE_HSD_KEY_CON, 0, 0.125f, 0, 0}};
+
+static ue_hsd_key mkeys[32];
+static ue_hsd_track mtracks[16];
+static ue_hsd_aobj maobjs[4];
+static ue_hsd_anim_target mtargets[8];
+static ue_hsd_clip mclips[2];
+static int32_t mtable[3] = {1, 2, -1};
+
+static void add_track(uint8_t type, const ue_hsd_key *k, size_t n, float start) {
+    ue_hsd_track *t = &mtracks[mm.anims.track_count++];
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    t->start_frame = start;
+    t->first_key = (uint32_t)mm.anims.key_count;
+    t->key_count = (uint32_t)n;
+    memcpy(mkeys + mm.anims.key_count, k, n * sizeof *k);
+    mm.anims.key_count += n;
+}
+static int32_t add_aobj(void) {
+    ue_hsd_aobj *a = &maobjs[mm.anims.aobj_count];
+    memset(a, 0, sizeof *a);
+    a->end_frame = 20;
+    a->first_track = (uint32_t)mm.anims.track_count;
+    return (int32_t)mm.anims.aobj_count++;
+}
+static void end_aobj(int32_t a) {
+    maobjs[a].track_count = (uint32_t)mm.anims.track_count - maobjs[a].first_track;
+}
+static size_t add_target(ue_hsd_anim_kind kind, int32_t joint, int32_t aobj, uint32_t flags) {
+    ue_hsd_anim_target *t = &mtargets[mm.anims.target_count];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->joint = joint;
+    t->dobj = t->tobj = -1;
+    t->aobj = aobj;
+    t->flags = flags;
+    return mm.anims.target_count++;
+}
+
+static size_t t_material, t_texture;
+
+static void build_model(void) {
+    memset(&mm, 0, sizeof mm);
+    memset(mj, 0, sizeof mj);
+    for (int j = 0; j < 3; j++) {
+        mj[j].parent = j - 1;
+        mj[j].first_child = j < 2 ? j + 1 : -1;
+        mj[j].next_sibling = -1;
+        mj[j].first_dobj = -1;
+        mj[j].depth = (uint32_t)j;
+        for (int k = 0; k < 3; k++) {
+            mj[j].rotation[k] = 0.1f * (float)(j + 1);
+            mj[j].scale[k] = 1.0f + (float)j;
+            mj[j].translation[k] = 10.0f * (float)(j + 1) + (float)k;
+        }
+    }
+    mj[0].flags = UE_JOBJ_CLASSICAL_SCALE;
+    mj[2].flags = UE_JOBJ_CLASSICAL_SCALE | UE_JOBJ_HIDDEN;
+    mm.joints = mj, mm.joint_count = 3;
+    memset(mdobj, 0, sizeof mdobj);
+    mdobj[0].mobj = 0, mdobj[0].joint = 1, mdobj[0].next = -1, mdobj[0].first_pobj = -1;
+    mm.dobjs = mdobj, mm.dobj_count = 1;
+    memset(mmobj, 0, sizeof mmobj);
+    mmobj[0].has_material = true;
+    mmobj[0].first_tobj = 0;
+    const uint8_t amb[4] = {51, 102, 153, 255}, dif[4] = {255, 51, 0, 255}, spe[4] = {0, 0, 255, 255};
+    memcpy(mmobj[0].material.ambient, amb, 4);
+    memcpy(mmobj[0].material.diffuse, dif, 4);
+    memcpy(mmobj[0].material.specular, spe, 4);
+    mmobj[0].material.alpha = 0.8f;
+    mm.mobjs = mmobj, mm.mobj_count = 1;
+    memset(mtobj, 0, sizeof mtobj);
+    mtobj[0].next = -1, mtobj[0].image = 0, mtobj[0].tlut = -1;
+    mtobj[0].translation[0] = 0.5f, mtobj[0].translation[1] = 0.25f;
+    mtobj[0].scale[0] = 2, mtobj[0].scale[1] = 3, mtobj[0].scale[2] = 1;
+    mm.tobjs = mtobj, mm.tobj_count = 1;
+    mm.images = mimages, mm.image_count = 3;
+    mm.anims.keys = mkeys, mm.anims.tracks = mtracks, mm.anims.aobjs = maobjs;
+    mm.anims.targets = mtargets, mm.anims.clips = mclips;
+    mm.anims.images = mtable, mm.anims.image_count = 3;
+
+    /* clip 0: ROTZ, TRAX (start −2: its key plays at frame 2), SCAY, SCAZ on joint 1 */
+    int32_t a = add_aobj();
+    add_track(UE_HSD_JT_ROTZ, k_rotz, 2, 0);
+    add_track(UE_HSD_JT_TRAX, k_trax, 1, -2);
+    add_track(UE_HSD_JT_SCAY, k_scay, 1, 0);
+    add_track(UE_HSD_JT_SCAZ, k_scaz, 1, 0);
+    end_aobj(a);
+    memset(mclips, 0, sizeof mclips);
+    mclips[0].first_target = (uint32_t)add_target(UE_HSD_ANIM_JOINT, 1, a, 1);
+    add_target(UE_HSD_ANIM_JOINT, 2, -1, 0);
+    mclips[0].target_count = 2;
+    /* clip 1: BRANCH 0 on the root hides everything, then NODE 1 on joint 2 shows it again */
+    int32_t hide = add_aobj();
+    add_track(UE_HSD_JT_BRANCH, k_zero, 1, 0);
+    end_aobj(hide);
+    int32_t show = add_aobj();
+    add_track(UE_HSD_JT_NODE, k_one, 1, 0);
+    end_aobj(show);
+    mclips[1].first_target = (uint32_t)add_target(UE_HSD_ANIM_JOINT, 0, hide, 0);
+    add_target(UE_HSD_ANIM_JOINT, 1, -1, 0);
+    add_target(UE_HSD_ANIM_JOINT, 2, show, 0);
+    mclips[1].target_count = 3;
+    mm.anims.clip_count = 2;
+}
+
+static void build_material_texture(void) {
+    int32_t a = add_aobj();
+    add_track(UE_HSD_MT_ALPHA, k_alpha, 1, 0);
+    add_track(UE_HSD_MT_DIFFUSE_G, k_diff_g, 2, 0);
+    end_aobj(a);
+    t_material = add_target(UE_HSD_ANIM_MATERIAL, 1, a, 0);
+    mtargets[t_material].dobj = 0;
+    int32_t b = add_aobj();
+    add_track(UE_HSD_TT_TIMG, k_timg, 4, 0);
+    add_track(UE_HSD_TT_TRAV, k_trav, 1, 0);
+    end_aobj(b);
+    t_texture = add_target(UE_HSD_ANIM_TEXTURE, 1, b, 0);
+    mtargets[t_texture].dobj = 0, mtargets[t_texture].tobj = 0;
+    mtargets[t_texture].first_image = 0, mtargets[t_texture].image_count = 3;
+}
+
+static void check_vec(const float *v, float x, float y, float z, int line) {
+    if (!near(v[0], x) || !near(v[1], y) || !near(v[2], z)) {
+        fprintf(stderr, "line %d: (%.9g %.9g %.9g), expected (%.9g %.9g %.9g)\n", line, v[0], v[1],
+                v[2], x, y, z);
+        ue_test_failed_checks++;
+    }
+}
+#define CHECK_VEC(v, x, y, z) check_vec(v, x, y, z, __LINE__)
+
+static void test_model_joint_clip(void) {
+    build_model();
+    hsd_joint_state s[3];
+    hsd_anim_joint_states(&mm, 0, 5, s);
+    /* joint 1: ROTZ halfway 0 → 1; TRAX 3 (key at frame 2); SCAY 0 → 1e-3, SCAZ −1e-4 → −1e-3 */
+    CHECK_VEC(s[1].rotation, 0.2f, 0.2f, 0.5f);
+    CHECK_VEC(s[1].translation, 3.0f, 21.0f, 22.0f);
+    CHECK_VEC(s[1].scale, 2.0f, 1e-3f, -1e-3f);
+    CHECK(s[1].classical_scale); /* AnimJoint flag bit 0 */
+    CHECK(s[1].visible);
+    /* joints 0 and 2 keep their rest values */
+    CHECK_VEC(s[0].rotation, 0.1f, 0.1f, 0.1f);
+    CHECK_VEC(s[0].scale, 1, 1, 1);
+    CHECK_VEC(s[0].translation, 10, 11, 12);
+    CHECK_VEC(s[2].rotation, 0.3f, 0.3f, 0.3f);
+    CHECK_VEC(s[2].scale, 3, 3, 3);
+    CHECK_VEC(s[2].translation, 30, 31, 32);
+    CHECK(s[0].classical_scale);  /* no AnimJoint: its own flag */
+    CHECK(!s[2].classical_scale); /* an AnimJoint without bit 0 clears it */
+    CHECK(!s[2].visible);         /* HIDDEN at rest */
+    /* frame 1: TRAX's local time is −1, before its key: the rest translation stays */
+    hsd_anim_joint_states(&mm, 0, 1, s);
+    CHECK_VEC(s[1].translation, 20, 21, 22);
+    CHECK_VEC(s[1].rotation, 0.2f, 0.2f, 0.1f);
+    /* past the end of the keys: hold */
+    hsd_anim_joint_states(&mm, 0, 50, s);
+    CHECK_VEC(s[1].rotation, 0.2f, 0.2f, 1.0f);
+    /* clip 1: the root's BRANCH hides 0 and 1, joint 2's NODE (later in pre-order) shows it */
+    hsd_anim_joint_states(&mm, 1, 0, s);
+    CHECK(!s[0].visible);
+    CHECK(!s[1].visible);
+    CHECK(s[2].visible);
+    /* a clip index past the table: rest values */
+    hsd_anim_joint_states(&mm, 9, 0, s);
+    CHECK_VEC(s[1].rotation, 0.2f, 0.2f, 0.2f);
+}
+
+static void test_model_material_texture(void) {
+    build_model();
+    build_material_texture();
+    hsd_material_state ms;
+    hsd_anim_material_state(&mm, t_material, 1, &ms);
+    CHECK_NEAR(ms.alpha, 0.75); /* ALPHA is transparency: 1 − 0.25 */
+    CHECK_VEC(ms.diffuse, 1.0f, 0.25f, 0.0f); /* G animated to 0.25, R and B from 255, 0 */
+    CHECK_VEC(ms.ambient, 0.2f, 0.4f, 0.6f);  /* 51, 102, 153 / 255 */
+    CHECK_VEC(ms.specular, 0, 0, 1);
+    CHECK_EQ_U(ms.animated, (1u << UE_HSD_MT_ALPHA) | (1u << UE_HSD_MT_DIFFUSE_G));
+    /* the material target asked as a texture: nothing applies */
+    hsd_texture_state ts;
+    hsd_anim_texture_state(&mm, t_material, 0, &ts);
+    CHECK_EQ_U(ts.animated, 0);
+    CHECK_EQ_U((uint32_t)ts.image, (uint32_t)-1);
+    /* TIMG 0 → table[0] = image row 1 */
+    hsd_anim_texture_state(&mm, t_texture, 0, &ts);
+    CHECK_EQ_U(ts.image, 1);
+    CHECK_VEC(ts.translation, 0.5f, 0.125f, 0);
+    CHECK_VEC(ts.scale, 2, 3, 1);
+    CHECK_EQ_U(ts.animated, (1u << UE_HSD_TT_TIMG) | (1u << UE_HSD_TT_TRAV));
+    hsd_anim_texture_state(&mm, t_texture, 7, &ts);
+    CHECK_EQ_U(ts.image, 0); /* TIMG 2 → a NULL entry: the TObj's image stays */
+    hsd_anim_texture_state(&mm, t_texture, 12, &ts);
+    CHECK_EQ_U(ts.image, 2); /* TIMG 1 → table[1] = row 2 */
+    hsd_anim_texture_state(&mm, t_texture, 15, &ts);
+    CHECK_EQ_U(ts.image, 0); /* TIMG 7: past the table */
+}
+
 int main(void) {
     RUN(test_con_float);
     RUN(test_integer_formats);
@@ -385,6 +606,8 @@ int main(void) {
     RUN(test_encode_decode_identity);
     RUN(test_encode_refuses);
     RUN(test_bad_input);
+    RUN(test_model_joint_clip);
+    RUN(test_model_material_texture);
     free(keys);
     ue_diag_free(&diag);
     return TEST_SUMMARY();

@@ -1,0 +1,195 @@
+/* unearth — the runtime's evaluation of a whole HSD clip on a model (hsd-formats §6.1, §6.6):
+ * every track of the clip's AObjs applied to the joint, material and texture they are bound to. */
+#include <math.h>
+#include <string.h>
+
+#include "hsd/hsd_anim_eval.h"
+
+/* ---- tracks ------------------------------------------------------------------------------- */
+
+/* The track's value at clip frame `frame`; false before its first key (or for a track whose key
+ * range lies outside the key table). */
+static bool track_value(const ue_hsd_model *m, const ue_hsd_track *tr, float frame, float *v) {
+    const ue_hsd_anims *a = &m->anims;
+    if (tr->first_key > a->key_count || tr->key_count > a->key_count - tr->first_key) return false;
+    return ue_hsd_keys_eval(a->keys + tr->first_key, tr->key_count, tr->start_frame, frame, v);
+}
+
+/* The tracks of AObj `aobj`: *first and the count, or 0 when the AObj is absent or broken. */
+static size_t aobj_tracks(const ue_hsd_model *m, int32_t aobj, const ue_hsd_track **first) {
+    const ue_hsd_anims *a = &m->anims;
+    if (aobj < 0 || (size_t)aobj >= a->aobj_count) return 0;
+    const ue_hsd_aobj *ao = &a->aobjs[aobj];
+    if (ao->first_track > a->track_count || ao->track_count > a->track_count - ao->first_track)
+        return 0;
+    *first = a->tracks + ao->first_track;
+    return ao->track_count;
+}
+
+static const ue_hsd_anim_target *target_of(const ue_hsd_model *m, size_t target,
+                                           ue_hsd_anim_kind kind) {
+    if (target >= m->anims.target_count) return NULL;
+    const ue_hsd_anim_target *t = &m->anims.targets[target];
+    return t->kind == kind ? t : NULL;
+}
+
+static float clamp01(float v) { return v > 1.0f ? 1.0f : v >= 0.0f ? v : 0.0f; }
+
+/* ---- joints ------------------------------------------------------------------------------- */
+
+/* The runtime refuses scales near 0 (a singular matrix): |s| < 1e-3 becomes ±1e-3. */
+static float clamp_scale(float s) {
+    if (fabsf(s) >= 1e-3f) return s;
+    return s < 0 ? -1e-3f : 1e-3f;
+}
+
+static void rest_state(const ue_hsd_joint *j, hsd_joint_state *s) {
+    memcpy(s->rotation, j->rotation, sizeof s->rotation);
+    memcpy(s->scale, j->scale, sizeof s->scale);
+    memcpy(s->translation, j->translation, sizeof s->translation);
+    s->visible = (j->flags & UE_JOBJ_HIDDEN) == 0;
+    s->classical_scale = (j->flags & UE_JOBJ_CLASSICAL_SCALE) != 0;
+}
+
+/* BRANCH shows or hides joint j and its subtree: the joints after it in the pre-order table
+ * that are deeper. Later targets (its descendants) then override, as in the runtime's pre-order
+ * walk. A joint lies in at most depth (≤ 1024) subtrees, so the work stays linear. */
+static void set_branch(const ue_hsd_model *m, size_t j, bool visible, hsd_joint_state *out) {
+    out[j].visible = visible;
+    for (size_t k = j + 1; k < m->joint_count && m->joints[k].depth > m->joints[j].depth; k++)
+        out[k].visible = visible;
+}
+
+static void apply_joint_track(const ue_hsd_model *m, size_t j, uint8_t type, float v,
+                              hsd_joint_state *out) {
+    hsd_joint_state *s = &out[j];
+    if (type >= UE_HSD_JT_ROTX && type <= UE_HSD_JT_ROTZ) s->rotation[type - UE_HSD_JT_ROTX] = v;
+    else if (type >= UE_HSD_JT_TRAX && type <= UE_HSD_JT_TRAZ)
+        s->translation[type - UE_HSD_JT_TRAX] = v;
+    else if (type >= UE_HSD_JT_SCAX && type <= UE_HSD_JT_SCAZ)
+        s->scale[type - UE_HSD_JT_SCAX] = clamp_scale(v);
+    else if (type == UE_HSD_JT_NODE) s->visible = v > 0.5f;
+    else if (type == UE_HSD_JT_BRANCH) set_branch(m, j, v > 0.5f, out);
+    /* PATH needs the spline joint and SETBYTE/SETFLOAT/PTCL are game callbacks: not applied */
+}
+
+void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_joint_state *out) {
+    for (size_t j = 0; j < m->joint_count; j++) rest_state(&m->joints[j], &out[j]);
+    const ue_hsd_anims *a = &m->anims;
+    if (clip >= a->clip_count || a->clips[clip].material) return;
+    const ue_hsd_clip *c = &a->clips[clip];
+    if (c->first_target > a->target_count || c->target_count > a->target_count - c->first_target)
+        return;
+    for (size_t t = c->first_target; t < c->first_target + c->target_count; t++) {
+        const ue_hsd_anim_target *tg = &a->targets[t];
+        if (tg->kind != UE_HSD_ANIM_JOINT || tg->joint < 0 || (size_t)tg->joint >= m->joint_count)
+            continue;
+        size_t j = (size_t)tg->joint;
+        /* an attached AnimJoint decides CLASSICAL_SCALE by its bit 0 (§6.1) */
+        out[j].classical_scale = (tg->flags & 1u) != 0;
+        const ue_hsd_track *tr = NULL;
+        size_t n = aobj_tracks(m, tg->aobj, &tr);
+        for (size_t k = 0; k < n; k++) {
+            float v;
+            if (track_value(m, &tr[k], frame, &v)) apply_joint_track(m, j, tr[k].type, v, out);
+        }
+    }
+}
+
+/* ---- materials ---------------------------------------------------------------------------- */
+
+static void material_rest(const ue_hsd_model *m, const ue_hsd_anim_target *t,
+                          hsd_material_state *out) {
+    for (int i = 0; i < 3; i++) out->ambient[i] = out->diffuse[i] = out->specular[i] = 1.0f;
+    out->alpha = 1.0f;
+    if (!t || t->dobj < 0 || (size_t)t->dobj >= m->dobj_count) return;
+    int32_t mo = m->dobjs[t->dobj].mobj;
+    if (mo < 0 || (size_t)mo >= m->mobj_count || !m->mobjs[mo].has_material) return;
+    const ue_hsd_material *mat = &m->mobjs[mo].material;
+    for (int i = 0; i < 3; i++) {
+        out->ambient[i] = (float)mat->ambient[i] / 255.0f;
+        out->diffuse[i] = (float)mat->diffuse[i] / 255.0f;
+        out->specular[i] = (float)mat->specular[i] / 255.0f;
+    }
+    out->alpha = mat->alpha;
+}
+
+void hsd_anim_material_state(const ue_hsd_model *m, size_t target, float frame,
+                             hsd_material_state *out) {
+    const ue_hsd_anim_target *t = target_of(m, target, UE_HSD_ANIM_MATERIAL);
+    material_rest(m, t, out);
+    out->animated = 0;
+    if (!t) return;
+    const ue_hsd_track *tr = NULL;
+    size_t n = aobj_tracks(m, t->aobj, &tr);
+    for (size_t k = 0; k < n; k++) {
+        float v;
+        uint8_t type = tr[k].type;
+        if (type < 1 || type > 13 || !track_value(m, &tr[k], frame, &v)) continue;
+        out->animated |= 1u << type;
+        if (type <= 3) out->ambient[type - 1] = clamp01(v);
+        else if (type <= 6) out->diffuse[type - 4] = clamp01(v);
+        else if (type <= 9) out->specular[type - 7] = clamp01(v);
+        else if (type == UE_HSD_MT_ALPHA) out->alpha = clamp01(1.0f - v); /* transparency */
+    }
+}
+
+/* ---- textures ----------------------------------------------------------------------------- */
+
+/* Row `table[first + (int)v]` of a TIMG/TCLT table, or `keep` when v falls outside the table,
+ * the entry is NULL (-1) or names no row of the model. */
+static int32_t table_pick(const int32_t *table, size_t table_size, uint32_t first, uint32_t count,
+                          size_t rows, float v, int32_t keep) {
+    if (!(v > -1.0f && v < (float)count)) return keep; /* (int)v truncates toward 0 */
+    size_t at = (size_t)first + (size_t)(int32_t)v;
+    if (at >= table_size || table[at] < 0 || (size_t)table[at] >= rows) return keep;
+    return table[at];
+}
+
+static void texture_rest(const ue_hsd_model *m, const ue_hsd_anim_target *t,
+                         hsd_texture_state *out) {
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < 3; i++) out->scale[i] = 1.0f;
+    out->image = out->tlut = -1;
+    if (!t || t->tobj < 0 || (size_t)t->tobj >= m->tobj_count) return;
+    const ue_hsd_tobj *to = &m->tobjs[t->tobj];
+    memcpy(out->translation, to->translation, sizeof out->translation);
+    memcpy(out->scale, to->scale, sizeof out->scale);
+    memcpy(out->rotation, to->rotation, sizeof out->rotation);
+    out->image = to->image;
+    out->tlut = to->tlut;
+    out->blending = to->blending;
+}
+
+static void apply_texture_track(const ue_hsd_model *m, const ue_hsd_anim_target *t, uint8_t type,
+                                float v, hsd_texture_state *out) {
+    const ue_hsd_anims *a = &m->anims;
+    if (type == UE_HSD_TT_TIMG)
+        out->image = table_pick(a->images, a->image_count, t->first_image, t->image_count,
+                                m->image_count, v, out->image);
+    else if (type == UE_HSD_TT_TCLT)
+        out->tlut = table_pick(a->tluts, a->tlut_count, t->first_tlut, t->tlut_count,
+                               m->tlut_count, v, out->tlut);
+    else if (type == UE_HSD_TT_TRAU || type == UE_HSD_TT_TRAV)
+        out->translation[type - UE_HSD_TT_TRAU] = v;
+    else if (type == UE_HSD_TT_SCAU || type == UE_HSD_TT_SCAV)
+        out->scale[type - UE_HSD_TT_SCAU] = v;
+    else if (type >= UE_HSD_TT_ROTX && type <= UE_HSD_TT_ROTZ)
+        out->rotation[type - UE_HSD_TT_ROTX] = v;
+    else if (type == UE_HSD_TT_BLEND) out->blending = v;
+}
+
+void hsd_anim_texture_state(const ue_hsd_model *m, size_t target, float frame,
+                            hsd_texture_state *out) {
+    const ue_hsd_anim_target *t = target_of(m, target, UE_HSD_ANIM_TEXTURE);
+    texture_rest(m, t, out);
+    if (!t) return;
+    const ue_hsd_track *tr = NULL;
+    size_t n = aobj_tracks(m, t->aobj, &tr);
+    for (size_t k = 0; k < n; k++) {
+        float v;
+        if (!track_value(m, &tr[k], frame, &v)) continue;
+        if (tr[k].type < 32) out->animated |= 1u << tr[k].type;
+        apply_texture_track(m, t, tr[k].type, v, out);
+    }
+}

@@ -1,0 +1,30 @@
+/* unearth — internal: the runtime's evaluation of a whole HSD clip on a model (hsd-formats §6.1,
+ * §6.6): joint, material and texture states at a frame, the reference the glTF conversion meets. */
+#ifndef UNEARTH_HSD_ANIM_EVAL_H
+#define UNEARTH_HSD_ANIM_EVAL_H
+
+#include "unearth/hsd_model.h"
+
+/* `frame` is a clip frame, not clamped to the clip's end frame (the caller samples 0 … end).
+ * Tracks whose local time has not reached their first key leave the value as it was; PATH and
+ * the game-callback tracks are not applied. Indices that point outside the model's tables are
+ * skipped (the reader has reported them), so hand-built models cannot make these read astray. */
+
+typedef struct hsd_joint_state { float rotation[3], scale[3], translation[3]; bool visible; bool classical_scale; } hsd_joint_state;
+typedef struct hsd_material_state { float ambient[3], diffuse[3], specular[3]; float alpha; uint32_t animated; /* bit per track type 1..13 that has a key at or before frame */ } hsd_material_state;
+typedef struct hsd_texture_state { float translation[3], scale[3], rotation[3]; int32_t image; int32_t tlut; float blending; uint32_t animated; } hsd_texture_state;
+/* Rest values of every joint, then the clip's JOINT targets applied at `frame` (absolute values replacing rest components; |scale| < 1e-3 clamped to ±1e-3; NODE/BRANCH visibility, BRANCH for the subtree; classical_scale from AnimJoint flags bit 0, else the joint's own flag). `out` has m->joint_count rows. */
+void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_joint_state *out);
+/* One MATERIAL target at `frame`, starting from its MObj's Material (colours /255, alpha); ALPHA track → alpha = 1 − v. */
+void hsd_anim_material_state(const ue_hsd_model *m, size_t target, float frame, hsd_material_state *out);
+/* One TEXTURE target at `frame`, from its TObj's rest SRT and image; TIMG → m->anims.images[first_image + (int)v] unless that entry is -1 or out of range (then the image stays); TCLT likewise. */
+void hsd_anim_texture_state(const ue_hsd_model *m, size_t target, float frame, hsd_texture_state *out);
+
+/* Notes on the three calls above: a visibility track shows its joint (or subtree) when its value
+ * is > 0.5; colour tracks (material types 1–9) and ALPHA give values clamped to 0..1 (the runtime
+ * stores them as (u8)(255·v) and 1 − v); a MObj without a Material starts white and opaque.
+ * Texture types 2–8 overwrite the TObj's translation U/V, scale U/V and rotation X/Y/Z, BLEND its
+ * blending; the `animated` bits are set (1 << type) by every track with a key at or before
+ * `frame`, also those of types applied elsewhere (PE, LOD, TEV). */
+
+#endif
