@@ -118,6 +118,43 @@ UE_API ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t d
                               const uint8_t *gpt1, size_t gpt1_size, const uint8_t *anims,
                               uint32_t anim_count, uint16_t species, ue_buf *out);
 
+/* ---- the PKX animation-entry table (hsd-formats §7.3) ------------------------------------- */
+
+#define UE_PKX_SUB_ANIMS 8u   /* sub-animation slots of an entry */
+#define UE_PKX_BODY_MAP 16u
+
+/* One 0xD0 entry, both layouts. The animation indices name ModelSet.anims[] (and matanims[])
+ * positions: the `index` of a ue_hsd_clip. */
+typedef struct ue_pkx_anim_entry {
+    uint32_t motion_kind;          /* +0x00: 2 loop, 3 hit reaction, 4 action, 5 compound */
+    uint32_t sub_anim_count;       /* +0x04 as stored */
+    uint32_t damage_flags;         /* +0x08 */
+    uint32_t timing_raw[4];        /* +0x10: Colosseum u32 frames at 60 fps, XD f32 seconds */
+    float timing_seconds[4];       /* the same in seconds (0 for a non-finite XD value) */
+    int32_t body_map[UE_PKX_BODY_MAP]; /* +0x4C: JObj pre-order index per body slot, -1 unused */
+    uint32_t sub_motion[UE_PKX_SUB_ANIMS]; /* +0x8C + 8k: XD 1 once / 2 loop; Colosseum 0 */
+    uint32_t sub_anim[UE_PKX_SUB_ANIMS];   /* +0x90 + 8k: animation index */
+    uint32_t anim_count;           /* the sub-animations in use: sub_anim_count, at most 8 */
+    uint32_t terminator;           /* +0xCC: 3 (XD) / 1 (Colosseum) */
+} ue_pkx_anim_entry;
+
+/* Reads the info->anim_count entries at info->anim_offset of the PKX `p` (n bytes), as located
+ * by ue_pkx_parse. A table running past the file is refused (UE_ERR_INVALID, pkx.anim_range);
+ * a sub-animation count above 8 is a violation (strict refuses, tolerant uses the 8 slots); a
+ * non-finite XD timing is a violation read as 0. *entries is malloc'd (free with free()), NULL
+ * when *count is 0 or on failure. */
+UE_API ue_result ue_pkx_anim_entries(const uint8_t *p, size_t n, const ue_pkx_info *info,
+                                     ue_mode mode, ue_pkx_anim_entry **entries, size_t *count,
+                                     ue_diag *d);
+
+/* The battle meaning of entry `slot` (§7.3): Pokémon "idle", "status A", "physical A" … "take
+ * flight"; trainers (XD species 0) "idle", "ball throw", "victory" …; NULL for a slot without
+ * a known meaning. */
+UE_API const char *ue_pkx_slot_name(uint32_t slot, bool trainer);
+
+/* True for a PKX of a trainer (XD: species 0 at +0x18; Colosseum files do not say: false). */
+UE_API bool ue_pkx_is_trainer(const uint8_t *p, size_t n, const ue_pkx_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli/batch.h"
+#include "unearth/archive.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"
@@ -80,6 +81,46 @@ static int report_info_failure(const cli_opts *o, const char *path, const ue_mod
     return cli_exit_code(r);
 }
 
+/* The animation slots of the container a model is read through ("x.pkx:model.dat"): the
+ * "slots" its header reports (a PKX's entry table: slot name → animation indices), or NULL. Any
+ * container whose header has them qualifies, so no format is named here either. */
+static json_t *container_slots(const char *path, ue_mode mode) {
+    const char *colon = strrchr(path, ':');
+    if (!colon || colon == path) return NULL;
+    size_t n = (size_t)(colon - path);
+    char *parent = malloc(n + 1);
+    if (!parent) return NULL;
+    memcpy(parent, path, n);
+    parent[n] = 0;
+    ue_archive *a = NULL;
+    json_t *slots = NULL;
+    if (ue_archive_open(parent, mode, &a, NULL) == UE_OK) {
+        char *text = ue_archive_info_json(a);
+        json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+        slots = json_object_get(json_object_get(j, "header"), "slots");
+        slots = json_is_array(slots) ? json_incref(slots) : NULL;
+        json_decref(j);
+        free(text);
+        ue_archive_close(a);
+    }
+    free(parent);
+    return slots;
+}
+
+static void print_slots_text(const json_t *slots) {
+    size_t i;
+    const json_t *slot;
+    json_array_foreach(slots, i, slot) {
+        const char *name = json_string_value(json_object_get(slot, "name"));
+        printf("  animation slot %zu (%s):", i, name ? name : "no known meaning");
+        size_t k;
+        const json_t *anim;
+        json_array_foreach(json_object_get(slot, "anims"), k, anim)
+            printf("%s Animation_%lld", k ? "," : "", (long long)json_integer_value(anim));
+        printf("\n");
+    }
+}
+
 int model_info(const cli_opts *o, const char *path) {
     ue_model_found found;
     if (ue_model_load(path, o->mode, &found, NULL) != UE_OK) return -1;
@@ -93,10 +134,15 @@ int model_info(const cli_opts *o, const char *path) {
     if (r != UE_OK) {
         rc = report_info_failure(o, path, f, r, &d);
     } else if (o->json) {
+        json_t *slots = container_slots(path, o->mode);
+        if (slots) json_object_set_new(stats, "animation_slots", slots);
         print_info_json(path, f, stats, &d);
     } else {
         printf("%s: %s\n", path, f->description);
         fwrite(text.data, 1, text.size, stdout);
+        json_t *slots = container_slots(path, o->mode);
+        print_slots_text(slots);
+        json_decref(slots);
         if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
     }
     json_decref(stats);
@@ -363,7 +409,8 @@ static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
     if (r == UE_OK) r = make_parent_dirs(j->out_path, &j->diag);
     if (r != UE_OK) return r;
     if (j->kind == OUT_OBJ) return write_obj(s, j->out_path, o->force, &j->diag);
-    return ue_gltf_write_file(s, j->out_path, false, o->force, &j->diag);
+    ue_gltf_options go = {UE_GLTF_GLB, NULL, false, false, o->no_animation_pointer};
+    return ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
 }
 
 static void run_job(job *j, const cli_opts *o, const ue_model_options *format_opts) {

@@ -10,6 +10,7 @@
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
 #include "common/io.h"
+#include "common/parse.h"
 
 /* Seed §18.11: Align32(value) = (value + 0x1F) & ~0x1F, done in 64 bits so it cannot wrap. */
 static uint64_t align32(uint64_t v) { return (v + 0x1Fu) & ~(uint64_t)0x1F; }
@@ -257,6 +258,88 @@ ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t dat_size
     return out->failed ? UE_ERR_NOMEM : UE_OK;
 }
 
+/* ---- animation-entry table (§7.3) ----------------------------------------------------------- */
+
+static void read_anim_entry(ue_parse_ctx *c, const uint8_t *e, ue_pkx_layout layout, uint64_t at,
+                            size_t k, ue_pkx_anim_entry *out) {
+    char path[48];
+    memset(out, 0, sizeof *out);
+    out->motion_kind = ue_load_u32be(e);
+    out->sub_anim_count = ue_load_u32be(e + 0x04);
+    out->damage_flags = ue_load_u32be(e + 0x08);
+    for (int t = 0; t < 4; t++) {
+        uint32_t w = out->timing_raw[t] = ue_load_u32be(e + 0x10 + 4 * t);
+        float f = (float)w / 60.0f; /* Colosseum counts frames at 60 fps */
+        if (layout == UE_PKX_XD) memcpy(&f, &w, sizeof f);
+        if (!isfinite(f)) {
+            snprintf(path, sizeof path, "pkx/anims[%zu]/timing[%d]", k, t);
+            ue_violation(c, "pkx.anim.timing", at + 0x10 + 4u * (unsigned)t, path,
+                         "timing point is not a finite number of seconds; read as 0");
+            f = 0.0f;
+        }
+        out->timing_seconds[t] = f;
+    }
+    for (uint32_t b = 0; b < UE_PKX_BODY_MAP; b++)
+        out->body_map[b] = (int32_t)ue_load_u32be(e + 0x4C + 4 * b);
+    for (uint32_t s = 0; s < UE_PKX_SUB_ANIMS; s++) {
+        out->sub_motion[s] = ue_load_u32be(e + 0x8C + 8 * s);
+        out->sub_anim[s] = ue_load_u32be(e + 0x90 + 8 * s);
+    }
+    out->terminator = ue_load_u32be(e + 0xCC);
+    out->anim_count = out->sub_anim_count;
+    if (out->anim_count > UE_PKX_SUB_ANIMS) {
+        snprintf(path, sizeof path, "pkx/anims[%zu]/sub_anim_count", k);
+        ue_violation(c, "pkx.anim.sub_count", at + 4, path,
+                     "%u sub-animations claimed, an entry holds %u", out->sub_anim_count,
+                     UE_PKX_SUB_ANIMS);
+        out->anim_count = UE_PKX_SUB_ANIMS;
+    }
+}
+
+ue_result ue_pkx_anim_entries(const uint8_t *p, size_t n, const ue_pkx_info *info, ue_mode mode,
+                              ue_pkx_anim_entry **entries, size_t *count, ue_diag *d) {
+    *entries = NULL;
+    *count = 0;
+    ue_parse_ctx c = ue_parse_begin(mode, d);
+    uint64_t bytes = (uint64_t)info->anim_count * UE_PKX_ANIM_ENTRY;
+    if (info->anim_count > UE_PKX_MAX_ANIMS || !ue_range_ok(info->anim_offset, bytes, n)) {
+        ue_parse_error(&c, "pkx.anim_range", info->anim_offset, "pkx/anims",
+                       "%u animation entries at 0x%zx run past the %zu-byte file",
+                       info->anim_count, info->anim_offset, n);
+        return c.failure;
+    }
+    if (info->anim_count == 0) return UE_OK;
+    ue_pkx_anim_entry *e = calloc(info->anim_count, sizeof *e);
+    if (!e) return UE_ERR_NOMEM;
+    for (size_t k = 0; k < info->anim_count && !ue_parse_failed(&c); k++) {
+        uint64_t at = info->anim_offset + (uint64_t)k * UE_PKX_ANIM_ENTRY;
+        read_anim_entry(&c, p + at, info->layout, at, k, &e[k]);
+    }
+    if (ue_parse_failed(&c)) {
+        free(e);
+        return c.failure;
+    }
+    *entries = e;
+    *count = info->anim_count;
+    return UE_OK;
+}
+
+const char *ue_pkx_slot_name(uint32_t slot, bool trainer) {
+    static const char *const pokemon[] = {
+        "idle", "status A", "physical A", "physical B", "physical C", "physical D",
+        "status B", "physical E", "damage", "damage 2", "faint", "idle 2", "special",
+        "idle 3", "idle 4", "idle 5", "take flight"};
+    static const char *const trainers[] = {"idle", "ball throw", "victory", "intro",
+                                           "frustrated", "victory 2", NULL, NULL, NULL, NULL,
+                                           "defeat"};
+    if (trainer) return slot < sizeof trainers / sizeof *trainers ? trainers[slot] : NULL;
+    return slot < sizeof pokemon / sizeof *pokemon ? pokemon[slot] : NULL;
+}
+
+bool ue_pkx_is_trainer(const uint8_t *p, size_t n, const ue_pkx_info *info) {
+    return info->layout == UE_PKX_XD && n >= 0x1A && ue_load_u16be(p + 0x18) == 0;
+}
+
 /* ---- container contract --------------------------------------------------------------------- */
 
 typedef struct pkx_state {
@@ -394,6 +477,30 @@ static json_t *anim_json(const uint8_t *p, ue_pkx_layout layout) {
     return o;
 }
 
+/* The entry table as `info` shows it (§7.3): per slot its battle meaning and the animation
+ * indices (ModelSet.anims[] / matanims[] positions) it plays. */
+static json_t *slots_json(const pkx_state *s) {
+    ue_pkx_anim_entry *e = NULL;
+    size_t n = 0;
+    if (ue_pkx_anim_entries(s->bytes, s->size, &s->info, UE_MODE_TOLERANT, &e, &n, NULL) != UE_OK)
+        return json_null();
+    bool trainer = ue_pkx_is_trainer(s->bytes, s->size, &s->info);
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++) {
+        const char *name = ue_pkx_slot_name((uint32_t)k, trainer);
+        json_t *o = json_object(), *anims = json_array();
+        json_object_set_new(o, "slot", json_integer((json_int_t)k));
+        json_object_set_new(o, "name", name ? json_string(name) : json_null());
+        json_object_set_new(o, "motion_kind", json_integer(e[k].motion_kind));
+        for (uint32_t i = 0; i < e[k].anim_count; i++)
+            json_array_append_new(anims, json_integer(e[k].sub_anim[i]));
+        json_object_set_new(o, "anims", anims);
+        json_array_append_new(a, o);
+    }
+    free(e);
+    return a;
+}
+
 static json_t *pkx_info_json(const void *state) {
     const pkx_state *s = state;
     const ue_pkx_info *i = &s->info;
@@ -449,6 +556,7 @@ static json_t *pkx_info_json(const void *state) {
         json_array_append_new(anims, anim_json(p + i->anim_offset + (size_t)k * UE_PKX_ANIM_ENTRY,
                                                i->layout));
     json_object_set_new(o, "animations", anims);
+    json_object_set_new(o, "slots", slots_json(s));
     return o;
 }
 

@@ -16,7 +16,10 @@
 typedef enum hsd_kind {
     HSD_K_JOINT = 1, HSD_K_DOBJ, HSD_K_MOBJ, HSD_K_TOBJ, HSD_K_IMAGE, HSD_K_TLUT, HSD_K_POBJ,
     HSD_K_ATTRS, HSD_K_ATTRS_BAD, HSD_K_ENVLIST, HSD_K_WEIGHTS, HSD_K_SCENE, HSD_K_SETSLOT,
-    HSD_K_MODELSET
+    HSD_K_MODELSET,
+    /* animation (hsd_read_anim.c) */
+    HSD_K_ANIMJOINT, HSD_K_MATANIMJOINT, HSD_K_MATANIM, HSD_K_TEXANIM, HSD_K_AOBJ, HSD_K_FOBJ,
+    HSD_K_ANIMSLOT, HSD_K_CLIPROOT
 } hsd_kind;
 
 /* Open-addressing map from (kind, data offset) to a row: every struct is read once. */
@@ -62,6 +65,16 @@ bool hsd_stop(const hsd_reader *r);
 /* Reads joint row `j`'s DObj list (joint rows are all read before meshes, so envelope and skin
  * joints resolve at once). */
 void hsd_read_joint_meshes(hsd_reader *r, int32_t j);
+
+/* The Image / TLUT named by the pointer field at `field`: its row (a struct read before is the
+ * same row), -1 for NULL or a broken struct (reported once, at `path`). */
+int32_t hsd_read_image(hsd_reader *r, uint32_t field, const char *path);
+int32_t hsd_read_tlut(hsd_reader *r, uint32_t field, const char *path);
+
+/* Reads every set's animation trees into r->m->anims, bound to the tables already read
+ * (hsd_read_anim.c); called once every joint and mesh row exists. */
+void hsd_read_anims(hsd_reader *r);
+void hsd_anims_free(ue_hsd_anims *a);
 
 /* Reads the PObj chain whose head pointer is the field at `field` (paths "<base>/pobj[i]").
  * Returns the head row or -1. */

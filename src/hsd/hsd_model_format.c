@@ -10,6 +10,7 @@
 #include "common/text.h"
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_material.h"
+#include "hsd/hsd_read_anim.h"
 #include "hsd/hsd_to_scene.h"
 #include "unearth/hsd_model.h"
 
@@ -198,8 +199,12 @@ static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, json_t
         if (stats) {
             *stats = counts_json(&m);
             json_object_set_new(*stats, "roots", roots_json(&dat));
+            json_object_set_new(*stats, "animations", hsd_anims_json(&m));
         }
-        if (text) info_text(&dat, &m, text);
+        if (text) {
+            info_text(&dat, &m, text);
+            hsd_anims_text(&m, text);
+        }
     }
     model_close(&dat, &m);
     return r;

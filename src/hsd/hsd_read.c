@@ -363,6 +363,8 @@ ue_result hsd_model_read_counted(const ue_dat *dat, ue_mode mode, ue_hsd_model *
     /* Every joint row exists before any mesh is read, so envelope joints resolve at once. */
     size_t joints = m->joint_count;
     for (size_t j = 0; j < joints && !hsd_stop(&r); j++) hsd_read_joint_meshes(&r, (int32_t)j);
+    /* Animations bind to joints, DObjs and TObjs, so they are read once all of those exist. */
+    if (!hsd_stop(&r)) hsd_read_anims(&r);
     if (!hsd_stop(&r) && m->set_count == 0)
         ue_parse_error(&r.c, "hsd.no_model", UE_NO_OFFSET, "dat",
                        "no scene_data or *_joint root names a readable joint tree");
@@ -388,5 +390,6 @@ void ue_hsd_model_free(ue_hsd_model *m) {
     free(m->attrs);
     free(m->envelopes);
     free(m->weights);
+    hsd_anims_free(&m->anims);
     memset(m, 0, sizeof *m);
 }

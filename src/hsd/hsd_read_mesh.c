@@ -75,7 +75,7 @@ static bool image_fields(hsd_reader *r, ue_hsd_image *im, const char *path) {
     return image_size(r, im, path);
 }
 
-static int32_t read_image(hsd_reader *r, uint32_t field, const char *path) {
+int32_t hsd_read_image(hsd_reader *r, uint32_t field, const char *path) {
     uint32_t off = 0;
     int32_t row = UE_HSD_NONE;
     if (!hsd_follow(r, field, 0x18, true, path, &off)) return UE_HSD_NONE;
@@ -92,7 +92,7 @@ static int32_t read_image(hsd_reader *r, uint32_t field, const char *path) {
     return row;
 }
 
-static int32_t read_tlut(hsd_reader *r, uint32_t field, const char *path) {
+int32_t hsd_read_tlut(hsd_reader *r, uint32_t field, const char *path) {
     uint32_t off = 0;
     int32_t row = UE_HSD_NONE;
     if (!hsd_follow(r, field, 0x10, true, path, &off)) return UE_HSD_NONE;
@@ -144,9 +144,9 @@ static void tobj_fields(hsd_reader *r, int32_t row, const char *path) {
     t->lod_offset = hsd_raw_pointer(r, off + 0x54, path);
     t->tev_offset = hsd_raw_pointer(r, off + 0x58, path);
     snprintf(sub, sizeof sub, "%s/image", path);
-    int32_t image = read_image(r, off + 0x4C, sub);
+    int32_t image = hsd_read_image(r, off + 0x4C, sub);
     snprintf(sub, sizeof sub, "%s/tlut", path);
-    int32_t tlut = read_tlut(r, off + 0x50, sub);
+    int32_t tlut = hsd_read_tlut(r, off + 0x50, sub);
     r->m->tobjs[row].image = image; /* the table may have moved: index again */
     r->m->tobjs[row].tlut = tlut;
 }

@@ -1,0 +1,140 @@
+/* unearth — what `info` says of an HSD model's animations: per clip its name (Animation_N), kind,
+ * end frame and duration at 60 fps, and how many joints, materials and textures it animates with what. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bytes.h"
+#include "hsd/hsd_read_anim.h"
+#include "hsd/hsd_to_scene.h"
+
+/* Track kinds, one bit each, in the order info lists them. */
+enum {
+    TK_ROTATION = 1 << 0, TK_TRANSLATION = 1 << 1, TK_SCALE = 1 << 2, TK_VISIBILITY = 1 << 3,
+    TK_PATH = 1 << 4, TK_COLOUR = 1 << 5, TK_ALPHA = 1 << 6, TK_UV = 1 << 7,
+    TK_IMAGE_SWAP = 1 << 8, TK_BLEND = 1 << 9, TK_OTHER = 1 << 10
+};
+static const char *const TK_NAMES[] = {"rotation", "translation", "scale", "visibility", "path",
+                                       "colour", "alpha", "UV", "image swap", "blend", "other"};
+#define TK_COUNT (sizeof TK_NAMES / sizeof TK_NAMES[0])
+
+/* The kind of a track type code, read with the meaning its target gives it (§6.6). */
+static unsigned track_kind(ue_hsd_anim_kind target, uint8_t type) {
+    if (target == UE_HSD_ANIM_JOINT) {
+        if (type >= UE_HSD_JT_ROTX && type <= UE_HSD_JT_ROTZ) return TK_ROTATION;
+        if (type == UE_HSD_JT_PATH) return TK_PATH;
+        if (type >= UE_HSD_JT_TRAX && type <= UE_HSD_JT_TRAZ) return TK_TRANSLATION;
+        if (type >= UE_HSD_JT_SCAX && type <= UE_HSD_JT_SCAZ) return TK_SCALE;
+        if (type == UE_HSD_JT_NODE || type == UE_HSD_JT_BRANCH) return TK_VISIBILITY;
+    } else if (target == UE_HSD_ANIM_MATERIAL) {
+        if (type >= UE_HSD_MT_AMBIENT_R && type <= 9) return TK_COLOUR; /* ambient … specular B */
+        if (type == UE_HSD_MT_ALPHA) return TK_ALPHA;
+    } else {
+        if (type == UE_HSD_TT_TIMG || type == UE_HSD_TT_TCLT) return TK_IMAGE_SWAP;
+        if (type >= UE_HSD_TT_TRAU && type <= UE_HSD_TT_ROTZ) return TK_UV;
+        if (type == UE_HSD_TT_BLEND) return TK_BLEND;
+    }
+    return TK_OTHER;
+}
+
+typedef struct clip_summary {
+    size_t joints, materials, textures; /* targets with at least one track */
+    unsigned kinds;
+} clip_summary;
+
+static clip_summary summarise(const ue_hsd_anims *a, const ue_hsd_clip *c) {
+    clip_summary s = {0, 0, 0, 0};
+    for (uint32_t i = c->first_target; i < c->first_target + c->target_count; i++) {
+        const ue_hsd_anim_target *t = &a->targets[i];
+        if (t->aobj < 0 || a->aobjs[t->aobj].track_count == 0) continue;
+        const ue_hsd_aobj *ao = &a->aobjs[t->aobj];
+        for (uint32_t k = ao->first_track; k < ao->first_track + ao->track_count; k++)
+            s.kinds |= track_kind(t->kind, a->tracks[k].type);
+        if (t->kind == UE_HSD_ANIM_JOINT) s.joints++;
+        else if (t->kind == UE_HSD_ANIM_MATERIAL) s.materials++;
+        else s.textures++;
+    }
+    return s;
+}
+
+/* One summary per clip. Clips that share a tree (one root named twice) share their target range,
+ * so a range is summarised once whatever number of clips name it: work stays linear. */
+static clip_summary *summaries(const ue_hsd_anims *a) {
+    clip_summary *s = calloc(a->clip_count ? a->clip_count : 1, sizeof *s);
+    size_t *first_clip = malloc((a->target_count + 1) * sizeof *first_clip);
+    if (!s || !first_clip) {
+        free(s);
+        free(first_clip);
+        return NULL;
+    }
+    for (size_t i = 0; i <= a->target_count; i++) first_clip[i] = SIZE_MAX;
+    for (size_t c = 0; c < a->clip_count; c++) {
+        const ue_hsd_clip *cl = &a->clips[c];
+        size_t *seen = &first_clip[cl->first_target];
+        if (cl->target_count && *seen != SIZE_MAX &&
+            a->clips[*seen].target_count == cl->target_count) {
+            s[c] = s[*seen];
+            continue;
+        }
+        if (cl->target_count) *seen = c;
+        s[c] = summarise(a, cl);
+    }
+    free(first_clip);
+    return s;
+}
+
+static json_t *kinds_json(unsigned kinds) {
+    json_t *a = json_array();
+    for (size_t k = 0; k < TK_COUNT; k++)
+        if (kinds & (1u << k)) json_array_append_new(a, json_string(TK_NAMES[k]));
+    return a;
+}
+
+json_t *hsd_anims_json(const ue_hsd_model *m) {
+    const ue_hsd_anims *a = &m->anims;
+    clip_summary *s = summaries(a);
+    json_t *arr = json_array();
+    for (size_t c = 0; s && c < a->clip_count; c++) {
+        const ue_hsd_clip *cl = &a->clips[c];
+        json_t *o = json_object();
+        char name[32];
+        snprintf(name, sizeof name, "Animation_%u", cl->index);
+        json_object_set_new(o, "name", json_string(name));
+        json_object_set_new(o, "index", json_integer(cl->index));
+        json_object_set_new(o, "kind", json_string(cl->material ? "material" : "skeletal"));
+        json_object_set_new(o, "model", json_integer(cl->set));
+        json_object_set_new(o, "root", cl->root_name ? json_string(cl->root_name) : json_null());
+        json_object_set_new(o, "end_frame", json_real(cl->end_frame));
+        json_object_set_new(o, "seconds", json_real(cl->end_frame / 60.0));
+        json_object_set_new(o, "joints", json_integer((json_int_t)s[c].joints));
+        json_object_set_new(o, "materials", json_integer((json_int_t)s[c].materials));
+        json_object_set_new(o, "textures", json_integer((json_int_t)s[c].textures));
+        json_object_set_new(o, "tracks", kinds_json(s[c].kinds));
+        json_array_append_new(arr, o);
+    }
+    free(s);
+    return arr;
+}
+
+void hsd_anims_text(const ue_hsd_model *m, ue_buf *b) {
+    const ue_hsd_anims *a = &m->anims;
+    clip_summary *s = summaries(a);
+    for (size_t c = 0; s && c < a->clip_count; c++) {
+        const ue_hsd_clip *cl = &a->clips[c];
+        ue_buf_printf(b, "  Animation_%u: %s, end frame %g, %.3f s at 60 fps, %zu joints, %zu "
+                         "materials, %zu textures", cl->index, cl->material ? "material" : "skeletal",
+                      (double)cl->end_frame, cl->end_frame / 60.0, s[c].joints, s[c].materials,
+                      s[c].textures);
+        const char *sep = " (";
+        for (size_t k = 0; k < TK_COUNT; k++)
+            if (s[c].kinds & (1u << k)) {
+                ue_buf_printf(b, "%s%s", sep, TK_NAMES[k]);
+                sep = ", ";
+            }
+        char root[128] = "";
+        if (cl->root_name) hsd_name_utf8(cl->root_name, root, sizeof root);
+        ue_buf_printf(b, "%s%s%s\n", s[c].kinds ? ")" : "", cl->root_name ? ", root " : "", root);
+    }
+    free(s);
+}

@@ -1,0 +1,48 @@
+/* unearth — internal: what the two halves of the animation-tree reader share (hsd_read_anim.c:
+ * clips, AnimJoint trees, AObj and FObj rows; hsd_read_matanim.c: MatAnimJoint → MatAnim → TexAnim). */
+#ifndef UNEARTH_HSD_READ_ANIM_H
+#define UNEARTH_HSD_READ_ANIM_H
+
+#include <jansson.h>
+
+#include "hsd/hsd_int.h"
+
+#define HSD_ANIM_PATH 192u /* bytes of a diagnostic path */
+
+/* One animation read in progress: the model reader, the capacities of the anims arrays (their
+ * counts live in the model) and the budgets that keep work linear in the DAT's size whatever
+ * the counts in it claim. */
+typedef struct hsd_anim_reader {
+    hsd_reader *r;
+    size_t cap_targets, cap_aobjs, cap_tracks, cap_keys, cap_images, cap_tluts;
+    uint64_t key_bytes_left;   /* key-stream bytes still to decode (shared streams count again) */
+    uint64_t table_slots_left; /* TIMG/TCLT table entries still to read */
+    int32_t (*tobj_by_id)[8];  /* per TObj row: the first TObj of its chain with id k, made on
+                                  first use (hsd_read_matanim.c); freed by hsd_read_anims */
+} hsd_anim_reader;
+
+/* The AObjDesc named by the pointer field at `field` (path "<node>/aobj"): its row in
+ * anims.aobjs (a shared AObj is one row), -1 for NULL or a broken one. *fresh is true when this
+ * call read it (so per-row checks run once). */
+int32_t hsd_anim_read_aobj(hsd_anim_reader *ar, uint32_t field, const char *path, bool *fresh);
+
+/* Appends a target row; its index, or -1 when memory ran out. */
+int32_t hsd_anim_add_target(hsd_anim_reader *ar, const ue_hsd_anim_target *t);
+
+/* Binds the MatAnimJoint tree whose root node sits at `off` (checked to be inside, reached
+ * through the field at `from`) to joint `joint` (lock-step, hsd-formats §6.1), appending
+ * MATERIAL and TEXTURE targets in pre-order. `clip` names the clip
+ * ("dat/scene/model[0]/matanims[1]"; nodes are "<clip>/joint[j]"), `where` the link to the node. */
+void hsd_anim_bind_matanim_tree(hsd_anim_reader *ar, uint32_t off, uint32_t from, int32_t joint,
+                                const char *clip, const char *where);
+
+/* `info` (hsd_anim_info.c): one JSON object per clip, and the same as text lines. */
+json_t *hsd_anims_json(const ue_hsd_model *m);
+void hsd_anims_text(const ue_hsd_model *m, ue_buf *b);
+
+/* The file offset of a data offset, for diagnostics. */
+static inline uint64_t hsd_anim_file_at(uint32_t data_offset) {
+    return UE_DAT_HEADER + (uint64_t)data_offset;
+}
+
+#endif
