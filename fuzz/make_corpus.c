@@ -8,6 +8,7 @@
 #include "unearth/codec.h"
 #include "unearth/gamecube.h"
 #include "unearth/gx.h"
+#include "unearth/hsd_anim.h"
 #include "unearth/lzss.h"
 #include "unearth/msh.h"
 #include "unearth/nres.h"
@@ -463,6 +464,40 @@ static void texm_seeds(void) {
     }
 }
 
+/* HSD key streams (fuzz_hsd_anim): value format, slope format, start frame (s8), then the key
+ * bytes our encoder writes — every opcode, every format, a run past 8 entries, long waits. */
+static void hsd_anim_seed(const char *name, uint8_t vf, uint8_t sf, int8_t start,
+                          const ue_hsd_key *keys, size_t count) {
+    ue_buf b = {0};
+    ue_buf_put_u8(&b, vf);
+    ue_buf_put_u8(&b, sf);
+    ue_buf_put_u8(&b, (uint8_t)start);
+    if (ue_hsd_keys_encode(keys, count, vf, sf, &b) != UE_OK || b.failed) {
+        fprintf(stderr, "make_corpus: cannot encode the key stream %s\n", name);
+        g_failures++;
+    } else {
+        write_seed("hsd_anim", name, b.data, b.size);
+    }
+    ue_buf_free(&b);
+}
+
+static void hsd_anim_seeds(void) {
+    const ue_hsd_key every_op[] = {
+        {UE_HSD_KEY_SPL, 0, 0.5f, 1.0f, 4},  {UE_HSD_KEY_SLP, 0, 0, -2.0f, 0},
+        {UE_HSD_KEY_SPL, 0, 2.0f, 0.25f, 6}, {UE_HSD_KEY_SPL0, 0, 1.0f, 0, 3},
+        {UE_HSD_KEY_LIN, 0, -3.0f, 0, 2},    {UE_HSD_KEY_KEY, 0, 7.0f, 0, 1},
+        {UE_HSD_KEY_CON, 0, 1.5f, 0, 0}};
+    hsd_anim_seed("float_every_op", UE_HSD_FMT_FLOAT, UE_HSD_FMT_FLOAT, 0, every_op, 7);
+    hsd_anim_seed("s16_u8_every_op", UE_HSD_FMT_S16 | 8, UE_HSD_FMT_S8 | 4, -10, every_op, 7);
+    ue_hsd_key run[12];
+    for (int i = 0; i < 12; i++)
+        run[i] = (ue_hsd_key){UE_HSD_KEY_LIN, 0, (float)(i * 3), 0, (uint32_t)(i * 100)};
+    hsd_anim_seed("u16_long_run", UE_HSD_FMT_U16 | 2, 0, 5, run, 12);
+    const ue_hsd_key steps[] = {{UE_HSD_KEY_KEY, 0, 0, 0, 10}, {UE_HSD_KEY_KEY, 0, 2, 0, 10},
+                                {UE_HSD_KEY_KEY, 0, 1, 0, 10}, {UE_HSD_KEY_CON, 0, 0, 0, 0}};
+    hsd_anim_seed("u8_atlas_steps", UE_HSD_FMT_U8, UE_HSD_FMT_U8, 0, steps, 4);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus OUT_DIR\n");
@@ -485,6 +520,7 @@ int main(int argc, char **argv) {
     dat_seeds();
     gx_seeds();
     texm_seeds();
+    hsd_anim_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;
 }
