@@ -257,6 +257,7 @@ static ue_result texture_target(hsd_scene_ctx *x, hsd_atlas *const *atlases, siz
     j.rotates = hsd_aobj_has_track(m, t->aobj, UE_HSD_TT_ROTX, UE_HSD_TT_ROTZ);
     int32_t mats[2];
     size_t nv = variants_of(x, j.mobj, mats);
+    if (nv == 0) return UE_OK; /* the MObj draws nothing glTF has (no primitive made it) */
     for (size_t k = 0; k < nv; k++) {
         int32_t sl = slot_of(x, j.mobj, j.tobj, mats[k]);
         if (sl >= 0) j.mats[j.nv] = mats[k], j.slots[j.nv++] = sl;

@@ -20,6 +20,9 @@ PKX="$T/demo/gamecube/creature.pkx"
 expect_rc 0 "$UE" convert "$PKX" -o "$T/full.glb"
 validate_gltf "$T/full.glb"
 pointers "$T/full.glb"
+# The creature blinks and changes colour (docs/hsd-creature.md): it has pointer channels.
+n=$(sed -n 's/^pointers: //p' "$T/ptr")
+[ "${n:-0}" -ge 1 ] && ok || bad "the creature's glTF has no pointer channel"
 
 expect_rc 0 "$UE" convert "$PKX" -o "$T/plain.glb" --no-animation-pointer
 validate_gltf "$T/plain.glb"

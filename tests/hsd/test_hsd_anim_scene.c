@@ -5,6 +5,7 @@
 
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_to_scene.h"
+#include "samples/samples.h"
 #include "test.h"
 #include "unearth/gltf.h"
 #include "unearth/gx.h"
@@ -683,6 +684,78 @@ static void export_with_and_without_pointers(void) {
     ue_diag_free(&d);
 }
 
+
+/* ---- every clip of the sample creature (src/samples) ---------------------------------------- */
+
+/* §8.2 with CLASSICAL_SCALE, for any joint table: parent scl passed on unchanged by a classical
+ * joint (its own scale then shears the children), multiplied in otherwise. */
+static void hsd_local_any(const hsd_joint_state *st, const double *p, double m[16], double scl[3], bool *has) {
+    hsd_local(st, p, m, scl);
+    *has = st->classical_scale ? p != NULL : true;
+    for (int i = 0; i < 3; i++) scl[i] = st->classical_scale ? (p ? p[i] : 1.0) : scl[i];
+}
+
+/* One skeletal clip of a read model: joints whose runtime local matrix has no shear must match the
+ * glTF curves within 1e-4 at every frame; every channel ends at end / 60. */
+static size_t check_model_clip(const ue_hsd_model *m, const ue_scene *s, size_t a, size_t clip) {
+    double end = m->anims.clips[clip].end_frame, *frames = malloc(((size_t)end + 2) * sizeof *frames);
+    size_t nf = frames_of(end, frames), J = m->joint_count, compared = 0;
+    hsd_joint_state *st = malloc(J * sizeof *st);
+    double *hl = malloc(J * 16 * sizeof *hl), *scl = malloc(J * 3 * sizeof *scl), gl[16];
+    bool *has = malloc(J * sizeof *has);
+    for (size_t fi = 0; fi < nf && st && hl && scl && has; fi++) {
+        hsd_anim_joint_states(m, clip, (float)frames[fi], st);
+        for (size_t j = 0; j < J; j++) {
+            int32_t p = m->joints[j].parent;
+            hsd_local_any(&st[j], p >= 0 && has[p] ? &scl[3 * (size_t)p] : NULL, &hl[16 * j], &scl[3 * j], &has[j]);
+            int32_t node = joint_node(s, j, false);
+            if (node < 0 || shear_norm(&hl[16 * j]) > 1e-6) continue;
+            gltf_local(s, &s->animations[a], node, frames[fi] / 60.0, gl);
+            double e = max_diff(gl, &hl[16 * j], 16);
+            if (e > 1e-4) fprintf(stderr, "sample clip %zu frame %g joint %zu: local differs by %g\n", clip, frames[fi], j, e);
+            CHECK(e <= 1e-4);
+            compared++;
+        }
+    }
+    for (size_t c = 0; c < s->animations[a].channel_count; c++) {
+        const ue_anim_channel *ch = &s->animations[a].channels[c];
+        CHECK(ch->times[ch->key_count - 1] == (float)(s->animations[a].end_frame / 60.0));
+    }
+    free(frames), free(st), free(hl), free(scl), free(has);
+    return compared;
+}
+
+static void sample_creature_clips_match_the_runtime(void) {
+    ue_buf dat_bytes = {0};
+    REQUIRE(ue_sample_creature_dat(&dat_bytes) == UE_OK);
+    ue_dat dat;
+    ue_hsd_model m;
+    memset(&m, 0, sizeof m);
+    REQUIRE(ue_dat_parse(dat_bytes.data, dat_bytes.size, UE_MODE_STRICT, &dat, NULL) == UE_OK);
+    REQUIRE(ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    ue_result r = hsd_model_to_scene(&m, "creature", UE_MODE_STRICT, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    CHECK(r == UE_OK);
+    size_t skeletal = 0, compared = 0;
+    for (size_t c = 0; c < m.anims.clip_count && r == UE_OK; c++) {
+        const ue_hsd_clip *cl = &m.anims.clips[c];
+        if (cl->material || cl->root_name) continue;
+        char name[64];
+        snprintf(name, sizeof name, "Animation_%u", (unsigned)cl->index);
+        for (size_t a = 0; a < s.animation_count; a++)
+            if (!strcmp(s.animations[a].name, name)) compared += check_model_clip(&m, &s, a, c), skeletal++;
+    }
+    CHECK(skeletal >= 2 && compared > 100); /* the creature's two skeletal clips were compared */
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    ue_buf_free(&dat_bytes);
+}
+
 int main(int argc, char **argv) {
     out_dir = argc > 1 ? argv[1] : NULL;
     RUN(skeletal_curves_match_the_runtime);
@@ -692,6 +765,7 @@ int main(int argc, char **argv) {
     RUN(uv_sign_rule_and_atlas_by_sampling);
     RUN(absurd_end_frame_is_refused);
     RUN(export_with_and_without_pointers);
+    RUN(sample_creature_clips_match_the_runtime);
     fprintf(stderr, "largest world-matrix error of the sheared joint (bounded): %.3g\n", worst_shear_error);
     return TEST_SUMMARY();
 }
