@@ -531,7 +531,9 @@ static void fill_materials(creature *c) {
     c->tobjs[0] = tobj("skin", 0, -1, 1, 0x10u | (4u << 16), 1);
     c->tobjs[1] = tobj("head_skin", 1, 0, 0, 0x10u | (4u << 16), 1);
     c->tobjs[2] = tobj("eye_atlas", 2, -1, 0, 0x10u | (5u << 16) | (4u << 20), 2);
-    c->tobjs[3] = tobj("mouth", IM_MOUTH_CLOSED, -1, 0, 0x10u | (5u << 16) | (4u << 20), 1);
+    /* alpha op MODULATE (3 << 20): the material's animated alpha fades the mouth (REPLACE, as
+     * the eyes have, would leave only the texture's alpha) */
+    c->tobjs[3] = tobj("mouth", IM_MOUTH_CLOSED, -1, 0, 0x10u | (5u << 16) | (3u << 20), 1);
     c->images[IM_SKIN] = image(&c->tex[IM_SKIN], 16, UE_GX_CMPR);
     c->images[IM_HEAD] = image(&c->tex[IM_HEAD], 8, UE_GX_C4);
     for (int i = IM_EYES; i < IMAGES; i++) c->images[i] = image(&c->tex[i], 16, UE_GX_RGB5A3);

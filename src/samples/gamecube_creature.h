@@ -33,6 +33,9 @@ void creature_anims_free(creature_anims *a);
 /* The creature's 17 PKX 0xD0 animation entries (XD layout, §7.3): slot 0 idle → anims[0],
  * slot 2 (physical A) → anims[1], the others idle; 17 × 0xD0 bytes, malloc'd. */
 uint8_t *creature_pkx_anim_entries(void);
+/* The PKX species number: not 0 (a trainer, whose slots mean other things) and no real species
+ * (XD's national numbers end at 386). */
+#define CREATURE_SPECIES 999u
 /* After ue_pkx_build: the XD preamble's blink block (PartAnimData 2) names matanims[0]. */
 void creature_pkx_blink(uint8_t *pkx, size_t size);
 

@@ -116,7 +116,7 @@ static ue_result add_creature(ue_sample_list *out) {
     uint8_t *anims = creature_pkx_anim_entries();
     ue_result r = anims ? ue_sample_creature_dat(&dat) : UE_ERR_NOMEM;
     if (r == UE_OK)
-        r = ue_pkx_build(UE_PKX_XD, dat.data, dat.size, NULL, 0, anims, 17, 0, &pkx);
+        r = ue_pkx_build(UE_PKX_XD, dat.data, dat.size, NULL, 0, anims, 17, CREATURE_SPECIES, &pkx);
     if (r == UE_OK) creature_pkx_blink(pkx.data, pkx.size);
     const ue_fsys_write_entry entries[] = {
         {"creature", "creature.pkx", 0x1E, 0x0301, true, pkx.data, pkx.size, NULL, 0, NULL, 0},
