@@ -41,7 +41,7 @@ static uint8_t colour_byte(float v) {
     return (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
 }
 
-static ue_result colour_target(hsd_scene_ctx *x, size_t clip, size_t target, int32_t anim, const hsd_frames *f) {
+static ue_result colour_target(hsd_scene_ctx *x, size_t target, int32_t anim, const hsd_frames *f) {
     const ue_hsd_model *m = x->m;
     const ue_hsd_anim_target *t = &m->anims.targets[target];
     if (!hsd_aobj_has_track(m, t->aobj, UE_HSD_MT_DIFFUSE_R, UE_HSD_MT_DIFFUSE_B) &&
@@ -65,7 +65,6 @@ static ue_result colour_target(hsd_scene_ctx *x, size_t clip, size_t target, int
     ue_interp interp = hsd_aobj_steps(m, t->aobj, UE_HSD_MT_AMBIENT_R, UE_HSD_MT_ALPHA) ? UE_INTERP_STEP
                                                                                       : UE_INTERP_LINEAR;
     ue_result r = UE_OK;
-    (void)clip;
     for (size_t k = 0; k < nv && r == UE_OK; k++) {
         ue_anim_channel *ch;
         r = hsd_anim_add_sampled(x->s, anim, UE_TARGET_BASE_COLOR, interp, f, v, &ch);
@@ -321,7 +320,7 @@ ue_result hsd_matanim_to_scene(hsd_scene_ctx *x, hsd_atlas *const *atlases, size
         size_t target = (size_t)c->first_target + i;
         if (target >= m->anims.target_count) break;
         const ue_hsd_anim_target *t = &m->anims.targets[target];
-        if (t->kind == UE_HSD_ANIM_MATERIAL) r = colour_target(x, clip, target, anim, f);
+        if (t->kind == UE_HSD_ANIM_MATERIAL) r = colour_target(x, target, anim, f);
         else if (t->kind == UE_HSD_ANIM_TEXTURE) r = texture_target(x, atlases, clip, target, anim, f);
     }
     return r;
