@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job: write the built-in sample pack, run the container pipeline on every
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
-# input is never overwritten, then convert every model to glTF (and the robot to OBJ) and write
-# the textures as PNG.
+# input is never overwritten, then convert every model to glTF (and the robot to OBJ), show the
+# creature's animation clips, and write the textures as PNG.
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -33,8 +33,23 @@ if "$UE" extract "$A" -o "$A" -f; then echo "extract onto its own input was not 
 echo "== models"
 "$UE" convert -r "$PACK" -o "$OUT/converted" -f   # the robot (animated, textured) and the creature
 "$UE" convert "$PACK/parkan/robot.msh" -o "$OUT/robot.obj" -f
-"$UE" info "$PACK/gamecube/creature.fsys:creature.pkx:model.dat"
+"$UE" info "$PACK/gamecube/creature.fsys:creature.pkx:model.dat"   # joints, meshes and its clips
 (cd "$OUT/converted" && find . -name '*.glb' | sort)
+
+echo "== the animated creature: idle (with blinking eyes and a mouth swap) and attack"
+"$UE" convert "$PACK/gamecube/creature.fsys" -o "$OUT/creature.glb" -f
+"$UE" convert "$PACK/gamecube/creature.fsys" -o "$OUT/creature_skeleton_only.glb" -f --no-animation-pointer
+python3 - "$OUT/creature.glb" <<'EOF_PY'
+import json, struct, sys
+d = open(sys.argv[1], "rb").read()
+doc = json.loads(d[20:20 + struct.unpack_from("<I", d, 12)[0]])
+for a in doc["animations"]:
+    ends = max(doc["accessors"][s["input"]]["max"][0] for s in a["samplers"])
+    joints = sorted({doc["nodes"][c["target"]["node"]]["name"] for c in a["channels"] if "node" in c["target"]})
+    ptrs = sum(1 for c in a["channels"] if c["target"]["path"] == "pointer")
+    print("%s: %.3f s, joints %s, %d material/texture pointer channels" % (a["name"], ends, " ".join(joints), ptrs))
+EOF_PY
+echo "open $OUT/creature.glb in a viewer with KHR_animation_pointer (e.g. sandbox.babylonjs.com)"
 
 echo "== textures"
 "$UE" textures "$PACK/gamecube/creature.fsys" -o "$OUT/textures/creature" -f

@@ -22,6 +22,9 @@ typedef struct ue_gltf_options {
                              (percent-encoded as needed); NULL → "buffer.bin" */
     bool pretty;          /* indent the JSON by two spaces */
     bool no_extras;       /* leave out the "unearth_source" extras */
+    bool no_animation_pointer; /* leave out every KHR_animation_pointer channel (material, UV and
+                                  visibility animation) for viewers without the extension; node
+                                  TRS channels stay. One info diagnostic says what was left out */
 } ue_gltf_options;
 
 /* Validates the scene (ue_scene_validate + ue_gltf_check_pointers) and, if it has no errors,
@@ -40,6 +43,10 @@ UE_API bool ue_gltf_bin_path(const char *gltf_path, char *out, size_t cap);
 /* Writes `path` (".glb" → GLB; ".gltf" → JSON plus "<stem>.bin" beside it) atomically. */
 UE_API ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
                                     ue_diag *d);
+
+/* The same with every export option (`o` NULL: the defaults); o->format is taken from the name. */
+UE_API ue_result ue_gltf_write_file_opts(const ue_scene *s, const char *path, const ue_gltf_options *o,
+                                         bool overwrite, ue_diag *d);
 
 /* The exporter's reduce-to-4 step for one vertex of n (1..8) joint influences: rows with more
  * than 4 keep their 4 largest weights (an earlier influence wins a tie) in their original

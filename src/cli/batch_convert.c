@@ -33,7 +33,7 @@ static ue_result export_scene(const batch_run *run, const batch_record *rec, con
     }
     bool glb = !strcmp(run->type, "glb");
     ue_gltf_options go = {glb ? UE_GLTF_GLB : UE_GLTF_SEPARATE, glb ? NULL : file_part(rec->companion),
-                          false, false};
+                          false, false, run->o->no_animation_pointer};
     return ue_gltf_export(s, &go, main_out, glb ? NULL : side_out, d);
 }
 

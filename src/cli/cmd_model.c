@@ -409,7 +409,8 @@ static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
     if (r == UE_OK) r = make_parent_dirs(j->out_path, &j->diag);
     if (r != UE_OK) return r;
     if (j->kind == OUT_OBJ) return write_obj(s, j->out_path, o->force, &j->diag);
-    return ue_gltf_write_file(s, j->out_path, false, o->force, &j->diag);
+    ue_gltf_options go = {UE_GLTF_GLB, NULL, false, false, o->no_animation_pointer};
+    return ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
 }
 
 static void run_job(job *j, const cli_opts *o, const ue_model_options *format_opts) {

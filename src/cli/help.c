@@ -51,6 +51,10 @@ static const cli_option_def option_table[] = {
     {OPT_DATA, NULL, "--data", 1, "DIR", NO_RANGE, NULL,
      "MSH option: a game folder searched first for Material.lib and\n"
      "Textures.lib (default: beside the model and in its parent folders)"},
+    {OPT_NO_ANIMATION_POINTER, NULL, "--no-animation-pointer", 0, NULL, NO_RANGE, NULL,
+     "glTF: leave out the KHR_animation_pointer channels (material colour,\n"
+     "UV and visibility animation) for viewers without the extension; the\n"
+     "skeleton still animates (default: written)"},
     {OPT_JOBS, "-j", "--jobs", 1, "N", 1, 64, NULL,
      "models converted in parallel, 1..64 (default: 1)"},
     {OPT_FORMAT, NULL, "--format", 1, "F", NO_RANGE, "glb|gltf|obj",
@@ -143,12 +147,13 @@ static const cli_verb_def verb_table[] = {
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
          BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
-         BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS),
+         BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
      "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
-     "                [--scale S] [--format F] [-j N] [-f] [--strict|--tolerant] [-q|-v]\n"
+     "                [--scale S] [--format F] [--no-animation-pointer] [-j N] [-f]\n"
+     "                [--strict|--tolerant] [-q|-v]\n"
      "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links] [-j N] ...",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"

@@ -167,6 +167,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_MIPS: o->mips = true; break;
     case OPT_REPORT: o->report = values[0]; break;
     case OPT_FOLLOW_LINKS: o->follow_links = true; break;
+    case OPT_NO_ANIMATION_POINTER: o->no_animation_pointer = true; break;
     case OPT_LIKE: o->like = values[0]; break;
     case OPT_PIXEL_FORMAT: o->pixel_format = values[0]; break;
     case OPT_MIP_LEVELS: o->mip_levels = number, o->mip_levels_given = true; break;

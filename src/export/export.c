@@ -19,56 +19,74 @@ static const char *target_name(ue_anim_target t) {
 
 /* Decides how every channel is written and numbers the written samplers per animation;
  * what glTF cannot express is reported as a warning naming it, never dropped silently. */
+static bool omitted_pointer(const exporter *e, ue_gltf_channel_form form) {
+    return e->o->no_animation_pointer && (form == UE_GLTF_CHANNEL_POINTER || form == UE_GLTF_CHANNEL_MERGED);
+}
+
+/* The plan of one clip; returns the channels --no-animation-pointer left out. */
+static size_t plan_animation(exporter *e, size_t a) {
+    const ue_scene_animation *an = &e->s->animations[a];
+    int32_t written = 0;
+    size_t omitted = 0;
+    for (size_t c = 0; c < an->channel_count; c++) {
+        chan_plan *pl = &e->plans[e->chan_base[a] + c];
+        const char *why = NULL;
+        pl->form = ue_gltf_channel_pointer(e->s, a, c, pl->pointer, sizeof pl->pointer, &why);
+        pl->alpha = -1;
+        pl->sampler = -1;
+        e->samplers[e->chan_base[a] + c].input = e->samplers[e->chan_base[a] + c].output = -1;
+        if (omitted_pointer(e, pl->form)) {
+            pl->form = UE_GLTF_CHANNEL_UNSUPPORTED; /* said once for the whole file */
+            omitted++;
+        } else if (pl->form == UE_GLTF_CHANNEL_UNSUPPORTED) {
+            char path[160];
+            snprintf(path, sizeof path, "scene/animations[%zu]/channels[%zu]", a, c);
+            ue_diag_add(e->d, UE_SEV_WARNING, "gltf.anim.unsupported", UE_NO_OFFSET, path,
+                        "%s channel of animation \"%.64s\" left out: %s",
+                        target_name(an->channels[c].target), an->name, why);
+        } else if (pl->form != UE_GLTF_CHANNEL_MERGED) {
+            pl->sampler = written++;
+        }
+    }
+    /* An alpha folded into a colour channel is written by that channel. */
+    for (size_t c = 0; c < an->channel_count; c++) {
+        if (e->plans[e->chan_base[a] + c].form != UE_GLTF_CHANNEL_MERGED) continue;
+        for (size_t c2 = 0; c2 < an->channel_count; c2++)
+            if (an->channels[c2].target == UE_TARGET_BASE_COLOR &&
+                an->channels[c2].material == an->channels[c].material)
+                e->plans[e->chan_base[a] + c2].alpha = (int32_t)c;
+    }
+    if (written == 0 && an->channel_count > omitted) {
+        char path[64];
+        snprintf(path, sizeof path, "scene/animations[%zu]", a);
+        ue_diag_add(e->d, UE_SEV_WARNING, "gltf.anim.empty", UE_NO_OFFSET, path,
+                    "animation \"%.64s\" has no channel glTF can express; left out", an->name);
+    }
+    return omitted;
+}
+
+/* Decides how every channel is written and numbers the written samplers per animation;
+ * what glTF cannot express is reported as a warning naming it, never dropped silently. */
 static void plan_channels(exporter *e) {
     const ue_scene *s = e->s;
-    /* The same rule as ue_gltf_node_has_visibility, in one pass instead of one per node. */
-    for (size_t i = 0; i < s->node_count; i++) e->node_visibility[i] = s->nodes[i].hidden;
-    for (size_t a = 0; a < s->animation_count; a++)
-        for (size_t c = 0; c < s->animations[a].channel_count; c++) {
-            const ue_anim_channel *ch = &s->animations[a].channels[c];
-            if (ch->target == UE_TARGET_VISIBILITY) e->node_visibility[ch->node] = true;
-        }
-    size_t nch = 0;
+    size_t nch = 0, omitted = 0;
     for (size_t a = 0; a < s->animation_count; a++) {
         e->chan_base[a] = nch;
         nch += s->animations[a].channel_count;
     }
-    for (size_t a = 0; a < s->animation_count; a++) {
-        const ue_scene_animation *an = &s->animations[a];
-        int32_t written = 0;
-        for (size_t c = 0; c < an->channel_count; c++) {
-            chan_plan *pl = &e->plans[e->chan_base[a] + c];
-            const char *why = NULL;
-            pl->form = ue_gltf_channel_pointer(s, a, c, pl->pointer, sizeof pl->pointer, &why);
-            pl->alpha = -1;
-            pl->sampler = -1;
-            e->samplers[e->chan_base[a] + c].input = e->samplers[e->chan_base[a] + c].output = -1;
-            if (pl->form == UE_GLTF_CHANNEL_UNSUPPORTED) {
-                char path[160];
-                snprintf(path, sizeof path, "scene/animations[%zu]/channels[%zu]", a, c);
-                ue_diag_add(e->d, UE_SEV_WARNING, "gltf.anim.unsupported", UE_NO_OFFSET, path,
-                            "%s channel of animation \"%.64s\" left out: %s",
-                            target_name(an->channels[c].target), an->name, why);
-            } else if (pl->form != UE_GLTF_CHANNEL_MERGED) {
-                pl->sampler = written++;
-            }
+    for (size_t a = 0; a < s->animation_count; a++) omitted += plan_animation(e, a);
+    if (omitted)
+        ue_diag_add(e->d, UE_SEV_INFO, "gltf.anim.no_pointer", UE_NO_OFFSET, "scene/animations",
+                    "%zu KHR_animation_pointer channels (material, UV, visibility) left out as asked "
+                    "(--no-animation-pointer)", omitted);
+    /* The same rule as ue_gltf_node_has_visibility, over the channels that are written. */
+    for (size_t i = 0; i < s->node_count; i++) e->node_visibility[i] = s->nodes[i].hidden;
+    for (size_t a = 0; a < s->animation_count; a++)
+        for (size_t c = 0; c < s->animations[a].channel_count; c++) {
+            const ue_anim_channel *ch = &s->animations[a].channels[c];
+            if (ch->target == UE_TARGET_VISIBILITY && e->plans[e->chan_base[a] + c].sampler >= 0)
+                e->node_visibility[ch->node] = true;
         }
-        /* An alpha folded into a colour channel is written by that channel. */
-        for (size_t c = 0; c < an->channel_count; c++) {
-            if (e->plans[e->chan_base[a] + c].form != UE_GLTF_CHANNEL_MERGED) continue;
-            for (size_t c2 = 0; c2 < an->channel_count; c2++)
-                if (an->channels[c2].target == UE_TARGET_BASE_COLOR &&
-                    an->channels[c2].material == an->channels[c].material)
-                    e->plans[e->chan_base[a] + c2].alpha = (int32_t)c;
-        }
-        if (written == 0 && an->channel_count) {
-            char path[64];
-            snprintf(path, sizeof path, "scene/animations[%zu]", a);
-            ue_diag_add(e->d, UE_SEV_WARNING, "gltf.anim.empty", UE_NO_OFFSET, path,
-                        "animation \"%.64s\" has no channel glTF can express; left out",
-                        an->name);
-        }
-    }
 }
 
 /* Texture slots whose role glTF has no place for (or a second slot of one role). */
@@ -250,6 +268,14 @@ bool ue_gltf_bin_path(const char *gltf_path, char *out, size_t cap) {
 
 ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
                              ue_diag *d) {
+    ue_gltf_options o = {UE_GLTF_GLB, NULL, pretty, false, false};
+    return ue_gltf_write_file_opts(s, path, &o, overwrite, d);
+}
+
+ue_result ue_gltf_write_file_opts(const ue_scene *s, const char *path, const ue_gltf_options *opts,
+                                  bool overwrite, ue_diag *d) {
+    static const ue_gltf_options defaults;
+    if (!opts) opts = &defaults;
     size_t n = path ? strlen(path) : 0;
     bool glb = has_extension(path, n, ".glb");
     bool gltf = has_extension(path, n, ".gltf");
@@ -273,7 +299,9 @@ ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, b
                     "output exists (use -f to overwrite)");
         return UE_ERR_USAGE;
     }
-    ue_gltf_options o = {glb ? UE_GLTF_GLB : UE_GLTF_SEPARATE, bin_name, pretty, false};
+    ue_gltf_options o = *opts;
+    o.format = glb ? UE_GLTF_GLB : UE_GLTF_SEPARATE;
+    o.bin_uri = bin_name;
     ue_buf main_out = {0}, bin_out = {0};
     ue_result rc = ue_gltf_export(s, &o, &main_out, &bin_out, d);
     /* The .bin goes first: a .gltf never appears without the buffer it names. */

@@ -45,9 +45,10 @@ ue_result hsd_material_map_init(hsd_material_map *map, const ue_hsd_model *m) {
     map->scene_texture = filled(m->tobj_count);
     map->next_tobj_same_image = filled(m->tobj_count);
     map->image_first_tobj = filled(m->image_count);
+    map->base_tobj = filled(m->mobj_count);
     map->rgba_budget = hsd_rgba_budget(m);
     if (map->scene_material && map->scene_material_two_sided && map->scene_texture &&
-        map->next_tobj_same_image && map->image_first_tobj)
+        map->next_tobj_same_image && map->image_first_tobj && map->base_tobj)
         return UE_OK;
     hsd_material_map_free(map);
     return UE_ERR_NOMEM;
@@ -59,6 +60,7 @@ void hsd_material_map_free(hsd_material_map *map) {
     free(map->scene_texture);
     free(map->next_tobj_same_image);
     free(map->image_first_tobj);
+    free(map->base_tobj);
     memset(map, 0, sizeof *map);
 }
 
@@ -98,9 +100,7 @@ static float clean(double v) { return v == 0.0 ? 0.0f : (float)v; }
 
 /* KHR: A = Rk(θ)·diag(kx, ky), so A's first column is kx·(cos θ, −sin θ) and its second
  * ky·(sin θ, cos θ); what of the second column lies along the first is shear glTF lacks. */
-bool hsd_tobj_uv_transform(const ue_hsd_tobj *t, ue_uv_transform *out) {
-    double a[4], b[2];
-    hsd_tobj_uv_affine(t, a, b, NULL);
+bool hsd_uv_affine_to_khr(const double a[4], const double b[2], ue_uv_transform *out) {
     double kx = hypot(a[0], a[2]), theta;
     if (kx > 1e-12) theta = atan2(-a[2], a[0]);
     else theta = atan2(a[1], a[3]);
@@ -113,6 +113,12 @@ bool hsd_tobj_uv_transform(const ue_hsd_tobj *t, ue_uv_transform *out) {
     out->enabled = out->offset[0] != 0.0f || out->offset[1] != 0.0f || out->rotation != 0.0f ||
                    out->scale[0] != 1.0f || out->scale[1] != 1.0f;
     return fabs(shear) <= 1e-6 * (fabs(kx) + fabs(ky) + 1.0);
+}
+
+bool hsd_tobj_uv_transform(const ue_hsd_tobj *t, ue_uv_transform *out) {
+    double a[4], b[2];
+    hsd_tobj_uv_affine(t, a, b, NULL);
+    return hsd_uv_affine_to_khr(a, b, out);
 }
 
 /* ---- decoding a TObj's image -------------------------------------------------------------- */
@@ -133,11 +139,11 @@ static void pass_on(ue_diag *d, const ue_diag *local) {
     }
 }
 
-static ue_gx_image gx_view(const ue_hsd_model *m, const ue_hsd_tobj *t) {
-    const ue_hsd_image *im = &m->images[t->image];
+static ue_gx_image gx_view(const ue_hsd_model *m, int32_t image, int32_t tlut) {
+    const ue_hsd_image *im = &m->images[image];
     ue_gx_image g = {im->data, im->size, im->width, im->height, im->format, NULL, 0, 0, 0};
-    if (t->tlut >= 0 && (size_t)t->tlut < m->tlut_count) {
-        const ue_hsd_tlut *p = &m->tluts[t->tlut];
+    if (tlut >= 0 && (size_t)tlut < m->tlut_count) {
+        const ue_hsd_tlut *p = &m->tluts[tlut];
         g.tlut = p->data;
         g.tlut_size = p->data ? (size_t)p->n_entries * 2u : 0;
         g.tlut_count = p->n_entries;
@@ -152,16 +158,12 @@ static ue_result refuse(ue_parse_ctx *pc, ue_result r, const char *code, uint64_
     return r;
 }
 
-ue_result hsd_decode_tobj_level(const ue_hsd_model *m, size_t tobj, unsigned level,
-                                ue_parse_ctx *pc, const char *path, uint64_t *budget,
-                                uint8_t **rgba, uint32_t *w, uint32_t *h) {
+ue_result hsd_decode_image_level(const ue_hsd_model *m, int32_t image, int32_t tlut, unsigned level,
+                                 ue_parse_ctx *pc, const char *path, uint64_t *budget,
+                                 uint8_t **rgba, uint32_t *w, uint32_t *h) {
     *rgba = NULL;
-    const ue_hsd_tobj *t = &m->tobjs[tobj];
-    uint64_t at = file_offset(t->offset);
-    if (t->image < 0 || (size_t)t->image >= m->image_count)
-        return refuse(pc, UE_ERR_INVALID, "hsd.texture.image", at, path, "the TObj has no image");
-    const ue_hsd_image *im = &m->images[t->image];
-    at = file_offset(im->data_offset);
+    const ue_hsd_image *im = &m->images[image];
+    uint64_t at = file_offset(im->data_offset);
     uint32_t lw, lh;
     if (ue_gx_level_size(im->format, im->width, im->height, level, &lw, &lh, NULL, NULL) != UE_OK)
         return refuse(pc, UE_ERR_INVALID, "hsd.texture.size", file_offset(im->offset), path,
@@ -172,7 +174,7 @@ ue_result hsd_decode_tobj_level(const ue_hsd_model *m, size_t tobj, unsigned lev
                       "the model's decoded textures would outgrow the file more than 64-fold");
     uint8_t *px = malloc((size_t)bytes);
     if (!px) return UE_ERR_NOMEM;
-    ue_gx_image g = gx_view(m, t);
+    ue_gx_image g = gx_view(m, image, tlut);
     ue_diag local = {0};
     ue_result r = ue_gx_decode_level(&g, level, pc->mode, px, (size_t)bytes, &local, at, path);
     if (r != UE_OK) {
@@ -188,6 +190,17 @@ ue_result hsd_decode_tobj_level(const ue_hsd_model *m, size_t tobj, unsigned lev
     *budget -= bytes;
     *rgba = px, *w = lw, *h = lh;
     return UE_OK;
+}
+
+ue_result hsd_decode_tobj_level(const ue_hsd_model *m, size_t tobj, unsigned level,
+                                ue_parse_ctx *pc, const char *path, uint64_t *budget,
+                                uint8_t **rgba, uint32_t *w, uint32_t *h) {
+    *rgba = NULL;
+    const ue_hsd_tobj *t = &m->tobjs[tobj];
+    if (t->image < 0 || (size_t)t->image >= m->image_count)
+        return refuse(pc, UE_ERR_INVALID, "hsd.texture.image", file_offset(t->offset), path,
+                      "the TObj has no image");
+    return hsd_decode_image_level(m, t->image, t->tlut, level, pc, path, budget, rgba, w, h);
 }
 
 /* ---- textures ------------------------------------------------------------------------------- */
@@ -277,16 +290,23 @@ static float clamp01(float v) { return v > 1.0f ? 1.0f : v >= 0.0f ? v : 0.0f; }
 
 /* Factor glTF multiplies with COLOR_0 and the texture: the material colour when the diffuse
  * source includes MAT (BOTH: material × vertex, as the GX channel does), white for VTX alone;
- * alpha likewise from the alpha source (COMPAT follows the diffuse source). */
-static void base_color(const ue_hsd_mobj *mo, ue_scene_material *mat) {
+ * alpha likewise from the alpha source (COMPAT follows the diffuse source). A base TObj whose
+ * colour (alpha) op is REPLACE makes the RGB (alpha) factor 1: the texel replaces the colour. */
+void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_material *values,
+                             int32_t base_tobj, float out[4]) {
+    const ue_hsd_mobj *mo = &m->mobjs[mobj];
     uint32_t diffuse = mo->render_mode & HSD_RENDER_DIFFUSE_MASK;
     uint32_t alpha = (mo->render_mode >> HSD_RENDER_ALPHA_SHIFT) & 3u;
     if (alpha == 0) alpha = diffuse;
-    for (int i = 0; i < 4; i++) mat->base_color[i] = 1.0f;
-    if (!mo->has_material) return;
-    if (diffuse != 2)
-        for (int i = 0; i < 3; i++) mat->base_color[i] = srgb_to_linear(mo->material.diffuse[i]);
-    if (alpha != 2) mat->base_color[3] = clamp01(mo->material.alpha);
+    for (int i = 0; i < 4; i++) out[i] = 1.0f;
+    if (values && diffuse != 2)
+        for (int i = 0; i < 3; i++) out[i] = srgb_to_linear(values->diffuse[i]);
+    if (values && alpha != 2) out[3] = clamp01(values->alpha);
+    if (base_tobj < 0 || (size_t)base_tobj >= m->tobj_count) return;
+    uint32_t f = m->tobjs[base_tobj].flags;
+    if (TOBJ_COLOR_OP(f) == COLOR_OP_REPLACE)
+        for (int i = 0; i < 3; i++) out[i] = 1.0f;
+    if (TOBJ_ALPHA_OP(f) == ALPHA_OP_REPLACE) out[3] = 1.0f;
 }
 
 static bool gx_compare(uint8_t fn, unsigned a, unsigned ref) {
@@ -362,7 +382,7 @@ static bool transform_finite(const ue_uv_transform *t) {
            isfinite(t->scale[0]) && isfinite(t->scale[1]);
 }
 
-static ue_result add_base_slot(const ue_hsd_model *m, size_t tobj, int32_t mat_index,
+static ue_result add_base_slot(const ue_hsd_model *m, size_t mobj, size_t tobj, int32_t mat_index,
                                ue_parse_ctx *pc, const char *path, ue_scene *s,
                                hsd_material_map *map) {
     const ue_hsd_tobj *t = &m->tobjs[tobj];
@@ -389,9 +409,7 @@ static ue_result add_base_slot(const ue_hsd_model *m, size_t tobj, int32_t mat_i
                     "the texture matrix shears (rotation with unequal scale, or rot.x/rot.y); "
                     "glTF gets the nearest rotation and scale");
     }
-    if (TOBJ_COLOR_OP(t->flags) == COLOR_OP_REPLACE)
-        for (int i = 0; i < 3; i++) mat->base_color[i] = 1.0f; /* the texel replaces the colour */
-    if (TOBJ_ALPHA_OP(t->flags) == ALPHA_OP_REPLACE) mat->base_color[3] = 1.0f;
+    map->base_tobj[mobj] = (int32_t)tobj;
     return UE_OK;
 }
 
@@ -408,7 +426,7 @@ static ue_result texture_chain(const ue_hsd_model *m, size_t mobj, int32_t mat_i
         char path[96];
         snprintf(path, sizeof path, "dat/mobj[%zu]/tobj[%u]", mobj, n);
         if (!have_base && is_base_color(&m->tobjs[k])) {
-            ue_result r = add_base_slot(m, (size_t)k, mat_index, pc, path, s, map);
+            ue_result r = add_base_slot(m, mobj, (size_t)k, mat_index, pc, path, s, map);
             if (r != UE_OK) return r;
             have_base = s->materials[mat_index].slot_count > 0;
             continue;
@@ -435,13 +453,15 @@ static ue_result make_material(const ue_hsd_model *m, size_t mobj, bool two_side
     mat->source = hsd_source_id(HSD_KIND_MOBJ, mo->offset, mobj);
     mat->double_sided = two_sided;
     mat->unlit = !(mo->render_mode & HSD_RENDER_LIGHTING);
-    base_color(mo, mat);
     alpha_mode(mo, mat, d, path);
     if (ue_extras_set_number(&mat->extras, "hsd_render_mode", mo->render_mode) != UE_OK)
         return UE_ERR_NOMEM;
     ue_parse_ctx pc = ue_parse_begin(mode, d);
     ue_result r = texture_chain(m, mobj, idx, &pc, s, map);
     if (r == UE_OK && ue_parse_failed(&pc)) r = pc.failure;
+    mat = &s->materials[idx];
+    hsd_material_base_color(m, mobj, mo->has_material ? &mo->material : NULL,
+                            mat->slot_count ? map->base_tobj[mobj] : -1, mat->base_color);
     if (r == UE_OK) *out = idx;
     return r;
 }

@@ -32,6 +32,16 @@ void hsd_tobj_uv_affine(const ue_hsd_tobj *t, double a[4], double b[2], bool *re
  * false for the identity. */
 bool hsd_tobj_uv_transform(const ue_hsd_tobj *t, ue_uv_transform *out);
 
+/* The KHR_texture_transform form of any 2D affine UV map st' = A·st + b (A row-major 2×2), the
+ * decomposition hsd_tobj_uv_transform uses; false when the map shears (nearest given). */
+bool hsd_uv_affine_to_khr(const double a[4], const double b[2], ue_uv_transform *out);
+
+/* The linear RGBA base-colour factor of MObj `mobj` drawn with Material colours `values` (NULL:
+ * none, white) and base TObj `base_tobj` (-1: no texture slot): the one rule for the static
+ * material and every animated frame (docs/hsd-materials.md). */
+void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_material *values,
+                             int32_t base_tobj, float out[4]);
+
 /* hsd_scene_material for a PObj with `pobj_flags` (UE_POBJ_*): a PObj that culls neither face
  * draws both, so it gets the material's double-sided variant (made on first use as well);
  * hsd_scene_material itself is the single-sided one. */
@@ -50,6 +60,12 @@ uint64_t hsd_rgba_budget(const ue_hsd_model *m);
 ue_result hsd_decode_tobj_level(const ue_hsd_model *m, size_t tobj, unsigned level,
                                 ue_parse_ctx *pc, const char *path, uint64_t *budget,
                                 uint8_t **rgba, uint32_t *w, uint32_t *h);
+
+/* The same for any image row `image` drawn with palette row `tlut` (-1: none): the images of a
+ * TexAnim's table (texture swaps). */
+ue_result hsd_decode_image_level(const ue_hsd_model *m, int32_t image, int32_t tlut, unsigned level,
+                                 ue_parse_ctx *pc, const char *path, uint64_t *budget,
+                                 uint8_t **rgba, uint32_t *w, uint32_t *h);
 
 /* The model-format `images` hook of an HSD .dat: every distinct (image, palette) pair that a
  * TObj of any model set samples, decoded (level 0, or every level with all_levels), named

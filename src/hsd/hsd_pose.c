@@ -100,18 +100,24 @@ static void joint_srt(const ue_hsd_joint *j, size_t index, ue_parse_ctx *c, floa
 }
 
 /* Local = [P⁻¹·R·diag(scale)·P | t], P = diag(parent scl) or I (§8.2): element (i, k) is
- * R_ik · s_k · p_k / p_i. */
-static void local_matrix(const float rot[3], const float scale[3], const float trans[3], const double *pscl,
-                         double out[16]) {
+ * R_ik · s_k · p_k / p_i. scl: CLASSICAL_SCALE passes the parent's on (its own scale then shears
+ * the children); otherwise the joint's scale multiplies into it. */
+void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,
+                     const double *parent_scl, double local[16], double scl[3], bool *has_scl) {
     double r[16];
     hsd_mat_rotation_zyx(rot, r);
-    hsd_mat_identity(out);
+    hsd_mat_identity(local);
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++) {
-            double comp = pscl ? pscl[k] / pscl[i] : 1.0;
-            out[k * 4 + i] = r[k * 4 + i] * scale[k] * comp;
+            double comp = parent_scl ? parent_scl[k] / parent_scl[i] : 1.0;
+            local[k * 4 + i] = r[k * 4 + i] * scale[k] * comp;
         }
-    for (int i = 0; i < 3; i++) out[12 + i] = trans[i];
+    for (int i = 0; i < 3; i++) local[12 + i] = trans[i];
+    *has_scl = classical ? parent_scl != NULL : true;
+    for (int k = 0; k < 3; k++) {
+        double own = classical ? 1.0 : scale[k];
+        scl[k] = parent_scl ? own * parent_scl[k] : own;
+    }
 }
 
 static void inverse_bind_of(const ue_hsd_joint *j, size_t index, ue_parse_ctx *c, double out[16]) {
@@ -144,7 +150,9 @@ static void pose_joint(const ue_hsd_model *m, hsd_pose *p, size_t i, ue_parse_ct
     float rot[3], scale[3], trans[3];
     joint_srt(j, i, c, rot, scale, trans);
     bool pscl = parent != UE_HSD_NONE && p->has_scl[parent];
-    local_matrix(rot, scale, trans, pscl ? &p->scl[3 * (size_t)parent] : NULL, &p->local[16 * i]);
+    bool classical = (j->flags & UE_JOBJ_CLASSICAL_SCALE) != 0;
+    hsd_joint_local(rot, scale, trans, classical, pscl ? &p->scl[3 * (size_t)parent] : NULL,
+                    &p->local[16 * i], &p->scl[3 * i], &p->has_scl[i]);
     if (!all_finite(&p->local[16 * i], 16)) {
         ue_violation(c, "hsd.pose.nan", (uint64_t)j->offset + UE_DAT_HEADER, path,
                      "the local matrix is not finite (a parent scale of 0 cannot be compensated)");
@@ -155,14 +163,6 @@ static void pose_joint(const ue_hsd_model *m, hsd_pose *p, size_t i, ue_parse_ct
     if (!all_finite(&p->world[16 * i], 16)) {
         ue_violation(c, "hsd.pose.nan", (uint64_t)j->offset + UE_DAT_HEADER, path, "the world matrix is not finite");
         hsd_mat_identity(&p->world[16 * i]);
-    }
-    /* scl: CLASSICAL_SCALE passes the parent's on (its own scale then shears the children);
-     * otherwise the joint's scale multiplies into it (§8.2). */
-    bool classical = (j->flags & UE_JOBJ_CLASSICAL_SCALE) != 0;
-    p->has_scl[i] = classical ? pscl : true;
-    for (int k = 0; k < 3; k++) {
-        double own = classical ? 1.0 : scale[k];
-        p->scl[3 * i + (size_t)k] = pscl ? own * p->scl[3 * (size_t)parent + (size_t)k] : own;
     }
     inverse_bind_of(j, i, c, &p->inverse_bind[16 * i]);
 }

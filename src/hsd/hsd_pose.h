@@ -57,6 +57,12 @@ ue_result hsd_pobj_skin_compute(const ue_hsd_model *m, const hsd_pose *p, size_t
 void hsd_skin_point(const hsd_skin_slot *s, const float in[3], float out[3]);
 bool hsd_skin_normal(const hsd_skin_slot *s, const float in[3], float out[3]);
 
+/* §8.2 for one joint, the rule the bind pose and every animated frame share: the local matrix
+ * [P⁻¹·R·diag(scale)·P | translation] with P = diag(parent_scl) (identity when parent_scl is NULL:
+ * a root, or a CLASSICAL_SCALE chain from the root), and the joint's own accumulated scale. */
+void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,
+                     const double *parent_scl, double local[16], double scl[3], bool *has_scl);
+
 /* Small double matrix helpers shared by the scene conversion and the tests. */
 void hsd_mat_identity(double m[16]);
 void hsd_mat_mul(const double a[16], const double b[16], double out[16]);

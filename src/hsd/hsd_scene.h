@@ -17,6 +17,7 @@ typedef struct hsd_material_map {
     int32_t *scene_material_two_sided; /* one per model mobj */
     int32_t *image_first_tobj;         /* one per model image */
     int32_t *next_tobj_same_image;     /* one per model tobj */
+    int32_t *base_tobj;                /* one per model mobj: the TObj its base slot came from */
     uint64_t rgba_budget;
 } hsd_material_map;
 

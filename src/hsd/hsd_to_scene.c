@@ -1,5 +1,5 @@
 /* unearth — HSD model → scene IR: the joint tree as nodes (TRS from the §8.2 local matrices),
- * one skin per model set with inverse binds matching those nodes, then each joint's meshes. */
+ * one skin per model set with inverse binds matching those nodes, each joint's meshes, the clips. */
 #include "hsd/hsd_to_scene.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "hsd/hsd_anim_scene.h"
 
 ue_source_id hsd_source_id(uint32_t kind, uint32_t data_offset, size_t index) {
     ue_source_id id;
@@ -322,6 +323,8 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
     if (r == UE_OK) r = add_joints_and_skins(&x);
     for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
         if (x.joint_node[j] >= 0) r = hsd_scene_joint_meshes(&x, j);
+    /* Clips last: they bind to the nodes, mesh nodes and materials made above. */
+    if (r == UE_OK && !ue_parse_failed(&x.c)) r = hsd_anims_to_scene(&x);
     if (r == UE_OK) {
         report_totals(&x);
         r = x.c.failure;

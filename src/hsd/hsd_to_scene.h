@@ -15,7 +15,10 @@ enum {
     HSD_KIND_DOBJ = 2,
     HSD_KIND_POBJ = 3,
     HSD_KIND_MOBJ = 4,
-    HSD_KIND_TOBJ = 5
+    HSD_KIND_TOBJ = 5,
+    HSD_KIND_ANIMJOINT = 6, /* an AnimJoint node (skeletal channels, skeletal clips) */
+    HSD_KIND_MATANIM = 7,   /* a MatAnim (colour channels) or a MatAnimJoint root (material clips) */
+    HSD_KIND_TEXANIM = 8    /* a TexAnim (UV and texture-swap channels) */
 };
 ue_source_id hsd_source_id(uint32_t kind, uint32_t data_offset, size_t index);
 
@@ -32,8 +35,6 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
  * scale. Exact when the matrix has orthogonal columns; otherwise (shear from compensated
  * scale) the nearest T·R·S by Gram–Schmidt, and false. */
 bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]);
-
-#endif
 
 /* ---- shared by hsd_to_scene.c (joints, skins) and hsd_scene_mesh.c (meshes) ---------------- */
 
@@ -54,3 +55,5 @@ typedef struct hsd_scene_ctx {
 /* The meshes of joint `j` (its DObj list → one primitive per (DObj, PObj)), on one skinned mesh
  * node that is a scene root (glTF ignores its transform); hidden when the joint is HIDDEN. */
 ue_result hsd_scene_joint_meshes(hsd_scene_ctx *x, size_t j);
+
+#endif

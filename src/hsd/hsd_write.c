@@ -6,6 +6,7 @@
 #include "unearth/hsd_model.h"
 #include "hsd/dat_builder.h"
 #include "hsd/hsd_int.h"
+#include "hsd/hsd_write_anim.h"
 
 #define NOWHERE UINT32_MAX
 #define ROOT_BITS (UE_JOBJ_ROOT_OPA | UE_JOBJ_ROOT_XLU | UE_JOBJ_ROOT_TEXEDGE)
@@ -445,17 +446,18 @@ static void fill_all(writer *w) {
 static bool is_scene(const ue_hsd_model_set *s) { return strcmp(s->root_name, "scene_data") == 0; }
 
 /* Every "scene_data" set becomes one ModelSet of a single SceneDesc (§2.8), in set order, placed
- * first; the animation arrays are not carried over (their offsets point into another DAT). */
+ * first; its animation arrays are filled from m->anims by hsd_write_anims (the raw *_offset
+ * fields of a set point into another DAT and are not used). */
 static void place_scene(writer *w) {
     const ue_hsd_model *m = w->m;
     size_t n = 0;
     for (size_t i = 0; i < m->set_count; i++) n += is_scene(&m->sets[i]);
+    memset(w->set_at, 0xFF, m->set_count * sizeof *w->set_at); /* NOWHERE: a plain joint root */
     if (!n) return;
     uint32_t scene = place(w, 0x10);
     uint32_t list = place(w, (n + 1) * 4);
     ue_datb_pointer(&w->b, scene, list);
     for (size_t i = 0, k = 0; i < m->set_count; i++) {
-        w->set_at[i] = NOWHERE;
         if (!is_scene(&m->sets[i])) continue;
         w->set_at[i] = place(w, 0x10);
         ue_datb_pointer(&w->b, list + 4 * (uint32_t)k++, w->set_at[i]);
@@ -513,6 +515,7 @@ ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d) {
     ue_result r = check_joints(m, d);
     if (r == UE_OK) r = check_meshes(m, d);
     if (r == UE_OK) r = check_materials(m, d);
+    if (r == UE_OK) r = hsd_write_anims_check(m, d);
     if (r != UE_OK) return r;
     writer w;
     memset(&w, 0, sizeof w);
@@ -532,7 +535,9 @@ ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag *d) {
     place_buffers(&w);
     fill_all(&w);
     place_roots(&w);
-    r = ue_datb_finish(&w.b, out);
+    const hsd_anim_links links = {w.joint_at, w.image_at, w.tlut_at, w.set_at};
+    r = hsd_write_anims(&w.b, m, &links);
+    if (r == UE_OK) r = ue_datb_finish(&w.b, out);
     ue_datb_free(&w.b);
     free_tables(&w);
     return r;

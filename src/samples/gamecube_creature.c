@@ -1,5 +1,5 @@
 /* unearth — the GameCube sample creature: an HSD model built as tables and written with
- * ue_hsd_model_write (8 joints, envelope and rigid meshes, CMPR/C4/RGB5A3 textures, eye atlas). */
+ * ue_hsd_model_write (8 joints, envelope and rigid meshes, CMPR/C4/RGB5A3 textures, animations). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +7,11 @@
 #include "unearth/hsd_model.h"
 #include "gamecube/gx_encode.h"
 #include "samples/samples.h"
+#include "samples/gamecube_creature.h"
 #include "common/bytes.h"
 
 /* Every value below is listed in docs/hsd.md ("The sample creature") so that a test can
  * compute the bind pose by hand. */
-
-enum { J_ROOT, J_HIPS, J_CHEST, J_HEAD, J_JAW, J_ARM_L, J_ARM_R, J_TAIL, JOINTS };
 
 typedef struct joint_def {
     const char *name;
@@ -263,6 +262,21 @@ static void eyes_dl(ue_buf *dl) {
     }
 }
 
+/* The mouth: one fan of 4 below the eyes (x ±0.25, y 0.25…0.5, z = 0.6875), same attributes. */
+static void mouth_dl(ue_buf *dl) {
+    static const float corner[4][2] = {{-0.25f, 0.25f}, {-0.25f, 0.5f}, {0.25f, 0.5f}, {0.25f, 0.25f}};
+    static const float uv[4][2] = {{0, 1}, {0, 0}, {1, 0}, {1, 1}};
+    ue_buf_put_u8(dl, GX_FAN);
+    ue_buf_put_u16be(dl, 4);
+    for (int k = 0; k < 4; k++) {
+        put_f32(dl, corner[k][0]);
+        put_f32(dl, corner[k][1]);
+        put_f32(dl, 0.6875f);
+        put_f32(dl, uv[k][0]);
+        put_f32(dl, uv[k][1]);
+    }
+}
+
 /* ---- textures ---------------------------------------------------------------------------------- */
 
 /* Skin, CMPR 16×16: diagonal bands of two colours exactly representable in RGB565. */
@@ -323,25 +337,41 @@ static ue_result eye_texture(ue_buf *out) {
     return ue_gx_encode_rgba(UE_GX_RGB5A3, rgba, 16, 16, out);
 }
 
+/* Mouths, RGB5A3 16×16 (the TexAnim's image table; `closed` is also the static image): a dark
+ * red shape on transparency — closed a 2-texel line, open an 8×6 box, wide a 12×8 box. */
+static ue_result mouth_texture(int shape, ue_buf *out) {
+    static const uint8_t clear[4] = {0, 0, 0, 0}, lip[4] = {136, 34, 34, 255};
+    static const int half_w[3] = {6, 4, 6}, top[3] = {7, 5, 4}, bottom[3] = {9, 11, 12};
+    uint8_t rgba[16 * 16 * 4];
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            bool in = x >= 8 - half_w[shape] && x < 8 + half_w[shape] && y >= top[shape] &&
+                      y < bottom[shape];
+            memcpy(rgba + 4 * (y * 16 + x), in ? lip : clear, 4);
+        }
+    return ue_gx_encode_rgba(UE_GX_RGB5A3, rgba, 16, 16, out);
+}
+
 /* ---- tables -------------------------------------------------------------------------------------- */
 
 enum { ATTR_BODY = 0, ATTR_HEAD = 5, ATTR_EYES = 8, ATTRS = 10 };
-enum { P_TORSO, P_TAIL, P_LIMBS, P_HEAD, P_EYES, POBJS };
+enum { P_TORSO, P_TAIL, P_LIMBS, P_HEAD, P_EYES, P_MOUTH, POBJS };
 
 typedef struct creature {
     ue_hsd_model m;
     ue_hsd_model_set set;
     ue_hsd_joint joints[JOINTS];
-    ue_hsd_dobj dobjs[4];
-    ue_hsd_mobj mobjs[3];
-    ue_hsd_tobj tobjs[3];
-    ue_hsd_image images[3];
+    ue_hsd_dobj dobjs[DOBJS];
+    ue_hsd_mobj mobjs[4];
+    ue_hsd_tobj tobjs[TOBJS];
+    ue_hsd_image images[IMAGES];
     ue_hsd_tlut tlut;
     ue_hsd_pobj pobjs[POBJS];
     ue_hsd_vtx_attr attrs[ATTRS];
     ue_hsd_envelope envs[8];
     ue_hsd_weight weights[10];
-    ue_buf dl[POBJS], tex[3], palette;
+    ue_buf dl[POBJS], tex[IMAGES], palette;
+    creature_anims anims;
     uint8_t pos[30 * 12], uv[16 * 4], head_nrm[6 * 12], head_pos[8 * 6];
 } creature;
 
@@ -432,13 +462,15 @@ static void fill_meshes(creature *c) {
     c->pobjs[P_LIMBS] = pobj("limbs", -1, env, ATTR_BODY, 5, 5, 3, &c->dl[P_LIMBS]);
     c->pobjs[P_HEAD] = pobj("head", -1, skin | back, ATTR_HEAD, 3, 0, 0, &c->dl[P_HEAD]);
     c->pobjs[P_EYES] = pobj("eyes", -1, skin | back, ATTR_EYES, 2, 0, 0, &c->dl[P_EYES]);
+    c->pobjs[P_MOUTH] = pobj("mouth", -1, skin | back, ATTR_EYES, 2, 0, 0, &c->dl[P_MOUTH]);
     /* body and limbs share one MObj (one row, written once); both hang on the root. */
-    c->dobjs[0] = (ue_hsd_dobj){0, "body", 1, 0, P_TORSO, J_ROOT};
-    c->dobjs[1] = (ue_hsd_dobj){0, "limbs", -1, 0, P_LIMBS, J_ROOT};
-    c->dobjs[2] = (ue_hsd_dobj){0, "head", 3, 1, P_HEAD, J_HEAD};
-    c->dobjs[3] = (ue_hsd_dobj){0, "eyes", -1, 2, P_EYES, J_HEAD};
-    c->joints[J_ROOT].first_dobj = 0;
-    c->joints[J_HEAD].first_dobj = 2;
+    c->dobjs[D_BODY] = (ue_hsd_dobj){0, "body", D_LIMBS, 0, P_TORSO, J_ROOT};
+    c->dobjs[D_LIMBS] = (ue_hsd_dobj){0, "limbs", -1, 0, P_LIMBS, J_ROOT};
+    c->dobjs[D_HEAD] = (ue_hsd_dobj){0, "head", D_EYES, 1, P_HEAD, J_HEAD};
+    c->dobjs[D_EYES] = (ue_hsd_dobj){0, "eyes", D_MOUTH, 2, P_EYES, J_HEAD};
+    c->dobjs[D_MOUTH] = (ue_hsd_dobj){0, "mouth", -1, 3, P_MOUTH, J_HEAD};
+    c->joints[J_ROOT].first_dobj = D_BODY;
+    c->joints[J_HEAD].first_dobj = D_HEAD;
 }
 
 static ue_hsd_mobj mobj(const char *name, uint32_t render_mode, int32_t tobj,
@@ -492,13 +524,19 @@ static void fill_materials(creature *c) {
     c->mobjs[2].has_pe = true;
     /* COLOR|ALPHA_UPDATE|COMPARE|ZUPDATE, alpha ≥ 128 passes, blended SRCALPHA/INVSRCALPHA. */
     c->mobjs[2].pe = (ue_hsd_pe){0x33, 128, 0, 255, 1, 4, 5, 3, 3, 6, 0, 7};
+    c->mobjs[3] = c->mobjs[2]; /* the mouth is drawn like the eyes */
+    c->mobjs[3].name = "mouth_mat";
+    c->mobjs[3].first_tobj = T_MOUTH;
     /* colour op MODULATE (4 << 16) on the diffuse light map (0x10); the eyes REPLACE. */
     c->tobjs[0] = tobj("skin", 0, -1, 1, 0x10u | (4u << 16), 1);
     c->tobjs[1] = tobj("head_skin", 1, 0, 0, 0x10u | (4u << 16), 1);
     c->tobjs[2] = tobj("eye_atlas", 2, -1, 0, 0x10u | (5u << 16) | (4u << 20), 2);
-    c->images[0] = image(&c->tex[0], 16, UE_GX_CMPR);
-    c->images[1] = image(&c->tex[1], 8, UE_GX_C4);
-    c->images[2] = image(&c->tex[2], 16, UE_GX_RGB5A3);
+    /* alpha op MODULATE (3 << 20): the material's animated alpha fades the mouth (REPLACE, as
+     * the eyes have, would leave only the texture's alpha) */
+    c->tobjs[3] = tobj("mouth", IM_MOUTH_CLOSED, -1, 0, 0x10u | (5u << 16) | (3u << 20), 1);
+    c->images[IM_SKIN] = image(&c->tex[IM_SKIN], 16, UE_GX_CMPR);
+    c->images[IM_HEAD] = image(&c->tex[IM_HEAD], 8, UE_GX_C4);
+    for (int i = IM_EYES; i < IMAGES; i++) c->images[i] = image(&c->tex[i], 16, UE_GX_RGB5A3);
     c->tlut = (ue_hsd_tlut){0, 0, c->palette.data, UE_GX_TLUT_RGB5A3, 0, 4};
 }
 
@@ -510,13 +548,13 @@ static void link_model(creature *c) {
     m->joints = c->joints;
     m->joint_count = JOINTS;
     m->dobjs = c->dobjs;
-    m->dobj_count = 4;
+    m->dobj_count = DOBJS;
     m->mobjs = c->mobjs;
-    m->mobj_count = 3;
+    m->mobj_count = 4;
     m->tobjs = c->tobjs;
-    m->tobj_count = 3;
+    m->tobj_count = TOBJS;
     m->images = c->images;
-    m->image_count = 3;
+    m->image_count = IMAGES;
     m->tluts = &c->tlut;
     m->tlut_count = 1;
     m->pobjs = c->pobjs;
@@ -539,9 +577,12 @@ static ue_result build(creature *c) {
     limbs_dl(&c->dl[P_LIMBS]);
     head_dl(&c->dl[P_HEAD]);
     eyes_dl(&c->dl[P_EYES]);
-    ue_result r = skin_texture(&c->tex[0]);
-    if (r == UE_OK) r = head_texture(&c->tex[1], &c->palette);
-    if (r == UE_OK) r = eye_texture(&c->tex[2]);
+    mouth_dl(&c->dl[P_MOUTH]);
+    ue_result r = skin_texture(&c->tex[IM_SKIN]);
+    if (r == UE_OK) r = head_texture(&c->tex[IM_HEAD], &c->palette);
+    if (r == UE_OK) r = eye_texture(&c->tex[IM_EYES]);
+    for (int i = 0; i < 3 && r == UE_OK; i++) r = mouth_texture(i, &c->tex[IM_MOUTH_CLOSED + i]);
+    if (r == UE_OK) r = creature_anims_build(&c->anims, &c->m.anims);
     for (int i = 0; i < POBJS; i++)
         if (c->dl[i].failed) r = UE_ERR_NOMEM;
     fill_meshes(c);
@@ -556,8 +597,9 @@ ue_result ue_sample_creature_dat(ue_buf *out) {
     ue_result r = build(c);
     if (r == UE_OK) r = ue_hsd_model_write(&c->m, out, NULL);
     for (int i = 0; i < POBJS; i++) ue_buf_free(&c->dl[i]);
-    for (int i = 0; i < 3; i++) ue_buf_free(&c->tex[i]);
+    for (int i = 0; i < IMAGES; i++) ue_buf_free(&c->tex[i]);
     ue_buf_free(&c->palette);
+    creature_anims_free(&c->anims);
     free(c);
     return r;
 }

@@ -6,6 +6,7 @@
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
 #include "samples/samples.h"
+#include "samples/gamecube_creature.h"
 #include "common/bytes.h"
 
 /* Deterministic generator (xorshift32) so every build yields the same bytes. */
@@ -108,13 +109,15 @@ static ue_result add_buf(ue_sample_list *out, const char *path, ue_buf *b) {
 /* The sample creature (gamecube_creature.c) in an XD-style PKX, and in an XD-style FSYS that
  * stores that PKX LZSS-compressed: the game's chain FSYS → LZSS → PKX → DAT. (No bare .dat yet:
  * the CLI does not take DATs before the model reader is in, and `roundtrip` over every file of demo/gamecube
- * must stay green.) */
+ * must stay green.) Its 0xD0 entries and blink block name the creature's clips
+ * (gamecube_creature_anim.c). */
 static ue_result add_creature(ue_sample_list *out) {
     ue_buf dat = {0}, pkx = {0}, fsys = {0};
-    uint8_t *anims = anim_table(17, true);
+    uint8_t *anims = creature_pkx_anim_entries();
     ue_result r = anims ? ue_sample_creature_dat(&dat) : UE_ERR_NOMEM;
     if (r == UE_OK)
-        r = ue_pkx_build(UE_PKX_XD, dat.data, dat.size, NULL, 0, anims, 17, 0, &pkx);
+        r = ue_pkx_build(UE_PKX_XD, dat.data, dat.size, NULL, 0, anims, 17, CREATURE_SPECIES, &pkx);
+    if (r == UE_OK) creature_pkx_blink(pkx.data, pkx.size);
     const ue_fsys_write_entry entries[] = {
         {"creature", "creature.pkx", 0x1E, 0x0301, true, pkx.data, pkx.size, NULL, 0, NULL, 0},
     };

@@ -628,6 +628,51 @@ static void glb_pointer_channels(void) {
     ue_scene_free(&s);
 }
 
+/* no_animation_pointer: the pointer scene keeps only its node rotation channel (now sampler 0),
+ * the extension is no longer declared (KHR_texture_transform stays: the slot is still written),
+ * and one info diagnostic counts the two channels left out. */
+static void no_animation_pointer_option(void) {
+    ue_scene s;
+    gs_pointer(&s);
+    ue_buf out = {0};
+    ue_diag d = {0};
+    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false, true};
+    REQUIRE(ue_gltf_export(&s, &o, &out, NULL, &d) == UE_OK);
+    REQUIRE(d.count == 1);
+    CHECK_STR(d.items[0].code, "gltf.anim.no_pointer");
+    CHECK(d.items[0].severity == UE_SEV_INFO);
+    CHECK(strstr(d.items[0].message, "2 KHR_animation_pointer channels") != NULL);
+    glb g;
+    REQUIRE(parse_glb(&out, &g));
+    json_t *r = g.root;
+    json_t *used = json_object_get(r, "extensionsUsed");
+    CHECK(json_array_size(used) == 1);
+    CHECK_STR(json_string_value(json_array_get(used, 0)), "KHR_texture_transform");
+    json_t *chans = json_object_get(at(r, "animations", 0), "channels");
+    REQUIRE(json_array_size(chans) == 1);
+    json_t *tg = json_object_get(json_array_get(chans, 0), "target");
+    CHECK_STR(json_string_value(json_object_get(tg, "path")), "rotation");
+    CHECK_EQ_U(geti(json_array_get(chans, 0), "sampler"), 0);
+    CHECK(json_array_size(json_object_get(at(r, "animations", 0), "samplers")) == 1);
+    CHECK(!memmem_ok((const char *)out.data, out.size, "KHR_animation_pointer"));
+    json_decref(r);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+    /* The layers clip has only pointer channels (visibility, colour, alpha, UV rotation): it is
+     * left out whole, without a gltf.anim.empty warning, and no animations array remains. */
+    gs_layers(&s);
+    REQUIRE(ue_gltf_export(&s, &o, &out, NULL, &d) == UE_OK);
+    CHECK(!has_code(&d, "gltf.anim.empty") && has_code(&d, "gltf.anim.no_pointer"));
+    REQUIRE(parse_glb(&out, &g));
+    CHECK(json_object_get(g.root, "animations") == NULL);
+    CHECK(!memmem_ok((const char *)out.data, out.size, "KHR_animation_pointer"));
+    json_decref(g.root);
+    ue_buf_free(&out);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
 static void pointer_targets_checked(void) {
     ue_scene s;
     gs_pointer(&s);
@@ -1045,6 +1090,7 @@ int main(void) {
     RUN(gltf_separate_bin);
     RUN(glb_skinned_animation);
     RUN(glb_pointer_channels);
+    RUN(no_animation_pointer_option);
     RUN(pointer_targets_checked);
     RUN(influences_reduced_to_four);
     RUN(glb_layers);

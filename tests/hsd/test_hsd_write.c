@@ -642,10 +642,10 @@ static void test_roundtrip_creature(void) {
     CHECK(ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, &d) == UE_OK);
     CHECK_EQ_U(d.count, 0);
     CHECK_EQ_U(m.joint_count, 8);
-    CHECK_EQ_U(m.dobj_count, 4);
-    CHECK_EQ_U(m.mobj_count, 3);
-    CHECK_EQ_U(m.pobj_count, 5);
-    CHECK_EQ_U(m.image_count, 3);
+    CHECK_EQ_U(m.dobj_count, 5);
+    CHECK_EQ_U(m.mobj_count, 4);
+    CHECK_EQ_U(m.pobj_count, 6);
+    CHECK_EQ_U(m.image_count, 6); /* 4 TObj images and the mouth table's other 2 */
     CHECK_EQ_U(m.envelope_count, 8);
     CHECK_EQ_U(m.weight_count, 10);
     CHECK(ue_hsd_model_write(&m, &again, NULL) == UE_OK);

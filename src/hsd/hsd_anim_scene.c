@@ -1,0 +1,444 @@
+/* unearth — HSD skeletal clips → scene IR: each joint's §8.2 local matrix rebuilt from the runtime
+ * evaluation at every frame, decomposed like the bind pose's nodes, written as LINEAR TRS channels. */
+#include "hsd/hsd_anim_scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsd/hsd_anim_eval.h"
+
+#define MAX_SPAN 256u          /* keys one dropped run may cover: bounds the key reduction's work */
+#define KEY_TOLERANCE 1e-6     /* relative error a dropped key may have */
+#define MAX_INDEX (1u << 20)   /* animation indices past this are no ModelSet array position */
+
+/* ---- key reduction ------------------------------------------------------------------------ */
+
+static double tol_of(double v) { return KEY_TOLERANCE * fmax(1.0, fabs(v)); }
+
+/* glTF's LINEAR for a rotation is slerp between unit quaternions in one hemisphere. */
+static void slerp(const float *a, const float *b, double u, double out[4]) {
+    double d = 0;
+    for (int k = 0; k < 4; k++) d += (double)a[k] * b[k];
+    double wa = 1 - u, wb = u;
+    if (d < 0.9999999) {
+        double th = acos(d < -1 ? -1 : d), s = sin(th);
+        wa = sin((1 - u) * th) / s, wb = sin(u * th) / s;
+    }
+    for (int k = 0; k < 4; k++) out[k] = wa * a[k] + wb * b[k];
+}
+
+/* Does interpolating keys a and b reproduce every key strictly between them? */
+static bool span_ok(const hsd_frames *f, const float *v, uint32_t comps, bool quat, uint32_t a, uint32_t b) {
+    for (uint32_t k = a + 1; k < b; k++) {
+        double u = (f->time[k] - f->time[a]) / (double)(f->time[b] - f->time[a]), got[4];
+        if (quat) slerp(&v[a * comps], &v[b * comps], u, got);
+        else
+            for (uint32_t c = 0; c < comps; c++)
+                got[c] = v[a * comps + c] + u * ((double)v[b * comps + c] - v[a * comps + c]);
+        for (uint32_t c = 0; c < comps; c++)
+            if (fabs(got[c] - v[k * comps + c]) > tol_of(v[k * comps + c])) return false;
+    }
+    return true;
+}
+
+/* Marks the keys to keep: the first, the last, and (LINEAR) every key whose run could not be
+ * dropped, (STEP) every key whose value differs from the one before. */
+static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, ue_interp interp, bool quat,
+                          uint8_t *keep) {
+    uint32_t n = f->count, kept = 0;
+    for (uint32_t i = 0; i < n; i++) keep[i] = i == 0 || i + 1 == n;
+    if (interp == UE_INTERP_STEP) {
+        for (uint32_t i = 1; i + 1 < n; i++)
+            keep[i] = memcmp(&v[i * comps], &v[(i - 1) * comps], comps * sizeof *v) != 0;
+    } else {
+        uint32_t a = 0;
+        for (uint32_t i = 1; i + 1 < n; i++)
+            if (i + 1 - a > MAX_SPAN || !span_ok(f, v, comps, quat, a, i + 1)) keep[i] = 1, a = i;
+    }
+    for (uint32_t i = 0; i < n; i++) kept += keep[i];
+    return kept;
+}
+
+ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target, ue_interp interp,
+                               const hsd_frames *f, const float *values, ue_anim_channel **out) {
+    *out = NULL;
+    uint32_t comps = ue_anim_target_components(target);
+    uint8_t *keep = malloc(f->count ? f->count : 1);
+    if (!keep) return UE_ERR_NOMEM;
+    uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
+    ue_anim_channel *ch = ue_scene_add_channel(s, anim, target, interp, kept);
+    if (!ch) {
+        free(keep);
+        return UE_ERR_NOMEM;
+    }
+    for (uint32_t i = 0, k = 0; i < f->count; i++) {
+        if (!keep[i]) continue;
+        ch->times[k] = f->time[i];
+        memcpy(&ch->values[k * comps], &values[i * comps], comps * sizeof *values);
+        k++;
+    }
+    free(keep);
+    *out = ch;
+    return UE_OK;
+}
+
+/* ---- track questions ------------------------------------------------------------------------- */
+
+static bool aobj_valid(const ue_hsd_model *m, int32_t aobj) {
+    const ue_hsd_anims *a = &m->anims;
+    return aobj >= 0 && (size_t)aobj < a->aobj_count &&
+           (size_t)a->aobjs[aobj].first_track + a->aobjs[aobj].track_count <= a->track_count;
+}
+
+bool hsd_aobj_has_track(const ue_hsd_model *m, int32_t aobj, uint8_t first_type, uint8_t last_type) {
+    if (!aobj_valid(m, aobj)) return false;
+    const ue_hsd_aobj *ao = &m->anims.aobjs[aobj];
+    for (uint32_t t = 0; t < ao->track_count; t++) {
+        uint8_t type = m->anims.tracks[ao->first_track + t].type;
+        if (type >= first_type && type <= last_type && m->anims.tracks[ao->first_track + t].key_count) return true;
+    }
+    return false;
+}
+
+bool hsd_aobj_steps(const ue_hsd_model *m, int32_t aobj, uint8_t first_type, uint8_t last_type) {
+    if (!aobj_valid(m, aobj)) return true;
+    const ue_hsd_anims *a = &m->anims;
+    const ue_hsd_aobj *ao = &a->aobjs[aobj];
+    for (uint32_t t = 0; t < ao->track_count; t++) {
+        const ue_hsd_track *tr = &a->tracks[ao->first_track + t];
+        if (tr->type < first_type || tr->type > last_type) continue;
+        for (uint32_t k = 0; k < tr->key_count && (size_t)tr->first_key + k < a->key_count; k++) {
+            uint8_t op = a->keys[tr->first_key + k].op;
+            if (op != UE_HSD_KEY_CON && op != UE_HSD_KEY_KEY) return false;
+        }
+    }
+    return true;
+}
+
+static size_t clip_key_count(const ue_hsd_model *m, const ue_hsd_clip *c) {
+    const ue_hsd_anims *a = &m->anims;
+    size_t keys = 0;
+    for (uint32_t i = 0; i < c->target_count && (size_t)c->first_target + i < a->target_count; i++) {
+        int32_t ao = a->targets[c->first_target + i].aobj;
+        if (!aobj_valid(m, ao)) continue;
+        for (uint32_t t = 0; t < a->aobjs[ao].track_count; t++) keys += a->tracks[a->aobjs[ao].first_track + t].key_count;
+    }
+    return keys;
+}
+
+static bool clip_loops(const ue_hsd_model *m, const ue_hsd_clip *c) {
+    const ue_hsd_anims *a = &m->anims;
+    for (uint32_t i = 0; i < c->target_count && (size_t)c->first_target + i < a->target_count; i++) {
+        int32_t ao = a->targets[c->first_target + i].aobj;
+        if (aobj_valid(m, ao) && (a->aobjs[ao].flags & UE_AOBJ_LOOP)) return true;
+    }
+    return false;
+}
+
+/* ---- frames --------------------------------------------------------------------------------- */
+
+static ue_result frames_make(double end, hsd_frames *f) {
+    uint32_t whole = (uint32_t)floor(end);
+    f->count = whole + 1u + (end > whole ? 1u : 0u);
+    f->frame = malloc(f->count * sizeof *f->frame);
+    f->time = malloc(f->count * sizeof *f->time);
+    if (!f->frame || !f->time) return UE_ERR_NOMEM;
+    for (uint32_t i = 0; i <= whole; i++) f->frame[i] = (float)i, f->time[i] = (float)(i / HSD_ANIM_FPS);
+    if (end > whole) f->frame[whole + 1] = (float)end, f->time[whole + 1] = (float)(end / HSD_ANIM_FPS);
+    return UE_OK;
+}
+
+static void frames_free(hsd_frames *f) {
+    free(f->frame);
+    free(f->time);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- skeletal channels --------------------------------------------------------------------- */
+
+typedef struct skel_work {
+    hsd_joint_state *states;
+    double *local, *scl;
+    bool *has_scl;
+    float *trs;            /* per frame, per joint: t[3] q[4] s[3] */
+    uint8_t *visible;      /* per frame, per joint */
+    uint8_t *moved, *bad;  /* per joint: local differs from the bind pose / not finite once */
+    int32_t *target;       /* per joint: its JOINT target in the clip with TRS tracks, else -1 */
+} skel_work;
+
+static void skel_free(skel_work *w) {
+    free(w->states), free(w->local), free(w->scl), free(w->has_scl), free(w->trs);
+    free(w->visible), free(w->moved), free(w->bad), free(w->target);
+    memset(w, 0, sizeof *w);
+}
+
+static ue_result skel_alloc(skel_work *w, size_t joints, uint32_t frames) {
+    size_t n = joints ? joints : 1;
+    w->states = malloc(n * sizeof *w->states);
+    w->local = malloc(n * 16 * sizeof *w->local);
+    w->scl = malloc(n * 3 * sizeof *w->scl);
+    w->has_scl = malloc(n * sizeof *w->has_scl);
+    w->trs = malloc((size_t)frames * n * 10 * sizeof *w->trs);
+    w->visible = malloc((size_t)frames * n);
+    w->moved = calloc(n, 1), w->bad = calloc(n, 1);
+    w->target = malloc(n * sizeof *w->target);
+    if (!w->states || !w->local || !w->scl || !w->has_scl || !w->trs || !w->visible || !w->moved || !w->bad ||
+        !w->target)
+        return UE_ERR_NOMEM;
+    for (size_t j = 0; j < n; j++) w->target[j] = -1;
+    return UE_OK;
+}
+
+static bool finite16(const double *v) {
+    for (int k = 0; k < 16; k++)
+        if (!isfinite(v[k])) return false;
+    return true;
+}
+
+static bool differs(const double *a, const double *b) {
+    for (int k = 0; k < 16; k++)
+        if (fabs(a[k] - b[k]) > 1e-7 * fmax(1.0, fabs(b[k]))) return true;
+    return false;
+}
+
+/* One joint at one frame: §8.2 local from the evaluated SRT (the bind pose's code), then the
+ * node decomposition. A matrix that is not finite is reported once and the bind pose held. */
+static void skel_joint(hsd_scene_ctx *x, skel_work *w, size_t clip, size_t j, const hsd_frames *f, uint32_t fi) {
+    const ue_hsd_model *m = x->m;
+    int32_t parent = m->joints[j].parent;
+    bool pscl = parent >= 0 && (size_t)parent < j && w->has_scl[parent];
+    const hsd_joint_state *st = &w->states[j];
+    double *local = &w->local[16 * j];
+    hsd_joint_local(st->rotation, st->scale, st->translation, st->classical_scale,
+                    pscl ? &w->scl[3 * (size_t)parent] : NULL, local, &w->scl[3 * j], &w->has_scl[j]);
+    float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
+    bool ok = finite16(local);
+    if (ok) hsd_local_to_trs(local, o, o + 3, o + 7);
+    for (int k = 0; k < 10 && ok; k++) ok = isfinite(o[k]);
+    if (!ok) {
+        if (!w->bad[j]++) {
+            char path[64];
+            snprintf(path, sizeof path, "dat/anim[%zu]/joint[%zu]", clip, j);
+            ue_violation(&x->c, "hsd.anim.nan", (uint64_t)m->joints[j].offset + UE_DAT_HEADER, path,
+                         "the animated joint transform is not finite at frame %g; the bind pose is held",
+                         (double)f->frame[fi]);
+        }
+        memcpy(local, &x->pose.local[16 * j], 16 * sizeof *local);
+        hsd_local_to_trs(local, o, o + 3, o + 7);
+    }
+    if (differs(local, &x->pose.local[16 * j])) w->moved[j] = 1;
+    if (fi > 0) { /* the short way: no sign flip between neighbouring keys */
+        const float *p = o - m->joint_count * 10 + 3;
+        double d = 0;
+        for (int k = 0; k < 4; k++) d += (double)p[k] * o[3 + k];
+        if (d < 0)
+            for (int k = 0; k < 4; k++) o[3 + k] = -o[3 + k];
+    }
+    w->visible[(size_t)fi * m->joint_count + j] = st->visible;
+}
+
+/* Which joints have TRS tracks in the clip (the targets bound to them by the reader's lock-step
+ * walk of AnimJoint and JObj trees). */
+static void skel_targets(const ue_hsd_model *m, const ue_hsd_clip *c, skel_work *w) {
+    const ue_hsd_anims *a = &m->anims;
+    for (uint32_t i = 0; i < c->target_count && (size_t)c->first_target + i < a->target_count; i++) {
+        const ue_hsd_anim_target *t = &a->targets[c->first_target + i];
+        if (t->kind != UE_HSD_ANIM_JOINT || t->joint < 0 || (size_t)t->joint >= m->joint_count) continue;
+        if (hsd_aobj_has_track(m, t->aobj, UE_HSD_JT_ROTX, UE_HSD_JT_SCAZ))
+            w->target[t->joint] = (int32_t)(c->first_target + i);
+    }
+}
+
+static ue_result trs_channels(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f, size_t j,
+                              float *buf) {
+    static const ue_anim_target targets[3] = {UE_TARGET_TRANSLATION, UE_TARGET_ROTATION, UE_TARGET_SCALE};
+    static const int first[3] = {0, 3, 7}, comps[3] = {3, 4, 3};
+    const ue_hsd_model *m = x->m;
+    int32_t t = w->target[j];
+    ue_source_id src = t >= 0 ? hsd_source_id(HSD_KIND_ANIMJOINT, m->anims.targets[t].offset, (size_t)t)
+                              : hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j);
+    for (int c = 0; c < 3; c++) {
+        for (uint32_t fi = 0; fi < f->count; fi++)
+            memcpy(&buf[fi * (uint32_t)comps[c]], &w->trs[((size_t)fi * m->joint_count + j) * 10 + (size_t)first[c]],
+                   (size_t)comps[c] * sizeof *buf);
+        ue_anim_channel *ch;
+        ue_result r = hsd_anim_add_sampled(x->s, anim, targets[c], UE_INTERP_LINEAR, f, buf, &ch);
+        if (r != UE_OK) return r;
+        ch->node = x->joint_node[j];
+        ch->source = src;
+    }
+    return UE_OK;
+}
+
+/* NODE / BRANCH: the visibility of the joint's mesh node, where it leaves its rest state. */
+static ue_result visibility_channel(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f, size_t j,
+                                   int32_t mesh_node, float *buf) {
+    const ue_hsd_model *m = x->m;
+    bool rest = !x->s->nodes[mesh_node].hidden, changes = false;
+    for (uint32_t fi = 0; fi < f->count; fi++) {
+        bool v = w->visible[(size_t)fi * m->joint_count + j] != 0;
+        buf[fi] = v ? 1.0f : 0.0f;
+        changes = changes || v != rest;
+    }
+    if (!changes) return UE_OK;
+    ue_anim_channel *ch;
+    ue_result r = hsd_anim_add_sampled(x->s, anim, UE_TARGET_VISIBILITY, UE_INTERP_STEP, f, buf, &ch);
+    if (r == UE_OK) ch->node = mesh_node, ch->source = hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j);
+    return r;
+}
+
+/* The mesh node hsd_scene_joint_meshes made for each joint (a scene root with the JObj's id). */
+static void mesh_nodes(const hsd_scene_ctx *x, int32_t *out) {
+    for (size_t j = 0; j < x->m->joint_count; j++) out[j] = -1;
+    for (size_t n = 0; n < x->s->node_count; n++) {
+        const ue_scene_node *nd = &x->s->nodes[n];
+        if (nd->mesh >= 0 && nd->source.type == HSD_KIND_JOBJ && nd->source.index < x->m->joint_count &&
+            strcmp(nd->source.format, "hsd") == 0)
+            out[nd->source.index] = (int32_t)n;
+    }
+}
+
+static ue_result skel_emit(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f) {
+    size_t J = x->m->joint_count;
+    float *buf = malloc((size_t)f->count * 4 * sizeof *buf);
+    int32_t *mesh_node = malloc((J ? J : 1) * sizeof *mesh_node);
+    ue_result r = buf && mesh_node ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) mesh_nodes(x, mesh_node);
+    for (size_t j = 0; j < J && r == UE_OK; j++) {
+        if (x->joint_node[j] >= 0 && (w->target[j] >= 0 || w->moved[j])) r = trs_channels(x, w, anim, f, j, buf);
+        if (r == UE_OK && mesh_node[j] >= 0) r = visibility_channel(x, w, anim, f, j, mesh_node[j], buf);
+    }
+    free(buf);
+    free(mesh_node);
+    return r;
+}
+
+static ue_result skeletal_clip(hsd_scene_ctx *x, size_t clip, int32_t anim, const hsd_frames *f) {
+    const ue_hsd_model *m = x->m;
+    skel_work w;
+    memset(&w, 0, sizeof w);
+    ue_result r = skel_alloc(&w, m->joint_count, f->count);
+    if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
+    for (uint32_t fi = 0; fi < f->count && r == UE_OK; fi++) {
+        hsd_anim_joint_states(m, clip, f->frame[fi], w.states);
+        for (size_t j = 0; j < m->joint_count; j++) skel_joint(x, &w, clip, j, f, fi);
+    }
+    if (r == UE_OK && !ue_parse_failed(&x->c)) r = skel_emit(x, &w, anim, f);
+    skel_free(&w);
+    return r;
+}
+
+/* ---- clips -------------------------------------------------------------------------------- */
+
+/* One glTF animation: a skeletal clip and a material clip of the same index (either may be -1). */
+typedef struct clip_pair {
+    int32_t joint, material;
+    uint32_t number;
+} clip_pair;
+
+/* Samples a clip may take: frames × (joints + keys + targets) stays within 2^21 plus 2 per byte of
+ * the DAT (memory: 40 bytes per joint and frame), so an absurd end frame in a small file is
+ * refused instead of ground through. A 100-joint creature may still play 5 minutes. */
+static uint64_t sample_budget(const ue_hsd_model *m) {
+    return ((uint64_t)1 << 21) + 2u * (uint64_t)(m->dat ? m->dat->size : 0);
+}
+
+static uint64_t clip_cost(const ue_hsd_model *m, int32_t clip) {
+    if (clip < 0) return 0;
+    const ue_hsd_clip *c = &m->anims.clips[clip];
+    return (uint64_t)m->joint_count + clip_key_count(m, c) + c->target_count + 1;
+}
+
+/* The clip's end frame (the larger of the pair's), checked; false when it is refused. */
+static bool pair_end(hsd_scene_ctx *x, const clip_pair *p, double *end) {
+    const ue_hsd_model *m = x->m;
+    int32_t first = p->joint >= 0 ? p->joint : p->material;
+    const ue_hsd_clip *c = &m->anims.clips[first];
+    char path[48];
+    snprintf(path, sizeof path, "dat/anim[%d]", (int)first);
+    double e = 0;
+    for (int k = 0; k < 2; k++) {
+        int32_t id = k ? p->material : p->joint;
+        if (id >= 0) e = fmax(e, isfinite(m->anims.clips[id].end_frame) ? m->anims.clips[id].end_frame : INFINITY);
+    }
+    uint64_t cost = (clip_cost(m, p->joint) + clip_cost(m, p->material)) * (uint64_t)(fmin(e, 1e12) + 2);
+    if (!(e <= UE_HSD_MAX_FRAMES) || cost > sample_budget(m)) {
+        ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.anim.budget", (uint64_t)c->offset + UE_DAT_HEADER, path,
+                        "end frame %g would take %llu samples, more than this file may ask for; clip left out",
+                        e, (unsigned long long)cost);
+        return false;
+    }
+    *end = e;
+    return true;
+}
+
+static ue_result build_pair(hsd_scene_ctx *x, hsd_atlas *const *atlases, const clip_pair *p) {
+    const ue_hsd_model *m = x->m;
+    double end;
+    if (!pair_end(x, p, &end)) return UE_OK;
+    int32_t first = p->joint >= 0 ? p->joint : p->material;
+    const ue_hsd_clip *c = &m->anims.clips[first];
+    char name[64];
+    snprintf(name, sizeof name, "Animation_%u", (unsigned)p->number);
+    int32_t anim = ue_scene_add_animation(x->s, name);
+    if (anim < 0) return UE_ERR_NOMEM;
+    ue_scene_animation *an = &x->s->animations[anim];
+    an->fps = (float)HSD_ANIM_FPS;
+    an->start_frame = 0;
+    an->end_frame = (float)end;
+    an->loop = (p->joint >= 0 && clip_loops(m, &m->anims.clips[p->joint])) ||
+               (p->material >= 0 && clip_loops(m, &m->anims.clips[p->material]));
+    an->source = hsd_source_id(c->material ? HSD_KIND_MATANIM : HSD_KIND_ANIMJOINT, c->offset, (size_t)first);
+    hsd_frames f;
+    memset(&f, 0, sizeof f);
+    ue_result r = frames_make(end, &f);
+    if (r == UE_OK && p->joint >= 0) r = skeletal_clip(x, (size_t)p->joint, anim, &f);
+    if (r == UE_OK && p->material >= 0 && !ue_parse_failed(&x->c))
+        r = hsd_matanim_to_scene(x, atlases, (size_t)p->material, anim, &f);
+    frames_free(&f);
+    return r;
+}
+
+/* The pairs of one set in index order, numbered from *next on (index N → number base + N). */
+static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t set, uint32_t *next) {
+    const ue_hsd_anims *a = &x->m->anims;
+    uint32_t count = 0;
+    for (size_t c = 0; c < a->clip_count; c++)
+        if (a->clips[c].set == set && !a->clips[c].root_name && a->clips[c].index < MAX_INDEX && a->clips[c].index >= count)
+            count = a->clips[c].index + 1;
+    if (count == 0) return UE_OK;
+    clip_pair *pairs = malloc(count * sizeof *pairs);
+    if (!pairs) return UE_ERR_NOMEM;
+    for (uint32_t i = 0; i < count; i++) pairs[i].joint = pairs[i].material = -1, pairs[i].number = *next + i;
+    for (size_t c = 0; c < a->clip_count; c++) {
+        const ue_hsd_clip *cl = &a->clips[c];
+        if (cl->set != set || cl->root_name || cl->index >= count) continue;
+        int32_t *slot = cl->material ? &pairs[cl->index].material : &pairs[cl->index].joint;
+        if (*slot < 0) *slot = (int32_t)c;
+    }
+    ue_result r = UE_OK;
+    for (uint32_t i = 0; i < count && r == UE_OK && !ue_parse_failed(&x->c); i++)
+        if (pairs[i].joint >= 0 || pairs[i].material >= 0) r = build_pair(x, atlases, &pairs[i]);
+    free(pairs);
+    *next += count;
+    return r;
+}
+
+ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
+    const ue_hsd_anims *a = &x->m->anims;
+    if (a->clip_count == 0) return UE_OK;
+    hsd_atlas **atlases = NULL;
+    ue_result r = hsd_swaps_prepare(x, &atlases);
+    uint32_t next = 0;
+    for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, &next);
+    /* Standalone `*_animjoint` / `*_matanim_joint` roots continue the numbering, in source order. */
+    for (size_t c = 0; c < a->clip_count && r == UE_OK && !ue_parse_failed(&x->c); c++) {
+        if (!a->clips[c].root_name) continue;
+        clip_pair p = {a->clips[c].material ? -1 : (int32_t)c, a->clips[c].material ? (int32_t)c : -1, next++};
+        r = build_pair(x, atlases, &p);
+    }
+    hsd_swaps_free(atlases, x->m->tobj_count);
+    return r;
+}
