@@ -197,7 +197,7 @@ static void obj_seeds(const ue_sample_list *pack) {
  * data: URI (a triangle, u16 indices, a matrix node). The sample robot's GLB (18 KB) is larger
  * than the fuzzer's input limit. */
 static void gltf_seed(const char *name, const ue_scene *s) {
-    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false};
+    ue_gltf_options o = {.format = UE_GLTF_GLB};
     ue_buf glb = {0};
     if (ue_gltf_export(s, &o, &glb, NULL, NULL) == UE_OK) write_seed("gltf_import", name, glb.data, glb.size);
     else g_failures++;
