@@ -3,7 +3,7 @@
 # its four MAT0 materials and Texm textures, the head's two phases as an atlas switched by a
 # STEP clip; the libraries are found in a parent folder, in any letter case, or through --data;
 # without Material.lib the model still converts (exit 0) with a warning naming the library and
-# grey placeholders.
+# grey placeholders. Bare .mat0 and .wea files are validated like entries, every bad-input class.
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -90,6 +90,78 @@ expect_rc 0 "$UE" convert "$T/bare/robot.msh" -o "$T/default.glb" --data "$T/gam
 has "$T/err" "material NO_SUCH_MAT not found in .*MATERIAL.LIB; DEFAULT is used" "fallback warning"
 same "$(glb_json "$T/default.glb" "'baseColorTexture' in d['materials'][1]['pbrMetallicRoughness']")" "False" \
   "DEFAULT is untextured"
+# ---- bare MAT0 and WEAR files: validate and info as for entries, offsets into the file ---------
+expect_rc 0 "$UE" extract "$P/Material.lib" -o "$T/mat"
+cp "$T/mat/entries/0001_ROBOT_HEAD" "$T/head.mat0"
+expect_rc 0 "$UE" validate --strict "$T/head.mat0" "$P/robot.wea"
+has "$T/out" "MAT0 version 6, 2 phases, 1 animation blocks, 3 keys" "validate summary of a bare MAT0"
+has "$T/out" "WEAR table, 4 materials, 0 lightmaps" "validate summary of a bare WEAR"
+expect_rc 0 "$UE" info "$T/head.mat0"
+has "$T/out" "block 0: loop, interpolation mask 0x0, 3 keys, cycle 1000 ms" "info of a bare MAT0"
+expect_rc 0 "$UE" roundtrip "$T/head.mat0" "$P/robot.wea"
+# One damaged file per check (python writes them from the spec's layout, version 6: u16 phases,
+# u16 blocks, u8 u8 u32 u32, 34-byte phases, blocks of u32 header, u16 count, 6-byte keys).
+python3 - "$T" <<'PY'
+import struct, sys
+t = sys.argv[1]
+hdr = lambda p, a: struct.pack('<HHBBII', p, a, 255, 255, 0x3F800000, 0)
+ph = bytes(18) + b'T.0'.ljust(16, b'\0')
+blk = lambda keys, mode=0: struct.pack('<IH', mode, len(keys)) + b''.join(struct.pack('<HHH', *k) for k in keys)
+good = blk([(0, 0, 0), (1, 500, 0)])
+cases = {
+    'truncated': hdr(1, 0)[:9],
+    'no_phase': hdr(0, 0),
+    'phase_past_end': hdr(3, 0) + ph,
+    'anim_count': hdr(1, 20) + ph + good * 20,
+    'anim_past_end': hdr(2, 1) + ph + ph + b'\0\0',
+    'keys_past_end': hdr(2, 1) + ph + ph + struct.pack('<IH', 0, 5) + bytes(6),
+    'no_keys': hdr(2, 1) + ph + ph + blk([]),
+    'trailing': hdr(2, 1) + ph + ph + good + b'xx',
+    'key_phase': hdr(2, 1) + ph + ph + blk([(0, 0, 0), (7, 500, 0)]),
+    'key_order': hdr(2, 1) + ph + ph + blk([(0, 900, 0), (1, 500, 0)]),
+}
+for name, data in cases.items():
+    open(f'{t}/{name}.mat0', 'wb').write(data)
+wear = {
+    'count_missing': b'',
+    'count_value': b'0\r\n',
+    'count_mismatch': b'3\r\n0 A\r\n1 B\r\n',
+    'row_name': b'2\r\n0 A\r\n1\r\n',
+    'row_long': b'1\r\n0 ' + b'N' * 70 + b'\r\n',
+    'lightmaps_blank': b'1\r\n0 A\r\nLIGHTMAPS\r\n1\r\n0 LM.0\r\n',
+    'lightmap_name': b'1\r\n0 A\r\n\r\nLIGHTMAPS\r\n1\r\n0 NODOTNAMEATALL_X\r\n',
+}
+for name, data in wear.items():
+    open(f'{t}/{name}.wea', 'wb').write(data)
+PY
+# file, the diagnostic's code, and its offset as the CLI prints it (@0x…)
+bad_file() {
+  expect_rc 1 "$UE" validate --strict "$T/$1"
+  has "$T/err" "@0x$3.*\[$2\]" "$1: $2 at offset 0x$3"
+}
+bad_file truncated.mat0 mat0.header.truncated 0
+bad_file no_phase.mat0 mat0.phase.none 0
+bad_file phase_past_end.mat0 mat0.phase.past_end 30       # 14 + 34 = 48: the second phase would start
+bad_file anim_count.mat0 mat0.anim.count 2
+bad_file anim_past_end.mat0 mat0.anim.past_end 52         # 14 + 2 x 34 = 82
+bad_file keys_past_end.mat0 mat0.anim.keys_past_end 58    # 82 + the 6-byte block header = 88
+bad_file no_keys.mat0 mat0.anim.no_keys 56                # the key count at 82 + 4 = 86
+bad_file trailing.mat0 mat0.trailing 64                   # 14 + 2 x 34 + 6 + 2 x 6 = 100
+bad_file key_phase.mat0 mat0.anim.phase 5e                # the second key: 82 + 6 + 6 = 94
+bad_file key_order.mat0 mat0.anim.key_order 60            # its time, 2 bytes further: 96
+bad_file count_missing.wea wear.count.missing 0
+bad_file count_value.wea wear.count.value 0
+bad_file count_mismatch.wea wear.count.mismatch d         # the end: 3 + 2 rows of 5 bytes = 13
+bad_file row_name.wea wear.row.name 8                     # row 1: 3 + 5
+bad_file row_long.wea wear.row.long 5                     # the name after "1\r\n0 "
+bad_file lightmaps_blank.wea wear.lightmaps.blank 8       # the LIGHTMAPS line: 3 + 5
+bad_file lightmap_name.wea wear.lightmap.name 1a         # 3 + 5 + 2 + 11 + 3 + 2 = 26
+# Tolerant: the same files are read with warnings (the key past the phases, the short count).
+expect_rc 0 "$UE" validate --tolerant "$T/key_phase.mat0" "$T/count_mismatch.wea"
+has "$T/err" "warning.*\[mat0.anim.phase\]" "tolerant: a warning"
+# A cut header is unusable in both modes.
+expect_rc 1 "$UE" validate --tolerant "$T/truncated.mat0"
+
 # A format without libraries refuses --data (exit 2), like --lod.
 expect_rc 2 "$UE" convert "$T/demo/gamecube/creature.fsys" -o "$T/c.glb" --data "$T/game"
 finish
