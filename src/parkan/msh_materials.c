@@ -38,6 +38,8 @@ typedef struct resolver {
     bool have_wear;
     library materials, textures;
     size_t first_texture;
+    bool *tiles;               /* per material: a primitive drawn with it has UVs outside [0, 1] */
+    bool tiles_known;
 } resolver;
 
 /* ---- files, case-insensitively --------------------------------------------------------------- */
@@ -316,30 +318,37 @@ static void alpha_from_images(ue_scene_material *mat, const ue_mat0_image *img, 
 static const uint8_t white_texel[4] = {255, 255, 255, 255}; /* an untextured phase shows white */
 
 /* Does a primitive drawn with material `mi` tile its texture (UVs outside [0, 1])? An atlas
- * cell cannot repeat, so such a material keeps its phase-0 texture. */
-static bool uvs_tile(const ue_scene *s, size_t mi) {
-    for (size_t m = 0; m < s->mesh_count; m++)
-        for (size_t p = 0; p < s->meshes[m].primitive_count; p++) {
-            const ue_scene_primitive *pr = &s->meshes[m].primitives[p];
-            if (pr->material != (int32_t)mi || !pr->uv[0]) continue;
-            for (size_t v = 0; v < 2 * (size_t)pr->vertex_count; v++)
-                if (!(pr->uv[0][v] >= 0.0f && pr->uv[0][v] <= 1.0f)) return true;
-        }
-    return false;
+ * cell cannot repeat, so such a material keeps its phase-0 texture. One pass over the scene's
+ * UVs answers it for every material (work linear in the vertices, however many materials). */
+static bool uvs_tile(resolver *r, size_t mi) {
+    const ue_scene *s = r->s;
+    if (!r->tiles_known) {
+        r->tiles_known = true;
+        r->tiles = calloc(s->material_count ? s->material_count : 1, sizeof *r->tiles);
+        for (size_t m = 0; r->tiles && m < s->mesh_count; m++)
+            for (size_t p = 0; p < s->meshes[m].primitive_count; p++) {
+                const ue_scene_primitive *pr = &s->meshes[m].primitives[p];
+                if (pr->material < 0 || (size_t)pr->material >= s->material_count || !pr->uv[0]) continue;
+                for (size_t v = 0; v < 2 * (size_t)pr->vertex_count && !r->tiles[pr->material]; v++)
+                    r->tiles[pr->material] = !(pr->uv[0][v] >= 0.0f && pr->uv[0][v] <= 1.0f);
+            }
+    }
+    return !r->tiles || r->tiles[mi]; /* out of memory: the safe answer, phase 0 */
 }
 
 /* The phase textures the keys of `a` reach, each distinct name (any case) once: names into
- * `names`, the cell of each key into `cell_of_key`. The count, or 0 when a key names no phase. */
+ * `names`, the cell of each key into `cell_of_key`. The count; 0 when a key names no phase
+ * (reported by the MAT0 reader), SIZE_MAX when there are more than MAX_PHASE_CELLS. */
 static size_t phase_cells(const ue_mat0 *m, const ue_mat0_anim *a, char (*names)[UE_MAT0_NAME_BYTES + 1],
                           uint32_t *cell_of_key) {
     size_t n = 0;
     for (size_t k = 0; k < a->key_count; k++) {
-        if (a->keys[k].k0 >= m->phase_count) return 0; /* reported by the MAT0 reader */
+        if (a->keys[k].k0 >= m->phase_count) return 0;
         char tex[UE_MAT0_NAME_BYTES + 1];
         ue_mat0_texture_name(&m->phases[a->keys[k].k0], tex);
         size_t c = 0;
         while (c < n && strcasecmp(names[c], tex) != 0) c++;
-        if (c == n && n == MAX_PHASE_CELLS) return 0;
+        if (c == n && n == MAX_PHASE_CELLS) return SIZE_MAX;
         if (c == n) memcpy(names[n++], tex, sizeof tex);
         cell_of_key[k] = (uint32_t)c;
     }
@@ -359,11 +368,11 @@ static ue_result load_cells(resolver *r, char (*names)[UE_MAT0_NAME_BYTES + 1], 
 }
 
 /* Why a material with several phases keeps phase 0; NULL when its block can be animated. */
-static const char *static_reason(const ue_scene *s, size_t mi, const ue_mat0_anim *a) {
+static const char *static_reason(resolver *r, size_t mi, const ue_mat0_anim *a) {
     uint32_t mode = ue_mat0_anim_mode(a);
     if (mode == UE_MAT0_MODE_RANDOM) return "picks its phases at random (mode 3), which a glTF clip cannot";
     if (mode > UE_MAT0_MODE_RANDOM) return "has an animation mode (header & 7) the engine does not define";
-    if (uvs_tile(s, mi)) return "tiles its texture (UVs outside [0, 1]), which an atlas cell cannot";
+    if (uvs_tile(r, mi)) return "tiles its texture (UVs outside [0, 1]), which an atlas cell cannot";
     return NULL;
 }
 
@@ -373,7 +382,7 @@ static bool animate_phases(resolver *r, size_t mi, const ue_mat0 *m, const char 
     *res = UE_OK;
     if (m->phase_count < 2 || !m->anim_count || !ue_mat0_cycle(&m->anims[0])) return false;
     const ue_mat0_anim *a = &m->anims[0];
-    const char *why = static_reason(r->s, mi, a);
+    const char *why = static_reason(r, mi, a);
     if (why) {
         ue_diag_add(r->d, UE_SEV_INFO, "msh.material.phases", UE_NO_OFFSET, "msh/materials",
                     "material %s %s: its phase-0 texture is exported", name, why);
@@ -385,6 +394,7 @@ static bool animate_phases(resolver *r, size_t mi, const ue_mat0 *m, const char 
     uint8_t *rgba[MAX_PHASE_CELLS] = {0};
     size_t n = names && cell_of_key ? phase_cells(m, a, names, cell_of_key) : 0;
     if (!names || !cell_of_key) *res = UE_ERR_NOMEM;
+    if (n == SIZE_MAX) *res = UE_ERR_LIMIT, n = 0; /* more textures than cells: said below */
     ue_mat0_atlas atlas = {0};
     bool done = false;
     if (n > 1) *res = load_cells(r, names, n, name, img, rgba);
@@ -396,8 +406,8 @@ static bool animate_phases(resolver *r, size_t mi, const ue_mat0 *m, const char 
         if (*res == UE_OK) alpha_from_images(&r->s->materials[mi], img, n), done = true;
     } else if (*res == UE_ERR_LIMIT) {
         ue_diag_add(r->d, UE_SEV_INFO, "msh.material.phases", UE_NO_OFFSET, "msh/materials",
-                    "material %s: its %zu phase textures exceed an atlas of %u texels a side; phase 0 is exported",
-                    name, n, UE_MAT0_ATLAS_MAX_SIDE);
+                    "material %s: its phase textures exceed an atlas (%d cells, %u texels a side); phase 0 is "
+                    "exported", name, MAX_PHASE_CELLS, UE_MAT0_ATLAS_MAX_SIDE);
     }
     ue_mat0_atlas_free(&atlas);
     for (size_t c = 0; c < n; c++) free(rgba[c]);
@@ -487,5 +497,6 @@ ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_
     library_close(&r.materials);
     library_close(&r.textures);
     ue_wear_free(&r.wear);
+    free(r.tiles);
     return res;
 }

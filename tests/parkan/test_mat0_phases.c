@@ -304,6 +304,42 @@ static void chain_builds_atlas_and_clip(void) {
     ue_buf_free(&ta), ue_buf_free(&tb);
 }
 
+/* 65 phases of 65 different textures: more than an atlas takes (64 cells); phase 0 and an info,
+ * decided before any texture is decoded. */
+static void too_many_cells_keep_phase_0(void) {
+    char root[64] = "/tmp/ue_phases_XXXXXX", origin[128];
+    REQUIRE(mkdtemp(root) != NULL);
+    static const char wear[] = "1\r\n0 MANY\r\n";
+    write_file(root, "m.wea", wear, sizeof wear - 1);
+    ue_mat0_phase ph[65];
+    ue_mat0_key keys[65];
+    memset(ph, 0, sizeof ph);
+    for (uint16_t i = 0; i < 65; i++) {
+        snprintf(ph[i].texture, sizeof ph[i].texture, "T%u.0", i);
+        keys[i] = (ue_mat0_key){i, (uint16_t)(10 * i + 10), 0};
+    }
+    ue_mat0_anim anim = {UE_MAT0_MODE_LOOP, 65, keys};
+    ue_mat0 m = {6, 65, 1, 255, 255, 0x3F800000u, 0, ph, &anim};
+    ue_buf b = {0};
+    REQUIRE(ue_mat0_write(&m, &b, NULL) == UE_OK);
+    ue_nres n;
+    ue_nres_init(&n);
+    REQUIRE(ue_nres_add(&n, UE_MAT0_TYPE, 0, 6, 0, "MANY", b.data, b.size) == UE_OK);
+    ue_buf_free(&b);
+    write_nres(root, "Material.lib", &n);
+    snprintf(origin, sizeof origin, "%s/m.msh", root);
+    ue_scene s;
+    scene_of_rows(&s, (const float[]){1.0f, 1.0f, 1.0f});
+    ue_diag d = {0};
+    ue_parkan_search where = {origin, NULL};
+    REQUIRE(ue_msh_resolve_materials(&s, 0, &where, UE_MODE_STRICT, &d) == UE_OK);
+    const ue_diag_item *info = diag_find(&d, "msh.material.phases", NULL);
+    CHECK(info != NULL && strstr(info->message, "MANY") && strstr(info->message, "64 cells"));
+    CHECK_EQ_U(s.animation_count, 0);
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
 int main(void) {
     RUN(clock_loop);
     RUN(clock_pingpong);
@@ -313,5 +349,6 @@ int main(void) {
     RUN(steps_pingpong_by_hand);
     RUN(atlas_cells_are_the_decoded_textures);
     RUN(chain_builds_atlas_and_clip);
+    RUN(too_many_cells_keep_phase_0);
     return TEST_SUMMARY();
 }
