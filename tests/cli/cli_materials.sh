@@ -99,6 +99,8 @@ has "$T/out" "WEAR table, 4 materials, 0 lightmaps" "validate summary of a bare 
 expect_rc 0 "$UE" info "$T/head.mat0"
 has "$T/out" "block 0: loop, interpolation mask 0x0, 3 keys, cycle 1000 ms" "info of a bare MAT0"
 expect_rc 0 "$UE" roundtrip "$T/head.mat0" "$P/robot.wea"
+expect_rc 1 "$UE" convert "$T/head.mat0" -o "$T/head.glb"
+has "$T/err" "a Parkan MAT0 material (no geometry), no model to convert" "convert says what a bare MAT0 is"
 # One damaged file per check (python writes them from the spec's layout, version 6: u16 phases,
 # u16 blocks, u8 u8 u32 u32, 34-byte phases, blocks of u32 header, u16 count, 6-byte keys).
 python3 - "$T" <<'PY'
