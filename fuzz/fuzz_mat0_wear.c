@@ -4,8 +4,25 @@
 #include <string.h>
 
 #include "unearth/parkan_material.h"
+#include "parkan/mat0_phases.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The phase clock's STEP keys (mat0_phases.c) of every block: strictly increasing ticks that
+ * end at the clip's span, each naming an existing key. */
+static void steps(const ue_mat0 *m) {
+    for (size_t i = 0; i < m->anim_count; i++) {
+        ue_mat0_step *st;
+        size_t n;
+        uint32_t span;
+        bool loop;
+        if (ue_mat0_steps(&m->anims[i], &st, &n, &span, &loop) != UE_OK) continue;
+        if (!n || st[n - 1].tick != span) abort();
+        for (size_t k = 0; k < n; k++)
+            if (st[k].key >= m->anims[i].key_count || (k && st[k].tick <= st[k - 1].tick)) abort();
+        free(st);
+    }
+}
 
 /* Strictly valid entries write back byte for byte (WEAR: when in the canonical layout);
  * whatever tolerant reading keeps can be written. */
@@ -20,6 +37,7 @@ static void mat0(const uint8_t *p, size_t n, uint32_t version) {
             ue_result w = ue_mat0_write(&m, &out, NULL);
             if (w != UE_OK) abort();
             if (mode == UE_MODE_STRICT && (out.size != n || memcmp(out.data, p, n) != 0)) abort();
+            steps(&m);
             ue_buf_free(&out);
             ue_mat0_free(&m);
         }

@@ -605,9 +605,14 @@ static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int
     int code = r == UE_OK ? 0 : report_collect_failure(o, file, r, &d);
     ue_diag_free(&d);
     if (r != UE_OK) return code;
+    /* A file that is one format without geometry or images (a bare MAT0 or WEAR) says what it is. */
+    const ue_model_format *only = count == 1 && !found[0].format->images ? found[0].format : NULL;
     if (cli_drop_textures(found, &count) && count == 0 && !o->recursive) {
-        cli_error("convert: %s: holds textures only, no model to convert (write them as PNG "
-                  "with `unearth textures`)", file);
+        if (only)
+            cli_error("convert: %s: a %s, no model to convert (`unearth info` shows it)", file, only->description);
+        else
+            cli_error("convert: %s: holds textures only, no model to convert (write them as PNG "
+                      "with `unearth textures`)", file);
         ue_model_found_free(found, count);
         return EXIT_INVALID;
     }

@@ -7,6 +7,7 @@
 #include "common/io.h"
 #include "archive/container.h"
 #include "common/text.h"
+#include "parkan/mat0_model.h"
 #include "unearth/archive.h"
 #include "unearth/hsd_model.h"
 #include "unearth/model.h"
@@ -49,9 +50,13 @@ static const ue_model_format *probe_named(const char *name, const uint8_t *data,
     return f;
 }
 
+/* Bare MAT0 and WEAR files have no magic number: only their name (.mat0, .wea) claims them,
+ * and only here, for a file that is no container; inside an NRes they are entries that its
+ * deep check validates (docs/parkan-materials.md). */
 static const ue_model_format *probe_plain(const char *name, const uint8_t *data, size_t size) {
     const ue_model_format *f = probe_named(name, data, size);
     if (!f && ue_hsd_probe_named(name, data, size)) f = &ue_hsd_model_format;
+    if (!f) f = ue_parkan_material_format_named(name);
     return f;
 }
 

@@ -53,9 +53,23 @@ static size_t read_phases(ue_parse_ctx *c, const uint8_t *data, size_t size, siz
     return n;
 }
 
+/* Keys must name an existing phase (the engine indexes its phase array with k0) and must not
+ * go back in time (the cycle is the last key's time; the engine's segment search assumes
+ * order). `at` is the offset of the first key. */
+static void check_keys(ue_parse_ctx *c, const ue_mat0_anim *a, uint16_t phases, uint64_t at, const char *path) {
+    for (size_t k = 0; k < a->key_count; k++) {
+        uint64_t off = at + k * KEY_SIZE;
+        if (a->keys[k].k0 >= phases)
+            ue_violation(c, "mat0.anim.phase", off, path, "key %zu names phase %u of %u", k, a->keys[k].k0, phases);
+        if (k && a->keys[k].k1 < a->keys[k - 1].k1)
+            ue_violation(c, "mat0.anim.key_order", off + 2, path, "key %zu at time %u comes before key %zu at %u", k,
+                         a->keys[k].k1, k - 1, a->keys[k - 1].k1);
+    }
+}
+
 /* One animation block; false when it does not fit (reported). */
 static bool read_anim(ue_parse_ctx *c, const uint8_t *data, size_t size, size_t *pos, uint64_t base, size_t i,
-                      ue_mat0_anim *a) {
+                      uint16_t phases, ue_mat0_anim *a) {
     char path[32];
     snprintf(path, sizeof path, "mat0/anim[%zu]", i);
     if (size - *pos < ANIM_HEADER_SIZE) {
@@ -77,11 +91,13 @@ static bool read_anim(ue_parse_ctx *c, const uint8_t *data, size_t size, size_t 
         a->keys = calloc(a->key_count, sizeof *a->keys);
         if (!a->keys) return false;
     }
+    uint64_t first_key = base + *pos;
     for (size_t k = 0; k < a->key_count; k++, *pos += KEY_SIZE) {
         a->keys[k].k0 = ue_load_u16le(data + *pos);
         a->keys[k].k1 = ue_load_u16le(data + *pos + 2);
         a->keys[k].k2 = ue_load_u16le(data + *pos + 4);
     }
+    check_keys(c, a, phases, first_key, path);
     return true;
 }
 
@@ -98,7 +114,7 @@ static void read_anims(ue_parse_ctx *c, const uint8_t *data, size_t size, size_t
     m->anims = calloc(n, sizeof *m->anims);
     if (!m->anims) return;
     for (size_t i = 0; i < n; i++) {
-        if (!read_anim(c, data, size, pos, base, i, &m->anims[i])) break;
+        if (!read_anim(c, data, size, pos, base, i, m->phase_count, &m->anims[i])) break;
         *kept = i + 1;
     }
 }

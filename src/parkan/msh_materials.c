@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parkan/mat0_phases.h"
 #include "parkan/msh_materials.h"
 #include "unearth/archive.h"
 #include "unearth/nres.h"
@@ -37,6 +38,8 @@ typedef struct resolver {
     bool have_wear;
     library materials, textures;
     size_t first_texture;
+    bool *tiles;               /* per material: a primitive drawn with it has UVs outside [0, 1] */
+    bool tiles_known;
 } resolver;
 
 /* ---- files, case-insensitively --------------------------------------------------------------- */
@@ -227,25 +230,48 @@ static bool read_mat0(resolver *r, long i, ue_mat0 *m) {
     return res == UE_OK;
 }
 
-/* Level 0 of a Texm as a new scene texture named `name`. A palette texture uses its own
+/* Level 0 of a Texm decoded to RGBA (malloc'd into *img). A palette texture uses its own
  * palette: palettes.lib is not looked up (docs/parkan-materials.md). */
-static ue_result decode_texture(resolver *r, const char *name, const uint8_t *data, size_t size, int32_t *out) {
+static ue_result decode_rgba(const uint8_t *data, size_t size, ue_mat0_image *img, uint8_t **rgba) {
     ue_texm t;
-    *out = -1;
+    *rgba = NULL;
     ue_result res = ue_texm_parse(data, size, UE_MODE_TOLERANT, &t, NULL);
     if (res != UE_OK) return res;
-    uint8_t *rgba = NULL;
     size_t bytes = t.level_count ? (size_t)t.levels[0].width * t.levels[0].height * 4 : 0;
     if (!bytes) res = UE_ERR_INVALID;
-    else if (!(rgba = malloc(bytes))) res = UE_ERR_NOMEM;
-    if (res == UE_OK) res = ue_texm_decode_level(&t, 0, NULL, rgba, bytes, NULL);
-    /* Only a decoded image joins the scene. */
-    if (res == UE_OK) *out = ue_scene_add_texture(r->s, name, t.levels[0].width, t.levels[0].height);
-    if (res == UE_OK && *out < 0) res = UE_ERR_NOMEM;
-    if (res == UE_OK) memcpy(r->s->textures[*out].rgba, rgba, bytes);
-    free(rgba);
+    else if (!(*rgba = malloc(bytes))) res = UE_ERR_NOMEM;
+    if (res == UE_OK) res = ue_texm_decode_level(&t, 0, NULL, *rgba, bytes, NULL);
+    if (res == UE_OK) *img = (ue_mat0_image){t.levels[0].width, t.levels[0].height, *rgba};
+    else free(*rgba), *rgba = NULL;
     ue_texm_free(&t);
     return res;
+}
+
+/* Texm `name` from Textures.lib, decoded; its entry index in *entry. UE_ERR_INVALID (after a
+ * warning naming what was looked for) when it cannot be had, UE_ERR_NOMEM when out of memory. */
+static ue_result load_texm(resolver *r, const char *name, const char *material, ue_mat0_image *img,
+                          uint8_t **rgba, long *entry) {
+    if (!library_open(r, &r->textures)) {
+        warn_library(r, &r->textures, "materials are untextured");
+        return UE_ERR_INVALID;
+    }
+    long i = *entry = find_entry(&r->textures, name, UE_TEXM_MAGIC);
+    if (i < 0) {
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.missing", UE_NO_OFFSET, "msh/materials",
+                    "texture %s of material %s not found in %s; the material is untextured", name, material,
+                    r->textures.path);
+        return UE_ERR_INVALID;
+    }
+    const uint8_t *data;
+    uint8_t *to_free = NULL;
+    ue_result res = ue_nres_payload(&r->textures.nres, (size_t)i, &data, &to_free, NULL);
+    if (res == UE_OK) res = decode_rgba(data, r->textures.nres.entries[i].size, img, rgba);
+    free(to_free);
+    if (res == UE_OK || res == UE_ERR_NOMEM) return res;
+    ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.damaged", r->textures.nres.entries[i].data_offset,
+                "msh/materials", "texture %s in %s cannot be decoded (%s); material %s is untextured", name,
+                r->textures.path, ue_result_name(res), material);
+    return UE_ERR_INVALID;
 }
 
 /* Scene texture named `name` decoded from Textures.lib (reused when already there), or -1
@@ -253,29 +279,16 @@ static ue_result decode_texture(resolver *r, const char *name, const uint8_t *da
 static int32_t texture_for(resolver *r, const char *name, const char *material) {
     for (size_t t = r->first_texture; t < r->s->texture_count; t++)
         if (strcasecmp(r->s->textures[t].name, name) == 0) return (int32_t)t; /* one image per Texm */
-    if (!library_open(r, &r->textures)) {
-        warn_library(r, &r->textures, "materials are untextured");
-        return -1;
-    }
-    long i = find_entry(&r->textures, name, UE_TEXM_MAGIC);
-    if (i < 0) {
-        ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.missing", UE_NO_OFFSET, "msh/materials",
-                    "texture %s of material %s not found in %s; the material is untextured", name, material,
-                    r->textures.path);
-        return -1;
-    }
-    const uint8_t *data;
-    uint8_t *to_free = NULL;
-    int32_t ti = -1;
-    ue_result res = ue_nres_payload(&r->textures.nres, (size_t)i, &data, &to_free, NULL);
-    if (res == UE_OK) res = decode_texture(r, name, data, r->textures.nres.entries[i].size, &ti);
-    free(to_free);
-    if (res != UE_OK) {
-        ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.damaged", r->textures.nres.entries[i].data_offset,
-                    "msh/materials", "texture %s in %s cannot be decoded (%s); material %s is untextured", name,
-                    r->textures.path, ue_result_name(res), material);
-        return res == UE_ERR_NOMEM ? -2 : -1;
-    }
+    ue_mat0_image img;
+    uint8_t *rgba;
+    long i;
+    ue_result res = load_texm(r, name, material, &img, &rgba, &i);
+    if (res != UE_OK) return res == UE_ERR_NOMEM ? -2 : -1;
+    /* Only a decoded image joins the scene. */
+    int32_t ti = ue_scene_add_texture(r->s, name, img.width, img.height);
+    if (ti >= 0) memcpy(r->s->textures[ti].rgba, rgba, (size_t)img.width * img.height * 4);
+    free(rgba);
+    if (ti < 0) return -2;
     ue_scene_texture *t = &r->s->textures[ti];
     t->source.offset = r->textures.nres.entries[i].data_offset;
     t->source.type = UE_TEXM_MAGIC;
@@ -284,20 +297,142 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
     return ti;
 }
 
-/* Alpha the way the texture shows it: all 255 opaque, only 0 or 255 a cut-out (MASK), any
+/* Alpha the way the images show it: all 255 opaque, only 0 or 255 a cut-out (MASK), any
  * other value blended. MAT0's own blend bits are not proven (docs/parkan-materials.md). */
-static void alpha_from_texture(ue_scene_material *mat, const ue_scene_texture *t) {
+static void alpha_from_images(ue_scene_material *mat, const ue_mat0_image *img, size_t count) {
     bool partial = false, cut = false;
-    for (size_t p = 0; p < (size_t)t->width * t->height; p++) {
-        uint8_t a = t->rgba[4 * p + 3];
-        if (a == 0) cut = true;
-        else if (a != 255) partial = true;
-    }
+    for (size_t i = 0; i < count; i++)
+        for (size_t p = 0; p < (size_t)img[i].width * img[i].height; p++) {
+            uint8_t a = img[i].rgba[4 * p + 3];
+            if (a == 0) cut = true;
+            else if (a != 255) partial = true;
+        }
     mat->alpha_mode = partial ? UE_ALPHA_BLEND : cut ? UE_ALPHA_MASK : UE_ALPHA_OPAQUE;
     mat->alpha_cutoff = 0.5f;
 }
 
+/* ---- animated phases (mat0_phases.c) ------------------------------------------------------------ */
+
+#define MAX_PHASE_CELLS 64 /* distinct phase textures in one atlas (stock files: at most 29 phases) */
+
+static const uint8_t white_texel[4] = {255, 255, 255, 255}; /* an untextured phase shows white */
+
+/* Does a primitive drawn with material `mi` tile its texture (UVs outside [0, 1])? An atlas
+ * cell cannot repeat, so such a material keeps its phase-0 texture. One pass over the scene's
+ * UVs answers it for every material (work linear in the vertices, however many materials). */
+static bool uvs_tile(resolver *r, size_t mi) {
+    const ue_scene *s = r->s;
+    if (!r->tiles_known) {
+        r->tiles_known = true;
+        r->tiles = calloc(s->material_count ? s->material_count : 1, sizeof *r->tiles);
+        for (size_t m = 0; r->tiles && m < s->mesh_count; m++)
+            for (size_t p = 0; p < s->meshes[m].primitive_count; p++) {
+                const ue_scene_primitive *pr = &s->meshes[m].primitives[p];
+                if (pr->material < 0 || (size_t)pr->material >= s->material_count || !pr->uv[0]) continue;
+                for (size_t v = 0; v < 2 * (size_t)pr->vertex_count && !r->tiles[pr->material]; v++)
+                    r->tiles[pr->material] = !(pr->uv[0][v] >= 0.0f && pr->uv[0][v] <= 1.0f);
+            }
+    }
+    return !r->tiles || r->tiles[mi]; /* out of memory: the safe answer, phase 0 */
+}
+
+/* The phase textures the keys of `a` reach, each distinct name (any case) once: names into
+ * `names`, the cell of each key into `cell_of_key`. The count; 0 when a key names no phase
+ * (reported by the MAT0 reader), SIZE_MAX when there are more than MAX_PHASE_CELLS. */
+static size_t phase_cells(const ue_mat0 *m, const ue_mat0_anim *a, char (*names)[UE_MAT0_NAME_BYTES + 1],
+                          uint32_t *cell_of_key) {
+    size_t n = 0;
+    for (size_t k = 0; k < a->key_count; k++) {
+        if (a->keys[k].k0 >= m->phase_count) return 0;
+        char tex[UE_MAT0_NAME_BYTES + 1];
+        ue_mat0_texture_name(&m->phases[a->keys[k].k0], tex);
+        size_t c = 0;
+        while (c < n && strcasecmp(names[c], tex) != 0) c++;
+        if (c == n && n == MAX_PHASE_CELLS) return SIZE_MAX;
+        if (c == n) memcpy(names[n++], tex, sizeof tex);
+        cell_of_key[k] = (uint32_t)c;
+    }
+    return n;
+}
+
+/* Decodes every cell's texture; UE_ERR_INVALID (warned) when one cannot be had. */
+static ue_result load_cells(resolver *r, char (*names)[UE_MAT0_NAME_BYTES + 1], size_t n, const char *material,
+                            ue_mat0_image *img, uint8_t **rgba) {
+    ue_result res = UE_OK;
+    for (size_t c = 0; c < n && res == UE_OK; c++) {
+        long entry;
+        if (!names[c][0]) img[c] = (ue_mat0_image){1, 1, white_texel};
+        else res = load_texm(r, names[c], material, &img[c], &rgba[c], &entry);
+    }
+    return res;
+}
+
+/* Why a material with several phases keeps phase 0; NULL when its block can be animated. */
+static const char *static_reason(resolver *r, size_t mi, const ue_mat0_anim *a) {
+    uint32_t mode = ue_mat0_anim_mode(a);
+    if (mode == UE_MAT0_MODE_RANDOM) return "picks its phases at random (mode 3), which a glTF clip cannot";
+    if (mode > UE_MAT0_MODE_RANDOM) return "has an animation mode (header & 7) the engine does not define";
+    if (uvs_tile(r, mi)) return "tiles its texture (UVs outside [0, 1]), which an atlas cell cannot";
+    return NULL;
+}
+
+/* The atlas and clip of a material whose block 0 switches between different textures.
+ * false (phase 0 is exported) when that is not possible; *res carries out-of-memory. */
+static bool animate_phases(resolver *r, size_t mi, const ue_mat0 *m, const char *name, ue_result *res) {
+    *res = UE_OK;
+    if (m->phase_count < 2 || !m->anim_count || !ue_mat0_cycle(&m->anims[0])) return false;
+    const ue_mat0_anim *a = &m->anims[0];
+    const char *why = static_reason(r, mi, a);
+    if (why) {
+        ue_diag_add(r->d, UE_SEV_INFO, "msh.material.phases", UE_NO_OFFSET, "msh/materials",
+                    "material %s %s: its phase-0 texture is exported", name, why);
+        return false;
+    }
+    char(*names)[UE_MAT0_NAME_BYTES + 1] = malloc(MAX_PHASE_CELLS * sizeof *names);
+    uint32_t *cell_of_key = malloc(a->key_count * sizeof *cell_of_key);
+    ue_mat0_image img[MAX_PHASE_CELLS];
+    uint8_t *rgba[MAX_PHASE_CELLS] = {0};
+    size_t n = names && cell_of_key ? phase_cells(m, a, names, cell_of_key) : 0;
+    if (!names || !cell_of_key) *res = UE_ERR_NOMEM;
+    if (n == SIZE_MAX) *res = UE_ERR_LIMIT, n = 0; /* more textures than cells: said below */
+    ue_mat0_atlas atlas = {0};
+    bool done = false;
+    if (n > 1) *res = load_cells(r, names, n, name, img, rgba);
+    if (n > 1 && *res == UE_OK) *res = ue_mat0_atlas_build(img, n, &atlas);
+    if (n > 1 && *res == UE_OK) {
+        char tex[64];
+        snprintf(tex, sizeof tex, "%s.phases", r->s->materials[mi].name);
+        *res = ue_mat0_animate(r->s, (int32_t)mi, a, &atlas, cell_of_key, tex);
+        if (*res == UE_OK) alpha_from_images(&r->s->materials[mi], img, n), done = true;
+    } else if (*res == UE_ERR_LIMIT) {
+        ue_diag_add(r->d, UE_SEV_INFO, "msh.material.phases", UE_NO_OFFSET, "msh/materials",
+                    "material %s: its phase textures exceed an atlas (%d cells, %u texels a side); phase 0 is "
+                    "exported", name, MAX_PHASE_CELLS, UE_MAT0_ATLAS_MAX_SIDE);
+    }
+    ue_mat0_atlas_free(&atlas);
+    for (size_t c = 0; c < n; c++) free(rgba[c]);
+    free(names);
+    free(cell_of_key);
+    if (*res != UE_ERR_NOMEM) *res = UE_OK; /* anything else: phase 0, already reported */
+    return done;
+}
+
 /* ---- one material ----------------------------------------------------------------------------- */
+
+static ue_result dress_texture(resolver *r, size_t mi, const char *name, const char *tex) {
+    int32_t ti = texture_for(r, tex, name);
+    if (ti == -2) return UE_ERR_NOMEM;
+    ue_scene_material *mat = &r->s->materials[mi];
+    if (ti < 0) {
+        for (int c = 0; c < 3; c++) mat->base_color[c] = 0.8f; /* grey: the texture is missing */
+        return UE_OK;
+    }
+    if (ue_scene_add_texture_slot(r->s, (int32_t)mi, UE_TEX_BASE_COLOR, ti, 0) < 0) return UE_ERR_NOMEM;
+    const ue_scene_texture *t = &r->s->textures[ti];
+    ue_mat0_image img = {t->width, t->height, t->rgba};
+    alpha_from_images(mat, &img, 1);
+    return UE_OK;
+}
 
 static ue_result dress_material(resolver *r, size_t mi, const char *name) {
     ue_mat0 m;
@@ -309,21 +444,12 @@ static ue_result dress_material(resolver *r, size_t mi, const char *name) {
     if (res == UE_OK && m.anim_count) res = ue_extras_set_number(&mat->extras, "mat0_anim_blocks", m.anim_count);
     char tex[UE_MAT0_NAME_BYTES + 1];
     ue_mat0_texture_name(&m.phases[0], tex);
-    ue_mat0_free(&m);
-    if (res != UE_OK) return res;
     for (int c = 0; c < 4; c++) mat->base_color[c] = 1.0f;
-    if (!tex[0]) return UE_OK; /* an intentionally untextured material */
-    res = ue_extras_set_string(&mat->extras, "texture", tex);
-    int32_t ti = res == UE_OK ? texture_for(r, tex, name) : -2;
-    if (ti == -2) return UE_ERR_NOMEM;
-    mat = &r->s->materials[mi];
-    if (ti < 0) {
-        for (int c = 0; c < 3; c++) mat->base_color[c] = 0.8f; /* grey: the texture is missing */
-        return UE_OK;
-    }
-    if (ue_scene_add_texture_slot(r->s, (int32_t)mi, UE_TEX_BASE_COLOR, ti, 0) < 0) return UE_ERR_NOMEM;
-    alpha_from_texture(mat, &r->s->textures[ti]);
-    return UE_OK;
+    if (res == UE_OK && tex[0]) res = ue_extras_set_string(&mat->extras, "texture", tex);
+    bool animated = res == UE_OK && animate_phases(r, mi, &m, name, &res);
+    ue_mat0_free(&m);
+    if (res != UE_OK || animated || !tex[0]) return res; /* no texture: intentionally untextured */
+    return dress_texture(r, mi, name, tex);
 }
 
 /* The WEAR row of a material made by msh_scene.c, or -1. */
@@ -371,5 +497,6 @@ ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_
     library_close(&r.materials);
     library_close(&r.textures);
     ue_wear_free(&r.wear);
+    free(r.tiles);
     return res;
 }

@@ -39,16 +39,20 @@ static void body_texture(ue_buf *b) {
         }
 }
 
-/* Head: 565, orange with a dark visor band across the middle. */
-static void head_texture(ue_buf *b) {
+/* Head: 565, orange with a visor band across the middle, dark (phase 0) or lit cyan (phase
+ * 1: the second texture of ROBOT_HEAD's blinking phases). */
+static void head_texture_visor(ue_buf *b, bool lit) {
     texm_header(b, SIDE, 565);
     for (int y = 0; y < SIDE; y++)
         for (int x = 0; x < SIDE; x++) {
             bool visor = y >= 6 && y < 10;
-            uint16_t r = visor ? 2 : 31, g = visor ? 4 : 40, bl = visor ? 6 : 4;
+            uint16_t r = visor ? (lit ? 4 : 2) : 31, g = visor ? (lit ? 60 : 4) : 40, bl = visor ? (lit ? 30 : 6) : 4;
             ue_buf_put_u16le(b, (uint16_t)(r << 11 | g << 5 | bl));
         }
 }
+
+static void head_texture(ue_buf *b) { head_texture_visor(b, false); }
+static void head_lit_texture(ue_buf *b) { head_texture_visor(b, true); }
 
 /* Arms: 888 (bytes R, G, B, unused), green with darker diagonal stripes. */
 static void arm_texture(ue_buf *b) {
@@ -81,9 +85,11 @@ static ue_result add_texm(ue_nres *n, const char *name, void (*make)(ue_buf *)) 
 
 /* ---- Material.lib -------------------------------------------------------------------------- */
 
-/* A version-6 MAT0: white colour groups, the given texture in every phase; `animated` adds a
- * second phase and one looping block of two keys (k0 phase, k1 time). */
-static ue_result add_mat0(ue_nres *n, const char *name, const char *texture, bool animated) {
+/* A version-6 MAT0: white colour groups and the given texture; `lit`, when not NULL, adds a
+ * second phase with that texture and one looping block of three keys (k0 phase, k1 time in
+ * milliseconds): phase 0 from 0 ms, phase 1 from 500 ms, the cycle ends at 1000 ms. */
+static ue_result add_mat0(ue_nres *n, const char *name, const char *texture, const char *lit) {
+    bool animated = lit != NULL;
     ue_mat0_phase ph[2];
     memset(ph, 0, sizeof ph);
     for (int p = 0; p < 2; p++) {
@@ -91,9 +97,10 @@ static ue_result add_mat0(ue_nres *n, const char *name, const char *texture, boo
         ph[p].params[3] = 100; /* × 0.01 = 1.0 */
         memcpy(ph[p].texture, texture, strlen(texture) < UE_MAT0_NAME_BYTES ? strlen(texture) : UE_MAT0_NAME_BYTES);
     }
+    if (lit) memset(ph[1].texture, 0, UE_MAT0_NAME_BYTES), memcpy(ph[1].texture, lit, strlen(lit));
     ph[1].params[12] = 128; /* the second phase dims one colour group */
-    ue_mat0_key keys[2] = {{0, 0, 0}, {1, 500, 0}};
-    ue_mat0_anim anim = {0, 2, keys};
+    ue_mat0_key keys[3] = {{0, 0, 0}, {1, 500, 0}, {0, 1000, 0}};
+    ue_mat0_anim anim = {0, 3, keys};
     ue_mat0 m = {6, animated ? 2 : 1, animated ? 1 : 0, 255, 255, 0x3F800000u, 0, ph, &anim};
     ue_buf b = {0};
     ue_result r = ue_mat0_write(&m, &b, NULL);
@@ -115,16 +122,17 @@ static ue_result add_nres(ue_sample_list *out, ue_nres *n, const char *path) {
 ue_result ue_samples_parkan_materials(ue_sample_list *out) {
     ue_nres n;
     ue_nres_init(&n);
-    ue_result r = add_mat0(&n, "ROBOT_BODY", "ROBOT_BODY.0", false);
-    if (r == UE_OK) r = add_mat0(&n, "ROBOT_HEAD", "ROBOT_HEAD.0", true);
-    if (r == UE_OK) r = add_mat0(&n, "ROBOT_ARM", "ROBOT_ARM.0", false);
-    if (r == UE_OK) r = add_mat0(&n, "ROBOT_LEG", "ROBOT_LEG.0", false);
-    if (r == UE_OK) r = add_mat0(&n, "DEFAULT", "", false);
+    ue_result r = add_mat0(&n, "ROBOT_BODY", "ROBOT_BODY.0", NULL);
+    if (r == UE_OK) r = add_mat0(&n, "ROBOT_HEAD", "ROBOT_HEAD.0", "ROBOT_HEAD.1");
+    if (r == UE_OK) r = add_mat0(&n, "ROBOT_ARM", "ROBOT_ARM.0", NULL);
+    if (r == UE_OK) r = add_mat0(&n, "ROBOT_LEG", "ROBOT_LEG.0", NULL);
+    if (r == UE_OK) r = add_mat0(&n, "DEFAULT", "", NULL);
     if (r == UE_OK) r = add_nres(out, &n, "parkan/Material.lib");
     ue_nres_free(&n);
     ue_nres_init(&n);
     if (r == UE_OK) r = add_texm(&n, "ROBOT_BODY.0", body_texture);
     if (r == UE_OK) r = add_texm(&n, "ROBOT_HEAD.0", head_texture);
+    if (r == UE_OK) r = add_texm(&n, "ROBOT_HEAD.1", head_lit_texture);
     if (r == UE_OK) r = add_texm(&n, "ROBOT_ARM.0", arm_texture);
     if (r == UE_OK) r = add_texm(&n, "ROBOT_LEG.0", leg_texture);
     if (r == UE_OK) r = add_nres(out, &n, "parkan/Textures.lib");

@@ -1,0 +1,218 @@
+/* unearth — bare MAT0 payloads (NAME.mat0) and WEAR texts (NAME.wea) as registry formats without
+ * geometry: info, validate and roundtrip run the same readers as NRes's deep check. */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/bytes.h"
+#include "common/text.h"
+#include "parkan/mat0_model.h"
+#include "parkan/mat0_phases.h"
+#include "unearth/parkan_material.h"
+
+/* Neither format has a magic number: the bytes alone never claim a file (only the name does). */
+static bool never(const uint8_t *data, size_t size) {
+    (void)data, (void)size;
+    return false;
+}
+
+const ue_model_format *ue_parkan_material_format_named(const char *name) {
+    if (ue_name_has_ext(name, ".mat0")) return &ue_mat0_model_format;
+    if (ue_name_has_ext(name, ".wea")) return &ue_wear_model_format;
+    return NULL;
+}
+
+/* validate's per-model keys are the same for every format (docs/schema/validate.schema.json):
+ * a material has no geometry. */
+static json_t *no_geometry_json(void) {
+    json_t *j = json_object();
+    json_object_set_new(j, "nodes", json_integer(0));
+    json_object_set_new(j, "batches", json_integer(0));
+    json_object_set_new(j, "vertices", json_integer(0));
+    json_object_set_new(j, "triangles", json_integer(0));
+    return j;
+}
+
+static const char *mode_name(uint32_t mode) {
+    static const char *const names[] = {"loop", "ping-pong", "one-shot", "random"};
+    return mode <= UE_MAT0_MODE_RANDOM ? names[mode] : "unknown";
+}
+
+/* ---- MAT0 -------------------------------------------------------------------------------------- */
+
+static json_t *mat0_anim_json(const ue_mat0_anim *a) {
+    json_t *j = json_object(), *keys = json_array();
+    json_object_set_new(j, "mode", json_string(mode_name(ue_mat0_anim_mode(a))));
+    json_object_set_new(j, "interpolation_mask", json_integer(a->header >> 3));
+    json_object_set_new(j, "cycle_ms", json_integer(ue_mat0_cycle(a)));
+    for (size_t k = 0; k < a->key_count; k++) {
+        json_t *key = json_object();
+        json_object_set_new(key, "phase", json_integer(a->keys[k].k0));
+        json_object_set_new(key, "time", json_integer(a->keys[k].k1));
+        json_object_set_new(key, "k2", json_integer(a->keys[k].k2));
+        json_array_append_new(keys, key);
+    }
+    json_object_set_new(j, "keys", keys);
+    return j;
+}
+
+static json_t *mat0_json(const ue_mat0 *m) {
+    json_t *j = json_object(), *phases = json_array(), *anims = json_array();
+    json_object_set_new(j, "version", json_integer(m->version));
+    json_object_set_new(j, "meta", json_pack("[i, i, I, I]", m->meta_a, m->meta_b, (json_int_t)m->meta_c,
+                                             (json_int_t)m->meta_d));
+    for (size_t p = 0; p < m->phase_count; p++) {
+        char tex[UE_MAT0_NAME_BYTES + 1], utf8[64];
+        ue_mat0_texture_name(&m->phases[p], tex);
+        ue_cp1251_to_utf8(tex, utf8, sizeof utf8);
+        json_array_append_new(phases, json_string(utf8));
+    }
+    json_object_set_new(j, "phase_textures", phases);
+    for (size_t i = 0; i < m->anim_count; i++) json_array_append_new(anims, mat0_anim_json(&m->anims[i]));
+    json_object_set_new(j, "animations", anims);
+    return j;
+}
+
+static void mat0_text(const ue_mat0 *m, ue_buf *text) {
+    ue_buf_printf(text, "  MAT0 version %u (assumed for a bare file), %u phases, %u animation blocks\n", m->version,
+                  m->phase_count, m->anim_count);
+    for (size_t p = 0; p < m->phase_count; p++) {
+        char tex[UE_MAT0_NAME_BYTES + 1], utf8[64];
+        ue_mat0_texture_name(&m->phases[p], tex);
+        ue_cp1251_to_utf8(tex, utf8, sizeof utf8);
+        ue_buf_printf(text, "  phase %zu: texture %s\n", p, utf8[0] ? utf8 : "(none)");
+    }
+    for (size_t i = 0; i < m->anim_count; i++) {
+        const ue_mat0_anim *a = &m->anims[i];
+        ue_buf_printf(text, "  block %zu: %s, interpolation mask 0x%X, %u keys, cycle %u ms\n", i,
+                      mode_name(ue_mat0_anim_mode(a)), a->header >> 3, a->key_count, ue_mat0_cycle(a));
+    }
+}
+
+static ue_result mat0_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+                           ue_diag *d) {
+    ue_mat0 m;
+    ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
+    if (r != UE_OK) return r;
+    if (stats) *stats = mat0_json(&m);
+    if (text) mat0_text(&m, text);
+    ue_mat0_free(&m);
+    return UE_OK;
+}
+
+static ue_result mat0_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    out->stats = no_geometry_json();
+    ue_mat0 m;
+    ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
+    if (r != UE_OK) return r;
+    size_t keys = 0;
+    for (size_t i = 0; i < m.anim_count; i++) keys += m.anims[i].key_count;
+    snprintf(out->summary, sizeof out->summary, "MAT0 version %u, %u phases, %u animation blocks, %zu keys",
+             m.version, m.phase_count, m.anim_count, keys);
+    ue_mat0_free(&m);
+    return UE_OK;
+}
+
+static ue_result mat0_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_mat0 m;
+    ue_buf again = {0};
+    ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
+    if (r != UE_OK) return r;
+    r = ue_mat0_write(&m, &again, d);
+    if (r == UE_OK && (again.size != size || memcmp(again.data, data, size) != 0)) r = UE_ERR_MISMATCH;
+    if (r == UE_OK)
+        snprintf(out->summary, sizeof out->summary, "%u phases and %u animation blocks written back", m.phase_count,
+                 m.anim_count);
+    ue_mat0_free(&m);
+    ue_buf_free(&again);
+    return r;
+}
+
+const ue_model_format ue_mat0_model_format = {
+    "mat0",      "Parkan MAT0 material (no geometry)",
+    NULL,        0,
+    never,       NULL, /* no geometry */
+    mat0_info,   mat0_validate,
+    mat0_roundtrip,
+    NULL, /* its textures live in Textures.lib */
+};
+
+/* ---- WEAR -------------------------------------------------------------------------------------- */
+
+static json_t *rows_json(const ue_wear_row *rows, size_t n) {
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char utf8[3 * UE_WEAR_NAME_MAX];
+        ue_cp1251_to_utf8(rows[i].name, utf8, sizeof utf8);
+        json_array_append_new(a, json_pack("{s:s, s:s}", "id", rows[i].legacy_id, "name", utf8));
+    }
+    return a;
+}
+
+static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+                           ue_diag *d) {
+    ue_wear w;
+    ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
+    if (r != UE_OK) return r;
+    if (stats) {
+        *stats = json_object();
+        json_object_set_new(*stats, "materials", rows_json(w.materials, w.material_count));
+        json_object_set_new(*stats, "lightmaps", rows_json(w.lightmaps, w.lightmap_count));
+        json_object_set_new(*stats, "crlf", json_boolean(w.crlf));
+        json_object_set_new(*stats, "canonical", json_boolean(w.canonical));
+    }
+    for (size_t i = 0; text && i < w.material_count; i++) {
+        char utf8[3 * UE_WEAR_NAME_MAX];
+        ue_cp1251_to_utf8(w.materials[i].name, utf8, sizeof utf8);
+        ue_buf_printf(text, "  material row %zu: %s\n", i, utf8);
+    }
+    for (size_t i = 0; text && i < w.lightmap_count; i++) {
+        char utf8[3 * UE_WEAR_NAME_MAX];
+        ue_cp1251_to_utf8(w.lightmaps[i].name, utf8, sizeof utf8);
+        ue_buf_printf(text, "  lightmap row %zu: %s\n", i, utf8);
+    }
+    ue_wear_free(&w);
+    return UE_OK;
+}
+
+static ue_result wear_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    out->stats = no_geometry_json();
+    ue_wear w;
+    ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
+    if (r != UE_OK) return r;
+    snprintf(out->summary, sizeof out->summary, "WEAR table, %zu materials, %zu lightmaps", w.material_count,
+             w.lightmap_count);
+    ue_wear_free(&w);
+    return UE_OK;
+}
+
+/* The writer is canonical: a file with extra spaces reads the same but is rewritten
+ * differently, which is a mismatch here (docs/parkan-materials.md). */
+static ue_result wear_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_wear w;
+    ue_buf again = {0};
+    ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
+    if (r != UE_OK) return r;
+    r = ue_wear_write(&w, &again, d);
+    if (r == UE_OK && (again.size != size || memcmp(again.data, data, size) != 0)) r = UE_ERR_MISMATCH;
+    if (r == UE_OK)
+        snprintf(out->summary, sizeof out->summary, "%zu material and %zu lightmap rows written back",
+                 w.material_count, w.lightmap_count);
+    ue_wear_free(&w);
+    ue_buf_free(&again);
+    return r;
+}
+
+const ue_model_format ue_wear_model_format = {
+    "wear",      "Parkan WEAR material table (no geometry)",
+    NULL,        0,
+    never,       NULL, /* no geometry */
+    wear_info,   wear_validate,
+    wear_roundtrip,
+    NULL,
+};
