@@ -121,7 +121,7 @@ static void test_creature_face_in_bytes(void) {
     for (uint32_t k = 1; k < 3; k++) {
         uint32_t im = ptr(&v, table + 4 * k);
         CHECK(im != NONE && im != mouth_image);
-        CHECK_EQ_U(u32(&v, im + 4), u32(&v, mouth_image + 4)); /* 16 × 16 like the static one */
+        CHECK_EQ_U(u32(&v, im + 4), u32(&v, mouth_image + 4)); /* 8 × 8 like the static one */
         CHECK_EQ_U(u32(&v, im + 8), u32(&v, mouth_image + 8)); /* RGB5A3 */
     }
     /* the eye TexAnim's two tracks: TRAU (2) then TRAV (3), S16 with 8 fraction bits */
