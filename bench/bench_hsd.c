@@ -35,7 +35,7 @@ static int convert_one(const uint8_t *dat, size_t size, size_t *glb_bytes) {
     ue_scene s;
     ue_scene_init(&s);
     ue_buf glb = {0};
-    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false};
+    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false, false};
     ue_result r = ue_model_to_scene(&m, "creature", UE_MODE_STRICT, NULL, &s, NULL);
     if (r == UE_OK && glb_bytes) r = ue_gltf_export(&s, &o, &glb, NULL, NULL);
     if (glb_bytes) *glb_bytes += glb.size;
