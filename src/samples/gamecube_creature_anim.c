@@ -79,8 +79,7 @@ static const key_def FACE_EYE_V[] = {{CON, 0, 0, 43}, {CON, -1, 0, 4}, {CON, 0, 
 /* The mouth: transparency 0 → 0.4 at frame 30 (alpha = 1 − v), and the image table 0 1 2 1 0. */
 static const key_def FACE_MOUTH_A[] = {{LIN, 0, 0, 30}, {LIN, 0.4f, 0, 30}, {LIN, 0, 0, 0}};
 static const key_def FACE_MOUTH_IMG[] = {{CON, 0, 0, 15}, {CON, 1, 0, 15}, {CON, 2, 0, 15},
-                                         {CON, 1, 0, 15}};
-                                         {CON, 0, 0, 0}};
+                                         {CON, 1, 0, 15}, {CON, 0, 0, 0}};
 
 typedef struct builder {
     creature_anims *a;
