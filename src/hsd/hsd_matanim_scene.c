@@ -8,6 +8,7 @@
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_anim_scene.h"
 #include "hsd/hsd_material.h"
+#include "scene/scene_int.h" /* UE_SCENE_MAX_TEXTURE_SIDE */
 
 #define MAX_CELLS 256u /* images one atlas takes: the base plus a TexAnim table (u16 count) */
 
@@ -40,7 +41,7 @@ static uint8_t colour_byte(float v) {
     return (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
 }
 
-static ue_result colour_target(hsd_scene_ctx *x, size_t clip, size_t target, int32_t anim, const hsd_frames *f) {
+static ue_result colour_target(hsd_scene_ctx *x, size_t target, int32_t anim, const hsd_frames *f) {
     const ue_hsd_model *m = x->m;
     const ue_hsd_anim_target *t = &m->anims.targets[target];
     if (!hsd_aobj_has_track(m, t->aobj, UE_HSD_MT_DIFFUSE_R, UE_HSD_MT_DIFFUSE_B) &&
@@ -64,7 +65,6 @@ static ue_result colour_target(hsd_scene_ctx *x, size_t clip, size_t target, int
     ue_interp interp = hsd_aobj_steps(m, t->aobj, UE_HSD_MT_AMBIENT_R, UE_HSD_MT_ALPHA) ? UE_INTERP_STEP
                                                                                       : UE_INTERP_LINEAR;
     ue_result r = UE_OK;
-    (void)clip;
     for (size_t k = 0; k < nv && r == UE_OK; k++) {
         ue_anim_channel *ch;
         r = hsd_anim_add_sampled(x->s, anim, UE_TARGET_BASE_COLOR, interp, f, v, &ch);
@@ -115,8 +115,58 @@ static void blit(uint8_t *dst, uint32_t dst_w, uint32_t x0, uint32_t y0, const u
         memcpy(&dst[(((size_t)y0 + y) * dst_w + x0) * 4], &src[(size_t)y * w * 4], (size_t)w * 4);
 }
 
-/* Decodes every cell's image with the TObj's palette and fills a new scene texture; -1 in *out
- * (reported) when an image cannot be decoded. */
+/* The base-colour slot made from `tobj` in scene material `mat`, or -1 (the TObj is not drawn). */
+static int32_t slot_of(const hsd_scene_ctx *x, int32_t mobj, size_t tobj, int32_t mat) {
+    if (x->materials.base_tobj[mobj] != (int32_t)tobj) return -1;
+    const ue_scene_material *sm = &x->s->materials[mat];
+    for (size_t k = 0; k < sm->slot_count; k++)
+        if (sm->slots[k].role == UE_TEX_BASE_COLOR) return (int32_t)k;
+    return -1;
+}
+
+/* The texture to put the atlas in: the slot's own when nothing but the swapped slots uses it
+ * (so no unused texture is left in the file), else a new one. */
+static int32_t reusable_texture(const hsd_scene_ctx *x, int32_t mobj, size_t tobj) {
+    int32_t mats[2], tex = -1;
+    size_t nv = variants_of(x, mobj, mats), mine = 0, uses = 0;
+    for (size_t k = 0; k < nv; k++) {
+        int32_t sl = slot_of(x, mobj, tobj, mats[k]);
+        if (sl >= 0) tex = x->s->materials[mats[k]].slots[sl].texture, mine++;
+    }
+    for (size_t i = 0; tex >= 0 && i < x->s->material_count; i++)
+        for (size_t k = 0; k < x->s->materials[i].slot_count; k++) uses += x->s->materials[i].slots[k].texture == tex;
+    return tex >= 0 && uses == mine ? tex : -1;
+}
+
+/* Puts W × H pixels into texture `reuse` (or a new one); -1 in *out when out of memory. */
+static ue_result atlas_put(hsd_scene_ctx *x, int32_t reuse, const char *name, uint32_t W, uint32_t H, int32_t *out) {
+    if (reuse < 0) {
+        *out = ue_scene_add_texture(x->s, name, W, H);
+        return *out < 0 ? UE_ERR_NOMEM : UE_OK;
+    }
+    uint8_t *px = calloc((size_t)W * H, 4);
+    if (!px) return UE_ERR_NOMEM;
+    ue_scene_texture *tex = &x->s->textures[reuse];
+    free(tex->rgba);
+    tex->rgba = px, tex->width = W, tex->height = H;
+    snprintf(tex->name, sizeof tex->name, "%s", name);
+    *out = reuse;
+    return UE_OK;
+}
+
+/* Checks the atlas's size against the scene's and the model's RGBA budget (reported). */
+static bool atlas_fits(hsd_scene_ctx *x, const ue_hsd_tobj *t, const atlas *a, const char *path) {
+    uint64_t W = (uint64_t)a->cols * a->cell_w, H = (uint64_t)a->rows * a->cell_h;
+    if (W <= UE_SCENE_MAX_TEXTURE_SIDE && H <= UE_SCENE_MAX_TEXTURE_SIDE && W * H * 4u <= x->materials.rgba_budget)
+        return true;
+    ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.texture.budget", (uint64_t)t->offset + UE_DAT_HEADER, path,
+                    "the texture-swap atlas (%llu × %llu) is larger than a texture may be or the file "
+                    "allows; swaps left out", (unsigned long long)W, (unsigned long long)H);
+    return false;
+}
+
+/* Decodes every cell's image with the TObj's palette and lays them out; -1 in *out (reported)
+ * when an image cannot be decoded or the atlas is too large. */
 static ue_result atlas_texture(hsd_scene_ctx *x, size_t tobj, atlas *a, const char *path, int32_t *out) {
     const ue_hsd_model *m = x->m;
     const ue_hsd_tobj *t = &m->tobjs[tobj];
@@ -129,21 +179,15 @@ static ue_result atlas_texture(hsd_scene_ctx *x, size_t tobj, atlas *a, const ch
         if (r == UE_OK) a->cell_w = a->w[k] > a->cell_w ? a->w[k] : a->cell_w;
         if (r == UE_OK) a->cell_h = a->h[k] > a->cell_h ? a->h[k] : a->cell_h;
     }
-    uint64_t bytes = (uint64_t)a->cols * a->cell_w * a->rows * a->cell_h * 4u;
-    if (r == UE_OK && bytes > x->materials.rgba_budget) {
-        ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.texture.budget", (uint64_t)t->offset + UE_DAT_HEADER, path,
-                        "the texture-swap atlas would outgrow the file more than 64-fold; swaps left out");
-        r = UE_ERR_LIMIT;
-    }
+    if (r == UE_OK && !atlas_fits(x, t, a, path)) r = UE_ERR_LIMIT;
     if (r == UE_OK) {
         char name[64];
         snprintf(name, sizeof name, "%.40s_atlas", t->name && t->name[0] ? t->name : "tobj");
-        *out = ue_scene_add_texture(x->s, name, a->cols * a->cell_w, a->rows * a->cell_h);
-        if (*out < 0) r = UE_ERR_NOMEM;
+        r = atlas_put(x, reusable_texture(x, a->mobj, tobj), name, a->cols * a->cell_w, a->rows * a->cell_h, out);
     }
     if (r == UE_OK) {
         ue_scene_texture *tex = &x->s->textures[*out];
-        x->materials.rgba_budget -= bytes;
+        x->materials.rgba_budget -= (uint64_t)tex->width * tex->height * 4u;
         for (uint32_t k = 0; k < a->count; k++)
             blit(tex->rgba, tex->width, (k % a->cols) * a->cell_w, (k / a->cols) * a->cell_h, px[k], a->w[k], a->h[k]);
         tex->wrap_s = tex->wrap_t = UE_WRAP_CLAMP; /* a cell cannot repeat inside an atlas */
@@ -174,15 +218,6 @@ static bool uv_at(const ue_hsd_tobj *rest, const float tr[3], const float sc[3],
     hsd_uv_affine_to_khr(A, b, out);
     return isfinite(out->offset[0]) && isfinite(out->offset[1]) && isfinite(out->scale[0]) &&
            isfinite(out->scale[1]) && isfinite(out->rotation);
-}
-
-/* The base-colour slot made from `tobj` in scene material `mat`, or -1 (the TObj is not drawn). */
-static int32_t slot_of(const hsd_scene_ctx *x, int32_t mobj, size_t tobj, int32_t mat) {
-    if (x->materials.base_tobj[mobj] != (int32_t)tobj) return -1;
-    const ue_scene_material *sm = &x->s->materials[mat];
-    for (size_t k = 0; k < sm->slot_count; k++)
-        if (sm->slots[k].role == UE_TEX_BASE_COLOR) return (int32_t)k;
-    return -1;
 }
 
 typedef struct uv_job {
@@ -285,7 +320,7 @@ ue_result hsd_matanim_to_scene(hsd_scene_ctx *x, hsd_atlas *const *atlases, size
         size_t target = (size_t)c->first_target + i;
         if (target >= m->anims.target_count) break;
         const ue_hsd_anim_target *t = &m->anims.targets[target];
-        if (t->kind == UE_HSD_ANIM_MATERIAL) r = colour_target(x, clip, target, anim, f);
+        if (t->kind == UE_HSD_ANIM_MATERIAL) r = colour_target(x, target, anim, f);
         else if (t->kind == UE_HSD_ANIM_TEXTURE) r = texture_target(x, atlases, clip, target, anim, f);
     }
     return r;

@@ -568,6 +568,7 @@ static void uv_sign_rule_and_atlas_by_sampling(void) {
     REQUIRE(convert(&s, &d) == UE_OK);
     int32_t mats[2] = {material_of_pobj(&s, 0), material_of_pobj(&s, 1)};
     const ue_scene_animation *an = &s.animations[0];
+    CHECK(s.texture_count == 1); /* the atlas took the place of the eyes' texture */
     for (int k = 0; k < 2; k++) {
         REQUIRE(mats[k] >= 0 && s.materials[mats[k]].slot_count == 1);
         const ue_texture_slot *slot = &s.materials[mats[k]].slots[0];
@@ -589,6 +590,32 @@ static void uv_sign_rule_and_atlas_by_sampling(void) {
         /* Only offsets animate at frame 8: the tiling (scale) keeps its base, never 0. */
         for (uint32_t i = 0; i < 2 * scl->key_count; i++) CHECK(scl->values[i] > 0.2f);
     }
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
+/* A key that overflows the joint transform (a scale of 3e38 compensated in the child) is
+ * hsd.anim.nan naming the joint: strict fails, tolerant holds the bind pose, and every value
+ * written stays finite. */
+static void overflowing_transform_is_rejected(void) {
+    build();
+    keys[tracks[2].first_key + 1].value = 3e38f; /* J1 SCAY's last key */
+    ue_scene s;
+    ue_diag d = {0};
+    ue_scene_init(&s);
+    CHECK(hsd_model_to_scene(&model, "creature", UE_MODE_STRICT, &s, &d) == UE_ERR_INVALID);
+    CHECK(diag_has(&d, "hsd.anim.nan", NULL));
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    ue_scene_init(&s);
+    REQUIRE(hsd_model_to_scene(&model, "creature", UE_MODE_TOLERANT, &s, &d) == UE_OK);
+    CHECK(diag_has(&d, "hsd.anim.nan", NULL));
+    for (size_t a = 0; a < s.animation_count; a++)
+        for (size_t c = 0; c < s.animations[a].channel_count; c++) {
+            const ue_anim_channel *ch = &s.animations[a].channels[c];
+            for (uint32_t k = 0; k < ch->key_count * ch->components; k++) CHECK(isfinite(ch->values[k]));
+        }
+    CHECK(ue_scene_validate(&s, NULL) == UE_OK);
     ue_scene_free(&s);
     ue_diag_free(&d);
 }
@@ -763,6 +790,7 @@ int main(int argc, char **argv) {
     RUN(untracked_subtree_and_zero_scale);
     RUN(colour_drives_every_primitive_of_the_mobj);
     RUN(uv_sign_rule_and_atlas_by_sampling);
+    RUN(overflowing_transform_is_rejected);
     RUN(absurd_end_frame_is_refused);
     RUN(export_with_and_without_pointers);
     RUN(sample_creature_clips_match_the_runtime);

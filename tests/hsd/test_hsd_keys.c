@@ -352,6 +352,15 @@ static void test_bad_input(void) {
     const uint8_t fmt[] = {0x01, 1, 2};
     BAD(fmt, 0xA0, "hsd.key.format", BASE + 1, 0);
     BAD(fmt, 0xE3, "hsd.key.format", BASE + 1, 0);
+    /* a slope format of type 6 is reported at the first entry that has a slope */
+    const uint8_t slope_fmt[] = {0x01, 1, 2, 0x04, 1, 1, 0};
+    CHECK_EQ_U(decode(slope_fmt, sizeof slope_fmt, UE_HSD_FMT_U8, 0xC0), UE_ERR_INVALID);
+    const ue_diag_item *it = diag_find(&diag, "hsd.key.format", "dat/track");
+    CHECK(it != NULL && it->offset == BASE + 4);
+    /* exactly UE_HSD_MAX_FRAMES (0x40 | 0x80, 0x84 | 0x80, 0x3D) is allowed */
+    const uint8_t at_limit[] = {0x11, 1, 0xC0, 0x84, 0x3D, 2, 0};
+    CHECK_EQ_U(decode(at_limit, sizeof at_limit, UE_HSD_FMT_U8, 0), UE_OK);
+    check_key(1, UE_HSD_KEY_CON, 1000000.0, 2, 0, 0);
     /* wait 1000001 = 0x41 | 0x80, 4 | 0x80, 61 */
     const uint8_t wait[] = {0x11, 1, 2, 1, 0xC1, 0x84, 0x3D};
     BAD(wait, UE_HSD_FMT_U8, "hsd.key.wait", BASE + 4, 1);
@@ -394,12 +403,22 @@ static const ue_hsd_key k_trav[] = {{UE_HSD_KEY_CON, 0, 0.125f, 0, 0}};
 
 static ue_hsd_key mkeys[32];
 static ue_hsd_track mtracks[16];
-static ue_hsd_aobj maobjs[4];
+static ue_hsd_aobj maobjs[8];
 static ue_hsd_anim_target mtargets[8];
 static ue_hsd_clip mclips[2];
 static int32_t mtable[3] = {1, 2, -1};
 
+/* The fixed tables above are large enough for the model below; a test that outgrows them stops. */
+static void room_for(size_t used, size_t extra, size_t size) {
+    if (used + extra > size) {
+        fprintf(stderr, "test tables too small\n");
+        exit(1);
+    }
+}
+
 static void add_track(uint8_t type, const ue_hsd_key *k, size_t n, float start) {
+    room_for(mm.anims.track_count, 1, sizeof mtracks / sizeof mtracks[0]);
+    room_for(mm.anims.key_count, n, sizeof mkeys / sizeof mkeys[0]);
     ue_hsd_track *t = &mtracks[mm.anims.track_count++];
     memset(t, 0, sizeof *t);
     t->type = type;
@@ -410,6 +429,7 @@ static void add_track(uint8_t type, const ue_hsd_key *k, size_t n, float start) 
     mm.anims.key_count += n;
 }
 static int32_t add_aobj(void) {
+    room_for(mm.anims.aobj_count, 1, sizeof maobjs / sizeof maobjs[0]);
     ue_hsd_aobj *a = &maobjs[mm.anims.aobj_count];
     memset(a, 0, sizeof *a);
     a->end_frame = 20;
@@ -420,6 +440,7 @@ static void end_aobj(int32_t a) {
     maobjs[a].track_count = (uint32_t)mm.anims.track_count - maobjs[a].first_track;
 }
 static size_t add_target(ue_hsd_anim_kind kind, int32_t joint, int32_t aobj, uint32_t flags) {
+    room_for(mm.anims.target_count, 1, sizeof mtargets / sizeof mtargets[0]);
     ue_hsd_anim_target *t = &mtargets[mm.anims.target_count];
     memset(t, 0, sizeof *t);
     t->kind = kind;
