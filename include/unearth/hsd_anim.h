@@ -22,7 +22,8 @@ typedef enum ue_hsd_key_op {
     UE_HSD_KEY_KEY = 6   /* step key */
 } ue_hsd_key_op;
 
-/* Value / slope formats (FObjDesc +0x0D / +0x0E): bits 5–7 the type, bits 0–4 the fraction. */
+/* Value / slope formats (FObjDesc +0x0D / +0x0E): bits 5–7 the type, bits 0–4 the fraction
+ * (integer types are divided by 2^frac; FLOAT ignores the fraction, as the runtime does). */
 #define UE_HSD_FMT_FLOAT 0x00u
 #define UE_HSD_FMT_S16 0x20u
 #define UE_HSD_FMT_U16 0x40u

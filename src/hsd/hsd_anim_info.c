@@ -1,6 +1,7 @@
 /* unearth — what `info` says of an HSD model's animations: per clip its name (Animation_N), kind,
  * end frame and duration at 60 fps, and how many joints, materials and textures it animates with what. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +44,29 @@ typedef struct clip_summary {
     unsigned kinds;
 } clip_summary;
 
-static clip_summary summarise(const ue_hsd_anims *a, const ue_hsd_clip *c) {
+/* The track kinds of one AObj read for one kind of target, each (AObj, target kind) worked out
+ * once: an AObj shared by many targets costs its track count once, not once per target. */
+typedef struct kind_cache {
+    unsigned *kinds; /* 3 per AObj; UINT_MAX until computed */
+} kind_cache;
+
+static unsigned aobj_kinds(const ue_hsd_anims *a, kind_cache *kc, int32_t aobj,
+                           ue_hsd_anim_kind target) {
+    unsigned *slot = &kc->kinds[3 * (size_t)aobj + (size_t)target];
+    if (*slot != UINT_MAX) return *slot;
+    const ue_hsd_aobj *ao = &a->aobjs[aobj];
+    unsigned kinds = 0;
+    for (uint32_t k = ao->first_track; k < ao->first_track + ao->track_count; k++)
+        kinds |= track_kind(target, a->tracks[k].type);
+    return *slot = kinds;
+}
+
+static clip_summary summarise(const ue_hsd_anims *a, kind_cache *kc, const ue_hsd_clip *c) {
     clip_summary s = {0, 0, 0, 0};
     for (uint32_t i = c->first_target; i < c->first_target + c->target_count; i++) {
         const ue_hsd_anim_target *t = &a->targets[i];
         if (t->aobj < 0 || a->aobjs[t->aobj].track_count == 0) continue;
-        const ue_hsd_aobj *ao = &a->aobjs[t->aobj];
-        for (uint32_t k = ao->first_track; k < ao->first_track + ao->track_count; k++)
-            s.kinds |= track_kind(t->kind, a->tracks[k].type);
+        s.kinds |= aobj_kinds(a, kc, t->aobj, t->kind);
         if (t->kind == UE_HSD_ANIM_JOINT) s.joints++;
         else if (t->kind == UE_HSD_ANIM_MATERIAL) s.materials++;
         else s.textures++;
@@ -63,11 +79,14 @@ static clip_summary summarise(const ue_hsd_anims *a, const ue_hsd_clip *c) {
 static clip_summary *summaries(const ue_hsd_anims *a) {
     clip_summary *s = calloc(a->clip_count ? a->clip_count : 1, sizeof *s);
     size_t *first_clip = malloc((a->target_count + 1) * sizeof *first_clip);
-    if (!s || !first_clip) {
+    kind_cache kc = {malloc((3 * a->aobj_count + 1) * sizeof *kc.kinds)};
+    if (!s || !first_clip || !kc.kinds) {
         free(s);
         free(first_clip);
+        free(kc.kinds);
         return NULL;
     }
+    for (size_t i = 0; i < 3 * a->aobj_count; i++) kc.kinds[i] = UINT_MAX;
     for (size_t i = 0; i <= a->target_count; i++) first_clip[i] = SIZE_MAX;
     for (size_t c = 0; c < a->clip_count; c++) {
         const ue_hsd_clip *cl = &a->clips[c];
@@ -78,9 +97,10 @@ static clip_summary *summaries(const ue_hsd_anims *a) {
             continue;
         }
         if (cl->target_count) *seen = c;
-        s[c] = summarise(a, cl);
+        s[c] = summarise(a, &kc, cl);
     }
     free(first_clip);
+    free(kc.kinds);
     return s;
 }
 

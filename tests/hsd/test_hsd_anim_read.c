@@ -500,6 +500,32 @@ static void test_broken_slot_and_reuse(void) {
     }
 }
 
+/* J1 becomes an INSTANCE (its +0x08 names an instanced tree, not a child): A1's child is not
+ * descended, as the runtime does not, and is no mismatch. Shape animations are counted only. */
+static void test_instance_and_shapeanims(void) {
+    static anim_image s;
+    build(&s);
+    dat_image *b = &s.b;
+    di_u32(b, s.j[1] + 4, UE_JOBJ_INSTANCE);
+    uint32_t under = put_animjoint(b, s.aobj_x, 0);
+    di_ptr(b, s.a1, under);
+    build_scene(&s, NULL, 0);
+    uint32_t shapes[2] = {di_alloc(b, 0x0C, 4), di_alloc(b, 0x0C, 4)};
+    di_ptr(b, s.ms + 0x0C, put_array(b, shapes, 2));
+    read_result x;
+    REQUIRE(read_image(b, UE_MODE_STRICT, &x));
+    if (x.r != UE_OK) dump_diag(&x.d);
+    REQUIRE(x.r == UE_OK);
+    CHECK(!has_code(&x.d, "hsd.anim.mismatch"));
+    const ue_diag_item *it = diag_find(&x.d, "hsd.anim.shapeanim", "dat/scene/model[0]/shapeanims");
+    CHECK(it && it->severity == UE_SEV_INFO && strstr(it->message, "2 shape") != NULL);
+    REQUIRE(x.m.anims.clip_count == 2);
+    const ue_hsd_clip *c = &x.m.anims.clips[0];
+    REQUIRE(c->target_count == 3); /* A0, A1, A2: nothing below the instance */
+    CHECK(target(&x.m, c, 1)->offset == s.a1 && target(&x.m, c, 2)->offset == s.a2);
+    done(&x);
+}
+
 /* An AnimJoint whose next points to itself, and an FObj list returning to its head. */
 static void test_cycles(void) {
     static anim_image s;
@@ -657,6 +683,7 @@ int main(void) {
     RUN(test_table_index);
     RUN(test_end_frame);
     RUN(test_broken_slot_and_reuse);
+    RUN(test_instance_and_shapeanims);
     RUN(test_cycles);
     RUN(test_key_budget);
     RUN(test_standalone_roots);
