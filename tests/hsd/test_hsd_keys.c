@@ -453,7 +453,8 @@ static size_t add_target(ue_hsd_anim_kind kind, int32_t joint, int32_t aobj, uin
 
 static size_t t_material, t_texture;
 
-static void build_model(void) {
+/* The model's joints, material and texture, and empty animation tables. */
+static void build_tables(void) {
     memset(&mm, 0, sizeof mm);
     memset(mj, 0, sizeof mj);
     for (int j = 0; j < 3; j++) {
@@ -492,7 +493,10 @@ static void build_model(void) {
     mm.anims.keys = mkeys, mm.anims.tracks = mtracks, mm.anims.aobjs = maobjs;
     mm.anims.targets = mtargets, mm.anims.clips = mclips;
     mm.anims.images = mtable, mm.anims.image_count = 3;
+}
 
+static void build_model(void) {
+    build_tables();
     /* clip 0: ROTZ, TRAX (start −2: its key plays at frame 2), SCAY, SCAZ on joint 1 */
     int32_t a = add_aobj();
     add_track(UE_HSD_JT_ROTZ, k_rotz, 2, 0);
