@@ -205,7 +205,8 @@ static ue_result check_joint_tree(anim_scratch *s, const ue_hsd_clip *c, ue_diag
         else s->joint_row[t[k].joint] = (int32_t)(c->first_target + k);
     }
     uint32_t filled = r == UE_OK ? k : k - 1;
-    if (r == UE_OK && s->joint_row[root] < 0) r = bad(d, "clip", c->first_target, "no row on the set's root joint");
+    if (r == UE_OK && s->joint_row[root] < 0)
+        r = bad(d, "clip", (size_t)(c - s->m->anims.clips), "no row on the set's root joint");
     for (uint32_t q = 0; q < c->target_count && r == UE_OK; q++) {
         int32_t j = t[q].joint, p = s->m->joints[j].parent, prev = s->prev_sibling[j];
         if (j == root) continue;
@@ -247,7 +248,8 @@ static ue_result check_material_tree(anim_scratch *s, const ue_hsd_clip *c, ue_d
     }
     unmark_all(s);
     if (r == UE_OK && covered != mats)
-        r = bad(d, "clip", c->first_target, "MatAnim rows must cover the first DObjs of their joint's list");
+        r = bad(d, "clip", (size_t)(c - m->anims.clips),
+                "MatAnim rows must cover the first DObjs of their joint's list");
     for (uint32_t k = 0; k < c->target_count; k++)
         if (t[k].dobj >= 0 && (size_t)t[k].dobj < m->dobj_count) s->dobj_row[t[k].dobj] = -1;
     return r;

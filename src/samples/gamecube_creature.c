@@ -337,19 +337,19 @@ static ue_result eye_texture(ue_buf *out) {
     return ue_gx_encode_rgba(UE_GX_RGB5A3, rgba, 16, 16, out);
 }
 
-/* Mouths, RGB5A3 16×16 (the TexAnim's image table; `closed` is also the static image): a dark
- * red shape on transparency — closed a 2-texel line, open an 8×6 box, wide a 12×8 box. */
+/* Mouths, RGB5A3 8×8 (the TexAnim's image table; `closed` is also the static image): a dark red
+ * shape on transparency — closed a 6×1 line, open a 4×4 box, wide a 6×3 box. */
 static ue_result mouth_texture(int shape, ue_buf *out) {
     static const uint8_t clear[4] = {0, 0, 0, 0}, lip[4] = {136, 34, 34, 255};
-    static const int half_w[3] = {6, 4, 6}, top[3] = {7, 5, 4}, bottom[3] = {9, 11, 12};
-    uint8_t rgba[16 * 16 * 4];
-    for (int y = 0; y < 16; y++)
-        for (int x = 0; x < 16; x++) {
-            bool in = x >= 8 - half_w[shape] && x < 8 + half_w[shape] && y >= top[shape] &&
+    static const int half_w[3] = {3, 2, 3}, top[3] = {4, 2, 3}, bottom[3] = {5, 6, 6};
+    uint8_t rgba[8 * 8 * 4];
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            bool in = x >= 4 - half_w[shape] && x < 4 + half_w[shape] && y >= top[shape] &&
                       y < bottom[shape];
-            memcpy(rgba + 4 * (y * 16 + x), in ? lip : clear, 4);
+            memcpy(rgba + 4 * (y * 8 + x), in ? lip : clear, 4);
         }
-    return ue_gx_encode_rgba(UE_GX_RGB5A3, rgba, 16, 16, out);
+    return ue_gx_encode_rgba(UE_GX_RGB5A3, rgba, 8, 8, out);
 }
 
 /* ---- tables -------------------------------------------------------------------------------------- */
@@ -536,7 +536,8 @@ static void fill_materials(creature *c) {
     c->tobjs[3] = tobj("mouth", IM_MOUTH_CLOSED, -1, 0, 0x10u | (5u << 16) | (3u << 20), 1);
     c->images[IM_SKIN] = image(&c->tex[IM_SKIN], 16, UE_GX_CMPR);
     c->images[IM_HEAD] = image(&c->tex[IM_HEAD], 8, UE_GX_C4);
-    for (int i = IM_EYES; i < IMAGES; i++) c->images[i] = image(&c->tex[i], 16, UE_GX_RGB5A3);
+    c->images[IM_EYES] = image(&c->tex[IM_EYES], 16, UE_GX_RGB5A3);
+    for (int i = IM_MOUTH_CLOSED; i < IMAGES; i++) c->images[i] = image(&c->tex[i], 8, UE_GX_RGB5A3);
     c->tlut = (ue_hsd_tlut){0, 0, c->palette.data, UE_GX_TLUT_RGB5A3, 0, 4};
 }
 

@@ -49,13 +49,18 @@ static const key_def IDLE_ARM_R_RZ[] = {{SPL, 0.5f, 0, 30}, {SLP, 0, 0.02f, 0}, 
 
 /* ---- Animation_1: attack, 40 frames, played once ------------------------------------------- */
 
-static const key_def ATK_ROOT_TZ[] = {{LIN, 0, 0, 12}, {LIN, 1.5f, 0, 10}, {LIN, 1.5f, 0, 18}, {LIN, 0, 0, 0}};
+static const key_def ATK_ROOT_TZ[] = {{LIN, 0, 0, 12}, {LIN, 1.5f, 0, 10}, {LIN, 1.5f, 0, 18},
+                                      {LIN, 0, 0, 0}};
 static const key_def ATK_CHEST_RX[] = {{SPL0, 0.15f, 0, 12}, {SPL0, 0.7f, 0, 10}, {SPL0, 0.6f, 0, 18},
                                        {SPL0, 0.15f, 0, 0}};
-static const key_def ATK_HEAD_SX[] = {{LIN, 1.5f, 0, 12}, {LIN, 1.75f, 0, 10}, {LIN, 1.5f, 0, 18}, {LIN, 1.5f, 0, 0}};
-static const key_def ATK_HEAD_SY[] = {{LIN, 1, 0, 12}, {LIN, 1.25f, 0, 10}, {LIN, 1, 0, 18}, {LIN, 1, 0, 0}};
-static const key_def ATK_HEAD_SZ[] = {{LIN, 0.8f, 0, 12}, {LIN, 0.9f, 0, 10}, {LIN, 0.8f, 0, 18}, {LIN, 0.8f, 0, 0}};
-static const key_def ATK_JAW_RX[] = {{CON, 0.3f, 0, 12}, {CON, 0.8f, 0, 10}, {CON, 0.3f, 0, 18}, {CON, 0.3f, 0, 0}};
+static const key_def ATK_HEAD_SX[] = {{LIN, 1.5f, 0, 12}, {LIN, 1.75f, 0, 10}, {LIN, 1.5f, 0, 18},
+                                      {LIN, 1.5f, 0, 0}};
+static const key_def ATK_HEAD_SY[] = {{LIN, 1, 0, 12}, {LIN, 1.25f, 0, 10}, {LIN, 1, 0, 18},
+                                      {LIN, 1, 0, 0}};
+static const key_def ATK_HEAD_SZ[] = {{LIN, 0.8f, 0, 12}, {LIN, 0.9f, 0, 10}, {LIN, 0.8f, 0, 18},
+                                      {LIN, 0.8f, 0, 0}};
+static const key_def ATK_JAW_RX[] = {{CON, 0.3f, 0, 12}, {CON, 0.8f, 0, 10}, {CON, 0.3f, 0, 18},
+                                     {CON, 0.3f, 0, 0}};
 static const key_def ATK_ARM_L_RZ[] = {{SPL0, -0.5f, 0, 12}, {SPL0, -1.4f, 0, 10}, {SPL0, -0.5f, 0, 18},
                                        {SPL0, -0.5f, 0, 0}};
 static const key_def ATK_ARM_R_RZ[] = {{SPL0, 0.5f, 0, 12}, {SPL0, 1.4f, 0, 10}, {SPL0, 0.5f, 0, 18},
@@ -73,8 +78,8 @@ static const key_def FACE_EYE_U[] = {{CON, 0, 0, 40}, {CON, -1, 0, 3}, {CON, 0, 
 static const key_def FACE_EYE_V[] = {{CON, 0, 0, 43}, {CON, -1, 0, 4}, {CON, 0, 0, 13}, {CON, 0, 0, 0}};
 /* The mouth: transparency 0 → 0.4 at frame 30 (alpha = 1 − v), and the image table 0 1 2 1 0. */
 static const key_def FACE_MOUTH_A[] = {{LIN, 0, 0, 30}, {LIN, 0.4f, 0, 30}, {LIN, 0, 0, 0}};
-static const key_def FACE_MOUTH_IMG[] = {{CON, 0, 0, 15}, {CON, 1, 0, 15}, {CON, 2, 0, 15}, {CON, 1, 0, 15},
-                                         {CON, 0, 0, 0}};
+static const key_def FACE_MOUTH_IMG[] = {{CON, 0, 0, 15}, {CON, 1, 0, 15}, {CON, 2, 0, 15},
+                                         {CON, 1, 0, 15}, {CON, 0, 0, 0}};
 
 typedef struct builder {
     creature_anims *a;

@@ -136,7 +136,7 @@ grep -q "dat/reloc\[[0-9]*\] @$PTR_AT: .*outside the .*data block \[dat.reloc_ta
 [ ! -e "$T/ptr.glb" ] && ok || bad "damaged DAT left an output"
 expect_rc 1 "$UE" convert "$T/cut.dat" -o "$T/cut.glb"
 # a cut .dat is read as a DAT by its name: its data block no longer fits
-grep -q "dat/header/data_size @0x4: data block of 0x1ee0 bytes does not fit .*\[dat.data_size\]" "$T/err" && ok || bad "cut message: $(cat "$T/err")"
+grep -q "dat/header/data_size @0x4: data block of 0x1a60 bytes does not fit .*\[dat.data_size\]" "$T/err" && ok || bad "cut message: $(cat "$T/err")"
 # another file called .dat (no DAT header) is still no model: "not a container", not a DAT error
 printf 'hello world, a text file\n' > "$T/notes.dat"
 expect_rc 1 "$UE" validate "$T/notes.dat"

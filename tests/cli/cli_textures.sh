@@ -63,7 +63,7 @@ expect_rc 0 "$UE" textures new.fsys:demo_model.dat -o entry --mips
 
 # ---- the sample creature (FSYS → LZSS → PKX → DAT): its four textures, and its materials ------
 expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o creature
-printf 'creature/model_tex0_CMPR.png\t16x16\ncreature/model_tex1_C4.png\t8x8\ncreature/model_tex2_RGB5A3.png\t16x16\ncreature/model_tex3_RGB5A3.png\t16x16\n' |
+printf 'creature/model_tex0_CMPR.png\t16x16\ncreature/model_tex1_C4.png\t8x8\ncreature/model_tex2_RGB5A3.png\t16x16\ncreature/model_tex3_RGB5A3.png\t8x8\n' |
   cmp -s - "$T/out" && ok || bad "creature listing: $(cat "$T/out")"
 [ "$(png creature/model_tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
 expect_rc 0 "$UE" convert demo/gamecube/creature.fsys -o creature.gltf

@@ -121,7 +121,7 @@ static void test_creature_face_in_bytes(void) {
     for (uint32_t k = 1; k < 3; k++) {
         uint32_t im = ptr(&v, table + 4 * k);
         CHECK(im != NONE && im != mouth_image);
-        CHECK_EQ_U(u32(&v, im + 4), u32(&v, mouth_image + 4)); /* 16 × 16 like the static one */
+        CHECK_EQ_U(u32(&v, im + 4), u32(&v, mouth_image + 4)); /* 8 × 8 like the static one */
         CHECK_EQ_U(u32(&v, im + 8), u32(&v, mouth_image + 8)); /* RGB5A3 */
     }
     /* the eye TexAnim's two tracks: TRAU (2) then TRAV (3), S16 with 8 fraction bits */
@@ -175,6 +175,91 @@ static void test_creature_read_back(void) {
     close_view(&v);
 }
 
+/* Read → write → read: the anim tables come back the same, row for row (offsets aside). */
+static void same_anims(const ue_hsd_anims *a, const ue_hsd_anims *b) {
+    CHECK_EQ_U(a->clip_count, b->clip_count);
+    CHECK_EQ_U(a->target_count, b->target_count);
+    CHECK_EQ_U(a->aobj_count, b->aobj_count);
+    CHECK_EQ_U(a->track_count, b->track_count);
+    CHECK_EQ_U(a->key_count, b->key_count);
+    CHECK_EQ_U(a->image_count, b->image_count);
+    if (a->clip_count != b->clip_count || a->target_count != b->target_count ||
+        a->aobj_count != b->aobj_count || a->track_count != b->track_count)
+        return;
+    for (size_t i = 0; i < a->clip_count; i++) {
+        const ue_hsd_clip *x = &a->clips[i], *y = &b->clips[i];
+        CHECK(x->set == y->set && x->index == y->index && x->material == y->material &&
+              x->end_frame == y->end_frame && x->first_target == y->first_target &&
+              x->target_count == y->target_count && !x->root_name && !y->root_name);
+    }
+    for (size_t i = 0; i < a->target_count; i++) {
+        const ue_hsd_anim_target *x = &a->targets[i], *y = &b->targets[i];
+        CHECK(x->kind == y->kind && x->joint == y->joint && x->dobj == y->dobj && x->tobj == y->tobj &&
+              x->aobj == y->aobj && x->flags == y->flags && x->first_image == y->first_image &&
+              x->image_count == y->image_count && x->tlut_count == y->tlut_count);
+    }
+    for (size_t i = 0; i < a->aobj_count; i++)
+        CHECK(a->aobjs[i].flags == b->aobjs[i].flags && a->aobjs[i].end_frame == b->aobjs[i].end_frame &&
+              a->aobjs[i].first_track == b->aobjs[i].first_track &&
+              a->aobjs[i].track_count == b->aobjs[i].track_count);
+    for (size_t i = 0; i < a->track_count; i++) {
+        const ue_hsd_track *x = &a->tracks[i], *y = &b->tracks[i];
+        CHECK(x->type == y->type && x->value_format == y->value_format &&
+              x->slope_format == y->slope_format && x->start_frame == y->start_frame &&
+              x->length == y->length && x->key_count == y->key_count);
+        if (x->length == y->length) CHECK_MEM(x->data, y->data, x->length);
+    }
+    for (size_t i = 0; i < a->image_count && i < b->image_count; i++) CHECK(a->images[i] == b->images[i]);
+}
+
+static void test_tables_round_trip(void) {
+    dat_view v;
+    REQUIRE(open_creature(&v));
+    ue_hsd_model m, again;
+    memset(&m, 0, sizeof m);
+    memset(&again, 0, sizeof again);
+    REQUIRE(ue_hsd_model_read(&v.dat, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    ue_buf out = {0};
+    REQUIRE(ue_hsd_model_write(&m, &out, NULL) == UE_OK);
+    ue_dat dat2;
+    REQUIRE(ue_dat_parse(out.data, out.size, UE_MODE_STRICT, &dat2, NULL) == UE_OK);
+    REQUIRE(ue_hsd_model_read(&dat2, UE_MODE_STRICT, &again, NULL) == UE_OK);
+    same_anims(&m.anims, &again.anims);
+    ue_hsd_model_free(&again);
+    ue_dat_free(&dat2);
+    ue_buf_free(&out);
+    ue_hsd_model_free(&m);
+    close_view(&v);
+}
+
+/* A clip with a root name leaves the ModelSet array and becomes a public root of that name. */
+static void test_standalone_root(void) {
+    dat_view v;
+    REQUIRE(open_creature(&v));
+    ue_hsd_model m;
+    memset(&m, 0, sizeof m);
+    REQUIRE(ue_hsd_model_read(&v.dat, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    m.anims.clips[1].root_name = "creature_animjoint"; /* the attack */
+    ue_buf out = {0};
+    REQUIRE(ue_hsd_model_write(&m, &out, NULL) == UE_OK);
+    dat_view w;
+    memset(&w, 0, sizeof w);
+    REQUIRE(ue_dat_parse(out.data, out.size, UE_MODE_STRICT, &w.dat, NULL) == UE_OK);
+    long root = ue_dat_find_root(&w.dat, "creature_animjoint"), scene = ue_dat_find_root(&w.dat, "scene_data");
+    REQUIRE(root >= 0 && scene >= 0);
+    uint32_t set = ptr(&w, ptr(&w, w.dat.roots[scene].data_offset));
+    uint32_t anims = ptr(&w, set + 4);
+    CHECK(ptr(&w, anims) != NONE && ptr(&w, anims + 4) == NONE); /* idle only */
+    /* the root is the attack's AnimJoint of the root joint: its AObj ends at frame 40 */
+    CHECK(f32(&w, ptr(&w, w.dat.roots[root].data_offset + 8) + 4) == 40.0f);
+    CHECK(!w.bad);
+    ue_dat_free(&w.dat);
+    ue_buf_free(&out);
+    m.anims.clips[1].root_name = NULL;
+    ue_hsd_model_free(&m);
+    close_view(&v);
+}
+
 /* A change to a read model's anim rows that the writer must refuse with "hsd.write.anim". */
 static void expect_refused(ue_hsd_model *m, const char *what) {
     ue_buf out = {0};
@@ -222,6 +307,8 @@ int main(void) {
     RUN(test_creature_trees_in_bytes);
     RUN(test_creature_face_in_bytes);
     RUN(test_creature_read_back);
+    RUN(test_tables_round_trip);
+    RUN(test_standalone_root);
     RUN(test_refused);
     return TEST_SUMMARY();
 }
