@@ -7,6 +7,7 @@
 
 #include "unearth/codec.h"
 #include "unearth/gamecube.h"
+#include "unearth/gltf.h"
 #include "unearth/gx.h"
 #include "unearth/lzss.h"
 #include "unearth/msh.h"
@@ -17,6 +18,7 @@
 #include "unearth/texm.h"
 #include "common/io.h"
 #include "../tests/hsd/dat_image.h" /* the tests' hand layout helper for DAT byte images */
+#include "../tests/export/gltf_scenes.h" /* the exporter tests' fixture scenes */
 
 /* Seeds stay far below the -max_len scripts/fuzz.sh gives each target. */
 #define MAX_SEED 12000u
@@ -186,6 +188,38 @@ static void obj_seeds(const ue_sample_list *pack) {
         ue_buf_free(&text);
         ue_scene_free(&s);
         ue_msh_free(&m);
+    }
+}
+
+/* glTF import seeds: GLBs our exporter writes for small fixture scenes (skinning and CUBICSPLINE,
+ * pointer channels, vertex colours, a textured cube with its PNG), and a .gltf whose buffer is a
+ * data: URI (a triangle, u16 indices, a matrix node). The sample robot's GLB (18 KB) is larger
+ * than the fuzzer's input limit. */
+static void gltf_seed(const char *name, const ue_scene *s) {
+    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false};
+    ue_buf glb = {0};
+    if (ue_gltf_export(s, &o, &glb, NULL, NULL) == UE_OK) write_seed("gltf_import", name, glb.data, glb.size);
+    else g_failures++;
+    ue_buf_free(&glb);
+}
+
+static void gltf_seeds(void) {
+    static const char json[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,"
+        "1,2,3,1]}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+        "\"byteLength\":6}],\"buffers\":[{\"byteLength\":42,\"uri\":\"data:application/octet-stream;"
+        "base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAABAAIA\"}]}";
+    write_seed("gltf_import", "triangle_data_uri.gltf", json, sizeof json - 1);
+    void (*const scenes[])(ue_scene *) = {gs_skinned, gs_pointer, gs_misc, gs_textured_cube};
+    static const char *const names[] = {"skinned.glb", "pointer.glb", "misc.glb", "cube.glb"};
+    for (size_t i = 0; i < 4; i++) {
+        ue_scene s;
+        scenes[i](&s);
+        gltf_seed(names[i], &s);
+        ue_scene_free(&s);
     }
 }
 
@@ -485,6 +519,7 @@ int main(int argc, char **argv) {
     dat_seeds();
     gx_seeds();
     texm_seeds();
+    gltf_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;
 }

@@ -245,8 +245,13 @@ UE_API bool ue_msh_probe_named(const char *name, const uint8_t *data, size_t siz
 /* ue_msh_export_options.group for every group (the CLI's `--group all`). */
 #define UE_MSH_GROUP_ALL (-1)
 
+/* ue_msh_export_options.lod for the whole slot matrix (the CLI's `--lod all`): every LOD and
+ * group, each cell under a child node "<node>_lod<l>_group<g>", which ue_msh_from_scene reads
+ * back to the same matrix (docs/import.md). */
+#define UE_MSH_LOD_ALL (-1)
+
 typedef struct ue_msh_export_options {
-    int lod;     /* 0..2 (default 0) */
+    int lod;     /* 0..2 (default 0), or UE_MSH_LOD_ALL (every LOD and group; group is then ignored) */
     int group;   /* 0..4 (default 0, what the engine draws), or UE_MSH_GROUP_ALL */
     float fps;   /* frames per second of the animation clip; 0 = UE_MSH_DEFAULT_FPS */
 } ue_msh_export_options;
@@ -258,7 +263,8 @@ typedef struct ue_msh_export_options {
 /* Node tree from Res1 parents (rest pose from each node's fallback key); for one group, the
  * node's slot of the chosen LOD and group as the node's mesh; for UE_MSH_GROUP_ALL, each
  * group's slot as the mesh of a child node "<node>_group<g>" (identity transform), a slot that
- * several groups of the node share only once; one primitive per batch, names from Res10, decoded normals/UVs,
+ * several groups of the node share only once; for UE_MSH_LOD_ALL, every cell's slot as the mesh
+ * of a child node "<node>_lod<l>_group<g>" (cells sharing a slot share the mesh); one primitive per batch, names from Res10, decoded normals/UVs,
  * Res18 colours, and for an animated model one clip named `name` with translation/rotation
  * channels on the nodes that move (equal to ue_msh_sample_node at every integer and
  * half-integer frame within 1e-4, times = frames / fps); converted from the engine's
@@ -274,7 +280,7 @@ UE_API ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_exp
 
 /* ---- the model registry's view of MSH (docs/models.md) ------------------------------------ */
 
-/* The options `lod` (0..2, default 0), `group` (0..4, or `all` / -1 for every group; default 0)
+/* The options `lod` (0..2 or `all`, default 0), `group` (0..4, or `all` / -1 for every group; default 0)
  * and `fps` (1..1000, default 30) as export options; UE_ERR_USAGE with model.option.value when a value is out of range. */
 UE_API ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d);
 /* MSH in the model registry (model.h): probe, to_scene (with the options above; an empty

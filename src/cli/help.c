@@ -38,7 +38,10 @@ static const cli_option_def option_table[] = {
      "batch: every model below the directories IN, mirrored into the\n"
      "directory OUT, with a summary and a report (default: off; a\n"
      "directory IN is an error)"},
-    {OPT_LOD, NULL, "--lod", 1, "N", 0, 2, NULL, "MSH option: level of detail 0..2 (default: 0)"},
+    {OPT_LOD, NULL, "--lod", 1, "N", NO_RANGE, "0|1|2|all",
+     "MSH option: level of detail 0..2 (default: 0), or all for the whole\n"
+     "slot matrix: each LOD and group under a child node NODE_lodL_groupG,\n"
+     "which import reads back"},
     {OPT_GROUP, NULL, "--group", 1, "G", NO_RANGE, "0|1|2|3|4|all|-1",
      "MSH option: group 0..4, or all (alias -1) for every group, each under\n"
      "a child node NODE_groupG (default: 0, what the game draws)"},

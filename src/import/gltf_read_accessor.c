@@ -163,33 +163,46 @@ static void store(gr_acc *out, size_t i, uint32_t comps, const double *v) {
     }
 }
 
-/* The dense part: from a buffer view (range checked) or zeros. */
-static bool read_dense(gr_ctx *c, json_t *a, const char *ap, const gr_layout *l, gr_acc *out) {
+/* Where the dense part lives: a buffer view, range checked before anything is allocated, or
+ * nowhere (zeros). */
+typedef struct gr_dense {
+    const uint8_t *p;  /* first element, NULL for zeros */
+    uint64_t stride;
+} gr_dense;
+
+static bool locate_dense(gr_ctx *c, json_t *a, const char *ap, const gr_layout *l, gr_dense *out) {
     int32_t view;
     uint64_t off;
+    out->p = NULL;
     if (!gr_index(c, a, "bufferView", json_array_size(json_object_get(c->root, "bufferViews")),
                   false, ap, &view) ||
         !gr_uint(c, a, "byteOffset", SIZE_MAX / 2, 0, false, ap, &off))
         return false;
-    if (view < 0) return true; /* zeros, already */
+    if (view < 0) return true;
     gr_view v;
     if (!load_view(c, view, &v)) return false;
     uint64_t stride = v.stride ? v.stride : l->elem_size;
     if (v.stride && v.stride < l->elem_size)
         return gr_fail(c, "gltf.accessor.stride", UE_NO_OFFSET, ap,
                        "byteStride %u is less than the element size %u", v.stride, l->elem_size);
+    /* count < 2^32 and stride ≤ 252, so this cannot overflow 64 bits */
     uint64_t need = off + stride * (uint64_t)(l->count - 1) + l->elem_size;
     if (need > v.size)
         return gr_fail(c, "gltf.accessor.range", file_off(&v, 0), ap,
                        "%u elements of %u bytes (stride %llu) from byte %llu need %llu bytes; "
                        "bufferView %d has %zu", l->count, l->elem_size, (unsigned long long)stride,
                        (unsigned long long)off, (unsigned long long)need, (int)view, v.size);
+    out->p = v.data + off;
+    out->stride = stride;
+    return true;
+}
+
+static void decode_dense(const gr_layout *l, const gr_dense *dn, gr_acc *out) {
     double e[16];
-    for (uint32_t i = 0; i < l->count; i++) {
-        load_element(l, v.data + off + stride * i, e);
+    for (uint32_t i = 0; dn->p && i < l->count; i++) {
+        load_element(l, dn->p + dn->stride * i, e);
         store(out, i, l->comps, e);
     }
-    return true;
 }
 
 /* A tightly packed range of a view for sparse indices or values. */
@@ -266,7 +279,8 @@ bool gr_accessor(gr_ctx *c, int32_t index, const char *path, const gr_acc_rule *
     gr_layout l = {0};
     if (!json_is_object(a))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, ap, "expected an object");
-    if (!read_layout(c, a, ap, rule, path, &l)) return false;
+    gr_dense dense = {NULL, 0};
+    if (!read_layout(c, a, ap, rule, path, &l) || !locate_dense(c, a, ap, &l, &dense)) return false;
     size_t bytes = (size_t)l.count * l.comps * 4u;
     if (!gr_charge(c, bytes, ap)) return false;
     out->count = l.count;
@@ -280,7 +294,8 @@ bool gr_accessor(gr_ctx *c, int32_t index, const char *path, const gr_acc_rule *
     }
     bool ok = true;
     json_t *sp = gr_object(c, a, "sparse", ap, &ok);
-    ok = ok && read_dense(c, a, ap, &l, out) && (!sp || read_sparse(c, sp, ap, &l, out)) &&
+    decode_dense(&l, &dense, out);
+    ok = ok && (!sp || read_sparse(c, sp, ap, &l, out)) &&
          check_finite(c, ap, out);
     if (!ok) {
         free(out->f);

@@ -195,6 +195,8 @@ static bool read_pair(gr_ctx *c, const char *key, json_t *v, const char *path, u
         ue_parse_fail(&c->pc, UE_ERR_NOMEM);
         return false;
     }
+    if (r == UE_ERR_USAGE) /* a key the exporter reserves ("fps" outside a clip) */
+        gr_warn(c, "gltf.extras.skipped", path, "reserved key \"%s\" left out", key);
     return true;
 }
 

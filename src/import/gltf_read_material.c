@@ -54,8 +54,9 @@ static bool decode_image(gr_ctx *c, int32_t index, ue_scene_texture *t) {
     if (size < 24 || memcmp(data, sig, 8) != 0)
         ok = gr_fail(c, "gltf.image.format", UE_NO_OFFSET, path,
                      "not a PNG image (only PNG textures are imported; convert JPEG and others)");
-    else if (!gr_charge(c, (size_t)side(data + 16) * side(data + 20) * 4, path))
-        ok = false; /* the size IHDR claims, paid before decoding */
+    else if (!gr_charge(c, size + (size_t)side(data + 16) * side(data + 20) * 4, path))
+        ok = false; /* the bytes read and the size IHDR claims, paid before decoding, so many
+                       textures naming one image cost what decoding each of them costs */
     else if (ue_png_decode_rgba(data, size, &w, &h, &rgba, c->pc.d) != UE_OK)
         ok = gr_fail(c, "gltf.image.png", UE_NO_OFFSET, path, "the PNG cannot be decoded (above)");
     free(owned);

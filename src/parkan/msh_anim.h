@@ -16,4 +16,10 @@ void ue_msh_check_animation(const ue_msh *m, ue_parse_ctx *c);
 ue_result ue_msh_anim_to_scene(const ue_msh *m, const int32_t *scene_node, const char *name, float fps,
                                ue_scene *s, ue_diag *d);
 
+/* Every node's track at once (keys[n], counts[n]; the rules of ue_msh_set_track for each),
+ * laid out in one pass by §4.12, whatever the model's current animation: for writers that
+ * build the whole clip (the glTF importer), where one ue_msh_set_track per node would lay the
+ * tables out once per node. Bounds are not recomputed. */
+ue_result ue_msh_set_all_tracks(ue_msh *m, const ue_msh_key *const *keys, const size_t *counts, ue_diag *d);
+
 #endif

@@ -111,3 +111,15 @@ ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_
     if (r == UE_OK) ue_msh_recompute_bounds(m);
     return r;
 }
+
+ue_result ue_msh_set_all_tracks(ue_msh *m, const ue_msh_key *const *keys, const size_t *counts, ue_diag *d) {
+    if (!m->nodes || m->legacy_nodes || !keys || !counts) return UE_ERR_USAGE;
+    for (size_t n = 0; n < m->node_count; n++)
+        if (!keys[n] || !track_ok(keys[n], counts[n], d)) return UE_ERR_INVALID;
+    track_view *tracks = calloc(m->node_count + 1, sizeof *tracks);
+    if (!tracks) return UE_ERR_NOMEM;
+    for (size_t n = 0; n < m->node_count; n++) tracks[n] = (track_view){keys[n], counts[n]};
+    ue_result r = lay_out(m, tracks, d);
+    free(tracks);
+    return r;
+}

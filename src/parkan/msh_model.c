@@ -13,7 +13,7 @@
 #include "unearth/msh.h"
 
 static const ue_model_option_def msh_options[] = {
-    {"lod", "level of detail 0..2 (default 0)"},
+    {"lod", "level of detail 0..2, or all for every LOD and group, each under a child node (default 0)"},
     {"group", "group 0..4, or all (alias -1) for every group (default 0, what the game draws)"},
     {"fps", "frames per second of the animation clip 1..1000 (default 30)"},
     {"data", "a game folder searched first for Material.lib and Textures.lib (default: none)"},
@@ -71,8 +71,12 @@ static ue_result parse_group(const ue_model_options *opts, long *group, ue_diag 
 }
 
 ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_options *out, ue_diag *d) {
-    long lod, group, fps;
-    ue_result r = ue_model_option_int(opts, "msh", "lod", 0, UE_MSH_LODS - 1, 0, &lod, d);
+    long lod = UE_MSH_LOD_ALL, group, fps;
+    const char *lod_text = ue_model_option_get(opts, "lod");
+    /* `all`: the whole slot matrix, each cell a child node the importer reads back. */
+    ue_result r = lod_text && !strcmp(lod_text, "all")
+                      ? UE_OK
+                      : ue_model_option_int(opts, "msh", "lod", 0, UE_MSH_LODS - 1, 0, &lod, d);
     if (r == UE_OK) r = parse_group(opts, &group, d);
     if (r == UE_OK) r = ue_model_option_int(opts, "msh", "fps", 1, 1000, (long)UE_MSH_DEFAULT_FPS, &fps, d);
     if (r != UE_OK) return r;

@@ -177,6 +177,10 @@ static ue_result add_batch(const ue_msh *m, ue_scene *s, int32_t *mesh_io, const
 /* Triangles that a LOD and group selection reaches (UE_MSH_GROUP_ALL: every group). */
 static size_t selection_triangles(const ue_msh *m, int lod, int group) {
     size_t tris = 0;
+    if (lod == UE_MSH_LOD_ALL) {
+        for (int l = 0; l < UE_MSH_LODS; l++) tris += selection_triangles(m, l, UE_MSH_GROUP_ALL);
+        return tris;
+    }
     for (size_t n = 0; n < m->node_count; n++)
         for (int g = 0; g < UE_MSH_GROUPS; g++) {
             uint16_t si = group < 0 || g == group ? ue_msh_slot_index(m, n, lod, g, 0) : UE_MSH_NONE;
@@ -216,15 +220,16 @@ static void describe_geometry(const ue_msh *m, char *out, size_t cap) {
 ue_result ue_msh_refuse_empty_selection(const ue_msh *m, const ue_msh_export_options *o, ue_diag *d) {
     ue_msh_export_options def = {0, 0, 0};
     if (!o) o = &def;
-    char have[160], which[32] = "";
+    char have[160], which[32] = "", lod[16] = "every LOD";
     describe_geometry(m, have, sizeof have);
-    if (o->group >= 0) snprintf(which, sizeof which, " group %d", o->group);
+    if (o->group >= 0 && o->lod != UE_MSH_LOD_ALL) snprintf(which, sizeof which, " group %d", o->group);
+    if (o->lod != UE_MSH_LOD_ALL) snprintf(lod, sizeof lod, "LOD %d", o->lod);
     if (selection_triangles(m, o->lod, o->group) > 0)
         ue_diag_add(d, UE_SEV_ERROR, "msh.export.empty", UE_NO_OFFSET, "msh",
-                    "nothing in LOD %d%s could be exported (every batch is damaged)", o->lod, which);
+                    "nothing in %s%s could be exported (every batch is damaged)", lod, which);
     else
         ue_diag_add(d, UE_SEV_ERROR, "msh.export.empty", UE_NO_OFFSET, "msh",
-                    "LOD %d%s has no geometry; the model has %s", o->lod, which, have);
+                    "%s%s has no geometry; the model has %s", lod, which, have);
     return UE_ERR_INVALID;
 }
 
@@ -292,6 +297,36 @@ static ue_result add_every_group(node_export *x, size_t n, const char *nm, int32
     return r;
 }
 
+/* The whole slot matrix (UE_MSH_LOD_ALL): each cell's slot under a child node
+ * "<node>_lod<l>_group<g>" (identity transform), the convention the importer reads back
+ * (docs/import.md#new-models). Cells of one node that share a slot share one mesh, so the
+ * sharing survives the round trip. */
+static ue_result add_every_cell(node_export *x, size_t n, const char *nm, int32_t scene_node) {
+    int32_t cell_mesh[UE_MSH_LODS * UE_MSH_GROUPS];
+    ue_result r = UE_OK;
+    for (int c = 0; c < UE_MSH_LODS * UE_MSH_GROUPS && r == UE_OK; c++) {
+        int lod = c / UE_MSH_GROUPS, g = c % UE_MSH_GROUPS, first = 0;
+        uint16_t si = ue_msh_slot_index(x->m, n, lod, g, 0);
+        cell_mesh[c] = -1;
+        if (si == UE_MSH_NONE) continue;
+        while (first < c && ue_msh_slot_index(x->m, n, first / UE_MSH_GROUPS, first % UE_MSH_GROUPS, 0) != si) first++;
+        char cname[sizeof x->s->nodes[0].name];
+        snprintf(cname, sizeof cname, "%.*s_lod%d_group%d", (int)sizeof cname - 13, nm, lod, g);
+        if (first < c) {
+            cell_mesh[c] = cell_mesh[first];
+        } else {
+            r = add_slot_mesh(x->m, x->s, si, cname, x->mm, x->bad_normals, &cell_mesh[c]);
+        }
+        if (r != UE_OK || cell_mesh[c] < 0) continue;
+        int32_t child = ue_scene_add_node(x->s, cname, scene_node);
+        if (child < 0) return UE_ERR_NOMEM;
+        ue_scene_node *cn = &x->s->nodes[child];
+        cn->source = sid(1, record_offset(x->m, UE_MSH_NODES, 8 + 2 * (size_t)c, UE_MSH_NODE_STRIDE, n), n);
+        cn->mesh = cell_mesh[c];
+    }
+    return r;
+}
+
 /* The node tree in Res1 order; each node's rest pose from its fallback key. */
 static ue_result add_node(node_export *x, size_t n, int32_t root, int32_t *scene_node) {
     const ue_msh *m = x->m;
@@ -311,6 +346,7 @@ static ue_result add_node(node_export *x, size_t n, int32_t root, int32_t *scene
     ue_msh_rest_pose(m, n, t, q);
     ue_parkan_vec_to_gltf(t, sn->translation);
     ue_parkan_quat_to_gltf(q, sn->rotation);
+    if (x->o->lod == UE_MSH_LOD_ALL) return add_every_cell(x, n, nm, idx);
     return x->o->group == UE_MSH_GROUP_ALL ? add_every_group(x, n, nm, idx) : add_group_mesh(x, n, nm, idx);
 }
 
@@ -318,10 +354,10 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
                           ue_scene *s, ue_diag *d) {
     ue_msh_export_options def = {0, 0, 0};
     if (!o) o = &def;
-    if (o->lod < 0 || o->lod >= UE_MSH_LODS || o->group < UE_MSH_GROUP_ALL || o->group >= UE_MSH_GROUPS ||
+    if (o->lod < UE_MSH_LOD_ALL || o->lod >= UE_MSH_LODS || o->group < UE_MSH_GROUP_ALL || o->group >= UE_MSH_GROUPS ||
         !(o->fps >= 0 && o->fps <= 1000)) {
         ue_diag_add(d, UE_SEV_ERROR, "msh.export.options", UE_NO_OFFSET, "msh",
-                    "LOD must be 0..2, group 0..4 (or all) and fps 0..1000 (0 = default)");
+                    "LOD must be 0..2 (or all), group 0..4 (or all) and fps 0..1000 (0 = default)");
         return UE_ERR_USAGE;
     }
     if (m->legacy_nodes || !m->nodes) {

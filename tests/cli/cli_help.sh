@@ -165,7 +165,7 @@ expect_usage "unearth: convert: --scale: want a number other than 0; see 'uneart
   "$UE" convert a.msh -o a.glb --scale 0
 
 # values: ranges and choices from the table, missing values, repeated and exclusive options
-expect_usage "unearth: convert: --lod takes an integer from 0 to 2, not '3'; see 'unearth convert --help'" \
+expect_usage "unearth: convert: --lod takes one of 0|1|2|all, not '3'; see 'unearth convert --help'" \
   "$UE" convert a.msh -o a.glb --lod 3
 expect_usage "unearth: convert: --group takes one of 0|1|2|3|4|all|-1, not '-2'; see 'unearth convert --help'" \
   "$UE" convert a.msh -o a.glb --group -2
