@@ -31,6 +31,7 @@ typedef struct edit_ctx {
     int32_t *b_of_s;             /* scene node → base scene node */
     int32_t *msh_of_b;           /* base scene node → model node (-1: the root, a group child) */
     uint8_t *moved;              /* per model vertex: its position changed */
+    uint8_t *mesh_done;          /* per scene mesh: applied (cells of --lod all share meshes) */
     bool *slot_touched;          /* per original slot: its bounds must be recomputed */
     slot_bounds *saved;          /* the original slot bounds, restored where nothing moved */
     size_t slot_count0;
@@ -154,24 +155,28 @@ static void map_model_nodes(edit_ctx *x) {
     }
 }
 
-/* The selection the glTF was exported with: the first of LOD 0..2 × (group 0, every group)
- * whose export has this node tree and these slots. */
+/* The selections convert writes, the default first: (LOD, group) with UE_MSH_LOD_ALL for the
+ * whole slot matrix and UE_MSH_GROUP_ALL for every group of one LOD. */
+static const int selections[][2] = {{0, 0}, {0, UE_MSH_GROUP_ALL}, {UE_MSH_LOD_ALL, 0}, {1, 0},
+                                    {1, UE_MSH_GROUP_ALL}, {2, 0}, {2, UE_MSH_GROUP_ALL}};
+
+/* The selection the glTF was exported with: the first whose export of the base has this node
+ * tree and these slots. */
 static ue_result match_selection(edit_ctx *x) {
     char why[256] = "", first[256] = "";
-    for (int lod = 0; lod < UE_MSH_LODS; lod++)
-        for (int all = 0; all < 2; all++) {
-            ue_scene_free(&x->base);
-            ue_scene_init(&x->base);
-            x->eo.lod = lod;
-            x->eo.group = all ? UE_MSH_GROUP_ALL : 0;
-            x->eo.fps = x->fps;
-            ue_diag scratch = {0};
-            ue_result r = ue_msh_to_scene(x->m, "model", &x->eo, &x->base, &scratch);
-            ue_diag_free(&scratch);
-            if (r == UE_ERR_NOMEM) return r;
-            if (r == UE_OK && tree_matches(x, why, sizeof why)) return UE_OK;
-            if (!first[0]) snprintf(first, sizeof first, "%s", r == UE_OK ? why : "the base model does not convert");
-        }
+    for (size_t k = 0; k < sizeof selections / sizeof selections[0]; k++) {
+        ue_scene_free(&x->base);
+        ue_scene_init(&x->base);
+        x->eo.lod = selections[k][0];
+        x->eo.group = selections[k][1];
+        x->eo.fps = x->fps;
+        ue_diag scratch = {0};
+        ue_result r = ue_msh_to_scene(x->m, "model", &x->eo, &x->base, &scratch);
+        ue_diag_free(&scratch);
+        if (r == UE_ERR_NOMEM) return r;
+        if (r == UE_OK && tree_matches(x, why, sizeof why)) return UE_OK;
+        if (!first[0]) snprintf(first, sizeof first, "%s", r == UE_OK ? why : "the base model does not convert");
+    }
     return fail(x, "import.base.tree", "/nodes", "the node tree does not match the base model: %s", first);
 }
 
@@ -418,7 +423,7 @@ static ue_result slot_of(edit_ctx *x, int32_t b, int32_t bmesh, size_t *slot) {
         return *slot < x->m->slot_count ? UE_OK : UE_ERR_INVALID;
     }
     int32_t n = x->msh_of_b[b];
-    if (n < 0 || x->eo.group < 0) return UE_ERR_UNSUPPORTED;
+    if (n < 0 || x->eo.group < 0 || x->eo.lod < 0) return UE_ERR_UNSUPPORTED;
     uint16_t si = ue_msh_slot_index(x->m, (size_t)n, x->eo.lod, x->eo.group, 0);
     if (si != UE_MSH_NONE) return *slot = si, UE_OK;
     return ue_msh_add_slot(x->m, (size_t)n, x->eo.lod, x->eo.group, slot);
@@ -435,6 +440,8 @@ static ue_result apply_mesh(edit_ctx *x, size_t si) {
         return UE_OK;
     }
     if ((size_t)sm >= x->s->mesh_count) return fail(x, "import.mesh.index", path, "no such mesh");
+    if (x->mesh_done[sm]) return UE_OK;
+    x->mesh_done[sm] = 1;
     for (size_t p = 0; p < x->s->meshes[sm].primitive_count; p++) {
         char ppath[64];
         snprintf(ppath, sizeof ppath, "/meshes/%d/primitives/%zu", sm, p);
@@ -722,10 +729,12 @@ static ue_result edit_alloc(edit_ctx *x) {
     x->b_of_s = calloc(nodes, sizeof *x->b_of_s);
     x->msh_of_b = calloc(nodes, sizeof *x->msh_of_b);
     x->moved = calloc(verts, 1);
+    x->mesh_done = calloc(x->s->mesh_count + 1, 1);
     x->slot_touched = calloc(slots, sizeof *x->slot_touched);
     x->saved = calloc(slots, sizeof *x->saved);
     x->slot_count0 = x->m->slot_count;
-    return x->b_of_s && x->msh_of_b && x->moved && x->slot_touched && x->saved ? UE_OK : UE_ERR_NOMEM;
+    return x->b_of_s && x->msh_of_b && x->moved && x->mesh_done && x->slot_touched && x->saved ? UE_OK
+                                                                                                  : UE_ERR_NOMEM;
 }
 
 static void edit_free(edit_ctx *x) {
@@ -733,6 +742,7 @@ static void edit_free(edit_ctx *x) {
     free(x->b_of_s);
     free(x->msh_of_b);
     free(x->moved);
+    free(x->mesh_done);
     free(x->slot_touched);
     free(x->saved);
 }

@@ -16,16 +16,16 @@ typedef struct fixture {
     ue_diag d;
 } fixture;
 
-static bool setup_with(fixture *f, int group) {
+static bool setup_with(fixture *f, int lod, int group) {
     memset(f, 0, sizeof *f);
     if (ue_sample_robot(&f->original) != UE_OK) return false;
     if (ue_msh_parse(f->original.data, f->original.size, UE_MODE_STRICT, &f->m, NULL) != UE_OK) return false;
     ue_scene_init(&f->s);
-    ue_msh_export_options o = {0, group, 0};
+    ue_msh_export_options o = {lod, group, 0};
     return ue_msh_to_scene(&f->m, "robot", &o, &f->s, NULL) == UE_OK;
 }
 
-static bool setup(fixture *f) { return setup_with(f, 0); }
+static bool setup(fixture *f) { return setup_with(f, 0, 0); }
 
 static void teardown(fixture *f) {
     ue_buf_free(&f->original);
@@ -89,9 +89,39 @@ static void test_unchanged_is_byte_identical(void) {
 
 static void test_every_group_export_is_recognised(void) {
     fixture f;
-    REQUIRE(setup_with(&f, UE_MSH_GROUP_ALL));
+    REQUIRE(setup_with(&f, 0, UE_MSH_GROUP_ALL));
     CHECK_EQ_U(apply_and_write(&f), UE_OK);
     CHECK(f.out.size == f.original.size && memcmp(f.out.data, f.original.data, f.out.size) == 0);
+    teardown(&f);
+    /* LOD 1 alone, and the whole matrix (cells sharing a slot share a mesh, applied once). */
+    REQUIRE(setup_with(&f, 1, 0));
+    CHECK_EQ_U(apply_and_write(&f), UE_OK);
+    CHECK(f.out.size == f.original.size && memcmp(f.out.data, f.original.data, f.out.size) == 0);
+    teardown(&f);
+    REQUIRE(setup_with(&f, UE_MSH_LOD_ALL, 0));
+    CHECK_EQ_U(apply_and_write(&f), UE_OK);
+    CHECK(f.out.size == f.original.size && memcmp(f.out.data, f.original.data, f.out.size) == 0);
+    teardown(&f);
+}
+
+/* A vertex moved in a LOD 1 export reaches the model too: selections other than the default
+ * are recognised by their slots. */
+static void test_edit_through_lod1_export(void) {
+    fixture f;
+    REQUIRE(setup_with(&f, 1, 0));
+    int32_t body = -1;
+    for (size_t n = 0; n < f.s.node_count && body < 0; n++)
+        if (!strcmp(f.s.nodes[n].name, "body")) body = (int32_t)n;
+    REQUIRE(body >= 0 && f.s.nodes[body].mesh >= 0);
+    ue_scene_primitive *p = &f.s.meshes[f.s.nodes[body].mesh].primitives[0];
+    p->positions[0] -= 0.5f;
+    float want = p->positions[0];
+    uint16_t slot = ue_msh_slot_index(&f.m, 0, 1, 0, 0);
+    REQUIRE(slot != UE_MSH_NONE);
+    const ue_msh_batch *b = &f.m.batches[f.m.slots[slot].batch_start];
+    size_t v = (size_t)b->base_vertex + f.m.indices[b->index_start];
+    CHECK_EQ_U(apply_and_write(&f), UE_OK);
+    CHECK(f.m.positions[3 * v] == want);
     teardown(&f);
 }
 
@@ -332,6 +362,7 @@ static void test_changed_animation_key(void) {
 int main(void) {
     RUN(test_unchanged_is_byte_identical);
     RUN(test_every_group_export_is_recognised);
+    RUN(test_edit_through_lod1_export);
     RUN(test_moved_vertex_changes_geometry_only);
     RUN(test_moved_triangle_gets_its_face_normal);
     RUN(test_normal_tolerance_boundary);
