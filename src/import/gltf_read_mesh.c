@@ -222,9 +222,10 @@ static bool read_indices(gr_ctx *c, json_t *prim, const char *base, int mode, ue
     if (acc >= 0 && !gr_accessor(c, acc, path, &rule, &a)) return false;
     for (uint32_t i = 0; i < a.count; i++)
         if (a.u[i] >= p->vertex_count) {
+            uint32_t bad = a.u[i];
             free(a.u);
             return gr_fail(c, "gltf.index.vertex", UE_NO_OFFSET, path,
-                           "index %u at position %u is not below the vertex count %u", a.u[i], i,
+                           "index %u at position %u is not below the vertex count %u", bad, i,
                            p->vertex_count);
         }
     if (mode == 4) {

@@ -12,6 +12,7 @@
 #include "test.h"
 #include "unearth/gltf.h"
 #include "unearth/gltf_read.h"
+#include "unearth/image.h"
 #include "unearth/model.h"
 #include "common/bytes.h"
 
@@ -130,7 +131,7 @@ static void same_skinning(const ue_scene_primitive *x, const ue_scene_primitive 
         ue_gltf_reduce_influences(y->joints + v * y->influences, y->weights + v * y->influences,
                                   y->influences, j, w);
         double sum = w[0] + w[1] + w[2] + w[3];
-        for (int k = 0; k < 4; k++) {
+        for (uint32_t k = 0; k < 4; k++) {
             CHECK_NEAR(x->weights[v * 4 + k], w[k] / sum, 1e-5);
             if (w[k] > 0) CHECK_EQ_U(x->joints[v * 4 + k], j[k]);
         }
@@ -147,7 +148,7 @@ static void same_primitive(const ue_scene_primitive *x, const ue_scene_primitive
         for (size_t v = 0; v < n; v++) {
             const float *q = y->normals + v * 3;
             double l = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
-            for (int k = 0; k < 3; k++) unit[v * 3 + k] = (float)(q[k] / l);
+            for (size_t k = 0; k < 3; k++) unit[v * 3 + k] = (float)(q[k] / l);
         }
         same_floats(x->normals, unit, n * 3, 1e-6);
         free(unit);
@@ -552,6 +553,46 @@ static void interleaved_u8_indices(void) {
     ue_diag_free(&d);
 }
 
+/* KHR_mesh_quantization style: u16 positions (plain integers), i8 normalized normals padded
+ * to a 4-byte stride, u8 normalized UVs, i8 normalized colours as VEC3. */
+static void quantized_attributes(void) {
+    bin b = {0};
+    const uint16_t pos[9] = {0, 0, 0, 1000, 0, 0, 0, 65535, 0};
+    const int8_t nrm[12] = {0, 0, 127, 0, 0, 0, -128, 0, 0, 0, 127, 0}; /* xyz + a pad byte */
+    const uint8_t uv[6] = {0, 255, 51, 102, 255, 0};
+    const int8_t col[9] = {127, 0, 0, 0, 127, 0, 0, 0, 127};
+    bin_put(&b, pos, sizeof pos);   /* 0, 18 */
+    bin_put(&b, nrm, sizeof nrm);   /* 20, 12 */
+    bin_put(&b, uv, sizeof uv);     /* 32, 6 */
+    bin_put(&b, col, sizeof col);   /* 40, 9 */
+    const char *doc = "{" ASSET ",'extensionsRequired':['KHR_mesh_quantization'],"
+        "'extensionsUsed':['KHR_mesh_quantization'],"
+        "'meshes':[{'primitives':[{'attributes':{'POSITION':0,'NORMAL':1,'TEXCOORD_0':2,'COLOR_0':3}}]}],"
+        "'accessors':[{'bufferView':0,'componentType':5123,'count':3,'type':'VEC3'},"
+        "{'bufferView':1,'componentType':5120,'normalized':true,'count':3,'type':'VEC3'},"
+        "{'bufferView':2,'componentType':5121,'normalized':true,'count':3,'type':'VEC2'},"
+        "{'bufferView':3,'componentType':5120,'normalized':true,'count':3,'type':'VEC3'}],"
+        "'bufferViews':[{'buffer':0,'byteLength':18},{'buffer':0,'byteOffset':20,'byteLength':12,"
+        "'byteStride':4},{'buffer':0,'byteOffset':32,'byteLength':6},{'buffer':0,'byteOffset':40,"
+        "'byteLength':9}],'buffers':[{'byteLength':49}]}";
+    ue_scene s;
+    ue_diag d = {0};
+    ue_result r = read_glb(doc, &b, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    const ue_scene_primitive *p = &s.meshes[0].primitives[0];
+    const float want_pos[9] = {0, 0, 0, 1000, 0, 0, 0, 65535, 0};
+    const float want_nrm[9] = {0, 0, 1, 0, 0, -1, 0, 0, 1}; /* -128 clamps to -1 */
+    const float want_uv[6] = {0, 1, 0.2f, 0.4f, 1, 0};
+    const float want_col[12] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1};
+    same_floats(p->positions, want_pos, 9, 0);
+    same_floats(p->normals, want_nrm, 9, 0);
+    same_floats(p->uv[0], want_uv, 6, 1e-7);
+    same_floats(p->colors[0], want_col, 12, 0);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 /* A u32-indexed triangle strip and a non-indexed fan become lists (glTF's triangle order). */
 static void strips_and_fans(void) {
     bin b = {0};
@@ -757,6 +798,54 @@ static void external_buffer_files(void) {
         CHECK(diag_has(&d, "gltf.uri.external", "/buffers/0"));
         ue_scene_free(&s);
     }
+    ue_diag_free(&d);
+}
+
+/* A PNG file beside the .gltf as a base colour texture with a transform, a NEAREST/CLAMP
+ * sampler and an unlit material, the way Blender writes "glTF Separate". */
+static void external_png_texture(void) {
+    const uint8_t px[8] = {255, 0, 0, 255, 0, 0, 255, 128};
+    ue_buf png = {0};
+    REQUIRE(ue_png_encode_rgba(2, 1, px, &png) == UE_OK);
+    REQUIRE(write_file(tmp_dir(), "tex.png", png.data, png.size));
+    ue_buf_free(&png);
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, uv[6] = {0, 0, 1, 0, 0, 1};
+    bin b = {0};
+    bin_put(&b, pos, sizeof pos);
+    bin_put(&b, uv, sizeof uv);
+    REQUIRE(write_file(tmp_dir(), "tri.bin", b.b, b.n));
+    const char *doc = "{" ASSET ",'extensionsUsed':['KHR_texture_transform','KHR_materials_unlit'],"
+        "'extensionsRequired':['KHR_texture_transform'],"
+        "'meshes':[{'primitives':[{'attributes':{'POSITION':0,'TEXCOORD_0':1},'material':0}]}],"
+        "'materials':[{'name':'sign','extensions':{'KHR_materials_unlit':{}},'alphaMode':'BLEND',"
+        "'pbrMetallicRoughness':{'baseColorTexture':{'index':0,'extensions':{'KHR_texture_transform':"
+        "{'offset':[0.5,0.25],'rotation':0.125,'scale':[2,3]}}}}}],"
+        "'textures':[{'source':0,'sampler':0}],'images':[{'name':'tex','uri':'tex.png'}],"
+        "'samplers':[{'magFilter':9728,'minFilter':9728,'wrapS':33071,'wrapT':33648}],"
+        "'accessors':[{'bufferView':0,'componentType':5126,'count':3,'type':'VEC3'},"
+        "{'bufferView':1,'componentType':5126,'count':3,'type':'VEC2'}],"
+        "'bufferViews':[{'buffer':0,'byteLength':36},{'buffer':0,'byteOffset':36,'byteLength':24}],"
+        "'buffers':[{'byteLength':60,'uri':'tri.bin'}]}";
+    ue_scene s;
+    ue_diag d = {0};
+    ue_result r = read_json(doc, tmp_dir(), &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    REQUIRE(s.texture_count == 1 && s.material_count == 1);
+    const ue_scene_texture *t = &s.textures[0];
+    CHECK_STR(t->name, "tex");
+    REQUIRE(t->width == 2 && t->height == 1);
+    CHECK_MEM(t->rgba, px, sizeof px);
+    CHECK(t->nearest && t->wrap_s == UE_WRAP_CLAMP && t->wrap_t == UE_WRAP_MIRROR);
+    const ue_scene_material *m = &s.materials[0];
+    CHECK(m->unlit && m->alpha_mode == UE_ALPHA_BLEND && m->slot_count == 1);
+    const ue_texture_slot *sl = &m->slots[0];
+    CHECK(sl->role == UE_TEX_BASE_COLOR && sl->texture == 0 && sl->uv_set == 0);
+    CHECK(sl->transform.enabled && sl->transform.rotation == 0.125f);
+    CHECK(sl->transform.offset[0] == 0.5f && sl->transform.offset[1] == 0.25f);
+    CHECK(sl->transform.scale[0] == 2 && sl->transform.scale[1] == 3);
+    same_floats(s.meshes[0].primitives[0].uv[0], uv, 6, 0);
+    ue_scene_free(&s);
     ue_diag_free(&d);
 }
 
@@ -982,11 +1071,13 @@ int main(void) {
     RUN(roundtrip_sample_creature);
     RUN(blender_separate_views);
     RUN(interleaved_u8_indices);
+    RUN(quantized_attributes);
     RUN(strips_and_fans);
     RUN(sparse_accessors);
     RUN(skin_and_cubicspline);
     RUN(data_uri_and_pointers);
     RUN(external_buffer_files);
+    RUN(external_png_texture);
     RUN(matrix_nodes);
     RUN(bad_inputs);
     RUN(bad_glb_framing);
