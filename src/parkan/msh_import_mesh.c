@@ -172,9 +172,6 @@ static void check_primitive(builder *b, const prim_src *ps) {
     const char *why = NULL;
     if (p->uv[1]) why = "a second UV set (TEXCOORD_1): MSH holds one (Res5)";
     else if (p->colors[1]) why = "a second colour set (COLOR_1): MSH holds one (Res18)";
-    else if (p->joints || p->weights)
-        why = "skin weights (JOINTS_0/WEIGHTS_0): MSH geometry moves rigidly with its node; "
-              "parent each part to its bone instead";
     else if (p->index_count % 3) why = "not a triangle list";
     if (why) ue_parse_error(c, "msh.import.primitive", UE_NO_OFFSET, ps->path, "%s", why);
     for (size_t i = 0; p->uv[0] && i < 2 * (size_t)p->vertex_count; i++) {
@@ -244,12 +241,6 @@ typedef struct edge {
     uint32_t side;
 } edge;
 
-static int edge_order(const void *x, const void *y) {
-    const edge *a = x, *b = y;
-    int c = memcmp(a->ends, b->ends, sizeof a->ends);
-    return c ? c : (a->tri > b->tri) - (a->tri < b->tri);
-}
-
 static void edge_key(const ue_msh *m, uint32_t va, uint32_t vb, float ends[6]) {
     float p[6];
     for (int k = 0; k < 3; k++) {
@@ -261,15 +252,50 @@ static void edge_key(const ue_msh *m, uint32_t va, uint32_t vb, float ends[6]) {
     memcpy(ends + 3, swap ? p : p + 3, 3 * sizeof(float));
 }
 
+/* The bucket of an edge's end positions (XXH64: float bytes of nearby points differ only in a
+ * few bits, which a weaker hash would leave clustered). */
+static size_t edge_hash(const float ends[6]) { return (size_t)ue_xxh64(ends, 6 * sizeof(float), 0); }
+
+/* One bucket of the edge table: the first two edges with one key, and how many have it. */
+typedef struct edge_bucket {
+    uint32_t first, second, count; /* count 0 = empty */
+} edge_bucket;
+
+/* Groups the edges by key in an open-addressing table of `size` (a power of two > count). */
+static void group_edges(const edge *e, size_t count, edge_bucket *table, size_t size) {
+    for (size_t i = 0; i < count; i++) {
+        size_t at = edge_hash(e[i].ends) & (size - 1);
+        while (table[at].count && memcmp(e[table[at].first].ends, e[i].ends, sizeof e[i].ends))
+            at = (at + 1) & (size - 1);
+        edge_bucket *bk = &table[at];
+        if (bk->count == 0) bk->first = (uint32_t)i;
+        else if (bk->count == 1) bk->second = (uint32_t)i;
+        bk->count++;
+    }
+}
+
+static void link_pair(ue_msh *m, size_t tri_start, const edge *me, const edge *other) {
+    ue_msh_tri *td = &m->tris[tri_start + me->tri];
+    td->link[me->side] = (uint16_t)(tri_start + other->tri);
+    td->sel_packed = (uint16_t)((td->sel_packed & ~(3u << (2 * me->side))) | (other->side << (2 * me->side)));
+}
+
 /* Res7 links of the slot's triangles (from tri_start): a triangle's side k (corner k to k + 1)
  * links the one other triangle of the slot that has the same edge, and selector k says which
  * side of that neighbour it is (3 = none). An edge shared by three or more triangles links
- * none of them. docs/import.md states this reading of the unconfirmed fields. */
+ * none of them. docs/import.md states this reading of the unconfirmed fields. Linear time: the
+ * edges are grouped by hashing. */
 static ue_result link_neighbours(builder *b, size_t tri_start) {
     ue_msh *m = b->m;
-    size_t n = b->corner_count / 3;
+    size_t n = b->corner_count / 3, size = 16;
+    while (size < 6 * n) size *= 2;
     edge *e = malloc((3 * n + 1) * sizeof *e);
-    if (!e) return UE_ERR_NOMEM;
+    edge_bucket *table = calloc(size, sizeof *table);
+    if (!e || !table) {
+        free(e);
+        free(table);
+        return UE_ERR_NOMEM;
+    }
     for (size_t t = 0; t < n; t++)
         for (uint32_t k = 0; k < 3; k++) {
             edge *x = &e[3 * t + k];
@@ -277,22 +303,70 @@ static ue_result link_neighbours(builder *b, size_t tri_start) {
             x->tri = (uint32_t)t;
             x->side = k;
         }
-    qsort(e, 3 * n, sizeof *e, edge_order);
-    for (size_t i = 0; i < 3 * n;) {
-        size_t j = i + 1;
-        while (j < 3 * n && !memcmp(e[j].ends, e[i].ends, sizeof e[i].ends)) j++;
-        if (j - i == 2 && e[i].tri != e[i + 1].tri) {
-            for (int s = 0; s < 2; s++) {
-                const edge *me = &e[i + (size_t)s], *other = &e[i + 1 - (size_t)s];
-                ue_msh_tri *td = &m->tris[tri_start + me->tri];
-                td->link[me->side] = (uint16_t)(tri_start + other->tri);
-                td->sel_packed = (uint16_t)((td->sel_packed & ~(3u << (2 * me->side))) | (other->side << (2 * me->side)));
-            }
-        }
-        i = j;
+    group_edges(e, 3 * n, table, size);
+    for (size_t i = 0; i < size; i++) {
+        const edge_bucket *bk = &table[i];
+        if (bk->count != 2 || e[bk->first].tri == e[bk->second].tri) continue;
+        link_pair(m, tri_start, &e[bk->first], &e[bk->second]);
+        link_pair(m, tri_start, &e[bk->second], &e[bk->first]);
     }
     free(e);
+    free(table);
     return UE_OK;
+}
+
+#define RIGID_WEIGHT 0.999f /* a vertex is bound to one joint when that joint has this much */
+
+/* The joint node that carries every vertex of a skinned primitive whole, or -1 (reported) when
+ * the weights spread over joints or vertices follow different joints: MSH moves geometry
+ * rigidly with one node, and has no weights. */
+static int32_t rigid_joint(builder *b, const prim_src *ps, const ue_scene_skin *skin) {
+    const ue_scene_primitive *p = ps->p;
+    int32_t joint = -1;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        size_t best = 0, n = p->influences;
+        for (size_t k = 1; k < n; k++)
+            if (p->weights[v * n + k] > p->weights[v * n + best]) best = k;
+        uint16_t j = p->joints[v * n + best];
+        int32_t node = j < skin->joint_count ? skin->joints[j] : -1;
+        if (p->weights[v * n + best] < RIGID_WEIGHT || node < 0 || (joint >= 0 && node != joint)) {
+            ue_parse_error(&b->im->c, "msh.import.skin", UE_NO_OFFSET, ps->path,
+                           "vertex %zu is not bound whole to the joint of the others (weight %g on "
+                           "joint %u): MSH geometry moves rigidly with one node, it has no skin weights",
+                           v, (double)p->weights[v * n + best], (unsigned)j);
+            return -1;
+        }
+        joint = node;
+    }
+    return joint;
+}
+
+/* A skinned primitive in its node's space: glTF ignores the mesh node's transform and draws
+ * joint_world × inverse_bind × v, so with every vertex on the model node's own joint the
+ * node-local position is inverse_bind × v. A joint that is another node is refused. */
+static bool skinned_space(builder *b, prim_src *ps, const ue_import_cell *cell, size_t node) {
+    const ue_scene *s = b->im->s;
+    int32_t si = s->nodes[cell->holder].skin;
+    if (si < 0 || (size_t)si >= s->skin_count) {
+        ue_parse_error(&b->im->c, "msh.import.skin", UE_NO_OFFSET, ps->path, "joints without a skin on the node");
+        return false;
+    }
+    const ue_scene_skin *skin = &s->skins[si];
+    int32_t joint = rigid_joint(b, ps, skin);
+    if (joint < 0) return false;
+    if (joint != b->im->scene_of_msh[node]) {
+        ue_parse_error(&b->im->c, "msh.import.skin", UE_NO_OFFSET, ps->path,
+                       "bound to node '%s', but the mesh is a slot of node '%s': MSH keeps geometry in "
+                       "the slot of the node it moves with (put the mesh on '%s')", s->nodes[joint].name,
+                       s->nodes[b->im->scene_of_msh[node]].name, s->nodes[joint].name);
+        return false;
+    }
+    size_t j = 0;
+    while (skin->joints[j] != joint) j++;
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(ps->matrix, skin->inverse_bind ? skin->inverse_bind + 16 * j : identity, sizeof ps->matrix);
+    ps->moved = true;
+    return true;
 }
 
 static void prim_path(prim_src *ps, int32_t mesh, size_t prim) {
@@ -302,22 +376,29 @@ static void prim_path(prim_src *ps, int32_t mesh, size_t prim) {
 /* The slot of one cell: every primitive of the cell's mesh, in the holder's space when the mesh
  * hangs on a holder, then the links. Res2 ranges are 16-bit and Res7 links too, so the whole
  * model holds at most 65535 triangles. */
-static ue_result fill_slot(builder *b, size_t slot, const ue_import_cell *cell) {
-    ue_msh *m = b->m;
+/* Where a primitive's vertices are: the holder's space (its TRS), the node's own, or for a
+ * skinned primitive its joint's bind space. False when refused. */
+static bool primitive_space(builder *b, prim_src *ps, const ue_import_cell *cell, size_t node) {
     const ue_scene *s = b->im->s;
-    const ue_scene_mesh *mesh = &s->meshes[cell->mesh];
+    if (ps->p->joints && ps->p->weights) return skinned_space(b, ps, cell, node);
+    ue_scene_local_matrix(&s->nodes[cell->holder], ps->matrix);
+    ps->moved = b->im->msh_of_scene[cell->holder] == UE_IMPORT_HOLDER;
+    return true;
+}
+
+static ue_result fill_slot(builder *b, size_t node, size_t slot, const ue_import_cell *cell) {
+    ue_msh *m = b->m;
+    const ue_scene_mesh *mesh = &b->im->s->meshes[cell->mesh];
     prim_src ps;
     memset(&ps, 0, sizeof ps);
-    ue_scene_local_matrix(&s->nodes[cell->holder], ps.matrix);
-    ps.moved = b->im->msh_of_scene[cell->holder] == UE_IMPORT_HOLDER;
-    bool mirrored = ps.moved && ue_mat4_det3(ps.matrix) < 0;
     size_t tri_start = m->tri_count, batch_start = m->batch_count;
     b->corner_count = 0;
     ue_result r = UE_OK;
     for (size_t k = 0; k < mesh->primitive_count && r == UE_OK && b->im->c.failure == UE_OK; k++) {
         ps.p = &mesh->primitives[k];
         prim_path(&ps, cell->mesh, k);
-        r = add_primitive(b, &ps, mirrored);
+        if (!primitive_space(b, &ps, cell, node)) break;
+        r = add_primitive(b, &ps, ps.moved && ue_mat4_det3(ps.matrix) < 0);
         if (r == UE_OK && m->tri_count > SLOT_TRIS)
             ue_violation_as(&b->im->c, UE_ERR_LIMIT, "msh.import.limit", UE_NO_OFFSET, ps.path,
                             "the model passes 65535 triangles here: Res2 triangle ranges and Res7 links are 16-bit");
@@ -352,7 +433,7 @@ static ue_result node_slots(builder *b, size_t node) {
             ue_parse_error(&b->im->c, "msh.import.limit", UE_NO_OFFSET, "/meshes", "more than 65534 slots");
             return UE_OK;
         }
-        if (r == UE_OK) r = fill_slot(b, slot, &cells[c]);
+        if (r == UE_OK) r = fill_slot(b, node, slot, &cells[c]);
     }
     return r;
 }

@@ -1,6 +1,6 @@
 /* unearth — MSH → scene IR: nodes from Res1 with rest poses from Res8, meshes from the slots
- * of one LOD and group (or every group, one child node each), one primitive per batch, the clip
- * (msh_anim_scene.c), and the axis change to glTF. */
+ * of one LOD and group (or every group, or the whole matrix, one child node each), one
+ * primitive per batch, the clip (msh_anim_scene.c), and the axis change to glTF. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
 
 #include "test.h"
 #include "samples/samples.h"
+#include "unearth/gltf.h"
+#include "unearth/gltf_read.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
 
@@ -429,6 +431,46 @@ static void held_poses_fold(void) {
 
 static ue_scene_primitive *first_primitive(ue_scene *s) { return &s->meshes[0].primitives[0]; }
 
+/* The cube skinned to joints [node 0, a child node "b"]: every vertex has `weight` on joint
+ * `joint` and the rest on the other; inverse bind matrices translate by (0, −5, 0) and 0. */
+static void skinned_cube(ue_scene *s, float weight, uint16_t joint) {
+    cube_scene(s, "a");
+    int32_t b = ue_scene_add_node(s, "b", 0);
+    int32_t skin = ue_scene_add_skin(s, "skin", 2);
+    REQUIRE(b >= 0 && skin >= 0);
+    s->skins[skin].joints[0] = 0, s->skins[skin].joints[1] = b;
+    s->skins[skin].inverse_bind[13] = -5.0f; /* column-major: translation y of joint 0 */
+    s->nodes[0].skin = skin;
+    for (size_t k = 0; k < 2; k++) {
+        ue_scene_primitive *p = &s->meshes[0].primitives[k];
+        p->influences = 4;
+        p->joints = calloc(4 * 8, sizeof *p->joints);
+        p->weights = calloc(4 * 8, sizeof *p->weights);
+        REQUIRE(p->joints && p->weights);
+        for (int v = 0; v < 8; v++) {
+            p->joints[4 * v] = joint, p->weights[4 * v] = weight;
+            p->joints[4 * v + 1] = (uint16_t)(1 - joint), p->weights[4 * v + 1] = 1 - weight;
+        }
+    }
+}
+
+/* Skinned whole to the node that carries the mesh: the geometry in the joint's bind space. */
+static void rigidly_skinned_mesh_imports(void) {
+    ue_scene s;
+    skinned_cube(&s, 1.0f, 0);
+    ue_msh m;
+    ue_diag d = {0};
+    ue_result r = ue_msh_from_scene(&s, NULL, &m, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    CHECK_EQ_U(m.node_count, 2);
+    /* glTF y −5 ± 1 is the engine's z */
+    for (int c = 0; c < 3; c++) CHECK(m.slots[0].aabb_min[c] == (c == 2 ? -6 : -1) && m.slots[0].aabb_max[c] == (c == 2 ? -4 : 1));
+    ue_msh_free(&m);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 static void each_refusal_names_its_path(void) {
     ue_scene s;
     cube_scene(&s, "a");
@@ -441,21 +483,12 @@ static void each_refusal_names_its_path(void) {
     for (int i = 0; i < 32; i++) s.meshes[0].primitives[1].colors[0][i] = s.meshes[0].primitives[1].colors[1][i] = 1;
     expect_refusal(&s, UE_ERR_INVALID, "msh.import.primitive", "/meshes/0/primitives/1");
 
-    /* Skinned: every vertex on joint 0 (the node itself); MSH has no weights at all. */
-    cube_scene(&s, "a");
-    int32_t skin = ue_scene_add_skin(&s, "skin", 1);
-    REQUIRE(skin >= 0);
-    s.skins[skin].joints[0] = 0;
-    s.nodes[0].skin = skin;
-    for (size_t k = 0; k < 2; k++) {
-        ue_scene_primitive *p = &s.meshes[0].primitives[k];
-        p->influences = 4;
-        p->joints = calloc(4 * 8, sizeof *p->joints);
-        p->weights = calloc(4 * 8, sizeof *p->weights);
-        REQUIRE(p->joints && p->weights);
-        for (int v = 0; v < 8; v++) p->weights[4 * v] = 1;
-    }
-    expect_refusal(&s, UE_ERR_INVALID, "msh.import.primitive", "/meshes/0/primitives/0");
+    /* Skinned with weights spread over two joints: MSH has no weights. */
+    skinned_cube(&s, 0.5f, 0);
+    expect_refusal(&s, UE_ERR_INVALID, "msh.import.skin", "/meshes/0/primitives/0");
+    /* Bound whole to another node than the one carrying the mesh. */
+    skinned_cube(&s, 1.0f, 1);
+    expect_refusal(&s, UE_ERR_INVALID, "msh.import.skin", "/meshes/0/primitives/0");
 
     cube_scene(&s, "a");
     first_primitive(&s)->uv[0][5] = 40.0f; /* vertex 2's v: 40 × 1024 passes int16 */
@@ -524,6 +557,148 @@ static void too_many_triangles_is_a_limit(void) {
     expect_refusal(&s, UE_ERR_LIMIT, "msh.import.limit", "/meshes/0/primitives/0");
 }
 
+/* ---- through a written and re-read .glb (the glTF reader) ----------------------------------- */
+
+static bool through_glb(const ue_scene *in, ue_scene *out) {
+    ue_buf glb = {0};
+    ue_gltf_options o = {UE_GLTF_GLB, NULL, false, false};
+    ue_diag d = {0};
+    ue_scene_init(out);
+    bool ok = ue_gltf_export(in, &o, &glb, NULL, &d) == UE_OK &&
+              ue_gltf_read(glb.data, glb.size, NULL, UE_MODE_STRICT, out, &d) == UE_OK;
+    if (!ok) dump_diag(&d);
+    ue_buf_free(&glb);
+    ue_diag_free(&d);
+    return ok;
+}
+
+static void robot_round_trips_through_a_glb(void) {
+    ue_msh orig, back;
+    REQUIRE(load_robot(&orig));
+    ue_scene s1, read, s2;
+    REQUIRE(export_scene(&orig, UE_MSH_LOD_ALL, &s1));
+    REQUIRE(through_glb(&s1, &read));
+    ue_diag d = {0};
+    ue_result r = ue_msh_from_scene(&read, NULL, &back, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    CHECK(written_parses(&back));
+    check_same_matrix(&orig, &back);
+    check_same_motion(&orig, &back);
+    REQUIRE(export_scene(&back, UE_MSH_LOD_ALL, &s2));
+    check_same_scene(&s1, &s2);
+    /* The default export (LOD 0 group 0 on the nodes themselves) imports as that one cell. */
+    ue_scene plain, plain_read;
+    ue_msh lod0;
+    REQUIRE(export_scene(&orig, 0, &plain));
+    REQUIRE(through_glb(&plain, &plain_read));
+    REQUIRE(ue_msh_from_scene(&plain_read, NULL, &lod0, NULL) == UE_OK);
+    CHECK_EQ_U(lod0.slot_count, 6);
+    for (size_t n = 0; n < lod0.node_count; n++) {
+        CHECK_EQ_U(lod0.nodes[n].slot[0] != UE_MSH_NONE, 1);
+        for (int c = 1; c < 15; c++) CHECK_EQ_U(lod0.nodes[n].slot[c], UE_MSH_NONE);
+    }
+    check_same_motion(&orig, &lod0);
+    ue_msh_free(&lod0);
+    ue_scene_free(&plain);
+    ue_scene_free(&plain_read);
+    ue_scene_free(&s1);
+    ue_scene_free(&read);
+    ue_scene_free(&s2);
+    ue_msh_free(&back);
+    ue_msh_free(&orig);
+    ue_diag_free(&d);
+}
+
+/* A hand-written .gltf in the style of Blender's exporter: a root node with a matrix, a child
+ * holding a triangle (u8 indices, no normals), a material by name, a CUBICSPLINE rotation, the
+ * buffer as a base64 data: URI. */
+static const char blender_gltf[] =
+    "{\"asset\":{\"version\":\"2.0\",\"generator\":\"Khronos glTF Blender I/O\"},"
+    "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"name\":\"Hull\",\"children\":[1],\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,2,0,1]},"
+    "{\"name\":\"Turret\",\"mesh\":0,\"translation\":[0,0.5,0]}],"
+    "\"materials\":[{\"name\":\"material_3\"}],"
+    "\"meshes\":[{\"name\":\"Tri\",\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,\"material\":0}]}],"
+    "\"animations\":[{\"name\":\"Spin\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
+    "\"samplers\":[{\"input\":2,\"output\":3,\"interpolation\":\"CUBICSPLINE\"}]}],"
+    "\"accessors\":["
+    "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},"
+    "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"SCALAR\"},"
+    "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0.1]},"
+    "{\"bufferView\":3,\"componentType\":5126,\"count\":6,\"type\":\"VEC4\"}],"
+    "\"bufferViews\":["
+    "{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+    "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":3},"
+    "{\"buffer\":0,\"byteOffset\":40,\"byteLength\":8},"
+    "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":96}],"
+    "\"buffers\":[{\"byteLength\":144,\"uri\":\"data:application/octet-stream;base64,";
+
+/* The buffer: positions (0,0,0) (1,0,0) (0,1,0); indices 0 1 2 (+1 pad); times 0, 0.1; per key
+ * in-tangent 0, value, out-tangent 0: identity, then 180° about Y (0, 1, 0, 0). */
+static size_t blender_buffer(uint8_t *b) {
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float times[2] = {0, 0.1f};
+    const float rot[24] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    memset(b, 0, 144);
+    memcpy(b, pos, 36);
+    b[36] = 0, b[37] = 1, b[38] = 2;
+    memcpy(b + 40, times, 8);
+    memcpy(b + 48, rot, 96);
+    return 144;
+}
+
+static void base64(const uint8_t *in, size_t n, char *out) {
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        size_t left = n - i;
+        uint32_t v = (uint32_t)in[i] << 16 | (left > 1 ? (uint32_t)in[i + 1] << 8 : 0) | (left > 2 ? in[i + 2] : 0);
+        out[o++] = abc[(v >> 18) & 63];
+        out[o++] = abc[(v >> 12) & 63];
+        out[o++] = left > 1 ? abc[(v >> 6) & 63] : '=';
+        out[o++] = left > 2 ? abc[v & 63] : '=';
+    }
+    out[o] = 0;
+}
+
+static void blender_style_gltf_imports(void) {
+    uint8_t bin[144];
+    char b64[200], doc[sizeof blender_gltf + 256];
+    base64(bin, blender_buffer(bin), b64);
+    snprintf(doc, sizeof doc, "%s%s\"}]}", blender_gltf, b64);
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    ue_result r = ue_gltf_read((const uint8_t *)doc, strlen(doc), NULL, UE_MODE_STRICT, &s, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    ue_msh m;
+    r = ue_msh_from_scene(&s, NULL, &m, &d);
+    if (r != UE_OK) dump_diag(&d);
+    REQUIRE(r == UE_OK);
+    /* "Hull" is a root with a translation: a model node, not a wrapper. */
+    CHECK_EQ_U(m.node_count, 2);
+    CHECK_STR(ue_msh_node_name(&m, 0), "Hull");
+    CHECK_STR(ue_msh_node_name(&m, 1), "Turret");
+    CHECK_EQ_U(m.nodes[1].parent, 0);
+    const ue_msh_key *hull = &m.keys[m.nodes[0].fallback_key];
+    CHECK(hull->position[0] == 0 && hull->position[1] == 0 && hull->position[2] == 2); /* matrix (0,2,0) */
+    CHECK_EQ_U(m.batches[0].material, 3);
+    /* Engine triangle (a, c, b) of glTF (0, 1, 2): corners (0,0,0), (0,0,1), (1,0,0). */
+    CHECK_EQ_U(m.vertex_count, 3);
+    CHECK(m.positions[5] == 1 && m.positions[6] == 1);
+    /* 0.1 s = frame 3: the spin ends there, 180° about glTF Y = engine −Z: (0, 0, −1, 0). */
+    CHECK_EQ_U(m.frame_count, 4);
+    const ue_msh_key *end = &m.keys[m.nodes[1].fallback_key];
+    CHECK(end->time == 3 && end->quat[2] == -32767 && end->quat[3] == 0);
+    CHECK(end->position[2] == 0.5f);
+    CHECK(written_parses(&m));
+    ue_msh_free(&m);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 int main(void) {
     RUN(robot_round_trips_through_the_scene);
     RUN(cube_becomes_a_model);
@@ -532,7 +707,10 @@ int main(void) {
     RUN(name_outside_cp1251_is_refused);
     RUN(cubic_clip_is_resampled_to_frames);
     RUN(held_poses_fold);
+    RUN(rigidly_skinned_mesh_imports);
     RUN(each_refusal_names_its_path);
     RUN(too_many_triangles_is_a_limit);
+    RUN(robot_round_trips_through_a_glb);
+    RUN(blender_style_gltf_imports);
     return TEST_SUMMARY();
 }
