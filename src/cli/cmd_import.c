@@ -83,6 +83,9 @@ static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *
                        ue_diag *d) {
     ue_msh m;
     ue_msh_import_options io = {fps_option(o), o->inputs[0]};
+    /* A clip converted with --fps N records N: frames come back where they were. */
+    if (io.fps == 0 && s->animation_count && s->animations[0].fps > 0 && s->animations[0].fps <= 1000)
+        io.fps = s->animations[0].fps;
     ue_result r;
     if (o->base) {
         int rc = load_base(o, &m, d);

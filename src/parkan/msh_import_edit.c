@@ -34,7 +34,7 @@ typedef struct edit_ctx {
     uint8_t *mesh_done;          /* per scene mesh: applied (cells of --lod all share meshes) */
     bool *slot_touched;          /* per original slot: its bounds must be recomputed */
     slot_bounds *saved;          /* the original slot bounds, restored where nothing moved */
-    size_t slot_count0;
+    size_t slot_count0, vertex_count0; /* before any slot was added or rebuilt */
     bool bounds_dirty;           /* something the header hull depends on changed */
     float fps;
     ue_diag *d;
@@ -85,11 +85,42 @@ static int32_t find_keyed(const keyed *k, size_t n, const ue_source_id *id) {
     return -1;
 }
 
-/* Scene node i → base node: by source id, or (no model source) the node at the same index. */
-static bool map_nodes(edit_ctx *x, const keyed *k, size_t kn, bool *taken, char *why, size_t cap) {
+/* Base nodes by name, for scene nodes that lost their source id (an exporter that drops
+ * extras, such as Blender without "custom properties"). */
+typedef struct named { const char *name; int32_t node; } named;
+
+static int named_cmp(const void *pa, const void *pb) {
+    const named *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->node > b->node) - (a->node < b->node);
+}
+
+/* The one base node called `name`, or -1 when none or several are. */
+static int32_t find_named(const named *nm, size_t n, const char *name) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(nm[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo >= n || strcmp(nm[lo].name, name) || (lo + 1 < n && !strcmp(nm[lo + 1].name, name))) return -1;
+    return nm[lo].node;
+}
+
+/* Scene node i → base node: by source id; without one by its unique name, else the node at
+ * the same index. */
+static int32_t base_node_for(const edit_ctx *x, size_t i, const keyed *k, size_t kn, const named *nm) {
+    const ue_scene_node *sn = &x->s->nodes[i];
+    if (is_msh_node_source(&sn->source)) return find_keyed(k, kn, &sn->source);
+    int32_t b = find_named(nm, x->base.node_count, sn->name);
+    return b >= 0 ? b : (int32_t)i;
+}
+
+static bool map_nodes(edit_ctx *x, const keyed *k, size_t kn, const named *nm, bool *taken, char *why,
+                      size_t cap) {
     for (size_t i = 0; i < x->s->node_count; i++) {
         const ue_scene_node *sn = &x->s->nodes[i];
-        int32_t b = is_msh_node_source(&sn->source) ? find_keyed(k, kn, &sn->source) : (int32_t)i;
+        int32_t b = base_node_for(x, i, k, kn, nm);
         if (b < 0 || (size_t)b >= x->base.node_count || taken[b]) {
             snprintf(why, cap, "/nodes/%zu (\"%s\") matches no node of the base model", i, sn->name);
             return false;
@@ -129,14 +160,19 @@ static bool tree_matches(edit_ctx *x, char *why, size_t cap) {
         return false;
     }
     keyed *k = malloc((x->base.node_count + 1) * sizeof *k);
+    named *nm = malloc((x->base.node_count + 1) * sizeof *nm);
     bool *taken = calloc(x->base.node_count + 1, sizeof *taken);
     size_t kn = 0;
-    bool ok = k && taken;
-    for (size_t b = 0; ok && b < x->base.node_count; b++)
+    bool ok = k && nm && taken;
+    for (size_t b = 0; ok && b < x->base.node_count; b++) {
         if (is_msh_node_source(&x->base.nodes[b].source)) k[kn++] = (keyed){x->base.nodes[b].source, (int32_t)b};
+        nm[b] = (named){x->base.nodes[b].name, (int32_t)b};
+    }
     if (ok) qsort(k, kn, sizeof *k, keyed_cmp);
-    ok = ok && map_nodes(x, k, kn, taken, why, cap) && meshes_agree(x, why, cap);
+    if (ok) qsort(nm, x->base.node_count, sizeof *nm, named_cmp);
+    ok = ok && map_nodes(x, k, kn, nm, taken, why, cap) && meshes_agree(x, why, cap);
     free(k);
+    free(nm);
     free(taken);
     return ok;
 }
@@ -465,7 +501,7 @@ static bool slot_moved(const edit_ctx *x, size_t s) {
         const ue_msh_batch *bt = &m->batches[b];
         for (size_t i = 0; i < bt->index_count && bt->index_start + i < m->index_count; i++) {
             size_t v = (size_t)bt->base_vertex + m->indices[bt->index_start + i];
-            if (v < m->vertex_count && x->moved[v]) return true;
+            if (v < x->vertex_count0 && x->moved[v]) return true;
         }
     }
     return false;
@@ -496,7 +532,7 @@ static void refresh_tri_normals(edit_ctx *x, size_t s) {
             for (int k = 0; k < 3; k++) {
                 size_t at = bt->index_start + i + (size_t)k;
                 v[k] = at < m->index_count ? (size_t)bt->base_vertex + m->indices[at] : SIZE_MAX;
-                ok = ok && v[k] < m->vertex_count;
+                ok = ok && v[k] < x->vertex_count0; /* moved[] covers the original vertices */
                 any = any || (ok && x->moved[v[k]]);
             }
             if (!ok || !any) continue;
@@ -522,9 +558,9 @@ static void save_bounds(edit_ctx *x) {
 static void finish_bounds(edit_ctx *x) {
     bool any_moved = false;
     for (size_t s = 0; s < x->slot_count0; s++) {
-        if (!x->slot_touched[s] && slot_moved(x, s)) x->slot_touched[s] = true, any_moved = true;
-        if (x->slot_touched[s] && !x->m->slots[s].batch_count) continue;
-        if (any_moved || x->slot_touched[s]) refresh_tri_normals(x, s);
+        if (x->slot_touched[s] || !slot_moved(x, s)) continue; /* rebuilt slots are fresh already */
+        x->slot_touched[s] = any_moved = true;
+        refresh_tri_normals(x, s);
     }
     if (!any_moved && !x->bounds_dirty) return;
     ue_msh_recompute_bounds(x->m);
@@ -733,6 +769,7 @@ static ue_result edit_alloc(edit_ctx *x) {
     x->slot_touched = calloc(slots, sizeof *x->slot_touched);
     x->saved = calloc(slots, sizeof *x->saved);
     x->slot_count0 = x->m->slot_count;
+    x->vertex_count0 = x->m->vertex_count;
     return x->b_of_s && x->msh_of_b && x->moved && x->mesh_done && x->slot_touched && x->saved ? UE_OK
                                                                                                   : UE_ERR_NOMEM;
 }

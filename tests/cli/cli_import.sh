@@ -36,6 +36,13 @@ for sel in "--group all" "--lod 1" "--lod all"; do
   expect_rc 0 "$UE" import "$T/sel.glb" -o "$T/sel.msh" --base "$R" -f
   same_file "$T/sel.msh" "$R" "import --base of convert $sel"
 done
+# A clip converted at another rate comes back on the same frames (the rate is in its extras).
+expect_rc 0 "$UE" convert "$R" -o "$T/fps15.glb" --fps 15
+expect_rc 0 "$UE" import "$T/fps15.glb" -o "$T/fps15.msh" --base "$R"
+same_file "$T/fps15.msh" "$R" "import --base of convert --fps 15"
+expect_rc 0 "$UE" import "$T/fps15.glb" -o "$T/fps15_new.msh"
+expect_rc 0 "$UE" info "$T/fps15_new.msh"
+grep -q "animation: frames 0..8" "$T/out" && ok || bad "a new model from a 15 fps clip keeps frames 0..8"
 # A .gltf with its .bin beside it reads the same way.
 expect_rc 0 "$UE" convert "$R" -o "$T/sep/robot.gltf"
 expect_rc 0 "$UE" import "$T/sep/robot.gltf" -o "$T/sep.msh" --base "$R"

@@ -274,6 +274,28 @@ static void test_tree_mismatch_is_refused(void) {
     teardown(&f);
 }
 
+/* Nodes that lost their source ids (an exporter dropping extras) and came back in another order
+ * are matched by their names. */
+static void test_nodes_without_source_match_by_name(void) {
+    fixture f;
+    REQUIRE(setup(&f));
+    int32_t a = scene_node(&f.s, "arm_left"), b = scene_node(&f.s, "arm_right");
+    REQUIRE(a >= 0 && b >= 0);
+    for (size_t n = 0; n < f.s.node_count; n++) memset(&f.s.nodes[n].source, 0, sizeof f.s.nodes[n].source);
+    ue_scene_node t = f.s.nodes[a];
+    f.s.nodes[a] = f.s.nodes[b];
+    f.s.nodes[b] = t;
+    for (size_t n = 0; n < f.s.node_count; n++) /* the arms have no children; keep it so */
+        CHECK(f.s.nodes[n].parent != a && f.s.nodes[n].parent != b);
+    for (size_t c = 0; f.s.animation_count && c < f.s.animations[0].channel_count; c++) {
+        ue_anim_channel *ch = &f.s.animations[0].channels[c];
+        ch->node = ch->node == a ? b : ch->node == b ? a : ch->node;
+    }
+    CHECK_EQ_U(apply_and_write(&f), UE_OK);
+    CHECK(f.out.size == f.original.size && memcmp(f.out.data, f.original.data, f.out.size) == 0);
+    teardown(&f);
+}
+
 static void test_node_scale_is_refused(void) {
     fixture f;
     REQUIRE(setup(&f));
@@ -369,6 +391,7 @@ int main(void) {
     RUN(test_uv_tolerance_boundary);
     RUN(test_rename_changes_res10_only);
     RUN(test_tree_mismatch_is_refused);
+    RUN(test_nodes_without_source_match_by_name);
     RUN(test_node_scale_is_refused);
     RUN(test_rest_pose_of_static_node);
     RUN(test_topology_change_rebuilds_the_slot);
