@@ -15,10 +15,14 @@ extern "C" {
  * materials, skins, TRS animations (LINEAR, STEP, CUBICSPLINE), extras (numbers and strings)
  * on nodes, meshes, materials and animations, and each object's "unearth_source" extras back
  * into its ue_source_id (so an exported model maps back to its source records). `base_dir`
- * resolves relative buffer/image URIs (NULL: only GLB-embedded and data: URIs are allowed).
- * Errors name the glTF path ("/meshes/0/primitives/1/attributes/TEXCOORD_1"); UE_ERR_INVALID
- * for malformed or unsupported input, with nothing left in `out` worth using (free it).
- * Work and memory are linear in the input's size plus the files it names. */
+ * resolves relative buffer/image URIs (NULL: only GLB-embedded and data: URIs are allowed;
+ * absolute paths, schemes and ".." segments are always refused). glTF indices are kept: IR node
+ * i is glTF node i, and so on for meshes (primitives in order), materials, textures, skins and
+ * animations. Errors name the glTF path ("/meshes/0/primitives/1/attributes/TEXCOORD_1");
+ * UE_ERR_INVALID for malformed or unsupported input (both modes: the reader repairs nothing),
+ * UE_ERR_LIMIT when decoding would pass the bounded-work budget, with nothing left in `out`
+ * worth using (free it). The scene read passes ue_scene_validate. Work and memory are linear
+ * in the input's size plus the files it names (docs/import.md, "Reading glTF"). */
 UE_API ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
                               ue_scene *out, ue_diag *d);
 /* Reads the file at `path` (its directory is the base_dir). */

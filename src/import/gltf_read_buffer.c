@@ -121,7 +121,10 @@ bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, uint8_t **out
         if (r != UE_ERR_INVALID) c->pc.failure = r;
         return false;
     }
+    /* a file named later (an image) raises the budget as if it had been counted from the start */
+    size_t before = ue_cap_decoded(c->input_bytes);
     c->input_bytes += *size;
+    c->budget += ue_cap_decoded(c->input_bytes) - before;
     return true;
 }
 

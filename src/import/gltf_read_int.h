@@ -79,6 +79,10 @@ bool gr_name(gr_ctx *c, json_t *obj, const char *path, char out[64]);
 bool gr_extras(gr_ctx *c, json_t *obj, const char *path, ue_source_id *src, ue_extras *x,
                ue_scene_animation *clip);
 
+/* Warns (gltf.extension.skipped) for each entry of obj's "extensions" other than `known` (may
+ * be NULL): what the reader does not read is reported, never dropped silently. */
+bool gr_other_extensions(gr_ctx *c, json_t *obj, const char *path, const char *known);
+
 /* ---- accessors (gltf_read_accessor.c) --------------------------------------------------- */
 
 /* glTF componentType values. */

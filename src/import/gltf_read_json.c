@@ -231,3 +231,20 @@ bool gr_extras(gr_ctx *c, json_t *obj, const char *path, ue_source_id *src, ue_e
     }
     return ok;
 }
+
+bool gr_other_extensions(gr_ctx *c, json_t *obj, const char *path, const char *known) {
+    json_t *ext = json_object_get(obj, "extensions"), *v;
+    const char *name;
+    if (!ext) return true;
+    char p[160];
+    key_path(p, sizeof p, path, "extensions");
+    if (!json_is_object(ext)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, p, "expected an object");
+    json_object_foreach(ext, name, v) {
+        (void)v;
+        if (known && strcmp(name, known) == 0) continue;
+        char kp[200];
+        snprintf(kp, sizeof kp, "%s/%s", p, name);
+        gr_warn(c, "gltf.extension.skipped", kp, "extension not read: what it adds is left out");
+    }
+    return true;
+}

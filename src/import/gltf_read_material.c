@@ -108,6 +108,7 @@ static bool read_texture(gr_ctx *c, json_t *tex, size_t i) {
     }
     ue_scene_texture *t = &c->s->textures[ti];
     return decode_image(c, source, t) && (sampler < 0 || read_sampler(c, sampler, t)) &&
+           gr_other_extensions(c, tex, path, NULL) &&
            gr_extras(c, tex, path, &t->source, NULL, NULL);
 }
 
@@ -152,7 +153,8 @@ static bool read_slot(gr_ctx *c, json_t *obj, const char *key, const char *base,
     if (k < 0) return gr_fail(c, "gltf.material.slots", UE_NO_OFFSET, path, "too many slots");
     ue_texture_slot *sl = &c->s->materials[mi].slots[k];
     sl->strength = (float)strength;
-    return read_transform(c, info, path, sl);
+    return read_transform(c, info, path, sl) &&
+           gr_other_extensions(c, info, path, "KHR_texture_transform");
 }
 
 static bool read_pbr(gr_ctx *c, json_t *mat, const char *path, int32_t mi) {
@@ -209,6 +211,7 @@ static bool read_material(gr_ctx *c, json_t *mat, size_t i) {
     }
     ue_scene_material *m = &c->s->materials[mi];
     return read_pbr(c, mat, path, mi) && read_alpha(c, mat, path, m) &&
+           gr_other_extensions(c, mat, path, "KHR_materials_unlit") &&
            gr_extras(c, mat, path, &m->source, &m->extras, NULL);
 }
 

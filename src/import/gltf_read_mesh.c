@@ -257,6 +257,7 @@ static bool read_primitive(gr_ctx *c, json_t *prim, const char *base, ue_scene_p
                        "morph targets: the IR cannot hold them");
     return read_attributes(c, prim, base, p) && read_indices(c, prim, base, (int)mode, p) &&
            gr_index(c, prim, "material", c->s->material_count, false, base, &p->material) &&
+           gr_other_extensions(c, prim, base, NULL) &&
            gr_extras(c, prim, base, &p->source, NULL, NULL);
 }
 

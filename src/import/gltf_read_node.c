@@ -172,6 +172,7 @@ static bool read_node(gr_ctx *c, json_t *node, size_t i, int32_t parent, size_t 
            gr_index(c, node, "mesh", c->s->mesh_count, false, path, &n->mesh) &&
            gr_index(c, node, "skin", skins, false, path, &n->skin) &&
            read_visibility(c, node, path, n) &&
+           gr_other_extensions(c, node, path, "KHR_node_visibility") &&
            gr_extras(c, node, path, &n->source, &n->extras, NULL);
 }
 

@@ -46,7 +46,7 @@ static bool write_file(const char *dir, const char *name, const void *data, size
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     if (!f) return false;
-    bool ok = fwrite(data, 1, n, f) == n;
+    bool ok = n == 0 || fwrite(data, 1, n, f) == n; /* no data: an empty file */
     return fclose(f) == 0 && ok;
 }
 
@@ -849,11 +849,13 @@ static void external_png_texture(void) {
     ue_diag_free(&d);
 }
 
-/* Matrices: a mirror reads as a negative X scale; shear is the nearest TRS with a warning. */
+/* Matrices: a mirror reads as a negative X scale; shear is the nearest TRS with a warning. An
+ * extension the reader does not read (a light) is reported, not dropped silently. */
 static void matrix_nodes(void) {
     ue_scene s;
     ue_diag d = {0};
-    const char *doc = "{" ASSET ",'nodes':[{'matrix':[-1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]},"
+    const char *doc = "{" ASSET ",'nodes':[{'matrix':[-1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1],"
+                      "'extensions':{'KHR_lights_punctual':{'light':0}}},"
                       "{'matrix':[1,0,0,0, 0.5,1,0,0, 0,0,1,0, 4,5,6,1]}]}";
     REQUIRE(read_json(doc, NULL, &s, &d) == UE_OK);
     const float mirror_s[3] = {-1, 1, 1}, id[4] = {0, 0, 0, 1}, t[3] = {4, 5, 6};
@@ -862,6 +864,7 @@ static void matrix_nodes(void) {
     same_floats(s.nodes[1].translation, t, 3, 0);
     CHECK(diag_has(&d, "gltf.node.shear", "/nodes/1"));
     CHECK(!diag_has(&d, "gltf.node.shear", "/nodes/0"));
+    CHECK(diag_has(&d, "gltf.extension.skipped", "/nodes/0/extensions/KHR_lights_punctual"));
     ue_scene_free(&s);
     ue_diag_free(&d);
 }
@@ -1020,6 +1023,51 @@ static void bad_inputs(void) {
     }
 }
 
+/* Bounded work: 400 primitives naming one 256 KB accessor would decode 100 MB from a 270 KB
+ * file; the reader stops at its budget (32 × the input + 64 MiB) with gltf.limit. */
+static void one_accessor_named_many_times(void) {
+    const uint32_t verts = 21846, prims = 400;
+    size_t bytes = (size_t)verts * 12;
+    ue_buf json = {0}, glb = {0};
+    ue_buf_printf(&json, "{\"asset\":{\"version\":\"2.0\"},\"meshes\":[{\"primitives\":[");
+    for (uint32_t p = 0; p < prims; p++)
+        ue_buf_printf(&json, "%s{\"attributes\":{\"POSITION\":0}}", p ? "," : "");
+    ue_buf_printf(&json, "]}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
+                  "\"type\":\"VEC3\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%zu}],"
+                  "\"buffers\":[{\"byteLength\":%zu}]}", verts, bytes, bytes);
+    ue_buf_put_u8(&json, 0);
+    REQUIRE(!json.failed);
+    uint8_t *zeros = calloc(bytes, 1);
+    REQUIRE(zeros);
+    size_t jn = (json.size - 1 + 3) & ~(size_t)3;
+    ue_buf_put(&glb, "glTF", 4);
+    ue_buf_put_u32le(&glb, 2);
+    ue_buf_put_u32le(&glb, (uint32_t)(12 + 8 + jn + 8 + bytes));
+    ue_buf_put_u32le(&glb, (uint32_t)jn);
+    ue_buf_put(&glb, "JSON", 4);
+    ue_buf_put(&glb, json.data, json.size - 1);
+    for (size_t k = json.size - 1; k < jn; k++) ue_buf_put_u8(&glb, ' ');
+    ue_buf_put_u32le(&glb, (uint32_t)bytes);
+    ue_buf_put(&glb, "BIN\0", 4);
+    ue_buf_put(&glb, zeros, bytes);
+    free(zeros);
+    ue_scene s;
+    ue_diag d = {0};
+    ue_scene_init(&s);
+    CHECK(ue_gltf_read(glb.data, glb.size, NULL, UE_MODE_STRICT, &s, &d) == UE_ERR_LIMIT);
+    CHECK(diag_has(&d, "gltf.limit", "/accessors/0"));
+    /* the budget ran out after about (32 × input + 64 MiB) / 256 KB primitives, not all 400 */
+    CHECK(s.mesh_count == 1);
+    if (s.mesh_count) {
+        size_t want = (32 * glb.size + ((size_t)64 << 20)) / bytes;
+        CHECK(s.meshes[0].primitive_count >= want && s.meshes[0].primitive_count <= want + 1);
+    }
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    ue_buf_free(&glb);
+    ue_buf_free(&json);
+}
+
 /* GLB framing: version, total length, chunk lengths, a JSON chunk first. */
 static void bad_glb_framing(void) {
     bin b;
@@ -1081,5 +1129,6 @@ int main(void) {
     RUN(matrix_nodes);
     RUN(bad_inputs);
     RUN(bad_glb_framing);
+    RUN(one_accessor_named_many_times);
     return TEST_SUMMARY();
 }
