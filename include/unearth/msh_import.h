@@ -17,11 +17,14 @@ typedef struct ue_msh_import_options {
 } ue_msh_import_options;
 
 /* A new model from a scene: glTF axes back to the engine's (the inverse of ue_msh_to_scene),
- * the LOD/group slot matrix from the node naming convention `convert` writes (docs/import.md),
+ * the LOD/group slot matrix from the node naming convention `convert` writes (holder children
+ * "<node>_lod<l>_group<g>"; a mesh on a node itself is LOD 0 group 0; docs/import.md),
  * normals and UVs quantised, Res6/Res13 batches within 16-bit limits, Res7 triangle
  * descriptors, Res2 bounds, Res10 names (UTF-8 → CP1251), Res8/Res19 from the first TRS
- * animation. The result passes ue_msh_check in strict mode. UE_ERR_INVALID with a diagnostic
- * naming the scene object for what MSH cannot hold. `out` is initialised here. */
+ * animation resampled at o->fps. The model is written and parsed again in strict mode before
+ * it is returned (its container laid out, ready for ue_msh_write). UE_ERR_INVALID (or
+ * UE_ERR_LIMIT past a 16-bit range) with a diagnostic naming the glTF path for what MSH cannot
+ * hold, and `out` empty. `out` is initialised here; free it with ue_msh_free. */
 UE_API ue_result ue_msh_from_scene(const ue_scene *s, const ue_msh_import_options *o, ue_msh *out,
                                    ue_diag *d);
 

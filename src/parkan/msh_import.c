@@ -219,6 +219,26 @@ static ue_result material_rows(ue_msh_import *im) {
     return UE_OK;
 }
 
+/* `convert --group all --lod L` names its holders "<node>_group<g>" and their meshes
+ * "<node>_lod<L>_group<g>": the mesh name gives such a holder its LOD back. */
+static bool lod_suffix(const char *name, int *lod, int *group) {
+    size_t n = strlen(name);
+    if (n < 12 || strncmp(name + n - 12, "_lod", 4) != 0 || !is_digit(name[n - 8]) ||
+        strncmp(name + n - 7, "_group", 6) != 0 || !is_digit(name[n - 1]))
+        return false;
+    *lod = name[n - 8] - '0', *group = name[n - 1] - '0';
+    return true;
+}
+
+static int lod_of_group_holder(const ue_scene *s, const ue_scene_node *holder, int lod, int group) {
+    int named_lod, named_group, mesh_lod, mesh_group;
+    if (lod_suffix(holder->name, &named_lod, &named_group)) return lod; /* its own name says */
+    if (!lod_suffix(s->meshes[holder->mesh].name, &mesh_lod, &mesh_group) || mesh_group != group ||
+        mesh_lod >= UE_MSH_LODS)
+        return lod;
+    return mesh_lod;
+}
+
 /* The slot matrix: a model node's own mesh is LOD 0 group 0, each holder child its cell. */
 static void fill_cells(ue_msh_import *im) {
     const ue_scene *s = im->s;
@@ -232,6 +252,7 @@ static void fill_cells(ue_msh_import *im) {
         if (k == UE_IMPORT_HOLDER) {
             k = im->msh_of_scene[n->parent];
             holder_name(n->name, s->nodes[n->parent].name, &lod, &group);
+            lod = lod_of_group_holder(s, &s->nodes[i], lod, group);
         }
         ue_import_cell *cell = &im->cells[k][lod * UE_MSH_GROUPS + group];
         if (cell->mesh >= 0) {

@@ -158,6 +158,7 @@ static size_t fold(ue_msh_key *keys, size_t count) {
 static ue_result last_frame(ue_msh_import *im, float last, size_t moving, uint32_t *out) {
     double frames = (double)last * im->fps, whole = floor(frames + 0.5);
     double f = fabs(frames - whole) <= FRAME_SNAP ? whole : ceil(frames);
+    if (!(f >= 0)) f = 0; /* a clip that ends before time 0 holds its first pose */
     if (f > 65534 || (f + 1) * (double)moving > MAX_SAMPLES) {
         ue_diag_add(im->c.d, UE_SEV_ERROR, "msh.import.limit", UE_NO_OFFSET, "/animations/0",
                     "the clip ends at frame %.0f at %g fps with %zu moving nodes: past the 65534 frames "
@@ -167,6 +168,23 @@ static ue_result last_frame(ue_msh_import *im, float last, size_t moving, uint32
     }
     *out = (uint32_t)f;
     return UE_OK;
+}
+
+/* Res8 indices and Res19 map starts are 16-bit: the folded tracks must fit the §4.12 layout
+ * (every key once; one block of frame_count words per animated node). */
+static bool fits_res8(ue_msh_import *im, const ue_msh_key *const *keys, const size_t *counts) {
+    size_t total = 0, mapped = 0;
+    double frames = 1;
+    for (size_t k = 0; k < im->node_count; k++) {
+        total += counts[k];
+        mapped += counts[k] > 1;
+        frames = fmax(frames, (double)keys[k][counts[k] - 1].time + 1);
+    }
+    if (total <= 0xFFFF && (mapped == 0 || (double)(mapped - 1) * frames < 0xFFFF)) return true;
+    ue_diag_add(im->c.d, UE_SEV_ERROR, "msh.import.limit", UE_NO_OFFSET, "/animations/0",
+                "%zu keys, %zu moving nodes x %.0f frames after resampling: past Res8's 65535 keys "
+                "or Res19's 16-bit map starts", total, mapped, frames);
+    return false;
 }
 
 /* Tracks of every node (moving ones sampled and folded, the others their rest key) to
@@ -193,7 +211,7 @@ static ue_result lay_out_clip(ue_msh_import *im, const node_channels *nc, uint32
             }
             at += counts[k];
         }
-        r = ue_msh_set_all_tracks(m, keys, counts, im->c.d);
+        r = fits_res8(im, keys, counts) ? ue_msh_set_all_tracks(m, keys, counts, im->c.d) : UE_ERR_LIMIT;
     }
     free(pool);
     free(keys);

@@ -97,6 +97,10 @@ static void face_normal(const ue_msh *m, const uint32_t v[3], int16_t out[3]) {
     for (int k = 0; k < 3; k++) out[k] = (int16_t)(len > 0 ? lround(n[k] / len * 32767.0) : 0);
 }
 
+/* A primitive without indices (index_count 0) is a plain list: corner i is vertex i. */
+static size_t corner_count(const ue_scene_primitive *p) { return p->index_count ? p->index_count : p->vertex_count; }
+static uint32_t corner(const ue_scene_primitive *p, size_t i) { return p->index_count ? p->indices[i] : (uint32_t)i; }
+
 /* Closes the open batch [first_vertex, first_index) of material `row`. */
 static ue_result close_batch(builder *b, size_t first_vertex, size_t first_index, uint16_t row) {
     ue_msh *m = b->m;
@@ -131,11 +135,10 @@ static ue_result split_primitive(builder *b, const prim_src *ps, uint16_t row, b
     const ue_scene_primitive *p = ps->p;
     uint32_t batch = 1, used = 0;
     size_t first_vertex = m->vertex_count, first_index = m->index_count;
-    for (size_t t = 0; t + 3 <= p->index_count; t += 3) {
+    for (size_t t = 0; t + 3 <= corner_count(p); t += 3) {
         uint32_t v[3], fresh = 0;
         for (size_t k = 0; k < 3; k++) {
-            size_t from = mirrored ? t + k : ue_parkan_winding_corner(t + k);
-            v[k] = p->indices ? p->indices[from] : (uint32_t)from;
+            v[k] = corner(p, mirrored ? t + k : ue_parkan_winding_corner(t + k));
             fresh += stamp[v[k]] != batch;
         }
         if (m->index_count - first_index + 3 > BATCH_INDICES || used + fresh > BATCH_VERTICES) {
@@ -193,9 +196,9 @@ static void check_primitive(builder *b, const prim_src *ps) {
 static float *computed_normals(const ue_scene_primitive *p) {
     float *n = calloc(3 * (size_t)p->vertex_count + 1, sizeof *n);
     if (!n) return NULL;
-    for (size_t t = 0; t + 3 <= p->index_count; t += 3) {
+    for (size_t t = 0; t + 3 <= corner_count(p); t += 3) {
         uint32_t v[3];
-        for (size_t k = 0; k < 3; k++) v[k] = p->indices ? p->indices[t + k] : (uint32_t)(t + k);
+        for (size_t k = 0; k < 3; k++) v[k] = corner(p, t + k);
         const float *a = &p->positions[3 * (size_t)v[0]], *b = &p->positions[3 * (size_t)v[1]],
                     *c = &p->positions[3 * (size_t)v[2]];
         float u[3], w[3], f[3];
@@ -215,7 +218,7 @@ static float *computed_normals(const ue_scene_primitive *p) {
 static ue_result add_primitive(builder *b, prim_src *ps, bool mirrored) {
     const ue_scene_primitive *p = ps->p;
     check_primitive(b, ps);
-    if (b->im->c.failure != UE_OK || p->index_count == 0 || p->vertex_count == 0) return UE_OK;
+    if (b->im->c.failure != UE_OK || corner_count(p) < 3) return UE_OK;
     float *own = p->normals ? NULL : computed_normals(p);
     uint32_t *stamp = calloc((size_t)p->vertex_count + 1, sizeof *stamp);
     uint32_t *local = malloc(((size_t)p->vertex_count + 1) * sizeof *local);

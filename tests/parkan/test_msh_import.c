@@ -143,6 +143,27 @@ static void robot_round_trips_through_the_scene(void) {
     ue_diag_free(&d);
 }
 
+/* `--group all --lod 1` names holders "<node>_group0" and their meshes "<node>_lod1_group0": the
+ * mesh name puts them back in LOD 1 (body, head and legs have LOD 1 slots). */
+static void group_holders_keep_their_lod(void) {
+    ue_msh orig, back;
+    REQUIRE(load_robot(&orig));
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_msh_export_options o = {1, UE_MSH_GROUP_ALL, 0};
+    REQUIRE(ue_msh_to_scene(&orig, "robot", &o, &s, NULL) == UE_OK);
+    REQUIRE(ue_msh_from_scene(&s, NULL, &back, NULL) == UE_OK);
+    CHECK_EQ_U(back.slot_count, 3);
+    static const size_t with_lod1[3] = {0, 1, 5};
+    for (size_t k = 0; k < 3; k++) {
+        CHECK(back.nodes[with_lod1[k]].slot[1 * UE_MSH_GROUPS + 0] != UE_MSH_NONE);
+        CHECK_EQ_U(back.nodes[with_lod1[k]].slot[0], UE_MSH_NONE);
+    }
+    ue_scene_free(&s);
+    ue_msh_free(&back);
+    ue_msh_free(&orig);
+}
+
 /* ---- hand-built scenes ------------------------------------------------------------------------ */
 
 /* The corners of a cube ±1 (bit 0: x, bit 1: y, bit 2: z) and its 12 triangles, counter-
@@ -254,8 +275,9 @@ static void cube_becomes_a_model(void) {
     ue_diag_free(&d);
 }
 
-/* 22,000 separate triangles (66,000 vertices) in one primitive: two batches, the first full
- * (65,535 indices), and the engine's traversal gives back every triangle once, unchanged. */
+/* 22,000 separate triangles (66,000 vertices) in one primitive without indices (a plain list):
+ * two batches, the first full (65,535 indices), and the engine's traversal gives back every
+ * triangle once, unchanged. */
 static void big_primitive_splits_into_batches(void) {
     enum { TRIS = 22000 };
     ue_scene s;
@@ -263,13 +285,12 @@ static void big_primitive_splits_into_batches(void) {
     int32_t node = ue_scene_add_node(&s, "strip", -1), mesh = ue_scene_add_mesh(&s, "strip");
     s.nodes[node].mesh = mesh;
     ue_scene_primitive *p = ue_scene_add_primitive(&s, mesh);
-    REQUIRE(p && ue_scene_primitive_alloc(p, 3 * TRIS, 3 * TRIS, UE_ATTR_NORMAL) == UE_OK);
+    REQUIRE(p && ue_scene_primitive_alloc(p, 3 * TRIS, 0, UE_ATTR_NORMAL) == UE_OK);
     for (uint32_t t = 0; t < TRIS; t++)
         for (uint32_t c = 0; c < 3; c++) {
             float *q = &p->positions[9 * t + 3 * c];
             q[0] = (float)t, q[1] = c == 1 ? 1.0f : 0.0f, q[2] = c == 2 ? 1.0f : 0.0f;
             p->normals[9 * t + 3 * c + 2] = 1;
-            p->indices[3 * t + c] = 3 * t + c;
         }
     ue_msh m;
     REQUIRE(ue_msh_from_scene(&s, NULL, &m, NULL) == UE_OK);
@@ -513,6 +534,17 @@ static void each_refusal_names_its_path(void) {
     ch->node = 0, ch->times[1] = 1e6f; /* 30 million frames */
     expect_refusal(&s, UE_ERR_LIMIT, "msh.import.limit", "/animations/0");
 
+    /* 30 nodes moving at every frame for 100 s: 90,030 keys after resampling, past Res8. */
+    cube_scene(&s, "a");
+    clip = ue_scene_add_animation(&s, "long");
+    for (int k = 0; k < 30; k++) {
+        int32_t n = ue_scene_add_node(&s, "part", 0);
+        ch = ue_scene_add_channel(&s, clip, UE_TARGET_TRANSLATION, UE_INTERP_LINEAR, 2);
+        REQUIRE(n >= 0 && ch);
+        ch->node = n, ch->times[1] = 100, ch->values[3] = 1;
+    }
+    expect_refusal(&s, UE_ERR_LIMIT, "msh.import.limit", "/animations/0");
+
     /* A holder (a cell of its parent) with a child of its own. */
     cube_scene(&s, "a");
     int32_t holder = ue_scene_add_node(&s, "a_lod1_group0", 0);
@@ -701,6 +733,7 @@ static void blender_style_gltf_imports(void) {
 
 int main(void) {
     RUN(robot_round_trips_through_the_scene);
+    RUN(group_holders_keep_their_lod);
     RUN(cube_becomes_a_model);
     RUN(big_primitive_splits_into_batches);
     RUN(cyrillic_names_go_to_cp1251);
