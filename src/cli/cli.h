@@ -36,6 +36,8 @@ typedef struct cli_opts {
     const char *pixel_format; /* texm --pixel-format F, a checked choice, NULL if absent */
     long mip_levels;        /* texm --mip-levels N (0 = full chain) when mip_levels_given */
     bool mip_levels_given;
+    const char *base;       /* import --base ORIG: the model an import edits, NULL for a new one */
+    const char *into;       /* import --into ARCHIVE:ENTRY: the archive entry the model goes to */
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -104,6 +106,7 @@ int cmd_convert(const cli_opts *o);
 int cmd_textures(const cli_opts *o); /* src/cli/cmd_textures.c */
 int cmd_texm(const cli_opts *o);     /* src/cli/cmd_texm.c */
 int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
+int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */
@@ -132,6 +135,7 @@ typedef enum {
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS, OPT_REPORT,
     OPT_FOLLOW_LINKS, OPT_DATA, OPT_NO_ANIMATION_POINTER,
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
+    OPT_BASE, OPT_INTO, /* import */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

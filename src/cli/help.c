@@ -78,6 +78,14 @@ static const cli_option_def option_table[] = {
     {OPT_MIP_LEVELS, NULL, "--mip-levels", 1, "N", 0, 14, NULL,
      "mip levels 0..14, box-filtered from the PNG; 0 = down to 1x1\n"
      "(default: --like's, else 0)"},
+    {OPT_BASE, NULL, "--base", 1, "ORIG", NO_RANGE, NULL,
+     "edit mode: the model the glTF was converted from (a file or\n"
+     "ARCHIVE:ENTRY); only what the glTF changed is written back, every\n"
+     "other byte is kept (default: a new model)"},
+    {OPT_INTO, NULL, "--into", 1, "ARCHIVE:ENTRY", NO_RANGE, NULL,
+     "put the model into a copy of the NRes or RsLi ARCHIVE as ENTRY\n"
+     "(replaced, or added when absent); -o names the new archive\n"
+     "(default: -o is the model file)"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -205,6 +213,21 @@ static const cli_verb_def verb_table[] = {
      "unearth edit demo/parkan/robot.msh -o robot2.msh --rename-node 2 antenna --translate 0 0 0.5\n"
      "unearth edit demo/parkan/robot.msh -o robot3.msh --replace-slot 0 body.obj --material 0\n"
      "unearth edit robot.msh -o out.msh --vertices 0 8 --scale 2\n"},
+    {"import", cmd_import,
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO),
+     "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
+     "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
+     "               [--strict|--tolerant] [--fps N] [-q|-v]",
+     "a glTF back into a Parkan MSH model (new, or an edit of --base)",
+     "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
+     "glTF is compared with what the base model converts to, and only what changed (positions,\n"
+     "normals, UVs, topology, names, rest poses, animation) is written back: an unedited glTF\n"
+     "gives the base byte for byte. The model must validate strictly before it is written;\n"
+     "--into also validates the new archive. Errors name the glTF path (docs/import.md).\n",
+     "unearth convert demo/parkan/robot.msh -o robot.glb\n"
+     "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
+     "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"
+     "unearth import tank.gltf -o tank.msh\n"},
     {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
      "directory for the sample pack (required)", "unearth demo -o DIR [-f]",
      "write the built-in sample assets",

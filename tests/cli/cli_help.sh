@@ -8,7 +8,7 @@ NAME=cli_help
 . "$HERE/cli_lib.sh"
 
 # The verbs of the command-line contract (DESIGN.md section 5, plus edit and texm), in table order.
-VERBS="info list extract pack validate roundtrip convert textures texm edit demo"
+VERBS="info list extract pack validate roundtrip convert textures texm edit import demo"
 
 # expect_usage WANT_LINE CMD...: exit 2, nothing on stdout, exactly one line on stderr that ends
 # with the hint; WANT_LINE (when not empty) is the whole line.
@@ -28,7 +28,7 @@ expect_rc 0 "$UE" help;      cp "$T/out" "$T/overview"
 for v in $VERBS; do
   grep -q "^  $v " "$T/overview" && ok || bad "overview lacks verb $v"
 done
-n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 11 ] && ok || bad "overview lists $n verbs, want 11"
+n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 12 ] && ok || bad "overview lists $n verbs, want 12"
 expect_rc 0 "$UE" --help;    cmp -s "$T/out" "$T/overview" && ok || bad "--help differs from help"
 expect_rc 0 "$UE" -h;        cmp -s "$T/out" "$T/overview" && ok || bad "-h differs from help"
 expect_rc 0 "$UE" --version
@@ -42,6 +42,7 @@ sample_values() {
     --vertices) echo 0 1 ;;   --translate) echo 1 2 3 ;;   --scale) echo 2 ;;
     --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --report) echo "$T/probe.json" ;;
     --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
+    --base) echo x.msh ;;   --into) echo x.rlb:x.msh ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }
@@ -104,13 +105,13 @@ grep -q -- '--group G .*0\.\.4, or all (alias -1) for every group' "$T/help_conv
 grep -q -- '(default: 0, what the game draws)' "$T/help_convert" && ok || bad "help convert: --group default"
 grep -q -- '--jobs N .*1\.\.64 (default: 1)' "$T/help_convert" && ok || bad "help convert: --jobs"
 grep -A1 -- '--format F' "$T/help_convert" | grep -q 'default: glb' && ok || bad "help convert: --format default"
-for v in extract pack convert textures texm edit demo; do
+for v in extract pack convert textures texm edit import demo; do
   grep -A1 -- '-o, --output' "$T/help_$v" | grep -q '(required)' && ok || bad "help $v: -o not marked required"
 done
 
 # --json belongs to info, list and validate only (the verbs that have JSON output).
 for v in info list validate; do grep -q '^--json ' "$T/opts_$v" && ok || bad "$v lacks --json"; done
-for v in extract pack roundtrip convert textures texm edit demo; do
+for v in extract pack roundtrip convert textures texm edit import demo; do
   expect_usage "" "$UE" "$v" --json x
   grep -q -- "--json does not apply to $v" "$T/err" && ok || bad "$v accepts --json"
 done
@@ -127,7 +128,7 @@ while read -r long short count; do
   [ -n "$row" ] && ok || { bad "README does not document $long"; continue; }
   documented=$(printf '%s' "$row" | awk -F'|' '{gsub(/^ +| +$/, "", $3); print $3}')
   accepted=${ACCEPTED[$long]}
-  [ "$accepted" = "info, list, extract, pack, validate, roundtrip, convert, textures, texm, edit, demo" ] && accepted="every verb"
+  [ "$accepted" = "info, list, extract, pack, validate, roundtrip, convert, textures, texm, edit, import, demo" ] && accepted="every verb"
   [ "$documented" = "$accepted" ] && ok || bad "README: $long on '$documented', parser: '$accepted'"
   if [ "$short" != - ]; then
     printf '%s' "$row" | grep -q -- "\`$short, $long" && ok || bad "README row of $long lacks $short"

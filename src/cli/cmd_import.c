@@ -1,0 +1,248 @@
+/* unearth CLI — `import`: a glTF back into a Parkan MSH, as a new model or as an edit of a base
+ * model (--base), written as a file or into a copy of an NRes/RsLi game archive (--into). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "unearth/gltf_read.h"
+#include "unearth/msh.h"
+#include "unearth/msh_import.h"
+#include "unearth/nres.h"
+#include "unearth/rsli.h"
+#include "common/io.h"
+#include "common/text.h"
+
+#define ARCHIVE_CAP ((size_t)1 << 31) /* an --into archive is read whole: at most 2 GiB */
+
+/* ---- before any work: what may be written ------------------------------------------------ */
+
+/* The output is neither the --base nor the --into archive (nor inside them; main.c checked
+ * IN), and exists only with -f. */
+static int check_outputs(const cli_opts *o) {
+    const char *inputs[2];
+    size_t n = 0;
+    if (o->base) inputs[n++] = o->base;
+    if (o->into) inputs[n++] = o->into;
+    int refused = n ? cli_check_output("import", o->output, inputs, n) : 0;
+    if (refused) return refused;
+    if (!o->force && ue_path_exists(o->output)) {
+        cli_error("import: %s exists (use -f to overwrite)", o->output);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static float fps_option(const cli_opts *o) {
+    char *end;
+    return o->fps ? (float)ue_parse_double(o->fps, &end) : 0; /* options.c checked 1..1000 */
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+static int fail_with(const char *who, ue_diag *d, ue_result r) {
+    cli_diag_dedupe(d);
+    cli_print_diags_as(who, d, 50);
+    if (!ue_diag_count(d, UE_SEV_ERROR)) cli_error("import: %s: %s", who, ue_result_name(r));
+    return cli_exit_code(r);
+}
+
+/* The one model at --base (a file or ARCHIVE:ENTRY), which must be a Parkan MSH. */
+static int load_base(const cli_opts *o, ue_msh *m, ue_diag *d) {
+    ue_model_found *found = NULL;
+    size_t count = 0;
+    ue_result r = ue_model_collect(o->base, o->mode, &found, &count, d);
+    int rc = 0;
+    if (r == UE_OK && count != 1) {
+        cli_error("import: --base %s holds %zu models; address one as ARCHIVE:ENTRY", o->base, count);
+        rc = count ? EXIT_USAGE : EXIT_INVALID;
+    } else if (r == UE_OK && found[0].format != &ue_msh_model_format) {
+        cli_error("import: --base %s is a %s; import writes Parkan MSH models", o->base, found[0].format->description);
+        rc = EXIT_USAGE;
+    } else if (r == UE_OK) {
+        r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d);
+    }
+    ue_model_found_free(found, count);
+    if (rc) return rc;
+    return r == UE_OK ? 0 : fail_with(o->base, d, r);
+}
+
+/* "Res2 Res3 Res7": the tables an edit re-encodes (read before the write clears them). */
+static void changed_tables(const ue_msh *m, char *out, size_t cap) {
+    size_t at = 0;
+    out[0] = 0;
+    for (int t = 0; t < UE_MSH_TYPE_LIMIT && at < cap; t++)
+        if (m->dirty[t]) {
+            int w = snprintf(out + at, cap - at, "%sRes%d", at ? " " : "", t);
+            at = w < 0 ? cap : at + (size_t)w;
+        }
+}
+
+/* The model's bytes: an edit of --base or a new model, checked as `validate --strict` would. */
+static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *changed, size_t cap,
+                       ue_diag *d) {
+    ue_msh m;
+    ue_msh_import_options io = {fps_option(o), o->inputs[0]};
+    /* A clip converted with --fps N records N: frames come back where they were. */
+    if (io.fps == 0 && s->animation_count && s->animations[0].fps > 0 && s->animations[0].fps <= 1000)
+        io.fps = s->animations[0].fps;
+    ue_result r;
+    if (o->base) {
+        int rc = load_base(o, &m, d);
+        if (rc) return rc;
+        r = ue_msh_apply_scene(&m, s, &io, d);
+    } else {
+        r = ue_msh_from_scene(s, &io, &m, d);
+    }
+    if (r == UE_OK) changed_tables(&m, changed, cap);
+    if (r == UE_OK) r = ue_msh_write(&m, out, d);
+    ue_msh_free(&m);
+    ue_msh check;
+    if (r == UE_OK && (r = ue_msh_parse(out->data, out->size, UE_MODE_STRICT, &check, d)) == UE_OK) ue_msh_free(&check);
+    return r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
+}
+
+/* ---- into the game archive ------------------------------------------------------------------ */
+
+/* ARCHIVE:ENTRY with ARCHIVE an existing file and ENTRY one name (no deeper chain). */
+static int split_into(const char *into, char *archive, size_t cap, const char **entry) {
+    const char *colon = strrchr(into, ':');
+    while (colon) {
+        size_t len = (size_t)(colon - into);
+        if (len < cap) {
+            memcpy(archive, into, len);
+            archive[len] = 0;
+            if (ue_path_exists(archive)) break;
+        }
+        const char *prev = NULL;
+        for (const char *p = into; p < colon; p++)
+            if (*p == ':') prev = p;
+        colon = prev;
+    }
+    if (!colon || !colon[1]) {
+        cli_error("import: --into takes ARCHIVE:ENTRY with ARCHIVE an existing NRes or RsLi file, not '%s'", into);
+        return EXIT_USAGE;
+    }
+    if (strchr(colon + 1, ':')) {
+        cli_error("import: --into %s: ENTRY is inside a nested archive; extract the outer one, import into "
+                  "the inner archive, then pack", into);
+        return EXIT_USAGE;
+    }
+    *entry = colon + 1;
+    return 0;
+}
+
+static ue_result into_nres(const uint8_t *data, size_t size, const char *name, const ue_buf *model,
+                           ue_buf *out, bool *added, ue_diag *d) {
+    ue_source src = ue_source_memory(data, size);
+    ue_nres n;
+    ue_result r = ue_nres_parse(&src, UE_MODE_STRICT, &n, d);
+    size_t i = 0;
+    *added = r == UE_OK && !ue_nres_find(&n, name, &i);
+    if (r == UE_OK && *added) /* models live in outer archives as 'MESH' entries (objects.rlb) */
+        r = ue_nres_add(&n, 0x4853454Du, 0, 0, 0, name, model->data, model->size);
+    else if (r == UE_OK)
+        r = ue_nres_replace(&n, i, model->data, model->size);
+    if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_LOSSLESS, out, d);
+    ue_nres_free(&n);
+    return r;
+}
+
+static ue_result into_rsli(const uint8_t *data, size_t size, const char *name, const ue_buf *model,
+                           ue_buf *out, bool *added, ue_diag *d) {
+    ue_source src = ue_source_memory(data, size);
+    ue_rsli l;
+    ue_result r = ue_rsli_parse(&src, UE_MODE_STRICT, NULL, &l, d);
+    size_t i = 0;
+    *added = r == UE_OK && !ue_rsli_find(&l, name, &i);
+    if (r == UE_OK && *added) {
+        char upper[16]; /* the engine looks names up in upper case */
+        size_t k = 0;
+        for (; name[k] && k + 1 < sizeof upper; k++) upper[k] = name[k] >= 'a' && name[k] <= 'z' ? (char)(name[k] - 32) : name[k];
+        upper[k] = 0;
+        r = ue_rsli_add(&l, upper, 0, model->data, model->size, d);
+    } else if (r == UE_OK) {
+        r = ue_rsli_replace(&l, i, model->data, model->size, d);
+    }
+    if (r == UE_OK) r = ue_rsli_write(&l, out, d);
+    ue_rsli_free(&l);
+    return r;
+}
+
+/* The new archive must open and validate strictly (nested models included) before it is
+ * written. */
+static ue_result check_archive(const ue_buf *b, const char *display, ue_diag *d) {
+    ue_archive *a = NULL;
+    ue_result r = ue_archive_open_memory(b->data, b->size, display, UE_MODE_STRICT, &a, d);
+    if (r == UE_OK) r = ue_archive_validate(a, d);
+    ue_archive_close(a);
+    return r;
+}
+
+static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *added) {
+    char archive[4096], name[64];
+    const char *entry = NULL;
+    int rc = split_into(o->into, archive, sizeof archive, &entry);
+    if (rc) return rc;
+    size_t len = 0, at = 0;
+    uint32_t bad = 0;
+    if (ue_utf8_to_cp1251(entry, name, sizeof name, &len, &bad, &at) != UE_OK) {
+        cli_error("import: --into: entry name '%s' is not Windows-1251 text of at most 35 bytes", entry);
+        return EXIT_USAGE;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ue_result r = ue_file_read(archive, ARCHIVE_CAP, &data, &size, d);
+    if (r != UE_OK) return fail_with(archive, d, r);
+    ue_buf out = {0};
+    if (ue_msh_probe(data, size)) { /* an NRes too, but adding to it makes no model */
+        cli_error("import: --into %s is a Parkan MSH model, not an archive of models", archive);
+        free(data);
+        return EXIT_USAGE;
+    }
+    if (size >= 4 && !memcmp(data, "NRes", 4)) r = into_nres(data, size, name, model, &out, added, d);
+    else if (size >= 4 && !memcmp(data, "NL\0\1", 4)) r = into_rsli(data, size, name, model, &out, added, d);
+    else {
+        cli_error("import: --into %s is a %s, not an NRes or RsLi archive", archive, cli_sniff_format(archive));
+        free(data);
+        return EXIT_USAGE;
+    }
+    free(data);
+    if (r == UE_OK) r = check_archive(&out, o->output, d);
+    if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
+    ue_buf_free(&out);
+    return r == UE_OK ? 0 : fail_with(archive, d, r);
+}
+
+/* ---- the verb ------------------------------------------------------------------------------ */
+
+int cmd_import(const cli_opts *o) {
+    int rc = check_outputs(o);
+    if (rc) return rc;
+    const char *in = o->inputs[0];
+    ue_diag d = {0};
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_result r = ue_gltf_read_file(in, o->mode, &s, &d);
+    rc = r == UE_OK ? 0 : fail_with(in, &d, r);
+    ue_buf model = {0};
+    char changed[160] = "";
+    bool added = false;
+    if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
+    if (!rc && o->into) rc = write_into(o, &model, &d, &added);
+    else if (!rc) {
+        r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
+        rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
+    }
+    if (!rc && d.count) cli_print_diags_as(in, &d, 50);
+    if (!rc && o->into)
+        fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", o->into, model.size, o->output);
+    else if (!rc)
+        fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
+    if (!rc && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
+    if (rc) cli_error("import: nothing written");
+    ue_buf_free(&model);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    return rc;
+}

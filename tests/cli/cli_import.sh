@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# End-to-end tests of `unearth import`: convert → import --base gives the model back byte for
+# byte; a new model validates and converts back to the same nodes and triangles; a vertex moved
+# in the glb changes only the geometry resources; --into replaces or adds an archive entry and
+# keeps the others; outputs never overwrite inputs; every bad-input class exits 1 naming its
+# glTF path and writes nothing.
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_import
+. "$HERE/cli_lib.sh"
+PY="python3 $HERE/import_gltf.py"
+validate_gltf() {
+  if node "$HERE/../gltf_validate.mjs" "$@" >"$T/val" 2>&1; then ok; else bad "gltf-validator: $*"; cat "$T/val" >&2; fi
+}
+same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+absent() { [ ! -e "$1" ] && ok || bad "$2: $1 was written"; }
+err_has() { grep -qF -- "$1" "$T/err" && ok || { bad "stderr lacks '$1' ($2)"; cat "$T/err" >&2; }; }
+same_file() { cmp -s "$1" "$2" && ok || bad "$3: $1 and $2 differ"; }
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+P="$T/demo/parkan"
+R="$P/robot.msh"
+
+# ---- every Parkan sample model: convert → import --base is the identity ----
+for model in "$R" "$P/objects.rlb:ROBOT.msh"; do
+  expect_rc 0 "$UE" convert "$model" -o "$T/rt.glb" -f
+  validate_gltf "$T/rt.glb"
+  expect_rc 0 "$UE" import "$T/rt.glb" -o "$T/rt.msh" --base "$model" -f
+  err_has "changed: nothing (byte-identical to the base)" "unchanged import of $model"
+  same_file "$T/rt.msh" "$R" "import --base of an unedited glTF of $model"
+done
+# The other selections convert writes: every group, LOD 1, the whole slot matrix.
+for sel in "--group all" "--lod 1" "--lod all"; do
+  expect_rc 0 "$UE" convert "$R" -o "$T/sel.glb" -f $sel
+  expect_rc 0 "$UE" import "$T/sel.glb" -o "$T/sel.msh" --base "$R" -f
+  same_file "$T/sel.msh" "$R" "import --base of convert $sel"
+done
+# A clip converted at another rate comes back on the same frames (the rate is in its extras).
+expect_rc 0 "$UE" convert "$R" -o "$T/fps15.glb" --fps 15
+expect_rc 0 "$UE" import "$T/fps15.glb" -o "$T/fps15.msh" --base "$R"
+same_file "$T/fps15.msh" "$R" "import --base of convert --fps 15"
+expect_rc 0 "$UE" import "$T/fps15.glb" -o "$T/fps15_new.msh"
+expect_rc 0 "$UE" info "$T/fps15_new.msh"
+grep -q "animation: frames 0..8" "$T/out" && ok || bad "a new model from a 15 fps clip keeps frames 0..8"
+# A .gltf with its .bin beside it reads the same way.
+expect_rc 0 "$UE" convert "$R" -o "$T/sep/robot.gltf"
+expect_rc 0 "$UE" import "$T/sep/robot.gltf" -o "$T/sep.msh" --base "$R"
+same_file "$T/sep.msh" "$R" "import --base of a .gltf + .bin"
+
+# ---- a new model: validates, and converts back to the same nodes and triangles ----
+expect_rc 0 "$UE" convert "$R" -o "$T/robot.glb"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/new.msh"
+expect_rc 0 "$UE" validate --strict "$T/new.msh"
+expect_rc 0 "$UE" convert "$T/new.msh" -o "$T/new.glb"
+validate_gltf "$T/new.glb"
+same "$($PY summary "$T/new.glb")" "$($PY summary "$T/robot.glb")" "node names and triangles of a new model"
+
+# ---- an edit: one vertex moved in the glb's POSITION buffer ----
+$PY move-vertex "$T/robot.glb" "$T/moved.glb" body 0.25
+validate_gltf "$T/moved.glb"
+expect_rc 0 "$UE" import "$T/moved.glb" -o "$T/moved.msh" --base "$R"
+err_has "changed: Res2 Res3 Res7" "the tables an edited vertex changes"
+# Positions, bounds (Res2) and the moved triangles' face normals (Res7): nothing else.
+same "$($PY msh-diff "$R" "$T/moved.msh")" "2 3 7" "resources that differ after a moved vertex"
+same "$($PY moved-vertices "$R" "$T/moved.msh")" "[(0, [0.25, 0.0, 0.0])]" "the moved vertex"
+expect_rc 0 "$UE" validate --strict "$T/moved.msh"
+# The other entries, as extract writes them, are the same files.
+expect_rc 0 "$UE" extract "$R" -o "$T/x_orig"
+expect_rc 0 "$UE" extract "$T/moved.msh" -o "$T/x_moved"
+for f in "$T"/x_orig/entries/*; do
+  case "$(basename "$f")" in *_res2|*_res3|*_res7) continue ;; esac
+  same_file "$f" "$T/x_moved/entries/$(basename "$f")" "entry $(basename "$f") after a moved vertex"
+done
+
+# ---- into the game archive ----
+O="$P/objects.rlb"
+expect_rc 0 "$UE" import "$T/moved.glb" -o "$T/objects2.rlb" --base "$O:ROBOT.msh" --into "$O:ROBOT.msh"
+err_has "replaced $O:ROBOT.msh" "the entry is replaced"
+expect_rc 0 "$UE" validate --strict "$T/objects2.rlb"
+expect_rc 0 "$UE" list "$T/objects2.rlb"
+grep -q "ROBOT.msh" "$T/out" && ok || bad "the new archive lists ROBOT.msh"
+expect_rc 0 "$UE" extract "$T/objects2.rlb" -o "$T/x_obj2"
+expect_rc 0 "$UE" extract "$O" -o "$T/x_obj"
+for f in "$T"/x_obj/entries/*; do
+  case "$(basename "$f")" in
+    *ROBOT.msh) same_file "$T/x_obj2/entries/$(basename "$f")" "$T/moved.msh" "the archive's model is the edited one" ;;
+    *) same_file "$f" "$T/x_obj2/entries/$(basename "$f")" "archive entry $(basename "$f") kept" ;; esac
+done
+# An entry that is not there is added (NRes and RsLi), and the engine's lookup finds it.
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/objects3.rlb" --base "$R" --into "$O:NEWBOT.msh"
+err_has "added $O:NEWBOT.msh" "the entry is added"
+expect_rc 0 "$UE" validate --strict "$T/objects3.rlb"
+expect_rc 0 "$UE" extract "$T/objects3.rlb:NEWBOT.msh" -o "$T/x_newbot"
+expect_rc 0 "$UE" list --json "$T/objects3.rlb"
+same "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['entries']))" "$T/out")" 8 "entries after an add"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/sprites2.lib" --base "$R" --into "$P/sprites_demo.lib:newbot.msh"
+expect_rc 0 "$UE" validate --strict "$T/sprites2.lib"
+expect_rc 0 "$UE" info "$T/sprites2.lib:NEWBOT.MSH"
+# A model is no archive, and entries of nested archives are out of reach: usage errors.
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.rlb" --base "$R" --into "$R:x.msh"
+err_has "is a Parkan MSH model" "--into a model"
+absent "$T/no.rlb" "--into a model"
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.rlb" --base "$R" --into "$O:textures_inner.lib:x.msh"
+err_has "nested archive" "--into a nested archive"
+absent "$T/no.rlb" "--into a nested archive"
+
+# ---- never lose a file ----
+cp "$R" "$T/keep.msh"; cp "$O" "$T/keep.rlb"
+expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/keep.msh" --base "$T/keep.msh" -f
+same_file "$T/keep.msh" "$R" "--base is never the output"
+expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/keep.rlb" --base "$R" --into "$T/keep.rlb:ROBOT.msh" -f
+same_file "$T/keep.rlb" "$O" "--into's archive is never the output"
+expect_rc 2 "$UE" import "$T/moved.glb" -o "$P" --base "$R" -f
+err_has "contains the input" "an output directory holding --base"
+expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/moved.msh" --base "$R"
+err_has "exists (use -f" "an existing output without -f"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/moved.msh" --base "$R" -f
+same_file "$T/moved.msh" "$R" "-f replaces the output"
+
+# ---- bad input: exit 1, the glTF path named, nothing written ----
+bad_input() { # bad_input FILE PATH_IN_MESSAGE [import options...]
+  local file=$1 path=$2; shift 2
+  expect_rc 1 "$UE" import "$file" -o "$T/bad.msh" "$@"
+  err_has "$path" "$(basename "$file")"
+  absent "$T/bad.msh" "$(basename "$file")"
+}
+for kind in good json short-buffer accessor-range index-range mode nan; do
+  $PY bad "$kind" "$T/$kind.gltf"
+done
+validate_gltf "$T/good.gltf"
+bad_input "$T/json.gltf" "line 1 column"
+bad_input "$T/short-buffer.gltf" "/buffers/0"
+bad_input "$T/accessor-range.gltf" "/accessors/0"
+bad_input "$T/index-range.gltf" "/meshes/0/primitives/0/indices"
+bad_input "$T/mode.gltf" "/meshes/0/primitives/0"
+err_has "only triangles" "a LINES primitive"
+bad_input "$T/nan.gltf" "/accessors/0"
+err_has "finite" "a NaN position"
+$PY oversize "$T/robot.glb" "$T/big.glb" body 70000
+bad_input "$T/big.glb" "/meshes/0/primitives/0" --base "$R"
+err_has "65536" "more vertices than a batch addresses"
+$PY reparent "$T/robot.glb" "$T/reparented.glb" arm_left head
+bad_input "$T/reparented.glb" "/nodes/" --base "$R"
+err_has "does not match the base model" "a --base whose tree differs"
+bad_input "$T/good.gltf" "/nodes" --base "$R"
+finish
