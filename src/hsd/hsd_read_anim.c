@@ -157,57 +157,67 @@ int32_t hsd_anim_read_aobj(hsd_anim_reader *ar, uint32_t field, const char *path
 
 /* ---- AnimJoint trees (§6.1) ------------------------------------------------------------------ */
 
-/* Binds the AnimJoint at `off` (followed from the field at `from`), and its `next` chain, to
- * joint `j` and its siblings, walking both trees in lock-step (child ↔ child, next ↔ next). A
- * NULL node leaves the joint and its subtree unanimated; a node where the JObj tree has no joint
- * is a mismatch and is dropped with what hangs below and after it. Recursion follows children
- * only, so its depth is bounded by the joint tree's (HSD_MAX_DEPTH). */
-static void bind_animjoints(hsd_anim_reader *ar, uint32_t off, uint32_t from, int32_t j,
-                            const char *clip, const char *where) {
+/* Whether the node at `off` may be visited: not reached before, and bound to a joint. */
+static bool tree_node_ok(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32_t off,
+                         uint32_t from, int32_t joint, const char *here) {
+    hsd_reader *r = ar->r;
+    int32_t seen = 0;
+    if (hsd_map_find(&r->map, k->map_kind, off, &seen)) {
+        ue_violation(&r->c, "hsd.anim.shared", hsd_anim_file_at(from), here,
+                     "%s at data offset 0x%x was reached before (a cycle or a shared subtree); "
+                     "the link is dropped", k->name, off);
+        return false;
+    }
+    if (!hsd_map_put(r, k->map_kind, off, 0)) return false;
+    if (joint < 0) {
+        ue_violation(&r->c, "hsd.anim.mismatch", hsd_anim_file_at(from), here,
+                     "%s at data offset 0x%x has no joint at its place in the JObj tree; it and "
+                     "the nodes below and after it are dropped", k->name, off);
+        return false;
+    }
+    return true;
+}
+
+void hsd_anim_walk_tree(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32_t off,
+                        uint32_t from, int32_t joint, const char *clip, const char *where) {
     hsd_reader *r = ar->r;
     char here[HSD_ANIM_PATH];
     snprintf(here, sizeof here, "%s", where);
-    while (!hsd_stop(r)) {
-        int32_t seen = 0;
-        if (hsd_map_find(&r->map, HSD_K_ANIMJOINT, off, &seen)) {
-            ue_violation(&r->c, "hsd.anim.shared", hsd_anim_file_at(from), here,
-                         "AnimJoint at data offset 0x%x was reached before (a cycle or a shared "
-                         "subtree); the link is dropped", off);
-            return;
-        }
-        if (!hsd_map_put(r, HSD_K_ANIMJOINT, off, 0)) return;
-        if (j < 0) {
-            ue_violation(&r->c, "hsd.anim.mismatch", hsd_anim_file_at(from), here,
-                         "AnimJoint at data offset 0x%x has no joint at its place in the JObj "
-                         "tree; it and the nodes below and after it are dropped", off);
-            return;
-        }
+    while (!hsd_stop(r) && tree_node_ok(ar, k, off, from, joint, here)) {
         char node[HSD_ANIM_PATH], sub[HSD_ANIM_PATH + 8];
         snprintf(node, sizeof node, "%s", clip);
         size_t n = strlen(node);
-        snprintf(node + n, sizeof node - n, "/joint[%d]", (int)j);
-        snprintf(sub, sizeof sub, "%s/aobj", node);
-        bool fresh = false;
-        ue_hsd_anim_target t = {UE_HSD_ANIM_JOINT, off, j, UE_HSD_NONE, UE_HSD_NONE,
-                                hsd_anim_read_aobj(ar, off + 8, sub, &fresh),
-                                hsd_u32(r, off + 0x10), 0, 0, 0, 0, 0};
-        snprintf(sub, sizeof sub, "%s/robj", node);
-        t.raw_offset = hsd_raw_pointer(r, off + 0x0C, sub);
-        if (hsd_anim_add_target(ar, &t) < 0) return;
-        const ue_hsd_joint *jt = &r->m->joints[j];
-        int32_t child_joint = jt->first_child, next_joint = jt->next_sibling;
-        bool instance = (jt->flags & UE_JOBJ_INSTANCE) != 0;
+        snprintf(node + n, sizeof node - n, "/joint[%d]", (int)joint);
+        if (!k->visit(ar, off, joint, node)) return;
+        const ue_hsd_joint *jt = &r->m->joints[joint];
         uint32_t child = 0;
         snprintf(sub, sizeof sub, "%s/child", node);
-        /* the runtime does not descend an instance's AnimJoint child either */
-        if (!instance && hsd_follow(r, off, 0x14, true, sub, &child))
-            bind_animjoints(ar, child, off, child_joint, clip, sub);
+        if (!(jt->flags & UE_JOBJ_INSTANCE) &&
+            hsd_follow(r, off + k->child_field, k->node_size, true, sub, &child))
+            hsd_anim_walk_tree(ar, k, child, off + k->child_field, jt->first_child, clip, sub);
         snprintf(here, sizeof here, "%s/next", node);
-        from = off + 4;
-        if (!hsd_follow(r, from, 0x14, true, here, &off)) return;
-        j = next_joint;
+        from = off + k->next_field;
+        if (!hsd_follow(r, from, k->node_size, true, here, &off)) return;
+        joint = jt->next_sibling;
     }
 }
+
+/* An AnimJoint node (0x14): its AObj, flags and RObjAnimJoint as one JOINT target. */
+static bool visit_animjoint(hsd_anim_reader *ar, uint32_t off, int32_t joint, const char *node) {
+    hsd_reader *r = ar->r;
+    char sub[HSD_ANIM_PATH + 8];
+    snprintf(sub, sizeof sub, "%s/aobj", node);
+    bool fresh = false;
+    ue_hsd_anim_target t = {UE_HSD_ANIM_JOINT, off, joint, UE_HSD_NONE, UE_HSD_NONE,
+                            hsd_anim_read_aobj(ar, off + 8, sub, &fresh),
+                            hsd_u32(r, off + 0x10), 0, 0, 0, 0, 0};
+    snprintf(sub, sizeof sub, "%s/robj", node);
+    t.raw_offset = hsd_raw_pointer(r, off + 0x0C, sub);
+    return hsd_anim_add_target(ar, &t) >= 0;
+}
+
+static const hsd_anim_tree_kind animjoint_tree = {HSD_K_ANIMJOINT, 0x14, 0, 4, "AnimJoint",
+                                                  visit_animjoint};
 
 /* ---- clips ------------------------------------------------------------------------------------ */
 
@@ -254,8 +264,8 @@ static void read_clip(hsd_anim_reader *ar, const ue_hsd_clip *proto, uint32_t ro
     }
     c.first_target = (uint32_t)a->target_count;
     int32_t joint = r->m->sets[c.set].root_joint;
-    if (c.material) hsd_anim_bind_matanim_tree(ar, root, from, joint, path, path);
-    else bind_animjoints(ar, root, from, joint, path, path);
+    hsd_anim_walk_tree(ar, c.material ? &hsd_matanim_tree : &animjoint_tree, root, from, joint, path,
+                       path);
     a = &r->m->anims;
     c.target_count = (uint32_t)a->target_count - c.first_target;
     if (!clip_end_frame(a, &c)) {

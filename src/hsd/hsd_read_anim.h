@@ -29,12 +29,31 @@ int32_t hsd_anim_read_aobj(hsd_anim_reader *ar, uint32_t field, const char *path
 /* Appends a target row; its index, or -1 when memory ran out. */
 int32_t hsd_anim_add_target(hsd_anim_reader *ar, const ue_hsd_anim_target *t);
 
-/* Binds the MatAnimJoint tree whose root node sits at `off` (checked to be inside, reached
- * through the field at `from`) to joint `joint` (lock-step, hsd-formats §6.1), appending
- * MATERIAL and TEXTURE targets in pre-order. `clip` names the clip
- * ("dat/scene/model[0]/matanims[1]"; nodes are "<clip>/joint[j]"), `where` the link to the node. */
-void hsd_anim_bind_matanim_tree(hsd_anim_reader *ar, uint32_t off, uint32_t from, int32_t joint,
-                                const char *clip, const char *where);
+/* One kind of animation tree that mirrors the JObj tree (AnimJoint, MatAnimJoint): the reader's
+ * struct kind (one visit per data offset), the node size, the offsets of its child and next
+ * links, the name diagnostics use, and what to do at a node bound to joint `joint` (its path
+ * "<clip>/joint[j]" in `node`); false stops the walk (out of memory). */
+typedef struct hsd_anim_tree_kind {
+    int map_kind;
+    uint32_t node_size, child_field, next_field;
+    const char *name;
+    bool (*visit)(hsd_anim_reader *ar, uint32_t off, int32_t joint, const char *node);
+} hsd_anim_tree_kind;
+
+/* Binds the tree whose root node sits at `off` (reached through the field at `from`) to joint
+ * `joint`, walking both trees in lock-step (child ↔ child, next ↔ next; hsd-formats §6.1) and
+ * calling the kind's visit in pre-order. A NULL node leaves the joint and its subtree
+ * unanimated; a node reached twice (a cycle or a shared subtree) or one where the JObj tree has
+ * no joint is a violation and dropped with what hangs below and after it. An INSTANCE joint's
+ * child is not descended, as the runtime does not. `clip` names the clip
+ * ("dat/scene/model[0]/anims[1]"), `where` the link to the node. Recursion follows children
+ * only, so its depth is bounded by the joint tree's (HSD_MAX_DEPTH). */
+void hsd_anim_walk_tree(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32_t off,
+                        uint32_t from, int32_t joint, const char *clip, const char *where);
+
+/* The MatAnimJoint kind (hsd_read_matanim.c): its visit appends the MATERIAL and TEXTURE targets
+ * of the joint's MatAnim list. */
+extern const hsd_anim_tree_kind hsd_matanim_tree;
 
 /* `info` (hsd_anim_info.c): one JSON object per clip, and the same as text lines. */
 json_t *hsd_anims_json(const ue_hsd_model *m);

@@ -208,41 +208,11 @@ static void bind_matanims(hsd_anim_reader *ar, uint32_t field, int32_t joint, co
 
 /* ---- MatAnimJoint trees (§6.1) ---------------------------------------------------------------- */
 
-void hsd_anim_bind_matanim_tree(hsd_anim_reader *ar, uint32_t off, uint32_t from, int32_t joint,
-                                const char *clip, const char *where) {
-    hsd_reader *r = ar->r;
-    char here[HSD_ANIM_PATH];
-    snprintf(here, sizeof here, "%s", where);
-    while (!hsd_stop(r)) {
-        int32_t seen = 0;
-        if (hsd_map_find(&r->map, HSD_K_MATANIMJOINT, off, &seen)) {
-            ue_violation(&r->c, "hsd.anim.shared", hsd_anim_file_at(from), here,
-                         "MatAnimJoint at data offset 0x%x was reached before (a cycle or a "
-                         "shared subtree); the link is dropped", off);
-            return;
-        }
-        if (!hsd_map_put(r, HSD_K_MATANIMJOINT, off, 0)) return;
-        if (joint < 0) {
-            ue_violation(&r->c, "hsd.anim.mismatch", hsd_anim_file_at(from), here,
-                         "MatAnimJoint at data offset 0x%x has no joint at its place in the JObj "
-                         "tree; it and the nodes below and after it are dropped", off);
-            return;
-        }
-        char node[HSD_ANIM_PATH], sub[HSD_ANIM_PATH + 8];
-        snprintf(node, sizeof node, "%s", clip);
-        size_t n = strlen(node);
-        snprintf(node + n, sizeof node - n, "/joint[%d]", (int)joint);
-        bind_matanims(ar, off + 8, joint, node);
-        const ue_hsd_joint *jt = &r->m->joints[joint];
-        int32_t child_joint = jt->first_child, next_joint = jt->next_sibling;
-        bool instance = (jt->flags & UE_JOBJ_INSTANCE) != 0;
-        uint32_t child = 0;
-        snprintf(sub, sizeof sub, "%s/child", node);
-        if (!instance && hsd_follow(r, off, 0x0C, true, sub, &child))
-            hsd_anim_bind_matanim_tree(ar, child, off, child_joint, clip, sub);
-        snprintf(here, sizeof here, "%s/next", node);
-        from = off + 4;
-        if (!hsd_follow(r, from, 0x0C, true, here, &off)) return;
-        joint = next_joint;
-    }
+/* A MatAnimJoint node (0x0C): its MatAnim list, parallel to the joint's DObj list. */
+static bool visit_matanimjoint(hsd_anim_reader *ar, uint32_t off, int32_t joint, const char *node) {
+    bind_matanims(ar, off + 8, joint, node);
+    return true;
 }
+
+const hsd_anim_tree_kind hsd_matanim_tree = {HSD_K_MATANIMJOINT, 0x0C, 0, 4, "MatAnimJoint",
+                                             visit_matanimjoint};
