@@ -34,7 +34,7 @@ int32_t hsd_anim_add_target(hsd_anim_reader *ar, const ue_hsd_anim_target *t);
  * links, the name diagnostics use, and what to do at a node bound to joint `joint` (its path
  * "<clip>/joint[j]" in `node`); false stops the walk (out of memory). */
 typedef struct hsd_anim_tree_kind {
-    int map_kind;
+    hsd_kind map_kind;
     uint32_t node_size, child_field, next_field;
     const char *name;
     bool (*visit)(hsd_anim_reader *ar, uint32_t off, int32_t joint, const char *node);
