@@ -12,7 +12,7 @@ WORK="$OUT/work"
 "$UE" demo -o "$PACK" -f
 mkdir -p "$WORK"
 find "$PACK" -type f | sort | while read -r f; do
-  if ! "$UE" info "$f" >/dev/null 2>&1; then continue; fi   # not a container
+  if ! "$UE" list "$f" >/dev/null 2>&1; then continue; fi   # not a container (a bare .wea, .msh model …)
   name="$(basename "$f")"
   echo "== $f"
   "$UE" info "$f"
