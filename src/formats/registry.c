@@ -78,7 +78,7 @@ ue_result ue_model_options_check(const ue_model_format *f, const ue_model_option
             at = w < 0 ? sizeof known : at + (size_t)w;
         }
         ue_diag_add(d, UE_SEV_ERROR, "model.option.unknown", UE_NO_OFFSET, f->name,
-                    "a %s (%s) has no option %s; its options: %s", f->name, f->description, key, known);
+                    "%s has no option %s; its options: %s", f->description, key, known);
         return UE_ERR_USAGE;
     }
     return UE_OK;

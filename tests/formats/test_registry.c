@@ -265,7 +265,7 @@ static void to_scene_takes_msh_options(void) {
     ue_model_option unknown[] = {{"frame", "3"}};
     CHECK_EQ_U(convert(&m, unknown, 1, &tris, &d), UE_ERR_USAGE);
     CHECK(d.count == 1 && !strcmp(d.items[0].code, "model.option.unknown") &&
-          strstr(d.items[0].message, "msh") && strstr(d.items[0].message, "lod, group"));
+          !strcmp(d.items[0].path, "msh") && strstr(d.items[0].message, "MSH") && strstr(d.items[0].message, "lod, group"));
     ue_diag_free(&d);
     free(m.data);
 }
