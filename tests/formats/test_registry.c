@@ -281,7 +281,7 @@ static void options_belong_to_their_format(void) {
     ue_model_options list = {lod, 1};
     ue_diag d = {0};
     CHECK_EQ_U(ue_model_options_check(&plain, &list, &d), UE_ERR_USAGE);
-    CHECK(d.count == 1 && strstr(d.items[0].message, "plain") && strstr(d.items[0].message, "no option lod"));
+    CHECK(d.count == 1 && !strcmp(d.items[0].path, "plain") && strstr(d.items[0].message, "a format without options has no option lod") && strstr(d.items[0].message, "no option lod"));
     ue_diag_free(&d);
     CHECK_EQ_U(ue_model_options_check(&ue_msh_model_format, &list, NULL), UE_OK);
     CHECK_EQ_U(ue_model_options_check(&plain, NULL, NULL), UE_OK);
