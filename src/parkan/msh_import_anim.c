@@ -92,8 +92,8 @@ static float collect(ue_msh_import *im, const ue_scene_animation *an, node_chann
     float last = -1;
     for (size_t c = 0; c < an->channel_count; c++) {
         const ue_anim_channel *ch = &an->channels[c];
-        char path[48];
-        snprintf(path, sizeof path, "/animations/0/channels/%zu", c);
+        char path[64];
+        snprintf(path, sizeof path, "%s/channels/%zu", im->clip_path, c);
         int32_t k = ch->node >= 0 ? im->msh_of_scene[ch->node] : -1;
         bool node_target = ch->target <= UE_TARGET_SCALE;
         if (!node_target || k < 0) {
@@ -160,7 +160,7 @@ static ue_result last_frame(ue_msh_import *im, float last, size_t moving, uint32
     double f = fabs(frames - whole) <= FRAME_SNAP ? whole : ceil(frames);
     if (!(f >= 0)) f = 0; /* a clip that ends before time 0 holds its first pose */
     if (f > 65534 || (f + 1) * (double)moving > MAX_SAMPLES) {
-        ue_diag_add(im->c.d, UE_SEV_ERROR, "msh.import.limit", UE_NO_OFFSET, "/animations/0",
+        ue_diag_add(im->c.d, UE_SEV_ERROR, "msh.import.limit", UE_NO_OFFSET, im->clip_path,
                     "the clip ends at frame %.0f at %g fps with %zu moving nodes: past the 65534 frames "
                     "of Res8 times or the %u samples the importer takes", f, (double)im->fps, moving,
                     MAX_SAMPLES);
@@ -181,7 +181,7 @@ static bool fits_res8(ue_msh_import *im, const ue_msh_key *const *keys, const si
         frames = fmax(frames, (double)keys[k][counts[k] - 1].time + 1);
     }
     if (total <= 0xFFFF && (mapped == 0 || (double)(mapped - 1) * frames < 0xFFFF)) return true;
-    ue_diag_add(im->c.d, UE_SEV_ERROR, "msh.import.limit", UE_NO_OFFSET, "/animations/0",
+    ue_diag_add(im->c.d, UE_SEV_ERROR, "msh.import.limit", UE_NO_OFFSET, im->clip_path,
                 "%zu keys, %zu moving nodes x %.0f frames after resampling: past Res8's 65535 keys "
                 "or Res19's 16-bit map starts", total, mapped, frames);
     return false;
@@ -219,15 +219,38 @@ static ue_result lay_out_clip(ue_msh_import *im, const node_channels *nc, uint32
     return r;
 }
 
+static bool moves_a_node(const ue_scene_animation *an) {
+    for (size_t c = 0; c < an->channel_count; c++) {
+        ue_anim_target t = an->channels[c].target;
+        if (t == UE_TARGET_TRANSLATION || t == UE_TARGET_ROTATION || t == UE_TARGET_SCALE) return true;
+    }
+    return false;
+}
+
+int32_t ue_msh_import_node_clip(const ue_scene *s, size_t *others) {
+    int32_t first = -1;
+    *others = 0;
+    for (size_t k = 0; k < s->animation_count; k++)
+        if (moves_a_node(&s->animations[k])) {
+            if (first < 0) first = (int32_t)k;
+            else ++*others;
+        }
+    return first;
+}
+
 ue_result ue_msh_import_animation(ue_msh_import *im) {
     const ue_scene *s = im->s;
-    if (s->animation_count == 0) return UE_OK;
-    if (s->animation_count > 1)
+    size_t others = 0;
+    int32_t clip = ue_msh_import_node_clip(s, &others);
+    if (clip < 0) return UE_OK;
+    snprintf(im->clip_path, sizeof im->clip_path, "/animations/%d", (int)clip);
+    if (others)
         ue_diag_add(im->c.d, UE_SEV_WARNING, "msh.import.clips", UE_NO_OFFSET, "/animations",
-                    "%zu clips: MSH holds one, the first ('%s') is kept", s->animation_count, s->animations[0].name);
+                    "%zu clips move nodes: MSH holds one, the first ('%s') is kept", others + 1,
+                    s->animations[clip].name);
     node_channels *nc = calloc(im->node_count + 1, sizeof *nc);
     if (!nc) return UE_ERR_NOMEM;
-    float last = collect(im, &s->animations[0], nc);
+    float last = collect(im, &s->animations[clip], nc);
     size_t moving = 0;
     for (size_t k = 0; k < im->node_count; k++) moving += nc[k].move || nc[k].turn;
     uint32_t frames = 0;

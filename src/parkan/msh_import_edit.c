@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parkan/msh_import_int.h"
 #include "parkan/msh_materials.h"
 #include "parkan/parkan_axes.h"
 #include "unearth/msh_import.h"
@@ -584,12 +585,14 @@ typedef struct node_channels {
 
 /* The clip's channels per base node; only node translations and rotations of model nodes. */
 static ue_result collect_channels(edit_ctx *x, const ue_scene *sc, bool edited, node_channels *out) {
-    if (!sc->animation_count) return UE_OK;
-    const ue_scene_animation *an = &sc->animations[0];
+    size_t others = 0;
+    int32_t clip = ue_msh_import_node_clip(sc, &others);
+    if (clip < 0) return UE_OK;
+    const ue_scene_animation *an = &sc->animations[clip];
     for (size_t c = 0; c < an->channel_count; c++) {
         const ue_anim_channel *ch = &an->channels[c];
         char path[64];
-        snprintf(path, sizeof path, "/animations/0/channels/%zu", c);
+        snprintf(path, sizeof path, "/animations/%d/channels/%zu", (int)clip, c);
         bool node_ok = ch->node >= 0 && (size_t)ch->node < sc->node_count;
         int32_t b = !node_ok ? -1 : edited ? x->b_of_s[ch->node] : ch->node;
         if (ch->target != UE_TARGET_TRANSLATION && ch->target != UE_TARGET_ROTATION)
@@ -738,16 +741,18 @@ static ue_result apply_changed_tracks(edit_ctx *x, const node_channels *sc, cons
 }
 
 static ue_result apply_animation(edit_ctx *x) {
-    if (!x->s->animation_count) {
-        if (x->base.animation_count)
+    size_t others = 0, base_others = 0;
+    int32_t clip = ue_msh_import_node_clip(x->s, &others);
+    if (clip < 0) {
+        if (ue_msh_import_node_clip(&x->base, &base_others) >= 0)
             ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.absent", UE_NO_OFFSET, "/animations",
-                        "the glTF has no animation; the base model's animation is kept");
+                        "the glTF has no animation that moves nodes; the base model's animation is kept");
         return UE_OK;
     }
-    if (x->s->animation_count > 1)
-        ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.extra", UE_NO_OFFSET, "/animations/1",
-                    "MSH holds one animation: /animations/0 is imported, %zu more are not",
-                    x->s->animation_count - 1);
+    if (others)
+        ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.extra", UE_NO_OFFSET, "/animations",
+                    "MSH holds one animation: /animations/%d is imported, %zu more that move nodes "
+                    "are not", (int)clip, others);
     node_channels *sc = calloc(x->base.node_count + 1, sizeof *sc), *bc = calloc(x->base.node_count + 1, sizeof *bc);
     ue_result r = sc && bc ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) r = collect_channels(x, x->s, true, sc);
@@ -807,7 +812,9 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
     x.m = base, x.s = s, x.d = d;
     /* Times compare only at the rate the glTF was written with: the option, else the clip's. */
     x.fps = UE_MSH_DEFAULT_FPS;
-    if (s->animation_count && s->animations[0].fps > 0 && s->animations[0].fps <= 1000) x.fps = s->animations[0].fps;
+    size_t others = 0;
+    int32_t clip = ue_msh_import_node_clip(s, &others);
+    if (clip >= 0 && s->animations[clip].fps > 0 && s->animations[clip].fps <= 1000) x.fps = s->animations[clip].fps;
     if (o && o->fps > 0) x.fps = o->fps;
     ue_scene_init(&x.base);
     ue_result r = edit_alloc(&x);

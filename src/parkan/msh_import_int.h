@@ -29,12 +29,18 @@ typedef struct ue_msh_import {
     size_t node_count;
     ue_import_cell (*cells)[UE_IMPORT_CELLS]; /* per model node, [lod * 5 + group] */
     uint16_t *material_row;   /* per scene material: the batch material index (WEAR row) */
+    char clip_path[32];       /* "/animations/N" of the clip imported (ue_msh_import_node_clip) */
 } ue_msh_import;
 
 /* Slots, vertices, Res6/Res13 batches and Res7 descriptors for every cell (msh_import_mesh.c). */
 ue_result ue_msh_import_geometry(ue_msh_import *im);
-/* Res8/Res19 from the scene's first animation, resampled to engine frames, and every node's
+/* Res8/Res19 from the scene's node clip (ue_msh_import_node_clip), resampled to engine frames, and every node's
  * rest key (msh_import_anim.c). */
 ue_result ue_msh_import_animation(ue_msh_import *im);
+
+/* The clip an MSH holds: the first that moves a node (translation, rotation or scale), or -1.
+ * Clips that drive only materials (the MAT0 phase clips convert writes) are not the model's
+ * and are passed over; *others counts the further clips that move nodes, which MSH cannot hold. */
+int32_t ue_msh_import_node_clip(const ue_scene *s, size_t *others);
 
 #endif
