@@ -20,7 +20,7 @@ typedef struct ue_msh_import_options {
  * the LOD/group slot matrix from the node naming convention `convert` writes (holder children
  * "<node>_lod<l>_group<g>"; a mesh on a node itself is LOD 0 group 0; docs/import.md),
  * normals and UVs quantised, Res6/Res13 batches within 16-bit limits, Res7 triangle
- * descriptors, Res2 bounds, Res10 names (UTF-8 → CP1251), Res8/Res19 from the first TRS
+ * descriptors, Res2 bounds, Res10 names (UTF-8 → CP1251), Res8/Res19 from the first node-moving TRS
  * animation resampled at o->fps. The model is written and parsed again in strict mode before
  * it is returned (its container laid out, ready for ue_msh_write). UE_ERR_INVALID (or
  * UE_ERR_LIMIT past a 16-bit range) with a diagnostic naming the glTF path for what MSH cannot
