@@ -144,4 +144,17 @@ $PY reparent "$T/robot.glb" "$T/reparented.glb" arm_left head
 bad_input "$T/reparented.glb" "/nodes/" --base "$R"
 err_has "does not match the base model" "a --base whose tree differs"
 bad_input "$T/good.gltf" "/nodes" --base "$R"
+# The wrapper root convert adds (node 0) holds no MSH node: a transform on it is refused, in
+# edit mode as for a new model, not dropped.
+expect_rc 0 "$UE" convert "$R" -o "$T/scale2.glb" --scale 2
+$PY set-node "$T/robot.glb" "$T/root.glb" 0 scale "[3,3,3]"
+bad_input "$T/root.glb" "/nodes/0/scale" --base "$R"
+err_has "[msh.import.scale]" "a scaled root, edit mode"
+bad_input "$T/root.glb" "/nodes/0/scale"
+err_has "[msh.import.scale]" "a scaled root, a new model"
+$PY set-node "$T/robot.glb" "$T/root.glb" 0 translation "[0,5,0]"
+bad_input "$T/root.glb" "/nodes/0/translation" --base "$R"
+err_has "[import.node.transform]" "a moved root, edit mode"
+bad_input "$T/scale2.glb" "/nodes/0/scale" --base "$R"
+err_has "[msh.import.scale]" "a glb of convert --scale 2"
 finish
