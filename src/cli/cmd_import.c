@@ -235,11 +235,13 @@ int cmd_import(const cli_opts *o) {
         rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
-    if (!rc && o->into)
+    /* What was written is no error: -q leaves it out, as it leaves out warnings. */
+    bool tell = !rc && cli_shows(UE_SEV_WARNING);
+    if (tell && o->into)
         fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", o->into, model.size, o->output);
-    else if (!rc)
+    else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
-    if (!rc && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
+    if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
     if (rc) cli_error("import: nothing written");
     ue_buf_free(&model);
     ue_scene_free(&s);

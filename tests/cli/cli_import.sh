@@ -157,4 +157,14 @@ bad_input "$T/root.glb" "/nodes/0/translation" --base "$R"
 err_has "[import.node.transform]" "a moved root, edit mode"
 bad_input "$T/scale2.glb" "/nodes/0/scale" --base "$R"
 err_has "[msh.import.scale]" "a glb of convert --scale 2"
+
+# ---- -q: only errors ----
+expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q1.msh" --base "$R"
+same "$(cat "$T/err")" "" "import -q --base prints nothing"
+expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q2.rlb" --base "$R" --into "$O:ROBOT.msh"
+same "$(cat "$T/err")" "" "import -q --into prints nothing"
+expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q3.msh"
+same "$(cat "$T/err")" "" "import -q of a new model prints nothing (its warnings neither)"
+expect_rc 2 "$UE" import -q "$T/robot.glb" -o "$T/q3.msh"
+err_has "exists (use -f" "import -q still prints errors"
 finish
