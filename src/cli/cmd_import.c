@@ -33,6 +33,17 @@ static int check_outputs(const cli_opts *o) {
     return 0;
 }
 
+/* Like convert, extract and pack, import makes the directories its output lives in; only
+ * once the bytes are ready, so a refused import leaves no empty folder behind. */
+static ue_result make_parent_dirs(const char *path, ue_diag *d) {
+    char parent[4096];
+    if ((size_t)snprintf(parent, sizeof parent, "%s", path) >= sizeof parent) return UE_OK; /* the write says why */
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent) return UE_OK;
+    *slash = 0;
+    return ue_mkdirs(parent, d);
+}
+
 static float fps_option(const cli_opts *o) {
     char *end;
     return o->fps ? (float)ue_parse_double(o->fps, &end) : 0; /* options.c checked 1..1000 */
@@ -209,6 +220,7 @@ static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *
     }
     free(data);
     if (r == UE_OK) r = check_archive(&out, o->output, d);
+    if (r == UE_OK) r = make_parent_dirs(o->output, d);
     if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
     ue_buf_free(&out);
     return r == UE_OK ? 0 : fail_with(archive, d, r);
@@ -231,7 +243,8 @@ int cmd_import(const cli_opts *o) {
     if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
     if (!rc && o->into) rc = write_into(o, &model, &d, &added);
     else if (!rc) {
-        r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
+        r = make_parent_dirs(o->output, &d);
+        if (r == UE_OK) r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
         rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);

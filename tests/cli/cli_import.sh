@@ -158,6 +158,13 @@ err_has "[import.node.transform]" "a moved root, edit mode"
 bad_input "$T/scale2.glb" "/nodes/0/scale" --base "$R"
 err_has "[msh.import.scale]" "a glb of convert --scale 2"
 
+# ---- where the output goes ----
+# Missing folders are made, as convert, extract and pack make them.
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir2/sub/robot.msh" --base "$R"
+same_file "$T/outdir2/sub/robot.msh" "$R" "import into a folder that did not exist"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir3/objects.rlb" --base "$R" --into "$O:ROBOT.msh"
+expect_rc 0 "$UE" validate --strict "$T/outdir3/objects.rlb"
+
 # ---- -q: only errors ----
 expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q1.msh" --base "$R"
 same "$(cat "$T/err")" "" "import -q --base prints nothing"
