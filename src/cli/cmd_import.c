@@ -26,6 +26,13 @@ static int check_outputs(const cli_opts *o) {
     if (o->into) inputs[n++] = o->into;
     int refused = n ? cli_check_output("import", o->output, inputs, n) : 0;
     if (refused) return refused;
+    /* The registry takes an NRes named *.msh for a model (ue_msh_probe_named): an archive
+     * written under that name would be read back as a broken model. */
+    if (o->into && ue_name_has_ext(o->output, ".msh")) {
+        cli_error("import: -o %s: with --into the output is a copy of the archive, and unearth reads a "
+                  "file named *.msh as a model; give it the archive's extension (.rlb, .lib)", o->output);
+        return EXIT_USAGE;
+    }
     if (!o->force && ue_path_exists(o->output)) {
         cli_error("import: %s exists (use -f to overwrite)", o->output);
         return EXIT_USAGE;

@@ -164,6 +164,12 @@ expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir2/sub/robot.msh" --base "$R
 same_file "$T/outdir2/sub/robot.msh" "$R" "import into a folder that did not exist"
 expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir3/objects.rlb" --base "$R" --into "$O:ROBOT.msh"
 expect_rc 0 "$UE" validate --strict "$T/outdir3/objects.rlb"
+# An --into output named .msh would be read back as a model: refused before any work.
+expect_rc 2 "$UE" import "$T/robot.glb" --into "$O:robot.msh" -o "$T/o7.msh"
+err_has "with --into the output is a copy of the archive" "an --into output named .msh"
+absent "$T/o7.msh" "an --into output named .msh"
+expect_rc 2 "$UE" import "$T/robot.glb" --into "$O:robot.msh" -o "$T/o7.MSH"
+absent "$T/o7.MSH" "an --into output named .MSH"
 
 # ---- -q: only errors ----
 expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q1.msh" --base "$R"
