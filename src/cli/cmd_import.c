@@ -56,6 +56,43 @@ static float fps_option(const cli_opts *o) {
     return o->fps ? (float)ue_parse_double(o->fps, &end) : 0; /* options.c checked 1..1000 */
 }
 
+/* ---- which file is what --------------------------------------------------------------------- */
+
+/* A glTF by its name (.glb, .gltf) or its first bytes (the GLB magic, or JSON's '{'). A file
+ * that cannot be opened is left to the reader, which says why. */
+static bool looks_like_gltf(const char *path, bool *readable) {
+    FILE *f = fopen(path, "rb");
+    *readable = f != NULL;
+    if (!f) return false;
+    uint8_t head[64];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (ue_name_has_ext(path, ".glb") || ue_name_has_ext(path, ".gltf")) return true;
+    if (n >= 4 && !memcmp(head, "glTF", 4)) return true;
+    size_t i = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0; /* a UTF-8 byte order mark */
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+    return i < n && head[i] == '{';
+}
+
+/* IN must be the glTF and --base the model: swapped, the reader would only report a JSON error. */
+static int check_roles(const cli_opts *o) {
+    bool readable, base_readable = false;
+    bool in_gltf = looks_like_gltf(o->inputs[0], &readable);
+    bool base_gltf = o->base && looks_like_gltf(o->base, &base_readable);
+    if (readable && !in_gltf) {
+        cli_error("import: IN must be a glTF (.glb or .gltf); %s is not one (format: %s)%s", o->inputs[0],
+                  cli_sniff_format(o->inputs[0]),
+                  base_gltf ? " and --base is the glTF: swapped? (import GLTF -o OUT.msh --base MODEL.msh)" : "");
+        return EXIT_USAGE;
+    }
+    if (base_readable && base_gltf) {
+        cli_error("import: --base %s is a glTF; --base takes the Parkan model (.msh, or ARCHIVE:ENTRY) "
+                  "the glTF %s was converted from", o->base, o->inputs[0]);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* ---- reading ------------------------------------------------------------------------------ */
 
 static int fail_with(const char *who, ue_diag *d, ue_result r) {
@@ -236,7 +273,8 @@ static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *
 /* ---- the verb ------------------------------------------------------------------------------ */
 
 int cmd_import(const cli_opts *o) {
-    int rc = check_outputs(o);
+    int rc = check_roles(o);
+    if (!rc) rc = check_outputs(o);
     if (rc) return rc;
     const char *in = o->inputs[0];
     ue_diag d = {0};

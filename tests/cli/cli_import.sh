@@ -158,6 +158,20 @@ err_has "[import.node.transform]" "a moved root, edit mode"
 bad_input "$T/scale2.glb" "/nodes/0/scale" --base "$R"
 err_has "[msh.import.scale]" "a glb of convert --scale 2"
 
+# ---- which file is what: IN is the glTF, --base the model ----
+expect_rc 2 "$UE" import "$R" -o "$T/y.msh" --base "$T/robot.glb"
+err_has "IN must be a glTF (.glb or .gltf); $R is not one" "swapped IN and --base"
+err_has "swapped?" "swapped IN and --base"
+absent "$T/y.msh" "swapped IN and --base"
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/y.msh" --base "$T/moved.glb"
+err_has "--base $T/moved.glb is a glTF" "a glTF as --base"
+absent "$T/y.msh" "a glTF as --base"
+# convert and validate meet a glb too: the same error and exit code, with the verb to use.
+for verb in "convert $T/robot.glb -o $T/x.glb" "validate $T/robot.glb"; do
+  expect_rc 1 "$UE" $verb
+  err_has "not a container unearth knows (first bytes 67 6c 54 46); a glTF file: to bring it into a Parkan model use \`unearth import\` [archive.unknown]" "$verb"
+done
+
 # ---- where the output goes ----
 # Missing folders are made, as convert, extract and pack make them.
 expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir2/sub/robot.msh" --base "$R"
