@@ -157,6 +157,13 @@ bad_input "$T/root.glb" "/nodes/0/translation" --base "$R"
 err_has "[import.node.transform]" "a moved root, edit mode"
 bad_input "$T/scale2.glb" "/nodes/0/scale" --base "$R"
 err_has "[msh.import.scale]" "a glb of convert --scale 2"
+# A .gltf whose .bin was left behind: missing, with the path looked for; not a refused URI.
+mkdir -p "$T/nobin"
+expect_rc 0 "$UE" convert "$R" -o "$T/nobin/robot.gltf"
+rm "$T/nobin/robot.bin"
+expect_rc 3 "$UE" import "$T/nobin/robot.gltf" -o "$T/bad.msh"
+err_has "/buffers/0: \"robot.bin\" is missing (looked for $T/nobin/robot.bin) [gltf.uri.missing]" "a missing .bin"
+absent "$T/bad.msh" "a missing .bin"
 
 # ---- which file is what: IN is the glTF, --base the model ----
 expect_rc 2 "$UE" import "$R" -o "$T/y.msh" --base "$T/robot.glb"
