@@ -57,9 +57,12 @@ static ue_result open_source(ue_archive *a, ue_diag *d) {
         if (take == 0)
             ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
                         "not a container unearth knows (the file is empty)");
-        else
+        else /* a glTF is met here when the newcomer runs convert/validate on what import reads */
             ue_diag_add(d, UE_SEV_ERROR, "archive.unknown", 0, a->display,
-                        "not a container unearth knows (first bytes %s)", shown);
+                        "not a container unearth knows (first bytes %s)%s", shown,
+                        take >= 4 && !memcmp(head, "glTF", 4)
+                            ? "; a glTF file: to bring it into a Parkan model use `unearth import`"
+                            : "");
         return UE_ERR_INVALID;
     }
     ue_result r = a->ops->open(&a->src, a->mode, &a->state, d);

@@ -26,6 +26,13 @@ static int check_outputs(const cli_opts *o) {
     if (o->into) inputs[n++] = o->into;
     int refused = n ? cli_check_output("import", o->output, inputs, n) : 0;
     if (refused) return refused;
+    /* The registry takes an NRes named *.msh for a model (ue_msh_probe_named): an archive
+     * written under that name would be read back as a broken model. */
+    if (o->into && ue_name_has_ext(o->output, ".msh")) {
+        cli_error("import: -o %s: with --into the output is a copy of the archive, and unearth reads a "
+                  "file named *.msh as a model; give it the archive's extension (.rlb, .lib)", o->output);
+        return EXIT_USAGE;
+    }
     if (!o->force && ue_path_exists(o->output)) {
         cli_error("import: %s exists (use -f to overwrite)", o->output);
         return EXIT_USAGE;
@@ -33,9 +40,57 @@ static int check_outputs(const cli_opts *o) {
     return 0;
 }
 
+/* Like convert, extract and pack, import makes the directories its output lives in; only
+ * once the bytes are ready, so a refused import leaves no empty folder behind. */
+static ue_result make_parent_dirs(const char *path, ue_diag *d) {
+    char parent[4096];
+    if ((size_t)snprintf(parent, sizeof parent, "%s", path) >= sizeof parent) return UE_OK; /* the write says why */
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent) return UE_OK;
+    *slash = 0;
+    return ue_mkdirs(parent, d);
+}
+
 static float fps_option(const cli_opts *o) {
     char *end;
     return o->fps ? (float)ue_parse_double(o->fps, &end) : 0; /* options.c checked 1..1000 */
+}
+
+/* ---- which file is what --------------------------------------------------------------------- */
+
+/* A glTF by its name (.glb, .gltf) or its first bytes (the GLB magic, or JSON's '{'). A file
+ * that cannot be opened is left to the reader, which says why. */
+static bool looks_like_gltf(const char *path, bool *readable) {
+    FILE *f = fopen(path, "rb");
+    *readable = f != NULL;
+    if (!f) return false;
+    uint8_t head[64];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (ue_name_has_ext(path, ".glb") || ue_name_has_ext(path, ".gltf")) return true;
+    if (n >= 4 && !memcmp(head, "glTF", 4)) return true;
+    size_t i = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0; /* a UTF-8 byte order mark */
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+    return i < n && head[i] == '{';
+}
+
+/* IN must be the glTF and --base the model: swapped, the reader would only report a JSON error. */
+static int check_roles(const cli_opts *o) {
+    bool readable, base_readable = false;
+    bool in_gltf = looks_like_gltf(o->inputs[0], &readable);
+    bool base_gltf = o->base && looks_like_gltf(o->base, &base_readable);
+    if (readable && !in_gltf) {
+        cli_error("import: IN must be a glTF (.glb or .gltf); %s is not one (format: %s)%s", o->inputs[0],
+                  cli_sniff_format(o->inputs[0]),
+                  base_gltf ? " and --base is the glTF: swapped? (import GLTF -o OUT.msh --base MODEL.msh)" : "");
+        return EXIT_USAGE;
+    }
+    if (base_readable && base_gltf) {
+        cli_error("import: --base %s is a glTF; --base takes the Parkan model (.msh, or ARCHIVE:ENTRY) "
+                  "the glTF %s was converted from", o->base, o->inputs[0]);
+        return EXIT_USAGE;
+    }
+    return 0;
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
@@ -209,6 +264,7 @@ static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *
     }
     free(data);
     if (r == UE_OK) r = check_archive(&out, o->output, d);
+    if (r == UE_OK) r = make_parent_dirs(o->output, d);
     if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
     ue_buf_free(&out);
     return r == UE_OK ? 0 : fail_with(archive, d, r);
@@ -217,7 +273,8 @@ static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *
 /* ---- the verb ------------------------------------------------------------------------------ */
 
 int cmd_import(const cli_opts *o) {
-    int rc = check_outputs(o);
+    int rc = check_roles(o);
+    if (!rc) rc = check_outputs(o);
     if (rc) return rc;
     const char *in = o->inputs[0];
     ue_diag d = {0};
@@ -231,15 +288,18 @@ int cmd_import(const cli_opts *o) {
     if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
     if (!rc && o->into) rc = write_into(o, &model, &d, &added);
     else if (!rc) {
-        r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
+        r = make_parent_dirs(o->output, &d);
+        if (r == UE_OK) r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
         rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
-    if (!rc && o->into)
+    /* What was written is no error: -q leaves it out, as it leaves out warnings. */
+    bool tell = !rc && cli_shows(UE_SEV_WARNING);
+    if (tell && o->into)
         fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", o->into, model.size, o->output);
-    else if (!rc)
+    else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
-    if (!rc && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
+    if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
     if (rc) cli_error("import: nothing written");
     ue_buf_free(&model);
     ue_scene_free(&s);

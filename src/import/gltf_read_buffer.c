@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/io.h"
 #include "import/gltf_read_int.h"
 
 static int b64_value(unsigned char ch) {
@@ -116,6 +117,12 @@ bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, uint8_t **out
     if ((size_t)snprintf(full, sizeof full, "%s/%s", c->base_dir, rel) >= sizeof full)
         return gr_fail(c, "gltf.uri.external", UE_NO_OFFSET, path, "path too long");
     ue_result r = ue_file_read(full, UE_CAP_ENTRY_BYTES, out, size, c->pc.d);
+    if (r != UE_OK && !ue_path_exists(full)) {
+        /* a .bin left behind when the .gltf was copied: not a refused URI, so its own code */
+        gr_fail(c, "gltf.uri.missing", UE_NO_OFFSET, path, "\"%.80s\" is missing (looked for %.300s)", uri, full);
+        if (r != UE_ERR_INVALID) c->pc.failure = r;
+        return false;
+    }
     if (r != UE_OK) {
         gr_fail(c, "gltf.uri.external", UE_NO_OFFSET, path, "cannot read \"%.80s\"", rel);
         if (r != UE_ERR_INVALID) c->pc.failure = r;

@@ -243,15 +243,41 @@ static bool quat_differs(const float a[4], const float b[4]) {
     return fminf(plus, minus) > QUAT_TOL;
 }
 
+/* The same code and path as a new model's refusal (msh_import.c): MSH nodes have no scale. */
+static ue_result check_scale(edit_ctx *x, size_t si) {
+    const ue_scene_node *sn = &x->s->nodes[si];
+    char path[48];
+    snprintf(path, sizeof path, "/nodes/%zu/scale", si);
+    for (int k = 0; k < 3; k++)
+        if (fabsf(sn->scale[k] - 1.0f) > SCALE_TOL)
+            return fail(x, "msh.import.scale", path,
+                        "node '%s' has scale (%g, %g, %g); MSH nodes have translation and rotation only "
+                        "(apply the scale to the mesh)", sn->name, sn->scale[0], sn->scale[1], sn->scale[2]);
+    return UE_OK;
+}
+
+/* A node with no model node behind it (the wrapper root convert adds, a group's child) has no
+ * key to hold a transform; moving every model node under it would also rewrite their tracks,
+ * so a changed transform there is refused rather than dropped. */
+static ue_result check_unmapped_pose(edit_ctx *x, size_t si) {
+    const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base.nodes[x->b_of_s[si]];
+    char path[48];
+    bool moved = sn->translation[0] != bn->translation[0] || sn->translation[1] != bn->translation[1] ||
+                 sn->translation[2] != bn->translation[2];
+    snprintf(path, sizeof path, "/nodes/%zu/%s", si, moved ? "translation" : "rotation");
+    if (moved || quat_differs(sn->rotation, bn->rotation))
+        return fail(x, "import.node.transform", path,
+                    "node '%s' is no MSH node (convert adds it to hold the model) and has no transform "
+                    "of its own; move the model's nodes instead", sn->name);
+    return UE_OK;
+}
+
 /* A static node's rest pose is its one key; an animated node's is its last key, owned by the
  * animation, so a differing node transform there is reported and the animation decides. */
 static ue_result apply_rest_pose(edit_ctx *x, size_t si, size_t n) {
     const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base.nodes[x->b_of_s[si]];
     char path[48];
     snprintf(path, sizeof path, "/nodes/%zu", si);
-    for (int k = 0; k < 3; k++)
-        if (fabsf(sn->scale[k] - 1.0f) > SCALE_TOL)
-            return fail(x, "import.node.scale", path, "MSH nodes have no scale; apply it to the mesh");
     bool moved = sn->translation[0] != bn->translation[0] || sn->translation[1] != bn->translation[1] ||
                  sn->translation[2] != bn->translation[2];
     if (!moved && !quat_differs(sn->rotation, bn->rotation)) return UE_OK;
@@ -793,7 +819,9 @@ static ue_result apply_nodes(edit_ctx *x) {
     ue_result r = UE_OK;
     for (size_t si = 0; si < x->s->node_count && r == UE_OK; si++) {
         int32_t n = x->msh_of_b[x->b_of_s[si]];
-        if (n >= 0) r = apply_name(x, si, (size_t)n);
+        r = check_scale(x, si);
+        if (r == UE_OK && n < 0) r = check_unmapped_pose(x, si);
+        if (r == UE_OK && n >= 0) r = apply_name(x, si, (size_t)n);
         if (r == UE_OK && n >= 0) r = apply_rest_pose(x, si, (size_t)n);
         if (r == UE_OK) r = apply_mesh(x, si);
     }

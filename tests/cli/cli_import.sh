@@ -146,4 +146,61 @@ $PY reparent "$T/robot.glb" "$T/reparented.glb" arm_left head
 bad_input "$T/reparented.glb" "/nodes/" --base "$R"
 err_has "does not match the base model" "a --base whose tree differs"
 bad_input "$T/good.gltf" "/nodes" --base "$R"
+# The wrapper root convert adds (node 0) holds no MSH node: a transform on it is refused, in
+# edit mode as for a new model, not dropped.
+expect_rc 0 "$UE" convert "$R" -o "$T/scale2.glb" --scale 2
+$PY set-node "$T/robot.glb" "$T/root.glb" 0 scale "[3,3,3]"
+bad_input "$T/root.glb" "/nodes/0/scale" --base "$R"
+err_has "[msh.import.scale]" "a scaled root, edit mode"
+bad_input "$T/root.glb" "/nodes/0/scale"
+err_has "[msh.import.scale]" "a scaled root, a new model"
+$PY set-node "$T/robot.glb" "$T/root.glb" 0 translation "[0,5,0]"
+bad_input "$T/root.glb" "/nodes/0/translation" --base "$R"
+err_has "[import.node.transform]" "a moved root, edit mode"
+bad_input "$T/scale2.glb" "/nodes/0/scale" --base "$R"
+err_has "[msh.import.scale]" "a glb of convert --scale 2"
+# A .gltf whose .bin was left behind: missing, with the path looked for; not a refused URI.
+mkdir -p "$T/nobin"
+expect_rc 0 "$UE" convert "$R" -o "$T/nobin/robot.gltf"
+rm "$T/nobin/robot.bin"
+expect_rc 3 "$UE" import "$T/nobin/robot.gltf" -o "$T/bad.msh"
+err_has "/buffers/0: \"robot.bin\" is missing (looked for $T/nobin/robot.bin) [gltf.uri.missing]" "a missing .bin"
+absent "$T/bad.msh" "a missing .bin"
+
+# ---- which file is what: IN is the glTF, --base the model ----
+expect_rc 2 "$UE" import "$R" -o "$T/y.msh" --base "$T/robot.glb"
+err_has "IN must be a glTF (.glb or .gltf); $R is not one" "swapped IN and --base"
+err_has "swapped?" "swapped IN and --base"
+absent "$T/y.msh" "swapped IN and --base"
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/y.msh" --base "$T/moved.glb"
+err_has "--base $T/moved.glb is a glTF" "a glTF as --base"
+absent "$T/y.msh" "a glTF as --base"
+# convert and validate meet a glb too: the same error and exit code, with the verb to use.
+for verb in "convert $T/robot.glb -o $T/x.glb" "validate $T/robot.glb"; do
+  expect_rc 1 "$UE" $verb
+  err_has "not a container unearth knows (first bytes 67 6c 54 46); a glTF file: to bring it into a Parkan model use \`unearth import\` [archive.unknown]" "$verb"
+done
+
+# ---- where the output goes ----
+# Missing folders are made, as convert, extract and pack make them.
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir2/sub/robot.msh" --base "$R"
+same_file "$T/outdir2/sub/robot.msh" "$R" "import into a folder that did not exist"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/outdir3/objects.rlb" --base "$R" --into "$O:ROBOT.msh"
+expect_rc 0 "$UE" validate --strict "$T/outdir3/objects.rlb"
+# An --into output named .msh would be read back as a model: refused before any work.
+expect_rc 2 "$UE" import "$T/robot.glb" --into "$O:robot.msh" -o "$T/o7.msh"
+err_has "with --into the output is a copy of the archive" "an --into output named .msh"
+absent "$T/o7.msh" "an --into output named .msh"
+expect_rc 2 "$UE" import "$T/robot.glb" --into "$O:robot.msh" -o "$T/o7.MSH"
+absent "$T/o7.MSH" "an --into output named .MSH"
+
+# ---- -q: only errors ----
+expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q1.msh" --base "$R"
+same "$(cat "$T/err")" "" "import -q --base prints nothing"
+expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q2.rlb" --base "$R" --into "$O:ROBOT.msh"
+same "$(cat "$T/err")" "" "import -q --into prints nothing"
+expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q3.msh"
+same "$(cat "$T/err")" "" "import -q of a new model prints nothing (its warnings neither)"
+expect_rc 2 "$UE" import -q "$T/robot.glb" -o "$T/q3.msh"
+err_has "exists (use -f" "import -q still prints errors"
 finish

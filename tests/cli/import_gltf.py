@@ -66,6 +66,13 @@ def reparent(src, dst, child, parent):
     write_glb(dst, doc, binary)
 
 
+def set_node(src, dst, index, key, value):
+    """nodes[index][key] = value (JSON), as an editor's transform field would set it."""
+    doc, binary = read_glb(src)
+    doc['nodes'][int(index)][key] = json.loads(value)
+    write_glb(dst, doc, binary)
+
+
 def oversize(src, dst, name, count):
     """Node `name`'s first primitive becomes `count` vertices and one u32 triangle."""
     doc, binary = read_glb(src)
@@ -203,5 +210,5 @@ def summary(path):
 
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
-    {'move-vertex': move_vertex, 'reparent': reparent, 'oversize': oversize, 'bad': bad,
+    {'move-vertex': move_vertex, 'reparent': reparent, 'set-node': set_node, 'oversize': oversize, 'bad': bad,
      'msh-diff': msh_diff, 'moved-vertices': moved_vertices, 'summary': summary}[cmd](*args)

@@ -798,6 +798,15 @@ static void external_buffer_files(void) {
         CHECK(diag_has(&d, "gltf.uri.external", "/buffers/0"));
         ue_scene_free(&s);
     }
+    /* a safe name whose file is not there is missing, not refused, and the message says where */
+    ue_diag_free(&d);
+    CHECK(read_json("{" ASSET ",'buffers':[{'byteLength':4,'uri':'absent.bin'}]}", tmp_dir(), &s, &d) != UE_OK);
+    const ue_diag_item *miss = diag_find(&d, "gltf.uri.missing", "/buffers/0");
+    char want[1100];
+    snprintf(want, sizeof want, "%s/absent.bin", tmp_dir());
+    CHECK(miss && strstr(miss->message, want));
+    CHECK(!diag_has(&d, "gltf.uri.external", "/buffers/0"));
+    ue_scene_free(&s);
     ue_diag_free(&d);
 }
 

@@ -299,10 +299,36 @@ static void test_nodes_without_source_match_by_name(void) {
 static void test_node_scale_is_refused(void) {
     fixture f;
     REQUIRE(setup(&f));
-    f.s.nodes[scene_node(&f.s, "legs")].scale[1] = 2.0f;
+    int32_t legs = scene_node(&f.s, "legs");
+    REQUIRE(legs >= 0);
+    f.s.nodes[legs].scale[1] = 2.0f;
     CHECK_EQ_U(ue_msh_apply_scene(&f.m, &f.s, NULL, &f.d), UE_ERR_INVALID);
-    CHECK(diag_find(&f.d, "import.node.scale", NULL) != NULL);
+    char path[32];
+    snprintf(path, sizeof path, "/nodes/%d/scale", (int)legs);
+    CHECK(diag_find(&f.d, "msh.import.scale", path) != NULL); /* the code a new model gives */
     teardown(&f);
+}
+
+/* The root convert wraps the model in is no MSH node: a transform set on it cannot be stored,
+ * and is refused instead of dropped. */
+static void test_root_transform_is_refused(void) {
+    static const struct { int what; const char *code, *path; } cases[] = {
+        {0, "msh.import.scale", "/nodes/0/scale"},
+        {1, "import.node.transform", "/nodes/0/translation"},
+        {2, "import.node.transform", "/nodes/0/rotation"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fixture f;
+        REQUIRE(setup(&f));
+        REQUIRE(f.s.nodes[0].parent < 0 && f.s.nodes[0].source.type != UE_MSH_NODES);
+        ue_scene_node *root = &f.s.nodes[0];
+        if (cases[c].what == 0) root->scale[0] = root->scale[1] = root->scale[2] = 3.0f;
+        if (cases[c].what == 1) root->translation[1] += 5.0f;
+        if (cases[c].what == 2) root->rotation[0] = 0.6f, root->rotation[3] = 0.8f;
+        CHECK_EQ_U(ue_msh_apply_scene(&f.m, &f.s, NULL, &f.d), UE_ERR_INVALID);
+        CHECK(diag_find(&f.d, cases[c].code, cases[c].path) != NULL);
+        teardown(&f);
+    }
 }
 
 static void test_rest_pose_of_static_node(void) {
@@ -393,6 +419,7 @@ int main(void) {
     RUN(test_tree_mismatch_is_refused);
     RUN(test_nodes_without_source_match_by_name);
     RUN(test_node_scale_is_refused);
+    RUN(test_root_transform_is_refused);
     RUN(test_rest_pose_of_static_node);
     RUN(test_topology_change_rebuilds_the_slot);
     RUN(test_nonfinite_position_is_refused);
