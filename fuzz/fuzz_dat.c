@@ -70,6 +70,34 @@ static void check_links(const ue_hsd_model *m) {
     for (size_t i = 0; i < m->weight_count; i++) in_table(m->weights[i].joint, m->joint_count);
 }
 
+/* A run first..first+n lies inside a table of `count` rows. */
+static void in_run(uint32_t first, uint32_t n, size_t count) {
+    if ((uint64_t)first + n > count) abort();
+}
+
+/* The animation rows: every index within its table (clips → targets → AObjs → tracks → keys,
+ * TexAnim tables → model images / tluts). */
+static void check_anim_links(const ue_hsd_model *m) {
+    const ue_hsd_anims *a = &m->anims;
+    for (size_t i = 0; i < a->clip_count; i++) {
+        if (a->clips[i].set >= m->set_count) abort();
+        in_run(a->clips[i].first_target, a->clips[i].target_count, a->target_count);
+    }
+    for (size_t i = 0; i < a->target_count; i++) {
+        const ue_hsd_anim_target *t = &a->targets[i];
+        in_table(t->joint, m->joint_count);
+        in_table(t->dobj, m->dobj_count);
+        in_table(t->tobj, m->tobj_count);
+        in_table(t->aobj, a->aobj_count);
+        in_run(t->first_image, t->image_count, a->image_count);
+        in_run(t->first_tlut, t->tlut_count, a->tlut_count);
+    }
+    for (size_t i = 0; i < a->aobj_count; i++) in_run(a->aobjs[i].first_track, a->aobjs[i].track_count, a->track_count);
+    for (size_t i = 0; i < a->track_count; i++) in_run(a->tracks[i].first_key, a->tracks[i].key_count, a->key_count);
+    for (size_t i = 0; i < a->image_count; i++) in_table(a->images[i], m->image_count);
+    for (size_t i = 0; i < a->tlut_count; i++) in_table(a->tluts[i], m->tlut_count);
+}
+
 static void check_geometry(const ue_hsd_geometry *g) {
     if (g->index_count % 3 != 0) abort();
     for (size_t i = 0; i < g->index_count; i++)
@@ -82,6 +110,7 @@ static void read_models(const ue_dat *dat, ue_mode mode) {
     ue_diag d = {0};
     if (ue_hsd_model_read(dat, mode, &m, &d) == UE_OK) {
         check_links(&m);
+        check_anim_links(&m);
         for (size_t i = 0; i < m.pobj_count; i++) {
             ue_hsd_geometry g;
             if (ue_hsd_pobj_decode(&m, i, mode, &g, &d) == UE_OK) check_geometry(&g);

@@ -338,9 +338,10 @@ typedef struct clip_pair {
     uint32_t number;
 } clip_pair;
 
-/* Samples a clip may take: frames × (joints + keys + targets) stays within 2^21 plus 2 per byte of
- * the DAT (memory: 40 bytes per joint and frame), so an absurd end frame in a small file is
- * refused instead of ground through. A 100-joint creature may still play 5 minutes. */
+/* Samples all clips of a model may take together: the sum over clips of frames × (joints + keys +
+ * targets) stays within 2^21 plus 2 per byte of the DAT (memory: 40 bytes per joint and frame), so
+ * an absurd end frame in a small file is refused instead of ground through, and so are many
+ * array slots naming one tree (4 bytes each). A 100-joint creature may still play 5 minutes. */
 static uint64_t sample_budget(const ue_hsd_model *m) {
     return ((uint64_t)1 << 21) + 2u * (uint64_t)(m->dat ? m->dat->size : 0);
 }
@@ -364,12 +365,13 @@ static bool pair_end(hsd_scene_ctx *x, const clip_pair *p, double *end) {
         if (id >= 0) e = fmax(e, isfinite(m->anims.clips[id].end_frame) ? m->anims.clips[id].end_frame : INFINITY);
     }
     uint64_t cost = (clip_cost(m, p->joint) + clip_cost(m, p->material)) * (uint64_t)(fmin(e, 1e12) + 2);
-    if (!(e <= UE_HSD_MAX_FRAMES) || cost > sample_budget(m)) {
+    if (!(e <= UE_HSD_MAX_FRAMES) || cost > x->samples_left) {
         ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.anim.budget", (uint64_t)c->offset + UE_DAT_HEADER, path,
-                        "end frame %g would take %llu samples, more than this file may ask for; clip left out",
-                        e, (unsigned long long)cost);
+                        "end frame %g would take %llu samples, more than this file has left (%llu); clip left out",
+                        e, (unsigned long long)cost, (unsigned long long)x->samples_left);
         return false;
     }
+    x->samples_left -= cost;
     *end = e;
     return true;
 }
@@ -430,6 +432,7 @@ ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
     const ue_hsd_anims *a = &x->m->anims;
     if (a->clip_count == 0) return UE_OK;
     hsd_atlas **atlases = NULL;
+    x->samples_left = sample_budget(x->m);
     ue_result r = hsd_swaps_prepare(x, &atlases);
     uint32_t next = 0;
     for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, &next);

@@ -375,6 +375,7 @@ void hsd_read_anims(hsd_reader *r) {
     for (size_t s = 0; s < r->m->set_count && !hsd_stop(r); s++) read_set_anims(&ar, (uint32_t)s);
     if (r->m->set_count && !hsd_stop(r)) read_standalone_roots(&ar);
     free(ar.tobj_by_id);
+    free(ar.table_keys);
 }
 
 void hsd_anims_free(ue_hsd_anims *a) {

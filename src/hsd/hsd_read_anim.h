@@ -12,6 +12,13 @@
 /* One animation read in progress: the model reader, the capacities of the anims arrays (their
  * counts live in the model) and the budgets that keep work linear in the DAT's size whatever
  * the counts in it claim. */
+/* Per AObj row that a TexAnim used: its largest TIMG and TCLT key (-1: none), so a shared AObj
+ * is checked against every TexAnim's table sizes in O(1) (hsd_read_matanim.c). */
+typedef struct hsd_table_keys {
+    bool known;
+    float max[2]; /* TIMG, TCLT */
+} hsd_table_keys;
+
 typedef struct hsd_anim_reader {
     hsd_reader *r;
     size_t cap_targets, cap_aobjs, cap_tracks, cap_keys, cap_images, cap_tluts;
@@ -19,6 +26,8 @@ typedef struct hsd_anim_reader {
     uint64_t table_slots_left; /* TIMG/TCLT table entries still to read */
     int32_t (*tobj_by_id)[8];  /* per TObj row: the first TObj of its chain with id k, made on
                                   first use (hsd_read_matanim.c); freed by hsd_read_anims */
+    hsd_table_keys *table_keys; /* per AObj row, grown on use; freed by hsd_read_anims */
+    size_t cap_table_keys;
 } hsd_anim_reader;
 
 /* The AObjDesc named by the pointer field at `field` (path "<node>/aobj"): its row in

@@ -123,6 +123,39 @@ static void check_table_indices(hsd_anim_reader *ar, const ue_hsd_anim_target *t
     }
 }
 
+/* Records the largest TIMG / TCLT key of AObj row `row` (after check_table_indices dropped any
+ * out-of-range track), so later TexAnims sharing the row compare sizes only. */
+static void record_table_keys(hsd_anim_reader *ar, int32_t row) {
+    const ue_hsd_anims *a = &ar->r->m->anims;
+    const ue_hsd_aobj *ao = &a->aobjs[row];
+    hsd_table_keys *k = &ar->table_keys[row];
+    k->known = true, k->max[0] = k->max[1] = -1.0f;
+    for (uint32_t i = ao->first_track; i < ao->first_track + ao->track_count; i++) {
+        const ue_hsd_track *tr = &a->tracks[i];
+        if (tr->type != UE_HSD_TT_TIMG && tr->type != UE_HSD_TT_TCLT) continue;
+        float *max = &k->max[tr->type == UE_HSD_TT_TCLT];
+        for (uint32_t j = tr->first_key; j < tr->first_key + tr->key_count; j++)
+            if (a->keys[j].op != UE_HSD_KEY_SLP) *max = fmaxf(*max, a->keys[j].value);
+    }
+}
+
+/* The table-index check of TexAnim `t` on every use of its AObj, shared or not: the keys are
+ * walked when the row is first seen by a TexAnim (or a table turns out too small, which drops
+ * the track, so once per track), else the recorded maxima are compared with this TexAnim's
+ * table sizes. */
+static void check_texanim_aobj(hsd_anim_reader *ar, const ue_hsd_anim_target *t, const char *path) {
+    if (t->aobj < 0) return;
+    if (ue_array_reserve((void **)&ar->table_keys, &ar->cap_table_keys, (size_t)t->aobj + 1,
+                         sizeof *ar->table_keys, INT32_MAX) != UE_OK) {
+        hsd_nomem(ar->r);
+        return;
+    }
+    const hsd_table_keys *k = &ar->table_keys[t->aobj];
+    if (k->known && k->max[0] < (float)t->image_count && k->max[1] < (float)t->tlut_count) return;
+    check_table_indices(ar, t, path);
+    record_table_keys(ar, t->aobj);
+}
+
 static void read_texanim(hsd_anim_reader *ar, uint32_t off, int32_t joint, int32_t dobj,
                          const char *path) {
     hsd_reader *r = ar->r;
@@ -140,7 +173,7 @@ static void read_texanim(hsd_anim_reader *ar, uint32_t off, int32_t joint, int32
     snprintf(sub, sizeof sub, "%s/aobj", path);
     bool fresh = false;
     t.aobj = hsd_anim_read_aobj(ar, off + 8, sub, &fresh);
-    if (fresh && !hsd_stop(r)) check_table_indices(ar, &t, sub);
+    if (!hsd_stop(r)) check_texanim_aobj(ar, &t, sub);
     hsd_anim_add_target(ar, &t);
 }
 

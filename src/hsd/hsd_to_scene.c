@@ -323,17 +323,18 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
     if (r == UE_OK) r = add_joints_and_skins(&x);
     for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
         if (x.joint_node[j] >= 0) r = hsd_scene_joint_meshes(&x, j);
-    /* Clips last: they bind to the nodes, mesh nodes and materials made above. */
-    if (r == UE_OK && !ue_parse_failed(&x.c)) r = hsd_anims_to_scene(&x);
-    if (r == UE_OK) {
-        report_totals(&x);
-        r = x.c.failure;
-    }
+    /* Refused before the clips, so an empty model costs no sampling. */
     if (r == UE_OK && x.primitives == 0) {
         ue_diag_add(d, UE_SEV_ERROR, "hsd.export.empty", UE_NO_OFFSET, "dat",
                     "nothing to draw: %zu joints, %zu DObjs, %zu PObjs and no triangle among them", m->joint_count,
                     m->dobj_count, m->pobj_count);
         r = UE_ERR_INVALID;
+    }
+    /* Clips last: they bind to the nodes, mesh nodes and materials made above. */
+    if (r == UE_OK && !ue_parse_failed(&x.c)) r = hsd_anims_to_scene(&x);
+    if (r == UE_OK) {
+        report_totals(&x);
+        r = x.c.failure;
     }
     ctx_free(&x);
     return r;

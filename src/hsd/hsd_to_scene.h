@@ -50,6 +50,7 @@ typedef struct hsd_scene_ctx {
     uint8_t *drawn;          /* per dobj / pobj: already converted (shared rows are drawn once) */
     hsd_material_map materials;
     size_t zero_normals, sheared_joints, primitives, zero_uv_primitives;
+    uint64_t samples_left;   /* the sample budget all clips of the model share (hsd_anim_scene.c) */
 } hsd_scene_ctx;
 
 /* The meshes of joint `j` (its DObj list → one primitive per (DObj, PObj)), on one skinned mesh

@@ -352,11 +352,13 @@ static void write_joint_clip(anim_writer *w, const ue_hsd_clip *c) {
 }
 
 /* The image / palette pointer table of a TexAnim: NULL entries stay unrelocated zeros. */
-static uint32_t table(anim_writer *w, const int32_t *rows, uint32_t n, const uint32_t *row_at) {
+/* Rows first..first+n of `rows`, which is NULL when the model has no table entry at all (so no
+ * pointer arithmetic on it unless n > 0). */
+static uint32_t table(anim_writer *w, const int32_t *rows, uint32_t first, uint32_t n, const uint32_t *row_at) {
     if (!n) return NOWHERE;
     uint32_t at = place(w, (size_t)n * 4);
     for (uint32_t k = 0; k < n; k++)
-        if (rows[k] >= 0) point(w, at + 4 * k, row_at[rows[k]]);
+        if (rows[(size_t)first + k] >= 0) point(w, at + 4 * k, row_at[rows[(size_t)first + k]]);
     return at;
 }
 
@@ -366,8 +368,8 @@ static void fill_texanim(anim_writer *w, size_t row) {
     uint32_t at = w->target_at[row];
     ue_datb_u32(w->b, at + 0x04, t->flags);
     point(w, at + 0x08, aobj_ptr(w, t->aobj));
-    point(w, at + 0x0C, table(w, a->images + t->first_image, t->image_count, w->l->image_at));
-    point(w, at + 0x10, table(w, a->tluts + t->first_tlut, t->tlut_count, w->l->tlut_at));
+    point(w, at + 0x0C, table(w, a->images, t->first_image, t->image_count, w->l->image_at));
+    point(w, at + 0x10, table(w, a->tluts, t->first_tlut, t->tlut_count, w->l->tlut_at));
     ue_datb_u16(w->b, at + 0x14, (uint16_t)t->image_count);
     ue_datb_u16(w->b, at + 0x16, (uint16_t)t->tlut_count);
 }

@@ -447,6 +447,35 @@ static void test_table_index(void) {
     }
 }
 
+/* TA1 shares TA0's AObj W (TIMG 0 → 2) with a 1-entry table: its second use is checked too, so
+ * key 2 is hsd.anim.table_index at TA1 (strict fails, tolerant drops the TIMG track's keys). */
+static void test_table_index_shared_aobj(void) {
+    static anim_image s;
+    build(&s);
+    uint32_t table = di_alloc(&s.b, 4, 4);
+    di_ptr(&s.b, table, s.img_a);
+    di_ptr(&s.b, s.ta1 + 8, s.aobj_w);
+    di_ptr(&s.b, s.ta1 + 0x0C, table);
+    di_u16(&s.b, s.ta1 + 0x14, 1);
+    build_scene(&s, NULL, 0);
+    for (int mode = 0; mode < 2; mode++) {
+        read_result x;
+        REQUIRE(read_image(&s.b, (ue_mode)mode, &x));
+        CHECK(diag_find(&x.d, "hsd.anim.table_index",
+                        "dat/scene/model[0]/matanims[0]/joint[3]/matanim[0]/texanim[1]/aobj") != NULL);
+        CHECK(diag_find(&x.d, "hsd.anim.table_index",
+                        "dat/scene/model[0]/matanims[0]/joint[3]/matanim[0]/texanim[0]/aobj") == NULL);
+        CHECK_EQ_U(x.r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
+        if (mode == UE_MODE_TOLERANT) {
+            const ue_hsd_anim_target *ta1 = target(&x.m, &x.m.anims.clips[1], 2);
+            CHECK(ta1->image_count == 1);
+            const ue_hsd_aobj *w = &x.m.anims.aobjs[ta1->aobj];
+            CHECK_EQ_U(x.m.anims.tracks[w->first_track].key_count, 0);
+        }
+        done(&x);
+    }
+}
+
 /* anims[1] with an AObj whose end frame is NaN, anims[2] past UE_HSD_MAX_FRAMES: both dropped
  * in tolerant mode, anims[0] and the material clip kept with their indices. */
 static void test_end_frame(void) {
@@ -681,6 +710,7 @@ int main(void) {
     RUN(test_mismatch_matanim);
     RUN(test_truncated_stream);
     RUN(test_table_index);
+    RUN(test_table_index_shared_aobj);
     RUN(test_end_frame);
     RUN(test_broken_slot_and_reuse);
     RUN(test_instance_and_shapeanims);

@@ -644,6 +644,51 @@ static void absurd_end_frame_is_refused(void) {
     ue_diag_free(&d);
 }
 
+static size_t count_code(const ue_diag *d, const char *code) {
+    size_t n = 0;
+    for (size_t i = 0; i < d->count; i++) n += !strcmp(d->items[i].code, code);
+    return n;
+}
+
+/* Three array slots naming one AnimJoint tree share the model's sample budget (2^21 without a
+ * DAT): clip 2 costs (5 joints + 4 keys + 1 target + 1) × (end + 2) = 11 × 120002 = 1320022
+ * samples, so the first slot fits and the other two are refused (a per-clip budget took all 3). */
+static void clips_share_one_budget(void) {
+    build();
+    aobjs[5].end_frame = 120000;
+    const ue_hsd_clip shared = {0, 0, false, NULL, 0x4200, 120000, clips[2].first_target, 1};
+    for (uint32_t i = 0; i < 3; i++) clips[i] = shared, clips[i].index = i;
+    ue_scene s;
+    ue_diag d = {0};
+    ue_scene_init(&s);
+    REQUIRE(hsd_model_to_scene(&model, "creature", UE_MODE_TOLERANT, &s, &d) == UE_OK);
+    CHECK(s.animation_count == 1);
+    CHECK(count_code(&d, "hsd.anim.budget") == 2);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    ue_scene_init(&s);
+    CHECK(hsd_model_to_scene(&model, "creature", UE_MODE_STRICT, &s, &d) == UE_ERR_LIMIT);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
+/* A model with nothing to draw is refused before its clips are looked at: the absurd clip 2
+ * draws no hsd.anim.budget, only hsd.export.empty. */
+static void empty_model_refused_before_clips(void) {
+    build();
+    for (size_t j = 0; j < 5; j++) joints[j].first_dobj = -1;
+    clips[2].end_frame = 900000, aobjs[5].end_frame = 900000;
+    ue_scene s;
+    ue_diag d = {0};
+    ue_scene_init(&s);
+    CHECK(hsd_model_to_scene(&model, "creature", UE_MODE_TOLERANT, &s, &d) == UE_ERR_INVALID);
+    CHECK(count_code(&d, "hsd.export.empty") == 1);
+    CHECK(count_code(&d, "hsd.anim.budget") == 0);
+    CHECK(s.animation_count == 0);
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+}
+
 static const char *json_of(const ue_buf *glb, size_t *len) {
     uint32_t n = (uint32_t)glb->data[12] | (uint32_t)glb->data[13] << 8 | (uint32_t)glb->data[14] << 16 |
                  (uint32_t)glb->data[15] << 24;
@@ -792,6 +837,8 @@ int main(int argc, char **argv) {
     RUN(uv_sign_rule_and_atlas_by_sampling);
     RUN(overflowing_transform_is_rejected);
     RUN(absurd_end_frame_is_refused);
+    RUN(clips_share_one_budget);
+    RUN(empty_model_refused_before_clips);
     RUN(export_with_and_without_pointers);
     RUN(sample_creature_clips_match_the_runtime);
     fprintf(stderr, "largest world-matrix error of the sheared joint (bounded): %.3g\n", worst_shear_error);
