@@ -183,8 +183,14 @@ static ue_result add_clip(ue_scene *s, int32_t material, int32_t slot, const ue_
     return UE_OK;
 }
 
+int32_t ue_mat0_atlas_texture(ue_scene *s, const ue_mat0_atlas *atlas, const char *name) {
+    int32_t ti = ue_scene_add_texture(s, name, atlas->width, atlas->height);
+    if (ti >= 0) memcpy(s->textures[ti].rgba, atlas->rgba, (size_t)atlas->width * atlas->height * 4);
+    return ti;
+}
+
 ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, const ue_mat0_atlas *atlas,
-                          const uint32_t *cell_of_key, const char *texture_name) {
+                          const uint32_t *cell_of_key, int32_t texture) {
     ue_mat0_step *st;
     size_t n;
     uint32_t span;
@@ -192,11 +198,9 @@ ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, 
     ue_result r = ue_mat0_steps(a, &st, &n, &span, &loop);
     if (r != UE_OK) return r;
     n = merge_cells(st, n, cell_of_key);
-    int32_t ti = ue_scene_add_texture(s, texture_name, atlas->width, atlas->height);
-    int32_t slot = ti < 0 ? -1 : ue_scene_add_texture_slot(s, material, UE_TEX_BASE_COLOR, ti, 0);
+    int32_t slot = ue_scene_add_texture_slot(s, material, UE_TEX_BASE_COLOR, texture, 0);
     if (slot < 0) r = UE_ERR_NOMEM;
     if (r == UE_OK) {
-        memcpy(s->textures[ti].rgba, atlas->rgba, (size_t)atlas->width * atlas->height * 4);
         ue_uv_transform *t = &s->materials[material].slots[slot].transform;
         t->enabled = true;
         ue_mat0_atlas_cell_uv(atlas, cell_of_key[st[0].key], t->offset, t->scale); /* the rest pose: tick 0 */

@@ -63,10 +63,14 @@ void ue_mat0_atlas_free(ue_mat0_atlas *a);
 /* The KHR_texture_transform offset and scale that map UV [0,1]² onto cell `cell`. */
 void ue_mat0_atlas_cell_uv(const ue_mat0_atlas *a, size_t cell, float offset[2], float scale[2]);
 
-/* Gives material `material` the atlas as its base-colour texture (a new scene texture named
- * `texture_name`) and a new clip named after the material with one STEP UV-offset channel:
- * `cell_of_key[k]` is the atlas cell of key k of `a`. */
+/* A new scene texture named `name` holding the atlas's texels; its index, or -1 out of memory. */
+int32_t ue_mat0_atlas_texture(ue_scene *s, const ue_mat0_atlas *atlas, const char *name);
+
+/* Gives material `material` scene texture `texture` (an atlas of `atlas`'s layout, made by
+ * ue_mat0_atlas_texture; atlas->rgba is not read, so several materials share one image) as
+ * its base-colour texture and a new clip named after the material with one STEP UV-offset
+ * channel: `cell_of_key[k]` is the atlas cell of key k of `a`. */
 ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, const ue_mat0_atlas *atlas,
-                          const uint32_t *cell_of_key, const char *texture_name);
+                          const uint32_t *cell_of_key, int32_t texture);
 
 #endif

@@ -40,6 +40,7 @@ typedef struct resolver {
     size_t first_texture;
     bool *tiles;               /* per material: a primitive drawn with it has UVs outside [0, 1] */
     bool tiles_known;
+    struct entry_atlas *atlases; /* per Material.lib entry: its phase atlas, built once */
 } resolver;
 
 /* ---- files, case-insensitively --------------------------------------------------------------- */
@@ -299,7 +300,7 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
 
 /* Alpha the way the images show it: all 255 opaque, only 0 or 255 a cut-out (MASK), any
  * other value blended. MAT0's own blend bits are not proven (docs/parkan-materials.md). */
-static void alpha_from_images(ue_scene_material *mat, const ue_mat0_image *img, size_t count) {
+static ue_alpha_mode alpha_of_images(const ue_mat0_image *img, size_t count) {
     bool partial = false, cut = false;
     for (size_t i = 0; i < count; i++)
         for (size_t p = 0; p < (size_t)img[i].width * img[i].height; p++) {
@@ -307,7 +308,11 @@ static void alpha_from_images(ue_scene_material *mat, const ue_mat0_image *img, 
             if (a == 0) cut = true;
             else if (a != 255) partial = true;
         }
-    mat->alpha_mode = partial ? UE_ALPHA_BLEND : cut ? UE_ALPHA_MASK : UE_ALPHA_OPAQUE;
+    return partial ? UE_ALPHA_BLEND : cut ? UE_ALPHA_MASK : UE_ALPHA_OPAQUE;
+}
+
+static void set_alpha(ue_scene_material *mat, ue_alpha_mode mode) {
+    mat->alpha_mode = mode;
     mat->alpha_cutoff = 0.5f;
 }
 
@@ -376,9 +381,69 @@ static const char *static_reason(resolver *r, size_t mi, const ue_mat0_anim *a) 
     return NULL;
 }
 
-/* The atlas and clip of a material whose block 0 switches between different textures.
- * false (phase 0 is exported) when that is not possible; *res carries out-of-memory. */
-static bool animate_phases(resolver *r, size_t mi, const ue_mat0 *m, const char *name, ue_result *res) {
+/* The phase atlas of one Material.lib entry, built for the first material that uses the entry
+ * and shared by every later one (WEAR rows may name one MAT0 many times): each row costs a
+ * slot and a clip, never another atlas. */
+typedef enum atlas_state { ATLAS_UNTRIED = 0, ATLAS_BUILT, ATLAS_NONE } atlas_state;
+typedef struct entry_atlas {
+    atlas_state state;
+    int32_t texture;          /* the scene texture holding the atlas */
+    ue_mat0_atlas layout;     /* rgba NULL: the texels live in the scene texture */
+    uint32_t *cell_of_key;    /* the atlas cell of each key of block 0 */
+    ue_alpha_mode alpha;      /* of the cells' images */
+} entry_atlas;
+
+/* The atlas record of Material.lib entry `entry`; NULL out of memory. */
+static entry_atlas *atlas_of(resolver *r, long entry) {
+    if (!r->atlases) r->atlases = calloc(r->materials.nres.count, sizeof *r->atlases);
+    return r->atlases ? &r->atlases[entry] : NULL;
+}
+
+static void free_atlases(resolver *r) {
+    for (size_t i = 0; r->atlases && i < r->materials.nres.count; i++) free(r->atlases[i].cell_of_key);
+    free(r->atlases);
+}
+
+/* Builds entry `ea`'s atlas (a texture named after material `mi`) from block `a` of `m`: state
+ * ATLAS_BUILT, or ATLAS_NONE when the phases cannot make one (reported). UE_ERR_NOMEM only. */
+static ue_result build_atlas(resolver *r, size_t mi, const ue_mat0 *m, const ue_mat0_anim *a, const char *name,
+                             entry_atlas *ea) {
+    ea->state = ATLAS_NONE;
+    char(*names)[UE_MAT0_NAME_BYTES + 1] = malloc(MAX_PHASE_CELLS * sizeof *names);
+    ea->cell_of_key = malloc(a->key_count * sizeof *ea->cell_of_key);
+    ue_mat0_image img[MAX_PHASE_CELLS];
+    uint8_t *rgba[MAX_PHASE_CELLS] = {0};
+    ue_result res = UE_OK;
+    size_t n = names && ea->cell_of_key ? phase_cells(m, a, names, ea->cell_of_key) : 0;
+    if (!names || !ea->cell_of_key) res = UE_ERR_NOMEM;
+    if (n == SIZE_MAX) res = UE_ERR_LIMIT, n = 0; /* more textures than cells: said below */
+    ue_mat0_atlas atlas = {0};
+    if (n > 1) res = load_cells(r, names, n, name, img, rgba);
+    if (n > 1 && res == UE_OK) res = ue_mat0_atlas_build(img, n, &atlas);
+    if (n > 1 && res == UE_OK) {
+        char tex[64];
+        snprintf(tex, sizeof tex, "%s.phases", r->s->materials[mi].name);
+        ea->texture = ue_mat0_atlas_texture(r->s, &atlas, tex);
+        if (ea->texture < 0) res = UE_ERR_NOMEM;
+        else ea->state = ATLAS_BUILT, ea->alpha = alpha_of_images(img, n);
+    } else if (res == UE_ERR_LIMIT) {
+        ue_diag_add(r->d, UE_SEV_INFO, "msh.material.phases", UE_NO_OFFSET, "msh/materials",
+                    "material %s: its phase textures exceed an atlas (%d cells, %u texels a side); phase 0 is "
+                    "exported", name, MAX_PHASE_CELLS, UE_MAT0_ATLAS_MAX_SIDE);
+    }
+    ea->layout = atlas;
+    ea->layout.rgba = NULL;
+    ue_mat0_atlas_free(&atlas);
+    for (size_t c = 0; c < n; c++) free(rgba[c]);
+    free(names);
+    return res == UE_ERR_NOMEM ? res : UE_OK; /* anything else: phase 0, already reported */
+}
+
+/* The atlas and clip of a material whose block 0 switches between different textures, the
+ * atlas of its Material.lib entry `entry` built on first use. false (phase 0 is exported) when
+ * that is not possible; *res carries out-of-memory. */
+static bool animate_phases(resolver *r, size_t mi, long entry, const ue_mat0 *m, const char *name,
+                           ue_result *res) {
     *res = UE_OK;
     if (m->phase_count < 2 || !m->anim_count || !ue_mat0_cycle(&m->anims[0])) return false;
     const ue_mat0_anim *a = &m->anims[0];
@@ -388,32 +453,14 @@ static bool animate_phases(resolver *r, size_t mi, const ue_mat0 *m, const char 
                     "material %s %s: its phase-0 texture is exported", name, why);
         return false;
     }
-    char(*names)[UE_MAT0_NAME_BYTES + 1] = malloc(MAX_PHASE_CELLS * sizeof *names);
-    uint32_t *cell_of_key = malloc(a->key_count * sizeof *cell_of_key);
-    ue_mat0_image img[MAX_PHASE_CELLS];
-    uint8_t *rgba[MAX_PHASE_CELLS] = {0};
-    size_t n = names && cell_of_key ? phase_cells(m, a, names, cell_of_key) : 0;
-    if (!names || !cell_of_key) *res = UE_ERR_NOMEM;
-    if (n == SIZE_MAX) *res = UE_ERR_LIMIT, n = 0; /* more textures than cells: said below */
-    ue_mat0_atlas atlas = {0};
-    bool done = false;
-    if (n > 1) *res = load_cells(r, names, n, name, img, rgba);
-    if (n > 1 && *res == UE_OK) *res = ue_mat0_atlas_build(img, n, &atlas);
-    if (n > 1 && *res == UE_OK) {
-        char tex[64];
-        snprintf(tex, sizeof tex, "%s.phases", r->s->materials[mi].name);
-        *res = ue_mat0_animate(r->s, (int32_t)mi, a, &atlas, cell_of_key, tex);
-        if (*res == UE_OK) alpha_from_images(&r->s->materials[mi], img, n), done = true;
-    } else if (*res == UE_ERR_LIMIT) {
-        ue_diag_add(r->d, UE_SEV_INFO, "msh.material.phases", UE_NO_OFFSET, "msh/materials",
-                    "material %s: its phase textures exceed an atlas (%d cells, %u texels a side); phase 0 is "
-                    "exported", name, MAX_PHASE_CELLS, UE_MAT0_ATLAS_MAX_SIDE);
-    }
-    ue_mat0_atlas_free(&atlas);
-    for (size_t c = 0; c < n; c++) free(rgba[c]);
-    free(names);
-    free(cell_of_key);
-    if (*res != UE_ERR_NOMEM) *res = UE_OK; /* anything else: phase 0, already reported */
+    entry_atlas *ea = atlas_of(r, entry);
+    if (!ea) *res = UE_ERR_NOMEM;
+    else if (ea->state == ATLAS_UNTRIED) *res = build_atlas(r, mi, m, a, name, ea);
+    if (*res != UE_OK || ea->state != ATLAS_BUILT) return false;
+    *res = ue_mat0_animate(r->s, (int32_t)mi, a, &ea->layout, ea->cell_of_key, ea->texture);
+    if (*res == UE_OK) set_alpha(&r->s->materials[mi], ea->alpha);
+    bool done = *res == UE_OK;
+    if (*res != UE_ERR_NOMEM) *res = UE_OK; /* anything else: phase 0 */
     return done;
 }
 
@@ -430,7 +477,7 @@ static ue_result dress_texture(resolver *r, size_t mi, const char *name, const c
     if (ue_scene_add_texture_slot(r->s, (int32_t)mi, UE_TEX_BASE_COLOR, ti, 0) < 0) return UE_ERR_NOMEM;
     const ue_scene_texture *t = &r->s->textures[ti];
     ue_mat0_image img = {t->width, t->height, t->rgba};
-    alpha_from_images(mat, &img, 1);
+    set_alpha(mat, alpha_of_images(&img, 1));
     return UE_OK;
 }
 
@@ -446,7 +493,7 @@ static ue_result dress_material(resolver *r, size_t mi, const char *name) {
     ue_mat0_texture_name(&m.phases[0], tex);
     for (int c = 0; c < 4; c++) mat->base_color[c] = 1.0f;
     if (res == UE_OK && tex[0]) res = ue_extras_set_string(&mat->extras, "texture", tex);
-    bool animated = res == UE_OK && animate_phases(r, mi, &m, name, &res);
+    bool animated = res == UE_OK && animate_phases(r, mi, entry, &m, name, &res);
     ue_mat0_free(&m);
     if (res != UE_OK || animated || !tex[0]) return res; /* no texture: intentionally untextured */
     return dress_texture(r, mi, name, tex);
@@ -494,6 +541,7 @@ ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_
     load_wear(&r);
     ue_result res = UE_OK;
     for (size_t mi = first_material; mi < s->material_count && res == UE_OK; mi++) res = resolve_one(&r, mi);
+    free_atlases(&r); /* before the library: one record per entry of its directory */
     library_close(&r.materials);
     library_close(&r.textures);
     ue_wear_free(&r.wear);

@@ -90,6 +90,16 @@ expect_rc 0 "$UE" convert "$T/bare/robot.msh" -o "$T/default.glb" --data "$T/gam
 has "$T/err" "material NO_SUCH_MAT not found in .*MATERIAL.LIB; DEFAULT is used" "fallback warning"
 same "$(glb_json "$T/default.glb" "'baseColorTexture' in d['materials'][1]['pbrMetallicRoughness']")" "False" \
   "DEFAULT is untextured"
+# Every WEAR row naming the animated ROBOT_HEAD: one atlas image shared by the four materials
+# (built once per MAT0 entry), each material its own slot transform and clip.
+printf '4\n0 ROBOT_HEAD\n1 ROBOT_HEAD\n2 ROBOT_HEAD\n3 ROBOT_HEAD\n' > "$T/bare/robot.wea"
+expect_rc 0 "$UE" convert "$T/bare/robot.msh" -o "$T/heads.glb" --data "$T/game"
+validate_gltf "$T/heads.glb"
+same "$(glb_json "$T/heads.glb" "[i['name'] for i in d['images']]")" "['ROBOT_HEAD.phases']" "one atlas for four rows"
+same "$(glb_json "$T/heads.glb" "[m['pbrMetallicRoughness']['baseColorTexture']['index'] for m in d['materials']]")" \
+  "[0, 0, 0, 0]" "every material samples the shared atlas"
+same "$(glb_json "$T/heads.glb" "sorted(int(c['target']['extensions']['KHR_animation_pointer']['pointer'].split('/')[2]) for a in d['animations'] if a['name'] == 'ROBOT_HEAD' for c in a['channels'])")" \
+  "[0, 1, 2, 3]" "every material's offset is animated"
 # ---- bare MAT0 and WEAR files: validate and info as for entries, offsets into the file ---------
 expect_rc 0 "$UE" extract "$P/Material.lib" -o "$T/mat"
 cp "$T/mat/entries/0001_ROBOT_HEAD" "$T/head.mat0"
