@@ -216,6 +216,18 @@ static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *
 
 /* ---- the verb ------------------------------------------------------------------------------ */
 
+/* Reads the glTF; the output may be none of the files it opened (its .bin, its images) nor
+ * inside one, -f or not: refused before anything is written. */
+static int read_gltf(const cli_opts *o, ue_scene *s, ue_diag *d) {
+    ue_gltf_files opened = {0};
+    ue_result r = ue_gltf_read_file_listed(o->inputs[0], o->mode, s, &opened, d);
+    int rc = r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
+    if (!rc && opened.count)
+        rc = cli_check_output("import", o->output, (const char *const *)opened.paths, opened.count);
+    ue_gltf_files_free(&opened);
+    return rc;
+}
+
 int cmd_import(const cli_opts *o) {
     int rc = check_outputs(o);
     if (rc) return rc;
@@ -223,8 +235,8 @@ int cmd_import(const cli_opts *o) {
     ue_diag d = {0};
     ue_scene s;
     ue_scene_init(&s);
-    ue_result r = ue_gltf_read_file(in, o->mode, &s, &d);
-    rc = r == UE_OK ? 0 : fail_with(in, &d, r);
+    rc = read_gltf(o, &s, &d);
+    ue_result r;
     ue_buf model = {0};
     char changed[160] = "";
     bool added = false;

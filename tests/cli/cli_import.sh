@@ -117,6 +117,19 @@ expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/moved.msh" --base "$R"
 err_has "exists (use -f" "an existing output without -f"
 expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/moved.msh" --base "$R" -f
 same_file "$T/moved.msh" "$R" "-f replaces the output"
+# The files the glTF names are inputs too: its .bin and an external image are never the output.
+expect_rc 0 "$UE" convert "$R" -o "$T/own/robot.gltf"
+$PY external-image "$T/own/robot.gltf" 0 skin.png
+expect_rc 0 "$UE" import "$T/own/robot.gltf" -o "$T/own.msh" --base "$R"
+same_file "$T/own.msh" "$R" "import --base of a .gltf with an external PNG"
+cp "$T/own/robot.bin" "$T/own.bin"; cp "$T/own/skin.png" "$T/own.png"
+for target in robot.bin skin.png; do
+  expect_rc 2 "$UE" import "$T/own/robot.gltf" -o "$T/own/$target" -f
+  err_has "output is the input $T/own/$target" "-o the glTF's own $target"
+  err_has "an input is never overwritten" "-o the glTF's own $target"
+done
+same_file "$T/own/robot.bin" "$T/own.bin" "the glTF's .bin is never the output"
+same_file "$T/own/skin.png" "$T/own.png" "the glTF's external PNG is never the output"
 
 # ---- bad input: exit 1, the glTF path named, nothing written ----
 bad_input() { # bad_input FILE PATH_IN_MESSAGE [import options...]
