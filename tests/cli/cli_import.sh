@@ -157,4 +157,10 @@ $PY reparent "$T/robot.glb" "$T/reparented.glb" arm_left head
 bad_input "$T/reparented.glb" "/nodes/" --base "$R"
 err_has "does not match the base model" "a --base whose tree differs"
 bad_input "$T/good.gltf" "/nodes" --base "$R"
+# A FIFO named by a URI is refused at once, not waited on for a writer (timeout exits 124).
+mkdir "$T/fifo"; cp "$T/own/robot.gltf" "$T/fifo/"; mkfifo "$T/fifo/robot.bin"
+expect_rc 3 timeout 20 "$UE" import "$T/fifo/robot.gltf" -o "$T/fifo.msh"
+err_has "robot.bin: not a regular file" "a FIFO named by a buffer"
+err_has "/buffers/0" "a FIFO named by a buffer"
+absent "$T/fifo.msh" "a FIFO named by a buffer"
 finish
