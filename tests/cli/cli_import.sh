@@ -105,6 +105,30 @@ expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.rlb" --base "$R" --into "$O:te
 err_has "nested archive" "--into a nested archive"
 absent "$T/no.rlb" "--into a nested archive"
 
+# ENTRY names are checked, before the glTF is read, against the archive's name field.
+long36=$(printf 'N%.0s' $(seq 1 36))
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.rlb" --base "$R" --into "$O:$long36"
+err_has "entry name '$long36' is not Windows-1251 text of 1 to 35 bytes (an NRes name)" "a 36-byte NRes name"
+absent "$T/no.rlb" "a 36-byte NRes name"
+long20=averyveryverylong.msh
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.lib" --base "$R" --into "$P/sprites_demo.lib:$long20"
+err_has "entry name '$long20' is not Windows-1251 text of 1 to 12 bytes (an RsLi name)" "a 21-byte RsLi name"
+absent "$T/no.lib" "a 21-byte RsLi name"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/twelve.lib" --base "$R" --into "$P/sprites_demo.lib:twelve45.msh"
+err_has "added $P/sprites_demo.lib:twelve45.msh" "a 12-byte RsLi name fits"
+$PY bad json "$T/json_early.gltf"
+expect_rc 2 "$UE" import "$T/json_early.gltf" -o "$T/no.rlb" --into "$O:$long36"
+err_has "1 to 35 bytes" "the ENTRY name is checked before the (broken) glTF is read"
+# The glTF's warnings are printed once, under its own name, also when the archive step fails.
+mkdir "$T/warn"; cp "$T/sep/robot.gltf" "$T/sep/robot.bin" "$T/warn/"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['scenes'].append(d['scenes'][0]); json.dump(d,open(sys.argv[1],'w'))" "$T/warn/robot.gltf"
+printf 'NRes\001\001\000\000' >"$T/broken.rlb"
+expect_rc 1 "$UE" import "$T/warn/robot.gltf" -o "$T/no.rlb" --base "$R" --into "$T/broken.rlb:ROBOT.msh"
+same "$(grep -c 'gltf.scene.several' "$T/err")" 1 "glTF warnings printed once when the archive step fails"
+same "$(grep 'gltf.scene.several' "$T/err" | cut -d: -f1)" "$T/warn/robot.gltf" "glTF warnings named by the glTF"
+grep -q "^$T/broken.rlb: error" "$T/err" && ok || { bad "the broken archive's error names it"; cat "$T/err" >&2; }
+absent "$T/no.rlb" "a broken --into archive"
+
 # ---- never lose a file ----
 cp "$R" "$T/keep.msh"; cp "$O" "$T/keep.rlb"
 expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/keep.msh" --base "$T/keep.msh" -f
