@@ -28,6 +28,20 @@ UE_API ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base
 /* Reads the file at `path` (its directory is the base_dir). */
 UE_API ue_result ue_gltf_read_file(const char *path, ue_mode mode, ue_scene *out, ue_diag *d);
 
+/* The files a read opened: the document first, then each distinct external buffer or image file
+ * once (however many URIs name it), as paths opened (the document's directory + "/" + the URI). */
+typedef struct ue_gltf_files {
+    char **paths;
+    size_t count;
+} ue_gltf_files;
+
+/* ue_gltf_read_file that also lists, in `opened` (zeroed by the caller, freed with
+ * ue_gltf_files_free), every file it opened, also when the read fails (those opened until then),
+ * so a caller can keep its outputs off its inputs. UE_ERR_NOMEM if the list cannot be built. */
+UE_API ue_result ue_gltf_read_file_listed(const char *path, ue_mode mode, ue_scene *out,
+                                          ue_gltf_files *opened, ue_diag *d);
+UE_API void ue_gltf_files_free(ue_gltf_files *files);
+
 #ifdef __cplusplus
 }
 #endif

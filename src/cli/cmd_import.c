@@ -187,6 +187,37 @@ static int split_into(const char *into, char *archive, size_t cap, const char **
     return 0;
 }
 
+/* The archive's kind from its magic: 'N' NRes, 'L' RsLi, 0 neither (or unreadable). */
+static char archive_kind(const char *archive) {
+    unsigned char magic[4] = {0};
+    FILE *f = fopen(archive, "rb");
+    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
+    if (f) fclose(f);
+    if (got == 4 && !memcmp(magic, "NRes", 4)) return 'N';
+    if (got == 4 && !memcmp(magic, "NL\0\1", 4)) return 'L';
+    return 0;
+}
+
+/* --into checked before the glTF is read: ARCHIVE:ENTRY splits, and ENTRY is Windows-1251 text
+ * that fits the archive's name field (NRes 35 bytes and a NUL, RsLi 12). The archive's content
+ * (a model, another format) is checked when it is read. */
+static int check_into_entry(const char *into) {
+    char archive[4096], name[256];
+    const char *entry = NULL;
+    int rc = split_into(into, archive, sizeof archive, &entry);
+    if (rc) return rc;
+    char kind = archive_kind(archive);
+    size_t limit = kind == 'L' ? UE_RSLI_NAME_SIZE : UE_NRES_NAME_SIZE - 1;
+    size_t len = 0;
+    bool text = ue_utf8_to_cp1251(entry, name, sizeof name, &len, NULL, NULL) == UE_OK;
+    if (!text || len == 0 || (kind && len > limit)) {
+        cli_error("import: --into: entry name '%s' is not Windows-1251 text of 1 to %zu bytes (%s)",
+                  entry, limit, kind == 'L' ? "an RsLi name" : "an NRes name");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 static ue_result into_nres(const uint8_t *data, size_t size, const char *name, const ue_buf *model,
                            ue_buf *out, bool *added, ue_diag *d) {
     ue_source src = ue_source_memory(data, size);
@@ -234,7 +265,7 @@ static ue_result check_archive(const ue_buf *b, const char *display, ue_diag *d)
     return r;
 }
 
-static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *added) {
+static int write_into_with(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *added) {
     char archive[4096], name[64];
     const char *entry = NULL;
     int rc = split_into(o->into, archive, sizeof archive, &entry);
@@ -270,29 +301,53 @@ static int write_into(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *
     return r == UE_OK ? 0 : fail_with(archive, d, r);
 }
 
+/* The archive step reports into its own diagnostics, so the glTF's warnings are not repeated
+ * under the archive's name. */
+static int write_into(const cli_opts *o, const ue_buf *model, bool *added) {
+    ue_diag archive_diag = {0};
+    int rc = write_into_with(o, model, &archive_diag, added);
+    if (!rc && archive_diag.count) cli_print_diags_as(o->into, &archive_diag, 50);
+    ue_diag_free(&archive_diag);
+    return rc;
+}
+
 /* ---- the verb ------------------------------------------------------------------------------ */
+
+/* Reads the glTF; the output may be none of the files it opened (its .bin, its images) nor
+ * inside one, -f or not: refused before anything is written. */
+static int read_gltf(const cli_opts *o, ue_scene *s, ue_diag *d) {
+    ue_gltf_files opened = {0};
+    ue_result r = ue_gltf_read_file_listed(o->inputs[0], o->mode, s, &opened, d);
+    int rc = r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
+    if (!rc && opened.count)
+        rc = cli_check_output("import", o->output, (const char *const *)opened.paths, opened.count);
+    ue_gltf_files_free(&opened);
+    return rc;
+}
 
 int cmd_import(const cli_opts *o) {
     int rc = check_roles(o);
     if (!rc) rc = check_outputs(o);
+    if (!rc && o->into) rc = check_into_entry(o->into);
     if (rc) return rc;
     const char *in = o->inputs[0];
     ue_diag d = {0};
     ue_scene s;
     ue_scene_init(&s);
-    ue_result r = ue_gltf_read_file(in, o->mode, &s, &d);
-    rc = r == UE_OK ? 0 : fail_with(in, &d, r);
+    rc = read_gltf(o, &s, &d);
+    ue_result r;
     ue_buf model = {0};
     char changed[160] = "";
     bool added = false;
     if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
-    if (!rc && o->into) rc = write_into(o, &model, &d, &added);
+    if (!rc && d.count) cli_print_diags_as(in, &d, 50); /* the glTF's warnings, once, under its name */
+    ue_diag_free(&d);
+    if (!rc && o->into) rc = write_into(o, &model, &added);
     else if (!rc) {
         r = make_parent_dirs(o->output, &d);
         if (r == UE_OK) r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
         rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
     }
-    if (!rc && d.count) cli_print_diags_as(in, &d, 50);
     /* What was written is no error: -q leaves it out, as it leaves out warnings. */
     bool tell = !rc && cli_shows(UE_SEV_WARNING);
     if (tell && o->into)

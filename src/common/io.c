@@ -91,7 +91,9 @@ static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
 
 ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO (or a device) for reading would otherwise wait for a writer
+     * before the regular-file check below could refuse it */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
         ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "cannot open: %s",
                     strerror(errno));
@@ -99,10 +101,13 @@ ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "not a regular file");
+        ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path,
+                    "not a regular file (a directory, FIFO, socket or device is never read)");
         close(fd);
         return UE_ERR_IO;
     }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     file_ctx *f = malloc(sizeof *f);
     if (!f) {
         close(fd);

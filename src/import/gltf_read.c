@@ -141,6 +141,11 @@ static bool read_scene_name(gr_ctx *c) {
 static void free_ctx(gr_ctx *c) {
     for (size_t i = 0; i < c->buffer_count; i++) free(c->buffers[i].owned);
     free(c->buffers);
+    for (size_t i = 0; i < c->file_count; i++) {
+        free(c->files[i].path);
+        free(c->files[i].data);
+    }
+    free(c->files);
     json_decref(c->root);
 }
 
@@ -149,8 +154,20 @@ static bool read_document(gr_ctx *c) {
            gr_read_meshes(c) && gr_read_nodes(c) && gr_read_skins(c) && gr_read_animations(c);
 }
 
-ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
-                       ue_scene *out, ue_diag *d) {
+/* Appends a copy of `path` to the list; false when memory runs out. */
+static bool list_file(ue_gltf_files *list, const char *path) {
+    char **grown = realloc(list->paths, (list->count + 1) * sizeof *grown);
+    if (!grown) return false;
+    list->paths = grown;
+    char *copy = malloc(strlen(path) + 1);
+    if (!copy) return false;
+    strcpy(copy, path);
+    list->paths[list->count++] = copy;
+    return true;
+}
+
+static ue_result read_listed(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
+                             ue_scene *out, ue_gltf_files *opened, ue_diag *d) {
     if (!out || (!data && size)) return UE_ERR_USAGE;
     gr_ctx c = {0};
     c.pc = ue_parse_begin(mode, d);
@@ -170,12 +187,21 @@ ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, u
         ue_scene_validate(out, d) != UE_OK)
         gr_fail(&c, "gltf.scene.invalid", UE_NO_OFFSET, "/",
                 "the document reads into a scene that fails validation (see above)");
+    bool listed = true;
+    for (size_t i = 0; opened && listed && i < c.file_count; i++) listed = list_file(opened, c.files[i].path);
     free_ctx(&c);
-    return c.pc.failure;
+    return listed ? c.pc.failure : UE_ERR_NOMEM;
 }
 
-ue_result ue_gltf_read_file(const char *path, ue_mode mode, ue_scene *out, ue_diag *d) {
+ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
+                       ue_scene *out, ue_diag *d) {
+    return read_listed(data, size, base_dir, mode, out, NULL, d);
+}
+
+ue_result ue_gltf_read_file_listed(const char *path, ue_mode mode, ue_scene *out,
+                                   ue_gltf_files *opened, ue_diag *d) {
     if (!path || !out) return UE_ERR_USAGE;
+    if (opened && !list_file(opened, path)) return UE_ERR_NOMEM;
     uint8_t *data;
     size_t size;
     ue_result r = ue_file_read(path, GR_MAX_FILE, &data, &size, d);
@@ -185,7 +211,19 @@ ue_result ue_gltf_read_file(const char *path, ue_mode mode, ue_scene *out, ue_di
     if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     else snprintf(dir, sizeof dir, ".");
     if (slash == path) snprintf(dir, sizeof dir, "/");
-    r = ue_gltf_read(data, size, dir, mode, out, d);
+    r = read_listed(data, size, dir, mode, out, opened, d);
     free(data);
     return r;
+}
+
+ue_result ue_gltf_read_file(const char *path, ue_mode mode, ue_scene *out, ue_diag *d) {
+    return ue_gltf_read_file_listed(path, mode, out, NULL, d);
+}
+
+void ue_gltf_files_free(ue_gltf_files *files) {
+    if (!files) return;
+    for (size_t i = 0; i < files->count; i++) free(files->paths[i]);
+    free(files->paths);
+    files->paths = NULL;
+    files->count = 0;
 }

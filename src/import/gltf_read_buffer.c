@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/io.h"
 #include "import/gltf_read_int.h"
@@ -103,7 +104,64 @@ static const char *unsafe_reason(const char *rel) {
     return NULL;
 }
 
-bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, uint8_t **out, size_t *size) {
+/* The file already read under the same identity, or NULL (and its identity in *dev, *ino). */
+static const gr_file *known_file(const gr_ctx *c, const char *full, uint64_t *dev, uint64_t *ino) {
+    struct stat st;
+    if (stat(full, &st) != 0) return NULL; /* the read below reports why */
+    *dev = (uint64_t)st.st_dev;
+    *ino = (uint64_t)st.st_ino;
+    for (size_t i = 0; i < c->file_count; i++)
+        if (c->files[i].dev == *dev && c->files[i].ino == *ino) return &c->files[i];
+    return NULL;
+}
+
+/* Keeps a file just read (taking `data`); false (memory) frees it. */
+static bool remember_file(gr_ctx *c, const char *full, uint64_t dev, uint64_t ino, uint8_t *data,
+                          size_t size) {
+    if (c->file_count == c->file_cap) {
+        size_t cap = c->file_cap ? c->file_cap * 2 : 4;
+        gr_file *grown = realloc(c->files, cap * sizeof *grown);
+        if (!grown) goto nomem;
+        c->files = grown;
+        c->file_cap = cap;
+    }
+    char *copy = malloc(strlen(full) + 1);
+    if (!copy) goto nomem;
+    strcpy(copy, full);
+    c->files[c->file_count++] = (gr_file){copy, dev, ino, data, size};
+    return true;
+nomem:
+    free(data);
+    ue_parse_fail(&c->pc, UE_ERR_NOMEM);
+    return false;
+}
+
+/* Reads a file not seen before, keeps it and counts it once into the decode budget. */
+static bool read_new_file(gr_ctx *c, const char *full, const char *rel, const char *path,
+                          uint64_t dev, uint64_t ino) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ue_result r = ue_file_read(full, UE_CAP_ENTRY_BYTES, &data, &size, c->pc.d);
+    if (r != UE_OK && !ue_path_exists(full)) {
+        /* a .bin left behind when the .gltf was copied: not a refused URI, so its own code */
+        gr_fail(c, "gltf.uri.missing", UE_NO_OFFSET, path, "\"%.80s\" is missing (looked for %.300s)", rel, full);
+        if (r != UE_ERR_INVALID) c->pc.failure = r;
+        return false;
+    }
+    if (r != UE_OK) {
+        gr_fail(c, "gltf.uri.external", UE_NO_OFFSET, path, "cannot read \"%.80s\"", rel);
+        if (r != UE_ERR_INVALID) c->pc.failure = r;
+        return false;
+    }
+    if (!remember_file(c, full, dev, ino, data, size)) return false;
+    /* a file named later (an image) raises the budget as if it had been counted from the start */
+    size_t before = ue_cap_decoded(c->input_bytes);
+    c->input_bytes += size;
+    c->budget += ue_cap_decoded(c->input_bytes) - before;
+    return true;
+}
+
+bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, const uint8_t **out, size_t *size) {
     char rel[1024], full[4096];
     if (!c->base_dir)
         return gr_fail(c, "gltf.uri.external", UE_NO_OFFSET, path,
@@ -116,22 +174,14 @@ bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, uint8_t **out
                        "URI \"%.80s\" refused: %s (only paths inside the file's folder)", uri, why);
     if ((size_t)snprintf(full, sizeof full, "%s/%s", c->base_dir, rel) >= sizeof full)
         return gr_fail(c, "gltf.uri.external", UE_NO_OFFSET, path, "path too long");
-    ue_result r = ue_file_read(full, UE_CAP_ENTRY_BYTES, out, size, c->pc.d);
-    if (r != UE_OK && !ue_path_exists(full)) {
-        /* a .bin left behind when the .gltf was copied: not a refused URI, so its own code */
-        gr_fail(c, "gltf.uri.missing", UE_NO_OFFSET, path, "\"%.80s\" is missing (looked for %.300s)", uri, full);
-        if (r != UE_ERR_INVALID) c->pc.failure = r;
-        return false;
+    uint64_t dev = 0, ino = 0;
+    const gr_file *f = known_file(c, full, &dev, &ino);
+    if (!f) {
+        if (!read_new_file(c, full, rel, path, dev, ino)) return false;
+        f = &c->files[c->file_count - 1];
     }
-    if (r != UE_OK) {
-        gr_fail(c, "gltf.uri.external", UE_NO_OFFSET, path, "cannot read \"%.80s\"", rel);
-        if (r != UE_ERR_INVALID) c->pc.failure = r;
-        return false;
-    }
-    /* a file named later (an image) raises the budget as if it had been counted from the start */
-    size_t before = ue_cap_decoded(c->input_bytes);
-    c->input_bytes += *size;
-    c->budget += ue_cap_decoded(c->input_bytes) - before;
+    *out = f->data;
+    *size = f->size;
     return true;
 }
 
@@ -140,12 +190,12 @@ static bool load_uri(gr_ctx *c, const char *uri, const char *path, gr_buffer *b)
     char mime[64];
     bool ok = strncmp(uri, "data:", 5) == 0
                   ? gr_data_uri(c, uri, path, &b->owned, &got, mime, sizeof mime)
-                  : gr_external_uri(c, uri, path, &b->owned, &got);
+                  : gr_external_uri(c, uri, path, &b->data, &got);
     if (!ok) return false;
+    if (b->owned) b->data = b->owned; /* a file's bytes stay the context's (shared) */
     if (got < b->size)
         return gr_fail(c, "gltf.buffer.short", UE_NO_OFFSET, path,
                        "byteLength %zu but the URI holds %zu bytes", b->size, got);
-    b->data = b->owned;
     b->file_base = UE_NO_OFFSET;
     return true;
 }

@@ -15,9 +15,17 @@
 typedef struct gr_buffer {
     const uint8_t *data;
     size_t size;        /* the buffer's byteLength (the bytes beyond it are ignored) */
-    uint8_t *owned;     /* what to free (data: URIs and files), NULL for the BIN chunk */
+    uint8_t *owned;     /* what to free (a data: URI); NULL for the BIN chunk and files (shared) */
     uint64_t file_base; /* offset of byte 0 in the outermost input, UE_NO_OFFSET if elsewhere */
 } gr_buffer;
+
+/* One external file the document names, read once however many buffers and images name it. */
+typedef struct gr_file {
+    char *path;          /* base_dir + "/" + the decoded URI, as opened */
+    uint64_t dev, ino;   /* its identity: two URIs spelling one file share one read */
+    uint8_t *data;
+    size_t size;
+} gr_file;
 
 typedef struct gr_ctx {
     ue_parse_ctx pc;
@@ -29,7 +37,9 @@ typedef struct gr_ctx {
     uint64_t bin_offset;         /* file offset of the BIN chunk's data */
     gr_buffer *buffers;
     size_t buffer_count;
-    size_t input_bytes;          /* the document plus every file it names */
+    gr_file *files;              /* every distinct external file read so far */
+    size_t file_count, file_cap;
+    size_t input_bytes;          /* the document plus every distinct file it names */
     size_t budget;               /* decoded bytes still allowed (bounded work) */
 } gr_ctx;
 
@@ -127,8 +137,9 @@ bool gr_read_animations(gr_ctx *c);
 /* Decodes a data: URI ("data:[mime][;base64],payload") into *out (malloc). */
 bool gr_data_uri(gr_ctx *c, const char *uri, const char *path, uint8_t **out, size_t *size,
                  char *mime, size_t mime_cap);
-/* Reads a relative URI under base_dir into *out (malloc); absolute paths, schemes and ".."
- * segments are refused. */
-bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, uint8_t **out, size_t *size);
+/* The bytes of the file a relative URI names under base_dir (owned by the context: a file named
+ * by several buffers or images is read, kept and counted into input_bytes once); absolute paths,
+ * schemes and ".." segments are refused. */
+bool gr_external_uri(gr_ctx *c, const char *uri, const char *path, const uint8_t **out, size_t *size);
 
 #endif

@@ -8,7 +8,8 @@
 #include "import/gltf_read_int.h"
 #include "import/png_read.h"
 
-/* An image's bytes: a buffer view or a URI (*owned is what the caller frees). */
+/* An image's bytes: a buffer view, a file or a data: URI (*owned is what the caller frees:
+ * only a decoded data: URI). */
 static bool image_bytes(gr_ctx *c, json_t *img, const char *path, const uint8_t **data,
                         size_t *size, uint8_t **owned) {
     const char *uri, *mime;
@@ -22,9 +23,8 @@ static bool image_bytes(gr_ctx *c, json_t *img, const char *path, const uint8_t 
         return false;
     if (view >= 0) return gr_view_bytes(c, view, path, data, size);
     if (!uri) return gr_fail(c, "gltf.image.source", UE_NO_OFFSET, path, "neither uri nor bufferView");
-    bool ok = strncmp(uri, "data:", 5) == 0
-                  ? gr_data_uri(c, uri, path, owned, size, uri_mime, sizeof uri_mime)
-                  : gr_external_uri(c, uri, path, owned, size);
+    if (strncmp(uri, "data:", 5) != 0) return gr_external_uri(c, uri, path, data, size); /* shared */
+    bool ok = gr_data_uri(c, uri, path, owned, size, uri_mime, sizeof uri_mime);
     *data = *owned;
     return ok;
 }

@@ -107,6 +107,30 @@ expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.rlb" --base "$R" --into "$O:te
 err_has "nested archive" "--into a nested archive"
 absent "$T/no.rlb" "--into a nested archive"
 
+# ENTRY names are checked, before the glTF is read, against the archive's name field.
+long36=$(printf 'N%.0s' $(seq 1 36))
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.rlb" --base "$R" --into "$O:$long36"
+err_has "entry name '$long36' is not Windows-1251 text of 1 to 35 bytes (an NRes name)" "a 36-byte NRes name"
+absent "$T/no.rlb" "a 36-byte NRes name"
+long20=averyveryverylong.msh
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/no.lib" --base "$R" --into "$P/sprites_demo.lib:$long20"
+err_has "entry name '$long20' is not Windows-1251 text of 1 to 12 bytes (an RsLi name)" "a 21-byte RsLi name"
+absent "$T/no.lib" "a 21-byte RsLi name"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/twelve.lib" --base "$R" --into "$P/sprites_demo.lib:twelve45.msh"
+err_has "added $P/sprites_demo.lib:twelve45.msh" "a 12-byte RsLi name fits"
+$PY bad json "$T/json_early.gltf"
+expect_rc 2 "$UE" import "$T/json_early.gltf" -o "$T/no.rlb" --into "$O:$long36"
+err_has "1 to 35 bytes" "the ENTRY name is checked before the (broken) glTF is read"
+# The glTF's warnings are printed once, under its own name, also when the archive step fails.
+mkdir "$T/warn"; cp "$T/sep/robot.gltf" "$T/sep/robot.bin" "$T/warn/"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['scenes'].append(d['scenes'][0]); json.dump(d,open(sys.argv[1],'w'))" "$T/warn/robot.gltf"
+printf 'NRes\001\001\000\000' >"$T/broken.rlb"
+expect_rc 1 "$UE" import "$T/warn/robot.gltf" -o "$T/no.rlb" --base "$R" --into "$T/broken.rlb:ROBOT.msh"
+same "$(grep -c 'gltf.scene.several' "$T/err")" 1 "glTF warnings printed once when the archive step fails"
+same "$(grep 'gltf.scene.several' "$T/err" | cut -d: -f1)" "$T/warn/robot.gltf" "glTF warnings named by the glTF"
+grep -q "^$T/broken.rlb: error" "$T/err" && ok || { bad "the broken archive's error names it"; cat "$T/err" >&2; }
+absent "$T/no.rlb" "a broken --into archive"
+
 # ---- never lose a file ----
 cp "$R" "$T/keep.msh"; cp "$O" "$T/keep.rlb"
 expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/keep.msh" --base "$T/keep.msh" -f
@@ -119,6 +143,19 @@ expect_rc 2 "$UE" import "$T/moved.glb" -o "$T/moved.msh" --base "$R"
 err_has "exists (use -f" "an existing output without -f"
 expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/moved.msh" --base "$R" -f
 same_file "$T/moved.msh" "$R" "-f replaces the output"
+# The files the glTF names are inputs too: its .bin and an external image are never the output.
+expect_rc 0 "$UE" convert "$R" -o "$T/own/robot.gltf"
+$PY external-image "$T/own/robot.gltf" 0 skin.png
+expect_rc 0 "$UE" import "$T/own/robot.gltf" -o "$T/own.msh" --base "$R"
+same_file "$T/own.msh" "$R" "import --base of a .gltf with an external PNG"
+cp "$T/own/robot.bin" "$T/own.bin"; cp "$T/own/skin.png" "$T/own.png"
+for target in robot.bin skin.png; do
+  expect_rc 2 "$UE" import "$T/own/robot.gltf" -o "$T/own/$target" -f
+  err_has "output is the input $T/own/$target" "-o the glTF's own $target"
+  err_has "an input is never overwritten" "-o the glTF's own $target"
+done
+same_file "$T/own/robot.bin" "$T/own.bin" "the glTF's .bin is never the output"
+same_file "$T/own/skin.png" "$T/own.png" "the glTF's external PNG is never the output"
 
 # ---- bad input: exit 1, the glTF path named, nothing written ----
 bad_input() { # bad_input FILE PATH_IN_MESSAGE [import options...]
@@ -203,4 +240,10 @@ expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q3.msh"
 same "$(cat "$T/err")" "" "import -q of a new model prints nothing (its warnings neither)"
 expect_rc 2 "$UE" import -q "$T/robot.glb" -o "$T/q3.msh"
 err_has "exists (use -f" "import -q still prints errors"
+# A FIFO named by a URI is refused at once, not waited on for a writer (timeout exits 124).
+mkdir "$T/fifo"; cp "$T/own/robot.gltf" "$T/fifo/"; mkfifo "$T/fifo/robot.bin"
+expect_rc 3 timeout 20 "$UE" import "$T/fifo/robot.gltf" -o "$T/fifo.msh"
+err_has "robot.bin: not a regular file" "a FIFO named by a buffer"
+err_has "/buffers/0" "a FIFO named by a buffer"
+absent "$T/fifo.msh" "a FIFO named by a buffer"
 finish

@@ -133,6 +133,19 @@ def blender_triangle():
     return doc, bytearray(blob)
 
 
+def external_image(gltf, index, name):
+    """Moves image `index` of a .gltf out of its buffer into the file `name` beside it."""
+    doc = json.load(open(gltf))
+    folder = gltf.rsplit('/', 1)[0]
+    img = doc['images'][int(index)]
+    view = doc['bufferViews'][img.pop('bufferView')]
+    blob = open(folder + '/' + doc['buffers'][view['buffer']]['uri'], 'rb').read()
+    at = view.get('byteOffset', 0)
+    open(folder + '/' + name, 'wb').write(blob[at:at + view['byteLength']])
+    img['uri'] = name
+    json.dump(doc, open(gltf, 'w'))
+
+
 def data_uri(blob):
     return 'data:application/octet-stream;base64,' + base64.b64encode(bytes(blob)).decode()
 
@@ -211,4 +224,4 @@ def summary(path):
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     {'move-vertex': move_vertex, 'reparent': reparent, 'set-node': set_node, 'oversize': oversize, 'bad': bad,
-     'msh-diff': msh_diff, 'moved-vertices': moved_vertices, 'summary': summary}[cmd](*args)
+     'external-image': external_image, 'msh-diff': msh_diff, 'moved-vertices': moved_vertices, 'summary': summary}[cmd](*args)
