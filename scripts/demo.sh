@@ -2,7 +2,8 @@
 # The README's main job: write the built-in sample pack, run the container pipeline on every
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
 # input is never overwritten, then convert every model to glTF (and the robot to OBJ), show the
-# creature's animation clips, and write the textures as PNG.
+# creature's animation clips, import a glTF back into an MSH and into its archive, and write
+# the textures as PNG.
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -50,6 +51,16 @@ for a in doc["animations"]:
     print("%s: %.3f s, joints %s, %d material/texture pointer channels" % (a["name"], ends, " ".join(joints), ptrs))
 EOF_PY
 echo "open $OUT/creature.glb in a viewer with KHR_animation_pointer (e.g. sandbox.babylonjs.com)"
+
+echo "== back into the game: glTF → MSH (unearth import)"
+"$UE" convert "$PACK/parkan/robot.msh" -o "$WORK/robot_edit.glb" -f --lod all   # every LOD and group
+"$UE" import "$WORK/robot_edit.glb" -o "$WORK/robot_back.msh" --base "$PACK/parkan/robot.msh" -f
+cmp "$PACK/parkan/robot.msh" "$WORK/robot_back.msh" && echo "convert → import --base: byte-identical"
+"$UE" import "$WORK/robot_edit.glb" -o "$WORK/robot_new.msh" -f   # a new model from the glTF
+"$UE" validate --strict "$WORK/robot_new.msh"
+"$UE" import "$WORK/robot_edit.glb" -o "$WORK/objects_modded.rlb" -f \
+  --base "$PACK/parkan/objects.rlb:ROBOT.msh" --into "$PACK/parkan/objects.rlb:ROBOT.msh"
+"$UE" validate --strict "$WORK/objects_modded.rlb"
 
 echo "== textures"
 "$UE" textures "$PACK/gamecube/creature.fsys" -o "$OUT/textures/creature" -f
