@@ -94,6 +94,9 @@ ue_result cli_output_conflict(const char *output, const char *companion,
 /* The printing form: 0 when `output` is safe; otherwise prints why and returns exit code 2. */
 int cli_check_output(const char *verb, const char *output, const char *const *inputs,
                      size_t input_count);
+/* For verbs that write one file: 0 when `output` may be written; a directory (never replaced)
+ * or, without `force`, an existing file prints why and returns exit code 2. */
+int cli_refuse_existing(const char *verb, const char *output, bool force);
 
 int cmd_info(const cli_opts *o);
 int cmd_list(const cli_opts *o);

@@ -195,10 +195,8 @@ int cmd_extract(const cli_opts *o) {
 }
 
 int cmd_pack(const cli_opts *o) {
-    if (!o->force && ue_path_exists(o->output)) {
-        cli_error("pack: %s exists (use -f to overwrite)", o->output);
-        return EXIT_USAGE;
-    }
+    int refused = cli_refuse_existing("pack", o->output, o->force);
+    if (refused) return refused;
     ue_diag d = {0};
     ue_result r = ue_archive_pack_file(o->inputs[0], o->output, o->force, &d);
     cli_print_diags_as(o->inputs[0], &d, 50);

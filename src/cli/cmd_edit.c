@@ -208,11 +208,7 @@ static int check_edit_output(const cli_opts *o) {
             int guard = cli_check_output("edit", o->output, &o->ops[i + 2], 1);
             if (guard) return guard;
         }
-    if (!o->force && ue_path_exists(o->output)) {
-        cli_error("edit: %s exists (use -f to overwrite)", o->output);
-        return EXIT_USAGE;
-    }
-    return 0;
+    return cli_refuse_existing("edit", o->output, o->force);
 }
 
 /* The one model at the input (a file or ARCHIVE:ENTRY), found through the model registry;

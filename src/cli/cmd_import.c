@@ -33,11 +33,7 @@ static int check_outputs(const cli_opts *o) {
                   "file named *.msh as a model; give it the archive's extension (.rlb, .lib)", o->output);
         return EXIT_USAGE;
     }
-    if (!o->force && ue_path_exists(o->output)) {
-        cli_error("import: %s exists (use -f to overwrite)", o->output);
-        return EXIT_USAGE;
-    }
-    return 0;
+    return cli_refuse_existing("import", o->output, o->force);
 }
 
 /* Like convert, extract and pack, import makes the directories its output lives in; only

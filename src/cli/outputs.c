@@ -2,6 +2,7 @@
  * output that is, contains or lies inside one of the command's inputs is refused, -f or not. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "common/io.h"
@@ -31,4 +32,18 @@ int cli_check_output(const char *verb, const char *output, const char *const *in
     }
     ue_diag_free(&d);
     return r == UE_OK ? 0 : cli_exit_code(r);
+}
+
+int cli_refuse_existing(const char *verb, const char *output, bool force) {
+    struct stat st;
+    if (stat(output, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("%s: %s is a directory; -o names the file to write (a directory is never replaced, "
+                  "even with -f)", verb, output);
+        return EXIT_USAGE;
+    }
+    if (!force && ue_path_exists(output)) {
+        cli_error("%s: %s exists (use -f to overwrite)", verb, output);
+        return EXIT_USAGE;
+    }
+    return 0;
 }

@@ -231,6 +231,13 @@ absent "$T/o7.msh" "an --into output named .msh"
 expect_rc 2 "$UE" import "$T/robot.glb" --into "$O:robot.msh" -o "$T/o7.MSH"
 absent "$T/o7.MSH" "an --into output named .MSH"
 
+# -o naming a directory: no "-f" hint, as -f would not replace it either.
+mkdir -p "$T/adir"
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/adir"
+err_has "is a directory; -o names the file to write" "-o a directory"
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/adir" -f
+err_has "is a directory; -o names the file to write" "-o a directory, -f"
+
 # ---- -q: only errors ----
 expect_rc 0 "$UE" import -q "$T/robot.glb" -o "$T/q1.msh" --base "$R"
 same "$(cat "$T/err")" "" "import -q --base prints nothing"
