@@ -42,6 +42,26 @@ static int info_json(const cli_opts *o, ue_archive *a, const ue_diag *d) {
     return 0;
 }
 
+/* One header field: a value on the key's line; a list of records (PKX animation entries and
+ * slots) one record a line, so a long table stays readable. */
+static void print_header_field(const char *key, json_t *v) {
+    bool records = json_is_array(v) && json_array_size(v) > 0 && json_is_object(json_array_get(v, 0));
+    if (records) {
+        printf("  %s (%zu)\n", key, json_array_size(v));
+        size_t i;
+        json_t *item;
+        json_array_foreach(v, i, item) {
+            char *s = json_dumps(item, JSON_COMPACT);
+            printf("    [%zu] %s\n", i, s ? s : "?");
+            free(s);
+        }
+        return;
+    }
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    printf("  %-20s %s\n", key, s ? s : "?");
+    free(s);
+}
+
 static void info_text(const char *path, ue_archive *a) {
     char *text = ue_archive_info_json(a);
     json_t *j = text ? json_loads(text, 0, NULL) : NULL;
@@ -51,11 +71,7 @@ static void info_text(const char *path, ue_archive *a) {
            (long long)json_integer_value(json_object_get(j, "size")), ue_archive_count(a));
     const char *key;
     json_t *v;
-    json_object_foreach(json_object_get(j, "header"), key, v) {
-        char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-        printf("  %-20s %s\n", key, s ? s : "?");
-        free(s);
-    }
+    json_object_foreach(json_object_get(j, "header"), key, v) print_header_field(key, v);
     /* A per-kind summary helps spot nested models at a glance. */
     size_t nested = 0;
     for (size_t i = 0; i < ue_archive_count(a); i++) {
