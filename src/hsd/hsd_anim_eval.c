@@ -12,7 +12,8 @@
 static bool track_value(const ue_hsd_model *m, const ue_hsd_track *tr, float frame, float *v) {
     const ue_hsd_anims *a = &m->anims;
     if (tr->first_key > a->key_count || tr->key_count > a->key_count - tr->first_key) return false;
-    return ue_hsd_keys_eval(a->keys + tr->first_key, tr->key_count, tr->start_frame, frame, v);
+    const ue_hsd_key *keys = tr->key_count ? a->keys + tr->first_key : NULL;
+    return ue_hsd_keys_eval(keys, tr->key_count, tr->start_frame, frame, v);
 }
 
 /* The tracks of AObj `aobj`: *first and the count, or 0 when the AObj is absent or broken. */
@@ -20,8 +21,9 @@ static size_t aobj_tracks(const ue_hsd_model *m, int32_t aobj, const ue_hsd_trac
     const ue_hsd_anims *a = &m->anims;
     if (aobj < 0 || (size_t)aobj >= a->aobj_count) return 0;
     const ue_hsd_aobj *ao = &a->aobjs[aobj];
-    if (ao->first_track > a->track_count || ao->track_count > a->track_count - ao->first_track)
-        return 0;
+    if (ao->track_count == 0 || ao->first_track > a->track_count ||
+        ao->track_count > a->track_count - ao->first_track)
+        return 0; /* (no pointer arithmetic on an empty, possibly NULL, table) */
     *first = a->tracks + ao->first_track;
     return ao->track_count;
 }

@@ -194,7 +194,7 @@ static ue_result check_clip_slots(const ue_hsd_model *m, ue_diag *d) {
 /* AnimJoint: every row's joint must be reached by the lock-step walk: its parent and its
  * previous sibling have nodes too (a missing node ends the walk there). */
 static ue_result check_joint_tree(anim_scratch *s, const ue_hsd_clip *c, ue_diag *d) {
-    const ue_hsd_anim_target *t = s->m->anims.targets + c->first_target;
+    const ue_hsd_anim_target *t = c->target_count ? s->m->anims.targets + c->first_target : NULL;
     int32_t set = (int32_t)c->set, root = s->m->sets[set].root_joint;
     ue_result r = UE_OK;
     uint32_t k = 0;
@@ -223,7 +223,7 @@ static ue_result check_joint_tree(anim_scratch *s, const ue_hsd_clip *c, ue_diag
  * DObjs. TexAnim rows hang on the MatAnim row of their DObj, which comes first. */
 static ue_result check_material_tree(anim_scratch *s, const ue_hsd_clip *c, ue_diag *d) {
     const ue_hsd_model *m = s->m;
-    const ue_hsd_anim_target *t = m->anims.targets + c->first_target;
+    const ue_hsd_anim_target *t = c->target_count ? m->anims.targets + c->first_target : NULL;
     ue_result r = UE_OK;
     size_t mats = 0, covered = 0;
     for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++) {
@@ -338,7 +338,7 @@ static void link_nodes(anim_writer *w) {
 }
 
 static void write_joint_clip(anim_writer *w, const ue_hsd_clip *c) {
-    const ue_hsd_anim_target *t = w->m->anims.targets + c->first_target;
+    const ue_hsd_anim_target *t = c->target_count ? w->m->anims.targets + c->first_target : NULL;
     for (uint32_t k = 0; k < c->target_count; k++) {
         mark_joint(&w->s, t[k].joint);
         w->node_at[t[k].joint] = w->target_at[c->first_target + k] = place(w, ANIMJOINT_SIZE);
@@ -378,7 +378,7 @@ static void fill_texanim(anim_writer *w, size_t row) {
  * is the field the next TexAnim of MatAnim row `row` goes into). */
 static void fill_material_rows(anim_writer *w, const ue_hsd_clip *c) {
     const ue_hsd_model *m = w->m;
-    const ue_hsd_anim_target *t = m->anims.targets + c->first_target;
+    const ue_hsd_anim_target *t = c->target_count ? m->anims.targets + c->first_target : NULL;
     for (uint32_t k = 0; k < c->target_count; k++) {
         size_t row = c->first_target + k;
         if (t[k].kind == UE_HSD_ANIM_MATERIAL) {
@@ -405,7 +405,7 @@ static void fill_material_rows(anim_writer *w, const ue_hsd_clip *c) {
 }
 
 static void write_material_clip(anim_writer *w, const ue_hsd_clip *c) {
-    const ue_hsd_anim_target *t = w->m->anims.targets + c->first_target;
+    const ue_hsd_anim_target *t = c->target_count ? w->m->anims.targets + c->first_target : NULL;
     int32_t set = (int32_t)c->set, root = w->m->sets[set].root_joint;
     for (uint32_t k = 0; k < c->target_count; k++) mark_reach(&w->s, t[k].joint, root, set);
     for (size_t i = 0; i < w->s.marked_count; i++)
