@@ -226,7 +226,15 @@ static void skel_joint(hsd_scene_ctx *x, skel_work *w, size_t clip, size_t j, co
                          (double)f->frame[fi]);
         }
         memcpy(local, &x->pose.local[16 * j], 16 * sizeof *local);
-        hsd_local_to_trs(local, o, o + 3, o + 7);
+        /* the joint node's own TRS: finite even where the bind matrix overflows (hsd.pose.nan) */
+        const ue_scene_node *n = x->joint_node[j] >= 0 ? &x->s->nodes[x->joint_node[j]] : NULL;
+        if (n) {
+            memcpy(o, n->translation, 3 * sizeof *o);
+            memcpy(o + 3, n->rotation, 4 * sizeof *o);
+            memcpy(o + 7, n->scale, 3 * sizeof *o);
+        } else {
+            hsd_local_to_trs(local, o, o + 3, o + 7);
+        }
     }
     if (differs(local, &x->pose.local[16 * j])) w->moved[j] = 1;
     if (fi > 0) { /* the short way: no sign flip between neighbouring keys */
