@@ -326,7 +326,7 @@ static json_t *load_manifest(const char *dir, const ue_container_ops **ops, ue_r
         return NULL;
     }
     json_error_t err;
-    json_t *m = json_load_file(path, 0, &err);
+    json_t *m = ue_manifest_json_load(path, &err);
     if (!m) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "line %d: %s",
                     err.line, err.text);

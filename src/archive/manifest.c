@@ -352,11 +352,27 @@ static bool listed_in_manifest(const char *rel, void *ctx) {
     return bsearch(&rel, set->items, set->count, sizeof *set->items, compare_strings) != NULL;
 }
 
+json_t *ue_manifest_json_load(const char *path, json_error_t *err) {
+    uint8_t *text = NULL;
+    size_t size = 0;
+    if (ue_file_read(path, UE_CAP_ENTRY_BYTES, &text, &size, NULL) != UE_OK) {
+        int failed = errno;
+        if (err) {
+            memset(err, 0, sizeof *err);
+            snprintf(err->text, sizeof err->text, "cannot read: %s", strerror(failed));
+        }
+        return NULL;
+    }
+    json_t *m = json_loadb((const char *)text, size, 0, err);
+    free(text);
+    return m;
+}
+
 bool ue_manifest_dir_is_extract(const char *dir, void *unused) {
     (void)unused;
     char path[4096];
     if (snprintf(path, sizeof path, "%s/manifest.json", dir) >= (int)sizeof path) return false;
-    json_t *m = json_load_file(path, 0, NULL);
+    json_t *m = ue_manifest_json_load(path, NULL);
     bool ours = false;
     string_set set = {0};
     /* "source" names the archive the extract came from, which is not in the directory. */
