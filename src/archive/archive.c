@@ -1,5 +1,6 @@
 /* unearth — the format-neutral archive layer: detection, "OUTER:ENTRY" addressing, extract
  * with manifest.json, pack dispatch by the manifest's format, and recursive validation. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,42 +318,75 @@ ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_
     return r;
 }
 
-static json_t *load_manifest(const char *dir, const ue_container_ops **ops, ue_result *r, ue_diag *d) {
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/manifest.json", dir);
-    *ops = NULL;
-    if (n < 0 || (size_t)n >= sizeof path) {
-        *r = UE_ERR_USAGE;
-        return NULL;
+/* manifest.json as pack reads it: always as an arena document (which also names the format);
+ * as a jansson tree too for the formats whose pack still takes one. */
+typedef struct loaded_manifest {
+    const ue_container_ops *ops;
+    ue_jdoc doc;
+    json_t *tree;
+} loaded_manifest;
+
+static void manifest_free(loaded_manifest *m) {
+    ue_jdoc_free(&m->doc);
+    json_decref(m->tree);
+}
+
+static ue_result manifest_parse(const char *path, const uint8_t *text, size_t size,
+                                loaded_manifest *m, ue_diag *d) {
+    ue_jdoc_error err;
+    ue_result r = ue_jdoc_parse((const char *)text, size, &m->doc, &err);
+    if (r != UE_OK) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", err.offset, path,
+                    "line %zu, column %zu: %s", err.line, err.column, err.text);
+        return r;
     }
-    json_error_t err;
-    json_t *m = ue_manifest_json_load(path, &err);
-    if (!m) {
-        ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "line %d: %s",
-                    err.line, err.text);
-        *r = ue_path_exists(path) ? UE_ERR_INVALID : UE_ERR_IO;
-        return NULL;
-    }
-    const char *fmt = json_string_value(json_object_get(m, "format"));
-    *ops = fmt ? find_ops(fmt) : NULL;
-    if (!*ops || !(*ops)->pack) {
+    const char *fmt = ue_jv_string(ue_jv_get(&m->doc.root, "format"));
+    m->ops = fmt ? find_ops(fmt) : NULL;
+    if (!m->ops || !(m->ops->pack || m->ops->pack_jv)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.format", UE_NO_OFFSET, path,
                     "unknown or missing \"format\" (%s)", fmt ? fmt : "none");
-        json_decref(m);
-        *r = UE_ERR_INVALID;
-        return NULL;
+        return UE_ERR_INVALID;
     }
-    *r = UE_OK;
-    return m;
+    if (m->ops->pack_jv) return UE_OK;
+    json_error_t jerr;
+    m->tree = json_loadb((const char *)text, size, 0, &jerr);
+    if (m->tree) return UE_OK;
+    ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "line %d: %s",
+                jerr.line, jerr.text);
+    return UE_ERR_INVALID;
+}
+
+static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) {
+    memset(m, 0, sizeof *m);
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/manifest.json", dir);
+    if (n < 0 || (size_t)n >= sizeof path) return UE_ERR_USAGE;
+    uint8_t *text = NULL;
+    size_t size = 0;
+    ue_result r = ue_file_read(path, UE_CAP_ENTRY_BYTES, &text, &size, NULL);
+    if (r != UE_OK) {
+        int failed = errno;
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "cannot read: %s",
+                    strerror(failed));
+        return ue_path_exists(path) ? UE_ERR_INVALID : UE_ERR_IO;
+    }
+    r = manifest_parse(path, text, size, m, d);
+    free(text);
+    if (r != UE_OK) manifest_free(m);
+    return r;
+}
+
+static ue_result pack_buf(const loaded_manifest *m, const char *dir, ue_buf *out, ue_diag *d) {
+    return m->ops->pack_jv ? m->ops->pack_jv(&m->doc.root, dir, out, d)
+                           : m->ops->pack(m->tree, dir, out, d);
 }
 
 ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
-    const ue_container_ops *ops;
-    ue_result r;
-    json_t *m = load_manifest(dir, &ops, &r, d);
-    if (!m) return r;
-    r = ops->pack(m, dir, out, d);
-    json_decref(m);
+    loaded_manifest m;
+    ue_result r = load_manifest(dir, &m, d);
+    if (r != UE_OK) return r;
+    r = pack_buf(&m, dir, out, d);
+    manifest_free(&m);
     return r;
 }
 
@@ -367,29 +401,30 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
 }
 
 ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
-    const ue_container_ops *ops;
-    ue_result r;
-    json_t *m = load_manifest(dir, &ops, &r, d);
-    if (!m) return r;
+    loaded_manifest m;
+    ue_result r = load_manifest(dir, &m, d);
+    if (r != UE_OK) return r;
     /* Only once the manifest has been read, so a wrong DIR leaves no new directories. */
     if ((r = make_parent_dirs(path, d)) != UE_OK) {
-        json_decref(m);
+        manifest_free(&m);
         return r;
     }
-    if (ops->pack_to) {
+    if (m.ops->pack_to_jv || m.ops->pack_to) {
         /* Streamed: payload files are copied into the output without being held in memory. */
         ue_file_sink f;
         r = ue_file_sink_begin(&f, path, overwrite, d);
-        if (r == UE_OK) r = ops->pack_to(m, dir, &f.sink, d);
+        if (r == UE_OK)
+            r = m.ops->pack_to_jv ? m.ops->pack_to_jv(&m.doc.root, dir, &f.sink, d)
+                                  : m.ops->pack_to(m.tree, dir, &f.sink, d);
         if (r == UE_OK) r = ue_file_sink_commit(&f, d);
         else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {
         ue_buf out = {0};
-        r = ops->pack(m, dir, &out, d);
+        r = pack_buf(&m, dir, &out, d);
         if (r == UE_OK) r = ue_file_write_atomic(path, out.data, out.size, overwrite, d);
         ue_buf_free(&out);
     }
-    json_decref(m);
+    manifest_free(&m);
     return r;
 }
 

@@ -8,6 +8,7 @@
 #include "unearth/archive.h"
 #include "unearth/common.h"
 #include "common/io.h"
+#include "common/json_doc.h"
 
 typedef struct ue_container_ops {
     const char *name;         /* "nres"; also the manifest's "format" value */
@@ -34,6 +35,11 @@ typedef struct ue_container_ops {
     /* Optional: the same, streamed into a sink (used for files, so payloads are copied file to
      * file instead of being held in memory). */
     ue_result (*pack_to)(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d);
+    /* Optional, preferred over the two above when set: pack and pack_to reading the manifest as
+     * an arena document (common/json_doc.h), which a manifest of 20,000 entries needs: the
+     * jansson tree of one costs more than the copy of its payloads (docs/archives.md). */
+    ue_result (*pack_jv)(const ue_jv *manifest, const char *dir, ue_buf *out, ue_diag *d);
+    ue_result (*pack_to_jv)(const ue_jv *manifest, const char *dir, ue_sink *out, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
@@ -89,6 +95,16 @@ json_t *ue_manifest_json_load(const char *path, json_error_t *err);
 /* The full path of the file a manifest entry names, and its size, without reading it. */
 ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
                                 char **path, uint64_t *size, ue_diag *d);
+/* The same three on an arena document (the manifest as pack_jv reads it). */
+ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
+                                   char **path, uint64_t *size, ue_diag *d);
+ue_result ue_manifest_load_file_jv(const char *dir, const ue_jv *entry, const char *key,
+                                   size_t cap, uint8_t **data, size_t *size, bool *changed,
+                                   ue_diag *d);
+bool ue_jv_u32(const ue_jv *obj, const char *key, uint32_t *out, const char *where, ue_diag *d);
+bool ue_jv_u64(const ue_jv *obj, const char *key, uint64_t *out, const char *where, ue_diag *d);
+bool ue_jv_hex(const ue_jv *obj, const char *key, uint8_t *out, size_t n, size_t *len,
+               const char *where, ue_diag *d);
 /* Typed getters that report "manifest: entries[3].attr1 missing or not a number". */
 bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where, ue_diag *d);
 bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where, ue_diag *d);

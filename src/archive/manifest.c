@@ -190,10 +190,9 @@ static bool safe_relative(const char *rel) {
     return true;
 }
 
-/* The relative path under `key` of a manifest entry, or NULL (with a diagnostic) when it is
- * missing or could leave the manifest's directory. */
-static const char *manifest_rel_path(const json_t *entry, const char *key, ue_diag *d) {
-    const char *rel = json_string_value(json_object_get(entry, key));
+/* The relative path `rel` found under `key` of a manifest entry, or NULL (with a diagnostic)
+ * when it is missing or could leave the manifest's directory. */
+static const char *checked_rel_path(const char *rel, const char *key, ue_diag *d) {
     if (rel && safe_relative(rel)) return rel;
     ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
                 "\"%s\" must be a relative path inside the directory (got %s)", key,
@@ -201,10 +200,12 @@ static const char *manifest_rel_path(const json_t *entry, const char *key, ue_di
     return NULL;
 }
 
-ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
-                                char **path_out, uint64_t *size, ue_diag *d) {
+/* The two readings of the manifest (jansson tree, arena document) share everything below the
+ * lookup of a field: these take the field's value as found (NULL when absent). */
+static ue_result file_path(const char *dir, const char *rel_value, const char *key,
+                           char **path_out, uint64_t *size, ue_diag *d) {
     *path_out = NULL;
-    const char *rel = manifest_rel_path(entry, key, d);
+    const char *rel = checked_rel_path(rel_value, key, d);
     if (!rel) return UE_ERR_INVALID;
     size_t len = strlen(dir) + strlen(rel) + 2;
     char *path = malloc(len);
@@ -228,45 +229,44 @@ ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char
     return UE_OK;
 }
 
-ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
-                                size_t cap, uint8_t **data, size_t *size, bool *changed,
-                                ue_diag *d) {
+static ue_result load_file(const char *dir, const char *rel_value, const char *want_xxh64,
+                           const char *key, size_t cap, uint8_t **data, size_t *size,
+                           bool *changed, ue_diag *d) {
     *data = NULL;
     *size = 0;
     *changed = true;
-    const char *rel = manifest_rel_path(entry, key, d);
+    const char *rel = checked_rel_path(rel_value, key, d);
     if (!rel) return UE_ERR_INVALID;
     char path[4096];
     int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
     if (n < 0 || (size_t)n >= sizeof path) return UE_ERR_USAGE;
     ue_result r = ue_file_read(path, cap, data, size, d);
     if (r != UE_OK) return r == UE_ERR_IO ? UE_ERR_INVALID : r;
-    const char *want = json_string_value(json_object_get(entry, "xxh64"));
-    if (want) {
+    if (want_xxh64) {
         char have[17];
         ue_xxh64_hex(*data, *size, have);
-        *changed = strcmp(have, want) != 0;
+        *changed = strcmp(have, want_xxh64) != 0;
     }
     return UE_OK;
 }
 
-bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where,
-                 ue_diag *d) {
-    const json_t *v = json_object_get(obj, key);
-    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+/* `is_integer` and `value`: what the field holds; false (reported when `where`) unless it is
+ * a non-negative integer. */
+static bool u64_field(bool is_integer, int64_t value, const char *key, uint64_t *out,
+                      const char *where, ue_diag *d) {
+    if (!is_integer || value < 0) {
         if (where)
             ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
                         "\"%s\" missing or not a non-negative integer", key);
         return false;
     }
-    *out = (uint64_t)json_integer_value(v);
+    *out = (uint64_t)value;
     return true;
 }
 
-bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where,
-                 ue_diag *d) {
-    uint64_t v;
-    if (!ue_json_u64(obj, key, &v, where, d)) return false;
+static bool u32_field(bool ok, uint64_t v, const char *key, uint32_t *out, const char *where,
+                      ue_diag *d) {
+    if (!ok) return false;
     if (v > UINT32_MAX) {
         if (where)
             ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
@@ -277,9 +277,8 @@ bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *
     return true;
 }
 
-bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
-                 const char *where, ue_diag *d) {
-    const char *s = json_string_value(json_object_get(obj, key));
+static bool hex_field(const char *s, const char *key, uint8_t *out, size_t n, size_t *len,
+                      const char *where, ue_diag *d) {
     size_t got = 0;
     if (!s || !ue_hex_decode(s, out, n, &got) || (n && got != n && !len)) {
         if (where)
@@ -290,6 +289,70 @@ bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, siz
     if (len) *len = got;
     else if (n && got != n) return false;
     return true;
+}
+
+ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
+                                char **path_out, uint64_t *size, ue_diag *d) {
+    return file_path(dir, json_string_value(json_object_get(entry, key)), key, path_out, size,
+                     d);
+}
+
+ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
+                                   char **path_out, uint64_t *size, ue_diag *d) {
+    return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, path_out, size, d);
+}
+
+ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
+                                size_t cap, uint8_t **data, size_t *size, bool *changed,
+                                ue_diag *d) {
+    return load_file(dir, json_string_value(json_object_get(entry, key)),
+                     json_string_value(json_object_get(entry, "xxh64")), key, cap, data, size,
+                     changed, d);
+}
+
+ue_result ue_manifest_load_file_jv(const char *dir, const ue_jv *entry, const char *key,
+                                   size_t cap, uint8_t **data, size_t *size, bool *changed,
+                                   ue_diag *d) {
+    return load_file(dir, ue_jv_string(ue_jv_get(entry, key)),
+                     ue_jv_string(ue_jv_get(entry, "xxh64")), key, cap, data, size, changed, d);
+}
+
+bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where,
+                 ue_diag *d) {
+    const json_t *v = json_object_get(obj, key);
+    return u64_field(json_is_integer(v), json_is_integer(v) ? json_integer_value(v) : 0, key,
+                     out, where, d);
+}
+
+bool ue_jv_u64(const ue_jv *obj, const char *key, uint64_t *out, const char *where,
+               ue_diag *d) {
+    const ue_jv *v = ue_jv_get(obj, key);
+    bool is_integer = ue_jv_is(v, UE_JV_INTEGER);
+    return u64_field(is_integer, is_integer ? v->u.integer : 0, key, out, where, d);
+}
+
+bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where,
+                 ue_diag *d) {
+    uint64_t v = 0;
+    bool ok = ue_json_u64(obj, key, &v, where, d); /* before v is read */
+    return u32_field(ok, v, key, out, where, d);
+}
+
+bool ue_jv_u32(const ue_jv *obj, const char *key, uint32_t *out, const char *where,
+               ue_diag *d) {
+    uint64_t v = 0;
+    bool ok = ue_jv_u64(obj, key, &v, where, d); /* before v is read */
+    return u32_field(ok, v, key, out, where, d);
+}
+
+bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
+                 const char *where, ue_diag *d) {
+    return hex_field(json_string_value(json_object_get(obj, key)), key, out, n, len, where, d);
+}
+
+bool ue_jv_hex(const ue_jv *obj, const char *key, uint8_t *out, size_t n, size_t *len,
+               const char *where, ue_diag *d) {
+    return hex_field(ue_jv_string(ue_jv_get(obj, key)), key, out, n, len, where, d);
 }
 
 json_t *ue_json_hex_new(const uint8_t *p, size_t n) {

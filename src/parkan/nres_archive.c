@@ -212,113 +212,134 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     return UE_OK;
 }
 
-static ue_result nres_pack_to(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d) {
-    const json_t *header = json_object_get(manifest, "header");
-    const json_t *entries = json_object_get(manifest, "entries");
-    if (!json_is_object(header) || !json_is_array(entries)) {
+/* The header's recorded layout: a layout that no longer matches what the entries say is
+ * re-planned by the writer (layout_dirty), and so is the sort table. */
+static ue_result pack_header(const ue_jv *header, size_t count, ue_nres *n, ue_diag *d) {
+    uint32_t recorded_count = 0, version = UE_NRES_VERSION, total = 0, dir_off = 0;
+    bool have_layout = ue_jv_u32(header, "entry_count", &recorded_count, NULL, NULL) &&
+                       ue_jv_u32(header, "total_size", &total, NULL, NULL) &&
+                       ue_jv_u32(header, "dir_offset", &dir_off, NULL, NULL);
+    if (ue_jv_get(header, "version") &&
+        !ue_jv_u32(header, "version", &version, "manifest/header", d))
+        return UE_ERR_INVALID;
+    n->version = version;
+    n->total_size = total;
+    n->dir_offset = dir_off;
+    n->layout_dirty = !have_layout || recorded_count != count;
+    n->sort_dirty = n->layout_dirty;
+    return UE_OK;
+}
+
+/* Type, attributes and name of entry i: the raw 36 name bytes win unless the user edited the
+ * readable (UTF-8) name. */
+static ue_result pack_entry_fields(const ue_jv *ej, ue_nres_entry *e, const char *where,
+                                   ue_nres *n, ue_diag *d) {
+    if (!ue_jv_is(ej, UE_JV_OBJECT) || !ue_jv_u32(ej, "type_id", &e->type_id, where, d))
+        return UE_ERR_INVALID;
+    ue_jv_u32(ej, "attr1", &e->attr1, NULL, NULL);
+    ue_jv_u32(ej, "attr2", &e->attr2, NULL, NULL);
+    ue_jv_u32(ej, "attr3", &e->attr3, NULL, NULL);
+    const char *name = ue_jv_string(ue_jv_get(ej, "name"));
+    size_t raw_len = 0;
+    bool have_raw = ue_jv_get(ej, "name_hex") &&
+                    ue_jv_hex(ej, "name_hex", e->name_raw, UE_NRES_NAME_SIZE, &raw_len, where, d);
+    bool renamed = false;
+    ue_result r = ue_manifest_cp1251_name(name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
+                                          UE_NRES_NAME_SIZE - 1, where, &renamed, d);
+    if (renamed) n->sort_dirty = true;
+    return r;
+}
+
+/* Payloads stay in their files and are copied straight into the output; only sizes decide the
+ * layout (same size: same place, whatever the new bytes are). */
+static ue_result pack_entry_payload(const ue_jv *ej, size_t i, ue_nres_entry *e, const char *dir,
+                                    const char *where, ue_nres *n, ue_diag *d) {
+    if (ue_jv_is(ue_jv_get(ej, "damaged"), UE_JV_TRUE) && !ue_jv_get(ej, "file")) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.damaged", UE_NO_OFFSET, where,
+                    "entry was damaged in the source and has no payload file");
+        return UE_ERR_INVALID;
+    }
+    uint64_t size;
+    ue_result r = ue_manifest_file_path_jv(dir, ej, "file", &e->payload_file, &size, d);
+    if (r != UE_OK) return r;
+    if (size > UINT32_MAX) return UE_ERR_INVALID;
+    e->size = (uint32_t)size;
+    uint32_t recorded_size = 0;
+    if (!ue_jv_u32(ej, "size", &recorded_size, NULL, NULL) || recorded_size != size)
+        n->layout_dirty = true;
+    /* The stored sort table indexes directory positions: a moved entry invalidates it. */
+    uint32_t recorded_index;
+    if (!ue_jv_u32(ej, "index", &recorded_index, NULL, NULL) || recorded_index != i)
+        n->sort_dirty = true;
+    if (!ue_jv_u32(ej, "data_offset", &e->data_offset, NULL, NULL) ||
+        !ue_jv_u32(ej, "sort_index", &e->sort_index, NULL, NULL))
+        n->layout_dirty = n->sort_dirty = true;
+    else if (e->data_offset < UE_NRES_HEADER_SIZE ||
+             !ue_range_ok(e->data_offset, e->size, n->dir_offset))
+        n->layout_dirty = true;
+    return UE_OK;
+}
+
+static ue_result pack_entries(const ue_jv *entries, const char *dir, ue_nres *n, ue_diag *d) {
+    size_t count = ue_jv_size(entries);
+    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
+    n->entries = calloc(count ? count : 1, sizeof *n->entries);
+    if (!n->entries) return UE_ERR_NOMEM;
+    ue_result r = UE_OK;
+    char where[64];
+    for (size_t i = 0; i < count && r == UE_OK; i++) {
+        const ue_jv *ej = ue_jv_at(entries, i);
+        n->count = i + 1;
+        snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+        r = pack_entry_fields(ej, &n->entries[i], where, n, d);
+        if (r == UE_OK) r = pack_entry_payload(ej, i, &n->entries[i], dir, where, n, d);
+    }
+    return r;
+}
+
+/* Bytes outside every entry, loaded whole (they are small and few). */
+static ue_result pack_gaps(const ue_jv *gaps, const char *dir, ue_nres *n, ue_diag *d) {
+    size_t ngaps = ue_jv_is(gaps, UE_JV_ARRAY) ? ue_jv_size(gaps) : 0;
+    if (!ngaps) return UE_OK;
+    n->gaps = calloc(ngaps, sizeof *n->gaps);
+    if (!n->gaps) return UE_ERR_NOMEM;
+    ue_result r = UE_OK;
+    char where[64];
+    for (size_t g = 0; g < ngaps && r == UE_OK; g++) {
+        const ue_jv *gj = ue_jv_at(gaps, g);
+        ue_nres_gap *gap = &n->gaps[g];
+        n->gap_count = g + 1;
+        snprintf(where, sizeof where, "manifest/unindexed[%zu]", g);
+        size_t size;
+        bool changed;
+        if (!ue_jv_u32(gj, "offset", &gap->offset, where, d)) return UE_ERR_INVALID;
+        r = ue_manifest_load_file_jv(dir, gj, "file", UE_CAP_ENTRY_BYTES, &gap->bytes, &size,
+                                     &changed, d);
+        gap->size = (uint32_t)size;
+        if (r == UE_OK && !ue_range_ok(gap->offset, size, n->dir_offset)) n->layout_dirty = true;
+    }
+    return r;
+}
+
+static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, ue_sink *out, ue_diag *d) {
+    const ue_jv *header = ue_jv_get(manifest, "header");
+    const ue_jv *entries = ue_jv_get(manifest, "entries");
+    if (!ue_jv_is(header, UE_JV_OBJECT) || !ue_jv_is(entries, UE_JV_ARRAY)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
                     "needs a \"header\" object and an \"entries\" array");
         return UE_ERR_INVALID;
     }
     ue_nres n;
     ue_nres_init(&n);
-    uint32_t recorded_count = 0, version = UE_NRES_VERSION, total = 0, dir_off = 0;
-    bool have_layout = ue_json_u32(header, "entry_count", &recorded_count, NULL, NULL) &&
-                       ue_json_u32(header, "total_size", &total, NULL, NULL) &&
-                       ue_json_u32(header, "dir_offset", &dir_off, NULL, NULL);
-    if (json_object_get(header, "version") &&
-        !ue_json_u32(header, "version", &version, "manifest/header", d))
-        return UE_ERR_INVALID;
-    n.version = version;
-    n.total_size = total;
-    n.dir_offset = dir_off;
-    n.layout_dirty = !have_layout || recorded_count != json_array_size(entries);
-    n.sort_dirty = n.layout_dirty;
-
-    size_t count = json_array_size(entries);
-    if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
-    n.entries = calloc(count ? count : 1, sizeof *n.entries);
-    if (!n.entries) return UE_ERR_NOMEM;
-    ue_result r = UE_OK;
-    char where[64];
-    for (size_t i = 0; i < count && r == UE_OK; i++) {
-        const json_t *ej = json_array_get(entries, i);
-        ue_nres_entry *e = &n.entries[i];
-        n.count = i + 1;
-        snprintf(where, sizeof where, "manifest/entries[%zu]", i);
-        if (!json_is_object(ej) || !ue_json_u32(ej, "type_id", &e->type_id, where, d)) {
-            r = UE_ERR_INVALID;
-            break;
-        }
-        ue_json_u32(ej, "attr1", &e->attr1, NULL, NULL);
-        ue_json_u32(ej, "attr2", &e->attr2, NULL, NULL);
-        ue_json_u32(ej, "attr3", &e->attr3, NULL, NULL);
-        /* The raw 36 bytes win unless the user edited the readable (UTF-8) name. */
-        const char *name = json_string_value(json_object_get(ej, "name"));
-        size_t raw_len = 0;
-        bool have_raw = json_object_get(ej, "name_hex") &&
-                        ue_json_hex(ej, "name_hex", e->name_raw, UE_NRES_NAME_SIZE, &raw_len, where, d);
-        bool renamed = false;
-        r = ue_manifest_cp1251_name(name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
-                                    UE_NRES_NAME_SIZE - 1, where, &renamed, d);
-        if (r != UE_OK) break;
-        if (renamed) n.sort_dirty = true;
-        if (json_is_true(json_object_get(ej, "damaged")) && !json_object_get(ej, "file")) {
-            ue_diag_add(d, UE_SEV_ERROR, "manifest.damaged", UE_NO_OFFSET, where,
-                        "entry was damaged in the source and has no payload file");
-            r = UE_ERR_INVALID;
-            break;
-        }
-        /* Payloads stay in their files and are copied straight into the output; only sizes
-         * decide the layout (same size: same place, whatever the new bytes are). */
-        uint64_t size;
-        r = ue_manifest_file_path(dir, ej, "file", &e->payload_file, &size, d);
-        if (r != UE_OK) break;
-        if (size > UINT32_MAX) {
-            r = UE_ERR_INVALID;
-            break;
-        }
-        e->size = (uint32_t)size;
-        uint32_t recorded_size = 0;
-        if (!ue_json_u32(ej, "size", &recorded_size, NULL, NULL) || recorded_size != size)
-            n.layout_dirty = true;
-        /* The stored sort table indexes directory positions: a moved entry invalidates it. */
-        uint32_t recorded_index;
-        if (!ue_json_u32(ej, "index", &recorded_index, NULL, NULL) || recorded_index != i)
-            n.sort_dirty = true;
-        if (!ue_json_u32(ej, "data_offset", &e->data_offset, NULL, NULL) ||
-            !ue_json_u32(ej, "sort_index", &e->sort_index, NULL, NULL))
-            n.layout_dirty = n.sort_dirty = true;
-        else if (e->data_offset < UE_NRES_HEADER_SIZE || !ue_range_ok(e->data_offset, e->size, dir_off))
-            n.layout_dirty = true;
-    }
-    const json_t *gaps = json_object_get(manifest, "unindexed");
-    size_t ngaps = json_is_array(gaps) ? json_array_size(gaps) : 0;
-    if (r == UE_OK && ngaps) {
-        n.gaps = calloc(ngaps, sizeof *n.gaps);
-        if (!n.gaps) r = UE_ERR_NOMEM;
-        for (size_t g = 0; g < ngaps && r == UE_OK; g++) {
-            const json_t *gj = json_array_get(gaps, g);
-            ue_nres_gap *gap = &n.gaps[g];
-            n.gap_count = g + 1;
-            snprintf(where, sizeof where, "manifest/unindexed[%zu]", g);
-            size_t size;
-            bool changed;
-            if (!ue_json_u32(gj, "offset", &gap->offset, where, d)) {
-                r = UE_ERR_INVALID;
-                break;
-            }
-            r = ue_manifest_load_file(dir, gj, "file", UE_CAP_ENTRY_BYTES, &gap->bytes, &size, &changed, d);
-            gap->size = (uint32_t)size;
-            if (r == UE_OK && !ue_range_ok(gap->offset, size, dir_off)) n.layout_dirty = true;
-        }
-    }
+    ue_result r = pack_header(header, ue_jv_size(entries), &n, d);
+    if (r == UE_OK) r = pack_entries(entries, dir, &n, d);
+    if (r == UE_OK) r = pack_gaps(ue_jv_get(manifest, "unindexed"), dir, &n, d);
     if (r == UE_OK) r = ue_nres_write_to(&n, UE_NRES_LOSSLESS, out, d);
     ue_nres_free(&n);
     return r;
 }
 
-static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result nres_pack(const ue_jv *manifest, const char *dir, ue_buf *out, ue_diag *d) {
     size_t base = out->size;
     ue_sink sink = ue_sink_buf(out);
     ue_result r = nres_pack_to(manifest, dir, &sink, d);
@@ -385,8 +406,8 @@ const ue_container_ops ue_nres_ops = {
     .info_json = nres_info_json,
     .entry_json = nres_entry_json,
     .extract = nres_extract,
-    .pack = nres_pack,
-    .pack_to = nres_pack_to,
+    .pack_jv = nres_pack,
+    .pack_to_jv = nres_pack_to,
     .reencode = nres_reencode,
     .validate = nres_validate,
 };
