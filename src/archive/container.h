@@ -9,6 +9,7 @@
 #include "unearth/common.h"
 #include "common/io.h"
 #include "common/json_doc.h"
+#include "archive/manifest_writer.h"
 
 typedef struct ue_container_ops {
     const char *name;         /* "nres"; also the manifest's "format" value */
@@ -30,6 +31,9 @@ typedef struct ue_container_ops {
     /* Writes payloads and whatever else a byte-exact rebuild needs into the outdir and returns
      * the manifest body (new reference; archive.c adds "format", "source", and writes it). */
     ue_result (*extract)(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
+    /* Optional, preferred over extract when set: the same, the body's members written straight
+     * into `w`, inside the top-level object after "unearth_manifest", "format" and "source". */
+    ue_result (*extract_mw)(void *state, ue_outdir *o, ue_mw *w, ue_diag *d);
     /* Rebuilds from a manifest and the directory it lives in. */
     ue_result (*pack)(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d);
     /* Optional: the same, streamed into a sink (used for files, so payloads are copied file to

@@ -158,58 +158,109 @@ static json_t *nres_entry_json(const void *state, size_t i) {
     return o;
 }
 
-static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
-    nres_state *s = state;
-    const ue_nres *n = &s->nres;
-    json_t *m = json_object();
-    json_object_set_new(m, "header", nres_info_json(state));
-    json_t *entries = json_array();
-    json_t *gaps = json_array();
-    json_object_set_new(m, "entries", entries);
-    json_object_set_new(m, "unindexed", gaps);
+/* The header as nres_info_json has it, written straight into the manifest. */
+static void write_header(const ue_nres *n, ue_mw *w) {
+    ue_mw_object_begin(w);
+    ue_mw_key_string(w, "magic", "NRes");
+    ue_mw_key_int(w, "version", n->version);
+    ue_mw_key_int(w, "entry_count", (int64_t)n->count);
+    ue_mw_key_int(w, "total_size", n->total_size);
+    ue_mw_key_int(w, "dir_offset", n->dir_offset);
+    ue_mw_key(w, "sort_table_valid");
+    ue_mw_bool(w, n->sort_valid);
+    ue_mw_key_int(w, "unindexed_regions", (int64_t)n->gap_count);
+    ue_mw_object_end(w);
+}
+
+/* Entry i's fields in nres_entry_json's order (the manifest and `list --json` agree), left
+ * open for the payload's "file" and "xxh64". */
+static void write_entry_fields(const nres_state *s, size_t i, ue_mw *w) {
+    const ue_nres_entry *e = &s->nres.entries[i];
+    ue_entry_info info;
+    nres_entry(s, i, &info);
+    char name_hex[2 * UE_NRES_NAME_SIZE + 1];
+    ue_hex_encode(e->name_raw, UE_NRES_NAME_SIZE, name_hex);
+    ue_mw_object_begin(w);
+    ue_mw_key_int(w, "index", (int64_t)i);
+    ue_mw_key_string(w, "name", info.name);
+    ue_mw_key_string(w, "name_hex", name_hex);
+    ue_mw_key_string(w, "type", info.type);
+    ue_mw_key_int(w, "type_id", e->type_id);
+    ue_mw_key_int(w, "attr1", e->attr1);
+    ue_mw_key_int(w, "attr2", e->attr2);
+    ue_mw_key_int(w, "attr3", e->attr3);
+    ue_mw_key_int(w, "size", e->size);
+    ue_mw_key_int(w, "data_offset", e->data_offset);
+    ue_mw_key_int(w, "sort_index", e->sort_index);
+    if (s->nested[i][0]) ue_mw_key_string(w, "nested", s->nested[i]);
+    if (e->damaged) {
+        ue_mw_key(w, "damaged");
+        ue_mw_bool(w, true);
+    }
+}
+
+/* Entry i's payload into entries/, its XXH64 (of the bytes written) into *hash. */
+static ue_result extract_payload(const ue_nres *n, size_t i, ue_outdir *o, const char *rel,
+                                 uint64_t *hash, ue_diag *d) {
+    const ue_nres_entry *e = &n->entries[i];
+    if (!e->owned && n->src) return ue_outdir_copy(o, rel, n->src, e->data_offset, e->size, hash, d);
+    const uint8_t *p;
+    uint8_t *tmp;
+    ue_result r = ue_nres_payload(n, i, &p, &tmp, d);
+    if (r != UE_OK) return r;
+    *hash = ue_xxh64(p, e->size, 0);
+    r = ue_outdir_write(o, rel, p, e->size, d);
+    free(tmp);
+    return r;
+}
+
+static ue_result extract_entry(const nres_state *s, size_t i, ue_outdir *o, ue_mw *w,
+                               ue_diag *d) {
+    const ue_nres_entry *e = &s->nres.entries[i];
+    write_entry_fields(s, i, w);
     ue_result r = UE_OK;
-    char rel[320];
-    for (size_t i = 0; i < n->count && r == UE_OK; i++) {
-        json_t *ej = nres_entry_json(state, i);
-        json_array_append_new(entries, ej);
-        const ue_nres_entry *e = &n->entries[i];
-        if (e->damaged) continue;
+    if (!e->damaged) {
         char name[UE_NRES_NAME_SIZE + 1], text[4 * UE_NRES_NAME_SIZE], file[300], hex[17];
+        char rel[320];
         ue_nres_entry_name(e, name, sizeof name);
         ue_cp1251_to_utf8(name, text, sizeof text);
         ue_entry_file_name(i, text, ".bin", file, sizeof file);
         snprintf(rel, sizeof rel, "entries/%s", file);
         uint64_t hash = 0;
-        if (!e->owned && n->src) {
-            r = ue_outdir_copy(o, rel, n->src, e->data_offset, e->size, &hash, d);
-        } else {
-            const uint8_t *p;
-            uint8_t *tmp;
-            if ((r = ue_nres_payload(n, i, &p, &tmp, d)) != UE_OK) break;
-            hash = ue_xxh64(p, e->size, 0);
-            r = ue_outdir_write(o, rel, p, e->size, d);
-            free(tmp);
-        }
+        r = extract_payload(&s->nres, i, o, rel, &hash, d);
         ue_xxh64_format(hash, hex);
-        json_object_set_new(ej, "file", json_string(rel));
-        json_object_set_new(ej, "xxh64", json_string(hex));
+        ue_mw_key_string(w, "file", rel);
+        ue_mw_key_string(w, "xxh64", hex);
     }
+    ue_mw_object_end(w);
+    return r;
+}
+
+static ue_result nres_extract(void *state, ue_outdir *o, ue_mw *w, ue_diag *d) {
+    const nres_state *s = state;
+    const ue_nres *n = &s->nres;
+    ue_mw_key(w, "header");
+    write_header(n, w);
+    ue_mw_key(w, "entries");
+    ue_mw_array_begin(w);
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < n->count && r == UE_OK; i++) r = extract_entry(s, i, o, w, d);
+    ue_mw_array_end(w);
+    ue_mw_key(w, "unindexed");
+    ue_mw_array_begin(w);
     for (size_t g = 0; g < n->gap_count && r == UE_OK; g++) {
         const ue_nres_gap *gap = &n->gaps[g];
+        char rel[320];
         snprintf(rel, sizeof rel, "unindexed/%08x.bin", gap->offset);
         r = ue_outdir_write(o, rel, gap->bytes, gap->size, d);
-        json_t *gj = json_object();
-        json_object_set_new(gj, "offset", json_integer(gap->offset));
-        json_object_set_new(gj, "size", json_integer(gap->size));
-        json_object_set_new(gj, "file", json_string(rel));
-        json_array_append_new(gaps, gj);
+        ue_mw_object_begin(w);
+        ue_mw_key_int(w, "offset", gap->offset);
+        ue_mw_key_int(w, "size", gap->size);
+        ue_mw_key_string(w, "file", rel);
+        ue_mw_object_end(w);
     }
-    if (r != UE_OK) {
-        json_decref(m);
-        return r;
-    }
-    *manifest = m;
-    return UE_OK;
+    ue_mw_array_end(w);
+    return r;
 }
 
 /* The header's recorded layout: a layout that no longer matches what the entries say is
@@ -405,7 +456,7 @@ const ue_container_ops ue_nres_ops = {
     .read = nres_read,
     .info_json = nres_info_json,
     .entry_json = nres_entry_json,
-    .extract = nres_extract,
+    .extract_mw = nres_extract,
     .pack_jv = nres_pack,
     .pack_to_jv = nres_pack_to,
     .reencode = nres_reencode,

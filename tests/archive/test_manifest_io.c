@@ -1,0 +1,156 @@
+/* Tests of manifest I/O without jansson trees: the streaming writer prints what json_dumps
+ * printed (checked against jansson itself), and extract → pack through it gives the input back. */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "archive/manifest_writer.h"
+#include "unearth/archive.h"
+#include "unearth/nres.h"
+#include "test.h"
+
+/* jansson's own rendering of `j` (the layout every manifest had), plus extract's final '\n'. */
+static char *jansson_text(json_t *j) {
+    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    size_t n = strlen(s);
+    char *out = malloc(n + 2);
+    memcpy(out, s, n);
+    out[n] = '\n';
+    out[n + 1] = 0;
+    free(s);
+    return out;
+}
+
+static void writer_prints_what_jansson_printed(void) {
+    static const char tricky[] = "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f \xD0\x96 \xE2\x80\xA8";
+    ue_buf b = {0};
+    ue_mw w;
+    ue_mw_init(&w, &b);
+    ue_mw_object_begin(&w);
+    ue_mw_key_int(&w, "n", -9223372036854775807LL - 1);
+    ue_mw_key_string(&w, tricky, tricky);
+    ue_mw_key(&w, "empty_object");
+    ue_mw_object_begin(&w);
+    ue_mw_object_end(&w);
+    ue_mw_key(&w, "empty_array");
+    ue_mw_array_begin(&w);
+    ue_mw_array_end(&w);
+    ue_mw_key(&w, "a");
+    ue_mw_array_begin(&w);
+    ue_mw_int(&w, 7);
+    ue_mw_bool(&w, false);
+    ue_mw_array_begin(&w);
+    ue_mw_object_begin(&w);
+    ue_mw_key(&w, "t");
+    ue_mw_bool(&w, true);
+    ue_mw_object_end(&w);
+    ue_mw_array_end(&w);
+    ue_mw_string(&w, "");
+    ue_mw_array_end(&w);
+    ue_mw_key_string(&w, "not_utf8", "\xC3\x28"); /* left out, as json_string refused it */
+    ue_mw_object_end(&w);
+    ue_buf_put_u8(&b, '\n');
+    ue_buf_put_u8(&b, 0);
+    CHECK(!ue_mw_failed(&w));
+
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer(-9223372036854775807LL - 1));
+    json_object_set_new(o, tricky, json_string(tricky));
+    json_object_set_new(o, "empty_object", json_object());
+    json_object_set_new(o, "empty_array", json_array());
+    json_t *a = json_array(), *inner = json_array(), *t = json_object();
+    json_array_append_new(a, json_integer(7));
+    json_array_append_new(a, json_false());
+    json_object_set_new(t, "t", json_true());
+    json_array_append_new(inner, t);
+    json_array_append_new(a, inner);
+    json_array_append_new(a, json_string(""));
+    json_object_set_new(o, "a", a);
+    json_object_set_new(o, "not_utf8", json_string("\xC3\x28"));
+    char *want = jansson_text(o);
+    CHECK_STR((const char *)b.data, want);
+    /* And a hand-written piece of it, so the check does not only compare two renderings. */
+    CHECK(strstr((const char *)b.data, "\"empty_object\": {},\n  \"empty_array\": [],\n") != NULL);
+    CHECK(strstr((const char *)b.data, "\\u0001\\u001F\x7f") != NULL);
+    free(want);
+    json_decref(o);
+    ue_buf_free(&b);
+}
+
+/* An NRes whose names need every kind of escaping, in memory. */
+static void build_nres(ue_buf *out) {
+    ue_nres n;
+    ue_nres_init(&n);
+    REQUIRE(ue_nres_add(&n, 0x6D786554, 1, 2, 3, "q\"b\\s.txt", "hello", 5) == UE_OK);
+    REQUIRE(ue_nres_add(&n, 7, 0, 0, 0, "\xD0\xCE\xC1\xCE\xD2.msh", "robot!", 6) == UE_OK);
+    REQUIRE(ue_nres_add(&n, 8, 4294967295u, 0, 0, "ctl\x01.bin", "", 0) == UE_OK);
+    REQUIRE(ue_nres_write(&n, UE_NRES_LOSSLESS, out, NULL) == UE_OK);
+    ue_nres_free(&n);
+}
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = calloc(1, 1 << 16);
+    if (text && fread(text, 1, (1 << 16) - 1, f) == 0) text[0] = 0;
+    fclose(f);
+    return text;
+}
+
+static void nres_extract_and_pack(void) {
+    ue_buf img = {0};
+    build_nres(&img);
+    ue_archive *a;
+    REQUIRE(ue_archive_open_memory(img.data, img.size, "in \"x\".rlb", UE_MODE_STRICT, &a,
+                                   NULL) == UE_OK);
+    char dir[] = "/tmp/ue_manifest_io_XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    char out[128], path[160];
+    snprintf(out, sizeof out, "%s/x", dir);
+    REQUIRE(ue_archive_extract(a, out, false, NULL) == UE_OK);
+    ue_archive_close(a);
+    snprintf(path, sizeof path, "%s/manifest.json", out);
+    char *text = read_text(path);
+    REQUIRE(text);
+    json_t *m = json_loads(text, 0, NULL);
+    REQUIRE(m);
+    char *want = jansson_text(m);
+    CHECK_STR(text, want);
+    /* Values written by hand from the archive built above. */
+    CHECK(strstr(text, "\"file\": \"in \\\"x\\\".rlb\"") != NULL);
+    CHECK(strstr(text, "\"name\": \"q\\\"b\\\\\\\\s.txt\"") != NULL); /* \ shown as \\ */
+    CHECK(strstr(text, "\"name\": \"\xD0\xA0\xD0\x9E\xD0\x91\xD0\x9E\xD0\xA2.msh\"") != NULL);
+    CHECK(strstr(text, "\"name\": \"ctl\\\\x01.bin\"") != NULL);
+    CHECK(strstr(text, "\"attr1\": 4294967295") != NULL);
+    CHECK(strstr(text, "\"unindexed\": []\n}\n") != NULL);
+    ue_buf packed = {0};
+    CHECK_EQ_U(ue_archive_pack(out, &packed, NULL), UE_OK);
+    CHECK(packed.size == img.size && memcmp(packed.data, img.data, img.size) == 0);
+    /* A broken manifest is refused with the place of the fault. */
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    fputs("{\n  \"format\": \"nres\",\n  \"entries\": [1,]\n}\n", f);
+    fclose(f);
+    ue_diag d = {0};
+    packed.size = 0;
+    CHECK_EQ_U(ue_archive_pack(out, &packed, &d), UE_ERR_INVALID);
+    const ue_diag_item *it = diag_find(&d, "manifest.parse", NULL);
+    CHECK(it && it->offset == 38 && strstr(it->message, "line 3, column 17") != NULL);
+    ue_diag_free(&d);
+    ue_buf_free(&packed);
+    free(want);
+    free(text);
+    json_decref(m);
+    ue_buf_free(&img);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
+int main(void) {
+    RUN(writer_prints_what_jansson_printed);
+    RUN(nres_extract_and_pack);
+    return TEST_SUMMARY();
+}

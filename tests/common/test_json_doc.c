@@ -1,0 +1,206 @@
+/* Tests of the arena JSON document: every syntax class parsed to the values written by hand,
+ * escapes and surrogates to their UTF-8 bytes, and each refusal with its offset, line and column. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json_doc.h"
+#include "test.h"
+
+/* Parses NUL-terminated text; the result, with the document left for the caller to free. */
+static ue_result parse(const char *text, ue_jdoc *doc, ue_jdoc_error *err) {
+    return ue_jdoc_parse(text, strlen(text), doc, err);
+}
+
+/* The refusal of `text`: its offset, line, column and message start. */
+static void check_refused(const char *text, size_t offset, size_t line, size_t column,
+                          const char *message_start) {
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    ue_result r = parse(text, &doc, &err);
+    CHECK_EQ_U(r, UE_ERR_INVALID);
+    CHECK_EQ_U(err.offset, offset);
+    CHECK_EQ_U(err.line, line);
+    CHECK_EQ_U(err.column, column);
+    if (strncmp(err.text, message_start, strlen(message_start)) != 0) {
+        fprintf(stderr, "  for %s: message \"%s\", want \"%s...\"\n", text, err.text,
+                message_start);
+        CHECK(!"message");
+    }
+    CHECK(doc.root.kind == UE_JV_NULL);
+    ue_jdoc_free(&doc);
+}
+
+static void scalars_and_containers(void) {
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    const char *text = " {\"n\": null, \"t\": true, \"f\": false, \"i\": -42, \"z\": -0,"
+                       " \"big\": 9223372036854775807, \"small\": -9223372036854775808,"
+                       " \"r\": 1.5e3, \"e\": 2E-1, \"s\": \"ab\", \"a\": [1, [], {}, [2]],"
+                       " \"o\": {\"k\": \"v\"}}\n\t";
+    REQUIRE(parse(text, &doc, &err) == UE_OK);
+    const ue_jv *root = &doc.root;
+    CHECK(ue_jv_is(root, UE_JV_OBJECT));
+    CHECK_EQ_U(ue_jv_size(root), 12);
+    CHECK_STR(root->u.members[0].key, "n"); /* members keep the document's order */
+    CHECK_STR(root->u.members[11].key, "o");
+    CHECK(ue_jv_is(ue_jv_get(root, "n"), UE_JV_NULL));
+    CHECK(ue_jv_is(ue_jv_get(root, "t"), UE_JV_TRUE));
+    CHECK(ue_jv_is(ue_jv_get(root, "f"), UE_JV_FALSE));
+    CHECK(ue_jv_get(root, "i")->kind == UE_JV_INTEGER && ue_jv_get(root, "i")->u.integer == -42);
+    CHECK(ue_jv_get(root, "z")->kind == UE_JV_INTEGER && ue_jv_get(root, "z")->u.integer == 0);
+    CHECK(ue_jv_get(root, "big")->u.integer == INT64_MAX);
+    CHECK(ue_jv_get(root, "small")->u.integer == INT64_MIN);
+    CHECK(ue_jv_get(root, "r")->kind == UE_JV_REAL && ue_jv_get(root, "r")->u.real == 1500.0);
+    CHECK(ue_jv_get(root, "e")->kind == UE_JV_REAL && ue_jv_get(root, "e")->u.real == 0.2);
+    CHECK_STR(ue_jv_string(ue_jv_get(root, "s")), "ab");
+    CHECK_EQ_U(ue_jv_get(root, "s")->count, 2);
+    const ue_jv *a = ue_jv_get(root, "a");
+    CHECK_EQ_U(ue_jv_size(a), 4);
+    CHECK(ue_jv_at(a, 0)->u.integer == 1);
+    CHECK(ue_jv_is(ue_jv_at(a, 1), UE_JV_ARRAY) && ue_jv_size(ue_jv_at(a, 1)) == 0);
+    CHECK(ue_jv_is(ue_jv_at(a, 2), UE_JV_OBJECT) && ue_jv_size(ue_jv_at(a, 2)) == 0);
+    CHECK(ue_jv_at(ue_jv_at(a, 3), 0)->u.integer == 2);
+    CHECK(ue_jv_at(a, 4) == NULL);
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_get(root, "o"), "k")), "v");
+    /* Lookups on the wrong kind or NULL answer "absent", so chains need no checks. */
+    CHECK(ue_jv_get(a, "k") == NULL && ue_jv_get(NULL, "k") == NULL);
+    CHECK(ue_jv_string(ue_jv_get(root, "i")) == NULL && ue_jv_size(NULL) == 0);
+    CHECK(ue_jv_get(root, "missing") == NULL);
+    ue_jdoc_free(&doc);
+    /* Any value may stand at the top. */
+    REQUIRE(parse("7", &doc, &err) == UE_OK);
+    CHECK(doc.root.kind == UE_JV_INTEGER && doc.root.u.integer == 7);
+    ue_jdoc_free(&doc);
+}
+
+static void escapes_and_surrogates(void) {
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    /* \" \\ \/ \b \f \n \r \t, U+00E9, U+20AC, U+1F600 (a surrogate pair) and raw UTF-8 (Ж). */
+    const char *text = "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\", \"\\u00e9\\u20AC\\ud83d\\ude00\","
+                       " \"\xD0\x96\"]";
+    REQUIRE(parse(text, &doc, &err) == UE_OK);
+    CHECK_STR(ue_jv_string(ue_jv_at(&doc.root, 0)), "\"\\/\b\f\n\r\t");
+    CHECK_EQ_U(ue_jv_at(&doc.root, 0)->count, 8);
+    CHECK_STR(ue_jv_string(ue_jv_at(&doc.root, 1)), "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+    CHECK_EQ_U(ue_jv_at(&doc.root, 1)->count, 9);
+    CHECK_STR(ue_jv_string(ue_jv_at(&doc.root, 2)), "\xD0\x96");
+    ue_jdoc_free(&doc);
+}
+
+static void syntax_errors_name_their_place(void) {
+    check_refused("", 0, 1, 1, "unexpected end of input");
+    check_refused("{\"a\": 1,}", 8, 1, 9, "string or '}' expected");
+    check_refused("[1 2]", 3, 1, 4, "',' or ']' expected");
+    check_refused("{\"a\" 1}", 5, 1, 6, "':' expected");
+    check_refused("{\n  \"a\": tru\n}", 9, 2, 8, "invalid token");
+    check_refused("[01]", 1, 1, 2, "invalid number");
+    check_refused("[1.]", 2, 1, 3, "invalid number: no digit after '.'");
+    check_refused("[1e+]", 2, 1, 3, "invalid number: no digit in the exponent");
+    check_refused("[-]", 1, 1, 2, "invalid number");
+    check_refused("[9223372036854775808]", 1, 1, 2, "integer too big for 64 bits");
+    check_refused("[1e999]", 1, 1, 2, "real number overflow");
+    check_refused("{} x", 3, 1, 4, "end of input expected");
+    check_refused("[NaN]", 1, 1, 2, "invalid token");
+}
+
+static void bad_strings(void) {
+    check_refused("[\"abc", 1, 1, 2, "unterminated string");
+    check_refused("[\"a\\", 1, 1, 2, "unterminated string");
+    check_refused("[\"a\\q\"]", 3, 1, 4, "invalid escape '\\q'");
+    check_refused("[\"\\u12G4\"]", 2, 1, 3, "invalid \\u escape: four hex digits");
+    check_refused("[\"\\ud83d\"]", 2, 1, 3, "invalid \\u escape: high surrogate without");
+    check_refused("[\"\\ud83d\\u0041\"]", 2, 1, 3, "invalid \\u escape: high surrogate");
+    check_refused("[\"\\ude00\"]", 2, 1, 3, "invalid \\u escape: low surrogate without");
+    check_refused("[\"\\u0000\"]", 2, 1, 3, "\\u0000 is not allowed");
+    check_refused("[\"a\tb\"]", 3, 1, 4, "control character 0x09");
+    check_refused("[\"\xC3\x28\"]", 2, 1, 3, "string is not valid UTF-8");
+    check_refused("[\"\xED\xA0\x80\"]", 2, 1, 3, "string is not valid UTF-8"); /* surrogate */
+    check_refused("[\"\xC0\xAF\"]", 2, 1, 3, "string is not valid UTF-8");     /* overlong */
+}
+
+static void duplicate_keys_are_refused(void) {
+    check_refused("{\"a\": 1, \"b\": 2, \"a\": 3}", 17, 1, 18, "duplicate key \"a\"");
+    /* A large object is checked by sorting: the later of the two is named. */
+    char text[1024];
+    size_t o = 0;
+    text[o++] = '{';
+    for (int i = 0; i < 40; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "%s\"k%02d\":%d", i ? "," : "",
+                              i == 33 ? 7 : i, i);
+    snprintf(text + o, sizeof text - o, "}");
+    size_t at33 = (size_t)(strstr(text, "\"k07\":33") - text);
+    check_refused(text, at33, 1, at33 + 1, "duplicate key \"k07\"");
+}
+
+static void depth_is_limited(void) {
+    size_t n = UE_JDOC_MAX_DEPTH;
+    char *text = malloc(2 * n + 3);
+    REQUIRE(text);
+    memset(text, '[', n);
+    memset(text + n, ']', n);
+    text[2 * n] = 0;
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    CHECK_EQ_U(parse(text, &doc, &err), UE_OK); /* exactly the limit */
+    ue_jdoc_free(&doc);
+    memset(text, '[', n + 1);
+    memset(text + n + 1, ']', n + 1);
+    text[2 * n + 2] = 0;
+    CHECK_EQ_U(parse(text, &doc, &err), UE_ERR_INVALID);
+    CHECK_EQ_U(err.offset, n);
+    CHECK(strstr(err.text, "nesting deeper than") != NULL);
+    ue_jdoc_free(&doc);
+    free(text);
+}
+
+/* Every cut of a valid document is refused (none reads past the end), and the whole parses. */
+static void truncated_input_is_refused(void) {
+    const char *text = "{\"a\": [1, -2.5e1, \"x\\u00e9\\ud83d\\ude00\"], \"b\": {\"c\": null}}";
+    size_t size = strlen(text);
+    for (size_t cut = 0; cut < size; cut++) {
+        char *copy = malloc(cut ? cut : 1); /* exactly cut bytes: ASan sees any overread */
+        REQUIRE(copy);
+        memcpy(copy, text, cut);
+        ue_jdoc doc;
+        ue_jdoc_error err;
+        CHECK_EQ_U(ue_jdoc_parse(copy, cut, &doc, &err), UE_ERR_INVALID);
+        CHECK(err.offset <= cut);
+        ue_jdoc_free(&doc);
+        free(copy);
+    }
+    ue_jdoc doc;
+    CHECK_EQ_U(ue_jdoc_parse(text, size, &doc, NULL), UE_OK);
+    ue_jdoc_free(&doc);
+}
+
+/* A large array parses into blocks that grow with the text (many values, one arena). */
+static void many_values(void) {
+    size_t n = 100000;
+    char *text = malloc(n * 8 + 2);
+    REQUIRE(text);
+    size_t o = 0;
+    text[o++] = '[';
+    for (size_t i = 0; i < n; i++) o += (size_t)sprintf(text + o, "%s%zu", i ? "," : "", i);
+    text[o++] = ']';
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    REQUIRE(ue_jdoc_parse(text, o, &doc, &err) == UE_OK);
+    CHECK_EQ_U(ue_jv_size(&doc.root), n);
+    CHECK_EQ_U((uint64_t)ue_jv_at(&doc.root, n - 1)->u.integer, n - 1);
+    CHECK_EQ_U((uint64_t)ue_jv_at(&doc.root, 12345)->u.integer, 12345);
+    ue_jdoc_free(&doc);
+    free(text);
+}
+
+int main(void) {
+    RUN(scalars_and_containers);
+    RUN(escapes_and_surrogates);
+    RUN(syntax_errors_name_their_place);
+    RUN(bad_strings);
+    RUN(duplicate_keys_are_refused);
+    RUN(depth_is_limited);
+    RUN(truncated_input_is_refused);
+    RUN(many_values);
+    return TEST_SUMMARY();
+}
