@@ -239,17 +239,17 @@ static ue_result take_owned(ue_rsli_entry *e, uint8_t *bytes, size_t n) {
     return UE_OK;
 }
 
-static ue_result pack_entry(ue_rsli *l, const json_t *ej, size_t i, const char *dir, bool *dirty,
+static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *dir, bool *dirty,
                             ue_diag *d) {
     ue_rsli_entry *e = &l->entries[i];
     char where[64];
     snprintf(where, sizeof where, "manifest/entries[%zu]", i);
-    if (!json_is_object(ej)) {
+    if (!ue_jv_is(ej, UE_JV_OBJECT)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, where, "not an object");
         return UE_ERR_INVALID;
     }
     uint32_t flags;
-    if (!ue_json_u32(ej, "flags", &flags, where, d)) return UE_ERR_INVALID;
+    if (!ue_jv_u32(ej, "flags", &flags, where, d)) return UE_ERR_INVALID;
     if (flags > 0xFFFFu) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
                     "\"flags\" = %u does not fit 16 bits", flags);
@@ -259,44 +259,44 @@ static ue_result pack_entry(ue_rsli *l, const json_t *ej, size_t i, const char *
     uint32_t method = flags & UE_RSLI_METHOD_MASK;
 
     /* The raw 12 bytes win unless the readable (UTF-8) name was edited. */
-    bool have_raw = json_object_get(ej, "name_hex") &&
-                    ue_json_hex(ej, "name_hex", e->name_raw, UE_RSLI_NAME_SIZE, NULL, where, d);
-    const char *text = json_string_value(json_object_get(ej, "name"));
+    bool have_raw = ue_jv_get(ej, "name_hex") &&
+                    ue_jv_hex(ej, "name_hex", e->name_raw, UE_RSLI_NAME_SIZE, NULL, where, d);
+    const char *text = ue_jv_string(ue_jv_get(ej, "name"));
     bool renamed = false;
     ue_result named = ue_manifest_cp1251_name(text, have_raw, e->name_raw, UE_RSLI_NAME_SIZE,
                                               UE_RSLI_NAME_SIZE, where, &renamed, d);
     if (named != UE_OK) return named;
     if (renamed) *dirty = true;
-    if (json_object_get(ej, "service_hex") &&
-        !ue_json_hex(ej, "service_hex", e->service, 4, NULL, where, d))
+    if (ue_jv_get(ej, "service_hex") &&
+        !ue_jv_hex(ej, "service_hex", e->service, 4, NULL, where, d))
         return UE_ERR_INVALID;
 
     uint32_t v;
     /* The sort table indexes table positions: a moved entry invalidates it. */
-    if (!ue_json_u32(ej, "index", &v, NULL, NULL) || v != i) *dirty = true;
-    e->sort_disk = ue_json_u32(ej, "sort_to_original", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : 0;
-    if (!json_object_get(ej, "sort_to_original")) *dirty = true;
-    e->sort_value = ue_json_u32(ej, "sort_value", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : e->sort_disk;
-    bool have_layout = ue_json_u32(ej, "data_offset", &e->data_offset, NULL, NULL) &&
-                       ue_json_u32(ej, "packed_size", &e->packed_size, NULL, NULL) &&
-                       ue_json_u32(ej, "unpacked_size", &e->unpacked_size, NULL, NULL);
+    if (!ue_jv_u32(ej, "index", &v, NULL, NULL) || v != i) *dirty = true;
+    e->sort_disk = ue_jv_u32(ej, "sort_to_original", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : 0;
+    if (!ue_jv_get(ej, "sort_to_original")) *dirty = true;
+    e->sort_value = ue_jv_u32(ej, "sort_value", &v, NULL, NULL) && v <= 0xFFFFu ? (uint16_t)v : e->sort_disk;
+    bool have_layout = ue_jv_u32(ej, "data_offset", &e->data_offset, NULL, NULL) &&
+                       ue_jv_u32(ej, "packed_size", &e->packed_size, NULL, NULL) &&
+                       ue_jv_u32(ej, "unpacked_size", &e->unpacked_size, NULL, NULL);
     if (!have_layout) *dirty = true;
     e->file_offset = (uint64_t)e->data_offset + (l->has_ao ? l->overlay : 0);
-    e->eof_plus_one = json_is_true(json_object_get(ej, "deflate_eof_plus_one"));
+    e->eof_plus_one = ue_jv_is(ue_jv_get(ej, "deflate_eof_plus_one"), UE_JV_TRUE);
 
     uint8_t *payload = NULL, *packed = NULL;
     size_t payload_size = 0, packed_size = 0;
     bool payload_changed = false, packed_changed = false;
     ue_result r = UE_OK;
-    const json_t *pj = json_object_get(ej, "packed");
-    bool have_file = json_object_get(ej, "file") != NULL;
+    const ue_jv *pj = ue_jv_get(ej, "packed");
+    bool have_file = ue_jv_get(ej, "file") != NULL;
     if (have_file) {
-        r = ue_manifest_load_file(dir, ej, "file", UE_CAP_ENTRY_BYTES, &payload, &payload_size,
+        r = ue_manifest_load_file_jv(dir, ej, "file", UE_CAP_ENTRY_BYTES, &payload, &payload_size,
                                   &payload_changed, d);
         if (r != UE_OK) return r;
     }
-    if (json_is_object(pj) && (!have_file || !payload_changed)) {
-        r = ue_manifest_load_file(dir, pj, "file", UE_CAP_ENTRY_BYTES, &packed, &packed_size,
+    if (ue_jv_is(pj, UE_JV_OBJECT) && (!have_file || !payload_changed)) {
+        r = ue_manifest_load_file_jv(dir, pj, "file", UE_CAP_ENTRY_BYTES, &packed, &packed_size,
                                   &packed_changed, d);
         if (r != UE_OK) {
             free(payload);
@@ -345,9 +345,9 @@ static ue_result pack_entry(ue_rsli *l, const json_t *ej, size_t i, const char *
     return UE_OK;
 }
 
-static ue_result rsli_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
-    const json_t *entries = json_object_get(manifest, "entries");
-    if (!json_is_array(entries)) {
+static ue_result rsli_pack(const ue_jv *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+    const ue_jv *entries = ue_jv_get(manifest, "entries");
+    if (!ue_jv_is(entries, UE_JV_ARRAY)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
                     "needs an \"entries\" array");
         return UE_ERR_INVALID;
@@ -355,23 +355,23 @@ static ue_result rsli_pack(const json_t *manifest, const char *dir, ue_buf *out,
     ue_rsli l;
     ue_rsli_init(&l);
     bool dirty = false;
-    if (json_object_get(manifest, "header_hex")) {
-        if (!ue_json_hex(manifest, "header_hex", l.header, UE_RSLI_HEADER_SIZE, NULL, "manifest", d))
+    if (ue_jv_get(manifest, "header_hex")) {
+        if (!ue_jv_hex(manifest, "header_hex", l.header, UE_RSLI_HEADER_SIZE, NULL, "manifest", d))
             return UE_ERR_INVALID;
     } else {
         dirty = true;
     }
     uint64_t file_size = 0;
-    if (!ue_json_u64(manifest, "file_size", &file_size, NULL, NULL)) dirty = true;
+    if (!ue_jv_u64(manifest, "file_size", &file_size, NULL, NULL)) dirty = true;
     l.file_size = file_size;
-    if (json_object_get(manifest, "ao_hex")) {
-        if (!ue_json_hex(manifest, "ao_hex", l.ao_raw, UE_RSLI_AO_SIZE, NULL, "manifest", d))
+    if (ue_jv_get(manifest, "ao_hex")) {
+        if (!ue_jv_hex(manifest, "ao_hex", l.ao_raw, UE_RSLI_AO_SIZE, NULL, "manifest", d))
             return UE_ERR_INVALID;
         l.has_ao = true;
         l.overlay = ue_load_u32le(l.ao_raw + 2);
     }
     l.presorted = ue_load_u16le(l.header + 0x0E) == UE_RSLI_PRESORTED;
-    size_t count = json_array_size(entries);
+    size_t count = ue_jv_size(entries);
     if (count > UE_RSLI_MAX_ENTRIES) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.count", UE_NO_OFFSET, "manifest",
                     "%zu entries do not fit an RsLi library", count);
@@ -383,24 +383,24 @@ static ue_result rsli_pack(const json_t *manifest, const char *dir, ue_buf *out,
     ue_result r = UE_OK;
     for (size_t i = 0; i < count && r == UE_OK; i++) {
         l.count = i + 1;
-        r = pack_entry(&l, json_array_get(entries, i), i, dir, &dirty, d);
+        r = pack_entry(&l, ue_jv_at(entries, i), i, dir, &dirty, d);
     }
-    const json_t *gaps = json_object_get(manifest, "unindexed");
-    size_t ngaps = json_is_array(gaps) ? json_array_size(gaps) : 0;
+    const ue_jv *gaps = ue_jv_get(manifest, "unindexed");
+    size_t ngaps = ue_jv_is(gaps, UE_JV_ARRAY) ? ue_jv_size(gaps) : 0;
     if (r == UE_OK && ngaps) {
         l.gaps = calloc(ngaps, sizeof *l.gaps);
         if (!l.gaps) r = UE_ERR_NOMEM;
         for (size_t g = 0; g < ngaps && r == UE_OK; g++) {
-            const json_t *gj = json_array_get(gaps, g);
+            const ue_jv *gj = ue_jv_at(gaps, g);
             char where[64];
             snprintf(where, sizeof where, "manifest/unindexed[%zu]", g);
             ue_rsli_gap *gap = &l.gaps[l.gap_count];
             bool changed;
-            if (!ue_json_u64(gj, "offset", &gap->offset, where, d)) {
+            if (!ue_jv_u64(gj, "offset", &gap->offset, where, d)) {
                 r = UE_ERR_INVALID;
                 break;
             }
-            r = ue_manifest_load_file(dir, gj, "file", UE_CAP_ENTRY_BYTES, &gap->bytes,
+            r = ue_manifest_load_file_jv(dir, gj, "file", UE_CAP_ENTRY_BYTES, &gap->bytes,
                                       &gap->size, &changed, d);
             if (r == UE_OK) l.gap_count++;
         }
@@ -461,7 +461,7 @@ const ue_container_ops ue_rsli_ops = {
     .info_json = rsli_info_json,
     .entry_json = rsli_entry_json,
     .extract = rsli_extract,
-    .pack = rsli_pack,
+    .pack_jv = rsli_pack,
     .reencode = rsli_reencode,
     .validate = rsli_validate,
 };
