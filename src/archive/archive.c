@@ -346,12 +346,33 @@ static json_t *load_manifest(const char *dir, const ue_container_ops **ops, ue_r
     return m;
 }
 
+static const ue_pack_options default_pack = {UE_PACK_LEVEL_MANIFEST};
+
+static ue_result check_pack_options(const ue_pack_options *opt, ue_diag *d) {
+    if (opt->level == UE_PACK_LEVEL_MANIFEST || (opt->level >= 0 && opt->level <= 9)) return UE_OK;
+    ue_diag_add(d, UE_SEV_ERROR, "pack.level", UE_NO_OFFSET, "pack",
+                "level %d is neither 0..9 nor UE_PACK_LEVEL_MANIFEST", opt->level);
+    return UE_ERR_USAGE;
+}
+
+int ue_pack_level(const ue_pack_options *opt, uint32_t manifest_level) {
+    if (opt && opt->level >= 0 && opt->level <= 9) return opt->level;
+    return manifest_level > 9 ? 9 : (int)manifest_level;
+}
+
 ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
+    return ue_archive_pack_opts(dir, NULL, out, d);
+}
+
+ue_result ue_archive_pack_opts(const char *dir, const ue_pack_options *opt, ue_buf *out,
+                               ue_diag *d) {
+    if (!opt) opt = &default_pack;
     const ue_container_ops *ops;
-    ue_result r;
+    ue_result r = check_pack_options(opt, d);
+    if (r != UE_OK) return r;
     json_t *m = load_manifest(dir, &ops, &r, d);
     if (!m) return r;
-    r = ops->pack(m, dir, out, d);
+    r = ops->pack(m, dir, opt, out, d);
     json_decref(m);
     return r;
 }
@@ -367,8 +388,15 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
 }
 
 ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
+    return ue_archive_pack_file_opts(dir, path, overwrite, NULL, d);
+}
+
+ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool overwrite,
+                                    const ue_pack_options *opt, ue_diag *d) {
+    if (!opt) opt = &default_pack;
     const ue_container_ops *ops;
-    ue_result r;
+    ue_result r = check_pack_options(opt, d);
+    if (r != UE_OK) return r;
     json_t *m = load_manifest(dir, &ops, &r, d);
     if (!m) return r;
     /* Only once the manifest has been read, so a wrong DIR leaves no new directories. */
@@ -380,12 +408,12 @@ ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite
         /* Streamed: payload files are copied into the output without being held in memory. */
         ue_file_sink f;
         r = ue_file_sink_begin(&f, path, overwrite, d);
-        if (r == UE_OK) r = ops->pack_to(m, dir, &f.sink, d);
+        if (r == UE_OK) r = ops->pack_to(m, dir, opt, &f.sink, d);
         if (r == UE_OK) r = ue_file_sink_commit(&f, d);
         else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {
         ue_buf out = {0};
-        r = ops->pack(m, dir, &out, d);
+        r = ops->pack(m, dir, opt, &out, d);
         if (r == UE_OK) r = ue_file_write_atomic(path, out.data, out.size, overwrite, d);
         ue_buf_free(&out);
     }

@@ -29,11 +29,13 @@ typedef struct ue_container_ops {
     /* Writes payloads and whatever else a byte-exact rebuild needs into the outdir and returns
      * the manifest body (new reference; archive.c adds "format", "source", and writes it). */
     ue_result (*extract)(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
-    /* Rebuilds from a manifest and the directory it lives in. */
-    ue_result (*pack)(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d);
+    /* Rebuilds from a manifest and the directory it lives in; `opt` is never NULL. */
+    ue_result (*pack)(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                      ue_buf *out, ue_diag *d);
     /* Optional: the same, streamed into a sink (used for files, so payloads are copied file to
      * file instead of being held in memory). */
-    ue_result (*pack_to)(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d);
+    ue_result (*pack_to)(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                         ue_sink *out, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
@@ -74,6 +76,10 @@ ue_result ue_cp1251_name_parse(const char *text, uint8_t *out, size_t cap, size_
  * is an error naming the entry (`where`) and why. */
 ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw, size_t raw_size,
                                   size_t max_len, const char *where, bool *renamed, ue_diag *d);
+
+/* The LZSS level a pack encodes with: the caller's opt->level when given (the command line
+ * wins), else `manifest_level` (the manifest's "lzss_level" or the format's default), capped at 9. */
+int ue_pack_level(const ue_pack_options *opt, uint32_t manifest_level);
 
 /* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
  * XXH64 differs from the recorded "xxh64" (true when none is recorded). */

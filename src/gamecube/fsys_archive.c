@@ -522,7 +522,8 @@ static bool try_skeleton(const json_t *manifest, const char *dir, pack_entry *pe
     return ok;
 }
 
-static ue_result fsys_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result fsys_pack(const json_t *manifest, const char *dir, const ue_pack_options *popt,
+                           ue_buf *out, ue_diag *d) {
     const json_t *header = json_object_get(manifest, "header");
     const json_t *entries = json_object_get(manifest, "entries");
     if (!json_is_array(entries)) {
@@ -553,7 +554,7 @@ static ue_result fsys_pack(const json_t *manifest, const char *dir, ue_buf *out,
         }
         uint32_t level = UE_LZSS_LEVEL_DEFAULT;
         ue_json_u32(manifest, "lzss_level", &level, NULL, NULL);
-        opt.level = level > 9 ? 9 : (int)level;
+        opt.level = ue_pack_level(popt, level);
         ue_fsys_write_entry *w = calloc(count ? count : 1, sizeof *w);
         if (!w) r = UE_ERR_NOMEM;
         for (size_t i = 0; r == UE_OK && i < count; i++) w[i] = pes[i].w;

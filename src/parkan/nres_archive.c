@@ -212,7 +212,10 @@ static ue_result nres_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
     return UE_OK;
 }
 
-static ue_result nres_pack_to(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d) {
+/* NRes stores every payload as it is: the pack options (the LZSS level) do not apply. */
+static ue_result nres_pack_to(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                              ue_sink *out, ue_diag *d) {
+    (void)opt;
     const json_t *header = json_object_get(manifest, "header");
     const json_t *entries = json_object_get(manifest, "entries");
     if (!json_is_object(header) || !json_is_array(entries)) {
@@ -318,10 +321,11 @@ static ue_result nres_pack_to(const json_t *manifest, const char *dir, ue_sink *
     return r;
 }
 
-static ue_result nres_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result nres_pack(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                           ue_buf *out, ue_diag *d) {
     size_t base = out->size;
     ue_sink sink = ue_sink_buf(out);
-    ue_result r = nres_pack_to(manifest, dir, &sink, d);
+    ue_result r = nres_pack_to(manifest, dir, opt, &sink, d);
     if (r != UE_OK) out->size = base;
     return r;
 }
