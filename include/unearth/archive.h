@@ -59,6 +59,22 @@ UE_API ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d);
  * payload files into it without holding the archive in memory. */
 UE_API ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d);
 
+/* How pack encodes the entries it has to compress again (edited or added payloads; unchanged
+ * ones keep their stored bytes whatever is asked here). */
+#define UE_PACK_LEVEL_MANIFEST (-1)
+typedef struct ue_pack_options {
+    /* 0..9: the LZSS/LZHUF effort for every entry compressed again (FSYS, standalone GameCube
+     * LZSS, RsLi LZSS and LZHUF entries), over the manifest's "lzss_level";
+     * UE_PACK_LEVEL_MANIFEST: the manifest's value, else the format's default (what
+     * ue_archive_pack does). Formats with nothing to compress (NRes, PKX) ignore it. */
+    int level;
+} ue_pack_options;
+/* ue_archive_pack and ue_archive_pack_file with options (NULL = the defaults above). */
+UE_API ue_result ue_archive_pack_opts(const char *dir, const ue_pack_options *opt, ue_buf *out,
+                                      ue_diag *d);
+UE_API ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool overwrite,
+                                           const ue_pack_options *opt, ue_diag *d);
+
 /* The container's own bytes as opened (for OUTER:ENTRY, the decoded entry); caller frees. */
 UE_API ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *size);
 /* Appends the lossless re-encoding of the parsed container to `out` (the caller's buffer); the

@@ -79,6 +79,9 @@ typedef struct ue_rsli {
     size_t gap_count;
     const ue_source *src;     /* entries without `owned` are read from here */
     bool layout_dirty;        /* edits happened: offsets, sort table and keys are recomputed */
+    /* LZSS/LZHUF effort 0..9 for payloads packed again by ue_rsli_add/ue_rsli_replace (out of
+     * range: the default); ue_rsli_init and ue_rsli_parse set UE_LZSS_LEVEL_DEFAULT. */
+    int pack_level;
 } ue_rsli;
 
 /* Parses header, table and trailer (borrowed: payloads stay in `src`, which must outlive `out`;

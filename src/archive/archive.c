@@ -401,16 +401,38 @@ static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) 
     return r;
 }
 
-static ue_result pack_buf(const loaded_manifest *m, const char *dir, ue_buf *out, ue_diag *d) {
-    return m->ops->pack_jv ? m->ops->pack_jv(&m->doc.root, dir, out, d)
-                           : m->ops->pack(m->tree, dir, out, d);
+static ue_result pack_buf(const loaded_manifest *m, const char *dir, const ue_pack_options *opt,
+                          ue_buf *out, ue_diag *d) {
+    return m->ops->pack_jv ? m->ops->pack_jv(&m->doc.root, dir, opt, out, d)
+                           : m->ops->pack(m->tree, dir, opt, out, d);
+}
+
+static const ue_pack_options default_pack = {UE_PACK_LEVEL_MANIFEST};
+
+static ue_result check_pack_options(const ue_pack_options *opt, ue_diag *d) {
+    if (opt->level == UE_PACK_LEVEL_MANIFEST || (opt->level >= 0 && opt->level <= 9)) return UE_OK;
+    ue_diag_add(d, UE_SEV_ERROR, "pack.level", UE_NO_OFFSET, "pack",
+                "level %d is neither 0..9 nor UE_PACK_LEVEL_MANIFEST", opt->level);
+    return UE_ERR_USAGE;
+}
+
+int ue_pack_level(const ue_pack_options *opt, uint32_t manifest_level) {
+    if (opt && opt->level >= 0 && opt->level <= 9) return opt->level;
+    return manifest_level > 9 ? 9 : (int)manifest_level;
 }
 
 ue_result ue_archive_pack(const char *dir, ue_buf *out, ue_diag *d) {
-    loaded_manifest m;
-    ue_result r = load_manifest(dir, &m, d);
+    return ue_archive_pack_opts(dir, NULL, out, d);
+}
+
+ue_result ue_archive_pack_opts(const char *dir, const ue_pack_options *opt, ue_buf *out,
+                               ue_diag *d) {
+    if (!opt) opt = &default_pack;
+    ue_result r = check_pack_options(opt, d);
     if (r != UE_OK) return r;
-    r = pack_buf(&m, dir, out, d);
+    loaded_manifest m;
+    if ((r = load_manifest(dir, &m, d)) != UE_OK) return r;
+    r = pack_buf(&m, dir, opt, out, d);
     manifest_free(&m);
     return r;
 }
@@ -426,9 +448,16 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
 }
 
 ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
-    loaded_manifest m;
-    ue_result r = load_manifest(dir, &m, d);
+    return ue_archive_pack_file_opts(dir, path, overwrite, NULL, d);
+}
+
+ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool overwrite,
+                                    const ue_pack_options *opt, ue_diag *d) {
+    if (!opt) opt = &default_pack;
+    ue_result r = check_pack_options(opt, d);
     if (r != UE_OK) return r;
+    loaded_manifest m;
+    if ((r = load_manifest(dir, &m, d)) != UE_OK) return r;
     /* Only once the manifest has been read, so a wrong DIR leaves no new directories. */
     if ((r = make_parent_dirs(path, d)) != UE_OK) {
         manifest_free(&m);
@@ -439,13 +468,13 @@ ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite
         ue_file_sink f;
         r = ue_file_sink_begin(&f, path, overwrite, d);
         if (r == UE_OK)
-            r = m.ops->pack_to_jv ? m.ops->pack_to_jv(&m.doc.root, dir, &f.sink, d)
-                                  : m.ops->pack_to(m.tree, dir, &f.sink, d);
+            r = m.ops->pack_to_jv ? m.ops->pack_to_jv(&m.doc.root, dir, opt, &f.sink, d)
+                                  : m.ops->pack_to(m.tree, dir, opt, &f.sink, d);
         if (r == UE_OK) r = ue_file_sink_commit(&f, d);
         else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {
         ue_buf out = {0};
-        r = pack_buf(&m, dir, &out, d);
+        r = pack_buf(&m, dir, opt, &out, d);
         if (r == UE_OK) r = ue_file_write_atomic(path, out.data, out.size, overwrite, d);
         ue_buf_free(&out);
     }

@@ -34,16 +34,20 @@ typedef struct ue_container_ops {
     /* Optional, preferred over extract when set: the same, the body's members written straight
      * into `w`, inside the top-level object after "unearth_manifest", "format" and "source". */
     ue_result (*extract_mw)(void *state, ue_outdir *o, ue_mw *w, ue_diag *d);
-    /* Rebuilds from a manifest and the directory it lives in. */
-    ue_result (*pack)(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d);
+    /* Rebuilds from a manifest and the directory it lives in; `opt` is never NULL. */
+    ue_result (*pack)(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                      ue_buf *out, ue_diag *d);
     /* Optional: the same, streamed into a sink (used for files, so payloads are copied file to
      * file instead of being held in memory). */
-    ue_result (*pack_to)(const json_t *manifest, const char *dir, ue_sink *out, ue_diag *d);
+    ue_result (*pack_to)(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                         ue_sink *out, ue_diag *d);
     /* Optional, preferred over the two above when set: pack and pack_to reading the manifest as
      * an arena document (common/json_doc.h), which a manifest of 20,000 entries needs: the
      * jansson tree of one costs more than the copy of its payloads (docs/archives.md). */
-    ue_result (*pack_jv)(const ue_jv *manifest, const char *dir, ue_buf *out, ue_diag *d);
-    ue_result (*pack_to_jv)(const ue_jv *manifest, const char *dir, ue_sink *out, ue_diag *d);
+    ue_result (*pack_jv)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
+                         ue_buf *out, ue_diag *d);
+    ue_result (*pack_to_jv)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
+                            ue_sink *out, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
@@ -84,6 +88,10 @@ ue_result ue_cp1251_name_parse(const char *text, uint8_t *out, size_t cap, size_
  * is an error naming the entry (`where`) and why. */
 ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw, size_t raw_size,
                                   size_t max_len, const char *where, bool *renamed, ue_diag *d);
+
+/* The LZSS level a pack encodes with: the caller's opt->level when given (the command line
+ * wins), else `manifest_level` (the manifest's "lzss_level" or the format's default), capped at 9. */
+int ue_pack_level(const ue_pack_options *opt, uint32_t manifest_level);
 
 /* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
  * XXH64 differs from the recorded "xxh64" (true when none is recorded). */

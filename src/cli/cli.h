@@ -38,6 +38,8 @@ typedef struct cli_opts {
     bool mip_levels_given;
     const char *base;       /* import --base ORIG: the model an import edits, NULL for a new one */
     const char *into;       /* import --into ARCHIVE:ENTRY: the archive entry the model goes to */
+    long level;             /* pack --level N (0..9) when level_given */
+    bool level_given;
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -139,6 +141,7 @@ typedef enum {
     OPT_FOLLOW_LINKS, OPT_DATA, OPT_NO_ANIMATION_POINTER,
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */
+    OPT_LEVEL, /* pack */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

@@ -86,6 +86,11 @@ static const cli_option_def option_table[] = {
      "put the model into a copy of the NRes or RsLi ARCHIVE as ENTRY\n"
      "(replaced, or added when absent); -o names the new archive\n"
      "(default: -o is the model file)"},
+    {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
+     "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
+     "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
+     "the manifest's \"lzss_level\" (default: that value, else 6; a bare\n"
+     "LZSS file 9). Unchanged entries keep their bytes"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -130,13 +135,15 @@ static const cli_verb_def verb_table[] = {
      "--tolerant, damaged entries are listed and skipped; exit 1 when anything was dropped.\n",
      "unearth extract demo/parkan/objects.rlb -o objects\n"
      "unearth extract --tolerant damaged.rlb -o salvage\n"},
-    {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS, "DIR", 1, 1, "ARCHIVE",
-     "archive file to write; missing directories are created (required)", "unearth pack DIR -o ARCHIVE [-f] [-q|-v]",
+    {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS | BIT(OPT_LEVEL), "DIR", 1, 1,
+     "ARCHIVE", "archive file to write; missing directories are created (required)",
+     "unearth pack DIR -o ARCHIVE [--level N] [-f] [-q|-v]",
      "rebuild an archive from DIR/manifest.json",
      "Unchanged payloads keep their bytes and offsets, so an untouched extraction packs\n"
      "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n"
      "An edited entry \"name\" is UTF-8; NRes and RsLi store it as Windows-1251.\n",
-     "unearth pack objects -o objects.rlb\n"},
+     "unearth pack objects -o objects.rlb\n"
+     "unearth pack --level 9 edited_fsys -o smaller.fsys\n"},
     {"validate", cmd_validate, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE...", 1,
      0, NULL, NULL, "unearth validate FILE... [--strict|--tolerant] [--json] [-q|-v]",
      "check files against their format's rules",

@@ -173,6 +173,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_MIP_LEVELS: o->mip_levels = number, o->mip_levels_given = true; break;
     case OPT_BASE: o->base = values[0]; break;
     case OPT_INTO: o->into = values[0]; break;
+    case OPT_LEVEL: o->level = number, o->level_given = true; break;
     default: /* an edit operation: kept in order, in its long form, for cmd_edit */
         o->ops[o->op_count++] = opt->long_name;
         for (int k = 0; k < opt->value_count; k++) o->ops[o->op_count++] = values[k];

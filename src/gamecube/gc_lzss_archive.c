@@ -141,7 +141,8 @@ static ue_result gclzss_extract(void *state, ue_outdir *o, json_t **manifest, ue
     return UE_OK;
 }
 
-static ue_result gclzss_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result gclzss_pack(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                             ue_buf *out, ue_diag *d) {
     uint8_t *plain = NULL, *stored = NULL;
     size_t pn = 0, sn = 0;
     bool changed = true, stored_changed = true;
@@ -158,7 +159,7 @@ static ue_result gclzss_pack(const json_t *manifest, const char *dir, ue_buf *ou
         uint32_t reserved = 0, level = 9;
         ue_json_u32(json_object_get(manifest, "header"), "reserved", &reserved, NULL, NULL);
         ue_json_u32(manifest, "lzss_level", &level, NULL, NULL);
-        r = ue_gclzss_encode(plain, pn, level > 9 ? 9 : (int)level, reserved, out);
+        r = ue_gclzss_encode(plain, pn, ue_pack_level(opt, level), reserved, out);
     }
     free(plain);
     free(stored);

@@ -636,7 +636,10 @@ static bool get_size(const json_t *o, const char *k, size_t *out, ue_diag *d) {
     return true;
 }
 
-static ue_result pkx_pack(const json_t *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+/* Nothing in a PKX is compressed: the pack options (the LZSS level) have nothing to apply to. */
+static ue_result pkx_pack(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+                         ue_buf *out, ue_diag *d) {
+    (void)opt;
     const json_t *lj = json_object_get(manifest, "layout");
     const char *lname = json_string_value(json_object_get(lj, "layout"));
     ue_pkx_info info = {0};

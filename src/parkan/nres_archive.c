@@ -372,7 +372,10 @@ static ue_result pack_gaps(const ue_jv *gaps, const char *dir, ue_nres *n, ue_di
     return r;
 }
 
-static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, ue_sink *out, ue_diag *d) {
+/* NRes stores every payload as it is: the pack options (the LZSS level) do not apply. */
+static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
+                              ue_sink *out, ue_diag *d) {
+    (void)opt;
     const ue_jv *header = ue_jv_get(manifest, "header");
     const ue_jv *entries = ue_jv_get(manifest, "entries");
     if (!ue_jv_is(header, UE_JV_OBJECT) || !ue_jv_is(entries, UE_JV_ARRAY)) {
@@ -390,10 +393,11 @@ static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, ue_sink *o
     return r;
 }
 
-static ue_result nres_pack(const ue_jv *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result nres_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
+                           ue_buf *out, ue_diag *d) {
     size_t base = out->size;
     ue_sink sink = ue_sink_buf(out);
-    ue_result r = nres_pack_to(manifest, dir, &sink, d);
+    ue_result r = nres_pack_to(manifest, dir, opt, &sink, d);
     if (r != UE_OK) out->size = base;
     return r;
 }

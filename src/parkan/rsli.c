@@ -84,6 +84,7 @@ void ue_rsli_init(ue_rsli *l) {
     l->header[3] = 1;
     l->sort_valid = true;
     l->layout_dirty = true;
+    l->pack_level = UE_LZSS_LEVEL_DEFAULT;
 }
 
 void ue_rsli_free(ue_rsli *l) {
@@ -270,22 +271,29 @@ ue_result ue_rsli_unpack(uint32_t method, uint16_t key, const uint8_t *packed, s
     return UE_OK;
 }
 
-ue_result ue_rsli_pack_plain(uint32_t method, const uint8_t *data, size_t size, ue_buf *out) {
+/* `level` drives the shared match finder of LZSS and LZHUF; Deflate always uses zlib's 9. */
+static ue_result pack_plain_at(uint32_t method, int level, const uint8_t *data, size_t size,
+                               ue_buf *out) {
+    if (level < 0 || level > 9) level = UE_LZSS_LEVEL_DEFAULT;
     switch (method & 0x1C0u) {
     case UE_RSLI_STORED:
         if (!ue_rsli_method_known(method)) return UE_ERR_UNSUPPORTED;
         ue_buf_put(out, data, size);
         return out->failed ? UE_ERR_NOMEM : UE_OK;
     case UE_RSLI_LZSS:
-        return ue_lzss_encode(&UE_LZSS_PARKAN, UE_LZSS_LEVEL_DEFAULT, data, size, out);
+        return ue_lzss_encode(&UE_LZSS_PARKAN, level, data, size, out);
     case UE_RSLI_LZHUF:
-        return ue_lzhuf_encode(UE_LZHUF_LEVEL_DEFAULT, data, size, out);
+        return ue_lzhuf_encode(level, data, size, out);
     case UE_RSLI_DEFLATE:
         if (method != UE_RSLI_DEFLATE) return UE_ERR_UNSUPPORTED;
         return ue_deflate_raw_encode(9, data, size, out);
     default:
         return UE_ERR_UNSUPPORTED;
     }
+}
+
+ue_result ue_rsli_pack_plain(uint32_t method, const uint8_t *data, size_t size, ue_buf *out) {
+    return pack_plain_at(method, UE_LZSS_LEVEL_DEFAULT, data, size, out);
 }
 
 /* ---- parsing ------------------------------------------------------------------------------ */
@@ -603,6 +611,7 @@ ue_result ue_rsli_parse(const ue_source *src, ue_mode mode, const ue_rsli_limits
     memset(out, 0, sizeof *out);
     out->src = src;
     out->file_size = src->size;
+    out->pack_level = UE_LZSS_LEVEL_DEFAULT;
     ue_parse_ctx c = ue_parse_begin(mode, d);
     size_t max_entries = limits && limits->max_entries ? limits->max_entries : UE_RSLI_MAX_ENTRIES;
     size_t max_unpacked = limits && limits->max_unpacked ? limits->max_unpacked : UE_CAP_ENTRY_BYTES;
@@ -835,10 +844,10 @@ ue_result ue_rsli_write(const ue_rsli *l, ue_buf *out, ue_diag *d) {
 
 /* ---- editing ------------------------------------------------------------------------------ */
 
-static ue_result pack_owned(ue_rsli_entry *e, const void *data, size_t size) {
+static ue_result pack_owned(ue_rsli_entry *e, int level, const void *data, size_t size) {
     if (size > UINT32_MAX) return UE_ERR_USAGE;
     ue_buf b = {0};
-    ue_result r = ue_rsli_pack_plain(method_of(e), data, size, &b);
+    ue_result r = pack_plain_at(method_of(e), level, data, size, &b);
     if (r != UE_OK) {
         ue_buf_free(&b);
         return r;
@@ -885,7 +894,7 @@ ue_result ue_rsli_add(ue_rsli *l, const char *name, uint16_t flags, const void *
     memset(e, 0, sizeof *e);
     memcpy(e->name_raw, name, len);
     e->flags = flags;
-    ue_result r = pack_owned(e, data, size);
+    ue_result r = pack_owned(e, l->pack_level, data, size);
     if (r != UE_OK) return r;
     l->count++;
     l->layout_dirty = true;
@@ -900,7 +909,7 @@ ue_result ue_rsli_replace(ue_rsli *l, size_t i, const void *data, size_t size, u
                     "entry %zu uses unsupported method 0x%03X", i, method_of(e));
         return UE_ERR_UNSUPPORTED;
     }
-    ue_result r = pack_owned(e, data, size);
+    ue_result r = pack_owned(e, l->pack_level, data, size);
     if (r == UE_OK) l->layout_dirty = true;
     return r;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "unearth/lzss.h"
 #include "unearth/rsli.h"
 #include "common/bytes.h"
 #include "common/io.h"
@@ -332,6 +333,7 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
         memset(&tmp, 0, sizeof tmp);
         tmp.entries = e;
         tmp.count = 1;
+        tmp.pack_level = l->pack_level;
         r = ue_rsli_replace(&tmp, 0, payload, payload_size, d);
         free(payload);
         if (r != UE_OK) return r;
@@ -345,7 +347,8 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
     return UE_OK;
 }
 
-static ue_result rsli_pack(const ue_jv *manifest, const char *dir, ue_buf *out, ue_diag *d) {
+static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
+                           ue_buf *out, ue_diag *d) {
     const ue_jv *entries = ue_jv_get(manifest, "entries");
     if (!ue_jv_is(entries, UE_JV_ARRAY)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
@@ -354,6 +357,7 @@ static ue_result rsli_pack(const ue_jv *manifest, const char *dir, ue_buf *out, 
     }
     ue_rsli l;
     ue_rsli_init(&l);
+    l.pack_level = ue_pack_level(opt, UE_LZSS_LEVEL_DEFAULT); /* RsLi manifests hold no level */
     bool dirty = false;
     if (ue_jv_get(manifest, "header_hex")) {
         if (!ue_jv_hex(manifest, "header_hex", l.header, UE_RSLI_HEADER_SIZE, NULL, "manifest", d))

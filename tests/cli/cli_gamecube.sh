@@ -74,6 +74,57 @@ grep -q "demo_colo.pkx.*lzss\|lzss.*demo_colo.pkx" "$T/out" && ok || bad "edited
 expect_rc 0 "$UE" extract "$T/edit.fsys:demo_colo.pkx" -o "$T/editx"
 cmp -s "$T/editx/entries/0000_model.dat" "$T/newx/entries/0000_model.dat" && ok || bad "edited chain differs"
 
+# pack --level N: entries compressed again use N; unchanged entries keep their bytes; without
+# the flag the bytes are the manifest route's (FSYS, RsLi: 6; bare LZSS: 9); the flag wins over
+# the manifest's "lzss_level"; PKX and NRes have nothing to compress (docs/gamecube-containers.md)
+size_of() { wc -c < "$1" | tr -d ' '; }
+set_level() { python3 -c 'import json,sys; p=sys.argv[1]+"/manifest.json"; m=json.load(open(p)); m["lzss_level"]=int(sys.argv[2]); json.dump(m,open(p,"w"),indent=2)' "$1" "$2"; }
+expect_rc 0 "$UE" extract "$G/creature.fsys" -o "$T/lv"
+expect_rc 0 "$UE" pack --level 0 "$T/lv" -o "$T/lv_same.fsys"
+cmp -s "$G/creature.fsys" "$T/lv_same.fsys" && ok || bad "--level changed an unchanged entry"
+printf 'X' | dd of="$T/lv/entries/0000_creature.pkx" bs=1 seek=200 conv=notrunc status=none
+for l in 0 6 9; do expect_rc 0 "$UE" pack --level $l "$T/lv" -o "$T/lv$l.fsys"; done
+expect_rc 0 "$UE" pack "$T/lv" -o "$T/lv_default.fsys"
+cmp -s "$T/lv_default.fsys" "$T/lv6.fsys" && ok || bad "FSYS pack without --level is not level 6"
+s0=$(size_of "$T/lv0.fsys"); s6=$(size_of "$T/lv6.fsys"); s9=$(size_of "$T/lv9.fsys")
+[ "$s9" -le "$s6" ] && [ "$s6" -lt "$s0" ] && ok || bad "FSYS sizes: level 0 $s0, 6 $s6, 9 $s9"
+expect_rc 0 "$UE" extract "$T/lv9.fsys:creature.pkx" -o "$T/lv9x"
+expect_rc 0 "$UE" extract "$T/lv0.fsys:creature.pkx" -o "$T/lv0x"
+cmp -s "$T/lv9x/entries/0000_model.dat" "$T/lv0x/entries/0000_model.dat" && ok || bad "levels decode differently"
+set_level "$T/lv" 0
+expect_rc 0 "$UE" pack "$T/lv" -o "$T/lv_m0.fsys"
+cmp -s "$T/lv_m0.fsys" "$T/lv0.fsys" && ok || bad "manifest lzss_level 0 not honoured"
+expect_rc 0 "$UE" pack --level 9 "$T/lv" -o "$T/lv_flag.fsys"
+cmp -s "$T/lv_flag.fsys" "$T/lv9.fsys" && ok || bad "--level 9 does not win over lzss_level 0"
+expect_rc 2 "$UE" pack --level 10 "$T/lv" -o "$T/never_lv.fsys"
+[ ! -e "$T/never_lv.fsys" ] && ok || bad "--level 10 left output"
+# bare LZSS: default 9
+expect_rc 0 "$UE" extract "$G/demo_model.lzss" -o "$T/lz"
+printf 'X' | dd of="$(ls "$T"/lz/entries/* | grep -v '\.lzss$' | head -1)" bs=1 seek=100 conv=notrunc status=none
+expect_rc 0 "$UE" pack "$T/lz" -o "$T/lz_default.lzss"
+expect_rc 0 "$UE" pack --level 9 "$T/lz" -o "$T/lz9.lzss"
+expect_rc 0 "$UE" pack --level 0 "$T/lz" -o "$T/lz0.lzss"
+cmp -s "$T/lz_default.lzss" "$T/lz9.lzss" && ok || bad "bare LZSS pack without --level is not level 9"
+[ "$(size_of "$T/lz9.lzss")" -lt "$(size_of "$T/lz0.lzss")" ] && ok || bad "bare LZSS: level 9 not smaller than 0"
+# RsLi LZSS and LZHUF entries: default 6
+P="$T/demo/parkan"
+expect_rc 0 "$UE" extract "$P/sprites_demo.lib" -o "$T/rl"
+for e in "$T"/rl/entries/*LZSS.TXT "$T"/rl/entries/*LZHUF.TXT; do
+  python3 -c 'import sys; p=sys.argv[1]; b=open(p,"rb").read(); open(p,"wb").write(b[:-1]+b"!"+b*3)' "$e"
+done
+expect_rc 0 "$UE" pack "$T/rl" -o "$T/rl_default.lib"
+expect_rc 0 "$UE" pack --level 6 "$T/rl" -o "$T/rl6.lib"
+expect_rc 0 "$UE" pack --level 0 "$T/rl" -o "$T/rl0.lib"
+expect_rc 0 "$UE" pack --level 9 "$T/rl" -o "$T/rl9.lib"
+cmp -s "$T/rl_default.lib" "$T/rl6.lib" && ok || bad "RsLi pack without --level is not level 6"
+r0=$(size_of "$T/rl0.lib"); r9=$(size_of "$T/rl9.lib")
+[ "$r9" -lt "$r0" ] && ok || bad "RsLi sizes: level 0 $r0, 9 $r9"
+expect_rc 0 "$UE" validate --strict "$T/rl0.lib"
+expect_rc 0 "$UE" validate --strict "$T/rl9.lib"
+# PKX: nothing compressed, the flag changes nothing
+expect_rc 0 "$UE" pack --level 0 "$T/x_creature.pkx" -o "$T/pkx_lv.pkx"
+cmp -s "$G/creature.pkx" "$T/pkx_lv.pkx" && ok || bad "--level changed a PKX"
+
 # bad input: exit 1, a diagnostic with an offset, no output left behind, input untouched
 bad_case() { # bad_case NAME FILE
   cp "$2" "$T/$1.orig"

@@ -42,7 +42,7 @@ sample_values() {
     --vertices) echo 0 1 ;;   --translate) echo 1 2 3 ;;   --scale) echo 2 ;;
     --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --report) echo "$T/probe.json" ;;
     --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
-    --base) echo x.msh ;;   --into) echo x.rlb:x.msh ;;
+    --base) echo x.msh ;;   --into) echo x.rlb:x.msh ;;   --level) echo 9 ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }

@@ -383,6 +383,219 @@ static void samples_roundtrip(void) {
     ue_sample_list_free(&l);
 }
 
+/* ---- parallel extract, pack --level ----------------------------------------------------------
+ * Many LZSS entries (more than one batch of the parallel extract: over 64 entries, and big ones
+ * over its 8 MiB byte bound) extract to exactly the payloads the writer was given. */
+enum { MANY = 72, BIG = 3 };
+
+/* Compressible, entry-specific bytes shaped like a DAT: runs of 4-bit noise and copies of
+ * earlier stretches up to 4000 bytes back, drawn by a small LCG seeded with the entry index. */
+static uint32_t lcg(uint32_t *x) {
+    *x = *x * 1103515245u + 12345u;
+    return *x >> 8;
+}
+
+static uint8_t *dat_like(size_t n, uint32_t seed) {
+    uint8_t *p = malloc(n ? n : 1);
+    uint32_t x = seed * 2654435761u + 1u;
+    for (size_t i = 0; i < n;) {
+        size_t len = 8 + lcg(&x) % 120;
+        if (len > n - i) len = n - i;
+        bool copy = i > 4096 && lcg(&x) % 3;
+        size_t from = copy ? i - 1 - lcg(&x) % 4000 : 0;
+        for (size_t k = 0; k < len; k++) p[i + k] = copy ? p[from + k] : (uint8_t)(lcg(&x) % 16);
+        i += len;
+    }
+    return p;
+}
+
+typedef struct many_fsys {
+    ue_fsys_write_entry e[MANY + BIG];
+    char names[MANY + BIG][16];
+    uint8_t *data[MANY + BIG];
+    ue_buf bytes;
+} many_fsys;
+
+static void many_build(many_fsys *m, int level) {
+    memset(m, 0, sizeof *m);
+    for (size_t i = 0; i < MANY + BIG; i++) {
+        size_t n = i < MANY ? 6000 + 997 * i : ((size_t)3 << 20) + i;
+        m->data[i] = dat_like(n, (uint32_t)i);
+        snprintf(m->names[i], sizeof m->names[i], "e%zu", i);
+        m->e[i] = (ue_fsys_write_entry){.short_name = m->names[i], .type_code = 0x04,
+                                        .file_id = (uint16_t)i, .compressed = i % 9 != 4,
+                                        .data = m->data[i], .size = n};
+    }
+    ue_fsys_write_options opt = {.version = 0x201, .level = level};
+    REQUIRE(ue_fsys_write(&opt, m->e, MANY + BIG, &m->bytes, NULL) == UE_OK);
+}
+
+static void many_free(many_fsys *m) {
+    for (size_t i = 0; i < MANY + BIG; i++) free(m->data[i]);
+    ue_buf_free(&m->bytes);
+}
+
+static bool file_is(const char *dir, const char *rel, const uint8_t *want, size_t n) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    uint8_t *got;
+    size_t got_n;
+    if (ue_file_read(path, (size_t)64 << 20, &got, &got_n, NULL) != UE_OK) return false;
+    bool same = got_n == n && memcmp(got, want, n) == 0;
+    free(got);
+    return same;
+}
+
+static void parallel_extract_many(void) {
+    many_fsys m;
+    many_build(&m, 0);
+    ue_archive *a;
+    ue_diag d = {0};
+    REQUIRE(ue_archive_open_memory(m.bytes.data, m.bytes.size, "many.fsys", UE_MODE_STRICT, &a,
+                                   &d) == UE_OK);
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/many", tmp_root);
+    REQUIRE(ue_archive_extract(a, dir, true, &d) == UE_OK);
+    size_t wrong = 0;
+    for (size_t i = 0; i < MANY + BIG; i++) {
+        ue_entry_info info;
+        ue_archive_entry(a, i, &info);
+        char rel[64];
+        snprintf(rel, sizeof rel, "entries/%04zu_e%zu.dat", i, i);
+        wrong += !file_is(dir, rel, m.data[i], m.e[i].size);
+        if (m.e[i].compressed) {
+            /* The stored blob is the archive's own bytes at the entry's offset. */
+            snprintf(rel, sizeof rel, "entries/%04zu_e%zu.dat.lzss", i, i);
+            wrong += !file_is(dir, rel, m.bytes.data + info.offset, (size_t)info.stored_size);
+        }
+    }
+    CHECK_EQ_U(wrong, 0);
+    ue_buf b = {0};
+    REQUIRE(ue_archive_pack(dir, &b, &d) == UE_OK);
+    CHECK(b.size == m.bytes.size && memcmp(b.data, m.bytes.data, b.size) == 0);
+    CHECK_EQ_U(ue_diag_count(&d, UE_SEV_ERROR), 0);
+    ue_buf_free(&b);
+    ue_archive_close(a);
+    ue_diag_free(&d);
+    many_free(&m);
+}
+
+/* A damaged LZSS entry among good ones: the extract fails with exactly the diagnostics the
+ * entry's own decode gives (none from the entries decoded beside it), and leaves nothing. */
+static void damaged_among_parallel(void) {
+    many_fsys m;
+    many_build(&m, 0);
+    const size_t bad = 61; /* in the second batch, decoded on a worker beside others */
+    ue_archive *a;
+    REQUIRE(ue_archive_open_memory(m.bytes.data, m.bytes.size, "m.fsys", UE_MODE_STRICT, &a,
+                                   NULL) == UE_OK);
+    ue_entry_info info;
+    ue_archive_entry(a, bad, &info);
+    ue_archive_close(a);
+    /* The first item a reference to ring position 0, 0xFEE bytes before the output starts:
+     * strict decoding refuses it (the header, which open checks, stays intact). */
+    uint8_t *blob = m.bytes.data + info.offset;
+    blob[16] = 0x00;
+    blob[17] = 0x00;
+    blob[18] = 0x00;
+    ue_diag want = {0};
+    char path[64];
+    snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", bad);
+    uint8_t *plain = NULL;
+    size_t plain_n;
+    CHECK(ue_gclzss_decode(blob, (size_t)info.stored_size, UE_MODE_STRICT, &plain, &plain_n,
+                           &want, info.offset, path) == UE_ERR_INVALID);
+    free(plain);
+    REQUIRE(want.count >= 1);
+    for (int round = 0; round < 4; round++) {
+        ue_diag d = {0};
+        REQUIRE(ue_archive_open_memory(m.bytes.data, m.bytes.size, "m.fsys", UE_MODE_STRICT, &a,
+                                       NULL) == UE_OK);
+        char dir[300];
+        snprintf(dir, sizeof dir, "%s/damaged", tmp_root);
+        CHECK(ue_archive_extract(a, dir, true, &d) == UE_ERR_INVALID);
+        CHECK(!ue_path_exists(dir));
+        CHECK_EQ_U(d.count, want.count);
+        for (size_t k = 0; k < d.count && k < want.count; k++) {
+            CHECK_STR(d.items[k].code, want.items[k].code);
+            CHECK_STR(d.items[k].path, want.items[k].path);
+            CHECK_STR(d.items[k].message, want.items[k].message);
+            CHECK_EQ_U(d.items[k].offset, want.items[k].offset);
+        }
+        ue_archive_close(a);
+        ue_diag_free(&d);
+    }
+    ue_diag_free(&want);
+    many_free(&m);
+}
+
+/* pack --level: the default keeps the manifest route's bytes; level 9 of edited entries is no
+ * bigger than level 6; the flag wins over the manifest's "lzss_level". */
+static ue_result pack_at(const char *dir, int level, ue_buf *out) {
+    ue_pack_options o = {level};
+    out->size = 0;
+    return ue_archive_pack_opts(dir, &o, out, NULL);
+}
+
+static void set_manifest_level(const char *dir, int level) {
+    char path[400];
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    json_t *m = json_load_file(path, 0, NULL);
+    REQUIRE(m != NULL);
+    if (level < 0) json_object_del(m, "lzss_level");
+    else json_object_set_new(m, "lzss_level", json_integer(level));
+    REQUIRE(json_dump_file(m, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0);
+    json_decref(m);
+}
+
+static void pack_level(void) {
+    many_fsys m;
+    many_build(&m, 0);
+    ue_archive *a;
+    REQUIRE(ue_archive_open_memory(m.bytes.data, m.bytes.size, "lv.fsys", UE_MODE_STRICT, &a,
+                                   NULL) == UE_OK);
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/level", tmp_root);
+    REQUIRE(ue_archive_extract(a, dir, true, NULL) == UE_OK);
+    ue_archive_close(a);
+    ue_buf b = {0}, ref = {0};
+    /* Unchanged entries keep their (level 0) bytes whatever the level asked for. */
+    REQUIRE(pack_at(dir, 9, &b) == UE_OK);
+    CHECK(b.size == m.bytes.size && memcmp(b.data, m.bytes.data, b.size) == 0);
+    /* Edit the small entries (one byte each): they are compressed again, the big ones kept. */
+    for (size_t i = 0; i < MANY; i++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/entries/%04zu_e%zu.dat", dir, i, i);
+        m.data[i][0] = 'X';
+        REQUIRE(ue_file_write_atomic(path, m.data[i], m.e[i].size, true, NULL) == UE_OK);
+    }
+    size_t at[10];
+    for (int lv = 0; lv <= 9; lv += 3) {
+        REQUIRE(pack_at(dir, lv, &b) == UE_OK);
+        at[lv] = b.size;
+    }
+    REQUIRE(pack_at(dir, 9, &b) == UE_OK); /* b: the --level 9 archive */
+    CHECK(at[9] <= at[6] && at[6] <= at[0] && at[9] < at[0]);
+    /* No flag: the manifest's absent level means 6, its "lzss_level" is honoured ... */
+    REQUIRE(pack_at(dir, UE_PACK_LEVEL_MANIFEST, &ref) == UE_OK);
+    CHECK_EQ_U(ref.size, at[6]);
+    set_manifest_level(dir, 0);
+    REQUIRE(pack_at(dir, UE_PACK_LEVEL_MANIFEST, &ref) == UE_OK);
+    CHECK_EQ_U(ref.size, at[0]);
+    /* ... and the flag wins over it: bytes of --level 9 with "lzss_level": 0 in the manifest. */
+    ue_buf flag = {0};
+    REQUIRE(pack_at(dir, 9, &flag) == UE_OK);
+    CHECK(flag.size == b.size && memcmp(flag.data, b.data, b.size) == 0);
+    set_manifest_level(dir, 9);
+    REQUIRE(pack_at(dir, UE_PACK_LEVEL_MANIFEST, &ref) == UE_OK);
+    CHECK(ref.size == b.size && memcmp(ref.data, b.data, b.size) == 0);
+    CHECK(pack_at(dir, 10, &ref) == UE_ERR_USAGE);
+    ue_buf_free(&b);
+    ue_buf_free(&ref);
+    ue_buf_free(&flag);
+    many_free(&m);
+}
+
 int main(void) {
     snprintf(tmp_root, sizeof tmp_root, "/tmp/ue_test_fsys_XXXXXX");
     if (!mkdtemp(tmp_root)) return 3;
@@ -394,6 +607,9 @@ int main(void) {
     RUN(archive_api_roundtrip);
     RUN(no_partial_output);
     RUN(samples_roundtrip);
+    RUN(parallel_extract_many);
+    RUN(damaged_among_parallel);
+    RUN(pack_level);
     ue_remove_tree(tmp_root);
     return TEST_SUMMARY();
 }
