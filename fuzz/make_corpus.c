@@ -532,6 +532,30 @@ static void hsd_anim_seeds(void) {
     hsd_anim_seed("u8_atlas_steps", UE_HSD_FMT_U8, UE_HSD_FMT_U8, 0, steps, 4);
 }
 
+/* manifest.json as extract writes it (an NRes with one entry and one unindexed range), and
+ * the syntax a hand edit may bring: escapes, a surrogate pair, reals, null, nesting. */
+static void json_doc_seeds(void) {
+    static const char manifest[] =
+        "{\n  \"unearth_manifest\": 1,\n  \"format\": \"nres\",\n  \"source\": {\n"
+        "    \"file\": \"objects.rlb\",\n    \"size\": 11808\n  },\n  \"header\": {\n"
+        "    \"magic\": \"NRes\",\n    \"version\": 256,\n    \"entry_count\": 1,\n"
+        "    \"sort_table_valid\": true\n  },\n  \"entries\": [\n    {\n"
+        "      \"index\": 0,\n      \"name\": \"robot.wea\",\n"
+        "      \"name_hex\": \"726f626f742e776561\",\n      \"type_id\": 1380009303,\n"
+        "      \"file\": \"entries/0000_robot.wea\",\n"
+        "      \"xxh64\": \"2f4a5cd9a1b2c3d4\"\n    }\n  ],\n  \"unindexed\": [\n"
+        "    {\n      \"offset\": 21,\n      \"size\": 3,\n"
+        "      \"file\": \"unindexed/00000015.bin\"\n    }\n  ]\n}\n";
+    static const char escapes[] =
+        "[\"q\\\"b\\\\s\\/\\b\\f\\n\\r\\t\", \"\\u00e9\\u20AC\\ud83d\\ude00\", "
+        "\"\xD0\x96\", {\"k\": [[], {}, null, false]}]";
+    static const char numbers[] = "{\"i\": -9223372036854775808, \"r\": 1.5e-3, \"z\": -0, "
+                                  "\"e\": 2E+10, \"big\": 9223372036854775807}";
+    write_seed("json_doc", "manifest.json", manifest, sizeof manifest - 1);
+    write_seed("json_doc", "escapes.json", escapes, sizeof escapes - 1);
+    write_seed("json_doc", "numbers.json", numbers, sizeof numbers - 1);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus OUT_DIR\n");
@@ -556,6 +580,7 @@ int main(int argc, char **argv) {
     texm_seeds();
     hsd_anim_seeds();
     gltf_seeds();
+    json_doc_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;
 }

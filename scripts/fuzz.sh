@@ -4,7 +4,7 @@
 #
 # usage: scripts/fuzz.sh SECONDS [TARGET...]      e.g. scripts/fuzz.sh 30, scripts/fuzz.sh 60 fsys
 # Targets are the directories of fuzz/corpus (nres lzss rsli lzhuf fsys gc_lzss pkx msh msh_anim mat0_wear obj
-# dat gx texm hsd_anim): a new target needs its fuzz_<name>.c in fuzz/CMakeLists.txt and its seeds there.
+# dat gx texm hsd_anim json_doc): a new target needs its fuzz_<name>.c in fuzz/CMakeLists.txt and its seeds there.
 # Prints one line per target: executions, executions per second, coverage (libFuzzer's cov: and
 # ft: counters at the end of the run) and peak RSS. Crash inputs are kept under the printed dir.
 set -euo pipefail

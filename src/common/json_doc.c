@@ -10,7 +10,10 @@
 #include "common/collections.h"
 #include "common/text.h"
 
-#define BLOCK_MIN ((size_t)256 * 1024)
+/* Arena blocks start near the text's size (a small document takes one small block) and
+ * double up to BLOCK_MAX, so a big manifest takes a few blocks and a tiny one little memory. */
+#define BLOCK_MIN ((size_t)4096)
+#define BLOCK_MAX ((size_t)8 << 20)
 /* Objects larger than this check duplicate keys by sorting once instead of comparing each new
  * key with the earlier ones (quadratic for a hostile object of a million keys). */
 #define LINEAR_KEY_CHECK 16
@@ -44,7 +47,8 @@ static void *arena_alloc(ue_jdoc *doc, size_t n) {
     n = (n + _Alignof(max_align_t) - 1) & ~(size_t)(_Alignof(max_align_t) - 1);
     ue_jdoc_block *b = doc->blocks;
     if (!b || b->size - b->used < n) {
-        size_t size = n > BLOCK_MIN ? n : BLOCK_MIN;
+        size_t size = n > doc->block_size ? n : doc->block_size;
+        if (doc->block_size < BLOCK_MAX) doc->block_size *= 2;
         b = malloc(sizeof *b + size);
         if (!b) return NULL;
         b->size = size;
@@ -419,6 +423,7 @@ static bool parse_value(parser *ps, ue_jv *out) {
 ue_result ue_jdoc_parse(const char *text, size_t size, ue_jdoc *doc, ue_jdoc_error *err) {
     memset(doc, 0, sizeof *doc);
     if (err) memset(err, 0, sizeof *err);
+    doc->block_size = size < BLOCK_MIN ? BLOCK_MIN : size > BLOCK_MAX ? BLOCK_MAX : size;
     parser ps = {.p = text, .end = text + size, .start = text, .doc = doc, .err = err};
     bool ok = parse_value(&ps, &doc->root);
     if (ok) {

@@ -51,6 +51,7 @@ typedef struct ue_jdoc_error {
 typedef struct ue_jdoc {
     ue_jv root;
     struct ue_jdoc_block *blocks; /* the arena every value, key and string lives in */
+    size_t block_size;            /* of the next block */
 } ue_jdoc;
 
 /* Parses `size` bytes of JSON (RFC 8259: any value at the top, whitespace around it). Refused
