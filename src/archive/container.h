@@ -101,9 +101,6 @@ ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char
 /* True when `dir` holds an unearth manifest and only the files it names: a previous extract
  * output, which `extract -f` may replace (the ue_outdir_owner test). */
 bool ue_manifest_dir_is_extract(const char *dir, void *unused);
-/* manifest.json read whole and parsed from memory (jansson's file loader reads a character at
- * a time); NULL with `err` filled when it cannot be read or parsed. */
-json_t *ue_manifest_json_load(const char *path, json_error_t *err);
 /* The full path of the file a manifest entry names, and its size, without reading it. */
 ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
                                 char **path, uint64_t *size, ue_diag *d);

@@ -387,22 +387,23 @@ static bool names_a_file(const char *key) {
     return !strcmp(key, "file") || (n > 5 && !strcmp(key + n - 5, "_file"));
 }
 
-/* Every file the manifest names, at any depth: only those an extract wrote may be replaced. */
-static bool collect_files(const json_t *j, string_set *set) {
-    size_t i;
-    const char *key;
-    const json_t *v;
-    if (json_is_array(j)) {
-        json_array_foreach(j, i, v) if (!collect_files(v, set)) return false;
+/* Every file the manifest names, at any depth: only those an extract wrote may be replaced.
+ * "source" at the top names the archive the extract came from, which is not in the directory. */
+static bool collect_files(const ue_jv *j, bool top, string_set *set) {
+    if (ue_jv_is(j, UE_JV_ARRAY)) {
+        for (size_t i = 0; i < j->count; i++)
+            if (!collect_files(&j->u.items[i], false, set)) return false;
         return true;
     }
-    json_object_foreach((json_t *)j, key, v) {
-        if (json_is_string(v) && names_a_file(key)) {
+    for (size_t i = 0; ue_jv_is(j, UE_JV_OBJECT) && i < j->count; i++) {
+        const ue_jmember *m = &j->u.members[i];
+        if (top && !strcmp(m->key, "source")) continue;
+        if (ue_jv_is(&m->value, UE_JV_STRING) && names_a_file(m->key)) {
             if (ue_array_reserve((void **)&set->items, &set->cap, set->count + 1,
                                  sizeof *set->items, SIZE_MAX) != UE_OK)
                 return false;
-            set->items[set->count++] = json_string_value(v);
-        } else if (!collect_files(v, set)) {
+            set->items[set->count++] = m->value.u.string;
+        } else if (!collect_files(&m->value, false, set)) {
             return false;
         }
     }
@@ -415,36 +416,24 @@ static bool listed_in_manifest(const char *rel, void *ctx) {
     return bsearch(&rel, set->items, set->count, sizeof *set->items, compare_strings) != NULL;
 }
 
-json_t *ue_manifest_json_load(const char *path, json_error_t *err) {
-    uint8_t *text = NULL;
-    size_t size = 0;
-    if (ue_file_read(path, UE_CAP_ENTRY_BYTES, &text, &size, NULL) != UE_OK) {
-        int failed = errno;
-        if (err) {
-            memset(err, 0, sizeof *err);
-            snprintf(err->text, sizeof err->text, "cannot read: %s", strerror(failed));
-        }
-        return NULL;
-    }
-    json_t *m = json_loadb((const char *)text, size, 0, err);
-    free(text);
-    return m;
-}
-
 bool ue_manifest_dir_is_extract(const char *dir, void *unused) {
     (void)unused;
     char path[4096];
     if (snprintf(path, sizeof path, "%s/manifest.json", dir) >= (int)sizeof path) return false;
-    json_t *m = ue_manifest_json_load(path, NULL);
+    uint8_t *text = NULL;
+    size_t size = 0;
+    if (ue_file_read(path, UE_CAP_ENTRY_BYTES, &text, &size, NULL) != UE_OK) return false;
+    ue_jdoc doc;
     bool ours = false;
     string_set set = {0};
-    /* "source" names the archive the extract came from, which is not in the directory. */
-    if (json_is_object(m)) json_object_del(m, "source");
-    if (json_is_integer(json_object_get(m, "unearth_manifest")) && collect_files(m, &set)) {
+    if (ue_jdoc_parse((const char *)text, size, &doc, NULL) == UE_OK &&
+        ue_jv_is(ue_jv_get(&doc.root, "unearth_manifest"), UE_JV_INTEGER) &&
+        collect_files(&doc.root, true, &set)) {
         if (set.count) qsort(set.items, set.count, sizeof *set.items, compare_strings);
         ours = ue_dir_holds_only(dir, listed_in_manifest, &set);
     }
     free(set.items);
-    json_decref(m);
+    ue_jdoc_free(&doc);
+    free(text);
     return ours;
 }
