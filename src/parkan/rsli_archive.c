@@ -157,75 +157,147 @@ static bool needs_packed_copy(const ue_rsli_entry *e) {
            e->stored_bytes != e->unpacked_size;
 }
 
-static ue_result rsli_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
-    rsli_state *s = state;
+/* The header as rsli_info_json has it, written straight into the manifest. */
+static void write_info(const ue_rsli *l, ue_mw *w) {
+    ue_mw_object_begin(w);
+    ue_mw_key_string(w, "magic", "NL");
+    ue_mw_key_int(w, "version", l->header[3]);
+    ue_mw_key_int(w, "entry_count", (int64_t)l->count);
+    ue_mw_key(w, "presorted");
+    ue_mw_bool(w, l->presorted);
+    ue_mw_key_int(w, "table_seed", ue_load_u32le(l->header + 0x14));
+    ue_mw_key_int(w, "file_size", (int64_t)l->file_size);
+    ue_mw_key(w, "sort_table_valid");
+    ue_mw_bool(w, l->sort_valid);
+    if (l->has_ao) ue_mw_key_int(w, "ao_overlay", l->overlay);
+    ue_mw_key_int(w, "unindexed_regions", (int64_t)l->gap_count);
+    ue_mw_object_end(w);
+}
+
+static void write_hex(ue_mw *w, const char *key, const uint8_t *p, size_t n) {
+    char hex[2 * UE_RSLI_HEADER_SIZE + 1];
+    if (2 * n + 1 > sizeof hex) return;
+    ue_hex_encode(p, n, hex);
+    ue_mw_key_string(w, key, hex);
+}
+
+/* A file written for the manifest: its path and the XXH64 of its bytes. */
+static void write_file_hash(ue_mw *w, const char *rel, const uint8_t *p, size_t n) {
+    char hex[17];
+    ue_xxh64_hex(p, n, hex);
+    ue_mw_key_string(w, "file", rel);
+    ue_mw_key_string(w, "xxh64", hex);
+}
+
+/* Entry i's fields in rsli_entry_json's order, left open for what extract adds. */
+static void write_entry_fields(const rsli_state *s, size_t i, ue_mw *w) {
+    const ue_rsli_entry *e = &s->lib.entries[i];
+    ue_entry_info info;
+    rsli_entry(s, i, &info);
+    ue_mw_object_begin(w);
+    ue_mw_key_int(w, "index", (int64_t)i);
+    ue_mw_key_string(w, "name", info.name);
+    write_hex(w, "name_hex", e->name_raw, UE_RSLI_NAME_SIZE);
+    write_hex(w, "service_hex", e->service, 4);
+    ue_mw_key_int(w, "flags", e->flags);
+    ue_mw_key_string(w, "method", info.method);
+    ue_mw_key_int(w, "sort_to_original", e->sort_disk);
+    ue_mw_key_int(w, "sort_value", e->sort_value);
+    ue_mw_key_int(w, "unpacked_size", e->unpacked_size);
+    ue_mw_key_int(w, "data_offset", e->data_offset);
+    ue_mw_key_int(w, "packed_size", e->packed_size);
+    ue_mw_key_int(w, "file_offset", (int64_t)e->file_offset);
+    if (e->eof_plus_one) {
+        ue_mw_key(w, "deflate_eof_plus_one");
+        ue_mw_bool(w, true);
+    }
+    if (info.nested[0]) ue_mw_key_string(w, "nested", info.nested);
+    if (e->damaged) {
+        ue_mw_key(w, "damaged");
+        ue_mw_bool(w, true);
+    }
+}
+
+/* The decoded payload into entries/; in tolerant mode an undecodable one marks the entry
+ * damaged instead (its packed bytes below still let pack rebuild the file). */
+static ue_result extract_decoded(rsli_state *s, size_t i, const char *file, ue_outdir *o,
+                                 ue_mw *w, ue_diag *d) {
+    ue_rsli_entry *e = &s->lib.entries[i];
+    uint8_t *p;
+    size_t n;
+    ue_result r = read_budgeted(s, i, &p, &n, d);
+    if (r != UE_OK && s->mode == UE_MODE_TOLERANT) {
+        e->damaged = true;
+        ue_mw_key(w, "damaged");
+        ue_mw_bool(w, true);
+        return UE_OK;
+    }
+    if (r != UE_OK) return r;
+    char rel[320];
+    snprintf(rel, sizeof rel, "entries/%s", file);
+    r = ue_outdir_write(o, rel, p, n, d);
+    write_file_hash(w, rel, p, n);
+    free(p);
+    return r;
+}
+
+static ue_result extract_entry(rsli_state *s, size_t i, ue_outdir *o, ue_mw *w, ue_diag *d) {
     ue_rsli *l = &s->lib;
-    json_t *m = json_object();
-    json_object_set_new(m, "header", rsli_info_json(state));
-    json_object_set_new(m, "header_hex", ue_json_hex_new(l->header, UE_RSLI_HEADER_SIZE));
-    json_object_set_new(m, "file_size", json_integer((json_int_t)l->file_size));
-    if (l->has_ao) json_object_set_new(m, "ao_hex", ue_json_hex_new(l->ao_raw, UE_RSLI_AO_SIZE));
-    json_t *entries = json_array();
-    json_t *gaps = json_array();
-    json_object_set_new(m, "entries", entries);
-    json_object_set_new(m, "unindexed", gaps);
-    ue_result r = UE_OK;
-    char rel[320], file[300], name[UE_RSLI_NAME_SIZE + 1], text[4 * UE_RSLI_NAME_SIZE];
-    for (size_t i = 0; i < l->count && r == UE_OK; i++) {
-        ue_rsli_entry *e = &l->entries[i];
-        json_t *ej = rsli_entry_json(state, i);
-        json_array_append_new(entries, ej);
-        ue_rsli_entry_name(e, name, sizeof name);
-        ue_cp1251_to_utf8(name, text, sizeof text);
-        ue_entry_file_name(i, text, ".bin", file, sizeof file);
-        if (!e->damaged) {
-            uint8_t *p;
-            size_t n;
-            r = read_budgeted(s, i, &p, &n, d);
-            if (r != UE_OK && s->mode == UE_MODE_TOLERANT) {
-                /* Keep going: the packed bytes below still let pack rebuild the file. */
-                e->damaged = true;
-                json_object_set_new(ej, "damaged", json_true());
-                r = UE_OK;
-            } else if (r == UE_OK) {
-                snprintf(rel, sizeof rel, "entries/%s", file);
-                r = ue_outdir_write(o, rel, p, n, d);
-                json_object_set_new(ej, "file", json_string(rel));
-                json_object_set_new(ej, "xxh64", ue_json_xxh64(p, n));
-                free(p);
-            }
-        }
-        /* Bytes shared with another entry are not copied again (bounded work). */
-        if (r != UE_OK || !needs_packed_copy(e) || !e->range_ok || e->shares_bytes) continue;
+    ue_rsli_entry *e = &l->entries[i];
+    char file[300], name[UE_RSLI_NAME_SIZE + 1], text[4 * UE_RSLI_NAME_SIZE];
+    write_entry_fields(s, i, w);
+    ue_rsli_entry_name(e, name, sizeof name);
+    ue_cp1251_to_utf8(name, text, sizeof text);
+    ue_entry_file_name(i, text, ".bin", file, sizeof file);
+    ue_result r = e->damaged ? UE_OK : extract_decoded(s, i, file, o, w, d);
+    /* Bytes shared with another entry are not copied again (bounded work). */
+    if (r == UE_OK && needs_packed_copy(e) && e->range_ok && !e->shares_bytes) {
         uint8_t *p;
         size_t n;
         r = ue_rsli_packed(l, i, &p, &n, d);
-        if (r != UE_OK) break;
-        snprintf(rel, sizeof rel, "packed/%s", file);
-        r = ue_outdir_write(o, rel, p, n, d);
-        json_t *pj = json_object();
-        json_object_set_new(pj, "file", json_string(rel));
-        json_object_set_new(pj, "xxh64", ue_json_xxh64(p, n));
-        json_object_set_new(ej, "packed", pj);
-        free(p);
+        if (r == UE_OK) {
+            char rel[320];
+            snprintf(rel, sizeof rel, "packed/%s", file);
+            r = ue_outdir_write(o, rel, p, n, d);
+            ue_mw_key(w, "packed");
+            ue_mw_object_begin(w);
+            write_file_hash(w, rel, p, n);
+            ue_mw_object_end(w);
+            free(p);
+        }
     }
+    ue_mw_object_end(w);
+    return r;
+}
+
+static ue_result rsli_extract(void *state, ue_outdir *o, ue_mw *w, ue_diag *d) {
+    rsli_state *s = state;
+    ue_rsli *l = &s->lib;
+    ue_mw_key(w, "header");
+    write_info(l, w);
+    write_hex(w, "header_hex", l->header, UE_RSLI_HEADER_SIZE);
+    ue_mw_key_int(w, "file_size", (int64_t)l->file_size);
+    if (l->has_ao) write_hex(w, "ao_hex", l->ao_raw, UE_RSLI_AO_SIZE);
+    ue_mw_key(w, "entries");
+    ue_mw_array_begin(w);
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < l->count && r == UE_OK; i++) r = extract_entry(s, i, o, w, d);
+    ue_mw_array_end(w);
+    ue_mw_key(w, "unindexed");
+    ue_mw_array_begin(w);
     for (size_t g = 0; g < l->gap_count && r == UE_OK; g++) {
         const ue_rsli_gap *gap = &l->gaps[g];
+        char rel[320];
         snprintf(rel, sizeof rel, "unindexed/%08llx.bin", (unsigned long long)gap->offset);
         r = ue_outdir_write(o, rel, gap->bytes, gap->size, d);
-        json_t *gj = json_object();
-        json_object_set_new(gj, "offset", json_integer((json_int_t)gap->offset));
-        json_object_set_new(gj, "size", json_integer((json_int_t)gap->size));
-        json_object_set_new(gj, "file", json_string(rel));
-        json_object_set_new(gj, "xxh64", ue_json_xxh64(gap->bytes, gap->size));
-        json_array_append_new(gaps, gj);
+        ue_mw_object_begin(w);
+        ue_mw_key_int(w, "offset", (int64_t)gap->offset);
+        ue_mw_key_int(w, "size", (int64_t)gap->size);
+        write_file_hash(w, rel, gap->bytes, gap->size);
+        ue_mw_object_end(w);
     }
-    if (r != UE_OK) {
-        json_decref(m);
-        return r;
-    }
-    *manifest = m;
-    return UE_OK;
+    ue_mw_array_end(w);
+    return r;
 }
 
 static ue_result take_owned(ue_rsli_entry *e, uint8_t *bytes, size_t n) {
@@ -464,7 +536,7 @@ const ue_container_ops ue_rsli_ops = {
     .read = rsli_read,
     .info_json = rsli_info_json,
     .entry_json = rsli_entry_json,
-    .extract = rsli_extract,
+    .extract_mw = rsli_extract,
     .pack_jv = rsli_pack,
     .reencode = rsli_reencode,
     .validate = rsli_validate,
