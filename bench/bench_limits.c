@@ -343,6 +343,11 @@ static int run_rows(int runs, const char *only, double small_mib, double models_
         bad |= pair("validate --strict 2,000 models", a, NULL, "true", NULL, runs, models_mib);
     }
     if (!only || !strcmp(only, "fsys")) {
+        /* The control for the 2-vs-1 rows: two CPU-bound shell loops at once against one. On two
+         * idle cores 1.0×; the figure is what a second thread can gain at this moment. */
+        const char *spin = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done";
+        snprintf(a, sizeof a, "(%s) & (%s) & wait", spin, spin);
+        bad |= pair("control: 2 CPU loops vs 1", a, spin, "true", NULL, runs, 0.0);
         snprintf(p1, sizeof p1, "%s/f1.fsys", dir);
         snprintf(p2, sizeof p2, "%s/f2.fsys", dir);
         snprintf(a, sizeof a, "%s pack -q %s/fsys2 -o %s", unearth, dir, p2);

@@ -215,9 +215,9 @@ typedef struct extract_batch {
     extract_slot *slot;
 } extract_batch;
 
-/* Entries in one batch: up to this many, and beyond EXTRACT_MIN_BATCH only while their decoded
- * bytes stay under EXTRACT_BATCH_BYTES, so peak memory is the batch's entries (one per thread
- * for big ones) plus a constant, and small entries do not pay a thread start each. */
+/* Entries in one batch: one per thread at least, then more (up to EXTRACT_MAX_BATCH) only while
+ * their stored and decoded bytes stay under EXTRACT_BATCH_BYTES, so peak memory is one big entry
+ * per thread or a constant, and small entries do not pay a thread start each. */
 #define EXTRACT_MAX_BATCH 64u
 #define EXTRACT_BATCH_BYTES ((uint64_t)8 << 20)
 #define EXTRACT_THREADS 4u /* ue_parallel_for's own cap */
