@@ -366,6 +366,9 @@ static int run_rows(int runs, const char *only, double small_mib, double models_
         snprintf(b, sizeof b, "%s extract -q %s/fsys1.fsys -o %s", unearth, dir, p1);
         set_aside(reset, sizeof reset, p1, p2);
         bad |= pair("FSYS extract 2×16 MiB vs 1×16 MiB", a, b, reset, NULL, runs, 32.0);
+        /* The limit: copying a tree of the same files (the extracted, edited fsys2). */
+        snprintf(b, sizeof b, "cp -r %s/fsys2 %s", dir, p1);
+        bad |= pair("FSYS extract 2×16 MiB vs cp -r", a, b, reset, NULL, runs, 32.0);
     }
     if (!only || !strcmp(only, "lzss")) bad |= lzss_sizes();
     return bad;
