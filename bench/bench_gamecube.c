@@ -54,6 +54,41 @@ static long peak_kb(void) {
     return ru.ru_maxrss;
 }
 
+/* PKX extract and pack of an XD PKX around the data (a DAT-sized payload, one animation entry)
+ * next to cp of the same file: whether its three parts would be worth threads. */
+static int pkx_rows(const uint8_t *data, size_t n, const char *dir) {
+    uint8_t anim[UE_PKX_ANIM_ENTRY] = {0};
+    ue_buf b = {0};
+    if (ue_pkx_build(UE_PKX_XD, data, n, data, n / 8, anim, 1, 1, &b) != UE_OK) return 1;
+    char path[256], cmd[700], out[300], packed[300];
+    snprintf(path, sizeof path, "%s/bench.pkx", dir);
+    snprintf(out, sizeof out, "%s/pkx_x", dir);
+    snprintf(packed, sizeof packed, "%s/re.pkx", dir);
+    if (ue_file_write_atomic(path, b.data, b.size, true, NULL) != UE_OK) return 1;
+    double mb = (double)b.size / 1e6;
+    ue_buf_free(&b);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s/copy.pkx'", path, dir);
+    double t0 = now();
+    if (system(cmd) != 0) return 1;
+    double t_cp = now() - t0;
+    t0 = now();
+    ue_archive *a;
+    if (ue_archive_open(path, UE_MODE_STRICT, &a, NULL) != UE_OK) return 1;
+    if (ue_archive_extract(a, out, true, NULL) != UE_OK) return 1;
+    ue_archive_close(a);
+    double t_x = now() - t0;
+    t0 = now();
+    if (ue_archive_pack_file(out, packed, true, NULL) != UE_OK) return 1;
+    double t_p = now() - t0;
+    t0 = now();
+    uint64_t h = ue_xxh64(data, n, 0) ^ ue_xxh64(data, n / 8, 0); /* extract's hashing alone */
+    double t_h = now() - t0;
+    printf("PKX (XD, DAT + GPT1), %.1f MB: extract %.1f MB/s, pack %.1f MB/s, cp %.1f MB/s; "
+           "XXH64 of the parts %.1f ms (%llx)\n",
+           mb, mb / t_x, mb / t_p, mb / t_cp, t_h * 1e3, (unsigned long long)(h & 0xF));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     size_t mb = argc > 1 ? (size_t)atoi(argv[1]) : 32;
     if (mb == 0) mb = 32;
@@ -142,6 +177,7 @@ int main(int argc, char **argv) {
                compressed ? "LZSS" : "stored", (double)fsize / 1e6, (double)fsize / 1e6 / t_x,
                (double)fsize / 1e6 / t_cp);
     }
+    if (pkx_rows(data, n, dir)) return 3;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
     printf("\npeak memory: %ld KiB\n", peak_kb());

@@ -275,6 +275,25 @@ static int lzss_sizes(void) {
     return 0;
 }
 
+/* Archive sizes of the edited two-entry FSYS packed at the default level and at 9. */
+static int fsys_level_sizes(void) {
+    char cmd[4096];
+    long size[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s pack -q -f %s %s/fsys2 -o %s/fl.fsys", unearth,
+                 k ? "--level 9" : "", dir, dir);
+        if (timed(cmd) < 0) return 1;
+        snprintf(cmd, sizeof cmd, "%s/fl.fsys", dir);
+        FILE *f = fopen(cmd, "rb");
+        if (!f || fseek(f, 0, SEEK_END) != 0) return 1;
+        size[k] = ftell(f);
+        fclose(f);
+    }
+    printf("FSYS 2×16 MiB packed: default level %ld bytes, --level 9 %ld (%+.2f%%)\n", size[0],
+           size[1], 100.0 * ((double)size[1] / (double)size[0] - 1));
+    return 0;
+}
+
 static void find_unearth(const char *argv0) {
     char here[900];
     snprintf(here, sizeof here, "%s", argv0);
@@ -324,12 +343,32 @@ static int run_rows(int runs, const char *only, double small_mib, double models_
         bad |= pair("validate --strict 2,000 models", a, NULL, "true", NULL, runs, models_mib);
     }
     if (!only || !strcmp(only, "fsys")) {
+        /* The control for the 2-vs-1 rows: two CPU-bound shell loops at once against one. On two
+         * idle cores 1.0×; the figure is what a second thread can gain at this moment. */
+        const char *spin = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done";
+        snprintf(a, sizeof a, "(%s) & (%s) & wait", spin, spin);
+        bad |= pair("control: 2 CPU loops vs 1", a, spin, "true", NULL, runs, 0.0);
         snprintf(p1, sizeof p1, "%s/f1.fsys", dir);
         snprintf(p2, sizeof p2, "%s/f2.fsys", dir);
         snprintf(a, sizeof a, "%s pack -q %s/fsys2 -o %s", unearth, dir, p2);
         snprintf(b, sizeof b, "%s pack -q %s/fsys1 -o %s", unearth, dir, p1);
         set_aside(reset, sizeof reset, p1, p2);
         bad |= pair("FSYS pack 2×16 MiB vs 1×16 MiB", a, b, reset, NULL, runs, 32.0);
+        /* The same edited trees at --level 9: what the deeper search costs, and its size. */
+        snprintf(a, sizeof a, "%s pack -q --level 9 %s/fsys2 -o %s", unearth, dir, p2);
+        snprintf(b, sizeof b, "%s pack -q %s/fsys2 -o %s", unearth, dir, p1);
+        bad |= pair("FSYS pack --level 9 vs default", a, b, reset, NULL, runs, 32.0);
+        bad |= fsys_level_sizes();
+        /* Extract decodes the two entries in parallel: the second should cost little. */
+        snprintf(p1, sizeof p1, "%s/fx1", dir);
+        snprintf(p2, sizeof p2, "%s/fx2", dir);
+        snprintf(a, sizeof a, "%s extract -q %s/fsys2.fsys -o %s", unearth, dir, p2);
+        snprintf(b, sizeof b, "%s extract -q %s/fsys1.fsys -o %s", unearth, dir, p1);
+        set_aside(reset, sizeof reset, p1, p2);
+        bad |= pair("FSYS extract 2×16 MiB vs 1×16 MiB", a, b, reset, NULL, runs, 32.0);
+        /* The limit: copying a tree of the same files (the extracted, edited fsys2). */
+        snprintf(b, sizeof b, "cp -r %s/fsys2 %s", dir, p1);
+        bad |= pair("FSYS extract 2×16 MiB vs cp -r", a, b, reset, NULL, runs, 32.0);
     }
     if (!only || !strcmp(only, "lzss")) bad |= lzss_sizes();
     return bad;

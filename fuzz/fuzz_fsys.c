@@ -1,5 +1,5 @@
 /* libFuzzer target: the FSYS reader in both modes, every entry read (LZSS included), lookups,
- * and the lossless re-encoder (whose output must equal the input when strict parsing succeeds). */
+ * parallel validation, and the lossless re-encoder (output = input when strict parsing succeeds). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 json_decref(ue_fsys_ops.entry_json(s, i));
             }
             json_decref(ue_fsys_ops.info_json(s));
+            /* validate decodes every entry on several threads (extract's parallel path) */
+            ue_fsys_ops.validate(s, &d);
             ue_buf out = {0};
             out.limit = 64u << 20;
             if (ue_fsys_ops.reencode(s, &out, &d) == UE_OK && mode == UE_MODE_STRICT &&

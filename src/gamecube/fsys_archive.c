@@ -215,9 +215,9 @@ typedef struct extract_batch {
     extract_slot *slot;
 } extract_batch;
 
-/* Entries in one batch: up to this many, and beyond EXTRACT_MIN_BATCH only while their decoded
- * bytes stay under EXTRACT_BATCH_BYTES, so peak memory is the batch's entries (one per thread
- * for big ones) plus a constant, and small entries do not pay a thread start each. */
+/* Entries in one batch: one per thread at least, then more (up to EXTRACT_MAX_BATCH) only while
+ * their stored and decoded bytes stay under EXTRACT_BATCH_BYTES, so peak memory is one big entry
+ * per thread or a constant, and small entries do not pay a thread start each. */
 #define EXTRACT_MAX_BATCH 64u
 #define EXTRACT_BATCH_BYTES ((uint64_t)8 << 20)
 #define EXTRACT_THREADS 4u /* ue_parallel_for's own cap */
@@ -703,20 +703,46 @@ static ue_result fsys_reencode(void *state, ue_buf *out, ue_diag *d) {
     return r;
 }
 
+/* Validation decodes every entry: independent work, done in parallel like extract's, each
+ * entry's diagnostics kept apart and appended in entry order. */
+typedef struct validate_job {
+    fsys_state *s;
+    ue_result *result;
+    ue_diag *diag;
+} validate_job;
+
+static void validate_one(void *ctx, size_t i) {
+    validate_job *j = ctx;
+    if (j->s->e[i].damaged) {
+        j->result[i] = UE_ERR_INVALID;
+        return;
+    }
+    uint8_t *p = NULL;
+    size_t n;
+    j->result[i] = ue_fsys_read_entry(j->s, i, &p, &n, &j->diag[i]);
+    free(p); /* one decoded entry per thread at a time */
+}
+
 static ue_result fsys_validate(void *state, ue_diag *d) {
     fsys_state *s = state;
+    size_t lzss = 0, threads = ue_cpu_count();
+    if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
+    for (size_t i = 0; i < s->count; i++) lzss += s->e[i].compressed && !s->e[i].damaged;
+    validate_job j = {s, calloc(s->count ? s->count : 1, sizeof *j.result),
+                      calloc(s->count ? s->count : 1, sizeof *j.diag)};
+    if (!j.result || !j.diag) {
+        free(j.result), free(j.diag);
+        return UE_ERR_NOMEM;
+    }
+    ue_parallel_for(s->count, lzss > 1 ? threads : 1, validate_one, &j);
     ue_result worst = UE_OK;
     for (size_t i = 0; i < s->count; i++) {
-        if (s->e[i].damaged) {
-            worst = UE_ERR_INVALID;
-            continue;
-        }
-        uint8_t *p;
-        size_t n;
-        ue_result r = ue_fsys_read_entry(s, i, &p, &n, d);
-        free(p);
+        ue_diag_append(d, &j.diag[i], UE_SEV_INFO);
+        ue_diag_free(&j.diag[i]);
+        ue_result r = j.result[i];
         if (r != UE_OK) worst = r == UE_ERR_NOMEM ? r : UE_ERR_INVALID;
     }
+    free(j.result), free(j.diag);
     return worst;
 }
 

@@ -28,24 +28,22 @@ static ue_result fail(ue_diag *d, const char *code, uint64_t off, const char *pa
     return UE_ERR_INVALID;
 }
 
-ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d) {
-    (void)mode; /* every PKX violation makes the DAT unlocatable, so both modes fail alike */
-    memset(info, 0, sizeof *info);
-    info->size = n;
-    bool ok;
+/* Where the header words of each layout live (for diagnostics that name them). */
+static uint64_t count_field(const ue_pkx_info *info) { return info->layout == UE_PKX_XD ? 0x10 : 0x08; }
+static uint64_t gpt1_field(const ue_pkx_info *info) { return info->layout == UE_PKX_XD ? 0x08 : 0x04; }
+
+/* The layout (seed §18.11 / spec §7.3: equal words at 0x00 and 0x40 mean Colosseum, whose DAT,
+ * starting with its own size, follows the 0x40-byte header) and its header words. */
+static ue_result read_header(const uint8_t *p, size_t n, ue_pkx_info *info, ue_diag *d) {
     if (n < 0x44)
         return fail(d, "pkx.truncated", 0, "pkx/header",
                     "too short for a PKX header (size, needed)", n, 0x44);
     uint32_t w0 = ue_load_u32be(p), w40 = ue_load_u32be(p + 0x40);
     info->declared_dat_size = w0;
-    uint64_t dat_off;
     if (w0 == w40) {
-        /* Seed §18.11 / spec §7.3: equal words mean the DAT (whose first word is its size)
-         * starts right after the 0x40-byte Colosseum header. */
         info->layout = UE_PKX_COLOSSEUM;
         info->gpt1_length = ue_load_u32be(p + 0x04);
         info->anim_count = ue_load_u32be(p + 0x08);
-        dat_off = UE_PKX_COLO_HEADER;
     } else {
         info->layout = UE_PKX_XD;
         if (n < UE_PKX_XD_PREAMBLE)
@@ -53,75 +51,101 @@ ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *in
                         "too short for the XD preamble (size, needed)", n, UE_PKX_XD_PREAMBLE);
         info->gpt1_length = ue_load_u32be(p + 0x08);
         info->anim_count = ue_load_u32be(p + 0x10);
-        dat_off = 0;
     }
-    const uint64_t count_off = info->layout == UE_PKX_XD ? 0x10 : 0x08;
-    const uint64_t gpt1_off_field = info->layout == UE_PKX_XD ? 0x08 : 0x04;
     if (info->anim_count > UE_PKX_MAX_ANIMS)
-        return fail(d, "pkx.anim_count", count_off, "pkx/header/anim_count",
+        return fail(d, "pkx.anim_count", count_field(info), "pkx/header/anim_count",
                     "animation count above the cap (count, cap)", info->anim_count,
                     UE_PKX_MAX_ANIMS);
     if (info->gpt1_length > n)
-        return fail(d, "pkx.gpt1_range", gpt1_off_field, "pkx/header/gpt1_length",
+        return fail(d, "pkx.gpt1_range", gpt1_field(info), "pkx/header/gpt1_length",
                     "GPT1 length exceeds the file (length, file size)", info->gpt1_length, n);
+    return UE_OK;
+}
+
+/* XD: animation table after the preamble, GPT1 block, then the DAT (*dat_off). */
+static ue_result locate_xd(const uint8_t *p, size_t n, ue_pkx_info *info, uint64_t *dat_off,
+                           ue_diag *d) {
     const uint64_t anim_bytes = (uint64_t)info->anim_count * UE_PKX_ANIM_ENTRY;
-    if (info->layout == UE_PKX_XD) {
-        info->anim_offset = UE_PKX_XD_PREAMBLE;
-        uint64_t g = align32(UE_PKX_XD_PREAMBLE + anim_bytes);
-        dat_off = g + align32(info->gpt1_length);
-        info->gpt1_offset = (size_t)(g < n ? g : n);
-        /* Sources disagree on the DAT offset when a GPT1 block is present (spec §10.6): take
-         * ADDON's, unless only GODTOOL's (+4) holds a word equal to the declared size. */
-        if (info->gpt1_length > 0) {
-            bool ok4;
-            uint32_t at = be32_at(p, n, dat_off, &ok), at4 = be32_at(p, n, dat_off + 4, &ok4);
-            if ((!ok || at != w0) && ok4 && at4 == w0) {
-                dat_off += 4;
-                ue_diag_add(d, UE_SEV_INFO, "pkx.dat_offset_plus4", dat_off, "pkx/dat",
-                            "DAT found 4 bytes after the aligned GPT1 end (GoD-Tool layout)");
-            }
+    const uint32_t w0 = info->declared_dat_size;
+    info->anim_offset = UE_PKX_XD_PREAMBLE;
+    uint64_t g = align32(UE_PKX_XD_PREAMBLE + anim_bytes);
+    *dat_off = g + align32(info->gpt1_length);
+    info->gpt1_offset = (size_t)(g < n ? g : n);
+    /* Sources disagree on the DAT offset when a GPT1 block is present (spec §10.6): take
+     * ADDON's, unless only GODTOOL's (+4) holds a word equal to the declared size. */
+    if (info->gpt1_length > 0) {
+        bool ok, ok4;
+        uint32_t at = be32_at(p, n, *dat_off, &ok), at4 = be32_at(p, n, *dat_off + 4, &ok4);
+        if ((!ok || at != w0) && ok4 && at4 == w0) {
+            *dat_off += 4;
+            ue_diag_add(d, UE_SEV_INFO, "pkx.dat_offset_plus4", *dat_off, "pkx/dat",
+                        "DAT found 4 bytes after the aligned GPT1 end (GoD-Tool layout)");
         }
-        if (!ue_range_ok(UE_PKX_XD_PREAMBLE, anim_bytes, n))
-            return fail(d, "pkx.anim_range", count_off, "pkx/header/anim_count",
-                        "animation table passes the end (count, file size)", info->anim_count, n);
-        if (!ue_range_ok(g, info->gpt1_length, n))
-            return fail(d, "pkx.gpt1_range", gpt1_off_field, "pkx/header/gpt1_length",
-                        "GPT1 block passes the end (offset, length)", g, info->gpt1_length);
     }
+    if (!ue_range_ok(UE_PKX_XD_PREAMBLE, anim_bytes, n))
+        return fail(d, "pkx.anim_range", count_field(info), "pkx/header/anim_count",
+                    "animation table passes the end (count, file size)", info->anim_count, n);
+    if (!ue_range_ok(g, info->gpt1_length, n))
+        return fail(d, "pkx.gpt1_range", gpt1_field(info), "pkx/header/gpt1_length",
+                    "GPT1 block passes the end (offset, length)", g, info->gpt1_length);
+    return UE_OK;
+}
+
+/* Seed §18.11 / §18.13 rule 7: the declared DAT size must fit; else the DAT's own first word. */
+static ue_result find_dat_size(const uint8_t *p, size_t n, uint64_t dat_off, ue_pkx_info *info,
+                               ue_diag *d) {
+    const uint32_t w0 = info->declared_dat_size;
+    if (w0 >= 4 && ue_range_ok(dat_off, w0, n)) {
+        info->dat_size = w0;
+        return UE_OK;
+    }
+    bool ok;
+    uint32_t own = be32_at(p, n, dat_off, &ok);
+    if (!ok || own < 4 || !ue_range_ok(dat_off, own, n))
+        return fail(d, "pkx.dat_size", 0, "pkx/header/dat_size",
+                    "neither the declared DAT size nor the DAT's own size fits (declared, own)",
+                    w0, ok ? own : 0);
+    info->dat_size = own;
+    info->dat_size_fallback = true;
+    ue_diag_add(d, UE_SEV_WARNING, "pkx.dat_size_fallback", 0, "pkx/header/dat_size",
+                "declared DAT size %u does not fit; using the DAT's own size %u", w0, own);
+    return UE_OK;
+}
+
+/* Colosseum: GPT1 block and animation table after the DAT, each 32-byte aligned, then the tail. */
+static ue_result locate_colosseum_tail(size_t n, ue_pkx_info *info, ue_diag *d) {
+    const uint64_t anim_bytes = (uint64_t)info->anim_count * UE_PKX_ANIM_ENTRY;
+    uint64_t g = UE_PKX_COLO_HEADER + align32(info->dat_size);
+    uint64_t a = g + align32(info->gpt1_length);
+    if (info->gpt1_length && !ue_range_ok(g, info->gpt1_length, n))
+        return fail(d, "pkx.gpt1_range", gpt1_field(info), "pkx/header/gpt1_length",
+                    "GPT1 block passes the end (offset, length)", g, info->gpt1_length);
+    if (!ue_range_ok(a, anim_bytes, n))
+        return fail(d, "pkx.anim_range", count_field(info), "pkx/header/anim_count",
+                    "animation table passes the end (offset, bytes)", a, anim_bytes);
+    info->gpt1_offset = (size_t)(g < n ? g : n);
+    info->anim_offset = (size_t)a;
+    info->tail_offset = (size_t)(a + anim_bytes);
+    return UE_OK;
+}
+
+ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d) {
+    (void)mode; /* every PKX violation makes the DAT unlocatable, so both modes fail alike */
+    memset(info, 0, sizeof *info);
+    info->size = n;
+    ue_result r = read_header(p, n, info, d);
+    uint64_t dat_off = UE_PKX_COLO_HEADER;
+    if (r == UE_OK && info->layout == UE_PKX_XD) r = locate_xd(p, n, info, &dat_off, d);
+    if (r != UE_OK) return r;
     if (dat_off > n)
         return fail(d, "pkx.dat_range", 0, "pkx/header/dat_size",
                     "DAT offset lies past the end (offset, file size)", dat_off, n);
     info->dat_offset = (size_t)dat_off;
-    /* Seed §18.11 / §18.13 rule 7: the declared size must fit; else the DAT's own first word. */
-    if (w0 >= 4 && ue_range_ok(dat_off, w0, n)) {
-        info->dat_size = w0;
-    } else {
-        uint32_t own = be32_at(p, n, dat_off, &ok);
-        if (!ok || own < 4 || !ue_range_ok(dat_off, own, n))
-            return fail(d, "pkx.dat_size", 0, "pkx/header/dat_size",
-                        "neither the declared DAT size nor the DAT's own size fits "
-                        "(declared, own)",
-                        w0, ok ? own : 0);
-        info->dat_size = own;
-        info->dat_size_fallback = true;
-        ue_diag_add(d, UE_SEV_WARNING, "pkx.dat_size_fallback", 0, "pkx/header/dat_size",
-                    "declared DAT size %u does not fit; using the DAT's own size %u", w0, own);
-    }
-    if (info->layout == UE_PKX_COLOSSEUM) {
-        uint64_t g = UE_PKX_COLO_HEADER + align32(info->dat_size);
-        uint64_t a = g + align32(info->gpt1_length);
-        if (info->gpt1_length && !ue_range_ok(g, info->gpt1_length, n))
-            return fail(d, "pkx.gpt1_range", gpt1_off_field, "pkx/header/gpt1_length",
-                        "GPT1 block passes the end (offset, length)", g, info->gpt1_length);
-        if (!ue_range_ok(a, anim_bytes, n))
-            return fail(d, "pkx.anim_range", count_off, "pkx/header/anim_count",
-                        "animation table passes the end (offset, bytes)", a, anim_bytes);
-        info->gpt1_offset = (size_t)(g < n ? g : n);
-        info->anim_offset = (size_t)a;
-        info->tail_offset = (size_t)(a + anim_bytes);
-    } else {
-        info->tail_offset = info->dat_offset + info->dat_size;
-    }
+    if ((r = find_dat_size(p, n, dat_off, info, d)) != UE_OK) return r;
+    if (info->layout == UE_PKX_COLOSSEUM) r = locate_colosseum_tail(n, info, d);
+    else info->tail_offset = info->dat_offset + info->dat_size;
+    if (r != UE_OK) return r;
+    bool ok;
     uint32_t own = be32_at(p, n, info->dat_offset, &ok);
     if (ok && own != info->dat_size)
         ue_diag_add(d, UE_SEV_INFO, "pkx.dat_header", info->dat_offset, "pkx/dat",

@@ -480,8 +480,9 @@ static void parallel_extract_many(void) {
     many_free(&m);
 }
 
-/* A damaged LZSS entry among good ones: the extract fails with exactly the diagnostics the
- * entry's own decode gives (none from the entries decoded beside it), and leaves nothing. */
+/* A damaged LZSS entry among good ones: extract and validate fail with exactly the diagnostics
+ * the entry's own decode gives (none from the entries decoded beside it); extract leaves
+ * nothing. */
 static void damaged_among_parallel(void) {
     many_fsys m;
     many_build(&m, 0);
@@ -515,14 +516,21 @@ static void damaged_among_parallel(void) {
         snprintf(dir, sizeof dir, "%s/damaged", tmp_root);
         CHECK(ue_archive_extract(a, dir, true, &d) == UE_ERR_INVALID);
         CHECK(!ue_path_exists(dir));
-        CHECK_EQ_U(d.count, want.count);
-        for (size_t k = 0; k < d.count && k < want.count; k++) {
-            CHECK_STR(d.items[k].code, want.items[k].code);
-            CHECK_STR(d.items[k].path, want.items[k].path);
-            CHECK_STR(d.items[k].message, want.items[k].message);
-            CHECK_EQ_U(d.items[k].offset, want.items[k].offset);
+        /* validate decodes in parallel too: the same list, in the same order */
+        ue_diag v = {0};
+        CHECK(ue_archive_validate(a, &v) == UE_ERR_INVALID);
+        for (int list = 0; list < 2; list++) {
+            const ue_diag *got = list ? &v : &d;
+            CHECK_EQ_U(got->count, want.count);
+            for (size_t k = 0; k < got->count && k < want.count; k++) {
+                CHECK_STR(got->items[k].code, want.items[k].code);
+                CHECK_STR(got->items[k].path, want.items[k].path);
+                CHECK_STR(got->items[k].message, want.items[k].message);
+                CHECK_EQ_U(got->items[k].offset, want.items[k].offset);
+            }
         }
         ue_archive_close(a);
+        ue_diag_free(&v);
         ue_diag_free(&d);
     }
     ue_diag_free(&want);
