@@ -25,7 +25,7 @@ typedef struct batch_record {
     char companion[4096]; /* the .bin/.mtl written beside it ("" when none) */
     char reason[320];  /* the first reason of a skip or failure, one line */
     size_t models;     /* files: models found in it */
-    uint64_t size;     /* files: bytes, as the walk saw them */
+    uint64_t size;     /* files: bytes as the walk saw them; 0 when it did not stat the file */
     size_t unfinished; /* files: models queued and not yet converted (progress) */
     bool read_done;    /* files: every model of it is queued */
     ue_diag diag;

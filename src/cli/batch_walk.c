@@ -105,9 +105,16 @@ static int by_name(const struct dirent **a, const struct dirent **b) {
 
 static int not_hidden(const struct dirent *e) { return e->d_name[0] != '.'; }
 
-/* One name found in a directory: `path` on disk, `rel` its mirrored path. */
-static void walk_child(walk *w, const char *path, const char *rel, int depth) {
+/* One name found in a directory: `path` on disk, `rel` its mirrored path. A regular file as
+ * the directory says (d_type) is recorded without a stat, its size 0 (unknown): the reader
+ * learns it when it opens the file, so a file costs the walk no system call. */
+static void walk_child(walk *w, const char *path, const char *rel, unsigned char type, int depth) {
     struct stat lst, st;
+    if (type == DT_REG) {
+        lst.st_size = 0;
+        add_file(w, path, rel, &lst);
+        return;
+    }
     if (lstat(path, &lst) != 0) {
         note(w, BATCH_FILE, path, BATCH_FAILED, strerror(errno));
         return;
@@ -153,7 +160,7 @@ static void walk_dir(walk *w, const char *path, const char *rel, int depth) {
         if (a < 0 || b < 0 || (size_t)a >= sizeof child || (size_t)b >= sizeof child_rel)
             note(w, BATCH_FILE, path, BATCH_FAILED, "path too long");
         else if (!w->nomem)
-            walk_child(w, child, child_rel, depth);
+            walk_child(w, child, child_rel, names[i]->d_type, depth);
         free(names[i]);
     }
     free(names);
