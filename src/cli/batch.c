@@ -153,13 +153,18 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     batch_record *rec = batch_record_add(out, BATCH_MODEL, m->name);
     if (!rec) return UE_ERR_NOMEM;
     rec->format = m->format->name;
+    char output[4096], companion[4096];
     ue_result r = batch_names_place(names, run->out->temp_path, file->rel, file->input, m->name, run->type,
-                                    rec->output, sizeof rec->output, rec->companion, sizeof rec->companion,
-                                    &rec->diag);
+                                    output, sizeof output, companion, sizeof companion, &rec->diag);
+    if (r == UE_OK) {
+        rec->output = strdup(output);
+        rec->companion = companion[0] ? strdup(companion) : NULL;
+        if (!rec->output || (companion[0] && !rec->companion)) r = UE_ERR_NOMEM;
+    }
     if (r == UE_OK) return push_job(run, file, rec, m);
     rec->status = BATCH_FAILED;
     snprintf(rec->reason, sizeof rec->reason, "no output name: %s", ue_result_name(r));
-    rec->output[0] = rec->companion[0] = 0;
+    batch_record_unname(rec);
     free(m->data);
     return r == UE_ERR_NOMEM ? r : UE_OK;
 }
@@ -219,10 +224,7 @@ static ue_result read_all(batch_run *run, batch_names *names, batch_records *wal
     ue_result r = UE_OK;
     for (size_t i = 0; i < walked->count; i++) {
         batch_record *rec = walked->items[i];
-        batch_record **grown = realloc(out->items, (out->count + 1) * sizeof *grown);
-        if (!grown) return UE_ERR_NOMEM;
-        out->items = grown;
-        out->items[out->count++] = rec;
+        if (!batch_records_push(out, rec)) return UE_ERR_NOMEM;
         walked->items[i] = NULL;
         if (rec->kind != BATCH_FILE || rec->status != BATCH_PENDING || interrupted || r != UE_OK) continue;
         pthread_mutex_lock(&run->lock);
@@ -411,7 +413,7 @@ static int convert_batch(batch_run *run, batch_records *walked, batch_records *r
 
 int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_options *format_opts) {
     int rc = check_batch_options(o);
-    batch_records walked = {NULL, 0}, records = {NULL, 0};
+    batch_records walked = {NULL, 0, 0}, records = {NULL, 0, 0};
     if (!rc) rc = walk_inputs(o, &walked);
     ue_outdir out;
     if (!rc) rc = begin_output(o, &out);

@@ -21,8 +21,8 @@ typedef struct batch_record {
     char *input;       /* the path on disk, or the model's address (ARCHIVE:ENTRY) */
     char *rel;         /* files: the mirrored path below OUT ("models/robot.msh") */
     const char *format;/* models: the registry's format name */
-    char output[4096]; /* models: the file written, relative to OUT ("" when none) */
-    char companion[4096]; /* the .bin/.mtl written beside it ("" when none) */
+    char *output;      /* models: the file written, relative to OUT (NULL when none) */
+    char *companion;   /* the .bin/.mtl written beside it (NULL when none) */
     char reason[320];  /* the first reason of a skip or failure, one line */
     size_t models;     /* files: models found in it */
     uint64_t size;     /* files: bytes as the walk saw them; 0 when it did not stat the file */
@@ -35,10 +35,14 @@ typedef struct batch_record {
  * list grows. */
 typedef struct batch_records {
     batch_record **items;
-    size_t count;
+    size_t count, cap;
 } batch_records;
 
 batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input);
+/* Appends an existing record (false when out of memory). */
+bool batch_records_push(batch_records *l, batch_record *r);
+/* Forgets a model record's output names (it was not written). */
+void batch_record_unname(batch_record *r);
 /* Frees every record and the list; NULL items (records moved elsewhere) are passed over. */
 void batch_records_free(batch_records *l);
 /* Marks a record failed; its reason is the first error of its diagnostics (or the result). */

@@ -20,6 +20,7 @@ static const char *address_base(const char *address) {
 }
 
 static const char *file_part(const char *rel) {
+    if (!rel) return NULL;
     const char *slash = strrchr(rel, '/');
     return slash ? slash + 1 : rel;
 }
@@ -42,22 +43,24 @@ static ue_result export_scene(const batch_run *run, const batch_record *rec, con
 static ue_result write_outputs(const batch_run *run, const batch_record *rec, const batch_output *out,
                                ue_diag *d) {
     ue_result r = UE_OK;
-    bool side = rec->companion[0] != 0;
+    bool side = rec->companion != NULL;
     if (side) r = ue_outdir_put(run->out, rec->companion, out->side.data, out->side.size, d);
     if (r == UE_OK) r = ue_outdir_put(run->out, rec->output, out->main.data, out->main.size, d);
     if (r != UE_OK) {
         char path[8300];
         snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->output);
         unlink(path);
-        snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->companion);
-        if (side) unlink(path);
+        if (side) {
+            snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->companion);
+            unlink(path);
+        }
     }
     return r;
 }
 
 static void model_failed(batch_record *rec, ue_result r) {
     batch_record_fail(rec, r);
-    rec->output[0] = rec->companion[0] = 0;
+    batch_record_unname(rec);
 }
 
 bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found *model, batch_output *out) {

@@ -61,8 +61,8 @@ static json_t *record_json(const batch_record *r) {
     json_object_set_new(j, "status", json_string(status_word(r)));
     json_object_set_new(j, "format", r->format ? json_string(r->format) : json_null());
     if (r->kind == BATCH_FILE) json_object_set_new(j, "models", json_integer((json_int_t)r->models));
-    json_object_set_new(j, "output", r->output[0] ? text_json(r->output) : json_null());
-    json_object_set_new(j, "companion", r->companion[0] ? text_json(r->companion) : json_null());
+    json_object_set_new(j, "output", r->output ? text_json(r->output) : json_null());
+    json_object_set_new(j, "companion", r->companion ? text_json(r->companion) : json_null());
     json_object_set_new(j, "reason", r->reason[0] ? text_json(r->reason) : json_null());
     json_object_set_new(j, "diagnostics", cli_diags_json(&r->diag));
     return j;
@@ -85,7 +85,7 @@ static json_t *written_json(const batch_records *l) {
         const batch_record *r = l->items[i];
         if (r->status != BATCH_CONVERTED) continue;
         json_array_append_new(files, text_json(r->output));
-        if (r->companion[0]) json_array_append_new(files, text_json(r->companion));
+        if (r->companion) json_array_append_new(files, text_json(r->companion));
     }
     return files;
 }

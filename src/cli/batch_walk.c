@@ -15,20 +15,34 @@
 
 /* ---- records ------------------------------------------------------------------------------ */
 
+bool batch_records_push(batch_records *l, batch_record *r) {
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256; /* doubling: linear work for any folder */
+        batch_record **grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) return false;
+        l->items = grown;
+        l->cap = cap;
+    }
+    l->items[l->count++] = r;
+    return true;
+}
+
 batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input) {
     batch_record *r = calloc(1, sizeof *r);
     char *copy = strdup(input);
-    batch_record **grown = realloc(l->items, (l->count + 1) * sizeof *grown);
-    if (!r || !copy || !grown) {
+    if (!r || !copy || !batch_records_push(l, r)) {
         free(r), free(copy);
-        if (grown) l->items = grown;
         return NULL;
     }
-    l->items = grown;
     r->kind = kind;
     r->input = copy;
-    l->items[l->count++] = r;
     return r;
+}
+
+void batch_record_unname(batch_record *r) {
+    free(r->output);
+    free(r->companion);
+    r->output = r->companion = NULL;
 }
 
 void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...) {
@@ -54,12 +68,13 @@ void batch_records_free(batch_records *l) {
         if (!l->items[i]) continue; /* moved to another list */
         free(l->items[i]->input);
         free(l->items[i]->rel);
+        batch_record_unname(l->items[i]);
         ue_diag_free(&l->items[i]->diag);
         free(l->items[i]);
     }
     free(l->items);
     l->items = NULL;
-    l->count = 0;
+    l->count = l->cap = 0;
 }
 
 /* ---- the walk ----------------------------------------------------------------------------- */
