@@ -29,6 +29,7 @@ typedef struct batch_record {
     size_t unfinished; /* files: models queued and not yet converted (progress) */
     bool read_done;    /* files: every model of it is queued */
     ue_diag diag;
+    char *json;        /* the record as the report prints it, once final (batch_record_freeze) */
 } batch_record;
 
 /* Records in input order; each is its own allocation, so a worker may hold one while the
@@ -94,6 +95,10 @@ typedef struct batch_summary {
 } batch_summary;
 
 void batch_summarise(const batch_records *l, batch_summary *s);
+/* Formats a record that will not change any more for the report (any thread, a record at a
+ * time), so that the report at the end only joins texts: the threads format records as they
+ * finish instead of one thread formatting them all after the last model. */
+void batch_record_freeze(batch_record *r);
 /* The report as JSON text (the marker in OUT and the --report file hold the same). */
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
                         const batch_summary *s);

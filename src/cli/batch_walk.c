@@ -69,6 +69,7 @@ void batch_records_free(batch_records *l) {
         free(l->items[i]->input);
         free(l->items[i]->rel);
         batch_record_unname(l->items[i]);
+        free(l->items[i]->json);
         ue_diag_free(&l->items[i]->diag);
         free(l->items[i]);
     }
