@@ -48,7 +48,8 @@ static void queue_write(batch_run *run, batch_record *rec, batch_record *file, b
     while (run->queued_count == BATCH_WRITE_DEPTH) pthread_cond_wait(&run->write_space, &run->lock);
     size_t slot = (run->queued_head + run->queued_count) % BATCH_WRITE_DEPTH;
     run->queued[slot] = (batch_write){rec, file, *out};
-    if (run->queued_count++ == 0) pthread_cond_signal(&run->write_ready); /* it waits only when empty */
+    /* it sleeps only when the queue is empty, and wakes once a few wait */
+    if (++run->queued_count == BATCH_WRITE_WAKE) pthread_cond_signal(&run->write_ready);
 }
 
 /* The writing thread: every output file is created here, one at a time. On ext4 the files of a

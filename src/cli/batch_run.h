@@ -30,6 +30,9 @@ typedef struct batch_write {
 /* Converted models wait here for the writing thread; the converting threads wait while it is
  * full, so memory holds at most this many outputs besides those being made. */
 enum { BATCH_WRITE_DEPTH = 16 };
+/* The writing thread is woken once this many wait (or at the end), not for every model: it
+ * writes faster than two threads convert, and a wake-up per model cost four futex calls. */
+enum { BATCH_WRITE_WAKE = 8 };
 
 typedef struct batch_run {
     const cli_opts *o;
