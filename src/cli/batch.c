@@ -53,7 +53,7 @@ static void queue_write(batch_run *run, batch_record *rec, batch_record *file, b
 }
 
 /* The writing thread: every output file is created here, one at a time. On ext4 the files of a
- * batch share one block group, and two threads creating files at once spin on its lock in the
+ * batch share one block group, and two threads creating files at once contend for it in the
  * kernel (docs/batch.md); one creator leaves both cores to the conversions. */
 static void *writer(void *arg) {
     batch_run *run = arg;
