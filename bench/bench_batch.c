@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -52,8 +53,17 @@ static int make_corpus(const char *dir, size_t models) {
     return rc;
 }
 
-/* One whole `convert -r` process into a fresh OUT; seconds of wall time, < 0 on failure. */
-static double run_batch(const char *unearth, const char *corpus, const char *out, int jobs) {
+/* CPU seconds (user + system) of every child waited for so far. */
+static double children_cpu(void) {
+    struct rusage u;
+    getrusage(RUSAGE_CHILDREN, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+/* One whole `convert -r` process into a fresh OUT; seconds of wall time, < 0 on failure; *cpu
+ * gets its CPU seconds (user + system, all threads): unlike the wall time, the other load on the
+ * machine barely moves it, and two threads that contend in the kernel show up in it. */
+static double run_batch(const char *unearth, const char *corpus, const char *out, int jobs, double *cpu) {
     char cmd[13000];
     /* The previous output is moved aside, not deleted (deleted with the corpus at the end):
      * ext4 without a journal scans past every inode deleted in the last 60 s on each create,
@@ -63,9 +73,10 @@ static double run_batch(const char *unearth, const char *corpus, const char *out
     if (system(cmd) != 0) return -1;
     sync(); /* the previous run's writeback must not land inside this one */
     snprintf(cmd, sizeof cmd, "'%s' convert -r '%s' -o '%s' -j %d -q", unearth, corpus, out, jobs);
-    double t0 = now();
+    double c0 = children_cpu(), t0 = now();
     int rc = system(cmd);
     double t = now() - t0;
+    *cpu = children_cpu() - c0;
     return rc == 0 ? t : -1;
 }
 
@@ -75,6 +86,7 @@ static double run_batch(const char *unearth, const char *corpus, const char *out
 static void spin(void) {
     volatile unsigned long x = 0;
     for (unsigned long i = 0; i < 200000000ul; i++) x += i;
+    (void)x;
 }
 
 static double spin_processes(int n) {
@@ -107,17 +119,17 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
     snprintf(corpus, sizeof corpus, "%s/corpus", dir);
     snprintf(out1, sizeof out1, "%s/out-j1", dir);
     snprintf(out2, sizeof out2, "%s/out-j2", dir);
-    double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS], ceil[MAX_RUNS];
+    double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS], ceil[MAX_RUNS], ca[MAX_RUNS], cb[MAX_RUNS];
     /* one warm-up of each: page cache and binary loaded */
-    if (run_batch(unearth, corpus, out1, 1) < 0 || run_batch(unearth, corpus, out2, 2) < 0) return 1;
+    if (run_batch(unearth, corpus, out1, 1, &ca[0]) < 0 || run_batch(unearth, corpus, out2, 2, &cb[0]) < 0) return 1;
     for (size_t r = 0; r < runs; r++) {
-        a[r] = run_batch(unearth, corpus, out1, 1);
-        b[r] = run_batch(unearth, corpus, out2, 2);
+        a[r] = run_batch(unearth, corpus, out1, 1, &ca[r]);
+        b[r] = run_batch(unearth, corpus, out2, 2, &cb[r]);
         if (a[r] < 0 || b[r] < 0) return 1;
         ratio[r] = a[r] / b[r];
         ceil[r] = ceiling();
-        printf("run %zu: -j 1 %.3f s, -j 2 %.3f s, speed-up %.2fx (machine ceiling now %.2fx)\n", r + 1, a[r],
-               b[r], ratio[r], ceil[r]);
+        printf("run %zu: -j 1 %.3f s (CPU %.2f s), -j 2 %.3f s (CPU %.2f s), speed-up %.2fx (machine ceiling now "
+               "%.2fx)\n", r + 1, a[r], ca[r], b[r], cb[r], ratio[r], ceil[r]);
     }
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "diff -r -x unearth-batch.json '%s' '%s' >/dev/null", out1, out2);
@@ -128,6 +140,9 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
            (double)models / ma, mb, (double)models / mb);
     printf("speed-up -j 1 / -j 2: median %.2fx, min %.2fx, max %.2fx (goal >= 1.6x)\n", mr, ratio[0],
            ratio[runs - 1]);
+    double mca = median(ca, runs), mcb = median(cb, runs);
+    printf("CPU time (user + system, all threads): -j 1 median %.2f s (%.2f - %.2f), -j 2 median %.2f s (%.2f - "
+           "%.2f): -j 2 costs %.2fx the CPU of -j 1\n", mca, ca[0], ca[runs - 1], mcb, cb[0], cb[runs - 1], mcb / mca);
     double mc = median(ceil, runs);
     printf("machine ceiling (2 CPU-bound processes vs 1): median %.2fx, min %.2fx, max %.2fx\n", mc, ceil[0],
            ceil[runs - 1]);

@@ -19,19 +19,20 @@ static void on_interrupt(int sig) {
     interrupted = 1;
 }
 
-/* The reading thread reads ahead of the converting ones by up to this many models or bytes,
- * so that jobs of several output folders wait at once (see pick_job). */
-enum { READ_AHEAD_JOBS = 1024, READ_AHEAD_BYTES = 64 << 20, PICK_WINDOW = 256 };
+/* The reading thread reads ahead of the converting ones by up to this many models or bytes:
+ * enough that a worker never waits for the reader, few enough that the models' buffers are
+ * reused by malloc instead of faulted in fresh (1,024 cost a page fault per 4 KiB read). */
+enum { READ_AHEAD_JOBS = 64, READ_AHEAD_BYTES = 64 << 20 };
 
-/* ---- the queue --------------------------------------------------------------------------- */
+/* ---- the queues -------------------------------------------------------------------------- */
 
 /* A file counts as done for the progress bar once it is read and all its models are. */
 static void file_progress(batch_run *run, batch_record *file) {
     if (file->read_done && file->unfinished == 0) run->files_done++;
 }
 
+/* A model is done once written (or failed); called with the lock held. */
 static void note_done(batch_run *run, const batch_record *rec, batch_record *file) {
-    run->running--;
     run->models_done++;
     file->unfinished--;
     file_progress(run, file);
@@ -41,55 +42,62 @@ static void note_done(batch_run *run, const batch_record *rec, batch_record *fil
     else fprintf(stderr, "%s: not converted: %s\n", rec->input, rec->reason);
 }
 
-/* Whether another thread is writing into folder `key` now. */
-static bool folder_busy(const batch_run *run, size_t self, uint64_t key) {
-    for (size_t t = 0; t < run->threads; t++)
-        if (t != self && run->busy[t] == key) return true;
-    return false;
+/* Hands a converted model to the writing thread, waiting while the queue is full. Called with
+ * the lock held. */
+static void queue_write(batch_run *run, batch_record *rec, batch_record *file, batch_output *out) {
+    while (run->queued_count == BATCH_WRITE_DEPTH) pthread_cond_wait(&run->write_space, &run->lock);
+    size_t slot = (run->queued_head + run->queued_count) % BATCH_WRITE_DEPTH;
+    run->queued[slot] = (batch_write){rec, file, *out};
+    /* it sleeps only when the queue is empty, and wakes once a few wait */
+    if (++run->queued_count == BATCH_WRITE_WAKE) pthread_cond_signal(&run->write_ready);
 }
 
-/* The first waiting job whose folder no other thread is writing into (else the first one):
- * a file is created under its folder's lock, so two threads in one folder would take turns.
- * Which thread converts a model never changes its bytes or its name. */
-static size_t pick_job(batch_run *run, size_t self) {
-    size_t end = run->count - run->next > PICK_WINDOW ? run->next + PICK_WINDOW : run->count;
-    for (size_t i = run->next; i < end; i++)
-        if (!run->jobs[i].taken && !folder_busy(run, self, run->jobs[i].folder)) return i;
-    return run->next;
+/* The writing thread: every output file is created here, one at a time. On ext4 the files of a
+ * batch share one block group, and two threads creating files at once contend for it in the
+ * kernel (docs/batch.md); one creator leaves both cores to the conversions. */
+static void *writer(void *arg) {
+    batch_run *run = arg;
+    pthread_mutex_lock(&run->lock);
+    for (;;) {
+        while (run->queued_count == 0 && !run->writes_closed) pthread_cond_wait(&run->write_ready, &run->lock);
+        if (run->queued_count == 0) break;
+        batch_write w = run->queued[run->queued_head];
+        run->queued_head = (run->queued_head + 1) % BATCH_WRITE_DEPTH;
+        if (run->queued_count-- == BATCH_WRITE_DEPTH) pthread_cond_broadcast(&run->write_space);
+        pthread_mutex_unlock(&run->lock);
+        batch_write_model(run, w.rec, &w.out);
+        batch_record_freeze(w.rec);
+        pthread_mutex_lock(&run->lock);
+        note_done(run, w.rec, w.file);
+    }
+    pthread_mutex_unlock(&run->lock);
+    return NULL;
 }
 
-/* Takes a job and converts it; false when none waits (or after SIGINT). Called with the lock
- * held; returns with it held. */
-static bool run_next(batch_run *run, size_t self) {
+/* Takes the next job in input order and converts it; false when none waits (or after SIGINT).
+ * Called with the lock held; returns with it held. */
+static bool run_next(batch_run *run) {
     if (run->next >= run->count || interrupted) return false;
-    size_t i = pick_job(run, self);
-    batch_job job = run->jobs[i];
-    run->jobs[i].taken = true;
-    while (run->next < run->count && run->jobs[run->next].taken) run->next++;
+    batch_job job = run->jobs[run->next++];
     run->waiting--;
     run->waiting_bytes -= job.model.size;
-    run->running++;
-    run->busy[self] = job.folder;
     run->current = job.rec->input;
     pthread_mutex_unlock(&run->lock);
-    batch_convert_one(run, job.rec, &job.model);
+    batch_output out;
+    bool converted = batch_convert_model(run, job.rec, &job.model, &out);
+    if (converted && !run->writer_on) batch_write_model(run, job.rec, &out);
+    if (!converted || !run->writer_on) batch_record_freeze(job.rec); /* final: format it here */
     pthread_mutex_lock(&run->lock);
-    run->busy[self] = 0;
-    note_done(run, job.rec, job.file);
+    if (converted && run->writer_on) queue_write(run, job.rec, job.file, &out);
+    else note_done(run, job.rec, job.file);
     return true;
 }
 
-typedef struct worker_arg {
-    batch_run *run;
-    size_t self;
-} worker_arg;
-
 static void *worker(void *arg) {
-    batch_run *run = ((worker_arg *)arg)->run;
-    size_t self = ((worker_arg *)arg)->self;
+    batch_run *run = arg;
     pthread_mutex_lock(&run->lock);
     for (;;) {
-        if (run_next(run, self)) continue;
+        if (run_next(run)) continue;
         if (run->closed || interrupted) break;
         pthread_cond_wait(&run->more, &run->lock);
     }
@@ -97,32 +105,27 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-/* The reading thread (slot 0) converts too while more than `limit` jobs (or too many bytes)
- * wait, so memory stays bounded and -j N means N threads at work. */
+/* The reading thread converts too while more than `limit` jobs (or too many bytes) wait, so
+ * memory stays bounded and -j N means N threads converting. */
 static void help_while(batch_run *run, size_t limit) {
     pthread_mutex_lock(&run->lock);
     cli_progress_update(&run->progress, run->files_done, run->files_total, run->models_done, run->current);
     while (run->waiting > limit || run->waiting_bytes > READ_AHEAD_BYTES) {
-        if (!run_next(run, 0)) break;
+        if (!run_next(run)) break;
         cli_progress_update(&run->progress, run->files_done, run->files_total, run->models_done, run->current);
     }
     pthread_mutex_unlock(&run->lock);
 }
 
-/* Folders are told apart by a hash of their path below OUT. */
-static uint64_t folder_key(const char *output) {
-    const char *slash = strrchr(output, '/');
-    size_t n = slash ? (size_t)(slash - output) : 0;
-    uint64_t key = ue_xxh64(output, n, 0);
-    return key ? key : 1; /* 0 marks an idle thread */
-}
-
 static ue_result push_job(batch_run *run, batch_record *file, batch_record *rec, ue_model_found *m) {
     pthread_mutex_lock(&run->lock);
-    batch_job *grown = realloc(run->jobs, (run->count + 1) * sizeof *grown);
+    batch_job *grown = run->jobs;
+    if (run->count == run->jobs_cap) {
+        size_t cap = run->jobs_cap ? 2 * run->jobs_cap : 64;
+        if ((grown = realloc(run->jobs, cap * sizeof *grown)) != NULL) run->jobs = grown, run->jobs_cap = cap;
+    }
     if (grown) {
-        run->jobs = grown;
-        run->jobs[run->count++] = (batch_job){rec, file, *m, folder_key(rec->output), false};
+        run->jobs[run->count++] = (batch_job){rec, file, *m};
         file->unfinished++;
         run->waiting++;
         run->waiting_bytes += m->size;
@@ -155,13 +158,18 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     batch_record *rec = batch_record_add(out, BATCH_MODEL, m->name);
     if (!rec) return UE_ERR_NOMEM;
     rec->format = m->format->name;
+    char output[4096], companion[4096];
     ue_result r = batch_names_place(names, run->out->temp_path, file->rel, file->input, m->name, run->type,
-                                    rec->output, sizeof rec->output, rec->companion, sizeof rec->companion,
-                                    &rec->diag);
+                                    output, sizeof output, companion, sizeof companion, &rec->diag);
+    if (r == UE_OK) {
+        rec->output = strdup(output);
+        rec->companion = companion[0] ? strdup(companion) : NULL;
+        if (!rec->output || (companion[0] && !rec->companion)) r = UE_ERR_NOMEM;
+    }
     if (r == UE_OK) return push_job(run, file, rec, m);
     rec->status = BATCH_FAILED;
     snprintf(rec->reason, sizeof rec->reason, "no output name: %s", ue_result_name(r));
-    rec->output[0] = rec->companion[0] = 0;
+    batch_record_unname(rec);
     free(m->data);
     return r == UE_ERR_NOMEM ? r : UE_OK;
 }
@@ -170,12 +178,26 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
  * opened where they lie, so memory holds no more than one such file's models. */
 enum { READ_WHOLE_MAX = 16 << 20 };
 
+/* One open, fstat, read and close for a small file (the walk did not stat it: its size is
+ * learnt here); a big one, or an ARCHIVE:ENTRY root, goes through the archive layer. */
 static ue_result collect(const batch_run *run, batch_record *file, ue_model_found **found, size_t *count) {
     if (file->size > READ_WHOLE_MAX) return ue_model_collect(file->input, run->o->mode, found, count, &file->diag);
+    ue_source src;
+    ue_result r = ue_source_open_file(file->input, &src, &file->diag);
+    if (r != UE_OK) return r;
+    if (src.size > READ_WHOLE_MAX) {
+        ue_source_close(&src);
+        return ue_model_collect(file->input, run->o->mode, found, count, &file->diag);
+    }
     uint8_t *data;
-    size_t size;
-    ue_result r = ue_file_read(file->input, READ_WHOLE_MAX, &data, &size, &file->diag);
-    if (r == UE_OK) r = ue_model_collect_memory(data, size, file->input, run->o->mode, found, count, &file->diag);
+    r = ue_source_read_alloc(&src, 0, (size_t)src.size, READ_WHOLE_MAX, &data);
+    size_t size = (size_t)src.size;
+    ue_source_close(&src);
+    if (r != UE_OK) {
+        ue_diag_add(&file->diag, UE_SEV_ERROR, "io.read", UE_NO_OFFSET, file->input, "read failed");
+        return r;
+    }
+    r = ue_model_collect_memory(data, size, file->input, run->o->mode, found, count, &file->diag);
     free(data);
     return r;
 }
@@ -207,16 +229,14 @@ static ue_result read_all(batch_run *run, batch_names *names, batch_records *wal
     ue_result r = UE_OK;
     for (size_t i = 0; i < walked->count; i++) {
         batch_record *rec = walked->items[i];
-        batch_record **grown = realloc(out->items, (out->count + 1) * sizeof *grown);
-        if (!grown) return UE_ERR_NOMEM;
-        out->items = grown;
-        out->items[out->count++] = rec;
+        if (!batch_records_push(out, rec)) return UE_ERR_NOMEM;
         walked->items[i] = NULL;
         if (rec->kind != BATCH_FILE || rec->status != BATCH_PENDING || interrupted || r != UE_OK) continue;
         pthread_mutex_lock(&run->lock);
         run->current = rec->input;
         pthread_mutex_unlock(&run->lock);
         r = read_file(run, names, out, rec);
+        batch_record_freeze(rec);
         pthread_mutex_lock(&run->lock);
         rec->read_done = true;
         file_progress(run, rec);
@@ -235,6 +255,34 @@ static size_t pending_files(const batch_records *walked) {
     return n;
 }
 
+/* Starts the threads of -j N: N - 1 converting workers besides this one, and the writing
+ * thread; returns how many workers run. */
+static size_t start_threads(batch_run *run, pthread_t *tids, size_t max, pthread_t *writer_tid) {
+    size_t workers = (size_t)(run->o->jobs > 1 ? run->o->jobs - 1 : 0), started = 0;
+    if (workers > max) workers = max;
+    /* set before any thread starts, never changed while they run */
+    run->writer_on = workers > 0 && pthread_create(writer_tid, NULL, writer, run) == 0;
+    for (size_t t = 0; t < workers; t++)
+        if (pthread_create(&tids[started], NULL, worker, run) == 0) started++;
+    return started;
+}
+
+/* Every model converted and written: the workers end once the queue is closed and empty,
+ * then the writing thread once it has written what they handed it. */
+static void stop_threads(batch_run *run, pthread_t *tids, size_t started, pthread_t writer_tid) {
+    pthread_mutex_lock(&run->lock);
+    run->closed = true;
+    pthread_cond_broadcast(&run->more);
+    pthread_mutex_unlock(&run->lock);
+    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    if (!run->writer_on) return;
+    pthread_mutex_lock(&run->lock);
+    run->writes_closed = true;
+    pthread_cond_signal(&run->write_ready);
+    pthread_mutex_unlock(&run->lock);
+    pthread_join(writer_tid, NULL);
+}
+
 /* -j N: N - 1 workers and this thread, which reads the files in order and converts as well. */
 static ue_result run_batch(batch_run *run, batch_records *walked, batch_records *out) {
     batch_names *names = batch_names_new();
@@ -242,26 +290,13 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
         batch_names_free(names);
         return UE_ERR_NOMEM;
     }
-    size_t workers = (size_t)(run->o->jobs > 1 ? run->o->jobs - 1 : 0);
-    pthread_t tids[64];
-    worker_arg args[64];
-    size_t started = 0;
-    if (workers > 63) workers = 63;
-    run->threads = workers + 1; /* set before any thread reads it; unused slots stay idle */
-    for (size_t t = 0; t < workers; t++) {
-        args[started] = (worker_arg){run, started + 1};
-        if (pthread_create(&tids[started], NULL, worker, &args[started]) == 0) started++;
-    }
+    pthread_t tids[63], writer_tid;
+    size_t started = start_threads(run, tids, 63, &writer_tid);
     run->files_total = pending_files(walked);
     ue_result r = read_all(run, names, walked, out, started);
     help_while(run, 0);
-    pthread_mutex_lock(&run->lock);
-    run->closed = true;
-    pthread_cond_broadcast(&run->more);
-    pthread_mutex_unlock(&run->lock);
-    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
-    for (size_t i = run->next; i < run->count; i++)
-        if (!run->jobs[i].taken) free(run->jobs[i].model.data); /* after SIGINT */
+    stop_threads(run, tids, started, writer_tid);
+    for (size_t i = run->next; i < run->count; i++) free(run->jobs[i].model.data); /* after SIGINT */
     cli_progress_clear(&run->progress);
     batch_names_prune(names, run->out->temp_path);
     batch_names_free(names);
@@ -384,7 +419,7 @@ static int convert_batch(batch_run *run, batch_records *walked, batch_records *r
 
 int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_options *format_opts) {
     int rc = check_batch_options(o);
-    batch_records walked = {NULL, 0}, records = {NULL, 0};
+    batch_records walked = {NULL, 0, 0}, records = {NULL, 0, 0};
     if (!rc) rc = walk_inputs(o, &walked);
     ue_outdir out;
     if (!rc) rc = begin_output(o, &out);
@@ -394,10 +429,14 @@ int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_option
         run.o = o, run.format_opts = format_opts, run.type = type, run.out = &out;
         pthread_mutex_init(&run.lock, NULL);
         pthread_cond_init(&run.more, NULL);
+        pthread_cond_init(&run.write_ready, NULL);
+        pthread_cond_init(&run.write_space, NULL);
         rc = convert_batch(&run, &walked, &records, &out);
         free(run.jobs);
         pthread_mutex_destroy(&run.lock);
         pthread_cond_destroy(&run.more);
+        pthread_cond_destroy(&run.write_ready);
+        pthread_cond_destroy(&run.write_space);
     }
     /* The walk's records moved into `records` as they were read (NULL left behind). */
     batch_records_free(&walked);

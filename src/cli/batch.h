@@ -21,24 +21,29 @@ typedef struct batch_record {
     char *input;       /* the path on disk, or the model's address (ARCHIVE:ENTRY) */
     char *rel;         /* files: the mirrored path below OUT ("models/robot.msh") */
     const char *format;/* models: the registry's format name */
-    char output[4096]; /* models: the file written, relative to OUT ("" when none) */
-    char companion[4096]; /* the .bin/.mtl written beside it ("" when none) */
+    char *output;      /* models: the file written, relative to OUT (NULL when none) */
+    char *companion;   /* the .bin/.mtl written beside it (NULL when none) */
     char reason[320];  /* the first reason of a skip or failure, one line */
     size_t models;     /* files: models found in it */
-    uint64_t size;     /* files: bytes, as the walk saw them */
+    uint64_t size;     /* files: bytes as the walk saw them; 0 when it did not stat the file */
     size_t unfinished; /* files: models queued and not yet converted (progress) */
     bool read_done;    /* files: every model of it is queued */
     ue_diag diag;
+    char *json;        /* the record as the report prints it, once final (batch_record_freeze) */
 } batch_record;
 
 /* Records in input order; each is its own allocation, so a worker may hold one while the
  * list grows. */
 typedef struct batch_records {
     batch_record **items;
-    size_t count;
+    size_t count, cap;
 } batch_records;
 
 batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input);
+/* Appends an existing record (false when out of memory). */
+bool batch_records_push(batch_records *l, batch_record *r);
+/* Forgets a model record's output names (it was not written). */
+void batch_record_unname(batch_record *r);
 /* Frees every record and the list; NULL items (records moved elsewhere) are passed over. */
 void batch_records_free(batch_records *l);
 /* Marks a record failed; its reason is the first error of its diagnostics (or the result). */
@@ -90,6 +95,10 @@ typedef struct batch_summary {
 } batch_summary;
 
 void batch_summarise(const batch_records *l, batch_summary *s);
+/* Formats a record that will not change any more for the report (any thread, a record at a
+ * time), so that the report at the end only joins texts: the threads format records as they
+ * finish instead of one thread formatting them all after the last model. */
+void batch_record_freeze(batch_record *r);
 /* The report as JSON text (the marker in OUT and the --report file hold the same). */
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
                         const batch_summary *s);

@@ -1,4 +1,4 @@
-/* unearth CLI — one model of a batch: through the registry to a scene, exported in memory, and
+/* unearth CLI — one model of a batch: through the registry to a scene, exported in memory, then
  * written straight into the batch's private output directory (no temp file, link or rename per
  * model: the whole directory is renamed into place once, at the end). */
 #include <stdio.h>
@@ -20,6 +20,7 @@ static const char *address_base(const char *address) {
 }
 
 static const char *file_part(const char *rel) {
+    if (!rel) return NULL;
     const char *slash = strrchr(rel, '/');
     return slash ? slash + 1 : rel;
 }
@@ -39,41 +40,52 @@ static ue_result export_scene(const batch_run *run, const batch_record *rec, con
 
 /* The companion goes first, so a main file never names a missing one; a failure removes what
  * this model wrote, so OUT holds only files the report lists. */
-static ue_result write_outputs(const batch_run *run, const batch_record *rec, const ue_buf *main_out,
-                               const ue_buf *side_out, ue_diag *d) {
+static ue_result write_outputs(const batch_run *run, const batch_record *rec, const batch_output *out,
+                               ue_diag *d) {
     ue_result r = UE_OK;
-    bool side = rec->companion[0] != 0;
-    if (side) r = ue_outdir_put(run->out, rec->companion, side_out->data, side_out->size, d);
-    if (r == UE_OK) r = ue_outdir_put(run->out, rec->output, main_out->data, main_out->size, d);
+    bool side = rec->companion != NULL;
+    if (side) r = ue_outdir_put(run->out, rec->companion, out->side.data, out->side.size, d);
+    if (r == UE_OK) r = ue_outdir_put(run->out, rec->output, out->main.data, out->main.size, d);
     if (r != UE_OK) {
         char path[8300];
         snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->output);
         unlink(path);
-        snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->companion);
-        if (side) unlink(path);
+        if (side) {
+            snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->companion);
+            unlink(path);
+        }
     }
     return r;
 }
 
-void batch_convert_one(const batch_run *run, batch_record *rec, ue_model_found *model) {
+static void model_failed(batch_record *rec, ue_result r) {
+    batch_record_fail(rec, r);
+    batch_record_unname(rec);
+}
+
+bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found *model, batch_output *out) {
     ue_scene s;
     ue_scene_init(&s);
     char base[sizeof s.name]; /* scene names hold 63 bytes: cut between characters */
     ue_utf8_copy(address_base(model->name), base, sizeof base);
     memcpy(s.name, base, sizeof base);
-    ue_buf main_out = {0}, side_out = {0};
+    memset(out, 0, sizeof *out);
     ue_result r = ue_model_to_scene(model, base, run->o->mode, run->format_opts, &s, &rec->diag);
-    if (r == UE_OK) r = export_scene(run, rec, &s, &main_out, &side_out, &rec->diag);
-    if (r == UE_OK) r = write_outputs(run, rec, &main_out, &side_out, &rec->diag);
+    if (r == UE_OK) r = export_scene(run, rec, &s, &out->main, &out->side, &rec->diag);
     ue_scene_free(&s);
-    ue_buf_free(&main_out);
-    ue_buf_free(&side_out);
     free(model->data);
     model->data = NULL;
-    if (r == UE_OK) {
-        rec->status = BATCH_CONVERTED;
-        return;
-    }
-    batch_record_fail(rec, r);
-    rec->output[0] = rec->companion[0] = 0;
+    if (r == UE_OK) return true;
+    ue_buf_free(&out->main);
+    ue_buf_free(&out->side);
+    model_failed(rec, r);
+    return false;
+}
+
+void batch_write_model(const batch_run *run, batch_record *rec, batch_output *out) {
+    ue_result r = write_outputs(run, rec, out, &rec->diag);
+    ue_buf_free(&out->main);
+    ue_buf_free(&out->side);
+    if (r == UE_OK) rec->status = BATCH_CONVERTED;
+    else model_failed(rec, r);
 }

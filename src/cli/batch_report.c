@@ -61,11 +61,38 @@ static json_t *record_json(const batch_record *r) {
     json_object_set_new(j, "status", json_string(status_word(r)));
     json_object_set_new(j, "format", r->format ? json_string(r->format) : json_null());
     if (r->kind == BATCH_FILE) json_object_set_new(j, "models", json_integer((json_int_t)r->models));
-    json_object_set_new(j, "output", r->output[0] ? text_json(r->output) : json_null());
-    json_object_set_new(j, "companion", r->companion[0] ? text_json(r->companion) : json_null());
+    json_object_set_new(j, "output", r->output ? text_json(r->output) : json_null());
+    json_object_set_new(j, "companion", r->companion ? text_json(r->companion) : json_null());
     json_object_set_new(j, "reason", r->reason[0] ? text_json(r->reason) : json_null());
     json_object_set_new(j, "diagnostics", cli_diags_json(&r->diag));
     return j;
+}
+
+/* Indent of a record in the report: it sits two levels deep (top object, "records" array). */
+#define RECORD_INDENT "    "
+
+/* The record's text as json_dumps prints it at depth 0, each line moved two levels in: the
+ * same bytes as dumping it inside the whole report. */
+void batch_record_freeze(batch_record *r) {
+    if (r->json) return;
+    json_t *j = record_json(r);
+    char *flat = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+    if (!flat) return; /* out of memory: formatted again at the end */
+    size_t lines = 1, n = strlen(flat);
+    for (size_t i = 0; i < n; i++) lines += flat[i] == '\n'; /* JSON strings escape their newlines */
+    char *out = malloc(n + lines * (sizeof RECORD_INDENT - 1) + 1);
+    if (out) {
+        char *w = out;
+        memcpy(w, RECORD_INDENT, sizeof RECORD_INDENT - 1), w += sizeof RECORD_INDENT - 1;
+        for (size_t i = 0; i < n; i++) {
+            *w++ = flat[i];
+            if (flat[i] == '\n') memcpy(w, RECORD_INDENT, sizeof RECORD_INDENT - 1), w += sizeof RECORD_INDENT - 1;
+        }
+        *w = 0;
+    }
+    free(flat);
+    r->json = out;
 }
 
 static json_t *summary_json(const batch_summary *s) {
@@ -85,9 +112,39 @@ static json_t *written_json(const batch_records *l) {
         const batch_record *r = l->items[i];
         if (r->status != BATCH_CONVERTED) continue;
         json_array_append_new(files, text_json(r->output));
-        if (r->companion[0]) json_array_append_new(files, text_json(r->companion));
+        if (r->companion) json_array_append_new(files, text_json(r->companion));
     }
     return files;
+}
+
+/* The report: `frame` (every key, "records" empty) with the records' texts put in its place. */
+static char *join_records(const char *frame, const batch_records *l) {
+    static const char empty[] = "\n  \"records\": []"; /* only the top-level key sits at this indent */
+    const char *at = strstr(frame, empty);
+    if (!at) return NULL;
+    size_t size = strlen(frame) + 16;
+    for (size_t i = 0; i < l->count; i++) {
+        batch_record_freeze(l->items[i]); /* those no thread formatted (walk records, ...) */
+        if (!l->items[i]->json) return NULL;
+        size += strlen(l->items[i]->json) + 2;
+    }
+    ue_buf b = {0};
+    ue_buf_reserve(&b, size);
+    size_t head = (size_t)(at - frame) + sizeof empty - 2; /* up to and with the '[' */
+    ue_buf_put(&b, frame, head);
+    for (size_t i = 0; i < l->count; i++) {
+        ue_buf_put(&b, i ? ",\n" : "\n", i ? 2 : 1);
+        ue_buf_put(&b, l->items[i]->json, strlen(l->items[i]->json));
+    }
+    if (l->count) ue_buf_put(&b, "\n  ", 3);
+    const char *tail = frame + head; /* "]" and the rest */
+    ue_buf_put(&b, tail, strlen(tail) + 1);
+    if (b.failed) {
+        ue_buf_free(&b);
+        return NULL;
+    }
+    size_t n;
+    return (char *)ue_buf_take(&b, &n);
 }
 
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
@@ -101,12 +158,12 @@ char *batch_report_json(const cli_opts *o, const char *type, const batch_records
     json_object_set_new(j, "type", json_string(type));
     json_object_set_new(j, "mode", json_string(o->mode == UE_MODE_STRICT ? "strict" : "tolerant"));
     json_object_set_new(j, "summary", summary_json(s));
-    json_t *records = json_array();
-    for (size_t i = 0; i < l->count; i++) json_array_append_new(records, record_json(l->items[i]));
-    json_object_set_new(j, "records", records);
+    json_object_set_new(j, "records", json_array());
     json_object_set_new(j, "files", written_json(l));
-    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *frame = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(j);
+    char *text = frame ? join_records(frame, l) : NULL;
+    free(frame);
     return text;
 }
 

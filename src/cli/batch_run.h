@@ -1,5 +1,5 @@
-/* unearth CLI — internal: the state of a running batch shared by its threads (the job queue,
- * the private output directory, the counters the progress bar shows). */
+/* unearth CLI — internal: the state of a running batch shared by its threads (the job queue, the
+ * queue of outputs to write, the private output directory, the counters the progress bar shows). */
 #ifndef UE_CLI_BATCH_RUN_H
 #define UE_CLI_BATCH_RUN_H
 
@@ -14,31 +14,56 @@ typedef struct batch_job {
     batch_record *rec;
     batch_record *file;  /* the file it came from */
     ue_model_found model;
-    uint64_t folder;  /* which output folder it writes into (a hash; never 0) */
-    bool taken;
 } batch_job;
+
+/* A converted model's bytes: the main file and its companion (.bin/.mtl; empty for GLB). */
+typedef struct batch_output {
+    ue_buf main, side;
+} batch_output;
+
+/* A converted model waiting for the writing thread. */
+typedef struct batch_write {
+    batch_record *rec, *file;
+    batch_output out;
+} batch_write;
+
+/* Converted models wait here for the writing thread; the converting threads wait while it is
+ * full, so memory holds at most this many outputs besides those being made. */
+enum { BATCH_WRITE_DEPTH = 16 };
+/* The writing thread is woken once this many wait (or at the end), not for every model: it
+ * writes faster than two threads convert, and a wake-up per model cost four futex calls. */
+enum { BATCH_WRITE_WAKE = 8 };
 
 typedef struct batch_run {
     const cli_opts *o;
     const ue_model_options *format_opts;
     const char *type;            /* "glb", "gltf" or "obj" */
     const ue_outdir *out;        /* files are put into out->temp_path */
-    /* the queue: jobs[next..count) that are not taken wait; guarded by lock */
+    /* the jobs: jobs[next..count) wait, in input order; guarded by lock */
     batch_job *jobs;
-    size_t count, next, running, waiting;
+    size_t count, jobs_cap, next, waiting;
     size_t waiting_bytes;
-    size_t threads;     /* slots in busy: the reading thread is 0 */
-    uint64_t busy[64];  /* the folder each thread writes into now, 0 when idle */
     bool closed;
     pthread_mutex_t lock;
     pthread_cond_t more;
+    /* -j 2 and more: one thread creates and writes every output file (ring of queued[head..
+     * head + queued_count)); guarded by lock. Without it each converting thread writes its own. */
+    bool writer_on;
+    batch_write queued[BATCH_WRITE_DEPTH];
+    size_t queued_head, queued_count;
+    bool writes_closed;
+    pthread_cond_t write_ready, write_space;
     /* what the progress bar and -v show; guarded by lock */
     cli_progress progress;
     size_t files_done, files_total, models_done;
     const char *current;
 } batch_run;
 
-/* Converts and writes one model (any thread); sets rec's status, output and reason. */
-void batch_convert_one(const batch_run *run, batch_record *rec, ue_model_found *model);
+/* Converts one model into memory (any thread) and frees its bytes; false when it failed, and
+ * then rec is marked failed and `out` holds nothing. */
+bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found *model, batch_output *out);
+/* Writes a converted model's files into the private directory, sets rec converted or failed,
+ * and frees `out`. */
+void batch_write_model(const batch_run *run, batch_record *rec, batch_output *out);
 
 #endif

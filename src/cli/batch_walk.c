@@ -15,20 +15,34 @@
 
 /* ---- records ------------------------------------------------------------------------------ */
 
+bool batch_records_push(batch_records *l, batch_record *r) {
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256; /* doubling: linear work for any folder */
+        batch_record **grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) return false;
+        l->items = grown;
+        l->cap = cap;
+    }
+    l->items[l->count++] = r;
+    return true;
+}
+
 batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input) {
     batch_record *r = calloc(1, sizeof *r);
     char *copy = strdup(input);
-    batch_record **grown = realloc(l->items, (l->count + 1) * sizeof *grown);
-    if (!r || !copy || !grown) {
+    if (!r || !copy || !batch_records_push(l, r)) {
         free(r), free(copy);
-        if (grown) l->items = grown;
         return NULL;
     }
-    l->items = grown;
     r->kind = kind;
     r->input = copy;
-    l->items[l->count++] = r;
     return r;
+}
+
+void batch_record_unname(batch_record *r) {
+    free(r->output);
+    free(r->companion);
+    r->output = r->companion = NULL;
 }
 
 void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...) {
@@ -54,12 +68,14 @@ void batch_records_free(batch_records *l) {
         if (!l->items[i]) continue; /* moved to another list */
         free(l->items[i]->input);
         free(l->items[i]->rel);
+        batch_record_unname(l->items[i]);
+        free(l->items[i]->json);
         ue_diag_free(&l->items[i]->diag);
         free(l->items[i]);
     }
     free(l->items);
     l->items = NULL;
-    l->count = 0;
+    l->count = l->cap = 0;
 }
 
 /* ---- the walk ----------------------------------------------------------------------------- */
@@ -105,9 +121,16 @@ static int by_name(const struct dirent **a, const struct dirent **b) {
 
 static int not_hidden(const struct dirent *e) { return e->d_name[0] != '.'; }
 
-/* One name found in a directory: `path` on disk, `rel` its mirrored path. */
-static void walk_child(walk *w, const char *path, const char *rel, int depth) {
+/* One name found in a directory: `path` on disk, `rel` its mirrored path. A regular file as
+ * the directory says (d_type) is recorded without a stat, its size 0 (unknown): the reader
+ * learns it when it opens the file, so a file costs the walk no system call. */
+static void walk_child(walk *w, const char *path, const char *rel, unsigned char type, int depth) {
     struct stat lst, st;
+    if (type == DT_REG) {
+        lst.st_size = 0;
+        add_file(w, path, rel, &lst);
+        return;
+    }
     if (lstat(path, &lst) != 0) {
         note(w, BATCH_FILE, path, BATCH_FAILED, strerror(errno));
         return;
@@ -153,7 +176,7 @@ static void walk_dir(walk *w, const char *path, const char *rel, int depth) {
         if (a < 0 || b < 0 || (size_t)a >= sizeof child || (size_t)b >= sizeof child_rel)
             note(w, BATCH_FILE, path, BATCH_FAILED, "path too long");
         else if (!w->nomem)
-            walk_child(w, child, child_rel, depth);
+            walk_child(w, child, child_rel, names[i]->d_type, depth);
         free(names[i]);
     }
     free(names);
