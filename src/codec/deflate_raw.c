@@ -25,6 +25,10 @@ uint64_t ue_deflate_max_output(size_t in_size) {
     return (uint64_t)in_size * MAX_BYTES_PER_INPUT_BYTE;
 }
 
+/* zlib's input pointer at `pos`: zlib's API is not const-correct, and an empty input may be NULL,
+ * on which even + 0 is undefined behaviour (clang's UBSan reports it). */
+static Bytef *z_input(const uint8_t *in, size_t pos) { return in ? (Bytef *)(uintptr_t)(in + pos) : Z_NULL; }
+
 ue_result ue_deflate_raw_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
                                 ue_codec_stats *stats, ue_diag *d, uint64_t diag_base,
                                 const char *diag_path) {
@@ -53,7 +57,7 @@ ue_result ue_deflate_raw_decode(const uint8_t *in, size_t in_size, uint8_t *out,
     int zr = Z_OK;
     for (;;) {
         size_t in_left = in_size - in_pos, out_left = out_size - out_pos;
-        z.next_in = (Bytef *)(uintptr_t)(in + in_pos); /* zlib's API is not const-correct */
+        z.next_in = z_input(in, in_pos);
         z.avail_in = (uInt)(in_left < SLICE ? in_left : SLICE);
         uint8_t spare;
         /* Once the declared size is reached, one spare byte of room tells a finished stream
@@ -123,7 +127,7 @@ ue_result ue_deflate_raw_encode(int level, const uint8_t *in, size_t in_size, ue
     ue_result result = UE_OK;
     for (;;) {
         size_t in_left = in_size - in_pos;
-        z.next_in = (Bytef *)(uintptr_t)(in + in_pos);
+        z.next_in = z_input(in, in_pos);
         z.avail_in = (uInt)(in_left < SLICE ? in_left : SLICE);
         int flush = in_left <= SLICE ? Z_FINISH : Z_NO_FLUSH;
         if (!ue_buf_reserve(out, 1u << 16)) {

@@ -88,9 +88,10 @@ ue_result hsd_model_images(const uint8_t *data, size_t size, ue_mode mode, bool 
         r = list_model(&m, all_levels, &pc, out);
     }
     if (r != UE_OK) { /* nothing appended on failure */
-        ue_model_images tail = {out->items + before, out->count - before};
-        for (size_t i = 0; i < tail.count; i++)
-            for (uint32_t k = 0; k < tail.items[i].level_count; k++) free(tail.items[i].levels[k].rgba);
+        /* Indices, not a pointer to the tail: an empty list's items are NULL, and NULL + 0 is
+         * undefined behaviour (clang's UBSan reports it). */
+        for (size_t i = before; i < out->count; i++)
+            for (uint32_t k = 0; k < out->items[i].level_count; k++) free(out->items[i].levels[k].rgba);
         out->count = before;
     }
     ue_hsd_model_free(&m);

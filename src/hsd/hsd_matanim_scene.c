@@ -8,9 +8,10 @@
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_anim_scene.h"
 #include "hsd/hsd_material.h"
+#include "scene/scene_atlas.h"
 #include "scene/scene_int.h" /* UE_SCENE_MAX_TEXTURE_SIDE */
 
-#define MAX_CELLS 256u /* images one atlas takes: the base plus a TexAnim table (u16 count) */
+#define MAX_CELLS UE_ATLAS_MAX_CELLS /* images one atlas takes: the base plus its TexAnim tables */
 
 /* The scene materials made from MObj `mobj`: its single- and double-sided variants, found
  * through the material map (never by output order). */
@@ -76,13 +77,16 @@ static ue_result colour_target(hsd_scene_ctx *x, size_t target, int32_t anim, co
 
 /* ---- texture swaps: one atlas --------------------------------------------------------------- */
 
-/* The images a TexAnim can show (cell 0: the TObj's own), laid on a grid of equal cells as large
- * as the largest image, each image in its cell's top-left corner (docs/hsd-animation.md). */
+/* The images a TexAnim can show (cell 0: the TObj's own), laid out by the scene layer's atlas
+ * helper on a grid of equal cells as large as the largest image, each image at its own size in
+ * its cell's top-left corner, no gutter, sides exactly the grid's (docs/hsd-animation.md). */
+static const ue_atlas_style swap_style = {0, false, false, UE_SCENE_MAX_TEXTURE_SIDE};
+
 struct hsd_atlas {
-    uint32_t count, cols, rows, cell_w, cell_h;
+    uint32_t count;
     int32_t image[MAX_CELLS];
-    uint32_t w[MAX_CELLS], h[MAX_CELLS];
     int32_t mobj;          /* the MObj whose base slot the TObj is */
+    ue_atlas layout;       /* set once the images are decoded */
 };
 typedef hsd_atlas atlas;
 
@@ -92,13 +96,6 @@ static int32_t cell_of(const atlas *a, int32_t image) {
     return 0;
 }
 
-/* The cell's map from the image's [0,1]² to the atlas's: s'' = off + scale ⊙ s'. */
-static void cell_map(const atlas *a, uint32_t k, double scale[2], double off[2]) {
-    double W = (double)a->cols * a->cell_w, H = (double)a->rows * a->cell_h;
-    scale[0] = a->w[k] / W, scale[1] = a->h[k] / H;
-    off[0] = (double)(k % a->cols) * a->cell_w / W, off[1] = (double)(k / a->cols) * a->cell_h / H;
-}
-
 /* Adds a TexAnim's table to the TObj's cells (an image already in a cell keeps it). */
 static void atlas_add_table(const ue_hsd_model *m, const ue_hsd_anim_target *t, atlas *a) {
     for (uint32_t i = 0; i < t->image_count && (size_t)t->first_image + i < m->anims.image_count; i++) {
@@ -106,13 +103,6 @@ static void atlas_add_table(const ue_hsd_model *m, const ue_hsd_anim_target *t, 
         if (im < 0 || (size_t)im >= m->image_count || a->count >= MAX_CELLS) continue;
         if (cell_of(a, im) == 0 && im != a->image[0]) a->image[a->count++] = im;
     }
-    a->cols = (uint32_t)ceil(sqrt((double)a->count));
-    a->rows = (a->count + a->cols - 1) / a->cols;
-}
-
-static void blit(uint8_t *dst, uint32_t dst_w, uint32_t x0, uint32_t y0, const uint8_t *src, uint32_t w, uint32_t h) {
-    for (uint32_t y = 0; y < h; y++)
-        memcpy(&dst[(((size_t)y0 + y) * dst_w + x0) * 4], &src[(size_t)y * w * 4], (size_t)w * 4);
 }
 
 /* The base-colour slot made from `tobj` in scene material `mat`, or -1 (the TObj is not drawn). */
@@ -138,27 +128,11 @@ static int32_t reusable_texture(const hsd_scene_ctx *x, int32_t mobj, size_t tob
     return tex >= 0 && uses == mine ? tex : -1;
 }
 
-/* Puts W × H pixels into texture `reuse` (or a new one); -1 in *out when out of memory. */
-static ue_result atlas_put(hsd_scene_ctx *x, int32_t reuse, const char *name, uint32_t W, uint32_t H, int32_t *out) {
-    if (reuse < 0) {
-        *out = ue_scene_add_texture(x->s, name, W, H);
-        return *out < 0 ? UE_ERR_NOMEM : UE_OK;
-    }
-    uint8_t *px = calloc((size_t)W * H, 4);
-    if (!px) return UE_ERR_NOMEM;
-    ue_scene_texture *tex = &x->s->textures[reuse];
-    free(tex->rgba);
-    tex->rgba = px, tex->width = W, tex->height = H;
-    snprintf(tex->name, sizeof tex->name, "%s", name);
-    *out = reuse;
-    return UE_OK;
-}
-
 /* Checks the atlas's size against the scene's and the model's RGBA budget (reported). */
-static bool atlas_fits(hsd_scene_ctx *x, const ue_hsd_tobj *t, const atlas *a, const char *path) {
-    uint64_t W = (uint64_t)a->cols * a->cell_w, H = (uint64_t)a->rows * a->cell_h;
-    if (W <= UE_SCENE_MAX_TEXTURE_SIDE && H <= UE_SCENE_MAX_TEXTURE_SIDE && W * H * 4u <= x->materials.rgba_budget)
-        return true;
+static bool atlas_fits(hsd_scene_ctx *x, const ue_hsd_tobj *t, ue_result laid_out, const ue_atlas *a,
+                       const char *path) {
+    uint64_t W = a->width, H = a->height;
+    if (laid_out == UE_OK && W * H * 4u <= x->materials.rgba_budget) return true;
     ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.texture.budget", (uint64_t)t->offset + UE_DAT_HEADER, path,
                     "the texture-swap atlas (%llu × %llu) is larger than a texture may be or the file "
                     "allows; swaps left out", (unsigned long long)W, (unsigned long long)H);
@@ -171,25 +145,28 @@ static ue_result atlas_texture(hsd_scene_ctx *x, size_t tobj, atlas *a, const ch
     const ue_hsd_model *m = x->m;
     const ue_hsd_tobj *t = &m->tobjs[tobj];
     uint8_t *px[MAX_CELLS] = {0};
+    ue_atlas_image img[MAX_CELLS];
     ue_result r = UE_OK;
     *out = -1;
     for (uint32_t k = 0; k < a->count && r == UE_OK; k++) {
         r = hsd_decode_image_level(m, a->image[k], t->tlut, 0, &x->c, path, &x->materials.rgba_budget, &px[k],
-                                   &a->w[k], &a->h[k]);
-        if (r == UE_OK) a->cell_w = a->w[k] > a->cell_w ? a->w[k] : a->cell_w;
-        if (r == UE_OK) a->cell_h = a->h[k] > a->cell_h ? a->h[k] : a->cell_h;
+                                   &img[k].width, &img[k].height);
+        img[k].rgba = px[k];
     }
-    if (r == UE_OK && !atlas_fits(x, t, a, path)) r = UE_ERR_LIMIT;
+    if (r == UE_OK) {
+        ue_result laid = ue_atlas_layout(img, a->count, &swap_style, &a->layout);
+        if (laid == UE_ERR_NOMEM) r = laid;
+        else if (!atlas_fits(x, t, laid, &a->layout, path)) r = UE_ERR_LIMIT;
+    }
     if (r == UE_OK) {
         char name[64];
         snprintf(name, sizeof name, "%.40s_atlas", t->name && t->name[0] ? t->name : "tobj");
-        r = atlas_put(x, reusable_texture(x, a->mobj, tobj), name, a->cols * a->cell_w, a->rows * a->cell_h, out);
+        *out = ue_atlas_texture(x->s, &a->layout, img, name, reusable_texture(x, a->mobj, tobj));
+        if (*out < 0) r = UE_ERR_NOMEM;
     }
     if (r == UE_OK) {
         ue_scene_texture *tex = &x->s->textures[*out];
         x->materials.rgba_budget -= (uint64_t)tex->width * tex->height * 4u;
-        for (uint32_t k = 0; k < a->count; k++)
-            blit(tex->rgba, tex->width, (k % a->cols) * a->cell_w, (k / a->cols) * a->cell_h, px[k], a->w[k], a->h[k]);
         tex->wrap_s = tex->wrap_t = UE_WRAP_CLAMP; /* a cell cannot repeat inside an atlas */
         tex->nearest = t->mag_filter == 0;
         tex->source = hsd_source_id(HSD_KIND_TOBJ, t->offset, tobj);
@@ -210,11 +187,7 @@ static bool uv_at(const ue_hsd_tobj *rest, const float tr[3], const float sc[3],
     memcpy(t.rotation, rot, sizeof t.rotation);
     double A[4], b[2];
     hsd_tobj_uv_affine(&t, A, b, NULL);
-    if (a) {
-        double cs[2], co[2];
-        cell_map(a, (uint32_t)cell_of(a, image), cs, co);
-        for (int i = 0; i < 2; i++) A[2 * i] *= cs[i], A[2 * i + 1] *= cs[i], b[i] = co[i] + cs[i] * b[i];
-    }
+    if (a) ue_atlas_compose(&a->layout, (size_t)cell_of(a, image), A, b);
     hsd_uv_affine_to_khr(A, b, out);
     return isfinite(out->offset[0]) && isfinite(out->offset[1]) && isfinite(out->scale[0]) &&
            isfinite(out->scale[1]) && isfinite(out->rotation);
@@ -383,6 +356,7 @@ ue_result hsd_swaps_prepare(hsd_scene_ctx *x, hsd_atlas ***out) {
         if (!by_tobj[i]) continue;
         r = by_tobj[i]->count >= 2 ? install_atlas(x, i, by_tobj[i]) : UE_ERR_INVALID;
         if (r == UE_ERR_INVALID) { /* nothing swaps, or the atlas was left out (reported) */
+            ue_atlas_free(&by_tobj[i]->layout);
             free(by_tobj[i]);
             by_tobj[i] = NULL;
             r = UE_OK;
@@ -392,6 +366,9 @@ ue_result hsd_swaps_prepare(hsd_scene_ctx *x, hsd_atlas ***out) {
 }
 
 void hsd_swaps_free(hsd_atlas **atlases, size_t tobj_count) {
-    for (size_t i = 0; atlases && i < tobj_count; i++) free(atlases[i]);
+    for (size_t i = 0; atlases && i < tobj_count; i++) {
+        if (atlases[i]) ue_atlas_free(&atlases[i]->layout);
+        free(atlases[i]);
+    }
     free(atlases);
 }

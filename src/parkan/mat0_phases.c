@@ -90,64 +90,9 @@ ue_result ue_mat0_steps(const ue_mat0_anim *a, ue_mat0_step **steps, size_t *cou
     return UE_OK;
 }
 
-/* ---- the atlas --------------------------------------------------------------------------------- */
+/* ---- the atlas (src/scene/scene_atlas.c lays it out) ------------------------------------------ */
 
-void ue_mat0_atlas_free(ue_mat0_atlas *a) {
-    free(a->rgba);
-    a->rgba = NULL;
-}
-
-/* Cell texel (x, y) of the (cell_w + 2) × (cell_h + 2) cell, the gutter clamped to the edge,
- * read from an image scaled to cell_w × cell_h by nearest neighbour. */
-static const uint8_t *cell_texel(const ue_mat0_atlas *a, const ue_mat0_image *img, uint32_t x, uint32_t y) {
-    uint32_t ix = x == 0 ? 0 : x > a->cell_w ? a->cell_w - 1 : x - 1;
-    uint32_t iy = y == 0 ? 0 : y > a->cell_h ? a->cell_h - 1 : y - 1;
-    uint64_t sx = (uint64_t)ix * img->width / a->cell_w, sy = (uint64_t)iy * img->height / a->cell_h;
-    return img->rgba + 4 * (sy * img->width + sx);
-}
-
-static void fill_cell(ue_mat0_atlas *a, const ue_mat0_image *img, size_t cell) {
-    uint32_t x0 = (uint32_t)(cell % a->cols) * (a->cell_w + 2), y0 = (uint32_t)(cell / a->cols) * (a->cell_h + 2);
-    for (uint32_t y = 0; y < a->cell_h + 2; y++)
-        for (uint32_t x = 0; x < a->cell_w + 2; x++)
-            memcpy(a->rgba + 4 * ((size_t)(y0 + y) * a->width + x0 + x), cell_texel(a, img, x, y), 4);
-}
-
-static uint64_t pow2_at_least(uint64_t v) {
-    uint64_t p = 1;
-    while (p < v) p <<= 1;
-    return p;
-}
-
-ue_result ue_mat0_atlas_build(const ue_mat0_image *images, size_t count, ue_mat0_atlas *out) {
-    memset(out, 0, sizeof *out);
-    if (!count) return UE_ERR_USAGE;
-    for (size_t i = 0; i < count; i++) {
-        if (!images[i].width || !images[i].height || !images[i].rgba) return UE_ERR_USAGE;
-        if (images[i].width > out->cell_w) out->cell_w = images[i].width;
-        if (images[i].height > out->cell_h) out->cell_h = images[i].height;
-    }
-    uint64_t cols = 1;
-    while (cols * cols < count) cols++; /* a near-square grid keeps both sides small */
-    uint64_t rows = (count + cols - 1) / cols;
-    /* Power-of-two sides: mipmapped in every viewer (WebGL 1 refuses mips of other sizes). */
-    uint64_t w = pow2_at_least(cols * (out->cell_w + 2ull)), h = pow2_at_least(rows * (out->cell_h + 2ull));
-    if (w > UE_MAT0_ATLAS_MAX_SIDE || h > UE_MAT0_ATLAS_MAX_SIDE) return UE_ERR_LIMIT;
-    out->cols = (uint32_t)cols, out->rows = (uint32_t)rows, out->width = (uint32_t)w, out->height = (uint32_t)h;
-    /* Texels outside the used cells stay transparent black; no UV offset ever selects them. */
-    out->rgba = calloc((size_t)w * h, 4);
-    if (!out->rgba) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < count; i++) fill_cell(out, &images[i], i);
-    return UE_OK;
-}
-
-void ue_mat0_atlas_cell_uv(const ue_mat0_atlas *a, size_t cell, float offset[2], float scale[2]) {
-    uint32_t col = (uint32_t)(cell % a->cols), row = (uint32_t)(cell / a->cols);
-    offset[0] = (float)((double)(col * (a->cell_w + 2) + 1) / a->width);
-    offset[1] = (float)((double)(row * (a->cell_h + 2) + 1) / a->height);
-    scale[0] = (float)((double)a->cell_w / a->width);
-    scale[1] = (float)((double)a->cell_h / a->height);
-}
+const ue_atlas_style ue_mat0_atlas_style = {1, true, true, UE_MAT0_ATLAS_MAX_SIDE};
 
 /* ---- the scene -------------------------------------------------------------------------------- */
 
@@ -161,35 +106,29 @@ static size_t merge_cells(ue_mat0_step *st, size_t n, const uint32_t *cell_of_ke
     return m;
 }
 
-static ue_result add_clip(ue_scene *s, int32_t material, int32_t slot, const ue_mat0_atlas *atlas,
+static ue_result add_clip(ue_scene *s, int32_t material, int32_t slot, const ue_atlas *atlas,
                           const ue_mat0_step *st, size_t n, uint32_t span, bool loop, const uint32_t *cell_of_key) {
     int32_t clip = ue_scene_add_animation(s, s->materials[material].name);
-    if (clip < 0) return UE_ERR_NOMEM;
+    ue_atlas_key *keys = malloc(n * sizeof *keys);
+    if (clip < 0 || !keys) {
+        free(keys);
+        return UE_ERR_NOMEM;
+    }
     ue_scene_animation *an = &s->animations[clip];
     an->fps = (float)UE_MAT0_TICKS_PER_SECOND; /* one frame = one game tick */
     an->end_frame = (float)span;
     an->loop = loop;
     an->source = s->materials[material].source;
-    ue_anim_channel *ch = ue_scene_add_channel(s, clip, UE_TARGET_UV_OFFSET, UE_INTERP_STEP, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (ue_atlas_key){(float)((double)st[i].tick / UE_MAT0_TICKS_PER_SECOND), cell_of_key[st[i].key]};
+    ue_anim_channel *ch = ue_atlas_step_channel(s, clip, material, slot, atlas, keys, n);
+    free(keys);
     if (!ch) return UE_ERR_NOMEM;
-    ch->material = material;
-    ch->slot = slot;
     ch->source = s->materials[material].source;
-    for (size_t i = 0; i < n; i++) {
-        float scale[2];
-        ch->times[i] = (float)((double)st[i].tick / UE_MAT0_TICKS_PER_SECOND);
-        ue_mat0_atlas_cell_uv(atlas, cell_of_key[st[i].key], &ch->values[2 * i], scale);
-    }
     return UE_OK;
 }
 
-int32_t ue_mat0_atlas_texture(ue_scene *s, const ue_mat0_atlas *atlas, const char *name) {
-    int32_t ti = ue_scene_add_texture(s, name, atlas->width, atlas->height);
-    if (ti >= 0) memcpy(s->textures[ti].rgba, atlas->rgba, (size_t)atlas->width * atlas->height * 4);
-    return ti;
-}
-
-ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, const ue_mat0_atlas *atlas,
+ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, const ue_atlas *atlas,
                           const uint32_t *cell_of_key, int32_t texture) {
     ue_mat0_step *st;
     size_t n;
@@ -201,9 +140,8 @@ ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, 
     int32_t slot = ue_scene_add_texture_slot(s, material, UE_TEX_BASE_COLOR, texture, 0);
     if (slot < 0) r = UE_ERR_NOMEM;
     if (r == UE_OK) {
-        ue_uv_transform *t = &s->materials[material].slots[slot].transform;
-        t->enabled = true;
-        ue_mat0_atlas_cell_uv(atlas, cell_of_key[st[0].key], t->offset, t->scale); /* the rest pose: tick 0 */
+        /* the rest pose: the cell shown at tick 0 */
+        ue_atlas_cell_transform(atlas, cell_of_key[st[0].key], &s->materials[material].slots[slot].transform);
         r = add_clip(s, material, slot, atlas, st, n, span, loop, cell_of_key);
     }
     free(st);

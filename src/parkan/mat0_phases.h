@@ -4,6 +4,7 @@
 #define UE_PARKAN_MAT0_PHASES_H
 
 #include "unearth/parkan_material.h"
+#include "scene/scene_atlas.h"
 #include "unearth/scene.h"
 
 /* Key times (k1) count the engine's game time in milliseconds (docs/parkan-materials.md:
@@ -41,36 +42,17 @@ typedef struct ue_mat0_step {
  * unknown modes and for a cycle of length 0 (nothing moves). Work is linear in key_count. */
 ue_result ue_mat0_steps(const ue_mat0_anim *a, ue_mat0_step **steps, size_t *count, uint32_t *span, bool *loop);
 
-/* One decoded phase image. */
-typedef struct ue_mat0_image {
-    uint32_t width, height;
-    const uint8_t *rgba;         /* width × height × 4, rows top first */
-} ue_mat0_image;
-
-/* An atlas: `cols` × `rows` cells of (cell_w + 2) × (cell_h + 2) texels from the top left, cell
- * i at column i % cols, row i / cols (cols = the smallest c with c² ≥ count), both sides rounded
- * up to a power of two; each image fills its cell's inner cell_w × cell_h (scaled by nearest
- * neighbour when smaller than the largest image) and a one-texel gutter repeats its edge, so
- * linear filtering at a cell's border sees the cell's own texels. */
-typedef struct ue_mat0_atlas {
-    uint32_t width, height, cols, rows, cell_w, cell_h;
-    uint8_t *rgba;
-} ue_mat0_atlas;
-
-/* UE_ERR_LIMIT when a side would exceed UE_MAT0_ATLAS_MAX_SIDE. */
-ue_result ue_mat0_atlas_build(const ue_mat0_image *images, size_t count, ue_mat0_atlas *out);
-void ue_mat0_atlas_free(ue_mat0_atlas *a);
-/* The KHR_texture_transform offset and scale that map UV [0,1]² onto cell `cell`. */
-void ue_mat0_atlas_cell_uv(const ue_mat0_atlas *a, size_t cell, float offset[2], float scale[2]);
-
-/* A new scene texture named `name` holding the atlas's texels; its index, or -1 out of memory. */
-int32_t ue_mat0_atlas_texture(ue_scene *s, const ue_mat0_atlas *atlas, const char *name);
+/* The phase atlas's style (docs/parkan-materials.md#animated-phases): a one-texel gutter that
+ * repeats each cell's edge (linear filtering at a border sees the cell's own texels), images
+ * smaller than the largest scaled to the cell by nearest neighbour, power-of-two sides (mipmapped
+ * in every viewer; WebGL 1 refuses mips of other sizes), at most UE_MAT0_ATLAS_MAX_SIDE. */
+extern const ue_atlas_style ue_mat0_atlas_style;
 
 /* Gives material `material` scene texture `texture` (an atlas of `atlas`'s layout, made by
- * ue_mat0_atlas_texture; atlas->rgba is not read, so several materials share one image) as
- * its base-colour texture and a new clip named after the material with one STEP UV-offset
- * channel: `cell_of_key[k]` is the atlas cell of key k of `a`. */
-ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, const ue_mat0_atlas *atlas,
+ * ue_atlas_texture, so several materials share one image) as its base-colour texture and a
+ * new clip named after the material with one STEP UV-offset channel: `cell_of_key[k]` is the
+ * atlas cell of key k of `a`. */
+ue_result ue_mat0_animate(ue_scene *s, int32_t material, const ue_mat0_anim *a, const ue_atlas *atlas,
                           const uint32_t *cell_of_key, int32_t texture);
 
 #endif

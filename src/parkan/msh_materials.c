@@ -233,7 +233,7 @@ static bool read_mat0(resolver *r, long i, ue_mat0 *m) {
 
 /* Level 0 of a Texm decoded to RGBA (malloc'd into *img). A palette texture uses its own
  * palette: palettes.lib is not looked up (docs/parkan-materials.md). */
-static ue_result decode_rgba(const uint8_t *data, size_t size, ue_mat0_image *img, uint8_t **rgba) {
+static ue_result decode_rgba(const uint8_t *data, size_t size, ue_atlas_image *img, uint8_t **rgba) {
     ue_texm t;
     *rgba = NULL;
     ue_result res = ue_texm_parse(data, size, UE_MODE_TOLERANT, &t, NULL);
@@ -242,7 +242,7 @@ static ue_result decode_rgba(const uint8_t *data, size_t size, ue_mat0_image *im
     if (!bytes) res = UE_ERR_INVALID;
     else if (!(*rgba = malloc(bytes))) res = UE_ERR_NOMEM;
     if (res == UE_OK) res = ue_texm_decode_level(&t, 0, NULL, *rgba, bytes, NULL);
-    if (res == UE_OK) *img = (ue_mat0_image){t.levels[0].width, t.levels[0].height, *rgba};
+    if (res == UE_OK) *img = (ue_atlas_image){t.levels[0].width, t.levels[0].height, *rgba};
     else free(*rgba), *rgba = NULL;
     ue_texm_free(&t);
     return res;
@@ -250,7 +250,7 @@ static ue_result decode_rgba(const uint8_t *data, size_t size, ue_mat0_image *im
 
 /* Texm `name` from Textures.lib, decoded; its entry index in *entry. UE_ERR_INVALID (after a
  * warning naming what was looked for) when it cannot be had, UE_ERR_NOMEM when out of memory. */
-static ue_result load_texm(resolver *r, const char *name, const char *material, ue_mat0_image *img,
+static ue_result load_texm(resolver *r, const char *name, const char *material, ue_atlas_image *img,
                           uint8_t **rgba, long *entry) {
     if (!library_open(r, &r->textures)) {
         warn_library(r, &r->textures, "materials are untextured");
@@ -280,7 +280,7 @@ static ue_result load_texm(resolver *r, const char *name, const char *material, 
 static int32_t texture_for(resolver *r, const char *name, const char *material) {
     for (size_t t = r->first_texture; t < r->s->texture_count; t++)
         if (strcasecmp(r->s->textures[t].name, name) == 0) return (int32_t)t; /* one image per Texm */
-    ue_mat0_image img;
+    ue_atlas_image img;
     uint8_t *rgba;
     long i;
     ue_result res = load_texm(r, name, material, &img, &rgba, &i);
@@ -300,7 +300,7 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
 
 /* Alpha the way the images show it: all 255 opaque, only 0 or 255 a cut-out (MASK), any
  * other value blended. MAT0's own blend bits are not proven (docs/parkan-materials.md). */
-static ue_alpha_mode alpha_of_images(const ue_mat0_image *img, size_t count) {
+static ue_alpha_mode alpha_of_images(const ue_atlas_image *img, size_t count) {
     bool partial = false, cut = false;
     for (size_t i = 0; i < count; i++)
         for (size_t p = 0; p < (size_t)img[i].width * img[i].height; p++) {
@@ -362,11 +362,11 @@ static size_t phase_cells(const ue_mat0 *m, const ue_mat0_anim *a, char (*names)
 
 /* Decodes every cell's texture; UE_ERR_INVALID (warned) when one cannot be had. */
 static ue_result load_cells(resolver *r, char (*names)[UE_MAT0_NAME_BYTES + 1], size_t n, const char *material,
-                            ue_mat0_image *img, uint8_t **rgba) {
+                            ue_atlas_image *img, uint8_t **rgba) {
     ue_result res = UE_OK;
     for (size_t c = 0; c < n && res == UE_OK; c++) {
         long entry;
-        if (!names[c][0]) img[c] = (ue_mat0_image){1, 1, white_texel};
+        if (!names[c][0]) img[c] = (ue_atlas_image){1, 1, white_texel};
         else res = load_texm(r, names[c], material, &img[c], &rgba[c], &entry);
     }
     return res;
@@ -388,7 +388,7 @@ typedef enum atlas_state { ATLAS_UNTRIED = 0, ATLAS_BUILT, ATLAS_NONE } atlas_st
 typedef struct entry_atlas {
     atlas_state state;
     int32_t texture;          /* the scene texture holding the atlas */
-    ue_mat0_atlas layout;     /* rgba NULL: the texels live in the scene texture */
+    ue_atlas layout;          /* the texels live in the scene texture */
     uint32_t *cell_of_key;    /* the atlas cell of each key of block 0 */
     ue_alpha_mode alpha;      /* of the cells' images */
 } entry_atlas;
@@ -400,7 +400,10 @@ static entry_atlas *atlas_of(resolver *r, long entry) {
 }
 
 static void free_atlases(resolver *r) {
-    for (size_t i = 0; r->atlases && i < r->materials.nres.count; i++) free(r->atlases[i].cell_of_key);
+    for (size_t i = 0; r->atlases && i < r->materials.nres.count; i++) {
+        free(r->atlases[i].cell_of_key);
+        ue_atlas_free(&r->atlases[i].layout);
+    }
     free(r->atlases);
 }
 
@@ -411,19 +414,18 @@ static ue_result build_atlas(resolver *r, size_t mi, const ue_mat0 *m, const ue_
     ea->state = ATLAS_NONE;
     char(*names)[UE_MAT0_NAME_BYTES + 1] = malloc(MAX_PHASE_CELLS * sizeof *names);
     ea->cell_of_key = malloc(a->key_count * sizeof *ea->cell_of_key);
-    ue_mat0_image img[MAX_PHASE_CELLS];
+    ue_atlas_image img[MAX_PHASE_CELLS];
     uint8_t *rgba[MAX_PHASE_CELLS] = {0};
     ue_result res = UE_OK;
     size_t n = names && ea->cell_of_key ? phase_cells(m, a, names, ea->cell_of_key) : 0;
     if (!names || !ea->cell_of_key) res = UE_ERR_NOMEM;
     if (n == SIZE_MAX) res = UE_ERR_LIMIT, n = 0; /* more textures than cells: said below */
-    ue_mat0_atlas atlas = {0};
     if (n > 1) res = load_cells(r, names, n, name, img, rgba);
-    if (n > 1 && res == UE_OK) res = ue_mat0_atlas_build(img, n, &atlas);
+    if (n > 1 && res == UE_OK) res = ue_atlas_layout(img, n, &ue_mat0_atlas_style, &ea->layout);
     if (n > 1 && res == UE_OK) {
         char tex[64];
         snprintf(tex, sizeof tex, "%s.phases", r->s->materials[mi].name);
-        ea->texture = ue_mat0_atlas_texture(r->s, &atlas, tex);
+        ea->texture = ue_atlas_texture(r->s, &ea->layout, img, tex, -1);
         if (ea->texture < 0) res = UE_ERR_NOMEM;
         else ea->state = ATLAS_BUILT, ea->alpha = alpha_of_images(img, n);
     } else if (res == UE_ERR_LIMIT) {
@@ -431,9 +433,6 @@ static ue_result build_atlas(resolver *r, size_t mi, const ue_mat0 *m, const ue_
                     "material %s: its phase textures exceed an atlas (%d cells, %u texels a side); phase 0 is "
                     "exported", name, MAX_PHASE_CELLS, UE_MAT0_ATLAS_MAX_SIDE);
     }
-    ea->layout = atlas;
-    ea->layout.rgba = NULL;
-    ue_mat0_atlas_free(&atlas);
     for (size_t c = 0; c < n; c++) free(rgba[c]);
     free(names);
     return res == UE_ERR_NOMEM ? res : UE_OK; /* anything else: phase 0, already reported */
@@ -476,7 +475,7 @@ static ue_result dress_texture(resolver *r, size_t mi, const char *name, const c
     }
     if (ue_scene_add_texture_slot(r->s, (int32_t)mi, UE_TEX_BASE_COLOR, ti, 0) < 0) return UE_ERR_NOMEM;
     const ue_scene_texture *t = &r->s->textures[ti];
-    ue_mat0_image img = {t->width, t->height, t->rgba};
+    ue_atlas_image img = {t->width, t->height, t->rgba};
     set_alpha(mat, alpha_of_images(&img, 1));
     return UE_OK;
 }

@@ -317,6 +317,11 @@ static void test_deflate_roundtrips(void) {
     CHECK(b.size > 0);
     CHECK_EQ_U(ue_deflate_raw_decode(b.data, b.size, back, 0, NULL, NULL, 0, "t"), UE_OK);
     ue_buf_free(&b);
+    /* No bytes at all (NULL, 0) hold no final block: truncated, reported without touching NULL. */
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_deflate_raw_decode(NULL, 0, NULL, 0, NULL, &d, 0, "t"), UE_ERR_INVALID);
+    CHECK(d.count == 1 && !strcmp(d.items[0].code, "deflate.truncated"));
+    ue_diag_free(&d);
     free(p);
     free(back);
 }

@@ -140,14 +140,16 @@ static uint8_t *decode(const ue_buf *b, uint32_t *w, uint32_t *h) {
     return rgba;
 }
 
-static const uint8_t *texel(const ue_mat0_atlas *a, uint32_t x, uint32_t y) { return a->rgba + 4 * ((size_t)y * a->width + x); }
+static const uint8_t *texel(const ue_atlas *a, const uint8_t *rgba, uint32_t x, uint32_t y) {
+    return rgba + 4 * ((size_t)y * a->width + x);
+}
 
 static void atlas_cells_are_the_decoded_textures(void) {
     ue_buf big = {0}, small = {0}, third = {0};
     texm_8888(&big, 4, 4, 1);
     texm_8888(&small, 2, 2, 2);
     texm_8888(&third, 4, 4, 3);
-    ue_mat0_image img[3];
+    ue_atlas_image img[3];
     uint8_t *px[3];
     px[0] = decode(&big, &img[0].width, &img[0].height);
     px[1] = decode(&small, &img[1].width, &img[1].height);
@@ -157,33 +159,38 @@ static void atlas_cells_are_the_decoded_textures(void) {
         img[i].rgba = px[i];
     }
     CHECK_MEM(px[0] + 4 * (2 * 4 + 3), ((uint8_t[]){30, 20, 1, 255}), 4); /* the decode: R G B A */
-    ue_mat0_atlas a;
-    REQUIRE(ue_mat0_atlas_build(img, 3, &a) == UE_OK);
+    ue_atlas a;
+    REQUIRE(ue_atlas_layout(img, 3, &ue_mat0_atlas_style, &a) == UE_OK);
     /* 3 cells: 2 columns, 2 rows of 6 × 6 (4 × 4 and the gutter) → 12 × 12 → 16 × 16. */
     CHECK(a.cols == 2 && a.rows == 2 && a.cell_w == 4 && a.cell_h == 4 && a.width == 16 && a.height == 16);
+    uint8_t *at = calloc(16 * 16, 4);
+    REQUIRE(at != NULL);
+    ue_atlas_paint(&a, img, at);
     size_t wrong = 0;
     for (uint32_t y = 0; y < 4; y++)
         for (uint32_t x = 0; x < 4; x++) {
-            wrong += memcmp(texel(&a, 1 + x, 1 + y), px[0] + 4 * (y * 4 + x), 4) != 0;          /* cell 0 */
-            wrong += memcmp(texel(&a, 7 + x, 1 + y), px[1] + 4 * ((y / 2) * 2 + x / 2), 4) != 0; /* cell 1, ×2 */
-            wrong += memcmp(texel(&a, 1 + x, 7 + y), px[2] + 4 * (y * 4 + x), 4) != 0;          /* cell 2 */
+            wrong += memcmp(texel(&a, at, 1 + x, 1 + y), px[0] + 4 * (y * 4 + x), 4) != 0;          /* cell 0 */
+            wrong += memcmp(texel(&a, at, 7 + x, 1 + y), px[1] + 4 * ((y / 2) * 2 + x / 2), 4) != 0; /* cell 1, ×2 */
+            wrong += memcmp(texel(&a, at, 1 + x, 7 + y), px[2] + 4 * (y * 4 + x), 4) != 0;          /* cell 2 */
         }
     CHECK_EQ_U(wrong, 0);
-    CHECK_MEM(texel(&a, 0, 0), px[0], 4);                   /* gutter corner = texel (0, 0) */
-    CHECK_MEM(texel(&a, 5, 2), px[0] + 4 * (1 * 4 + 3), 4); /* right gutter, row 1 = texel (3, 1) */
-    CHECK_MEM(texel(&a, 9, 5), px[1] + 4 * (1 * 2 + 1), 4); /* cell 1's bottom gutter */
-    CHECK_MEM(texel(&a, 13, 13), ((uint8_t[]){0, 0, 0, 0}), 4); /* the unused fourth cell */
-    float off[2], scale[2];
-    ue_mat0_atlas_cell_uv(&a, 1, off, scale);
-    CHECK(off[0] == 7.0f / 16 && off[1] == 1.0f / 16 && scale[0] == 0.25f && scale[1] == 0.25f);
-    ue_mat0_atlas_cell_uv(&a, 2, off, scale);
-    CHECK(off[0] == 1.0f / 16 && off[1] == 7.0f / 16);
-    ue_mat0_atlas_free(&a);
+    CHECK_MEM(texel(&a, at, 0, 0), px[0], 4);                   /* gutter corner = texel (0, 0) */
+    CHECK_MEM(texel(&a, at, 5, 2), px[0] + 4 * (1 * 4 + 3), 4); /* right gutter, row 1 = texel (3, 1) */
+    CHECK_MEM(texel(&a, at, 9, 5), px[1] + 4 * (1 * 2 + 1), 4); /* cell 1's bottom gutter */
+    CHECK_MEM(texel(&a, at, 13, 13), ((uint8_t[]){0, 0, 0, 0}), 4); /* the unused fourth cell */
+    ue_uv_transform uv;
+    ue_atlas_cell_transform(&a, 1, &uv);
+    CHECK(uv.offset[0] == 7.0f / 16 && uv.offset[1] == 1.0f / 16 && uv.scale[0] == 0.25f && uv.scale[1] == 0.25f);
+    ue_atlas_cell_transform(&a, 2, &uv);
+    CHECK(uv.offset[0] == 1.0f / 16 && uv.offset[1] == 7.0f / 16);
+    ue_atlas_free(&a);
+    free(at);
     for (int i = 0; i < 3; i++) free(px[i]);
     ue_buf_free(&big), ue_buf_free(&small), ue_buf_free(&third);
     /* A side above the limit is refused, not allocated. */
-    ue_mat0_image huge = {UE_MAT0_ATLAS_MAX_SIDE, 1, (const uint8_t *)"\xff\xff\xff\xff"};
-    CHECK(ue_mat0_atlas_build(&huge, 1, &a) == UE_ERR_LIMIT);
+    ue_atlas_image huge = {UE_MAT0_ATLAS_MAX_SIDE, 1, (const uint8_t *)"\xff\xff\xff\xff"};
+    CHECK(ue_atlas_layout(&huge, 1, &ue_mat0_atlas_style, &a) == UE_ERR_LIMIT);
+    CHECK_EQ_U(a.width, 16384); /* 8192 + the gutter, rounded up: the size the message names */
 }
 
 /* ---- the chain: Material.lib → atlas and clip ------------------------------------------------ */

@@ -159,10 +159,14 @@ static void edits_give_valid_archives(void) {
     ue_diag_free(&d);
 }
 
+/* The source must outlive the parsed archive, which reads payloads through it (nres.h): one
+ * static slot, since these tests hold one parsed image at a time. (It lived on this helper's
+ * stack, and ue_nres_payload read it after the return: clang's ASan reports that.) */
+static ue_source parsed_source;
+
 static ue_result parse_bytes(const uint8_t *img, size_t size, ue_mode mode, ue_diag *d, ue_nres *n) {
-    ue_source src = ue_source_memory(img, size);
-    ue_result r = ue_nres_parse(&src, mode, n, d);
-    return r;
+    parsed_source = ue_source_memory(img, size);
+    return ue_nres_parse(&parsed_source, mode, n, d);
 }
 
 static void expect_code_at(const ue_diag *d, const char *code, uint64_t offset) {
