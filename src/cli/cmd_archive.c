@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
+#include "archive/container.h"
 #include "common/io.h"
 
 /* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
@@ -237,7 +238,8 @@ static ue_result container_check(const cli_opts *o, const char *path, ue_archive
                                  cli_tally *t) {
     *a = NULL;
     ue_diag opening = {0};
-    ue_result r = ue_archive_open(path, o->mode, a, &opening);
+    /* Mapped: the deep check opens nested containers where they lie, without copies. */
+    ue_result r = ue_archive_open_mapped(path, o->mode, a, &opening);
     if (r != UE_OK && bare_model_format(o, path)) r = UE_OK;
     else ue_diag_append(d, &opening, UE_SEV_INFO);
     ue_diag_free(&opening);
