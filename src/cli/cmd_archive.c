@@ -257,12 +257,12 @@ int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) 
     int code = cli_verdict_code(r, t);
     if (code && print) cli_print_diags_as(path, &d, 50);
     bool opened = a != NULL || r == UE_OK; /* a container, or a bare model */
-    ue_archive_close(a);
     ue_diag_free(&d);
     if (code <= EXIT_INVALID && opened) {
-        int mcode = models_check(o, path, print, t);
+        int mcode = models_check(o, path, a, print, t);
         if (mcode > code) code = mcode;
     }
+    ue_archive_close(a);
     return code;
 }
 
@@ -309,7 +309,7 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     /* Every model inside (or the file itself, when it is one) gets its own summary. */
     json_t *models = report ? json_array() : NULL;
     const char *bare = a || r != UE_OK ? NULL : bare_model_format(o, path);
-    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, models, &t) && r == UE_OK)
+    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, a, models, &t) && r == UE_OK)
         r = UE_ERR_INVALID;
     const char *format = a ? ue_archive_format(a) : bare ? bare : cli_sniff_format(path);
     if (report)

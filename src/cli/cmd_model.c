@@ -224,9 +224,17 @@ static ue_result validate_visit(const ue_model_seen *m, void *ctx) {
     return UE_OK;
 }
 
-int models_validate(const cli_opts *o, const char *path, void *json_models, cli_tally *sum) {
+/* The models of `path`, walked in `a` when the caller has it open already. */
+static void walk_models(const cli_opts *o, const char *path, ue_archive *a, ue_model_visit_fn fn,
+                        model_visits *v) {
+    if (a) ue_model_walk_archive(a, path, o->mode, fn, v, NULL);
+    else ue_model_walk(path, o->mode, fn, v, NULL);
+}
+
+int models_validate(const cli_opts *o, const char *path, ue_archive *a, void *json_models,
+                    cli_tally *sum) {
     model_visits v = {o, 0, sum, json_models, false};
-    ue_model_walk(path, o->mode, validate_visit, &v, NULL);
+    walk_models(o, path, a, validate_visit, &v);
     return v.worst;
 }
 
@@ -250,9 +258,9 @@ static ue_result check_visit(const ue_model_seen *m, void *ctx) {
     return UE_OK;
 }
 
-int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum) {
+int models_check(const cli_opts *o, const char *path, ue_archive *a, bool print, cli_tally *sum) {
     model_visits v = {o, 0, sum, NULL, print};
-    ue_model_walk(path, o->mode, check_visit, &v, NULL);
+    walk_models(o, path, a, check_visit, &v);
     return v.worst;
 }
 

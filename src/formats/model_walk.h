@@ -3,6 +3,7 @@
 #ifndef UE_FORMATS_MODEL_WALK_H
 #define UE_FORMATS_MODEL_WALK_H
 
+#include "unearth/archive.h"
 #include "unearth/model.h"
 
 /* One model met by the walk. `data` is lent: read-only, valid only during the visit (it lies
@@ -25,5 +26,11 @@ typedef ue_result (*ue_model_visit_fn)(const ue_model_seen *m, void *ctx);
  * the mapping. */
 ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, void *ctx,
                         ue_diag *d);
+
+/* The walk of `a`, a container the caller opened from `name` (with ue_archive_open_mapped,
+ * so that its models are lent where they lie) and still owns: the models ue_model_walk would
+ * visit for that path, without opening, mapping and parsing the file a second time. */
+ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
+                                ue_model_visit_fn fn, void *ctx, ue_diag *d);
 
 #endif

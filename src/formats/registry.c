@@ -46,6 +46,14 @@ const ue_model_format *ue_model_probe(const uint8_t *data, size_t size) {
 /* The probe, plus what a name says: an NRes named *.msh is a model even when it lacks the
  * resources the probe looks for, so its parse reports what is missing (docs/parkan-msh.md). */
 static const ue_model_format *probe_named(const char *name, const uint8_t *data, size_t size) {
+    /* Such a name settles it unless a format after MSH claims the bytes; asking those first
+     * gives the same answer without parsing the NRes directory once more only to probe it. */
+    if (ue_name_has_ext(name, ".msh") && size >= 4 && !memcmp(data, "NRes", 4)) {
+        bool later = false;
+        for (size_t i = 0; i < FORMAT_COUNT && !later; i++) /* MSH is probed first of all */
+            later = formats[i] != &ue_msh_model_format && formats[i]->probe(data, size);
+        if (!later) return &ue_msh_model_format;
+    }
     const ue_model_format *f = ue_model_probe(data, size);
     if (!f && ue_msh_probe_named(name, data, size)) f = &ue_msh_model_format;
     return f;
@@ -223,9 +231,9 @@ static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, u
     return r;
 }
 
-/* The models of an opened container (closed here): the container itself when a format claims
- * its bytes, else every model inside it. */
-static ue_result walk_opened(const walker *w, ue_archive *a, const char *name) {
+/* The models of an opened container: the container itself when a format claims its bytes,
+ * else every model inside it. */
+static ue_result walk_archive(const walker *w, ue_archive *a, const char *name) {
     /* Whether the file itself is a model is decided on a view: a 100 MB archive that is not
      * one is not read whole for it (only its header and directory are looked at). */
     const uint8_t *view;
@@ -240,8 +248,20 @@ static ue_result walk_opened(const walker *w, ue_archive *a, const char *name) {
         r = UE_OK; /* nothing to view: an empty file is no model */
     }
     if (r == UE_OK && !f) r = walk(w, a, name, 0);
+    return r;
+}
+
+/* The same, closing the container. */
+static ue_result walk_opened(const walker *w, ue_archive *a, const char *name) {
+    ue_result r = walk_archive(w, a, name);
     ue_archive_close(a);
     return r;
+}
+
+ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
+                                ue_model_visit_fn fn, void *ctx, ue_diag *d) {
+    walker w = {mode, fn, ctx, d};
+    return walk_archive(&w, a, name);
 }
 
 ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, void *ctx,
