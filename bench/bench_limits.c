@@ -341,6 +341,10 @@ static int run_rows(int runs, const char *only, double small_mib, double models_
     if (!only || !strcmp(only, "validate")) {
         snprintf(a, sizeof a, "%s validate --strict %s/models.rlb >/dev/null", unearth, dir);
         bad |= pair("validate --strict 2,000 models", a, NULL, "true", NULL, runs, models_mib);
+        /* Control: reading the same bytes with cat, the limit of the disk (page cache) for
+         * this file under the machine's load at the time. */
+        snprintf(a, sizeof a, "cat %s/models.rlb >/dev/null", dir);
+        bad |= pair("  control: cat of that file", a, NULL, "true", NULL, runs, models_mib);
     }
     if (!only || !strcmp(only, "fsys")) {
         /* The control for the 2-vs-1 rows: two CPU-bound shell loops at once against one. On two

@@ -23,9 +23,11 @@ static const ue_container_ops *const formats[] = {
 struct ue_archive {
     const ue_container_ops *ops;
     void *state;
-    ue_source src;
+    ue_source src;            /* what the format reads: the file, its mapping, or memory */
     uint8_t *memory;          /* owned bytes when opened from memory or from an outer entry */
     bool file_source;
+    ue_source file;           /* the open file when file_source (src is a copy or its mapping) */
+    const uint8_t *map;       /* the whole file mapped read-only (ue_archive_open_mapped), or NULL */
     char display[512];
     ue_mode mode;
     uint64_t root_size;       /* size of the outermost input: what bounded work is measured by */
@@ -81,18 +83,19 @@ static ue_result open_source(ue_archive *a, ue_diag *d) {
     return r;
 }
 
-/* Opens `memory` (malloc'd, taken over even on failure): nested entries read for validation
- * or for an OUTER:ENTRY chain are opened where they were read, without another copy. */
-static ue_result open_owned(uint8_t *memory, size_t size, const char *display_name, ue_mode mode,
-                            ue_archive **out, ue_diag *d) {
+/* Opens `size` bytes at `bytes`; `owned` (malloc'd, or NULL for a borrowed view that must
+ * outlive the archive) is taken over even on failure: nested entries read for validation or
+ * for an OUTER:ENTRY chain are opened where they were read or where they lie, without a copy. */
+static ue_result open_bytes(const uint8_t *bytes, size_t size, uint8_t *owned,
+                            const char *display_name, ue_mode mode, ue_archive **out, ue_diag *d) {
     *out = NULL;
     ue_archive *a = calloc(1, sizeof *a);
     if (!a) {
-        free(memory);
+        free(owned);
         return UE_ERR_NOMEM;
     }
-    a->memory = memory;
-    a->src = ue_source_memory(a->memory, size);
+    a->memory = owned;
+    a->src = ue_source_memory(bytes, size);
     a->mode = mode;
     a->root_size = size;
     snprintf(a->display, sizeof a->display, "%s", display_name ? display_name : "memory");
@@ -104,6 +107,16 @@ static ue_result open_owned(uint8_t *memory, size_t size, const char *display_na
     }
     *out = a;
     return UE_OK;
+}
+
+static ue_result open_owned(uint8_t *memory, size_t size, const char *display_name, ue_mode mode,
+                            ue_archive **out, ue_diag *d) {
+    return open_bytes(memory, size, memory, display_name, mode, out, d);
+}
+
+ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *display_name,
+                               ue_mode mode, ue_archive **out, ue_diag *d) {
+    return open_bytes(data, size, NULL, display_name, mode, out, d);
 }
 
 ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
@@ -129,26 +142,37 @@ static bool within_decode_cap(const ue_archive *a, size_t i, uint64_t root_size,
     return false;
 }
 
-/* Splits "outer:inner" at the first ':' after which the outer part names an existing file. */
-static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue_diag *d) {
-    *out = NULL;
-    if (ue_path_exists(path) || !strchr(path, ':')) {
-        ue_archive *a = calloc(1, sizeof *a);
-        if (!a) return UE_ERR_NOMEM;
-        a->mode = mode;
-        a->file_source = true;
-        snprintf(a->display, sizeof a->display, "%s", path);
-        ue_result r = ue_source_open_file(path, &a->src, d);
-        a->root_size = a->src.size;
-        if (r == UE_OK) r = open_source(a, d);
-        if (r != UE_OK) {
-            ue_source_close(&a->src);
-            free(a);
-            return r;
-        }
-        *out = a;
-        return UE_OK;
+/* A file read with pread, or (`mapped`) through one read-only mapping of the whole file, so
+ * that stored entries can be lent out where they lie. A file that cannot be mapped (empty, or
+ * mmap refused) is read with pread; either way the diagnostics are the same. */
+static ue_result open_file(const char *path, ue_mode mode, bool mapped, ue_archive **out,
+                           ue_diag *d) {
+    ue_archive *a = calloc(1, sizeof *a);
+    if (!a) return UE_ERR_NOMEM;
+    a->mode = mode;
+    a->file_source = true;
+    snprintf(a->display, sizeof a->display, "%s", path);
+    ue_result r = ue_source_open_file(path, &a->file, d);
+    a->src = a->file;
+    if (r == UE_OK && mapped && ue_source_view(&a->file, &a->map) == UE_OK)
+        a->src = ue_source_memory(a->map, (size_t)a->file.size);
+    a->root_size = a->src.size;
+    if (r == UE_OK) r = open_source(a, d);
+    if (r != UE_OK) {
+        ue_source_unview(&a->file, a->map);
+        ue_source_close(&a->file);
+        free(a);
+        return r;
     }
+    *out = a;
+    return UE_OK;
+}
+
+/* Splits "outer:inner" at the first ':' after which the outer part names an existing file. */
+static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_archive **out,
+                            ue_diag *d) {
+    *out = NULL;
+    if (ue_path_exists(path) || !strchr(path, ':')) return open_file(path, mode, mapped, out, d);
     /* Longest existing prefix wins, so file names with ':' still work. */
     const char *split = strrchr(path, ':');
     char outer[4096];
@@ -169,7 +193,7 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
     }
     /* The rest may itself be a chain of entry names. */
     ue_archive *a;
-    ue_result r = open_chain(outer, mode, &a, d);
+    ue_result r = open_chain(outer, mode, mapped, &a, d);
     if (r != UE_OK) return r;
     const char *rest = split + 1;
     for (int depth = 0; *rest; depth++) {
@@ -211,13 +235,20 @@ static ue_result open_chain(const char *path, ue_mode mode, ue_archive **out, ue
 }
 
 ue_result ue_archive_open(const char *path, ue_mode mode, ue_archive **out, ue_diag *d) {
-    return open_chain(path, mode, out, d);
+    return open_chain(path, mode, false, out, d);
+}
+
+ue_result ue_archive_open_mapped(const char *path, ue_mode mode, ue_archive **out, ue_diag *d) {
+    return open_chain(path, mode, true, out, d);
 }
 
 void ue_archive_close(ue_archive *a) {
     if (!a) return;
     if (a->ops && a->state) a->ops->close(a->state);
-    if (a->file_source) ue_source_close(&a->src);
+    if (a->file_source) {
+        ue_source_unview(&a->file, a->map);
+        ue_source_close(&a->file);
+    }
     free(a->memory);
     free(a);
 }
@@ -257,6 +288,18 @@ ue_result ue_archive_read(ue_archive *a, size_t i, uint8_t **data, size_t *size,
     *size = 0;
     if (i >= ue_archive_count(a)) return UE_ERR_USAGE;
     return a->ops->read(a->state, i, data, size, d);
+}
+
+ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_t *size,
+                            uint8_t **to_free, ue_diag *d) {
+    *data = NULL;
+    *size = 0;
+    *to_free = NULL;
+    if (i >= ue_archive_count(a)) return UE_ERR_USAGE;
+    if (a->ops->borrow) return a->ops->borrow(a->state, i, data, size, to_free, d);
+    ue_result r = a->ops->read(a->state, i, to_free, size, d);
+    *data = *to_free;
+    return r;
 }
 
 static char *dump(json_t *j) {
@@ -536,9 +579,10 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budg
                         ue_cap_decoded(a->root_size), (unsigned long long)a->root_size);
             return UE_ERR_LIMIT;
         }
-        uint8_t *data;
+        const uint8_t *data;
+        uint8_t *to_free;
         size_t size;
-        ue_result r = ue_archive_read(a, i, &data, &size, d);
+        ue_result r = ue_archive_borrow(a, i, &data, &size, &to_free, d);
         if (r != UE_OK) {
             worst = UE_ERR_INVALID;
             continue;
@@ -559,7 +603,9 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budg
             d->base_offset = stored ? saved_base + info.offset : 0;
         }
         ue_archive *inner;
-        r = open_owned(data, size, info.name, a->mode, &inner, d);
+        /* Opened where the payload lies (a stored entry of a mapped or in-memory input) or
+         * in its decoded buffer, which the inner archive takes over. */
+        r = open_bytes(data, size, to_free, info.name, a->mode, &inner, d);
         if (r == UE_OK) {
             inner->root_size = a->root_size;
             r = validate_rec(inner, d, depth + 1, budget);

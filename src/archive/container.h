@@ -24,6 +24,11 @@ typedef struct ue_container_ops {
     bool (*find)(const void *state, const char *name, size_t *index);
     /* Decoded payload (malloc'd). */
     ue_result (*read)(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d);
+    /* Optional: the same bytes lent where they lie when the entry is stored and the source is
+     * memory (*to_free NULL, valid while the source lives), else a decoded buffer handed
+     * over in *to_free (== *data). Same diagnostics as `read`. NULL: read is used. */
+    ue_result (*borrow)(void *state, size_t i, const uint8_t **data, size_t *size,
+                        uint8_t **to_free, ue_diag *d);
     /* Header fields for `info --json` (new reference). */
     json_t *(*info_json)(const void *state);
     /* Every field of entry i for `list --json` (new reference). */
@@ -122,6 +127,24 @@ bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, siz
                  const char *where, ue_diag *d);
 json_t *ue_json_hex_new(const uint8_t *p, size_t n);
 json_t *ue_json_xxh64(const uint8_t *p, size_t n);
+
+/* ---- lending bytes instead of copying them (validate and the model walk) ----------------
+ * Ownership: a mapped archive owns its mapping; an archive opened on a view owns nothing and
+ * must be closed before the bytes it was opened on go away; a borrowed entry lives as long as
+ * the archive it came from, a decoded one (to_free) is the caller's (docs/architecture.md). */
+
+/* ue_archive_open, but the outermost file is mapped read-only once, so that entries stored in
+ * it (and containers nested in those) are lent out where they lie instead of read with pread
+ * into fresh buffers. Falls back to pread when the file cannot be mapped. */
+ue_result ue_archive_open_mapped(const char *path, ue_mode mode, ue_archive **out, ue_diag *d);
+/* ue_archive_open_memory without the copy: `data` is borrowed and must stay alive and
+ * unchanged until ue_archive_close. */
+ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *display_name,
+                               ue_mode mode, ue_archive **out, ue_diag *d);
+/* Entry i's decoded bytes as ue_archive_read gives them, lent when they can be (see the op
+ * `borrow`): free(*to_free) when done, whatever the result. */
+ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_t *size,
+                            uint8_t **to_free, ue_diag *d);
 
 /* The whole outer input as a read-only view (see ue_source_view): what ue_archive_bytes would
  * return, without reading bytes no one looks at. Release with ue_archive_unview. */

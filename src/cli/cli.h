@@ -117,12 +117,15 @@ int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */
 int model_info(const cli_opts *o, const char *path);
 /* Validates every model reachable from `path`; adds per-model summaries (JSON array `models`
- * when json is not NULL) and their counts to `sum`. Returns the worst exit code. */
-int models_validate(const cli_opts *o, const char *path, void *json_models, cli_tally *sum);
+ * when json is not NULL) and their counts to `sum`. Returns the worst exit code. `a` is the
+ * container already opened from `path` with ue_archive_open_mapped (walked in place, not
+ * opened again), or NULL. */
+int models_validate(const cli_opts *o, const char *path, ue_archive *a, void *json_models,
+                    cli_tally *sum);
 /* Checks every model reachable from `path` as validate does (in the mode of `o`), printing
  * only the diagnostics of models that fail when `print`; adds their counts to `sum` (may be
- * NULL); returns the worst exit code. */
-int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum);
+ * NULL); returns the worst exit code. `a` as for models_validate. */
+int models_check(const cli_opts *o, const char *path, ue_archive *a, bool print, cli_tally *sum);
 /* validate's verdict on one file (container and models), without its report: diagnostics of
  * what fails are printed when `print`. Fills the tally; returns the exit code. */
 int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t);

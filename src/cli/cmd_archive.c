@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
+#include "archive/container.h"
 #include "common/io.h"
 
 /* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
@@ -238,7 +239,8 @@ static ue_result container_check(const cli_opts *o, const char *path, ue_archive
                                  cli_tally *t) {
     *a = NULL;
     ue_diag opening = {0};
-    ue_result r = ue_archive_open(path, o->mode, a, &opening);
+    /* Mapped: the deep check opens nested containers where they lie, without copies. */
+    ue_result r = ue_archive_open_mapped(path, o->mode, a, &opening);
     if (r != UE_OK && bare_model_format(o, path)) r = UE_OK;
     else ue_diag_append(d, &opening, UE_SEV_INFO);
     ue_diag_free(&opening);
@@ -256,12 +258,12 @@ int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) 
     int code = cli_verdict_code(r, t);
     if (code && print) cli_print_diags_as(path, &d, 50);
     bool opened = a != NULL || r == UE_OK; /* a container, or a bare model */
-    ue_archive_close(a);
     ue_diag_free(&d);
     if (code <= EXIT_INVALID && opened) {
-        int mcode = models_check(o, path, print, t);
+        int mcode = models_check(o, path, a, print, t);
         if (mcode > code) code = mcode;
     }
+    ue_archive_close(a);
     return code;
 }
 
@@ -308,7 +310,7 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     /* Every model inside (or the file itself, when it is one) gets its own summary. */
     json_t *models = report ? json_array() : NULL;
     const char *bare = a || r != UE_OK ? NULL : bare_model_format(o, path);
-    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, models, &t) && r == UE_OK)
+    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, a, models, &t) && r == UE_OK)
         r = UE_ERR_INVALID;
     const char *format = a ? ue_archive_format(a) : bare ? bare : cli_sniff_format(path);
     if (report)

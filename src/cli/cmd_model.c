@@ -18,6 +18,7 @@
 #include "unearth/obj.h"
 #include "common/io.h"
 #include "common/text.h"
+#include "formats/model_walk.h"
 
 /* ---- format options -------------------------------------------------------------------- */
 
@@ -154,7 +155,7 @@ int model_info(const cli_opts *o, const char *path) {
 /* ---- validate and roundtrip -------------------------------------------------------------- */
 
 /* One model's verdict by its format's validate; `check` keeps the summary and statistics. */
-static int validate_one(const cli_opts *o, const ue_model_found *m, ue_model_check *check, ue_diag *d,
+static int validate_one(const cli_opts *o, const ue_model_seen *m, ue_model_check *check, ue_diag *d,
                         cli_tally *t, ue_result *r) {
     memset(check, 0, sizeof *check);
     *r = m->format->validate(m->data, m->size, o->mode, check, d);
@@ -169,7 +170,7 @@ static void tally_sum(cli_tally *sum, const cli_tally *t) {
     sum->dropped += t->dropped;
 }
 
-static json_t *model_verdict_json(const ue_model_found *m, int code, ue_result r, const cli_tally *t,
+static json_t *model_verdict_json(const ue_model_seen *m, int code, ue_result r, const cli_tally *t,
                                   const ue_model_check *check, const ue_diag *d) {
     json_t *j = json_object();
     json_object_set_new(j, "model", json_string(m->name));
@@ -183,7 +184,7 @@ static json_t *model_verdict_json(const ue_model_found *m, int code, ue_result r
     return j;
 }
 
-static void print_model_verdict(const ue_model_found *m, ue_result r, const cli_tally *t,
+static void print_model_verdict(const ue_model_seen *m, ue_result r, const cli_tally *t,
                                 const ue_model_check *check, const ue_diag *d) {
     char counts[96];
     cli_verdict_counts(t, counts, sizeof counts);
@@ -196,51 +197,71 @@ static void print_model_verdict(const ue_model_found *m, ue_result r, const cli_
         printf("  model %s: %s (%s)\n", m->name, cli_verdict_word(r, t), counts);
 }
 
-int models_validate(const cli_opts *o, const char *path, void *json_models, cli_tally *sum) {
-    ue_model_found *found;
-    size_t count;
-    if (ue_model_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
-    int worst = 0;
-    for (size_t i = 0; i < count; i++) {
-        ue_diag d = {0};
-        ue_model_check check;
-        cli_tally t = {0};
-        ue_result r;
-        int code = validate_one(o, &found[i], &check, &d, &t, &r);
-        if (code > worst) worst = code;
-        tally_sum(sum, &t);
-        if (json_models) json_array_append_new((json_t *)json_models, model_verdict_json(&found[i], code, r, &t, &check, &d));
-        else print_model_verdict(&found[i], r, &t, &check, &d);
-        json_decref(check.stats);
-        ue_diag_free(&d);
-    }
-    ue_model_found_free(found, count);
-    return worst;
+/* What the visits of validate and of a file's verdict share: the options, the worst exit code
+ * so far, the file's running tally, and where the per-model lines go. */
+typedef struct model_visits {
+    const cli_opts *o;
+    int worst;
+    cli_tally *sum;
+    json_t *json_models; /* validate --json: one record per model */
+    bool print;          /* the verdict: print an invalid model's diagnostics */
+} model_visits;
+
+/* validate: each model is checked on bytes lent by the walk (no copy per model). */
+static ue_result validate_visit(const ue_model_seen *m, void *ctx) {
+    model_visits *v = ctx;
+    ue_diag d = {0};
+    ue_model_check check;
+    cli_tally t = {0};
+    ue_result r;
+    int code = validate_one(v->o, m, &check, &d, &t, &r);
+    if (code > v->worst) v->worst = code;
+    tally_sum(v->sum, &t);
+    if (v->json_models) json_array_append_new(v->json_models, model_verdict_json(m, code, r, &t, &check, &d));
+    else print_model_verdict(m, r, &t, &check, &d);
+    json_decref(check.stats);
+    ue_diag_free(&d);
+    return UE_OK;
 }
 
-int models_check(const cli_opts *o, const char *path, bool print, cli_tally *sum) {
-    ue_model_found *found;
-    size_t count;
-    if (ue_model_collect(path, o->mode, &found, &count, NULL) != UE_OK) return 0;
-    int worst = 0;
-    for (size_t i = 0; i < count; i++) {
-        ue_diag d = {0};
-        ue_model_check check;
-        cli_tally t = {0};
-        ue_result r;
-        int code = validate_one(o, &found[i], &check, &d, &t, &r);
-        json_decref(check.stats);
-        if (code && print) cli_print_diags_as(found[i].name, &d, 50);
-        if (sum) {
-            sum->errors += t.errors;
-            sum->warnings += t.warnings;
-            sum->dropped += t.dropped || (code && !t.errors);
-        }
-        if (code > worst) worst = code;
-        ue_diag_free(&d);
+/* The models of `path`, walked in `a` when the caller has it open already. */
+static void walk_models(const cli_opts *o, const char *path, ue_archive *a, ue_model_visit_fn fn,
+                        model_visits *v) {
+    if (a) ue_model_walk_archive(a, path, o->mode, fn, v, NULL);
+    else ue_model_walk(path, o->mode, fn, v, NULL);
+}
+
+int models_validate(const cli_opts *o, const char *path, ue_archive *a, void *json_models,
+                    cli_tally *sum) {
+    model_visits v = {o, 0, sum, json_models, false};
+    walk_models(o, path, a, validate_visit, &v);
+    return v.worst;
+}
+
+/* A file's verdict (extract, convert): the same checks, only failures are shown. */
+static ue_result check_visit(const ue_model_seen *m, void *ctx) {
+    model_visits *v = ctx;
+    ue_diag d = {0};
+    ue_model_check check;
+    cli_tally t = {0};
+    ue_result r;
+    int code = validate_one(v->o, m, &check, &d, &t, &r);
+    json_decref(check.stats);
+    if (code && v->print) cli_print_diags_as(m->name, &d, 50);
+    if (v->sum) {
+        v->sum->errors += t.errors;
+        v->sum->warnings += t.warnings;
+        v->sum->dropped += t.dropped || (code && !t.errors);
     }
-    ue_model_found_free(found, count);
-    return worst;
+    if (code > v->worst) v->worst = code;
+    ue_diag_free(&d);
+    return UE_OK;
+}
+
+int models_check(const cli_opts *o, const char *path, ue_archive *a, bool print, cli_tally *sum) {
+    model_visits v = {o, 0, sum, NULL, print};
+    walk_models(o, path, a, check_visit, &v);
+    return v.worst;
 }
 
 /* Decode → encode → compare by the model's format; a format without a writer says so. */

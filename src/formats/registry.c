@@ -7,6 +7,7 @@
 #include "common/io.h"
 #include "archive/container.h"
 #include "common/text.h"
+#include "formats/model_walk.h"
 #include "parkan/mat0_model.h"
 #include "unearth/archive.h"
 #include "unearth/hsd_model.h"
@@ -45,6 +46,14 @@ const ue_model_format *ue_model_probe(const uint8_t *data, size_t size) {
 /* The probe, plus what a name says: an NRes named *.msh is a model even when it lacks the
  * resources the probe looks for, so its parse reports what is missing (docs/parkan-msh.md). */
 static const ue_model_format *probe_named(const char *name, const uint8_t *data, size_t size) {
+    /* Such a name settles it unless a format after MSH claims the bytes; asking those first
+     * gives the same answer without parsing the NRes directory once more only to probe it. */
+    if (ue_name_has_ext(name, ".msh") && size >= 4 && !memcmp(data, "NRes", 4)) {
+        bool later = false;
+        for (size_t i = 0; i < FORMAT_COUNT && !later; i++) /* MSH is probed first of all */
+            later = formats[i] != &ue_msh_model_format && formats[i]->probe(data, size);
+        if (!later) return &ue_msh_model_format;
+    }
     const ue_model_format *f = ue_model_probe(data, size);
     if (!f && ue_msh_probe_named(name, data, size)) f = &ue_msh_model_format;
     return f;
@@ -96,28 +105,23 @@ ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode m
     return m->format->to_scene(m->data, m->size, name, mode, opts, s, d);
 }
 
-/* ---- collecting models ---------------------------------------------------------------- */
+/* ---- walking and collecting models ---------------------------------------------------- */
 
-typedef struct found_list {
-    ue_model_found *items;
-    size_t count;
-} found_list;
+/* The walk lends each model's bytes to a visit; collecting is the visit that copies them. */
+typedef struct walker {
+    ue_mode mode;
+    ue_model_visit_fn fn;
+    void *ctx;
+    ue_diag *d;
+} walker;
 
-/* Takes `data` (freed on failure too). */
-static ue_result push(found_list *l, const char *name, const ue_model_format *f, uint8_t *data,
-                      size_t size) {
-    ue_model_found *grown = realloc(l->items, (l->count + 1) * sizeof *grown);
-    if (!grown) {
-        free(data);
-        return UE_ERR_NOMEM;
-    }
-    l->items = grown;
-    ue_model_found *item = &l->items[l->count++];
-    snprintf(item->name, sizeof item->name, "%s", name);
-    item->format = f;
-    item->data = data;
-    item->size = size;
-    return UE_OK;
+/* Names are cut as a ue_model_found's would be, so both ways of walking show the same text. */
+static ue_result visit(const walker *w, const char *name, const ue_model_format *f,
+                       const uint8_t *data, size_t size) {
+    char shown[sizeof ((ue_model_found *)0)->name];
+    snprintf(shown, sizeof shown, "%s", name);
+    ue_model_seen m = {shown, f, data, size};
+    return w->fn(&m, w->ctx);
 }
 
 /* "outer:ENTRY" in UTF-8: entry names are shown with Windows-1251 bytes escaped, a model's
@@ -129,8 +133,7 @@ static void entry_address(const char *outer, const char *shown, char *out, size_
     ue_utf8_copy(joined, out, cap);
 }
 
-static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_list *l, ue_diag *d,
-                      int depth);
+static ue_result walk(const walker *w, ue_archive *a, const char *display, int depth);
 
 /* A model that is no container (HSD .dat) is only found by probing its bytes; the containers
  * that carry one type or name it "dat" (FSYS, PKX), so those entries are read and probed; so
@@ -142,23 +145,22 @@ static bool may_be_plain_model(const ue_entry_info *info) {
     return dat_name || !strcmp(info->type, "dat") || !strcmp(info->type, "Texm");
 }
 
-/* One entry's bytes (taken): a model, or a container to walk, or neither. */
-static ue_result visit_entry(const char *name, uint8_t *data, size_t size, ue_mode mode,
-                             found_list *l, ue_diag *d, int depth) {
+/* One entry's bytes (lent): a model, or a container to walk where it lies, or neither. */
+static ue_result visit_entry(const walker *w, const char *name, const uint8_t *data, size_t size,
+                             int depth) {
     const ue_model_format *f = probe_named(name, data, size);
-    if (f) return push(l, name, f, data, size);
+    if (f) return visit(w, name, f, data, size);
     ue_result r = UE_OK;
     ue_archive *inner;
-    if (depth < MAX_DEPTH && ue_archive_open_memory(data, size, name, mode, &inner, NULL) == UE_OK) {
-        r = walk(inner, name, mode, l, d, depth + 1);
+    if (depth < MAX_DEPTH &&
+        ue_archive_open_view(data, size, name, w->mode, &inner, NULL) == UE_OK) {
+        r = walk(w, inner, name, depth + 1);
         ue_archive_close(inner);
     }
-    free(data);
     return r;
 }
 
-static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_list *l, ue_diag *d,
-                      int depth) {
+static ue_result walk(const walker *w, ue_archive *a, const char *display, int depth) {
     size_t n = ue_archive_count(a);
     for (size_t i = 0; i < n; i++) {
         ue_entry_info info;
@@ -167,12 +169,18 @@ static ue_result walk(ue_archive *a, const char *display, ue_mode mode, found_li
          * no container (an HSD .dat), can be (or hold) a model; damaged ones were already
          * reported by the container. */
         if (!(info.nested[0] || may_be_plain_model(&info)) || info.damaged) continue;
-        uint8_t *data;
+        const uint8_t *data;
+        uint8_t *to_free;
         size_t size;
-        if (ue_archive_read(a, i, &data, &size, d) != UE_OK) continue;
-        char name[sizeof l->items[0].name];
-        entry_address(display, info.name, name, sizeof name);
-        ue_result r = visit_entry(name, data, size, mode, l, d, depth);
+        ue_result r = ue_archive_borrow(a, i, &data, &size, &to_free, w->d);
+        if (r == UE_OK) {
+            char name[sizeof ((ue_model_found *)0)->name];
+            entry_address(display, info.name, name, sizeof name);
+            r = visit_entry(w, name, data, size, depth);
+        } else {
+            r = UE_OK; /* an entry that cannot be read holds no model to show */
+        }
+        free(to_free);
         if (r != UE_OK) return r;
     }
     return UE_OK;
@@ -198,13 +206,14 @@ static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, siz
     return r;
 }
 
-/* Opens `path` as a container; when it is none, a model that is no container (its bytes probe
- * as one) is returned in *model_data instead, and the container's complaint is dropped. */
+/* Opens `path` as a container (its file mapped once: the walk lends stored entries where
+ * they lie); when it is none, a model that is no container (its bytes probe as one) is
+ * returned in *model_data instead, and the container's complaint is dropped. */
 static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, uint8_t **model_data,
                                size_t *model_size, const ue_model_format **f, ue_diag *d) {
     ue_diag tried = {0};
     *model_data = NULL;
-    ue_result r = ue_archive_open(path, mode, a, &tried);
+    ue_result r = ue_archive_open_mapped(path, mode, a, &tried);
     if (r != UE_OK && r != UE_ERR_IO && plain_bytes(path, mode, model_data, model_size) == UE_OK) {
         *f = probe_plain(path, *model_data, *model_size);
         if (*f) {
@@ -224,9 +233,7 @@ static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, u
 
 /* The models of an opened container: the container itself when a format claims its bytes,
  * else every model inside it. */
-static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
-                                size_t *count, ue_diag *d) {
-    found_list l = {NULL, 0};
+static ue_result walk_archive(const walker *w, ue_archive *a, const char *name) {
     /* Whether the file itself is a model is decided on a view: a 100 MB archive that is not
      * one is not read whole for it (only its header and directory are looked at). */
     const uint8_t *view;
@@ -235,18 +242,78 @@ static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, u
     ue_result r = ue_archive_view(a, &view, &size);
     if (r == UE_OK) {
         f = probe_named(name, view, size);
+        if (f) r = visit(w, name, f, view, size);
         ue_archive_unview(a, view);
     } else if (r == UE_ERR_UNSUPPORTED) {
         r = UE_OK; /* nothing to view: an empty file is no model */
     }
-    uint8_t *data;
-    if (r == UE_OK && f) {
-        r = ue_archive_bytes(a, &data, &size);
-        if (r == UE_OK) r = push(&l, name, f, data, size);
-    } else if (r == UE_OK) {
-        r = walk(a, name, mode, &l, d, 0);
-    }
+    if (r == UE_OK && !f) r = walk(w, a, name, 0);
+    return r;
+}
+
+/* The same, closing the container. */
+static ue_result walk_opened(const walker *w, ue_archive *a, const char *name) {
+    ue_result r = walk_archive(w, a, name);
     ue_archive_close(a);
+    return r;
+}
+
+ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
+                                ue_model_visit_fn fn, void *ctx, ue_diag *d) {
+    walker w = {mode, fn, ctx, d};
+    return walk_archive(&w, a, name);
+}
+
+ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, void *ctx,
+                        ue_diag *d) {
+    ue_archive *a;
+    uint8_t *plain;
+    size_t plain_size;
+    const ue_model_format *pf;
+    ue_result r = open_or_plain(path, mode, &a, &plain, &plain_size, &pf, d);
+    if (r != UE_OK) return r;
+    walker w = {mode, fn, ctx, d};
+    if (!plain) return walk_opened(&w, a, path);
+    r = visit(&w, path, pf, plain, plain_size);
+    free(plain);
+    return r;
+}
+
+typedef struct found_list {
+    ue_model_found *items;
+    size_t count;
+} found_list;
+
+/* Takes `data` (freed on failure too). */
+static ue_result push(found_list *l, const char *name, const ue_model_format *f, uint8_t *data,
+                      size_t size) {
+    ue_model_found *grown = realloc(l->items, (l->count + 1) * sizeof *grown);
+    if (!grown) {
+        free(data);
+        return UE_ERR_NOMEM;
+    }
+    l->items = grown;
+    ue_model_found *item = &l->items[l->count++];
+    snprintf(item->name, sizeof item->name, "%s", name);
+    item->format = f;
+    item->data = data;
+    item->size = size;
+    return UE_OK;
+}
+
+/* The visit of collecting: the lent bytes become the item's own. */
+static ue_result collect_one(const ue_model_seen *m, void *ctx) {
+    uint8_t *copy = malloc(m->size ? m->size : 1);
+    if (!copy) return UE_ERR_NOMEM;
+    if (m->size) memcpy(copy, m->data, m->size);
+    return push(ctx, m->name, m->format, copy, m->size);
+}
+
+static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
+                                size_t *count, ue_diag *d) {
+    found_list l = {NULL, 0};
+    walker w = {mode, collect_one, &l, d};
+    ue_result r = walk_opened(&w, a, name);
     if (r != UE_OK) {
         ue_model_found_free(l.items, l.count);
         return r;
@@ -285,7 +352,8 @@ ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *
     *count = 0;
     ue_archive *a;
     ue_diag tried = {0};
-    ue_result r = ue_archive_open_memory(data, size, name, mode, &a, &tried);
+    /* Opened on the caller's bytes, which outlive the walk: models are copied out of them. */
+    ue_result r = ue_archive_open_view(data, size, name, mode, &a, &tried);
     if (r == UE_OK) {
         ue_diag_free(&tried);
         return collect_opened(a, name, mode, items, count, d);

@@ -42,6 +42,19 @@ static uint64_t res_offset(const ue_msh *m, int type) {
     int32_t e = m->entry_of[type];
     return e < 0 ? UE_NO_OFFSET : m->container.entries[e].data_offset;
 }
+
+/* Struct paths are formatted only when a finding is reported: a valid model formats none
+ * (thousands of snprintf per archive of models otherwise). */
+static const char *res_path(char *out, size_t cap, int type, const char *field) {
+    if (field) snprintf(out, cap, "msh/res%d/%s", type, field);
+    else snprintf(out, cap, "msh/res%d", type);
+    return out;
+}
+
+static const char *item_path(char *out, size_t cap, const char *table, size_t i) {
+    snprintf(out, cap, "%s[%zu]", table, i);
+    return out;
+}
 static uint64_t dir_field(const ue_msh *m, int type, unsigned field_off) {
     int32_t e = m->entry_of[type];
     return e < 0 ? UE_NO_OFFSET : m->container.dir_offset + (uint64_t)e * UE_NRES_ENTRY_SIZE + field_off;
@@ -65,20 +78,20 @@ static const stride_rule fixed_rules[] = {
 static size_t check_stride(const ue_msh *m, const stride_rule *rule, ue_parse_ctx *c) {
     const ue_nres_entry *e = &m->container.entries[m->entry_of[rule->type]];
     char path[48];
-    snprintf(path, sizeof path, "msh/res%d", rule->type);
     if (e->size % rule->stride) {
-        ue_violation(c, "msh.res.stride", res_offset(m, rule->type), path,
+        ue_violation(c, "msh.res.stride", res_offset(m, rule->type),
+                     res_path(path, sizeof path, rule->type, NULL),
                      "size %u is not a multiple of the %u-byte record", e->size, rule->stride);
         return SIZE_MAX;
     }
     size_t count = e->size / rule->stride;
-    snprintf(path, sizeof path, "msh/res%d/attr3", rule->type);
     if (e->attr3 != rule->attr3)
-        ue_violation(c, "msh.res.attr3", dir_field(m, rule->type, 16), path,
+        ue_violation(c, "msh.res.attr3", dir_field(m, rule->type, 16),
+                     res_path(path, sizeof path, rule->type, "attr3"),
                      "attr3 is %u, expected %u", e->attr3, rule->attr3);
-    snprintf(path, sizeof path, "msh/res%d/attr1", rule->type);
     if (rule->attr1_is_count && e->attr1 != count)
-        ue_violation(c, "msh.res.attr1", dir_field(m, rule->type, 4), path,
+        ue_violation(c, "msh.res.attr1", dir_field(m, rule->type, 4),
+                     res_path(path, sizeof path, rule->type, "attr1"),
                      "attr1 is %u, but the resource holds %zu records", e->attr1, count);
     if (e->attr2 != 0 && rule->type != UE_MSH_FRAME_MAP) {
         snprintf(path, sizeof path, "msh/res%d/attr2", rule->type);
@@ -324,10 +337,10 @@ static bool read_name_record(ue_msh *m, ue_parse_ctx *c, const ue_nres_entry *e,
                              size_t *at, ue_result *r) {
     uint32_t len;
     char path[48];
-    snprintf(path, sizeof path, "msh/res10/record[%zu]", i);
     if (!ue_rd_u32le(e->owned, e->size, *at, &len) ||
         (len && !ue_range_ok(*at + 4, (uint64_t)len + 1, e->size))) {
-        ue_violation(c, "msh.res10.truncated", res_offset(m, 10) + *at, path,
+        ue_violation(c, "msh.res10.truncated", res_offset(m, 10) + *at,
+                     item_path(path, sizeof path, "msh/res10/record", i),
                      "record runs past the end of Res10");
         return false;
     }
@@ -337,7 +350,8 @@ static bool read_name_record(ue_msh *m, ue_parse_ctx *c, const ue_nres_entry *e,
     }
     if (e->owned[*at + 4 + len] != 0)
         ue_diag_add(c->d, UE_SEV_WARNING, "msh.res10.nul", res_offset(m, 10) + *at + 4 + len,
-                    path, "name lacks its NUL terminator");
+                    item_path(path, sizeof path, "msh/res10/record", i),
+                    "name lacks its NUL terminator");
     m->names[i].text = malloc((size_t)len + 1);
     if (!m->names[i].text) {
         *r = UE_ERR_NOMEM;
@@ -433,9 +447,9 @@ static void check_batches(const ue_msh *m, ue_parse_ctx *c) {
     for (size_t b = 0; b < m->batch_count; b++) {
         const ue_msh_batch *bt = &m->batches[b];
         uint64_t at = res_offset(m, UE_MSH_BATCHES) + 20 * b;
-        snprintf(path, sizeof path, "msh/res13/batch[%zu]", b);
         if (!ue_range_ok(bt->index_start, bt->index_count, m->index_count)) {
-            ue_violation(c, "msh.batch.indices", at + 10, path,
+            ue_violation(c, "msh.batch.indices", at + 10,
+                         item_path(path, sizeof path, "msh/res13/batch", b),
                          "index range [%u, +%u) is outside Res6 (%zu indices)", bt->index_start,
                          bt->index_count, m->index_count);
             continue;
@@ -443,14 +457,16 @@ static void check_batches(const ue_msh *m, ue_parse_ctx *c) {
         /* A triangle list: the engine draws index_count / 3 triangles, so leftover indices
          * are a broken batch (tolerant: the partial triangle is dropped on export). */
         if (bt->index_count % 3)
-            ue_violation(c, "msh.batch.partial", at + 8, path,
+            ue_violation(c, "msh.batch.partial", at + 8,
+                         item_path(path, sizeof path, "msh/res13/batch", b),
                          "index count %u is not a multiple of 3; the last %u indices form no triangle",
                          bt->index_count, bt->index_count % 3);
         uint32_t max_index = 0;
         for (uint32_t i = 0; i < bt->index_count; i++)
             if (m->indices[bt->index_start + i] > max_index) max_index = m->indices[bt->index_start + i];
         if (bt->index_count && (uint64_t)bt->base_vertex + max_index >= m->vertex_count)
-            ue_violation(c, "msh.batch.vertex", at + 16, path,
+            ue_violation(c, "msh.batch.vertex", at + 16,
+                         item_path(path, sizeof path, "msh/res13/batch", b),
                          "base vertex %u + index %u reaches past %zu vertices", bt->base_vertex,
                          max_index, m->vertex_count);
     }
@@ -461,19 +477,21 @@ static void check_slots(const ue_msh *m, ue_parse_ctx *c) {
     for (size_t s = 0; s < m->slot_count; s++) {
         const ue_msh_slot *sl = &m->slots[s];
         uint64_t at = res_offset(m, UE_MSH_HEADER) + UE_MSH_HEADER_SIZE + UE_MSH_SLOT_SIZE * s;
-        snprintf(path, sizeof path, "msh/res2/slot[%zu]", s);
         /* Without Res13 msh.res.missing has said it all; one error per slot would bury it. */
         if (m->entry_of[UE_MSH_BATCHES] >= 0 && (size_t)sl->batch_start + sl->batch_count > m->batch_count)
-            ue_violation(c, "msh.slot.batches", at + 4, path,
+            ue_violation(c, "msh.slot.batches", at + 4,
+                         item_path(path, sizeof path, "msh/res2/slot", s),
                          "batch range [%u, +%u) is outside Res13 (%zu batches)", sl->batch_start,
                          sl->batch_count, m->batch_count);
         if ((size_t)sl->tri_start + sl->tri_count > m->tri_count)
-            ue_violation(c, "msh.slot.tris", at, path,
+            ue_violation(c, "msh.slot.tris", at,
+                         item_path(path, sizeof path, "msh/res2/slot", s),
                          "triangle range [%u, +%u) is outside Res7 (%zu descriptors)",
                          sl->tri_start, sl->tri_count, m->tri_count);
         if (!finite_n(sl->aabb_min, 3) || !finite_n(sl->aabb_max, 3) ||
             !finite_n(sl->sphere_center, 3) || !isfinite(sl->sphere_radius))
-            ue_violation(c, "msh.slot.bounds", at + 8, path, "bounds are not finite");
+            ue_violation(c, "msh.slot.bounds", at + 8,
+                         item_path(path, sizeof path, "msh/res2/slot", s), "bounds are not finite");
     }
 }
 
@@ -494,21 +512,24 @@ static void check_node(const ue_msh *m, ue_parse_ctx *c, size_t n) {
     const ue_msh_node *nd = &m->nodes[n];
     uint64_t at = res_offset(m, UE_MSH_NODES) + UE_MSH_NODE_STRIDE * n;
     char path[64];
-    snprintf(path, sizeof path, "msh/res1/node[%zu]", n);
     if (nd->parent != UE_MSH_NONE && nd->parent >= n)
-        ue_violation(c, "msh.node.parent", at + 2, path, "parent %u does not precede the node",
-                     nd->parent);
+        ue_violation(c, "msh.node.parent", at + 2,
+                     item_path(path, sizeof path, "msh/res1/node", n),
+                     "parent %u does not precede the node", nd->parent);
     for (int s = 0; s < 15; s++)
         if (m->entry_of[UE_MSH_HEADER] >= 0 && nd->slot[s] != UE_MSH_NONE && nd->slot[s] >= m->slot_count)
-            ue_violation(c, "msh.node.slot", at + 8 + 2 * (unsigned)s, path,
+            ue_violation(c, "msh.node.slot", at + 8 + 2 * (unsigned)s,
+                         item_path(path, sizeof path, "msh/res1/node", n),
                          "slot[lod %d][group %d] = %u, but there are %zu slots", s / 5, s % 5,
                          nd->slot[s], m->slot_count);
     if (m->entry_of[UE_MSH_KEYS] >= 0 && nd->fallback_key >= m->key_count)
-        ue_violation(c, "msh.node.fallback_key", at + 6, path,
+        ue_violation(c, "msh.node.fallback_key", at + 6,
+                     item_path(path, sizeof path, "msh/res1/node", n),
                      "fallback key %u, but Res8 holds %zu keys", nd->fallback_key, m->key_count);
     if (nd->anim_map_start != UE_MSH_NONE &&
         (uint64_t)nd->anim_map_start + m->frame_count > m->frame_map_count)
-        ue_violation(c, "msh.node.frame_map", at + 4, path,
+        ue_violation(c, "msh.node.frame_map", at + 4,
+                     item_path(path, sizeof path, "msh/res1/node", n),
                      "frame map [%u, +%u) is outside Res19 (%zu words)", nd->anim_map_start,
                      m->frame_count, m->frame_map_count);
 }

@@ -262,15 +262,21 @@ static bool decode_entry(ue_parse_ctx *c, ue_nres *out, const uint8_t *dir, size
     memcpy(e->name_raw, r + 20, UE_NRES_NAME_SIZE);
     e->data_offset = ue_load_u32le(r + 56);
     e->sort_index = ue_load_u32le(r + 60);
-    snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
-    if (!memchr(e->name_raw, 0, UE_NRES_NAME_SIZE))
-        ue_violation(c, "nres.entry.name.nul", at + 20, path,
-                     "name has no NUL terminator within 36 bytes");
-    else if (e->name_raw[0] == 0)
-        ue_violation(c, "nres.entry.name.empty", at + 20, path, "name is empty");
-    snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
-    if (e->data_offset < UE_NRES_HEADER_SIZE ||
-        !ue_range_ok(e->data_offset, e->size, out->dir_offset)) {
+    /* Paths are printed only for a finding: a directory of 20,000 good rows formats none. */
+    bool no_nul = !memchr(e->name_raw, 0, UE_NRES_NAME_SIZE);
+    if (no_nul || e->name_raw[0] == 0) {
+        snprintf(path, sizeof path, "nres/entry[%zu]/name", i);
+        if (no_nul)
+            ue_violation(c, "nres.entry.name.nul", at + 20, path,
+                         "name has no NUL terminator within 36 bytes");
+        else
+            ue_violation(c, "nres.entry.name.empty", at + 20, path, "name is empty");
+    }
+    bool outside = e->data_offset < UE_NRES_HEADER_SIZE ||
+                   !ue_range_ok(e->data_offset, e->size, out->dir_offset);
+    if (outside || e->data_offset % UE_NRES_ALIGN)
+        snprintf(path, sizeof path, "nres/entry[%zu]/data_offset", i);
+    if (outside) {
         ue_violation(c, "nres.entry.range", at + 56, path,
                      "payload [0x%x, +%u) lies outside the data region [0x10, 0x%x)",
                      e->data_offset, e->size, out->dir_offset);

@@ -123,6 +123,15 @@ static ue_result nres_read(void *state, size_t i, uint8_t **data, size_t *size, 
     return UE_OK;
 }
 
+/* ue_nres_payload lends a stored payload of an in-memory source where it lies. */
+static ue_result nres_borrow(void *state, size_t i, const uint8_t **data, size_t *size,
+                             uint8_t **to_free, ue_diag *d) {
+    nres_state *s = state;
+    ue_result r = ue_nres_payload(&s->nres, i, data, to_free, d);
+    *size = r == UE_OK ? s->nres.entries[i].size : 0;
+    return r;
+}
+
 static json_t *nres_info_json(const void *state) {
     const ue_nres *n = &((const nres_state *)state)->nres;
     json_t *o = json_object();
@@ -458,6 +467,7 @@ const ue_container_ops ue_nres_ops = {
     .entry = nres_entry,
     .find = nres_find,
     .read = nres_read,
+    .borrow = nres_borrow,
     .info_json = nres_info_json,
     .entry_json = nres_entry_json,
     .extract_mw = nres_extract,

@@ -1,0 +1,233 @@
+/* Tests of the lending read path of validate: a mapped archive lends stored entries where they
+ * lie, decoded ones in their own buffer, the model walk visits what collect returns, and a
+ * damaged nested model is still reported at its offset in the outer file. */
+#define _DEFAULT_SOURCE
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "archive/container.h"
+#include "common/io.h"
+#include "formats/model_walk.h"
+#include "samples/samples.h"
+#include "test.h"
+#include "unearth/hsd_model.h"
+#include "unearth/model.h"
+#include "unearth/msh.h"
+#include "unearth/nres.h"
+
+static char dir[256];
+static char fsys[512]; /* the sample pack's creature.fsys, written by main */
+
+static bool make_dir(void) {
+    const char *tmp = getenv("UE_TEST_TMP");
+    snprintf(dir, sizeof dir, "%s/walkXXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (tmp && *tmp) ue_mkdirs(tmp, NULL);
+    return mkdtemp(dir) != NULL;
+}
+
+static bool write_file(const char *name, const uint8_t *data, size_t size, char *path, size_t cap) {
+    snprintf(path, cap, "%s/%s", dir, name);
+    return ue_file_write_atomic(path, data, size, true, NULL) == UE_OK;
+}
+
+/* outer.rlb: a text entry, then the robot under two names (NRes stores every payload). */
+static bool build_outer(const ue_buf *robot, ue_buf *out) {
+    ue_nres n;
+    ue_nres_init(&n);
+    bool ok = ue_nres_add(&n, 0x74786574, 0, 0, 0, "notes.txt", "hello", 5) == UE_OK &&
+              ue_nres_add(&n, 0, 0, 0, 0, "ROBOT.msh", robot->data, robot->size) == UE_OK &&
+              ue_nres_add(&n, 0, 0, 0, 0, "COPY.msh", robot->data, robot->size) == UE_OK &&
+              ue_nres_write(&n, UE_NRES_CANONICAL, out, NULL) == UE_OK;
+    ue_nres_free(&n);
+    return ok;
+}
+
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Entry i's payload offset read straight from the NRes directory (spec: the 64-byte rows end
+ * the file, the data offset is the row's word at +56), not through the library. */
+static uint32_t payload_offset(const ue_buf *nres, size_t i) {
+    uint32_t count = le32(nres->data + 8), total = le32(nres->data + 12);
+    return le32(nres->data + total - count * 64 + i * 64 + 56);
+}
+
+static void stored_entries_are_lent_where_they_lie(void) {
+    ue_buf robot = {0}, outer = {0};
+    char path[512];
+    REQUIRE(ue_sample_robot(&robot) == UE_OK && build_outer(&robot, &outer));
+    REQUIRE(write_file("outer.rlb", outer.data, outer.size, path, sizeof path));
+    ue_archive *a;
+    REQUIRE(ue_archive_open_mapped(path, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    const uint8_t *view, *data;
+    size_t size, view_size;
+    uint8_t *to_free;
+    REQUIRE(ue_archive_view(a, &view, &view_size) == UE_OK);
+    CHECK_EQ_U(view_size, outer.size);
+    CHECK_EQ_U(ue_archive_borrow(a, 1, &data, &size, &to_free, NULL), UE_OK);
+    CHECK(to_free == NULL);                           /* no copy ... */
+    CHECK(data == view + payload_offset(&outer, 1)); /* ... the bytes in the file's mapping */
+    CHECK(size == robot.size && !memcmp(data, robot.data, robot.size));
+    ue_archive_unview(a, view);
+    CHECK_EQ_U(ue_archive_borrow(a, 3, &data, &size, &to_free, NULL), UE_ERR_USAGE);
+    ue_archive_close(a);
+    /* Read with pread, the same bytes come in a buffer of their own. */
+    REQUIRE(ue_archive_open(path, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    CHECK_EQ_U(ue_archive_borrow(a, 2, &data, &size, &to_free, NULL), UE_OK);
+    CHECK(to_free != NULL && data == to_free);
+    CHECK(size == robot.size && !memcmp(data, robot.data, robot.size));
+    free(to_free);
+    ue_archive_close(a);
+    ue_buf_free(&outer);
+    ue_buf_free(&robot);
+}
+
+/* The creature's FSYS holds its PKX LZSS-compressed: borrowed, it is decoded into a buffer the
+ * caller frees, byte for byte what ue_archive_read returns. */
+static void compressed_entries_are_decoded_once(void) {
+    ue_archive *a;
+    REQUIRE(ue_archive_open_mapped(fsys, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    REQUIRE(ue_archive_count(a) >= 1);
+    ue_entry_info info;
+    ue_archive_entry(a, 0, &info);
+    CHECK(strcmp(info.method, "stored") != 0);
+    const uint8_t *data;
+    uint8_t *to_free, *read;
+    size_t size, read_size;
+    CHECK_EQ_U(ue_archive_borrow(a, 0, &data, &size, &to_free, NULL), UE_OK);
+    CHECK(to_free != NULL && data == to_free);
+    REQUIRE(ue_archive_read(a, 0, &read, &read_size, NULL) == UE_OK);
+    CHECK(size == read_size && size == info.size && !memcmp(data, read, size));
+    free(read);
+    free(to_free);
+    ue_archive_close(a);
+}
+
+typedef struct seen_list {
+    char names[8][512];
+    const ue_model_format *formats[8];
+    uint8_t *copies[8];
+    size_t sizes[8];
+    size_t count;
+} seen_list;
+
+static ue_result remember(const ue_model_seen *m, void *ctx) {
+    seen_list *l = ctx;
+    if (l->count == 8) return UE_ERR_LIMIT;
+    size_t i = l->count++;
+    snprintf(l->names[i], sizeof l->names[i], "%s", m->name);
+    l->formats[i] = m->format;
+    l->sizes[i] = m->size;
+    l->copies[i] = malloc(m->size ? m->size : 1);
+    if (l->copies[i] && m->size) memcpy(l->copies[i], m->data, m->size);
+    return UE_OK;
+}
+
+/* The walk visits, in order, the models ue_model_collect returns, with the same bytes. */
+static void walk_matches_collect(const char *path, size_t want) {
+    seen_list seen = {0};
+    CHECK_EQ_U(ue_model_walk(path, UE_MODE_STRICT, remember, &seen, NULL), UE_OK);
+    ue_model_found *found;
+    size_t count;
+    REQUIRE(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(count, want);
+    CHECK_EQ_U(seen.count, count);
+    for (size_t i = 0; i < count && i < seen.count; i++) {
+        CHECK_STR(seen.names[i], found[i].name);
+        CHECK(seen.formats[i] == found[i].format);
+        CHECK(seen.sizes[i] == found[i].size && seen.copies[i] &&
+              !memcmp(seen.copies[i], found[i].data, found[i].size));
+    }
+    for (size_t i = 0; i < seen.count; i++) free(seen.copies[i]);
+    ue_model_found_free(found, count);
+}
+
+static void walks_lend_what_collect_copies(void) {
+    ue_buf robot = {0}, outer = {0};
+    char path[512], want[600];
+    REQUIRE(ue_sample_robot(&robot) == UE_OK && build_outer(&robot, &outer));
+    REQUIRE(write_file("walk.rlb", outer.data, outer.size, path, sizeof path));
+    walk_matches_collect(path, 2);
+    seen_list seen = {0};
+    REQUIRE(ue_model_walk(path, UE_MODE_STRICT, remember, &seen, NULL) == UE_OK);
+    snprintf(want, sizeof want, "%s:COPY.msh", path);
+    if (seen.count == 2) CHECK_STR(seen.names[1], want);
+    CHECK(seen.formats[0] == &ue_msh_model_format);
+    for (size_t i = 0; i < seen.count; i++) free(seen.copies[i]);
+    walk_matches_collect(fsys, 1); /* model.dat inside the decoded PKX */
+    /* A visit that fails stops the walk and is its result. */
+    seen.count = 8;
+    CHECK_EQ_U(ue_model_walk(path, UE_MODE_STRICT, remember, &seen, NULL), UE_ERR_LIMIT);
+    ue_buf_free(&outer);
+    ue_buf_free(&robot);
+}
+
+static const ue_diag_item *find_code(const ue_diag *d, const char *code) {
+    for (size_t i = 0; i < d->count; i++)
+        if (!strcmp(d->items[i].code, code)) return &d->items[i];
+    return NULL;
+}
+
+/* A nested model whose NRes version word (its byte 4) is wrong: the deep check opens it where
+ * it lies in the mapping and names the byte by its offset in the outer file, under the outer
+ * entry's path; read with pread, the diagnostics are the same, item for item. */
+static void damaged_nested_model_names_its_outer_offset(void) {
+    ue_buf robot = {0}, outer = {0};
+    char path[512];
+    REQUIRE(ue_sample_robot(&robot) == UE_OK && build_outer(&robot, &outer));
+    uint32_t at = payload_offset(&outer, 1);
+    REQUIRE(!memcmp(outer.data + at, "NRes", 4));
+    outer.data[at + 4] ^= 0x01; /* version 0x100 → 0x101 */
+    REQUIRE(write_file("damaged.rlb", outer.data, outer.size, path, sizeof path));
+    ue_diag mapped = {0}, plain = {0};
+    ue_archive *a;
+    REQUIRE(ue_archive_open_mapped(path, UE_MODE_STRICT, &a, &mapped) == UE_OK);
+    CHECK_EQ_U(ue_archive_validate(a, &mapped), UE_ERR_INVALID);
+    ue_archive_close(a);
+    const ue_diag_item *it = find_code(&mapped, "nres.header.version");
+    REQUIRE(it != NULL);
+    CHECK_EQ_U(it->severity, UE_SEV_ERROR);
+    CHECK_EQ_U(it->offset, (uint64_t)at + 4);
+    CHECK_STR(it->path, "nres/entry[1]/nres/header/version");
+    CHECK_STR(it->message, "version is 0x101, expected 0x100");
+    CHECK(find_code(&mapped, "nres.header.version") == &mapped.items[mapped.count - 1]);
+    REQUIRE(ue_archive_open(path, UE_MODE_STRICT, &a, &plain) == UE_OK);
+    CHECK_EQ_U(ue_archive_validate(a, &plain), UE_ERR_INVALID);
+    ue_archive_close(a);
+    CHECK_EQ_U(plain.count, mapped.count);
+    for (size_t i = 0; i < plain.count && i < mapped.count; i++) {
+        CHECK_STR(plain.items[i].code, mapped.items[i].code);
+        CHECK_EQ_U(plain.items[i].offset, mapped.items[i].offset);
+        CHECK_STR(plain.items[i].path, mapped.items[i].path);
+        CHECK_STR(plain.items[i].message, mapped.items[i].message);
+    }
+    ue_diag_free(&mapped);
+    ue_diag_free(&plain);
+    ue_buf_free(&outer);
+    ue_buf_free(&robot);
+}
+
+/* The creature's FSYS written from the sample pack. */
+static bool write_creature(char *path, size_t cap) {
+    ue_sample_list l = {0};
+    if (ue_samples_build(&l) != UE_OK) return false;
+    bool ok = false;
+    for (size_t i = 0; i < l.count; i++)
+        if (!strcmp(l.items[i].path, "gamecube/creature.fsys"))
+            ok = write_file("creature.fsys", l.items[i].data, l.items[i].size, path, cap);
+    ue_sample_list_free(&l);
+    return ok;
+}
+
+int main(void) {
+    if (!make_dir() || !write_creature(fsys, sizeof fsys)) {
+        fprintf(stderr, "cannot write the fixtures\n");
+        return 3;
+    }
+    RUN(stored_entries_are_lent_where_they_lie);
+    RUN(compressed_entries_are_decoded_once);
+    RUN(damaged_nested_model_names_its_outer_offset);
+    RUN(walks_lend_what_collect_copies);
+    return TEST_SUMMARY();
+}
