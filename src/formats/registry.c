@@ -206,14 +206,18 @@ static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, siz
     return r;
 }
 
-/* Opens `path` as a container (its file mapped once: the walk lends stored entries where
- * they lie); when it is none, a model that is no container (its bytes probe as one) is
- * returned in *model_data instead, and the container's complaint is dropped. */
-static ue_result open_or_plain(const char *path, ue_mode mode, ue_archive **a, uint8_t **model_data,
-                               size_t *model_size, const ue_model_format **f, ue_diag *d) {
+/* Opens `path` as a container; when it is none, a model that is no container (its bytes probe
+ * as one) is returned in *model_data instead, and the container's complaint is dropped.
+ * `mapped`: the file is mapped once so that the walk lends stored entries where they lie. Only
+ * the walk asks for it: a mapped file that shrinks under us raises SIGBUS, and collect and load
+ * copy every model anyway, so they read with pread and report a shrunk file as an error. */
+static ue_result open_or_plain(const char *path, ue_mode mode, bool mapped, ue_archive **a,
+                               uint8_t **model_data, size_t *model_size,
+                               const ue_model_format **f, ue_diag *d) {
     ue_diag tried = {0};
     *model_data = NULL;
-    ue_result r = ue_archive_open_mapped(path, mode, a, &tried);
+    ue_result r = mapped ? ue_archive_open_mapped(path, mode, a, &tried)
+                         : ue_archive_open(path, mode, a, &tried);
     if (r != UE_OK && r != UE_ERR_IO && plain_bytes(path, mode, model_data, model_size) == UE_OK) {
         *f = probe_plain(path, *model_data, *model_size);
         if (*f) {
@@ -270,7 +274,7 @@ ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, vo
     uint8_t *plain;
     size_t plain_size;
     const ue_model_format *pf;
-    ue_result r = open_or_plain(path, mode, &a, &plain, &plain_size, &pf, d);
+    ue_result r = open_or_plain(path, mode, true, &a, &plain, &plain_size, &pf, d);
     if (r != UE_OK) return r;
     walker w = {mode, fn, ctx, d};
     if (!plain) return walk_opened(&w, a, path);
@@ -340,7 +344,7 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     uint8_t *plain;
     size_t plain_size;
     const ue_model_format *pf;
-    ue_result r = open_or_plain(path, mode, &a, &plain, &plain_size, &pf, d);
+    ue_result r = open_or_plain(path, mode, false, &a, &plain, &plain_size, &pf, d);
     if (r != UE_OK) return r;
     if (plain) return collect_plain(path, pf, plain, plain_size, items, count);
     return collect_opened(a, path, mode, items, count, d);
@@ -377,7 +381,7 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
     uint8_t *data;
     size_t size;
     const ue_model_format *f = NULL;
-    ue_result r = open_or_plain(path, mode, &a, &data, &size, &f, d);
+    ue_result r = open_or_plain(path, mode, false, &a, &data, &size, &f, d);
     if (r != UE_OK) return r;
     if (!data) {
         r = ue_archive_bytes(a, &data, &size);
