@@ -133,6 +133,35 @@ static void duplicate_keys_are_refused(void) {
     check_refused(text, at33, 1, at33 + 1, "duplicate key \"k07\"");
 }
 
+/* A message quoting hostile input is printable: control bytes of a key are shown as \xNN (no
+ * terminal escape reaches the user), a bad escape byte too, and a character the message's
+ * 120 bytes cut in half is not left as a lone lead byte. */
+static void messages_are_printable(void) {
+    check_refused("{\"\\u001b[2J\": 1, \"\\u001b[2J\": 2}", 17, 1, 18,
+                  "duplicate key \"\\x1B[2J\"");
+    check_refused("[\"\\\xC3\xA9\"]", 2, 1, 3, "invalid escape '\\\\xC3'");
+    char text[400];
+    size_t o = (size_t)snprintf(text, sizeof text, "{\"");
+    for (int i = 0; i < 101; i++) text[o++] = 'a';
+    for (int i = 0; i < 20; i++) text[o++] = '\xC3', text[o++] = '\xA9';
+    text[o] = 0;
+    char key[300];
+    snprintf(key, sizeof key, "%s", text + 1);
+    snprintf(text + o, sizeof text - o, "\":1,%s\":2}", key);
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    CHECK_EQ_U(parse(text, &doc, &err), UE_ERR_INVALID);
+    CHECK(strncmp(err.text, "duplicate key \"aaaa", 19) == 0);
+    size_t n = strlen(err.text);
+    CHECK(n > 100 && n < 120);
+    /* It ends on a whole character: the last lead byte is followed by its continuation. */
+    size_t last = n;
+    while (last > 0 && ((unsigned char)err.text[last - 1] & 0xC0) == 0x80) last--;
+    CHECK(last == n || (n - last == 1 && (unsigned char)err.text[last - 1] == 0xC3));
+    for (size_t i = 0; i < n; i++) CHECK((unsigned char)err.text[i] >= 0x20);
+    ue_jdoc_free(&doc);
+}
+
 static void depth_is_limited(void) {
     size_t n = UE_JDOC_MAX_DEPTH;
     char *text = malloc(2 * n + 3);
@@ -199,6 +228,7 @@ int main(void) {
     RUN(syntax_errors_name_their_place);
     RUN(bad_strings);
     RUN(duplicate_keys_are_refused);
+    RUN(messages_are_printable);
     RUN(depth_is_limited);
     RUN(truncated_input_is_refused);
     RUN(many_values);
