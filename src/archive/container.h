@@ -109,6 +109,26 @@ bool ue_manifest_dir_is_extract(const char *dir, void *unused);
 /* The full path of the file a manifest entry names, and its size, without reading it. */
 ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
                                 char **path, uint64_t *size, ue_diag *d);
+/* A warning for each key of `obj` that is not in `known` (NULL-terminated): pack ignores such
+ * a key, and a hand edit under a misspelled key ("nmae") would otherwise vanish in silence. */
+void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
+                                 ue_diag *d);
+/* What stat said of each entry's payload file, taken by two threads before pack walks the
+ * entries in order: a hint that ue_manifest_file_path_hinted_jv uses instead of its own stat
+ * (on a 20,000-entry manifest the stats are a fifth of pack). Entries whose path is not valid
+ * have no hint and are judged by the serial walk as before. */
+typedef struct ue_manifest_stat ue_manifest_stat;
+typedef struct ue_manifest_stats {
+    ue_manifest_stat *items;
+    size_t count;
+} ue_manifest_stats;
+ue_result ue_manifest_prestat_jv(const char *dir, const ue_jv *entries, const char *key,
+                                 ue_manifest_stats *out);
+void ue_manifest_stats_free(ue_manifest_stats *s);
+/* ue_manifest_file_path_jv, with entry i's stat taken from `hints` when it has one. */
+ue_result ue_manifest_file_path_hinted_jv(const char *dir, const ue_jv *entry, const char *key,
+                                          const ue_manifest_stats *hints, size_t i,
+                                          char **path, uint64_t *size, ue_diag *d);
 /* The same three on an arena document (the manifest as pack_jv reads it). */
 ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
                                    char **path, uint64_t *size, ue_diag *d);

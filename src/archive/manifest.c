@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "common/io.h"
 #include "common/collections.h"
+#include "common/write_pool.h"
 
 
 /* ASCII characters an entry's file name keeps as they are (the rest become '_'), as before
@@ -200,31 +201,92 @@ static const char *checked_rel_path(const char *rel, const char *key, ue_diag *d
     return NULL;
 }
 
+void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
+                                 ue_diag *d) {
+    if (!ue_jv_is(obj, UE_JV_OBJECT)) return;
+    for (size_t m = 0; m < obj->count; m++) {
+        const char *key = obj->u.members[m].key;
+        const char *const *k = known;
+        while (*k && strcmp(*k, key)) k++;
+        if (!*k)
+            ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where,
+                        "unknown key \"%s\" is ignored (misspelled?)", key);
+    }
+}
+
+/* dir/rel in a new string, or NULL when out of memory. */
+static char *join_path(const char *dir, const char *rel) {
+    size_t len = strlen(dir) + strlen(rel) + 2;
+    char *path = malloc(len);
+    if (path) snprintf(path, len, "%s/%s", dir, rel);
+    return path;
+}
+
+struct ue_manifest_stat {
+    char *path; /* NULL: no hint */
+    int failed; /* errno of stat, 0 when it succeeded */
+    bool regular;
+    uint64_t size;
+};
+
+static void stat_one(void *ctx, size_t i) {
+    ue_manifest_stat *h = &((ue_manifest_stat *)ctx)[i];
+    struct stat st;
+    if (!h->path) return;
+    h->failed = stat(h->path, &st) != 0 ? errno : 0;
+    h->regular = !h->failed && S_ISREG(st.st_mode);
+    h->size = h->failed ? 0 : (uint64_t)st.st_size;
+}
+
+ue_result ue_manifest_prestat_jv(const char *dir, const ue_jv *entries, const char *key,
+                                 ue_manifest_stats *out) {
+    size_t n = ue_jv_size(entries);
+    out->count = 0;
+    out->items = calloc(n ? n : 1, sizeof *out->items);
+    if (!out->items) return UE_ERR_NOMEM;
+    out->count = n;
+    for (size_t i = 0; i < n; i++) {
+        const char *rel = ue_jv_string(ue_jv_get(ue_jv_at(entries, i), key));
+        if (rel && safe_relative(rel)) out->items[i].path = join_path(dir, rel);
+    }
+    ue_parallel_for(n, 2, stat_one, out->items);
+    return UE_OK;
+}
+
+void ue_manifest_stats_free(ue_manifest_stats *s) {
+    for (size_t i = 0; i < s->count; i++) free(s->items[i].path);
+    free(s->items);
+    s->items = NULL;
+    s->count = 0;
+}
+
 /* The two readings of the manifest (jansson tree, arena document) share everything below the
- * lookup of a field: these take the field's value as found (NULL when absent). */
+ * lookup of a field: these take the field's value as found (NULL when absent). `hint` (may be
+ * NULL) is the stat already taken of this path. */
 static ue_result file_path(const char *dir, const char *rel_value, const char *key,
-                           char **path_out, uint64_t *size, ue_diag *d) {
+                           ue_manifest_stat *hint, char **path_out, uint64_t *size, ue_diag *d) {
     *path_out = NULL;
     const char *rel = checked_rel_path(rel_value, key, d);
     if (!rel) return UE_ERR_INVALID;
-    size_t len = strlen(dir) + strlen(rel) + 2;
-    char *path = malloc(len);
+    char *path = join_path(dir, rel);
     if (!path) return UE_ERR_NOMEM;
-    snprintf(path, len, "%s/%s", dir, rel);
     /* A stat, not an open: the writer opens the file once when it copies the payload (and
      * checks the size again then). */
-    struct stat st;
-    int failed = stat(path, &st) != 0 ? errno : 0;
-    if (failed || !S_ISREG(st.st_mode)) {
-        if (failed)
+    ue_manifest_stat now = {path, 0, false, 0};
+    if (hint && hint->path && !strcmp(hint->path, path))
+        now.failed = hint->failed, now.regular = hint->regular, now.size = hint->size;
+    else
+        stat_one(&now, 0);
+    if (now.failed || !now.regular) {
+        if (now.failed)
             ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "cannot open: %s",
-                        strerror(failed));
+                        strerror(now.failed));
         else
             ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "not a regular file");
         free(path);
         return UE_ERR_INVALID; /* the manifest names a file that is not there */
     }
-    *size = (uint64_t)st.st_size;
+    *size = now.size;
     *path_out = path;
     return UE_OK;
 }
@@ -293,13 +355,20 @@ static bool hex_field(const char *s, const char *key, uint8_t *out, size_t n, si
 
 ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
                                 char **path_out, uint64_t *size, ue_diag *d) {
-    return file_path(dir, json_string_value(json_object_get(entry, key)), key, path_out, size,
-                     d);
+    return file_path(dir, json_string_value(json_object_get(entry, key)), key, NULL, path_out,
+                     size, d);
 }
 
 ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
                                    char **path_out, uint64_t *size, ue_diag *d) {
-    return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, path_out, size, d);
+    return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, NULL, path_out, size, d);
+}
+
+ue_result ue_manifest_file_path_hinted_jv(const char *dir, const ue_jv *entry, const char *key,
+                                          const ue_manifest_stats *hints, size_t i,
+                                          char **path_out, uint64_t *size, ue_diag *d) {
+    ue_manifest_stat *hint = hints && i < hints->count ? &hints->items[i] : NULL;
+    return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, hint, path_out, size, d);
 }
 
 ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,

@@ -89,6 +89,21 @@ static ue_result file_read(void *ctx, uint64_t off, void *dst, size_t n) {
     return r;
 }
 
+bool ue_file_read_exact(const char *path, uint8_t *dst, size_t size) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK); /* O_NONBLOCK: a FIFO never blocks the read */
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+    for (size_t got = 0; ok && got < size;) {
+        ssize_t r = pread(fd, dst + got, size - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        ok = r > 0;
+        if (ok) got += (size_t)r;
+    }
+    close(fd);
+    return ok;
+}
+
 ue_result ue_source_open_file(const char *path, ue_source *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
     /* O_NONBLOCK: opening a FIFO (or a device) for reading would otherwise wait for a writer

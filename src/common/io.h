@@ -27,6 +27,10 @@ void ue_source_unview(const ue_source *s, const uint8_t *view);
 
 /* ---- files ---------------------------------------------------------------------------- */
 
+/* Reads exactly `size` bytes of the regular file `path` into dst (one open, fstat, read, close;
+ * thread-safe). False, with nothing reported, when it cannot: the caller falls back to a path
+ * that reports why. */
+bool ue_file_read_exact(const char *path, uint8_t *dst, size_t size);
 bool ue_path_exists(const char *path);
 /* mkdir -p */
 ue_result ue_mkdirs(const char *path, ue_diag *d);

@@ -292,10 +292,16 @@ static ue_result pack_header(const ue_jv *header, size_t count, ue_nres *n, ue_d
 
 /* Type, attributes and name of entry i: the raw 36 name bytes win unless the user edited the
  * readable (UTF-8) name. */
+/* Every key extract writes for an entry; pack warns about any other. */
+static const char *const nres_entry_keys[] = {
+    "index", "name", "name_hex", "type", "type_id", "attr1", "attr2", "attr3", "size",
+    "data_offset", "sort_index", "nested", "damaged", "file", "xxh64", NULL};
+
 static ue_result pack_entry_fields(const ue_jv *ej, ue_nres_entry *e, const char *where,
                                    ue_nres *n, ue_diag *d) {
     if (!ue_jv_is(ej, UE_JV_OBJECT) || !ue_jv_u32(ej, "type_id", &e->type_id, where, d))
         return UE_ERR_INVALID;
+    ue_manifest_unknown_keys_jv(ej, nres_entry_keys, where, d);
     ue_jv_u32(ej, "attr1", &e->attr1, NULL, NULL);
     ue_jv_u32(ej, "attr2", &e->attr2, NULL, NULL);
     ue_jv_u32(ej, "attr3", &e->attr3, NULL, NULL);
@@ -313,14 +319,16 @@ static ue_result pack_entry_fields(const ue_jv *ej, ue_nres_entry *e, const char
 /* Payloads stay in their files and are copied straight into the output; only sizes decide the
  * layout (same size: same place, whatever the new bytes are). */
 static ue_result pack_entry_payload(const ue_jv *ej, size_t i, ue_nres_entry *e, const char *dir,
-                                    const char *where, ue_nres *n, ue_diag *d) {
+                                    const ue_manifest_stats *stats, const char *where,
+                                    ue_nres *n, ue_diag *d) {
     if (ue_jv_is(ue_jv_get(ej, "damaged"), UE_JV_TRUE) && !ue_jv_get(ej, "file")) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.damaged", UE_NO_OFFSET, where,
                     "entry was damaged in the source and has no payload file");
         return UE_ERR_INVALID;
     }
     uint64_t size;
-    ue_result r = ue_manifest_file_path_jv(dir, ej, "file", &e->payload_file, &size, d);
+    ue_result r = ue_manifest_file_path_hinted_jv(dir, ej, "file", stats, i, &e->payload_file,
+                                                  &size, d);
     if (r != UE_OK) return r;
     if (size > UINT32_MAX) return UE_ERR_INVALID;
     e->size = (uint32_t)size;
@@ -345,15 +353,17 @@ static ue_result pack_entries(const ue_jv *entries, const char *dir, ue_nres *n,
     if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
     n->entries = calloc(count ? count : 1, sizeof *n->entries);
     if (!n->entries) return UE_ERR_NOMEM;
-    ue_result r = UE_OK;
+    ue_manifest_stats stats;
+    ue_result r = ue_manifest_prestat_jv(dir, entries, "file", &stats);
     char where[64];
     for (size_t i = 0; i < count && r == UE_OK; i++) {
         const ue_jv *ej = ue_jv_at(entries, i);
         n->count = i + 1;
         snprintf(where, sizeof where, "manifest/entries[%zu]", i);
         r = pack_entry_fields(ej, &n->entries[i], where, n, d);
-        if (r == UE_OK) r = pack_entry_payload(ej, i, &n->entries[i], dir, where, n, d);
+        if (r == UE_OK) r = pack_entry_payload(ej, i, &n->entries[i], dir, &stats, where, n, d);
     }
+    ue_manifest_stats_free(&stats);
     return r;
 }
 

@@ -312,6 +312,12 @@ static ue_result take_owned(ue_rsli_entry *e, uint8_t *bytes, size_t n) {
     return UE_OK;
 }
 
+/* Every key extract writes for an entry; pack warns about any other. */
+static const char *const rsli_entry_keys[] = {
+    "index", "name", "name_hex", "service_hex", "flags", "method", "sort_to_original",
+    "sort_value", "unpacked_size", "data_offset", "packed_size", "file_offset",
+    "deflate_eof_plus_one", "nested", "damaged", "file", "xxh64", "packed", NULL};
+
 static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *dir, bool *dirty,
                             ue_diag *d) {
     ue_rsli_entry *e = &l->entries[i];
@@ -321,6 +327,7 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, where, "not an object");
         return UE_ERR_INVALID;
     }
+    ue_manifest_unknown_keys_jv(ej, rsli_entry_keys, where, d);
     uint32_t flags;
     if (!ue_jv_u32(ej, "flags", &flags, where, d)) return UE_ERR_INVALID;
     if (flags > 0xFFFFu) {

@@ -149,8 +149,61 @@ static void nres_extract_and_pack(void) {
     CHECK(system(cmd) == 0);
 }
 
+/* Pack reads small payload files ahead in batches (at most 256 files or 8 MiB, files up to
+ * 256 KiB): an archive whose entries cross every batch limit, with larger payloads between,
+ * packs back to its own bytes through a file; a payload deleted after extract is named. */
+static void nres_pack_across_read_ahead_batches(void) {
+    ue_nres n;
+    ue_nres_init(&n);
+    uint8_t *bytes = malloc(300u << 10);
+    REQUIRE(bytes);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < (300u << 10); i++) bytes[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+    for (int i = 0; i < 700; i++) {
+        size_t size = 1 + (size_t)(i * 37 % 9000);
+        if (i % 100 == 50) size = 300u << 10;               /* never read ahead */
+        if (i >= 300 && i < 340) size = (250u << 10) + (size_t)i; /* 40 of these exceed 8 MiB */
+        char name[32];
+        snprintf(name, sizeof name, "E%04d.bin", i);
+        REQUIRE(ue_nres_add(&n, 1, (uint32_t)i, 0, 0, name, bytes + i, size) == UE_OK);
+    }
+    ue_buf img = {0};
+    REQUIRE(ue_nres_write(&n, UE_NRES_LOSSLESS, &img, NULL) == UE_OK);
+    ue_nres_free(&n);
+    free(bytes);
+    char dir[] = "/tmp/ue_read_ahead_XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    char tree[128], archive[128], gone[200];
+    snprintf(tree, sizeof tree, "%s/tree", dir);
+    snprintf(archive, sizeof archive, "%s/packed.rlb", dir);
+    ue_archive *a;
+    REQUIRE(ue_archive_open_memory(img.data, img.size, "big.rlb", UE_MODE_STRICT, &a, NULL) == UE_OK);
+    REQUIRE(ue_archive_extract(a, tree, false, NULL) == UE_OK);
+    ue_archive_close(a);
+    CHECK_EQ_U(ue_archive_pack_file(tree, archive, false, NULL), UE_OK);
+    uint8_t *packed = NULL;
+    size_t packed_size = 0;
+    REQUIRE(ue_file_read(archive, 64u << 20, &packed, &packed_size, NULL) == UE_OK);
+    CHECK(packed_size == img.size && memcmp(packed, img.data, img.size) == 0);
+    free(packed);
+    snprintf(gone, sizeof gone, "%s/entries/0333_E0333.bin", tree);
+    REQUIRE(unlink(gone) == 0);
+    ue_diag d = {0};
+    ue_buf out = {0};
+    CHECK_EQ_U(ue_archive_pack(tree, &out, &d), UE_ERR_INVALID);
+    const ue_diag_item *it = diag_find(&d, "io.open", NULL);
+    CHECK(it && strstr(it->path, "0333_E0333.bin") && strstr(it->message, "cannot open"));
+    ue_diag_free(&d);
+    ue_buf_free(&out);
+    ue_buf_free(&img);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void) {
     RUN(writer_prints_what_jansson_printed);
     RUN(nres_extract_and_pack);
+    RUN(nres_pack_across_read_ahead_batches);
     return TEST_SUMMARY();
 }

@@ -33,6 +33,21 @@ for bad_path in "../outside.bin" "$T/outside.bin" "entries/../../outside.bin" ".
   rm -rf "$T/evil"
 done
 
+# A misspelled key ("nmae" for "name") is not an edit pack can apply: it warns, naming the
+# entry and the key, and packs the archive unchanged; an extract's own manifest gives no warning.
+expect_rc 0 "$UE" pack "$T/x" -o "$T/plain.rlb"
+grep -q "manifest.key" "$T/err" && bad "an unedited manifest gave a key warning" || ok
+cp -r "$T/x" "$T/typo"
+edit_manifest "$T/typo" "e = m['entries'][1]; e['nmae'] = e.pop('name')"
+expect_rc 0 "$UE" pack "$T/typo" -o "$T/typo.rlb"
+grep -q 'manifest/entries\[1\]: unknown key "nmae" is ignored .*\[manifest.key\]' "$T/err" && ok || bad "no warning for the misspelled key"
+cmp -s "$T/typo.rlb" "$A" && ok || bad "a manifest with an unknown key did not pack the original bytes"
+LIB="$T/demo/parkan/Material.lib"
+expect_rc 0 "$UE" extract "$LIB" -o "$T/lib"
+edit_manifest "$T/lib" "m['entries'][0]['methd'] = 'lzss'"
+expect_rc 0 "$UE" pack "$T/lib" -o "$T/lib.lib"
+grep -q 'manifest/entries\[0\]: unknown key "methd"' "$T/err" && ok || bad "no warning for an RsLi entry's unknown key"
+
 # Renaming an entry: an escaped byte (\xC0 is CP1251 'А') and plain ASCII; the raw 36-byte name
 # is dropped so the readable name decides.
 cp -r "$T/x" "$T/ren"
