@@ -98,6 +98,30 @@ validate_gltf "$T/o1/archives/outer.rlb/empty.bin/ROBOT.glb" "$T/o1/models/Robot
 expect_rc 0 "$UE" convert "$G/models/robot.MSH" -o "$T/single.glb"
 cmp -s "$T/single.glb" "$T/o1/models/robot.glb" && ok || bad "batch output differs from convert of one model"
 
+# Parkan models find their WEAR and libraries beside them in a batch as in a single convert
+# (the "origin" option): a copy of the demo folder gives textured output, byte for byte the same.
+P="$T/P"; cp -r "$T/demo/parkan" "$P"
+expect_rc 0 "$UE" convert -r "$P" -o "$T/po"
+expect_rc 0 "$UE" convert "$P/robot.msh" -o "$T/p_robot.glb"
+cmp -s "$T/p_robot.glb" "$T/po/robot.glb" && ok || bad "batch robot.glb differs from the single convert"
+expect_rc 0 "$UE" convert "$P/objects.rlb:ROBOT.msh" -o "$T/p_entry.glb"
+cmp -s "$T/p_entry.glb" "$T/po/objects.rlb/ROBOT.glb" && ok || bad "batch objects.rlb:ROBOT.msh differs from the single convert"
+check "textured robot" "$(grep -c '"images"' "$T/po/robot.glb")" 1
+check "no origin note" "$(grep -c 'msh.material.origin' "$T/po/unearth-batch.json")" 0
+# --scale is applied in a batch as in a single convert.
+expect_rc 0 "$UE" convert -r "$P" -o "$T/ps" --scale 2.5
+expect_rc 0 "$UE" convert "$P/robot.msh" -o "$T/p_scaled.glb" --scale 2.5
+cmp -s "$T/p_scaled.glb" "$T/ps/robot.glb" && ok || bad "batch --scale differs from the single convert"
+cmp -s "$T/p_scaled.glb" "$T/p_robot.glb" && bad "--scale changed nothing" || ok
+# --data names where the libraries are: a model with only its WEAR beside it finds them there.
+mkdir -p "$T/PD/m" "$T/PD/data"; cp "$P/robot.msh" "$P/robot.wea" "$T/PD/m/"
+cp "$P/Material.lib" "$P/Textures.lib" "$T/PD/data/"
+expect_rc 0 "$UE" convert -r "$T/PD/m" -o "$T/pd" --data "$T/PD/data"
+cmp -s "$T/p_robot.glb" "$T/pd/robot.glb" && ok || bad "batch --data did not find the libraries"
+expect_rc 0 "$UE" convert -r "$T/PD/m" -o "$T/pn"
+cmp -s "$T/p_robot.glb" "$T/pn/robot.glb" && bad "without --data the libraries were found anyway" || ok
+check "missing library noted" "$(grep -c 'msh.material.library' "$T/pn/unearth-batch.json")" 1
+
 # -j 2 gives the same bytes, file for file, and the same report but for its "output".
 expect_rc 1 "${AS[@]}" "$UE" convert -r "$G" -o "$T/o2" -j 2
 (cd "$T/o1" && find . -type f ! -name unearth-batch.json | sort) > "$T/l1"
