@@ -158,6 +158,19 @@ expect_rc 2 "$UE" convert -r "$G" -o "$T/one.glb"
 expect_rc 2 "$UE" convert "$G/models/robot.msh" -o "$T/x.glb" --report "$T/r.json"
 expect_rc 2 "$UE" convert -r "$G" -o "$G/out"                 # inside the input
 
+# --report inside OUTDIR is refused up front (the next -f run would find a foreign file there),
+# however the path is spelt and whether OUTDIR exists yet; its missing folders are made.
+expect_rc 2 "$UE" convert -r "$P" -o "$T/ri" --report "$T/ri/r.json"
+grep -q "lies inside the output directory" "$T/err" && ok || bad "report-inside message: $(cat "$T/err")"
+[ ! -e "$T/ri" ] && ok || bad "a refused report left OUTDIR"
+expect_rc 2 "$UE" convert -r "$P" -o "$T/po" -f --report "$T/po/../po/sub/r.json"
+expect_rc 0 "$UE" convert -r "$P" -o "$T/rn" --report "$T/nodir/sub/r.json"
+cmp -s "$T/nodir/sub/r.json" "$T/rn/unearth-batch.json" && ok || bad "--report in new folders not written"
+: > "$T/afile"
+expect_rc 3 "$UE" convert -r "$P" -o "$T/rf" --report "$T/afile/r.json"
+grep -q "a file stands where its folder would be made" "$T/err" && ok || bad "report under a file: $(cat "$T/err")"
+[ ! -e "$T/rf" ] && ok || bad "a report that cannot be written left OUTDIR"
+
 # --follow-links: linked folders are entered once each, a link loop ends.
 L="$T/L"; mkdir -p "$L/real" "$T/elsewhere"
 cp "$T/demo/parkan/robot.msh" "$L/real/a.msh"; cp "$T/demo/parkan/robot.msh" "$T/elsewhere/b.msh"
