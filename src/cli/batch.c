@@ -2,12 +2,14 @@
  * into a private copy of OUT that mirrors the sources and is renamed into place at the end, with a
  * summary, a JSON report, and nothing left behind by a failure or an interrupt (docs/batch.md). */
 #define _DEFAULT_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/batch_run.h"
 
@@ -350,7 +352,30 @@ static int check_report_path(const cli_opts *o) {
     return 0;
 }
 
+/* A root that is not there (or cannot be read) is an input error of the command, not a record
+ * of the batch: it is said before OUTDIR is made, as single convert says it (exit 3). For
+ * ARCHIVE:ENTRY the file-system part is what must exist; the entry is the archive layer's. */
+static int check_root(const char *root) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", root);
+    struct stat st;
+    int found;
+    char *colon;
+    while ((found = stat(path, &st)) != 0 && (colon = strrchr(path, ':')) != NULL && colon != path) *colon = 0;
+    if (found == 0) found = access(path, S_ISDIR(st.st_mode) ? R_OK | X_OK : R_OK);
+    if (found == 0) return 0;
+    ue_diag d = {0};
+    ue_diag_add(&d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, root, "cannot open: %s", strerror(errno));
+    cli_print_diags(&d, 1);
+    ue_diag_free(&d);
+    return EXIT_IO;
+}
+
 static int check_batch_options(const cli_opts *o) {
+    for (size_t i = 0; i < o->input_count; i++) {
+        int rc = check_root(o->inputs[i]);
+        if (rc) return rc;
+    }
     if (names_a_file(o->output)) {
         cli_error("convert: with -r, -o names a directory, not %s (use --format for the file type)", o->output);
         return EXIT_USAGE;

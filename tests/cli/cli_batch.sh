@@ -171,6 +171,18 @@ expect_rc 3 "$UE" convert -r "$P" -o "$T/rf" --report "$T/afile/r.json"
 grep -q "a file stands where its folder would be made" "$T/err" && ok || bad "report under a file: $(cat "$T/err")"
 [ ! -e "$T/rf" ] && ok || bad "a report that cannot be written left OUTDIR"
 
+# A root that is not there, or cannot be read, is exit 3 before anything is written.
+expect_rc 3 "$UE" convert -r "$T/nonexist" -o "$T/q"
+grep -q "^error: $T/nonexist: cannot open: No such file or directory \[io.open\]" "$T/err" && ok || bad "missing root message: $(cat "$T/err")"
+[ ! -e "$T/q" ] && ok || bad "a missing root left OUTDIR"
+expect_rc 3 "$UE" convert -r "$P" "$T/nonexist.rlb:ROBOT.msh" -o "$T/q"
+[ ! -e "$T/q" ] && ok || bad "a missing ARCHIVE:ENTRY root left OUTDIR"
+if [ $unreadable = yes ]; then
+  expect_rc 3 "${AS[@]}" "$UE" convert -r "$G/locked" -o "$T/q"
+  grep -q "cannot open: Permission denied" "$T/err" && ok || bad "unreadable root message: $(cat "$T/err")"
+  [ ! -e "$T/q" ] && ok || bad "an unreadable root left OUTDIR"
+fi
+
 # --follow-links: linked folders are entered once each, a link loop ends.
 L="$T/L"; mkdir -p "$L/real" "$T/elsewhere"
 cp "$T/demo/parkan/robot.msh" "$L/real/a.msh"; cp "$T/demo/parkan/robot.msh" "$T/elsewhere/b.msh"
