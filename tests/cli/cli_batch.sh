@@ -194,6 +194,18 @@ check "loops skipped" "$(report "$T/lo/unearth-batch.json" 'sorted(x["input"].sp
 expect_rc 0 "$UE" convert -r "$L" -o "$T/ln"
 check "unfollowed links" "$(report "$T/ln/unearth-batch.json" 'd["summary"]["skipped"]')" 4
 
+# A link met before the real folder (byte order, or in an earlier folder) does not take its
+# models: the real path wins, and the link is the skipped record, whatever -j.
+R="$T/R"; mkdir -p "$R/gc" "$R/deep/x"; cp "$T/demo/parkan/robot.msh" "$R/gc/m.msh"
+ln -s gc "$R/a_link"; ln -s ../../gc "$R/deep/x/z"
+for j in 1 2; do
+  expect_rc 0 "$UE" convert -r "$R" -o "$T/rl$j" --follow-links -j $j
+  check "files under the real path (-j $j)" "$(cd "$T/rl$j" && find . -type f | sort | tr '\n' ' ')" "./gc/m.glb ./unearth-batch.json "
+  check "links skipped (-j $j)" "$(report "$T/rl$j/unearth-batch.json" '[(x["input"].split("/")[-1],x["kind"],x["status"]) for x in r if x["kind"]=="link"]')" \
+    "[('a_link', 'link', 'skipped'), ('z', 'link', 'skipped')]"
+done
+cmp -s "$T/rl1/gc/m.glb" "$T/rl2/gc/m.glb" && ok || bad "-j 1 and -j 2 differ with links"
+
 # SIGINT: the batch stops, says how far it got, and leaves no output file and no private copy.
 B="$T/big"; mkdir -p "$B"
 python3 -c "import sys; b=open(sys.argv[1],'rb').read(); [open(f'{sys.argv[2]}/m{i}.msh','wb').write(b) for i in range(1,1501)]" "$T/demo/parkan/robot.msh" "$B"
