@@ -2,11 +2,14 @@
  * into a private copy of OUT that mirrors the sources and is renamed into place at the end, with a
  * summary, a JSON report, and nothing left behind by a failure or an interrupt (docs/batch.md). */
 #define _DEFAULT_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/batch_run.h"
 
@@ -315,16 +318,32 @@ static bool names_a_file(const char *path) {
     return false;
 }
 
+/* The report's folders are made at the end; one that cannot be (a file stands in the way) is
+ * said now, before the work rather than after it. */
+static bool report_parent_ok(const char *report) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", report);
+    for (char *slash; (slash = strrchr(path, '/')) != NULL && slash != path;) {
+        *slash = 0;
+        struct stat st;
+        if (stat(path, &st) == 0) return S_ISDIR(st.st_mode);
+    }
+    return true; /* the current directory, or "/" */
+}
+
 static int check_report_path(const cli_opts *o) {
     if (!o->report) return 0;
     int rc = cli_check_output(o->verb, o->report, o->inputs, o->input_count);
     if (rc) return rc;
-    ue_diag d = {0};
-    ue_result r = ue_output_check_input(o->report, o->output, &d);
-    ue_diag_free(&d);
-    if (r != UE_OK) {
+    /* OUTDIR does not exist yet on a first run, so the check is by path, not by inode: a
+     * report inside it would make it hold a file the marker does not list (a foreign OUTDIR). */
+    if (ue_path_within(o->report, o->output)) {
         cli_error("convert: --report %s lies inside the output directory %s; put it elsewhere", o->report, o->output);
         return EXIT_USAGE;
+    }
+    if (!report_parent_ok(o->report)) {
+        cli_error("convert: --report %s: a file stands where its folder would be made", o->report);
+        return EXIT_IO;
     }
     if (!o->force && ue_path_exists(o->report)) {
         cli_error("convert: --report %s exists (use -f to replace it)", o->report);
@@ -333,7 +352,30 @@ static int check_report_path(const cli_opts *o) {
     return 0;
 }
 
+/* A root that is not there (or cannot be read) is an input error of the command, not a record
+ * of the batch: it is said before OUTDIR is made, as single convert says it (exit 3). For
+ * ARCHIVE:ENTRY the file-system part is what must exist; the entry is the archive layer's. */
+static int check_root(const char *root) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", root);
+    struct stat st;
+    int found;
+    char *colon;
+    while ((found = stat(path, &st)) != 0 && (colon = strrchr(path, ':')) != NULL && colon != path) *colon = 0;
+    if (found == 0) found = access(path, S_ISDIR(st.st_mode) ? R_OK | X_OK : R_OK);
+    if (found == 0) return 0;
+    ue_diag d = {0};
+    ue_diag_add(&d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, root, "cannot open: %s", strerror(errno));
+    cli_print_diags(&d, 1);
+    ue_diag_free(&d);
+    return EXIT_IO;
+}
+
 static int check_batch_options(const cli_opts *o) {
+    for (size_t i = 0; i < o->input_count; i++) {
+        int rc = check_root(o->inputs[i]);
+        if (rc) return rc;
+    }
     if (names_a_file(o->output)) {
         cli_error("convert: with -r, -o names a directory, not %s (use --format for the file type)", o->output);
         return EXIT_USAGE;
@@ -352,12 +394,26 @@ static int interrupted_exit(const batch_run *run, ue_outdir *out) {
     return 130; /* 128 + SIGINT, as shells report it */
 }
 
+/* Like every output, the report gets the folders it names (made only now, once the batch has
+ * succeeded, so a failed batch leaves none behind). */
+static ue_result write_report_file(const cli_opts *o, const char *text, ue_diag *d) {
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", o->report);
+    char *slash = strrchr(parent, '/');
+    ue_result r = UE_OK;
+    if (slash && slash != parent) {
+        *slash = 0;
+        r = ue_mkdirs(parent, d);
+    }
+    return r == UE_OK ? ue_file_write_atomic(o->report, text, strlen(text), o->force, d) : r;
+}
+
 static int write_report(const cli_opts *o, const char *text, ue_outdir *out) {
     ue_diag d = {0};
     ue_result r = ue_outdir_put(out, BATCH_MARKER, text, strlen(text), &d);
     if (r == UE_OK) r = ue_outdir_commit(out, &d);
     else ue_outdir_abort(out);
-    if (r == UE_OK && o->report) r = ue_file_write_atomic(o->report, text, strlen(text), o->force, &d);
+    if (r == UE_OK && o->report) r = write_report_file(o, text, &d);
     if (r != UE_OK) cli_print_diags(&d, 5);
     ue_diag_free(&d);
     return r == UE_OK ? 0 : cli_exit_code(r);

@@ -11,14 +11,6 @@
 #include "unearth/gltf.h"
 #include "unearth/obj.h"
 
-/* The name after the last '/' or ':' of a model address ("d/objects.rlb:ROBOT.msh" → "ROBOT.msh"). */
-static const char *address_base(const char *address) {
-    const char *base = address;
-    for (const char *p = address; *p; p++)
-        if (*p == '/' || *p == ':') base = p + 1;
-    return base;
-}
-
 static const char *file_part(const char *rel) {
     if (!rel) return NULL;
     const char *slash = strrchr(rel, '/');
@@ -66,11 +58,9 @@ static void model_failed(batch_record *rec, ue_result r) {
 bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found *model, batch_output *out) {
     ue_scene s;
     ue_scene_init(&s);
-    char base[sizeof s.name]; /* scene names hold 63 bytes: cut between characters */
-    ue_utf8_copy(address_base(model->name), base, sizeof base);
-    memcpy(s.name, base, sizeof base);
     memset(out, 0, sizeof *out);
-    ue_result r = ue_model_to_scene(model, base, run->o->mode, run->format_opts, &s, &rec->diag);
+    /* As single convert does: origin (Parkan's WEAR and libraries beside the model), --scale. */
+    ue_result r = cli_convert_scene(run->o, run->format_opts, model, &s, &rec->diag);
     if (r == UE_OK) r = export_scene(run, rec, &s, &out->main, &out->side, &rec->diag);
     ue_scene_free(&s);
     free(model->data);

@@ -83,16 +83,21 @@ void batch_records_free(batch_records *l) {
 typedef struct walk {
     bool follow_links;
     batch_names *seen; /* every directory entered, as "DEVICE:INODE" (a hash set: linear work) */
+    batch_names *real; /* --follow-links: every directory reachable from the roots without a link */
     batch_records *out;
     bool nomem;
 } walk;
 
 enum { MAX_WALK_DEPTH = 256 }; /* deeper trees are reported, not descended (stack bound) */
 
+static void dir_key(const struct stat *st, char key[64]) {
+    snprintf(key, 64, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+}
+
 /* Marks a directory entered; false when it was entered before (a loop or a second link). */
 static bool first_visit(walk *w, const struct stat *st) {
     char key[64];
-    snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+    dir_key(st, key);
     if (batch_names_has(w->seen, key)) return false;
     if (batch_names_reserve(w->seen, key) != UE_OK) w->nomem = true;
     return !w->nomem;
@@ -113,13 +118,48 @@ static void add_file(walk *w, const char *path, const char *rel, const struct st
     if (r) r->size = (uint64_t)st->st_size;
 }
 
-static void walk_dir(walk *w, const char *path, const char *rel, int depth);
-
 static int by_name(const struct dirent **a, const struct dirent **b) {
     return strcmp((*a)->d_name, (*b)->d_name); /* bytes, not the locale: the same order everywhere */
 }
 
 static int not_hidden(const struct dirent *e) { return e->d_name[0] != '.'; }
+
+static void walk_dir(walk *w, const char *path, const char *rel, int depth);
+
+/* Whether a directory a link leads to is also reached by real folders alone: then that path
+ * is where its models land, whichever of the two comes first in byte order. */
+static bool reached_without_link(const walk *w, const struct stat *st) {
+    char key[64];
+    dir_key(st, key);
+    return w->real && batch_names_has(w->real, key);
+}
+
+/* --follow-links, before the walk: every directory below `path` reached without a link goes
+ * into w->real (one more listing per directory, and only with that option). */
+static void mark_real(walk *w, const char *path, int depth) {
+    struct dirent **names;
+    int n = depth > MAX_WALK_DEPTH ? -1 : scandir(path, &names, not_hidden, by_name);
+    for (int i = 0; i < n; i++) {
+        char child[4096];
+        struct stat st;
+        int a = snprintf(child, sizeof child, "%s/%s", path, names[i]->d_name);
+        bool dir_like = names[i]->d_type == DT_DIR || names[i]->d_type == DT_UNKNOWN;
+        if (!w->nomem && dir_like && a > 0 && (size_t)a < sizeof child && lstat(child, &st) == 0 &&
+            S_ISDIR(st.st_mode)) {
+            char key[64];
+            dir_key(&st, key);
+            if (batch_names_has(w->real, key)) {
+                free(names[i]);
+                continue; /* a bind mount seen twice: once is enough */
+            }
+            if (batch_names_reserve(w->real, key) != UE_OK) w->nomem = true;
+            else mark_real(w, child, depth + 1);
+        }
+        free(names[i]);
+    }
+    if (n >= 0) free(names);
+}
+
 
 /* One name found in a directory: `path` on disk, `rel` its mirrored path. A regular file as
  * the directory says (d_type) is recorded without a stat, its size 0 (unknown): the reader
@@ -145,6 +185,9 @@ static void walk_child(walk *w, const char *path, const char *rel, unsigned char
         if (link && !w->follow_links)
             note(w, BATCH_LINK, path, BATCH_SKIPPED,
                  "symbolic link to a directory, not followed (use --follow-links)");
+        else if (link && reached_without_link(w, &st))
+            note(w, BATCH_LINK, path, BATCH_SKIPPED,
+                 "directory already visited (by its own path, which wins over a link to it)");
         else if (!first_visit(w, &st))
             note(w, link ? BATCH_LINK : BATCH_DIRECTORY, path, BATCH_SKIPPED,
                  "directory already visited (a link loop or a second link to it)");
@@ -214,11 +257,24 @@ static void walk_root(walk *w, const char *root, bool several) {
     }
 }
 
+/* A root is a real path (the user chose it), and so is everything below it without a link. */
+static void mark_roots(walk *w, const char *root) {
+    struct stat st;
+    if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) return;
+    char key[64];
+    dir_key(&st, key);
+    if (batch_names_has(w->real, key)) return;
+    if (batch_names_reserve(w->real, key) != UE_OK) w->nomem = true;
+    else mark_real(w, root, 0);
+}
+
 ue_result batch_walk(const char *const *roots, size_t root_count, bool follow_links,
                      batch_records *out) {
-    walk w = {follow_links, batch_names_new(), out, false};
-    w.nomem = !w.seen;
+    walk w = {follow_links, batch_names_new(), follow_links ? batch_names_new() : NULL, out, false};
+    w.nomem = !w.seen || (follow_links && !w.real);
+    for (size_t i = 0; i < root_count && !w.nomem && follow_links; i++) mark_roots(&w, roots[i]);
     for (size_t i = 0; i < root_count && !w.nomem; i++) walk_root(&w, roots[i], root_count > 1);
     batch_names_free(w.seen);
+    if (w.real) batch_names_free(w.real);
     return w.nomem ? UE_ERR_NOMEM : UE_OK;
 }

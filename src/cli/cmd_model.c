@@ -396,22 +396,28 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
     return ue_mkdirs(parent, d);
 }
 
-/* The model as a scene named after it; the format checks its options (--lod/--group). */
-static ue_result job_scene(job *j, const cli_opts *o, const ue_model_options *format_opts, ue_scene *s) {
+/* The model as a scene named after it; the format checks its options (--lod/--group). A
+ * format that finds companion files (Parkan: the WEAR and material libraries, and --data's
+ * folder, which is searched only for a model with an origin) declares the option "origin"
+ * and is told where the model was found. Batch and single convert share this, so a model
+ * converts to the same bytes either way. */
+ue_result cli_convert_scene(const cli_opts *o, const ue_model_options *format_opts, ue_model_found *m,
+                            ue_scene *s, ue_diag *d) {
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
-    ue_utf8_copy(model_base_name(j->model.name), base, sizeof base);
+    ue_utf8_copy(model_base_name(m->name), base, sizeof base);
     memcpy(s->name, base, sizeof base);
-    /* A format that finds companion files (Parkan: the WEAR and material libraries) declares
-     * the option "origin" and is told where the model was found. */
     model_opts with = {{{0}}, {NULL, 0}};
     size_t n = 0;
     for (size_t i = 0; i < format_opts->count && n + 1 < sizeof with.items / sizeof with.items[0]; i++)
         with.items[n++] = format_opts->items[i];
-    for (size_t i = 0; i < j->model.format->option_count; i++)
-        if (strcmp(j->model.format->options[i].key, "origin") == 0) with.items[n++] = (ue_model_option){"origin", j->model.name};
+    for (size_t i = 0; i < m->format->option_count; i++)
+        if (strcmp(m->format->options[i].key, "origin") == 0) with.items[n++] = (ue_model_option){"origin", m->name};
     with.list.items = with.items;
     with.list.count = n;
-    return ue_model_to_scene(&j->model, base, o->mode, &with.list, s, &j->diag);
+    ue_result r = ue_model_to_scene(m, base, o->mode, &with.list, s, d);
+    double scale;
+    if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
+    return r;
 }
 
 /* The file a job writes beside its output (.bin of a .gltf, .mtl of an .obj), by the same
@@ -437,9 +443,7 @@ static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
 static void run_job(job *j, const cli_opts *o, const ue_model_options *format_opts) {
     ue_scene s;
     ue_scene_init(&s);
-    j->result = job_scene(j, o, format_opts, &s);
-    double scale;
-    if (j->result == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(&s, scale);
+    j->result = cli_convert_scene(o, format_opts, &j->model, &s, &j->diag);
     if (j->result == UE_OK) j->result = job_write(j, o, &s);
     ue_scene_free(&s);
 }

@@ -583,6 +583,15 @@ static bool output_real_path(const char *output, char out[PATH_MAX], bool *exist
     return true;
 }
 
+bool ue_path_within(const char *path, const char *dir) {
+    char p[PATH_MAX], q[PATH_MAX];
+    bool exists;
+    if (!output_real_path(path, p, &exists) || !output_real_path(dir, q, &exists)) return false;
+    size_t n = strlen(q);
+    if (strncmp(p, q, n) != 0) return false;
+    return p[n] == 0 || p[n] == '/' || (n == 1 && q[0] == '/');
+}
+
 ue_result ue_output_check_input(const char *output, const char *input, ue_diag *d) {
     char in_path[PATH_MAX], out_path[PATH_MAX];
     file_id in_id, out_id;

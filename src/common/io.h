@@ -46,6 +46,10 @@ void ue_remove_tree(const char *path);
  * `input` may be an OUTER:ENTRY chain: the file system part of it is what counts. An input
  * that does not exist cannot be harmed and passes. */
 ue_result ue_output_check_input(const char *output, const char *input, ue_diag *d);
+/* Whether `path` is `dir` or lies below it, where the kernel would put them: both resolved the
+ * same way (existing parts canonicalised, links followed; parts not made yet taken as named),
+ * so it also answers for a directory that a writer has yet to create. */
+bool ue_path_within(const char *path, const char *dir);
 
 /* Who may replace an existing, non-empty output directory: `owns` says whether every file in
  * `dir` is one that this writer writes (a previous output of the same verb). */

@@ -98,6 +98,30 @@ validate_gltf "$T/o1/archives/outer.rlb/empty.bin/ROBOT.glb" "$T/o1/models/Robot
 expect_rc 0 "$UE" convert "$G/models/robot.MSH" -o "$T/single.glb"
 cmp -s "$T/single.glb" "$T/o1/models/robot.glb" && ok || bad "batch output differs from convert of one model"
 
+# Parkan models find their WEAR and libraries beside them in a batch as in a single convert
+# (the "origin" option): a copy of the demo folder gives textured output, byte for byte the same.
+P="$T/P"; cp -r "$T/demo/parkan" "$P"
+expect_rc 0 "$UE" convert -r "$P" -o "$T/po"
+expect_rc 0 "$UE" convert "$P/robot.msh" -o "$T/p_robot.glb"
+cmp -s "$T/p_robot.glb" "$T/po/robot.glb" && ok || bad "batch robot.glb differs from the single convert"
+expect_rc 0 "$UE" convert "$P/objects.rlb:ROBOT.msh" -o "$T/p_entry.glb"
+cmp -s "$T/p_entry.glb" "$T/po/objects.rlb/ROBOT.glb" && ok || bad "batch objects.rlb:ROBOT.msh differs from the single convert"
+check "textured robot" "$(grep -c '"images"' "$T/po/robot.glb")" 1
+check "no origin note" "$(grep -c 'msh.material.origin' "$T/po/unearth-batch.json")" 0
+# --scale is applied in a batch as in a single convert.
+expect_rc 0 "$UE" convert -r "$P" -o "$T/ps" --scale 2.5
+expect_rc 0 "$UE" convert "$P/robot.msh" -o "$T/p_scaled.glb" --scale 2.5
+cmp -s "$T/p_scaled.glb" "$T/ps/robot.glb" && ok || bad "batch --scale differs from the single convert"
+cmp -s "$T/p_scaled.glb" "$T/p_robot.glb" && bad "--scale changed nothing" || ok
+# --data names where the libraries are: a model with only its WEAR beside it finds them there.
+mkdir -p "$T/PD/m" "$T/PD/data"; cp "$P/robot.msh" "$P/robot.wea" "$T/PD/m/"
+cp "$P/Material.lib" "$P/Textures.lib" "$T/PD/data/"
+expect_rc 0 "$UE" convert -r "$T/PD/m" -o "$T/pd" --data "$T/PD/data"
+cmp -s "$T/p_robot.glb" "$T/pd/robot.glb" && ok || bad "batch --data did not find the libraries"
+expect_rc 0 "$UE" convert -r "$T/PD/m" -o "$T/pn"
+cmp -s "$T/p_robot.glb" "$T/pn/robot.glb" && bad "without --data the libraries were found anyway" || ok
+check "missing library noted" "$(grep -c 'msh.material.library' "$T/pn/unearth-batch.json")" 1
+
 # -j 2 gives the same bytes, file for file, and the same report but for its "output".
 expect_rc 1 "${AS[@]}" "$UE" convert -r "$G" -o "$T/o2" -j 2
 (cd "$T/o1" && find . -type f ! -name unearth-batch.json | sort) > "$T/l1"
@@ -134,6 +158,31 @@ expect_rc 2 "$UE" convert -r "$G" -o "$T/one.glb"
 expect_rc 2 "$UE" convert "$G/models/robot.msh" -o "$T/x.glb" --report "$T/r.json"
 expect_rc 2 "$UE" convert -r "$G" -o "$G/out"                 # inside the input
 
+# --report inside OUTDIR is refused up front (the next -f run would find a foreign file there),
+# however the path is spelt and whether OUTDIR exists yet; its missing folders are made.
+expect_rc 2 "$UE" convert -r "$P" -o "$T/ri" --report "$T/ri/r.json"
+grep -q "lies inside the output directory" "$T/err" && ok || bad "report-inside message: $(cat "$T/err")"
+[ ! -e "$T/ri" ] && ok || bad "a refused report left OUTDIR"
+expect_rc 2 "$UE" convert -r "$P" -o "$T/po" -f --report "$T/po/../po/sub/r.json"
+expect_rc 0 "$UE" convert -r "$P" -o "$T/rn" --report "$T/nodir/sub/r.json"
+cmp -s "$T/nodir/sub/r.json" "$T/rn/unearth-batch.json" && ok || bad "--report in new folders not written"
+: > "$T/afile"
+expect_rc 3 "$UE" convert -r "$P" -o "$T/rf" --report "$T/afile/r.json"
+grep -q "a file stands where its folder would be made" "$T/err" && ok || bad "report under a file: $(cat "$T/err")"
+[ ! -e "$T/rf" ] && ok || bad "a report that cannot be written left OUTDIR"
+
+# A root that is not there, or cannot be read, is exit 3 before anything is written.
+expect_rc 3 "$UE" convert -r "$T/nonexist" -o "$T/q"
+grep -q "^error: $T/nonexist: cannot open: No such file or directory \[io.open\]" "$T/err" && ok || bad "missing root message: $(cat "$T/err")"
+[ ! -e "$T/q" ] && ok || bad "a missing root left OUTDIR"
+expect_rc 3 "$UE" convert -r "$P" "$T/nonexist.rlb:ROBOT.msh" -o "$T/q"
+[ ! -e "$T/q" ] && ok || bad "a missing ARCHIVE:ENTRY root left OUTDIR"
+if [ $unreadable = yes ]; then
+  expect_rc 3 "${AS[@]}" "$UE" convert -r "$G/locked" -o "$T/q"
+  grep -q "cannot open: Permission denied" "$T/err" && ok || bad "unreadable root message: $(cat "$T/err")"
+  [ ! -e "$T/q" ] && ok || bad "an unreadable root left OUTDIR"
+fi
+
 # --follow-links: linked folders are entered once each, a link loop ends.
 L="$T/L"; mkdir -p "$L/real" "$T/elsewhere"
 cp "$T/demo/parkan/robot.msh" "$L/real/a.msh"; cp "$T/demo/parkan/robot.msh" "$T/elsewhere/b.msh"
@@ -144,6 +193,18 @@ check "followed models" "$(report "$T/lo/unearth-batch.json" 'd["summary"]["conv
 check "loops skipped" "$(report "$T/lo/unearth-batch.json" 'sorted(x["input"].split("/")[-1] for x in r if "already visited" in (x["reason"] or ""))')" "['link2', 'self', 'up']"
 expect_rc 0 "$UE" convert -r "$L" -o "$T/ln"
 check "unfollowed links" "$(report "$T/ln/unearth-batch.json" 'd["summary"]["skipped"]')" 4
+
+# A link met before the real folder (byte order, or in an earlier folder) does not take its
+# models: the real path wins, and the link is the skipped record, whatever -j.
+R="$T/R"; mkdir -p "$R/gc" "$R/deep/x"; cp "$T/demo/parkan/robot.msh" "$R/gc/m.msh"
+ln -s gc "$R/a_link"; ln -s ../../gc "$R/deep/x/z"
+for j in 1 2; do
+  expect_rc 0 "$UE" convert -r "$R" -o "$T/rl$j" --follow-links -j $j
+  check "files under the real path (-j $j)" "$(cd "$T/rl$j" && find . -type f | sort | tr '\n' ' ')" "./gc/m.glb ./unearth-batch.json "
+  check "links skipped (-j $j)" "$(report "$T/rl$j/unearth-batch.json" '[(x["input"].split("/")[-1],x["kind"],x["status"]) for x in r if x["kind"]=="link"]')" \
+    "[('a_link', 'link', 'skipped'), ('z', 'link', 'skipped')]"
+done
+cmp -s "$T/rl1/gc/m.glb" "$T/rl2/gc/m.glb" && ok || bad "-j 1 and -j 2 differ with links"
 
 # SIGINT: the batch stops, says how far it got, and leaves no output file and no private copy.
 B="$T/big"; mkdir -p "$B"
