@@ -155,10 +155,11 @@ static void nres_extract_and_pack(void) {
 static void nres_pack_across_read_ahead_batches(void) {
     ue_nres n;
     ue_nres_init(&n);
-    uint8_t *bytes = malloc(300u << 10);
+    const size_t pool = (300u << 10) + 700; /* entry i takes its bytes from offset i */
+    uint8_t *bytes = malloc(pool);
     REQUIRE(bytes);
     uint32_t x = 12345;
-    for (size_t i = 0; i < (300u << 10); i++) bytes[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+    for (size_t i = 0; i < pool; i++) bytes[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
     for (int i = 0; i < 700; i++) {
         size_t size = 1 + (size_t)(i * 37 % 9000);
         if (i % 100 == 50) size = 300u << 10;               /* never read ahead */
