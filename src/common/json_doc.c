@@ -197,29 +197,6 @@ static long hex4(const char *p, const char *end) {
     return v;
 }
 
-static size_t put_utf8(uint32_t cp, char *o) {
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* "\uXXXX" (with its low half when it is a high surrogate) at p → code point; the escape's
  * length in *used, 0 on error (reported). */
 static uint32_t unicode_escape(parser *ps, const char *p, size_t *used) {
@@ -254,7 +231,7 @@ static size_t escape(parser *ps, const char *p, char *o, size_t *out_len) {
     size_t used;
     uint32_t cp = unicode_escape(ps, p, &used);
     if (!used) return 0;
-    *out_len = put_utf8(cp, o);
+    *out_len = ue_utf8_encode(cp, o);
     return used;
 }
 

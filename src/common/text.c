@@ -33,7 +33,7 @@ static int cp1251_byte(uint32_t cp) {
     return -1;
 }
 
-static size_t utf8_encode(uint32_t cp, char seq[4]) {
+size_t ue_utf8_encode(uint32_t cp, char seq[4]) {
     if (cp < 0x80) {
         seq[0] = (char)cp;
         return 1;
@@ -69,7 +69,7 @@ size_t ue_cp1251_to_utf8(const char *in, char *out, size_t out_size) {
     if (out_size == 0) return 0;
     for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
         char seq[4];
-        size_t len = utf8_encode(cp1251_code_point(*p), seq);
+        size_t len = ue_utf8_encode(cp1251_code_point(*p), seq);
         if (!put_whole(out, out_size, &o, seq, len)) break;
     }
     out[o] = 0;
@@ -153,7 +153,7 @@ size_t ue_entry_name_to_utf8(const char *shown, char *out, size_t out_size) {
         int lo = hi >= 0 ? hex_digit(p[3]) : -1;
         if (lo >= 0 && hi >= 8) {
             /* An escaped byte of the upper half is a CP1251 letter or sign. */
-            len = utf8_encode(cp1251_code_point((unsigned char)(hi * 16 + lo)), seq);
+            len = ue_utf8_encode(cp1251_code_point((unsigned char)(hi * 16 + lo)), seq);
             used = 4;
         } else {
             /* Control-byte escapes and "\\" stay escaped: they are not text. */

@@ -9,6 +9,8 @@
 /* Decodes the UTF-8 character at s (at most n bytes) into *cp and returns its length (1–4),
  * or 0 when the bytes are not well-formed UTF-8 (overlong, surrogate, beyond U+10FFFF, cut). */
 size_t ue_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/* The UTF-8 bytes of code point cp (< 0x110000) into seq; their count (1..4). */
+size_t ue_utf8_encode(uint32_t cp, char seq[4]);
 /* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
  * Returns the output length. */
 size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
