@@ -184,6 +184,32 @@ const cli_verb_def *cli_verb_find(const char *name);
 const cli_option_def *cli_options(size_t *count);
 const cli_option_def *cli_option_by_id(cli_opt_id id);
 bool cli_verb_accepts(const cli_verb_def *v, cli_opt_id id);
+/* Whether `id` is one of the ordered operations of `v` (edit's), rather than a plain option:
+ * convert takes --scale as a plain option, once. */
+bool cli_is_operation(const cli_verb_def *v, cli_opt_id id);
+/* The options of `v` in the order help and man page show them, operations last; returns how
+ * many (at most OPT_COUNT_). */
+size_t cli_verb_options(const cli_verb_def *v, const cli_option_def **out);
+/* The exit codes of the CLI contract with what each means, for the help and the man page. */
+typedef struct cli_exit_code_def {
+    int code;
+    const char *meaning;
+} cli_exit_code_def;
+const cli_exit_code_def *cli_exit_codes(size_t *count);
+char cli_ascii_lower(char c);
+
+/* Usage hints (src/cli/hints.c): each returns 0 when it does not apply, else prints the one-line
+ * usage error with its hint and returns EXIT_USAGE. */
+/* `unearth FILE VERB ...` or `unearth FILE`: the command with the verb first. */
+int cli_hint_file_first(int argc, char **argv);
+/* A required -o missing while a surplus or non-existent last input looks like the output. */
+int cli_hint_missing_output(const cli_verb_def *v, const cli_opts *o);
+/* --data naming no directory. */
+int cli_hint_data_dir(const char *verb, const char *data);
+/* pack given a file (an archive: extract it first). */
+int cli_hint_pack_input(const char *input, const char *output);
+/* convert -o robot.fbx / robot.png / robot.msh: a file type convert does not write. */
+int cli_hint_output_type(const char *verb, const char *output);
 /* The closest of `candidates` to `word` when it is a plausible typo of it, else NULL. */
 const char *cli_closest(const char *word, const char *const *candidates, size_t count);
 /* Prints "unearth: VERB: MESSAGE; see 'unearth VERB --help'" (one line) and returns EXIT_USAGE;

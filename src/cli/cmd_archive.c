@@ -212,7 +212,8 @@ int cmd_extract(const cli_opts *o) {
 }
 
 int cmd_pack(const cli_opts *o) {
-    int refused = cli_refuse_existing("pack", o->output, o->force);
+    int refused = cli_hint_pack_input(o->inputs[0], o->output);
+    if (!refused) refused = cli_refuse_existing("pack", o->output, o->force);
     if (refused) return refused;
     ue_diag d = {0};
     ue_pack_options how = {o->level_given ? (int)o->level : UE_PACK_LEVEL_MANIFEST};

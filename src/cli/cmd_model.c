@@ -322,13 +322,11 @@ typedef struct job_queue {
     const ue_model_options *format_opts;
 } job_queue;
 
-static char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
 static bool ends_with_nocase(const char *s, const char *suffix) {
     size_t n = strlen(s), k = strlen(suffix);
     if (n < k) return false;
     for (size_t i = 0; i < k; i++)
-        if (ascii_lower(s[n - k + i]) != ascii_lower(suffix[i])) return false;
+        if (cli_ascii_lower(s[n - k + i]) != cli_ascii_lower(suffix[i])) return false;
     return true;
 }
 
@@ -495,6 +493,8 @@ static int gather_inputs(const char *path, bool recursive, char ***list, size_t 
  * extension is a usage error rather than a file whose name lies about its contents. */
 static int choose_output_kind(const cli_opts *o, bool *to_file, out_kind *kind) {
     out_kind by_name = kind_of_path(o->output);
+    int foreign = by_name == OUT_DIR ? cli_hint_output_type(o->verb, o->output) : 0;
+    if (foreign) return foreign;
     out_kind by_option = o->format ? kind_of_format(o->format) : OUT_DIR;
     if (o->format && by_option == OUT_DIR) {
         cli_error("convert: --format takes glb, gltf or obj, not %s", o->format);

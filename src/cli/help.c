@@ -169,7 +169,8 @@ static const cli_verb_def verb_table[] = {
      "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
      "                [--scale S] [--format F] [--no-animation-pointer] [-j N] [-f]\n"
      "                [--strict|--tolerant] [-q|-v]\n"
-     "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links] [-j N] ...",
+     "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links] [-j N]\n"
+     "                [--data DIR] [--scale S] ...",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n"
@@ -267,6 +268,57 @@ const cli_option_def *cli_option_by_id(cli_opt_id id) {
 
 bool cli_verb_accepts(const cli_verb_def *v, cli_opt_id id) { return (v->options >> id) & 1ul; }
 
+/* 130 is what a shell reports for a program ended by SIGINT: `convert -r` returns it itself
+ * after saying how far it got; every other verb is ended by the signal. */
+static const cli_exit_code_def exit_code_table[] = {
+    {0, "ok"},
+    {1, "invalid input, a round-trip mismatch, or something dropped with --tolerant"},
+    {2, "usage error (verb, option, value, or an existing output without -f)"},
+    {3, "I/O or internal error (a missing file, an unwritable output, out of memory)"},
+    {130, "interrupted (Ctrl-C)"},
+};
+
+const cli_exit_code_def *cli_exit_codes(size_t *count) {
+    *count = sizeof exit_code_table / sizeof exit_code_table[0];
+    return exit_code_table;
+}
+
+static void print_exit_codes(void) {
+    puts("Exit codes:");
+    for (size_t i = 0; i < sizeof exit_code_table / sizeof exit_code_table[0]; i++)
+        printf("  %-4d %s\n", exit_code_table[i].code, exit_code_table[i].meaning);
+}
+
+static bool takes_operations(const cli_verb_def *v) { return (v->options & EDIT_OPS) == EDIT_OPS; }
+
+bool cli_is_operation(const cli_verb_def *v, cli_opt_id id) {
+    return id >= OPT_RENAME_NODE && takes_operations(v);
+}
+
+/* An edit operation that `v` takes as a plain option (convert's --scale). */
+static bool borrowed_operation(const cli_verb_def *v, cli_opt_id id) {
+    return id >= OPT_RENAME_NODE && cli_verb_accepts(v, id) && !cli_is_operation(v, id);
+}
+
+static size_t add_borrowed(const cli_verb_def *v, const cli_option_def **out, size_t n) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++)
+        if (borrowed_operation(v, option_table[i].id)) out[n++] = &option_table[i];
+    return n;
+}
+
+/* Table order, except that borrowed operations join the options that choose what is converted,
+ * after --data (a verb without --data has no operations, so they close its list). */
+size_t cli_verb_options(const cli_verb_def *v, const cli_option_def **out) {
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
+        const cli_option_def *opt = &option_table[i];
+        if (!cli_verb_accepts(v, opt->id) || borrowed_operation(v, opt->id)) continue;
+        out[n++] = opt;
+        if (opt->id == OPT_DATA) n = add_borrowed(v, out, n);
+    }
+    return cli_verb_accepts(v, OPT_DATA) ? n : add_borrowed(v, out, n);
+}
+
 /* Prints text with every line indented by `indent` spaces. */
 static void print_indented(const char *text, int indent) {
     while (*text) {
@@ -299,11 +351,10 @@ static void print_option(const cli_verb_def *v, const cli_option_def *opt) {
 }
 
 static void print_options(const cli_verb_def *v, bool operations) {
-    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
-        const cli_option_def *opt = &option_table[i];
-        bool is_operation = opt->id >= OPT_RENAME_NODE;
-        if (cli_verb_accepts(v, opt->id) && is_operation == operations) print_option(v, opt);
-    }
+    const cli_option_def *shown[OPT_COUNT_];
+    size_t count = cli_verb_options(v, shown);
+    for (size_t i = 0; i < count; i++)
+        if (cli_is_operation(v, shown[i]->id) == operations) print_option(v, shown[i]);
 }
 
 static bool takes_single_values(const cli_verb_def *v) {
@@ -317,7 +368,7 @@ void cli_help_verb(const cli_verb_def *v) {
     print_indented(v->details, 0);
     puts("\nOptions:");
     print_options(v, false);
-    if (v->options & EDIT_OPS) {
+    if (takes_operations(v)) {
         puts("\nOperations (applied in the order given):");
         print_options(v, true);
     }
@@ -326,6 +377,8 @@ void cli_help_verb(const cli_verb_def *v) {
     if (takes_single_values(v)) puts("Options that take one value also accept --option=VALUE.");
     puts("\nExamples:");
     print_indented(v->examples, 2);
+    putchar('\n');
+    print_exit_codes();
 }
 
 void cli_help_overview(void) {
@@ -335,8 +388,8 @@ void cli_help_overview(void) {
     for (size_t i = 0; i < sizeof verb_table / sizeof verb_table[0]; i++)
         printf("  %-10s %s\n", verb_table[i].name, verb_table[i].summary);
     puts("\nARCHIVE and FILE may name an entry inside a container: OUTER:ENTRY (repeatable;\n"
-         "#N = entry N by index). Data and reports go to stdout, diagnostics to stderr.\n"
-         "Exit codes: 0 ok, 1 invalid input or round-trip mismatch, 2 usage, 3 I/O or internal.");
+         "#N = entry N by index). Data and reports go to stdout, diagnostics to stderr.\n");
+    print_exit_codes();
 }
 
 /* The option table of one verb (or of all of them), one option a line: long form, short form

@@ -59,10 +59,9 @@ static void put_verb(const cli_verb_def *v) {
     puts(".");
     puts(".PP");
     put_roff_str(v->details);
-    size_t count;
-    const cli_option_def *options = cli_options(&count);
-    for (size_t i = 0; i < count; i++)
-        if (cli_verb_accepts(v, options[i].id)) put_option(v, &options[i]);
+    const cli_option_def *shown[OPT_COUNT_];
+    size_t count = cli_verb_options(v, shown);
+    for (size_t i = 0; i < count; i++) put_option(v, shown[i]);
     puts(".PP\nExamples:\n.RS");
     put_literal(v->examples);
     puts(".RE");
@@ -89,8 +88,13 @@ void cli_print_man_page(void) {
     size_t count;
     const cli_verb_def *verbs = cli_verbs(&count);
     for (size_t i = 0; i < count; i++) put_verb(&verbs[i]);
-    puts(".SH EXIT STATUS\n"
-         "0 ok, 1 invalid input or round-trip mismatch, 2 usage, 3 I/O or internal error.\n"
-         ".SH SEE ALSO\n"
+    puts(".SH EXIT STATUS");
+    const cli_exit_code_def *codes = cli_exit_codes(&count);
+    for (size_t i = 0; i < count; i++) {
+        printf(".TP\n%d\n", codes[i].code);
+        put_roff_str(codes[i].meaning);
+        putchar('\n');
+    }
+    puts(".SH SEE ALSO\n"
          "The project's README.md and docs/ (formats, glTF output, JSON reports, output safety).");
 }

@@ -125,11 +125,15 @@ static bool parse_long(const char *s, long *out) {
     return end != s && !*end && errno == 0;
 }
 
+char cli_ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* Choices match in any letter case, as output extensions do ("--format OBJ" as "-o X.OBJ"). */
 static bool is_choice(const char *choices, const char *value) {
     size_t len = strlen(value);
     for (const char *c = choices; *c;) {
-        size_t n = strcspn(c, "|");
-        if (n == len && !strncmp(c, value, len)) return true;
+        size_t n = strcspn(c, "|"), k = 0;
+        while (k < n && k < len && cli_ascii_lower(value[k]) == c[k]) k++;
+        if (n == len && k == len) return true;
         c += n + (c[n] == '|');
     }
     return false;
@@ -145,6 +149,12 @@ static int check_value(const cli_verb_def *v, const cli_option_def *opt, const c
     if (opt->choices && !is_choice(opt->choices, value))
         return cli_usage_error(v->name, "%s takes one of %s, not '%s'", spelled, opt->choices, value);
     return 0;
+}
+
+/* An accepted choice is stored in the table's (lower) case, so the verbs compare it exactly;
+ * the value lies in argv, which C lets a program change. */
+static void lower_choice(char *value) {
+    for (char *p = value; *p; p++) *p = cli_ascii_lower(*p);
 }
 
 static void store_option(cli_opts *o, const cli_option_def *opt, const char *const *values, long number) {
@@ -197,11 +207,11 @@ static int take_option(parse_state *ps, int argc, char **argv, int *i) {
     if (!opt) return unknown_option(v, spelled);
     if (!cli_verb_accepts(v, opt->id)) return inapplicable_option(v, spelled, opt->id);
     int n = opt->value_count;
-    bool operation = opt->id >= OPT_RENAME_NODE;
+    bool operation = cli_is_operation(v, opt->id);
     if (eq && n == 0) return cli_usage_error(v->name, "%s takes no value", spelled);
     if (eq && n > 1)
         return cli_usage_error(v->name, "%s takes %d values: %s %s", spelled, n, spelled, opt->metavar);
-    const char *values[3] = {eq ? eq + 1 : NULL, NULL, NULL};
+    char *values[3] = {eq ? argv[*i] + (eq - arg) + 1 : NULL, NULL, NULL};
     if (!eq && n > argc - 1 - *i)
         return cli_usage_error(v->name, "%s needs %s: %s %s", spelled, n > 1 ? "values" : "a value",
                                spelled, opt->id == OPT_OUTPUT ? v->output : opt->metavar);
@@ -212,7 +222,8 @@ static int take_option(parse_state *ps, int argc, char **argv, int *i) {
     ps->seen |= 1ul << opt->id;
     long number = 0;
     int rc = n == 1 ? check_value(v, opt, spelled, values[0], &number) : 0;
-    if (!rc) store_option(ps->o, opt, values, number);
+    if (!rc && opt->choices) lower_choice(values[0]);
+    if (!rc) store_option(ps->o, opt, (const char *const *)values, number);
     return rc;
 }
 
@@ -237,6 +248,8 @@ static int check_complete(const parse_state *ps) {
     if ((ps->seen & both) == both) return cli_usage_error(v->name, "--strict and --tolerant exclude each other");
     both = (1ul << OPT_QUIET) | (1ul << OPT_VERBOSE);
     if ((ps->seen & both) == both) return cli_usage_error(v->name, "-q and -v exclude each other");
+    int hint = cli_hint_missing_output(v, o);
+    if (hint) return hint;
     if (!v->inputs && o->input_count)
         return cli_usage_error(v->name, "unexpected argument %s (%s takes no inputs)", o->inputs[0], v->name);
     int name_len = v->inputs ? (int)strcspn(v->inputs, ".") : 0;
@@ -246,7 +259,7 @@ static int check_complete(const parse_state *ps) {
         return cli_usage_error(v->name, "takes one %.*s, not %zu (unexpected %s)", name_len, v->inputs,
                                o->input_count, o->inputs[v->max_inputs]);
     if (v->output && !o->output) return cli_usage_error(v->name, "-o %s is required", v->output);
-    return 0;
+    return cli_hint_data_dir(v->name, o->data);
 }
 
 static int parse_verb_arguments(const cli_verb_def *v, int argc, char **argv, cli_opts *o) {
@@ -288,6 +301,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb) {
         return cli_usage_error(NULL, "%s: expected a verb first (unearth VERB [options] INPUT...)", first);
     }
     const cli_verb_def *v = cli_verb_find(first);
+    int swapped = v ? 0 : cli_hint_file_first(argc, argv);
+    if (swapped) return swapped;
     if (!v) return cli_unknown_verb(first);
     o->verb = v->name;
     *verb = v;

@@ -16,3 +16,15 @@ finish() {
   echo "$NAME: $pass passed, $fail failed"
   [ "$fail" = 0 ]
 }
+# expect_usage WANT_LINE CMD...: exit 2, nothing on stdout, exactly one line on stderr that ends
+# with the hint; WANT_LINE (when not empty) is the whole line.
+expect_usage() {
+  local want=$1; shift
+  expect_rc 2 "$@"
+  [ ! -s "$T/out" ] && ok || bad "usage error wrote to stdout: $*"
+  [ "$(wc -l < "$T/err")" = 1 ] && ok || bad "usage error is not one line: $*: $(cat "$T/err")"
+  grep -q "; see 'unearth \([a-z]* \)\?--help'\$" "$T/err" && ok || bad "no hint: $*: $(cat "$T/err")"
+  if [ -n "$want" ]; then
+    [ "$(cat "$T/err")" = "$want" ] && ok || bad "message: got '$(cat "$T/err")', want '$want'"
+  fi
+}
