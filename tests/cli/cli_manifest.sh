@@ -11,17 +11,6 @@ expect_rc 0 "$UE" demo -o "$T/demo"
 A="$T/demo/parkan/objects.rlb"
 expect_rc 0 "$UE" extract "$A" -o "$T/x"
 
-# edit_manifest DIR PYTHON: runs PYTHON with `m` bound to the manifest, then writes it back.
-edit_manifest() {
-  python3 - "$1/manifest.json" "$2" <<'PY'
-import json, sys
-path, code = sys.argv[1], sys.argv[2]
-m = json.load(open(path))
-exec(code)
-json.dump(m, open(path, "w"), indent=2)
-PY
-}
-
 # Path traversal: a manifest may only name files inside its own directory.
 echo secret > "$T/outside.bin"
 for bad_path in "../outside.bin" "$T/outside.bin" "entries/../../outside.bin" "./entries/x" ""; do

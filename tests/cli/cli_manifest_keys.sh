@@ -12,17 +12,6 @@ expect_rc 0 "$UE" demo -o "$T/demo"
 G="$T/demo/gamecube"
 P="$T/demo/parkan"
 
-# edit_manifest DIR PYTHON: runs PYTHON with `m` bound to the manifest, then writes it back.
-edit_manifest() {
-  python3 - "$1/manifest.json" "$2" <<'PY'
-import json, sys
-path, code = sys.argv[1], sys.argv[2]
-m = json.load(open(path))
-exec(code)
-json.dump(m, open(path, "w"), indent=2)
-PY
-}
-
 # An unedited extract of each container packs byte-identical, and pack says nothing but "packed".
 for f in "$G/demo_xd.fsys" "$G/demo_colo.fsys" "$G/creature.fsys" "$G/demo_xd.pkx" \
          "$G/demo_colo.pkx" "$G/demo_model.lzss" "$P/objects.rlb" "$P/sprites_demo.lib"; do
