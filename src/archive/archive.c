@@ -386,18 +386,14 @@ ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_
     return r;
 }
 
-/* manifest.json as pack reads it: always as an arena document (which also names the format);
- * as a jansson tree too for the formats whose pack still takes one. */
+/* manifest.json as pack reads it, for every format: an arena document, and the format's ops
+ * its "format" names. */
 typedef struct loaded_manifest {
     const ue_container_ops *ops;
     ue_jdoc doc;
-    json_t *tree;
 } loaded_manifest;
 
-static void manifest_free(loaded_manifest *m) {
-    ue_jdoc_free(&m->doc);
-    json_decref(m->tree);
-}
+static void manifest_free(loaded_manifest *m) { ue_jdoc_free(&m->doc); }
 
 static ue_result manifest_parse(const char *path, const uint8_t *text, size_t size,
                                 loaded_manifest *m, ue_diag *d) {
@@ -410,18 +406,12 @@ static ue_result manifest_parse(const char *path, const uint8_t *text, size_t si
     }
     const char *fmt = ue_jv_string(ue_jv_get(&m->doc.root, "format"));
     m->ops = fmt ? find_ops(fmt) : NULL;
-    if (!m->ops || !(m->ops->pack || m->ops->pack_jv)) {
+    if (!m->ops || !m->ops->pack) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.format", UE_NO_OFFSET, path,
                     "unknown or missing \"format\" (%s)", fmt ? fmt : "none");
         return UE_ERR_INVALID;
     }
-    if (m->ops->pack_jv) return UE_OK;
-    json_error_t jerr;
-    m->tree = json_loadb((const char *)text, size, 0, &jerr);
-    if (m->tree) return UE_OK;
-    ue_diag_add(d, UE_SEV_ERROR, "manifest.parse", UE_NO_OFFSET, path, "line %d: %s",
-                jerr.line, jerr.text);
-    return UE_ERR_INVALID;
+    return UE_OK;
 }
 
 static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) {
@@ -446,8 +436,7 @@ static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) 
 
 static ue_result pack_buf(const loaded_manifest *m, const char *dir, const ue_pack_options *opt,
                           ue_buf *out, ue_diag *d) {
-    return m->ops->pack_jv ? m->ops->pack_jv(&m->doc.root, dir, opt, out, d)
-                           : m->ops->pack(m->tree, dir, opt, out, d);
+    return m->ops->pack(&m->doc.root, dir, opt, out, d);
 }
 
 static const ue_pack_options default_pack = {UE_PACK_LEVEL_MANIFEST};
@@ -506,13 +495,11 @@ ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool over
         manifest_free(&m);
         return r;
     }
-    if (m.ops->pack_to_jv || m.ops->pack_to) {
+    if (m.ops->pack_to) {
         /* Streamed: payload files are copied into the output without being held in memory. */
         ue_file_sink f;
         r = ue_file_sink_begin(&f, path, overwrite, d);
-        if (r == UE_OK)
-            r = m.ops->pack_to_jv ? m.ops->pack_to_jv(&m.doc.root, dir, opt, &f.sink, d)
-                                  : m.ops->pack_to(m.tree, dir, opt, &f.sink, d);
+        if (r == UE_OK) r = m.ops->pack_to(&m.doc.root, dir, opt, &f.sink, d);
         if (r == UE_OK) r = ue_file_sink_commit(&f, d);
         else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {

@@ -39,20 +39,16 @@ typedef struct ue_container_ops {
     /* Optional, preferred over extract when set: the same, the body's members written straight
      * into `w`, inside the top-level object after "unearth_manifest", "format" and "source". */
     ue_result (*extract_mw)(void *state, ue_outdir *o, ue_mw *w, ue_diag *d);
-    /* Rebuilds from a manifest and the directory it lives in; `opt` is never NULL. */
-    ue_result (*pack)(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+    /* Rebuilds from manifest.json, read once into an arena document (common/json_doc.h: a
+     * jansson tree of a 20,000-entry manifest cost more than the copy of its payloads), and
+     * the directory it lives in; `opt` is never NULL. Every container reads its fields through
+     * the ue_jv_* and ue_manifest_* helpers below, so all of them report alike. */
+    ue_result (*pack)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                       ue_buf *out, ue_diag *d);
     /* Optional: the same, streamed into a sink (used for files, so payloads are copied file to
      * file instead of being held in memory). */
-    ue_result (*pack_to)(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+    ue_result (*pack_to)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                          ue_sink *out, ue_diag *d);
-    /* Optional, preferred over the two above when set: pack and pack_to reading the manifest as
-     * an arena document (common/json_doc.h), which a manifest of 20,000 entries needs: the
-     * jansson tree of one costs more than the copy of its payloads (docs/archives.md). */
-    ue_result (*pack_jv)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
-                         ue_buf *out, ue_diag *d);
-    ue_result (*pack_to_jv)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
-                            ue_sink *out, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
@@ -78,6 +74,9 @@ void ue_entry_file_name(size_t index, const char *name, const char *fallback_ext
 /* Escapes non-printable bytes as \xNN, stopping at the first NUL or at n bytes (names whose
  * encoding is unknown: FSYS). */
 void ue_printable_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
+/* The inverse: printable ASCII with \xNN and \\ escapes to at most cap non-NUL bytes. False
+ * (nothing reported) for other characters, bad escapes, NUL bytes or a name over cap bytes. */
+bool ue_printable_name_parse(const char *text, uint8_t *out, size_t cap, size_t *len);
 /* A Parkan entry name (Windows-1251 bytes, up to the first NUL or n) as UTF-8 text: controls,
  * 0x98 (no character) and '\' stay escaped as \xNN and \\, so the text maps back to the bytes. */
 void ue_cp1251_entry_name(const uint8_t *raw, size_t n, char *out, size_t out_size);
@@ -98,21 +97,9 @@ ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw,
  * wins), else `manifest_level` (the manifest's "lzss_level" or the format's default), capped at 9. */
 int ue_pack_level(const ue_pack_options *opt, uint32_t manifest_level);
 
-/* Loads the file a manifest entry names ("file") from `dir`; `*changed` tells whether its
- * XXH64 differs from the recorded "xxh64" (true when none is recorded). */
-ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
-                                size_t cap, uint8_t **data, size_t *size, bool *changed,
-                                ue_diag *d);
 /* True when `dir` holds an unearth manifest and only the files it names: a previous extract
  * output, which `extract -f` may replace (the ue_outdir_owner test). */
 bool ue_manifest_dir_is_extract(const char *dir, void *unused);
-/* The full path of the file a manifest entry names, and its size, without reading it. */
-ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
-                                char **path, uint64_t *size, ue_diag *d);
-/* A warning for each key of `obj` that is not in `known` (NULL-terminated): pack ignores such
- * a key, and a hand edit under a misspelled key ("nmae") would otherwise vanish in silence. */
-void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
-                                 ue_diag *d);
 /* What stat said of each entry's payload file, taken by two threads before pack walks the
  * entries in order: a hint that ue_manifest_file_path_hinted_jv uses instead of its own stat
  * (on a 20,000-entry manifest the stats are a fifth of pack). Entries whose path is not valid
@@ -129,22 +116,48 @@ void ue_manifest_stats_free(ue_manifest_stats *s);
 ue_result ue_manifest_file_path_hinted_jv(const char *dir, const ue_jv *entry, const char *key,
                                           const ue_manifest_stats *hints, size_t i,
                                           char **path, uint64_t *size, ue_diag *d);
-/* The same three on an arena document (the manifest as pack_jv reads it). */
+/* The full path of the file a manifest entry names ("file"), and its size, without reading it. */
 ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
                                    char **path, uint64_t *size, ue_diag *d);
+/* Loads the file a manifest entry names (`key`) from `dir`; `*changed` tells whether its XXH64
+ * differs from the entry's recorded "xxh64" (true when none is recorded). */
 ue_result ue_manifest_load_file_jv(const char *dir, const ue_jv *entry, const char *key,
                                    size_t cap, uint8_t **data, size_t *size, bool *changed,
                                    ue_diag *d);
+/* Typed getters that report "manifest/entries[3]: "attr1" missing or not a non-negative
+ * integer" at `where` (nothing when `where` is NULL). */
 bool ue_jv_u32(const ue_jv *obj, const char *key, uint32_t *out, const char *where, ue_diag *d);
 bool ue_jv_u64(const ue_jv *obj, const char *key, uint64_t *out, const char *where, ue_diag *d);
+/* Hex-encoded byte field of exactly `n` bytes (n = 0: any length ≤ cap, length in *len). */
 bool ue_jv_hex(const ue_jv *obj, const char *key, uint8_t *out, size_t n, size_t *len,
                const char *where, ue_diag *d);
-/* Typed getters that report "manifest: entries[3].attr1 missing or not a number". */
-bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where, ue_diag *d);
-bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where, ue_diag *d);
-/* Hex-encoded byte field of exactly `n` bytes (n = 0: any length ≤ cap, length in *len). */
-bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
-                 const char *where, ue_diag *d);
+/* A hex field of at most `cap` bytes into a new buffer; false when absent or not hex. */
+bool ue_jv_hex_alloc(const ue_jv *obj, const char *key, size_t cap, uint8_t **out, size_t *n);
+
+/* ---- every manifest key is honoured or named (docs/architecture.md#manifests) ---------------
+ * `where` is the structure path ("manifest/entries[3]"), `entry` the entry's name as the
+ * manifest gives it (NULL for a part that is not an entry): every message names both. */
+
+/* A warning for each key of `obj` that is not in `known` (NULL-terminated): pack ignores such
+ * a key, and a hand edit under a misspelled key ("nmae") would otherwise vanish in silence.
+ * The nearest known key is suggested. */
+void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
+                                 const char *entry, ue_diag *d);
+/* A scalar value as the messages show it (strings quoted); "nothing" for NULL. */
+void ue_jv_show(const ue_jv *v, char *out, size_t out_size);
+/* The warning for an informational key (one pack does not read, because it describes what pack
+ * writes) that holds `given` where pack wrote `written`: says so and what to change instead. */
+void ue_manifest_informational(const char *where, const char *entry, const char *key,
+                               const char *given, const char *written, const char *advice,
+                               ue_diag *d);
+/* The same for a whole informational block (PKX "metadata", a bare LZSS "header"): `given` is
+ * compared with what `ops->info_json` says of the `packed` bytes; each leaf that differs is
+ * reported (the first few, then a count), each key the written block lacks is an unknown key.
+ * Keys in `skip` (at any depth) are not compared: those pack reads, and those an edited
+ * payload changes. */
+void ue_manifest_check_info(const ue_container_ops *ops, const uint8_t *packed,
+                            size_t size, const ue_jv *given, const char *key,
+                            const char *const *skip, const char *advice, ue_diag *d);
 json_t *ue_json_hex_new(const uint8_t *p, size_t n);
 json_t *ue_json_xxh64(const uint8_t *p, size_t n);
 

@@ -144,6 +144,20 @@ ue_result ue_cp1251_name_parse(const char *text, uint8_t *out, size_t cap, size_
     return UE_OK;
 }
 
+bool ue_printable_name_parse(const char *text, uint8_t *out, size_t cap, size_t *len) {
+    size_t n = 0;
+    for (const char *p = text; *p;) {
+        uint8_t byte = (uint8_t)*p;
+        bool bad;
+        size_t used = name_escape(p, &byte, &bad);
+        if (bad || (!used && (byte < 0x20 || byte > 0x7E)) || byte == 0 || n == cap) return false;
+        out[n++] = byte;
+        p += used ? used : 1;
+    }
+    *len = n;
+    return true;
+}
+
 ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw, size_t raw_size,
                                   size_t max_len, const char *where, bool *renamed, ue_diag *d) {
     *renamed = false;
@@ -201,17 +215,190 @@ static const char *checked_rel_path(const char *rel, const char *key, ue_diag *d
     return NULL;
 }
 
-void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
-                                 ue_diag *d) {
-    if (!ue_jv_is(obj, UE_JV_OBJECT)) return;
-    for (size_t m = 0; m < obj->count; m++) {
-        const char *key = obj->u.members[m].key;
-        const char *const *k = known;
-        while (*k && strcmp(*k, key)) k++;
-        if (!*k)
-            ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where,
-                        "unknown key \"%s\" is ignored (misspelled?)", key);
+/* Edit distance of two short keys (Levenshtein, keys longer than 31 bytes count as far). */
+static size_t key_distance(const char *a, const char *b) {
+    size_t na = strlen(a), nb = strlen(b), row[32];
+    if (na > 31 || nb > 31) return SIZE_MAX;
+    for (size_t j = 0; j <= nb; j++) row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
     }
+    return row[nb];
+}
+
+/* `entry "robot.wea": ` before a message about an entry, nothing otherwise. */
+static void entry_prefix(const char *entry, char *out, size_t out_size) {
+    if (entry) snprintf(out, out_size, "entry \"%.120s\": ", entry);
+    else if (out_size) out[0] = 0;
+}
+
+void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
+                                 const char *entry, ue_diag *d) {
+    if (!ue_jv_is(obj, UE_JV_OBJECT)) return;
+    char prefix[140];
+    entry_prefix(entry, prefix, sizeof prefix);
+    for (size_t m = 0; m < obj->count; m++) {
+        const char *key = obj->u.members[m].key, *nearest = NULL;
+        const char *const *k = known;
+        size_t best = 3; /* a typo: at most two letters off */
+        while (*k && strcmp(*k, key)) {
+            size_t dist = key_distance(*k, key);
+            if (dist < best) best = dist, nearest = *k;
+            k++;
+        }
+        if (*k) continue;
+        if (nearest)
+            ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where,
+                        "%sunknown key \"%s\" is ignored; did you mean \"%s\"?", prefix, key,
+                        nearest);
+        else
+            ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where,
+                        "%sunknown key \"%s\" is ignored (unearth does not read it)", prefix, key);
+    }
+}
+
+void ue_jv_show(const ue_jv *v, char *out, size_t out_size) {
+    if (!v) snprintf(out, out_size, "nothing");
+    else if (v->kind == UE_JV_INTEGER) snprintf(out, out_size, "%lld", (long long)v->u.integer);
+    else if (v->kind == UE_JV_REAL) snprintf(out, out_size, "%.17g", v->u.real);
+    else if (v->kind == UE_JV_STRING) snprintf(out, out_size, "\"%.100s\"", v->u.string);
+    else if (v->kind == UE_JV_TRUE || v->kind == UE_JV_FALSE)
+        snprintf(out, out_size, "%s", v->kind == UE_JV_TRUE ? "true" : "false");
+    else if (v->kind == UE_JV_NULL) snprintf(out, out_size, "null");
+    else snprintf(out, out_size, "%s", v->kind == UE_JV_ARRAY ? "an array" : "an object");
+}
+
+void ue_manifest_informational(const char *where, const char *entry, const char *key,
+                               const char *given, const char *written, const char *advice,
+                               ue_diag *d) {
+    char prefix[140];
+    entry_prefix(entry, prefix, sizeof prefix);
+    ue_diag_add(d, UE_SEV_WARNING, "manifest.informational", UE_NO_OFFSET, where,
+                "%s\"%s\" is %s but pack writes %s (the key is informational): %s", prefix, key,
+                given, written, advice);
+}
+
+/* A jansson scalar as ue_jv_show shows the same value. */
+static void json_show(const json_t *v, char *out, size_t out_size) {
+    if (!v) snprintf(out, out_size, "nothing");
+    else if (json_is_integer(v)) snprintf(out, out_size, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v)) snprintf(out, out_size, "%.17g", json_real_value(v));
+    else if (json_is_string(v)) snprintf(out, out_size, "\"%.100s\"", json_string_value(v));
+    else if (json_is_boolean(v)) snprintf(out, out_size, "%s", json_is_true(v) ? "true" : "false");
+    else if (json_is_null(v)) snprintf(out, out_size, "null");
+    else snprintf(out, out_size, "%s", json_is_array(v) ? "an array" : "an object");
+}
+
+typedef struct block_check {
+    const char *const *skip;
+    const char *where, *advice;
+    ue_diag *d;
+    size_t reported, more;
+} block_check;
+
+#define BLOCK_REPORTS 8u /* differences listed one by one; the rest are counted */
+
+/* The key of `parent` nearest to `key` (at most two letters off), or NULL. */
+static const char *nearest_key(const json_t *parent, const char *key) {
+    const char *k, *nearest = NULL;
+    const json_t *v;
+    size_t best = 3;
+    json_object_foreach((json_t *)parent, k, v) {
+        size_t dist = key_distance(k, key);
+        if (dist < best) best = dist, nearest = k;
+    }
+    return nearest;
+}
+
+/* `given` at `path` differs from `written` (NULL: the packed file has no such key, whose name in
+ * `parent` is `key`). */
+static void block_difference(block_check *c, const char *path, const ue_jv *given,
+                             const json_t *written, const json_t *parent, const char *key) {
+    if (c->reported == BLOCK_REPORTS) {
+        c->more++;
+        return;
+    }
+    c->reported++;
+    char g[128], w[128];
+    ue_jv_show(given, g, sizeof g);
+    const char *near = written ? NULL : nearest_key(parent, key);
+    if (!written && near)
+        ue_diag_add(c->d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, c->where,
+                    "unknown key \"%s\" is ignored; did you mean \"%s\"?", path, near);
+    else if (!written)
+        ue_diag_add(c->d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, c->where,
+                    "unknown key \"%s\" is ignored (unearth does not read it)", path);
+    if (!written) return;
+    json_show(written, w, sizeof w);
+    ue_manifest_informational(c->where, NULL, path, g, w, c->advice, c->d);
+}
+
+static bool same_scalar(const ue_jv *g, const json_t *w) {
+    switch (g->kind) {
+    case UE_JV_INTEGER: return json_is_integer(w) && json_integer_value(w) == g->u.integer;
+    case UE_JV_REAL: return json_is_number(w) && json_number_value(w) == g->u.real;
+    case UE_JV_STRING: return json_is_string(w) && !strcmp(json_string_value(w), g->u.string);
+    case UE_JV_TRUE: return json_is_true(w);
+    case UE_JV_FALSE: return json_is_false(w);
+    case UE_JV_NULL: return json_is_null(w);
+    default: return false;
+    }
+}
+
+static bool is_skipped(const block_check *c, const char *key) {
+    for (const char *const *k = c->skip; k && *k; k++)
+        if (!strcmp(*k, key)) return true;
+    return false;
+}
+
+static void block_walk(block_check *c, const char *path, const ue_jv *g, const json_t *w,
+                       const json_t *parent, const char *key) {
+    char sub[200];
+    if (g->kind == UE_JV_OBJECT && json_is_object(w)) {
+        for (size_t m = 0; m < g->count; m++) {
+            const char *member = g->u.members[m].key;
+            if (is_skipped(c, member)) continue;
+            snprintf(sub, sizeof sub, "%s.%s", path, member);
+            block_walk(c, sub, &g->u.members[m].value, json_object_get(w, member), w, member);
+        }
+    } else if (g->kind == UE_JV_ARRAY && json_is_array(w) && g->count == json_array_size(w)) {
+        for (size_t i = 0; i < g->count; i++) {
+            snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+            block_walk(c, sub, &g->u.items[i], json_array_get(w, i), NULL, NULL);
+        }
+    } else if (!w || !same_scalar(g, w)) {
+        block_difference(c, path, g, w, parent, key);
+    }
+}
+
+void ue_manifest_check_info(const ue_container_ops *ops, const uint8_t *packed, size_t size,
+                            const ue_jv *given, const char *key, const char *const *skip,
+                            const char *advice, ue_diag *d) {
+    if (!given) return;
+    void *state = NULL;
+    ue_source src = ue_source_memory(packed, size);
+    if (ops->open(&src, UE_MODE_TOLERANT, &state, NULL) != UE_OK) {
+        if (state) ops->close(state);
+        return; /* pack's own output: its writer's tests cover it */
+    }
+    json_t *written = ops->info_json(state);
+    char where[64];
+    snprintf(where, sizeof where, "manifest/%s", key);
+    block_check c = {skip, where, advice, d, 0, 0};
+    block_walk(&c, key, given, written, NULL, key);
+    if (c.more)
+        ue_diag_add(d, UE_SEV_WARNING, "manifest.informational", UE_NO_OFFSET, where,
+                    "%zu more keys of \"%s\" differ from what pack writes", c.more, key);
+    json_decref(written);
+    ops->close(state);
 }
 
 /* dir/rel in a new string, or NULL when out of memory. */
@@ -260,9 +447,8 @@ void ue_manifest_stats_free(ue_manifest_stats *s) {
     s->count = 0;
 }
 
-/* The two readings of the manifest (jansson tree, arena document) share everything below the
- * lookup of a field: these take the field's value as found (NULL when absent). `hint` (may be
- * NULL) is the stat already taken of this path. */
+/* Below the lookup of a field: these take the field's value as found (NULL when absent).
+ * `hint` (may be NULL) is the stat already taken of this path. */
 static ue_result file_path(const char *dir, const char *rel_value, const char *key,
                            ue_manifest_stat *hint, char **path_out, uint64_t *size, ue_diag *d) {
     *path_out = NULL;
@@ -353,12 +539,6 @@ static bool hex_field(const char *s, const char *key, uint8_t *out, size_t n, si
     return true;
 }
 
-ue_result ue_manifest_file_path(const char *dir, const json_t *entry, const char *key,
-                                char **path_out, uint64_t *size, ue_diag *d) {
-    return file_path(dir, json_string_value(json_object_get(entry, key)), key, NULL, path_out,
-                     size, d);
-}
-
 ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
                                    char **path_out, uint64_t *size, ue_diag *d) {
     return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, NULL, path_out, size, d);
@@ -371,26 +551,11 @@ ue_result ue_manifest_file_path_hinted_jv(const char *dir, const ue_jv *entry, c
     return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, hint, path_out, size, d);
 }
 
-ue_result ue_manifest_load_file(const char *dir, const json_t *entry, const char *key,
-                                size_t cap, uint8_t **data, size_t *size, bool *changed,
-                                ue_diag *d) {
-    return load_file(dir, json_string_value(json_object_get(entry, key)),
-                     json_string_value(json_object_get(entry, "xxh64")), key, cap, data, size,
-                     changed, d);
-}
-
 ue_result ue_manifest_load_file_jv(const char *dir, const ue_jv *entry, const char *key,
                                    size_t cap, uint8_t **data, size_t *size, bool *changed,
                                    ue_diag *d) {
     return load_file(dir, ue_jv_string(ue_jv_get(entry, key)),
                      ue_jv_string(ue_jv_get(entry, "xxh64")), key, cap, data, size, changed, d);
-}
-
-bool ue_json_u64(const json_t *obj, const char *key, uint64_t *out, const char *where,
-                 ue_diag *d) {
-    const json_t *v = json_object_get(obj, key);
-    return u64_field(json_is_integer(v), json_is_integer(v) ? json_integer_value(v) : 0, key,
-                     out, where, d);
 }
 
 bool ue_jv_u64(const ue_jv *obj, const char *key, uint64_t *out, const char *where,
@@ -400,13 +565,6 @@ bool ue_jv_u64(const ue_jv *obj, const char *key, uint64_t *out, const char *whe
     return u64_field(is_integer, is_integer ? v->u.integer : 0, key, out, where, d);
 }
 
-bool ue_json_u32(const json_t *obj, const char *key, uint32_t *out, const char *where,
-                 ue_diag *d) {
-    uint64_t v = 0;
-    bool ok = ue_json_u64(obj, key, &v, where, d); /* before v is read */
-    return u32_field(ok, v, key, out, where, d);
-}
-
 bool ue_jv_u32(const ue_jv *obj, const char *key, uint32_t *out, const char *where,
                ue_diag *d) {
     uint64_t v = 0;
@@ -414,14 +572,26 @@ bool ue_jv_u32(const ue_jv *obj, const char *key, uint32_t *out, const char *whe
     return u32_field(ok, v, key, out, where, d);
 }
 
-bool ue_json_hex(const json_t *obj, const char *key, uint8_t *out, size_t n, size_t *len,
-                 const char *where, ue_diag *d) {
-    return hex_field(json_string_value(json_object_get(obj, key)), key, out, n, len, where, d);
-}
-
 bool ue_jv_hex(const ue_jv *obj, const char *key, uint8_t *out, size_t n, size_t *len,
                const char *where, ue_diag *d) {
     return hex_field(ue_jv_string(ue_jv_get(obj, key)), key, out, n, len, where, d);
+}
+
+bool ue_jv_hex_alloc(const ue_jv *obj, const char *key, size_t cap, uint8_t **out, size_t *n) {
+    *out = NULL;
+    *n = 0;
+    const char *hex = ue_jv_string(ue_jv_get(obj, key));
+    if (!hex) return false;
+    size_t len = strlen(hex) / 2;
+    if (len > cap) return false;
+    *out = malloc(len ? len : 1);
+    if (!*out) return false;
+    if (!ue_hex_decode(hex, *out, len, n)) {
+        free(*out);
+        *out = NULL;
+        return false;
+    }
+    return true;
 }
 
 json_t *ue_json_hex_new(const uint8_t *p, size_t n) {

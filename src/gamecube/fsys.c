@@ -75,21 +75,30 @@ bool ue_fsys_raw_name(const fsys_state *s, size_t i, bool full, uint8_t out[256]
     return true;
 }
 
+bool ue_fsys_shown_name(const uint8_t *full, size_t full_len, const uint8_t *short_name,
+                        size_t short_len, uint8_t type_code, char *out, size_t out_size) {
+    char tmp[NAME_MAX_LEN * 4 + 1];
+    if (full && full_len > 0) {
+        ue_printable_name(full, full_len, out, out_size);
+    } else if (short_name && short_len > 0) {
+        ue_printable_name(short_name, short_len, tmp, sizeof tmp);
+        /* Seed §18.4: a short name without an extension gets the type's. */
+        snprintf(out, out_size, "%.200s%s", tmp, strchr(tmp, '.') ? "" : ue_fsys_type_ext(type_code));
+    } else {
+        return false;
+    }
+    return true;
+}
+
 void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_size) {
     const fsys_entry *e = &s->e[i];
-    const char *ext = ue_fsys_type_ext(e->type_code);
-    uint8_t raw[256];
-    size_t n;
-    char tmp[NAME_MAX_LEN * 4 + 1];
-    if (ue_fsys_raw_name(s, i, true, raw, &n) && n > 0) {
-        ue_printable_name(raw, n, out, out_size);
-    } else if (ue_fsys_raw_name(s, i, false, raw, &n) && n > 0) {
-        ue_printable_name(raw, n, tmp, sizeof tmp);
-        /* Seed §18.4: a short name without an extension gets the type's. */
-        snprintf(out, out_size, "%.200s%s", tmp, strchr(tmp, '.') ? "" : ext);
-    } else {
-        snprintf(out, out_size, "%.64s_entry_%u%s", s->archive_name, e->list_index, ext);
-    }
+    uint8_t full[256], short_name[256];
+    size_t full_len, short_len;
+    if (!ue_fsys_raw_name(s, i, true, full, &full_len)) full_len = 0;
+    if (!ue_fsys_raw_name(s, i, false, short_name, &short_len)) short_len = 0;
+    if (!ue_fsys_shown_name(full, full_len, short_name, short_len, e->type_code, out, out_size))
+        snprintf(out, out_size, "%.64s_entry_%u%s", s->archive_name, e->list_index,
+                 ue_fsys_type_ext(e->type_code));
 }
 
 /* Checks the C string at `ptr` (seed §18.13 rules 3-4) and records its length. 0 = no name.

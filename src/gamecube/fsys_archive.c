@@ -381,37 +381,57 @@ static ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
 typedef struct pack_entry {
     ue_fsys_write_entry w;
     uint8_t *data, *stored, *record;
+    size_t record_size;
     char *short_name, *full_name;
     bool has_full;
     bool changed;
 } pack_entry;
 
-static char *dup_str(const char *t) {
-    size_t n = strlen(t);
+/* The keys extract writes; pack warns about any other (docs/gamecube-containers.md). The
+ * header's are checked against the packed header (check_informational). */
+static const char *const fsys_manifest_keys[] = {"unearth_manifest", "format", "source", "header",
+                                                 "header_hex", "entries", "skeleton",
+                                                 "lzss_level", NULL};
+static const char *const fsys_entry_keys[] = {
+    "index", "name", "short_name", "short_name_hex", "full_name", "full_name_hex", "type",
+    "type_code", "type_index", "file_id", "flags", "compressed", "data_offset", "stored_size",
+    "size", "record_offset", "nested", "damaged", "record_hex", "file", "xxh64", "stored_file",
+    "stored_xxh64", NULL};
+static const char *const fsys_skeleton_keys[] = {"file", "xxh64", "segments", NULL};
+/* Header keys pack reads, and those a new layout recomputes (not compared then). */
+static const char *const fsys_header_read[] = {"version", "group_id", "full_names", NULL};
+static const char *const fsys_header_layout[] = {
+    "version", "group_id", "full_names", "record_size", "entry_count", "flags", "offsets_table",
+    "data_start", "total_size", "entry_list_offset", "names_offset", "data_offset", "footer_ok",
+    NULL};
+
+static char *dup_bytes(const void *p, size_t n) {
     char *c = malloc(n + 1);
-    if (c) memcpy(c, t, n + 1);
+    if (c) {
+        memcpy(c, p, n);
+        c[n] = 0;
+    }
     return c;
 }
 
 /* Reads "<key>" (text) or "<key>_hex"; false when neither is present or the JSON null. */
-static bool get_name(const json_t *ej, const char *key, char **out, bool *bad, const char *where,
+static bool get_name(const ue_jv *ej, const char *key, char **out, bool *bad, const char *where,
                      ue_diag *d) {
     *out = NULL;
-    const json_t *v = json_object_get(ej, key);
-    if (json_is_string(v)) {
-        const char *t = json_string_value(v);
+    const char *t = ue_jv_string(ue_jv_get(ej, key));
+    if (t) {
         if (strlen(t) > 255) {
             ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
                         "\"%s\" is longer than 255 bytes", key);
             *bad = true;
             return false;
         }
-        *out = dup_str(t);
+        *out = dup_bytes(t, strlen(t));
         return *out != NULL;
     }
     char k[32];
     snprintf(k, sizeof k, "%s_hex", key);
-    const char *hex = json_string_value(json_object_get(ej, k));
+    const char *hex = ue_jv_string(ue_jv_get(ej, k));
     if (!hex) return false;
     uint8_t buf[256];
     size_t n;
@@ -421,99 +441,108 @@ static bool get_name(const json_t *ej, const char *key, char **out, bool *bad, c
         *bad = true;
         return false;
     }
-    *out = malloc(n + 1);
-    if (!*out) return false;
-    memcpy(*out, buf, n);
-    (*out)[n] = 0;
-    return true;
+    *out = dup_bytes(buf, n);
+    return *out != NULL;
 }
 
-static bool hex_alloc(const json_t *ej, const char *key, size_t cap, uint8_t **out, size_t *n) {
-    *out = NULL;
-    *n = 0;
-    const char *hex = json_string_value(json_object_get(ej, key));
-    if (!hex) return false;
-    size_t len = strlen(hex) / 2;
-    if (len > cap) return false;
-    *out = malloc(len ? len : 1);
-    if (!*out) return false;
-    if (!ue_hex_decode(hex, *out, len, n)) {
-        free(*out);
-        *out = NULL;
-        return false;
-    }
-    return true;
+/* "<stem>_entry_<n><ext>": the name list shows for an entry with neither name. */
+static bool is_fallback_name(const char *name, const char *ext) {
+    const char *at = strstr(name, "_entry_");
+    size_t n = strlen(name), e = strlen(ext);
+    if (!at || n < e || strcmp(name + n - e, ext)) return false;
+    const char *p = at + 7, *end = name + n - e;
+    if (p == end) return false;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    return p == end;
 }
 
-static ue_result load_pack_entry(const json_t *ej, const char *dir, size_t i, pack_entry *pe,
-                                 ue_diag *d) {
-    char where[64];
-    snprintf(where, sizeof where, "manifest/entries[%zu]", i);
-    uint32_t type_code = 0, file_id = 0;
-    if (!json_is_object(ej) || !ue_json_u32(ej, "type_code", &type_code, where, d) ||
-        type_code > 0xFF) {
-        if (json_is_object(ej) && type_code > 0xFF)
-            ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
-                        "type_code must be 0..255");
+/* "name" was edited: the entry is stored under it (list's \xNN escapes undone), as its full name
+ * when the archive keeps full names, and as its short name without the type's extension
+ * (which list then shows again, seed §18.4). */
+static ue_result rename_entry(pack_entry *pe, const char *name, bool full_names,
+                              const char *where, ue_diag *d) {
+    uint8_t bytes[255];
+    size_t n = 0;
+    if (!ue_printable_name_parse(name, bytes, sizeof bytes, &n) || n == 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
+                    "\"name\" \"%s\" must be 1..255 bytes of printable ASCII (other bytes as \\xNN)",
+                    name);
         return UE_ERR_INVALID;
     }
-    if (json_object_get(ej, "file_id") && !ue_json_u32(ej, "file_id", &file_id, where, d))
-        return UE_ERR_INVALID;
-    if (file_id > 0xFFFF) {
-        ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where, "file_id must be 0..65535");
-        return UE_ERR_INVALID;
-    }
-    pe->w.type_code = (uint8_t)type_code;
-    pe->w.file_id = (uint16_t)file_id;
-    pe->w.compressed = json_is_true(json_object_get(ej, "compressed"));
+    const char *ext = ue_fsys_type_ext(pe->w.type_code);
+    size_t e = strlen(ext), short_len = n;
+    if (n > e && !memcmp(bytes + n - e, ext, e)) short_len -= e;
+    free(pe->short_name);
+    free(pe->full_name);
+    pe->full_name = NULL;
+    pe->short_name = dup_bytes(bytes, short_len);
+    pe->has_full = full_names;
+    if (full_names) pe->full_name = dup_bytes(bytes, n);
+    return pe->short_name && (!full_names || pe->full_name) ? UE_OK : UE_ERR_NOMEM;
+}
+
+/* Names (docs/gamecube-containers.md#names-in-the-manifest): "short_name" and "full_name" are
+ * stored while "name" still is what they show; an edited "name" renames the entry, and wins
+ * over a "short_name"/"full_name" that says otherwise (with a warning naming both). */
+static ue_result pack_names(const ue_jv *ej, pack_entry *pe, bool full_names, const char *where,
+                            ue_diag *d) {
     bool bad = false;
-    get_name(ej, "short_name", &pe->short_name, &bad, where, d);
+    bool have_short = get_name(ej, "short_name", &pe->short_name, &bad, where, d);
     pe->has_full = get_name(ej, "full_name", &pe->full_name, &bad, where, d);
     if (bad) return UE_ERR_INVALID;
-    if (!pe->short_name && json_object_get(ej, "short_name")) {
-        pe->short_name = dup_str(""); /* recorded as absent: keep it nameless */
-        if (!pe->short_name) return UE_ERR_NOMEM;
-    } else if (!pe->short_name) {
+    if (!have_short && ue_jv_get(ej, "short_name")) {
+        pe->short_name = dup_bytes("", 0); /* recorded as absent: keep it nameless */
+    } else if (!have_short) {
         /* A new entry may omit it: take the payload's file name without directory/extension. */
-        const char *f = json_string_value(json_object_get(ej, "file"));
+        const char *f = ue_jv_string(ue_jv_get(ej, "file"));
         const char *base = f ? strrchr(f, '/') : NULL;
         base = base ? base + 1 : (f ? f : "");
-        pe->short_name = dup_str(base);
-        if (!pe->short_name) return UE_ERR_NOMEM;
-        char *dot = strchr(pe->short_name, '.');
-        if (dot) *dot = 0;
+        pe->short_name = dup_bytes(base, strcspn(base, "."));
     }
-    pe->w.short_name = pe->short_name;
-    pe->w.full_name = pe->has_full ? pe->full_name : NULL;
-    size_t rec_n;
-    if (hex_alloc(ej, "record_hex", 0x70, &pe->record, &rec_n)) {
-        pe->w.record = pe->record;
-        pe->w.record_size = rec_n;
-    }
+    if (!pe->short_name) return UE_ERR_NOMEM;
+    const char *name = ue_jv_string(ue_jv_get(ej, "name"));
+    char shown[sizeof ((ue_entry_info *)0)->name];
+    const char *full = pe->has_full ? pe->full_name : NULL;
+    bool named = ue_fsys_shown_name((const uint8_t *)full, full ? strlen(full) : 0,
+                                    (const uint8_t *)pe->short_name, strlen(pe->short_name),
+                                    pe->w.type_code, shown, sizeof shown);
+    if (!name || (named ? !strcmp(name, shown)
+                        : is_fallback_name(name, ue_fsys_type_ext(pe->w.type_code))))
+        return UE_OK;
+    ue_result r = rename_entry(pe, name, full_names, where, d);
+    if (r == UE_OK && named && (have_short || pe->has_full))
+        ue_diag_add(d, UE_SEV_WARNING, "manifest.name", UE_NO_OFFSET, where,
+                    "entry \"%s\": \"name\" differs from the \"%s\" that \"short_name\"/"
+                    "\"full_name\" give: \"name\" wins (short name \"%s\"); to name the entry "
+                    "through them, delete \"name\" or make it agree", name, shown, pe->short_name);
+    return r;
+}
+
+/* The payload: the decoded file, the stored (LZSS) bytes, or both. */
+static ue_result pack_payload(const ue_jv *ej, const char *dir, pack_entry *pe, const char *where,
+                              ue_diag *d) {
     ue_result r;
-    bool have_file = json_object_get(ej, "file") != NULL;
-    bool have_stored = json_object_get(ej, "stored_file") != NULL;
+    bool have_file = ue_jv_get(ej, "file") != NULL;
+    bool have_stored = ue_jv_get(ej, "stored_file") != NULL;
     pe->changed = false;
-    size_t n = 0;
     if (have_file) {
-        bool changed;
-        r = ue_manifest_load_file(dir, ej, "file", UE_CAP_ENTRY_BYTES, &pe->data, &n, &changed, d);
+        size_t n = 0;
+        r = ue_manifest_load_file_jv(dir, ej, "file", UE_CAP_ENTRY_BYTES, &pe->data, &n,
+                                     &pe->changed, d);
         if (r != UE_OK) return r;
         pe->w.data = pe->data;
         pe->w.size = n;
-        pe->changed = changed;
     }
     if (have_stored) {
         bool ignored;
         size_t sn;
-        r = ue_manifest_load_file(dir, ej, "stored_file", UE_CAP_ENTRY_BYTES, &pe->stored, &sn,
-                                  &ignored, d);
+        r = ue_manifest_load_file_jv(dir, ej, "stored_file", UE_CAP_ENTRY_BYTES, &pe->stored, &sn,
+                                     &ignored, d);
         if (r != UE_OK) return r;
         char have[17];
         ue_xxh64_hex(pe->stored, sn, have);
-        const char *want = json_string_value(json_object_get(ej, "stored_xxh64"));
-        bool stored_ok = want && strcmp(want, have) == 0;
-        if (!stored_ok) pe->changed = true;
+        const char *want = ue_jv_string(ue_jv_get(ej, "stored_xxh64"));
+        if (!want || strcmp(want, have)) pe->changed = true;
         /* Stored bytes stand for the entry while the payload they encode is unchanged. */
         if (!have_file || (!pe->changed && pe->w.compressed)) {
             pe->w.stored = pe->stored;
@@ -532,6 +561,42 @@ static ue_result load_pack_entry(const json_t *ej, const char *dir, size_t i, pa
     }
     if (pe->w.compressed && !pe->w.stored && !pe->w.data) return UE_ERR_INVALID;
     return UE_OK;
+}
+
+static ue_result load_pack_entry(const ue_jv *ej, const char *dir, size_t i, bool full_names,
+                                 pack_entry *pe, ue_diag *d) {
+    char where[64];
+    snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+    if (!ue_jv_is(ej, UE_JV_OBJECT)) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, where, "not an object");
+        return UE_ERR_INVALID;
+    }
+    ue_manifest_unknown_keys_jv(ej, fsys_entry_keys, where, ue_jv_string(ue_jv_get(ej, "name")), d);
+    uint32_t type_code = 0, file_id = 0;
+    if (!ue_jv_u32(ej, "type_code", &type_code, where, d)) return UE_ERR_INVALID;
+    if (type_code > 0xFF) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where,
+                    "type_code must be 0..255");
+        return UE_ERR_INVALID;
+    }
+    if (ue_jv_get(ej, "file_id") && !ue_jv_u32(ej, "file_id", &file_id, where, d))
+        return UE_ERR_INVALID;
+    if (file_id > 0xFFFF) {
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, where, "file_id must be 0..65535");
+        return UE_ERR_INVALID;
+    }
+    pe->w.type_code = (uint8_t)type_code;
+    pe->w.file_id = (uint16_t)file_id;
+    pe->w.compressed = ue_jv_is(ue_jv_get(ej, "compressed"), UE_JV_TRUE);
+    ue_result r = pack_names(ej, pe, full_names, where, d);
+    if (r != UE_OK) return r;
+    pe->w.short_name = pe->short_name;
+    pe->w.full_name = pe->has_full ? pe->full_name : NULL;
+    if (ue_jv_hex_alloc(ej, "record_hex", 0x70, &pe->record, &pe->record_size)) {
+        pe->w.record = pe->record;
+        pe->w.record_size = pe->record_size;
+    }
+    return pack_payload(ej, dir, pe, where, d);
 }
 
 /* Bytes an entry occupies in the archive, as the writer would emit them unchanged. */
@@ -553,34 +618,66 @@ static bool name_equal(bool has, const uint8_t *raw, size_t n, const char *want)
     return has && strlen(want) == n && memcmp(raw, want, n) == 0;
 }
 
+/* True when the spliced archive `s` holds exactly what the manifest asks for: its header
+ * fields and bytes, and per entry id, type, compression, names, record and stored bytes. */
+static bool splice_matches(const fsys_state *s, const uint8_t *bytes,
+                           const ue_fsys_write_options *opt, const pack_entry *pes, size_t count) {
+    if (s->count != count || s->version != opt->version || s->group_id != opt->group_id ||
+        (bool)(s->hflags & 1u) != opt->full_names ||
+        (opt->header && memcmp(bytes, opt->header, opt->header_size < s->header_len
+                                                       ? opt->header_size
+                                                       : s->header_len)))
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        const fsys_entry *e = &s->e[i];
+        const pack_entry *pe = &pes[i];
+        const uint8_t *p;
+        size_t n;
+        emitted(pe, &p, &n);
+        uint8_t short_raw[256], full_raw[256];
+        size_t short_len, full_len;
+        bool has_short = ue_fsys_raw_name(s, i, false, short_raw, &short_len);
+        bool has_full = ue_fsys_raw_name(s, i, true, full_raw, &full_len);
+        if (e->range_bad || e->file_id != pe->w.file_id || e->type_code != pe->w.type_code ||
+            e->compressed != pe->w.compressed ||
+            !name_equal(has_short, short_raw, short_len, pe->short_name) ||
+            !name_equal(has_full, full_raw, full_len, pe->has_full ? pe->full_name : NULL) ||
+            e->stored_size != n || memcmp(bytes + e->data_off, p, n) ||
+            (pe->record && (pe->record_size != e->rec_len ||
+                            memcmp(bytes + e->rec_off, pe->record, e->rec_len))))
+            return false;
+    }
+    return true;
+}
+
 /* Splices the skeleton and the entries' bytes; true (and *out filled) only when the result
  * parses back to exactly the manifest's entries. */
-static bool try_skeleton(const json_t *manifest, const char *dir, pack_entry *pes, size_t count,
-                         ue_buf *out) {
-    const json_t *sk = json_object_get(manifest, "skeleton");
-    const json_t *segs = json_object_get(sk, "segments");
-    if (!json_is_object(sk) || !json_is_array(segs)) return false;
+static bool try_skeleton(const ue_jv *manifest, const char *dir, const ue_fsys_write_options *opt,
+                         pack_entry *pes, size_t count, ue_buf *out) {
+    const ue_jv *sk = ue_jv_get(manifest, "skeleton");
+    const ue_jv *segs = ue_jv_get(sk, "segments");
+    if (!ue_jv_is(sk, UE_JV_OBJECT) || !ue_jv_is(segs, UE_JV_ARRAY)) return false;
     for (size_t i = 0; i < count; i++)
         if (pes[i].changed) return false;
     uint8_t *skel;
     size_t skel_n;
     bool changed;
-    if (ue_manifest_load_file(dir, sk, "file", UE_CAP_ENTRY_BYTES, &skel, &skel_n, &changed,
-                              NULL) != UE_OK)
+    if (ue_manifest_load_file_jv(dir, sk, "file", UE_CAP_ENTRY_BYTES, &skel, &skel_n, &changed,
+                                 NULL) != UE_OK)
         return false;
     bool ok = !changed;
     ue_buf b = {0};
     size_t pos = 0;
-    for (size_t k = 0; ok && k < json_array_size(segs); k++) {
-        const json_t *g = json_array_get(segs, k);
+    for (size_t k = 0; ok && k < ue_jv_size(segs); k++) {
+        const ue_jv *g = ue_jv_at(segs, k);
         uint64_t v;
-        if (ue_json_u64(g, "raw", &v, NULL, NULL)) {
+        if (ue_jv_u64(g, "raw", &v, NULL, NULL)) {
             if (v > skel_n - pos) ok = false;
             else {
                 ue_buf_put(&b, skel + pos, (size_t)v);
                 pos += (size_t)v;
             }
-        } else if (ue_json_u64(g, "entry", &v, NULL, NULL) && v < count) {
+        } else if (ue_jv_u64(g, "entry", &v, NULL, NULL) && v < count) {
             const uint8_t *p;
             size_t n;
             emitted(&pes[v], &p, &n);
@@ -595,23 +692,8 @@ static bool try_skeleton(const json_t *manifest, const char *dir, pack_entry *pe
     fsys_state *s = NULL;
     if (ok) {
         ue_source src = ue_source_memory(b.data, b.size);
-        ok = ue_fsys_parse(&src, UE_MODE_TOLERANT, "fsys", &s, NULL) == UE_OK && s->count == count;
-    }
-    for (size_t i = 0; ok && i < count; i++) {
-        const fsys_entry *e = &s->e[i];
-        const pack_entry *pe = &pes[i];
-        const uint8_t *p;
-        size_t n;
-        emitted(pe, &p, &n);
-        uint8_t short_raw[256], full_raw[256];
-        size_t short_len, full_len;
-        bool has_short = ue_fsys_raw_name(s, i, false, short_raw, &short_len);
-        bool has_full = ue_fsys_raw_name(s, i, true, full_raw, &full_len);
-        ok = !e->range_bad && e->file_id == pe->w.file_id && e->type_code == pe->w.type_code &&
-             e->compressed == pe->w.compressed &&
-             name_equal(has_short, short_raw, short_len, pe->short_name) &&
-             name_equal(has_full, full_raw, full_len, pe->has_full ? pe->full_name : NULL) &&
-             e->stored_size == n && memcmp(b.data + e->data_off, p, n) == 0;
+        ok = ue_fsys_parse(&src, UE_MODE_TOLERANT, "fsys", &s, NULL) == UE_OK &&
+             splice_matches(s, b.data, opt, pes, count);
     }
     ue_fsys_free(s);
     if (ok) {
@@ -622,46 +704,153 @@ static bool try_skeleton(const json_t *manifest, const char *dir, pack_entry *pe
     return ok;
 }
 
-static ue_result fsys_pack(const json_t *manifest, const char *dir, const ue_pack_options *popt,
+/* ---- informational keys: what extract recorded of the archive, not read by pack ------------ */
+
+/* Warns when the integer `key` was edited (differs from `original`, what extract recorded in
+ * "record_hex", when the entry has one) and differs from what pack wrote. */
+static void check_number_key(const ue_jv *ej, const char *key, const uint32_t *original,
+                             uint32_t written, const char *advice, const char *where,
+                             const char *entry, ue_diag *d) {
+    const ue_jv *v = ue_jv_get(ej, key);
+    bool is_int = ue_jv_is(v, UE_JV_INTEGER);
+    if (!v || (is_int && (v->u.integer == written || (original && v->u.integer == *original))))
+        return;
+    char given[128], wrote[32];
+    ue_jv_show(v, given, sizeof given);
+    snprintf(wrote, sizeof wrote, "%u", written);
+    ue_manifest_informational(where, entry, key, given, wrote, advice, d);
+}
+
+/* The same for a text key; NULL `written` or `original` stands for "no such key". */
+static void check_text_key(const ue_jv *ej, const char *key, bool have_original,
+                           const char *original, const char *written, const char *advice,
+                           const char *where, const char *entry, ue_diag *d) {
+    const ue_jv *v = ue_jv_get(ej, key);
+    const char *t = ue_jv_string(v);
+    if (!v || (t && written && !strcmp(t, written)) ||
+        (have_original && t && original && !strcmp(t, original)))
+        return;
+    char given[128], wrote[64];
+    ue_jv_show(v, given, sizeof given);
+    snprintf(wrote, sizeof wrote, written ? "\"%s\"" : "nothing", written);
+    ue_manifest_informational(where, entry, key, given, wrote, advice, d);
+}
+
+static void type_text(uint8_t code, char *out, size_t size) {
+    const char *tn = ue_fsys_type_name(code);
+    if (tn) snprintf(out, size, "%s", tn);
+    else snprintf(out, size, "0x%02X", code);
+}
+
+/* Entry i's informational keys against entry i of the packed archive `s`. */
+static void check_entry_facts(const ue_jv *ej, const pack_entry *pe, const fsys_state *s, size_t i,
+                              bool layout_kept, const char *where, ue_diag *d) {
+    const fsys_entry *e = &s->e[i];
+    const char *entry = ue_jv_string(ue_jv_get(ej, "name"));
+    const uint8_t *rec = pe->record && pe->record_size >= 0x28 ? pe->record : NULL;
+    uint32_t orig[5] = {0};
+    static const uint8_t at[5] = {0x04, 0x08, 0x0C, 0x14, 0x20};
+    for (size_t k = 0; rec && k < 5; k++) orig[k] = ue_load_u32be(rec + at[k]);
+    const char *sizes = "pack takes sizes from the payload files";
+    const char *place = "pack lays the archive out itself";
+    char wrote[32], was[32];
+    type_text(e->type_code, wrote, sizeof wrote);
+    type_text(rec ? rec[2] : 0, was, sizeof was);
+    check_text_key(ej, "type", rec != NULL, was, wrote,
+                   "change \"type_code\" instead", where,
+                   entry, d);
+    check_text_key(ej, "nested", rec != NULL, rec && rec[2] == 0x1E ? "pkx" : NULL,
+                   e->type_code == 0x1E ? "pkx" : NULL,
+                   "a nested PKX follows from \"type_code\" 30", where, entry, d);
+    check_number_key(ej, "type_index", rec ? &orig[4] : NULL, e->type_index,
+                     "change \"type_code\" instead (pack writes type_code / 2 when it "
+                     "changes, spec §7.1)",
+                     where, entry, d);
+    check_number_key(ej, "flags", rec ? &orig[2] : NULL, e->flags,
+                     "change \"compressed\" (bit 31) or bytes 12..15 of \"record_hex\" "
+                     "instead", where, entry, d);
+    check_number_key(ej, "size", rec ? &orig[1] : NULL, e->usize, sizes, where, entry, d);
+    check_number_key(ej, "stored_size", rec ? &orig[3] : NULL, e->stored_size, sizes, where, entry,
+                     d);
+    check_number_key(ej, "data_offset", rec ? &orig[0] : NULL, e->data_off, place, where, entry, d);
+    if (layout_kept) /* the record's own place is not in it: only a kept layout tells an edit */
+        check_number_key(ej, "record_offset", NULL, e->rec_off, place, where, entry, d);
+}
+
+static void check_informational(const ue_jv *manifest, const pack_entry *pes, size_t count,
+                                bool layout_kept, const uint8_t *packed, size_t size,
+                                ue_diag *d) {
+    ue_manifest_check_info(&ue_fsys_ops, packed, size, ue_jv_get(manifest, "header"), "header",
+                           layout_kept ? fsys_header_read : fsys_header_layout,
+                           "pack writes it from \"version\", \"group_id\", \"full_names\", "
+                           "\"header_hex\" and the entries", d);
+    fsys_state *s = NULL;
+    ue_source src = ue_source_memory(packed, size);
+    if (ue_fsys_parse(&src, UE_MODE_TOLERANT, "fsys", &s, NULL) == UE_OK && s->count == count) {
+        const ue_jv *entries = ue_jv_get(manifest, "entries");
+        char where[64];
+        for (size_t i = 0; i < count; i++) {
+            snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+            check_entry_facts(ue_jv_at(entries, i), &pes[i], s, i, layout_kept, where, d);
+        }
+    }
+    ue_fsys_free(s);
+}
+
+/* The writer's options from the manifest's header (used by the splice check too). */
+static ue_fsys_write_options pack_options(const ue_jv *manifest, const ue_pack_options *popt,
+                                          uint8_t **header_raw) {
+    const ue_jv *header = ue_jv_get(manifest, "header");
+    ue_fsys_write_options opt = {0};
+    opt.version = 0x201;
+    ue_jv_u32(header, "version", &opt.version, NULL, NULL);
+    ue_jv_u32(header, "group_id", &opt.group_id, NULL, NULL);
+    opt.full_names = ue_jv_is(ue_jv_get(header, "full_names"), UE_JV_TRUE);
+    size_t hn = 0;
+    if (ue_jv_hex_alloc(manifest, "header_hex", 0x60, header_raw, &hn)) {
+        opt.header = *header_raw;
+        opt.header_size = hn;
+    }
+    uint32_t level = UE_LZSS_LEVEL_DEFAULT;
+    ue_jv_u32(manifest, "lzss_level", &level, NULL, NULL);
+    opt.level = ue_pack_level(popt, level);
+    return opt;
+}
+
+static ue_result write_canonical(const ue_fsys_write_options *opt, const pack_entry *pes,
+                                 size_t count, ue_buf *out, ue_diag *d) {
+    ue_fsys_write_entry *w = calloc(count ? count : 1, sizeof *w);
+    if (!w) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < count; i++) w[i] = pes[i].w;
+    ue_result r = ue_fsys_write(opt, w, count, out, d);
+    free(w);
+    return r;
+}
+
+static ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *popt,
                            ue_buf *out, ue_diag *d) {
-    const json_t *header = json_object_get(manifest, "header");
-    const json_t *entries = json_object_get(manifest, "entries");
-    if (!json_is_array(entries)) {
+    ue_manifest_unknown_keys_jv(manifest, fsys_manifest_keys, "manifest", NULL, d);
+    ue_manifest_unknown_keys_jv(ue_jv_get(manifest, "skeleton"), fsys_skeleton_keys,
+                                "manifest/skeleton", NULL, d);
+    const ue_jv *entries = ue_jv_get(manifest, "entries");
+    if (!ue_jv_is(entries, UE_JV_ARRAY)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
                     "needs an \"entries\" array");
         return UE_ERR_INVALID;
     }
-    size_t count = json_array_size(entries);
+    size_t count = ue_jv_size(entries), base = out->size;
     if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
     pack_entry *pes = calloc(count ? count : 1, sizeof *pes);
     if (!pes) return UE_ERR_NOMEM;
+    uint8_t *header_raw = NULL;
+    ue_fsys_write_options opt = pack_options(manifest, popt, &header_raw);
     ue_result r = UE_OK;
     for (size_t i = 0; i < count && r == UE_OK; i++)
-        r = load_pack_entry(json_array_get(entries, i), dir, i, &pes[i], d);
-    if (r == UE_OK && !try_skeleton(manifest, dir, pes, count, out)) {
-        ue_fsys_write_options opt = {0};
-        opt.version = 0x201;
-        if (json_is_object(header)) {
-            ue_json_u32(header, "version", &opt.version, NULL, NULL);
-            ue_json_u32(header, "group_id", &opt.group_id, NULL, NULL);
-            opt.full_names = json_is_true(json_object_get(header, "full_names"));
-        }
-        uint8_t *hraw = NULL;
-        size_t hn = 0;
-        if (hex_alloc(manifest, "header_hex", 0x60, &hraw, &hn)) {
-            opt.header = hraw;
-            opt.header_size = hn;
-        }
-        uint32_t level = UE_LZSS_LEVEL_DEFAULT;
-        ue_json_u32(manifest, "lzss_level", &level, NULL, NULL);
-        opt.level = ue_pack_level(popt, level);
-        ue_fsys_write_entry *w = calloc(count ? count : 1, sizeof *w);
-        if (!w) r = UE_ERR_NOMEM;
-        for (size_t i = 0; r == UE_OK && i < count; i++) w[i] = pes[i].w;
-        if (r == UE_OK) r = ue_fsys_write(&opt, w, count, out, d);
-        free(w);
-        free(hraw);
-    }
+        r = load_pack_entry(ue_jv_at(entries, i), dir, i, opt.full_names, &pes[i], d);
+    bool kept = r == UE_OK && try_skeleton(manifest, dir, &opt, pes, count, out);
+    if (r == UE_OK && !kept) r = write_canonical(&opt, pes, count, out, d);
+    if (r == UE_OK)
+        check_informational(manifest, pes, count, kept, out->data + base, out->size - base, d);
     for (size_t i = 0; i < count; i++) {
         free(pes[i].data);
         free(pes[i].stored);
@@ -670,6 +859,7 @@ static ue_result fsys_pack(const json_t *manifest, const char *dir, const ue_pac
         free(pes[i].full_name);
     }
     free(pes);
+    free(header_raw);
     return r;
 }
 

@@ -68,5 +68,9 @@ bool ue_fsys_raw_name(const fsys_state *s, size_t i, bool full, uint8_t out[256]
 /* Seed §18.4: full name, else short name (+ the type's extension), else
  * "<archive-name>_entry_<index><ext>", printable (\xNN escapes). */
 void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_size);
+/* The same from name bytes (either may be NULL or empty): what list shows and extract writes as
+ * "name"; false when neither name is there (the fallback is the caller's). */
+bool ue_fsys_shown_name(const uint8_t *full, size_t full_len, const uint8_t *short_name,
+                        size_t short_len, uint8_t type_code, char *out, size_t out_size);
 
 #endif

@@ -8,6 +8,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "common/bytes.h"
 #include "common/io.h"
 
 typedef struct gclzss_state {
@@ -141,26 +142,49 @@ static ue_result gclzss_extract(void *state, ue_outdir *o, json_t **manifest, ue
     return UE_OK;
 }
 
-static ue_result gclzss_pack(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+/* The keys extract writes; pack warns about any other. */
+static const char *const gclzss_manifest_keys[] = {
+    "unearth_manifest", "format", "source", "header", "file", "xxh64", "stored", "lzss_level",
+    NULL};
+static const char *const gclzss_stored_keys[] = {"file", "xxh64", NULL};
+/* Header keys not compared with the packed file: "reserved" is read, and a payload compressed
+ * again changes the sizes. */
+static const char *const gclzss_read_keys[] = {"reserved", NULL};
+static const char *const gclzss_payload_keys[] = {"reserved", "uncompressed_size",
+                                                  "compressed_size", "size_fallback",
+                                                  "stream_end", NULL};
+
+/* The original bytes while the payload is unchanged (with "reserved" as the manifest gives it),
+ * else the payload compressed again. */
+static ue_result gclzss_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                              ue_buf *out, ue_diag *d) {
+    ue_manifest_unknown_keys_jv(manifest, gclzss_manifest_keys, "manifest", NULL, d);
+    const ue_jv *st = ue_jv_get(manifest, "stored"), *header = ue_jv_get(manifest, "header");
+    ue_manifest_unknown_keys_jv(st, gclzss_stored_keys, "manifest/stored", NULL, d);
     uint8_t *plain = NULL, *stored = NULL;
-    size_t pn = 0, sn = 0;
-    bool changed = true, stored_changed = true;
-    ue_result r = ue_manifest_load_file(dir, manifest, "file", UE_CAP_ENTRY_BYTES, &plain, &pn,
-                                        &changed, d);
-    const json_t *st = json_object_get(manifest, "stored");
-    if (r == UE_OK && !changed && json_is_object(st) &&
-        ue_manifest_load_file(dir, st, "file", UE_CAP_ENTRY_BYTES, &stored, &sn, &stored_changed,
-                              NULL) == UE_OK &&
-        !stored_changed) {
+    size_t pn = 0, sn = 0, base = out->size;
+    bool changed = true, stored_changed = true, kept = false;
+    uint32_t reserved = 0, level = 9;
+    bool have_reserved = ue_jv_get(header, "reserved") &&
+                         ue_jv_u32(header, "reserved", &reserved, "manifest/header", d);
+    ue_result r = ue_manifest_load_file_jv(dir, manifest, "file", UE_CAP_ENTRY_BYTES, &plain, &pn,
+                                           &changed, d);
+    if (r == UE_OK && !changed && ue_jv_is(st, UE_JV_OBJECT) &&
+        ue_manifest_load_file_jv(dir, st, "file", UE_CAP_ENTRY_BYTES, &stored, &sn,
+                                 &stored_changed, NULL) == UE_OK &&
+        !stored_changed && sn >= 16) {
+        if (have_reserved) ue_store_u32be(stored + 0x0C, reserved);
         ue_buf_put(out, stored, sn); /* unchanged: the original bytes */
+        kept = true;
         r = out->failed ? UE_ERR_NOMEM : UE_OK;
     } else if (r == UE_OK) {
-        uint32_t reserved = 0, level = 9;
-        ue_json_u32(json_object_get(manifest, "header"), "reserved", &reserved, NULL, NULL);
-        ue_json_u32(manifest, "lzss_level", &level, NULL, NULL);
+        ue_jv_u32(manifest, "lzss_level", &level, NULL, NULL);
         r = ue_gclzss_encode(plain, pn, ue_pack_level(opt, level), reserved, out);
     }
+    if (r == UE_OK)
+        ue_manifest_check_info(&ue_gclzss_ops, out->data + base, out->size - base, header,
+                               "header", kept ? gclzss_read_keys : gclzss_payload_keys,
+                               "pack writes it from the payload and \"reserved\"", d);
     free(plain);
     free(stored);
     return r;

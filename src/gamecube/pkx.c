@@ -653,19 +653,45 @@ static ue_result pkx_extract(void *state, ue_outdir *o, json_t **manifest, ue_di
     return UE_OK;
 }
 
-static bool get_size(const json_t *o, const char *k, size_t *out, ue_diag *d) {
+static bool get_size(const ue_jv *o, const char *k, size_t *out, ue_diag *d) {
     uint64_t v;
-    if (!ue_json_u64(o, k, &v, "manifest/layout", d) || v > UE_CAP_ENTRY_BYTES) return false;
+    if (!ue_jv_u64(o, k, &v, "manifest/layout", d) || v > UE_CAP_ENTRY_BYTES) return false;
     *out = (size_t)v;
     return true;
 }
 
+/* The keys extract writes; pack warns about any other. "metadata" is checked against what the
+ * packed file holds (pkx_info_json), as its own keys depend on the layout. */
+static const char *const pkx_manifest_keys[] = {"unearth_manifest", "format", "source", "metadata",
+                                                "layout", "dat", "gpt1", "frame", NULL};
+static const char *const pkx_layout_keys[] = {"layout", "size", "dat_offset", "dat_size",
+                                              "gpt1_offset", "gpt1_length", "anim_offset",
+                                              "anim_count", "tail_offset", NULL};
+static const char *const pkx_part_keys[] = {"file", "xxh64", NULL};
+/* Metadata a new DAT or GPT1 block changes (sizes, and the offsets of what follows them). */
+static const char *const pkx_part_sized[] = {"declared_dat_size", "dat_offset", "dat_size",
+                                             "dat_size_fallback", "gpt1_offset", "gpt1_length",
+                                             "anim_offset", "tail_offset", "tail_size", NULL};
+
+static void pkx_check_keys(const ue_jv *manifest, ue_diag *d) {
+    static const char *const parts[] = {"dat", "gpt1", "frame"};
+    ue_manifest_unknown_keys_jv(manifest, pkx_manifest_keys, "manifest", NULL, d);
+    ue_manifest_unknown_keys_jv(ue_jv_get(manifest, "layout"), pkx_layout_keys, "manifest/layout",
+                                NULL, d);
+    for (size_t k = 0; k < 3; k++) {
+        char where[32];
+        snprintf(where, sizeof where, "manifest/%s", parts[k]);
+        ue_manifest_unknown_keys_jv(ue_jv_get(manifest, parts[k]), pkx_part_keys, where, NULL, d);
+    }
+}
+
 /* Nothing in a PKX is compressed: the pack options (the LZSS level) have nothing to apply to. */
-static ue_result pkx_pack(const json_t *manifest, const char *dir, const ue_pack_options *opt,
+static ue_result pkx_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                          ue_buf *out, ue_diag *d) {
     (void)opt;
-    const json_t *lj = json_object_get(manifest, "layout");
-    const char *lname = json_string_value(json_object_get(lj, "layout"));
+    pkx_check_keys(manifest, d);
+    const ue_jv *lj = ue_jv_get(manifest, "layout");
+    const char *lname = ue_jv_string(ue_jv_get(lj, "layout"));
     ue_pkx_info info = {0};
     size_t anim_count = 0, gl = 0;
     if (!lname || !get_size(lj, "size", &info.size, d) ||
@@ -684,15 +710,16 @@ static ue_result pkx_pack(const json_t *manifest, const char *dir, const ue_pack
     info.anim_count = (uint32_t)anim_count;
     uint8_t *frame = NULL, *dat = NULL, *gpt1 = NULL, *orig = NULL;
     size_t fn = 0, dn = 0, gn = 0;
-    bool ch;
-    ue_result r = ue_manifest_load_file(dir, json_object_get(manifest, "frame"), "file",
-                                        UE_CAP_ENTRY_BYTES, &frame, &fn, &ch, d);
+    bool ch, dat_changed = false, gpt1_changed = false;
+    ue_result r = ue_manifest_load_file_jv(dir, ue_jv_get(manifest, "frame"), "file",
+                                           UE_CAP_ENTRY_BYTES, &frame, &fn, &ch, d);
     if (r == UE_OK)
-        r = ue_manifest_load_file(dir, json_object_get(manifest, "dat"), "file",
-                                  UE_CAP_ENTRY_BYTES, &dat, &dn, &ch, d);
-    if (r == UE_OK && json_object_get(manifest, "gpt1"))
-        r = ue_manifest_load_file(dir, json_object_get(manifest, "gpt1"), "file",
-                                  UE_CAP_ENTRY_BYTES, &gpt1, &gn, &ch, d);
+        r = ue_manifest_load_file_jv(dir, ue_jv_get(manifest, "dat"), "file", UE_CAP_ENTRY_BYTES,
+                                     &dat, &dn, &dat_changed, d);
+    if (r == UE_OK && ue_jv_get(manifest, "gpt1"))
+        r = ue_manifest_load_file_jv(dir, ue_jv_get(manifest, "gpt1"), "file",
+                                     UE_CAP_ENTRY_BYTES, &gpt1, &gn, &gpt1_changed, d);
+    size_t base = out->size;
     /* Put placeholders of the original sizes back into the frame, then re-wrap. */
     if (r == UE_OK && (info.size < info.dat_size || info.size - info.dat_size < gl ||
                        fn != info.size - info.dat_size - gl || !info_consistent(&info, info.size))) {
@@ -715,6 +742,11 @@ static ue_result pkx_pack(const json_t *manifest, const char *dir, const ue_pack
         memcpy(orig + second + second_len, frame + a + b, fn - a - b);
         r = ue_pkx_rewrap(orig, info.size, &info, dat, dn, gpt1, gpt1 ? gn : 0, out, d);
     }
+    if (r == UE_OK)
+        ue_manifest_check_info(&ue_pkx_ops, out->data + base, out->size - base,
+                               ue_jv_get(manifest, "metadata"), "metadata",
+                               dat_changed || gpt1_changed ? pkx_part_sized : NULL,
+                               "pack copies it from layout/frame.bin; edit those bytes instead", d);
     free(frame);
     free(dat);
     free(gpt1);

@@ -301,7 +301,7 @@ static ue_result pack_entry_fields(const ue_jv *ej, ue_nres_entry *e, const char
                                    ue_nres *n, ue_diag *d) {
     if (!ue_jv_is(ej, UE_JV_OBJECT) || !ue_jv_u32(ej, "type_id", &e->type_id, where, d))
         return UE_ERR_INVALID;
-    ue_manifest_unknown_keys_jv(ej, nres_entry_keys, where, d);
+    ue_manifest_unknown_keys_jv(ej, nres_entry_keys, where, ue_jv_string(ue_jv_get(ej, "name")), d);
     ue_jv_u32(ej, "attr1", &e->attr1, NULL, NULL);
     ue_jv_u32(ej, "attr2", &e->attr2, NULL, NULL);
     ue_jv_u32(ej, "attr3", &e->attr3, NULL, NULL);
@@ -367,6 +367,8 @@ static ue_result pack_entries(const ue_jv *entries, const char *dir, ue_nres *n,
     return r;
 }
 
+static const char *const nres_gap_keys[] = {"offset", "size", "file", NULL};
+
 /* Bytes outside every entry, loaded whole (they are small and few). */
 static ue_result pack_gaps(const ue_jv *gaps, const char *dir, ue_nres *n, ue_diag *d) {
     size_t ngaps = ue_jv_is(gaps, UE_JV_ARRAY) ? ue_jv_size(gaps) : 0;
@@ -380,6 +382,7 @@ static ue_result pack_gaps(const ue_jv *gaps, const char *dir, ue_nres *n, ue_di
         ue_nres_gap *gap = &n->gaps[g];
         n->gap_count = g + 1;
         snprintf(where, sizeof where, "manifest/unindexed[%zu]", g);
+        ue_manifest_unknown_keys_jv(gj, nres_gap_keys, where, NULL, d);
         size_t size;
         bool changed;
         if (!ue_jv_u32(gj, "offset", &gap->offset, where, d)) return UE_ERR_INVALID;
@@ -390,6 +393,13 @@ static ue_result pack_gaps(const ue_jv *gaps, const char *dir, ue_nres *n, ue_di
     }
     return r;
 }
+
+/* The top-level and header keys extract writes; pack warns about any other. */
+static const char *const nres_manifest_keys[] = {"unearth_manifest", "format", "source", "header",
+                                                 "entries", "unindexed", NULL};
+static const char *const nres_header_keys[] = {
+    "magic", "version", "entry_count", "total_size", "dir_offset", "sort_table_valid",
+    "unindexed_regions", NULL};
 
 /* NRes stores every payload as it is: the pack options (the LZSS level) do not apply. */
 static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
@@ -402,6 +412,8 @@ static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, const ue_p
                     "needs a \"header\" object and an \"entries\" array");
         return UE_ERR_INVALID;
     }
+    ue_manifest_unknown_keys_jv(manifest, nres_manifest_keys, "manifest", NULL, d);
+    ue_manifest_unknown_keys_jv(header, nres_header_keys, "manifest/header", NULL, d);
     ue_nres n;
     ue_nres_init(&n);
     ue_result r = pack_header(header, ue_jv_size(entries), &n, d);
@@ -481,8 +493,8 @@ const ue_container_ops ue_nres_ops = {
     .info_json = nres_info_json,
     .entry_json = nres_entry_json,
     .extract_mw = nres_extract,
-    .pack_jv = nres_pack,
-    .pack_to_jv = nres_pack_to,
+    .pack = nres_pack,
+    .pack_to = nres_pack_to,
     .reencode = nres_reencode,
     .validate = nres_validate,
 };

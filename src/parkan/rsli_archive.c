@@ -318,6 +318,42 @@ static const char *const rsli_entry_keys[] = {
     "sort_value", "unpacked_size", "data_offset", "packed_size", "file_offset",
     "deflate_eof_plus_one", "nested", "damaged", "file", "xxh64", "packed", NULL};
 
+/* The method bits a method name stands for, or -1 for a name that is none. */
+static int method_bits(const char *name) {
+    static const uint32_t methods[] = {UE_RSLI_STORED, UE_RSLI_XOR, UE_RSLI_LZSS,
+                                       UE_RSLI_XOR_LZSS, UE_RSLI_LZHUF, UE_RSLI_XOR_LZHUF,
+                                       UE_RSLI_DEFLATE};
+    for (size_t k = 0; name && k < sizeof methods / sizeof methods[0]; k++)
+        if (!strcmp(name, ue_rsli_method_name(methods[k]))) return (int)methods[k];
+    return -1;
+}
+
+/* "method" is what extract read from "flags", which alone decides how pack packs the entry: an
+ * edited "method" says so and names the "flags" value that would ask for it. */
+static void check_method_key(const ue_jv *given, uint16_t flags, const char *where,
+                             const char *entry, ue_diag *d) {
+    uint32_t method = flags & UE_RSLI_METHOD_MASK;
+    char name[16], written[32], shown[128], advice[200];
+    /* extract writes what list shows: the name, or the bits of a method unearth lacks */
+    if (ue_rsli_method_known(method)) snprintf(name, sizeof name, "%s", ue_rsli_method_name(method));
+    else snprintf(name, sizeof name, "0x%03X", method);
+    const char *text = ue_jv_string(given);
+    if (!given || (text && !strcmp(text, name))) return;
+    snprintf(written, sizeof written, "\"%s\"", name);
+    ue_jv_show(given, shown, sizeof shown);
+    int wanted = method_bits(ue_jv_string(given));
+    unsigned asked = (flags & ~UE_RSLI_METHOD_MASK) | (unsigned)(wanted < 0 ? 0 : wanted);
+    if (wanted >= 0)
+        snprintf(advice, sizeof advice,
+                 "the method comes from \"flags\"; set \"flags\" to %u (0x%04X) for %s", asked,
+                 asked, shown);
+    else
+        snprintf(advice, sizeof advice,
+                 "the method comes from \"flags\" bits 0x1E0 (0x040 lzss, 0x080 lzhuf, 0x100 "
+                 "deflate, +0x020 xor)");
+    ue_manifest_informational(where, entry, "method", shown, written, advice, d);
+}
+
 static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *dir, bool *dirty,
                             ue_diag *d) {
     ue_rsli_entry *e = &l->entries[i];
@@ -327,7 +363,8 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, where, "not an object");
         return UE_ERR_INVALID;
     }
-    ue_manifest_unknown_keys_jv(ej, rsli_entry_keys, where, d);
+    const char *entry_name = ue_jv_string(ue_jv_get(ej, "name"));
+    ue_manifest_unknown_keys_jv(ej, rsli_entry_keys, where, entry_name, d);
     uint32_t flags;
     if (!ue_jv_u32(ej, "flags", &flags, where, d)) return UE_ERR_INVALID;
     if (flags > 0xFFFFu) {
@@ -337,6 +374,7 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
     }
     e->flags = (uint16_t)flags;
     uint32_t method = flags & UE_RSLI_METHOD_MASK;
+    check_method_key(ue_jv_get(ej, "method"), e->flags, where, entry_name, d);
 
     /* The raw 12 bytes win unless the readable (UTF-8) name was edited. */
     bool have_raw = ue_jv_get(ej, "name_hex") &&
@@ -426,8 +464,15 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
     return UE_OK;
 }
 
+/* The top-level keys extract writes; pack warns about any other. */
+static const char *const rsli_manifest_keys[] = {
+    "unearth_manifest", "format", "source", "header", "header_hex", "file_size", "ao_hex",
+    "entries", "unindexed", NULL};
+static const char *const rsli_gap_keys[] = {"offset", "size", "file", "xxh64", NULL};
+
 static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                            ue_buf *out, ue_diag *d) {
+    ue_manifest_unknown_keys_jv(manifest, rsli_manifest_keys, "manifest", NULL, d);
     const ue_jv *entries = ue_jv_get(manifest, "entries");
     if (!ue_jv_is(entries, UE_JV_ARRAY)) {
         ue_diag_add(d, UE_SEV_ERROR, "manifest.shape", UE_NO_OFFSET, "manifest",
@@ -477,6 +522,7 @@ static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack
             const ue_jv *gj = ue_jv_at(gaps, g);
             char where[64];
             snprintf(where, sizeof where, "manifest/unindexed[%zu]", g);
+            ue_manifest_unknown_keys_jv(gj, rsli_gap_keys, where, NULL, d);
             ue_rsli_gap *gap = &l.gaps[l.gap_count];
             bool changed;
             if (!ue_jv_u64(gj, "offset", &gap->offset, where, d)) {
@@ -544,7 +590,7 @@ const ue_container_ops ue_rsli_ops = {
     .info_json = rsli_info_json,
     .entry_json = rsli_entry_json,
     .extract_mw = rsli_extract,
-    .pack_jv = rsli_pack,
+    .pack = rsli_pack,
     .reencode = rsli_reencode,
     .validate = rsli_validate,
 };

@@ -12,6 +12,16 @@ expect_rc() { # expect_rc WANT CMD...
   "$@" >"$T/out" 2>"$T/err"; local rc=$?
   if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
 }
+# edit_manifest DIR PYTHON: runs PYTHON with `m` bound to the manifest, then writes it back.
+edit_manifest() {
+  python3 - "$1/manifest.json" "$2" <<'PY'
+import json, sys
+path, code = sys.argv[1], sys.argv[2]
+m = json.load(open(path))
+exec(code)
+json.dump(m, open(path, "w"), indent=2)
+PY
+}
 finish() {
   echo "$NAME: $pass passed, $fail failed"
   [ "$fail" = 0 ]
