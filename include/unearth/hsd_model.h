@@ -274,6 +274,13 @@ UE_API ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag 
 /* "hsd": a DAT with a `scene_data` or `*_joint` root, converted through ue_hsd_model_read and
  * the §4/§8 bind pose (docs/hsd.md). Probe order: after MSH. */
 UE_API extern const ue_model_format ue_hsd_model_format;
+/* "hsd_data": a DAT that parses (header, relocation table, roots) but has no model root, e.g. a
+ * room, a camera or the sample pack's placeholders: a format without geometry or images, so
+ * that info, validate and roundtrip describe it and convert says what it holds. Probed last. */
+UE_API extern const ue_model_format ue_hsd_data_format;
+/* Its probe: the DAT header's file_size is the byte count, the strict parse succeeds, and no
+ * root is a model root (ue_hsd_probe is false). */
+UE_API bool ue_hsd_data_probe(const uint8_t *data, size_t size);
 /* The registry's probe: a strict but cheap DAT header check (file_size equal to the bytes,
  * every region inside, plausible counts) and at least one model root name. */
 UE_API bool ue_hsd_probe(const uint8_t *data, size_t size);

@@ -7,6 +7,7 @@
 
 #include "archive/container.h"
 #include "common/io.h"
+#include "common/text.h"
 
 /* Probe order matters only when two formats could claim the same bytes. */
 static const ue_container_ops *const formats[] = {
@@ -210,9 +211,7 @@ static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_arch
         memcpy(name, rest, len);
         name[len] = 0;
         size_t index;
-        if (ue_archive_find(a, name, &index) != UE_OK) {
-            ue_diag_add(d, UE_SEV_ERROR, "archive.entry.missing", UE_NO_OFFSET, a->display,
-                        "no entry named \"%s\"", name);
+        if (ue_archive_find_reported(a, name, &index, d) != UE_OK) {
             ue_archive_close(a);
             return UE_ERR_INVALID;
         }
@@ -280,6 +279,79 @@ ue_result ue_archive_find(const ue_archive *a, const char *name, size_t *index) 
             return UE_OK;
         }
     }
+    return UE_ERR_INVALID;
+}
+
+/* ---- near misses of an entry name ------------------------------------------------------ */
+
+#define MAX_SUGGESTIONS 3
+
+/* `s` without its last extension ("ROBOT.msh" → "ROBOT"), into out. */
+static void name_stem(const char *s, char *out, size_t cap) {
+    snprintf(out, cap, "%s", s);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out) *dot = 0;
+}
+
+/* How far `candidate` is from what was typed: the edits to the whole name, or to its stem when
+ * the extension is missing (free) or another one (one more edit); one slip in three letters,
+ * two at most, else SIZE_MAX: no near miss. */
+static size_t name_distance(const char *typed, const char *candidate, bool fold_case) {
+    char typed_stem[256], stem[256];
+    name_stem(typed, typed_stem, sizeof typed_stem);
+    name_stem(candidate, stem, sizeof stem);
+    size_t len = strlen(typed), stem_len = strlen(typed_stem);
+    size_t limit = len / 3 < 2 ? len / 3 : 2, stem_limit = stem_len / 3 < 2 ? stem_len / 3 : 2;
+    size_t whole = ue_edit_distance(typed, candidate, fold_case, limit);
+    size_t by_stem = ue_edit_distance(typed_stem, stem, fold_case, stem_limit);
+    whole = whole > limit ? SIZE_MAX : whole;
+    by_stem = by_stem > stem_limit ? SIZE_MAX : by_stem + (stem_len != len);
+    return whole < by_stem ? whole : by_stem;
+}
+
+/* Letter case counts for nothing but the order: "ROBOT" puts ROBOT.msh before robot.wea. */
+static size_t name_rank(const char *typed, const char *candidate) {
+    size_t folded = name_distance(typed, candidate, true);
+    if (folded == SIZE_MAX) return SIZE_MAX;
+    return 2 * folded + (name_distance(typed, candidate, false) != folded);
+}
+
+typedef struct suggestion {
+    size_t index, distance;
+} suggestion;
+
+/* Keeps the MAX_SUGGESTIONS closest, the earlier entry first among equals. */
+static void keep_closest(suggestion *best, size_t *kept, suggestion s) {
+    size_t at = *kept;
+    while (at > 0 && best[at - 1].distance > s.distance) at--;
+    if (at >= MAX_SUGGESTIONS) return;
+    size_t last = *kept < MAX_SUGGESTIONS ? *kept : MAX_SUGGESTIONS - 1;
+    memmove(best + at + 1, best + at, (last - at) * sizeof *best);
+    best[at] = s;
+    if (*kept < MAX_SUGGESTIONS) (*kept)++;
+}
+
+ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t *index, ue_diag *d) {
+    if (ue_archive_find(a, name, index) == UE_OK) return UE_OK;
+    suggestion best[MAX_SUGGESTIONS];
+    size_t kept = 0;
+    for (size_t i = 0; i < ue_archive_count(a); i++) {
+        ue_entry_info info;
+        ue_archive_entry(a, i, &info);
+        size_t rank = name_rank(name, info.name);
+        if (rank != SIZE_MAX) keep_closest(best, &kept, (suggestion){i, rank});
+    }
+    char hint[600] = "";
+    size_t at = 0;
+    for (size_t k = 0; k < kept && at < sizeof hint; k++) {
+        ue_entry_info info;
+        ue_archive_entry(a, best[k].index, &info);
+        int w = snprintf(hint + at, sizeof hint - at, "%s%s", k ? (k + 1 == kept ? " or " : ", ") : "; did you mean ",
+                         info.name);
+        at = w < 0 ? sizeof hint : at + (size_t)w;
+    }
+    ue_diag_add(d, UE_SEV_ERROR, "archive.entry.missing", UE_NO_OFFSET, a->display,
+                "no entry named \"%s\"%s%s", name, hint, kept ? "?" : "");
     return UE_ERR_INVALID;
 }
 

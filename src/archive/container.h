@@ -179,6 +179,11 @@ ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *dis
 ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_t *size,
                             uint8_t **to_free, ue_diag *d);
 
+/* ue_archive_find, and when there is no such entry the error archive.entry.missing, which names
+ * up to three entries close to `name` (same letters in another case, the name without its
+ * extension, or one or two typing slips): "did you mean ROBOT.msh?". */
+ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t *index, ue_diag *d);
+
 /* The whole outer input as a read-only view (see ue_source_view): what ue_archive_bytes would
  * return, without reading bytes no one looks at. Release with ue_archive_unview. */
 ue_result ue_archive_view(const ue_archive *a, const uint8_t **view, size_t *size);

@@ -7,6 +7,8 @@
 #include "unearth/common.h"
 #include "unearth/model.h"
 
+struct ue_model_seen; /* one model met by the registry's walk (src/formats/model_walk.h) */
+
 /* Exit codes of the CLI contract. */
 enum { EXIT_OK_ = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
@@ -85,8 +87,12 @@ const char *cli_verdict_word(ue_result r, const cli_tally *t);
 void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size);
 /* Prints a JSON value (indented, key order kept) to stdout and releases it. */
 void cli_print_json(struct json_t *j);
+/* cli_print_json, or when `collect` is not NULL appended to it (a report of several files). */
+void cli_emit_json(struct json_t *j, struct json_t *collect);
 /* The --json answer of a verb that failed on `path`: {file, format, error, diagnostics}. */
 void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d);
+/* The same object, returned (a new reference) instead of printed. */
+struct json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d);
 
 /* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output`, or the
  * `companion` file written beside it (x.gltf → x.bin, "my x.obj" → "my_x.mtl", named by the
@@ -112,10 +118,16 @@ int cmd_textures(const cli_opts *o); /* src/cli/cmd_textures.c */
 int cmd_texm(const cli_opts *o);     /* src/cli/cmd_texm.c */
 int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
 int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
+int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
-/* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not. */
-int model_info(const cli_opts *o, const char *path);
+/* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not.
+ * With --json the report is appended to `collect` when it is not NULL (info of several files),
+ * else printed. */
+int model_info(const cli_opts *o, const char *path, struct json_t *collect);
+/* The one-line summary the model's format gives when it validates it ("6 nodes, 10 batches, 216
+ * vertices, 102 triangles"), in `mode`, into `out`; its result (the summary is "" on failure). */
+ue_result cli_model_summary(const struct ue_model_seen *m, ue_mode mode, char *out, size_t cap);
 /* Validates every model reachable from `path`; adds per-model summaries (JSON array `models`
  * when json is not NULL) and their counts to `sum`. Returns the worst exit code. `a` is the
  * container already opened from `path` with ue_archive_open_mapped (walked in place, not

@@ -10,18 +10,75 @@
 #include "unearth/model.h"
 #include "archive/container.h"
 #include "common/io.h"
+#include "formats/model_walk.h"
 
-/* Opens with diagnostics printed (or, with --json, a JSON error object) on failure; returns
- * an exit code (0 on success). */
-static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d) {
+/* ---- what a path is when it is no container ------------------------------------------------ */
+
+/* Splits ARCHIVE:ENTRY at its last ':' into `outer`; false for a path that exists as a file or
+ * has no ':' (no entry is addressed). */
+static bool split_entry(const char *path, char *outer, size_t cap, const char **entry) {
+    const char *colon = strrchr(path, ':');
+    if (!colon || colon == path || !colon[1] || ue_path_exists(path) || (size_t)(colon - path) >= cap)
+        return false;
+    memcpy(outer, path, (size_t)(colon - path));
+    outer[colon - path] = 0;
+    *entry = colon + 1;
+    return true;
+}
+
+/* True when `path` is ARCHIVE:ENTRY and the entry exists (whatever it holds). */
+static bool is_archive_entry(const char *path, ue_mode mode) {
+    char outer[4096];
+    const char *entry;
+    if (!split_entry(path, outer, sizeof outer, &entry)) return false;
+    ue_archive *a;
+    if (ue_archive_open(outer, mode, &a, NULL) != UE_OK) return false;
+    size_t index;
+    bool found = ue_archive_find(a, entry, &index) == UE_OK;
+    ue_archive_close(a);
+    return found;
+}
+
+/* A path that opened as no container unearth knows: when it is a model (or a DAT, a texture,
+ * a material: anything the registry reads) or an archive's entry, one line says what it is and
+ * which verb takes it, in place of "not a container"; false when nothing more can be said. */
+static bool describe_non_container(const cli_opts *o, const char *path) {
+    bool entry = is_archive_entry(path, o->mode);
+    char cat_hint[600] = "";
+    if (entry) snprintf(cat_hint, sizeof cat_hint, "`unearth cat %s -o FILE` writes its bytes", path);
+    ue_model_found m;
+    if (ue_model_load(path, o->mode, &m, NULL) == UE_OK) {
+        char summary[160];
+        ue_model_seen seen = {m.name, m.format, m.data, m.size};
+        cli_model_summary(&seen, o->mode, summary, sizeof summary);
+        cli_error("%s: %s is a %s%s%s%s, not a container: `unearth info %s` describes it%s%s", o->verb, path,
+                  m.format->description, summary[0] ? " (" : "", summary, summary[0] ? ")" : "", path,
+                  entry ? ", " : "", cat_hint);
+        free(m.data);
+        return true;
+    }
+    if (entry) cli_error("%s: %s is an entry that holds no container: %s", o->verb, path, cat_hint);
+    return entry;
+}
+
+static bool has_code(const ue_diag *d, const char *code) {
+    for (size_t i = 0; i < d->count; i++)
+        if (!strcmp(d->items[i].code, code)) return true;
+    return false;
+}
+
+/* Opens with diagnostics printed (or, with --json, a JSON error object, into `collect` when it
+ * is not NULL) on failure; returns an exit code (0 on success). */
+static int open_archive_into(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d,
+                             json_t *collect) {
     ue_result r = ue_archive_open(path, o->mode, a, d);
     if (r == UE_OK) {
         if (d->count && !o->json) cli_print_diags_as(path, d, 50);
         return 0;
     }
     if (o->json) {
-        cli_json_failure(o->verb, path, r, d);
-    } else {
+        cli_emit_json(cli_json_failure_new(o->verb, path, r, d), collect);
+    } else if (!(has_code(d, "archive.unknown") && describe_non_container(o, path))) {
         cli_print_diags_as(path, d, 50);
         /* A closing line only when no diagnostic already said why. */
         if (!ue_diag_count(d, UE_SEV_ERROR))
@@ -30,40 +87,149 @@ static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_
     return cli_exit_code(r);
 }
 
-static int info_json(const cli_opts *o, ue_archive *a, const ue_diag *d) {
+static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d) {
+    return open_archive_into(o, path, a, d, NULL);
+}
+
+/* ---- info -------------------------------------------------------------------------------- */
+
+/* The models an archive holds, at any depth, each with the one-line summary its format gives:
+ * {model (the address inside the archive), format, valid, summary}. */
+typedef struct nested_models {
+    const cli_opts *o;
+    size_t prefix_len; /* "PATH:" left out of the addresses */
+    json_t *list;
+} nested_models;
+
+static ue_result nested_model_visit(const ue_model_seen *m, void *ctx) {
+    nested_models *n = ctx;
+    char summary[160];
+    ue_result r = cli_model_summary(m, n->o->mode, summary, sizeof summary);
+    json_t *j = json_object();
+    size_t skip = strlen(m->name) > n->prefix_len ? n->prefix_len : 0;
+    json_object_set_new(j, "model", json_string(m->name + skip));
+    json_object_set_new(j, "format", json_string(m->format->name));
+    json_object_set_new(j, "valid", json_boolean(r == UE_OK));
+    json_object_set_new(j, "summary", r == UE_OK ? json_string(summary) : json_string(ue_result_name(r)));
+    json_array_append_new(n->list, j);
+    return UE_OK;
+}
+
+static json_t *nested_models_json(const cli_opts *o, const char *path, ue_archive *a) {
+    nested_models n = {o, strlen(path) + 1, json_array()};
+    ue_model_walk_archive(a, path, o->mode, nested_model_visit, &n, NULL);
+    return n.list;
+}
+
+static int info_json(const cli_opts *o, const char *path, ue_archive *a, const ue_diag *d, json_t *collect) {
     char *text = ue_archive_info_json(a);
     json_t *j = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
     if (!j) {
-        cli_error("info: %s: %s", o->inputs[0], ue_result_name(UE_ERR_NOMEM));
+        cli_error("info: %s: %s", path, ue_result_name(UE_ERR_NOMEM));
         return EXIT_IO;
     }
+    json_object_set_new(j, "models", nested_models_json(o, path, a));
     json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    cli_print_json(j);
+    cli_emit_json(j, collect);
     return 0;
 }
 
+/* A header value as text: a string as it is, numbers as numbers, a list of them space-separated,
+ * null as "-"; a list of records by its columns: "(motion_type anim_index) 2 0, 0 0". */
+static void print_value(const json_t *v) {
+    if (json_is_string(v)) {
+        fputs(json_string_value(v), stdout);
+    } else if (json_is_integer(v)) {
+        printf("%lld", (long long)json_integer_value(v));
+    } else if (json_is_real(v)) {
+        printf("%g", json_real_value(v));
+    } else if (json_is_boolean(v)) {
+        fputs(json_is_true(v) ? "true" : "false", stdout);
+    } else if (json_is_array(v)) {
+        const json_t *first = json_array_get(v, 0);
+        bool records = json_is_object(first);
+        const char *key;
+        const json_t *item, *field;
+        size_t i, k = 0;
+        if (records) {
+            putchar('(');
+            json_object_foreach((json_t *)first, key, field) printf("%s%s", k++ ? " " : "", key);
+            putchar(')');
+        }
+        if (!first) fputs("none", stdout);
+        json_array_foreach(v, i, item) {
+            fputs(records ? (i ? ", " : " ") : (i ? " " : ""), stdout);
+            if (!json_is_object(item)) {
+                print_value(item);
+                continue;
+            }
+            k = 0;
+            json_object_foreach((json_t *)item, key, field) {
+                if (k++) putchar(' ');
+                print_value(field);
+            }
+        }
+    } else {
+        putchar('-');
+    }
+}
+
+/* A list long enough for a line of its own below its record. */
+static bool long_list(const json_t *v) {
+    return json_is_array(v) && (json_array_size(v) > 4 || json_is_object(json_array_get(v, 0)));
+}
+
+/* One record of a header table: its short fields on the first line ("motion_kind 2,
+ * sub_anim_count 1"), each long list on a line of its own below, every field by its name. */
+static void print_record(size_t index, const json_t *record) {
+    const char *key;
+    const json_t *v;
+    printf("    [%zu]", index);
+    size_t shown = 0;
+    json_object_foreach((json_t *)record, key, v) {
+        if (long_list(v)) continue;
+        printf("%s %s ", shown++ ? "," : "", key);
+        print_value(v);
+    }
+    putchar('\n');
+    json_object_foreach((json_t *)record, key, v) {
+        if (!long_list(v)) continue;
+        printf("        %s ", key);
+        print_value(v);
+        putchar('\n');
+    }
+}
+
 /* One header field: a value on the key's line; a list of records (PKX animation entries and
- * slots) one record a line, so a long table stays readable. */
+ * slots) one record at a time, so a long table stays readable. */
 static void print_header_field(const char *key, json_t *v) {
     bool records = json_is_array(v) && json_array_size(v) > 0 && json_is_object(json_array_get(v, 0));
     if (records) {
         printf("  %s (%zu)\n", key, json_array_size(v));
         size_t i;
         json_t *item;
-        json_array_foreach(v, i, item) {
-            char *s = json_dumps(item, JSON_COMPACT);
-            printf("    [%zu] %s\n", i, s ? s : "?");
-            free(s);
-        }
+        json_array_foreach(v, i, item) print_record(i, item);
         return;
     }
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-    printf("  %-20s %s\n", key, s ? s : "?");
-    free(s);
+    printf("  %-20s ", key);
+    print_value(v);
+    putchar('\n');
 }
 
-static void info_text(const char *path, ue_archive *a) {
+static void print_nested_models(const json_t *models) {
+    size_t i;
+    const json_t *m;
+    printf("  %-20s %zu\n", "models", json_array_size(models));
+    json_array_foreach(models, i, m) {
+        bool valid = json_is_true(json_object_get(m, "valid"));
+        printf("    %s (%s): %s%s\n", json_string_value(json_object_get(m, "model")),
+               json_string_value(json_object_get(m, "format")), valid ? "" : "cannot be read: ",
+               json_string_value(json_object_get(m, "summary")));
+    }
+}
+
+static void info_text(const cli_opts *o, const char *path, ue_archive *a) {
     char *text = ue_archive_info_json(a);
     json_t *j = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
@@ -83,21 +249,91 @@ static void info_text(const char *path, ue_archive *a) {
     printf("  %-20s %zu\n", "nested_containers", nested);
     size_t damaged = cli_damaged_entries(a);
     if (damaged) printf("  %-20s %zu\n", "damaged_entries", damaged);
+    json_t *models = nested_models_json(o, path, a);
+    print_nested_models(models);
+    json_decref(models);
     json_decref(j);
 }
 
-int cmd_info(const cli_opts *o) {
-    int model_rc = model_info(o, o->inputs[0]);
+/* One FILE of info: a model's tables, or a container's header and the models inside it. */
+static int info_one(const cli_opts *o, const char *path, json_t *collect) {
+    int model_rc = model_info(o, path, collect);
     if (model_rc >= 0) return model_rc;
     ue_archive *a;
     ue_diag d = {0};
-    int rc = open_archive(o, o->inputs[0], &a, &d);
+    int rc = open_archive_into(o, path, &a, &d, collect);
     if (!rc) {
-        if (o->json) rc = info_json(o, a, &d);
-        else info_text(o->inputs[0], a);
+        if (o->json) rc = info_json(o, path, a, &d, collect);
+        else info_text(o, path, a);
         ue_archive_close(a);
     }
     ue_diag_free(&d);
+    return rc;
+}
+
+int cmd_info(const cli_opts *o) {
+    /* Several files: a heading before each (text), one array of reports (--json). */
+    bool several = o->input_count > 1;
+    json_t *collect = several && o->json ? json_array() : NULL;
+    int worst = 0;
+    for (size_t f = 0; f < o->input_count; f++) {
+        if (several && !o->json) printf("%s==> %s <==\n", f ? "\n" : "", o->inputs[f]);
+        fflush(stdout); /* the heading before the file's diagnostics on stderr */
+        int rc = info_one(o, o->inputs[f], collect);
+        if (rc > worst) worst = rc;
+    }
+    if (collect) cli_print_json(collect);
+    return worst;
+}
+
+/* ---- cat --------------------------------------------------------------------------------- */
+
+/* The decoded bytes to stdout, or to `output` written whole (temp file and rename). */
+static int write_entry(const cli_opts *o, const uint8_t *data, size_t size) {
+    if (!strcmp(o->output, "-")) {
+        if (fwrite(data, 1, size, stdout) != size || fflush(stdout) != 0) {
+            cli_error("cat: cannot write to stdout");
+            return EXIT_IO;
+        }
+        return 0;
+    }
+    ue_diag d = {0};
+    ue_result r = ue_file_write_atomic(o->output, data, size, o->force, &d);
+    cli_print_diags_as(o->output, &d, 10);
+    if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("cat: %s: %s", o->output, ue_result_name(r));
+    ue_diag_free(&d);
+    return cli_exit_code(r);
+}
+
+int cmd_cat(const cli_opts *o) {
+    const char *path = o->inputs[0];
+    char outer[4096];
+    const char *name;
+    if (!split_entry(path, outer, sizeof outer, &name))
+        return cli_usage_error(o->verb, "%s names no entry: give ARCHIVE:ENTRY (`unearth list ARCHIVE` "
+                               "shows the entries)", path);
+    bool to_stdout = !strcmp(o->output, "-");
+    int rc = to_stdout ? 0 : cli_refuse_existing(o->verb, o->output, o->force);
+    if (rc) return rc;
+    ue_archive *a;
+    ue_diag d = {0};
+    if ((rc = open_archive(o, outer, &a, &d))) {
+        ue_diag_free(&d);
+        return rc;
+    }
+    ue_diag_free(&d);
+    size_t index;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ue_result r = ue_archive_find_reported(a, name, &index, &d);
+    if (r == UE_OK) r = ue_archive_read(a, index, &data, &size, &d);
+    cli_print_diags_as(path, &d, 50);
+    if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("cat: %s: %s", path, ue_result_name(r));
+    rc = r == UE_OK ? write_entry(o, data, size) : cli_exit_code(r);
+    if (!rc && !to_stdout && !o->quiet) fprintf(stderr, "%s: %zu bytes to %s\n", path, size, o->output);
+    free(data);
+    ue_diag_free(&d);
+    ue_archive_close(a);
     return rc;
 }
 
@@ -182,9 +418,23 @@ static int extract_verdict(const cli_opts *o, const char *path) {
     return code;
 }
 
+/* An ARCHIVE:ENTRY whose entry is no container: said once, in place of the verdict's "INVALID"
+ * (its bytes are not wrong, they are just no archive); true when so. */
+static bool entry_without_container(const cli_opts *o, const char *path) {
+    if (ue_path_exists(path) || !strchr(path, ':')) return false;
+    ue_archive *a;
+    ue_diag d = {0};
+    ue_result r = ue_archive_open(path, o->mode, &a, &d);
+    bool said = r != UE_OK && has_code(&d, "archive.unknown") && describe_non_container(o, path);
+    if (r == UE_OK) ue_archive_close(a);
+    ue_diag_free(&d);
+    return said;
+}
+
 int cmd_extract(const cli_opts *o) {
     int rc;
     const char *path = o->inputs[0];
+    if (entry_without_container(o, path)) return EXIT_INVALID;
     /* Strict mode refuses whatever validate calls invalid, nested containers and models too. */
     if (o->mode == UE_MODE_STRICT && (rc = extract_verdict(o, path))) return rc;
     ue_archive *a;

@@ -65,18 +65,19 @@ static void scale_scene(ue_scene *s, double scale) {
 
 /* ---- info -------------------------------------------------------------------------------- */
 
-static void print_info_json(const char *path, const ue_model_format *f, json_t *stats, const ue_diag *d) {
+static void print_info_json(const char *path, const ue_model_format *f, json_t *stats, const ue_diag *d,
+                            json_t *collect) {
     json_t *j = json_object();
     json_object_set_new(j, "file", json_string(path));
     json_object_set_new(j, "format", json_string(f->name));
     json_object_update(j, stats);
     json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    cli_print_json(j);
+    cli_emit_json(j, collect);
 }
 
 static int report_info_failure(const cli_opts *o, const char *path, const ue_model_format *f, ue_result r,
-                               const ue_diag *d) {
-    if (o->json) cli_json_failure(o->verb, path, r, d);
+                               const ue_diag *d, json_t *collect) {
+    if (o->json) cli_emit_json(cli_json_failure_new(o->verb, path, r, d), collect);
     else cli_print_diags_as(path, d, 50);
     if (!o->json && !ue_diag_count(d, UE_SEV_ERROR)) cli_error("%s: %s (%s)", path, ue_result_name(r), f->name);
     return cli_exit_code(r);
@@ -122,7 +123,7 @@ static void print_slots_text(const json_t *slots) {
     }
 }
 
-int model_info(const cli_opts *o, const char *path) {
+int model_info(const cli_opts *o, const char *path, json_t *collect) {
     ue_model_found found;
     if (ue_model_load(path, o->mode, &found, NULL) != UE_OK) return -1;
     const ue_model_format *f = found.format;
@@ -133,11 +134,11 @@ int model_info(const cli_opts *o, const char *path) {
     free(found.data);
     int rc = 0;
     if (r != UE_OK) {
-        rc = report_info_failure(o, path, f, r, &d);
+        rc = report_info_failure(o, path, f, r, &d, collect);
     } else if (o->json) {
         json_t *slots = container_slots(path, o->mode);
         if (slots) json_object_set_new(stats, "animation_slots", slots);
-        print_info_json(path, f, stats, &d);
+        print_info_json(path, f, stats, &d, collect);
     } else {
         printf("%s: %s\n", path, f->description);
         fwrite(text.data, 1, text.size, stdout);
@@ -150,6 +151,15 @@ int model_info(const cli_opts *o, const char *path) {
     ue_buf_free(&text);
     ue_diag_free(&d);
     return rc;
+}
+
+ue_result cli_model_summary(const ue_model_seen *m, ue_mode mode, char *out, size_t cap) {
+    ue_model_check check;
+    memset(&check, 0, sizeof check);
+    ue_result r = m->format->validate(m->data, m->size, mode, &check, NULL);
+    json_decref(check.stats);
+    snprintf(out, cap, "%s", r == UE_OK ? check.summary : "");
+    return r;
 }
 
 /* ---- validate and roundtrip -------------------------------------------------------------- */
@@ -619,6 +629,42 @@ size_t cli_drop_textures(ue_model_found *found, size_t *count) {
     return dropped;
 }
 
+/* Whether any of the models found has geometry (textures, MAT0/WEAR tables and DATs with no
+ * model root have none). */
+static bool any_geometry(const ue_model_found *found, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        if (found[i].format->to_scene) return true;
+    return false;
+}
+
+/* Says what a file without geometry holds instead: textures are pointed to `textures`;
+ * anything else (a bare MAT0 or WEAR, a DAT with no model root) is named with its format and
+ * summary, up to three of them. */
+static void say_no_geometry(const cli_opts *o, const char *file, const ue_model_found *found, size_t count) {
+    bool images_only = true;
+    for (size_t i = 0; i < count; i++) images_only = images_only && found[i].format->images;
+    if (images_only) {
+        cli_error("convert: %s: holds textures only, no model to convert (write them as PNG "
+                  "with `unearth textures`)", file);
+        return;
+    }
+    enum { SHOWN = 3 };
+    for (size_t i = 0; i < count && i < SHOWN; i++) {
+        char summary[160];
+        ue_model_seen m = {found[i].name, found[i].format, found[i].data, found[i].size};
+        cli_model_summary(&m, o->mode, summary, sizeof summary);
+        if (!strcmp(found[i].name, file)) {
+            cli_error("convert: %s: a %s, no model to convert (%s%s`unearth info` shows it)", file,
+                      found[i].format->description, summary, summary[0] ? "; " : "");
+            return;
+        }
+        cli_error("convert: %s: holds %s, a %s%s%s%s", file, found[i].name, found[i].format->description,
+                  summary[0] ? " (" : "", summary, summary[0] ? ")" : "");
+    }
+    if (count > SHOWN) cli_error("convert: %s: and %zu more without a model", file, count - SHOWN);
+    cli_error("convert: %s: no model to convert (`unearth info %s` lists what it holds)", file, file);
+}
+
 /* The models of one input file become jobs, unless the file's verdict forbids it: strict
  * skips an invalid input, tolerant converts what is intact (and still exits 1). Returns the
  * file's exit code; *fatal is set when the run must stop (out of memory). */
@@ -630,17 +676,14 @@ static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int
     int code = r == UE_OK ? 0 : report_collect_failure(o, file, r, &d);
     ue_diag_free(&d);
     if (r != UE_OK) return code;
-    /* A file that is one format without geometry or images (a bare MAT0 or WEAR) says what it is. */
-    const ue_model_format *only = count == 1 && !found[0].format->images ? found[0].format : NULL;
-    if (cli_drop_textures(found, &count) && count == 0 && !o->recursive) {
-        if (only)
-            cli_error("convert: %s: a %s, no model to convert (`unearth info` shows it)", file, only->description);
-        else
-            cli_error("convert: %s: holds textures only, no model to convert (write them as PNG "
-                      "with `unearth textures`)", file);
+    if (count > 0 && !o->recursive && !any_geometry(found, count)) {
+        /* An invalid input is reported as such; a valid one says what it holds instead. */
+        int verdict = input_verdict(o, file);
+        if (!verdict) say_no_geometry(o, file, found, count);
         ue_model_found_free(found, count);
-        return EXIT_INVALID;
+        return verdict ? verdict : EXIT_INVALID;
     }
+    cli_drop_textures(found, &count);
     /* A directory walk judges only the files it converts from, as it skips the others. */
     int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file);
     if ((verdict && o->mode == UE_MODE_STRICT) || count == 0) {

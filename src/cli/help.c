@@ -110,12 +110,15 @@ static const cli_option_def option_table[] = {
 };
 
 static const cli_verb_def verb_table[] = {
-    {"info", cmd_info, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE", 1, 1, NULL,
-     NULL, "unearth info FILE [--json] [--strict|--tolerant] [-q|-v]",
+    {"info", cmd_info, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE...", 1, 0, NULL,
+     NULL, "unearth info FILE... [--json] [--strict|--tolerant] [-q|-v]",
      "what a file is and what it holds",
      "Names FILE's format and prints its header fields and entry count (a container) or its\n"
-     "nodes, LODs, groups, slots, batches and triangles (a model). FILE may be ARCHIVE:ENTRY.\n",
+     "nodes, LODs, groups, slots, batches and triangles (a model). FILE may be ARCHIVE:ENTRY.\n"
+     "A container's models, at any depth, get one line each: name, format and summary.\n"
+     "Several FILEs: a heading before each (--json: an array), exit code the worst of them.\n",
      "unearth info demo/parkan/objects.rlb\n"
+     "unearth info demo/gamecube/*.pkx demo/gamecube/*.fsys\n"
      "unearth info --json demo/parkan/robot.msh\n"
      "unearth info demo/gamecube/demo_colo.fsys:demo_colo.pkx\n"},
     {"list", cmd_list, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "ARCHIVE", 1, 1,
@@ -135,6 +138,16 @@ static const cli_verb_def verb_table[] = {
      "--tolerant, damaged entries are listed and skipped; exit 1 when anything was dropped.\n",
      "unearth extract demo/parkan/objects.rlb -o objects\n"
      "unearth extract --tolerant damaged.rlb -o salvage\n"},
+    {"cat", cmd_cat, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS, "ARCHIVE:ENTRY", 1, 1, "FILE",
+     "file for the entry's bytes, or - for stdout (required)",
+     "unearth cat ARCHIVE:ENTRY[:ENTRY...] -o FILE|- [-f] [--strict|--tolerant] [-q|-v]",
+     "one entry's decoded bytes, to a file or stdout",
+     "Writes the payload of one entry as `extract` would write its file: decompressed and\n"
+     "de-XORed. ENTRY may be a name or #N; a chain reaches entries of nested containers.\n"
+     "FILE appears whole or not at all and is never an input; -o - writes to stdout.\n",
+     "unearth cat demo/parkan/objects.rlb:robot.wea -o robot.wea\n"
+     "unearth cat demo/gamecube/creature.fsys:creature.pkx:model.dat -o creature.dat\n"
+     "unearth cat demo/parkan/sprites_demo.lib:LZSS.TXT -o - | head\n"},
     {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS | BIT(OPT_LEVEL), "DIR", 1, 1,
      "ARCHIVE", "archive file to write; missing directories are created (required)",
      "unearth pack DIR -o ARCHIVE [--level N] [-f] [-q|-v]",

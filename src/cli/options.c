@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "unearth/version.h"
+#include "common/text.h"
 
 int cli_usage_error(const char *verb, const char *fmt, ...) {
     va_list ap;
@@ -24,30 +25,7 @@ int cli_usage_error(const char *verb, const char *fmt, ...) {
 
 /* ---- did you mean ---- */
 
-enum { MAX_WORD = 64 };
-
-/* Edits (insert, delete, substitute, swap two neighbours) that turn a into b; SIZE_MAX for words
- * longer than any verb or option, which cannot be near misses. */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > MAX_WORD || m > MAX_WORD) return SIZE_MAX;
-    size_t before[MAX_WORD + 1] = {0}, prev[MAX_WORD + 1], cur[MAX_WORD + 1];
-    for (size_t j = 0; j <= m; j++) prev[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < best) best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
-            bool swapped = i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1];
-            if (swapped && before[j - 2] + 1 < best) best = before[j - 2] + 1;
-            cur[j] = best;
-        }
-        memcpy(before, prev, sizeof prev);
-        memcpy(prev, cur, sizeof cur);
-    }
-    return prev[m];
-}
+enum { MAX_WORD = 64 }; /* the longest option a usage message spells back */
 
 static const char *undashed(const char *s) {
     while (*s == '-') s++;
@@ -61,7 +39,7 @@ const char *cli_closest(const char *word, const char *const *candidates, size_t 
     size_t best_distance = SIZE_MAX, extensions = 0, len = strlen(w);
     for (size_t i = 0; i < count; i++) {
         const char *c = undashed(candidates[i]);
-        size_t d = edit_distance(w, c);
+        size_t d = ue_edit_distance(w, c, false, SIZE_MAX);
         if (d < best_distance) best_distance = d, best = candidates[i];
         if (len >= 3 && !strncmp(c, w, len)) extensions++, extended = candidates[i];
     }

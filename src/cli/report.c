@@ -167,7 +167,16 @@ void cli_print_json(json_t *j) {
     json_decref(j);
 }
 
+void cli_emit_json(json_t *j, json_t *collect) {
+    if (collect) json_array_append_new(collect, j);
+    else cli_print_json(j);
+}
+
 void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d) {
+    cli_print_json(cli_json_failure_new(verb, path, r, d));
+}
+
+json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d) {
     json_t *j = json_object();
     json_object_set_new(j, "file", json_string(path));
     json_object_set_new(j, "format", json_string(cli_sniff_format(path)));
@@ -186,5 +195,5 @@ void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_
     json_object_set_new(e, "message", json_string(why));
     json_object_set_new(j, "error", e);
     json_object_set_new(j, "diagnostics", d ? cli_diags_json(d) : json_array());
-    cli_print_json(j);
+    return j;
 }

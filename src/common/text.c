@@ -226,3 +226,35 @@ bool ue_name_has_ext(const char *name, const char *ext) {
     }
     return true;
 }
+
+static unsigned char fold_ascii(unsigned char c, bool fold) {
+    return fold && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+size_t ue_edit_distance(const char *a, const char *b, bool fold_case, size_t limit) {
+    size_t n = strlen(a), m = strlen(b);
+    size_t over = limit == SIZE_MAX ? SIZE_MAX : limit + 1;
+    if (n > UE_EDIT_MAX_WORD || m > UE_EDIT_MAX_WORD) return over;
+    if ((n > m ? n - m : m - n) > limit) return over; /* the length difference alone is too much */
+    size_t before[UE_EDIT_MAX_WORD + 1] = {0}, prev[UE_EDIT_MAX_WORD + 1], cur[UE_EDIT_MAX_WORD + 1];
+    for (size_t j = 0; j <= m; j++) prev[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        unsigned char ai = fold_ascii((unsigned char)a[i - 1], fold_case);
+        size_t row_min = cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            unsigned char bj = fold_ascii((unsigned char)b[j - 1], fold_case);
+            size_t best = prev[j - 1] + (ai != bj);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            bool swapped = i > 1 && j > 1 && ai == fold_ascii((unsigned char)b[j - 2], fold_case) &&
+                           fold_ascii((unsigned char)a[i - 2], fold_case) == bj;
+            if (swapped && before[j - 2] + 1 < best) best = before[j - 2] + 1;
+            cur[j] = best;
+            if (best < row_min) row_min = best;
+        }
+        if (row_min > limit) return over; /* every later row is at least this far */
+        memcpy(before, prev, (m + 1) * sizeof prev[0]);
+        memcpy(prev, cur, (m + 1) * sizeof cur[0]);
+    }
+    return prev[m] > limit ? over : prev[m];
+}

@@ -23,6 +23,12 @@ size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
 bool ue_name_has_ext(const char *name, const char *ext);
 size_t ue_file_name_component(const char *name, char *out, size_t out_size);
 
+/* Edits (insert, delete, substitute, swap two neighbours) that turn a into b, comparing ASCII
+ * letters in any case when `fold_case`; `limit` + 1 as soon as more than `limit` edits are
+ * certain, and for words over UE_EDIT_MAX_WORD bytes, so a near-miss search stays cheap. */
+#define UE_EDIT_MAX_WORD 255
+size_t ue_edit_distance(const char *a, const char *b, bool fold_case, size_t limit);
+
 /* strtod and strtof with '.' as the decimal point whatever LC_NUMERIC says (a host that set a
  * comma locale still reads "1.5" as 1.5); otherwise the full strtod syntax, *end (may be NULL)
  * and errno (ERANGE) exactly as strtod sets them. */

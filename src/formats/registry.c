@@ -21,6 +21,7 @@ static const ue_model_format *const formats[] = {
     &ue_msh_model_format,
     &ue_hsd_model_format, /* after MSH: a DAT header (big-endian file_size first) is never NRes */
     &ue_texm_model_format, /* a texture, no geometry: `textures`, validate, info, roundtrip */
+    &ue_hsd_data_format,   /* a DAT with no model root: described, never converted */
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])

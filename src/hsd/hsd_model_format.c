@@ -176,7 +176,8 @@ static json_t *counts_json(const ue_hsd_model *m) {
 }
 
 
-static void info_text(const ue_dat *dat, const ue_hsd_model *m, ue_buf *b) {
+/* The DAT's header counts and one line per root: the part of `info` every DAT has. */
+static void dat_text(const ue_dat *dat, ue_buf *b) {
     ue_buf_printf(b, "  DAT: %u bytes, data %u, %u relocations, %u roots\n", dat->file_size, dat->data_size,
                 dat->nb_reloc, dat->nb_public);
     for (size_t i = 0; i < dat->root_count; i++) {
@@ -186,6 +187,10 @@ static void info_text(const ue_dat *dat, const ue_hsd_model *m, ue_buf *b) {
         ue_buf_printf(b, "  root %zu: %s (%s) @0x%X\n", i, name, ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name)),
                     (unsigned)(r->data_offset + UE_DAT_HEADER));
     }
+}
+
+static void info_text(const ue_dat *dat, const ue_hsd_model *m, ue_buf *b) {
+    dat_text(dat, b);
     ue_buf_printf(b, "  models %zu, joints %zu, meshes %zu (%zu PObjs), materials %zu, textures %zu (%zu images)\n",
                 m->set_count, m->joint_count, m->dobj_count, m->pobj_count, m->mobj_count, m->tobj_count,
                 m->image_count);
@@ -278,6 +283,94 @@ static ue_result hsd_roundtrip(const uint8_t *data, size_t size, ue_mode mode, u
     ue_buf_free(&again);
     return r;
 }
+
+/* ---- a DAT without a model ------------------------------------------------------------------ */
+
+/* A DAT that parses (header, relocation table, roots and their names) but whose roots name no
+ * model (no scene_data, no *_joint): a room, a camera, effects, or the sample pack's
+ * placeholders. It is recognised so that every verb says what it is (docs/models.md). */
+
+static bool has_model_root(const ue_dat *dat) {
+    for (size_t i = 0; i < dat->root_count; i++)
+        if (model_root_kind(ue_hsd_root_kind_of(dat->roots[i].name))) return true;
+    return false;
+}
+
+bool ue_hsd_data_probe(const uint8_t *data, size_t size) {
+    /* The cheap part first: a DAT header whose file_size is the byte count, with roots. */
+    if (!data || size < UE_DAT_HEADER || size > UINT32_MAX || ue_load_u32be(data) != size) return false;
+    if (ue_load_u32be(data + 12) == 0 || ue_hsd_probe(data, size)) return false;
+    ue_dat dat;
+    if (ue_dat_parse(data, size, UE_MODE_STRICT, &dat, NULL) != UE_OK) return false;
+    bool data_only = !has_model_root(&dat);
+    ue_dat_free(&dat);
+    return data_only;
+}
+
+/* "unearth_room (unknown), x_camera (camera)", cut to fit `cap`. */
+static void root_list(const ue_dat *dat, char *out, size_t cap) {
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < dat->root_count && at < cap; i++) {
+        char name[128];
+        hsd_name_utf8(dat->roots[i].name ? dat->roots[i].name : "(unnamed)", name, sizeof name);
+        int w = snprintf(out + at, cap - at, "%s%s (%s)", i ? ", " : "", name,
+                         ue_hsd_root_kind_name(ue_hsd_root_kind_of(dat->roots[i].name)));
+        at = w < 0 ? cap : at + (size_t)w;
+    }
+}
+
+static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+                           ue_diag *d) {
+    ue_dat dat;
+    ue_result r = ue_dat_parse(data, size, mode, &dat, d);
+    if (r != UE_OK) return r;
+    if (stats) {
+        *stats = json_object();
+        json_object_set_new(*stats, "data_size", json_integer(dat.data_size));
+        json_object_set_new(*stats, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
+        json_object_set_new(*stats, "roots", roots_json(&dat));
+    }
+    if (text) {
+        dat_text(&dat, text);
+        ue_buf_printf(text, "  no model root (scene_data or *_joint): nothing to convert\n");
+    }
+    ue_dat_free(&dat);
+    return UE_OK;
+}
+
+static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    ue_dat dat;
+    ue_result r = ue_dat_parse(data, size, mode, &dat, d);
+    if (r != UE_OK) return r;
+    char roots[120];
+    root_list(&dat, roots, sizeof roots);
+    snprintf(out->summary, sizeof out->summary, "no model root: roots %s", roots);
+    /* The keys every model's validate report has: no geometry, so all 0; the roots say what it holds. */
+    out->stats = json_object();
+    static const char *const zero[] = {"nodes", "batches", "vertices", "triangles"};
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) json_object_set_new(out->stats, zero[i], json_integer(0));
+    json_t *dj = json_object();
+    json_object_set_new(dj, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
+    json_object_set_new(dj, "roots", roots_json(&dat));
+    json_object_set_new(out->stats, "dat", dj);
+    ue_dat_free(&dat);
+    return UE_OK;
+}
+
+const ue_model_format ue_hsd_data_format = {
+    "hsd_data",
+    "HAL SysDolphin .dat without a model",
+    NULL,
+    0,
+    ue_hsd_data_probe,
+    NULL, /* no geometry: convert passes it over and says what it is */
+    data_info,
+    data_validate,
+    hsd_roundtrip, /* the DAT's own round trip, as for a model */
+    NULL,
+};
 
 const ue_model_format ue_hsd_model_format = {
     "hsd",

@@ -8,14 +8,14 @@ NAME=cli_help
 . "$HERE/cli_lib.sh"
 
 # The verbs of the command-line contract (DESIGN.md section 5, plus edit and texm), in table order.
-VERBS="info list extract pack validate roundtrip convert textures texm edit import demo"
+VERBS="info list extract cat pack validate roundtrip convert textures texm edit import demo"
 
 # ---- help for every verb -------------------------------------------------------------
 expect_rc 0 "$UE" help;      cp "$T/out" "$T/overview"
 for v in $VERBS; do
   grep -q "^  $v " "$T/overview" && ok || bad "overview lacks verb $v"
 done
-n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 12 ] && ok || bad "overview lists $n verbs, want 12"
+n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 13 ] && ok || bad "overview lists $n verbs, want 13"
 expect_rc 0 "$UE" --help;    cmp -s "$T/out" "$T/overview" && ok || bad "--help differs from help"
 expect_rc 0 "$UE" -h;        cmp -s "$T/out" "$T/overview" && ok || bad "-h differs from help"
 expect_rc 0 "$UE" --version
@@ -115,7 +115,7 @@ while read -r long short count; do
   [ -n "$row" ] && ok || { bad "README does not document $long"; continue; }
   documented=$(printf '%s' "$row" | awk -F'|' '{gsub(/^ +| +$/, "", $3); print $3}')
   accepted=${ACCEPTED[$long]}
-  [ "$accepted" = "info, list, extract, pack, validate, roundtrip, convert, textures, texm, edit, import, demo" ] && accepted="every verb"
+  [ "$accepted" = "info, list, extract, cat, pack, validate, roundtrip, convert, textures, texm, edit, import, demo" ] && accepted="every verb"
   [ "$documented" = "$accepted" ] && ok || bad "README: $long on '$documented', parser: '$accepted'"
   if [ "$short" != - ]; then
     printf '%s' "$row" | grep -q -- "\`$short, $long" && ok || bad "README row of $long lacks $short"
@@ -173,7 +173,7 @@ expect_usage "unearth: validate: --strict and --tolerant exclude each other; see
   "$UE" validate --strict --tolerant a
 expect_usage "unearth: list: -q and -v exclude each other; see 'unearth list --help'" "$UE" list -q -v a
 expect_usage "unearth: info: missing FILE; see 'unearth info --help'" "$UE" info
-expect_usage "unearth: info: takes one FILE, not 2 (unexpected b); see 'unearth info --help'" "$UE" info a b
+expect_usage "unearth: list: takes one ARCHIVE, not 2 (unexpected b); see 'unearth list --help'" "$UE" list a b
 expect_usage "unearth: validate: missing FILE; see 'unearth validate --help'" "$UE" validate --json
 expect_usage "unearth: convert: -o OUT is required; see 'unearth convert --help'" "$UE" convert a.msh
 expect_usage "unearth: demo: unexpected argument x (demo takes no inputs); see 'unearth demo --help'" \

@@ -44,9 +44,9 @@ grep -q "Animation_0: skeletal, end frame 60," "$T/out" && ok || bad "info: idle
 grep -q "Animation_1: skeletal, end frame 40," "$T/out" && ok || bad "info: attack: $(cat "$T/out")"
 grep -q "Animation_0: material, end frame 60, .*2 materials, 2 textures" "$T/out" && ok || bad "info: face: $(cat "$T/out")"
 expect_rc 0 "$UE" info "$G/creature.pkx"
-grep -q '{"slot":0,"name":"idle","motion_kind":2,"anims":\[0\]}' "$T/out" && ok || bad "info: slot 0"
-grep -q '{"slot":2,"name":"physical A","motion_kind":4,"anims":\[1\]}' "$T/out" && ok || bad "info: slot 2"
-grep -q '^    \[2\] {"type":1,"count":0,[^}]*"anim_index":0}' "$T/out" && ok || bad "info: blink block (part_anims[2])"
+grep -q '^    \[0\] slot 0, name idle, motion_kind 2, anims 0$' "$T/out" && ok || bad "info: slot 0"
+grep -q '^    \[2\] slot 2, name physical A, motion_kind 4, anims 1$' "$T/out" && ok || bad "info: slot 2"
+grep -q '^    \[2\] type 1, count 0, .*, anim_index 0$' "$T/out" && ok || bad "info: blink block (part_anims[2])"
 
 # Damage: the first byte of Animation_1's root track (TRAZ) made opcode 15. Strict: exit 1 with
 # the file offset and the struct path, no output. Tolerant: the model, the idle clip with the

@@ -52,9 +52,12 @@ static void the_table_names_msh_first(void) {
     CHECK_STR(all[0]->name, "msh");
     CHECK(ue_model_format_find("msh") == &ue_msh_model_format);
     CHECK(ue_model_format_find("dat") == NULL);
-    /* every format converts or, without geometry (a texture), lists images */
-    for (size_t i = 0; i < count; i++)
-        CHECK(all[i]->probe && (all[i]->to_scene || all[i]->images) && all[i]->info && all[i]->validate);
+    /* every format probes, describes and checks; only the DAT without a model root has neither
+     * geometry nor images (it is there to be described, docs/models.md) */
+    for (size_t i = 0; i < count; i++) {
+        CHECK(all[i]->probe && all[i]->info && all[i]->validate);
+        CHECK(all[i]->to_scene || all[i]->images || all[i] == &ue_hsd_data_format);
+    }
 }
 
 static void probe_knows_a_model_from_a_container(void) {
@@ -111,6 +114,35 @@ static void probe_claims_a_dat_and_no_container(void) {
 }
 
 /* The DAT inside the PKX inside the FSYS is found by the walk, and by OUTER:ENTRY. */
+/* A DAT written byte by byte from hsd-formats §1.1: 0x20-byte header, an 8-byte data block
+ * whose word 0 points at word 1 (one relocation), one root at data offset 0 named `root`. */
+static size_t hand_dat(uint8_t *p, const char *root, uint32_t reloc) {
+    size_t name_len = strlen(root) + 1, size = 0x20 + 8 + 4 + 8 + name_len;
+    memset(p, 0, size);
+    const uint32_t header[5] = {(uint32_t)size, 8, 1, 1, 0};
+    for (int i = 0; i < 5; i++)
+        for (int b = 0; b < 4; b++) p[4 * i + b] = (uint8_t)(header[i] >> (24 - 8 * b));
+    p[0x20 + 3] = 4;             /* data word 0: a pointer to data offset 4 */
+    p[0x28 + 3] = (uint8_t)reloc; /* the relocation: where that pointer lies */
+    memcpy(p + 0x34, root, name_len); /* root {data 0, string 0} lies at 0x2C, zeroed */
+    return size;
+}
+
+/* A DAT without a model root is claimed by the data-only format, never by HSD; a model root
+ * name hands it to HSD; a relocation outside the data block makes it no DAT at all. */
+static void probe_tells_a_dat_without_a_model(void) {
+    uint8_t p[96];
+    size_t n = hand_dat(p, "stage_lights", 0);
+    CHECK(!ue_hsd_probe(p, n) && ue_hsd_data_probe(p, n));
+    CHECK(ue_model_probe(p, n) == &ue_hsd_data_format);
+    n = hand_dat(p, "body_joint", 0);
+    CHECK(ue_hsd_probe(p, n) && !ue_hsd_data_probe(p, n));
+    n = hand_dat(p, "stage_lights", 8); /* the relocated word would be past the 8-byte block */
+    CHECK(!ue_hsd_data_probe(p, n) && ue_model_probe(p, n) == NULL);
+    n = hand_dat(p, "stage_lights", 0); /* one byte short of the file_size the header gives */
+    CHECK(!ue_hsd_data_probe(p, n - 1));
+}
+
 static void collect_finds_the_dat_in_fsys_and_pkx(void) {
     char path[512];
     ue_model_found *items;
@@ -157,14 +189,23 @@ static void collect_walks_containers(void) {
     REQUIRE(ue_model_load(want, UE_MODE_STRICT, &one, NULL) == UE_OK);
     CHECK(one.format == &ue_msh_model_format && one.size == robot.size);
     free(one.data);
-    /* Containers without models: an RsLi library and the GameCube chain (no HSD format yet). */
-    static const char *const empty[] = {"parkan/sprites_demo.lib", "gamecube/demo_colo.fsys"};
-    for (size_t i = 0; i < 2; i++) {
-        pack_path(empty[i], path, sizeof path);
-        CHECK_EQ_U(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL), UE_OK);
-        CHECK_EQ_U(count, 0);
-        ue_model_found_free(found, count);
+    /* A container without models: an RsLi library of text entries. */
+    pack_path("parkan/sprites_demo.lib", path, sizeof path);
+    CHECK_EQ_U(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL), UE_OK);
+    CHECK_EQ_U(count, 0);
+    ue_model_found_free(found, count);
+    /* The demo FSYS holds placeholder DATs (one root each, none a model root): found as DATs
+     * without a model, the PKX's, then the FSYS entries typed or named dat, in entry order. */
+    pack_path("gamecube/demo_colo.fsys", path, sizeof path);
+    CHECK_EQ_U(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL), UE_OK);
+    REQUIRE(count == 3);
+    static const char *const placeholders[] = {"demo_colo.pkx:model.dat", "demo_model.dat", "demo_room.dat"};
+    for (size_t i = 0; i < count; i++) {
+        CHECK(found[i].format == &ue_hsd_data_format);
+        CHECK(strstr(found[i].name, placeholders[i]) != NULL);
+        CHECK(!ue_hsd_probe(found[i].data, found[i].size) && ue_hsd_data_probe(found[i].data, found[i].size));
     }
+    ue_model_found_free(found, count);
     ue_buf_free(&robot);
 }
 
@@ -324,6 +365,7 @@ int main(void) {
     RUN(collect_walks_containers);
     RUN(probe_claims_a_dat_and_no_container);
     RUN(collect_finds_the_dat_in_fsys_and_pkx);
+    RUN(probe_tells_a_dat_without_a_model);
     RUN(collect_memory_walks_bytes);
     RUN(to_scene_takes_msh_options);
     RUN(options_belong_to_their_format);
