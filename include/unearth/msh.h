@@ -21,6 +21,8 @@ enum {
     UE_MSH_TYPE_LIMIT = 22
 };
 
+/* 'MESH' as the NRes type of a model entry in an outer archive (objects.rlb's ROBOT.msh). */
+#define UE_MSH_ENTRY_TYPE 0x4853454Du
 #define UE_MSH_NODE_STRIDE 38u
 #define UE_MSH_NODE_STRIDE_LEGACY 24u
 #define UE_MSH_HEADER_SIZE 0x8Cu

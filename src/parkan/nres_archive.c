@@ -6,9 +6,12 @@
 
 #include "archive/container.h"
 #include "unearth/nres.h"
+#include "unearth/msh.h"
 #include "unearth/parkan_material.h"
+#include "unearth/texm.h"
 #include "common/bytes.h"
 #include "common/io.h"
+#include "common/parse.h"
 
 static bool nres_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;
@@ -437,43 +440,127 @@ static ue_result nres_reencode(void *state, ue_buf *out, ue_diag *d) {
     return ue_nres_write(&((nres_state *)state)->nres, UE_NRES_LOSSLESS, out, d);
 }
 
-/* One MAT0 (version = attr2) or WEAR entry read in the archive's mode, its diagnostics under
- * "nres/entry[i]" at offsets in the file. */
-static ue_result check_material_entry(nres_state *s, size_t i, ue_diag *d) {
-    const ue_nres_entry *e = &s->nres.entries[i];
+/* ---- the type id decides the check -------------------------------------------------------
+ * An entry of a type unearth knows must hold that type. MAT0 and WEAR have no magic and nothing
+ * else reads them inside an archive, so their whole reader runs here. Texm and model entries
+ * are what the model walk validates in full (validate's model lines): here they need only be
+ * what the walk's probe takes, so that none of them passes unchecked and none is read twice. */
+
+typedef struct typed_entry {
+    const nres_state *s;
+    size_t index;
+    const ue_nres_entry *e;
     const uint8_t *data;
+    char name[4 * UE_NRES_NAME_SIZE]; /* UTF-8, for messages */
+} typed_entry;
+
+/* Each returns true when the bytes are the type; otherwise `why` says what they are instead. */
+typedef bool (*type_check_fn)(const typed_entry *t, ue_diag *d, char *why, size_t why_size);
+
+static bool is_mat0(const typed_entry *t, ue_diag *d, char *why, size_t why_size) {
+    ue_mat0 m;
+    snprintf(why, why_size, "it does not read as version %u (attr2), see above", t->e->attr2);
+    if (ue_mat0_parse(t->data, t->e->size, t->e->attr2, t->e->data_offset, t->s->mode, &m, d) != UE_OK)
+        return false;
+    ue_mat0_free(&m);
+    return true;
+}
+
+static bool is_wear(const typed_entry *t, ue_diag *d, char *why, size_t why_size) {
+    ue_wear w;
+    snprintf(why, why_size, "it does not read as one, see above");
+    if (ue_wear_parse(t->data, t->e->size, t->e->data_offset, t->s->mode, &w, d) != UE_OK)
+        return false;
+    ue_wear_free(&w);
+    return true;
+}
+
+/* First bytes shown as hex, for a payload that is not what its type says. */
+static void first_bytes(const typed_entry *t, char *out, size_t out_size) {
+    out[0] = 0;
+    if (t->e->size == 0) snprintf(out, out_size, "the payload is empty");
+    for (size_t k = 0; k < t->e->size && k < 4; k++)
+        snprintf(out + strlen(out), out_size - strlen(out), "%s%02x", k ? " " : "it starts ", t->data[k]);
+}
+
+static bool is_texm(const typed_entry *t, ue_diag *d, char *why, size_t why_size) {
+    (void)d;
+    if (ue_texm_model_format.probe(t->data, t->e->size)) return true;
+    char head[40];
+    first_bytes(t, head, sizeof head);
+    snprintf(why, why_size, "%s, a Texm starts \"Texm\"", head);
+    return false;
+}
+
+static bool is_model(const typed_entry *t, ue_diag *d, char *why, size_t why_size) {
+    (void)d;
+    if (ue_msh_probe_named(t->name, t->data, t->e->size)) return true;
+    if (t->s->nested[t->index][0] && !strcmp(t->s->nested[t->index], "nres")) {
+        snprintf(why, why_size, "it is an NRes, but holds no model's resources (types 1, 2, 3, 6, 13)");
+    } else {
+        char head[40];
+        first_bytes(t, head, sizeof head);
+        snprintf(why, why_size, "%s, a model is an NRes", head);
+    }
+    return false;
+}
+
+static const struct known_type {
+    uint32_t type_id;
+    const char *name, *what;
+    type_check_fn check;
+} known_types[] = {
+    {UE_MAT0_TYPE, "MAT0", "MAT0 material", is_mat0}, /* spec §5.3 */
+    {UE_WEAR_TYPE, "WEAR", "WEAR table", is_wear},    /* §5.2 */
+    {UE_TEXM_MAGIC, "Texm", "Texm texture", is_texm}, /* §5.5 */
+    {UE_MSH_ENTRY_TYPE, "MESH", "model", is_model},   /* §4.1: a nested MSH */
+};
+
+static const struct known_type *known_type_of(uint32_t type_id) {
+    for (size_t k = 0; k < sizeof known_types / sizeof known_types[0]; k++)
+        if (known_types[k].type_id == type_id) return &known_types[k];
+    return NULL;
+}
+
+/* Entry i checked as its type; the reader's own diagnostics go under "nres/entry[i]" at
+ * offsets in the file, followed by one `nres.entry.type` naming type and entry, at the entry's
+ * first byte, when the bytes are not that type: a violation (strict: error; tolerant: warning, the bytes are
+ * kept as they are, as the engine would keep them and fail only to use them). */
+static ue_result check_typed_entry(nres_state *s, size_t i, const struct known_type *kt,
+                                   ue_diag *d) {
+    typed_entry t = {s, i, &s->nres.entries[i], NULL, ""};
     uint8_t *to_free = NULL;
-    ue_result r = ue_nres_payload(&s->nres, i, &data, &to_free, d);
+    ue_result r = ue_nres_payload(&s->nres, i, &t.data, &to_free, d);
     if (r != UE_OK) return r;
-    char saved[sizeof d->path_prefix];
+    ue_cp1251_entry_name(t.e->name_raw, UE_NRES_NAME_SIZE, t.name, sizeof t.name);
+    char saved[sizeof d->path_prefix], path[40], why[160];
+    snprintf(path, sizeof path, "nres/entry[%zu]", i);
     if (d) {
         memcpy(saved, d->path_prefix, sizeof saved);
         char prefix[sizeof d->path_prefix];
-        snprintf(prefix, sizeof prefix, "%s%snres/entry[%zu]", saved, saved[0] ? "/" : "", i);
+        snprintf(prefix, sizeof prefix, "%s%s%s", saved, saved[0] ? "/" : "", path);
         memcpy(d->path_prefix, prefix, sizeof prefix);
     }
-    if (e->type_id == UE_MAT0_TYPE) {
-        ue_mat0 m;
-        r = ue_mat0_parse(data, e->size, e->attr2, e->data_offset, s->mode, &m, d);
-        if (r == UE_OK) ue_mat0_free(&m);
-    } else {
-        ue_wear w;
-        r = ue_wear_parse(data, e->size, e->data_offset, s->mode, &w, d);
-        if (r == UE_OK) ue_wear_free(&w);
-    }
+    bool ok = kt->check(&t, d, why, sizeof why);
     if (d) memcpy(d->path_prefix, saved, sizeof saved);
     free(to_free);
-    return r;
+    if (ok) return UE_OK;
+    ue_parse_ctx pc = ue_parse_begin(s->mode, d);
+    ue_violation(&pc, "nres.entry.type", t.e->data_offset, path,
+                 "entry %zu \"%s\" is typed %s but does not hold a %s: %s", i, t.name,
+                 kt->name, kt->what, why);
+    return pc.failure;
 }
 
-/* Deep checks of the entries whose type says what they hold: MAT0 and WEAR (spec §5.2–5.3). */
+/* Deep checks of the entries whose type id says what they hold (known_types); an entry of
+ * any other type id is opaque bytes and passes. */
 static ue_result nres_validate(void *state, ue_diag *d) {
     nres_state *s = state;
     ue_result worst = UE_OK;
     for (size_t i = 0; i < s->nres.count; i++) {
-        uint32_t t = s->nres.entries[i].type_id;
-        if (s->nres.entries[i].damaged || (t != UE_MAT0_TYPE && t != UE_WEAR_TYPE)) continue;
-        ue_result r = check_material_entry(s, i, d);
+        const struct known_type *kt = known_type_of(s->nres.entries[i].type_id);
+        if (s->nres.entries[i].damaged || !kt) continue;
+        ue_result r = check_typed_entry(s, i, kt, d);
         if (r != UE_OK && worst == UE_OK) worst = r;
     }
     return worst;

@@ -6,6 +6,7 @@
 
 #include "unearth/nres.h"
 #include "unearth/parkan_material.h"
+#include "unearth/texm.h"
 #include "samples/samples.h"
 
 #define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
@@ -46,15 +47,27 @@ static ue_result add_sample_mat0(ue_nres *n, const char *name, uint32_t attr1, u
     return r;
 }
 
+/* A real Texm (an entry typed 'Texm' must hold one: validate checks it) of side × side pixels
+ * in `format`, one level, its RGBA taken from the byte pattern of `seed`. */
+static ue_result add_sample_texm(ue_nres *n, const char *name, uint32_t attr1, uint32_t attr2,
+                                 uint32_t attr3, uint32_t side, uint32_t format, uint32_t seed) {
+    uint8_t rgba[16 * 16 * 4];
+    if (side > 16) return UE_ERR_USAGE;
+    pattern(rgba, (size_t)side * side * 4, seed);
+    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0};
+    ue_buf b = {0};
+    ue_result r = ue_texm_build_rgba(side, side, rgba, &how, &b, NULL);
+    if (r == UE_OK) r = ue_nres_add(n, UE_TEXM_MAGIC, attr1, attr2, attr3, name, b.data, b.size);
+    ue_buf_free(&b);
+    return r;
+}
+
 /* The inner archive: a small texture library, as found nested in Parkan archives. */
 static ue_result inner_archive(ue_buf *out) {
     ue_nres n;
     ue_nres_init(&n);
-    uint8_t tex[200];
-    pattern(tex, sizeof tex, 7);
-    ue_result r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0, 0, 0, "GRID_01", tex, sizeof tex);
-    pattern(tex, sizeof tex, 11);
-    if (r == UE_OK) r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0, 0, 0, "grid_00", tex, 131);
+    ue_result r = add_sample_texm(&n, "GRID_01", 0, 0, 0, 8, UE_TEXM_565, 7);
+    if (r == UE_OK) r = add_sample_texm(&n, "grid_00", 0, 0, 0, 4, UE_TEXM_8888, 11);
     if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_CANONICAL, out, NULL);
     ue_nres_free(&n);
     return r;
@@ -65,7 +78,7 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
     ue_nres_init(&n);
     ue_buf inner = {0};
     ue_result r = inner_archive(&inner);
-    uint8_t blob[777];
+    uint8_t blob[64]; /* the parameter bytes of the two MAT0 entries */
     pattern(blob, sizeof blob, 42);
     /* "A_B" sorts before "AB" under lower-case folding ('_' < 'b') but after it under upper
      * case ('_' > 'B'): the sample pins the engine's choice. */
@@ -75,9 +88,10 @@ ue_result ue_samples_parkan(ue_sample_list *out) {
     /* Two valid MAT0 payloads of versions 2 and 3 (attr2), so that validate's MAT0 checks pass. */
     if (r == UE_OK) r = add_sample_mat0(&n, "AB", 0x11, 2, blob);
     if (r == UE_OK) r = add_sample_mat0(&n, "A_B", 0x22, 3, blob + 40);
+    /* A texture with attrs no writer would choose, so extract/pack shows they are kept. */
     if (r == UE_OK)
-        r = ue_nres_add(&n, FOURCC('T', 'e', 'x', 'm'), 0xDEADBEEF, 0x01020304, 0xCAFEF00D,
-                        "Robot_Skin.tex", blob, sizeof blob);
+        r = add_sample_texm(&n, "Robot_Skin.tex", 0xDEADBEEF, 0x01020304, 0xCAFEF00D, 8,
+                            UE_TEXM_8888, 42);
     if (r == UE_OK)
         r = ue_nres_add(&n, FOURCC('N', 'R', 'e', 's'), 0, 0, 0, "textures_inner.lib", inner.data,
                         inner.size);

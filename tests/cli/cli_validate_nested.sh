@@ -11,8 +11,12 @@ NAME=cli_validate_nested
 expect_rc 0 "$UE" demo -o "$T/demo"
 R="$T/demo/parkan/objects.rlb"
 expect_rc 0 "$UE" validate --strict "$R"
-printf '  model %s:ROBOT.msh: valid (6 nodes, 10 batches, 216 vertices, 102 triangles, 0 errors, 0 warnings)\n%s: valid (nres, 7 entries, 0 errors, 0 warnings)\n' \
-  "$R" "$R" | cmp -s - "$T/out" && ok || bad "stored nested model: $(cat "$T/out")"
+# Its textures (the 'Texm' entry and the two of the nested library) are checked as models too.
+printf '  model %s:Robot_Skin.tex: valid (8 x 8 texture, format 8888, 1 of 1 mip levels, 0 errors, 0 warnings)
+  model %s:textures_inner.lib:GRID_01: valid (8 x 8 texture, format 565, 1 of 1 mip levels, 0 errors, 0 warnings)
+  model %s:textures_inner.lib:grid_00: valid (4 x 4 texture, format 8888, 1 of 1 mip levels, 0 errors, 0 warnings)
+  model %s:ROBOT.msh: valid (6 nodes, 10 batches, 216 vertices, 102 triangles, 0 errors, 0 warnings)\n%s: valid (nres, 7 entries, 0 errors, 0 warnings)\n' \
+  "$R" "$R" "$R" "$R" "$R" | cmp -s - "$T/out" && ok || bad "stored nested model: $(cat "$T/out")"
 F="$T/demo/gamecube/creature.fsys"
 expect_rc 0 "$UE" validate --strict "$F"
 printf '  model %s:creature.pkx:model.dat: valid (8 joints, 5 meshes, 6 PObjs, 80 vertices, 52 triangles, 0 errors, 0 warnings)\n%s: valid (fsys, 1 entries, 0 errors, 0 warnings)\n' \

@@ -11,6 +11,7 @@
 #include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
+#include "unearth/texm.h"
 #include "samples/samples.h"
 
 static char pack_dir[256];
@@ -172,14 +173,19 @@ static void collect_walks_containers(void) {
     ue_model_found *found;
     size_t count;
     REQUIRE(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
-    CHECK_EQ_U(count, 1);
-    if (count == 1) {
-        snprintf(want, sizeof want, "%s:ROBOT.msh", path);
-        CHECK_STR(found[0].name, want);
-        CHECK(found[0].format == &ue_msh_model_format);
-        CHECK(found[0].size == robot.size && !memcmp(found[0].data, robot.data, robot.size));
+    /* In directory order: the Texm entry, the two Texm of the nested library, the model. */
+    static const char *const inside[] = {"Robot_Skin.tex", "textures_inner.lib:GRID_01",
+                                         "textures_inner.lib:grid_00", "ROBOT.msh"};
+    CHECK_EQ_U(count, 4);
+    for (size_t i = 0; i < count && i < 4; i++) {
+        snprintf(want, sizeof want, "%s:%s", path, inside[i]);
+        CHECK_STR(found[i].name, want);
+        CHECK(found[i].format == (i < 3 ? &ue_texm_model_format : &ue_msh_model_format));
     }
+    if (count == 4)
+        CHECK(found[3].size == robot.size && !memcmp(found[3].data, robot.data, robot.size));
     ue_model_found_free(found, count);
+    snprintf(want, sizeof want, "%s:ROBOT.msh", path);
     /* ARCHIVE:ENTRY names the model itself; load does not look inside an archive. */
     REQUIRE(ue_model_collect(want, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
     CHECK_EQ_U(count, 1);
@@ -222,11 +228,11 @@ static void collect_memory_walks_bytes(void) {
     ue_model_found *found;
     size_t count;
     REQUIRE(ue_model_collect_memory(rlb, rlb_size, "mem.rlb", UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
-    CHECK_EQ_U(count, 1);
-    if (count == 1) {
-        CHECK_STR(found[0].name, "mem.rlb:ROBOT.msh");
-        CHECK(found[0].size == robot.size && !memcmp(found[0].data, robot.data, robot.size));
-        CHECK(found[0].data < rlb || found[0].data >= rlb + rlb_size); /* a copy, not a view */
+    CHECK_EQ_U(count, 4); /* three textures, then the model (collect_walks_containers) */
+    if (count == 4) {
+        CHECK_STR(found[3].name, "mem.rlb:ROBOT.msh");
+        CHECK(found[3].size == robot.size && !memcmp(found[3].data, robot.data, robot.size));
+        CHECK(found[3].data < rlb || found[3].data >= rlb + rlb_size); /* a copy, not a view */
     }
     ue_model_found_free(found, count);
     /* A bare model is itself the one model, under the name given. */
