@@ -76,13 +76,19 @@ static void index_drop(void *value) {
     free(ix);
 }
 
-static void index_sort(name_index *ix) {
+/* The index sorted for index_find when it was built whole (ok), else freed: NULL. */
+static name_index *index_finish(name_index *ix, bool ok) {
+    if (!ok) {
+        index_drop(ix);
+        return NULL;
+    }
     if (ix->count) qsort(ix->items, ix->count, sizeof *ix->items, named_compare);
+    return ix;
 }
 
 /* ---- folders ------------------------------------------------------------------------------ */
 
-/* Every name in folder `dir` (key: "dir\nDIR\n\n"); NULL when it cannot be listed. */
+/* Every name in folder `arg`; NULL when it cannot be listed. */
 static void *make_listing(const char *key, void *arg, bool shared, size_t *bytes) {
     (void)key, (void)shared;
     DIR *dp = opendir(arg);
@@ -95,17 +101,12 @@ static void *make_listing(const char *key, void *arg, bool shared, size_t *bytes
         *bytes += sizeof(named) + strlen(e->d_name) + 1;
     }
     closedir(dp);
-    if (!ok) {
-        index_drop(ix);
-        return NULL;
-    }
-    index_sort(ix);
-    return ix;
+    return index_finish(ix, ok);
 }
 
 static bool find_file_cached(ue_cache *c, const char *dir, const char *name, char *out, size_t cap) {
     const char *folder = dir && dir[0] ? dir : ".";
-    char key[KEY_CAP];
+    char key[KEY_CAP] = "";
     if (!c || !cache_key(key, "parkan.dir", folder, "", "")) return ue_parkan_find_file(dir, name, out, cap);
     bool owned;
     name_index *ix = ue_cache_get(c, key, make_listing, index_drop, (void *)folder, &owned);
@@ -121,7 +122,7 @@ typedef struct library_query {
     const char *data_dir, *model_dir, *name;
 } library_query;
 
-/* The path of a library (key: "find\nDATA\nDIR\nNAME"), or NULL when absent. */
+/* The path of the library `arg` asks for, or NULL when absent. */
 static void *make_library_path(const char *key, void *arg, bool shared, size_t *bytes) {
     (void)key, (void)shared;
     const library_query *q = arg;
@@ -134,7 +135,7 @@ static void *make_library_path(const char *key, void *arg, bool shared, size_t *
 bool ue_parkan_library_path(ue_cache *c, const char *data_dir, const char *model_dir, const char *name,
                             char *out, size_t cap) {
     library_query q = {data_dir, model_dir, name};
-    char key[KEY_CAP];
+    char key[KEY_CAP] = "";
     /* --data absent and --data "" differ: "" is the current folder. */
     char data[KEY_CAP];
     snprintf(data, sizeof data, "%c%s", data_dir ? '+' : '-', data_dir ? data_dir : "");
@@ -174,7 +175,7 @@ static void *make_library(const char *key, void *arg, bool shared, size_t *bytes
 }
 
 const ue_parkan_library *ue_parkan_library_get(ue_cache *c, const char *path, ue_parkan_library **owned) {
-    char key[KEY_CAP];
+    char key[KEY_CAP] = "";
     bool mine;
     ue_parkan_library *lib = ue_cache_get(cache_key(key, "parkan.library", path, "", "") ? c : NULL, key,
                                           make_library, ue_parkan_library_drop, (void *)path, &mine);
@@ -222,12 +223,7 @@ static void *make_wear_index(const char *key, void *arg, bool shared, size_t *by
         *bytes += sizeof(named) + strlen(info.name) + 1 + size;
     }
     ue_archive_close(a);
-    if (!ok) {
-        index_drop(ix);
-        return NULL;
-    }
-    index_sort(ix);
-    return ix;
+    return index_finish(ix, ok);
 }
 
 /* The WEAR entry `name` of ARCHIVE in origin ARCHIVE:ENTRY, copied to *data. */
@@ -240,7 +236,7 @@ static bool wear_in_archive(ue_cache *c, const char *origin, const char *name, u
     *colon = 0;
     snprintf(where, cap, "%s", archive);
     wear_query q = {archive, name};
-    char key[KEY_CAP];
+    char key[KEY_CAP] = "";
     /* The shared index holds *.wea names only. */
     bool cached = is_wear_name(name) && cache_key(key, "parkan.wear", archive, "", "");
     bool owned;
