@@ -182,6 +182,18 @@ UE_API ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size
 UE_API ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
                                       ue_diag *d);
 
+/* ---- lookups shared by many models -------------------------------------------------------- */
+
+/* What converting a model reads beside it (Parkan: the archive's WEAR tables, Material.lib,
+ * Textures.lib, folder listings), kept for every later model converted with the same cache, so
+ * a run of n models reads and parses each companion once instead of n times. Give one to
+ * ue_model_options.cache; it may be shared by threads converting at once. Files read through
+ * it are not read again: make a new cache when they may have changed. */
+typedef struct ue_cache ue_cache;
+/* NULL when out of memory (conversion then reads companions per model, as without a cache). */
+UE_API ue_cache *ue_cache_new(void);
+UE_API void ue_cache_free(ue_cache *c);
+
 /* ---- hashing ----------------------------------------------------------------------------- */
 
 /* XXH64 of n bytes; manifests record it to detect edited payloads (not a security hash). */

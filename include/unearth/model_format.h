@@ -22,6 +22,7 @@ typedef struct ue_model_option {
 typedef struct ue_model_options {
     const ue_model_option *items; /* borrowed */
     size_t count;
+    ue_cache *cache;              /* borrowed, optional: companions read once for many models */
 } ue_model_options;
 
 /* One option a format accepts, for its documentation and for refusing the others. */

@@ -117,6 +117,7 @@ typedef struct cli_progress {
     bool enabled;      /* stderr is a terminal and -q was not given */
     double start, last_draw;
     bool drawn;
+    bool per_model;    /* done/total count models (convert without -r), not files */
 } cli_progress;
 
 void cli_progress_begin(cli_progress *p, bool quiet);

@@ -30,7 +30,9 @@ typedef struct model_opts {
     ue_model_options list;
 } model_opts;
 
-static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
+/* `cache` (may be NULL) keeps what models read beside them (a WEAR table's archive, material
+ * libraries) for every later model of the run: each is read once, not once per model. */
+static void model_opts_from_cli(const cli_opts *o, ue_cache *cache, model_opts *mo) {
     size_t n = 0;
     if (o->lod) mo->items[n++] = (ue_model_option){"lod", o->lod};
     if (o->group) mo->items[n++] = (ue_model_option){"group", o->group};
@@ -38,6 +40,7 @@ static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
     if (o->data) mo->items[n++] = (ue_model_option){"data", o->data};
     mo->list.items = mo->items;
     mo->list.count = n;
+    mo->list.cache = cache;
 }
 
 /* --scale S of convert: not a format option but a scene one, the same for every family. The
@@ -321,15 +324,17 @@ typedef struct job {
     char out_path[4096];
     ue_diag diag;
     ue_result result;
+    batch_record *record;    /* its line in the run's summary */
 } job;
 
 typedef struct job_queue {
     job *jobs;
     size_t count;
-    size_t next;
+    size_t next, done;
     pthread_mutex_t lock;
     const cli_opts *opts;
     const ue_model_options *format_opts;
+    cli_progress *progress;
 } job_queue;
 
 static bool ends_with_nocase(const char *s, const char *suffix) {
@@ -414,7 +419,7 @@ ue_result cli_convert_scene(const cli_opts *o, const ue_model_options *format_op
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
     ue_utf8_copy(model_base_name(m->name), base, sizeof base);
     memcpy(s->name, base, sizeof base);
-    model_opts with = {{{0}}, {NULL, 0}};
+    model_opts with = {{{0}}, {NULL, 0, NULL}};
     size_t n = 0;
     for (size_t i = 0; i < format_opts->count && n + 1 < sizeof with.items / sizeof with.items[0]; i++)
         with.items[n++] = format_opts->items[i];
@@ -422,6 +427,7 @@ ue_result cli_convert_scene(const cli_opts *o, const ue_model_options *format_op
         if (strcmp(m->format->options[i].key, "origin") == 0) with.items[n++] = (ue_model_option){"origin", m->name};
     with.list.items = with.items;
     with.list.count = n;
+    with.list.cache = format_opts->cache;
     ue_result r = ue_model_to_scene(m, base, o->mode, &with.list, s, d);
     double scale;
     if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
@@ -458,9 +464,13 @@ static void run_job(job *j, const cli_opts *o, const ue_model_options *format_op
 
 static void *worker(void *arg) {
     job_queue *q = arg;
-    for (;;) {
+    for (size_t i = SIZE_MAX;;) {
         pthread_mutex_lock(&q->lock);
-        size_t i = q->next++;
+        if (i != SIZE_MAX) {
+            q->done++;
+            cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
+        }
+        i = q->next++;
         pthread_mutex_unlock(&q->lock);
         if (i >= q->count) return NULL;
         run_job(&q->jobs[i], q->opts, q->format_opts);
@@ -530,22 +540,28 @@ static void batch_stem(const char *model, char *stem, size_t cap) {
     if (ue_file_name_component(base, stem, cap) == 0) snprintf(stem, cap, "model");
 }
 
+/* The output names and companion files given out so far (hash sets: naming n models is linear). */
+typedef struct names_taken {
+    batch_names *outputs, *companions;
+} names_taken;
+
 /* Whether an earlier job writes `path` or the companion file beside it. */
-static bool taken_by_earlier(const job *jobs, size_t i, const char *path, out_kind kind) {
-    char mine[4096], theirs[4096];
-    bool has_mine = companion_of(path, kind, mine, sizeof mine);
-    for (size_t k = 0; k < i; k++) {
-        if (!strcmp(jobs[k].out_path, path)) return true;
-        if (has_mine && companion_of(jobs[k].out_path, kind, theirs, sizeof theirs) &&
-            !strcmp(mine, theirs))
-            return true;
-    }
-    return false;
+static bool taken_by_earlier(const names_taken *taken, const char *path, out_kind kind) {
+    char mine[4096];
+    return batch_names_has(taken->outputs, path) ||
+           (companion_of(path, kind, mine, sizeof mine) && batch_names_has(taken->companions, mine));
+}
+
+static int take_name(names_taken *taken, const char *path, out_kind kind) {
+    char mine[4096];
+    bool ok = batch_names_reserve(taken->outputs, path) == UE_OK &&
+              (!companion_of(path, kind, mine, sizeof mine) || batch_names_reserve(taken->companions, mine) == UE_OK);
+    return ok ? 0 : EXIT_IO;
 }
 
 /* DIR/STEM.EXT for job i; when an earlier job took that name (or its .mtl/.bin), the model's
  * index is added, and a counter after it until the name is free. */
-static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i) {
+static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i, names_taken *taken) {
     char stem[200];
     batch_stem(jobs[i].model.name, stem, sizeof stem);
     size_t dir_len = strlen(dir);
@@ -555,7 +571,7 @@ static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i
     int n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s.%s", (int)dir_len, dir, stem, kind_ext[kind]);
     const char *ext = kind_ext[kind];
     for (size_t again = 1; n > 0 && (size_t)n < sizeof j->out_path &&
-                           taken_by_earlier(jobs, i, j->out_path, kind); again++) {
+                           taken_by_earlier(taken, j->out_path, kind); again++) {
         if (again == 1)
             n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu.%s", (int)dir_len, dir, stem, i, ext);
         else
@@ -566,44 +582,51 @@ static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i
         cli_error("convert: output path for %s is too long", j->model.name);
         return EXIT_USAGE;
     }
-    return 0;
+    return take_name(taken, j->out_path, kind);
 }
 
-/* validate's verdict on one convert input, with one summary line when it is not valid. */
-static int input_verdict(const cli_opts *o, const char *path) {
+/* validate's verdict on one convert input, with one summary line when it is not valid (and the
+ * same words as the file's reason in the run's summary). */
+static int input_verdict(const cli_opts *o, const char *path, batch_record *file) {
     cli_tally t = {0};
     bool strict = o->mode == UE_MODE_STRICT;
     int code = file_verdict(o, path, strict, &t);
     if (code) {
         char counts[96];
         cli_verdict_counts(&t, counts, sizeof counts);
-        fprintf(stderr, "%s: %s (%s): %s\n", path, t.errors ? "INVALID" : "DAMAGED", counts,
-                strict ? "not converted" : "converting what is intact");
+        batch_record_set(file, strict ? BATCH_FAILED : BATCH_READ, "%s (%s): %s", t.errors ? "INVALID" : "DAMAGED",
+                         counts, strict ? "not converted" : "converting what is intact");
+        fprintf(stderr, "%s: %s\n", path, file->reason);
     }
     return code;
 }
 
-/* The jobs of a run: every model found in the inputs, in order. */
+/* The jobs of a run: every model found in the inputs, in order, and the records of the
+ * run's summary (docs/batch.md): each input file followed by its models. */
 typedef struct job_list {
     job *items;
     size_t count;
+    batch_records records;
 } job_list;
 
-/* Takes the models (their bytes move into the jobs). */
+/* Takes the models (their bytes move into the jobs), each with its record. */
 static int add_jobs(job_list *l, ue_model_found *found, size_t count) {
     job *grown = realloc(l->items, (l->count + count) * sizeof *grown);
-    if (!grown) {
-        ue_model_found_free(found, count);
-        return EXIT_IO;
-    }
-    l->items = grown;
-    for (size_t k = 0; k < count; k++) {
+    size_t k = 0;
+    if (grown) l->items = grown;
+    for (; grown && k < count; k++) {
+        batch_record *rec = batch_record_add(&l->records, BATCH_MODEL, found[k].name);
+        if (!rec) break;
+        rec->format = found[k].format->name;
         job *j = &l->items[l->count++];
         memset(j, 0, sizeof *j);
         j->model = found[k];
+        j->record = rec;
     }
+    bool all = k == count;
+    for (; k < count; k++) free(found[k].data); /* what did not become a job */
     free(found);
-    return 0;
+    return all ? 0 : EXIT_IO;
 }
 
 /* A named input that holds no container or model is an error; a directory walk meets files
@@ -669,23 +692,30 @@ static void say_no_geometry(const cli_opts *o, const char *file, const ue_model_
  * skips an invalid input, tolerant converts what is intact (and still exits 1). Returns the
  * file's exit code; *fatal is set when the run must stop (out of memory). */
 static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int *fatal) {
+    batch_record *rec = batch_record_add(&jobs->records, BATCH_FILE, file);
+    if (!rec) return *fatal = EXIT_IO;
     ue_model_found *found;
     size_t count;
-    ue_diag d = {0};
-    ue_result r = ue_model_collect(file, o->mode, &found, &count, &d);
-    int code = r == UE_OK ? 0 : report_collect_failure(o, file, r, &d);
-    ue_diag_free(&d);
-    if (r != UE_OK) return code;
+    ue_result r = ue_model_collect(file, o->mode, &found, &count, &rec->diag);
+    if (r != UE_OK) {
+        batch_record_fail(rec, r);
+        return report_collect_failure(o, file, r, &rec->diag);
+    }
     if (count > 0 && !o->recursive && !any_geometry(found, count)) {
         /* An invalid input is reported as such; a valid one says what it holds instead. */
-        int verdict = input_verdict(o, file);
-        if (!verdict) say_no_geometry(o, file, found, count);
+        int verdict = input_verdict(o, file, rec);
+        if (!verdict) {
+            batch_record_set(rec, BATCH_FAILED, "no model to convert");
+            say_no_geometry(o, file, found, count);
+        }
         ue_model_found_free(found, count);
         return verdict ? verdict : EXIT_INVALID;
     }
     cli_drop_textures(found, &count);
+    rec->status = BATCH_READ;
+    rec->models = count;
     /* A directory walk judges only the files it converts from, as it skips the others. */
-    int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file);
+    int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file, rec);
     if ((verdict && o->mode == UE_MODE_STRICT) || count == 0) {
         ue_model_found_free(found, count);
         return verdict;
@@ -730,15 +760,20 @@ static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_li
         rc = EXIT_IO;
     }
     ue_diag_free(&d);
-    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, jobs->items, i);
+    names_taken taken = {batch_names_new(), batch_names_new()};
+    if (!taken.outputs || !taken.companions) rc = EXIT_IO;
+    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, jobs->items, i, &taken);
+    batch_names_free(taken.outputs);
+    batch_names_free(taken.companions);
     return rc;
 }
 
-/* -j N workers over the job list; the calling thread is one of them. */
-static void run_jobs(const cli_opts *o, job_list *jobs) {
-    model_opts mo;
-    model_opts_from_cli(o, &mo);
-    job_queue q = {jobs->items, jobs->count, 0, PTHREAD_MUTEX_INITIALIZER, o, &mo.list};
+/* -j N workers over the job list; the calling thread is one of them. The bar counts models. */
+static void run_jobs(const cli_opts *o, const ue_model_options *format_opts, job_list *jobs) {
+    cli_progress progress;
+    cli_progress_begin(&progress, o->quiet || jobs->count < 2);
+    progress.per_model = true;
+    job_queue q = {jobs->items, jobs->count, 0, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress};
     size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
     if (threads > jobs->count) threads = jobs->count;
     pthread_t tids[64];
@@ -747,6 +782,7 @@ static void run_jobs(const cli_opts *o, job_list *jobs) {
         if (pthread_create(&tids[started], NULL, worker, &q) == 0) started++;
     worker(&q);
     for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    cli_progress_clear(&progress);
 }
 
 /* Messages in input order, whatever order the threads finished in; returns the worst code. */
@@ -765,16 +801,40 @@ static int report_jobs(const cli_opts *o, const job_list *jobs) {
     return worst;
 }
 
+/* The batch's closing summary (docs/batch.md) when the run wrote more than one model: each
+ * model's record takes its outcome, and its diagnostics for the first reason. */
+static void summarise_jobs(const cli_opts *o, job_list *jobs, double start) {
+    if (jobs->count < 2) return;
+    for (size_t i = 0; i < jobs->count; i++) {
+        job *j = &jobs->items[i];
+        if (j->result == UE_OK) {
+            j->record->status = BATCH_CONVERTED;
+            continue;
+        }
+        ue_diag_free(&j->record->diag); /* the record takes the job's list */
+        j->record->diag = j->diag;
+        memset(&j->diag, 0, sizeof j->diag);
+        batch_record_fail(j->record, j->result);
+    }
+    batch_summary s;
+    batch_summarise(&jobs->records, &s);
+    if (!o->quiet || s.failed) batch_print_summary(&s, &jobs->records, cli_now() - start);
+}
+
 static void free_jobs(job_list *jobs) {
     for (size_t i = 0; i < jobs->count; i++) {
         free(jobs->items[i].model.data);
         ue_diag_free(&jobs->items[i].diag);
     }
     free(jobs->items);
+    batch_records_free(&jobs->records);
 }
 
-/* Collected models → outputs → conversion in parallel → one message per model. */
-static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list *jobs) {
+/* Collected models → outputs → conversion in parallel → one message per model, and the
+ * summary when there were several. */
+static int convert_all(const cli_opts *o, const ue_model_options *format_opts, bool to_file, out_kind kind,
+                       job_list *jobs) {
+    double start = cli_now();
     int fatal = 0;
     int worst = collect_jobs(o, jobs, &fatal);
     if (fatal) return fatal;
@@ -785,8 +845,9 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list 
     }
     int rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
-    run_jobs(o, jobs);
+    run_jobs(o, format_opts, jobs);
     int converted = report_jobs(o, jobs);
+    summarise_jobs(o, jobs, start);
     return converted > worst ? converted : worst;
 }
 
@@ -802,14 +863,18 @@ int cmd_convert(const cli_opts *o) {
     if (rc) return rc;
     if (!o->recursive && (o->report || o->follow_links))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : "--follow-links");
+    /* One cache for the whole run: a model's companions are read once, not once per model. */
+    ue_cache *cache = ue_cache_new();
+    model_opts mo;
+    model_opts_from_cli(o, cache, &mo);
     if (o->recursive) {
         /* A whole-folder batch: mirrored names, summary and report (src/cli/batch.c). */
-        model_opts mo;
-        model_opts_from_cli(o, &mo);
-        return cmd_convert_batch(o, kind_ext[kind], &mo.list);
+        rc = cmd_convert_batch(o, kind_ext[kind], &mo.list);
+    } else {
+        job_list jobs = {NULL, 0, {NULL, 0, 0}};
+        rc = convert_all(o, &mo.list, to_file, kind, &jobs);
+        free_jobs(&jobs);
     }
-    job_list jobs = {NULL, 0};
-    rc = convert_all(o, to_file, kind, &jobs);
-    free_jobs(&jobs);
+    ue_cache_free(cache);
     return rc;
 }

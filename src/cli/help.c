@@ -192,6 +192,7 @@ static const cli_verb_def verb_table[] = {
      "bar when stderr is a terminal, a closing summary, OUTDIR/unearth-batch.json (the report);\n"
      "a failure never stops the batch, exit 1 when anything failed, 130 when interrupted\n"
      "(nothing written). OUTDIR appears whole at the end (docs/batch.md).\n"
+     "Without -r, a convert that writes several models shows the same bar and summary.\n"
      "Parkan models wear the materials their WEAR names, from Material.lib and Textures.lib\n"
      "found in --data, beside the model or in a parent folder, in any letter case; what is\n"
      "missing is a warning and a grey placeholder (docs/parkan-materials.md).\n",

@@ -45,8 +45,10 @@ void cli_progress_update(cli_progress *p, size_t done, size_t total, size_t mode
     char eta[32] = "--:--";
     if (done > 0 && total >= done) clock_text(elapsed * (double)(total - done) / (double)done, eta, sizeof eta);
     char line[512];
-    int n = snprintf(line, sizeof line, "%zu/%zu files, %zu models, %.1f models/s, ETA %s  ", done, total,
-                     models, elapsed > 0 ? (double)models / elapsed : 0.0, eta);
+    double rate = elapsed > 0 ? (double)models / elapsed : 0.0;
+    int n = p->per_model ? snprintf(line, sizeof line, "%zu/%zu models, %.1f models/s, ETA %s  ", done, total, rate, eta)
+                         : snprintf(line, sizeof line, "%zu/%zu files, %zu models, %.1f models/s, ETA %s  ", done,
+                                    total, models, rate, eta);
     int width = terminal_width() - 1;
     if (n < 0) return;
     /* The current file fills what is left of the line, its end kept (the name matters most). */

@@ -63,7 +63,7 @@ static bool declares_option(const ue_model_format *f, const char *key) {
 static ue_result scene_images(const ue_model_found *m, ue_mode mode, ue_model_images *out,
                               ue_diag *d) {
     ue_model_option origin = {"origin", m->name};
-    ue_model_options opts = {&origin, declares_option(m->format, "origin") ? 1u : 0u};
+    ue_model_options opts = {&origin, declares_option(m->format, "origin") ? 1u : 0u, NULL};
     ue_scene s;
     ue_scene_init(&s);
     size_t before = out->count;

@@ -15,16 +15,14 @@
 #include "unearth/parkan_material.h"
 #include "unearth/texm.h"
 
-#define MAX_LIBRARY_BYTES ((size_t)512 << 20)
 #define PATH_CAP 1024
 
-/* A library read into memory, its NRes directory parsed. */
+/* A library as one model uses it: shared through the cache, or read for this model alone. */
 typedef struct library {
     const char *file;          /* "Material.lib" */
     char path[PATH_CAP];       /* where it was found, "" when not */
-    uint8_t *bytes;
-    ue_source src;
-    ue_nres nres;
+    const ue_nres *nres;       /* its directory, once open */
+    ue_parkan_library *owned;  /* read for this model alone (no cache) */
     bool tried, open, warned;
 } library;
 
@@ -89,25 +87,17 @@ static void origin_dir(const char *origin, char *out, size_t cap) {
 static bool library_open(resolver *r, library *lib) {
     if (lib->tried) return lib->open;
     lib->tried = true;
-    if (!lib->path[0] && !ue_parkan_find_library(r->where->data_dir, r->model_dir, lib->file, lib->path, PATH_CAP)) {
+    ue_cache *c = r->where->cache;
+    if (!ue_parkan_library_path(c, r->where->data_dir, r->model_dir, lib->file, lib->path, PATH_CAP)) {
         lib->path[0] = 0;
         return false;
     }
-    size_t size;
-    if (ue_file_read(lib->path, MAX_LIBRARY_BYTES, &lib->bytes, &size, NULL) != UE_OK) return false;
-    lib->src = ue_source_memory(lib->bytes, size);
-    if (ue_nres_parse(&lib->src, UE_MODE_TOLERANT, &lib->nres, NULL) != UE_OK) {
-        free(lib->bytes);
-        lib->bytes = NULL;
-        return false;
-    }
-    return lib->open = true;
+    const ue_parkan_library *got = ue_parkan_library_get(c, lib->path, &lib->owned);
+    lib->nres = got ? &got->nres : NULL;
+    return lib->open = got != NULL;
 }
 
-static void library_close(library *lib) {
-    if (lib->open) ue_nres_free(&lib->nres);
-    free(lib->bytes);
-}
+static void library_close(library *lib) { ue_parkan_library_drop(lib->owned); }
 
 /* Once per library: it is missing or unreadable, and what that means for the model. */
 static void warn_library(resolver *r, library *lib, const char *consequence) {
@@ -135,42 +125,14 @@ static void wear_name(const char *model, char *out, size_t cap) {
     if (n + 5 <= cap) memcpy(out + n, ".wea", 5);
 }
 
-/* The WEAR entry beside ARCHIVE:ENTRY, read from the same archive. */
-static bool wear_in_archive(const char *origin, const char *name, uint8_t **data, size_t *size, char *where,
-                            size_t cap) {
-    char archive_path[PATH_CAP];
-    snprintf(archive_path, sizeof archive_path, "%s", origin);
-    char *colon = strrchr(archive_path, ':');
-    if (!colon) return false;
-    *colon = 0;
-    snprintf(where, cap, "%s", archive_path);
-    ue_archive *a;
-    if (ue_archive_open(archive_path, UE_MODE_TOLERANT, &a, NULL) != UE_OK) return false;
-    bool found = false;
-    for (size_t i = 0; !found && i < ue_archive_count(a); i++) {
-        ue_entry_info info;
-        ue_archive_entry(a, i, &info);
-        if (strcasecmp(info.name, name) == 0) found = ue_archive_read(a, i, data, size, NULL) == UE_OK;
-    }
-    ue_archive_close(a);
-    return found;
-}
-
 static void load_wear(resolver *r) {
     const char *origin = r->where->origin;
-    char name[256], where[PATH_CAP], path[PATH_CAP];
+    char name[256], where[PATH_CAP];
     const char *entry = strrchr(origin, ':') ? strrchr(origin, ':') + 1 : origin;
     wear_name(entry, name, sizeof name);
     uint8_t *data = NULL;
     size_t size = 0;
-    bool found;
-    if (strchr(origin, ':')) {
-        found = wear_in_archive(origin, name, &data, &size, where, sizeof where);
-    } else {
-        snprintf(where, sizeof where, "%s", r->model_dir);
-        found = ue_parkan_find_file(r->model_dir, name, path, sizeof path) &&
-                ue_file_read(path, MAX_LIBRARY_BYTES, &data, &size, NULL) == UE_OK;
-    }
+    bool found = ue_parkan_wear_read(r->where->cache, origin, r->model_dir, name, &data, &size, where, sizeof where);
     if (!found) {
         ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.wear", UE_NO_OFFSET, "msh/materials",
                     "no WEAR table %s (any letter case) in %s; every material is a placeholder", name, where);
@@ -191,11 +153,11 @@ static void load_wear(resolver *r) {
 /* Entry `name` of type `type` (the engine's case-folded lookup), or -1. */
 static long find_entry(const library *lib, const char *name, uint32_t type) {
     size_t i;
-    if (ue_nres_find(&lib->nres, name, &i) && lib->nres.entries[i].type_id == type) return (long)i;
-    for (i = 0; i < lib->nres.count; i++) {
+    if (ue_nres_find(lib->nres, name, &i) && lib->nres->entries[i].type_id == type) return (long)i;
+    for (i = 0; i < lib->nres->count; i++) {
         char nm[UE_NRES_NAME_SIZE + 1];
-        ue_nres_entry_name(&lib->nres.entries[i], nm, sizeof nm);
-        if (lib->nres.entries[i].type_id == type && ue_nres_name_compare(nm, name) == 0) return (long)i;
+        ue_nres_entry_name(&lib->nres->entries[i], nm, sizeof nm);
+        if (lib->nres->entries[i].type_id == type && ue_nres_name_compare(nm, name) == 0) return (long)i;
     }
     return -1;
 }
@@ -205,7 +167,7 @@ static long find_material(resolver *r, const char *name) {
     long i = find_entry(&r->materials, name, UE_MAT0_TYPE);
     if (i >= 0) return i;
     long def = find_entry(&r->materials, "DEFAULT", UE_MAT0_TYPE);
-    if (def < 0 && r->materials.nres.count && r->materials.nres.entries[0].type_id == UE_MAT0_TYPE) def = 0;
+    if (def < 0 && r->materials.nres->count && r->materials.nres->entries[0].type_id == UE_MAT0_TYPE) def = 0;
     ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.missing", UE_NO_OFFSET, "msh/materials",
                 "material %s not found in %s; %s", name, r->materials.path,
                 def < 0 ? "a placeholder is used" : def == 0 && find_entry(&r->materials, "DEFAULT", UE_MAT0_TYPE) < 0
@@ -214,10 +176,10 @@ static long find_material(resolver *r, const char *name) {
 }
 
 static bool read_mat0(resolver *r, long i, ue_mat0 *m) {
-    const ue_nres_entry *e = &r->materials.nres.entries[i];
+    const ue_nres_entry *e = &r->materials.nres->entries[i];
     const uint8_t *data;
     uint8_t *to_free = NULL;
-    if (ue_nres_payload(&r->materials.nres, (size_t)i, &data, &to_free, NULL) != UE_OK) return false;
+    if (ue_nres_payload(r->materials.nres, (size_t)i, &data, &to_free, NULL) != UE_OK) return false;
     ue_diag scratch = {0};
     ue_result res = ue_mat0_parse(data, e->size, e->attr2, e->data_offset, r->mode, m, &scratch);
     char nm[UE_NRES_NAME_SIZE + 1];
@@ -265,11 +227,11 @@ static ue_result load_texm(resolver *r, const char *name, const char *material, 
     }
     const uint8_t *data;
     uint8_t *to_free = NULL;
-    ue_result res = ue_nres_payload(&r->textures.nres, (size_t)i, &data, &to_free, NULL);
-    if (res == UE_OK) res = decode_rgba(data, r->textures.nres.entries[i].size, img, rgba);
+    ue_result res = ue_nres_payload(r->textures.nres, (size_t)i, &data, &to_free, NULL);
+    if (res == UE_OK) res = decode_rgba(data, r->textures.nres->entries[i].size, img, rgba);
     free(to_free);
     if (res == UE_OK || res == UE_ERR_NOMEM) return res;
-    ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.damaged", r->textures.nres.entries[i].data_offset,
+    ue_diag_add(r->d, UE_SEV_WARNING, "msh.texture.damaged", r->textures.nres->entries[i].data_offset,
                 "msh/materials", "texture %s in %s cannot be decoded (%s); material %s is untextured", name,
                 r->textures.path, ue_result_name(res), material);
     return UE_ERR_INVALID;
@@ -291,7 +253,7 @@ static int32_t texture_for(resolver *r, const char *name, const char *material) 
     free(rgba);
     if (ti < 0) return -2;
     ue_scene_texture *t = &r->s->textures[ti];
-    t->source.offset = r->textures.nres.entries[i].data_offset;
+    t->source.offset = r->textures.nres->entries[i].data_offset;
     t->source.type = UE_TEXM_MAGIC;
     t->source.index = (uint32_t)i;
     memcpy(t->source.format, "texm", 5);
@@ -395,12 +357,12 @@ typedef struct entry_atlas {
 
 /* The atlas record of Material.lib entry `entry`; NULL out of memory. */
 static entry_atlas *atlas_of(resolver *r, long entry) {
-    if (!r->atlases) r->atlases = calloc(r->materials.nres.count, sizeof *r->atlases);
+    if (!r->atlases) r->atlases = calloc(r->materials.nres->count, sizeof *r->atlases);
     return r->atlases ? &r->atlases[entry] : NULL;
 }
 
 static void free_atlases(resolver *r) {
-    for (size_t i = 0; r->atlases && i < r->materials.nres.count; i++) {
+    for (size_t i = 0; r->atlases && i < r->materials.nres->count; i++) {
         free(r->atlases[i].cell_of_key);
         ue_atlas_free(&r->atlases[i].layout);
     }
@@ -485,7 +447,7 @@ static ue_result dress_material(resolver *r, size_t mi, const char *name) {
     long entry = find_material(r, name);
     if (entry < 0 || !read_mat0(r, entry, &m)) return UE_OK;
     ue_scene_material *mat = &r->s->materials[mi];
-    ue_result res = ue_extras_set_number(&mat->extras, "mat0_attr1", r->materials.nres.entries[entry].attr1);
+    ue_result res = ue_extras_set_number(&mat->extras, "mat0_attr1", r->materials.nres->entries[entry].attr1);
     if (res == UE_OK) res = ue_extras_set_number(&mat->extras, "mat0_phases", m.phase_count);
     if (res == UE_OK && m.anim_count) res = ue_extras_set_number(&mat->extras, "mat0_anim_blocks", m.anim_count);
     char tex[UE_MAT0_NAME_BYTES + 1];

@@ -99,7 +99,8 @@ static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name
     r = ue_msh_to_scene(&m, name, &eo, s, d);
     /* An empty file helps nobody: an empty selection is an error naming what the model has. */
     if (r == UE_OK && s->mesh_count == meshes_before) r = ue_msh_refuse_empty_selection(&m, &eo, d);
-    ue_parkan_search where = {ue_model_option_get(opts, "origin"), ue_model_option_get(opts, "data")};
+    ue_parkan_search where = {ue_model_option_get(opts, "origin"), ue_model_option_get(opts, "data"),
+                              opts ? opts->cache : NULL};
     if (r == UE_OK) r = ue_msh_resolve_materials(s, materials_before, &where, mode, d);
     ue_msh_free(&m);
     return r;
