@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 #include "cli/batch.h"
+#include "cli/format_opts.h"
+#include "cli/out_names.h"
 #include "unearth/archive.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
@@ -20,25 +22,7 @@
 #include "common/text.h"
 #include "formats/model_walk.h"
 
-/* ---- format options -------------------------------------------------------------------- */
-
-/* The command-line options that belong to model formats, as the registry's key=value list:
- * --lod and --group are MSH's "lod" and "group", --fps the clip rate of formats with animation;
- * a format without them refuses them. */
-typedef struct model_opts {
-    ue_model_option items[5];
-    ue_model_options list;
-} model_opts;
-
-static void model_opts_from_cli(const cli_opts *o, model_opts *mo) {
-    size_t n = 0;
-    if (o->lod) mo->items[n++] = (ue_model_option){"lod", o->lod};
-    if (o->group) mo->items[n++] = (ue_model_option){"group", o->group};
-    if (o->fps) mo->items[n++] = (ue_model_option){"fps", o->fps};
-    if (o->data) mo->items[n++] = (ue_model_option){"data", o->data};
-    mo->list.items = mo->items;
-    mo->list.count = n;
-}
+/* ---- --scale (the format options are format_opts.c's) ------------------------------------ */
 
 /* --scale S of convert: not a format option but a scene one, the same for every family. The
  * root nodes take the factor, so everything below them scales with it, skinned meshes too
@@ -319,7 +303,7 @@ typedef struct job_queue {
     size_t next;
     pthread_mutex_t lock;
     const cli_opts *opts;
-    const ue_model_options *format_opts;
+    cli_format_opts *format_opts;
 } job_queue;
 
 static char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
@@ -345,14 +329,6 @@ static out_kind kind_of_format(const char *format) {
     for (int k = OUT_GLB; k <= OUT_OBJ; k++)
         if (!strcmp(format, kind_ext[k])) return (out_kind)k;
     return OUT_DIR;
-}
-
-/* The name after the last '/' or ':' of a model address ("d/objects.rlb:ROBOT.msh" → "ROBOT.msh"). */
-static const char *model_base_name(const char *address) {
-    const char *base = address;
-    for (const char *p = address; *p; p++)
-        if (*p == '/' || *p == ':') base = p + 1;
-    return base;
 }
 
 /* The MTL goes beside the OBJ, named so that `mtllib` can carry it ("my robot.obj" →
@@ -401,20 +377,17 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
  * folder, which is searched only for a model with an origin) declares the option "origin"
  * and is told where the model was found. Batch and single convert share this, so a model
  * converts to the same bytes either way. */
-ue_result cli_convert_scene(const cli_opts *o, const ue_model_options *format_opts, ue_model_found *m,
+ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
                             ue_scene *s, ue_diag *d) {
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
-    ue_utf8_copy(model_base_name(m->name), base, sizeof base);
+    out_names_model_title(m->name, base, sizeof base); /* "creature.pkx", not its "model.dat" */
     memcpy(s->name, base, sizeof base);
-    model_opts with = {{{0}}, {NULL, 0}};
-    size_t n = 0;
-    for (size_t i = 0; i < format_opts->count && n + 1 < sizeof with.items / sizeof with.items[0]; i++)
-        with.items[n++] = format_opts->items[i];
+    ue_model_option items[CLI_FORMAT_OPTS_MAX + 1];
+    size_t n = cli_format_opts_for(format_opts, m->format, items);
     for (size_t i = 0; i < m->format->option_count; i++)
-        if (strcmp(m->format->options[i].key, "origin") == 0) with.items[n++] = (ue_model_option){"origin", m->name};
-    with.list.items = with.items;
-    with.list.count = n;
-    ue_result r = ue_model_to_scene(m, base, o->mode, &with.list, s, d);
+        if (strcmp(m->format->options[i].key, "origin") == 0) items[n++] = (ue_model_option){"origin", m->name};
+    ue_model_options with = {items, n};
+    ue_result r = ue_model_to_scene(m, base, o->mode, &with, s, d);
     double scale;
     if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
     return r;
@@ -440,7 +413,7 @@ static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
     return ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
 }
 
-static void run_job(job *j, const cli_opts *o, const ue_model_options *format_opts) {
+static void run_job(job *j, const cli_opts *o, cli_format_opts *format_opts) {
     ue_scene s;
     ue_scene_init(&s);
     j->result = cli_convert_scene(o, format_opts, &j->model, &s, &j->diag);
@@ -510,48 +483,18 @@ static int choose_output_kind(const cli_opts *o, bool *to_file, out_kind *kind) 
     return 0;
 }
 
-/* "d/objects.rlb:РОБОТ.msh" → "РОБОТ": the entry's (or file's) name without its extension, in
- * UTF-8 and safe as one file name (docs/text.md); "model" when nothing usable is left. */
-static void batch_stem(const char *model, char *stem, size_t cap) {
-    char base[512];
-    snprintf(base, sizeof base, "%s", model_base_name(model));
-    char *dot = strrchr(base, '.');
-    if (dot && dot != base) *dot = 0;
-    if (ue_file_name_component(base, stem, cap) == 0) snprintf(stem, cap, "model");
-}
-
-/* Whether an earlier job writes `path` or the companion file beside it. */
-static bool taken_by_earlier(const job *jobs, size_t i, const char *path, out_kind kind) {
-    char mine[4096], theirs[4096];
-    bool has_mine = companion_of(path, kind, mine, sizeof mine);
-    for (size_t k = 0; k < i; k++) {
-        if (!strcmp(jobs[k].out_path, path)) return true;
-        if (has_mine && companion_of(jobs[k].out_path, kind, theirs, sizeof theirs) &&
-            !strcmp(mine, theirs))
-            return true;
-    }
-    return false;
-}
-
-/* DIR/STEM.EXT for job i; when an earlier job took that name (or its .mtl/.bin), the model's
- * index is added, and a counter after it until the name is free. */
-static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i) {
-    char stem[200];
-    batch_stem(jobs[i].model.name, stem, sizeof stem);
+/* OUT/NAME.EXT for job i, by the naming rule every verb shares (out_names.h): the model's own
+ * name, "~2", "~3", ... when an earlier job took that name (or its .mtl/.bin) in any case. */
+static int name_batch_output(const char *dir, out_kind kind, out_names *names, job *j) {
+    char stem[200], rel[1024], companion[1024];
+    out_names_model_stem(j->model.name, stem, sizeof stem);
     size_t dir_len = strlen(dir);
     while (dir_len > 1 && dir[dir_len - 1] == '/') dir_len--; /* "out/" → "out/x.glb", not "out//x.glb" */
-    job *j = &jobs[i];
     j->kind = kind;
-    int n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s.%s", (int)dir_len, dir, stem, kind_ext[kind]);
-    const char *ext = kind_ext[kind];
-    for (size_t again = 1; n > 0 && (size_t)n < sizeof j->out_path &&
-                           taken_by_earlier(jobs, i, j->out_path, kind); again++) {
-        if (again == 1)
-            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu.%s", (int)dir_len, dir, stem, i, ext);
-        else
-            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu_%zu.%s", (int)dir_len, dir, stem, i,
-                         again, ext);
-    }
+    ue_result r = out_names_place_file(names, "", stem, kind_ext[kind], rel, sizeof rel, companion,
+                                       sizeof companion);
+    int n = r == UE_OK ? snprintf(j->out_path, sizeof j->out_path, "%.*s/%s", (int)dir_len, dir, rel) : -1;
+    if (r == UE_ERR_NOMEM) return EXIT_IO;
     if (n < 0 || (size_t)n >= sizeof j->out_path) {
         cli_error("convert: output path for %s is too long", j->model.name);
         return EXIT_USAGE;
@@ -687,15 +630,16 @@ static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_li
         rc = EXIT_IO;
     }
     ue_diag_free(&d);
-    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, jobs->items, i);
+    out_names names = {0};
+    if (!rc && out_names_init(&names) != UE_OK) rc = EXIT_IO;
+    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, &names, &jobs->items[i]);
+    out_names_free(&names);
     return rc;
 }
 
 /* -j N workers over the job list; the calling thread is one of them. */
-static void run_jobs(const cli_opts *o, job_list *jobs) {
-    model_opts mo;
-    model_opts_from_cli(o, &mo);
-    job_queue q = {jobs->items, jobs->count, 0, PTHREAD_MUTEX_INITIALIZER, o, &mo.list};
+static void run_jobs(const cli_opts *o, cli_format_opts *format_opts, job_list *jobs) {
+    job_queue q = {jobs->items, jobs->count, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts};
     size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
     if (threads > jobs->count) threads = jobs->count;
     pthread_t tids[64];
@@ -730,8 +674,11 @@ static void free_jobs(job_list *jobs) {
     free(jobs->items);
 }
 
-/* Collected models → outputs → conversion in parallel → one message per model. */
-static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list *jobs) {
+/* Collected models → outputs → conversion in parallel → one message per model. Several
+ * models take only the format options their formats have (the rest noted once); a single
+ * model given one its format lacks fails as a usage error. */
+static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_format_opts *format_opts,
+                       job_list *jobs) {
     int fatal = 0;
     int worst = collect_jobs(o, jobs, &fatal);
     if (fatal) return fatal;
@@ -742,8 +689,10 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, job_list 
     }
     int rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
-    run_jobs(o, jobs);
+    format_opts->per_format = jobs->count > 1;
+    run_jobs(o, format_opts, jobs);
     int converted = report_jobs(o, jobs);
+    cli_format_opts_report(format_opts);
     return converted > worst ? converted : worst;
 }
 
@@ -759,14 +708,18 @@ int cmd_convert(const cli_opts *o) {
     if (rc) return rc;
     if (!o->recursive && (o->report || o->follow_links))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : "--follow-links");
+    cli_format_opts format_opts;
+    cli_format_opts_init(&format_opts, o);
     if (o->recursive) {
         /* A whole-folder batch: mirrored names, summary and report (src/cli/batch.c). */
-        model_opts mo;
-        model_opts_from_cli(o, &mo);
-        return cmd_convert_batch(o, kind_ext[kind], &mo.list);
+        format_opts.per_format = true;
+        rc = cmd_convert_batch(o, kind_ext[kind], &format_opts);
+        cli_format_opts_report(&format_opts);
+    } else {
+        job_list jobs = {NULL, 0};
+        rc = convert_all(o, to_file, kind, &format_opts, &jobs);
+        free_jobs(&jobs);
     }
-    job_list jobs = {NULL, 0};
-    rc = convert_all(o, to_file, kind, &jobs);
-    free_jobs(&jobs);
+    cli_format_opts_destroy(&format_opts);
     return rc;
 }
