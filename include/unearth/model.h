@@ -49,6 +49,13 @@ UE_API ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *i
 /* Frees what ue_model_collect returned: every item's bytes, then the array. */
 UE_API void ue_model_found_free(ue_model_found *items, size_t count);
 
+/* How much of a model's address names it: the address without the entries at its end that a
+ * container names itself because its file stores no name (a PKX's "model.dat", a standalone
+ * LZSS file's "decoded.EXT"). "a.fsys:creature.pkx:model.dat" is named by "a.fsys:creature.pkx",
+ * "c.lzss:decoded.pkx:model.dat" by "c.lzss", "objects.rlb:ROBOT.msh" by all of it. Returns
+ * that prefix's length in bytes (never 0 for a non-empty address). */
+UE_API size_t ue_model_title_length(const char *address);
+
 /* Checks the options (NULL: the format's defaults) against the model's format, then converts
  * it (the format's to_scene) into `s`, which the caller initialised and frees. The model's
  * bytes stay the caller's. */

@@ -473,7 +473,7 @@ static int convert_batch(batch_run *run, batch_records *walked, batch_records *r
     return finish(run, records, out, start);
 }
 
-int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_options *format_opts) {
+int cmd_convert_batch(const cli_opts *o, const char *type, cli_format_opts *format_opts) {
     int rc = check_batch_options(o);
     batch_records walked = {NULL, 0, 0}, records = {NULL, 0, 0};
     if (!rc) rc = walk_inputs(o, &walked);

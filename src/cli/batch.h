@@ -108,8 +108,9 @@ void batch_print_summary(const batch_summary *s, const batch_records *l, double 
  * marker lists. */
 bool batch_owns(const char *dir, void *ctx);
 
-/* `convert -r`: type is "glb", "gltf" or "obj"; format_opts the --lod/--group options. */
-int cmd_convert_batch(const cli_opts *o, const char *type, const ue_model_options *format_opts);
+/* `convert -r`: type is "glb", "gltf" or "obj"; format_opts the --lod/--group options, each
+ * given to the models whose format has it (format_opts.h). */
+int cmd_convert_batch(const cli_opts *o, const char *type, cli_format_opts *format_opts);
 
 /* ---- progress (progress.c) ---- */
 

@@ -1,6 +1,6 @@
 /* unearth CLI — the mirrored output names of a batch: a model's file path and its address inside
  * containers become folders below OUT, each part made a safe file name, and a name given out once
- * (as a file or as a folder) is never given again ("robot~2.glb"). */
+ * (as a file or as a folder, in any case) is never given again ("robot~2.glb", out_names.h). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -10,31 +10,19 @@
 #include <unistd.h>
 
 #include "cli/batch.h"
+#include "cli/out_names.h"
 #include "common/io.h"
 #include "common/text.h"
-#include "unearth/gltf.h"
-#include "unearth/obj.h"
+#include "unearth/model.h"
 
-/* ---- a set of relative paths (open addressing, doubled at half full: linear in the names) -- */
-
-enum { NAME_FILE = 1, NAME_DIR = 2 };
-
-typedef struct name_slot {
-    char *path;
-    int kind;
-} name_slot;
-
+/* The batch's names are the one set of out_names.h, so they follow the rule every verb does. */
 struct batch_names {
-    name_slot *slots;
-    size_t cap, count;
+    out_names set;
 };
 
 batch_names *batch_names_new(void) {
     batch_names *n = calloc(1, sizeof *n);
-    if (!n) return NULL;
-    n->cap = 256;
-    n->slots = calloc(n->cap, sizeof *n->slots);
-    if (!n->slots) {
+    if (n && out_names_init(&n->set) != UE_OK) {
         free(n);
         return NULL;
     }
@@ -43,47 +31,13 @@ batch_names *batch_names_new(void) {
 
 void batch_names_free(batch_names *n) {
     if (!n) return;
-    for (size_t i = 0; i < n->cap; i++) free(n->slots[i].path);
-    free(n->slots);
+    out_names_free(&n->set);
     free(n);
 }
 
-static name_slot *slot_of(name_slot *slots, size_t cap, const char *path) {
-    size_t i = (size_t)ue_xxh64(path, strlen(path), 0) & (cap - 1);
-    while (slots[i].path && strcmp(slots[i].path, path)) i = (i + 1) & (cap - 1);
-    return &slots[i];
-}
+ue_result batch_names_reserve(batch_names *n, const char *rel) { return out_names_add(&n->set, rel, OUT_NAME_FILE); }
 
-static int name_kind(const batch_names *n, const char *path) {
-    return slot_of(n->slots, n->cap, path)->kind;
-}
-
-static ue_result grow(batch_names *n) {
-    size_t cap = n->cap * 2;
-    name_slot *slots = calloc(cap, sizeof *slots);
-    if (!slots) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < n->cap; i++)
-        if (n->slots[i].path) *slot_of(slots, cap, n->slots[i].path) = n->slots[i];
-    free(n->slots);
-    n->slots = slots;
-    n->cap = cap;
-    return UE_OK;
-}
-
-static ue_result name_add(batch_names *n, const char *path, int kind) {
-    if ((n->count + 1) * 2 > n->cap && grow(n) != UE_OK) return UE_ERR_NOMEM;
-    name_slot *s = slot_of(n->slots, n->cap, path);
-    if (s->path) return UE_OK;
-    s->path = strdup(path);
-    if (!s->path) return UE_ERR_NOMEM;
-    s->kind = kind;
-    n->count++;
-    return UE_OK;
-}
-
-ue_result batch_names_reserve(batch_names *n, const char *rel) { return name_add(n, rel, NAME_FILE); }
-
-bool batch_names_has(const batch_names *n, const char *rel) { return name_kind(n, rel) != 0; }
+bool batch_names_has(const batch_names *n, const char *rel) { return out_names_kind(&n->set, rel, NULL) != 0; }
 
 static int longer_first(const void *a, const void *b) {
     size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
@@ -91,11 +45,12 @@ static int longer_first(const void *a, const void *b) {
 }
 
 void batch_names_prune(const batch_names *n, const char *root) {
-    char **dirs = malloc((n->count ? n->count : 1) * sizeof *dirs);
+    const out_names *set = &n->set;
+    char **dirs = malloc((set->count ? set->count : 1) * sizeof *dirs);
     if (!dirs) return;
     size_t k = 0;
-    for (size_t i = 0; i < n->cap; i++)
-        if (n->slots[i].kind == NAME_DIR) dirs[k++] = n->slots[i].path;
+    for (size_t i = 0; i < set->cap; i++)
+        if (set->slots[i].kind == OUT_NAME_DIR) dirs[k++] = set->slots[i].path;
     /* A folder's path is longer than its parent's: children are tried first. */
     qsort(dirs, k, sizeof *dirs, longer_first);
     for (size_t i = 0; i < k; i++) {
@@ -115,18 +70,21 @@ static void safe_part(const char *part, size_t len, char *out, size_t cap) {
     if (ue_file_name_component(raw, out, cap) == 0) snprintf(out, cap, "entry");
 }
 
-/* Appends folder `part` to `dir`: the folder is shared with earlier models, unless the name
- * is a file already, then "part~2" and on; a new folder is made in the private directory. */
-static ue_result enter_dir(batch_names *n, const char *root, char *dir, size_t cap, const char *part,
+/* Appends folder `part` to `dir`: the folder is shared with earlier models when it was given
+ * out as a folder with this very spelling; a file of that name, or a folder whose name differs
+ * only by case (another input's), makes it "part~2" and on. A new folder is made in the private
+ * directory. */
+static ue_result enter_dir(out_names *n, const char *root, char *dir, size_t cap, const char *part,
                            ue_diag *d) {
     size_t at = strlen(dir);
     for (unsigned again = 1;; again++) {
         int w = again == 1 ? snprintf(dir + at, cap - at, "%s%s", at ? "/" : "", part)
                            : snprintf(dir + at, cap - at, "%s%s~%u", at ? "/" : "", part, again);
         if (w < 0 || (size_t)w >= cap - at) break;
-        int kind = name_kind(n, dir);
-        if (kind == NAME_DIR) return UE_OK;
-        if (kind == NAME_FILE) continue;
+        const char *given;
+        int kind = out_names_kind(n, dir, &given);
+        if (kind == OUT_NAME_DIR && !strcmp(given, dir)) return UE_OK;
+        if (kind) continue;
         char full[4096];
         if (snprintf(full, sizeof full, "%s/%s", root, dir) >= (int)sizeof full) break;
         if (mkdir(full, 0755) != 0 && errno != EEXIST) {
@@ -134,43 +92,14 @@ static ue_result enter_dir(batch_names *n, const char *root, char *dir, size_t c
                         strerror(errno));
             return UE_ERR_IO;
         }
-        return name_add(n, dir, NAME_DIR);
+        return out_names_add(n, dir, OUT_NAME_DIR);
     }
     ue_diag_add(d, UE_SEV_ERROR, "batch.path", UE_NO_OFFSET, dir, "output path too long");
     return UE_ERR_USAGE;
 }
 
-/* The companion a writer puts beside `file` (name only): .bin for .gltf, the MTL for .obj. */
-static void companion_name(const char *file, const char *ext, char *out, size_t cap) {
-    out[0] = 0;
-    if (!strcmp(ext, "obj")) ue_obj_mtl_file_name(file, out, cap);
-    else if (!strcmp(ext, "gltf") && !ue_gltf_bin_path(file, out, cap)) out[0] = 0;
-}
-
-static bool is_free(const batch_names *n, const char *path) { return !path[0] || !name_kind(n, path); }
-
-/* DIR/STEM.EXT (and its companion) not given out yet: STEM, then STEM~2, STEM~3, ... */
-static ue_result place_file(batch_names *n, const char *dir, const char *stem, const char *ext,
-                            char *out, size_t out_cap, char *companion, size_t companion_cap) {
-    for (unsigned again = 1; again < 1000000; again++) {
-        char file[600], side[600];
-        if (again == 1) snprintf(file, sizeof file, "%s.%s", stem, ext);
-        else snprintf(file, sizeof file, "%s~%u.%s", stem, again, ext);
-        companion_name(file, ext, side, sizeof side);
-        int a = snprintf(out, out_cap, "%s%s%s", dir, dir[0] ? "/" : "", file);
-        int b = side[0] ? snprintf(companion, companion_cap, "%s%s%s", dir, dir[0] ? "/" : "", side)
-                        : snprintf(companion, companion_cap, "%s", "");
-        if (a < 0 || b < 0 || (size_t)a >= out_cap || (size_t)b >= companion_cap) return UE_ERR_USAGE;
-        if (!is_free(n, out) || !is_free(n, companion)) continue;
-        ue_result r = name_add(n, out, NAME_FILE);
-        if (r == UE_OK && companion[0]) r = name_add(n, companion, NAME_FILE);
-        return r;
-    }
-    return UE_ERR_USAGE;
-}
-
 /* Folders of `text` split at `sep`, all but the last; the last part goes to *last. */
-static ue_result enter_parts(batch_names *n, const char *root, char *dir, size_t cap, const char *text,
+static ue_result enter_parts(out_names *n, const char *root, char *dir, size_t cap, const char *text,
                              char sep, const char **last, ue_diag *d) {
     const char *p = text;
     for (const char *q; (q = strchr(p, sep)) != NULL; p = q + 1) {
@@ -184,31 +113,36 @@ static ue_result enter_parts(batch_names *n, const char *root, char *dir, size_t
     return UE_OK;
 }
 
-ue_result batch_names_place(batch_names *n, const char *root, const char *rel, const char *file,
+ue_result batch_names_place(batch_names *names, const char *root, const char *rel, const char *file,
                             const char *model, const char *ext, char *out, size_t out_cap,
                             char *companion, size_t companion_cap, ue_diag *d) {
+    out_names *n = &names->set;
     char dir[4096] = "";
     const char *last = rel;
     ue_result r = enter_parts(n, root, dir, sizeof dir, rel, '/', &last, d);
     size_t file_len = strlen(file);
+    /* The model's own name: its address without the entries a container made up (a PKX's
+     * model.dat), so "creature.pkx:model.dat" is named like the file creature.pkx itself. */
+    char named[sizeof ((ue_model_found *)0)->name];
+    snprintf(named, sizeof named, "%.*s", (int)ue_model_title_length(model), model);
     /* A model inside a container: its address is "FILE:ENTRY:...": the file becomes a folder,
      * and so does every container on the way (an entry name with ':' splits once more). */
-    bool inside = !strncmp(model, file, file_len) && model[file_len] == ':';
+    bool inside = !strncmp(named, file, file_len) && named[file_len] == ':';
     /* An address cut short (512 bytes) no longer starts with the file: "FILE/model~N". */
-    bool unnamed = !inside && strcmp(model, file);
+    bool unnamed = !inside && strcmp(named, file);
     if (r == UE_OK && (inside || unnamed)) {
         char part[512];
         safe_part(last, strlen(last), part, sizeof part);
         r = enter_dir(n, root, dir, sizeof dir, part, d);
         last = "model";
-        if (r == UE_OK && inside) r = enter_parts(n, root, dir, sizeof dir, model + file_len + 1, ':', &last, d);
+        if (r == UE_OK && inside) r = enter_parts(n, root, dir, sizeof dir, named + file_len + 1, ':', &last, d);
     }
     if (r != UE_OK) return r;
     char stem[512];
     safe_part(last, strlen(last), stem, sizeof stem);
     char *dot = strrchr(stem, '.');
     if (dot && dot != stem) *dot = 0;
-    r = place_file(n, dir, stem, ext, out, out_cap, companion, companion_cap);
+    r = out_names_place_file(n, dir, stem, ext, out, out_cap, companion, companion_cap);
     if (r == UE_ERR_USAGE) ue_diag_add(d, UE_SEV_ERROR, "batch.path", UE_NO_OFFSET, dir, "output path too long");
     return r;
 }

@@ -36,7 +36,7 @@ enum { BATCH_WRITE_WAKE = 8 };
 
 typedef struct batch_run {
     const cli_opts *o;
-    const ue_model_options *format_opts;
+    cli_format_opts *format_opts;
     const char *type;            /* "glb", "gltf" or "obj" */
     const ue_outdir *out;        /* files are put into out->temp_path */
     /* the jobs: jobs[next..count) wait, in input order; guarded by lock */

@@ -141,9 +141,11 @@ int models_check(const cli_opts *o, const char *path, ue_archive *a, bool print,
 /* validate's verdict on one file (container and models), without its report: diagnostics of
  * what fails are printed when `print`. Fills the tally; returns the exit code. */
 int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t);
-/* One model → the scene convert exports: named after its address, told its origin, --scale
- * applied; the same for single and batch convert. */
-ue_result cli_convert_scene(const cli_opts *o, const ue_model_options *format_opts, ue_model_found *m,
+/* One model → the scene convert exports: named after its address, told its origin, given the
+ * format options that are its format's (format_opts.h), --scale applied; the same for single
+ * and batch convert. */
+typedef struct cli_format_opts cli_format_opts;
+ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
                             ue_scene *s, ue_diag *d);
 /* Proves decode → encode of every model's tables; prints a line per model. */
 int models_roundtrip(const cli_opts *o, const char *path);

@@ -94,7 +94,8 @@ static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_
 /* ---- info -------------------------------------------------------------------------------- */
 
 /* The models an archive holds, at any depth, each with the one-line summary its format gives:
- * {model (the address inside the archive), format, valid, summary}. */
+ * {model (the address inside the archive), format, valid, summary}. Only what has geometry is
+ * listed: textures and material tables are entries `list` shows, not models. */
 typedef struct nested_models {
     const cli_opts *o;
     size_t prefix_len; /* "PATH:" left out of the addresses */
@@ -103,6 +104,7 @@ typedef struct nested_models {
 
 static ue_result nested_model_visit(const ue_model_seen *m, void *ctx) {
     nested_models *n = ctx;
+    if (!m->format->to_scene) return UE_OK;
     char summary[160];
     ue_result r = cli_model_summary(m, n->o->mode, summary, sizeof summary);
     json_t *j = json_object();

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 #include "cli/batch.h"
+#include "cli/format_opts.h"
+#include "cli/out_names.h"
 #include "unearth/archive.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
@@ -20,28 +22,7 @@
 #include "common/text.h"
 #include "formats/model_walk.h"
 
-/* ---- format options -------------------------------------------------------------------- */
-
-/* The command-line options that belong to model formats, as the registry's key=value list:
- * --lod and --group are MSH's "lod" and "group", --fps the clip rate of formats with animation;
- * a format without them refuses them. */
-typedef struct model_opts {
-    ue_model_option items[5];
-    ue_model_options list;
-} model_opts;
-
-/* `cache` (may be NULL) keeps what models read beside them (a WEAR table's archive, material
- * libraries) for every later model of the run: each is read once, not once per model. */
-static void model_opts_from_cli(const cli_opts *o, ue_cache *cache, model_opts *mo) {
-    size_t n = 0;
-    if (o->lod) mo->items[n++] = (ue_model_option){"lod", o->lod};
-    if (o->group) mo->items[n++] = (ue_model_option){"group", o->group};
-    if (o->fps) mo->items[n++] = (ue_model_option){"fps", o->fps};
-    if (o->data) mo->items[n++] = (ue_model_option){"data", o->data};
-    mo->list.items = mo->items;
-    mo->list.count = n;
-    mo->list.cache = cache;
-}
+/* ---- --scale (the format options are format_opts.c's) ------------------------------------ */
 
 /* --scale S of convert: not a format option but a scene one, the same for every family. The
  * root nodes take the factor, so everything below them scales with it, skinned meshes too
@@ -333,7 +314,7 @@ typedef struct job_queue {
     size_t next, done;
     pthread_mutex_t lock;
     const cli_opts *opts;
-    const ue_model_options *format_opts;
+    cli_format_opts *format_opts;
     cli_progress *progress;
 } job_queue;
 
@@ -358,14 +339,6 @@ static out_kind kind_of_format(const char *format) {
     for (int k = OUT_GLB; k <= OUT_OBJ; k++)
         if (!strcmp(format, kind_ext[k])) return (out_kind)k;
     return OUT_DIR;
-}
-
-/* The name after the last '/' or ':' of a model address ("d/objects.rlb:ROBOT.msh" → "ROBOT.msh"). */
-static const char *model_base_name(const char *address) {
-    const char *base = address;
-    for (const char *p = address; *p; p++)
-        if (*p == '/' || *p == ':') base = p + 1;
-    return base;
 }
 
 /* The MTL goes beside the OBJ, named so that `mtllib` can carry it ("my robot.obj" →
@@ -414,21 +387,17 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
  * folder, which is searched only for a model with an origin) declares the option "origin"
  * and is told where the model was found. Batch and single convert share this, so a model
  * converts to the same bytes either way. */
-ue_result cli_convert_scene(const cli_opts *o, const ue_model_options *format_opts, ue_model_found *m,
+ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
                             ue_scene *s, ue_diag *d) {
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
-    ue_utf8_copy(model_base_name(m->name), base, sizeof base);
+    out_names_model_title(m->name, base, sizeof base); /* "creature.pkx", not its "model.dat" */
     memcpy(s->name, base, sizeof base);
-    model_opts with = {{{0}}, {NULL, 0, NULL}};
-    size_t n = 0;
-    for (size_t i = 0; i < format_opts->count && n + 1 < sizeof with.items / sizeof with.items[0]; i++)
-        with.items[n++] = format_opts->items[i];
+    ue_model_option items[CLI_FORMAT_OPTS_MAX + 1];
+    size_t n = cli_format_opts_for(format_opts, m->format, items);
     for (size_t i = 0; i < m->format->option_count; i++)
-        if (strcmp(m->format->options[i].key, "origin") == 0) with.items[n++] = (ue_model_option){"origin", m->name};
-    with.list.items = with.items;
-    with.list.count = n;
-    with.list.cache = format_opts->cache;
-    ue_result r = ue_model_to_scene(m, base, o->mode, &with.list, s, d);
+        if (strcmp(m->format->options[i].key, "origin") == 0) items[n++] = (ue_model_option){"origin", m->name};
+    ue_model_options with = {items, n, format_opts->cache};
+    ue_result r = ue_model_to_scene(m, base, o->mode, &with, s, d);
     double scale;
     if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
     return r;
@@ -454,7 +423,7 @@ static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
     return ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
 }
 
-static void run_job(job *j, const cli_opts *o, const ue_model_options *format_opts) {
+static void run_job(job *j, const cli_opts *o, cli_format_opts *format_opts) {
     ue_scene s;
     ue_scene_init(&s);
     j->result = cli_convert_scene(o, format_opts, &j->model, &s, &j->diag);
@@ -530,59 +499,23 @@ static int choose_output_kind(const cli_opts *o, bool *to_file, out_kind *kind) 
     return 0;
 }
 
-/* "d/objects.rlb:РОБОТ.msh" → "РОБОТ": the entry's (or file's) name without its extension, in
- * UTF-8 and safe as one file name (docs/text.md); "model" when nothing usable is left. */
-static void batch_stem(const char *model, char *stem, size_t cap) {
-    char base[512];
-    snprintf(base, sizeof base, "%s", model_base_name(model));
-    char *dot = strrchr(base, '.');
-    if (dot && dot != base) *dot = 0;
-    if (ue_file_name_component(base, stem, cap) == 0) snprintf(stem, cap, "model");
-}
-
-/* The output names and companion files given out so far (hash sets: naming n models is linear). */
-typedef struct names_taken {
-    batch_names *outputs, *companions;
-} names_taken;
-
-/* Whether an earlier job writes `path` or the companion file beside it. */
-static bool taken_by_earlier(const names_taken *taken, const char *path, out_kind kind) {
-    char mine[4096];
-    return batch_names_has(taken->outputs, path) ||
-           (companion_of(path, kind, mine, sizeof mine) && batch_names_has(taken->companions, mine));
-}
-
-static int take_name(names_taken *taken, const char *path, out_kind kind) {
-    char mine[4096];
-    bool ok = batch_names_reserve(taken->outputs, path) == UE_OK &&
-              (!companion_of(path, kind, mine, sizeof mine) || batch_names_reserve(taken->companions, mine) == UE_OK);
-    return ok ? 0 : EXIT_IO;
-}
-
-/* DIR/STEM.EXT for job i; when an earlier job took that name (or its .mtl/.bin), the model's
- * index is added, and a counter after it until the name is free. */
-static int name_batch_output(const char *dir, out_kind kind, job *jobs, size_t i, names_taken *taken) {
-    char stem[200];
-    batch_stem(jobs[i].model.name, stem, sizeof stem);
+/* OUT/NAME.EXT for job i, by the naming rule every verb shares (out_names.h): the model's own
+ * name, "~2", "~3", ... when an earlier job took that name (or its .mtl/.bin) in any case. */
+static int name_batch_output(const char *dir, out_kind kind, out_names *names, job *j) {
+    char stem[200], rel[1024], companion[1024];
+    out_names_model_stem(j->model.name, stem, sizeof stem);
     size_t dir_len = strlen(dir);
     while (dir_len > 1 && dir[dir_len - 1] == '/') dir_len--; /* "out/" → "out/x.glb", not "out//x.glb" */
-    job *j = &jobs[i];
     j->kind = kind;
-    int n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s.%s", (int)dir_len, dir, stem, kind_ext[kind]);
-    const char *ext = kind_ext[kind];
-    for (size_t again = 1; n > 0 && (size_t)n < sizeof j->out_path &&
-                           taken_by_earlier(taken, j->out_path, kind); again++) {
-        if (again == 1)
-            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu.%s", (int)dir_len, dir, stem, i, ext);
-        else
-            n = snprintf(j->out_path, sizeof j->out_path, "%.*s/%s_%zu_%zu.%s", (int)dir_len, dir, stem, i,
-                         again, ext);
-    }
+    ue_result r = out_names_place_file(names, "", stem, kind_ext[kind], rel, sizeof rel, companion,
+                                       sizeof companion);
+    int n = r == UE_OK ? snprintf(j->out_path, sizeof j->out_path, "%.*s/%s", (int)dir_len, dir, rel) : -1;
+    if (r == UE_ERR_NOMEM) return EXIT_IO;
     if (n < 0 || (size_t)n >= sizeof j->out_path) {
         cli_error("convert: output path for %s is too long", j->model.name);
         return EXIT_USAGE;
     }
-    return take_name(taken, j->out_path, kind);
+    return 0;
 }
 
 /* validate's verdict on one convert input, with one summary line when it is not valid (and the
@@ -760,16 +693,15 @@ static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_li
         rc = EXIT_IO;
     }
     ue_diag_free(&d);
-    names_taken taken = {batch_names_new(), batch_names_new()};
-    if (!taken.outputs || !taken.companions) rc = EXIT_IO;
-    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, jobs->items, i, &taken);
-    batch_names_free(taken.outputs);
-    batch_names_free(taken.companions);
+    out_names names = {0};
+    if (!rc && out_names_init(&names) != UE_OK) rc = EXIT_IO;
+    for (size_t i = 0; i < jobs->count && !rc; i++) rc = name_batch_output(o->output, kind, &names, &jobs->items[i]);
+    out_names_free(&names);
     return rc;
 }
 
 /* -j N workers over the job list; the calling thread is one of them. The bar counts models. */
-static void run_jobs(const cli_opts *o, const ue_model_options *format_opts, job_list *jobs) {
+static void run_jobs(const cli_opts *o, cli_format_opts *format_opts, job_list *jobs) {
     cli_progress progress;
     cli_progress_begin(&progress, o->quiet || jobs->count < 2);
     progress.per_model = true;
@@ -831,8 +763,9 @@ static void free_jobs(job_list *jobs) {
 }
 
 /* Collected models → outputs → conversion in parallel → one message per model, and the
- * summary when there were several. */
-static int convert_all(const cli_opts *o, const ue_model_options *format_opts, bool to_file, out_kind kind,
+ * summary when there were several. Several models take only the format options their formats
+ * have (the rest noted once); a single model given one its format lacks fails as a usage error. */
+static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_format_opts *format_opts,
                        job_list *jobs) {
     double start = cli_now();
     int fatal = 0;
@@ -845,9 +778,11 @@ static int convert_all(const cli_opts *o, const ue_model_options *format_opts, b
     }
     int rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
+    format_opts->per_format = jobs->count > 1;
     run_jobs(o, format_opts, jobs);
     int converted = report_jobs(o, jobs);
     summarise_jobs(o, jobs, start);
+    cli_format_opts_report(format_opts);
     return converted > worst ? converted : worst;
 }
 
@@ -863,18 +798,21 @@ int cmd_convert(const cli_opts *o) {
     if (rc) return rc;
     if (!o->recursive && (o->report || o->follow_links))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : "--follow-links");
+    cli_format_opts format_opts;
+    cli_format_opts_init(&format_opts, o);
     /* One cache for the whole run: a model's companions are read once, not once per model. */
-    ue_cache *cache = ue_cache_new();
-    model_opts mo;
-    model_opts_from_cli(o, cache, &mo);
+    format_opts.cache = ue_cache_new();
     if (o->recursive) {
         /* A whole-folder batch: mirrored names, summary and report (src/cli/batch.c). */
-        rc = cmd_convert_batch(o, kind_ext[kind], &mo.list);
+        format_opts.per_format = true;
+        rc = cmd_convert_batch(o, kind_ext[kind], &format_opts);
+        cli_format_opts_report(&format_opts);
     } else {
         job_list jobs = {NULL, 0, {NULL, 0, 0}};
-        rc = convert_all(o, &mo.list, to_file, kind, &jobs);
+        rc = convert_all(o, to_file, kind, &format_opts, &jobs);
         free_jobs(&jobs);
     }
-    ue_cache_free(cache);
+    ue_cache_free(format_opts.cache);
+    cli_format_opts_destroy(&format_opts);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/out_names.h"
 #include "common/io.h"
 #include "unearth/image.h"
 #include "unearth/model.h"
@@ -56,23 +57,7 @@ static bool dir_is_textures_output(const char *dir, void *ctx) {
     return ue_dir_holds_only(dir, is_own_png, o);
 }
 
-/* ---- file names: safe on every file system, unique, level suffixes that cannot collide ------- */
-
-typedef struct name_set {
-    char (*items)[96];
-    size_t count;
-} name_set;
-
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
-static bool name_taken(const name_set *s, const char *name) {
-    for (size_t i = 0; i < s->count; i++) {
-        const char *a = s->items[i], *b = name;
-        while (*a && lower(*a) == lower(*b)) a++, b++;
-        if (!*a && !*b) return true; /* case-insensitive: Windows and macOS folders */
-    }
-    return false;
-}
+/* ---- file names: safe on every file system, given out by the one rule of out_names.h -------- */
 
 /* ASCII letters, digits, '-' and '_' kept, everything else (dots too: ".mipN" is ours) '_'. */
 static void safe_part(const char *in, char *out, size_t cap) {
@@ -87,30 +72,20 @@ static void safe_part(const char *in, char *out, size_t cap) {
     if (!n) snprintf(out, cap, "model");
 }
 
-/* The model's own name: the last component of its address, without the extension. */
-static void model_stem(const char *address, char *out, size_t cap) {
-    const char *base = address;
-    for (const char *p = address; *p; p++)
-        if (*p == '/' || *p == ':' || *p == '\\') base = p + 1;
-    char tmp[256];
-    snprintf(tmp, sizeof tmp, "%s", base);
-    char *dot = strrchr(tmp, '.');
-    if (dot && dot != tmp) *dot = 0;
-    safe_part(tmp, out, cap);
-}
-
-static int unique_name(name_set *s, const char *model, const char *image, char *out, size_t cap) {
-    char stem[48], part[48], base[96];
-    model_stem(model, stem, sizeof stem);
+/* MODEL_IMAGE, MODEL being the model's own name ("creature" for creature.pkx:model.dat), as
+ * free NAME.png; its mip levels NAME.mipN.png follow from it (no image part holds a dot). */
+static ue_result unique_name(out_names *names, const char *model, const char *image, char *out,
+                             size_t cap) {
+    char title[256], stem[48], part[48], base[96], file[128], none[8];
+    out_names_model_title(model, title, sizeof title);
+    char *dot = strrchr(title, '.');
+    if (dot && dot != title) *dot = 0;
+    safe_part(title, stem, sizeof stem);
     safe_part(image, part, sizeof part);
     snprintf(base, sizeof base, "%s_%s", stem, part);
-    snprintf(out, cap, "%s", base);
-    for (size_t k = 2; name_taken(s, out); k++) snprintf(out, cap, "%.80s_%zu", base, k);
-    char (*grown)[96] = realloc(s->items, (s->count + 1) * sizeof *grown);
-    if (!grown) return EXIT_IO;
-    s->items = grown;
-    snprintf(s->items[s->count++], sizeof s->items[0], "%s", out);
-    return 0;
+    ue_result r = out_names_place_file(names, "", base, "png", file, sizeof file, none, sizeof none);
+    if (r == UE_OK) snprintf(out, cap, "%.*s", (int)(strlen(file) - 4), file); /* without ".png" */
+    return r;
 }
 
 /* ---- the verb ---------------------------------------------------------------------------- */
@@ -118,7 +93,7 @@ static int unique_name(name_set *s, const char *model, const char *image, char *
 typedef struct run {
     const cli_opts *o;
     ue_outdir dir;
-    name_set names;
+    out_names names;
     size_t written, dropped;
     ue_buf listing; /* "DIR/FILE\tWxH" lines, printed once the directory is in place */
     ue_diag d;
@@ -144,9 +119,9 @@ static ue_result write_level(run *r, const char *name, uint32_t level, const ue_
 
 static ue_result write_images(run *r, const ue_model_found *m, const ue_model_images *imgs) {
     for (size_t i = 0; i < imgs->count; i++) {
-        char name[96];
-        if (unique_name(&r->names, m->name, imgs->items[i].name, name, sizeof name))
-            return UE_ERR_NOMEM;
+        char name[128];
+        ue_result named = unique_name(&r->names, m->name, imgs->items[i].name, name, sizeof name);
+        if (named != UE_OK) return named;
         uint32_t levels = r->o->mips ? imgs->items[i].level_count : 1;
         for (uint32_t k = 0; k < levels; k++) {
             ue_result res = write_level(r, name, k, &imgs->items[i].levels[k]);
@@ -206,6 +181,7 @@ int cmd_textures(const cli_opts *o) {
     run r;
     memset(&r, 0, sizeof r);
     r.o = o;
+    if (out_names_init(&r.names) != UE_OK) return EXIT_IO;
     ue_model_found *found = NULL;
     size_t count = 0;
     ue_result res = ue_model_collect(in, o->mode, &found, &count, &r.d);
@@ -221,7 +197,7 @@ int cmd_textures(const cli_opts *o) {
     else if (r.dropped)
         cli_error("textures: %zu model%s damaged or left out (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");
     ue_model_found_free(found, count);
-    free(r.names.items);
+    out_names_free(&r.names);
     ue_buf_free(&r.listing);
     ue_diag_free(&r.d);
     if (res != UE_OK) return cli_exit_code(res);

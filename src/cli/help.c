@@ -193,6 +193,10 @@ static const cli_verb_def verb_table[] = {
      "a failure never stops the batch, exit 1 when anything failed, 130 when interrupted\n"
      "(nothing written). OUTDIR appears whole at the end (docs/batch.md).\n"
      "Without -r, a convert that writes several models shows the same bar and summary.\n"
+     "Into a directory each model is named after its entry or file (a PKX's model after the\n"
+     "PKX: creature.glb); a name taken, in any letter case, gets ~2, ~3 (docs/text.md). With\n"
+     "several models, an MSH option (--lod, --group, --fps, --data) is given to MSH models\n"
+     "only and ignored for the others, with one warning per option and format.\n"
      "Parkan models wear the materials their WEAR names, from Material.lib and Textures.lib\n"
      "found in --data, beside the model or in a parent folder, in any letter case; what is\n"
      "missing is a warning and a grey placeholder (docs/parkan-materials.md).\n",
@@ -209,7 +213,8 @@ static const cli_verb_def verb_table[] = {
      "unearth textures IN -o DIR [--mips] [-f] [--strict|--tolerant] [-q|-v]",
      "every texture of the models in IN as PNG",
      "IN is a model, a container (every model inside, recursively) or ARCHIVE:ENTRY. Each\n"
-     "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png). A model without\n"
+     "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png); a name taken,\n"
+     "in any letter case, gets ~2, ~3 as convert's do. A model without\n"
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"

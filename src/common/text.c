@@ -175,20 +175,74 @@ static bool bad_in_file_name(uint32_t cp) {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp < 0x80 && strchr("/\\<>:\"|?*", (int)cp));
 }
 
-size_t ue_file_name_component(const char *name, char *out, size_t out_size) {
+/* Copies `name` a character at a time as `map` writes each into seq (len 0: a byte that is not
+ * UTF-8), cutting between characters; returns the output length. */
+static size_t map_chars(const char *name, char *out, size_t out_size,
+                        size_t (*map)(const char *at, size_t len, uint32_t cp, char seq[4])) {
     size_t n = strlen(name), o = 0;
-    if (out_size == 0) return 0;
     for (size_t i = 0; i < n;) {
         uint32_t cp = 0;
         size_t len = ue_utf8_decode(name + i, n - i, &cp);
-        bool keep = len > 0 && !bad_in_file_name(cp);
-        if (!put_whole(out, out_size, &o, keep ? name + i : "_", keep ? len : 1)) break;
+        char seq[4];
+        if (!put_whole(out, out_size, &o, seq, map(name + i, len, cp, seq))) break;
         i += len ? len : 1;
     }
     out[o] = 0;
+    return o;
+}
+
+static size_t file_name_char(const char *at, size_t len, uint32_t cp, char seq[4]) {
+    if (len == 0 || bad_in_file_name(cp)) {
+        seq[0] = '_';
+        return 1;
+    }
+    memcpy(seq, at, len);
+    return len;
+}
+
+size_t ue_file_name_component(const char *name, char *out, size_t out_size) {
+    if (out_size == 0) return 0;
+    size_t o = map_chars(name, out, out_size, file_name_char);
     /* "", "." and ".." would name the directory itself or its parent. */
     if (strspn(out, ".") == o) o = 0, out[0] = 0;
     return o;
+}
+
+/* The small letter of capital `cp` in the scripts ue_file_name_fold covers, else `cp`. Pairs
+ * are laid out by ranges: +0x20 or +0x50 apart, or capital and small letter side by side. */
+static uint32_t small_letter(uint32_t cp) {
+    if (cp >= 'A' && cp <= 'Z') return cp + 0x20;
+    if (cp < 0xC0) return cp;
+    if (cp <= 0xDE) return cp == 0xD7 ? cp : cp + 0x20; /* Latin-1; U+00D7 is the sign × */
+    if (cp == 0x178) return 0xFF;                       /* Ÿ → ÿ */
+    bool even_capital = (cp >= 0x100 && cp <= 0x12F) || (cp >= 0x132 && cp <= 0x137) ||
+                        (cp >= 0x14A && cp <= 0x177) || (cp >= 0x460 && cp <= 0x481) ||
+                        (cp >= 0x48A && cp <= 0x4BF) || (cp >= 0x4D0 && cp <= 0x4FF);
+    bool odd_capital = (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E) ||
+                       (cp >= 0x4C1 && cp <= 0x4CE);
+    if (even_capital) return cp | 1;
+    if (odd_capital) return cp & 1 ? cp + 1 : cp;
+    if (cp == 0x386) return 0x3AC; /* Greek capitals with tonos */
+    if (cp >= 0x388 && cp <= 0x38A) return cp + 0x25;
+    if (cp == 0x38C) return 0x3CC;
+    if (cp == 0x38E || cp == 0x38F) return cp + 0x3F;
+    if ((cp >= 0x391 && cp <= 0x3A1) || (cp >= 0x3A3 && cp <= 0x3AB)) return cp + 0x20;
+    if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50; /* Ѐ..Џ (Ё, Ђ, Ў ...) */
+    if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20; /* А..Я */
+    if (cp == 0x4C0) return 0x4CF;
+    return cp;
+}
+
+static size_t folded_char(const char *at, size_t len, uint32_t cp, char seq[4]) {
+    if (len == 0) { /* a byte that is not UTF-8 meets only itself */
+        seq[0] = at[0];
+        return 1;
+    }
+    return ue_utf8_encode(small_letter(cp), seq);
+}
+
+size_t ue_file_name_fold(const char *name, char *out, size_t out_size) {
+    return out_size ? map_chars(name, out, out_size, folded_char) : 0;
 }
 
 /* Numbers in files and on the command line always use '.', whatever LC_NUMERIC the program

@@ -14,14 +14,20 @@ size_t ue_utf8_encode(uint32_t cp, char seq[4]);
 /* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
  * Returns the output length. */
 size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
+/* True when `name` ends in `ext` (".dat"), ASCII letters in any case, as the games' Windows
+ * file systems compare names; NULL is no match. */
+bool ue_name_has_ext(const char *name, const char *ext);
 /* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
  * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
  * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
  * caller picks a fallback. Never splits a character. Returns the output length. */
-/* True when `name` ends in `ext` (".dat"), ASCII letters in any case, as the games' Windows
- * file systems compare names; NULL is no match. */
-bool ue_name_has_ext(const char *name, const char *ext);
 size_t ue_file_name_component(const char *name, char *out, size_t out_size);
+/* The key under which two file names meet on a file system that ignores case (Windows, macOS,
+ * zip tools): `name` with the capitals of Latin (ASCII, Latin-1, Latin Extended-A), Greek and
+ * Cyrillic (every letter of Windows-1251) made small; anything else is copied as it is. Each
+ * of those small letters takes as many bytes as its capital, so the key is as long as `name`
+ * (cut between characters when out_size is smaller). Returns the output length. */
+size_t ue_file_name_fold(const char *name, char *out, size_t out_size);
 
 /* Edits (insert, delete, substitute, swap two neighbours) that turn a into b, comparing ASCII
  * letters in any case when `fold_case`; `limit` + 1 as soon as more than `limit` edits are

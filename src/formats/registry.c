@@ -8,6 +8,7 @@
 #include "archive/container.h"
 #include "common/text.h"
 #include "formats/model_walk.h"
+#include "gamecube/gamecube_int.h"
 #include "parkan/mat0_model.h"
 #include "unearth/archive.h"
 #include "unearth/hsd_model.h"
@@ -68,6 +69,25 @@ static const ue_model_format *probe_plain(const char *name, const uint8_t *data,
     if (!f && ue_hsd_probe_named(name, data, size)) f = &ue_hsd_model_format;
     if (!f) f = ue_parkan_material_format_named(name);
     return f;
+}
+
+/* One part of an address that a container made up (gamecube_int.h), not a name from a file. */
+static bool name_made_up(const char *part, size_t len) {
+    const size_t pkx = sizeof UE_PKX_MODEL_ENTRY - 1, lzss = sizeof UE_GCLZSS_ENTRY_STEM - 1;
+    if (len == pkx && !memcmp(part, UE_PKX_MODEL_ENTRY, pkx)) return true;
+    return len >= lzss && !memcmp(part, UE_GCLZSS_ENTRY_STEM, lzss) &&
+           (len == lzss || (part[lzss] == '.' && !memchr(part + lzss + 1, '.', len - lzss - 1)));
+}
+
+size_t ue_model_title_length(const char *address) {
+    size_t end = strlen(address);
+    for (;;) {
+        size_t colon = end;
+        while (colon > 0 && address[colon - 1] != ':') colon--;
+        /* a part that is the whole address (no ':' before it) names the file itself */
+        if (colon <= 1 || !name_made_up(address + colon, end - colon)) return end;
+        end = colon - 1;
+    }
 }
 
 static bool format_has_option(const ue_model_format *f, const char *key) {

@@ -6,6 +6,12 @@
 #include "unearth/common.h"
 #include "unearth/gamecube.h"
 
+/* Names unearth gives the entries of containers that store none: a PKX's model and a
+ * standalone LZSS file's payload ("decoded.pkx", "decoded.bin"). A model reached through one
+ * is named after what holds it (ue_model_title_length, docs/text.md). */
+#define UE_PKX_MODEL_ENTRY "model.dat"
+#define UE_GCLZSS_ENTRY_STEM "decoded"
+
 /* One kept entry. Names stay in the file: only their offsets and lengths are kept, so an entry
  * costs a fixed 48 bytes whatever its names (see docs/bounded-work.md). */
 typedef struct fsys_entry {

@@ -68,7 +68,7 @@ static void gclzss_entry(const void *state, size_t i, ue_entry_info *info) {
     const gclzss_state *s = state;
     memset(info, 0, sizeof *info);
     info->index = i;
-    snprintf(info->name, sizeof info->name, "decoded.%s", s->nested[0] ? s->nested : "bin");
+    snprintf(info->name, sizeof info->name, UE_GCLZSS_ENTRY_STEM ".%s", s->nested[0] ? s->nested : "bin");
     snprintf(info->type, sizeof info->type, "%s", s->nested[0] ? s->nested : "data");
     info->offset = UE_GCLZSS_HEADER;
     info->stored_size = s->stored_size;
@@ -80,7 +80,7 @@ static void gclzss_entry(const void *state, size_t i, ue_entry_info *info) {
 static bool gclzss_find(const void *state, const char *name, size_t *index) {
     ue_entry_info e;
     gclzss_entry(state, 0, &e);
-    if (strcmp(name, e.name) != 0 && strcmp(name, "decoded") != 0) return false;
+    if (strcmp(name, e.name) != 0 && strcmp(name, UE_GCLZSS_ENTRY_STEM) != 0) return false;
     *index = 0;
     return true;
 }

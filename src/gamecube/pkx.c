@@ -425,7 +425,7 @@ static void pkx_entry(const void *state, size_t i, ue_entry_info *info) {
     info->index = i;
     snprintf(info->method, sizeof info->method, "stored");
     if (i == 0) {
-        snprintf(info->name, sizeof info->name, "model.dat");
+        snprintf(info->name, sizeof info->name, "%s", UE_PKX_MODEL_ENTRY);
         snprintf(info->type, sizeof info->type, "dat");
         info->offset = s->info.dat_offset;
         info->size = info->stored_size = s->info.dat_size;
@@ -439,7 +439,7 @@ static void pkx_entry(const void *state, size_t i, ue_entry_info *info) {
 
 static bool pkx_find(const void *state, const char *name, size_t *index) {
     size_t n = pkx_count(state);
-    if (strcmp(name, "model.dat") == 0 || strcmp(name, "dat") == 0) *index = 0;
+    if (strcmp(name, UE_PKX_MODEL_ENTRY) == 0 || strcmp(name, "dat") == 0) *index = 0;
     else if (n > 1 && (strcmp(name, "particles.gpt1") == 0 || strcmp(name, "gpt1") == 0)) *index = 1;
     else return false;
     return true;

@@ -62,10 +62,11 @@ expect_rc 0 "$UE" textures new.fsys:demo_model.dat -o entry --mips
 [ "$(ls entry | wc -l)" = 4 ] && ok || bad "ARCHIVE:ENTRY: $(ls entry)"
 
 # ---- the sample creature (FSYS → LZSS → PKX → DAT): its four textures, and its materials ------
+# named after the FSYS entry creature.pkx that holds the model (docs/text.md), not its model.dat
 expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o creature
-printf 'creature/model_tex0_CMPR.png\t16x16\ncreature/model_tex1_C4.png\t8x8\ncreature/model_tex2_RGB5A3.png\t16x16\ncreature/model_tex3_RGB5A3.png\t8x8\n' |
+printf 'creature/creature_tex0_CMPR.png\t16x16\ncreature/creature_tex1_C4.png\t8x8\ncreature/creature_tex2_RGB5A3.png\t16x16\ncreature/creature_tex3_RGB5A3.png\t8x8\n' |
   cmp -s - "$T/out" && ok || bad "creature listing: $(cat "$T/out")"
-[ "$(png creature/model_tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
+[ "$(png creature/creature_tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
 expect_rc 0 "$UE" convert demo/gamecube/creature.fsys -o creature.gltf
 if node "$HERE/../gltf_validate.mjs" creature.gltf >"$T/val" 2>&1; then ok; else bad "gltf-validator: $(cat "$T/val")"; fi
 # eye_mat: XLU → BLEND; its TObj has repeat 1 and scale 2 on both axes, so §2.5 samples

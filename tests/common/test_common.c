@@ -323,6 +323,26 @@ static void utf8_decode_and_copy(void) {
     CHECK_STR(out, "\xD0\xB0\xD0\xB1");
 }
 
+/* Folding as a file system that ignores case compares: each capital below is written out by
+ * its code point, and its small letter is the one Unicode's case tables pair with it. */
+static void file_names_fold_case(void) {
+    char out[64];
+    CHECK_EQ_U(ue_file_name_fold("ROBOT.Msh", out, sizeof out), 9);
+    CHECK_STR(out, "robot.msh");
+    ue_file_name_fold("\xD0\xA0\xD0\x9E\xD0\x91\xD0\x9E\xD0\xA2", out, sizeof out); /* РОБОТ (U+0420 ...) */
+    CHECK_STR(out, "\xD1\x80\xD0\xBE\xD0\xB1\xD0\xBE\xD1\x82");                   /* робот (U+0440 ...) */
+    ue_file_name_fold("\xD0\x81\xD0\x8E\xD2\x90", out, sizeof out); /* Ё U+0401, Ў U+040E, Ґ U+0490 */
+    CHECK_STR(out, "\xD1\x91\xD1\x9E\xD2\x91");                   /* ё U+0451, ў U+045E, ґ U+0491 */
+    ue_file_name_fold("\xC3\x84\xC3\x97\xC3\x9F\xC5\x81\xC5\xB8", out, sizeof out); /* Ä × ß Ł Ÿ */
+    CHECK_STR(out, "\xC3\xA4\xC3\x97\xC3\x9F\xC5\x82\xC3\xBF");                   /* ä × ß ł ÿ */
+    ue_file_name_fold("\xCE\xA3\xCE\x86\xCE\xA9", out, sizeof out); /* Σ U+03A3, Ά U+0386, Ω U+03A9 */
+    CHECK_STR(out, "\xCF\x83\xCE\xAC\xCF\x89");                   /* σ U+03C3, ά U+03AC, ω U+03C9 */
+    ue_file_name_fold("A\xFF\xE4\xB8\x80", out, sizeof out); /* a byte that is no UTF-8, a CJK letter */
+    CHECK_STR(out, "a\xFF\xE4\xB8\x80");
+    CHECK_EQ_U(ue_file_name_fold("\xD0\x96\xD0\x96\xD0\x96", out, 6), 4); /* cut between letters */
+    CHECK_STR(out, "\xD0\xB6\xD0\xB6");
+}
+
 static void entry_names_and_file_names(void) {
     char out[64];
     /* An NRes entry "РОБОТ.msh" as ue_entry_info shows it. */
@@ -384,6 +404,7 @@ int main(void) {
     RUN(utf8_becomes_cp1251);
     RUN(utf8_decode_and_copy);
     RUN(entry_names_and_file_names);
+    RUN(file_names_fold_case);
     RUN(bounded_reads_fail_past_end);
     RUN(size_arithmetic_detects_overflow);
     RUN(buffer_appends_and_caps);

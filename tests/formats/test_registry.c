@@ -165,6 +165,26 @@ static void collect_finds_the_dat_in_fsys_and_pkx(void) {
     free(one.data);
 }
 
+/* A model is named by its address without the entries a container makes up (a PKX's
+ * model.dat, a standalone LZSS file's decoded.EXT), at any depth; names a file stores stay. */
+static void title_skips_made_up_entries(void) {
+    static const struct {
+        const char *address, *title;
+    } cases[] = {
+        {"creature.pkx:model.dat", "creature.pkx"},
+        {"g/a.fsys:creature.pkx:model.dat", "g/a.fsys:creature.pkx"},
+        {"a.fsys:c.lzss:decoded.pkx:model.dat", "a.fsys:c.lzss"}, /* FSYS → LZSS → PKX → DAT */
+        {"m.lzss:decoded.bin", "m.lzss"},
+        {"objects.rlb:ROBOT.msh", "objects.rlb:ROBOT.msh"},
+        {"a.fsys:demo_model.dat", "a.fsys:demo_model.dat"},
+        {"a.fsys:decoded.x.y", "a.fsys:decoded.x.y"}, /* not the LZSS payload's form */
+        {"model.dat", "model.dat"},                   /* a file's own name is never passed over */
+        {"robot.msh", "robot.msh"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_EQ_U(ue_model_title_length(cases[i].address), strlen(cases[i].title));
+}
+
 static void collect_walks_containers(void) {
     ue_buf robot = {0};
     REQUIRE(ue_sample_robot(&robot) == UE_OK);
@@ -372,6 +392,7 @@ int main(void) {
     RUN(probe_claims_a_dat_and_no_container);
     RUN(collect_finds_the_dat_in_fsys_and_pkx);
     RUN(probe_tells_a_dat_without_a_model);
+    RUN(title_skips_made_up_entries);
     RUN(collect_memory_walks_bytes);
     RUN(to_scene_takes_msh_options);
     RUN(options_belong_to_their_format);

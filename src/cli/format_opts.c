@@ -1,0 +1,77 @@
+/* unearth CLI — the options of model formats given on the command line: every one for a single
+ * model (a format refuses what it lacks), and in a run of several only each format's own. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/format_opts.h"
+#include "unearth/model.h"
+
+void cli_format_opts_init(cli_format_opts *f, const cli_opts *o) {
+    memset(f, 0, sizeof *f);
+    pthread_mutex_init(&f->lock, NULL);
+    const struct {
+        const char *key, *value;
+    } given[CLI_FORMAT_OPTS_MAX] = {{"lod", o->lod}, {"group", o->group}, {"fps", o->fps}, {"data", o->data}};
+    for (size_t i = 0; i < CLI_FORMAT_OPTS_MAX; i++)
+        if (given[i].value) f->items[f->count++] = (ue_model_option){given[i].key, given[i].value};
+}
+
+void cli_format_opts_destroy(cli_format_opts *f) { pthread_mutex_destroy(&f->lock); }
+
+static bool has_option(const ue_model_format *format, const char *key) {
+    for (size_t i = 0; i < format->option_count; i++)
+        if (!strcmp(format->options[i].key, key)) return true;
+    return false;
+}
+
+/* Counts one model of `format` that passed `key` over (under the lock). */
+static void count_ignored(cli_format_opts *f, const ue_model_format *format, const char *key) {
+    for (size_t i = 0; i < f->ignored_count; i++)
+        if (f->ignored[i].format == format && !strcmp(f->ignored[i].key, key)) {
+            f->ignored[i].models++;
+            return;
+        }
+    /* formats × options is far below the table's size; were it not, the model only goes uncounted */
+    if (f->ignored_count < CLI_FORMAT_OPTS_IGNORED_MAX)
+        f->ignored[f->ignored_count++] = (cli_ignored_option){format, key, 1};
+}
+
+size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue_model_option *items) {
+    size_t n = 0;
+    for (size_t i = 0; i < f->count; i++) {
+        if (!f->per_format || has_option(format, f->items[i].key)) {
+            items[n++] = f->items[i];
+            continue;
+        }
+        pthread_mutex_lock(&f->lock);
+        count_ignored(f, format, f->items[i].key);
+        pthread_mutex_unlock(&f->lock);
+    }
+    return n;
+}
+
+/* "Parkan MSH models": the formats that do take `key`, in registry order. */
+static void owners_of(const char *key, char *out, size_t cap) {
+    size_t count, at = 0;
+    const ue_model_format *const *formats = ue_model_formats(&count);
+    out[0] = 0;
+    for (size_t i = 0; i < count && at < cap; i++) {
+        if (!has_option(formats[i], key)) continue;
+        int w = snprintf(out + at, cap - at, "%s%ss", at ? ", " : "", formats[i]->description);
+        at = w < 0 ? cap : at + (size_t)w;
+    }
+}
+
+void cli_format_opts_report(cli_format_opts *f) {
+    ue_diag d = {0};
+    for (size_t i = 0; i < f->ignored_count; i++) {
+        const cli_ignored_option *g = &f->ignored[i];
+        char owners[256];
+        owners_of(g->key, owners, sizeof owners);
+        ue_diag_add(&d, UE_SEV_WARNING, "convert.option.ignored", UE_NO_OFFSET, g->format->name,
+                    "--%s ignored for %zu %s%s (an option of %s only)", g->key, g->models,
+                    g->format->description, g->models == 1 ? "" : "s", owners);
+    }
+    cli_print_diags(&d, 0);
+    ue_diag_free(&d);
+}

@@ -1,0 +1,43 @@
+/* unearth CLI — internal: the command-line options that belong to model formats (--lod, --group,
+ * --fps, --data) as the registry's key=value list, filtered per format in a run of several models. */
+#ifndef UE_CLI_FORMAT_OPTS_H
+#define UE_CLI_FORMAT_OPTS_H
+
+#include <pthread.h>
+
+#include "cli/cli.h"
+#include "unearth/model_format.h"
+
+enum { CLI_FORMAT_OPTS_MAX = 4, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
+
+/* An option a format does not have, passed over for that many of its models. */
+typedef struct cli_ignored_option {
+    const ue_model_format *format;
+    const char *key;
+    size_t models;
+} cli_ignored_option;
+
+struct cli_format_opts {
+    ue_model_option items[CLI_FORMAT_OPTS_MAX];
+    size_t count;
+    /* Several models (a batch, a convert that found more than one): a model gets only the
+     * options its format has, and the rest are counted here (threads convert at once). One
+     * model: it gets every option, and one its format lacks is a usage error. */
+    bool per_format;
+    pthread_mutex_t lock;
+    cli_ignored_option ignored[CLI_FORMAT_OPTS_IGNORED_MAX];
+    size_t ignored_count;
+    /* What models read beside them (WEAR tables, material libraries), shared by every model of
+     * the run so each is read once (may be NULL: then each model reads its own). */
+    ue_cache *cache;
+};
+
+void cli_format_opts_init(cli_format_opts *f, const cli_opts *o);
+void cli_format_opts_destroy(cli_format_opts *f);
+/* The options a model of `format` is given, into items[CLI_FORMAT_OPTS_MAX]; their count. */
+size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue_model_option *items);
+/* One warning per option and format that passed it over: "--lod ignored for 2 HAL SysDolphin
+ * .dat models (an option of Parkan MSH models only)". */
+void cli_format_opts_report(cli_format_opts *f);
+
+#endif
