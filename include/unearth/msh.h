@@ -21,8 +21,10 @@ enum {
     UE_MSH_TYPE_LIMIT = 22
 };
 
-/* 'MESH' as the NRes type of a model entry in an outer archive (objects.rlb's ROBOT.msh). */
+/* 'MESH': the NRes type of a model kept in an outer archive (objects.rlb); ue_archive_put gives
+ * it to a model it adds. */
 #define UE_MSH_ENTRY_TYPE 0x4853454Du
+
 #define UE_MSH_NODE_STRIDE 38u
 #define UE_MSH_NODE_STRIDE_LEGACY 24u
 #define UE_MSH_HEADER_SIZE 0x8Cu

@@ -74,7 +74,8 @@ UE_API ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **dat
                                  ue_diag *d);
 
 typedef enum ue_nres_layout {
-    UE_NRES_LOSSLESS = 0,  /* unchanged archives come out byte-identical */
+    UE_NRES_LOSSLESS = 0,  /* unchanged archives come out byte-identical; after edits, payloads
+                              keep their file order and added ones follow them, last */
     UE_NRES_CANONICAL = 1  /* directory order, 8-byte zero padding, fresh sort table */
 } ue_nres_layout;
 UE_API ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d);

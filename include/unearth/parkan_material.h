@@ -46,6 +46,11 @@ UE_API ue_result ue_wear_parse(const uint8_t *data, size_t size, uint64_t base_o
  * input that ue_wear_parse marked canonical. */
 UE_API ue_result ue_wear_write(const ue_wear *w, ue_buf *out, ue_diag *d);
 UE_API void ue_wear_free(ue_wear *w);
+/* The WEAR table of the model at `origin` (a file, or ARCHIVE:ENTRY), found as conversion finds
+ * it: the same-stem .wea beside the file, or that entry of the same archive, in any letter case.
+ * UE_ERR_INVALID, after the warning conversion gives (msh.material.wear: what was looked for and
+ * where; msh.material.wear_damaged), when it is absent or unreadable. Free *out on UE_OK. */
+UE_API ue_result ue_msh_wear_of(const char *origin, ue_wear *out, ue_diag *d);
 
 /* ---- MAT0 ---------------------------------------------------------------------------------- */
 

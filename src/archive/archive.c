@@ -606,6 +606,21 @@ ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d) {
     return a->ops->reencode(a->state, out, d);
 }
 
+ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data, size_t size,
+                         ue_buf *out, bool *added, ue_diag *d) {
+    *added = false;
+    if (!a->ops->put) {
+        ue_diag_add(d, UE_SEV_ERROR, "archive.put.unsupported", UE_NO_OFFSET, a->display,
+                    "a %s cannot take an entry this way (NRes and RsLi can); extract it, change "
+                    "the entry, then pack", a->ops->description);
+        return UE_ERR_UNSUPPORTED;
+    }
+    size_t base = out->size;
+    ue_result r = a->ops->put(&a->src, a->mode, name, data, size, out, added, d);
+    if (r != UE_OK) out->size = base;
+    return r;
+}
+
 /* Validates one container and, recursively, every nested container inside it. Nested
  * diagnostics carry the entry's path and (for stored payloads) absolute file offsets. */
 /* `budget` is what nested payloads may still decode in total, so that entries sharing bytes or

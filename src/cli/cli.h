@@ -39,7 +39,7 @@ typedef struct cli_opts {
     long mip_levels;        /* texm --mip-levels N (0 = full chain) when mip_levels_given */
     bool mip_levels_given;
     const char *base;       /* import --base ORIG: the model an import edits, NULL for a new one */
-    const char *into;       /* import --into ARCHIVE:ENTRY: the archive entry the model goes to */
+    const char *into;       /* import/edit --into ARCHIVE:ENTRY: the archive entry the model goes to */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
     const char **ops;       /* edit: operation names (long form) and their values, in order */
@@ -105,6 +105,17 @@ int cli_check_output(const char *verb, const char *output, const char *const *in
 /* For verbs that write one file: 0 when `output` may be written; a directory (never replaced)
  * or, without `force`, an existing file prints why and returns exit code 2. */
 int cli_refuse_existing(const char *verb, const char *output, bool force);
+
+/* --into ARCHIVE:ENTRY of import and edit (src/cli/into.c). Before any work: the output is
+ * not the archive (nor inside it) and not named *.msh, ARCHIVE is an NRes or RsLi file and
+ * ENTRY fits its names (0 when there is no --into; else an exit code). */
+int cli_into_check(const char *verb, const cli_opts *o);
+/* The model into a copy of the archive (ue_archive_put: replaced in place or added last), which
+ * must validate strictly, written to -o; *added tells which. Returns an exit code. */
+int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added);
+/* Makes the directories `path` will live in, as convert, extract and pack do for theirs; called
+ * once the bytes are ready, so a refused run leaves no empty folder behind. */
+ue_result cli_make_parent_dirs(const char *path, ue_diag *d);
 
 int cmd_info(const cli_opts *o);
 int cmd_list(const cli_opts *o);

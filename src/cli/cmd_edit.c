@@ -9,6 +9,7 @@
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/obj_read.h"
+#include "unearth/parkan_material.h"
 #include "common/io.h"
 #include "common/text.h"
 
@@ -200,15 +201,81 @@ static int run_ops(edit_state *e) {
 
 /* ---- the verb ------------------------------------------------------------------------- */
 
-/* Refuses before any work: an output that is an input (an OBJ of --replace-slot included) or
- * that exists without -f. */
-static int check_edit_output(const cli_opts *o) {
-    for (size_t i = 0; i + 2 < o->op_count; i++)
-        if (!strcmp(o->ops[i], "--replace-slot")) {
-            int guard = cli_check_output("edit", o->output, &o->ops[i + 2], 1);
-            if (guard) return guard;
+static bool has_op(const cli_opts *o, const char *name) {
+    for (size_t i = 0; i < o->op_count; i++)
+        if (!strcmp(o->ops[i], name)) return true;
+    return false;
+}
+
+/* What the command line asks must be something edit does: at least one change, no option
+ * left with nothing to act on, and a model file (or --into's archive) as the output. */
+static int check_request(const cli_opts *o) {
+    if (!has_op(o, "--rename-node") && !has_op(o, "--translate") && !has_op(o, "--scale") &&
+        !has_op(o, "--replace-slot")) {
+        cli_error("edit: no operation: give at least one of --rename-node N NAME, --translate X Y Z, "
+                  "--scale S or --replace-slot S FILE.obj; see 'unearth edit --help'");
+        return EXIT_USAGE;
+    }
+    if (has_op(o, "--material") && !has_op(o, "--replace-slot")) {
+        cli_error("edit: --material M is the WEAR row of --replace-slot geometry, and no --replace-slot "
+                  "is given; to change the row of existing batches, edit the model in glTF and import it");
+        return EXIT_USAGE;
+    }
+    bool transform_follows = false; /* walking backwards: a --translate/--scale comes later */
+    for (size_t i = o->op_count; i-- > 0;) {
+        if (!strcmp(o->ops[i], "--translate") || !strcmp(o->ops[i], "--scale")) transform_follows = true;
+        if (!strcmp(o->ops[i], "--vertices") && !transform_follows) {
+            cli_error("edit: --vertices FIRST COUNT limits the next --translate or --scale, and none follows it");
+            return EXIT_USAGE;
         }
-    return cli_refuse_existing("edit", o->output, o->force);
+        if (!strcmp(o->ops[i], "--vertices")) transform_follows = false;
+    }
+    if (!o->into && !ue_name_has_ext(o->output, ".msh")) {
+        bool gltf = ue_name_has_ext(o->output, ".glb") || ue_name_has_ext(o->output, ".gltf") ||
+                    ue_name_has_ext(o->output, ".obj");
+        cli_error("edit: -o %s: edit writes a Parkan MSH model; name it .msh%s", o->output,
+                  gltf ? ", then `unearth convert OUT.msh -o OUT.glb` makes the glTF or OBJ"
+                       : " (or give --into ARCHIVE:ENTRY to write a copy of an archive)");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Refuses before any work: an output that is an input (an OBJ of --replace-slot or the --into
+ * archive included) or that exists without -f. */
+static int check_edit_output(const cli_opts *o) {
+    int rc = check_request(o);
+    for (size_t i = 0; !rc && i + 2 < o->op_count; i++)
+        if (!strcmp(o->ops[i], "--replace-slot")) rc = cli_check_output("edit", o->output, &o->ops[i + 2], 1);
+    if (!rc) rc = cli_into_check("edit", o);
+    return rc ? rc : cli_refuse_existing("edit", o->output, o->force);
+}
+
+/* Every --material row must exist in the model's WEAR table, when that table is found (as
+ * convert finds it); without it the rows cannot be checked, which is said. */
+static int check_material_rows(const cli_opts *o) {
+    if (!has_op(o, "--material")) return 0;
+    ue_diag d = {0};
+    ue_wear w;
+    ue_result r = ue_msh_wear_of(o->inputs[0], &w, &d);
+    int rc = 0;
+    for (size_t i = 0; !rc && i + 1 < o->op_count; i++) {
+        size_t row = 0;
+        if (strcmp(o->ops[i], "--material")) continue;
+        if (!parse_index(o->ops[i + 1], &row) || row > UINT16_MAX) {
+            cli_error("edit: --material %s: a WEAR row is a number 0..65535", o->ops[i + 1]);
+            rc = EXIT_USAGE;
+        } else if (r == UE_OK && row >= w.material_count) {
+            cli_error("edit: --material %zu: the WEAR table of %s has %zu row%s (0..%zu)", row, o->inputs[0],
+                      w.material_count, w.material_count == 1 ? "" : "s", w.material_count ? w.material_count - 1 : 0);
+            rc = EXIT_USAGE;
+        }
+    }
+    if (d.count) cli_print_diags_as(o->inputs[0], &d, 5);
+    if (r == UE_OK) ue_wear_free(&w);
+    else fprintf(stderr, "%s: --material is not checked against a WEAR table\n", o->inputs[0]);
+    ue_diag_free(&d);
+    return rc;
 }
 
 /* The one model at the input (a file or ARCHIVE:ENTRY), found through the model registry;
@@ -237,19 +304,32 @@ static int load_model(const cli_opts *o, ue_msh *m, ue_diag *d) {
 }
 
 /* The result must itself be a valid model before it reaches the disk. */
-static ue_result write_checked(ue_msh *m, const cli_opts *o, ue_buf *out, ue_diag *d) {
+static ue_result build_checked(ue_msh *m, ue_buf *out, ue_diag *d) {
     ue_result r = ue_msh_write(m, out, d);
     ue_msh check;
     if (r == UE_OK && (r = ue_msh_parse(out->data, out->size, UE_MODE_STRICT, &check, d)) == UE_OK)
         ue_msh_free(&check);
-    if (r == UE_OK) r = ue_file_write_atomic(o->output, out->data, out->size, o->force, d);
     return r;
+}
+
+/* The model written to -o, or with --into into a copy of the archive; says what was written. */
+static int write_result(const cli_opts *o, const ue_buf *model, ue_diag *d) {
+    if (o->into) {
+        bool added = false;
+        int rc = cli_into_write("edit", o, model, &added);
+        if (!rc) fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", o->into, model->size, o->output);
+        return rc;
+    }
+    ue_result r = ue_file_write_atomic(o->output, model->data, model->size, o->force, d);
+    if (r == UE_OK) fprintf(stderr, "edited model written to %s (%zu bytes)\n", o->output, model->size);
+    return cli_exit_code(r);
 }
 
 int cmd_edit(const cli_opts *o) {
     /* The parser (options.c) checked every operation against the option table and gave each
      * all its values; o->ops keeps them in order, spelled in their long form. */
     int rc = check_edit_output(o);
+    if (!rc) rc = check_material_rows(o);
     if (rc) return rc;
     ue_diag d = {0};
     ue_msh m;
@@ -262,12 +342,15 @@ int cmd_edit(const cli_opts *o) {
     rc = run_ops(&e);
     ue_buf out = {0};
     if (!rc) {
-        e.result = write_checked(&m, o, &out, &d);
+        e.result = build_checked(&m, &out, &d);
         rc = cli_exit_code(e.result);
     }
     if (d.count) cli_print_diags(&d, 50);
-    if (!rc) fprintf(stderr, "edited model written to %s (%zu bytes)\n", o->output, out.size);
-    else cli_error("edit: not written (%s)", e.result != UE_OK ? ue_result_name(e.result) : "usage");
+    ue_diag_free(&d);
+    if (!rc) rc = write_result(o, &out, &d);
+    if (d.count) cli_print_diags(&d, 50);
+    if (rc && e.result != UE_OK) cli_error("edit: not written (%s)", ue_result_name(e.result));
+    else if (rc) cli_error("edit: not written");
     ue_buf_free(&out);
     ue_msh_free(&m);
     ue_diag_free(&d);

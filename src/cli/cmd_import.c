@@ -8,43 +8,17 @@
 #include "unearth/gltf_read.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
-#include "unearth/nres.h"
-#include "unearth/rsli.h"
 #include "common/io.h"
 #include "common/text.h"
-
-#define ARCHIVE_CAP ((size_t)1 << 31) /* an --into archive is read whole: at most 2 GiB */
 
 /* ---- before any work: what may be written ------------------------------------------------ */
 
 /* The output is neither the --base nor the --into archive (nor inside them; main.c checked
  * IN), and exists only with -f. */
 static int check_outputs(const cli_opts *o) {
-    const char *inputs[2];
-    size_t n = 0;
-    if (o->base) inputs[n++] = o->base;
-    if (o->into) inputs[n++] = o->into;
-    int refused = n ? cli_check_output("import", o->output, inputs, n) : 0;
-    if (refused) return refused;
-    /* The registry takes an NRes named *.msh for a model (ue_msh_probe_named): an archive
-     * written under that name would be read back as a broken model. */
-    if (o->into && ue_name_has_ext(o->output, ".msh")) {
-        cli_error("import: -o %s: with --into the output is a copy of the archive, and unearth reads a "
-                  "file named *.msh as a model; give it the archive's extension (.rlb, .lib)", o->output);
-        return EXIT_USAGE;
-    }
-    return cli_refuse_existing("import", o->output, o->force);
-}
-
-/* Like convert, extract and pack, import makes the directories its output lives in; only
- * once the bytes are ready, so a refused import leaves no empty folder behind. */
-static ue_result make_parent_dirs(const char *path, ue_diag *d) {
-    char parent[4096];
-    if ((size_t)snprintf(parent, sizeof parent, "%s", path) >= sizeof parent) return UE_OK; /* the write says why */
-    char *slash = strrchr(parent, '/');
-    if (!slash || slash == parent) return UE_OK;
-    *slash = 0;
-    return ue_mkdirs(parent, d);
+    int refused = o->base ? cli_check_output("import", o->output, &o->base, 1) : 0;
+    if (!refused) refused = cli_into_check("import", o);
+    return refused ? refused : cli_refuse_existing("import", o->output, o->force);
 }
 
 static float fps_option(const cli_opts *o) {
@@ -153,160 +127,6 @@ static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *
     return r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
 }
 
-/* ---- into the game archive ------------------------------------------------------------------ */
-
-/* ARCHIVE:ENTRY with ARCHIVE an existing file and ENTRY one name (no deeper chain). */
-static int split_into(const char *into, char *archive, size_t cap, const char **entry) {
-    const char *colon = strrchr(into, ':');
-    while (colon) {
-        size_t len = (size_t)(colon - into);
-        if (len < cap) {
-            memcpy(archive, into, len);
-            archive[len] = 0;
-            if (ue_path_exists(archive)) break;
-        }
-        const char *prev = NULL;
-        for (const char *p = into; p < colon; p++)
-            if (*p == ':') prev = p;
-        colon = prev;
-    }
-    if (!colon || !colon[1]) {
-        cli_error("import: --into takes ARCHIVE:ENTRY with ARCHIVE an existing NRes or RsLi file, not '%s'", into);
-        return EXIT_USAGE;
-    }
-    if (strchr(colon + 1, ':')) {
-        cli_error("import: --into %s: ENTRY is inside a nested archive; extract the outer one, import into "
-                  "the inner archive, then pack", into);
-        return EXIT_USAGE;
-    }
-    *entry = colon + 1;
-    return 0;
-}
-
-/* The archive's kind from its magic: 'N' NRes, 'L' RsLi, 0 neither (or unreadable). */
-static char archive_kind(const char *archive) {
-    unsigned char magic[4] = {0};
-    FILE *f = fopen(archive, "rb");
-    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
-    if (f) fclose(f);
-    if (got == 4 && !memcmp(magic, "NRes", 4)) return 'N';
-    if (got == 4 && !memcmp(magic, "NL\0\1", 4)) return 'L';
-    return 0;
-}
-
-/* --into checked before the glTF is read: ARCHIVE:ENTRY splits, and ENTRY is Windows-1251 text
- * that fits the archive's name field (NRes 35 bytes and a NUL, RsLi 12). The archive's content
- * (a model, another format) is checked when it is read. */
-static int check_into_entry(const char *into) {
-    char archive[4096], name[256];
-    const char *entry = NULL;
-    int rc = split_into(into, archive, sizeof archive, &entry);
-    if (rc) return rc;
-    char kind = archive_kind(archive);
-    size_t limit = kind == 'L' ? UE_RSLI_NAME_SIZE : UE_NRES_NAME_SIZE - 1;
-    size_t len = 0;
-    bool text = ue_utf8_to_cp1251(entry, name, sizeof name, &len, NULL, NULL) == UE_OK;
-    if (!text || len == 0 || (kind && len > limit)) {
-        cli_error("import: --into: entry name '%s' is not Windows-1251 text of 1 to %zu bytes (%s)",
-                  entry, limit, kind == 'L' ? "an RsLi name" : "an NRes name");
-        return EXIT_USAGE;
-    }
-    return 0;
-}
-
-static ue_result into_nres(const uint8_t *data, size_t size, const char *name, const ue_buf *model,
-                           ue_buf *out, bool *added, ue_diag *d) {
-    ue_source src = ue_source_memory(data, size);
-    ue_nres n;
-    ue_result r = ue_nres_parse(&src, UE_MODE_STRICT, &n, d);
-    size_t i = 0;
-    *added = r == UE_OK && !ue_nres_find(&n, name, &i);
-    if (r == UE_OK && *added) /* models live in outer archives as 'MESH' entries (objects.rlb) */
-        r = ue_nres_add(&n, 0x4853454Du, 0, 0, 0, name, model->data, model->size);
-    else if (r == UE_OK)
-        r = ue_nres_replace(&n, i, model->data, model->size);
-    if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_LOSSLESS, out, d);
-    ue_nres_free(&n);
-    return r;
-}
-
-static ue_result into_rsli(const uint8_t *data, size_t size, const char *name, const ue_buf *model,
-                           ue_buf *out, bool *added, ue_diag *d) {
-    ue_source src = ue_source_memory(data, size);
-    ue_rsli l;
-    ue_result r = ue_rsli_parse(&src, UE_MODE_STRICT, NULL, &l, d);
-    size_t i = 0;
-    *added = r == UE_OK && !ue_rsli_find(&l, name, &i);
-    if (r == UE_OK && *added) {
-        char upper[16]; /* the engine looks names up in upper case */
-        size_t k = 0;
-        for (; name[k] && k + 1 < sizeof upper; k++) upper[k] = name[k] >= 'a' && name[k] <= 'z' ? (char)(name[k] - 32) : name[k];
-        upper[k] = 0;
-        r = ue_rsli_add(&l, upper, 0, model->data, model->size, d);
-    } else if (r == UE_OK) {
-        r = ue_rsli_replace(&l, i, model->data, model->size, d);
-    }
-    if (r == UE_OK) r = ue_rsli_write(&l, out, d);
-    ue_rsli_free(&l);
-    return r;
-}
-
-/* The new archive must open and validate strictly (nested models included) before it is
- * written. */
-static ue_result check_archive(const ue_buf *b, const char *display, ue_diag *d) {
-    ue_archive *a = NULL;
-    ue_result r = ue_archive_open_memory(b->data, b->size, display, UE_MODE_STRICT, &a, d);
-    if (r == UE_OK) r = ue_archive_validate(a, d);
-    ue_archive_close(a);
-    return r;
-}
-
-static int write_into_with(const cli_opts *o, const ue_buf *model, ue_diag *d, bool *added) {
-    char archive[4096], name[64];
-    const char *entry = NULL;
-    int rc = split_into(o->into, archive, sizeof archive, &entry);
-    if (rc) return rc;
-    size_t len = 0, at = 0;
-    uint32_t bad = 0;
-    if (ue_utf8_to_cp1251(entry, name, sizeof name, &len, &bad, &at) != UE_OK) {
-        cli_error("import: --into: entry name '%s' is not Windows-1251 text of at most 35 bytes", entry);
-        return EXIT_USAGE;
-    }
-    uint8_t *data = NULL;
-    size_t size = 0;
-    ue_result r = ue_file_read(archive, ARCHIVE_CAP, &data, &size, d);
-    if (r != UE_OK) return fail_with(archive, d, r);
-    ue_buf out = {0};
-    if (ue_msh_probe(data, size)) { /* an NRes too, but adding to it makes no model */
-        cli_error("import: --into %s is a Parkan MSH model, not an archive of models", archive);
-        free(data);
-        return EXIT_USAGE;
-    }
-    if (size >= 4 && !memcmp(data, "NRes", 4)) r = into_nres(data, size, name, model, &out, added, d);
-    else if (size >= 4 && !memcmp(data, "NL\0\1", 4)) r = into_rsli(data, size, name, model, &out, added, d);
-    else {
-        cli_error("import: --into %s is a %s, not an NRes or RsLi archive", archive, cli_sniff_format(archive));
-        free(data);
-        return EXIT_USAGE;
-    }
-    free(data);
-    if (r == UE_OK) r = check_archive(&out, o->output, d);
-    if (r == UE_OK) r = make_parent_dirs(o->output, d);
-    if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
-    ue_buf_free(&out);
-    return r == UE_OK ? 0 : fail_with(archive, d, r);
-}
-
-/* The archive step reports into its own diagnostics, so the glTF's warnings are not repeated
- * under the archive's name. */
-static int write_into(const cli_opts *o, const ue_buf *model, bool *added) {
-    ue_diag archive_diag = {0};
-    int rc = write_into_with(o, model, &archive_diag, added);
-    if (!rc && archive_diag.count) cli_print_diags_as(o->into, &archive_diag, 50);
-    ue_diag_free(&archive_diag);
-    return rc;
-}
-
 /* ---- the verb ------------------------------------------------------------------------------ */
 
 /* Reads the glTF; the output may be none of the files it opened (its .bin, its images) nor
@@ -324,7 +144,6 @@ static int read_gltf(const cli_opts *o, ue_scene *s, ue_diag *d) {
 int cmd_import(const cli_opts *o) {
     int rc = check_roles(o);
     if (!rc) rc = check_outputs(o);
-    if (!rc && o->into) rc = check_into_entry(o->into);
     if (rc) return rc;
     const char *in = o->inputs[0];
     ue_diag d = {0};
@@ -338,9 +157,9 @@ int cmd_import(const cli_opts *o) {
     if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
     if (!rc && d.count) cli_print_diags_as(in, &d, 50); /* the glTF's warnings, once, under its name */
     ue_diag_free(&d);
-    if (!rc && o->into) rc = write_into(o, &model, &added);
+    if (!rc && o->into) rc = cli_into_write("import", o, &model, &added);
     else if (!rc) {
-        r = make_parent_dirs(o->output, &d);
+        r = cli_make_parent_dirs(o->output, &d);
         if (r == UE_OK) r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
         rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
     }

@@ -95,6 +95,7 @@ typedef struct run {
     ue_outdir dir;
     out_names names;
     size_t written, dropped;
+    size_t materials_missing; /* models whose materials were not found: noted, not damage */
     ue_buf listing; /* "DIR/FILE\tWxH" lines, printed once the directory is in place */
     ue_diag d;
 } run;
@@ -131,22 +132,45 @@ static ue_result write_images(run *r, const ue_model_found *m, const ue_model_im
     return UE_OK;
 }
 
+/* Warnings that say a companion of the model was not found where it was looked for (the WEAR
+ * table, Material.lib, Textures.lib, an entry of them; docs/parkan-materials.md): the model is
+ * intact and every texture that was found is written. Any other warning is damage. */
+static bool is_not_found(const char *code) {
+    static const char *const codes[] = {"msh.material.wear", "msh.material.library", "msh.material.missing",
+                                        "msh.texture.missing"};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (!strcmp(code, codes[i])) return true;
+    return false;
+}
+
+/* Of the warnings in `d`: how many say something was not found, how many are damage. */
+static void sort_warnings(const ue_diag *d, size_t *not_found, size_t *damage) {
+    *not_found = *damage = 0;
+    for (size_t i = 0; i < d->count; i++)
+        if (d->items[i].severity == UE_SEV_WARNING) ++*(is_not_found(d->items[i].code) ? not_found : damage);
+}
+
 /* One model's images (its format's own, or the textures of its scene: docs/models.md): a model
  * that has none is passed over; one that fails is an error (strict: the run stops) or is
- * dropped and counted (tolerant). */
+ * dropped and counted (tolerant). Materials that are not found are a note, not damage. */
 static ue_result model_textures(run *r, const ue_model_found *m) {
     if (!m->format->images && !m->format->to_scene) return UE_OK;
     ue_model_images imgs = {0};
     ue_diag d = {0};
     ue_result res = ue_model_images_get(m, r->o->mode, r->o->mips, &imgs, &d);
     cli_print_diags_as(m->name, &d, 20);
-    /* tolerant reading warns where it left something out: written, but the run exits 1 */
-    bool lost = res == UE_OK && ue_diag_count(&d, UE_SEV_WARNING) > 0;
+    size_t not_found, damage;
+    sort_warnings(&d, &not_found, &damage);
     ue_diag_free(&d);
-    if (lost) {
+    /* tolerant reading warns where it left something out: written, but the run exits 1 */
+    if (res == UE_OK && damage) {
         fprintf(stderr, "%s: damaged: textures written from what is intact\n", m->name);
         r->dropped++;
+    } else if (res == UE_OK && not_found && cli_shows(UE_SEV_WARNING)) {
+        fprintf(stderr, "%s: note: materials not found (above, with where they were looked for); %s\n",
+                m->name, imgs.count ? "the textures that were found are written" : "no texture to write");
     }
+    if (res == UE_OK && not_found) r->materials_missing++;
     if (res == UE_OK) res = write_images(r, m, &imgs);
     else if (r->o->mode == UE_MODE_TOLERANT && res != UE_ERR_NOMEM && res != UE_ERR_IO) {
         fprintf(stderr, "%s: textures not written: %s\n", m->name, ue_result_name(res));
@@ -163,7 +187,12 @@ static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
                                    &owner_state};
     ue_result res = ue_outdir_begin(&r->dir, r->o->output, r->o->force, &owner, &r->d);
     for (size_t i = 0; res == UE_OK && i < count; i++) res = model_textures(r, &found[i]);
-    if (res == UE_OK && r->written == 0) {
+    /* Nothing found because materials are elsewhere is no damage: an empty output says so. */
+    if (res == UE_OK && r->written == 0 && r->materials_missing) {
+        if (cli_shows(UE_SEV_WARNING))
+            fprintf(stderr, "%s: no texture found (the materials of %zu model%s were not found); %s is empty\n",
+                    r->o->inputs[0], r->materials_missing, r->materials_missing == 1 ? "" : "s", r->o->output);
+    } else if (res == UE_OK && r->written == 0) {
         ue_diag_add(&r->d, UE_SEV_ERROR, "textures.none", UE_NO_OFFSET, r->o->inputs[0],
                     "%zu model%s found, none with a texture unearth can decode; nothing written",
                     count, count == 1 ? "" : "s");

@@ -84,8 +84,8 @@ static const cli_option_def option_table[] = {
      "other byte is kept (default: a new model)"},
     {OPT_INTO, NULL, "--into", 1, "ARCHIVE:ENTRY", NO_RANGE, NULL,
      "put the model into a copy of the NRes or RsLi ARCHIVE as ENTRY\n"
-     "(replaced, or added when absent); -o names the new archive\n"
-     "(default: -o is the model file)"},
+     "(replaced where it is, or added last when absent); -o names the new\n"
+     "archive (default: -o is the model file)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -105,8 +105,8 @@ static const cli_option_def option_table[] = {
      "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
      "Y-up axes that `convert` writes"},
     {OPT_MATERIAL, NULL, "--material", 1, "M", NO_RANGE, NULL,
-     "WEAR row of the --replace-slot geometry, 0..65535 (default: the row\n"
-     "of the slot's first batch)"},
+     "WEAR row of the --replace-slot geometry, 0..rows-1 of the model's\n"
+     "WEAR table (default: the row of the slot's first batch)"},
 };
 
 static const cli_verb_def verb_table[] = {
@@ -216,6 +216,8 @@ static const cli_verb_def verb_table[] = {
      "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png); a name taken,\n"
      "in any letter case, gets ~2, ~3 as convert's do. A model without\n"
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
+     "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are a note,\n"
+     "not damage: every texture found is written and the exit code is 0.\n"
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"
      "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
@@ -230,16 +232,21 @@ static const cli_verb_def verb_table[] = {
      "place of the entry in an extracted archive and `pack` it (docs/parkan-textures.md).\n",
      "unearth texm body.png -o x/entries/0000_PLATES.0 -f --like demo/parkan/textures_demo.lib:PLATES.0\n"
      "unearth texm icon.png -o icon.texm --pixel-format 565 --mip-levels 1\n"},
-    {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS, "MODEL", 1, 1,
-     "OUT.msh", "file for the edited model (required)",
-     "unearth edit MODEL -o OUT.msh [-f] [--strict|--tolerant] OPERATION...",
+    {"edit", cmd_edit, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | EDIT_OPS | BIT(OPT_INTO), "MODEL", 1, 1,
+     "OUT", "the .msh file, or with --into the new archive (required)",
+     "unearth edit MODEL -o OUT.msh [--into ARCHIVE:ENTRY] [-f] [--strict|--tolerant]\n"
+     "             OPERATION...",
      "rename nodes, move or scale vertices, replace a slot's geometry",
-     "Applies the operations in the order given. MODEL is a model file or ARCHIVE:ENTRY;\n"
-     "bounds, counts and NRes attrs are recomputed, and the result must validate before it\n"
-     "is written.\n",
+     "Applies the operations in the order given; at least one is required. MODEL is a model\n"
+     "file or ARCHIVE:ENTRY; bounds, counts and NRes attrs are recomputed, and the result must\n"
+     "validate before it is written. edit writes Parkan MSH (-o *.msh; `convert` makes glTF).\n"
+     "--material needs --replace-slot and a row of the model's WEAR table; --vertices needs a\n"
+     "--translate or --scale after it. With --into the model goes into a copy of an archive,\n"
+     "as with import.\n",
      "unearth edit demo/parkan/robot.msh -o robot2.msh --rename-node 2 antenna --translate 0 0 0.5\n"
      "unearth edit demo/parkan/robot.msh -o robot3.msh --replace-slot 0 body.obj --material 0\n"
-     "unearth edit robot.msh -o out.msh --vertices 0 8 --scale 2\n"},
+     "unearth edit robot.msh -o out.msh --vertices 0 8 --scale 2\n"
+     "unearth edit demo/parkan/objects.rlb:ROBOT.msh -o objects2.rlb --scale 2 --into demo/parkan/objects.rlb:ROBOT.msh\n"},
     {"import", cmd_import,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",

@@ -104,7 +104,7 @@ static void warn_library(resolver *r, library *lib, const char *consequence) {
     if (lib->warned) return;
     lib->warned = true;
     if (lib->path[0])
-        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.library", UE_NO_OFFSET, "msh/materials",
+        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.library_damaged", UE_NO_OFFSET, "msh/materials",
                     "%s is no readable NRes library; %s", lib->path, consequence);
     else
         ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.library", UE_NO_OFFSET, "msh/materials",
@@ -125,27 +125,41 @@ static void wear_name(const char *model, char *out, size_t cap) {
     if (n + 5 <= cap) memcpy(out + n, ".wea", 5);
 }
 
-static void load_wear(resolver *r) {
-    const char *origin = r->where->origin;
+/* The same-stem WEAR of the model at `origin` (whose folder is `model_dir`), parsed: false,
+ * after a warning naming what was looked for and where, when it is absent or unreadable.
+ * `cache` (may be NULL) is the run's, which reads an archive's WEAR entries once. */
+static bool wear_load(ue_cache *cache, const char *origin, const char *model_dir, ue_wear *wear, ue_diag *d) {
     char name[256], where[PATH_CAP];
     const char *entry = strrchr(origin, ':') ? strrchr(origin, ':') + 1 : origin;
     wear_name(entry, name, sizeof name);
     uint8_t *data = NULL;
     size_t size = 0;
-    bool found = ue_parkan_wear_read(r->where->cache, origin, r->model_dir, name, &data, &size, where, sizeof where);
+    bool found = ue_parkan_wear_read(cache, origin, model_dir, name, &data, &size, where, sizeof where);
     if (!found) {
-        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.wear", UE_NO_OFFSET, "msh/materials",
+        ue_diag_add(d, UE_SEV_WARNING, "msh.material.wear", UE_NO_OFFSET, "msh/materials",
                     "no WEAR table %s (any letter case) in %s; every material is a placeholder", name, where);
-        return;
+        return false;
     }
     ue_diag scratch = {0};
-    r->have_wear = ue_wear_parse(data, size, 0, UE_MODE_TOLERANT, &r->wear, &scratch) == UE_OK;
-    if (scratch.count || !r->have_wear)
-        ue_diag_add(r->d, UE_SEV_WARNING, "msh.material.wear", UE_NO_OFFSET, "msh/materials",
+    bool have = ue_wear_parse(data, size, 0, UE_MODE_TOLERANT, wear, &scratch) == UE_OK;
+    if (scratch.count || !have)
+        ue_diag_add(d, UE_SEV_WARNING, "msh.material.wear_damaged", UE_NO_OFFSET, "msh/materials",
                     "the WEAR table %s in %s is damaged (unearth validate says how)%s", name, where,
-                    r->have_wear ? "" : "; every material is a placeholder");
+                    have ? "" : "; every material is a placeholder");
     ue_diag_free(&scratch);
     free(data);
+    return have;
+}
+
+static void load_wear(resolver *r) {
+    r->have_wear = wear_load(r->where->cache, r->where->origin, r->model_dir, &r->wear, r->d);
+}
+
+ue_result ue_msh_wear_of(const char *origin, ue_wear *out, ue_diag *d) {
+    char model_dir[PATH_CAP];
+    memset(out, 0, sizeof *out);
+    origin_dir(origin, model_dir, sizeof model_dir);
+    return wear_load(NULL, origin, model_dir, out, d) ? UE_OK : UE_ERR_INVALID;
 }
 
 /* ---- MAT0 and Texm ------------------------------------------------------------------------ */

@@ -580,10 +580,16 @@ ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out
                 segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
         total = n->total_size; /* a lossless write keeps even a wrong total_size */
     } else {
-        /* Payloads (and kept unindexed regions, unless canonical) in their previous file order;
-         * new entries, whose offset is 0, come first in directory order — stable either way. */
-        for (size_t i = 0; i < count; i++)
-            segs[nsegs++] = (segment){layout == UE_NRES_CANONICAL ? 0 : n->entries[i].data_offset, false, i};
+        /* Payloads (and kept unindexed regions, unless canonical) in their previous file order,
+         * which is directory order in every archive the engine wrote; entries that have no
+         * place yet (added: offset 0) go after all of them, in directory order, as the engine
+         * appends them (spec §2.5). The canonical layout is directory order throughout. */
+        for (size_t i = 0; i < count; i++) {
+            uint32_t at = n->entries[i].data_offset;
+            if (layout == UE_NRES_CANONICAL) at = 0;
+            else if (at < UE_NRES_HEADER_SIZE) at = UINT32_MAX;
+            segs[nsegs++] = (segment){at, false, i};
+        }
         if (layout == UE_NRES_LOSSLESS)
             for (size_t g = 0; g < n->gap_count; g++) segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
         qsort(segs, nsegs, sizeof *segs, segment_cmp);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "parkan/parkan_put.h"
 #include "unearth/nres.h"
 #include "unearth/msh.h"
 #include "unearth/parkan_material.h"
@@ -582,6 +583,7 @@ const ue_container_ops ue_nres_ops = {
     .extract_mw = nres_extract,
     .pack = nres_pack,
     .pack_to = nres_pack_to,
+    .put = ue_parkan_nres_put,
     .reencode = nres_reencode,
     .validate = nres_validate,
 };

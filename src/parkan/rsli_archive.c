@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "parkan/parkan_put.h"
 #include "unearth/lzss.h"
 #include "unearth/rsli.h"
 #include "common/bytes.h"
@@ -591,6 +592,7 @@ const ue_container_ops ue_rsli_ops = {
     .entry_json = rsli_entry_json,
     .extract_mw = rsli_extract,
     .pack = rsli_pack,
+    .put = ue_parkan_rsli_put,
     .reencode = rsli_reencode,
     .validate = rsli_validate,
 };

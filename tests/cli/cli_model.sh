@@ -103,7 +103,7 @@ validate_gltf "$T/damaged.glb"
 # edit: rename, move, replace a slot from an OBJ; the result validates and converts
 printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvn 0 0 1\nf 1//1 2//1 4//1 3//1\n' > "$T/quad.obj"
 expect_rc 0 "$UE" edit "$R" -o "$T/edited.msh" --rename-node 2 antenna --translate 0 0 1 \
-  --replace-slot 0 "$T/quad.obj" --material 7
+  --replace-slot 0 "$T/quad.obj" --material 3
 expect_rc 0 "$UE" validate --strict "$T/edited.msh"
 expect_rc 0 "$UE" info --json "$T/edited.msh"
 [ "$(json_field "$T/out" 'd["node_table"][2]["name"]')" = antenna ] && ok || bad "rename-node"
@@ -115,7 +115,7 @@ validate_gltf "$T/edited.gltf"
 y0=$(json_field "$T/robot.gltf" '[a["min"][1] for m in d["meshes"] if m["name"]=="legs_lod0" for a in [d["accessors"][m["primitives"][0]["attributes"]["POSITION"]]]][0]')
 y1=$(json_field "$T/edited.gltf" '[a["min"][1] for m in d["meshes"] if m["name"]=="legs_lod0" for a in [d["accessors"][m["primitives"][0]["attributes"]["POSITION"]]]][0]')
 python3 -c "import sys; sys.exit(0 if abs(($y1) - ($y0) - 1.0) < 1e-5 else 1)" && ok || bad "translate: legs min y $y0 -> $y1"
-[ "$(json_field "$T/edited.gltf" 'len([m for m in d["materials"] if m["name"]=="material_7"])')" = 1 ] && ok || bad "--material row"
+[ "$(json_field "$T/edited.gltf" 'len([m for m in d["materials"] if m["name"]=="material_3"])')" = 1 ] && ok || bad "--material row"
 expect_rc 2 "$UE" edit "$R" -o "$T/e2.msh" --rename-node 99 x
 [ ! -e "$T/e2.msh" ] && ok || bad "failed edit left a file"
 expect_rc 2 "$UE" edit "$R" -o "$T/e2.msh" --scale

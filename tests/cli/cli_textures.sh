@@ -96,11 +96,42 @@ expect_rc 0 "$UE" textures demo/parkan/Textures.lib -o lib_tex
   || bad "the robot's body texture differs from Textures.lib:ROBOT_BODY.0"
 expect_rc 0 "$UE" textures demo/parkan/objects.rlb:ROBOT.msh -o rlb_tex
 
-# ---- nothing to write: the robot alone, without its WEAR and libraries ----------------------
-mkdir -p lone && cp demo/parkan/robot.msh lone/
-expect_rc 1 "$UE" textures lone/robot.msh -o none
+# ---- nothing to write: a model without textures is an error, nothing written ---------------
+# tex.dat with its MObj's TObj pointer (data offset 0x68) cleared: a valid model, no texture
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0x88:0x8C] = bytes(4); open(sys.argv[2], "wb").write(b)' tex.dat plain.dat
+expect_rc 1 "$UE" textures plain.dat -o none
 [ ! -e none ] && ok || bad "no textures, yet something was written"
 grep -q 'none with a texture' "$T/err" && ok || bad "no-texture message: $(cat "$T/err")"
+
+# ---- materials not found are a note naming where they were looked for, not damage -----------
+# The robot alone, without its WEAR: every texture it could find (none) is written, exit 0.
+mkdir -p lone && cp demo/parkan/robot.msh lone/
+expect_rc 0 "$UE" textures lone/robot.msh -o lone_tex
+[ -d lone_tex ] && [ -z "$(ls lone_tex)" ] && ok || bad "lone robot: want an empty output: $(ls lone_tex 2>&1)"
+grep -qF 'no WEAR table robot.wea (any letter case) in lone' "$T/err" && ok || bad "what was looked for, where: $(cat "$T/err")"
+grep -qF 'lone/robot.msh: note: materials not found (above, with where they were looked for); no texture to write' "$T/err" \
+  && ok || bad "missing materials noted: $(cat "$T/err")"
+! grep -q 'damaged' "$T/err" && ok || bad "a healthy model called damaged: $(cat "$T/err")"
+# WEAR and Material.lib beside it, Textures.lib without ROBOT_ARM.0: the other three are written.
+mkdir part && cp demo/parkan/robot.msh demo/parkan/robot.wea demo/parkan/Material.lib part/
+"$UE" extract demo/parkan/Textures.lib -o tx_x >/dev/null 2>&1
+python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1])); m["entries"] = [e for e in m["entries"] if e["name"] != sys.argv[2]]
+json.dump(m, open(sys.argv[1], "w"))' tx_x/manifest.json ROBOT_ARM.0
+"$UE" pack tx_x -o part/Textures.lib >/dev/null 2>&1
+expect_rc 0 "$UE" textures part/robot.msh -o part_tex
+[ "$(ls part_tex | tr '\n' ' ')" = "robot_ROBOT_BODY_0.png robot_ROBOT_HEAD_phases.png robot_ROBOT_LEG_0.png " ] \
+  && ok || bad "the three textures found: $(ls part_tex)"
+grep -qF "texture ROBOT_ARM.0 of material ROBOT_ARM not found in" "$T/err" && grep -qF "part/Textures.lib" "$T/err" \
+  && ok || bad "the missing texture named with its library: $(cat "$T/err")"
+grep -qF 'the textures that were found are written' "$T/err" && ok || bad "partial note: $(cat "$T/err")"
+# A texture that is there but cannot be decoded is damage: exit 1.
+"$UE" extract demo/parkan/Textures.lib -o tx_y >/dev/null 2>&1
+printf 'Texm\0\0\0\0' >tx_y/entries/0003_ROBOT_ARM.0
+"$UE" pack tx_y -o part/Textures.lib -f >/dev/null 2>&1
+expect_rc 1 "$UE" textures part/robot.msh -o part_tex -f
+grep -q 'msh.texture.damaged' "$T/err" && grep -q 'robot.msh: damaged' "$T/err" && ok || bad "an undecodable texture is damage: $(cat "$T/err")"
 
 # ---- damage: level chain past the data (maxLOD 5 on a 4×4 with 3 stored levels) -----------
 $DAT make bad.dat 5

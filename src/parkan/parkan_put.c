@@ -1,0 +1,118 @@
+/* unearth — ue_archive_put for the Parkan containers: one entry of an NRes or RsLi archive
+ * replaced where it is, or added last, in the layout the engine's own writer gives (spec §2.5). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/container.h"
+#include "parkan/parkan_put.h"
+#include "unearth/msh.h"
+#include "unearth/nres.h"
+#include "unearth/rsli.h"
+#include "unearth/texm.h"
+#include "common/bytes.h"
+
+/* The entry name as the archive stores it: UTF-8 → Windows-1251, 1..cap bytes, no NUL. */
+static ue_result stored_name(const char *name, const char *format, char *out, size_t cap, ue_diag *d) {
+    size_t len = 0;
+    ue_diag scratch = {0};
+    ue_result r = ue_cp1251_name_parse(name, (uint8_t *)out, cap, &len, format, &scratch);
+    bool text = r == UE_OK && len > 0 && memchr(out, 0, len) == NULL;
+    if (!text) {
+        ue_diag_add(d, UE_SEV_ERROR, "archive.put.name", UE_NO_OFFSET, format,
+                    "entry name '%s' is not Windows-1251 text of 1 to %zu bytes (%s)%s%s", name, cap,
+                    !strcmp(format, "rsli") ? "an RsLi name" : "an NRes name",
+                    scratch.count ? ": " : "", scratch.count ? scratch.items[0].message : "");
+        ue_diag_free(&scratch);
+        return UE_ERR_USAGE;
+    }
+    out[len] = 0;
+    return UE_OK;
+}
+
+/* The NRes type the game's archives give an entry holding these bytes (objects.rlb keeps its
+ * models as 'MESH', Textures.lib its textures as 'Texm'); 0 when the bytes say nothing. */
+static uint32_t nres_type_of(const uint8_t *data, size_t size) {
+    if (ue_msh_probe(data, size)) return UE_MSH_ENTRY_TYPE;
+    if (size >= 4 && ue_load_u32le(data) == UE_TEXM_MAGIC) return UE_TEXM_MAGIC;
+    return 0;
+}
+
+static bool same_bytes(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size) {
+    return a_size == b_size && (a_size == 0 || !memcmp(a, b, a_size));
+}
+
+/* Entry i of `n` already holds exactly `data`. */
+static bool nres_unchanged(const ue_nres *n, size_t i, const uint8_t *data, size_t size) {
+    const uint8_t *old;
+    uint8_t *to_free = NULL;
+    bool same = !n->entries[i].damaged && ue_nres_payload(n, i, &old, &to_free, NULL) == UE_OK &&
+                same_bytes(old, n->entries[i].size, data, size);
+    free(to_free);
+    return same;
+}
+
+static ue_result nres_put_parsed(ue_nres *n, const char *name, const uint8_t *data, size_t size,
+                                 bool *added, ue_diag *d) {
+    /* Its tables reference each other by type: the MSH editing API keeps them consistent. */
+    if (ue_msh_is_model(n)) {
+        ue_diag_add(d, UE_SEV_ERROR, "archive.put.model", UE_NO_OFFSET, "nres",
+                    "the archive is a Parkan MSH model, not an archive of models");
+        return UE_ERR_USAGE;
+    }
+    size_t i;
+    if (ue_nres_find(n, name, &i))
+        return nres_unchanged(n, i, data, size) ? UE_OK : ue_nres_replace(n, i, data, size);
+    uint32_t type = nres_type_of(data, size);
+    if (!type) {
+        ue_diag_add(d, UE_SEV_ERROR, "archive.put.type", UE_NO_OFFSET, "nres",
+                    "cannot tell which NRes type a new entry '%s' takes: its bytes are neither a "
+                    "Parkan model nor a Texm texture; add it to an extracted manifest, then pack", name);
+        return UE_ERR_UNSUPPORTED;
+    }
+    *added = true;
+    return ue_nres_add(n, type, 0, 0, 0, name, data, size);
+}
+
+ue_result ue_parkan_nres_put(const ue_source *src, ue_mode mode, const char *name, const uint8_t *data,
+                             size_t size, ue_buf *out, bool *added, ue_diag *d) {
+    char stored[UE_NRES_NAME_SIZE];
+    ue_result r = stored_name(name, "nres", stored, UE_NRES_NAME_SIZE - 1, d);
+    if (r != UE_OK) return r;
+    ue_nres n;
+    r = ue_nres_parse(src, mode, &n, d);
+    if (r == UE_OK) r = nres_put_parsed(&n, stored, data, size, added, d);
+    if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_LOSSLESS, out, d);
+    ue_nres_free(&n);
+    return r;
+}
+
+static bool rsli_unchanged(const ue_rsli *l, size_t i, const uint8_t *data, size_t size) {
+    uint8_t *old = NULL;
+    size_t old_size = 0;
+    bool same = ue_rsli_read(l, i, &old, &old_size, NULL) == UE_OK && same_bytes(old, old_size, data, size);
+    free(old);
+    return same;
+}
+
+ue_result ue_parkan_rsli_put(const ue_source *src, ue_mode mode, const char *name, const uint8_t *data,
+                             size_t size, ue_buf *out, bool *added, ue_diag *d) {
+    char stored[UE_RSLI_NAME_SIZE + 1];
+    ue_result r = stored_name(name, "rsli", stored, UE_RSLI_NAME_SIZE, d);
+    if (r != UE_OK) return r;
+    ue_rsli l;
+    r = ue_rsli_parse(src, mode, NULL, &l, d);
+    size_t i;
+    if (r == UE_OK && ue_rsli_find(&l, stored, &i)) {
+        if (!rsli_unchanged(&l, i, data, size)) r = ue_rsli_replace(&l, i, data, size, d);
+    } else if (r == UE_OK) {
+        /* The engine looks names up in upper case (rsFind), so that is how they are stored. */
+        for (char *c = stored; *c; c++)
+            if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
+        *added = true;
+        r = ue_rsli_add(&l, stored, UE_RSLI_STORED, data, size, d);
+    }
+    if (r == UE_OK) r = ue_rsli_write(&l, out, d);
+    ue_rsli_free(&l);
+    return r;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# End-to-end tests of `--into` (import and edit) against the spec's canonical layout: a replaced
+# entry keeps its place, an added one comes last in directory and data, the archive validates
+# strictly and an unchanged replace is byte-identical (NRes and RsLi); and of what `edit`
+# refuses: no operation, --material without --replace-slot or past the WEAR rows, a --vertices
+# nothing follows, an output that is not .msh, an --into output that is the archive.
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_edit
+. "$HERE/cli_lib.sh"
+LAYOUT="python3 $HERE/archive_layout.py"
+same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+absent() { [ ! -e "$1" ] && ok || bad "$2: $1 was written"; }
+err_has() { grep -qF -- "$1" "$T/err" && ok || { bad "stderr lacks '$1' ($2)"; cat "$T/err" >&2; }; }
+same_file() { cmp -s "$1" "$2" && ok || bad "$3: $1 and $2 differ"; }
+canonical() { same "$($LAYOUT nres-canonical "$1")" ok "$2: canonical NRes layout (spec §2.4-2.5)"; }
+# entry_line ARCHIVE NAME: "index type name offset size" of the entry NAME, read from the bytes
+entry_line() { $LAYOUT nres-dir "$1" | awk -v n="$2" '$3 == n'; }
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+P="$T/demo/parkan"
+R="$P/robot.msh"
+O="$P/objects.rlb"
+S="$P/sprites_demo.lib"
+canonical "$O" "the sample objects.rlb"
+expect_rc 0 "$UE" convert "$R" -o "$T/robot.glb"
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvn 0 0 1\nf 1//1 2//1 4//1 3//1\n' >"$T/quad.obj"
+
+# ---- NRes: an added entry comes last in the directory and after every payload ----
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/added.rlb" --base "$R" --into "$O:NEWBOT.msh"
+err_has "added $O:NEWBOT.msh" "import --into adds"
+canonical "$T/added.rlb" "import --into, added"
+expect_rc 0 "$UE" validate --strict "$T/added.rlb"
+# 8 entries, the new one last with the type the game gives models ('MESH'), the model's bytes
+same "$($LAYOUT nres-dir "$T/added.rlb" | wc -l)" 8 "entries after the add"
+same "$($LAYOUT nres-dir "$T/added.rlb" | tail -1 | cut -d' ' -f1-3,5)" "7 MESH NEWBOT.msh $(stat -c %s "$R")" "the added entry"
+# Every entry that was there keeps its offset and bytes: the archive grew only at the end.
+same "$($LAYOUT nres-dir "$T/added.rlb" | head -7)" "$($LAYOUT nres-dir "$O")" "the old entries keep their places"
+data_end=$(( $($LAYOUT nres-dir "$O" | tail -1 | cut -d' ' -f4) + $($LAYOUT nres-dir "$O" | tail -1 | cut -d' ' -f5) ))
+cmp -s -i 16 -n "$(( data_end - 16 ))" "$O" "$T/added.rlb" && ok || bad "the old payloads are the same bytes"
+expect_rc 0 "$UE" extract "$T/added.rlb" -o "$T/x_added"
+same_file "$T/x_added/entries/0007_NEWBOT.msh" "$R" "the added model's bytes"
+
+# ---- NRes: a replace keeps the entry's place; an unchanged one gives the archive back ----
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/same.rlb" --base "$O:ROBOT.msh" --into "$O:ROBOT.msh"
+err_has "replaced $O:ROBOT.msh" "import --into replaces"
+same_file "$T/same.rlb" "$O" "an unchanged replace (import)"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/same2.rlb" --base "$R" --into "$T/added.rlb:newbot.msh"
+same_file "$T/same2.rlb" "$T/added.rlb" "an unchanged replace of the added entry, found as the engine does"
+# edit --into: a bigger ROBOT.msh, which lies before NEWBOT: the later payload moves up.
+expect_rc 0 "$UE" edit "$T/added.rlb:ROBOT.msh" -o "$T/grown.rlb" --replace-slot 0 "$T/quad.obj" \
+  --into "$T/added.rlb:ROBOT.msh"
+err_has "replaced $T/added.rlb:ROBOT.msh" "edit --into replaces"
+canonical "$T/grown.rlb" "edit --into, a bigger entry replaced"
+expect_rc 0 "$UE" validate --strict "$T/grown.rlb"
+same "$(entry_line "$T/grown.rlb" ROBOT.msh | cut -d' ' -f1)" 6 "the replaced entry keeps its index"
+[ "$(entry_line "$T/grown.rlb" ROBOT.msh | cut -d' ' -f5)" -gt "$(stat -c %s "$R")" ] && ok || bad "ROBOT.msh grew"
+expect_rc 0 "$UE" extract "$T/grown.rlb" -o "$T/x_grown"
+for f in "$T"/x_added/entries/*; do
+  case "$(basename "$f")" in *ROBOT.msh) continue ;; esac
+  same_file "$f" "$T/x_grown/entries/$(basename "$f")" "entry $(basename "$f") kept by edit --into"
+done
+# The edit in the archive is the edit written alone.
+expect_rc 0 "$UE" edit "$T/added.rlb:ROBOT.msh" -o "$T/grown.msh" --replace-slot 0 "$T/quad.obj"
+same_file "$T/x_grown/entries/0006_ROBOT.msh" "$T/grown.msh" "edit --into holds what edit -o writes"
+# edit --into adds as import does.
+expect_rc 0 "$UE" edit "$R" -o "$T/added2.rlb" --scale 2 --into "$O:BIG.msh"
+err_has "added $O:BIG.msh" "edit --into adds"
+canonical "$T/added2.rlb" "edit --into, added"
+same "$($LAYOUT nres-dir "$T/added2.rlb" | tail -1 | cut -d' ' -f1-3)" "7 MESH BIG.msh" "the entry edit added"
+
+# ---- RsLi: added last in table and data; unchanged replace is byte-identical ----
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/sprites2.lib" --base "$R" --into "$S:newbot.msh"
+expect_rc 0 "$UE" validate --strict "$T/sprites2.lib"
+expect_rc 0 "$UE" list --json "$T/sprites2.lib"
+cp "$T/out" "$T/list.json"
+same "$($LAYOUT rsli-order "$T/list.json")" ok "RsLi payloads in table order after an add"
+same "$(python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['entries']; print(len(e), e[-1]['name'], max(x['offset'] for x in e) == e[-1]['offset'])" "$T/list.json")" \
+  "8 NEWBOT.MSH True" "the added RsLi entry: last, upper case, after every payload"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/sprites3.lib" --base "$R" --into "$T/sprites2.lib:NEWBOT.MSH"
+err_has "replaced" "RsLi replace"
+same_file "$T/sprites3.lib" "$T/sprites2.lib" "an unchanged RsLi replace"
+expect_rc 0 "$UE" edit "$R" -o "$T/sprites4.lib" --replace-slot 0 "$T/quad.obj" --into "$T/sprites2.lib:NEWBOT.MSH"
+expect_rc 0 "$UE" validate --strict "$T/sprites4.lib"
+expect_rc 0 "$UE" list --json "$T/sprites4.lib"
+same "$($LAYOUT rsli-order "$T/out")" ok "RsLi payloads in table order after edit --into"
+expect_rc 0 "$UE" info "$T/sprites4.lib:NEWBOT.MSH"
+
+# ---- --into refuses: the archive as output (-f or not), a .msh output, a model as archive ----
+cp "$O" "$T/keep.rlb"
+expect_rc 2 "$UE" edit "$R" -o "$T/keep.rlb" --scale 2 --into "$T/keep.rlb:ROBOT.msh" -f
+err_has "output is the input" "edit --into over its archive"
+same_file "$T/keep.rlb" "$O" "edit --into never overwrites the archive"
+expect_rc 2 "$UE" edit "$T/keep.rlb:ROBOT.msh" -o "$T/keep.rlb" --scale 2 --into "$T/added.rlb:ROBOT.msh" -f
+same_file "$T/keep.rlb" "$O" "edit never overwrites the archive MODEL lives in"
+expect_rc 2 "$UE" edit "$R" -o "$T/x.msh" --scale 2 --into "$O:ROBOT.msh"
+err_has "with --into the output is a copy of the archive" "edit --into -o *.msh"
+absent "$T/x.msh" "edit --into -o *.msh"
+expect_rc 2 "$UE" edit "$R" -o "$T/no.rlb" --scale 2 --into "$R:x.msh"
+err_has "is a Parkan MSH model, not an archive of models" "edit --into a model"
+absent "$T/no.rlb" "edit --into a model"
+expect_rc 2 "$UE" edit "$R" -o "$T/no.rlb" --scale 2 --into "$T/robot.glb:x.msh"
+err_has "not an NRes or RsLi archive" "edit --into a glTF"
+absent "$T/no.rlb" "edit --into a glTF"
+
+# ---- edit refuses what it cannot do ----
+expect_rc 2 "$UE" edit "$R" -o "$T/noop.msh"
+err_has "edit: no operation: give at least one of --rename-node N NAME, --translate X Y Z, --scale S or --replace-slot S FILE.obj" "no operation"
+absent "$T/noop.msh" "no operation"
+expect_rc 2 "$UE" edit "$R" -o "$T/noop.msh" --vertices 0 8
+err_has "no operation" "--vertices alone changes nothing"
+expect_rc 2 "$UE" edit "$R" -o "$T/mat.msh" --rename-node 2 antenna --material 1
+err_has "--material M is the WEAR row of --replace-slot geometry, and no --replace-slot is given" "--material alone"
+absent "$T/mat.msh" "--material without --replace-slot"
+expect_rc 2 "$UE" edit "$R" -o "$T/mat.msh" --replace-slot 0 "$T/quad.obj" --material 70
+err_has "--material 70: the WEAR table of $R has 4 rows (0..3)" "--material past a 4-row WEAR"
+absent "$T/mat.msh" "--material 70"
+expect_rc 2 "$UE" edit "$O:ROBOT.msh" -o "$T/mat.msh" --replace-slot 0 "$T/quad.obj" --material 4
+err_has "has 4 rows (0..3)" "the WEAR of a model in an archive is its entry ROBOT.wea"
+expect_rc 0 "$UE" edit "$R" -o "$T/mat.msh" --replace-slot 0 "$T/quad.obj" --material 3
+# Without its WEAR, the row cannot be checked: said, and written.
+mkdir "$T/lone" && cp "$R" "$T/lone/"
+expect_rc 0 "$UE" edit "$T/lone/robot.msh" -o "$T/lone70.msh" --replace-slot 0 "$T/quad.obj" --material 70
+err_has "no WEAR table robot.wea (any letter case) in $T/lone" "an unchecked --material names what was looked for"
+err_has "--material is not checked against a WEAR table" "an unchecked --material is said"
+expect_rc 2 "$UE" edit "$T/lone/robot.msh" -o "$T/lone_x.msh" --replace-slot 0 "$T/quad.obj" --material x7
+err_has "--material x7: a WEAR row is a number 0..65535" "a --material that is no number"
+absent "$T/lone_x.msh" "a --material that is no number"
+expect_rc 2 "$UE" edit "$R" -o "$T/v.msh" --vertices 0 8 --scale 2 --vertices 1 2
+err_has "--vertices FIRST COUNT limits the next --translate or --scale, and none follows it" "a dangling --vertices"
+absent "$T/v.msh" "a dangling --vertices"
+for out in x.glb x.gltf x.obj; do
+  expect_rc 2 "$UE" edit "$R" -o "$T/$out" --scale 2
+  err_has "edit writes a Parkan MSH model; name it .msh, then \`unearth convert OUT.msh -o OUT.glb\` makes the glTF or OBJ" "-o $out"
+  absent "$T/$out" "-o $out"
+done
+expect_rc 2 "$UE" edit "$R" -o "$T/x.rlb" --scale 2
+err_has "name it .msh (or give --into ARCHIVE:ENTRY" "-o x.rlb without --into"
+expect_rc 0 "$UE" edit "$R" -o "$T/upper.MSH" --scale 2
+
+finish
