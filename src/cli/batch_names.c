@@ -116,7 +116,7 @@ static void safe_part(const char *part, size_t len, char *out, size_t cap) {
 }
 
 /* Appends folder `part` to `dir`: the folder is shared with earlier models, unless the name
- * is a file already, then "part~2" and on; a new folder is made in the private directory. */
+ * is a file already, then "part~2" and on; a new folder is made below `root` (OUT). */
 static ue_result enter_dir(batch_names *n, const char *root, char *dir, size_t cap, const char *part,
                            ue_diag *d) {
     size_t at = strlen(dir);
@@ -130,8 +130,10 @@ static ue_result enter_dir(batch_names *n, const char *root, char *dir, size_t c
         char full[4096];
         if (snprintf(full, sizeof full, "%s/%s", root, dir) >= (int)sizeof full) break;
         if (mkdir(full, 0755) != 0 && errno != EEXIST) {
+            int err = errno; /* kept for the caller: a full disk stops the batch */
             ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir, "cannot create directory: %s",
-                        strerror(errno));
+                        strerror(err));
+            errno = err;
             return UE_ERR_IO;
         }
         return name_add(n, dir, NAME_DIR);

@@ -757,8 +757,9 @@ int cmd_convert(const cli_opts *o) {
     }
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
-    if (!o->recursive && (o->report || o->follow_links))
-        return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : "--follow-links");
+    if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
+        return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
+                               : o->fresh ? "--fresh" : "--resume");
     if (o->recursive) {
         /* A whole-folder batch: mirrored names, summary and report (src/cli/batch.c). */
         model_opts mo;
