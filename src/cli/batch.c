@@ -1,9 +1,10 @@
 /* unearth CLI — `convert -r DIR... -o OUT`: every model below the folders, converted on -j threads
- * into a private copy of OUT that mirrors the sources and is renamed into place at the end, with a
- * summary, a JSON report, and nothing left behind by a failure or an interrupt (docs/batch.md). */
+ * into OUT, which mirrors the sources; each output lands whole and is listed in OUT's marker, so an
+ * interrupt or a full disk keeps what is finished and the same command continues (docs/batch.md). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +14,23 @@
 
 #include "cli/batch_run.h"
 
-/* Set by SIGINT: no new file or model is started, the private directory is removed. A
- * lock-free atomic, so the handler may set it and every thread may read it. */
+/* The signal (SIGINT, SIGTERM) that interrupted the batch, 0 if none: no new file or model is
+ * started, what is finished is kept. A lock-free atomic, so the handler may set it and every
+ * thread may read it. */
 static atomic_int interrupted;
 
-static void on_interrupt(int sig) {
-    (void)sig;
-    interrupted = 1;
+static void on_interrupt(int sig) { interrupted = sig; }
+
+/* No new file or model is started once interrupted or stopped. */
+static bool halted(batch_run *run) { return interrupted || atomic_load(&run->stopped); }
+
+void batch_stop(batch_run *run, const char *fmt, ...) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&run->stopped, &expected, 1)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->stop_reason, sizeof run->stop_reason, fmt, ap);
+    va_end(ap);
 }
 
 /* The reading thread reads ahead of the converting ones by up to this many models or bytes:
@@ -77,10 +88,10 @@ static void *writer(void *arg) {
     return NULL;
 }
 
-/* Takes the next job in input order and converts it; false when none waits (or after SIGINT).
+/* Takes the next job in input order and converts it; false when none waits (or once halted).
  * Called with the lock held; returns with it held. */
 static bool run_next(batch_run *run) {
-    if (run->next >= run->count || interrupted) return false;
+    if (run->next >= run->count || halted(run)) return false;
     batch_job job = run->jobs[run->next++];
     run->waiting--;
     run->waiting_bytes -= job.model.size;
@@ -101,7 +112,7 @@ static void *worker(void *arg) {
     pthread_mutex_lock(&run->lock);
     for (;;) {
         if (run_next(run)) continue;
-        if (run->closed || interrupted) break;
+        if (run->closed || halted(run)) break;
         pthread_cond_wait(&run->more, &run->lock);
     }
     pthread_mutex_unlock(&run->lock);
@@ -155,21 +166,44 @@ static void file_failed(batch_record *rec, ue_result r) {
     batch_record_fail(rec, r);
 }
 
-/* One model found: its record, its mirrored name, its job. */
+/* Resuming: a model whose output an earlier run of the command left is not converted again. */
+static bool keep_earlier(batch_run *run, batch_record *file, batch_record *rec, ue_model_found *m) {
+    if (!batch_outdir_kept(run->od, file, rec)) return false;
+    rec->status = BATCH_KEPT;
+    free(m->data);
+    batch_record_freeze(rec);
+    if (run->o->verbose) {
+        pthread_mutex_lock(&run->lock);
+        cli_progress_clear(&run->progress);
+        fprintf(stderr, "%s = %s/%s (kept)\n", rec->input, run->o->output, rec->output);
+        pthread_mutex_unlock(&run->lock);
+    }
+    return true;
+}
+
+/* One model found: its record, its mirrored name, its job (unless an earlier run's output is kept). */
 static ue_result add_model(batch_run *run, batch_names *names, batch_records *out, batch_record *file,
                            ue_model_found *m) {
     batch_record *rec = batch_record_add(out, BATCH_MODEL, m->name);
     if (!rec) return UE_ERR_NOMEM;
     rec->format = m->format->name;
     char output[4096], companion[4096];
-    ue_result r = batch_names_place(names, run->out->temp_path, file->rel, file->input, m->name, run->type,
+    ue_result r = batch_names_place(names, batch_outdir_root(run->od), file->rel, file->input, m->name, run->type,
                                     output, sizeof output, companion, sizeof companion, &rec->diag);
+    int err = errno; /* a folder that could not be made */
     if (r == UE_OK) {
         rec->output = strdup(output);
         rec->companion = companion[0] ? strdup(companion) : NULL;
         if (!rec->output || (companion[0] && !rec->companion)) r = UE_ERR_NOMEM;
     }
+    if (r == UE_OK && keep_earlier(run, file, rec, m)) return UE_OK;
     if (r == UE_OK) return push_job(run, file, rec, m);
+    if (r == UE_ERR_IO && batch_write_error_stops(err)) {
+        batch_stop(run, "%s: cannot make a folder: %s", batch_outdir_root(run->od), strerror(err));
+        batch_record_unname(rec);
+        free(m->data);
+        return UE_OK;
+    }
     rec->status = BATCH_FAILED;
     snprintf(rec->reason, sizeof rec->reason, "no output name: %s", ue_result_name(r));
     batch_record_unname(rec);
@@ -234,7 +268,7 @@ static ue_result read_all(batch_run *run, batch_names *names, batch_records *wal
         batch_record *rec = walked->items[i];
         if (!batch_records_push(out, rec)) return UE_ERR_NOMEM;
         walked->items[i] = NULL;
-        if (rec->kind != BATCH_FILE || rec->status != BATCH_PENDING || interrupted || r != UE_OK) continue;
+        if (rec->kind != BATCH_FILE || rec->status != BATCH_PENDING || halted(run) || r != UE_OK) continue;
         pthread_mutex_lock(&run->lock);
         run->current = rec->input;
         pthread_mutex_unlock(&run->lock);
@@ -289,7 +323,9 @@ static void stop_threads(batch_run *run, pthread_t *tids, size_t started, pthrea
 /* -j N: N - 1 workers and this thread, which reads the files in order and converts as well. */
 static ue_result run_batch(batch_run *run, batch_records *walked, batch_records *out) {
     batch_names *names = batch_names_new();
-    if (!names || batch_names_reserve(names, BATCH_MARKER) != UE_OK) {
+    /* OUT's own files: no output takes their names */
+    if (!names || batch_names_reserve(names, BATCH_REPORT) != UE_OK || batch_names_reserve(names, BATCH_MARKER) != UE_OK ||
+        batch_names_reserve(names, BATCH_STAGING) != UE_OK) {
         batch_names_free(names);
         return UE_ERR_NOMEM;
     }
@@ -299,9 +335,9 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
     ue_result r = read_all(run, names, walked, out, started);
     help_while(run, 0);
     stop_threads(run, tids, started, writer_tid);
-    for (size_t i = run->next; i < run->count; i++) free(run->jobs[i].model.data); /* after SIGINT */
+    for (size_t i = run->next; i < run->count; i++) free(run->jobs[i].model.data); /* interrupted or stopped */
     cli_progress_clear(&run->progress);
-    batch_names_prune(names, run->out->temp_path);
+    batch_names_prune(names, batch_outdir_root(run->od));
     batch_names_free(names);
     return r;
 }
@@ -345,7 +381,7 @@ static int check_report_path(const cli_opts *o) {
         cli_error("convert: --report %s: a file stands where its folder would be made", o->report);
         return EXIT_IO;
     }
-    if (!o->force && ue_path_exists(o->report)) {
+    if (!o->force && ue_path_exists(o->report) && !batch_report_is_for(o->report, o->output)) {
         cli_error("convert: --report %s exists (use -f to replace it)", o->report);
         return EXIT_USAGE;
     }
@@ -384,18 +420,29 @@ static int check_batch_options(const cli_opts *o) {
     return rc ? rc : check_report_path(o);
 }
 
-/* ---- the end: report, summary, exit code ------------------------------------------------------ */
+/* ---- the end: what OUT holds, the report, the summary, the exit code -------------------------- */
 
-static int interrupted_exit(const batch_run *run, ue_outdir *out) {
-    ue_outdir_abort(out);
-    fprintf(stderr, "unearth: convert: interrupted after %zu of %zu files and %zu of %zu models; nothing "
-            "written (%s is left as it was)\n", run->files_done, run->files_total, run->models_done,
-            run->count, run->o->output);
-    return 130; /* 128 + SIGINT, as shells report it */
+/* Records still pending were not done; an output no longer in OUT (removed while the batch ran)
+ * is not counted as one. Both are formatted again with their final status. */
+static void settle_records(const batch_run *run, batch_records *l) {
+    const char *why = interrupted ? "not done: the batch was interrupted" : "not done: the batch stopped";
+    for (size_t i = 0; i < l->count; i++) {
+        batch_record *r = l->items[i];
+        if ((r->status == BATCH_CONVERTED || r->status == BATCH_KEPT) && !batch_outdir_present(run->od, r)) {
+            r->status = BATCH_PENDING;
+            batch_record_unname(r);
+            snprintf(r->reason, sizeof r->reason, "not done: its output is no longer in %s", run->o->output);
+        }
+        if (r->status != BATCH_PENDING) continue;
+        batch_record_unname(r); /* a model queued, never written */
+        if (!r->reason[0]) snprintf(r->reason, sizeof r->reason, "%s", why);
+        free(r->json);
+        r->json = NULL;
+    }
 }
 
-/* Like every output, the report gets the folders it names (made only now, once the batch has
- * succeeded, so a failed batch leaves none behind). */
+/* Like every output, the --report file gets the folders it names. It replaces an existing file
+ * with -f, or when that file is this batch's own report from an earlier run. */
 static ue_result write_report_file(const cli_opts *o, const char *text, ue_diag *d) {
     char parent[4096];
     snprintf(parent, sizeof parent, "%s", o->report);
@@ -405,35 +452,59 @@ static ue_result write_report_file(const cli_opts *o, const char *text, ue_diag 
         *slash = 0;
         r = ue_mkdirs(parent, d);
     }
-    return r == UE_OK ? ue_file_write_atomic(o->report, text, strlen(text), o->force, d) : r;
+    bool replace = o->force || batch_report_is_for(o->report, o->output);
+    return r == UE_OK ? ue_file_write_atomic(o->report, text, strlen(text), replace, d) : r;
 }
 
-static int write_report(const cli_opts *o, const char *text, ue_outdir *out) {
-    ue_diag d = {0};
-    ue_result r = ue_outdir_put(out, BATCH_MARKER, text, strlen(text), &d);
-    if (r == UE_OK) r = ue_outdir_commit(out, &d);
-    else ue_outdir_abort(out);
-    if (r == UE_OK && o->report) r = write_report_file(o, text, &d);
-    if (r != UE_OK) cli_print_diags(&d, 5);
-    ue_diag_free(&d);
-    return r == UE_OK ? 0 : cli_exit_code(r);
-}
-
-static int finish(const batch_run *run, const batch_records *records, ue_outdir *out, double start) {
+/* The report goes to OUT and to --report, each as far as it can; false when either failed,
+ * which is said, with where the report is after all. */
+static bool write_reports(const batch_run *run, const char *text) {
     const cli_opts *o = run->o;
+    int err = text ? batch_outdir_put_report(run->od, text) : ENOMEM;
+    bool elsewhere = false;
+    if (o->report && text) {
+        ue_diag d = {0};
+        elsewhere = write_report_file(o, text, &d) == UE_OK;
+        if (!elsewhere) cli_print_diags(&d, 5);
+        ue_diag_free(&d);
+    }
+    if (err)
+        cli_error("convert: %s/%s: cannot write the report: %s; %s", batch_outdir_root(run->od), BATCH_REPORT,
+                  strerror(err), elsewhere ? "it is in the --report file" : "no report was written");
+    return !err && (elsewhere || !o->report);
+}
+
+/* After an interrupt or a stop: exactly what OUT holds and what is left to do. */
+static void say_what_exists(const batch_run *run, const batch_summary *s) {
+    cli_error("convert: %s holds %zu converted models (%zu now, %zu kept from before); not done: %zu models "
+              "and %zu files not read; the same command continues the batch", run->o->output,
+              s->converted + s->kept, s->converted, s->kept, s->not_done_models, s->not_done_files);
+}
+
+static int finish(batch_run *run, batch_records *records, double start, ue_result r) {
+    const cli_opts *o = run->o;
+    if (r != UE_OK) batch_stop(run, "%s", ue_result_name(r));
+    bool early = interrupted || atomic_load(&run->stopped);
+    settle_records(run, records);
     batch_summary s;
     batch_summarise(records, &s);
-    if (s.models == 0 && s.failed == 0) {
-        ue_outdir_abort(out);
+    if (!early && s.models == 0 && s.failed == 0) {
+        batch_outdir_discard(run->od);
+        run->od = NULL;
         cli_error("convert: no models found in the input");
         return EXIT_INVALID;
     }
-    char *text = batch_report_json(o, run->type, records, &s);
-    int rc = text ? write_report(o, text, out) : EXIT_IO;
-    if (!text) ue_outdir_abort(out);
+    if (interrupted) cli_error("convert: interrupted (%s)", interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+    else if (early) cli_error("convert: stopped: %s; no further model was tried", run->stop_reason);
+    char *text = batch_report_json(o, run->type, records, &s, interrupted ? "interrupted" : early ? run->stop_reason : NULL);
+    bool reported = write_reports(run, text);
     free(text);
-    if (!o->quiet || s.failed) batch_print_summary(&s, records, cli_now() - start);
-    if (rc) return rc;
+    batch_outdir_close(run->od, records, !early);
+    run->od = NULL;
+    if (!o->quiet || s.failed || early || !reported) batch_print_summary(&s, records, cli_now() - start);
+    if (early) say_what_exists(run, &s);
+    if (interrupted) return 128 + interrupted; /* as shells report it: 130 for SIGINT */
+    if (early || !reported) return EXIT_IO;
     return s.failed ? EXIT_INVALID : 0;
 }
 
@@ -445,55 +516,51 @@ static int walk_inputs(const cli_opts *o, batch_records *walked) {
     return EXIT_IO;
 }
 
-static int begin_output(const cli_opts *o, ue_outdir *out) {
-    ue_outdir_owner owner = {"an unearth convert -r output", batch_owns, NULL};
-    ue_diag d = {0};
-    ue_result r = ue_outdir_begin(out, o->output, o->force, &owner, &d);
-    if (r != UE_OK) cli_print_diags(&d, 1);
-    ue_diag_free(&d);
-    return r == UE_OK ? 0 : cli_exit_code(r);
-}
-
-static int convert_batch(batch_run *run, batch_records *walked, batch_records *records, ue_outdir *out) {
+/* SIGINT and SIGTERM end the batch with its finished work kept; a file over RLIMIT_FSIZE is a
+ * write error (EFBIG) that stops it, instead of SIGXFSZ killing the process with nothing said. */
+static int convert_batch(batch_run *run, batch_records *walked, batch_records *records) {
     double start = cli_now();
     cli_progress_begin(&run->progress, run->o->quiet);
-    struct sigaction on = {0}, before;
+    struct sigaction on = {0}, ignore = {0}, before_int, before_term, before_xfsz;
     on.sa_handler = on_interrupt;
     sigemptyset(&on.sa_mask);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
     interrupted = 0;
-    sigaction(SIGINT, &on, &before);
+    sigaction(SIGINT, &on, &before_int);
+    sigaction(SIGTERM, &on, &before_term);
+    sigaction(SIGXFSZ, &ignore, &before_xfsz);
     ue_result r = run_batch(run, walked, records);
-    sigaction(SIGINT, &before, NULL);
-    if (interrupted) return interrupted_exit(run, out);
-    if (r != UE_OK) {
-        ue_outdir_abort(out);
-        cli_error("convert: %s", ue_result_name(r));
-        return cli_exit_code(r);
-    }
-    return finish(run, records, out, start);
+    int rc = finish(run, records, start, r);
+    sigaction(SIGINT, &before_int, NULL);
+    sigaction(SIGTERM, &before_term, NULL);
+    sigaction(SIGXFSZ, &before_xfsz, NULL);
+    return rc;
 }
 
 int cmd_convert_batch(const cli_opts *o, const char *type, cli_format_opts *format_opts) {
     int rc = check_batch_options(o);
     batch_records walked = {NULL, 0, 0}, records = {NULL, 0, 0};
     if (!rc) rc = walk_inputs(o, &walked);
-    ue_outdir out;
-    if (!rc) rc = begin_output(o, &out);
+    batch_outdir *od = NULL;
+    if (!rc) rc = batch_outdir_open(o, type, &od);
     if (!rc) {
         batch_run run;
         memset(&run, 0, sizeof run);
-        run.o = o, run.format_opts = format_opts, run.type = type, run.out = &out;
+        run.o = o, run.format_opts = format_opts, run.type = type, run.od = od;
         pthread_mutex_init(&run.lock, NULL);
         pthread_cond_init(&run.more, NULL);
         pthread_cond_init(&run.write_ready, NULL);
         pthread_cond_init(&run.write_space, NULL);
-        rc = convert_batch(&run, &walked, &records, &out);
+        rc = convert_batch(&run, &walked, &records);
+        od = run.od; /* NULL: finish closed it */
         free(run.jobs);
         pthread_mutex_destroy(&run.lock);
         pthread_cond_destroy(&run.more);
         pthread_cond_destroy(&run.write_ready);
         pthread_cond_destroy(&run.write_space);
     }
+    batch_outdir_close(od, NULL, false);
     /* The walk's records moved into `records` as they were read (NULL left behind). */
     batch_records_free(&walked);
     batch_records_free(&records);

@@ -12,8 +12,12 @@
  * one (a file, an unreadable directory, a link not followed), and every model found one. */
 typedef enum batch_kind { BATCH_FILE, BATCH_DIRECTORY, BATCH_LINK, BATCH_MODEL } batch_kind;
 
-/* read: a file whose models were collected (their own records follow it). */
-typedef enum batch_status { BATCH_PENDING, BATCH_READ, BATCH_CONVERTED, BATCH_SKIPPED, BATCH_FAILED } batch_status;
+/* read: a file whose models were collected (their own records follow it). kept: a model whose
+ * output an earlier run of the same command left complete and newer than its input. A record
+ * still pending when the batch ends was not done (it stopped or was interrupted). */
+typedef enum batch_status {
+    BATCH_PENDING, BATCH_READ, BATCH_CONVERTED, BATCH_SKIPPED, BATCH_FAILED, BATCH_KEPT
+} batch_status;
 
 typedef struct batch_record {
     batch_kind kind;
@@ -30,6 +34,7 @@ typedef struct batch_record {
     bool read_done;    /* files: every model of it is queued */
     ue_diag diag;
     char *json;        /* the record as the report prints it, once final (batch_record_freeze) */
+    int64_t mtime_ns;  /* files, when resuming: the input's time in ns (0: not looked up, -1: unknown) */
 } batch_record;
 
 /* Records in input order; each is its own allocation, so a worker may hold one while the
@@ -74,24 +79,26 @@ void batch_names_free(batch_names *n);
 /* The output of one model under OUT, mirrored from its file's `rel` and its address inside
  * the file: `rel` for a bare model file (extension replaced), `rel/ENTRY/.../STEM.EXT` for a
  * model inside a container. Each component is made a safe file name; a name already given
- * out gets "~2", "~3", ... Directories new to the set are created below `root` (the private
- * output directory). Fills out/companion (companion "" when the type has none). */
+ * out gets "~2", "~3", ... Directories new to the set are created below `root` (OUT;
+ * errno tells why one could not be). Fills out/companion (companion "" when the type has none). */
 ue_result batch_names_place(batch_names *n, const char *root, const char *rel, const char *file,
                             const char *model, const char *ext, char *out, size_t out_cap,
                             char *companion, size_t companion_cap, ue_diag *d);
 /* Reserves a name (the marker file) so no output takes it. */
 ue_result batch_names_reserve(batch_names *n, const char *rel);
 bool batch_names_has(const batch_names *n, const char *rel);
-/* Removes the folders made below `root` that stayed empty (every model in them failed), so OUT
- * holds only what the report lists. */
+/* Removes the folders made below `root` that stayed empty (every model in them failed or was
+ * not done), so OUT holds only what the report lists. */
 void batch_names_prune(const batch_names *n, const char *root);
 
 /* ---- report (batch_report.c) ---- */
 
-#define BATCH_MARKER "unearth-batch.json"
+#define BATCH_REPORT "unearth-batch.json"
 
+/* not_done: models found but neither converted nor failed, and files not read, because the
+ * batch stopped (a full disk, an interrupt); kept: outputs an earlier run left (resume). */
 typedef struct batch_summary {
-    size_t files, models, converted, skipped, failed;
+    size_t files, models, converted, kept, skipped, failed, not_done_models, not_done_files;
 } batch_summary;
 
 void batch_summarise(const batch_records *l, batch_summary *s);
@@ -99,14 +106,54 @@ void batch_summarise(const batch_records *l, batch_summary *s);
  * time), so that the report at the end only joins texts: the threads format records as they
  * finish instead of one thread formatting them all after the last model. */
 void batch_record_freeze(batch_record *r);
-/* The report as JSON text (the marker in OUT and the --report file hold the same). */
+/* The report as JSON text (OUT/unearth-batch.json and the --report file hold the same);
+ * `stopped` is why the batch ended early, NULL when it ran to its end. */
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
-                        const batch_summary *s);
+                        const batch_summary *s, const char *stopped);
 /* The closing summary on stderr, with the first reasons of what failed or was skipped. */
 void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds);
-/* Whether `dir` is an earlier batch output: it holds the marker, and only the files the
- * marker lists. */
-bool batch_owns(const char *dir, void *ctx);
+
+/* Whether the file at `path` is a batch report written for the output directory `output` (a
+ * --report FILE an earlier run of the batch wrote, which a resumed run may replace). */
+bool batch_report_is_for(const char *path, const char *output);
+
+/* ---- OUTDIR: the marker, in-place outputs, resuming (batch_outdir.c) ---- */
+
+/* The ownership marker: which command wrote OUT and every output it put there, one line each,
+ * appended before the output is renamed into place (docs/batch.md). */
+#define BATCH_MARKER "unearth-batch.marker"
+/* Each output is written here first, then renamed to its place: complete or absent. */
+#define BATCH_STAGING "unearth-batch.partial"
+
+typedef struct batch_outdir batch_outdir;
+
+/* Opens OUT for a batch: a new or empty directory, an earlier run of the same command (resumed
+ * unless --fresh), or an earlier batch output of other options (redone with --fresh or -f);
+ * anything else is refused. Prints why and returns the exit code when it cannot; 0 on success. */
+int batch_outdir_open(const cli_opts *o, const char *type, batch_outdir **out);
+const char *batch_outdir_root(const batch_outdir *od);
+/* When resuming: whether `model` (of `file`) has its output from an earlier run, complete and
+ * not older than the file (then it is kept, not converted again). */
+bool batch_outdir_kept(const batch_outdir *od, batch_record *file, const batch_record *model);
+/* Puts a model's output (and its companion when rec->companion names one) in place: staged,
+ * listed in the marker, renamed. 0, or the errno of what failed, with its path in `failed`. */
+int batch_outdir_put(batch_outdir *od, const batch_record *rec, const void *main, size_t main_size,
+                     const void *side, size_t side_size, char *failed, size_t failed_cap);
+/* Whether a write error means no later output can be written either (a full disk, a
+ * read-only or vanished OUT): the batch stops instead of trying every model. */
+bool batch_write_error_stops(int err);
+/* Whether OUT itself is gone (removed while the batch ran). */
+bool batch_outdir_gone(const batch_outdir *od);
+/* Whether a converted or kept model's files are really in OUT. */
+bool batch_outdir_present(const batch_outdir *od, const batch_record *rec);
+/* Writes OUT/unearth-batch.json (staged and renamed); 0 or the errno. */
+int batch_outdir_put_report(batch_outdir *od, const char *text);
+/* Ends the batch in OUT: after a complete run, outputs an earlier run listed that this one did
+ * not keep or write are removed and the marker is rewritten to list exactly what OUT holds;
+ * after a stop, the marker is left as it was appended. The staging folder goes either way. */
+void batch_outdir_close(batch_outdir *od, const batch_records *l, bool complete);
+/* Found nothing to convert: OUT is left as it was (a new OUT is removed again); frees od. */
+void batch_outdir_discard(batch_outdir *od);
 
 /* `convert -r`: type is "glb", "gltf" or "obj"; format_opts the --lod/--group options, each
  * given to the models whose format has it (format_opts.h). */

@@ -1,10 +1,10 @@
 /* unearth CLI — one model of a batch: through the registry to a scene, exported in memory, then
- * written straight into the batch's private output directory (no temp file, link or rename per
- * model: the whole directory is renamed into place once, at the end). */
+ * put in place in OUT (batch_outdir.c); a write error that no later output escapes (a full disk,
+ * a read-only or vanished OUT) stops the batch instead of failing every model after it. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/batch_run.h"
 #include "common/text.h"
@@ -30,26 +30,6 @@ static ue_result export_scene(const batch_run *run, const batch_record *rec, con
     return ue_gltf_export(s, &go, main_out, glb ? NULL : side_out, d);
 }
 
-/* The companion goes first, so a main file never names a missing one; a failure removes what
- * this model wrote, so OUT holds only files the report lists. */
-static ue_result write_outputs(const batch_run *run, const batch_record *rec, const batch_output *out,
-                               ue_diag *d) {
-    ue_result r = UE_OK;
-    bool side = rec->companion != NULL;
-    if (side) r = ue_outdir_put(run->out, rec->companion, out->side.data, out->side.size, d);
-    if (r == UE_OK) r = ue_outdir_put(run->out, rec->output, out->main.data, out->main.size, d);
-    if (r != UE_OK) {
-        char path[8300];
-        snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->output);
-        unlink(path);
-        if (side) {
-            snprintf(path, sizeof path, "%s/%s", run->out->temp_path, rec->companion);
-            unlink(path);
-        }
-    }
-    return r;
-}
-
 static void model_failed(batch_record *rec, ue_result r) {
     batch_record_fail(rec, r);
     batch_record_unname(rec);
@@ -72,10 +52,32 @@ bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found
     return false;
 }
 
-void batch_write_model(const batch_run *run, batch_record *rec, batch_output *out) {
-    ue_result r = write_outputs(run, rec, out, &rec->diag);
+/* Not written because the batch stopped: not done, not failed (the model is fine). */
+static void not_written(batch_record *rec) {
+    rec->status = BATCH_PENDING;
+    batch_record_unname(rec);
+}
+
+void batch_write_model(batch_run *run, batch_record *rec, batch_output *out) {
+    char failed[4200];
+    bool halted = atomic_load(&run->stopped);
+    int err = halted ? 0 : batch_outdir_put(run->od, rec, out->main.data, out->main.size, out->side.data,
+                                            out->side.size, failed, sizeof failed);
     ue_buf_free(&out->main);
     ue_buf_free(&out->side);
-    if (r == UE_OK) rec->status = BATCH_CONVERTED;
-    else model_failed(rec, r);
+    if (halted) {
+        not_written(rec);
+    } else if (!err) {
+        rec->status = BATCH_CONVERTED;
+    } else if (batch_write_error_stops(err)) {
+        if ((err == ENOENT || err == ENOTDIR) && batch_outdir_gone(run->od))
+            batch_stop(run, "%s no longer exists (removed while the batch ran)", batch_outdir_root(run->od));
+        else batch_stop(run, "%s/%s: cannot write: %s", batch_outdir_root(run->od), failed, strerror(err));
+        not_written(rec);
+    } else {
+        const char *why = err == EEXIST ? "a file that is no output of this batch stands there; left as it is"
+                                        : strerror(err);
+        ue_diag_add(&rec->diag, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, failed, "cannot write: %s", why);
+        model_failed(rec, UE_ERR_IO);
+    }
 }

@@ -72,8 +72,8 @@ static void safe_part(const char *part, size_t len, char *out, size_t cap) {
 
 /* Appends folder `part` to `dir`: the folder is shared with earlier models when it was given
  * out as a folder with this very spelling; a file of that name, or a folder whose name differs
- * only by case (another input's), makes it "part~2" and on. A new folder is made in the private
- * directory. */
+ * only by case (another input's), makes it "part~2" and on. A new folder is made below `root`
+ * (OUT). */
 static ue_result enter_dir(out_names *n, const char *root, char *dir, size_t cap, const char *part,
                            ue_diag *d) {
     size_t at = strlen(dir);
@@ -88,8 +88,10 @@ static ue_result enter_dir(out_names *n, const char *root, char *dir, size_t cap
         char full[4096];
         if (snprintf(full, sizeof full, "%s/%s", root, dir) >= (int)sizeof full) break;
         if (mkdir(full, 0755) != 0 && errno != EEXIST) {
+            int err = errno; /* kept for the caller: a full disk stops the batch */
             ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir, "cannot create directory: %s",
-                        strerror(errno));
+                        strerror(err));
+            errno = err;
             return UE_ERR_IO;
         }
         return out_names_add(n, dir, OUT_NAME_DIR);

@@ -1,6 +1,6 @@
 /* unearth CLI — what a batch says when it ends: the counts, the closing summary with the first
- * reasons, the JSON report (docs/batch.md, docs/schema/batch.schema.json), and how an earlier
- * batch output is recognised by the report it left in OUT. */
+ * reasons, the JSON report (docs/batch.md, docs/schema/batch.schema.json), and whether a --report
+ * file is one an earlier run of the batch wrote. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +17,11 @@ void batch_summarise(const batch_records *l, batch_summary *s) {
         if (r->kind == BATCH_FILE) s->files++;
         if (r->kind == BATCH_MODEL) s->models++;
         if (r->status == BATCH_CONVERTED) s->converted++;
+        else if (r->status == BATCH_KEPT) s->kept++;
         else if (r->status == BATCH_SKIPPED) s->skipped++;
-        else if (r->status == BATCH_FAILED || (r->kind == BATCH_MODEL && r->status == BATCH_PENDING)) s->failed++;
+        else if (r->status == BATCH_FAILED) s->failed++;
+        else if (r->status == BATCH_PENDING && r->kind == BATCH_MODEL) s->not_done_models++;
+        else if (r->status == BATCH_PENDING) s->not_done_files++;
     }
 }
 
@@ -50,7 +53,7 @@ static const char *kind_word(batch_kind k) {
 }
 
 static const char *status_word(const batch_record *r) {
-    static const char *const words[] = {"failed", "read", "converted", "skipped", "failed"};
+    static const char *const words[] = {"not_done", "read", "converted", "skipped", "failed", "kept"};
     return words[r->status];
 }
 
@@ -102,15 +105,17 @@ static json_t *summary_json(const batch_summary *s) {
     json_object_set_new(j, "converted", json_integer((json_int_t)s->converted));
     json_object_set_new(j, "skipped", json_integer((json_int_t)s->skipped));
     json_object_set_new(j, "failed", json_integer((json_int_t)s->failed));
+    json_object_set_new(j, "kept", json_integer((json_int_t)s->kept));
+    json_object_set_new(j, "not_done", json_integer((json_int_t)(s->not_done_models + s->not_done_files)));
     return j;
 }
 
-/* Every file the batch wrote, relative to OUT: what a later -f may replace. */
+/* Every output OUT holds, relative to it: converted now or kept from an earlier run. */
 static json_t *written_json(const batch_records *l) {
     json_t *files = json_array();
     for (size_t i = 0; i < l->count; i++) {
         const batch_record *r = l->items[i];
-        if (r->status != BATCH_CONVERTED) continue;
+        if (r->status != BATCH_CONVERTED && r->status != BATCH_KEPT) continue;
         json_array_append_new(files, text_json(r->output));
         if (r->companion) json_array_append_new(files, text_json(r->companion));
     }
@@ -148,7 +153,7 @@ static char *join_records(const char *frame, const batch_records *l) {
 }
 
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
-                        const batch_summary *s) {
+                        const batch_summary *s, const char *stopped) {
     json_t *j = json_object();
     json_object_set_new(j, "unearth_batch", json_integer(1));
     json_t *inputs = json_array();
@@ -158,6 +163,7 @@ char *batch_report_json(const cli_opts *o, const char *type, const batch_records
     json_object_set_new(j, "type", json_string(type));
     json_object_set_new(j, "mode", json_string(o->mode == UE_MODE_STRICT ? "strict" : "tolerant"));
     json_object_set_new(j, "summary", summary_json(s));
+    json_object_set_new(j, "stopped", stopped ? text_json(stopped) : json_null());
     json_object_set_new(j, "records", json_array());
     json_object_set_new(j, "files", written_json(l));
     char *frame = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -175,8 +181,7 @@ static void print_reasons(const batch_records *l, batch_status status, const cha
     size_t shown = 0, total = 0;
     for (size_t i = 0; i < l->count; i++) {
         const batch_record *r = l->items[i];
-        bool counted = r->status == status || (status == BATCH_FAILED && r->kind == BATCH_MODEL && r->status == BATCH_PENDING);
-        if (!counted) continue;
+        if (r->status != status) continue;
         if (total++ == 0) fprintf(stderr, "%s:\n", title);
         if (shown < REASONS_SHOWN) fprintf(stderr, "  %s: %s\n", r->input, r->reason[0] ? r->reason : "not converted"), shown++;
     }
@@ -184,32 +189,22 @@ static void print_reasons(const batch_records *l, batch_status status, const cha
 }
 
 void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds) {
-    fprintf(stderr, "batch: %zu models in %zu files: %zu converted, %zu skipped, %zu failed (%.1f s)\n",
-            s->models, s->files, s->converted, s->skipped, s->failed, seconds);
+    char kept[48] = "", not_done[80] = "";
+    if (s->kept) snprintf(kept, sizeof kept, ", %zu kept", s->kept);
+    if (s->not_done_models || s->not_done_files)
+        snprintf(not_done, sizeof not_done, ", not done: %zu models, %zu files", s->not_done_models, s->not_done_files);
+    fprintf(stderr, "batch: %zu models in %zu files: %zu converted%s, %zu skipped, %zu failed%s (%.1f s)\n",
+            s->models, s->files, s->converted, kept, s->skipped, s->failed, not_done, seconds);
     print_reasons(l, BATCH_FAILED, "failed");
     if (cli_shows(UE_SEV_INFO)) print_reasons(l, BATCH_SKIPPED, "skipped"); /* -v: a game holds many */
 }
 
-/* ---- recognising an earlier batch output --------------------------------------------------- */
+/* ---- an earlier --report file ----------------------------------------------------------------- */
 
-static bool listed(const char *rel, void *ctx) {
-    return !strcmp(rel, BATCH_MARKER) || batch_names_has((const batch_names *)ctx, rel);
-}
-
-bool batch_owns(const char *dir, void *ctx) {
-    (void)ctx;
-    char marker[4200];
-    snprintf(marker, sizeof marker, "%s/%s", dir, BATCH_MARKER);
-    json_t *j = json_load_file(marker, 0, NULL);
-    json_t *files = json_object_get(j, "files");
-    batch_names *names = batch_names_new();
-    bool ok = json_is_integer(json_object_get(j, "unearth_batch")) && json_is_array(files) && names;
-    for (size_t i = 0; ok && i < json_array_size(files); i++) {
-        const char *f = json_string_value(json_array_get(files, i));
-        ok = f && batch_names_reserve(names, f) == UE_OK;
-    }
-    ok = ok && ue_dir_holds_only(dir, listed, names);
-    batch_names_free(names);
+bool batch_report_is_for(const char *path, const char *output) {
+    json_t *j = json_load_file(path, 0, NULL);
+    const char *out = json_string_value(json_object_get(j, "output"));
+    bool ours = json_is_integer(json_object_get(j, "unearth_batch")) && out && !strcmp(out, output);
     json_decref(j);
-    return ok;
+    return ours;
 }

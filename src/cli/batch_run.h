@@ -4,6 +4,7 @@
 #define UE_CLI_BATCH_RUN_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "cli/batch.h"
 #include "common/io.h"
@@ -38,7 +39,11 @@ typedef struct batch_run {
     const cli_opts *o;
     cli_format_opts *format_opts;
     const char *type;            /* "glb", "gltf" or "obj" */
-    const ue_outdir *out;        /* files are put into out->temp_path */
+    batch_outdir *od;            /* OUT: outputs go in place, listed in its marker */
+    /* set once by the first write error that no later output escapes (a full disk, a read-only
+     * or vanished OUT): no new model is started, and nothing more is written */
+    atomic_int stopped;
+    char stop_reason[600];
     /* the jobs: jobs[next..count) wait, in input order; guarded by lock */
     batch_job *jobs;
     size_t count, jobs_cap, next, waiting;
@@ -62,8 +67,14 @@ typedef struct batch_run {
 /* Converts one model into memory (any thread) and frees its bytes; false when it failed, and
  * then rec is marked failed and `out` holds nothing. */
 bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found *model, batch_output *out);
-/* Writes a converted model's files into the private directory, sets rec converted or failed,
- * and frees `out`. */
-void batch_write_model(const batch_run *run, batch_record *rec, batch_output *out);
+/* Puts a converted model's files in place in OUT, sets rec converted, failed, or (after a stop)
+ * still pending, and frees `out`. */
+void batch_write_model(batch_run *run, batch_record *rec, batch_output *out);
+/* Stops the batch (the first call's reason is kept): a write error no later output escapes. */
+void batch_stop(batch_run *run, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 #endif

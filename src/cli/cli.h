@@ -34,6 +34,7 @@ typedef struct cli_opts {
     const char *report;     /* convert -r --report FILE.json */
     bool follow_links;      /* convert -r --follow-links: enter linked directories (once each) */
     bool no_animation_pointer; /* convert --no-animation-pointer: glTF without pointer channels */
+    bool fresh, resume;     /* convert -r --fresh / --resume: redo or continue an earlier batch */
     const char *like;       /* texm --like FILE: the Texm whose format and flags are copied */
     const char *pixel_format; /* texm --pixel-format F, a checked choice, NULL if absent */
     long mip_levels;        /* texm --mip-levels N (0 = full chain) when mip_levels_given */
@@ -171,6 +172,7 @@ typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS, OPT_REPORT,
     OPT_FOLLOW_LINKS, OPT_DATA, OPT_NO_ANIMATION_POINTER,
+    OPT_FRESH, OPT_RESUME, /* convert -r */
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */
     OPT_LEVEL, /* pack */

@@ -796,8 +796,9 @@ int cmd_convert(const cli_opts *o) {
     }
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
-    if (!o->recursive && (o->report || o->follow_links))
-        return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : "--follow-links");
+    if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
+        return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
+                               : o->fresh ? "--fresh" : "--resume");
     cli_format_opts format_opts;
     cli_format_opts_init(&format_opts, o);
     /* One cache for the whole run: a model's companions are read once, not once per model. */

@@ -69,6 +69,13 @@ static const cli_option_def option_table[] = {
     {OPT_FOLLOW_LINKS, NULL, "--follow-links", 0, NULL, NO_RANGE, NULL,
      "with -r: enter symbolic links to directories, each directory once\n"
      "(default: links to directories are reported and skipped)"},
+    {OPT_FRESH, NULL, "--fresh", 0, NULL, NO_RANGE, NULL,
+     "with -r: convert every model again, replacing an earlier batch's\n"
+     "outputs in OUT (default: continue it when the same command wrote it)"},
+    {OPT_RESUME, NULL, "--resume", 0, NULL, NO_RANGE, NULL,
+     "with -r: keep each output an earlier run of the same command left\n"
+     "complete and newer than its input; refuse an OUT of other options\n"
+     "(the default when OUT's marker names this command)"},
     {OPT_LIKE, NULL, "--like", 1, "ORIG", NO_RANGE, NULL,
      "the Texm being replaced (a file or ARCHIVE:ENTRY): its pixel format,\n"
      "flags, mip count and Page rects are kept (default: 8888, full chain)"},
@@ -175,23 +182,26 @@ static const cli_verb_def verb_table[] = {
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
          BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
-         BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER),
+         BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER) | BIT(OPT_FRESH) |
+         BIT(OPT_RESUME),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
      "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
      "                [--scale S] [--format F] [--no-animation-pointer] [-j N] [-f]\n"
      "                [--strict|--tolerant] [-q|-v]\n"
-     "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links] [-j N]\n"
-     "                [--data DIR] [--scale S] ...",
+     "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links]\n"
+     "                [--fresh|--resume] [-j N] [--data DIR] [--scale S] ...",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n"
      "With -r (a batch), OUTDIR mirrors the inputs: models/robot.msh -> OUTDIR/models/robot.glb,\n"
      "a.rlb:robot.msh -> OUTDIR/a.rlb/robot.glb (several DIRs: each one's name first). A progress\n"
      "bar when stderr is a terminal, a closing summary, OUTDIR/unearth-batch.json (the report);\n"
-     "a failure never stops the batch, exit 1 when anything failed, 130 when interrupted\n"
-     "(nothing written). OUTDIR appears whole at the end (docs/batch.md).\n"
+     "a failure never stops the batch, exit 1 when anything failed. Each output lands whole and\n"
+     "is listed in OUTDIR's marker: an interrupt (exit 130), a full disk or a read-only OUTDIR\n"
+     "(exit 3, at once) keep what is finished, and the same command continues (--fresh redoes\n"
+     "everything; docs/batch.md).\n"
      "Without -r, a convert that writes several models shows the same bar and summary.\n"
      "Into a directory each model is named after its entry or file (a PKX's model after the\n"
      "PKX: creature.glb); a name taken, in any letter case, gets ~2, ~3 (docs/text.md). With\n"

@@ -155,6 +155,8 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_MIPS: o->mips = true; break;
     case OPT_REPORT: o->report = values[0]; break;
     case OPT_FOLLOW_LINKS: o->follow_links = true; break;
+    case OPT_FRESH: o->fresh = true; break;
+    case OPT_RESUME: o->resume = true; break;
     case OPT_NO_ANIMATION_POINTER: o->no_animation_pointer = true; break;
     case OPT_LIKE: o->like = values[0]; break;
     case OPT_PIXEL_FORMAT: o->pixel_format = values[0]; break;
@@ -226,6 +228,8 @@ static int check_complete(const parse_state *ps) {
     if ((ps->seen & both) == both) return cli_usage_error(v->name, "--strict and --tolerant exclude each other");
     both = (1ul << OPT_QUIET) | (1ul << OPT_VERBOSE);
     if ((ps->seen & both) == both) return cli_usage_error(v->name, "-q and -v exclude each other");
+    both = (1ul << OPT_FRESH) | (1ul << OPT_RESUME);
+    if ((ps->seen & both) == both) return cli_usage_error(v->name, "--fresh and --resume exclude each other");
     int hint = cli_hint_missing_output(v, o);
     if (hint) return hint;
     if (!v->inputs && o->input_count)

@@ -614,7 +614,8 @@ ue_result ue_output_check_input(const char *output, const char *input, ue_diag *
 /* Walks `dir`/`rel`; counts the listed files it holds, so that an empty subdirectory (which
  * no writer of ours leaves) makes the tree foreign. */
 static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
-                                bool (*listed)(const char *, void *), void *ctx, size_t *files) {
+                                bool (*listed)(const char *, void *), void *ctx, bool empty_ok,
+                                size_t *files) {
     char full[PATH_MAX];
     if (snprintf(full, sizeof full, "%s%s%s", dir, rel_len ? "/" : "", rel) >= (int)sizeof full)
         return false;
@@ -637,7 +638,8 @@ static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
         snprintf(path, sizeof path, "%s/%s", dir, rel);
         if (lstat(path, &st) != 0) ok = false;
         else if (S_ISDIR(st.st_mode))
-            ok = dir_walk_holds_only(dir, rel, child_len, listed, ctx, &inside) && inside > 0;
+            ok = dir_walk_holds_only(dir, rel, child_len, listed, ctx, empty_ok, &inside) &&
+                 (inside > 0 || empty_ok);
         else if (S_ISREG(st.st_mode) && listed(rel, ctx)) inside = 1;
         else ok = false;
         *files += inside;
@@ -650,7 +652,13 @@ static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
 bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx) {
     char rel[PATH_MAX] = "";
     size_t files = 0;
-    return dir_walk_holds_only(dir, rel, 0, listed, ctx, &files);
+    return dir_walk_holds_only(dir, rel, 0, listed, ctx, false, &files);
+}
+
+bool ue_dir_holds_only_or_empty(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx) {
+    char rel[PATH_MAX] = "";
+    size_t files = 0;
+    return dir_walk_holds_only(dir, rel, 0, listed, ctx, true, &files);
 }
 
 static bool dir_is_empty(const char *path) {

@@ -62,6 +62,9 @@ typedef struct ue_outdir_owner {
  * accepted by `listed`, given its path relative to `dir`; false on any other kind of file and
  * on an empty subdirectory. */
 bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
+/* The same, but empty subdirectories are allowed: a writer that lists its outputs as they
+ * land (a batch) may have made a folder for an output that an interrupt left unwritten. */
+bool ue_dir_holds_only_or_empty(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
 
 /* A directory written as a unit: files go into a hidden temp directory next to `final_path`,
  * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. */

@@ -66,7 +66,7 @@ grep -qx 'mtllib robot~2.mtl' "$T/c1o/robot~2.obj" && ok || bad "robot~2.obj nam
 # convert -r: the same rule inside the archive's folder
 mkdir -p "$T/in1"; cp "$P/twin.rlb" "$T/in1/"
 expect_rc 0 "$UE" convert -r "$T/in1" -o "$T/r1"
-check "convert -r names" "$(files "$T/r1")" "twin.rlb/ROBOT.glb twin.rlb/robot~2.glb unearth-batch.json "
+check "convert -r names" "$(files "$T/r1")" "twin.rlb/ROBOT.glb twin.rlb/robot~2.glb unearth-batch.json unearth-batch.marker "
 expect_rc 0 "$UE" convert "$T/in1/twin.rlb:robot.msh" -o "$T/one1.glb"   # no Material.lib beside it here
 cmp -s "$T/r1/twin.rlb/robot~2.glb" "$T/one1.glb" && ok || bad "robot~2.glb of the batch is not robot.msh's"
 
@@ -84,7 +84,7 @@ for n in ROBOT robot РОБОТ робот Models/robot models/robot; do cp "$P/
 expect_rc 0 "$UE" convert -r "$F" -o "$T/r2"
 # byte order: "Models" < "ROBOT.msh" < "models" < "robot.msh" < "РОБОТ" (D0 A0) < "робот" (D1 80)
 check "convert -r folder names" "$(files "$T/r2")" \
-  "Models/robot.glb ROBOT.glb models~2/robot.glb robot~2.glb unearth-batch.json РОБОТ.glb робот~2.glb "
+  "Models/robot.glb ROBOT.glb models~2/robot.glb robot~2.glb unearth-batch.json unearth-batch.marker РОБОТ.glb робот~2.glb "
 check "convert -r: no case clash" "$(case_clashes "$T/r2")" ""
 expect_rc 0 "$UE" convert "$F/ROBOT.msh" "$F/robot.msh" "$F/РОБОТ.msh" "$F/робот.msh" -o "$T/c2"
 check "convert files names" "$(files "$T/c2")" "ROBOT.glb robot~2.glb РОБОТ.glb робот~2.glb "
@@ -92,7 +92,7 @@ check "convert files: no case clash" "$(case_clashes "$T/c2")" ""
 # -f: a second run gives the same names (they depend on the inputs only)
 expect_rc 0 "$UE" convert -r "$F" -o "$T/r2" -f -j 2
 check "convert -r again, -j 2" "$(files "$T/r2")" \
-  "Models/robot.glb ROBOT.glb models~2/robot.glb robot~2.glb unearth-batch.json РОБОТ.glb робот~2.glb "
+  "Models/robot.glb ROBOT.glb models~2/robot.glb robot~2.glb unearth-batch.json unearth-batch.marker РОБОТ.glb робот~2.glb "
 
 # ---- creatures are named after the entry that holds them, not "model.dat" --------------------
 expect_rc 0 "$UE" convert "$G/creature.pkx" -o "$T/n1/"
@@ -118,7 +118,7 @@ expect_rc 0 "$UE" convert "$T/in3/chain.fsys" "$T/in3/beast.lzss" -o "$T/n4"
 grep -q 'chain.fsys:creature.pkx:decoded.pkx:model.dat -> .*/n4/creature.glb' "$T/err" && ok || bad "FSYS chain: $(cat "$T/err")"
 grep -q 'beast.lzss:decoded.pkx:model.dat -> .*/n4/beast.glb' "$T/err" && ok || bad "LZSS chain: $(cat "$T/err")"
 expect_rc 0 "$UE" convert -r "$T/in3" -o "$T/r4"
-check "convert -r chains" "$(files "$T/r4")" "beast.glb chain.fsys/creature.glb creature.glb unearth-batch.json "
+check "convert -r chains" "$(files "$T/r4")" "beast.glb chain.fsys/creature.glb creature.glb unearth-batch.json unearth-batch.marker "
 cmp -s "$T/r4/chain.fsys/creature.glb" "$T/n1/creature.glb" && ok || bad "the chained creature differs"
 
 # ---- format options in a run of several models: given where they apply, noted once ----------
