@@ -14,6 +14,9 @@ size_t ue_utf8_encode(uint32_t cp, char seq[4]);
 /* Copies NUL-terminated text, cutting before a UTF-8 character that would not fit whole.
  * Returns the output length. */
 size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
+/* `in` with control bytes (newline included) and bytes that are not UTF-8 as \xNN, so that it
+ * prints on one line; cuts before an escape or character that would not fit. Returns the length. */
+size_t ue_text_printable(const char *in, char *out, size_t out_size);
 /* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
  * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes
  * that are not UTF-8 become '_'. A result made only of dots (".", "..") becomes "" so the
