@@ -227,16 +227,21 @@ char cli_ascii_lower(char c);
 
 /* Usage hints (src/cli/hints.c): each returns 0 when it does not apply, else prints the one-line
  * usage error with its hint and returns EXIT_USAGE. */
-/* `unearth FILE VERB ...` or `unearth FILE`: the command with the verb first. */
+/* `unearth FILE VERB ...` (the verb maybe misspelled) or a lone `unearth FILE` (info): the command
+ * with the verb first; any other command line starting with a file: that the verb comes first. */
 int cli_hint_file_first(int argc, char **argv);
-/* A required -o missing while a surplus or non-existent last input looks like the output. */
+/* A required -o missing while there are more words than inputs: the last word is offered as -o
+ * only when it names nothing on disk, no archive entry, and reads as the verb's output. */
 int cli_hint_missing_output(const cli_verb_def *v, const cli_opts *o);
 /* --data naming no directory. */
 int cli_hint_data_dir(const char *verb, const char *data);
 /* pack given a file (an archive: extract it first). */
 int cli_hint_pack_input(const char *input, const char *output);
-/* convert -o robot.fbx / robot.png / robot.msh: a file type convert does not write. */
+/* convert -o robot.fbx / robot.png / robot.msh (or another game file): a type convert does not write. */
 int cli_hint_output_type(const char *verb, const char *output);
+/* How many words after `word` are its values when it names an option ("-o" 1, "--translate" 3,
+ * "--lod=1" and non-options 0): the command-line walks outside the parser skip them. */
+int cli_values_after(const char *word);
 /* The closest of `candidates` to `word` when it is a plausible typo of it, else NULL. */
 const char *cli_closest(const char *word, const char *const *candidates, size_t count);
 /* Prints "unearth: VERB: MESSAGE; see 'unearth VERB --help'" (one line) and returns EXIT_USAGE;
@@ -246,6 +251,8 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* cli_closest among the verbs' names. */
+const char *cli_closest_verb(const char *word);
 /* The usage error for a verb that does not exist, with the nearest verb when there is one. */
 int cli_unknown_verb(const char *name);
 /* Parses the whole command line into `o` (free with cli_opts_free) and picks the verb. */

@@ -47,13 +47,17 @@ const char *cli_closest(const char *word, const char *const *candidates, size_t 
     return extensions == 1 ? extended : NULL;
 }
 
-int cli_unknown_verb(const char *name) {
+const char *cli_closest_verb(const char *word) {
     size_t count;
     const cli_verb_def *verbs = cli_verbs(&count);
     const char *names[16];
     size_t n = 0;
     for (size_t i = 0; i < count && n < sizeof names / sizeof names[0]; i++) names[n++] = verbs[i].name;
-    const char *near = cli_closest(name, names, n);
+    return cli_closest(word, names, n);
+}
+
+int cli_unknown_verb(const char *name) {
+    const char *near = cli_closest_verb(name);
     if (near) return cli_usage_error(NULL, "unknown verb %s (did you mean %s?)", name, near);
     return cli_usage_error(NULL, "unknown verb %s", name);
 }
@@ -209,13 +213,25 @@ static int take_option(parse_state *ps, int argc, char **argv, int *i) {
 
 /* ---- the whole command line ---- */
 
+/* The option `word` names ("--lod" or "--lod=1"), or NULL; *inline_value: its value follows '='. */
+static const cli_option_def *option_word(const char *word, bool *inline_value) {
+    const char *eq = strchr(word, '=');
+    *inline_value = eq != NULL;
+    return find_option(word, eq ? (size_t)(eq - word) : strlen(word));
+}
+
+int cli_values_after(const char *word) {
+    bool inline_value;
+    const cli_option_def *opt = option_word(word, &inline_value);
+    return opt && !inline_value ? opt->value_count : 0;
+}
+
 /* -h/--help anywhere before `--` (values of other options skipped) asks for the verb's help. */
 static bool wants_help(int argc, char **argv) {
-    for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
-        const char *a = argv[i], *eq = strchr(a, '=');
-        const cli_option_def *opt = find_option(a, eq ? (size_t)(eq - a) : strlen(a));
+    for (int i = 2; i < argc && strcmp(argv[i], "--"); i += 1 + cli_values_after(argv[i])) {
+        bool inline_value;
+        const cli_option_def *opt = option_word(argv[i], &inline_value);
         if (opt && opt->id == OPT_HELP) return true;
-        if (opt && !eq) i += opt->value_count;
     }
     return false;
 }

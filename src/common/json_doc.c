@@ -61,27 +61,6 @@ static void *arena_alloc(ue_jdoc *doc, size_t n) {
     return out;
 }
 
-/* The message made printable: it may quote a key or a byte of hostile input, so control bytes
- * and bytes that are no UTF-8 (a character cut by the buffer's end too) become \xNN. */
-static void printable(char *text, size_t cap) {
-    char out[sizeof ((ue_jdoc_error *)0)->text];
-    size_t o = 0, len = strlen(text);
-    for (size_t i = 0; i < len;) {
-        unsigned char c = (unsigned char)text[i];
-        uint32_t cp;
-        size_t n = c < 0x80 ? 1 : ue_utf8_decode(text + i, len - i, &cp);
-        bool plain = n > 0 && c >= 0x20 && c != 0x7F;
-        size_t need = plain ? n : 4;
-        if (o + need >= sizeof out || o + need >= cap) break;
-        if (plain) memcpy(out + o, text + i, n);
-        else snprintf(out + o, 5, "\\x%02X", c);
-        o += need;
-        i += plain ? n : 1;
-    }
-    out[o] = 0;
-    memcpy(text, out, o + 1);
-}
-
 static bool fail_at(parser *ps, const char *at, const char *fmt, ...) {
     if (ps->failed) return false;
     ps->failed = true;
@@ -97,7 +76,11 @@ static bool fail_at(parser *ps, const char *at, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(e->text, sizeof e->text, fmt, ap);
     va_end(ap);
-    printable(e->text, sizeof e->text);
+    /* The message may quote a key or a byte of hostile input (a character cut by the buffer's
+     * end too): printed as it is, it could break its line. */
+    char shown[sizeof e->text];
+    ue_text_printable(e->text, shown, sizeof shown);
+    memcpy(e->text, shown, sizeof shown);
     return false;
 }
 

@@ -2,6 +2,7 @@
  * prints or writes is UTF-8. Never splits a multi-byte sequence when the output is full. */
 #define _POSIX_C_SOURCE 200809L /* newlocale, uselocale */
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,25 @@ size_t ue_utf8_copy(const char *in, char *out, size_t out_size) {
         if (len == 0) len = 1; /* not UTF-8: copy the byte, the caller's text was already so */
         if (!put_whole(out, out_size, &o, in + i, len)) break;
         i += len;
+    }
+    out[o] = 0;
+    return o;
+}
+
+/* Control bytes and bytes that are no UTF-8 become \xNN: text of hostile origin (a key of a
+ * damaged file, a file name from the command line) then stays on its one line of a message. */
+size_t ue_text_printable(const char *in, char *out, size_t out_size) {
+    size_t o = 0, len = strlen(in);
+    if (out_size == 0) return 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)in[i];
+        uint32_t cp;
+        size_t n = c < 0x80 ? 1 : ue_utf8_decode(in + i, len - i, &cp);
+        bool plain = n > 0 && c >= 0x20 && c != 0x7F;
+        char seq[5];
+        if (!plain) snprintf(seq, sizeof seq, "\\x%02X", c);
+        if (!put_whole(out, out_size, &o, plain ? in + i : seq, plain ? n : 4)) break;
+        i += plain ? n : 1;
     }
     out[o] = 0;
     return o;

@@ -24,8 +24,26 @@ expect_usage "unearth: parkan/robot.msh is a file, not a verb; the verb comes fi
 expect_usage "unearth: parkan is a directory, not a verb; the verb comes first (did you mean 'unearth convert parkan -r -o out'?); see 'unearth --help'" \
   "$UE" parkan convert -r -o out
 # a lone directory has no obvious verb, and a word that names nothing is an unknown verb
-expect_usage "unearth: unknown verb parkan; see 'unearth --help'" "$UE" parkan
+NO_GUESS="the verb comes first (unearth VERB [options] INPUT...); see 'unearth --help'"
+expect_usage "unearth: parkan is a directory, not a verb; $NO_GUESS" "$UE" parkan
 expect_usage "unearth: unknown verb nosuch.msh; see 'unearth --help'" "$UE" nosuch.msh info
+# a command ending in an option that takes values (its values missing) has no verb to move
+for tail in "-o" "--lod" "--output" "--rename-node a" "--translate 1 2" "--replace-slot 0" "-o r.glb --lod"; do
+  # shellcheck disable=SC2086 # the words of $tail are separate arguments
+  expect_usage "unearth: parkan/robot.msh is a file, not a verb; $NO_GUESS" "$UE" parkan/robot.msh $tail
+done
+# info only for a lone file: it takes no -o, and `--` ends the words that may be verbs
+expect_usage "unearth: parkan/robot.msh is a file, not a verb; $NO_GUESS" "$UE" parkan/robot.msh -o r.glb
+expect_usage "unearth: parkan/robot.msh is a file, not a verb; $NO_GUESS" "$UE" parkan/robot.msh -- info
+# a misspelled verb after the file is corrected and moved; an existing file of that name is an input
+expect_usage "unearth: parkan/robot.msh is a file, not a verb; the verb comes first (did you mean 'unearth convert parkan/robot.msh -o r.glb'?); see 'unearth --help'" \
+  "$UE" parkan/robot.msh convrt -o r.glb
+expect_usage "unearth: parkan/robot.msh is a file, not a verb; the verb comes first (did you mean 'unearth extract parkan/robot.msh -o x'?); see 'unearth --help'" \
+  "$UE" parkan/robot.msh -o x extrcat
+cp "$R" convrt
+expect_usage "unearth: parkan/robot.msh is a file, not a verb; $NO_GUESS" "$UE" parkan/robot.msh convrt -o r.glb
+rm convrt
+[ ! -e r.glb ] && [ ! -e x ] && ok || bad "a verb hint wrote an output"
 # the suggestion is a command the shell runs as it is, quotes included
 cp "$R" "my robot's.msh"
 expect_usage "" "$UE" "my robot's.msh" convert -o 'out dir/r.glb'
@@ -34,6 +52,21 @@ suggested=$(sed -n "s/.*(did you mean '\\(.*\\)'?); see 'unearth --help'\$/\\1/p
 expect_rc 0 bash -c "${suggested/unearth/\"\$0\"}" "$UE"
 expect_rc 0 "$UE" convert "my robot's.msh" -o "$T/direct.glb"
 cmp -s "out dir/r.glb" "$T/direct.glb" && ok || bad "the suggested command did not convert the file"
+# a name with a newline is shown escaped on the message's one line, and no command is suggested
+# (it could not be pasted as one line)
+cp "$R" "$(printf 'new\nline.msh')"
+expect_usage "unearth: new\\x0Aline.msh is a file, not a verb; $NO_GUESS" "$UE" "$(printf 'new\nline.msh')" convert -o r.glb
+expect_usage "unearth: convert: --data no\\x0Athere: no such directory; see 'unearth convert --help'" \
+  "$UE" convert "$R" -o "$T/nl.glb" --data "$(printf 'no\nthere')"
+# a suggestion too long for the message is dropped whole, never cut inside a quoted word
+x960=$(printf '%0960d' 0)
+expect_usage "" "$UE" parkan/robot.msh convert -o "$T/${x960:${#T}}'q.glb"
+suggested=$(sed -n "s/.*(did you mean '\\(.*\\)'?); see 'unearth --help'\$/\\1/p" "$T/err")
+[ "$suggested" = "unearth convert parkan/robot.msh -o '$T/${x960:${#T}}'\\''q.glb'" ] && ok || bad "long suggestion: $(cat "$T/err")"
+for extra in 30 300; do
+  expect_usage "unearth: parkan/robot.msh is a file, not a verb; $NO_GUESS" \
+    "$UE" parkan/robot.msh convert -o "$T/${x960:${#T}}$(printf "%0${extra}d" 0)'q.glb"
+done
 
 # ---- an output without -o -------------------------------------------------------------------
 expect_usage "unearth: extract: -o DIR is required (did you mean -o objs?); see 'unearth extract --help'" \
@@ -41,10 +74,31 @@ expect_usage "unearth: extract: -o DIR is required (did you mean -o objs?); see 
 expect_usage "unearth: convert: -o OUT is required (did you mean -o r.glb?); see 'unearth convert --help'" \
   "$UE" convert parkan/robot.msh r.glb
 expect_usage "unearth: demo: -o DIR is required (did you mean -o d2?); see 'unearth demo --help'" "$UE" demo d2
-# two existing inputs are inputs: no guess
+expect_usage "unearth: convert: -o OUT is required (did you mean -o models?); see 'unearth convert --help'" \
+  "$UE" convert parkan/robot.msh models
+expect_usage "unearth: edit: -o OUT is required (did you mean -o r2.msh?); see 'unearth edit --help'" \
+  "$UE" edit parkan/robot.msh r2.msh --scale 2
+# no guess for a word that is an input: an existing file, an entry of an existing archive (by
+# name or #N), a misspelled input (not an output's name), an existing file after extract's input
+for last in parkan/objects.rlb parkan/objects.rlb:robot.msh 'gamecube/creature.fsys#0' \
+            parkan/objects.rlb:nosuch.msh typo.msh typo.PKX; do
+  expect_usage "unearth: convert: -o OUT is required; see 'unearth convert --help'" \
+    "$UE" convert parkan/robot.msh "$last"
+done
+expect_usage "unearth: extract: -o DIR is required; see 'unearth extract --help'" \
+  "$UE" extract parkan/objects.rlb parkan/textures_demo.lib
+expect_usage "unearth: extract: -o DIR is required; see 'unearth extract --help'" \
+  "$UE" extract parkan/objects.rlb objs.glb
+expect_usage "unearth: demo: -o DIR is required; see 'unearth demo --help'" "$UE" demo parkan
+expect_usage "unearth: edit: -o OUT is required; see 'unearth edit --help'" \
+  "$UE" edit parkan/robot.msh r2.glb --scale 2
+ln -s nowhere dangling.glb          # a link is something on disk, even one that leads nowhere
 expect_usage "unearth: convert: -o OUT is required; see 'unearth convert --help'" \
-  "$UE" convert parkan/robot.msh parkan/objects.rlb
-[ ! -e objs ] && [ ! -e r.glb ] && [ ! -e d2 ] && ok || bad "a usage error wrote an output"
+  "$UE" convert parkan/robot.msh dangling.glb
+rm dangling.glb
+for out in objs r.glb d2 models r2.msh typo.msh typo.PKX objs.glb r2.glb nowhere; do
+  [ ! -e "$out" ] && ok || bad "a usage error wrote $out"
+done
 
 # ---- choices in any letter case ---------------------------------------------------------------
 expect_rc 0 "$UE" convert "$R" -o "$T/lower" --format obj
@@ -74,11 +128,14 @@ expect_usage "unearth: convert: --data $T/missing: no such directory; see 'unear
 [ ! -e "$T/d1.glb" ] && [ ! -e "$T/d1" ] && ok || bad "a refused --data wrote an output"
 expect_rc 0 "$UE" convert "$R" -o "$T/d2.glb" --data "$T/demo/parkan"
 # every verb that takes --data checks it (the help's option list names them)
+data_verbs=0
 for v in $("$UE" help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
   "$UE" help --options "$v" | grep -q '^--data ' || continue
+  data_verbs=$((data_verbs + 1))
   "$UE" "$v" "$R" -o "$T/any_$v" --data "$T/missing" >"$T/out" 2>"$T/err"
   [ $? = 2 ] && grep -q -- "--data $T/missing: no such directory" "$T/err" && ok || bad "$v ignores a missing --data"
 done
+[ "$data_verbs" -ge 1 ] && ok || bad "the help names no verb that takes --data"
 
 # ---- pack given an archive ---------------------------------------------------------------------
 expect_usage "unearth: pack: parkan/objects.rlb is an archive (nres), not a directory: pack takes the directory that \`extract\` writes; run 'unearth extract parkan/objects.rlb -o DIR' first, then 'unearth pack DIR -o $T/p.rlb'; see 'unearth pack --help'" \
@@ -99,6 +156,12 @@ expect_usage "unearth: convert: -o $T/r.fbx: convert writes .glb, .gltf or .obj 
 expect_usage "unearth: convert: -o $T/r.PNG: convert writes models as .glb, .gltf or .obj (or, for several models, a directory); textures become PNG files with 'unearth textures IN -o DIR'; see 'unearth convert --help'" \
   "$UE" convert "$R" -o "$T/r.PNG"
 [ ! -e "$T/r.fbx" ] && [ ! -e "$T/r.PNG" ] && ok || bad "convert -o r.fbx wrote something"
+# the games' own files are not convert's to write, in any letter case
+for out in r.msh r.MSH r.Dat r.pkx r.fsys r.tex r.rlb; do
+  expect_usage "unearth: convert: -o $T/$out: convert writes .glb, .gltf or .obj (or, for several models, a directory), not game files; a glTF becomes a Parkan model with 'unearth import IN.glb -o OUT.msh', and 'unearth edit' changes one; see 'unearth convert --help'" \
+    "$UE" convert "$R" -o "$T/$out"
+  [ ! -e "$T/$out" ] && ok || bad "convert -o $out wrote something"
+done
 mkdir "$T/v.fbx"                       # an existing directory is what the user named
 expect_rc 0 "$UE" convert "$R" -o "$T/v.fbx"
 [ -f "$T/v.fbx/robot.glb" ] && ok || bad "convert into the directory v.fbx"
