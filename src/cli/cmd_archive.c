@@ -602,7 +602,8 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     ue_result r = container_check(o, path, &a, &d, &t);
     char outer[4096];
     ue_entry_info entry;
-    if (r != UE_OK && has_code(&d, "archive.unknown") && find_archive_entry(path, o->mode, outer, sizeof outer, &entry)) {
+    if (r != UE_OK && !a && has_code(&d, "archive.unknown") &&
+        find_archive_entry(path, o->mode, outer, sizeof outer, &entry)) {
         ue_diag_free(&d);
         return validate_unread_entry(o, path, outer, &entry, report);
     }
