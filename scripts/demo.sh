@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's main job: write the built-in sample pack, run the container pipeline on every
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
-# input is never overwritten, then convert every model to glTF (and the robot to OBJ), show the
-# creature's animation clips, import a glTF back into an MSH and into its archive, and write
-# the textures as PNG.
+# input is never overwritten, an archive's models and one entry's bytes (cat), then convert
+# several models at once and every model of the pack twice (the second run keeps every output),
+# the robot to OBJ, show the creature's animation clips, import a glTF back into an MSH and into
+# its archive, and write the textures as PNG. Each step checks what it shows and fails loudly.
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -21,7 +22,7 @@ find "$PACK" -type f | sort | while read -r f; do
   "$UE" validate "$f"
   "$UE" extract "$f" -o "$WORK/$name.extracted" -f -q
   "$UE" pack "$WORK/$name.extracted" -o "$WORK/$name" -f -q
-  cmp "$f" "$WORK/$name" && echo "extract → pack: byte-identical"
+  cmp "$f" "$WORK/$name"; echo "extract → pack: byte-identical"
   "$UE" roundtrip "$f"
 done
 
@@ -29,10 +30,38 @@ echo "== never lose a file: an output that is an input is refused, -f or not"
 A="$PACK/parkan/objects.rlb"
 before="$(cksum < "$A")"
 if "$UE" extract "$A" -o "$A" -f; then echo "extract onto its own input was not refused" >&2; exit 1; fi
-[ "$(cksum < "$A")" = "$before" ] && echo "refused (exit 2); $A is unchanged"
+[ "$(cksum < "$A")" = "$before" ] || { echo "$A changed" >&2; exit 1; }
+echo "refused (exit 2); $A is unchanged"
+
+echo "== an archive's models (unearth info), and one entry's bytes (unearth cat)"
+models_in_a="$("$UE" info "$A" | sed -n '/^  models /,$p')"
+echo "$models_in_a"
+grep -q '^    ROBOT\.msh (msh): [0-9]* nodes' <<<"$models_in_a" || { echo "info $A lists no ROBOT.msh" >&2; exit 1; }
+"$UE" cat "$A:robot.wea" -o "$WORK/robot.wea" -f
+payload="$(python3 -c 'import json, sys
+print(next(e["file"] for e in json.load(open(sys.argv[1]))["entries"] if e["name"] == "robot.wea"))' \
+  "$WORK/objects.rlb.extracted/manifest.json")"
+cmp "$WORK/robot.wea" "$WORK/objects.rlb.extracted/$payload"
+echo "cat $A:robot.wea: the bytes extract wrote ($payload)"
+
+echo "== several models in one convert: names kept apart, a summary, each option where it applies"
+several="$("$UE" convert "$A" "$PACK/parkan/robot.msh" "$PACK/gamecube/creature.fsys" -o "$OUT/several" -f --lod all 2>&1)"
+echo "$several"
+grep -q '^batch: 3 models in 3 files: 3 converted, 0 skipped, 0 failed' <<<"$several" \
+  && grep -q -- '--lod ignored for 1 HAL SysDolphin .dat model ' <<<"$several" \
+  && [ -s "$OUT/several/ROBOT.glb" ] && [ -s "$OUT/several/robot~2.glb" ] && [ -s "$OUT/several/creature.glb" ] \
+  || { echo "convert of several models: not the summary and outputs expected" >&2; exit 1; }
 
 echo "== models"
 "$UE" convert -r "$PACK" -o "$OUT/converted" -f   # the robot (animated, textured) and the creature
+echo "-- the same command again continues the batch: every finished output is kept, none rewritten"
+touch "$WORK/before_second_run"
+again="$("$UE" convert -r "$PACK" -o "$OUT/converted" -f 2>&1)"
+echo "$again"
+grep -q '^batch: \([1-9][0-9]*\) models in [0-9]* files: 0 converted, \1 kept, [0-9]* skipped, 0 failed' <<<"$again" \
+  || { echo "the second convert -r did not keep every output" >&2; exit 1; }
+[ -z "$(find "$OUT/converted" -name '*.glb' -newer "$WORK/before_second_run")" ] \
+  || { echo "the second convert -r rewrote outputs" >&2; exit 1; }
 "$UE" convert "$PACK/parkan/robot.msh" -o "$OUT/robot.obj" -f
 "$UE" info "$PACK/gamecube/creature.fsys:creature.pkx:model.dat"   # joints, meshes and its clips
 (cd "$OUT/converted" && find . -name '*.glb' | sort)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/batch_run.h"
+#include "cli/format_opts.h"
 
 /* The signal (SIGINT, SIGTERM) that interrupted the batch, 0 if none: no new file or model is
  * started, what is finished is kept. A lock-free atomic, so the handler may set it and every
@@ -170,6 +171,9 @@ static void file_failed(batch_record *rec, ue_result r) {
 static bool keep_earlier(batch_run *run, batch_record *file, batch_record *rec, ue_model_found *m) {
     if (!batch_outdir_kept(run->od, file, rec)) return false;
     rec->status = BATCH_KEPT;
+    /* Made by the same options, so without those its format lacks: counted as a converted model is. */
+    ue_model_option given[CLI_FORMAT_OPTS_MAX];
+    cli_format_opts_for(run->format_opts, m->format, given);
     free(m->data);
     batch_record_freeze(rec);
     if (run->o->verbose) {
@@ -496,7 +500,8 @@ static int finish(batch_run *run, batch_records *records, double start, ue_resul
     }
     if (interrupted) cli_error("convert: interrupted (%s)", interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
     else if (early) cli_error("convert: stopped: %s; no further model was tried", run->stop_reason);
-    char *text = batch_report_json(o, run->type, records, &s, interrupted ? "interrupted" : early ? run->stop_reason : NULL);
+    const char *stopped = interrupted ? "interrupted" : early ? run->stop_reason : NULL;
+    char *text = batch_report_json(o, run->type, records, &s, stopped, run->format_opts);
     bool reported = write_reports(run, text);
     free(text);
     batch_outdir_close(run->od, records, !early);

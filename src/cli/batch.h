@@ -107,9 +107,10 @@ void batch_summarise(const batch_records *l, batch_summary *s);
  * finish instead of one thread formatting them all after the last model. */
 void batch_record_freeze(batch_record *r);
 /* The report as JSON text (OUT/unearth-batch.json and the --report file hold the same);
- * `stopped` is why the batch ended early, NULL when it ran to its end. */
+ * `stopped` is why the batch ended early, NULL when it ran to its end; `format_opts` says which
+ * options were passed over for which formats (its ignored table). */
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
-                        const batch_summary *s, const char *stopped);
+                        const batch_summary *s, const char *stopped, const cli_format_opts *format_opts);
 /* The closing summary on stderr, with the first reasons of what failed or was skipped. */
 void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/batch.h"
+#include "cli/format_opts.h"
 #include "common/io.h"
 #include "common/text.h"
 
@@ -110,6 +111,19 @@ static json_t *summary_json(const batch_summary *s) {
     return j;
 }
 
+/* Each format option a format does not have, and for how many of its models it was passed over. */
+static json_t *ignored_options_json(const cli_format_opts *f) {
+    json_t *list = json_array();
+    for (size_t i = 0; f && i < f->ignored_count; i++) {
+        json_t *j = json_object();
+        json_object_set_new(j, "option", json_string(f->ignored[i].key));
+        json_object_set_new(j, "format", json_string(f->ignored[i].format->name));
+        json_object_set_new(j, "models", json_integer((json_int_t)f->ignored[i].models));
+        json_array_append_new(list, j);
+    }
+    return list;
+}
+
 /* Every output OUT holds, relative to it: converted now or kept from an earlier run. */
 static json_t *written_json(const batch_records *l) {
     json_t *files = json_array();
@@ -153,7 +167,7 @@ static char *join_records(const char *frame, const batch_records *l) {
 }
 
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
-                        const batch_summary *s, const char *stopped) {
+                        const batch_summary *s, const char *stopped, const cli_format_opts *format_opts) {
     json_t *j = json_object();
     json_object_set_new(j, "unearth_batch", json_integer(1));
     json_t *inputs = json_array();
@@ -164,6 +178,7 @@ char *batch_report_json(const cli_opts *o, const char *type, const batch_records
     json_object_set_new(j, "mode", json_string(o->mode == UE_MODE_STRICT ? "strict" : "tolerant"));
     json_object_set_new(j, "summary", summary_json(s));
     json_object_set_new(j, "stopped", stopped ? text_json(stopped) : json_null());
+    json_object_set_new(j, "ignored_options", ignored_options_json(format_opts));
     json_object_set_new(j, "records", json_array());
     json_object_set_new(j, "files", written_json(l));
     char *frame = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

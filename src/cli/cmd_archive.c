@@ -26,17 +26,24 @@ static bool split_entry(const char *path, char *outer, size_t cap, const char **
     return true;
 }
 
-/* True when `path` is ARCHIVE:ENTRY and the entry exists (whatever it holds). */
-static bool is_archive_entry(const char *path, ue_mode mode) {
-    char outer[4096];
+/* True when `path` is ARCHIVE:ENTRY and the entry exists (whatever it holds): its container's
+ * path into `outer` and what its directory says of it into `info`. */
+static bool find_archive_entry(const char *path, ue_mode mode, char *outer, size_t cap, ue_entry_info *info) {
     const char *entry;
-    if (!split_entry(path, outer, sizeof outer, &entry)) return false;
+    if (!split_entry(path, outer, cap, &entry)) return false;
     ue_archive *a;
     if (ue_archive_open(outer, mode, &a, NULL) != UE_OK) return false;
     size_t index;
     bool found = ue_archive_find(a, entry, &index) == UE_OK;
+    if (found) ue_archive_entry(a, index, info);
     ue_archive_close(a);
     return found;
+}
+
+static bool is_archive_entry(const char *path, ue_mode mode) {
+    char outer[4096];
+    ue_entry_info info;
+    return find_archive_entry(path, mode, outer, sizeof outer, &info);
 }
 
 /* A path that opened as no container unearth knows: when it is a model (or a DAT, a texture,
@@ -552,12 +559,54 @@ static void validate_summary(const char *path, const char *format, const ue_arch
         printf("%s: FAILED (%s, %s)\n", path, format, ue_result_name(r));
 }
 
+/* An ARCHIVE:ENTRY that exists but holds nothing unearth reads (a camera, a sound): its bytes
+ * are not wrong, unearth only has no reader for them. Its verdict is its container's checks,
+ * and the line says what the entry is and which verb takes it. */
+static int validate_unread_entry(const cli_opts *o, const char *path, const char *outer,
+                                 const ue_entry_info *e, json_t *report) {
+    ue_diag d = {0};
+    ue_archive *a;
+    cli_tally t = {0};
+    ue_result r = container_check(o, outer, &a, &d, &t);
+    int code = cli_verdict_code(r, &t);
+    const char *format = a ? ue_archive_format(a) : cli_sniff_format(outer);
+    char counts[96];
+    cli_verdict_counts(&t, counts, sizeof counts);
+    if (report) {
+        json_t *j = validate_json(path, "unknown", 0, r, &t, &d, NULL);
+        if (!code) json_object_set_new(j, "verdict", json_string("not_read"));
+        json_t *entry = json_object();
+        json_object_set_new(entry, "container", json_string(outer));
+        json_object_set_new(entry, "container_format", json_string(format));
+        json_object_set_new(entry, "type", json_string(e->type));
+        json_object_set_new(entry, "size", json_integer((json_int_t)e->size));
+        json_object_set_new(j, "entry", entry);
+        json_array_append_new(report, j);
+    } else {
+        cli_print_diags_as(outer, &d, 0);
+        printf("%s: %s (%s entry of type %s, %llu bytes; its container %s: %s): unearth does not read this "
+               "kind of entry; `unearth cat %s -o FILE` writes its bytes\n", path,
+               code ? cli_verdict_word(r, &t) : "not read", format, e->type, (unsigned long long)e->size,
+               code ? "did not pass its checks" : "passed its checks", counts, path);
+    }
+    ue_archive_close(a);
+    ue_diag_free(&d);
+    return code;
+}
+
 /* Checks one file and its models: diagnostics, each model's line, then the file's verdict. */
 static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     ue_diag d = {0};
     ue_archive *a;
     cli_tally t = {0};
     ue_result r = container_check(o, path, &a, &d, &t);
+    char outer[4096];
+    ue_entry_info entry;
+    if (r != UE_OK && !a && has_code(&d, "archive.unknown") &&
+        find_archive_entry(path, o->mode, outer, sizeof outer, &entry)) {
+        ue_diag_free(&d);
+        return validate_unread_entry(o, path, outer, &entry, report);
+    }
     int code = cli_verdict_code(r, &t);
     if (!report) cli_print_diags_as(path, &d, 0);
     /* Every model inside (or the file itself, when it is one) gets its own summary. */

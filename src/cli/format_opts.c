@@ -24,16 +24,33 @@ static bool has_option(const ue_model_format *format, const char *key) {
     return false;
 }
 
-/* Counts one model of `format` that passed `key` over (under the lock). */
-static void count_ignored(cli_format_opts *f, const ue_model_format *format, const char *key) {
-    for (size_t i = 0; i < f->ignored_count; i++)
-        if (f->ignored[i].format == format && !strcmp(f->ignored[i].key, key)) {
-            f->ignored[i].models++;
-            return;
-        }
+/* Where `format` stands in the registry: the table is kept in registry order, then in the order
+ * of the options, so the warnings and the report do not depend on which thread came first. */
+static size_t registry_rank(const ue_model_format *format) {
+    size_t count;
+    const ue_model_format *const *formats = ue_model_formats(&count);
+    for (size_t i = 0; i < count; i++)
+        if (formats[i] == format) return i;
+    return count;
+}
+
+static bool ranks_before(const cli_ignored_option *a, size_t format_rank, size_t option_rank) {
+    size_t a_rank = registry_rank(a->format);
+    return a_rank < format_rank || (a_rank == format_rank && a->option_rank < option_rank);
+}
+
+/* Counts one model of `format` that passed f->items[option] over (under the lock). */
+static void count_ignored(cli_format_opts *f, const ue_model_format *format, size_t option) {
+    size_t at = 0, rank = registry_rank(format);
+    for (; at < f->ignored_count && ranks_before(&f->ignored[at], rank, option); at++) {}
+    if (at < f->ignored_count && f->ignored[at].format == format && f->ignored[at].option_rank == option) {
+        f->ignored[at].models++;
+        return;
+    }
     /* formats × options is far below the table's size; were it not, the model only goes uncounted */
-    if (f->ignored_count < CLI_FORMAT_OPTS_IGNORED_MAX)
-        f->ignored[f->ignored_count++] = (cli_ignored_option){format, key, 1};
+    if (f->ignored_count == CLI_FORMAT_OPTS_IGNORED_MAX) return;
+    memmove(&f->ignored[at + 1], &f->ignored[at], (f->ignored_count++ - at) * sizeof f->ignored[0]);
+    f->ignored[at] = (cli_ignored_option){format, f->items[option].key, option, 1};
 }
 
 size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue_model_option *items) {
@@ -44,7 +61,7 @@ size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue
             continue;
         }
         pthread_mutex_lock(&f->lock);
-        count_ignored(f, format, f->items[i].key);
+        count_ignored(f, format, i);
         pthread_mutex_unlock(&f->lock);
     }
     return n;

@@ -10,10 +10,12 @@
 
 enum { CLI_FORMAT_OPTS_MAX = 4, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
 
-/* An option a format does not have, passed over for that many of its models. */
+/* An option a format does not have, passed over for that many of its models (converted, failed
+ * or, in a continued batch, kept: each was made without it). */
 typedef struct cli_ignored_option {
     const ue_model_format *format;
     const char *key;
+    size_t option_rank; /* its place in cli_format_opts.items */
     size_t models;
 } cli_ignored_option;
 
@@ -25,7 +27,7 @@ struct cli_format_opts {
      * model: it gets every option, and one its format lacks is a usage error. */
     bool per_format;
     pthread_mutex_t lock;
-    cli_ignored_option ignored[CLI_FORMAT_OPTS_IGNORED_MAX];
+    cli_ignored_option ignored[CLI_FORMAT_OPTS_IGNORED_MAX]; /* registry order, then option order */
     size_t ignored_count;
     /* What models read beside them (WEAR tables, material libraries), shared by every model of
      * the run so each is read once (may be NULL: then each model reads its own). */

@@ -169,6 +169,8 @@ static const cli_verb_def verb_table[] = {
      "check files against their format's rules",
      "Checks each FILE, every container nested in it and every model inside, and prints a\n"
      "summary per file (--json: every diagnostic, notes included, whatever -q/-v say).\n"
+     "An ARCHIVE:ENTRY of a kind unearth does not read (a camera, a sound) is not read: its\n"
+     "container's checks are its verdict, and 'unearth cat' writes its bytes.\n"
      "Exit 1 when any FILE is invalid.\n",
      "unearth validate demo/parkan/objects.rlb\n"
      "unearth validate --json demo/gamecube/*.fsys\n"

@@ -159,6 +159,36 @@ has err "\`unearth cat $P/objects.rlb:robot.wea -o FILE\` writes its bytes"
 expect_rc 1 "$UE" extract "$G/demo_colo.fsys:demo_cam.cam" -o "$T/one"
 has err "$G/demo_colo.fsys:demo_cam.cam is an entry that holds no container: \`unearth cat"
 
+# ---- validate of an entry unearth does not read: not invalid, said what it is, exit 0 --------
+CAM="$G/demo_colo.fsys:demo_cam.cam"
+expect_rc 0 "$UE" cat "$CAM" -o "$T/cam.bin"
+cam_size=$(wc -c < "$T/cam.bin")
+expect_rc 0 "$UE" list --json "$G/demo_colo.fsys"
+cam_type=$(json out '[e["type"] for e in d["entries"] if e["name"] == "demo_cam.cam"][0]')
+expect_rc 0 "$UE" validate "$G/demo_colo.fsys"
+has out "$G/demo_colo.fsys: valid (fsys, 5 entries, 0 errors, 0 warnings)"
+expect_rc 0 "$UE" validate "$CAM"
+[ "$(cat "$T/out")" = "$CAM: not read (fsys entry of type $cam_type, $cam_size bytes; its container passed its checks: 0 errors, 0 warnings): unearth does not read this kind of entry; \`unearth cat $CAM -o FILE\` writes its bytes" ] \
+  && ok || bad "validate of a camera entry: $(cat "$T/out")"
+lacks out "INVALID"
+[ ! -s "$T/err" ] && ok || bad "validate of a camera entry printed an error: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --json "$CAM"; cp "$T/out" "$T/cam.json"
+[ "$(json cam.json '[d[0][k] for k in ("valid", "verdict", "format", "errors")] + [d[0]["entry"][k] for k in ("container", "container_format", "type", "size")]')" \
+  = "[True, 'not_read', 'unknown', 0, '$G/demo_colo.fsys', 'fsys', '$cam_type', $cam_size]" ] && ok || bad "validate --json: $(cat "$T/cam.json")"
+node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/validate.schema.json" "$T/cam.json" \
+  && ok || bad "validate --json of a camera entry does not match docs/schema/validate.schema.json"
+# beside an invalid file, the worst verdict still decides the exit code
+printf 'NRes' > "$T/trunc.rlb"
+expect_rc 1 "$UE" validate "$CAM" "$T/trunc.rlb"
+has out "$CAM: not read ("
+# its container's checks are its verdict: a damaged PKX entry (the LZSS size of entry 0, at
+# 0x264 by the FSYS directory, claims 4 GiB) fails the container, tolerant mode opens it anyway
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0x264:0x268] = b"\xff" * 4; open(sys.argv[2], "wb").write(b)' \
+  "$G/demo_colo.fsys" "$T/bad.fsys"
+expect_rc 1 "$UE" validate --tolerant "$T/bad.fsys:demo_cam.cam"
+has out "$T/bad.fsys:demo_cam.cam: INVALID (fsys entry of type $cam_type, $cam_size bytes; its container did not pass its checks: 1 error, 0 warnings)"
+has err "[fsys.entry.size_limit]"
+
 # ---- near-miss entry names, in every verb that takes ARCHIVE:ENTRY --------------------------
 expect_rc 1 "$UE" list "$P/objects.rlb:ROBOT"
 has err 'no entry named "ROBOT"; did you mean ROBOT.msh or robot.wea?'
