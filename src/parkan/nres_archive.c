@@ -356,12 +356,11 @@ static ue_result pack_entry_fields(const ue_jv *ej, ue_nres_entry *e, const char
     ue_jv_u32(ej, "attr1", &e->attr1, NULL, NULL);
     ue_jv_u32(ej, "attr2", &e->attr2, NULL, NULL);
     ue_jv_u32(ej, "attr3", &e->attr3, NULL, NULL);
-    const char *name = entry_name;
     size_t raw_len = 0;
     bool have_raw = ue_jv_get(ej, "name_hex") &&
                     ue_jv_hex(ej, "name_hex", e->name_raw, UE_NRES_NAME_SIZE, &raw_len, where, d);
     bool renamed = false;
-    ue_result r = ue_manifest_cp1251_name(name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
+    ue_result r = ue_manifest_cp1251_name(entry_name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
                                           UE_NRES_NAME_SIZE - 1, where, &renamed, d);
     if (renamed) n->sort_dirty = true;
     return r;
