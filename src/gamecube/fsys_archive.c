@@ -456,6 +456,138 @@ static bool is_fallback_name(const char *name, const char *ext) {
     return p == end;
 }
 
+static bool name_equal(bool has, const uint8_t *raw, size_t n, const char *want) {
+    if (!want || !want[0]) return !has || n == 0;
+    return has && strlen(want) == n && memcmp(raw, want, n) == 0;
+}
+
+/* ---- the names the archive held, read back from its skeleton ------------------------------
+ * "name" and "short_name"/"full_name" say one thing twice; when they disagree, the original
+ * names tell which of them was edited. The skeleton holds every non-payload byte in file order,
+ * names included; each entry's record_hex gives its name pointers and where its payload slot
+ * lay (data offset +0x04, stored size +0x14), so an offset of the original archive maps to one
+ * of the skeleton. An edited skeleton (its XXH64 differs) or record that does not fit the
+ * segments tells nothing, and pack falls back to "name wins" with a warning. */
+
+#define REC_HEX_MAX 0x70u  /* a version-2 record: the longest record_hex */
+#define REC_READ 0x28u     /* the record words the reader interprets */
+#define NAME_BYTES_MAX 255u /* a name and its NUL lie within 256 bytes (seed §18.13) */
+
+/* Skeleton bytes [skel, skel + len) stood at offset `at` of the original archive. */
+typedef struct skeleton_span {
+    uint64_t at;
+    size_t skel, len;
+} skeleton_span;
+
+/* Loaded once, when the first entry's names disagree. */
+typedef struct original_archive {
+    const ue_jv *manifest;
+    const char *dir;
+    bool tried, ok;
+    uint8_t *bytes;
+    size_t size;
+    skeleton_span *spans;
+    size_t nspans;
+} original_archive;
+
+typedef struct original_names {
+    const uint8_t *full, *short_name; /* NULL: the pointer was 0 (no such name) */
+    size_t full_len, short_len;
+    uint8_t type_code;
+} original_names;
+
+/* The entry's recorded record, when it holds at least the words the reader interprets. */
+static bool entry_record(const ue_jv *ej, uint8_t rec[REC_HEX_MAX]) {
+    size_t n = 0;
+    return ue_jv_hex(ej, "record_hex", rec, REC_HEX_MAX, &n, NULL, NULL) && n >= REC_READ;
+}
+
+static bool load_original(original_archive *o) {
+    const ue_jv *sk = ue_jv_get(o->manifest, "skeleton"), *segs = ue_jv_get(sk, "segments");
+    const ue_jv *entries = ue_jv_get(o->manifest, "entries");
+    bool changed = true;
+    if (!ue_jv_is(segs, UE_JV_ARRAY) ||
+        ue_manifest_load_file_jv(o->dir, sk, "file", UE_CAP_ENTRY_BYTES, &o->bytes, &o->size,
+                                 &changed, NULL) != UE_OK || changed)
+        return false;
+    size_t nseg = ue_jv_size(segs), skel = 0;
+    o->spans = calloc(nseg ? nseg : 1, sizeof *o->spans);
+    if (!o->spans) return false;
+    uint64_t at = 0, v;
+    uint8_t rec[REC_HEX_MAX];
+    for (size_t k = 0; k < nseg; k++) {
+        const ue_jv *g = ue_jv_at(segs, k);
+        if (ue_jv_u64(g, "raw", &v, NULL, NULL)) {
+            if (v > o->size - skel) return false;
+            o->spans[o->nspans++] = (skeleton_span){at, skel, (size_t)v};
+            at += v;
+            skel += (size_t)v;
+        } else if (ue_jv_u64(g, "entry", &v, NULL, NULL) && v < ue_jv_size(entries) &&
+                   entry_record(ue_jv_at(entries, (size_t)v), rec) &&
+                   ue_load_u32be(rec + 0x04) == at) {
+            at += ue_load_u32be(rec + 0x14);
+        } else {
+            return false;
+        }
+    }
+    return skel == o->size;
+}
+
+static void original_free(original_archive *o) {
+    free(o->bytes);
+    free(o->spans);
+}
+
+/* The C string at offset `ptr` of the original archive, when it lies whole in one skeleton
+ * span and ends within NAME_BYTES_MAX bytes (as the reader requires). */
+static bool original_string(const original_archive *o, uint32_t ptr, const uint8_t **s,
+                            size_t *len) {
+    size_t lo = 0, hi = o->nspans; /* spans are in file order: the last one starting <= ptr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->spans[mid].at <= ptr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return false;
+    const skeleton_span *sp = &o->spans[lo - 1];
+    if (ptr - sp->at >= sp->len) return false;
+    size_t off = (size_t)(ptr - sp->at), room = sp->len - off;
+    const uint8_t *p = o->bytes + sp->skel + off;
+    const uint8_t *nul = memchr(p, 0, room < NAME_BYTES_MAX + 1 ? room : NAME_BYTES_MAX + 1);
+    if (!nul) return false;
+    *s = p;
+    *len = (size_t)(nul - p);
+    return true;
+}
+
+static bool find_original_names(original_archive *o, const ue_jv *ej, original_names *out) {
+    if (!o->tried) {
+        o->tried = true;
+        o->ok = load_original(o);
+    }
+    uint8_t rec[REC_HEX_MAX];
+    if (!o->ok || !entry_record(ej, rec)) return false;
+    uint32_t full_ptr = ue_load_u32be(rec + 0x1C), short_ptr = ue_load_u32be(rec + 0x24);
+    *out = (original_names){NULL, NULL, 0, 0, rec[2]};
+    return (!full_ptr || original_string(o, full_ptr, &out->full, &out->full_len)) &&
+           (!short_ptr || original_string(o, short_ptr, &out->short_name, &out->short_len));
+}
+
+/* Whether `name` is what extract wrote for the original names. */
+static bool is_original_name(const original_names *o, const char *name) {
+    char shown[sizeof ((ue_entry_info *)0)->name];
+    if (ue_fsys_shown_name(o->full, o->full_len, o->short_name, o->short_len, o->type_code, shown,
+                           sizeof shown))
+        return !strcmp(name, shown);
+    return is_fallback_name(name, ue_fsys_type_ext(o->type_code));
+}
+
+/* Whether the entry's short and full names are still the original ones. */
+static bool names_unchanged(const original_names *o, const pack_entry *pe) {
+    return name_equal(o->short_name != NULL, o->short_name, o->short_len, pe->short_name) &&
+           name_equal(o->full != NULL, o->full, o->full_len, pe->has_full ? pe->full_name : NULL);
+}
+
 /* "name" was edited: the entry is stored under it (list's \xNN escapes undone), as its full name
  * when the archive keeps full names, and as its short name without the type's extension
  * (which list then shows again, seed §18.4). */
@@ -482,10 +614,11 @@ static ue_result rename_entry(pack_entry *pe, const char *name, bool full_names,
 }
 
 /* Names (docs/gamecube-containers.md#names-in-the-manifest): "short_name" and "full_name" are
- * stored while "name" still is what they show; an edited "name" renames the entry, and wins
- * over a "short_name"/"full_name" that says otherwise (with a warning naming both). */
-static ue_result pack_names(const ue_jv *ej, pack_entry *pe, bool full_names, const char *where,
-                            ue_diag *d) {
+ * stored while "name" still is what they show. When they disagree, the original names say which
+ * side was edited: an edited "name" renames the entry, edited short/full names count as they
+ * are; when both were edited, or the originals are unknown, "name" wins with a warning. */
+static ue_result pack_names(const ue_jv *ej, pack_entry *pe, bool full_names,
+                            original_archive *orig, const char *where, ue_diag *d) {
     bool bad = false;
     bool have_short = get_name(ej, "short_name", &pe->short_name, &bad, where, d);
     pe->has_full = get_name(ej, "full_name", &pe->full_name, &bad, where, d);
@@ -509,8 +642,21 @@ static ue_result pack_names(const ue_jv *ej, pack_entry *pe, bool full_names, co
     if (!name || (named ? !strcmp(name, shown)
                         : is_fallback_name(name, ue_fsys_type_ext(pe->w.type_code))))
         return UE_OK;
+    original_names o;
+    bool known = find_original_names(orig, ej, &o);
+    /* "name" untouched: the short/full names (or the type_code, whose extension name shows)
+     * were edited, and they count */
+    if (known && is_original_name(&o, name)) return UE_OK;
+    bool names_edited = !known || !names_unchanged(&o, pe);
     ue_result r = rename_entry(pe, name, full_names, where, d);
-    if (r == UE_OK && named && (have_short || pe->has_full))
+    if (r != UE_OK || !names_edited || !named || !(have_short || pe->has_full)) return r;
+    if (known)
+        ue_diag_add(d, UE_SEV_WARNING, "manifest.name", UE_NO_OFFSET, where,
+                    "entry \"%s\": \"name\" and \"short_name\"/\"full_name\" were both edited "
+                    "and disagree (they give \"%s\"): \"name\" wins (short name \"%s\"); to name "
+                    "the entry through them, delete \"name\" or make it agree", name, shown,
+                    pe->short_name);
+    else
         ue_diag_add(d, UE_SEV_WARNING, "manifest.name", UE_NO_OFFSET, where,
                     "entry \"%s\": \"name\" differs from the \"%s\" that \"short_name\"/"
                     "\"full_name\" give: \"name\" wins (short name \"%s\"); to name the entry "
@@ -564,7 +710,7 @@ static ue_result pack_payload(const ue_jv *ej, const char *dir, pack_entry *pe, 
 }
 
 static ue_result load_pack_entry(const ue_jv *ej, const char *dir, size_t i, bool full_names,
-                                 pack_entry *pe, ue_diag *d) {
+                                 original_archive *orig, pack_entry *pe, ue_diag *d) {
     char where[64];
     snprintf(where, sizeof where, "manifest/entries[%zu]", i);
     if (!ue_jv_is(ej, UE_JV_OBJECT)) {
@@ -588,7 +734,7 @@ static ue_result load_pack_entry(const ue_jv *ej, const char *dir, size_t i, boo
     pe->w.type_code = (uint8_t)type_code;
     pe->w.file_id = (uint16_t)file_id;
     pe->w.compressed = ue_jv_is(ue_jv_get(ej, "compressed"), UE_JV_TRUE);
-    ue_result r = pack_names(ej, pe, full_names, where, d);
+    ue_result r = pack_names(ej, pe, full_names, orig, where, d);
     if (r != UE_OK) return r;
     pe->w.short_name = pe->short_name;
     pe->w.full_name = pe->has_full ? pe->full_name : NULL;
@@ -611,11 +757,6 @@ static void emitted(const pack_entry *pe, const uint8_t **p, size_t *n) {
         *p = NULL;
         *n = 0;
     }
-}
-
-static bool name_equal(bool has, const uint8_t *raw, size_t n, const char *want) {
-    if (!want || !want[0]) return !has || n == 0;
-    return has && strlen(want) == n && memcmp(raw, want, n) == 0;
 }
 
 /* True when the spliced archive `s` holds exactly what the manifest asks for: its header
@@ -845,8 +986,10 @@ static ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack
     uint8_t *header_raw = NULL;
     ue_fsys_write_options opt = pack_options(manifest, popt, &header_raw);
     ue_result r = UE_OK;
+    original_archive orig = {.manifest = manifest, .dir = dir};
     for (size_t i = 0; i < count && r == UE_OK; i++)
-        r = load_pack_entry(ue_jv_at(entries, i), dir, i, opt.full_names, &pes[i], d);
+        r = load_pack_entry(ue_jv_at(entries, i), dir, i, opt.full_names, &orig, &pes[i], d);
+    original_free(&orig);
     bool kept = r == UE_OK && try_skeleton(manifest, dir, &opt, pes, count, out);
     if (r == UE_OK && !kept) r = write_canonical(&opt, pes, count, out, d);
     if (r == UE_OK)

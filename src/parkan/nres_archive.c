@@ -294,27 +294,73 @@ static ue_result pack_header(const ue_jv *header, size_t count, ue_nres *n, ue_d
     return UE_OK;
 }
 
-/* Type, attributes and name of entry i: the raw 36 name bytes win unless the user edited the
- * readable (UTF-8) name. */
 /* Every key extract writes for an entry; pack warns about any other. */
 static const char *const nres_entry_keys[] = {
     "index", "name", "name_hex", "type", "type_id", "attr1", "attr2", "attr3", "size",
     "data_offset", "sort_index", "nested", "damaged", "file", "xxh64", NULL};
 
+/* The type id that `text` shows (type_name's inverse: four letters or digits read as a
+ * little-endian number, else a decimal number); false for text type_name never prints. */
+static bool type_id_of(const char *text, uint32_t *type_id) {
+    char back[16];
+    if (strlen(text) == 4) {
+        uint32_t id = 0;
+        for (int k = 0; k < 4; k++) id |= (uint32_t)(unsigned char)text[k] << (8 * k);
+        type_name(id, back, sizeof back);
+        if (!strcmp(back, text)) {
+            *type_id = id;
+            return true;
+        }
+    }
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end || v > UINT32_MAX) return false;
+    type_name((uint32_t)v, back, sizeof back);
+    if (strcmp(back, text)) return false;
+    *type_id = (uint32_t)v;
+    return true;
+}
+
+/* "type" is "type_id" shown as text, and only "type_id" is stored: a "type" that disagrees says
+ * so and names the "type_id" that asks for it. The manifest keeps no other record of the
+ * original id, so which of the two was edited cannot be told; the stored field wins. */
+static void check_type_key(const ue_jv *given, uint32_t type_id, const char *where,
+                           const char *entry, ue_diag *d) {
+    char written[16], shown[128], wrote[24], advice[200];
+    type_name(type_id, written, sizeof written);
+    const char *text = ue_jv_string(given);
+    if (!given || (text && !strcmp(text, written))) return;
+    snprintf(wrote, sizeof wrote, "\"%s\"", written);
+    ue_jv_show(given, shown, sizeof shown);
+    uint32_t wanted;
+    if (text && type_id_of(text, &wanted))
+        snprintf(advice, sizeof advice,
+                 "the type comes from \"type_id\": set it to %u for %s, or \"type\" to %s to "
+                 "agree", wanted, shown, wrote);
+    else
+        snprintf(advice, sizeof advice,
+                 "the type comes from \"type_id\" (four letters or digits read as a little-endian "
+                 "number: \"Texm\" is 1836606804)");
+    ue_manifest_informational(where, entry, "type", shown, wrote, advice, d);
+}
+
+/* Type, attributes and name of entry i: the raw 36 name bytes win unless the user edited the
+ * readable (UTF-8) name. */
 static ue_result pack_entry_fields(const ue_jv *ej, ue_nres_entry *e, const char *where,
                                    ue_nres *n, ue_diag *d) {
     if (!ue_jv_is(ej, UE_JV_OBJECT) || !ue_jv_u32(ej, "type_id", &e->type_id, where, d))
         return UE_ERR_INVALID;
-    ue_manifest_unknown_keys_jv(ej, nres_entry_keys, where, ue_jv_string(ue_jv_get(ej, "name")), d);
+    const char *entry_name = ue_jv_string(ue_jv_get(ej, "name"));
+    ue_manifest_unknown_keys_jv(ej, nres_entry_keys, where, entry_name, d);
+    check_type_key(ue_jv_get(ej, "type"), e->type_id, where, entry_name, d);
     ue_jv_u32(ej, "attr1", &e->attr1, NULL, NULL);
     ue_jv_u32(ej, "attr2", &e->attr2, NULL, NULL);
     ue_jv_u32(ej, "attr3", &e->attr3, NULL, NULL);
-    const char *name = ue_jv_string(ue_jv_get(ej, "name"));
     size_t raw_len = 0;
     bool have_raw = ue_jv_get(ej, "name_hex") &&
                     ue_jv_hex(ej, "name_hex", e->name_raw, UE_NRES_NAME_SIZE, &raw_len, where, d);
     bool renamed = false;
-    ue_result r = ue_manifest_cp1251_name(name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
+    ue_result r = ue_manifest_cp1251_name(entry_name, have_raw, e->name_raw, UE_NRES_NAME_SIZE,
                                           UE_NRES_NAME_SIZE - 1, where, &renamed, d);
     if (renamed) n->sort_dirty = true;
     return r;

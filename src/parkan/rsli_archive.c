@@ -470,6 +470,10 @@ static const char *const rsli_manifest_keys[] = {
     "unearth_manifest", "format", "source", "header", "header_hex", "file_size", "ao_hex",
     "entries", "unindexed", NULL};
 static const char *const rsli_gap_keys[] = {"offset", "size", "file", "xxh64", NULL};
+/* The "header" block is what extract read from "header_hex" and the table: pack reads none of
+ * it. A new layout recomputes these (not compared then); the rest come from "header_hex". */
+static const char *const rsli_header_layout[] = {"entry_count", "presorted", "file_size",
+                                                 "sort_table_valid", "unindexed_regions", NULL};
 
 static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                            ue_buf *out, ue_diag *d) {
@@ -549,7 +553,15 @@ static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack
         for (size_t g = 0; g < l.gap_count && !l.layout_dirty; g++)
             if (!ue_range_ok(l.gaps[g].offset, l.gaps[g].size, data_end)) l.layout_dirty = true;
     }
+    size_t base = out->size;
     if (r == UE_OK) r = ue_rsli_write(&l, out, d);
+    if (r == UE_OK)
+        ue_manifest_check_info(&ue_rsli_ops, out->data + base, out->size - base,
+                               ue_jv_get(manifest, "header"), "header",
+                               l.layout_dirty ? rsli_header_layout : NULL,
+                               "edit \"header_hex\" instead (version: byte 3, presorted: "
+                               "0xABBA at 0x0E, table_seed: LE at 0x14; ao_overlay: \"ao_hex\"); "
+                               "counts, sizes and sort order follow the entries", d);
     ue_rsli_free(&l);
     return r;
 }

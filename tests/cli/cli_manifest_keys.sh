@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every manifest key is honoured or named, for every container: an unedited extract packs back
 # byte-identical with no warning; a misspelled key, an informational key edited to disagree with
-# what pack writes, and an FSYS "name" that overrules "short_name" are warnings naming entry and key.
+# what pack writes, and an FSYS "name" and "short_name" both edited to disagree are warnings naming
+# entry and key; an FSYS entry renames silently through "name" or through "short_name"/"full_name".
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -56,13 +57,16 @@ expect_rc 0 "$UE" pack "$T/rk" -o "$T/rk.lib"
 grep -q 'manifest/entries\[1\]: entry "XOR.TXT": unknown key "flgas" is ignored; did you mean "flags"?' "$T/err" \
   && ok || bad "RsLi: no warning for flgas: $(cat "$T/err")"
 
-# FSYS rename through "name", in an archive with full names (XD) and one without (Colosseum):
-# the names table holds the new short name (the type's extension dropped) and, with full names,
-# the new full name; list shows the new name; "name" overruling "short_name" is said.
-copy_edit "$T/x_demo_xd.fsys" "$T/rx" "m['entries'][0]['name'] = 'newmon.pkx'"
-expect_rc 0 "$UE" pack "$T/rx" -o "$T/rx.fsys"
-grep -q 'manifest/entries\[0\]: entry "newmon.pkx": "name" differs from the "demo_xd.pkx" that "short_name"/"full_name" give: "name" wins (short name "newmon")' "$T/err" \
-  && ok || bad "FSYS: the rename does not say that name wins: $(cat "$T/err")"
+# pack_edited SRC DIR OUT PYTHON: packs a copy of extract SRC with its manifest edited into OUT.
+pack_edited() { copy_edit "$1" "$2" "$4"; expect_rc 0 "$UE" pack "$2" -o "$3"; }
+# only_packed: pack said nothing but its "packed" line.
+only_packed() { [ "$(grep -c . "$T/err")" = 1 ] && grep -q "^packed " "$T/err"; }
+
+# FSYS rename through "name" alone, in an archive with full names (XD) and one without
+# (Colosseum): silent; the names table holds the new short name (the type's extension dropped)
+# and, with full names, the new full name; list shows the new name.
+pack_edited "$T/x_demo_xd.fsys" "$T/rx" "$T/rx.fsys" "m['entries'][0]['name'] = 'newmon.pkx'"
+only_packed && ok || bad "FSYS: a rename through name alone was not silent: $(cat "$T/err")"
 expect_rc 0 "$UE" validate --strict "$T/rx.fsys"
 expect_rc 0 "$UE" list --json "$T/rx.fsys"
 python3 - "$T/out" "$T/rx.fsys" <<'PY' && ok || bad "XD rename: list or the names table do not hold newmon / newmon.pkx"
@@ -81,8 +85,8 @@ ok = (entries[0]["name"] == "newmon.pkx" and cstr(short_ofs) == b"newmon"
       and [e["name"] for e in entries[1:3]] == ["demo_xd_gpt1.pkx", "demo_model.dat"])
 sys.exit(0 if ok else 1)
 PY
-copy_edit "$T/x_demo_colo.fsys" "$T/rc" "m['entries'][1]['name'] = 'hero.dat'"
-expect_rc 0 "$UE" pack "$T/rc" -o "$T/rc.fsys"
+pack_edited "$T/x_demo_colo.fsys" "$T/rc" "$T/rc.fsys" "m['entries'][1]['name'] = 'hero.dat'"
+only_packed && ok || bad "Colosseum: a rename through name alone was not silent: $(cat "$T/err")"
 expect_rc 0 "$UE" list "$T/rc.fsys"
 grep -q " hero\.dat$" "$T/out" && ok || bad "Colosseum rename: list does not show hero.dat"
 grep -q "demo_model" "$T/out" && bad "Colosseum rename: the old name is still listed" || ok
@@ -99,6 +103,40 @@ copy_edit "$T/x_demo_colo.fsys" "$T/rs" "e = m['entries'][1]; e['short_name'] = 
 expect_rc 0 "$UE" pack "$T/rs" -o "$T/rs.fsys"
 cmp -s "$T/rs.fsys" "$T/rc.fsys" && ok || bad "short_name + name do not give the archive name alone gives"
 grep -q "warning" "$T/err" && bad "agreeing name and short_name gave a warning" || ok
+# Renamed through short_name alone ("name" still the original, which the skeleton's names table
+# tells): the short name counts, silently, and the archive is the one "name" alone gives.
+pack_edited "$T/x_demo_colo.fsys" "$T/rso" "$T/rso.fsys" "m['entries'][1]['short_name'] = 'hero'"
+only_packed && ok || bad "a rename through short_name alone was not silent: $(cat "$T/err")"
+cmp -s "$T/rso.fsys" "$T/rc.fsys" && ok || bad "short_name alone does not give the archive name alone gives"
+# The same through full_name alone in an archive with full names: list shows it, the short name stays.
+pack_edited "$T/x_demo_xd.fsys" "$T/rfo" "$T/rfo.fsys" "m['entries'][0]['full_name'] = 'mon2.pkx'"
+only_packed && ok || bad "a rename through full_name alone was not silent: $(cat "$T/err")"
+expect_rc 0 "$UE" list --json "$T/rfo.fsys"
+python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['entries']; sys.exit(0 if [x['name'] for x in e[:3]] == ['mon2.pkx', 'demo_xd_gpt1.pkx', 'demo_model.dat'] else 1)" "$T/out" \
+  && ok || bad "full_name alone: list does not show mon2.pkx first"
+# Both edited and disagreeing: "name" wins, and pack says both were edited.
+pack_edited "$T/x_demo_colo.fsys" "$T/rbo" "$T/rbo.fsys" "e = m['entries'][1]; e['short_name'] = 'alpha'; e['name'] = 'beta.dat'"
+grep -q 'manifest/entries\[1\]: entry "beta.dat": "name" and "short_name"/"full_name" were both edited and disagree (they give "alpha.dat"): "name" wins (short name "beta")' "$T/err" \
+  && ok || bad "both names edited: no warning that name wins: $(cat "$T/err")"
+expect_rc 0 "$UE" list "$T/rbo.fsys"
+grep -q " beta\.dat$" "$T/out" && ! grep -q "alpha" "$T/out" && ok || bad "both names edited: list does not show beta.dat alone"
+# Without the skeleton the original names are unknown: "name" wins, with the warning of old.
+pack_edited "$T/x_demo_colo.fsys" "$T/rns" "$T/rns.fsys" "m['entries'][1]['name'] = 'hero.dat'; del m['skeleton']"
+grep -q 'manifest/entries\[1\]: entry "hero.dat": "name" differs from the "demo_model.dat" that "short_name"/"full_name" give: "name" wins (short name "hero")' "$T/err" \
+  && ok || bad "no skeleton: the rename does not say that name wins: $(cat "$T/err")"
+cmp -s "$T/rns.fsys" "$T/rc.fsys" && ok || bad "no skeleton: the rename gives another archive"
+# An edited skeleton tells nothing either.
+copy_edit "$T/x_demo_colo.fsys" "$T/rks" "m['entries'][1]['short_name'] = 'hero'"
+printf 'x' >> "$T/rks/layout/skeleton.bin"
+expect_rc 0 "$UE" pack "$T/rks" -o "$T/rks.fsys"
+grep -q '"name" differs from the "hero.dat" that "short_name"/"full_name" give: "name" wins (short name "demo_model")' "$T/err" \
+  && ok || bad "edited skeleton: no warning that name wins: $(cat "$T/err")"
+
+# A type_code edit in an archive without full names changes the extension list shows, not the name.
+pack_edited "$T/x_demo_colo.fsys" "$T/rt" "$T/rt.fsys" "m['entries'][1]['type_code'] = 30"
+only_packed && ok || bad "a type_code edit was taken for a rename: $(cat "$T/err")"
+expect_rc 0 "$UE" list "$T/rt.fsys"
+grep -q " demo_model\.pkx" "$T/out" && ok || bad "type_code 30: list does not show demo_model.pkx"
 # A name that is not printable ASCII is refused, naming the entry.
 copy_edit "$T/x_demo_colo.fsys" "$T/rbad" "m['entries'][1]['name'] = 'héros.dat'"
 expect_rc 1 "$UE" pack "$T/rbad" -o "$T/rbad.fsys"
@@ -125,6 +163,27 @@ expect_rc 0 "$UE" pack "$T/rm" -o "$T/rm.lib"
 grep -q 'manifest/entries\[0\]: entry "STORED.TXT": "method" is "deflate" but pack writes "stored" (the key is informational): the method comes from "flags"; set "flags" to 256 (0x0100) for "deflate"' "$T/err" \
   && ok || bad "RsLi method: no message naming flags: $(cat "$T/err")"
 cmp -s "$T/rm.lib" "$P/sprites_demo.lib" && ok || bad "an RsLi method edit changed the library"
+# NRes "type" is type_id shown as text: only type_id is stored, and a disagreeing type names the
+# type_id that asks for it ("Texm" little-endian: 0x6D786554 = 1836606804).
+pack_edited "$T/x_objects.rlb" "$T/nt" "$T/nt.rlb" "m['entries'][0]['type'] = 'Texm'"
+grep -q 'manifest/entries\[0\]: entry "robot.wea": "type" is "Texm" but pack writes "WEAR" (the key is informational): the type comes from "type_id": set it to 1836606804 for "Texm"' "$T/err" \
+  && ok || bad "NRes type: no message naming type_id: $(cat "$T/err")"
+cmp -s "$T/nt.rlb" "$P/objects.rlb" && ok || bad "an NRes type edit changed the archive"
+pack_edited "$T/x_objects.rlb" "$T/ni" "$T/ni.rlb" "e = m['entries'][0]; e['type_id'] = 1836606804; e['type'] = 'Texm'"
+only_packed && ok || bad "NRes type_id and type edited together gave a warning: $(cat "$T/err")"
+expect_rc 0 "$UE" list --json "$T/ni.rlb"
+python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['entries'][0]; sys.exit(0 if e['type'] == 'Texm' else 1)" "$T/out" \
+  && ok || bad "NRes type_id 1836606804 is not listed as Texm"
+# RsLi "header" is what extract read from header_hex (table seed: bytes 0x14..0x17 = 0x1234).
+pack_edited "$T/x_sprites_demo.lib" "$T/rh" "$T/rh.lib" "m['header']['table_seed'] = 999"
+grep -q 'manifest/header: "header.table_seed" is 999 but pack writes 4660 (the key is informational): edit "header_hex" instead' "$T/err" \
+  && ok || bad "RsLi header: no message naming header_hex: $(cat "$T/err")"
+cmp -s "$T/rh.lib" "$P/sprites_demo.lib" && ok || bad "an RsLi header edit changed the library"
+# An edited payload lays the library out anew (new file size): the header's sizes are not edits.
+copy_edit "$T/x_sprites_demo.lib" "$T/rp" "pass"
+printf 'more' >> "$T/rp/entries/0000_STORED.TXT"
+expect_rc 0 "$UE" pack "$T/rp" -o "$T/rp.lib"
+only_packed && ok || bad "an edited RsLi payload gave a warning: $(cat "$T/err")"
 copy_edit "$T/x_demo_colo.pkx" "$T/pm" "m['metadata']['word_10'] = 77"
 expect_rc 0 "$UE" pack "$T/pm" -o "$T/pm.pkx"
 grep -q 'manifest/metadata: "metadata.word_10" is 77 but pack writes 5 (the key is informational): pack copies it from layout/frame.bin' "$T/err" \
