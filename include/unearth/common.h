@@ -177,8 +177,11 @@ UE_API ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, u
 /* Reads a whole file into a fresh allocation (*data; the caller frees it with free()).
  * UE_ERR_LIMIT, with a diagnostic, when the file has more than `cap` bytes. */
 UE_API ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size_t *size, ue_diag *d);
-/* Writes via a temp file in the same directory + rename; never leaves a half file. An existing
- * regular file is replaced only when `overwrite` is set; a directory, link or device never. */
+/* Writes an unnamed file in the same directory (O_TMPFILE; a named temp file where there is
+ * none) and links or renames it into place whole; never leaves a half file. A named temp file
+ * is held open while it exists, so a program's interrupt handler can find it in /proc/self/fd.
+ * An existing regular file is replaced only when `overwrite` is set; a directory, link or
+ * device never. */
 UE_API ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
                                       ue_diag *d);
 

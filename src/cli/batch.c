@@ -15,7 +15,7 @@
 #include "cli/batch_run.h"
 #include "cli/format_opts.h"
 
-/* The signal (SIGINT, SIGTERM) that interrupted the batch, 0 if none: no new file or model is
+/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted the batch, 0 if none: no new file or model is
  * started, what is finished is kept. A lock-free atomic, so the handler may set it and every
  * thread may read it. */
 static atomic_int interrupted;
@@ -498,7 +498,7 @@ static int finish(batch_run *run, batch_records *records, double start, ue_resul
         cli_error("convert: no models found in the input");
         return EXIT_INVALID;
     }
-    if (interrupted) cli_error("convert: interrupted (%s)", interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+    if (interrupted) cli_error("convert: interrupted (%s)", cli_signal_name(interrupted));
     else if (early) cli_error("convert: stopped: %s; no further model was tried", run->stop_reason);
     const char *stopped = interrupted ? "interrupted" : early ? run->stop_reason : NULL;
     char *text = batch_report_json(o, run->type, records, &s, stopped, run->format_opts);
@@ -521,12 +521,12 @@ static int walk_inputs(const cli_opts *o, batch_records *walked) {
     return EXIT_IO;
 }
 
-/* SIGINT and SIGTERM end the batch with its finished work kept; a file over RLIMIT_FSIZE is a
+/* SIGINT, SIGTERM and SIGHUP end the batch with its finished work kept; a file over RLIMIT_FSIZE is a
  * write error (EFBIG) that stops it, instead of SIGXFSZ killing the process with nothing said. */
 static int convert_batch(batch_run *run, batch_records *walked, batch_records *records) {
     double start = cli_now();
     cli_progress_begin(&run->progress, run->o->quiet);
-    struct sigaction on = {0}, ignore = {0}, before_int, before_term, before_xfsz;
+    struct sigaction on = {0}, ignore = {0}, before_int, before_term, before_hup, before_xfsz;
     on.sa_handler = on_interrupt;
     sigemptyset(&on.sa_mask);
     ignore.sa_handler = SIG_IGN;
@@ -534,11 +534,14 @@ static int convert_batch(batch_run *run, batch_records *walked, batch_records *r
     interrupted = 0;
     sigaction(SIGINT, &on, &before_int);
     sigaction(SIGTERM, &on, &before_term);
+    sigaction(SIGHUP, NULL, &before_hup);
+    if (before_hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &on, NULL); /* nohup: stays ignored */
     sigaction(SIGXFSZ, &ignore, &before_xfsz);
     ue_result r = run_batch(run, walked, records);
     int rc = finish(run, records, start, r);
     sigaction(SIGINT, &before_int, NULL);
     sigaction(SIGTERM, &before_term, NULL);
+    sigaction(SIGHUP, &before_hup, NULL);
     sigaction(SIGXFSZ, &before_xfsz, NULL);
     return rc;
 }

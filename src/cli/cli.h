@@ -47,6 +47,19 @@ typedef struct cli_opts {
     size_t op_count;
 } cli_opts;
 
+/* ---- interrupts (src/cli/interrupt.c) ---- */
+/* SIGINT, SIGTERM and SIGHUP (unless ignored from the start, as under nohup) end `verb` at once: the
+ * temporary files and directories in flight are deleted, a line says whether its one output
+ * `output` (NULL: none, or several that the verb reports itself) is complete, left as it was
+ * or not written, and the exit code is 128 + N (130 for SIGINT). */
+void cli_interrupt_install(const char *verb, const char *output);
+/* While deferring, a signal is only recorded (cli_interrupted returns it, 0 if none): a verb
+ * that stops between steps by itself (convert of several models) keeps what it finished. */
+void cli_interrupt_defer(bool defer);
+int cli_interrupted(void);
+/* "SIGINT", "SIGTERM" or "SIGHUP". */
+const char *cli_signal_name(int sig);
+
 /* ---- reporting (src/cli/report.c) ---- */
 int cli_exit_code(ue_result r);
 /* -q shows only errors, -v adds informational notes; the default is warnings and errors.

@@ -305,6 +305,7 @@ typedef struct job {
     char out_path[4096];
     ue_diag diag;
     ue_result result;
+    bool ran;                /* false: an interrupt came before it was started */
     batch_record *record;    /* its line in the run's summary */
 } job;
 
@@ -426,6 +427,7 @@ static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
 static void run_job(job *j, const cli_opts *o, cli_format_opts *format_opts) {
     ue_scene s;
     ue_scene_init(&s);
+    j->ran = true;
     j->result = cli_convert_scene(o, format_opts, &j->model, &s, &j->diag);
     if (j->result == UE_OK) j->result = job_write(j, o, &s);
     ue_scene_free(&s);
@@ -439,7 +441,8 @@ static void *worker(void *arg) {
             q->done++;
             cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
         }
-        i = q->next++;
+        /* After an interrupt no model is started; those being converted finish and are written. */
+        i = cli_interrupted() ? q->count : q->next++;
         pthread_mutex_unlock(&q->lock);
         if (i >= q->count) return NULL;
         run_job(&q->jobs[i], q->opts, q->format_opts);
@@ -722,6 +725,7 @@ static int report_jobs(const cli_opts *o, const job_list *jobs) {
     int worst = 0;
     for (size_t i = 0; i < jobs->count; i++) {
         const job *j = &jobs->items[i];
+        if (!j->ran) continue;
         if (j->result != UE_OK || !o->quiet) cli_print_diags_as(j->model.name, &j->diag, 0);
         if (j->result == UE_OK) {
             if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->model.name, j->out_path);
@@ -739,6 +743,7 @@ static void summarise_jobs(const cli_opts *o, job_list *jobs, double start) {
     if (jobs->count < 2) return;
     for (size_t i = 0; i < jobs->count; i++) {
         job *j = &jobs->items[i];
+        if (!j->ran) continue; /* not done: the record stays pending */
         if (j->result == UE_OK) {
             j->record->status = BATCH_CONVERTED;
             continue;
@@ -751,6 +756,20 @@ static void summarise_jobs(const cli_opts *o, job_list *jobs, double start) {
     batch_summary s;
     batch_summarise(&jobs->records, &s);
     if (!o->quiet || s.failed) batch_print_summary(&s, &jobs->records, cli_now() - start);
+}
+
+/* After an interrupt: what was written and what was not, and 128 + N (130 for SIGINT). */
+static int say_interrupted(const cli_opts *o, const job_list *jobs) {
+    size_t written = 0, started = 0;
+    for (size_t i = 0; i < jobs->count; i++) {
+        started += jobs->items[i].ran;
+        written += jobs->items[i].ran && jobs->items[i].result == UE_OK;
+    }
+    int sig = cli_interrupted();
+    cli_error("convert: interrupted (%s): %zu of %zu models written to %s%s, %zu not started; no "
+              "temporary file is left", cli_signal_name(sig), written, jobs->count, o->output,
+              written && !o->quiet ? " (listed above)" : "", jobs->count - started);
+    return 128 + sig;
 }
 
 static void free_jobs(job_list *jobs) {
@@ -776,6 +795,8 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_forma
         if (!worst) cli_error("convert: no models found in the input");
         return worst ? worst : EXIT_INVALID;
     }
+    /* From here an interrupt stops the run between models: finished outputs stay, and are said. */
+    cli_interrupt_defer(true);
     int rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
     format_opts->per_format = jobs->count > 1;
@@ -783,6 +804,7 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_forma
     int converted = report_jobs(o, jobs);
     summarise_jobs(o, jobs, start);
     cli_format_opts_report(format_opts);
+    if (cli_interrupted()) return say_interrupted(o, jobs);
     return converted > worst ? converted : worst;
 }
 
@@ -799,6 +821,8 @@ int cmd_convert(const cli_opts *o) {
     if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
                                : o->fresh ? "--fresh" : "--resume");
+    /* Several outputs, which convert names itself when interrupted (the batch, say_interrupted). */
+    cli_interrupt_install(o->verb, NULL);
     cli_format_opts format_opts;
     cli_format_opts_init(&format_opts, o);
     /* One cache for the whole run: a model's companions are read once, not once per model. */
@@ -815,5 +839,6 @@ int cmd_convert(const cli_opts *o) {
     }
     ue_cache_free(format_opts.cache);
     cli_format_opts_destroy(&format_opts);
+    cli_interrupt_defer(false); /* from here a signal ends the process at once again */
     return rc;
 }

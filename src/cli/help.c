@@ -306,8 +306,8 @@ const cli_option_def *cli_option_by_id(cli_opt_id id) {
 
 bool cli_verb_accepts(const cli_verb_def *v, cli_opt_id id) { return (v->options >> id) & 1ul; }
 
-/* 130 is what a shell reports for a program ended by SIGINT: `convert -r` returns it itself
- * after saying how far it got; every other verb is ended by the signal. */
+/* 130 is what a shell reports for a program ended by SIGINT: every verb returns it itself (128 + N:
+ * 143 for SIGTERM, 129 for SIGHUP) after deleting its temporaries and saying what it finished. */
 static const cli_exit_code_def exit_code_table[] = {
     {0, "ok"},
     {1, "invalid input, a round-trip mismatch, or something dropped with --tolerant"},

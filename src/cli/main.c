@@ -19,6 +19,8 @@ int main(int argc, char **argv) {
         int refused = cli_check_output(o.verb, o.output, o.inputs, o.input_count);
         if (refused) rc = refused;
     }
+    /* Every verb: an interrupt leaves no temporary behind and exits 128 + N (interrupt.c). */
+    if (rc == CLI_RUN) cli_interrupt_install(o.verb, o.output);
     if (rc == CLI_RUN) rc = verb->run(&o);
     cli_opts_free(&o);
     return rc;

@@ -6,11 +6,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unearth/common.h"
@@ -341,18 +343,51 @@ static ue_result check_file_output(const char *path, bool overwrite, ue_diag *d)
     return UE_OK;
 }
 
+/* The directory an output file lands in ("." for a bare name), for O_TMPFILE. */
+static bool parent_dir(const char *path, char dir[4096]) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, 4096, ".");
+        return true;
+    }
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    if (n >= 4096) return false;
+    memcpy(dir, path, n);
+    dir[n] = 0;
+    return true;
+}
+
+/* An unnamed file in the output's directory (O_TMPFILE): it has no name until commit links it
+ * into place, so a run that is killed or interrupted meanwhile leaves nothing behind. -1 when
+ * the system or file system cannot make one, or when /proc (through which commit names it) is
+ * missing: the caller then writes a named NAME.tmp-XXXXXX instead. */
+static int open_unnamed(const char *path) {
+#ifdef O_TMPFILE
+    char dir[4096];
+    if (!parent_dir(path, dir) || access("/proc/self/fd", X_OK) != 0) return -1;
+    return open(dir, O_TMPFILE | O_WRONLY, 0644);
+#else
+    (void)path;
+    return -1;
+#endif
+}
+
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d) {
     memset(f, 0, sizeof *f);
     f->fd = -1;
     ue_result r = check_file_output(path, overwrite, d);
     if (r != UE_OK) return r;
-    int n = snprintf(f->temp_path, sizeof f->temp_path, "%s.tmp-XXXXXX", path);
-    if (n < 0 || (size_t)n >= sizeof f->temp_path) return UE_ERR_USAGE;
-    snprintf(f->final_path, sizeof f->final_path, "%s", path);
-    f->fd = mkstemp(f->temp_path);
+    int n = snprintf(f->final_path, sizeof f->final_path, "%s", path);
+    if (n < 0 || (size_t)n >= sizeof f->final_path) return UE_ERR_USAGE;
+    f->fd = open_unnamed(path);
+    if (f->fd < 0) {
+        snprintf(f->temp_path, sizeof f->temp_path, "%s.tmp-XXXXXX", path);
+        f->fd = mkstemp(f->temp_path);
+    }
     if (f->fd < 0) {
         ue_diag_add(d, UE_SEV_ERROR, "io.create", UE_NO_OFFSET, path, "cannot create: %s",
                     strerror(errno));
+        f->temp_path[0] = 0;
         return UE_ERR_IO;
     }
     f->overwrite = overwrite;
@@ -364,26 +399,75 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
     return UE_OK;
 }
 
+/* Links the unnamed file `fd` at `to` through /proc (linkat fails if `to` exists). */
+static bool link_unnamed(int fd, const char *to) {
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW) == 0;
+}
+
+/* Gives the unnamed file a name of its own beside the output (NAME.tmp-XXXXXX, as mkstemp
+ * would choose), so that rename can replace the output in one step. The file stays open while
+ * it has this name: an interrupt handler finds it among the open files. */
+static bool name_unnamed(ue_file_sink *f) {
+    static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t x = (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 32) ^ (uint64_t)(uintptr_t)f ^
+                 (uint64_t)getpid() << 16;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char suffix[7];
+        for (int i = 0; i < 6; i++) {
+            x = x * 6364136223846793005u + 1442695040888963407u; /* a 64-bit LCG step */
+            suffix[i] = alnum[(x >> 33) % (sizeof alnum - 1)];
+        }
+        suffix[6] = 0;
+        snprintf(f->temp_path, sizeof f->temp_path, "%s.tmp-%s", f->final_path, suffix);
+        if (link_unnamed(f->fd, f->temp_path)) return true;
+        if (errno != EEXIST) break;
+    }
+    f->temp_path[0] = 0;
+    return false;
+}
+
+/* Puts the written file at final_path: an unnamed file is linked there (or, to replace an
+ * existing output, named and renamed over it); a named temp file is linked (never clobbering
+ * a file that appeared meanwhile) or renamed. */
+static bool sink_publish(ue_file_sink *f) {
+    bool named = f->temp_path[0] != 0;
+    if (!named && !f->overwrite) return link_unnamed(f->fd, f->final_path);
+    if (!named && !name_unnamed(f)) return false;
+    bool ok;
+    if (!f->overwrite) {
+        ok = link(f->temp_path, f->final_path) == 0;
+        int err = errno;
+        unlink(f->temp_path);
+        errno = err;
+    } else {
+        ok = rename(f->temp_path, f->final_path) == 0;
+    }
+    return ok;
+}
+
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
     /* No fsync: the rename already guarantees that a failed or killed run leaves either the
      * old file or the whole new one; power-loss durability is the file system's business. */
     bool ok = (f->fill == 0 || sink_flush(f) == UE_OK);
     free(f->buf);
     f->buf = NULL;
-    ok = close(f->fd) == 0 && ok;
-    f->fd = -1;
-    ok = ok && fchmodat(AT_FDCWD, f->temp_path, 0644, 0) == 0;
-    if (ok && !f->overwrite) {
-        /* link() fails if the target appeared meanwhile, so we never clobber a racing file. */
-        ok = link(f->temp_path, f->final_path) == 0;
-        unlink(f->temp_path);
-    } else if (ok) {
-        ok = rename(f->temp_path, f->final_path) == 0;
+    ok = ok && fchmod(f->fd, 0644) == 0 && sink_publish(f);
+    int err = ok ? 0 : errno;
+    /* Closed only once no temporary name is left, so an open file marks every named temp. */
+    if (!ok && f->temp_path[0]) unlink(f->temp_path);
+    if (close(f->fd) != 0 && ok) {
+        err = errno; /* a late write error: what was published may be short */
+        unlink(f->final_path);
+        ok = false;
     }
+    f->fd = -1;
     if (!ok) {
         ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, f->final_path, "cannot write: %s",
-                    strerror(errno));
-        unlink(f->temp_path);
+                    strerror(err));
         return UE_ERR_IO;
     }
     return UE_OK;
@@ -392,9 +476,10 @@ ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
 void ue_file_sink_abort(ue_file_sink *f) {
     free(f->buf);
     f->buf = NULL;
+    if (f->temp_path[0]) unlink(f->temp_path);
+    f->temp_path[0] = 0;
     if (f->fd >= 0) close(f->fd);
     f->fd = -1;
-    if (f->temp_path[0]) unlink(f->temp_path);
 }
 
 ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
@@ -700,9 +785,46 @@ static ue_result check_dir_output(const char *path, bool overwrite, const ue_out
 
 /* ---- output directories ------------------------------------------------------------------ */
 
+/* Signals are held back while a temporary directory is made and marked, and while an output
+ * directory is swapped: a handler that runs on this thread never sees one half done. */
+static void hold_signals(sigset_t *before) {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, before);
+}
+
+static void release_signals(const sigset_t *before) { pthread_sigmask(SIG_SETMASK, before, NULL); }
+
+/* NAME.partial-XXXXXX, a new empty directory beside `final_path`. */
+static bool make_temp_dir(const char *final_path, char temp_path[4096]) {
+    snprintf(temp_path, 4096, "%s.partial-XXXXXX", final_path);
+    return mkdtemp(temp_path) != NULL;
+}
+
+/* An O_PATH descriptor on a temporary directory marks it as this process's for as long as it
+ * is open: an interrupt handler finds it among the open files and deletes the tree
+ * (docs/output-safety.md, "Interrupts"). -1 when it cannot be opened. */
+static int mark_temp_dir(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW); }
+
+/* The private directory of an output, made and marked with signals held. */
+static bool make_marked_temp_dir(const char *final_path, char temp_path[4096], int *fd) {
+    sigset_t before;
+    hold_signals(&before);
+    bool ok = make_temp_dir(final_path, temp_path);
+    if (ok && (*fd = mark_temp_dir(temp_path)) < 0) {
+        int err = errno;
+        rmdir(temp_path);
+        errno = err;
+        ok = false;
+    }
+    release_signals(&before);
+    return ok;
+}
+
 ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
                           const ue_outdir_owner *owner, ue_diag *d) {
     memset(o, 0, sizeof *o);
+    o->temp_fd = -1;
     size_t len = strlen(final_path);
     while (len > 1 && final_path[len - 1] == '/') len--;
     if (len == 0 || len + 32 >= sizeof o->final_path) return UE_ERR_USAGE;
@@ -721,14 +843,31 @@ ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
         r = ue_mkdirs(parent, d);
         if (r != UE_OK) return r;
     }
-    snprintf(o->temp_path, sizeof o->temp_path, "%s.partial-XXXXXX", o->final_path);
-    if (!mkdtemp(o->temp_path)) {
+    if (!make_marked_temp_dir(o->final_path, o->temp_path, &o->temp_fd)) {
         ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, o->final_path,
                     "cannot create directory: %s", strerror(errno));
         return UE_ERR_IO;
     }
     chmod(o->temp_path, 0755);
     o->active = true;
+    return UE_OK;
+}
+
+/* mkdir -p of `dir` below its first `root_len` bytes, the private temp directory, which is
+ * never made again: once an interrupt has deleted it, nothing can be written back into it. */
+static ue_result mkdirs_below(char *dir, size_t root_len, ue_diag *d) {
+    size_t len = strlen(dir);
+    for (size_t i = root_len + 1; i <= len; i++) {
+        if (dir[i] != '/' && dir[i] != 0) continue;
+        char c = dir[i];
+        dir[i] = 0;
+        bool ok = mkdir(dir, 0755) == 0 || errno == EEXIST;
+        if (!ok)
+            ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir,
+                        "cannot create directory: %s", strerror(errno));
+        dir[i] = c;
+        if (!ok) return UE_ERR_IO;
+    }
     return UE_OK;
 }
 
@@ -741,7 +880,7 @@ static ue_result outdir_path(ue_outdir *o, const char *rel, char full[4096], ue_
         *slash = 0;
         /* Entries land in a handful of directories: skip mkdir for the one used last. */
         if (strcmp(full, o->last_dir) != 0) {
-            ue_result r = ue_mkdirs(full, d);
+            ue_result r = mkdirs_below(full, strlen(o->temp_path), d);
             if (r != UE_OK) return r;
             snprintf(o->last_dir, sizeof o->last_dir, "%s", full);
         }
@@ -879,12 +1018,50 @@ static void outdir_release(ue_outdir *o) {
     free(o->scratch);
     o->scratch = NULL;
     o->scratch_cap = 0;
+    if (o->temp_fd >= 0) close(o->temp_fd);
+    o->temp_fd = -1;
+}
+
+/* Moves the new tree into place; an existing output (already checked) is first renamed onto a
+ * new empty temporary directory, marked, and deleted after the swap. Signals are held for the
+ * renames, so an interrupt finds either the old output in place or the new one, never neither. */
+static ue_result outdir_swap_in(ue_outdir *o, ue_diag *d) {
+    char old[4096];
+    int old_fd = -1;
+    sigset_t before;
+    hold_signals(&before);
+    bool had_old = ue_path_exists(o->final_path), moved_old = false;
+    const char *fail = NULL;
+    int err = 0;
+    if (had_old && !make_temp_dir(o->final_path, old)) {
+        fail = "cannot replace", err = errno;
+    } else if (had_old && rename(o->final_path, old) != 0) { /* replaces the empty directory */
+        fail = "cannot replace", err = errno;
+        rmdir(old);
+    } else if (had_old) {
+        moved_old = true;
+        old_fd = mark_temp_dir(old);
+    }
+    if (!fail && rename(o->temp_path, o->final_path) != 0) {
+        err = errno;
+        fail = "cannot move into place";
+        if (moved_old && rename(old, o->final_path) == 0) moved_old = false;
+    }
+    if (fail && moved_old && old_fd >= 0) close(old_fd); /* kept: no longer a temporary */
+    release_signals(&before);
+    if (fail) {
+        ue_diag_add(d, UE_SEV_ERROR, "io.rename", UE_NO_OFFSET, o->final_path, "%s: %s%s%s", fail,
+                    strerror(err), moved_old ? "; the previous output is kept as " : "",
+                    moved_old ? old : "");
+        return UE_ERR_IO;
+    }
+    if (moved_old) ue_remove_tree(old);
+    if (old_fd >= 0) close(old_fd);
+    return UE_OK;
 }
 
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
     if (!o->active) return UE_ERR_USAGE;
-    char old[4160];
-    bool had_old = false;
     if (outdir_drain(o, d) != UE_OK) {
         ue_outdir_abort(o);
         return UE_ERR_IO;
@@ -892,28 +1069,11 @@ ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d) {
     /* Checked again: the directory may have gained foreign files since ue_outdir_begin. */
     const ue_outdir_owner *owner = o->owner.owns ? &o->owner : NULL;
     ue_result r = check_dir_output(o->final_path, o->overwrite, owner, d);
+    if (r == UE_OK) r = outdir_swap_in(o, d);
     if (r != UE_OK) {
         ue_outdir_abort(o);
         return r;
     }
-    if (ue_path_exists(o->final_path)) {
-        snprintf(old, sizeof old, "%s.old-%ld", o->final_path, (long)getpid());
-        if (rename(o->final_path, old) != 0) {
-            ue_diag_add(d, UE_SEV_ERROR, "io.rename", UE_NO_OFFSET, o->final_path,
-                        "cannot replace: %s", strerror(errno));
-            ue_outdir_abort(o);
-            return UE_ERR_IO;
-        }
-        had_old = true;
-    }
-    if (rename(o->temp_path, o->final_path) != 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.rename", UE_NO_OFFSET, o->final_path,
-                    "cannot move into place: %s", strerror(errno));
-        if (had_old) rename(old, o->final_path);
-        ue_outdir_abort(o);
-        return UE_ERR_IO;
-    }
-    if (had_old) ue_remove_tree(old);
     o->active = false;
     outdir_release(o);
     return UE_OK;

@@ -5,14 +5,16 @@
 
 #include "unearth/common.h"
 
-/* A file written through a sink into a temp file and renamed into place on commit. */
+/* A file written through a sink into an unnamed file (O_TMPFILE) linked into place on commit,
+ * or where that is not possible, a named temp file renamed into place. A named temp file is
+ * never left without its descriptor open: that marks it as this process's temporary. */
 typedef struct ue_file_sink {
     ue_sink sink;
     int fd;
     bool overwrite;
     uint8_t *buf;          /* small writes gather here (NULL: unbuffered) */
     size_t fill, cap;
-    char temp_path[4096 + 16];
+    char temp_path[4096 + 16]; /* "" while the file has no name */
     char final_path[4096];
 } ue_file_sink;
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
@@ -67,11 +69,14 @@ bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ct
 bool ue_dir_holds_only_or_empty(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
 
 /* A directory written as a unit: files go into a hidden temp directory next to `final_path`,
- * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. */
+ * ue_outdir_commit renames it into place; ue_outdir_abort deletes it. While it exists the temp
+ * directory is held open (O_PATH), which is how an interrupt handler tells it from any other
+ * directory named like it (docs/output-safety.md, "Interrupts"). */
 typedef struct ue_outdir {
     char final_path[4096];
     char temp_path[4096];
     char last_dir[4096];      /* last subdirectory created, to skip repeated mkdir calls */
+    int temp_fd;              /* O_PATH on temp_path: marks it as this process's temporary */
     ue_outdir_owner owner;
     uint8_t *scratch;         /* reused for small payloads; freed by commit and abort */
     size_t scratch_cap;

@@ -1,8 +1,10 @@
 /* unearth — a bounded queue of whole-file writes served by a few threads (see write_pool.h),
  * keeping the first failure for the caller; and a parallel loop over independent indices. */
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,18 @@ struct ue_write_pool {
     pthread_t threads[MAX_THREADS];
     size_t started;
 };
+
+/* Starts a thread with every signal blocked: the library's threads never run the program's
+ * signal handlers, so a handler always interrupts the thread that called the library and sees
+ * its outputs in a known state (docs/output-safety.md, "Interrupts"). */
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg) {
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    int err = pthread_create(t, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    return err;
+}
 
 static int write_file(const job *j) {
     int fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -80,7 +94,7 @@ ue_write_pool *ue_write_pool_start(size_t threads) {
     pthread_cond_init(&p->changed, NULL);
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     for (size_t t = 0; t < threads; t++)
-        if (pthread_create(&p->threads[p->started], NULL, worker, p) == 0) p->started++;
+        if (start_thread(&p->threads[p->started], worker, p) == 0) p->started++;
     if (p->started == 0) {
         ue_write_pool_finish(p, NULL, 0);
         return NULL;
@@ -145,7 +159,7 @@ void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), 
     if (threads > n) threads = n;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     /* Threads that fail to start leave their share to the others: the loop still ends. */
-    while (started + 1 < threads && pthread_create(&extra[started], NULL, loop_worker, &l) == 0)
+    while (started + 1 < threads && start_thread(&extra[started], loop_worker, &l) == 0)
         started++;
     loop_worker(&l);
     for (size_t t = 0; t < started; t++) pthread_join(extra[t], NULL);
