@@ -20,7 +20,18 @@
  * thread may read it. */
 static atomic_int interrupted;
 
-static void on_interrupt(int sig) { interrupted = sig; }
+/* The first signal is kept; all three go back to their default action, so a second Ctrl-C ends the
+ * process at once (sigaction is async-signal-safe). */
+static void on_interrupt(int sig) {
+    int none = 0;
+    atomic_compare_exchange_strong(&interrupted, &none, sig);
+    struct sigaction dfl = {0};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(SIGHUP, &dfl, NULL);
+}
 
 /* No new file or model is started once interrupted or stopped. */
 static bool halted(batch_run *run) { return interrupted || atomic_load(&run->stopped); }
@@ -167,19 +178,27 @@ static void file_failed(batch_record *rec, ue_result r) {
     batch_record_fail(rec, r);
 }
 
-/* Resuming: a model whose output an earlier run of the command left is not converted again. */
-static bool keep_earlier(batch_run *run, batch_record *file, batch_record *rec, ue_model_found *m) {
-    if (!batch_outdir_kept(run->od, file, rec)) return false;
-    rec->status = BATCH_KEPT;
-    /* Made by the same options, so without those its format lacks: counted as a converted model is. */
-    ue_model_option given[CLI_FORMAT_OPTS_MAX];
-    cli_format_opts_for(run->format_opts, m->format, given);
+/* A model whose output an earlier run of the command left is not converted again; nor is one
+ * whose output path holds a file that is not the batch's (it is left as it is). */
+static bool keep_earlier(batch_run *run, batch_record *rec, ue_model_found *m) {
+    char left[4096];
+    batch_earlier e = batch_outdir_earlier(run->od, rec, left, sizeof left);
+    if (e == BATCH_EARLIER_NONE) return false;
+    if (e == BATCH_EARLIER_KEPT) {
+        rec->status = BATCH_KEPT;
+        /* Made by the same options, so without those its format lacks: counted as a converted model is. */
+        ue_model_option given[CLI_FORMAT_OPTS_MAX];
+        cli_format_opts_for(run->format_opts, m->format, given);
+    } else {
+        batch_record_left(rec, batch_outdir_root(run->od), left);
+    }
     free(m->data);
     batch_record_freeze(rec);
     if (run->o->verbose) {
         pthread_mutex_lock(&run->lock);
         cli_progress_clear(&run->progress);
-        fprintf(stderr, "%s = %s/%s (kept)\n", rec->input, run->o->output, rec->output);
+        if (e == BATCH_EARLIER_KEPT) fprintf(stderr, "%s = %s/%s (kept)\n", rec->input, run->o->output, rec->output);
+        else fprintf(stderr, "%s: not converted: %s\n", rec->input, rec->reason);
         pthread_mutex_unlock(&run->lock);
     }
     return true;
@@ -191,6 +210,7 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     batch_record *rec = batch_record_add(out, BATCH_MODEL, m->name);
     if (!rec) return UE_ERR_NOMEM;
     rec->format = m->format->name;
+    rec->file = file;
     char output[4096], companion[4096];
     ue_result r = batch_names_place(names, batch_outdir_root(run->od), file->rel, file->input, m->name, run->type,
                                     output, sizeof output, companion, sizeof companion, &rec->diag);
@@ -200,7 +220,7 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
         rec->companion = companion[0] ? strdup(companion) : NULL;
         if (!rec->output || (companion[0] && !rec->companion)) r = UE_ERR_NOMEM;
     }
-    if (r == UE_OK && keep_earlier(run, file, rec, m)) return UE_OK;
+    if (r == UE_OK && keep_earlier(run, rec, m)) return UE_OK;
     if (r == UE_OK) return push_job(run, file, rec, m);
     if (r == UE_ERR_IO && batch_write_error_stops(err)) {
         batch_stop(run, "%s: cannot make a folder: %s", batch_outdir_root(run->od), strerror(err));
@@ -208,8 +228,8 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
         free(m->data);
         return UE_OK;
     }
-    rec->status = BATCH_FAILED;
-    snprintf(rec->reason, sizeof rec->reason, "no output name: %s", ue_result_name(r));
+    batch_record_fail(rec, r); /* the diagnostic's words (a link where a folder goes, a path too long) */
+    if (!rec->diag.count) snprintf(rec->reason, sizeof rec->reason, "no output name: %s", ue_result_name(r));
     batch_record_unname(rec);
     free(m->data);
     return r == UE_ERR_NOMEM ? r : UE_OK;
@@ -243,9 +263,25 @@ static ue_result collect(const batch_run *run, batch_record *file, ue_model_foun
     return r;
 }
 
+/* The file on disk that `input` names (for ARCHIVE:ENTRY, the archive), as it is before it is
+ * read: a change after this makes its outputs older than it, never newer. */
+static void note_source(batch_record *file) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", file->input);
+    struct stat st;
+    char *colon;
+    int found;
+    while ((found = stat(path, &st)) != 0 && (colon = strrchr(path, ':')) != NULL && colon != path) *colon = 0;
+    if (found != 0) return;
+    file->source.path = realpath(path, NULL);
+    file->source.size = (uint64_t)st.st_size;
+    file->source.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
 static ue_result read_file(batch_run *run, batch_names *names, batch_records *out, batch_record *file) {
     ue_model_found *found;
     size_t count;
+    note_source(file);
     ue_result r = collect(run, file, &found, &count);
     if (r != UE_OK) {
         file_failed(file, r);
@@ -385,6 +421,12 @@ static int check_report_path(const cli_opts *o) {
         cli_error("convert: --report %s: a file stands where its folder would be made", o->report);
         return EXIT_IO;
     }
+    /* a FIFO or a device (/dev/stdout) is never read nor replaced: a report is a file */
+    struct stat st;
+    if (stat(o->report, &st) == 0 && !S_ISREG(st.st_mode)) {
+        cli_error("convert: --report %s is not a regular file; give the path of a file to write", o->report);
+        return EXIT_USAGE;
+    }
     if (!o->force && ue_path_exists(o->report) && !batch_report_is_for(o->report, o->output)) {
         cli_error("convert: --report %s exists (use -f to replace it)", o->report);
         return EXIT_USAGE;
@@ -427,12 +469,18 @@ static int check_batch_options(const cli_opts *o) {
 /* ---- the end: what OUT holds, the report, the summary, the exit code -------------------------- */
 
 /* Records still pending were not done; an output no longer in OUT (removed while the batch ran)
- * is not counted as one. Both are formatted again with their final status. */
-static void settle_records(const batch_run *run, batch_records *l) {
-    const char *why = interrupted ? "not done: the batch was interrupted" : "not done: the batch stopped";
+ * is not counted as one, and one changed meanwhile is somebody else's now (left). Each is
+ * formatted again with its final status. */
+static void settle_records(const batch_run *run, batch_records *l, int sig) {
+    const char *why = sig ? "not done: the batch was interrupted" : "not done: the batch stopped";
     for (size_t i = 0; i < l->count; i++) {
         batch_record *r = l->items[i];
-        if ((r->status == BATCH_CONVERTED || r->status == BATCH_KEPT) && !batch_outdir_present(run->od, r)) {
+        int held = r->status == BATCH_CONVERTED || r->status == BATCH_KEPT ? batch_outdir_holds(run->od, r) : 0;
+        if (held == EEXIST) {
+            batch_record_left(r, batch_outdir_root(run->od), r->output);
+            free(r->json);
+            r->json = NULL;
+        } else if (held) {
             r->status = BATCH_PENDING;
             batch_record_unname(r);
             snprintf(r->reason, sizeof r->reason, "not done: its output is no longer in %s", run->o->output);
@@ -488,8 +536,11 @@ static void say_what_exists(const batch_run *run, const batch_summary *s) {
 static int finish(batch_run *run, batch_records *records, double start, ue_result r) {
     const cli_opts *o = run->o;
     if (r != UE_OK) batch_stop(run, "%s", ue_result_name(r));
-    bool early = interrupted || atomic_load(&run->stopped);
-    settle_records(run, records);
+    /* read once, so every part of the ending tells the same; a signal after this is too late to
+     * change it (and a second one ends the process) */
+    int sig = atomic_load(&interrupted);
+    bool early = sig || atomic_load(&run->stopped);
+    settle_records(run, records, sig);
     batch_summary s;
     batch_summarise(records, &s);
     if (!early && s.models == 0 && s.failed == 0) {
@@ -498,19 +549,19 @@ static int finish(batch_run *run, batch_records *records, double start, ue_resul
         cli_error("convert: no models found in the input");
         return EXIT_INVALID;
     }
-    if (interrupted) cli_error("convert: interrupted (%s)", cli_signal_name(interrupted));
+    if (sig) cli_error("convert: interrupted (%s)", cli_signal_name(sig));
     else if (early) cli_error("convert: stopped: %s; no further model was tried", run->stop_reason);
-    const char *stopped = interrupted ? "interrupted" : early ? run->stop_reason : NULL;
+    const char *stopped = sig ? "interrupted" : early ? run->stop_reason : NULL;
     char *text = batch_report_json(o, run->type, records, &s, stopped, run->format_opts);
     bool reported = write_reports(run, text);
     free(text);
     batch_outdir_close(run->od, records, !early);
     run->od = NULL;
-    if (!o->quiet || s.failed || early || !reported) batch_print_summary(&s, records, cli_now() - start);
+    if (!o->quiet || s.failed || s.left || early || !reported) batch_print_summary(&s, records, cli_now() - start);
     if (early) say_what_exists(run, &s);
-    if (interrupted) return 128 + interrupted; /* as shells report it: 130 for SIGINT */
+    if (sig) return 128 + sig; /* as shells report it: 130 for SIGINT */
     if (early || !reported) return EXIT_IO;
-    return s.failed ? EXIT_INVALID : 0;
+    return s.failed || s.left ? EXIT_INVALID : 0;
 }
 
 /* ---- the verb -------------------------------------------------------------------------------- */

@@ -13,11 +13,29 @@
 typedef enum batch_kind { BATCH_FILE, BATCH_DIRECTORY, BATCH_LINK, BATCH_MODEL } batch_kind;
 
 /* read: a file whose models were collected (their own records follow it). kept: a model whose
- * output an earlier run of the same command left complete and newer than its input. A record
- * still pending when the batch ends was not done (it stopped or was interrupted). */
+ * output an earlier run of the same command left as it placed it, made from its input as it is
+ * now. left: a model not converted because a file that is not the batch's stands at its output
+ * path (changed since the batch placed it, or put there by somebody else). A record still pending
+ * when the batch ends was not done (it stopped or was interrupted). */
 typedef enum batch_status {
-    BATCH_PENDING, BATCH_READ, BATCH_CONVERTED, BATCH_SKIPPED, BATCH_FAILED, BATCH_KEPT
+    BATCH_PENDING, BATCH_READ, BATCH_CONVERTED, BATCH_SKIPPED, BATCH_FAILED, BATCH_KEPT, BATCH_LEFT
 } batch_status;
+
+/* The file on disk a model is read from, as it was when read: its real path (NULL when it could
+ * not be resolved), size and time in ns. An earlier output of it is kept only while all three
+ * are the same. */
+typedef struct batch_source {
+    char *path;
+    uint64_t size;
+    int64_t mtime_ns;
+} batch_source;
+
+/* What a file in OUT is: inode, size, time in ns. An output is the batch's own only while the
+ * file at its path is the one it placed there. */
+typedef struct batch_file_id {
+    uint64_t ino, size;
+    int64_t mtime_ns;
+} batch_file_id;
 
 typedef struct batch_record {
     batch_kind kind;
@@ -34,7 +52,9 @@ typedef struct batch_record {
     bool read_done;    /* files: every model of it is queued */
     ue_diag diag;
     char *json;        /* the record as the report prints it, once final (batch_record_freeze) */
-    int64_t mtime_ns;  /* files, when resuming: the input's time in ns (0: not looked up, -1: unknown) */
+    batch_source source;        /* files: as read (models take their file's) */
+    struct batch_record *file;  /* models: the file record they came from */
+    batch_file_id output_id, companion_id; /* models converted or kept: their files as placed */
 } batch_record;
 
 /* Records in input order; each is its own allocation, so a worker may hold one while the
@@ -49,6 +69,9 @@ batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *in
 bool batch_records_push(batch_records *l, batch_record *r);
 /* Forgets a model record's output names (it was not written). */
 void batch_record_unname(batch_record *r);
+/* Marks a model left: a file not the batch's stands at `path` (below `root`, OUT); its output
+ * names stay, the reason and a warning name the file. */
+void batch_record_left(batch_record *r, const char *root, const char *path);
 /* Frees every record and the list; NULL items (records moved elsewhere) are passed over. */
 void batch_records_free(batch_records *l);
 /* Marks a record failed; its reason is the first error of its diagnostics (or the result). */
@@ -96,9 +119,10 @@ void batch_names_prune(const batch_names *n, const char *root);
 #define BATCH_REPORT "unearth-batch.json"
 
 /* not_done: models found but neither converted nor failed, and files not read, because the
- * batch stopped (a full disk, an interrupt); kept: outputs an earlier run left (resume). */
+ * batch stopped (a full disk, an interrupt); kept: outputs an earlier run left (resume); left:
+ * models not converted because a file not the batch's stands at their output path. */
 typedef struct batch_summary {
-    size_t files, models, converted, kept, skipped, failed, not_done_models, not_done_files;
+    size_t files, models, converted, kept, skipped, failed, left, not_done_models, not_done_files;
 } batch_summary;
 
 void batch_summarise(const batch_records *l, batch_summary *s);
@@ -117,11 +141,15 @@ void batch_print_summary(const batch_summary *s, const batch_records *l, double 
 /* Whether the file at `path` is a batch report written for the output directory `output` (a
  * --report FILE an earlier run of the batch wrote, which a resumed run may replace). */
 bool batch_report_is_for(const char *path, const char *output);
+/* A report read back: only a regular file of at most BATCH_REPORT_READ_MAX bytes, never a FIFO
+ * or a device (which could block); NULL when it is none or not JSON. */
+#define BATCH_REPORT_READ_MAX ((size_t)512 << 20)
+struct json_t *batch_report_load(const char *path);
 
 /* ---- OUTDIR: the marker, in-place outputs, resuming (batch_outdir.c) ---- */
 
-/* The ownership marker: which command wrote OUT and every output it put there, one line each,
- * appended before the output is renamed into place (docs/batch.md). */
+/* The ownership marker: which command wrote OUT and every output it put there, a line before
+ * the output is renamed into place and one with its identity after (docs/batch.md). */
 #define BATCH_MARKER "unearth-batch.marker"
 /* Each output is written here first, then renamed to its place: complete or absent. */
 #define BATCH_STAGING "unearth-batch.partial"
@@ -133,20 +161,26 @@ typedef struct batch_outdir batch_outdir;
  * anything else is refused. Prints why and returns the exit code when it cannot; 0 on success. */
 int batch_outdir_open(const cli_opts *o, const char *type, batch_outdir **out);
 const char *batch_outdir_root(const batch_outdir *od);
-/* When resuming: whether `model` (of `file`) has its output from an earlier run, complete and
- * not older than the file (then it is kept, not converted again). */
-bool batch_outdir_kept(const batch_outdir *od, batch_record *file, const batch_record *model);
+/* What an earlier run left for a model: nothing to keep (it is converted), its output, placed by
+ * the batch, unchanged since and made from its input as that is now (kept: not converted again),
+ * or a file that is not the batch's at one of its paths (left: that path goes to `left`). Sets
+ * the kept model's output_id and companion_id. */
+typedef enum batch_earlier { BATCH_EARLIER_NONE, BATCH_EARLIER_KEPT, BATCH_EARLIER_LEFT } batch_earlier;
+batch_earlier batch_outdir_earlier(const batch_outdir *od, batch_record *model, char *left, size_t cap);
 /* Puts a model's output (and its companion when rec->companion names one) in place: staged,
- * listed in the marker, renamed. 0, or the errno of what failed, with its path in `failed`. */
-int batch_outdir_put(batch_outdir *od, const batch_record *rec, const void *main, size_t main_size,
+ * listed in the marker, renamed, confirmed in the marker with the identity each file has now
+ * (rec->output_id, rec->companion_id). 0, or the errno of what failed, with its path in `failed`
+ * (EEXIST: a file that is not the batch's stands there, left as it is). */
+int batch_outdir_put(batch_outdir *od, batch_record *rec, const void *main, size_t main_size,
                      const void *side, size_t side_size, char *failed, size_t failed_cap);
 /* Whether a write error means no later output can be written either (a full disk, a
  * read-only or vanished OUT): the batch stops instead of trying every model. */
 bool batch_write_error_stops(int err);
 /* Whether OUT itself is gone (removed while the batch ran). */
 bool batch_outdir_gone(const batch_outdir *od);
-/* Whether a converted or kept model's files are really in OUT. */
-bool batch_outdir_present(const batch_outdir *od, const batch_record *rec);
+/* Whether a converted or kept model's files are in OUT as it placed or kept them: 0, ENOENT (one
+ * is gone) or EEXIST (one was changed or replaced since). */
+int batch_outdir_holds(const batch_outdir *od, const batch_record *rec);
 /* Writes OUT/unearth-batch.json (staged and renamed); 0 or the errno. */
 int batch_outdir_put_report(batch_outdir *od, const char *text);
 /* Ends the batch in OUT: after a complete run, outputs an earlier run listed that this one did

@@ -74,10 +74,10 @@ void batch_write_model(batch_run *run, batch_record *rec, batch_output *out) {
             batch_stop(run, "%s no longer exists (removed while the batch ran)", batch_outdir_root(run->od));
         else batch_stop(run, "%s/%s: cannot write: %s", batch_outdir_root(run->od), failed, strerror(err));
         not_written(rec);
+    } else if (err == EEXIST) {
+        batch_record_left(rec, batch_outdir_root(run->od), failed);
     } else {
-        const char *why = err == EEXIST ? "a file that is no output of this batch stands there; left as it is"
-                                        : strerror(err);
-        ue_diag_add(&rec->diag, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, failed, "cannot write: %s", why);
+        ue_diag_add(&rec->diag, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, failed, "cannot write: %s", strerror(err));
         model_failed(rec, UE_ERR_IO);
     }
 }

@@ -70,6 +70,19 @@ static void safe_part(const char *part, size_t len, char *out, size_t cap) {
     if (ue_file_name_component(raw, out, cap) == 0) snprintf(out, cap, "entry");
 }
 
+/* A folder that was there already must be a real one: through a link (or a file) put in its
+ * place, outputs would land outside OUT. That model fails; the batch goes on (errno EEXIST). */
+static bool real_dir(const char *full, const char *dir, ue_diag *d) {
+    struct stat st;
+    bool seen = lstat(full, &st) == 0;
+    if (seen && S_ISDIR(st.st_mode)) return true;
+    ue_diag_add(d, UE_SEV_ERROR, "io.output.kind", UE_NO_OFFSET, dir,
+                "a %s stands where this folder of outputs goes; left as it is, the model not converted",
+                seen && S_ISLNK(st.st_mode) ? "symbolic link" : "file that is no folder");
+    errno = EEXIST;
+    return false;
+}
+
 /* Appends folder `part` to `dir`: the folder is shared with earlier models when it was given
  * out as a folder with this very spelling; a file of that name, or a folder whose name differs
  * only by case (another input's), makes it "part~2" and on. A new folder is made below `root`
@@ -94,6 +107,7 @@ static ue_result enter_dir(out_names *n, const char *root, char *dir, size_t cap
             errno = err;
             return UE_ERR_IO;
         }
+        if (!real_dir(full, dir, d)) return UE_ERR_IO;
         return out_names_add(n, dir, OUT_NAME_DIR);
     }
     ue_diag_add(d, UE_SEV_ERROR, "batch.path", UE_NO_OFFSET, dir, "output path too long");

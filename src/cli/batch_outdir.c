@@ -10,85 +10,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/batch.h"
+#include "cli/batch_marker.h"
 #include "common/bytes.h"
 #include "common/io.h"
 #include "common/text.h"
 #include "unearth/version.h"
 
-#define MARKER_MAGIC "unearth-batch-marker 1\n"
-/* A marker is a few hundred bytes per output; far beyond any game folder. */
-#define MARKER_MAX ((size_t)1 << 30)
-
 struct batch_outdir {
     char root[4096];
     char staging[4200];
+    int root_fd;                /* OUT, open and locked (flock) for the whole run */
     int marker_fd;
     bool created;               /* OUT did not exist: made by this run */
     bool resuming;
     ue_buf header;              /* this command: the magic line and one line per option */
-    batch_names *earlier;       /* resuming: "OUTPUT\tCOMPANION\tINPUT" of each output listed */
-    batch_names *earlier_files; /* every path an earlier run listed: replaced in place */
-    char **earlier_paths;       /* the same as a list, to remove what this run did not keep */
-    size_t earlier_count, earlier_cap;
+    marker_table *earlier;      /* every path an earlier run's marker lists */
     atomic_size_t staged;       /* names of staged files: 0, 1, 2, ... */
 };
 
-/* ---- the marker's text ----------------------------------------------------------------------
- * Line 1 the magic, then "option\tNAME\tVALUE" per option that shapes the output bytes, then
- * "file\tOUTPUT\tCOMPANION\tINPUT" per output. Fields escape control bytes and '%' as %XX, so a
- * line holds any file name. */
-
-static void put_escaped(ue_buf *b, const char *s) {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f || c == '%') ue_buf_printf(b, "%%%02X", c);
-        else ue_buf_put(b, s, 1);
-    }
-}
-
-static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* In place; false on a malformed escape. */
-static bool unescape(char *s) {
-    char *w = s;
-    for (const char *r = s; *r; r++) {
-        if (*r != '%') {
-            *w++ = *r;
-            continue;
-        }
-        int hi = hex_digit(r[1]), lo = hi < 0 ? -1 : hex_digit(r[2]);
-        if (lo < 0) return false;
-        *w++ = (char)(hi * 16 + lo);
-        r += 2;
-    }
-    *w = 0;
-    return true;
-}
-
-/* The marker's line for one output. */
-static void put_file_line(ue_buf *b, const batch_record *rec) {
-    ue_buf_put(b, "file\t", 5);
-    put_escaped(b, rec->output);
-    ue_buf_put(b, "\t", 1);
-    put_escaped(b, rec->companion ? rec->companion : "");
-    ue_buf_put(b, "\t", 1);
-    put_escaped(b, rec->input);
-    ue_buf_put(b, "\n", 1);
-}
-
-static void header_option(ue_buf *b, const char *name, const char *value) {
-    ue_buf_printf(b, "option\t%s\t", name);
-    put_escaped(b, value ? value : "-");
-    ue_buf_put(b, "\n", 1);
-}
+/* ---- the command ------------------------------------------------------------------------------ */
 
 /* The last --scale, as the number it means (1 and 1.0 are one command). */
 static void scale_text(const cli_opts *o, char *out, size_t cap) {
@@ -99,27 +43,30 @@ static void scale_text(const cli_opts *o, char *out, size_t cap) {
 }
 
 /* What makes two runs the same command: every option that changes an output's bytes or which
- * models there are, the inputs as given (trailing '/' aside), and the version. -j, -q, -v,
- * --report and -f change no output. */
+ * models there are (--data as its real path), the inputs as given (trailing '/' aside), and the
+ * version. -j, -q, -v, --report and -f change no output. Which files the inputs are is each
+ * output's own line (its input's real path). */
 static void build_header(const cli_opts *o, const char *type, ue_buf *b) {
-    ue_buf_put(b, MARKER_MAGIC, strlen(MARKER_MAGIC));
-    header_option(b, "version", UE_VERSION);
-    header_option(b, "format", type);
-    header_option(b, "mode", o->mode == UE_MODE_STRICT ? "strict" : "tolerant");
-    header_option(b, "lod", o->lod);
-    header_option(b, "group", o->group);
-    header_option(b, "fps", o->fps);
-    header_option(b, "data", o->data);
+    ue_buf_put(b, BATCH_MARKER_MAGIC, strlen(BATCH_MARKER_MAGIC));
+    batch_marker_option(b, "version", UE_VERSION);
+    batch_marker_option(b, "format", type);
+    batch_marker_option(b, "mode", o->mode == UE_MODE_STRICT ? "strict" : "tolerant");
+    batch_marker_option(b, "lod", o->lod);
+    batch_marker_option(b, "group", o->group);
+    batch_marker_option(b, "fps", o->fps);
+    char *data = o->data ? realpath(o->data, NULL) : NULL;
+    batch_marker_option(b, "data", data ? data : o->data);
+    free(data);
     char scale[64];
     scale_text(o, scale, sizeof scale);
-    header_option(b, "scale", scale);
-    header_option(b, "animation-pointer", o->no_animation_pointer ? "no" : "yes");
-    header_option(b, "follow-links", o->follow_links ? "yes" : "no");
+    batch_marker_option(b, "scale", scale);
+    batch_marker_option(b, "animation-pointer", o->no_animation_pointer ? "no" : "yes");
+    batch_marker_option(b, "follow-links", o->follow_links ? "yes" : "no");
     for (size_t i = 0; i < o->input_count; i++) {
         char input[4096];
         snprintf(input, sizeof input, "%s", o->inputs[i]);
         for (size_t n = strlen(input); n > 1 && input[n - 1] == '/';) input[--n] = 0;
-        header_option(b, "input", input);
+        batch_marker_option(b, "input", input);
     }
 }
 
@@ -155,106 +102,59 @@ static void header_difference(const char *a, const char *b, char *out, size_t ca
 
 /* ---- what an earlier run left --------------------------------------------------------------- */
 
-/* A path a batch could have written: relative, below OUT, no "." or ".." part. A marker is read
- * as hostile input: its paths are removed by --fresh, so one leading out of OUT is never taken. */
-static bool inside_out(const char *path) {
-    if (path[0] == '/') return false;
-    for (const char *part = path;;) {
-        size_t n = strcspn(part, "/");
-        if (n == 0 || (n == 1 && part[0] == '.') || (n == 2 && !strncmp(part, "..", 2))) return false;
-        if (!part[n]) return true;
-        part += n + 1;
-    }
+/* Whether the file at `path` is the batch's own: the marker gave the identity it was placed with,
+ * and the file there still has it. A file changed since, or one the marker lists only as about to
+ * be placed (a rename that was refused, or never happened), is somebody else's. */
+static bool ours(const batch_outdir *od, const char *path) {
+    const marker_entry *e = marker_table_get(od->earlier, path);
+    batch_file_id now;
+    return e && e->placed && batch_file_id_of(od->root_fd, path, &now) && batch_file_id_equal(&now, &e->id);
 }
 
-static bool remember_path(batch_outdir *od, const char *path) {
-    if (!path[0] || !inside_out(path) || batch_names_has(od->earlier_files, path)) return true;
-    if (od->earlier_count == od->earlier_cap) {
-        size_t cap = od->earlier_cap ? 2 * od->earlier_cap : 64;
-        char **grown = realloc(od->earlier_paths, cap * sizeof *grown);
-        if (!grown) return false;
-        od->earlier_paths = grown, od->earlier_cap = cap;
-    }
-    char *copy = strdup(path);
-    if (!copy || batch_names_reserve(od->earlier_files, path) != UE_OK) {
-        free(copy);
-        return false;
-    }
-    od->earlier_paths[od->earlier_count++] = copy;
-    return true;
+static bool something_at(const batch_outdir *od, const char *path) {
+    struct stat st;
+    return fstatat(od->root_fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-/* One "file\tOUTPUT\tCOMPANION\tINPUT" line; anything else (a line a full disk cut short) is
- * passed over. */
-static bool remember_line(batch_outdir *od, char *line) {
-    char *f[4] = {line, NULL, NULL, NULL};
-    for (int i = 1; i < 4; i++) {
-        char *tab = strchr(f[i - 1], '\t');
-        if (!tab) return true;
-        *tab = 0;
-        f[i] = tab + 1;
-    }
-    if (strchr(f[3], '\t') || strcmp(f[0], "file") || !unescape(f[1]) || !unescape(f[2]) || !unescape(f[3]) ||
-        !f[1][0])
-        return true;
-    char key[12400];
-    snprintf(key, sizeof key, "%s\t%s\t%s", f[1], f[2], f[3]);
-    return batch_names_reserve(od->earlier, key) == UE_OK && remember_path(od, f[1]) && remember_path(od, f[2]);
-}
-
-/* Reads OUT's marker: its header goes to *header (allocated), its outputs to od. False when OUT
- * holds no marker or one this version cannot read. */
-static bool load_marker(batch_outdir *od, char **header, bool *ends_with_newline) {
-    char path[4300];
-    snprintf(path, sizeof path, "%s/%s", od->root, BATCH_MARKER);
-    uint8_t *data;
-    size_t size;
+/* A file the batch will not touch: said once per path. */
+static void warn_left(const batch_outdir *od, marker_entry *e) {
+    if (e->reported) return;
+    e->reported = true;
     ue_diag d = {0};
-    ue_result r = ue_file_read(path, MARKER_MAX, &data, &size, &d);
+    char path[8300];
+    snprintf(path, sizeof path, "%s/%s", od->root, e->path);
+    ue_diag_add(&d, UE_SEV_WARNING, "io.output.not_ours", UE_NO_OFFSET, path,
+                "not this batch's output any more (changed since it was placed, or never placed by it); "
+                "left as it is");
+    cli_print_diags(&d, 1);
     ue_diag_free(&d);
-    if (r != UE_OK) return false;
-    char *text = realloc(data, size + 1);
-    if (!text) {
-        free(data);
-        return false;
-    }
-    text[size] = 0;
-    bool ok = size >= strlen(MARKER_MAGIC) && !memcmp(text, MARKER_MAGIC, strlen(MARKER_MAGIC)) &&
-              strlen(text) == size;
-    *ends_with_newline = size && text[size - 1] == '\n';
-    char *files = ok ? strstr(text, "\nfile\t") : NULL;
-    *header = ok ? strndup(text, files ? (size_t)(files - text) + 1 : size) : NULL;
-    ok = ok && *header;
-    for (char *line = files ? files + 1 : NULL; ok && line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl) *nl = 0;
-        ok = remember_line(od, line);
-        line = nl ? nl + 1 : NULL;
-    }
-    free(text);
-    return ok;
 }
 
-/* An OUT written by a version without the marker is recognised by its report's "files". */
+/* An OUT written by a version without the marker is recognised by its report's "files": it
+ * holds only those, so each is taken as the batch's own as it stands. */
 static bool load_report_files(batch_outdir *od) {
     char path[4300];
     snprintf(path, sizeof path, "%s/%s", od->root, BATCH_REPORT);
-    json_t *j = json_load_file(path, 0, NULL);
+    json_t *j = batch_report_load(path);
     json_t *files = json_object_get(j, "files");
     bool ok = json_is_integer(json_object_get(j, "unearth_batch")) && json_is_array(files);
     for (size_t i = 0; ok && i < json_array_size(files); i++) {
         const char *f = json_string_value(json_array_get(files, i));
-        ok = f && remember_path(od, f);
+        marker_entry *e = f && batch_path_inside(f) ? marker_table_add(od->earlier, f) : NULL;
+        ok = e != NULL;
+        if (ok) e->placed = batch_file_id_of(od->root_fd, f, &e->id);
     }
     json_decref(j);
     return ok;
 }
 
+/* OUT's own files, a file staged at the top of the staging folder, a path the marker lists. */
 static bool listed(const char *rel, void *ctx) {
     const batch_outdir *od = ctx;
     size_t n = strlen(BATCH_STAGING);
-    return !strcmp(rel, BATCH_REPORT) || !strcmp(rel, BATCH_MARKER) ||
-           (!strncmp(rel, BATCH_STAGING, n) && rel[n] == '/') || batch_names_has(od->earlier_files, rel);
+    bool staged = !strncmp(rel, BATCH_STAGING, n) && rel[n] == '/' && !strchr(rel + n + 1, '/');
+    return !strcmp(rel, BATCH_REPORT) || !strcmp(rel, BATCH_MARKER) || staged ||
+           marker_table_get(od->earlier, rel) != NULL;
 }
 
 /* ---- removing what this batch wrote ----------------------------------------------------------- */
@@ -262,50 +162,46 @@ static bool listed(const char *rel, void *ctx) {
 /* Removes the folders from `rel`'s parent up to OUT that are now empty. */
 static void remove_empty_parents(const batch_outdir *od, const char *rel) {
     char path[8300];
-    snprintf(path, sizeof path, "%s/%s", od->root, rel);
-    size_t root_len = strlen(od->root);
-    for (char *slash; (slash = strrchr(path, '/')) != NULL && (size_t)(slash - path) > root_len;) {
+    snprintf(path, sizeof path, "%s", rel);
+    for (char *slash; (slash = strrchr(path, '/')) != NULL;) {
         *slash = 0;
-        if (rmdir(path) != 0) break; /* holds something: so do its parents */
+        if (unlinkat(od->root_fd, path, AT_REMOVEDIR) != 0) break; /* holds something: so do its parents */
     }
 }
 
 static void remove_output(const batch_outdir *od, const char *rel) {
-    char path[8300];
-    snprintf(path, sizeof path, "%s/%s", od->root, rel);
-    if (unlink(path) == 0) remove_empty_parents(od, rel);
+    if (unlinkat(od->root_fd, rel, 0) == 0) remove_empty_parents(od, rel);
 }
 
-/* The staging folder holds only files this batch (or a killed one) staged: their names are
- * numbers, never an output's. */
+/* The staging folder holds only files this batch (or a killed one) staged, at its top: their
+ * names are numbers, never an output's. An empty folder in it (which no batch makes) goes too. */
 static void empty_staging(const batch_outdir *od, bool remove_folder) {
-    DIR *h = opendir(od->staging);
+    int fd = open(od->staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *h = fd >= 0 ? fdopendir(fd) : NULL;
     if (h) {
         struct dirent *e;
         while ((e = readdir(h)) != NULL) {
             if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char path[8300];
-            snprintf(path, sizeof path, "%s/%s", od->staging, e->d_name);
-            unlink(path);
+            if (unlinkat(fd, e->d_name, 0) != 0) unlinkat(fd, e->d_name, AT_REMOVEDIR);
         }
         closedir(h);
+    } else if (fd >= 0) {
+        close(fd);
     }
     if (remove_folder) rmdir(od->staging);
 }
 
-/* --fresh (or -f over other options): every output an earlier run listed, and its report, go;
- * only files it listed are removed, so a file dropped in meanwhile stays. */
+/* --fresh (or -f over other options): every output an earlier run placed, and its report, go;
+ * a listed path that holds somebody else's file (changed since, or never placed) is left and
+ * said, and so is a file dropped in meanwhile. */
 static void clear_earlier(batch_outdir *od) {
-    for (size_t i = 0; i < od->earlier_count; i++) {
-        remove_output(od, od->earlier_paths[i]);
-        free(od->earlier_paths[i]);
+    marker_entry *e;
+    for (size_t i = 0; marker_table_at(od->earlier, i, &e); i++) {
+        if (!e) continue;
+        if (ours(od, e->path)) remove_output(od, e->path);
+        else if (something_at(od, e->path)) warn_left(od, e);
     }
-    od->earlier_count = 0;
-    char path[4300];
-    snprintf(path, sizeof path, "%s/%s", od->root, BATCH_REPORT);
-    unlink(path);
-    batch_names_free(od->earlier_files);
-    od->earlier_files = batch_names_new();
+    unlinkat(od->root_fd, BATCH_REPORT, 0);
 }
 
 /* ---- opening OUT ------------------------------------------------------------------------------ */
@@ -330,19 +226,23 @@ static int refuse(const batch_outdir *od, const char *code, const char *fmt, con
 
 /* An existing, non-empty OUT: continued, redone, or refused. */
 static int adopt_earlier(const cli_opts *o, batch_outdir *od) {
-    char *earlier_header = NULL;
+    ue_buf earlier_header = {0};
     bool newline = true;
-    bool marker = load_marker(od, &earlier_header, &newline);
-    bool known = marker || load_report_files(od);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s", od->root, BATCH_MARKER);
+    bool marker = batch_marker_read(path, &earlier_header, od->earlier, &newline);
+    ue_buf_put(&earlier_header, "", 1);
+    bool known = !earlier_header.failed && (marker || load_report_files(od));
     if (!known || !ue_dir_holds_only_or_empty(od->root, listed, od)) {
-        free(earlier_header);
+        ue_buf_free(&earlier_header);
         return refuse(od, "io.output.foreign", "output directory is not empty and is not %s; refusing to "
                       "replace it, even with -f (choose a new or empty directory)", "an unearth convert -r output");
     }
-    bool same = marker && !strcmp(earlier_header, (const char *)od->header.data);
+    const char *had = (const char *)earlier_header.data;
+    bool same = marker && !strcmp(had, (const char *)od->header.data);
     char differs[256] = "its options, which an earlier version did not record";
-    if (marker && !same) header_difference(earlier_header, (const char *)od->header.data, differs, sizeof differs);
-    free(earlier_header);
+    if (marker && !same) header_difference(had, (const char *)od->header.data, differs, sizeof differs);
+    ue_buf_free(&earlier_header);
     if (same && !o->fresh) {
         od->resuming = true;
         return newline ? 0 : -1; /* -1: a cut last line is ended before the next one */
@@ -389,19 +289,16 @@ static int stage(batch_outdir *od, const void *data, size_t size, char *path, si
 /* OUT's own file `name` (the marker, the report) written whole: staged, then renamed over the
  * one before. 0 or the errno. */
 static int replace_own(batch_outdir *od, const char *name, const void *data, size_t size) {
-    char path[4300], staged[4300];
-    snprintf(path, sizeof path, "%s/%s", od->root, name);
+    char staged[4300];
     int err = stage(od, data, size, staged, sizeof staged);
-    if (!err && rename(staged, path) != 0) err = errno, unlink(staged);
+    if (!err && renameat(AT_FDCWD, staged, od->root_fd, name) != 0) err = errno, unlink(staged);
     return err;
 }
 
 /* The marker of a new run: its header, staged and renamed, then opened for appending. */
 static int start_marker(batch_outdir *od, int state) {
-    char path[4300];
-    snprintf(path, sizeof path, "%s/%s", od->root, BATCH_MARKER);
     int err = od->resuming ? 0 : replace_own(od, BATCH_MARKER, od->header.data, od->header.size);
-    if (!err) od->marker_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (!err) od->marker_fd = openat(od->root_fd, BATCH_MARKER, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     if (!err && od->marker_fd < 0) err = errno;
     if (!err && state < 0 && !write_all(od->marker_fd, "\n", 1)) err = errno;
     return err;
@@ -409,7 +306,7 @@ static int start_marker(batch_outdir *od, int state) {
 
 static int prepare(batch_outdir *od, int state) {
     int err = 0;
-    if (mkdir(od->staging, 0755) != 0 && errno != EEXIST) err = errno;
+    if (mkdirat(od->root_fd, BATCH_STAGING, 0755) != 0 && errno != EEXIST) err = errno;
     if (!err) empty_staging(od, false);
     if (!err) err = start_marker(od, state);
     if (!err) return 0;
@@ -419,19 +316,32 @@ static int prepare(batch_outdir *od, int state) {
     return EXIT_IO;
 }
 
+/* OUT opened and locked for this run: a second batch writing into the same OUT at once is
+ * refused before it touches anything (exit 3). A file system without flock runs unlocked. */
+static int lock_root(batch_outdir *od) {
+    od->root_fd = open(od->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (od->root_fd < 0) {
+        cli_error("convert: %s: cannot open the output directory: %s; nothing converted", od->root, strerror(errno));
+        return EXIT_IO;
+    }
+    if (flock(od->root_fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK) return 0;
+    cli_error("convert: %s: another unearth batch is writing into this directory now; nothing done "
+              "(run one batch per output directory at a time)", od->root);
+    return EXIT_IO;
+}
+
 int batch_outdir_open(const cli_opts *o, const char *type, batch_outdir **out) {
     batch_outdir *od = calloc(1, sizeof *od);
     *out = od;
     if (!od) return EXIT_IO;
-    od->marker_fd = -1;
+    od->marker_fd = od->root_fd = -1;
     snprintf(od->root, sizeof od->root, "%s", o->output);
     for (size_t n = strlen(od->root); n > 1 && od->root[n - 1] == '/';) od->root[--n] = 0;
     snprintf(od->staging, sizeof od->staging, "%s/%s", od->root, BATCH_STAGING);
     build_header(o, type, &od->header);
     ue_buf_put(&od->header, "", 1); /* a C string */
-    od->earlier = batch_names_new();
-    od->earlier_files = batch_names_new();
-    if (od->header.failed || !od->earlier || !od->earlier_files) return EXIT_IO;
+    od->earlier = marker_table_new();
+    if (od->header.failed || !od->earlier) return EXIT_IO;
     od->header.size--; /* the terminator is no part of the marker */
     struct stat st;
     int state = 0;
@@ -445,9 +355,12 @@ int batch_outdir_open(const cli_opts *o, const char *type, batch_outdir **out) {
     } else if (!S_ISDIR(st.st_mode)) {
         return refuse(od, "io.output.kind", "output %s, not a directory; refusing to replace it, even with -f",
                       S_ISLNK(st.st_mode) ? "is a symbolic link" : "exists");
-    } else if (!dir_is_empty(od->root) && (state = adopt_earlier(o, od)) > 0) {
+    }
+    if ((state = lock_root(od)) != 0) {
+        od->created = false; /* another batch may have made it: never removed by this one */
         return state;
     }
+    if (!od->created && !dir_is_empty(od->root) && (state = adopt_earlier(o, od)) > 0) return state;
     return prepare(od, state);
 }
 
@@ -455,42 +368,56 @@ const char *batch_outdir_root(const batch_outdir *od) { return od->root; }
 
 /* ---- one output ------------------------------------------------------------------------------- */
 
-static int64_t mtime_ns(const struct stat *st) {
-    return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+static bool same_source(const batch_source *a, const batch_source *b) {
+    return a->path && b->path && !strcmp(a->path, b->path) && a->size == b->size && a->mtime_ns == b->mtime_ns;
 }
 
-/* The input file's time: for ARCHIVE:ENTRY, the archive's. */
-static int64_t input_mtime(const char *input) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s", input);
-    struct stat st;
-    char *colon;
-    int found;
-    while ((found = stat(path, &st)) != 0 && (colon = strrchr(path, ':')) != NULL && colon != path) *colon = 0;
-    return found == 0 ? mtime_ns(&st) : -1;
+/* Whether the marker's line of `model`'s output says it was made the way it would be now: the
+ * same companion and address, from its input file as it is now, placed after that line. */
+static bool made_from_now(const batch_outdir *od, const batch_record *model) {
+    const marker_entry *e = marker_table_get(od->earlier, model->output);
+    const marker_entry *side = model->companion ? marker_table_get(od->earlier, model->companion) : NULL;
+    return e && e->model && e->current && (!model->companion || (side && side->current)) &&
+           !strcmp(e->companion, model->companion ? model->companion : "") && !strcmp(e->input, model->input) &&
+           same_source(&e->source, &model->file->source);
 }
 
-static bool newer_output(const batch_outdir *od, const char *rel, int64_t since) {
-    char path[8300];
-    snprintf(path, sizeof path, "%s/%s", od->root, rel);
-    struct stat st;
-    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && mtime_ns(&st) >= since;
+batch_earlier batch_outdir_earlier(const batch_outdir *od, batch_record *model, char *left, size_t cap) {
+    if (!model->output) return BATCH_EARLIER_NONE;
+    const char *paths[2] = {model->output, model->companion};
+    batch_file_id ids[2] = {{0}, {0}};
+    bool all_there = true;
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i]) continue;
+        const marker_entry *e = marker_table_get(od->earlier, paths[i]);
+        /* a path no earlier run listed holds nothing of it: a file put there is met by place() */
+        if (!e || !something_at(od, paths[i])) {
+            all_there = false;
+            continue;
+        }
+        if (!e->placed || !batch_file_id_of(od->root_fd, paths[i], &ids[i]) || !batch_file_id_equal(&ids[i], &e->id)) {
+            snprintf(left, cap, "%s", paths[i]);
+            return BATCH_EARLIER_LEFT;
+        }
+    }
+    if (!od->resuming || !all_there || !made_from_now(od, model)) return BATCH_EARLIER_NONE;
+    model->output_id = ids[0];
+    model->companion_id = ids[1];
+    return BATCH_EARLIER_KEPT;
 }
 
-bool batch_outdir_kept(const batch_outdir *od, batch_record *file, const batch_record *model) {
-    if (!od->resuming || !model->output) return false;
-    char key[12400];
-    snprintf(key, sizeof key, "%s\t%s\t%s", model->output, model->companion ? model->companion : "", model->input);
-    if (!batch_names_has(od->earlier, key)) return false;
-    if (file->mtime_ns == 0) file->mtime_ns = input_mtime(file->input);
-    if (file->mtime_ns < 0) return false;
-    return newer_output(od, model->output, file->mtime_ns) &&
-           (!model->companion || newer_output(od, model->companion, file->mtime_ns));
+/* Whether the file at `path` is the one placed with `id`: 0, ENOENT (nothing there) or EEXIST
+ * (another file). */
+static int placed_as(const batch_outdir *od, const char *path, const batch_file_id *id) {
+    batch_file_id now;
+    if (batch_file_id_of(od->root_fd, path, &now)) return batch_file_id_equal(&now, id) ? 0 : EEXIST;
+    return something_at(od, path) ? EEXIST : ENOENT;
 }
 
-bool batch_outdir_present(const batch_outdir *od, const batch_record *rec) {
-    return rec->output && newer_output(od, rec->output, INT64_MIN) &&
-           (!rec->companion || newer_output(od, rec->companion, INT64_MIN));
+int batch_outdir_holds(const batch_outdir *od, const batch_record *rec) {
+    int err = rec->output ? placed_as(od, rec->output, &rec->output_id) : ENOENT;
+    if (!err && rec->companion) err = placed_as(od, rec->companion, &rec->companion_id);
+    return err;
 }
 
 bool batch_outdir_gone(const batch_outdir *od) {
@@ -508,26 +435,26 @@ bool batch_write_error_stops(int err) {
     }
 }
 
-/* Renames a staged file to its place. A path an earlier run of this command listed is replaced;
- * any other is created only if nothing stands there (a file put there meanwhile is no output). */
-static int place(const batch_outdir *od, const char *staged, const char *rel) {
-    char to[8300];
-    snprintf(to, sizeof to, "%s/%s", od->root, rel);
-    if (batch_names_has(od->earlier_files, rel)) return rename(staged, to) == 0 ? 0 : errno;
-    if (renameat2(AT_FDCWD, staged, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
-    if (errno != EINVAL && errno != ENOSYS) return errno;
-    struct stat st; /* a file system without RENAME_NOREPLACE */
-    if (lstat(to, &st) == 0) return EEXIST;
-    return rename(staged, to) == 0 ? 0 : errno;
+/* Renames a staged file to its place, and gives the identity it has there. A file the batch
+ * placed earlier (unchanged since) is replaced; anything else standing there is left (EEXIST). */
+static int place(const batch_outdir *od, const char *staged, const char *rel, batch_file_id *id) {
+    int err = 0;
+    if (ours(od, rel)) {
+        if (renameat(AT_FDCWD, staged, od->root_fd, rel) != 0) err = errno;
+    } else if (renameat2(AT_FDCWD, staged, od->root_fd, rel, RENAME_NOREPLACE) != 0) {
+        err = errno;
+        if (err == EINVAL || err == ENOSYS) { /* a file system without RENAME_NOREPLACE */
+            err = something_at(od, rel) ? EEXIST : renameat(AT_FDCWD, staged, od->root_fd, rel) == 0 ? 0 : errno;
+        }
+    }
+    if (!err && !batch_file_id_of(od->root_fd, rel, id)) err = errno ? errno : EIO;
+    return err;
 }
 
-/* Listed before it is renamed into place, so every output OUT holds is in the marker. */
-static int list_output(batch_outdir *od, const batch_record *rec) {
-    ue_buf line = {0};
-    put_file_line(&line, rec);
-    /* one write with O_APPEND: lines of two threads never mix */
-    int err = line.failed ? ENOMEM : write_all(od->marker_fd, line.data, line.size) ? 0 : errno;
-    ue_buf_free(&line);
+/* One write with O_APPEND: lines of two threads never mix. */
+static int append_marker(const batch_outdir *od, ue_buf *lines) {
+    int err = lines->failed ? ENOMEM : write_all(od->marker_fd, lines->data, lines->size) ? 0 : errno;
+    ue_buf_free(lines);
     return err;
 }
 
@@ -536,7 +463,30 @@ static int failed_at(int err, const char *what, char *failed, size_t cap) {
     return err;
 }
 
-int batch_outdir_put(batch_outdir *od, const batch_record *rec, const void *main, size_t main_size,
+/* The marker's "file" line, before the renames (so every output OUT holds is listed whatever ends
+ * the process); ENAMETOOLONG for a line too long to be read back. */
+static int list_output(const batch_outdir *od, const batch_record *rec) {
+    ue_buf line = {0};
+    if (!batch_marker_file_line(&line, rec->output, rec->companion, rec->input, &rec->file->source))
+        return ENAMETOOLONG;
+    return append_marker(od, &line);
+}
+
+/* The "placed" lines, after the renames: from now on the files are the batch's own. When they
+ * cannot be written, the files just placed are taken away again (complete or absent, and listed). */
+static int confirm_output(const batch_outdir *od, const batch_record *rec) {
+    ue_buf lines = {0};
+    bool ok = (!rec->companion || batch_marker_placed_line(&lines, rec->companion, &rec->companion_id)) &&
+              batch_marker_placed_line(&lines, rec->output, &rec->output_id);
+    int err = ok ? append_marker(od, &lines) : (ue_buf_free(&lines), ENAMETOOLONG);
+    if (err) {
+        remove_output(od, rec->output);
+        if (rec->companion) remove_output(od, rec->companion);
+    }
+    return err;
+}
+
+int batch_outdir_put(batch_outdir *od, batch_record *rec, const void *main, size_t main_size,
                      const void *side, size_t side_size, char *failed, size_t failed_cap) {
     char staged_main[4300], staged_side[4300] = "";
     int err = 0;
@@ -548,8 +498,9 @@ int batch_outdir_put(batch_outdir *od, const batch_record *rec, const void *main
     }
     const char *what = BATCH_MARKER;
     err = list_output(od, rec);
-    if (!err && rec->companion) err = place(od, staged_side, what = rec->companion);
-    if (!err) err = place(od, staged_main, what = rec->output);
+    if (!err && rec->companion) err = place(od, staged_side, what = rec->companion, &rec->companion_id);
+    if (!err) err = place(od, staged_main, what = rec->output, &rec->output_id);
+    if (!err && (err = confirm_output(od, rec)) != 0) what = BATCH_MARKER;
     if (!err) return 0;
     unlink(staged_main);
     if (staged_side[0]) unlink(staged_side);
@@ -566,27 +517,48 @@ int batch_outdir_put_report(batch_outdir *od, const char *text) {
 
 static bool is_output(batch_status s) { return s == BATCH_CONVERTED || s == BATCH_KEPT; }
 
+/* The lines of one record in the settled marker: an output with its identities; the paths of a
+ * model left (a file not ours at its path) as "left", so OUT is still recognised. */
+static bool settle_record(const batch_outdir *od, const batch_record *r, marker_table *now, ue_buf *text) {
+    const char *paths[2] = {r->output, r->companion};
+    for (int i = 0; i < 2; i++)
+        if (paths[i] && !marker_table_add(now, paths[i])) return false;
+    if (is_output(r->status))
+        return batch_marker_file_line(text, r->output, r->companion, r->input, &r->file->source) &&
+               (!r->companion || batch_marker_placed_line(text, r->companion, &r->companion_id)) &&
+               batch_marker_placed_line(text, r->output, &r->output_id);
+    for (int i = 0; i < 2; i++)
+        if (paths[i] && something_at(od, paths[i]) && !batch_marker_left_line(text, paths[i])) return false;
+    return true;
+}
+
 /* A complete run: OUT holds exactly what a fresh run of the command would write, and the marker
- * says so (each output once, in input order). */
+ * says so (each output once, in input order). An earlier output this run neither kept nor wrote
+ * (its input is gone, or its model fails now) is removed when it is ours, else left and listed. */
 static void settle(batch_outdir *od, const batch_records *l) {
-    batch_names *now = batch_names_new();
+    marker_table *now = marker_table_new();
     ue_buf text = {0};
     ue_buf_put(&text, od->header.data, od->header.size);
     bool ok = now != NULL;
     for (size_t i = 0; ok && i < l->count; i++) {
         const batch_record *r = l->items[i];
-        if (r->kind != BATCH_MODEL || !is_output(r->status)) continue;
-        ok = batch_names_reserve(now, r->output) == UE_OK &&
-             (!r->companion || batch_names_reserve(now, r->companion) == UE_OK);
-        put_file_line(&text, r);
+        if (r->kind == BATCH_MODEL && (is_output(r->status) || r->status == BATCH_LEFT))
+            ok = settle_record(od, r, now, &text);
     }
-    /* outputs of inputs that are gone, or of models that fail now */
-    for (size_t i = 0; ok && i < od->earlier_count; i++)
-        if (!batch_names_has(now, od->earlier_paths[i])) remove_output(od, od->earlier_paths[i]);
+    marker_entry *e;
+    for (size_t i = 0; ok && marker_table_at(od->earlier, i, &e); i++) {
+        if (!e || marker_table_get(now, e->path)) continue;
+        if (ours(od, e->path)) {
+            remove_output(od, e->path);
+        } else if (something_at(od, e->path)) {
+            warn_left(od, e);
+            ok = batch_marker_left_line(&text, e->path);
+        }
+    }
     /* when this cannot be written, the appended marker stays, and is as good */
     if (ok && !text.failed) replace_own(od, BATCH_MARKER, text.data, text.size);
     ue_buf_free(&text);
-    batch_names_free(now);
+    marker_table_free(now);
 }
 
 void batch_outdir_close(batch_outdir *od, const batch_records *l, bool complete) {
@@ -596,20 +568,14 @@ void batch_outdir_close(batch_outdir *od, const batch_records *l, bool complete)
         close(od->marker_fd);
         empty_staging(od, true);
     }
-    for (size_t i = 0; i < od->earlier_count; i++) free(od->earlier_paths[i]);
-    free(od->earlier_paths);
-    batch_names_free(od->earlier);
-    batch_names_free(od->earlier_files);
+    if (od->root_fd >= 0) close(od->root_fd); /* the lock ends */
+    marker_table_free(od->earlier);
     ue_buf_free(&od->header);
     free(od);
 }
 
 void batch_outdir_discard(batch_outdir *od) {
-    if (od->marker_fd >= 0 && !od->resuming) {
-        char path[4300];
-        snprintf(path, sizeof path, "%s/%s", od->root, BATCH_MARKER);
-        unlink(path);
-    }
+    if (od->marker_fd >= 0 && !od->resuming) unlinkat(od->root_fd, BATCH_MARKER, 0);
     bool created = od->created;
     char root[4096];
     snprintf(root, sizeof root, "%s", od->root);

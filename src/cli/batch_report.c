@@ -21,6 +21,7 @@ void batch_summarise(const batch_records *l, batch_summary *s) {
         else if (r->status == BATCH_KEPT) s->kept++;
         else if (r->status == BATCH_SKIPPED) s->skipped++;
         else if (r->status == BATCH_FAILED) s->failed++;
+        else if (r->status == BATCH_LEFT) s->left++;
         else if (r->status == BATCH_PENDING && r->kind == BATCH_MODEL) s->not_done_models++;
         else if (r->status == BATCH_PENDING) s->not_done_files++;
     }
@@ -54,7 +55,7 @@ static const char *kind_word(batch_kind k) {
 }
 
 static const char *status_word(const batch_record *r) {
-    static const char *const words[] = {"not_done", "read", "converted", "skipped", "failed", "kept"};
+    static const char *const words[] = {"not_done", "read", "converted", "skipped", "failed", "kept", "left"};
     return words[r->status];
 }
 
@@ -107,6 +108,7 @@ static json_t *summary_json(const batch_summary *s) {
     json_object_set_new(j, "skipped", json_integer((json_int_t)s->skipped));
     json_object_set_new(j, "failed", json_integer((json_int_t)s->failed));
     json_object_set_new(j, "kept", json_integer((json_int_t)s->kept));
+    json_object_set_new(j, "left", json_integer((json_int_t)s->left));
     json_object_set_new(j, "not_done", json_integer((json_int_t)(s->not_done_models + s->not_done_files)));
     return j;
 }
@@ -204,20 +206,34 @@ static void print_reasons(const batch_records *l, batch_status status, const cha
 }
 
 void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds) {
-    char kept[48] = "", not_done[80] = "";
+    char kept[48] = "", left[48] = "", not_done[80] = "";
     if (s->kept) snprintf(kept, sizeof kept, ", %zu kept", s->kept);
+    if (s->left) snprintf(left, sizeof left, ", %zu left", s->left);
     if (s->not_done_models || s->not_done_files)
         snprintf(not_done, sizeof not_done, ", not done: %zu models, %zu files", s->not_done_models, s->not_done_files);
-    fprintf(stderr, "batch: %zu models in %zu files: %zu converted%s, %zu skipped, %zu failed%s (%.1f s)\n",
-            s->models, s->files, s->converted, kept, s->skipped, s->failed, not_done, seconds);
+    fprintf(stderr, "batch: %zu models in %zu files: %zu converted%s, %zu skipped, %zu failed%s%s (%.1f s)\n",
+            s->models, s->files, s->converted, kept, s->skipped, s->failed, left, not_done, seconds);
     print_reasons(l, BATCH_FAILED, "failed");
+    print_reasons(l, BATCH_LEFT, "left (a file that is not this batch's output stands at the path)");
     if (cli_shows(UE_SEV_INFO)) print_reasons(l, BATCH_SKIPPED, "skipped"); /* -v: a game holds many */
 }
 
 /* ---- an earlier --report file ----------------------------------------------------------------- */
 
+json_t *batch_report_load(const char *path) {
+    uint8_t *data;
+    size_t size;
+    ue_diag d = {0};
+    ue_result r = ue_file_read(path, BATCH_REPORT_READ_MAX, &data, &size, &d); /* regular files only */
+    ue_diag_free(&d);
+    if (r != UE_OK) return NULL;
+    json_t *j = json_loadb((const char *)data, size, 0, NULL);
+    free(data);
+    return j;
+}
+
 bool batch_report_is_for(const char *path, const char *output) {
-    json_t *j = json_load_file(path, 0, NULL);
+    json_t *j = batch_report_load(path);
     const char *out = json_string_value(json_object_get(j, "output"));
     bool ours = json_is_integer(json_object_get(j, "unearth_batch")) && out && !strcmp(out, output);
     json_decref(j);

@@ -63,11 +63,23 @@ void batch_record_fail(batch_record *r, ue_result result) {
     snprintf(r->reason, sizeof r->reason, "%s", ue_result_name(result));
 }
 
+void batch_record_left(batch_record *r, const char *root, const char *path) {
+    char full[8300];
+    snprintf(full, sizeof full, "%s/%s", root, path);
+    ue_diag_add(&r->diag, UE_SEV_WARNING, "io.output.not_ours", UE_NO_OFFSET, full,
+                "a file that is not this batch's output stands here (changed since the batch placed it, "
+                "or put here by somebody else); left as it is, the model not converted");
+    snprintf(r->reason, sizeof r->reason, "%s: not this batch's output (changed since it was placed, or put "
+             "there by somebody else); left as it is", full);
+    r->status = BATCH_LEFT;
+}
+
 void batch_records_free(batch_records *l) {
     for (size_t i = 0; i < l->count; i++) {
         if (!l->items[i]) continue; /* moved to another list */
         free(l->items[i]->input);
         free(l->items[i]->rel);
+        free(l->items[i]->source.path);
         batch_record_unname(l->items[i]);
         free(l->items[i]->json);
         ue_diag_free(&l->items[i]->diag);

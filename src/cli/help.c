@@ -73,8 +73,8 @@ static const cli_option_def option_table[] = {
      "with -r: convert every model again, replacing an earlier batch's\n"
      "outputs in OUT (default: continue it when the same command wrote it)"},
     {OPT_RESUME, NULL, "--resume", 0, NULL, NO_RANGE, NULL,
-     "with -r: keep each output an earlier run of the same command left\n"
-     "complete and newer than its input; refuse an OUT of other options\n"
+     "with -r: keep each output an earlier run of the same command placed,\n"
+     "unchanged since, of its input as it is now; refuse an OUT of other options\n"
      "(the default when OUT's marker names this command)"},
     {OPT_LIKE, NULL, "--like", 1, "ORIG", NO_RANGE, NULL,
      "the Texm being replaced (a file or ARCHIVE:ENTRY): its pixel format,\n"

@@ -118,12 +118,22 @@ grep -q "differs in: scale); --resume continues only the same command" "$T/err" 
 expect_rc 2 "$UE" convert -r "$B" -o "$O" --fresh --resume
 check "outputs after refusals" "$(outputs "$O")" $N
 
-# A marker is hostile input: a listed path leading out of OUT is never removed by --fresh.
-mkdir -p "$T/s" "$T/victim"; cp "$B/m0001.msh" "$B/m0002.msh" "$T/s/"; echo keep > "$T/victim/important"
+# A marker is hostile input: a listed path leading out of OUT, relative or absolute, is never
+# removed by --fresh, even with a "placed" line giving the identity of the file it names. (OUT's
+# paths are resolved from OUT opened as a directory, where an absolute path would reach the file.)
+mkdir -p "$T/s" "$T/victim"; cp "$B/m0001.msh" "$B/m0002.msh" "$T/s/"
+echo keep > "$T/victim/relative"; echo keep > "$T/victim/absolute"
 expect_rc 0 "$UE" convert -r "$T/s" -o "$T/so"
-printf 'file\t../victim/important\t\tx\nfile\t/%s\t\tx\n' "$T/victim/important" >> "$T/so/unearth-batch.marker"
+python3 - "$T/so/unearth-batch.marker" "$T/victim" <<'EOF'
+import os, sys
+with open(sys.argv[1], 'a') as m:
+    for name, path in (('relative', '../victim/relative'), ('absolute', sys.argv[2] + '/absolute')):
+        st = os.stat(os.path.join(sys.argv[2], name))
+        m.write(f'file\t{path}\t\tx\t\t1\t1\nplaced\t{path}\t{st.st_size}\t{st.st_mtime_ns}\t{st.st_ino}\n')
+EOF
 expect_rc 0 "$UE" convert -r "$T/s" -o "$T/so" --fresh
-check "a file outside OUT named by the marker" "$(cat "$T/victim/important" 2>&1)" keep
+check "a file outside OUT named by the marker (relative)" "$(cat "$T/victim/relative" 2>&1)" keep
+check "a file outside OUT named by the marker (absolute)" "$(cat "$T/victim/absolute" 2>&1)" keep
 
 # --fresh redoes everything: the earlier outputs go first; SIGTERM (-j 1) keeps what is done.
 start_then TERM "$O" -r "$B" -o "$O" -j 1 --fresh
