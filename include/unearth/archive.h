@@ -82,13 +82,20 @@ UE_API ue_result ue_archive_bytes(const ue_archive *a, uint8_t **data, size_t *s
 UE_API ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
 /* Appends to `out` a copy of the container as opened (for OUTER:ENTRY, the inner one) in which
  * entry `name` (UTF-8, found as the format's engine finds names) holds `data`: an entry of that
- * name is replaced where it is, an absent one is added last in the directory and after every
- * payload, and a sort table is rebuilt, so an archive in the engine's layout stays in it. The
- * kind of an added entry comes from what `data` is (NRes: 'MESH' for a Parkan model, 'Texm' for
- * a texture; other bytes are refused). Bytes equal to the entry's give the archive byte for
- * byte. `a` itself is not changed. *added tells which happened. NRes and RsLi only:
- * UE_ERR_UNSUPPORTED for the other formats; UE_ERR_USAGE for a name the format cannot store
- * and for an NRes that is a Parkan model (edit those with the MSH API). */
+ * name is replaced where it is (same directory index, same type), an absent one is added last,
+ * and a sort table is rebuilt. A changed archive is written in the engine's layout: payloads in
+ * directory order (NRes: 8-aligned, zero padding, spec §2.5; an NRes region of non-zero bytes
+ * outside every entry goes right after the payload it followed, first if none did; an RsLi
+ * holding such bytes is refused, UE_ERR_UNSUPPORTED). The kind of an added entry comes from
+ * what `data` is (NRes: 'MESH' for a Parkan model, 'Texm' for a texture; other bytes are
+ * refused); a replaced NRes entry whose type says what it holds ('MESH', 'Texm', 'WEAR', 'MAT0',
+ * 'NRes') takes only bytes that may be that (UE_ERR_USAGE otherwise). Bytes equal to the
+ * entry's give the archive byte for byte. Strict only: the archive is read again in strict
+ * mode, and one opened tolerant with damaged entries is refused (UE_ERR_INVALID) rather than
+ * written with entries missing their bytes. `a` itself is not changed. *added tells which
+ * happened. NRes and RsLi only: UE_ERR_UNSUPPORTED for the other formats; UE_ERR_USAGE for a
+ * name the format cannot store and for an NRes that is a Parkan model (edit those with the MSH
+ * API). */
 UE_API ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data, size_t size,
                                 ue_buf *out, bool *added, ue_diag *d);
 /* Runs every check the format knows (decoding each entry, nested containers included). */

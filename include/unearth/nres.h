@@ -14,6 +14,7 @@ extern "C" {
 #define UE_NRES_NAME_SIZE 36u
 #define UE_NRES_VERSION 0x100u
 #define UE_NRES_ALIGN 8u
+#define UE_NRES_ENTRY_TYPE 0x7365524Eu /* 'NRes': the type id of an entry holding a nested NRes */
 
 typedef struct ue_nres_entry {
     uint32_t type_id;                     /* FourCC ('Texm') or a small integer inside models */
@@ -74,8 +75,9 @@ UE_API ue_result ue_nres_payload(const ue_nres *n, size_t i, const uint8_t **dat
                                  ue_diag *d);
 
 typedef enum ue_nres_layout {
-    UE_NRES_LOSSLESS = 0,  /* unchanged archives come out byte-identical; after edits, payloads
-                              keep their file order and added ones follow them, last */
+    UE_NRES_LOSSLESS = 0,  /* unchanged archives come out byte-identical; after edits that move
+                              payloads, directory order as CANONICAL, each kept unindexed region
+                              right after the payload it followed (first if none did) */
     UE_NRES_CANONICAL = 1  /* directory order, 8-byte zero padding, fresh sort table */
 } ue_nres_layout;
 UE_API ue_result ue_nres_write(const ue_nres *n, ue_nres_layout layout, ue_buf *out, ue_diag *d);

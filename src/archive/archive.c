@@ -615,8 +615,18 @@ ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data
                     "the entry, then pack", a->ops->description);
         return UE_ERR_UNSUPPORTED;
     }
+    /* Rewritten, a damaged entry would keep its size but lose its bytes. */
+    for (size_t i = 0; i < ue_archive_count(a); i++) {
+        ue_entry_info e;
+        ue_archive_entry(a, i, &e);
+        if (!e.damaged) continue;
+        ue_diag_add(d, UE_SEV_ERROR, "archive.put.damaged", UE_NO_OFFSET, a->display,
+                    "entry %zu \"%s\" is damaged: an archive takes an entry only when it reads "
+                    "in strict mode (extract --tolerant, then pack, salvages the rest)", i, e.name);
+        return UE_ERR_INVALID;
+    }
     size_t base = out->size;
-    ue_result r = a->ops->put(&a->src, a->mode, name, data, size, out, added, d);
+    ue_result r = a->ops->put(&a->src, name, data, size, out, added, d);
     if (r != UE_OK) out->size = base;
     return r;
 }

@@ -49,10 +49,10 @@ typedef struct ue_container_ops {
      * file instead of being held in memory). */
     ue_result (*pack_to)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                          ue_sink *out, ue_diag *d);
-    /* Optional (ue_archive_put): the container parsed again from `src`, entry `name` (UTF-8)
-     * replaced where it is or added last, written losslessly to `out`. */
-    ue_result (*put)(const ue_source *src, ue_mode mode, const char *name, const uint8_t *data,
-                     size_t size, ue_buf *out, bool *added, ue_diag *d);
+    /* Optional (ue_archive_put): the container parsed again from `src` in strict mode, entry
+     * `name` (UTF-8) replaced where it is or added last, written to `out`. */
+    ue_result (*put)(const ue_source *src, const char *name, const uint8_t *data, size_t size,
+                     ue_buf *out, bool *added, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
 #include "unearth/nres.h"
@@ -58,19 +59,39 @@ static char archive_kind(const char *archive) {
     return 0;
 }
 
-/* ARCHIVE is an NRes or RsLi file and ENTRY Windows-1251 text that fits its name field (NRes
- * 35 bytes and a NUL, RsLi 12): told before the model is built. ue_archive_put checks the name
- * again; the archive's content (a model, damage) is judged when it is read. */
-static int check_archive_and_entry(const char *verb, const char *into) {
-    char archive[4096], name[256];
-    const char *entry = NULL;
-    int rc = split_into(verb, into, archive, sizeof archive, &entry);
-    if (rc) return rc;
-    char kind = archive_kind(archive);
-    if (!kind) {
-        cli_error("%s: --into %s is a %s, not an NRes or RsLi archive", verb, archive, cli_sniff_format(archive));
-        return EXIT_USAGE;
-    }
+/* The extension of a path's last component ("" if none), without its dot. */
+static const char *extension_of(const char *path) {
+    const char *base = strrchr(path, '/');
+    const char *dot = strrchr(base ? base + 1 : path, '.');
+    return dot ? dot + 1 : "";
+}
+
+/* The output is a copy of the archive: never *.msh, which unearth (like the registry's model
+ * walk, ue_msh_probe_named) reads as one model. */
+static int refuse_msh_output(const char *verb, const char *output) {
+    if (!ue_name_has_ext(output, ".msh")) return 0;
+    cli_error("%s: -o %s: with --into the output is a copy of the archive, and unearth reads a "
+              "file named *.msh as a model; give it the archive's extension (.rlb, .lib)", verb, output);
+    return EXIT_USAGE;
+}
+
+/* ... and it keeps the archive's extension or takes one the game gives its archives (.rlb,
+ * .lib, either format), so that no archive goes out under a name that says another format. */
+static int check_output_extension(const char *verb, const char *output, const char *archive, char kind) {
+    const char *ext = extension_of(output), *own = extension_of(archive);
+    if (!strcasecmp(ext, own) || !strcasecmp(ext, "rlb") || !strcasecmp(ext, "lib"))
+        return 0;
+    bool own_is_usual = !own[0] || !strcasecmp(own, "rlb") || !strcasecmp(own, "lib");
+    cli_error("%s: -o %s: with --into the output is a copy of %s, an %s archive; give it %s%s%s.rlb or .lib",
+              verb, output, archive, kind == 'L' ? "RsLi" : "NRes", own_is_usual ? "" : "its extension (.",
+              own_is_usual ? "" : own, own_is_usual ? "" : "), ");
+    return EXIT_USAGE;
+}
+
+/* ENTRY is Windows-1251 text that fits the archive's name field (NRes 35 bytes and a NUL,
+ * RsLi 12): told before the model is built. ue_archive_put checks the name again. */
+static int check_entry_name(const char *verb, const char *entry, char kind) {
+    char name[256];
     size_t limit = kind == 'L' ? UE_RSLI_NAME_SIZE : UE_NRES_NAME_SIZE - 1;
     size_t len = 0;
     bool text = ue_utf8_to_cp1251(entry, name, sizeof name, &len, NULL, NULL) == UE_OK;
@@ -82,42 +103,67 @@ static int check_archive_and_entry(const char *verb, const char *into) {
     return 0;
 }
 
+/* Before any work: ARCHIVE (as split_into reads the text, the one rule of --into) is not the
+ * output nor around it, is an NRes or RsLi file, and the output's name and ENTRY suit it. The
+ * archive's content (a model, damage) is judged when it is read. */
 int cli_into_check(const char *verb, const cli_opts *o) {
     if (!o->into) return 0;
-    int rc = cli_check_output(verb, o->output, &o->into, 1);
+    char archive[4096];
+    const char *entry = NULL;
+    int rc = split_into(verb, o->into, archive, sizeof archive, &entry);
     if (rc) return rc;
-    /* The registry takes an NRes named *.msh for a model (ue_msh_probe_named): an archive
-     * written under that name would be read back as a broken model. */
-    if (ue_name_has_ext(o->output, ".msh")) {
-        cli_error("%s: -o %s: with --into the output is a copy of the archive, and unearth reads a "
-                  "file named *.msh as a model; give it the archive's extension (.rlb, .lib)", verb, o->output);
+    const char *input = archive;
+    if ((rc = cli_check_output(verb, o->output, &input, 1)) || (rc = refuse_msh_output(verb, o->output))) return rc;
+    char kind = archive_kind(archive);
+    if (!kind) {
+        cli_error("%s: --into %s is a %s, not an NRes or RsLi archive", verb, archive, cli_sniff_format(archive));
         return EXIT_USAGE;
     }
-    return check_archive_and_entry(verb, o->into);
+    if ((rc = check_output_extension(verb, o->output, archive, kind))) return rc;
+    return check_entry_name(verb, entry, kind);
 }
 
-/* The new archive must open and validate strictly (nested models included) before it is
- * written. */
-static ue_result check_archive(const ue_buf *b, const char *display, ue_diag *d) {
+/* The new archive must pass what `unearth validate --strict` checks before it is written: the
+ * container (typed entries, nested containers) and every model and texture in it, whose
+ * failures are printed under their names in the copy (OUT:ENTRY). */
+static ue_result check_archive(const cli_opts *o, const ue_buf *b, ue_diag *d) {
     ue_archive *a = NULL;
-    ue_result r = ue_archive_open_memory(b->data, b->size, display, UE_MODE_STRICT, &a, d);
+    ue_result r = ue_archive_open_memory(b->data, b->size, o->output, UE_MODE_STRICT, &a, d);
     if (r == UE_OK) r = ue_archive_validate(a, d);
+    cli_opts strict = *o;
+    strict.mode = UE_MODE_STRICT;
+    if (r == UE_OK && models_check(&strict, o->output, a, true, NULL)) r = UE_ERR_INVALID;
     ue_archive_close(a);
     return r;
 }
 
+/* The archive step's diagnostics go to `d`, the copy's check's to `copy`; *refused tells that
+ * the copy was made and failed its check. */
 static ue_result put_and_write(const cli_opts *o, const char *archive, const char *entry,
-                               const ue_buf *model, bool *added, ue_diag *d) {
+                               const ue_buf *model, bool *added, ue_diag *d, ue_diag *copy,
+                               bool *refused) {
     ue_archive *a = NULL;
     ue_buf out = {0};
     ue_result r = ue_archive_open(archive, UE_MODE_STRICT, &a, d);
     if (r == UE_OK) r = ue_archive_put(a, entry, model->data, model->size, &out, added, d);
     ue_archive_close(a);
-    if (r == UE_OK) r = check_archive(&out, o->output, d);
+    if (r == UE_OK && check_archive(o, &out, copy) != UE_OK) {
+        *refused = true;
+        r = UE_ERR_INVALID;
+    }
     if (r == UE_OK) r = cli_make_parent_dirs(o->output, d);
     if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
     ue_buf_free(&out);
     return r;
+}
+
+/* A copy that fails the check: its diagnostics under the output's name (offsets are the
+ * copy's), then why nothing is written. */
+static void say_copy_refused(const char *verb, const cli_opts *o, ue_diag *copy) {
+    cli_diag_dedupe(copy);
+    cli_print_diags_as(o->output, copy, 50);
+    cli_error("%s: %s: the new archive would not pass `unearth validate --strict` (above); nothing "
+              "is written", verb, o->output);
 }
 
 int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added) {
@@ -126,11 +172,15 @@ int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, boo
     int rc = split_into(verb, o->into, archive, sizeof archive, &entry);
     if (rc) return rc;
     /* Its own diagnostics: what the model step said is not repeated under the archive's name. */
-    ue_diag d = {0};
-    ue_result r = put_and_write(o, archive, entry, model, added, &d);
+    ue_diag d = {0}, copy = {0};
+    bool copy_refused = false;
+    ue_result r = put_and_write(o, archive, entry, model, added, &d, &copy, &copy_refused);
+    if (!copy_refused) ue_diag_append(&d, &copy, UE_SEV_INFO);
     cli_diag_dedupe(&d);
     if (d.count) cli_print_diags_as(r == UE_OK ? o->into : archive, &d, 50);
-    if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("%s: %s: %s", verb, archive, ue_result_name(r));
+    if (copy_refused) say_copy_refused(verb, o, &copy);
+    else if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("%s: %s: %s", verb, archive, ue_result_name(r));
     ue_diag_free(&d);
+    ue_diag_free(&copy);
     return cli_exit_code(r);
 }

@@ -542,6 +542,47 @@ static const uint8_t *read_ahead_get(read_ahead *ra, size_t k, size_t nsegs) {
     return k < ra->end && ra->ok[k - ra->first] ? ra->buf + ra->at[k - ra->first] : NULL;
 }
 
+/* An entry's payload ending at `end` in the file it was read from, for place_gaps. */
+typedef struct payload_end {
+    uint64_t end;
+    size_t index;
+} payload_end;
+
+static int payload_end_cmp(const void *a, const void *b) {
+    const payload_end *x = a, *y = b;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+/* Re-laid out, each kept unindexed region goes right after the payload that ended last before
+ * it in the file (of two ending there, the later entry's), ahead of the next entry in directory
+ * order; a region before every payload stays first. Its key in segs sorts it so (entry i has
+ * key i + 1, and a region sorts before an entry of equal key). */
+static ue_result place_gaps(const ue_nres *n, segment *segs, size_t *nsegs) {
+    if (!n->gap_count) return UE_OK;
+    payload_end *ends = malloc((n->count ? n->count : 1) * sizeof *ends);
+    if (!ends) return UE_ERR_NOMEM;
+    size_t placed = 0;
+    for (size_t i = 0; i < n->count; i++) {
+        const ue_nres_entry *e = &n->entries[i];
+        if (!e->damaged && e->data_offset >= UE_NRES_HEADER_SIZE) /* added entries have no place */
+            ends[placed++] = (payload_end){(uint64_t)e->data_offset + e->size, i};
+    }
+    qsort(ends, placed, sizeof *ends, payload_end_cmp);
+    for (size_t g = 0; g < n->gap_count; g++) {
+        size_t lo = 0, hi = placed; /* ends[0..lo) end at or before the region */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ends[mid].end <= n->gaps[g].offset) lo = mid + 1;
+            else hi = mid;
+        }
+        uint32_t key = lo ? (uint32_t)ends[lo - 1].index + 2 : 1;
+        segs[(*nsegs)++] = (segment){key, true, g};
+    }
+    free(ends);
+    return UE_OK;
+}
+
 /* The writer plans every offset first, then emits header, data and directory in order, so the
  * output can stream to a file. */
 ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d) {
@@ -580,18 +621,10 @@ ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out
                 segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
         total = n->total_size; /* a lossless write keeps even a wrong total_size */
     } else {
-        /* Payloads (and kept unindexed regions, unless canonical) in their previous file order,
-         * which is directory order in every archive the engine wrote; entries that have no
-         * place yet (added: offset 0) go after all of them, in directory order, as the engine
-         * appends them (spec §2.5). The canonical layout is directory order throughout. */
-        for (size_t i = 0; i < count; i++) {
-            uint32_t at = n->entries[i].data_offset;
-            if (layout == UE_NRES_CANONICAL) at = 0;
-            else if (at < UE_NRES_HEADER_SIZE) at = UINT32_MAX;
-            segs[nsegs++] = (segment){at, false, i};
-        }
-        if (layout == UE_NRES_LOSSLESS)
-            for (size_t g = 0; g < n->gap_count; g++) segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
+        /* Directory order, as the canonical writer (spec §2.5); added entries are last in the
+         * directory, so they come after every payload, as the engine appends them. */
+        for (size_t i = 0; i < count; i++) segs[nsegs++] = (segment){(uint32_t)i + 1, false, i};
+        if (layout == UE_NRES_LOSSLESS && (r = place_gaps(n, segs, &nsegs)) != UE_OK) goto done;
         qsort(segs, nsegs, sizeof *segs, segment_cmp);
         uint64_t pos = UE_NRES_HEADER_SIZE;
         for (size_t k = 0; k < nsegs; k++) {

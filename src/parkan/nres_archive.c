@@ -539,11 +539,45 @@ static bool is_texm(const typed_entry *t, ue_diag *d, char *why, size_t why_size
     return false;
 }
 
+/* What keeps a nested NRes from being a model, by ue_msh_probe's rule (msh_model.c): all of
+ * the core types 1, 2, 3, 6 and 13, or two of them and no type past the MSH resources. */
+static void why_not_model(const typed_entry *t, char *why, size_t why_size) {
+    static const uint32_t core[] = {1, 2, 3, 6, 13};
+    ue_source src = ue_source_memory(t->data, t->e->size);
+    ue_nres n;
+    if (ue_nres_parse(&src, UE_MODE_TOLERANT, &n, NULL) != UE_OK) {
+        snprintf(why, why_size, "it starts \"NRes\" but does not read as an NRes");
+        return;
+    }
+    enum { LIST = 24 }; /* "1, 2, 3, 6, 13" and a NUL */
+    char held[LIST] = "", missing[LIST] = "", foreign[LIST] = "";
+    for (size_t c = 0; c < sizeof core / sizeof core[0]; c++) {
+        bool has = false;
+        for (size_t i = 0; i < n.count && !has; i++) has = n.entries[i].type_id == core[c];
+        char *list = has ? held : missing;
+        snprintf(list + strlen(list), LIST - strlen(list), "%s%u", list[0] ? ", " : "", core[c]);
+    }
+    for (size_t i = 0; i < n.count && !foreign[0]; i++)
+        if (n.entries[i].type_id >= UE_MSH_TYPE_LIMIT) type_name(n.entries[i].type_id, foreign, sizeof foreign);
+    int at = snprintf(why, why_size, "it is an NRes of %zu entr%s, ", n.count, n.count == 1 ? "y" : "ies");
+    size_t rest = at > 0 && (size_t)at < why_size ? why_size - (size_t)at : 0;
+    const char *types = "a model's resource types (1, 2, 3, 6, 13)";
+    if (rest && foreign[0] && !held[0])
+        snprintf(why + at, rest, "with type %s, which no model holds, and none of %s", foreign, types);
+    else if (rest && foreign[0]) /* with a foreign type, a model needs all five */
+        snprintf(why + at, rest, "with type %s, which no model holds, and without type%s %s of %s", foreign,
+                 strchr(missing, ',') ? "s" : "", missing, types);
+    else if (rest)
+        snprintf(why + at, rest, "but %s%s of %s; a model holds at least two of them", held[0] ? "only type " : "none",
+                 held, types);
+    ue_nres_free(&n);
+}
+
 static bool is_model(const typed_entry *t, ue_diag *d, char *why, size_t why_size) {
     (void)d;
     if (ue_msh_probe_named(t->name, t->data, t->e->size)) return true;
     if (t->s->nested[t->index][0] && !strcmp(t->s->nested[t->index], "nres")) {
-        snprintf(why, why_size, "it is an NRes, but holds no model's resources (types 1, 2, 3, 6, 13)");
+        why_not_model(t, why, why_size);
     } else {
         char head[40];
         first_bytes(t, head, sizeof head);
@@ -552,15 +586,27 @@ static bool is_model(const typed_entry *t, ue_diag *d, char *why, size_t why_siz
     return false;
 }
 
+/* A nested archive: here it need only start "NRes"; validate then checks it as a container,
+ * recursively (validate_rec in archive.c). */
+static bool is_nres(const typed_entry *t, ue_diag *d, char *why, size_t why_size) {
+    (void)d;
+    if (t->e->size >= 4 && !memcmp(t->data, "NRes", 4)) return true;
+    char head[40];
+    first_bytes(t, head, sizeof head);
+    snprintf(why, why_size, "%s, an NRes starts \"NRes\"", head);
+    return false;
+}
+
 static const struct known_type {
     uint32_t type_id;
     const char *name, *what;
     type_check_fn check;
 } known_types[] = {
-    {UE_MAT0_TYPE, "MAT0", "MAT0 material", is_mat0}, /* spec §5.3 */
-    {UE_WEAR_TYPE, "WEAR", "WEAR table", is_wear},    /* §5.2 */
-    {UE_TEXM_MAGIC, "Texm", "Texm texture", is_texm}, /* §5.5 */
-    {UE_MSH_ENTRY_TYPE, "MESH", "model", is_model},   /* §4.1: a nested MSH */
+    {UE_MAT0_TYPE, "MAT0", "a MAT0 material", is_mat0},       /* spec §5.3 */
+    {UE_WEAR_TYPE, "WEAR", "a WEAR table", is_wear},          /* §5.2 */
+    {UE_TEXM_MAGIC, "Texm", "a Texm texture", is_texm},       /* §5.5 */
+    {UE_MSH_ENTRY_TYPE, "MESH", "a model", is_model},         /* §4.1: a nested MSH */
+    {UE_NRES_ENTRY_TYPE, "NRes", "an NRes archive", is_nres}, /* §2: a nested archive */
 };
 
 static const struct known_type *known_type_of(uint32_t type_id) {
@@ -594,7 +640,7 @@ static ue_result check_typed_entry(nres_state *s, size_t i, const struct known_t
     if (ok) return UE_OK;
     ue_parse_ctx pc = ue_parse_begin(s->mode, d);
     ue_violation(&pc, "nres.entry.type", t.e->data_offset, path,
-                 "entry %zu \"%s\" is typed %s but does not hold a %s: %s", i, t.name,
+                 "entry %zu \"%s\" is typed %s but does not hold %s: %s", i, t.name,
                  kt->name, kt->what, why);
     return pc.failure;
 }

@@ -8,6 +8,7 @@
 #include "parkan/parkan_put.h"
 #include "unearth/msh.h"
 #include "unearth/nres.h"
+#include "unearth/parkan_material.h"
 #include "unearth/rsli.h"
 #include "unearth/texm.h"
 #include "common/bytes.h"
@@ -52,6 +53,43 @@ static bool nres_unchanged(const ue_nres *n, size_t i, const uint8_t *data, size
     return same;
 }
 
+/* What bytes of the kind nres_type_of tells are, for messages. */
+static const char *kind_text(uint32_t kind) {
+    if (kind == UE_MSH_ENTRY_TYPE) return "a Parkan model";
+    if (kind == UE_TEXM_MAGIC) return "a Texm texture";
+    return "bytes that are neither a Parkan model nor a Texm texture";
+}
+
+/* The types validate checks (nres_archive.c's typed entries) and what each must hold: bytes of
+ * kind `kind` (nres_type_of) can go into an entry of type `type` unless they certainly are not
+ * what the type says; NULL when they can. */
+static const char *type_refuses(uint32_t type, uint32_t kind, const uint8_t *data, size_t size) {
+    switch (type) {
+    case UE_MSH_ENTRY_TYPE: return kind == type ? NULL : "a model";
+    case UE_TEXM_MAGIC: return kind == type ? NULL : "a Texm texture";
+    case UE_WEAR_TYPE: return kind ? "a WEAR table" : NULL;
+    case UE_MAT0_TYPE: return kind ? "a MAT0 material" : NULL;
+    case UE_NRES_ENTRY_TYPE: return size >= 4 && !memcmp(data, "NRes", 4) ? NULL : "an NRes archive";
+    default: return NULL;
+    }
+}
+
+/* A replaced entry keeps its type: bytes that are not what the type says are the caller's
+ * mistake (a usage error), not damage of the archive. */
+static ue_result check_entry_type(const ue_nres_entry *e, const char *name, const uint8_t *data,
+                                  size_t size, ue_diag *d) {
+    uint32_t kind = nres_type_of(data, size);
+    const char *holds = type_refuses(e->type_id, kind, data, size);
+    if (!holds) return UE_OK;
+    char type[5];
+    for (int k = 0; k < 4; k++) type[k] = (char)(e->type_id >> (8 * k));
+    type[4] = 0;
+    ue_diag_add(d, UE_SEV_ERROR, "archive.put.entry_type", UE_NO_OFFSET, "nres",
+                "entry '%s' is typed %s (%s), and what is put is %s; put it into an entry of its "
+                "kind or under a new name", name, type, holds, kind_text(kind));
+    return UE_ERR_USAGE;
+}
+
 static ue_result nres_put_parsed(ue_nres *n, const char *name, const uint8_t *data, size_t size,
                                  bool *added, ue_diag *d) {
     /* Its tables reference each other by type: the MSH editing API keeps them consistent. */
@@ -61,8 +99,14 @@ static ue_result nres_put_parsed(ue_nres *n, const char *name, const uint8_t *da
         return UE_ERR_USAGE;
     }
     size_t i;
-    if (ue_nres_find(n, name, &i))
-        return nres_unchanged(n, i, data, size) ? UE_OK : ue_nres_replace(n, i, data, size);
+    if (ue_nres_find(n, name, &i)) {
+        if (nres_unchanged(n, i, data, size)) return UE_OK;
+        ue_result r = check_entry_type(&n->entries[i], name, data, size, d);
+        if (r != UE_OK) return r;
+        /* A changed archive is written in directory order (spec §2.5), whatever its sizes. */
+        n->layout_dirty = true;
+        return ue_nres_replace(n, i, data, size);
+    }
     uint32_t type = nres_type_of(data, size);
     if (!type) {
         ue_diag_add(d, UE_SEV_ERROR, "archive.put.type", UE_NO_OFFSET, "nres",
@@ -74,13 +118,13 @@ static ue_result nres_put_parsed(ue_nres *n, const char *name, const uint8_t *da
     return ue_nres_add(n, type, 0, 0, 0, name, data, size);
 }
 
-ue_result ue_parkan_nres_put(const ue_source *src, ue_mode mode, const char *name, const uint8_t *data,
-                             size_t size, ue_buf *out, bool *added, ue_diag *d) {
+ue_result ue_parkan_nres_put(const ue_source *src, const char *name, const uint8_t *data, size_t size,
+                             ue_buf *out, bool *added, ue_diag *d) {
     char stored[UE_NRES_NAME_SIZE];
     ue_result r = stored_name(name, "nres", stored, UE_NRES_NAME_SIZE - 1, d);
     if (r != UE_OK) return r;
     ue_nres n;
-    r = ue_nres_parse(src, mode, &n, d);
+    r = ue_nres_parse(src, UE_MODE_STRICT, &n, d);
     if (r == UE_OK) r = nres_put_parsed(&n, stored, data, size, added, d);
     if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_LOSSLESS, out, d);
     ue_nres_free(&n);
@@ -95,17 +139,34 @@ static bool rsli_unchanged(const ue_rsli *l, size_t i, const uint8_t *data, size
     return same;
 }
 
-ue_result ue_parkan_rsli_put(const ue_source *src, ue_mode mode, const char *name, const uint8_t *data,
-                             size_t size, ue_buf *out, bool *added, ue_diag *d) {
+/* The rebuilt RsLi (table order, back to back) has no place for bytes outside every entry:
+ * refused when any of them is not zero, rather than dropped. */
+static ue_result rsli_check_unindexed(const ue_rsli *l, ue_diag *d) {
+    for (size_t g = 0; g < l->gap_count; g++)
+        for (size_t k = 0; k < l->gaps[g].size; k++)
+            if (l->gaps[g].bytes[k]) {
+                ue_diag_add(d, UE_SEV_ERROR, "archive.put.unindexed", l->gaps[g].offset, "rsli",
+                            "%zu bytes outside every entry hold non-zero data; rewriting the "
+                            "library would drop them, so it is not rewritten", l->gaps[g].size);
+                return UE_ERR_UNSUPPORTED;
+            }
+    return UE_OK;
+}
+
+ue_result ue_parkan_rsli_put(const ue_source *src, const char *name, const uint8_t *data, size_t size,
+                             ue_buf *out, bool *added, ue_diag *d) {
     char stored[UE_RSLI_NAME_SIZE + 1];
     ue_result r = stored_name(name, "rsli", stored, UE_RSLI_NAME_SIZE, d);
     if (r != UE_OK) return r;
     ue_rsli l;
-    r = ue_rsli_parse(src, mode, NULL, &l, d);
+    r = ue_rsli_parse(src, UE_MODE_STRICT, NULL, &l, d);
     size_t i;
-    if (r == UE_OK && ue_rsli_find(&l, stored, &i)) {
-        if (!rsli_unchanged(&l, i, data, size)) r = ue_rsli_replace(&l, i, data, size, d);
-    } else if (r == UE_OK) {
+    bool found = r == UE_OK && ue_rsli_find(&l, stored, &i);
+    bool unchanged = found && rsli_unchanged(&l, i, data, size);
+    if (r == UE_OK && !unchanged) r = rsli_check_unindexed(&l, d);
+    if (r == UE_OK && found && !unchanged) {
+        r = ue_rsli_replace(&l, i, data, size, d);
+    } else if (r == UE_OK && !found) {
         /* The engine looks names up in upper case (rsFind), so that is how they are stored. */
         for (char *c = stored; *c; c++)
             if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');

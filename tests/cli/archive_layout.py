@@ -6,6 +6,10 @@
       §2.5 (payloads in directory order from offset 16, each padded with zeros to 8 bytes, the
       directory right after them, the §2.4 sort table), else what breaks it
   archive_layout.py nres-dir FILE         one line per directory entry: "index type name offset size"
+  archive_layout.py nres-segments FILE    what the data region holds, in file order, on one line:
+      each payload's name (with "@unaligned" when its offset is not a multiple of 8) and each run
+      of bytes outside every payload that is not all zero as "region:HEX" (HEX without the zero
+      padding that ends it)
   archive_layout.py rsli-order LISTJSON   "ok" when the `list --json` entries of an RsLi have packed
       ranges that follow each other in table order without overlap, else the first that does not
 """
@@ -51,6 +55,23 @@ def nres_canonical(path):
     return "ok"
 
 
+def nres_segments(path):
+    data = open(path, "rb").read()
+    dir_off, entries = nres_entries(data)
+    items = sorted((e["offset"], i) for i, e in enumerate(entries))
+    out, pos = [], 16
+    for offset, i in items + [(dir_off, None)]:
+        run = data[pos:offset].rstrip(b"\0")
+        if run:
+            out.append("region:" + run.hex())
+        if i is None:
+            break
+        e = entries[i]
+        out.append(e["name"].decode("cp1251") + ("@unaligned" if offset % 8 else ""))
+        pos = max(pos, offset + e["size"])
+    return " ".join(out)
+
+
 def rsli_order(path):
     entries = json.load(open(path))["entries"]
     end = 0
@@ -68,6 +89,8 @@ def main():
     elif what == "nres-dir":
         for i, e in enumerate(nres_entries(open(path, "rb").read())[1]):
             print(i, struct.pack("<I", e["type"]).decode("latin-1"), e["name"].decode("cp1251"), e["offset"], e["size"])
+    elif what == "nres-segments":
+        print(nres_segments(path))
     elif what == "rsli-order":
         print(rsli_order(path))
     else:

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end tests of `--into` (import and edit) against the spec's canonical layout: a replaced
 # entry keeps its place, an added one comes last in directory and data, the archive validates
-# strictly and an unchanged replace is byte-identical (NRes and RsLi); and of what `edit`
+# strictly and an unchanged replace is byte-identical (NRes and RsLi), a changed archive comes out
+# in directory order with its non-zero regions kept; of what --into refuses (an output that is
+# the archive, a copy validate --strict rejects, a model into an entry of another type, an
+# output extension of another format); and of what `edit`
 # refuses: no operation, --material without --replace-slot or past the WEAR rows, a --vertices
 # nothing follows, an output that is not .msh, an --into output that is the archive.
 set -u
@@ -87,6 +90,46 @@ expect_rc 0 "$UE" list --json "$T/sprites4.lib"
 same "$($LAYOUT rsli-order "$T/out")" ok "RsLi payloads in table order after edit --into"
 expect_rc 0 "$UE" info "$T/sprites4.lib:NEWBOT.MSH"
 
+# ---- NRes out of directory order, with regions outside every payload (spec §2.5) ----
+# Directory: first.bin (type 7), ROBOT.msh (MESH), last.bin (type 7). File: region R0 (16
+# non-zero bytes), last.bin, ROBOT.msh, region R1 (8 bytes), first.bin. A changed archive comes
+# out in directory order, each region right after the payload it followed (R0, after none, first).
+python3 - "$R" "$T/ooo.rlb" <<'PY'
+import struct, sys
+model = open(sys.argv[1], "rb").read()
+pad = lambda b: b + b"\0" * (-len(b) % 8)
+r0, r1 = b"region zero, 16.", b"region 1"
+first, last = b"FIRST123", b"the last payload"
+data = r0 + pad(last)
+off_last = 16 + len(r0)
+off_model = 16 + len(data)
+data += pad(model)
+data += r1
+off_first = 16 + len(data)
+data += pad(first)
+rows = [(7, b"first.bin", first, off_first), (0x4853454D, b"ROBOT.msh", model, off_model),
+        (7, b"last.bin", last, off_last)]
+order = sorted(range(3), key=lambda i: rows[i][1].lower())
+dir_ = b"".join(struct.pack("<5I", t, 0, 0, len(p), 0) + n.ljust(36, b"\0") + struct.pack("<II", o, order[i])
+                for i, (t, n, p, o) in enumerate(rows))
+open(sys.argv[2], "wb").write(b"NRes" + struct.pack("<III", 0x100, 3, 16 + len(data) + len(dir_)) + data + dir_)
+PY
+R0=$(printf 'region zero, 16.' | od -An -tx1 | tr -d ' \n'); R1=$(printf 'region 1' | od -An -tx1 | tr -d ' \n')
+same "$($LAYOUT nres-segments "$T/ooo.rlb")" "region:$R0 last.bin ROBOT.msh region:$R1 first.bin" "the archive as built"
+expect_rc 0 "$UE" validate --strict "$T/ooo.rlb"
+expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/ooo_same.rlb" --base "$T/ooo.rlb:ROBOT.msh" --into "$T/ooo.rlb:ROBOT.msh"
+same_file "$T/ooo_same.rlb" "$T/ooo.rlb" "an unchanged replace keeps an archive out of order byte for byte"
+expect_rc 0 "$UE" edit "$T/ooo.rlb:ROBOT.msh" -o "$T/ooo_grown.rlb" --scale 2 --into "$T/ooo.rlb:ROBOT.msh"
+same "$($LAYOUT nres-segments "$T/ooo_grown.rlb")" "region:$R0 first.bin ROBOT.msh region:$R1 last.bin" \
+  "edit --into, replaced: directory order, regions after what they followed"
+expect_rc 0 "$UE" validate --strict "$T/ooo_grown.rlb"
+expect_rc 0 "$UE" edit "$R" -o "$T/ooo_added.rlb" --scale 2 --into "$T/ooo.rlb:NEW.msh"
+same "$($LAYOUT nres-segments "$T/ooo_added.rlb")" "region:$R0 first.bin ROBOT.msh region:$R1 last.bin NEW.msh" \
+  "edit --into, added: directory order, the new entry last"
+expect_rc 0 "$UE" extract "$T/ooo_added.rlb" -o "$T/x_ooo"
+same_file "$T/x_ooo/entries/0000_first.bin" <(printf 'FIRST123') "first.bin kept"
+same_file "$T/x_ooo/entries/0002_last.bin" <(printf 'the last payload') "last.bin kept"
+
 # ---- --into refuses: the archive as output (-f or not), a .msh output, a model as archive ----
 cp "$O" "$T/keep.rlb"
 expect_rc 2 "$UE" edit "$R" -o "$T/keep.rlb" --scale 2 --into "$T/keep.rlb:ROBOT.msh" -f
@@ -94,6 +137,40 @@ err_has "output is the input" "edit --into over its archive"
 same_file "$T/keep.rlb" "$O" "edit --into never overwrites the archive"
 expect_rc 2 "$UE" edit "$T/keep.rlb:ROBOT.msh" -o "$T/keep.rlb" --scale 2 --into "$T/added.rlb:ROBOT.msh" -f
 same_file "$T/keep.rlb" "$O" "edit never overwrites the archive MODEL lives in"
+# A file named like ARCHIVE:ENTRY beside the archive: the archive --into reads is the one the
+# output is compared with (it once took the longer name, and keep.rlb was replaced).
+cp "$R" "$T/keep.rlb:ROBOT.msh"
+expect_rc 2 "$UE" edit "$R" -o "$T/keep.rlb" --scale 2 --into "$T/keep.rlb:ROBOT.msh" -f
+err_has "output is the input $T/keep.rlb;" "edit --into over its archive, a file named ARCHIVE:ENTRY beside it"
+same_file "$T/keep.rlb" "$O" "edit --into never overwrites the archive, whatever files lie beside it"
+# The copy is checked as validate --strict checks it, models and textures included: a Texm entry
+# whose header is cut short (the type check takes it, the texture's reader does not).
+python3 - "$T/walkonly.lib" <<'PY'
+import struct, sys
+tex = b"Texm" + bytes(range(1, 13))
+row = struct.pack("<5I", 0x6D786554, 0, 0, len(tex), 0) + b"bad.tex".ljust(36, b"\0") + struct.pack("<II", 16, 0)
+open(sys.argv[1], "wb").write(b"NRes" + struct.pack("<III", 0x100, 1, 16 + 16 + 64) + tex + row)
+PY
+expect_rc 1 "$UE" validate --strict "$T/walkonly.lib"
+expect_rc 1 "$UE" edit "$R" -o "$T/walk_out.lib" --scale 2 --into "$T/walkonly.lib:new.msh"
+err_has "$T/walk_out.lib:bad.tex: error: texm/header @0x0: a Texm header needs 32 bytes, only 16 are there" "the texture's own check"
+err_has "edit: $T/walk_out.lib: the new archive would not pass \`unearth validate --strict\` (above); nothing is written" "why nothing is written"
+absent "$T/walk_out.lib" "--into an archive whose texture fails validate --strict"
+# A model into an entry typed for something else: the user's mistake, said as such (exit 2).
+expect_rc 2 "$UE" edit "$R" -o "$T/wea.rlb" --scale 2 --into "$O:robot.wea"
+err_has "entry 'robot.wea' is typed WEAR (a WEAR table), and what is put is a Parkan model" "a model into the WEAR entry"
+absent "$T/wea.rlb" "a model into the WEAR entry"
+expect_rc 2 "$UE" edit "$R" -o "$T/tex.rlb" --scale 2 --into "$O:Robot_Skin.tex"
+err_has "entry 'Robot_Skin.tex' is typed Texm (a Texm texture), and what is put is a Parkan model" "a model into a Texm entry"
+# The output keeps the archive's extension, or takes .rlb or .lib: never one of another format.
+expect_rc 2 "$UE" edit "$R" -o "$T/out.glb" --scale 2 --into "$O:N.msh"
+err_has "edit: -o $T/out.glb: with --into the output is a copy of $O, an NRes archive; give it .rlb or .lib" "-o out.glb --into"
+absent "$T/out.glb" "-o out.glb --into"
+cp "$O" "$T/objects.res"
+expect_rc 2 "$UE" import "$T/robot.glb" -o "$T/out.gltf" --into "$T/objects.res:N.msh"
+err_has "give it its extension (.res), .rlb or .lib" "-o out.gltf --into a .res archive"
+expect_rc 0 "$UE" edit "$R" -o "$T/copy.RES" --scale 2 --into "$T/objects.res:N.msh"
+expect_rc 0 "$UE" edit "$R" -o "$T/copy.LIB" --scale 2 --into "$T/objects.res:N.msh"
 expect_rc 2 "$UE" edit "$R" -o "$T/x.msh" --scale 2 --into "$O:ROBOT.msh"
 err_has "with --into the output is a copy of the archive" "edit --into -o *.msh"
 absent "$T/x.msh" "edit --into -o *.msh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The type id decides the check (issue 21): NRes entries typed Texm, MAT0, WEAR and MESH whose
+# The type id decides the check (issue 21): NRes entries typed Texm, MAT0, WEAR, MESH and NRes whose
 # bytes are not that type, in an archive built here byte by byte from spec §2, each give
 # nres.entry.type naming type, entry and offset; unknown type ids pass; the samples pass strict.
 set -u
@@ -29,15 +29,21 @@ def nres(entries):                      # entries: (type_id, attr2, name, payloa
     return bytes(data), offsets
 # An NRes that is no model: one entry of type 99 (no MSH resource type, so no core type either).
 not_a_model, _ = nres([(99, 0, 'x', b'12345678')])
+# Nor is one of MSH resource types holding one core type (1) of the five (1, 2, 3, 6, 13).
+one_core_type, _ = nres([(1, 0, 'nodes', b'12345678'), (4, 0, 'four', b'abcd')])
 opaque = [(fourcc('FXID'), 0, 'effect.fx', b'\x01\x02\x03'),   # named by the spec, not parsed
           (0x12345678, 0, 'odd.bin', b'anything at all'),
-          (7, 0, 'seven', b'')]
+          (7, 0, 'seven', b''),
+          (fourcc('NRes'), 0, 'good.lib', not_a_model)]        # a nested archive, and it is one
 bad = [(fourcc('Texm'), 0, 'bad.tex', b'\x89PNG\r\n\x1a\n' + b'\0' * 24),
        (fourcc('MAT0'), 6, 'bad_mat', b'not a material'),
        (fourcc('WEAR'), 0, 'bad.wea', b'\x00\x01\x02\x03'),
        (fourcc('MESH'), 0, 'bad.msh', b'RIFF\x04\x00\x00\x00WAVE'),
-       (fourcc('MESH'), 0, 'inner.lib', not_a_model)]
-entries = bad + opaque if which == 'bad' else opaque
+       (fourcc('MESH'), 0, 'inner.lib', not_a_model),
+       (fourcc('MESH'), 0, 'core1.lib', one_core_type),
+       (fourcc('NRes'), 0, 'nested.lib', b'random bytes, not an archive')]
+random_nres = [(fourcc('NRes'), 0, 'textures_inner.lib', bytes((i * 89 + 7) % 256 for i in range(64)))]
+entries = {'bad': bad + opaque, 'opaque': opaque, 'random_nres': random_nres}[which]
 data, offsets = nres(entries)
 open(out, 'wb').write(data)
 for i, e in enumerate(entries):
@@ -48,7 +54,7 @@ PY
 # ---- unknown type ids are opaque bytes: the archive of them alone is valid -----------------
 build "$T/opaque.lib" opaque >"$T/layout" && ok || bad "could not build opaque.lib"
 expect_rc 0 "$UE" validate --strict "$T/opaque.lib"
-grep -qxF "$T/opaque.lib: valid (nres, 3 entries, 0 errors, 0 warnings)" "$T/out" && ok \
+grep -qxF "$T/opaque.lib: valid (nres, 4 entries, 0 errors, 0 warnings)" "$T/out" && ok \
   || bad "unknown types: $(cat "$T/out" "$T/err")"
 
 # ---- each known type holding wrong bytes ------------------------------------------------------
@@ -61,7 +67,9 @@ python3 - "$T/out" "$T/layout" <<'PY' && ok || bad "typed entries in JSON: $(cat
 import json, sys
 report = json.load(open(sys.argv[1]))[0]
 layout = {int(i): (int(at), name) for i, at, name in (l.split() for l in open(sys.argv[2]))}
-typed = {0: 'Texm', 1: 'MAT0', 2: 'WEAR', 3: 'MESH', 4: 'MESH'}
+typed = {0: 'Texm', 1: 'MAT0', 2: 'WEAR', 3: 'MESH', 4: 'MESH', 5: 'MESH', 6: 'NRes'}
+holds = {'Texm': 'a Texm texture', 'MAT0': 'a MAT0 material', 'WEAR': 'a WEAR table', 'MESH': 'a model',
+         'NRes': 'an NRes archive'}
 found = [d for d in report['diagnostics'] if d['code'] == 'nres.entry.type']
 assert len(found) == len(typed), found
 for d in found:
@@ -69,7 +77,7 @@ for d in found:
     at, name = layout[i]
     assert d['severity'] == 'error' and d['path'] == 'nres/entry[%d]' % i, d
     assert d['offset'] == at, (d, at)
-    assert d['message'].startswith('entry %d "%s" is typed %s but does not hold a ' % (i, name, typed[i])), d
+    assert d['message'].startswith('entry %d "%s" is typed %s but does not hold %s: ' % (i, name, typed[i], holds[typed[i]])), d
 assert report['valid'] is False and report['verdict'] == 'INVALID'
 PY
 # the text form of one, and the reasons: what the bytes are instead
@@ -78,14 +86,23 @@ grep -qxF "$T/bad.lib: error: nres/entry[0] @$texm_at: entry 0 \"bad.tex\" is ty
   && ok || bad "Texm line: $(cat "$T/strict_err")"
 grep -qF 'entry 3 "bad.msh" is typed MESH but does not hold a model: it starts 52 49 46 46, a model is an NRes' "$T/strict_err" \
   && ok || bad "MESH line: $(cat "$T/strict_err")"
-grep -qF 'entry 4 "inner.lib" is typed MESH but does not hold a model: it is an NRes, but holds no model' "$T/strict_err" \
+grep -qF 'entry 4 "inner.lib" is typed MESH but does not hold a model: it is an NRes of 1 entry, with type 99, which no model holds, and none of a model'"'"'s resource types (1, 2, 3, 6, 13) [nres.entry.type]' "$T/strict_err" \
   && ok || bad "MESH NRes line: $(cat "$T/strict_err")"
+grep -qF 'entry 5 "core1.lib" is typed MESH but does not hold a model: it is an NRes of 2 entries, but only type 1 of a model'"'"'s resource types (1, 2, 3, 6, 13); a model holds at least two of them [nres.entry.type]' "$T/strict_err" \
+  && ok || bad "MESH NRes of one core type: $(cat "$T/strict_err")"
+grep -qF 'entry 6 "nested.lib" is typed NRes but does not hold an NRes archive: it starts 72 61 6e 64, an NRes starts "NRes" [nres.entry.type]' "$T/strict_err" \
+  && ok || bad "NRes line: $(cat "$T/strict_err")"
+# An entry typed NRes alone, holding random bytes, in the default mode: invalid, not "valid".
+build "$T/random_nres.lib" random_nres >/dev/null
+expect_rc 1 "$UE" validate "$T/random_nres.lib"
+grep -qF 'entry 0 "textures_inner.lib" is typed NRes but does not hold an NRes archive: it starts 07 60 b9 12' "$T/err" \
+  && ok || bad "random bytes typed NRes: $(cat "$T/out" "$T/err")"
 # MAT0 and WEAR: their readers' own diagnostics, under the entry's path, come first
 grep -qE '^[^ ]+: error: nres/entry\[1\]/mat0[^ ]* @0x[0-9a-f]+: .*\[mat0\.' "$T/strict_err" \
   && ok || bad "MAT0 reader's diagnostic: $(cat "$T/strict_err")"
 grep -qE '^[^ ]+: error: nres/entry\[2\]/wear[^ ]* @0x[0-9a-f]+: .*\[wear\.' "$T/strict_err" \
   && ok || bad "WEAR reader's diagnostic: $(cat "$T/strict_err")"
-grep -q 'effect.fx\|odd.bin\|"seven"' "$T/strict_err" && bad "an unknown type was checked" || ok
+grep -q 'effect.fx\|odd.bin\|"seven"\|good.lib' "$T/strict_err" && bad "an unknown type or a good entry was flagged" || ok
 
 # Tolerant: a type that does not match is a warning, the bytes are kept as they are (nothing
 # is dropped), so an archive whose only fault is that passes; extract writes every entry.
@@ -95,12 +112,12 @@ import json, sys
 r = json.load(open(sys.argv[1]))[0]
 typed = [d for d in r['diagnostics'] if d['code'] == 'nres.entry.type']
 # Texm and MESH entries are judged by the type check alone: a warning each.
-for i in (0, 3, 4):
+for i in (0, 3, 4, 5, 6):
     assert [d['severity'] for d in typed if d['path'] == 'nres/entry[%d]' % i] == ['warning'], typed
 PY
 
 expect_rc 0 "$UE" extract --tolerant "$T/bad.lib" -o "$T/tol"
-n=$(ls "$T/tol/entries" | wc -l); [ "$n" = 8 ] && ok || bad "tolerant extract wrote $n entries, want 8"
+n=$(ls "$T/tol/entries" | wc -l); [ "$n" = 11 ] && ok || bad "tolerant extract wrote $n entries, want 11"
 cmp -s "$T/tol/entries/0000_bad.tex" <(printf '\211PNG\r\n\032\n'; head -c 24 /dev/zero) \
   && ok || bad "bad.tex not extracted as it is"
 
