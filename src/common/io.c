@@ -364,6 +364,8 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
     return UE_OK;
 }
 
+ue_result ue_file_sink_flush(ue_file_sink *f) { return f->fill ? sink_flush(f) : UE_OK; }
+
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
     /* No fsync: the rename already guarantees that a failed or killed run leaves either the
      * old file or the whole new one; power-loss durability is the file system's business. */

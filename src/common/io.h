@@ -17,6 +17,9 @@ typedef struct ue_file_sink {
 } ue_file_sink;
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
+/* Writes what is gathered so far to the temp file (temp_path), so it can be read back before
+ * the commit. */
+ue_result ue_file_sink_flush(ue_file_sink *f);
 void ue_file_sink_abort(ue_file_sink *f);
 
 /* A read-only view of a whole source without reading it: memory sources as they are, files
