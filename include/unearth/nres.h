@@ -68,6 +68,9 @@ UE_API int ue_nres_name_compare(const char *a, const char *b);
  * returns false if absent. Duplicate names resolve to the first match in directory order
  * when the linear scan is used. */
 UE_API bool ue_nres_find(const ue_nres *n, const char *name, size_t *index);
+/* Whether the entries' sort_index values form the table lookups need: a permutation listing the
+ * names in the engine's order (what ue_nres_parse records as sort_valid). */
+UE_API bool ue_nres_sort_table_valid(const ue_nres *n);
 
 /* Payload of entry i: a pointer into owned memory or the memory source, or a fresh copy
  * (then *to_free is set; free it). */

@@ -506,9 +506,52 @@ static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) 
     return r;
 }
 
+/* The last line of "pack never writes an archive its own strict reading rejects": each format
+ * checks the keys it reads and names them; whatever a manifest says that those checks miss is
+ * caught here, on the packed bytes, before anything is put in place. */
+static ue_result check_packed(const ue_container_ops *ops, const ue_source *packed,
+                              const ue_jv *manifest, ue_diag *d) {
+    ue_diag why = {0};
+    void *state = NULL;
+    ue_result r = ops->open(packed, UE_MODE_STRICT, &state, &why);
+    if (r == UE_OK && ops->check_packed_keys) ops->check_packed_keys(state, manifest, d);
+    if (state) ops->close(state);
+    if (r == UE_OK) {
+        ue_diag_free(&why);
+        return UE_OK;
+    }
+    if (r == UE_ERR_NOMEM || r == UE_ERR_IO) {
+        ue_diag_free(&why);
+        return r;
+    }
+    ue_diag_add(d, UE_SEV_ERROR, "manifest.invalid", UE_NO_OFFSET, "manifest",
+                "the %s this manifest describes would fail strict validation, so pack writes "
+                "nothing; validate would say of it:",
+                ops->description);
+    ue_diag_append(d, &why, UE_SEV_ERROR);
+    ue_diag_free(&why);
+    return UE_ERR_INVALID;
+}
+
 static ue_result pack_buf(const loaded_manifest *m, const char *dir, const ue_pack_options *opt,
                           ue_buf *out, ue_diag *d) {
-    return m->ops->pack(&m->doc.root, dir, opt, out, d);
+    size_t base = out->size;
+    ue_result r = m->ops->pack(&m->doc.root, dir, opt, out, d);
+    if (r != UE_OK) return r;
+    ue_source packed = ue_source_memory(out->data + base, out->size - base);
+    r = check_packed(m->ops, &packed, &m->doc.root, d);
+    if (r != UE_OK) out->size = base;
+    return r;
+}
+
+/* The same check on a streamed pack: the temp file is read back before it is put in place. */
+static ue_result check_packed_file(const loaded_manifest *m, ue_file_sink *f, ue_diag *d) {
+    ue_source packed;
+    ue_result r = ue_file_sink_read_back(f, &packed, d);
+    if (r != UE_OK) return r;
+    r = check_packed(m->ops, &packed, &m->doc.root, d);
+    ue_source_close(&packed);
+    return r;
 }
 
 static const ue_pack_options default_pack = {UE_PACK_LEVEL_MANIFEST};
@@ -572,6 +615,7 @@ ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool over
         ue_file_sink f;
         r = ue_file_sink_begin(&f, path, overwrite, d);
         if (r == UE_OK) r = m.ops->pack_to(&m.doc.root, dir, opt, &f.sink, d);
+        if (r == UE_OK) r = check_packed_file(&m, &f, d);
         if (r == UE_OK) r = ue_file_sink_commit(&f, d);
         else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {

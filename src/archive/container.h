@@ -55,6 +55,9 @@ typedef struct ue_container_ops {
                      ue_buf *out, bool *added, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
+    /* Optional: after pack, the manifest's descriptive keys that only the packed archive can
+     * tell (an NRes entry's "nested") compared with it, opened strictly in `state`. */
+    void (*check_packed_keys)(const void *state, const ue_jv *manifest, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
     ue_result (*validate)(void *state, ue_diag *d);
     /* Tells the format the container's file name without directory and extension (FSYS
@@ -147,7 +150,12 @@ bool ue_jv_hex_alloc(const ue_jv *obj, const char *key, size_t cap, uint8_t **ou
  * The nearest known key is suggested. */
 void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
                                  const char *entry, ue_diag *d);
-/* A scalar value as the messages show it (strings quoted); "nothing" for NULL. */
+/* True when the file at `path` still holds the bytes whose XXH64 extract recorded (`xxh64`,
+ * 16 hex digits): an edited size key is then told from an edited payload. False when it cannot
+ * be read or nothing is recorded. */
+bool ue_manifest_file_unchanged(const char *path, const char *xxh64);
+/* A scalar value as the messages show it (strings quoted, as printable text); "nothing" for
+ * NULL. */
 void ue_jv_show(const ue_jv *v, char *out, size_t out_size);
 /* The warning for an informational key (one pack does not read, because it describes what pack
  * writes) that holds `given` where pack wrote `written`: says so and what to change instead. */

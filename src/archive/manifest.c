@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "common/text.h"
+#include "common/parse.h"
 #include "archive/container.h"
 #include "common/bytes.h"
 #include "common/io.h"
@@ -104,12 +105,14 @@ static int cp1251_of(const char *p, size_t len) {
 }
 
 /* Why text cannot be a stored name, for the diagnostic (quiet when d is NULL). */
-static ue_result name_refused(ue_diag *d, const char *where, const char *text, size_t at,
+static ue_result name_refused(ue_diag *d, const char *where, const char *raw_text, size_t at,
                               size_t len, uint32_t cp) {
+    char text[160];
+    ue_text_printable(raw_text, text, sizeof text);
     if (len == 0)
         ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
                     "name \"%s\" is not UTF-8 text (byte 0x%02X at offset %zu)", text,
-                    (unsigned char)text[at], at);
+                    (unsigned char)raw_text[at], at);
     else if (cp == '\\')
         ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
                     "name \"%s\": \\x at offset %zu needs two hex digits", text, at);
@@ -117,7 +120,7 @@ static ue_result name_refused(ue_diag *d, const char *where, const char *text, s
         ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
                     "name \"%s\": '%.*s' (U+%04X) has no Windows-1251 code; Parkan names are "
                     "stored in that code page (Latin, Cyrillic and common signs)",
-                    text, (int)len, text + at, (unsigned)cp);
+                    text, (int)len, raw_text + at, (unsigned)cp);
     return UE_ERR_INVALID;
 }
 
@@ -183,8 +186,9 @@ ue_result ue_manifest_cp1251_name(const char *text, bool have_raw, uint8_t *raw,
     while (have_raw && raw_len < raw_size && raw[raw_len]) raw_len++;
     if (r == UE_OK && have_raw && len == raw_len && !memcmp(bytes, raw, len)) return UE_OK;
     if (r != UE_OK || len == 0) {
+        ue_text_printable(text, shown, sizeof shown);
         ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
-                    "name \"%s\" is empty or longer than %zu bytes", text, max_len);
+                    "name \"%s\" is empty or longer than %zu bytes", shown, max_len);
         return UE_ERR_INVALID;
     }
     memset(raw, 0, raw_size);
@@ -209,9 +213,10 @@ static bool safe_relative(const char *rel) {
  * when it is missing or could leave the manifest's directory. */
 static const char *checked_rel_path(const char *rel, const char *key, ue_diag *d) {
     if (rel && safe_relative(rel)) return rel;
+    char shown[160];
+    ue_text_printable(rel ? rel : "nothing", shown, sizeof shown);
     ue_diag_add(d, UE_SEV_ERROR, "manifest.file", UE_NO_OFFSET, "manifest",
-                "\"%s\" must be a relative path inside the directory (got %s)", key,
-                rel ? rel : "nothing");
+                "\"%s\" must be a relative path inside the directory (got %s)", key, shown);
     return NULL;
 }
 
@@ -234,42 +239,93 @@ static size_t key_distance(const char *a, const char *b) {
     return row[nb];
 }
 
-/* `entry "robot.wea": ` before a message about an entry, nothing otherwise. */
+/* `entry "robot.wea": ` before a message about an entry, nothing otherwise; the name as
+ * printable text (it comes from the manifest). */
 static void entry_prefix(const char *entry, char *out, size_t out_size) {
-    if (entry) snprintf(out, out_size, "entry \"%.120s\": ", entry);
+    char shown[121];
+    if (entry) ue_text_printable(entry, shown, sizeof shown);
+    if (entry) snprintf(out, out_size, "entry \"%s\": ", shown);
     else if (out_size) out[0] = 0;
+}
+
+/* The known key nearest to `key` (at most two letters off), or NULL. */
+static const char *nearest_known(const char *const *known, const char *key) {
+    const char *nearest = NULL;
+    size_t best = 3; /* a typo: at most two letters off */
+    for (const char *const *k = known; *k; k++) {
+        size_t dist = key_distance(*k, key);
+        if (dist < best) best = dist, nearest = *k;
+    }
+    return nearest;
+}
+
+/* Whether `key` is known. Manifests list keys in the order extract writes them, which is the
+ * order of `known`: the search starts after the previous match (*next), so a clean manifest
+ * costs one comparison per key. */
+static bool is_known(const char *const *known, size_t nknown, const char *key, size_t *next) {
+    for (size_t j = 0; j < nknown; j++) {
+        size_t at = (*next + j) % nknown;
+        if (!strcmp(known[at], key)) {
+            *next = at + 1;
+            return true;
+        }
+    }
+    return false;
 }
 
 void ue_manifest_unknown_keys_jv(const ue_jv *obj, const char *const *known, const char *where,
                                  const char *entry, ue_diag *d) {
     if (!ue_jv_is(obj, UE_JV_OBJECT)) return;
-    char prefix[140];
-    entry_prefix(entry, prefix, sizeof prefix);
+    size_t nknown = 0, next = 0;
+    while (known[nknown]) nknown++;
     for (size_t m = 0; m < obj->count; m++) {
-        const char *key = obj->u.members[m].key, *nearest = NULL;
-        const char *const *k = known;
-        size_t best = 3; /* a typo: at most two letters off */
-        while (*k && strcmp(*k, key)) {
-            size_t dist = key_distance(*k, key);
-            if (dist < best) best = dist, nearest = *k;
-            k++;
+        const char *key = obj->u.members[m].key;
+        if (is_known(known, nknown, key, &next)) continue;
+        if (ue_diag_full(d)) { /* dropped (and counted): no suggestion is worked out for it */
+            ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where, "unknown key");
+            continue;
         }
-        if (*k) continue;
+        const char *nearest = nearest_known(known, key);
+        char prefix[140], shown[100];
+        entry_prefix(entry, prefix, sizeof prefix);
+        ue_text_printable(key, shown, sizeof shown);
         if (nearest)
             ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where,
-                        "%sunknown key \"%s\" is ignored; did you mean \"%s\"?", prefix, key,
+                        "%sunknown key \"%s\" is ignored; did you mean \"%s\"?", prefix, shown,
                         nearest);
         else
             ue_diag_add(d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, where,
-                        "%sunknown key \"%s\" is ignored (unearth does not read it)", prefix, key);
+                        "%sunknown key \"%s\" is ignored (unearth does not read it)", prefix,
+                        shown);
     }
+}
+
+/* Text from the manifest (or from what pack wrote of it) quoted as printable text. */
+static void show_string(const char *text, char *out, size_t out_size) {
+    char shown[101];
+    ue_text_printable(text, shown, sizeof shown);
+    snprintf(out, out_size, "\"%s\"", shown);
+}
+
+bool ue_manifest_file_unchanged(const char *path, const char *xxh64) {
+    ue_source src;
+    if (!xxh64 || ue_source_open_file(path, &src, NULL) != UE_OK) return false;
+    uint64_t hash = 0;
+    bool same = false;
+    if (src.size <= SIZE_MAX && ue_source_xxh64(&src, 0, (size_t)src.size, &hash) == UE_OK) {
+        char hex[17];
+        ue_xxh64_format(hash, hex);
+        same = !strcmp(hex, xxh64);
+    }
+    ue_source_close(&src);
+    return same;
 }
 
 void ue_jv_show(const ue_jv *v, char *out, size_t out_size) {
     if (!v) snprintf(out, out_size, "nothing");
     else if (v->kind == UE_JV_INTEGER) snprintf(out, out_size, "%lld", (long long)v->u.integer);
     else if (v->kind == UE_JV_REAL) snprintf(out, out_size, "%.17g", v->u.real);
-    else if (v->kind == UE_JV_STRING) snprintf(out, out_size, "\"%.100s\"", v->u.string);
+    else if (v->kind == UE_JV_STRING) show_string(v->u.string, out, out_size);
     else if (v->kind == UE_JV_TRUE || v->kind == UE_JV_FALSE)
         snprintf(out, out_size, "%s", v->kind == UE_JV_TRUE ? "true" : "false");
     else if (v->kind == UE_JV_NULL) snprintf(out, out_size, "null");
@@ -279,11 +335,12 @@ void ue_jv_show(const ue_jv *v, char *out, size_t out_size) {
 void ue_manifest_informational(const char *where, const char *entry, const char *key,
                                const char *given, const char *written, const char *advice,
                                ue_diag *d) {
-    char prefix[140];
+    char prefix[140], shown_key[100];
     entry_prefix(entry, prefix, sizeof prefix);
+    ue_text_printable(key, shown_key, sizeof shown_key);
     ue_diag_add(d, UE_SEV_WARNING, "manifest.informational", UE_NO_OFFSET, where,
-                "%s\"%s\" is %s but pack writes %s (the key is informational): %s", prefix, key,
-                given, written, advice);
+                "%s\"%s\" is %s but pack writes %s (the key is informational): %s", prefix,
+                shown_key, given, written, advice);
 }
 
 /* A jansson scalar as ue_jv_show shows the same value. */
@@ -291,7 +348,7 @@ static void json_show(const json_t *v, char *out, size_t out_size) {
     if (!v) snprintf(out, out_size, "nothing");
     else if (json_is_integer(v)) snprintf(out, out_size, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v)) snprintf(out, out_size, "%.17g", json_real_value(v));
-    else if (json_is_string(v)) snprintf(out, out_size, "\"%.100s\"", json_string_value(v));
+    else if (json_is_string(v)) show_string(json_string_value(v), out, out_size);
     else if (json_is_boolean(v)) snprintf(out, out_size, "%s", json_is_true(v) ? "true" : "false");
     else if (json_is_null(v)) snprintf(out, out_size, "null");
     else snprintf(out, out_size, "%s", json_is_array(v) ? "an array" : "an object");
@@ -327,15 +384,16 @@ static void block_difference(block_check *c, const char *path, const ue_jv *give
         return;
     }
     c->reported++;
-    char g[128], w[128];
+    char g[128], w[128], shown_path[200];
     ue_jv_show(given, g, sizeof g);
     const char *near = written ? NULL : nearest_key(parent, key);
+    ue_text_printable(path, shown_path, sizeof shown_path);
     if (!written && near)
         ue_diag_add(c->d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, c->where,
-                    "unknown key \"%s\" is ignored; did you mean \"%s\"?", path, near);
+                    "unknown key \"%s\" is ignored; did you mean \"%s\"?", shown_path, near);
     else if (!written)
         ue_diag_add(c->d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, c->where,
-                    "unknown key \"%s\" is ignored (unearth does not read it)", path);
+                    "unknown key \"%s\" is ignored (unearth does not read it)", shown_path);
     if (!written) return;
     json_show(written, w, sizeof w);
     ue_manifest_informational(c->where, NULL, path, g, w, c->advice, c->d);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "unearth/common.h"
+#include "common/parse.h"
 
 const char *ue_result_name(ue_result r) {
     switch (r) {
@@ -38,9 +39,13 @@ static void trim_cut_character(char *s) {
     if (want > 1 && n - (start - 1) < want) s[start - 1] = 0;
 }
 
+static size_t diag_cap(const ue_diag *d) { return d->max_items ? d->max_items : 10000; }
+
+bool ue_diag_full(const ue_diag *d) { return !d || d->count >= diag_cap(d); }
+
 /* The next free item, or NULL (counted as dropped) when the cap or memory says no. */
 static ue_diag_item *next_item(ue_diag *d) {
-    size_t cap = d->max_items ? d->max_items : 10000;
+    size_t cap = diag_cap(d);
     if (d->count >= cap) {
         d->dropped++;
         return NULL;

@@ -399,6 +399,18 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
     return UE_OK;
 }
 
+ue_result ue_file_sink_read_back(ue_file_sink *f, ue_source *out, ue_diag *d) {
+    ue_result r = f->fill ? sink_flush(f) : UE_OK;
+    if (r != UE_OK) return r;
+    char proc[64];
+    const char *path = f->temp_path;
+    if (!path[0]) { /* the unnamed file's own name; it was opened write-only */
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", f->fd);
+        path = proc;
+    }
+    return ue_source_open_file(path, out, d);
+}
+
 /* Links the unnamed file `fd` at `to` through /proc (linkat fails if `to` exists). */
 static bool link_unnamed(int fd, const char *to) {
     char proc[64];

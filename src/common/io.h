@@ -19,6 +19,10 @@ typedef struct ue_file_sink {
 } ue_file_sink;
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
+/* Writes what is gathered so far to the temp file, and opens what was written for reading
+ * (named or unnamed: an unnamed file is reopened through /proc), so it can be checked before
+ * the commit. Close `out` with ue_source_close. */
+ue_result ue_file_sink_read_back(ue_file_sink *f, ue_source *out, ue_diag *d);
 void ue_file_sink_abort(ue_file_sink *f);
 
 /* A read-only view of a whole source without reading it: memory sources as they are, files

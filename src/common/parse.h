@@ -15,6 +15,10 @@
 #define UE_PARSE_PRINTF(fmt_index, first_arg)
 #endif
 
+/* True when `d` keeps no further item (NULL, or its cap is reached): work done only to word a
+ * diagnostic (a "did you mean" search) can be skipped. */
+bool ue_diag_full(const ue_diag *d);
+
 /* One parse in progress: its mode, where its diagnostics go, and whether it has failed. */
 typedef struct ue_parse_ctx {
     ue_mode mode;

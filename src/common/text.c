@@ -137,8 +137,9 @@ size_t ue_utf8_copy(const char *in, char *out, size_t out_size) {
     return o;
 }
 
-/* Control bytes and bytes that are no UTF-8 become \xNN: text of hostile origin (a key of a
- * damaged file, a file name from the command line) then stays on its one line of a message. */
+/* Control bytes (C0, DEL, the two bytes of a C1 control) and bytes that are no UTF-8 become
+ * \xNN: text of hostile origin (a key of a damaged file or manifest, a file name from the
+ * command line) then stays on its one line of a message and moves no terminal. */
 size_t ue_text_printable(const char *in, char *out, size_t out_size) {
     size_t o = 0, len = strlen(in);
     if (out_size == 0) return 0;
@@ -146,7 +147,8 @@ size_t ue_text_printable(const char *in, char *out, size_t out_size) {
         unsigned char c = (unsigned char)in[i];
         uint32_t cp;
         size_t n = c < 0x80 ? 1 : ue_utf8_decode(in + i, len - i, &cp);
-        bool plain = n > 0 && c >= 0x20 && c != 0x7F;
+        /* C1 controls (U+0080..U+009F) too: some terminals act on them as on ESC sequences. */
+        bool plain = n > 0 && c >= 0x20 && c != 0x7F && !(n == 2 && cp <= 0x9F);
         char seq[5];
         if (!plain) snprintf(seq, sizeof seq, "\\x%02X", c);
         if (!put_whole(out, out_size, &o, plain ? in + i : seq, plain ? n : 4)) break;

@@ -17,8 +17,8 @@ size_t ue_utf8_copy(const char *in, char *out, size_t out_size);
 /* True when `name` ends in `ext` (".dat"), ASCII letters in any case, as the games' Windows
  * file systems compare names; NULL is no match. */
 bool ue_name_has_ext(const char *name, const char *ext);
-/* `in` with control bytes (newline included) and bytes that are not UTF-8 as \xNN, so that it
- * prints on one line; cuts before an escape or character that would not fit. Returns the length. */
+/* `in` with control bytes (newline included), C1 controls and bytes that are not UTF-8 as \xNN,
+ * so that it prints on one line and moves no terminal; cuts before an escape or character that would not fit. Returns the length. */
 size_t ue_text_printable(const char *in, char *out, size_t out_size);
 /* A UTF-8 name made safe as one file-name component: letters of every script are kept; '/',
  * '\\', control characters (C0, DEL, C1), the characters Windows forbids (<>:"|?*) and bytes

@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "common/io.h"
 #include "common/write_pool.h"
+#include "common/text.h"
 
 static bool fsys_probe(const uint8_t *head, size_t n, uint64_t total) {
     (void)total;
@@ -596,9 +597,11 @@ static ue_result rename_entry(pack_entry *pe, const char *name, bool full_names,
     uint8_t bytes[255];
     size_t n = 0;
     if (!ue_printable_name_parse(name, bytes, sizeof bytes, &n) || n == 0) {
+        char shown[160];
+        ue_text_printable(name, shown, sizeof shown);
         ue_diag_add(d, UE_SEV_ERROR, "manifest.name", UE_NO_OFFSET, where,
                     "\"name\" \"%s\" must be 1..255 bytes of printable ASCII (other bytes as \\xNN)",
-                    name);
+                    shown);
         return UE_ERR_INVALID;
     }
     const char *ext = ue_fsys_type_ext(pe->w.type_code);
@@ -650,17 +653,23 @@ static ue_result pack_names(const ue_jv *ej, pack_entry *pe, bool full_names,
     bool names_edited = !known || !names_unchanged(&o, pe);
     ue_result r = rename_entry(pe, name, full_names, where, d);
     if (r != UE_OK || !names_edited || !named || !(have_short || pe->has_full)) return r;
+    /* The names as printable text: short_name holds the bytes \xNN escapes stood for. */
+    char name_text[160], shown_text[160], short_text[160];
+    ue_text_printable(name, name_text, sizeof name_text);
+    ue_text_printable(shown, shown_text, sizeof shown_text);
+    ue_text_printable(pe->short_name, short_text, sizeof short_text);
     if (known)
         ue_diag_add(d, UE_SEV_WARNING, "manifest.name", UE_NO_OFFSET, where,
                     "entry \"%s\": \"name\" and \"short_name\"/\"full_name\" were both edited "
                     "and disagree (they give \"%s\"): \"name\" wins (short name \"%s\"); to name "
-                    "the entry through them, delete \"name\" or make it agree", name, shown,
-                    pe->short_name);
+                    "the entry through them, delete \"name\" or make it agree", name_text,
+                    shown_text, short_text);
     else
         ue_diag_add(d, UE_SEV_WARNING, "manifest.name", UE_NO_OFFSET, where,
                     "entry \"%s\": \"name\" differs from the \"%s\" that \"short_name\"/"
                     "\"full_name\" give: \"name\" wins (short name \"%s\"); to name the entry "
-                    "through them, delete \"name\" or make it agree", name, shown, pe->short_name);
+                    "through them, delete \"name\" or make it agree", name_text, shown_text,
+                    short_text);
     return r;
 }
 
@@ -871,9 +880,10 @@ static void check_text_key(const ue_jv *ej, const char *key, bool have_original,
     if (!v || (t && written && !strcmp(t, written)) ||
         (have_original && t && original && !strcmp(t, original)))
         return;
-    char given[128], wrote[64];
+    char given[128], wrote[64], shown[60] = "";
     ue_jv_show(v, given, sizeof given);
-    snprintf(wrote, sizeof wrote, written ? "\"%s\"" : "nothing", written);
+    if (written) ue_text_printable(written, shown, sizeof shown);
+    snprintf(wrote, sizeof wrote, written ? "\"%s\"" : "nothing", shown);
     ue_manifest_informational(where, entry, key, given, wrote, advice, d);
 }
 

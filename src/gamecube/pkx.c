@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "archive/container.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
+#include "common/text.h"
 #include "common/io.h"
 #include "common/parse.h"
 
@@ -685,6 +687,20 @@ static void pkx_check_keys(const ue_jv *manifest, ue_diag *d) {
     }
 }
 
+/* layout.layout: "xd" or "colosseum" as extract writes it, in any case ("XD" is the game's own
+ * spelling); any other value is refused, since the two layouts place DAT and GPT1 differently. */
+static bool layout_of(const char *name, ue_pkx_layout *out, ue_diag *d) {
+    if (!strcasecmp(name, "xd") || !strcasecmp(name, "colosseum")) {
+        *out = !strcasecmp(name, "xd") ? UE_PKX_XD : UE_PKX_COLOSSEUM;
+        return true;
+    }
+    char shown[64];
+    ue_text_printable(name, shown, sizeof shown);
+    ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, "manifest/layout",
+                "\"layout\" is \"%s\": a PKX layout is \"xd\" or \"colosseum\"", shown);
+    return false;
+}
+
 /* Nothing in a PKX is compressed: the pack options (the LZSS level) have nothing to apply to. */
 static ue_result pkx_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                          ue_buf *out, ue_diag *d) {
@@ -705,7 +721,7 @@ static ue_result pkx_pack(const ue_jv *manifest, const char *dir, const ue_pack_
                     "PKX layout description missing or incomplete");
         return UE_ERR_INVALID;
     }
-    info.layout = strcmp(lname, "xd") == 0 ? UE_PKX_XD : UE_PKX_COLOSSEUM;
+    if (!layout_of(lname, &info.layout, d)) return UE_ERR_INVALID;
     info.gpt1_length = (uint32_t)gl;
     info.anim_count = (uint32_t)anim_count;
     uint8_t *frame = NULL, *dat = NULL, *gpt1 = NULL, *orig = NULL;

@@ -96,7 +96,7 @@ ue_result ue_nres_compute_sort(const ue_nres *n, uint32_t *perm) {
 
 /* The stored table is usable for binary search when it is a permutation whose names are in
  * non-decreasing folded order. */
-static bool sort_table_valid(const ue_nres *n) {
+bool ue_nres_sort_table_valid(const ue_nres *n) {
     size_t count = n->count;
     if (count == 0) return true;
     uint8_t *seen = calloc(count, 1);
@@ -387,7 +387,7 @@ ue_result ue_nres_parse(const ue_source *src, ue_mode mode, ue_nres *out, ue_dia
         ue_nres_free(out);
         return r;
     }
-    out->sort_valid = sort_table_valid(out);
+    out->sort_valid = ue_nres_sort_table_valid(out);
     if (!out->sort_valid)
         ue_violation(&c, "nres.sort_index", out->dir_offset + 60, "nres/entry[*]/sort_index",
                      "sort table is not a permutation in case-insensitive name order; lookups "

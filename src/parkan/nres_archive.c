@@ -6,6 +6,7 @@
 
 #include "archive/container.h"
 #include "parkan/parkan_put.h"
+#include "parkan/nres_pack_check.h"
 #include "unearth/nres.h"
 #include "unearth/msh.h"
 #include "unearth/parkan_material.h"
@@ -289,7 +290,11 @@ static ue_result pack_header(const ue_jv *header, size_t count, ue_nres *n, ue_d
     n->version = version;
     n->total_size = total;
     n->dir_offset = dir_off;
-    n->layout_dirty = !have_layout || recorded_count != count;
+    /* A count that agrees with the recorded directory is another entry set (entries added or
+     * removed); one that alone disagrees is an edited key (ue_nres_pack_check says so). */
+    bool other_set = recorded_count != count &&
+                     (uint64_t)dir_off + (uint64_t)recorded_count * UE_NRES_ENTRY_SIZE == total;
+    n->layout_dirty = !have_layout || other_set;
     n->sort_dirty = n->layout_dirty;
     return UE_OK;
 }
@@ -383,18 +388,27 @@ static ue_result pack_entry_payload(const ue_jv *ej, size_t i, ue_nres_entry *e,
     if (size > UINT32_MAX) return UE_ERR_INVALID;
     e->size = (uint32_t)size;
     uint32_t recorded_size = 0;
-    if (!ue_jv_u32(ej, "size", &recorded_size, NULL, NULL) || recorded_size != size)
-        n->layout_dirty = true;
+    const ue_jv *size_key = ue_jv_get(ej, "size");
+    if (ue_jv_u32(ej, "size", &recorded_size, NULL, NULL) && recorded_size == size) {
+        /* the recorded layout may hold */
+    } else if (size_key && ue_manifest_file_unchanged(e->payload_file,
+                                                       ue_jv_string(ue_jv_get(ej, "xxh64")))) {
+        char given[128], written[24];
+        ue_jv_show(size_key, given, sizeof given);
+        snprintf(written, sizeof written, "%u", e->size);
+        ue_manifest_informational(where, ue_jv_string(ue_jv_get(ej, "name")), "size", given,
+                                  written, "pack takes sizes from the payload files", d);
+    } else {
+        n->layout_dirty = true; /* an edited payload: laid out anew */
+    }
     /* The stored sort table indexes directory positions: a moved entry invalidates it. */
     uint32_t recorded_index;
     if (!ue_jv_u32(ej, "index", &recorded_index, NULL, NULL) || recorded_index != i)
         n->sort_dirty = true;
+    /* Whether the recorded offsets still make a valid archive is ue_nres_pack_check's. */
     if (!ue_jv_u32(ej, "data_offset", &e->data_offset, NULL, NULL) ||
         !ue_jv_u32(ej, "sort_index", &e->sort_index, NULL, NULL))
         n->layout_dirty = n->sort_dirty = true;
-    else if (e->data_offset < UE_NRES_HEADER_SIZE ||
-             !ue_range_ok(e->data_offset, e->size, n->dir_offset))
-        n->layout_dirty = true;
     return UE_OK;
 }
 
@@ -439,7 +453,6 @@ static ue_result pack_gaps(const ue_jv *gaps, const char *dir, ue_nres *n, ue_di
         r = ue_manifest_load_file_jv(dir, gj, "file", UE_CAP_ENTRY_BYTES, &gap->bytes, &size,
                                      &changed, d);
         gap->size = (uint32_t)size;
-        if (r == UE_OK && !ue_range_ok(gap->offset, size, n->dir_offset)) n->layout_dirty = true;
     }
     return r;
 }
@@ -469,6 +482,7 @@ static ue_result nres_pack_to(const ue_jv *manifest, const char *dir, const ue_p
     ue_result r = pack_header(header, ue_jv_size(entries), &n, d);
     if (r == UE_OK) r = pack_entries(entries, dir, &n, d);
     if (r == UE_OK) r = pack_gaps(ue_jv_get(manifest, "unindexed"), dir, &n, d);
+    if (r == UE_OK) r = ue_nres_pack_check(&n, manifest, d);
     if (r == UE_OK) r = ue_nres_write_to(&n, UE_NRES_LOSSLESS, out, d);
     ue_nres_free(&n);
     return r;
@@ -481,6 +495,11 @@ static ue_result nres_pack(const ue_jv *manifest, const char *dir, const ue_pack
     ue_result r = nres_pack_to(manifest, dir, opt, &sink, d);
     if (r != UE_OK) out->size = base;
     return r;
+}
+
+static void nres_check_packed_keys(const void *state, const ue_jv *manifest, ue_diag *d) {
+    const nres_state *s = state;
+    ue_nres_check_packed_keys(&s->nres, (const char(*)[16])s->nested, manifest, d);
 }
 
 static ue_result nres_reencode(void *state, ue_buf *out, ue_diag *d) {
@@ -677,5 +696,6 @@ const ue_container_ops ue_nres_ops = {
     .pack_to = nres_pack_to,
     .put = ue_parkan_nres_put,
     .reencode = nres_reencode,
+    .check_packed_keys = nres_check_packed_keys,
     .validate = nres_validate,
 };

@@ -355,6 +355,28 @@ static void check_method_key(const ue_jv *given, uint16_t flags, const char *whe
     ue_manifest_informational(where, entry, "method", shown, written, advice, d);
 }
 
+/* "nested" and "damaged" are written for reading: what pack writes follows from the payload,
+ * so an edit that disagrees with it says so. */
+static void check_read_only_keys(const ue_jv *ej, const uint8_t *payload, size_t size,
+                                 const char *where, const char *entry, ue_diag *d) {
+    const ue_jv *nested = ue_jv_get(ej, "nested"), *damaged = ue_jv_get(ej, "damaged");
+    const char *found = ue_detect_format(payload, size < 64 ? size : 64, size);
+    const char *text = ue_jv_string(nested);
+    char given[128], written[24];
+    if (nested && !(text && !strcmp(text, found))) {
+        ue_jv_show(nested, given, sizeof given);
+        snprintf(written, sizeof written, found[0] ? "\"%s\"" : "nothing", found);
+        ue_manifest_informational(where, entry, "nested", given, written,
+                                  "list and validate tell a nested archive by the payload's "
+                                  "first bytes", d);
+    }
+    if (damaged && !ue_jv_is(damaged, UE_JV_FALSE)) {
+        ue_jv_show(damaged, given, sizeof given);
+        ue_manifest_informational(where, entry, "damaged", given, "false",
+                                  "pack writes the payload from \"file\"", d);
+    }
+}
+
 static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *dir, bool *dirty,
                             ue_diag *d) {
     ue_rsli_entry *e = &l->entries[i];
@@ -413,6 +435,7 @@ static ue_result pack_entry(ue_rsli *l, const ue_jv *ej, size_t i, const char *d
         r = ue_manifest_load_file_jv(dir, ej, "file", UE_CAP_ENTRY_BYTES, &payload, &payload_size,
                                   &payload_changed, d);
         if (r != UE_OK) return r;
+        check_read_only_keys(ej, payload, payload_size, where, entry_name, d);
     }
     if (ue_jv_is(pj, UE_JV_OBJECT) && (!have_file || !payload_changed)) {
         r = ue_manifest_load_file_jv(dir, pj, "file", UE_CAP_ENTRY_BYTES, &packed, &packed_size,
@@ -475,6 +498,88 @@ static const char *const rsli_gap_keys[] = {"offset", "size", "file", "xxh64", N
 static const char *const rsli_header_layout[] = {"entry_count", "presorted", "file_size",
                                                  "sort_table_valid", "unindexed_regions", NULL};
 
+/* header_hex is stored as it is: bytes the reader rejects are refused, naming them. */
+static ue_result check_header_hex(const uint8_t *h, ue_diag *d) {
+    if (h[0] == 'N' && h[1] == 'L' && h[2] == 0 && h[3] == 1) return UE_OK;
+    ue_diag_add(d, UE_SEV_ERROR, "manifest.field", UE_NO_OFFSET, "manifest",
+                "\"header_hex\" starts %02x %02x %02x %02x: an RsLi library starts 4e 4c 00 01 "
+                "(\"NL\", a zero byte, version 1)", h[0], h[1], h[2], h[3]);
+    return UE_ERR_INVALID;
+}
+
+/* The stored name of entry i as list shows it, for messages. */
+static void rsli_shown_name(const ue_rsli *l, size_t i, char *out, size_t size) {
+    ue_cp1251_entry_name(l->entries[i].name_raw, UE_RSLI_NAME_SIZE, out, size);
+}
+
+static int placed_cmp(const void *a, const void *b) {
+    const uint64_t *x = a, *y = b;
+    return (*x > *y) - (*x < *y);
+}
+
+/* Packed ranges where the manifest places them, in file order: each must start after those
+ * before it end (the reader's rule), else the library is laid out anew, with a warning. */
+static bool recorded_ranges_overlap(const ue_rsli *l, ue_diag *d) {
+    uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
+    if (!key) return true;
+    size_t n = 0, reported = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (l->entries[i].range_ok && l->entries[i].stored_bytes > 0)
+            key[n++] = l->entries[i].file_offset << 16 | i; /* offsets < 2^32, count < 2^15 */
+    qsort(key, n, sizeof *key, placed_cmp);
+    uint64_t end = 0;
+    size_t last = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)(key[k] & 0xFFFFu);
+        const ue_rsli_entry *e = &l->entries[i];
+        if (k > 0 && e->file_offset < end && reported++ < 8) {
+            char where[64], name[64], other[64];
+            snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+            rsli_shown_name(l, i, name, sizeof name);
+            rsli_shown_name(l, last, other, sizeof other);
+            ue_diag_add(d, UE_SEV_WARNING, "manifest.layout", UE_NO_OFFSET, where,
+                        "entry \"%s\": \"data_offset\" is %u: its packed bytes overlap entry %zu "
+                        "\"%s\" (which ends at %llu): pack lays the library out anew (layout "
+                        "keys are kept only while they describe a valid library)",
+                        name, e->data_offset, last, other, (unsigned long long)end);
+        }
+        if (e->file_offset + e->stored_bytes > end) end = e->file_offset + e->stored_bytes, last = i;
+    }
+    free(key);
+    return reported > 0;
+}
+
+/* A presorted table must list the names in order; one that does not is computed again, and
+ * each "sort_to_original" that changes says so. True when it is recomputed. */
+static bool recorded_sort_invalid(const ue_rsli *l, ue_diag *d) {
+    if (!l->presorted || !l->count) return false;
+    uint16_t *perm = malloc(l->count * sizeof *perm);
+    if (!perm || ue_rsli_compute_sort(l, perm) != UE_OK) {
+        free(perm);
+        return true;
+    }
+    /* Equal names may come in either order: compare the names each position lists. */
+    bool valid = true;
+    for (size_t i = 0; i < l->count && valid; i++) {
+        uint16_t s = l->entries[i].sort_disk;
+        valid = s < l->count && !memcmp(l->entries[s].name_raw, l->entries[perm[i]].name_raw,
+                                        UE_RSLI_NAME_SIZE);
+    }
+    for (size_t i = 0, told = 0; i < l->count && !valid; i++) {
+        if (l->entries[i].sort_disk == perm[i] || told++ >= 8) continue;
+        char where[64], name[64], given[16], written[16];
+        snprintf(where, sizeof where, "manifest/entries[%zu]", i);
+        rsli_shown_name(l, i, name, sizeof name);
+        snprintf(given, sizeof given, "%u", l->entries[i].sort_disk);
+        snprintf(written, sizeof written, "%u", perm[i]);
+        ue_manifest_informational(where, name, "sort_to_original", given, written,
+                                  "pack sorts the table by name (rename entries to change it)",
+                                  d);
+    }
+    free(perm);
+    return !valid;
+}
+
 static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                            ue_buf *out, ue_diag *d) {
     ue_manifest_unknown_keys_jv(manifest, rsli_manifest_keys, "manifest", NULL, d);
@@ -489,7 +594,8 @@ static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack
     l.pack_level = ue_pack_level(opt, UE_LZSS_LEVEL_DEFAULT); /* RsLi manifests hold no level */
     bool dirty = false;
     if (ue_jv_get(manifest, "header_hex")) {
-        if (!ue_jv_hex(manifest, "header_hex", l.header, UE_RSLI_HEADER_SIZE, NULL, "manifest", d))
+        if (!ue_jv_hex(manifest, "header_hex", l.header, UE_RSLI_HEADER_SIZE, NULL, "manifest", d) ||
+            check_header_hex(l.header, d) != UE_OK)
             return UE_ERR_INVALID;
     } else {
         dirty = true;
@@ -552,6 +658,8 @@ static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack
         }
         for (size_t g = 0; g < l.gap_count && !l.layout_dirty; g++)
             if (!ue_range_ok(l.gaps[g].offset, l.gaps[g].size, data_end)) l.layout_dirty = true;
+        if (!l.layout_dirty && recorded_ranges_overlap(&l, d)) l.layout_dirty = true;
+        if (!l.layout_dirty && recorded_sort_invalid(&l, d)) l.layout_dirty = true;
     }
     size_t base = out->size;
     if (r == UE_OK) r = ue_rsli_write(&l, out, d);

@@ -12,9 +12,11 @@ expect_rc() { # expect_rc WANT CMD...
   "$@" >"$T/out" 2>"$T/err"; local rc=$?
   if [ "$rc" = "$want" ]; then ok; else bad "rc $rc != $want: $*"; cat "$T/err" >&2; fi
 }
-# edit_manifest DIR PYTHON: runs PYTHON with `m` bound to the manifest, then writes it back.
+# edit_manifest DIR PYTHON: runs PYTHON with `m` bound to the manifest, then writes it back. An
+# edit that fails (a key that is not there) ends the whole test as failed: what follows would
+# test an unedited manifest.
 edit_manifest() {
-  python3 - "$1/manifest.json" "$2" <<'PY'
+  python3 - "$1/manifest.json" "$2" <<'PY' || { bad "edit_manifest $1: the edit failed: $2"; finish; exit 1; }
 import json, sys
 path, code = sys.argv[1], sys.argv[2]
 m = json.load(open(path))
