@@ -30,6 +30,9 @@ typedef struct ue_model_found {
     const ue_model_format *format;
     uint8_t *data;
     size_t size;
+    /* How much of `name` names the model (ue_model_title_length); 0 (a struct filled by hand):
+     * all of it. A field added after 0.1.0: the struct grew, so rebuild against this header. */
+    size_t title_length;
 } ue_model_found;
 
 /* Every model reachable from `path`: a bare model, or every model inside a container at any
@@ -49,12 +52,16 @@ UE_API ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *i
 /* Frees what ue_model_collect returned: every item's bytes, then the array. */
 UE_API void ue_model_found_free(ue_model_found *items, size_t count);
 
-/* How much of a model's address names it: the address without the entries at its end that a
- * container names itself because its file stores no name (a PKX's "model.dat", a standalone
- * LZSS file's "decoded.EXT"). "a.fsys:creature.pkx:model.dat" is named by "a.fsys:creature.pkx",
- * "c.lzss:decoded.pkx:model.dat" by "c.lzss", "objects.rlb:ROBOT.msh" by all of it. Returns
- * that prefix's length in bytes (never 0 for a non-empty address). */
-UE_API size_t ue_model_title_length(const char *address);
+/* How much of a model's address (m->name) names it: the address without the entries at its end
+ * that a container named itself because its file stores no names (a PKX's "model.dat", a
+ * standalone LZSS file's "decoded.EXT"). "a.fsys:creature.pkx:model.dat" is named by
+ * "a.fsys:creature.pkx", "c.lzss:decoded.pkx:model.dat" by "c.lzss", "objects.rlb:ROBOT.msh" by
+ * all of it, and so is an NRes entry that happens to be called "model.dat": only the container
+ * that made a name up (as the walk that found the model knows) passes it over. Returns
+ * m->title_length, or the whole name's length when that is 0 or longer (never 0 for a
+ * non-empty name). Changed after 0.1.0: it took the address alone, which cannot tell a
+ * made-up "model.dat" from an entry of that name. */
+UE_API size_t ue_model_title_length(const ue_model_found *m);
 
 /* Checks the options (NULL: the format's defaults) against the model's format, then converts
  * it (the format's to_scene) into `s`, which the caller initialised and frees. The model's

@@ -30,6 +30,7 @@ struct ue_archive {
     ue_source file;           /* the open file when file_source (src is a copy or its mapping) */
     const uint8_t *map;       /* the whole file mapped read-only (ue_archive_open_mapped), or NULL */
     char display[512];
+    size_t title_length;      /* of display: what names it (ue_archive_title_length) */
     ue_mode mode;
     uint64_t root_size;       /* size of the outermost input: what bounded work is measured by */
 };
@@ -100,6 +101,7 @@ static ue_result open_bytes(const uint8_t *bytes, size_t size, uint8_t *owned,
     a->mode = mode;
     a->root_size = size;
     snprintf(a->display, sizeof a->display, "%s", display_name ? display_name : "memory");
+    a->title_length = strlen(a->display);
     ue_result r = open_source(a, d);
     if (r != UE_OK) {
         free(a->memory);
@@ -153,6 +155,7 @@ static ue_result open_file(const char *path, ue_mode mode, bool mapped, ue_archi
     a->mode = mode;
     a->file_source = true;
     snprintf(a->display, sizeof a->display, "%s", path);
+    a->title_length = strlen(a->display);
     ue_result r = ue_source_open_file(path, &a->file, d);
     a->src = a->file;
     if (r == UE_OK && mapped && ue_source_view(&a->file, &a->map) == UE_OK)
@@ -222,11 +225,14 @@ static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_arch
                                                  : UE_ERR_LIMIT;
         char display[512];
         snprintf(display, sizeof display, "%s:%s", a->display, name);
+        /* An entry the container named itself names nothing: the title stays the container's. */
+        size_t title = ue_archive_names_made_up(a) ? a->title_length : strlen(display);
         ue_archive_close(a);
         if (r != UE_OK) return r;
         r = open_owned(data, size, display, mode, &a, d);
         if (r != UE_OK) return r;
         a->root_size = root;
+        if (title < a->title_length) a->title_length = title;
         rest = colon ? colon + 1 : rest + len;
     }
     *out = a;
@@ -253,6 +259,8 @@ void ue_archive_close(ue_archive *a) {
 }
 
 const char *ue_archive_format(const ue_archive *a) { return a->ops->name; }
+bool ue_archive_names_made_up(const ue_archive *a) { return a->ops->names_made_up; }
+size_t ue_archive_title_length(const ue_archive *a) { return a->title_length; }
 size_t ue_archive_count(const ue_archive *a) { return a->ops->count(a->state); }
 void ue_archive_entry(const ue_archive *a, size_t i, ue_entry_info *info) {
     a->ops->entry(a->state, i, info);

@@ -63,6 +63,9 @@ typedef struct ue_container_ops {
     /* Tells the format the container's file name without directory and extension (FSYS
      * derives fallback entry names from it); may be NULL. */
     void (*set_source_name)(void *state, const char *stem);
+    /* The format stores no entry names: every name `entry` gives is unearth's own (a PKX's
+     * "model.dat", a standalone LZSS file's "decoded.EXT"), so it names nothing of the user's. */
+    bool names_made_up;
 } ue_container_ops;
 
 extern const ue_container_ops ue_nres_ops;
@@ -200,5 +203,11 @@ ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t
  * return, without reading bytes no one looks at. Release with ue_archive_unview. */
 ue_result ue_archive_view(const ue_archive *a, const uint8_t **view, size_t *size);
 void ue_archive_unview(const ue_archive *a, const uint8_t *view);
+
+/* Whether the names of a's entries are made up by unearth (names_made_up above). */
+bool ue_archive_names_made_up(const ue_archive *a);
+/* How much of a's display name ("a.fsys:c.lzss:decoded.pkx") names it: the name without the
+ * made-up entries at its end ("a.fsys:c.lzss"), as the chain it was opened through says. */
+size_t ue_archive_title_length(const ue_archive *a);
 
 #endif

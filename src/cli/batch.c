@@ -212,7 +212,7 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     rec->format = m->format->name;
     rec->file = file;
     char output[4096], companion[4096];
-    ue_result r = batch_names_place(names, batch_outdir_root(run->od), file->rel, file->input, m->name, run->type,
+    ue_result r = batch_names_place(names, batch_outdir_root(run->od), file->rel, file->input, m, run->type,
                                     output, sizeof output, companion, sizeof companion, &rec->diag);
     int err = errno; /* a folder that could not be made */
     if (r == UE_OK) {
@@ -528,9 +528,12 @@ static bool write_reports(const batch_run *run, const char *text) {
 
 /* After an interrupt or a stop: exactly what OUT holds and what is left to do. */
 static void say_what_exists(const batch_run *run, const batch_summary *s) {
-    cli_error("convert: %s holds %zu converted models (%zu now, %zu kept from before); not done: %zu models "
-              "and %zu files not read; the same command continues the batch", run->o->output,
-              s->converted + s->kept, s->converted, s->kept, s->not_done_models, s->not_done_files);
+    size_t held = s->converted + s->kept;
+    cli_error("convert: %s holds %zu converted %s (%zu now, %zu kept from before); not done: %zu %s "
+              "and %zu %s not read; the same command continues the batch", run->o->output, held,
+              cli_plural(held, "model", "models"), s->converted, s->kept, s->not_done_models,
+              cli_plural(s->not_done_models, "model", "models"), s->not_done_files,
+              cli_plural(s->not_done_files, "file", "files"));
 }
 
 static int finish(batch_run *run, batch_records *records, double start, ue_result r) {

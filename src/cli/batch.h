@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "unearth/model.h"
 #include "unearth/model_format.h"
 
 /* What a record describes; every input the walk meets that is not simply descended into gets
@@ -105,7 +106,7 @@ void batch_names_free(batch_names *n);
  * out gets "~2", "~3", ... Directories new to the set are created below `root` (OUT;
  * errno tells why one could not be). Fills out/companion (companion "" when the type has none). */
 ue_result batch_names_place(batch_names *n, const char *root, const char *rel, const char *file,
-                            const char *model, const char *ext, char *out, size_t out_cap,
+                            const ue_model_found *model, const char *ext, char *out, size_t out_cap,
                             char *companion, size_t companion_cap, ue_diag *d);
 /* Reserves a name (the marker file) so no output takes it. */
 ue_result batch_names_reserve(batch_names *n, const char *rel);

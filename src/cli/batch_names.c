@@ -46,11 +46,11 @@ static int longer_first(const void *a, const void *b) {
 
 void batch_names_prune(const batch_names *n, const char *root) {
     const out_names *set = &n->set;
-    char **dirs = malloc((set->count ? set->count : 1) * sizeof *dirs);
+    char **dirs = malloc((set->given.count ? set->given.count : 1) * sizeof *dirs);
     if (!dirs) return;
     size_t k = 0;
-    for (size_t i = 0; i < set->cap; i++)
-        if (set->slots[i].kind == OUT_NAME_DIR) dirs[k++] = set->slots[i].path;
+    for (size_t i = 0; i < set->given.cap; i++)
+        if (set->given.slots[i].kind == OUT_NAME_DIR) dirs[k++] = set->given.slots[i].path;
     /* A folder's path is longer than its parent's: children are tried first. */
     qsort(dirs, k, sizeof *dirs, longer_first);
     for (size_t i = 0; i < k; i++) {
@@ -83,35 +83,33 @@ static bool real_dir(const char *full, const char *dir, ue_diag *d) {
     return false;
 }
 
-/* Appends folder `part` to `dir`: the folder is shared with earlier models when it was given
- * out as a folder with this very spelling; a file of that name, or a folder whose name differs
- * only by case (another input's), makes it "part~2" and on. A new folder is made below `root`
- * (OUT). */
+/* Where a batch's new folders are made: below `root` (OUT). */
+typedef struct dir_maker {
+    const char *root;
+    ue_diag *d;
+} dir_maker;
+
+static ue_result make_dir(const char *dir, void *ctx) {
+    const dir_maker *m = ctx;
+    char full[4096];
+    if (snprintf(full, sizeof full, "%s/%s", m->root, dir) >= (int)sizeof full) return UE_ERR_USAGE;
+    if (mkdir(full, 0755) == 0) return UE_OK;
+    if (errno == EEXIST) return real_dir(full, dir, m->d) ? UE_OK : UE_ERR_IO;
+    int err = errno; /* kept for the caller: a full disk stops the batch */
+    ue_diag_add(m->d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir, "cannot create directory: %s", strerror(err));
+    errno = err;
+    return UE_ERR_IO;
+}
+
+/* Appends folder `part` to `dir` by the rule of out_names_place_dir: shared with earlier models
+ * of this very folder, "part~2" and on past a file of that name or a folder whose name differs
+ * only by case (another input's). A new folder is made below `root` (OUT). */
 static ue_result enter_dir(out_names *n, const char *root, char *dir, size_t cap, const char *part,
                            ue_diag *d) {
-    size_t at = strlen(dir);
-    for (unsigned again = 1;; again++) {
-        int w = again == 1 ? snprintf(dir + at, cap - at, "%s%s", at ? "/" : "", part)
-                           : snprintf(dir + at, cap - at, "%s%s~%u", at ? "/" : "", part, again);
-        if (w < 0 || (size_t)w >= cap - at) break;
-        const char *given;
-        int kind = out_names_kind(n, dir, &given);
-        if (kind == OUT_NAME_DIR && !strcmp(given, dir)) return UE_OK;
-        if (kind) continue;
-        char full[4096];
-        if (snprintf(full, sizeof full, "%s/%s", root, dir) >= (int)sizeof full) break;
-        if (mkdir(full, 0755) != 0 && errno != EEXIST) {
-            int err = errno; /* kept for the caller: a full disk stops the batch */
-            ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir, "cannot create directory: %s",
-                        strerror(err));
-            errno = err;
-            return UE_ERR_IO;
-        }
-        if (!real_dir(full, dir, d)) return UE_ERR_IO;
-        return out_names_add(n, dir, OUT_NAME_DIR);
-    }
-    ue_diag_add(d, UE_SEV_ERROR, "batch.path", UE_NO_OFFSET, dir, "output path too long");
-    return UE_ERR_USAGE;
+    dir_maker m = {root, d};
+    ue_result r = out_names_place_dir(n, dir, cap, part, make_dir, &m);
+    if (r == UE_ERR_USAGE) ue_diag_add(d, UE_SEV_ERROR, "batch.path", UE_NO_OFFSET, dir, "output path too long");
+    return r;
 }
 
 /* Folders of `text` split at `sep`, all but the last; the last part goes to *last. */
@@ -130,7 +128,7 @@ static ue_result enter_parts(out_names *n, const char *root, char *dir, size_t c
 }
 
 ue_result batch_names_place(batch_names *names, const char *root, const char *rel, const char *file,
-                            const char *model, const char *ext, char *out, size_t out_cap,
+                            const ue_model_found *model, const char *ext, char *out, size_t out_cap,
                             char *companion, size_t companion_cap, ue_diag *d) {
     out_names *n = &names->set;
     char dir[4096] = "";
@@ -140,7 +138,7 @@ ue_result batch_names_place(batch_names *names, const char *root, const char *re
     /* The model's own name: its address without the entries a container made up (a PKX's
      * model.dat), so "creature.pkx:model.dat" is named like the file creature.pkx itself. */
     char named[sizeof ((ue_model_found *)0)->name];
-    snprintf(named, sizeof named, "%.*s", (int)ue_model_title_length(model), model);
+    snprintf(named, sizeof named, "%.*s", (int)ue_model_title_length(model), model->name);
     /* A model inside a container: its address is "FILE:ENTRY:...": the file becomes a folder,
      * and so does every container on the way (an entry name with ':' splits once more). */
     bool inside = !strncmp(named, file, file_len) && named[file_len] == ':';

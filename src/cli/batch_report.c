@@ -210,9 +210,12 @@ void batch_print_summary(const batch_summary *s, const batch_records *l, double 
     if (s->kept) snprintf(kept, sizeof kept, ", %zu kept", s->kept);
     if (s->left) snprintf(left, sizeof left, ", %zu left", s->left);
     if (s->not_done_models || s->not_done_files)
-        snprintf(not_done, sizeof not_done, ", not done: %zu models, %zu files", s->not_done_models, s->not_done_files);
-    fprintf(stderr, "batch: %zu models in %zu files: %zu converted%s, %zu skipped, %zu failed%s%s (%.1f s)\n",
-            s->models, s->files, s->converted, kept, s->skipped, s->failed, left, not_done, seconds);
+        snprintf(not_done, sizeof not_done, ", not done: %zu %s, %zu %s", s->not_done_models,
+                 cli_plural(s->not_done_models, "model", "models"), s->not_done_files,
+                 cli_plural(s->not_done_files, "file", "files"));
+    fprintf(stderr, "batch: %zu %s in %zu %s: %zu converted%s, %zu skipped, %zu failed%s%s (%.1f s)\n", s->models,
+            cli_plural(s->models, "model", "models"), s->files, cli_plural(s->files, "file", "files"), s->converted,
+            kept, s->skipped, s->failed, left, not_done, seconds);
     print_reasons(l, BATCH_FAILED, "failed");
     print_reasons(l, BATCH_LEFT, "left (a file that is not this batch's output stands at the path)");
     if (cli_shows(UE_SEV_INFO)) print_reasons(l, BATCH_SKIPPED, "skipped"); /* -v: a game holds many */

@@ -70,6 +70,8 @@ bool cli_shows(ue_severity s);
 void cli_print_diags(const ue_diag *d, size_t limit);
 /* The same, each line prefixed with "PREFIX: " (the model or file the list belongs to). */
 void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit);
+/* `one` when n is 1, else `many`: "1 file", "2 files", "0 entries". */
+const char *cli_plural(size_t n, const char *one, const char *many);
 /* Drops repeats of a diagnostic already in the list (one line per problem). */
 void cli_diag_dedupe(ue_diag *d);
 /* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */

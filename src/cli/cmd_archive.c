@@ -56,7 +56,7 @@ static bool describe_non_container(const cli_opts *o, const char *path) {
     ue_model_found m;
     if (ue_model_load(path, o->mode, &m, NULL) == UE_OK) {
         char summary[160];
-        ue_model_seen seen = {m.name, m.format, m.data, m.size};
+        ue_model_seen seen = {m.name, m.format, m.data, m.size, m.title_length};
         cli_model_summary(&seen, o->mode, summary, sizeof summary);
         cli_error("%s: %s is a %s%s%s%s, not a container: `unearth info %s` describes it%s%s", o->verb, path,
                   m.format->description, summary[0] ? " (" : "", summary, summary[0] ? ")" : "", path,
@@ -242,9 +242,10 @@ static void info_text(const cli_opts *o, const char *path, ue_archive *a) {
     char *text = ue_archive_info_json(a);
     json_t *j = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
-    printf("%s: %s, %lld bytes, %zu entries\n", path,
-           json_string_value(json_object_get(j, "description")),
-           (long long)json_integer_value(json_object_get(j, "size")), ue_archive_count(a));
+    size_t entries = ue_archive_count(a);
+    printf("%s: %s, %lld bytes, %zu %s\n", path, json_string_value(json_object_get(j, "description")),
+           (long long)json_integer_value(json_object_get(j, "size")), entries,
+           cli_plural(entries, "entry", "entries"));
     const char *key;
     json_t *v;
     json_object_foreach(json_object_get(j, "header"), key, v) print_header_field(key, v);
@@ -461,7 +462,8 @@ int cmd_extract(const cli_opts *o) {
     }
     cli_print_diags_as(path, &d, 50);
     size_t written = ue_archive_count(a) - cli_damaged_entries(a);
-    if (r == UE_OK && !o->quiet) fprintf(stderr, "%s: extracted %zu entries to %s\n", path, written, o->output);
+    if (r == UE_OK && !o->quiet)
+        fprintf(stderr, "%s: extracted %zu %s to %s\n", path, written, cli_plural(written, "entry", "entries"), o->output);
     if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("extract: %s: %s", path, ue_result_name(r));
     ue_diag_free(&d);
     ue_archive_close(a);
@@ -552,7 +554,7 @@ static void validate_summary(const char *path, const char *format, const ue_arch
     cli_verdict_counts(t, counts, sizeof counts);
     /* A file that did not open has no entry count worth showing. */
     char entries[40] = "";
-    if (a) snprintf(entries, sizeof entries, "%zu entries, ", ue_archive_count(a));
+    if (a) snprintf(entries, sizeof entries, "%zu %s, ", ue_archive_count(a), cli_plural(ue_archive_count(a), "entry", "entries"));
     if (cli_verdict_code(r, t) <= EXIT_INVALID)
         printf("%s: %s (%s, %s%s)\n", path, cli_verdict_word(r, t), format, entries, counts);
     else

@@ -391,7 +391,7 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
 ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
                             ue_scene *s, ue_diag *d) {
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
-    out_names_model_title(m->name, base, sizeof base); /* "creature.pkx", not its "model.dat" */
+    out_names_model_title(m, base, sizeof base); /* "creature.pkx", not its "model.dat" */
     memcpy(s->name, base, sizeof base);
     ue_model_option items[CLI_FORMAT_OPTS_MAX + 1];
     size_t n = cli_format_opts_for(format_opts, m->format, items);
@@ -506,7 +506,7 @@ static int choose_output_kind(const cli_opts *o, bool *to_file, out_kind *kind) 
  * name, "~2", "~3", ... when an earlier job took that name (or its .mtl/.bin) in any case. */
 static int name_batch_output(const char *dir, out_kind kind, out_names *names, job *j) {
     char stem[200], rel[1024], companion[1024];
-    out_names_model_stem(j->model.name, stem, sizeof stem);
+    out_names_model_stem(&j->model, stem, sizeof stem);
     size_t dir_len = strlen(dir);
     while (dir_len > 1 && dir[dir_len - 1] == '/') dir_len--; /* "out/" → "out/x.glb", not "out//x.glb" */
     j->kind = kind;
@@ -610,7 +610,7 @@ static void say_no_geometry(const cli_opts *o, const char *file, const ue_model_
     enum { SHOWN = 3 };
     for (size_t i = 0; i < count && i < SHOWN; i++) {
         char summary[160];
-        ue_model_seen m = {found[i].name, found[i].format, found[i].data, found[i].size};
+        ue_model_seen m = {found[i].name, found[i].format, found[i].data, found[i].size, found[i].title_length};
         cli_model_summary(&m, o->mode, summary, sizeof summary);
         if (!strcmp(found[i].name, file)) {
             cli_error("convert: %s: a %s, no model to convert (%s%s`unearth info` shows it)", file,

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/out_names.h"
 #include "common/io.h"
+#include "formats/model_walk.h"
 #include "unearth/image.h"
 #include "unearth/model.h"
 
@@ -74,7 +75,7 @@ static void safe_part(const char *in, char *out, size_t cap) {
 
 /* MODEL_IMAGE, MODEL being the model's own name ("creature" for creature.pkx:model.dat), as
  * free NAME.png; its mip levels NAME.mipN.png follow from it (no image part holds a dot). */
-static ue_result unique_name(out_names *names, const char *model, const char *image, char *out,
+static ue_result unique_name(out_names *names, const ue_model_found *model, const char *image, char *out,
                              size_t cap) {
     char title[256], stem[48], part[48], base[96], file[128], none[8];
     out_names_model_title(model, title, sizeof title);
@@ -121,7 +122,7 @@ static ue_result write_level(run *r, const char *name, uint32_t level, const ue_
 static ue_result write_images(run *r, const ue_model_found *m, const ue_model_images *imgs) {
     for (size_t i = 0; i < imgs->count; i++) {
         char name[128];
-        ue_result named = unique_name(&r->names, m->name, imgs->items[i].name, name, sizeof name);
+        ue_result named = unique_name(&r->names, m, imgs->items[i].name, name, sizeof name);
         if (named != UE_OK) return named;
         uint32_t levels = r->o->mips ? imgs->items[i].level_count : 1;
         for (uint32_t k = 0; k < levels; k++) {
@@ -181,6 +182,35 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
     return res;
 }
 
+/* A model format has geometry or images; a DAT without a model root has neither. */
+static bool is_model(const ue_model_found *m) { return m->format->images || m->format->to_scene; }
+
+/* Why nothing was written when no texture was found: what the input holds instead of a model
+ * (as `info` and `convert` say it), or that its models carry no texture. */
+static void say_no_texture(run *r, const ue_model_found *found, size_t count) {
+    const char *in = r->o->inputs[0];
+    size_t models = 0;
+    for (size_t i = 0; i < count; i++) models += is_model(&found[i]);
+    if (models) {
+        ue_diag_add(&r->d, UE_SEV_ERROR, "textures.none", UE_NO_OFFSET, in,
+                    "%zu model%s found, none with a texture unearth can decode; nothing written", models,
+                    models == 1 ? "" : "s");
+        return;
+    }
+    char summary[160];
+    ue_model_seen first = {found[0].name, found[0].format, found[0].data, found[0].size, found[0].title_length};
+    cli_model_summary(&first, r->o->mode, summary, sizeof summary);
+    if (count == 1 && !strcmp(found[0].name, in))
+        ue_diag_add(&r->d, UE_SEV_ERROR, "textures.no_model", UE_NO_OFFSET, in,
+                    "a %s, no model to take textures from (%s%s`unearth info` shows it); nothing written",
+                    found[0].format->description, summary, summary[0] ? "; " : "");
+    else
+        ue_diag_add(&r->d, UE_SEV_ERROR, "textures.no_model", UE_NO_OFFSET, in,
+                    "no model inside: %zu entr%s, none a model (%s%s%s is a %s; `unearth info` lists "
+                    "them); nothing written", count, count == 1 ? "y" : "ies", count == 1 ? "" : "the first, ",
+                    found[0].name, count == 1 ? "" : ",", found[0].format->description);
+}
+
 static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
     owner_ctx owner_state = {NULL};
     const ue_outdir_owner owner = {"a previous unearth textures output", dir_is_textures_output,
@@ -193,9 +223,7 @@ static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
             fprintf(stderr, "%s: no texture found (the materials of %zu model%s were not found); %s is empty\n",
                     r->o->inputs[0], r->materials_missing, r->materials_missing == 1 ? "" : "s", r->o->output);
     } else if (res == UE_OK && r->written == 0) {
-        ue_diag_add(&r->d, UE_SEV_ERROR, "textures.none", UE_NO_OFFSET, r->o->inputs[0],
-                    "%zu model%s found, none with a texture unearth can decode; nothing written",
-                    count, count == 1 ? "" : "s");
+        say_no_texture(r, found, count);
         res = UE_ERR_INVALID;
     }
     if (res == UE_OK) res = ue_outdir_commit(&r->dir, &r->d);
@@ -221,7 +249,7 @@ int cmd_textures(const cli_opts *o) {
     }
     if (res == UE_OK) res = textures_of(&r, found, count);
     if (res == UE_OK && r.listing.size) fwrite(r.listing.data, 1, r.listing.size, stdout);
-    cli_print_diags(&r.d, 20);
+    cli_print_diags_as(in, &r.d, 20);
     if (res != UE_OK) cli_error("textures: %s: nothing written (%s)", in, ue_result_name(res));
     else if (r.dropped)
         cli_error("textures: %zu model%s damaged or left out (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");

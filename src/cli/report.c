@@ -67,6 +67,8 @@ void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit) {
 
 void cli_print_diags(const ue_diag *d, size_t limit) { cli_print_diags_as(NULL, d, limit); }
 
+const char *cli_plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
 json_t *cli_diags_json(const ue_diag *d) {
     static const char *const sev[] = {"info", "warning", "error"};
     json_t *arr = json_array();

@@ -13,6 +13,7 @@ typedef struct ue_model_seen {
     const ue_model_format *format;
     const uint8_t *data;
     size_t size;
+    size_t title_length;           /* as in ue_model_found */
 } ue_model_seen;
 
 /* Called once per model, in the order ue_model_collect lists them; anything but UE_OK stops

@@ -8,7 +8,6 @@
 #include "archive/container.h"
 #include "common/text.h"
 #include "formats/model_walk.h"
-#include "gamecube/gamecube_int.h"
 #include "parkan/mat0_model.h"
 #include "unearth/archive.h"
 #include "unearth/hsd_model.h"
@@ -71,23 +70,16 @@ static const ue_model_format *probe_plain(const char *name, const uint8_t *data,
     return f;
 }
 
-/* One part of an address that a container made up (gamecube_int.h), not a name from a file. */
-static bool name_made_up(const char *part, size_t len) {
-    const size_t pkx = sizeof UE_PKX_MODEL_ENTRY - 1, lzss = sizeof UE_GCLZSS_ENTRY_STEM - 1;
-    if (len == pkx && !memcmp(part, UE_PKX_MODEL_ENTRY, pkx)) return true;
-    return len >= lzss && !memcmp(part, UE_GCLZSS_ENTRY_STEM, lzss) &&
-           (len == lzss || (part[lzss] == '.' && !memchr(part + lzss + 1, '.', len - lzss - 1)));
+size_t ue_model_title_length(const ue_model_found *m) {
+    size_t len = strlen(m->name);
+    return m->title_length && m->title_length < len ? m->title_length : len;
 }
 
-size_t ue_model_title_length(const char *address) {
-    size_t end = strlen(address);
-    for (;;) {
-        size_t colon = end;
-        while (colon > 0 && address[colon - 1] != ':') colon--;
-        /* a part that is the whole address (no ':' before it) names the file itself */
-        if (colon <= 1 || !name_made_up(address + colon, end - colon)) return end;
-        end = colon - 1;
-    }
+/* The title of `address`, an entry of `a`: the archive's own when `a` made the entry's name up
+ * (a PKX's model.dat: ue_archive_names_made_up), else the whole address. */
+static size_t entry_title(const ue_archive *a, size_t outer_title, const char *address) {
+    size_t len = strlen(address);
+    return ue_archive_names_made_up(a) && outer_title < len ? outer_title : len;
 }
 
 static bool format_has_option(const ue_model_format *f, const char *key) {
@@ -136,12 +128,13 @@ typedef struct walker {
     ue_diag *d;
 } walker;
 
-/* Names are cut as a ue_model_found's would be, so both ways of walking show the same text. */
-static ue_result visit(const walker *w, const char *name, const ue_model_format *f,
+/* Names are cut as a ue_model_found's would be, so both ways of walking show the same text;
+ * `title` is how much of `name` names the model (ue_model_title_length). */
+static ue_result visit(const walker *w, const char *name, size_t title, const ue_model_format *f,
                        const uint8_t *data, size_t size) {
     char shown[sizeof ((ue_model_found *)0)->name];
     snprintf(shown, sizeof shown, "%s", name);
-    ue_model_seen m = {shown, f, data, size};
+    ue_model_seen m = {shown, f, data, size, title < strlen(shown) ? title : strlen(shown)};
     return w->fn(&m, w->ctx);
 }
 
@@ -154,7 +147,7 @@ static void entry_address(const char *outer, const char *shown, char *out, size_
     ue_utf8_copy(joined, out, cap);
 }
 
-static ue_result walk(const walker *w, ue_archive *a, const char *display, int depth);
+static ue_result walk(const walker *w, ue_archive *a, const char *display, size_t title, int depth);
 
 /* A model that is no container (HSD .dat) is only found by probing its bytes; the containers
  * that carry one type or name it "dat" (FSYS, PKX), so those entries are read and probed; so
@@ -167,21 +160,21 @@ static bool may_be_plain_model(const ue_entry_info *info) {
 }
 
 /* One entry's bytes (lent): a model, or a container to walk where it lies, or neither. */
-static ue_result visit_entry(const walker *w, const char *name, const uint8_t *data, size_t size,
-                             int depth) {
+static ue_result visit_entry(const walker *w, const char *name, size_t title, const uint8_t *data,
+                             size_t size, int depth) {
     const ue_model_format *f = probe_named(name, data, size);
-    if (f) return visit(w, name, f, data, size);
+    if (f) return visit(w, name, title, f, data, size);
     ue_result r = UE_OK;
     ue_archive *inner;
     if (depth < MAX_DEPTH &&
         ue_archive_open_view(data, size, name, w->mode, &inner, NULL) == UE_OK) {
-        r = walk(w, inner, name, depth + 1);
+        r = walk(w, inner, name, title, depth + 1);
         ue_archive_close(inner);
     }
     return r;
 }
 
-static ue_result walk(const walker *w, ue_archive *a, const char *display, int depth) {
+static ue_result walk(const walker *w, ue_archive *a, const char *display, size_t title, int depth) {
     size_t n = ue_archive_count(a);
     for (size_t i = 0; i < n; i++) {
         ue_entry_info info;
@@ -197,7 +190,7 @@ static ue_result walk(const walker *w, ue_archive *a, const char *display, int d
         if (r == UE_OK) {
             char name[sizeof ((ue_model_found *)0)->name];
             entry_address(display, info.name, name, sizeof name);
-            r = visit_entry(w, name, data, size, depth);
+            r = visit_entry(w, name, entry_title(a, title, name), data, size, depth);
         } else {
             r = UE_OK; /* an entry that cannot be read holds no model to show */
         }
@@ -208,9 +201,11 @@ static ue_result walk(const walker *w, ue_archive *a, const char *display, int d
 }
 
 /* The bytes at `path` taken as they are, for a model that is no container: a plain file, or
- * the last entry of an OUTER:ENTRY chain (read through the archive layer, not opened). */
-static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, size_t *size) {
+ * the last entry of an OUTER:ENTRY chain (read through the archive layer, not opened), and
+ * how much of `path` names them. */
+static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, size_t *size, size_t *title) {
     *data = NULL;
+    *title = strlen(path);
     if (ue_path_exists(path)) return ue_file_read(path, (size_t)1 << 30, data, size, NULL);
     const char *colon = strrchr(path, ':');
     char outer[4096];
@@ -223,6 +218,7 @@ static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, siz
     if (r != UE_OK) return r;
     r = ue_archive_find(a, colon + 1, &index);
     if (r == UE_OK) r = ue_archive_read(a, index, data, size, NULL);
+    *title = entry_title(a, ue_archive_title_length(a), path);
     ue_archive_close(a);
     return r;
 }
@@ -233,13 +229,13 @@ static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, siz
  * the walk asks for it: a mapped file that shrinks under us raises SIGBUS, and collect and load
  * copy every model anyway, so they read with pread and report a shrunk file as an error. */
 static ue_result open_or_plain(const char *path, ue_mode mode, bool mapped, ue_archive **a,
-                               uint8_t **model_data, size_t *model_size,
+                               uint8_t **model_data, size_t *model_size, size_t *model_title,
                                const ue_model_format **f, ue_diag *d) {
     ue_diag tried = {0};
     *model_data = NULL;
     ue_result r = mapped ? ue_archive_open_mapped(path, mode, a, &tried)
                          : ue_archive_open(path, mode, a, &tried);
-    if (r != UE_OK && r != UE_ERR_IO && plain_bytes(path, mode, model_data, model_size) == UE_OK) {
+    if (r != UE_OK && r != UE_ERR_IO && plain_bytes(path, mode, model_data, model_size, model_title) == UE_OK) {
         *f = probe_plain(path, *model_data, *model_size);
         if (*f) {
             ue_diag_free(&tried);
@@ -264,15 +260,16 @@ static ue_result walk_archive(const walker *w, ue_archive *a, const char *name) 
     const uint8_t *view;
     size_t size;
     const ue_model_format *f = NULL;
+    size_t title = ue_archive_title_length(a);
     ue_result r = ue_archive_view(a, &view, &size);
     if (r == UE_OK) {
         f = probe_named(name, view, size);
-        if (f) r = visit(w, name, f, view, size);
+        if (f) r = visit(w, name, title, f, view, size);
         ue_archive_unview(a, view);
     } else if (r == UE_ERR_UNSUPPORTED) {
         r = UE_OK; /* nothing to view: an empty file is no model */
     }
-    if (r == UE_OK && !f) r = walk(w, a, name, 0);
+    if (r == UE_OK && !f) r = walk(w, a, name, title, 0);
     return r;
 }
 
@@ -294,12 +291,13 @@ ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, vo
     ue_archive *a;
     uint8_t *plain;
     size_t plain_size;
+    size_t title;
     const ue_model_format *pf;
-    ue_result r = open_or_plain(path, mode, true, &a, &plain, &plain_size, &pf, d);
+    ue_result r = open_or_plain(path, mode, true, &a, &plain, &plain_size, &title, &pf, d);
     if (r != UE_OK) return r;
     walker w = {mode, fn, ctx, d};
     if (!plain) return walk_opened(&w, a, path);
-    r = visit(&w, path, pf, plain, plain_size);
+    r = visit(&w, path, title, pf, plain, plain_size);
     free(plain);
     return r;
 }
@@ -309,9 +307,9 @@ typedef struct found_list {
     size_t count;
 } found_list;
 
-/* Takes `data` (freed on failure too). */
-static ue_result push(found_list *l, const char *name, const ue_model_format *f, uint8_t *data,
-                      size_t size) {
+/* Takes `data` (freed on failure too); `title` as in ue_model_found. */
+static ue_result push(found_list *l, const char *name, size_t title, const ue_model_format *f,
+                      uint8_t *data, size_t size) {
     ue_model_found *grown = realloc(l->items, (l->count + 1) * sizeof *grown);
     if (!grown) {
         free(data);
@@ -323,6 +321,7 @@ static ue_result push(found_list *l, const char *name, const ue_model_format *f,
     item->format = f;
     item->data = data;
     item->size = size;
+    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
     return UE_OK;
 }
 
@@ -331,7 +330,7 @@ static ue_result collect_one(const ue_model_seen *m, void *ctx) {
     uint8_t *copy = malloc(m->size ? m->size : 1);
     if (!copy) return UE_ERR_NOMEM;
     if (m->size) memcpy(copy, m->data, m->size);
-    return push(ctx, m->name, m->format, copy, m->size);
+    return push(ctx, m->name, m->title_length, m->format, copy, m->size);
 }
 
 static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
@@ -349,10 +348,10 @@ static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, u
 }
 
 /* A model that is no container, found in place of one: the whole list. Takes `data`. */
-static ue_result collect_plain(const char *name, const ue_model_format *f, uint8_t *data,
+static ue_result collect_plain(const char *name, size_t title, const ue_model_format *f, uint8_t *data,
                                size_t size, ue_model_found **items, size_t *count) {
     found_list one = {NULL, 0};
-    ue_result r = push(&one, name, f, data, size);
+    ue_result r = push(&one, name, title, f, data, size);
     if (r == UE_OK) *items = one.items, *count = 1;
     return r;
 }
@@ -363,11 +362,11 @@ ue_result ue_model_collect(const char *path, ue_mode mode, ue_model_found **item
     *count = 0;
     ue_archive *a;
     uint8_t *plain;
-    size_t plain_size;
+    size_t plain_size, title;
     const ue_model_format *pf;
-    ue_result r = open_or_plain(path, mode, false, &a, &plain, &plain_size, &pf, d);
+    ue_result r = open_or_plain(path, mode, false, &a, &plain, &plain_size, &title, &pf, d);
     if (r != UE_OK) return r;
-    if (plain) return collect_plain(path, pf, plain, plain_size, items, count);
+    if (plain) return collect_plain(path, title, pf, plain, plain_size, items, count);
     return collect_opened(a, path, mode, items, count, d);
 }
 
@@ -389,7 +388,7 @@ ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *
     if (copy) {
         ue_diag_free(&tried);
         memcpy(copy, data, size);
-        return collect_plain(name, f, copy, size, items, count);
+        return collect_plain(name, strlen(name), f, copy, size, items, count);
     }
     ue_diag_append(d, &tried, UE_SEV_INFO);
     ue_diag_free(&tried);
@@ -400,11 +399,12 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
     memset(item, 0, sizeof *item);
     ue_archive *a;
     uint8_t *data;
-    size_t size;
+    size_t size, title;
     const ue_model_format *f = NULL;
-    ue_result r = open_or_plain(path, mode, false, &a, &data, &size, &f, d);
+    ue_result r = open_or_plain(path, mode, false, &a, &data, &size, &title, &f, d);
     if (r != UE_OK) return r;
     if (!data) {
+        title = ue_archive_title_length(a);
         r = ue_archive_bytes(a, &data, &size);
         ue_archive_close(a);
         if (r != UE_OK) return r;
@@ -418,6 +418,7 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
     item->format = f;
     item->data = data;
     item->size = size;
+    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
     return UE_OK;
 }
 

@@ -8,7 +8,7 @@
 
 /* Names unearth gives the entries of containers that store none: a PKX's model and a
  * standalone LZSS file's payload ("decoded.pkx", "decoded.bin"). A model reached through one
- * is named after what holds it (ue_model_title_length, docs/text.md). */
+ * is named after what holds it (ue_container_ops.names_made_up, docs/text.md). */
 #define UE_PKX_MODEL_ENTRY "model.dat"
 #define UE_GCLZSS_ENTRY_STEM "decoded"
 

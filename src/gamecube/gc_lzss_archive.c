@@ -199,6 +199,7 @@ static ue_result gclzss_reencode(void *state, ue_buf *out, ue_diag *d) {
 
 const ue_container_ops ue_gclzss_ops = {
     .name = "lzss",
+    .names_made_up = true, /* "decoded.EXT" */
     .description = "GameCube LZSS-compressed file",
     .probe = gclzss_probe,
     .open = gclzss_open,

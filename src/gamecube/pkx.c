@@ -779,6 +779,7 @@ static ue_result pkx_reencode(void *state, ue_buf *out, ue_diag *d) {
 
 const ue_container_ops ue_pkx_ops = {
     .name = "pkx",
+    .names_made_up = true, /* "model.dat" */
     .description = "Pokémon Colosseum / XD PKX model wrapper",
     .probe = pkx_probe,
     .open = pkx_open,

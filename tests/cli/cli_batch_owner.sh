@@ -111,13 +111,13 @@ expect_rc 0 "$UE" convert -r "$S4" -o "$O4"
 expect_rc 0 "$UE" edit "$ROBOT" -o "$T/other.msh" --scale 2   # another model (as a backup restored)...
 cp "$T/other.msh" "$S4/robot.msh"; touch -d '2 hours ago' "$S4/robot.msh"   # ...older than the output
 expect_rc 0 "$UE" convert -r "$S4" -o "$O4"
-grep -q "^batch: 1 models in 1 files: 1 converted, 0 skipped" "$T/err" && ok || bad "a replaced, older input was kept: $(cat "$T/err")"
+grep -q "^batch: 1 model in 1 file: 1 converted, 0 skipped" "$T/err" && ok || bad "a replaced, older input was kept: $(cat "$T/err")"
 # the same relative input from another folder is another file
 mkdir -p "$T/cwd1/in" "$T/cwd2/in"; cp "$ROBOT" "$T/cwd1/in/m.msh"; cp "$ROBOT" "$T/cwd2/in/m.msh"
 touch -d '1 hour ago' "$T/cwd1/in/m.msh"; touch -d '2 hours ago' "$T/cwd2/in/m.msh"
 (cd "$T/cwd1" && "$UE" convert -r in -o "$T/o5") >/dev/null 2>&1; check "relative input: first run" $? 0
 (cd "$T/cwd2" && "$UE" convert -r in -o "$T/o5") >/dev/null 2>"$T/err"; check "relative input: second run" $? 0
-grep -q "^batch: 1 models in 1 files: 1 converted, 0 skipped" "$T/err" && ok || bad "another folder's input was kept: $(cat "$T/err")"
+grep -q "^batch: 1 model in 1 file: 1 converted, 0 skipped" "$T/err" && ok || bad "another folder's input was kept: $(cat "$T/err")"
 # --data is recorded as its real path: ./data from another folder is another command
 mkdir -p "$T/cwd1/data" "$T/cwd2/data"
 (cd "$T/cwd1" && "$UE" convert -r in -o "$T/o6" --data ./data) >/dev/null 2>&1; check "--data: first run" $? 0

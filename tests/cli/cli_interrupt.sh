@@ -111,7 +111,7 @@ kept=$(glb_count "$T/o")
 grep -q "^unearth: convert: interrupted (SIGINT): $kept of $N models written to $T/o (listed above), [0-9]* not started; no temporary file is left\$" "$T/sig.err" \
   && ok || bad "convert: interrupt line: $(tail -2 "$T/sig.err")"
 check "convert: each finished model is listed" "$(grep -c "^$T/many.rlb:R[0-9]*\.msh -> $T/o/R[0-9]*\.glb\$" "$T/sig.err")" "$kept"
-grep -q "^batch: $N models in 1 files: $kept converted, 0 skipped, 0 failed, not done: $((N - kept)) models" "$T/sig.err" \
+grep -q "^batch: $N models in 1 file: $kept converted, 0 skipped, 0 failed, not done: $((N - kept)) models" "$T/sig.err" \
   && ok || bad "convert: summary: $(grep '^batch:' "$T/sig.err")"
 no_temporaries "convert"
 glbs_complete "$T/o"

@@ -46,7 +46,7 @@ check "models in a2000" "$("$UE" list "$T/a2000.rlb" | grep -c ' R[0-9]*\.msh')"
 # ---- the summary: printed when more than one model is written, never for one ----------------
 expect_rc 0 "$UE" convert "$T/a250.rlb" -o "$T/o250"
 check "summary of 250" "$(grep '^batch:' "$T/err" | sed 's/ (.*//')" \
-  "batch: 250 models in 1 files: 250 converted, 0 skipped, 0 failed"
+  "batch: 250 models in 1 file: 250 converted, 0 skipped, 0 failed"
 check "outputs of 250" "$(ls "$T/o250" | wc -l)" 250
 # A model with its WEAR (either letter case) gets the table's materials: only the 84 models
 # without one (i % 3 == 0 of 0..249) are warned that it is missing.

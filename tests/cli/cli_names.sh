@@ -120,6 +120,27 @@ grep -q 'beast.lzss:decoded.pkx:model.dat -> .*/n4/beast.glb' "$T/err" && ok || 
 expect_rc 0 "$UE" convert -r "$T/in3" -o "$T/r4"
 check "convert -r chains" "$(files "$T/r4")" "beast.glb chain.fsys/creature.glb creature.glb unearth-batch.json unearth-batch.marker "
 cmp -s "$T/r4/chain.fsys/creature.glb" "$T/n1/creature.glb" && ok || bad "the chained creature differs"
+# An entry that an archive itself names like those ("decoded.msh", "model.dat") keeps its name:
+# only what PKX and a standalone LZSS file make up is passed over.
+expect_rc 0 "$UE" extract "$P/objects.rlb" -o "$T/ren"
+for name in decoded.msh model.dat; do
+  python3 - "$T/ren/manifest.json" "$name" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for e in m["entries"]:
+    if e["file"].endswith("ROBOT.msh"):
+        e["name"] = sys.argv[2]
+json.dump(m, open(sys.argv[1], "w"))
+EOF
+  rm -rf "$T/in5"; mkdir -p "$T/in5"
+  expect_rc 0 "$UE" pack "$T/ren" -o "$T/in5/objects.rlb"
+  stem="${name%.*}"
+  expect_rc 0 "$UE" convert "$T/in5/objects.rlb" -o "$T/n5$stem/"
+  check "entry $name" "$(files "$T/n5$stem")" "$stem.glb "
+  check "entry $name: root node" "$(glb_root "$T/n5$stem/$stem.glb")" "$name"
+  expect_rc 0 "$UE" convert -r "$T/in5" -o "$T/r5$stem"
+  check "convert -r: entry $name" "$(files "$T/r5$stem")" "objects.rlb/$stem.glb unearth-batch.json unearth-batch.marker "
+done
 
 # ---- format options in a run of several models: given where they apply, noted once ----------
 # --lod and --fps are Parkan MSH options; the two creatures (FSYS, PKX) convert without them.

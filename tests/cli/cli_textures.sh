@@ -102,6 +102,19 @@ python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0x88:0x
 expect_rc 1 "$UE" textures plain.dat -o none
 [ ! -e none ] && ok || bad "no textures, yet something was written"
 grep -q 'none with a texture' "$T/err" && ok || bad "no-texture message: $(cat "$T/err")"
+# A file or archive without a model says what it holds, under the input's name like every message.
+expect_rc 0 "$UE" extract demo/gamecube/demo_xd.fsys -o xd
+expect_rc 1 "$UE" textures xd/entries/0003_demo_xd_entry_3.dat -o none
+grep -q '^xd/entries/0003_demo_xd_entry_3.dat: error: .*: a HAL SysDolphin .dat without a model, no model to take textures from (no model root' \
+  "$T/err" && ok || bad "DAT without a model root: $(cat "$T/err")"
+grep -q 'model found' "$T/err" && bad "a DAT without a model root called a model: $(cat "$T/err")" || ok
+expect_rc 1 "$UE" textures demo/gamecube/demo_xd.fsys -o none
+grep -q '^demo/gamecube/demo_xd.fsys: error: .*: no model inside: 4 entries, none a model (the first, .*demo_xd.pkx:model.dat, is a HAL SysDolphin .dat without a model' \
+  "$T/err" && ok || bad "archive without a model: $(cat "$T/err")"
+expect_rc 1 "$UE" textures demo/parkan/sprites_demo.lib -o none
+grep -q '^demo/parkan/sprites_demo.lib: error: demo/parkan/sprites_demo.lib: no model inside' "$T/err" && ok \
+  || bad "library without a model: $(cat "$T/err")"
+[ ! -e none ] && ok || bad "no model, yet something was written"
 
 # ---- materials not found are a note naming where they were looked for, not damage -----------
 # The robot alone, without its WEAR: every texture it could find (none) is written, exit 0.

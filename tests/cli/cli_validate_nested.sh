@@ -19,7 +19,7 @@ printf '  model %s:Robot_Skin.tex: valid (8 x 8 texture, format 8888, 1 of 1 mip
   "$R" "$R" "$R" "$R" "$R" | cmp -s - "$T/out" && ok || bad "stored nested model: $(cat "$T/out")"
 F="$T/demo/gamecube/creature.fsys"
 expect_rc 0 "$UE" validate --strict "$F"
-printf '  model %s:creature.pkx:model.dat: valid (8 joints, 5 meshes, 6 PObjs, 80 vertices, 52 triangles, 0 errors, 0 warnings)\n%s: valid (fsys, 1 entries, 0 errors, 0 warnings)\n' \
+printf '  model %s:creature.pkx:model.dat: valid (8 joints, 5 meshes, 6 PObjs, 80 vertices, 52 triangles, 0 errors, 0 warnings)\n%s: valid (fsys, 1 entry, 0 errors, 0 warnings)\n' \
   "$F" "$F" | cmp -s - "$T/out" && ok || bad "model in a compressed entry: $(cat "$T/out")"
 
 # ROBOT.msh's NRes version word (its byte 4) changed from 0x100 to 0x101, in a copy.

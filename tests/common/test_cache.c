@@ -1,7 +1,10 @@
 /* unearth tests — the cache of companion lookups (src/common/cache.c): each key made once, a
- * "not found" (NULL) kept like any answer, values owned by the caller without a cache, and
- * four threads asking for the same keys at once still make each one once. */
+ * "not found" (NULL) kept like any answer, values owned by the caller without a cache or past
+ * its cap (which the kept values never pass), values made outside the lock, and four threads
+ * asking for the same keys at once still make each one once. */
+#define _DEFAULT_SOURCE /* strdup */
 #include <pthread.h>
+#include <unistd.h>
 
 #include "common/cache.h"
 #include "test.h"
@@ -102,9 +105,87 @@ static void threads_share_one_answer(void) {
     ue_cache_free(c);
 }
 
+/* A value that says it holds `bytes` (its own size does not matter to the cache). */
+typedef struct sized {
+    size_t bytes;
+    int made;
+    bool shared;
+    ue_cache *ask; /* when set, make asks this cache for "inner" while it runs */
+    bool inner_owned;
+} sized;
+
+static void *make_sized(const char *key, void *arg, bool shared, size_t *bytes) {
+    sized *s = arg;
+    s->made++;
+    s->shared = shared;
+    *bytes = s->bytes;
+    if (s->ask) {
+        sized inner = {1, 0, false, NULL, false};
+        void *v = ue_cache_get(s->ask, "inner", make_sized, free, &inner, &s->inner_owned);
+        if (s->inner_owned) free(v);
+    }
+    return strdup(key);
+}
+
+static bool ask_sized(ue_cache *c, const char *key, sized *s) {
+    bool owned = false;
+    char *v = ue_cache_get(c, key, make_sized, free, s, &owned);
+    CHECK(v && !strcmp(v, key));
+    if (owned) free(v);
+    return owned;
+}
+
+/* Past the cap: a value that would take the kept bytes over it stays the caller's (the total
+ * never passes the cap), is made again for each call, and `make` is told so once it is full. */
+static void a_full_cache_hands_values_over(void) {
+    ue_cache *c = ue_cache_new();
+    REQUIRE(c != NULL);
+    sized big = {UE_CACHE_MAX_BYTES - 1, 0, false, NULL, false};
+    CHECK(!ask_sized(c, "big", &big));
+    CHECK(!ask_sized(c, "big", &big));
+    CHECK_EQ_U(big.made, 1);
+    sized two = {2, 0, false, NULL, false}; /* one byte too many */
+    CHECK(ask_sized(c, "two", &two));
+    CHECK(two.shared); /* it might have been kept: the cap is checked once the size is known */
+    CHECK(ask_sized(c, "two", &two));
+    CHECK_EQ_U(two.made, 2);
+    CHECK(!two.shared); /* known not to fit: made for the caller alone */
+    sized one = {1, 0, false, NULL, false}; /* fits exactly */
+    CHECK(!ask_sized(c, "one", &one));
+    CHECK(!ask_sized(c, "one", &one));
+    CHECK_EQ_U(one.made, 1);
+    sized none = {0, 0, false, NULL, false}; /* full: even a value of no size is the caller's */
+    CHECK(ask_sized(c, "none", &none));
+    CHECK(ask_sized(c, "none", &none));
+    CHECK_EQ_U(none.made, 2);
+    CHECK(!none.shared);
+    ue_cache_free(c);
+}
+
+/* `make` runs without the lock: a make that asks the same cache for another key gets its
+ * answer (under the lock it deadlocked; the alarm ends the test instead of hanging). */
+static void make_runs_outside_the_lock(void) {
+    ue_cache *c = ue_cache_new();
+    REQUIRE(c != NULL);
+    alarm(60);
+    sized outer = {1, 0, false, c, true};
+    CHECK(!ask_sized(c, "outer", &outer));
+    CHECK(!outer.inner_owned); /* "inner" (1 byte) was kept */
+    sized rest = {UE_CACHE_MAX_BYTES - 2, 0, false, NULL, false};
+    CHECK(!ask_sized(c, "rest", &rest)); /* the cache is full now */
+    sized late = {1, 0, false, c, true};
+    CHECK(ask_sized(c, "late", &late)); /* made for the caller, and its make asked the cache */
+    CHECK(!late.shared);
+    CHECK(!late.inner_owned);
+    alarm(0);
+    ue_cache_free(c);
+}
+
 int main(void) {
     RUN(each_key_made_once);
     RUN(without_a_cache_the_caller_owns);
+    RUN(a_full_cache_hands_values_over);
+    RUN(make_runs_outside_the_lock);
     RUN(threads_share_one_answer);
     ue_cache_free(NULL);
     return TEST_SUMMARY();

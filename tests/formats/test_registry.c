@@ -8,9 +8,11 @@
 
 #include "common/io.h"
 #include "test.h"
+#include "unearth/gamecube.h"
 #include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
+#include "unearth/nres.h"
 #include "unearth/texm.h"
 #include "samples/samples.h"
 
@@ -38,6 +40,13 @@ static bool write_pack(void) {
 }
 
 static void pack_path(const char *rel, char *out, size_t cap) { snprintf(out, cap, "%s/%s", pack_dir, rel); }
+
+static const char *dirname_of(const char *path, char *out, size_t cap) {
+    snprintf(out, cap, "%s", path);
+    char *slash = strrchr(out, '/');
+    if (slash) *slash = 0;
+    return out;
+}
 
 static size_t scene_triangles(const ue_scene *s) {
     size_t tris = 0;
@@ -165,24 +174,78 @@ static void collect_finds_the_dat_in_fsys_and_pkx(void) {
     free(one.data);
 }
 
-/* A model is named by its address without the entries a container makes up (a PKX's
- * model.dat, a standalone LZSS file's decoded.EXT), at any depth; names a file stores stay. */
+/* The part of each collected model's address that names it (ue_model_title_length). */
+static void check_titles(const char *path, size_t want_count, const char *const *addresses,
+                         const char *const *titles) {
+    ue_model_found *found = NULL;
+    size_t count = 0;
+    REQUIRE(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(count, want_count);
+    for (size_t i = 0; i < count && i < want_count; i++) {
+        char address[600], title[600];
+        snprintf(address, sizeof address, "%s%s", path, addresses[i]);
+        snprintf(title, sizeof title, "%s%s", path, titles[i]);
+        CHECK_STR(found[i].name, address);
+        CHECK_EQ_U(ue_model_title_length(&found[i]), strlen(title));
+    }
+    ue_model_found_free(found, count);
+}
+
+static void check_load_title(const char *path, const char *title) {
+    ue_model_found one;
+    REQUIRE(ue_model_load(path, UE_MODE_STRICT, &one, NULL) == UE_OK);
+    CHECK_EQ_U(ue_model_title_length(&one), strlen(title));
+    free(one.data);
+}
+
+/* A model is named by its address without the entries a container made up because its file
+ * stores no names (a PKX's model.dat, a standalone LZSS file's decoded.EXT), at any depth; an
+ * entry that a file names "model.dat" or "decoded.msh" keeps its name. */
 static void title_skips_made_up_entries(void) {
-    static const struct {
-        const char *address, *title;
-    } cases[] = {
-        {"creature.pkx:model.dat", "creature.pkx"},
-        {"g/a.fsys:creature.pkx:model.dat", "g/a.fsys:creature.pkx"},
-        {"a.fsys:c.lzss:decoded.pkx:model.dat", "a.fsys:c.lzss"}, /* FSYS → LZSS → PKX → DAT */
-        {"m.lzss:decoded.bin", "m.lzss"},
-        {"objects.rlb:ROBOT.msh", "objects.rlb:ROBOT.msh"},
-        {"a.fsys:demo_model.dat", "a.fsys:demo_model.dat"},
-        {"a.fsys:decoded.x.y", "a.fsys:decoded.x.y"}, /* not the LZSS payload's form */
-        {"model.dat", "model.dat"},                   /* a file's own name is never passed over */
-        {"robot.msh", "robot.msh"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        CHECK_EQ_U(ue_model_title_length(cases[i].address), strlen(cases[i].title));
+    char pkx_path[512], lzss_path[512], rlb_path[512], path[600];
+    pack_path("gamecube/creature.pkx", pkx_path, sizeof pkx_path);
+    check_titles(pkx_path, 1, (const char *const[]){":model.dat"}, (const char *const[]){""});
+    pack_path("gamecube/creature.fsys", path, sizeof path);
+    check_titles(path, 1, (const char *const[]){":creature.pkx:model.dat"},
+                 (const char *const[]){":creature.pkx"});
+    /* LZSS → PKX → DAT: both inner names are made up */
+    uint8_t *pkx;
+    size_t pkx_size;
+    REQUIRE(ue_file_read(pkx_path, (size_t)1 << 24, &pkx, &pkx_size, NULL) == UE_OK);
+    ue_buf lzss = {0};
+    REQUIRE(ue_gclzss_encode(pkx, pkx_size, 9, 0, &lzss) == UE_OK);
+    pack_path("t/c.lzss", lzss_path, sizeof lzss_path);
+    REQUIRE(ue_mkdirs(dirname_of(lzss_path, path, sizeof path), NULL) == UE_OK);
+    REQUIRE(ue_file_write_atomic(lzss_path, lzss.data, lzss.size, true, NULL) == UE_OK);
+    check_titles(lzss_path, 1, (const char *const[]){":decoded.pkx:model.dat"}, (const char *const[]){""});
+    snprintf(path, sizeof path, "%s:decoded.pkx:model.dat", lzss_path);
+    check_load_title(path, lzss_path);
+    /* An NRes whose entries are called what PKX and LZSS make up: those are real names. */
+    ue_buf robot = {0}, dat = {0}, rlb = {0};
+    REQUIRE(ue_sample_robot(&robot) == UE_OK && ue_sample_creature_dat(&dat) == UE_OK);
+    ue_nres n;
+    ue_nres_init(&n);
+    REQUIRE(ue_nres_add(&n, 0, 0, 0, 0, "decoded.msh", robot.data, robot.size) == UE_OK);
+    REQUIRE(ue_nres_add(&n, 0, 0, 0, 0, "model.dat", dat.data, dat.size) == UE_OK);
+    REQUIRE(ue_nres_add(&n, 0, 0, 0, 0, "c.lzss", lzss.data, lzss.size) == UE_OK);
+    REQUIRE(ue_nres_write(&n, UE_NRES_CANONICAL, &rlb, NULL) == UE_OK);
+    pack_path("t/named.rlb", rlb_path, sizeof rlb_path);
+    REQUIRE(ue_file_write_atomic(rlb_path, rlb.data, rlb.size, true, NULL) == UE_OK);
+    check_titles(rlb_path, 3, (const char *const[]){":decoded.msh", ":model.dat", ":c.lzss:decoded.pkx:model.dat"},
+                 (const char *const[]){":decoded.msh", ":model.dat", ":c.lzss"});
+    snprintf(path, sizeof path, "%s:decoded.msh", rlb_path);
+    check_load_title(path, path);
+    snprintf(path, sizeof path, "%s:model.dat", rlb_path);
+    check_load_title(path, path);
+    /* A struct filled by hand (title_length 0) is named by all of its name. */
+    ue_model_found hand = {.name = "x.pkx:model.dat"};
+    CHECK_EQ_U(ue_model_title_length(&hand), strlen("x.pkx:model.dat"));
+    ue_nres_free(&n);
+    ue_buf_free(&robot);
+    ue_buf_free(&dat);
+    ue_buf_free(&rlb);
+    ue_buf_free(&lzss);
+    free(pkx);
 }
 
 static void collect_walks_containers(void) {
