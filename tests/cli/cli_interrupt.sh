@@ -36,8 +36,9 @@ interrupt_when() {
   kill -STOP $pid 2>/dev/null
   kill -"$sig" $pid 2>/dev/null
   kill -CONT $pid 2>/dev/null
-  # With job control, wait may first report the stop (128 + SIGSTOP = 147): wait again.
-  for _ in 1 2 3 4 5; do wait $pid; rc=$?; [ $rc != 147 ] && break; done
+  # With job control, wait may report the stop (128 + SIGSTOP = 147) until the shell has seen
+  # the job continue, however often it is asked at once: wait again, a little later (bounded).
+  for _ in $(seq 1 1000); do wait $pid; rc=$?; [ $rc != 147 ] && break; sleep 0.01; done
 }
 # Every .glb under $1 is whole: 'glTF', version 2, the header's length is the file's size, the
 # chunks fill it exactly and the JSON chunk parses, with a BIN chunk as long as buffer 0 says.
