@@ -12,6 +12,9 @@
 #include "unearth/msh.h"
 #include "unearth/nres.h"
 
+/* "DATA": a type id whose bytes unearth does not check (a Texm id would make validate decode them). */
+#define PAYLOAD_TYPE 0x41544144u
+
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -118,7 +121,7 @@ static int make_small_entries(double *mib) {
         for (size_t i = 0; i < sz; i++) buf[i] = (uint8_t)(i & 64 ? rng() : i);
         char name[32];
         snprintf(name, sizeof name, "E%05d.bin", e);
-        if (ue_nres_add(&n, 0x6D786554, (uint32_t)e, 0, 0, name, buf, sz) != UE_OK) return 1;
+        if (ue_nres_add(&n, PAYLOAD_TYPE, (uint32_t)e, 0, 0, name, buf, sz) != UE_OK) return 1;
     }
     ue_buf out = {0};
     if (ue_nres_write(&n, UE_NRES_CANONICAL, &out, NULL) != UE_OK) return 1;
