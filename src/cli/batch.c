@@ -560,6 +560,7 @@ static int finish(batch_run *run, batch_records *records, double start, ue_resul
     free(text);
     batch_outdir_close(run->od, records, !early);
     run->od = NULL;
+    records->rest_in = reported ? "all of them in the report" : NULL;
     if (!o->quiet || s.failed || s.left || early || !reported) batch_print_summary(&s, records, cli_now() - start);
     if (early) say_what_exists(run, &s);
     if (sig) return 128 + sig; /* as shells report it: 130 for SIGINT */
@@ -602,7 +603,7 @@ static int convert_batch(batch_run *run, batch_records *walked, batch_records *r
 
 int cmd_convert_batch(const cli_opts *o, const char *type, cli_format_opts *format_opts) {
     int rc = check_batch_options(o);
-    batch_records walked = {NULL, 0, 0}, records = {NULL, 0, 0};
+    batch_records walked = {NULL, 0, 0, NULL}, records = {NULL, 0, 0, NULL};
     if (!rc) rc = walk_inputs(o, &walked);
     batch_outdir *od = NULL;
     if (!rc) rc = batch_outdir_open(o, type, &od);

@@ -63,6 +63,9 @@ typedef struct batch_record {
 typedef struct batch_records {
     batch_record **items;
     size_t count, cap;
+    /* where every record's reason can be read in full ("all of them in the report"), for the
+     * summary's "... and N more"; NULL: nowhere else, and the summary says nothing of it */
+    const char *rest_in;
 } batch_records;
 
 batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *input);
@@ -138,6 +141,10 @@ char *batch_report_json(const cli_opts *o, const char *type, const batch_records
                         const batch_summary *s, const char *stopped, const cli_format_opts *format_opts);
 /* The closing summary on stderr, with the first reasons of what failed or was skipped. */
 void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds);
+/* The warnings of the models converted, grouped by code after the summary: a line per code
+ * with the number of models, the first few of them, and "... and N more" (-v prints each
+ * model's own, so the caller leaves this out then). */
+void batch_print_warnings(const batch_records *l);
 
 /* Whether the file at `path` is a batch report written for the output directory `output` (a
  * --report FILE an earlier run of the batch wrote, which a resumed run may replace). */

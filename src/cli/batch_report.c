@@ -192,17 +192,85 @@ char *batch_report_json(const cli_opts *o, const char *type, const batch_records
 
 /* ---- the closing summary ------------------------------------------------------------------ */
 
-enum { REASONS_SHOWN = 5 };
+enum { REASONS_SHOWN = 5, WARNINGS_SHOWN = 3 };
+
+/* Whether record `r` belongs to a listing; when `line` is not NULL, its line too. */
+typedef bool (*listing_fn)(const batch_record *r, const void *arg, char *line, size_t cap);
+
+/* One listing of the summary: the title, the first `most` lines, and how many more (with
+ * where they all are, when somewhere). Every listing of the summary is printed by this. */
+static void print_listing(const batch_records *l, listing_fn listed, const void *arg, const char *title,
+                          size_t most, const char *rest_in) {
+    size_t shown = 0, total = 0;
+    char line[1024];
+    for (size_t i = 0; i < l->count; i++) {
+        if (!listed(l->items[i], arg, shown < most ? line : NULL, sizeof line)) continue;
+        if (total++ == 0) fprintf(stderr, "%s:\n", title);
+        if (shown < most) fprintf(stderr, "  %s\n", line), shown++;
+    }
+    if (total > shown)
+        fprintf(stderr, "  ... and %zu more%s%s%s\n", total - shown, rest_in ? " (" : "", rest_in ? rest_in : "",
+                rest_in ? ")" : "");
+}
+
+static bool has_status(const batch_record *r, const void *status, char *line, size_t cap) {
+    if (r->status != *(const batch_status *)status) return false;
+    if (line) snprintf(line, cap, "%s: %s", r->input, r->reason[0] ? r->reason : "not converted");
+    return true;
+}
 
 static void print_reasons(const batch_records *l, batch_status status, const char *title) {
-    size_t shown = 0, total = 0;
+    print_listing(l, has_status, &status, title, REASONS_SHOWN, l->rest_in);
+}
+
+/* A converted (or kept) model's first shown warning of the code `arg`, as -v would print it. */
+static bool warned(const batch_record *r, const void *code, char *line, size_t cap) {
+    if (r->kind != BATCH_MODEL || (r->status != BATCH_CONVERTED && r->status != BATCH_KEPT)) return false;
+    for (size_t k = 0; k < r->diag.count; k++) {
+        const ue_diag_item *it = &r->diag.items[k];
+        if (it->severity != UE_SEV_WARNING || !cli_shows(it->severity) || strcmp(it->code, code)) continue;
+        if (line) {
+            char text[800];
+            ue_diag_format(it, text, sizeof text);
+            snprintf(line, cap, "%s: %s", r->input, text);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The warning codes the converted models have, in the order first met, each once (a run has
+ * few distinct ones, however many models); NULL when there are none or out of memory. */
+static const char **warning_codes(const batch_records *l, size_t *count) {
+    const char **codes = NULL;
+    *count = 0;
     for (size_t i = 0; i < l->count; i++) {
         const batch_record *r = l->items[i];
-        if (r->status != status) continue;
-        if (total++ == 0) fprintf(stderr, "%s:\n", title);
-        if (shown < REASONS_SHOWN) fprintf(stderr, "  %s: %s\n", r->input, r->reason[0] ? r->reason : "not converted"), shown++;
+        for (size_t k = 0; k < r->diag.count; k++) {
+            const char *code = r->diag.items[k].code;
+            size_t at = 0;
+            for (; at < *count && strcmp(codes[at], code); at++) {}
+            if (at < *count || !warned(r, code, NULL, 0)) continue;
+            const char **grown = realloc(codes, (*count + 1) * sizeof *codes);
+            if (!grown) return codes; /* those found so far are still listed */
+            codes = grown;
+            codes[(*count)++] = code;
+        }
     }
-    if (total > shown) fprintf(stderr, "  ... and %zu more (all of them in the report)\n", total - shown);
+    return codes;
+}
+
+void batch_print_warnings(const batch_records *l) {
+    size_t count;
+    const char **codes = warning_codes(l, &count);
+    for (size_t c = 0; c < count; c++) {
+        size_t models = 0;
+        for (size_t i = 0; i < l->count; i++) models += warned(l->items[i], codes[c], NULL, 0);
+        char title[96];
+        snprintf(title, sizeof title, "warning [%s] in %zu model%s", codes[c], models, models == 1 ? "" : "s");
+        print_listing(l, warned, codes[c], title, WARNINGS_SHOWN, "-v prints each one");
+    }
+    free((void *)codes);
 }
 
 void batch_print_summary(const batch_summary *s, const batch_records *l, double seconds) {

@@ -239,6 +239,10 @@ typedef struct cli_exit_code_def {
 } cli_exit_code_def;
 const cli_exit_code_def *cli_exit_codes(size_t *count);
 char cli_ascii_lower(char c);
+/* --scale S of convert and edit: a number of size 1e-30 to 1e30, negative to mirror, never 0
+ * (nor inf or nan); false otherwise, and the message says CLI_SCALE_RANGE. */
+bool cli_parse_scale(const char *text, double *scale);
+#define CLI_SCALE_RANGE "want a number from 1e-30 to 1e30 in size, negative to mirror (not 0)"
 
 /* Usage hints (src/cli/hints.c): each returns 0 when it does not apply, else prints the one-line
  * usage error with its hint and returns EXIT_USAGE. */

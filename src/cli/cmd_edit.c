@@ -134,10 +134,13 @@ static int op_transform(edit_state *e, int i, bool move) {
     int rc = 0;
     if (move && parse_double(e->ops[i + 1], &x) && parse_double(e->ops[i + 2], &y) && parse_double(e->ops[i + 3], &z)) {
         shift[0] = (float)x, shift[1] = (float)y, shift[2] = (float)z;
-    } else if (!move && parse_double(e->ops[i + 1], &x) && x != 0) {
+    } else if (!move && cli_parse_scale(e->ops[i + 1], &x)) {
         linear[0] = linear[4] = linear[8] = (float)x;
+    } else if (move) {
+        cli_error("edit: --translate %s %s %s: want three numbers X Y Z", e->ops[i + 1], e->ops[i + 2], e->ops[i + 3]);
+        rc = EXIT_USAGE;
     } else {
-        cli_error("edit: %s: bad number", e->ops[i]);
+        cli_error("edit: --scale %s: " CLI_SCALE_RANGE, e->ops[i + 1]);
         rc = EXIT_USAGE;
     }
     if (!rc) e->result = ue_msh_transform_vertices(e->m, e->first, e->n, linear, shift);

@@ -3,9 +3,10 @@
  * and roundtrip. No format is named here; each one reports its own statistics. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +32,16 @@
 static bool convert_scale(const cli_opts *o, double *scale) {
     *scale = 1.0;
     for (size_t i = 0; i + 1 < o->op_count; i++) {
-        if (strcmp(o->ops[i], "--scale") != 0) continue;
-        char *end;
-        double v = ue_parse_double(o->ops[i + 1], &end);
-        if (end == o->ops[i + 1] || *end || !isfinite(v) || v == 0 || fabs(v) > 1e30 || fabs(v) < 1e-30) return false;
-        *scale = v;
+        if (strcmp(o->ops[i], "--scale") == 0 && !cli_parse_scale(o->ops[i + 1], scale)) return false;
     }
     return true;
+}
+
+/* The value of --scale as given (convert takes it once). */
+static const char *convert_scale_text(const cli_opts *o) {
+    for (size_t i = 0; i + 1 < o->op_count; i++)
+        if (strcmp(o->ops[i], "--scale") == 0) return o->ops[i + 1];
+    return "";
 }
 
 static void scale_scene(ue_scene *s, double scale) {
@@ -305,7 +309,10 @@ typedef struct job {
     char out_path[4096];
     ue_diag diag;
     ue_result result;
-    bool ran;                /* false: an interrupt came before it was started */
+    bool ran;                /* false: an interrupt or a stop came before it was started */
+    int write_err;           /* errno of its failed write (0: none), which may stop the run */
+    bool undone;             /* of several, its write stopped the run: not done, not failed */
+    bool written;            /* converted, and its output is there at the end */
     batch_record *record;    /* its line in the run's summary */
 } job;
 
@@ -317,6 +324,8 @@ typedef struct job_queue {
     const cli_opts *opts;
     cli_format_opts *format_opts;
     cli_progress *progress;
+    bool into_dir;           /* the outputs go into OUT, made before the first job */
+    const job *stop;         /* the first job whose write no later one escapes, NULL if none */
 } job_queue;
 
 static bool ends_with_nocase(const char *s, const char *suffix) {
@@ -412,26 +421,34 @@ static bool companion_of(const char *out_path, out_kind kind, char *companion, s
     return kind == OUT_OBJ || (kind == OUT_GLTF && ue_gltf_bin_path(out_path, companion, cap));
 }
 
-static ue_result job_write(job *j, const cli_opts *o, const ue_scene *s) {
+/* Writes the job's output; a failed write leaves its errno in j->write_err. Into OUT, no folder
+ * is made: OUT exists from the start, and one removed meanwhile is not made again. */
+static ue_result job_write(job *j, const cli_opts *o, bool into_dir, const ue_scene *s) {
     char companion[4096];
     bool has_companion = companion_of(j->out_path, j->kind, companion, sizeof companion);
     ue_result r = cli_output_conflict(j->out_path, has_companion ? companion : NULL, o->inputs,
                                       o->input_count, &j->diag);
-    if (r == UE_OK) r = make_parent_dirs(j->out_path, &j->diag);
+    if (r == UE_OK && !into_dir) r = make_parent_dirs(j->out_path, &j->diag);
     if (r != UE_OK) return r;
-    if (j->kind == OUT_OBJ) return write_obj(s, j->out_path, o->force, &j->diag);
     ue_gltf_options go = {UE_GLTF_GLB, NULL, false, false, o->no_animation_pointer};
-    return ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
+    r = j->kind == OUT_OBJ ? write_obj(s, j->out_path, o->force, &j->diag)
+                           : ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
+    if (r == UE_ERR_IO) j->write_err = errno; /* the file writers leave it saying why (common/io.h) */
+    return r;
 }
 
-static void run_job(job *j, const cli_opts *o, cli_format_opts *format_opts) {
+static void run_job(job *j, const job_queue *q) {
     ue_scene s;
     ue_scene_init(&s);
     j->ran = true;
-    j->result = cli_convert_scene(o, format_opts, &j->model, &s, &j->diag);
-    if (j->result == UE_OK) j->result = job_write(j, o, &s);
+    j->result = cli_convert_scene(q->opts, q->format_opts, &j->model, &s, &j->diag);
+    if (j->result == UE_OK) j->result = job_write(j, q->opts, q->into_dir, &s);
     ue_scene_free(&s);
 }
+
+/* A write no later output escapes (a full disk, a read-only or vanished OUT: the batch's rule)
+ * stops a run of several models; the job is then not done rather than failed. */
+static bool job_stops(const job *j) { return j->write_err && batch_write_error_stops(j->write_err); }
 
 static void *worker(void *arg) {
     job_queue *q = arg;
@@ -439,13 +456,18 @@ static void *worker(void *arg) {
         pthread_mutex_lock(&q->lock);
         if (i != SIZE_MAX) {
             q->done++;
+            if (q->count > 1 && job_stops(&q->jobs[i])) {
+                q->jobs[i].undone = true;
+                if (!q->stop) q->stop = &q->jobs[i];
+            }
             cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
         }
-        /* After an interrupt no model is started; those being converted finish and are written. */
-        i = cli_interrupted() ? q->count : q->next++;
+        /* After an interrupt or a stop no model is started; those being converted finish and
+         * are written (where they can be). */
+        i = cli_interrupted() || q->stop ? q->count : q->next++;
         pthread_mutex_unlock(&q->lock);
         if (i >= q->count) return NULL;
-        run_job(&q->jobs[i], q->opts, q->format_opts);
+        run_job(&q->jobs[i], q);
     }
 }
 
@@ -703,12 +725,14 @@ static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_li
     return rc;
 }
 
-/* -j N workers over the job list; the calling thread is one of them. The bar counts models. */
-static void run_jobs(const cli_opts *o, cli_format_opts *format_opts, job_list *jobs) {
+/* -j N workers over the job list; the calling thread is one of them. The bar counts models.
+ * Returns the job whose write stopped the run, NULL if none. */
+static const job *run_jobs(const cli_opts *o, bool into_dir, cli_format_opts *format_opts, job_list *jobs) {
     cli_progress progress;
     cli_progress_begin(&progress, o->quiet || jobs->count < 2);
     progress.per_model = true;
-    job_queue q = {jobs->items, jobs->count, 0, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress};
+    job_queue q = {jobs->items, jobs->count, 0, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress,
+                   into_dir, NULL};
     size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
     if (threads > jobs->count) threads = jobs->count;
     pthread_t tids[64];
@@ -718,58 +742,105 @@ static void run_jobs(const cli_opts *o, cli_format_opts *format_opts, job_list *
     worker(&q);
     for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
     cli_progress_clear(&progress);
+    return q.stop;
 }
 
-/* Messages in input order, whatever order the threads finished in; returns the worst code. */
+/* Above this many models a convert names each output, and prints each model's warnings, only
+ * with -v: the summary counts them and groups the warnings by code (docs/batch.md). */
+enum { MANY_MODELS = 10 };
+
+static bool each_model_said(const cli_opts *o, const job_list *jobs) {
+    return jobs->count <= MANY_MODELS || o->verbose;
+}
+
+/* What the summary may count: a model converted whose output is still there at the end. */
+static void settle_jobs(job_list *jobs) {
+    for (size_t i = 0; i < jobs->count; i++) {
+        job *j = &jobs->items[i];
+        j->written = j->ran && j->result == UE_OK && ue_path_exists(j->out_path);
+    }
+}
+
+/* Messages in input order, whatever order the threads finished in; returns the worst code. A
+ * job the stop left undone says nothing: the stop's one line says why. */
 static int report_jobs(const cli_opts *o, const job_list *jobs) {
+    bool each = each_model_said(o, jobs);
     int worst = 0;
     for (size_t i = 0; i < jobs->count; i++) {
         const job *j = &jobs->items[i];
-        if (!j->ran) continue;
-        if (j->result != UE_OK || !o->quiet) cli_print_diags_as(j->model.name, &j->diag, 0);
+        if (!j->ran || j->undone) continue;
         if (j->result == UE_OK) {
-            if (!o->quiet) fprintf(stderr, "%s -> %s\n", j->model.name, j->out_path);
+            if (!each || o->quiet) continue;
+            cli_print_diags_as(j->model.name, &j->diag, 0);
+            if (j->written) fprintf(stderr, "%s -> %s\n", j->model.name, j->out_path);
             continue;
         }
+        cli_print_diags_as(j->model.name, &j->diag, 0);
         if (!ue_diag_count(&j->diag, UE_SEV_ERROR)) cli_error("convert: %s: %s", j->model.name, ue_result_name(j->result));
         if (cli_exit_code(j->result) > worst) worst = cli_exit_code(j->result);
     }
     return worst;
 }
 
+/* The one line of a stop: the cause and the file, or that OUT is gone (the batch's words). */
+static void say_stop(const cli_opts *o, const job *stop) {
+    struct stat st;
+    if ((stop->write_err == ENOENT || stop->write_err == ENOTDIR) && stat(o->output, &st) != 0)
+        cli_error("convert: stopped: %s no longer exists (removed while the convert ran); no further model "
+                  "was tried", o->output);
+    else
+        cli_error("convert: stopped: %s: cannot write: %s; no further model was tried", stop->out_path,
+                  strerror(stop->write_err));
+}
+
 /* The batch's closing summary (docs/batch.md) when the run wrote more than one model: each
- * model's record takes its outcome, and its diagnostics for the first reason. */
-static void summarise_jobs(const cli_opts *o, job_list *jobs, double start) {
+ * model's record takes its outcome and its diagnostics (a failure's first error is its reason;
+ * a converted model's warnings are grouped after the summary when not said model by model). A
+ * model not written because the run ended early, or whose output is gone, stays pending. */
+static void summarise_jobs(const cli_opts *o, job_list *jobs, double start, bool early) {
     if (jobs->count < 2) return;
     for (size_t i = 0; i < jobs->count; i++) {
         job *j = &jobs->items[i];
-        if (!j->ran) continue; /* not done: the record stays pending */
-        if (j->result == UE_OK) {
-            j->record->status = BATCH_CONVERTED;
+        if (!j->ran || j->undone) continue;
+        if (j->result == UE_OK && !j->written) {
+            snprintf(j->record->reason, sizeof j->record->reason, "not done: its output is no longer in %s", o->output);
             continue;
         }
         ue_diag_free(&j->record->diag); /* the record takes the job's list */
         j->record->diag = j->diag;
         memset(&j->diag, 0, sizeof j->diag);
-        batch_record_fail(j->record, j->result);
+        if (j->result == UE_OK) j->record->status = BATCH_CONVERTED;
+        else batch_record_fail(j->record, j->result);
     }
+    jobs->records.rest_in = "each one above"; /* a failure's diagnostics are printed as it ends */
     batch_summary s;
     batch_summarise(&jobs->records, &s);
-    if (!o->quiet || s.failed) batch_print_summary(&s, &jobs->records, cli_now() - start);
+    if (o->quiet && !s.failed && !early) return;
+    batch_print_summary(&s, &jobs->records, cli_now() - start);
+    if (!each_model_said(o, jobs)) batch_print_warnings(&jobs->records);
 }
 
-/* After an interrupt: what was written and what was not, and 128 + N (130 for SIGINT). */
-static int say_interrupted(const cli_opts *o, const job_list *jobs) {
-    size_t written = 0, started = 0;
+/* After an interrupt or a stop: what was written and what was not; the exit code is 128 + N
+ * after signal N (130 for SIGINT), 3 after a stop. */
+static int say_what_exists(const cli_opts *o, const job_list *jobs) {
+    size_t written = 0, started = 0, failed = 0;
     for (size_t i = 0; i < jobs->count; i++) {
-        started += jobs->items[i].ran;
-        written += jobs->items[i].ran && jobs->items[i].result == UE_OK;
+        const job *j = &jobs->items[i];
+        started += j->ran;
+        written += j->written;
+        failed += j->ran && j->result != UE_OK && !j->undone;
     }
+    const char *listed = written && !o->quiet && each_model_said(o, jobs) ? " (listed above)" : "";
     int sig = cli_interrupted();
-    cli_error("convert: interrupted (%s): %zu of %zu models written to %s%s, %zu not started; no "
-              "temporary file is left", cli_signal_name(sig), written, jobs->count, o->output,
-              written && !o->quiet ? " (listed above)" : "", jobs->count - started);
-    return 128 + sig;
+    if (sig) {
+        cli_error("convert: interrupted (%s): %zu of %zu models written to %s%s, %zu not started; no "
+                  "temporary file is left", cli_signal_name(sig), written, jobs->count, o->output, listed,
+                  jobs->count - started);
+        return 128 + sig;
+    }
+    cli_error("convert: %zu of %zu models written to %s%s, %zu not done; no temporary file is left", written,
+              jobs->count, o->output, listed, jobs->count - written - failed);
+    return EXIT_IO;
 }
 
 static void free_jobs(job_list *jobs) {
@@ -781,9 +852,23 @@ static void free_jobs(job_list *jobs) {
     batch_records_free(&jobs->records);
 }
 
+/* The jobs run with SIGXFSZ ignored, as in the batch: an output over RLIMIT_FSIZE is a write
+ * error (EFBIG) that stops the run, not a signal that kills the process with nothing said. */
+static const job *run_jobs_fsize_checked(const cli_opts *o, bool into_dir, cli_format_opts *format_opts,
+                                         job_list *jobs) {
+    struct sigaction ignore = {0}, before;
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGXFSZ, &ignore, &before);
+    const job *stop = run_jobs(o, into_dir, format_opts, jobs);
+    sigaction(SIGXFSZ, &before, NULL);
+    return stop;
+}
+
 /* Collected models → outputs → conversion in parallel → one message per model, and the
  * summary when there were several. Several models take only the format options their formats
- * have (the rest noted once); a single model given one its format lacks fails as a usage error. */
+ * have (the rest noted once); a single model given one its format lacks fails as a usage error.
+ * A full disk, a read-only or vanished OUT stops the run at once (one line, exit 3). */
 static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_format_opts *format_opts,
                        job_list *jobs) {
     double start = cli_now();
@@ -800,11 +885,14 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_forma
     int rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
     format_opts->per_format = jobs->count > 1;
-    run_jobs(o, format_opts, jobs);
+    const job *stop = run_jobs_fsize_checked(o, !to_file, format_opts, jobs);
+    settle_jobs(jobs);
     int converted = report_jobs(o, jobs);
-    summarise_jobs(o, jobs, start);
+    if (stop) say_stop(o, stop);
+    bool early = stop || cli_interrupted();
+    summarise_jobs(o, jobs, start, early);
     cli_format_opts_report(format_opts);
-    if (cli_interrupted()) return say_interrupted(o, jobs);
+    if (early) return say_what_exists(o, jobs);
     return converted > worst ? converted : worst;
 }
 
@@ -812,10 +900,7 @@ int cmd_convert(const cli_opts *o) {
     bool to_file;
     out_kind kind;
     double scale;
-    if (!convert_scale(o, &scale)) {
-        cli_error("convert: --scale: want a number other than 0; see 'unearth convert --help'");
-        return EXIT_USAGE;
-    }
+    if (!convert_scale(o, &scale)) return cli_usage_error(o->verb, "--scale %s: " CLI_SCALE_RANGE, convert_scale_text(o));
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
     if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
@@ -833,7 +918,7 @@ int cmd_convert(const cli_opts *o) {
         rc = cmd_convert_batch(o, kind_ext[kind], &format_opts);
         cli_format_opts_report(&format_opts);
     } else {
-        job_list jobs = {NULL, 0, {NULL, 0, 0}};
+        job_list jobs = {NULL, 0, {NULL, 0, 0, NULL}};
         rc = convert_all(o, to_file, kind, &format_opts, &jobs);
         free_jobs(&jobs);
     }

@@ -107,8 +107,9 @@ static const cli_option_def option_table[] = {
     {OPT_TRANSLATE, NULL, "--translate", 3, "X Y Z", NO_RANGE, NULL,
      "move vertices by X Y Z (engine axes: Z up)"},
     {OPT_SCALE, NULL, "--scale", 1, "S", NO_RANGE, NULL,
-     "scale about the origin by S, any number but 0 (edit: the vertices;\n"
-     "convert: the whole model, default 1)"},
+     "scale about the origin by S, 1e-30 to 1e30 in size, negative to\n"
+     "mirror, not 0 (edit: the vertices; convert: the whole model,\n"
+     "default 1)"},
     {OPT_REPLACE_SLOT, NULL, "--replace-slot", 2, "S FILE.obj", NO_RANGE, NULL,
      "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
      "Y-up axes that `convert` writes"},
@@ -205,7 +206,9 @@ static const cli_verb_def verb_table[] = {
      "is listed in OUTDIR's marker: an interrupt (exit 130), a full disk or a read-only OUTDIR\n"
      "(exit 3, at once) keep what is finished, and the same command continues (--fresh redoes\n"
      "everything; docs/batch.md).\n"
-     "Without -r, a convert that writes several models shows the same bar and summary.\n"
+     "Without -r, a convert that writes several models shows the same bar and summary; above\n"
+     "10 models it names each output only with -v and groups the warnings by code. A full disk,\n"
+     "a read-only or vanished OUT stops it at once (exit 3), keeping what it wrote.\n"
      "Into a directory each model is named after its entry or file (a PKX's model after the\n"
      "PKX: creature.glb); a name taken, in any letter case, gets ~2, ~3 (docs/text.md). With\n"
      "several models, an MSH option (--lod, --group, --fps, --data) is given to MSH models\n"
@@ -314,7 +317,7 @@ static const cli_exit_code_def exit_code_table[] = {
     {1, "invalid input, a round-trip mismatch, or something dropped with --tolerant"},
     {2, "usage error (verb, option, value, or an existing output without -f)"},
     {3, "I/O or internal error (a missing file, an unwritable output, out of memory)"},
-    {130, "interrupted (Ctrl-C)"},
+    {130, "interrupted (Ctrl-C, SIGINT; 128+N for signal N: 143 SIGTERM, 129 SIGHUP)"},
 };
 
 const cli_exit_code_def *cli_exit_codes(size_t *count) {

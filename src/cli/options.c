@@ -1,6 +1,7 @@
 /* unearth CLI — the command-line parser: every argument is checked against the verb's row of the
  * option table (help.c), and a usage error is one line with a hint ("did you mean", --help). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,6 +109,14 @@ static bool parse_long(const char *s, long *out) {
 }
 
 char cli_ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+bool cli_parse_scale(const char *text, double *scale) {
+    char *end;
+    double v = ue_parse_double(text, &end);
+    if (end == text || *end || !isfinite(v) || fabs(v) > 1e30 || fabs(v) < 1e-30) return false;
+    *scale = v;
+    return true;
+}
 
 /* Choices match in any letter case, as output extensions do ("--format OBJ" as "-o X.OBJ"). */
 static bool is_choice(const char *choices, const char *value) {
@@ -236,6 +245,17 @@ static bool wants_help(int argc, char **argv) {
     return false;
 }
 
+/* `-o -` is stdout for cat alone; every other verb writes files or directories of its own, and
+ * one named "-" would surprise whoever reads "-" as stdout (`./-` still names it). */
+static int refuse_stdout_output(const cli_verb_def *v, const cli_opts *o) {
+    if (!o->output || strcmp(o->output, "-") != 0 || !strcmp(v->name, "cat")) return 0;
+    if (!strcmp(v->name, "convert"))
+        return cli_usage_error(v->name, "-o -: glTF to stdout is not supported; name a file (.glb, .gltf, "
+                               ".obj) or a directory");
+    return cli_usage_error(v->name, "-o -: %s does not write to stdout; give the output a name (./- "
+                           "names one called -)", v->name);
+}
+
 /* Combinations the table cannot express: exclusive flags, input counts, a required -o. */
 static int check_complete(const parse_state *ps) {
     const cli_verb_def *v = ps->verb;
@@ -257,7 +277,8 @@ static int check_complete(const parse_state *ps) {
         return cli_usage_error(v->name, "takes one %.*s, not %zu (unexpected %s)", name_len, v->inputs,
                                o->input_count, o->inputs[v->max_inputs]);
     if (v->output && !o->output) return cli_usage_error(v->name, "-o %s is required", v->output);
-    return cli_hint_data_dir(v->name, o->data);
+    int dash = refuse_stdout_output(v, o);
+    return dash ? dash : cli_hint_data_dir(v->name, o->data);
 }
 
 static int parse_verb_arguments(const cli_verb_def *v, int argc, char **argv, cli_opts *o) {

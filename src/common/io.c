@@ -385,9 +385,11 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
         f->fd = mkstemp(f->temp_path);
     }
     if (f->fd < 0) {
+        int err = errno;
         ue_diag_add(d, UE_SEV_ERROR, "io.create", UE_NO_OFFSET, path, "cannot create: %s",
-                    strerror(errno));
+                    strerror(err));
         f->temp_path[0] = 0;
+        errno = err;
         return UE_ERR_IO;
     }
     f->overwrite = overwrite;
@@ -480,6 +482,7 @@ ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d) {
     if (!ok) {
         ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, f->final_path, "cannot write: %s",
                     strerror(err));
+        errno = err;
         return UE_ERR_IO;
     }
     return UE_OK;
@@ -501,8 +504,10 @@ ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, 
     if (r != UE_OK) return r;
     r = ue_sink_put(&f.sink, data, size);
     if (r != UE_OK) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, path, "cannot write: %s", strerror(errno));
+        int err = errno;
+        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, path, "cannot write: %s", strerror(err));
         ue_file_sink_abort(&f);
+        errno = err;
         return r;
     }
     return ue_file_sink_commit(&f, d);

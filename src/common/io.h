@@ -17,6 +17,9 @@ typedef struct ue_file_sink {
     char temp_path[4096 + 16]; /* "" while the file has no name */
     char final_path[4096];
 } ue_file_sink;
+/* On UE_ERR_IO these (and ue_file_write_atomic) leave errno saying why, so that a caller writing
+ * many files can tell a full disk or a read-only directory (no later file fits either) from a
+ * failure of this one file. */
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
 /* Writes what is gathered so far to the temp file, and opens what was written for reading

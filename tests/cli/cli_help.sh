@@ -149,7 +149,7 @@ expect_usage "unearth: pack: --json does not apply to pack (accepted by info, li
   "$UE" pack --json d -o a.rlb
 expect_usage "unearth: convert: --translate does not apply to convert (accepted by edit); see 'unearth convert --help'" \
   "$UE" convert a.msh -o a.glb --translate 1 2 3
-expect_usage "unearth: convert: --scale: want a number other than 0; see 'unearth convert --help'" \
+expect_usage "unearth: convert: --scale 0: want a number from 1e-30 to 1e30 in size, negative to mirror (not 0); see 'unearth convert --help'" \
   "$UE" convert a.msh -o a.glb --scale 0
 
 # values: ranges and choices from the table, missing values, repeated and exclusive options

@@ -202,5 +202,42 @@ man_codes=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$T/out" | grep -A1 '^\.TP' |
 README="$HERE/../../README.md"
 readme_codes=$(sed -n '/^### Exit codes/,/^\*\*/p' "$README" | sed -n 's/^| \([0-9][0-9]*\) |.*/\1/p' | tr '\n' ' ')
 [ "$readme_codes" = "$codes" ] && ok || bad "README lists exit codes '$readme_codes'"
+# 130 is SIGINT's; every place says the rule (128 + N) and the other two signals handled
+SIGNALS='interrupted (Ctrl-C, SIGINT; 128+N for signal N: 143 SIGTERM, 129 SIGHUP)'
+for v in "" $("$UE" help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
+  "$UE" help $v | grep -qxF "  130  $SIGNALS" && ok || bad "help $v: the 130 row does not name 143 and 129"
+done
+"$UE" help --man | sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' | sed 's/\\-/-/g' | grep -qxF "$SIGNALS" && ok \
+  || bad "man page: the 130 row does not name 143 and 129"
+sed -n '/^### Exit codes/,/^\*\*/p' "$README" | grep -qF "| 130 | $SIGNALS: " && ok \
+  || bad "README: the 130 row does not name 143 and 129"
+
+# ---- -o - is stdout for cat alone: every other verb refuses it (exit 2) and makes no "-" --------
+expect_usage "unearth: convert: -o -: glTF to stdout is not supported; name a file (.glb, .gltf, .obj) or a directory; see 'unearth convert --help'" \
+  "$UE" convert "$R" -o -
+expect_usage "unearth: convert: -o -: glTF to stdout is not supported; name a file (.glb, .gltf, .obj) or a directory; see 'unearth convert --help'" \
+  "$UE" convert -r "$T/demo/parkan" -o -
+expect_usage "unearth: extract: -o -: extract does not write to stdout; give the output a name (./- names one called -); see 'unearth extract --help'" \
+  "$UE" extract "$T/demo/parkan/objects.rlb" -o -
+expect_usage "" "$UE" textures "$R" -o -
+expect_usage "" "$UE" demo -o -
+expect_usage "" "$UE" pack "$T/demo/parkan" -o -
+expect_usage "" "$UE" texm "$T/none.png" -o -
+expect_usage "" "$UE" edit "$R" -o - --scale 2
+expect_usage "" "$UE" import "$T/none.glb" -o -
+[ ! -e - ] && ok || bad "a file or directory named - was made"
+expect_rc 0 "$UE" cat "$T/demo/parkan/objects.rlb:robot.wea" -o -
+[ -s "$T/out" ] && ok || bad "cat -o - wrote nothing to stdout"
+expect_rc 0 "$UE" demo -o ./-
+[ -d ./- ] && ok || bad "demo -o ./- made no directory named -"
+rm -rf ./-
+
+# ---- --scale says its range ------------------------------------------------------------------
+expect_usage "unearth: convert: --scale 1e31: want a number from 1e-30 to 1e30 in size, negative to mirror (not 0); see 'unearth convert --help'" \
+  "$UE" convert "$R" -o "$T/big.glb" --scale 1e31
+expect_rc 2 "$UE" edit "$R" -o "$T/s0.msh" --scale 0
+grep -qxF "unearth: edit: --scale 0: want a number from 1e-30 to 1e30 in size, negative to mirror (not 0)" "$T/err" \
+  && ok || bad "edit --scale 0: $(cat "$T/err")"
+expect_rc 0 "$UE" convert "$R" -o "$T/mirror.glb" --scale -1e-30
 
 finish

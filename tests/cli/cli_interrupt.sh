@@ -15,11 +15,6 @@ set -m
 check() { # check WHAT GOT WANT
   [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
 }
-# No temporary of any writer anywhere under $T.
-no_temporaries() {
-  local left; left=$(find "$T" -name '*.tmp-*' -o -name '*.partial-*' | head -3)
-  [ -z "$left" ] && ok || bad "$1: temporaries left: $left"
-}
 # interrupt_when SIG TEST CMD...: runs CMD in the background; once `TEST PID` succeeds the
 # process is stopped, sent SIG and continued, so the signal lands while TEST still holds. The
 # exit code goes to $rc, stderr to $T/sig.err; $reached says whether TEST held before CMD ended.
@@ -40,36 +35,6 @@ interrupt_when() {
   # the job continue, however often it is asked at once: wait again, a little later (bounded).
   for _ in $(seq 1 1000); do wait $pid; rc=$?; [ $rc != 147 ] && break; sleep 0.01; done
 }
-# Every .glb under $1 is whole: 'glTF', version 2, the header's length is the file's size, the
-# chunks fill it exactly and the JSON chunk parses, with a BIN chunk as long as buffer 0 says.
-glbs_complete() {
-  python3 - "$1" <<'EOF' && ok || bad "an incomplete GLB in $1"
-import json, os, struct, sys
-bad = []
-for root, _, files in os.walk(sys.argv[1]):
-    for f in files:
-        if not f.endswith('.glb'):
-            continue
-        p = os.path.join(root, f)
-        b = open(p, 'rb').read()
-        try:
-            magic, version, length = struct.unpack_from('<4sII', b, 0)
-            assert magic == b'glTF' and version == 2 and length == len(b)
-            at, chunks = 12, []
-            while at < len(b):
-                n, kind = struct.unpack_from('<II', b, at)
-                chunks.append((kind, b[at + 8:at + 8 + n]))
-                at += 8 + n
-            assert at == len(b) and chunks[0][0] == 0x4E4F534A
-            doc = json.loads(chunks[0][1])
-            if doc.get('buffers'):
-                assert chunks[1][0] == 0x004E4942 and len(chunks[1][1]) >= doc['buffers'][0]['byteLength']
-        except Exception as e:
-            bad.append('%s: %r' % (p, e))
-print('\n'.join(bad), file=sys.stderr)
-sys.exit(1 if bad else 0)
-EOF
-}
 # not_written VERB OUTPUT: a SIGINT that came while VERB was writing its new OUTPUT: exit 130,
 # one line saying so, nothing at OUTPUT and no temporary anywhere.
 not_written() {
@@ -85,26 +50,13 @@ glb_count() { find "$1" -name '*.glb' -type f | wc -l; }
 writing_output() { ls -l /proc/$1/fd 2>/dev/null | grep -q -e "$T/#[0-9]* (deleted)" -e '\.tmp-'; }
 
 expect_rc 0 "$UE" demo -o "$T/demo"
-expect_rc 0 "$UE" extract "$T/demo/parkan/objects.rlb" -o "$T/x"
 
 # ---- single convert of an archive of N models ----------------------------------------------
-# objects.rlb's entries with ROBOT.msh repeated N times, packed by `unearth pack`.
 N=600
-python3 - "$T/x/manifest.json" $N <<'EOF'
-import json, sys
-path, n = sys.argv[1], int(sys.argv[2])
-m = json.load(open(path))
-keep = ("name", "type_id", "attr1", "attr2", "attr3", "file")
-robot = next(e for e in m["entries"] if e["name"] == "ROBOT.msh")
-out = [{k: e[k] for k in keep} for e in m["entries"] if e["name"] != "ROBOT.msh"]
-out += [dict({k: robot[k] for k in keep}, name="R%04d.msh" % i) for i in range(n)]
-json.dump({"unearth_manifest": 1, "format": "nres", "header": {"magic": "NRes", "version": 256},
-           "entries": out}, open(path, "w"))
-EOF
-expect_rc 0 "$UE" pack "$T/x" -o "$T/many.rlb"
+robots_archive $N "$T/many.rlb"
 twenty_glbs() { [ "$(find "$OUT" -name '*.glb' 2>/dev/null | wc -l)" -ge 20 ]; }
 OUT="$T/o"
-interrupt_when INT twenty_glbs "$UE" convert "$T/many.rlb" -o "$T/o" -j 2
+interrupt_when INT twenty_glbs "$UE" convert "$T/many.rlb" -o "$T/o" -j 2 -v  # -v: a line per model
 check "convert: 20 outputs before the end" $reached yes
 check "convert: exit code after SIGINT" $rc 130
 kept=$(glb_count "$T/o")

@@ -40,3 +40,67 @@ expect_usage() {
     [ "$(cat "$T/err")" = "$want" ] && ok || bad "message: got '$(cat "$T/err")', want '$want'"
   fi
 }
+# robots_archive N ARCHIVE: the demo's objects.rlb ($T/demo, written by `unearth demo`) with ROBOT.msh
+# repeated N times (R0000.msh ...), packed by `unearth pack` from an extraction in $T/robots.
+robots_archive() {
+  if [ ! -d "$T/robots" ]; then
+    "$UE" extract "$T/demo/parkan/objects.rlb" -o "$T/robots" >/dev/null 2>&1 || bad "extract objects.rlb"
+    cp "$T/robots/manifest.json" "$T/robots.json"
+  fi
+  python3 - "$T/robots.json" "$T/robots/manifest.json" "$1" <<'PY'
+import json, sys
+src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+m = json.load(open(src))
+keep = ("name", "type_id", "attr1", "attr2", "attr3", "file")
+robot = next(e for e in m["entries"] if e["name"] == "ROBOT.msh")
+out = [{k: e[k] for k in keep} for e in m["entries"] if e["name"] != "ROBOT.msh"]
+out += [dict({k: robot[k] for k in keep}, name="R%04d.msh" % i) for i in range(n)]
+json.dump({"unearth_manifest": 1, "format": "nres", "header": {"magic": "NRes", "version": 256},
+           "entries": out}, open(dst, "w"))
+PY
+  "$UE" pack "$T/robots" -o "$2" -f >/dev/null 2>&1 || bad "pack $2"
+}
+# No temporary of any writer anywhere under $T.
+no_temporaries() {
+  local left; left=$(find "$T" -name '*.tmp-*' -o -name '*.partial-*' | head -3)
+  [ -z "$left" ] && ok || bad "$1: temporaries left: $left"
+}
+# Every .glb under $1 is whole: 'glTF', version 2, the header's length is the file's size, the
+# chunks fill it exactly and the JSON chunk parses, with a BIN chunk as long as buffer 0 says.
+glbs_complete() {
+  python3 - "$1" <<'EOF' && ok || bad "an incomplete GLB in $1"
+import json, os, struct, sys
+bad = []
+for root, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        if not f.endswith('.glb'):
+            continue
+        p = os.path.join(root, f)
+        b = open(p, 'rb').read()
+        try:
+            magic, version, length = struct.unpack_from('<4sII', b, 0)
+            assert magic == b'glTF' and version == 2 and length == len(b)
+            at, chunks = 12, []
+            while at < len(b):
+                n, kind = struct.unpack_from('<II', b, at)
+                chunks.append((kind, b[at + 8:at + 8 + n]))
+                at += 8 + n
+            assert at == len(b) and chunks[0][0] == 0x4E4F534A
+            doc = json.loads(chunks[0][1])
+            if doc.get('buffers'):
+                assert chunks[1][0] == 0x004E4942 and len(chunks[1][1]) >= doc['buffers'][0]['byteLength']
+        except Exception as e:
+            bad.append('%s: %r' % (p, e))
+print('\n'.join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# mount_tmpfs DIR OPTIONS: a tmpfs mounted at DIR with OPTIONS ("size=256k", "ro,size=64k"), as
+# root only, unmounted when the script ends; false when it cannot be (not root, no tmpfs).
+LIB_MOUNTS=()
+mount_tmpfs() {
+  [ "$(id -u)" = 0 ] && mount -t tmpfs -o "$2" tmpfs "$1" 2>/dev/null || return 1
+  LIB_MOUNTS+=("$1")
+  trap 'for m in "${LIB_MOUNTS[@]}"; do umount "$m" 2>/dev/null; done; rm -rf "$T"' EXIT
+}

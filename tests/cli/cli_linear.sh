@@ -49,10 +49,25 @@ check "summary of 250" "$(grep '^batch:' "$T/err" | sed 's/ (.*//')" \
   "batch: 250 models in 1 file: 250 converted, 0 skipped, 0 failed"
 check "outputs of 250" "$(ls "$T/o250" | wc -l)" 250
 # A model with its WEAR (either letter case) gets the table's materials: only the 84 models
-# without one (i % 3 == 0 of 0..249) are warned that it is missing.
-check "models without WEAR" "$(grep -c 'no WEAR table' "$T/err")" 84
-grep -q "R0001.msh: warning: .*no WEAR table" "$T/err" && bad "R0001 found no WEAR" || ok
+# without one (i % 3 == 0 of 0..249) are warned that it is missing. Above 10 models the warnings
+# are grouped by code after the summary (the first 3 of each), and no line names each output.
+check "grouped: models without WEAR" "$(grep -c '^warning \[msh.material.wear\] in 84 models:$' "$T/err")" 1
+check "grouped: the first three" "$(grep -c '^  .*a250.rlb:R0[0-9]*.msh: warning: .*no WEAR table' "$T/err")" 3
+check "grouped: the rest counted" "$(sed -n '/^warning \[msh.material.wear\]/,/^[^ ]/p' "$T/err" | grep -c '^  \.\.\. and 81 more (-v prints each one)$')" 1
 grep -q "R0003.msh: warning: .*no WEAR table R0003.wea" "$T/err" && ok || bad "R0003 has no WEAR: no warning"
+grep -q "R0001.msh: warning: .*no WEAR table" "$T/err" && bad "R0001 found no WEAR" || ok
+grep -q -e ' -> ' -e '^[^ ].*: warning: ' "$T/err" && bad "a line per model above 10 models: $(grep -m1 -e ' -> ' -e '^[^ ].*: warning: ' "$T/err")" || ok
+grep -q "report" "$T/err" && bad "a convert without -r speaks of a report" || ok
+# -v: each model's line and its own warnings, nothing grouped.
+expect_rc 0 "$UE" convert "$T/a250.rlb" -o "$T/o250" -f -v
+check "-v: models without WEAR" "$(grep -c '^[^ ].*: warning: .*no WEAR table' "$T/err")" 84
+check "-v: a line per model" "$(grep -c "^$T/a250.rlb:R[0-9]*\.msh -> $T/o250/R[0-9]*\.glb\$" "$T/err")" 250
+grep -q '^warning \[' "$T/err" && bad "-v grouped the warnings" || ok
+# Up to 10 models each is said: archive 10 (R0000..R0009, 4 without WEAR) names every output.
+archive 10
+expect_rc 0 "$UE" convert "$T/a10.rlb" -o "$T/o10"
+check "10 models: a line each" "$(grep -c ' -> ' "$T/err")" 10
+check "10 models: each warning" "$(grep -c '^[^ ].*: warning: .*no WEAR table' "$T/err")" 4
 expect_rc 0 "$UE" convert "$T/demo/parkan/robot.msh" -o "$T/one"
 grep -q '^batch:' "$T/err" && bad "summary for one model" || ok
 expect_rc 0 "$UE" convert "$T/demo/parkan/objects.rlb" -o "$T/one.glb"
