@@ -267,7 +267,7 @@ void batch_print_warnings(const batch_records *l) {
         size_t models = 0;
         for (size_t i = 0; i < l->count; i++) models += warned(l->items[i], codes[c], NULL, 0);
         char title[96];
-        snprintf(title, sizeof title, "warning [%s] in %zu model%s", codes[c], models, models == 1 ? "" : "s");
+        snprintf(title, sizeof title, "warning [%s] in %zu %s", codes[c], models, cli_plural(models, "model", "models"));
         print_listing(l, warned, codes[c], title, WARNINGS_SHOWN, "-v prints each one");
     }
     free((void *)codes);
