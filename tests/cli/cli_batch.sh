@@ -14,9 +14,6 @@ validate_gltf() {
 }
 # report FILE EXPR: a value of the JSON report, computed by python from the file itself
 report() { python3 -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); r=d['records']; print(eval(sys.argv[2]))" "$@"; }
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 
 expect_rc 0 "$UE" demo -o "$T/demo"
 mkdir -p "$T/d"; python3 "$HERE/damaged_files.py" "$T/demo" "$T/d" >/dev/null   # tests/cli/damaged_files.py

@@ -10,9 +10,6 @@ UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_batch_owner
 . "$HERE/cli_lib.sh"
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 # report FILE EXPR: a value of a JSON report, computed by python from the file itself
 report() { python3 -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); r=d['records']; print(eval(sys.argv[2]))" "$@"; }
 status_of() { report "$1" "[x['status'] for x in r if x['kind']=='model' and x['output']=='$2'][0]"; }

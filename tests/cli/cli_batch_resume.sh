@@ -16,9 +16,6 @@ cleanup() {
   chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"
 }
 trap cleanup EXIT
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 # report FILE EXPR: a value of a JSON report, computed by python from the file itself
 report() { python3 -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); r=d['records']; print(eval(sys.argv[2]))" "$@"; }
 outputs() { find "$1" -name '*.glb' -type f | wc -l; }

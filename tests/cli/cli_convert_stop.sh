@@ -9,9 +9,6 @@ UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_convert_stop
 . "$HERE/cli_lib.sh"
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 glbs() { find "$1" -name '*.glb' -type f 2>/dev/null | wc -l; }
 # stopped WHAT N K OUT: the ending of a stopped run of N models that wrote K: its summary and
 # its last line count exactly that, nothing else mentions the cause, nor any report.

@@ -12,9 +12,6 @@ NAME=cli_interrupt
 # Job control: a command started with & gets SIGINT as a terminal would send it (without it,
 # the shell starts background commands with SIGINT ignored, which unearth then leaves ignored).
 set -m
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 # interrupt_when SIG TEST CMD...: runs CMD in the background; once `TEST PID` succeeds the
 # process is stopped, sent SIG and continued, so the signal lands while TEST still holds. The
 # exit code goes to $rc, stderr to $T/sig.err; $reached says whether TEST held before CMD ended.

@@ -7,6 +7,9 @@ trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
 bad() { fail=$((fail+1)); echo "FAIL: $*" >&2; }
+check() { # check WHAT GOT WANT: one value against the one expected
+  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
+}
 expect_rc() { # expect_rc WANT CMD...
   local want=$1; shift
   "$@" >"$T/out" 2>"$T/err"; local rc=$?

@@ -7,9 +7,6 @@ UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_linear
 . "$HERE/cli_lib.sh"
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 
 expect_rc 0 "$UE" demo -o "$T/demo"
 expect_rc 0 "$UE" extract "$T/demo/parkan/objects.rlb" -o "$T/x"

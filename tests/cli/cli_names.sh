@@ -8,9 +8,6 @@ UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_names
 . "$HERE/cli_lib.sh"
-check() { # check WHAT GOT WANT
-  [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"
-}
 # files DIR: every file below DIR, relative, sorted by bytes, on one line
 files() { (cd "$1" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' '); }
 # case_clashes DIR: the paths below DIR (files and folders) that another path equals ignoring
