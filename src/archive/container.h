@@ -122,13 +122,11 @@ typedef struct ue_manifest_stats {
 ue_result ue_manifest_prestat_jv(const char *dir, const ue_jv *entries, const char *key,
                                  ue_manifest_stats *out);
 void ue_manifest_stats_free(ue_manifest_stats *s);
-/* ue_manifest_file_path_jv, with entry i's stat taken from `hints` when it has one. */
+/* The full path of the file a manifest entry names (`key`), and its size, without reading it;
+ * entry i's stat is taken from `hints` (may be NULL) when it has one. */
 ue_result ue_manifest_file_path_hinted_jv(const char *dir, const ue_jv *entry, const char *key,
                                           const ue_manifest_stats *hints, size_t i,
                                           char **path, uint64_t *size, ue_diag *d);
-/* The full path of the file a manifest entry names ("file"), and its size, without reading it. */
-ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
-                                   char **path, uint64_t *size, ue_diag *d);
 /* Loads the file a manifest entry names (`key`) from `dir`; `*changed` tells whether its XXH64
  * differs from the entry's recorded "xxh64" (true when none is recorded). */
 ue_result ue_manifest_load_file_jv(const char *dir, const ue_jv *entry, const char *key,

@@ -597,11 +597,6 @@ static bool hex_field(const char *s, const char *key, uint8_t *out, size_t n, si
     return true;
 }
 
-ue_result ue_manifest_file_path_jv(const char *dir, const ue_jv *entry, const char *key,
-                                   char **path_out, uint64_t *size, ue_diag *d) {
-    return file_path(dir, ue_jv_string(ue_jv_get(entry, key)), key, NULL, path_out, size, d);
-}
-
 ue_result ue_manifest_file_path_hinted_jv(const char *dir, const ue_jv *entry, const char *key,
                                           const ue_manifest_stats *hints, size_t i,
                                           char **path_out, uint64_t *size, ue_diag *d) {

@@ -111,7 +111,8 @@ void batch_names_free(batch_names *n);
 ue_result batch_names_place(batch_names *n, const char *root, const char *rel, const char *file,
                             const ue_model_found *model, const char *ext, char *out, size_t out_cap,
                             char *companion, size_t companion_cap, ue_diag *d);
-/* Reserves a name (the marker file) so no output takes it. */
+/* Reserves a name so no output takes it (the report, the marker, the staging folder; the
+ * walk's keys of files already seen). */
 ue_result batch_names_reserve(batch_names *n, const char *rel);
 bool batch_names_has(const batch_names *n, const char *rel);
 /* Removes the folders made below `root` that stayed empty (every model in them failed or was
@@ -198,8 +199,9 @@ void batch_outdir_close(batch_outdir *od, const batch_records *l, bool complete)
 /* Found nothing to convert: OUT is left as it was (a new OUT is removed again); frees od. */
 void batch_outdir_discard(batch_outdir *od);
 
-/* `convert -r`: type is "glb", "gltf" or "obj"; format_opts the --lod/--group options, each
- * given to the models whose format has it (format_opts.h). */
+/* `convert -r`: type is "glb", "gltf" or "obj"; format_opts the --lod/--group/--fps/--data
+ * options, each given to the models whose format has it, and the cache the run shares
+ * (format_opts.h). */
 int cmd_convert_batch(const cli_opts *o, const char *type, cli_format_opts *format_opts);
 
 /* ---- progress (progress.c) ---- */

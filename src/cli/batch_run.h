@@ -1,5 +1,5 @@
 /* unearth CLI — internal: the state of a running batch shared by its threads (the job queue, the
- * queue of outputs to write, the private output directory, the counters the progress bar shows). */
+ * queue of outputs to write, OUT and its marker, the counters the progress bar shows). */
 #ifndef UE_CLI_BATCH_RUN_H
 #define UE_CLI_BATCH_RUN_H
 

@@ -105,9 +105,8 @@ void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size);
 void cli_print_json(struct json_t *j);
 /* cli_print_json, or when `collect` is not NULL appended to it (a report of several files). */
 void cli_emit_json(struct json_t *j, struct json_t *collect);
-/* The --json answer of a verb that failed on `path`: {file, format, error, diagnostics}. */
-void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d);
-/* The same object, returned (a new reference) instead of printed. */
+/* The --json answer of a verb that failed on `path`, {file, format, error, diagnostics}: a new
+ * reference, for cli_emit_json. */
 struct json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d);
 
 /* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output`, or the

@@ -269,8 +269,9 @@ static int check_material_rows(const cli_opts *o) {
             cli_error("edit: --material %s: a WEAR row is a number 0..65535", o->ops[i + 1]);
             rc = EXIT_USAGE;
         } else if (r == UE_OK && row >= w.material_count) {
-            cli_error("edit: --material %zu: the WEAR table of %s has %zu row%s (0..%zu)", row, o->inputs[0],
-                      w.material_count, w.material_count == 1 ? "" : "s", w.material_count ? w.material_count - 1 : 0);
+            cli_error("edit: --material %zu: the WEAR table of %s has %zu %s (0..%zu)", row, o->inputs[0],
+                      w.material_count, cli_plural(w.material_count, "row", "rows"),
+                      w.material_count ? w.material_count - 1 : 0);
             rc = EXIT_USAGE;
         }
     }

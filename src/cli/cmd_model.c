@@ -906,7 +906,8 @@ int cmd_convert(const cli_opts *o) {
     if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
                                : o->fresh ? "--fresh" : "--resume");
-    /* Several outputs, which convert names itself when interrupted (the batch, say_interrupted). */
+    /* Several outputs, which convert names itself when interrupted (say_what_exists here and in
+     * batch.c). */
     cli_interrupt_install(o->verb, NULL);
     cli_format_opts format_opts;
     cli_format_opts_init(&format_opts, o);

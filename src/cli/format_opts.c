@@ -87,7 +87,7 @@ void cli_format_opts_report(cli_format_opts *f) {
         owners_of(g->key, owners, sizeof owners);
         ue_diag_add(&d, UE_SEV_WARNING, "convert.option.ignored", UE_NO_OFFSET, g->format->name,
                     "--%s ignored for %zu %s%s (an option of %s only)", g->key, g->models,
-                    g->format->description, g->models == 1 ? "" : "s", owners);
+                    g->format->description, cli_plural(g->models, "", "s"), owners);
     }
     cli_print_diags(&d, 0);
     ue_diag_free(&d);

@@ -174,10 +174,6 @@ void cli_emit_json(json_t *j, json_t *collect) {
     else cli_print_json(j);
 }
 
-void cli_json_failure(const char *verb, const char *path, ue_result r, const ue_diag *d) {
-    cli_print_json(cli_json_failure_new(verb, path, r, d));
-}
-
 json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d) {
     json_t *j = json_object();
     json_object_set_new(j, "file", json_string(path));

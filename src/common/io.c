@@ -1001,19 +1001,6 @@ static ue_result outdir_copy_small(ue_outdir *o, const char *rel, const ue_sourc
     return ue_outdir_write(o, rel, o->scratch, n, d);
 }
 
-ue_result ue_outdir_put(const ue_outdir *o, const char *rel, const void *data, size_t size,
-                        ue_diag *d) {
-    char full[4096];
-    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
-    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
-    int fd = open(full, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, rel, "cannot create: %s", strerror(errno));
-        return UE_ERR_IO;
-    }
-    return outdir_finish(fd, write_all(fd, data, size), rel, d);
-}
-
 ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
                          size_t n, uint64_t *hash, ue_diag *d) {
     if (!src->memory && n <= OUTDIR_SMALL) return outdir_copy_small(o, rel, src, off, n, hash, d);

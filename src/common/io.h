@@ -103,11 +103,6 @@ ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_
  * sources are copied inside the kernel, so big payloads never sit in memory. */
 ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
                          size_t n, uint64_t *hash, ue_diag *d);
-/* Writes the new file `rel` inside the temp directory, whose parent directory must exist
- * already: no shared state is touched, so several threads may put files at once (a batch
- * makes its directories first, then writes each file once, in place, without a rename). */
-ue_result ue_outdir_put(const ue_outdir *o, const char *rel, const void *data, size_t size,
-                        ue_diag *d);
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
 void ue_outdir_abort(ue_outdir *o);
 
