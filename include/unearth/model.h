@@ -31,7 +31,7 @@ typedef struct ue_model_found {
     uint8_t *data;
     size_t size;
     /* How much of `name` names the model (ue_model_title_length); 0 (a struct filled by hand):
-     * all of it. A field added after 0.1.0: the struct grew, so rebuild against this header. */
+     * all of it. A field added in 0.2.0: the struct grew, so rebuild against this header. */
     size_t title_length;
 } ue_model_found;
 
@@ -59,8 +59,7 @@ UE_API void ue_model_found_free(ue_model_found *items, size_t count);
  * all of it, and so is an NRes entry that happens to be called "model.dat": only the container
  * that made a name up (as the walk that found the model knows) passes it over. Returns
  * m->title_length, or the whole name's length when that is 0 or longer (never 0 for a
- * non-empty name). Changed after 0.1.0: it took the address alone, which cannot tell a
- * made-up "model.dat" from an entry of that name. */
+ * non-empty name). New in 0.2.0. */
 UE_API size_t ue_model_title_length(const ue_model_found *m);
 
 /* Checks the options (NULL: the format's defaults) against the model's format, then converts
