@@ -3,7 +3,6 @@
  * interrupt or a full disk keeps what is finished and the same command continues (docs/batch.md). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,26 +14,8 @@
 #include "cli/batch_run.h"
 #include "cli/format_opts.h"
 
-/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted the batch, 0 if none: no new file or model is
- * started, what is finished is kept. A lock-free atomic, so the handler may set it and every
- * thread may read it. */
-static atomic_int interrupted;
-
-/* The first signal is kept; all three go back to their default action, so a second Ctrl-C ends the
- * process at once (sigaction is async-signal-safe). */
-static void on_interrupt(int sig) {
-    int none = 0;
-    atomic_compare_exchange_strong(&interrupted, &none, sig);
-    struct sigaction dfl = {0};
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(SIGINT, &dfl, NULL);
-    sigaction(SIGTERM, &dfl, NULL);
-    sigaction(SIGHUP, &dfl, NULL);
-}
-
 /* No new file or model is started once interrupted or stopped. */
-static bool halted(batch_run *run) { return interrupted || atomic_load(&run->stopped); }
+static bool halted(batch_run *run) { return cli_interrupted() || atomic_load(&run->stopped); }
 
 void batch_stop(batch_run *run, const char *fmt, ...) {
     int expected = 0;
@@ -541,7 +522,7 @@ static int finish(batch_run *run, batch_records *records, double start, ue_resul
     if (r != UE_OK) batch_stop(run, "%s", ue_result_name(r));
     /* read once, so every part of the ending tells the same; a signal after this is too late to
      * change it (and a second one ends the process) */
-    int sig = atomic_load(&interrupted);
+    int sig = cli_interrupted();
     bool early = sig || atomic_load(&run->stopped);
     settle_records(run, records, sig);
     batch_summary s;
@@ -576,28 +557,17 @@ static int walk_inputs(const cli_opts *o, batch_records *walked) {
     return EXIT_IO;
 }
 
-/* SIGINT, SIGTERM and SIGHUP end the batch with its finished work kept; a file over RLIMIT_FSIZE is a
- * write error (EFBIG) that stops it, instead of SIGXFSZ killing the process with nothing said. */
+/* SIGINT, SIGTERM and SIGHUP end the batch with its finished work kept (src/cli/interrupt.c
+ * defers them; a second one ends the process at once); a file over RLIMIT_FSIZE stops it. */
 static int convert_batch(batch_run *run, batch_records *walked, batch_records *records) {
     double start = cli_now();
     cli_progress_begin(&run->progress, run->o->quiet);
-    struct sigaction on = {0}, ignore = {0}, before_int, before_term, before_hup, before_xfsz;
-    on.sa_handler = on_interrupt;
-    sigemptyset(&on.sa_mask);
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &on, &before_int);
-    sigaction(SIGTERM, &on, &before_term);
-    sigaction(SIGHUP, NULL, &before_hup);
-    if (before_hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &on, NULL); /* nohup: stays ignored */
-    sigaction(SIGXFSZ, &ignore, &before_xfsz);
+    cli_interrupt_defer(true);
+    cli_ignore_fsize(true);
     ue_result r = run_batch(run, walked, records);
     int rc = finish(run, records, start, r);
-    sigaction(SIGINT, &before_int, NULL);
-    sigaction(SIGTERM, &before_term, NULL);
-    sigaction(SIGHUP, &before_hup, NULL);
-    sigaction(SIGXFSZ, &before_xfsz, NULL);
+    cli_ignore_fsize(false);
+    cli_interrupt_defer(false);
     return rc;
 }
 

@@ -43,7 +43,8 @@ static void scale_text(const cli_opts *o, char *out, size_t cap) {
 }
 
 /* What makes two runs the same command: every option that changes an output's bytes or which
- * models there are (--data as its real path), the inputs as given (trailing '/' aside), and the
+ * models there are (--data as its real path), the inputs as real paths (as given when they do not
+ * resolve, ARCHIVE:ENTRY; trailing '/' aside), and the
  * version. -j, -q, -v, --report and -f change no output. Which files the inputs are is each
  * output's own line (its input's real path). */
 static void build_header(const cli_opts *o, const char *type, ue_buf *b) {
@@ -64,7 +65,9 @@ static void build_header(const cli_opts *o, const char *type, ue_buf *b) {
     batch_marker_option(b, "follow-links", o->follow_links ? "yes" : "no");
     for (size_t i = 0; i < o->input_count; i++) {
         char input[4096];
-        snprintf(input, sizeof input, "%s", o->inputs[i]);
+        char *real = realpath(o->inputs[i], NULL);
+        snprintf(input, sizeof input, "%s", real ? real : o->inputs[i]);
+        free(real);
         for (size_t n = strlen(input); n > 1 && input[n - 1] == '/';) input[--n] = 0;
         batch_marker_option(b, "input", input);
     }
@@ -368,6 +371,16 @@ const char *batch_outdir_root(const batch_outdir *od) { return od->root; }
 
 /* ---- one output ------------------------------------------------------------------------------- */
 
+/* The model's address as the marker keeps it: its file's real path, then the entry inside (":ENTRY"),
+ * so the same model is the same however its input folder was spelled ("demo", "./demo/", /abs). */
+static const char *model_address(const batch_record *model, char *buf, size_t cap) {
+    const batch_record *file = model->file;
+    size_t n = file && file->input ? strlen(file->input) : 0;
+    if (!file || !file->source.path || strncmp(model->input, file->input, n) != 0) return model->input;
+    int w = snprintf(buf, cap, "%s%s", file->source.path, model->input + n);
+    return w > 0 && (size_t)w < cap ? buf : model->input;
+}
+
 static bool same_source(const batch_source *a, const batch_source *b) {
     return a->path && b->path && !strcmp(a->path, b->path) && a->size == b->size && a->mtime_ns == b->mtime_ns;
 }
@@ -377,8 +390,9 @@ static bool same_source(const batch_source *a, const batch_source *b) {
 static bool made_from_now(const batch_outdir *od, const batch_record *model) {
     const marker_entry *e = marker_table_get(od->earlier, model->output);
     const marker_entry *side = model->companion ? marker_table_get(od->earlier, model->companion) : NULL;
+    char address[8300];
     return e && e->model && e->current && (!model->companion || (side && side->current)) &&
-           !strcmp(e->companion, model->companion ? model->companion : "") && !strcmp(e->input, model->input) &&
+           !strcmp(e->companion, model->companion ? model->companion : "") && !strcmp(e->input, model_address(model, address, sizeof address)) &&
            same_source(&e->source, &model->file->source);
 }
 
@@ -467,7 +481,9 @@ static int failed_at(int err, const char *what, char *failed, size_t cap) {
  * the process); ENAMETOOLONG for a line too long to be read back. */
 static int list_output(const batch_outdir *od, const batch_record *rec) {
     ue_buf line = {0};
-    if (!batch_marker_file_line(&line, rec->output, rec->companion, rec->input, &rec->file->source))
+    char address[8300];
+    if (!batch_marker_file_line(&line, rec->output, rec->companion, model_address(rec, address, sizeof address),
+                                &rec->file->source))
         return ENAMETOOLONG;
     return append_marker(od, &line);
 }
@@ -523,8 +539,10 @@ static bool settle_record(const batch_outdir *od, const batch_record *r, marker_
     const char *paths[2] = {r->output, r->companion};
     for (int i = 0; i < 2; i++)
         if (paths[i] && !marker_table_add(now, paths[i])) return false;
+    char address[8300];
     if (is_output(r->status))
-        return batch_marker_file_line(text, r->output, r->companion, r->input, &r->file->source) &&
+        return batch_marker_file_line(text, r->output, r->companion, model_address(r, address, sizeof address),
+                                      &r->file->source) &&
                (!r->companion || batch_marker_placed_line(text, r->companion, &r->companion_id)) &&
                batch_marker_placed_line(text, r->output, &r->output_id);
     for (int i = 0; i < 2; i++)

@@ -138,6 +138,9 @@ static int not_hidden(const struct dirent *e) { return e->d_name[0] != '.'; }
 
 static void walk_dir(walk *w, const char *path, const char *rel, int depth);
 
+/* Only the root "/" ends in a slash (tidy_root): its children are "/x", not "//x". */
+static bool ends_in_slash(const char *path) { return path[0] && path[strlen(path) - 1] == '/'; }
+
 /* Whether a directory a link leads to is also reached by real folders alone: then that path
  * is where its models land, whichever of the two comes first in byte order. */
 static bool reached_without_link(const walk *w, const struct stat *st) {
@@ -154,7 +157,7 @@ static void mark_real(walk *w, const char *path, int depth) {
     for (int i = 0; i < n; i++) {
         char child[4096];
         struct stat st;
-        int a = snprintf(child, sizeof child, "%s/%s", path, names[i]->d_name);
+        int a = snprintf(child, sizeof child, "%s%s%s", path, ends_in_slash(path) ? "" : "/", names[i]->d_name);
         bool dir_like = names[i]->d_type == DT_DIR || names[i]->d_type == DT_UNKNOWN;
         if (!w->nomem && dir_like && a > 0 && (size_t)a < sizeof child && lstat(child, &st) == 0 &&
             S_ISDIR(st.st_mode)) {
@@ -226,7 +229,7 @@ static void walk_dir(walk *w, const char *path, const char *rel, int depth) {
     }
     for (int i = 0; i < n; i++) {
         char child[4096], child_rel[4096];
-        int a = snprintf(child, sizeof child, "%s/%s", path, names[i]->d_name);
+        int a = snprintf(child, sizeof child, "%s%s%s", path, ends_in_slash(path) ? "" : "/", names[i]->d_name);
         int b = snprintf(child_rel, sizeof child_rel, "%s%s%s", rel, rel[0] ? "/" : "", names[i]->d_name);
         if (a < 0 || b < 0 || (size_t)a >= sizeof child || (size_t)b >= sizeof child_rel)
             note(w, BATCH_FILE, path, BATCH_FAILED, "path too long");
@@ -246,6 +249,18 @@ static const char *root_name(const char *root, char *buf, size_t cap) {
     const char *name = slash && slash[1] ? slash + 1 : buf;
     /* "." and ".." name no folder: the root's real name is unknown here, so "input" stands in. */
     return !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, "/") ? "input" : name;
+}
+
+/* A root as given, without repeated or trailing slashes ("demo//x/" is "demo/x", "/" stays), so
+ * no path below it is printed or recorded with a doubled slash. */
+static const char *tidy_root(const char *root, char *buf, size_t cap) {
+    if (strlen(root) >= cap) return root; /* too long to be a path: as given, its stat fails */
+    size_t n = 0;
+    for (const char *c = root; *c; c++)
+        if (!(*c == '/' && n > 0 && buf[n - 1] == '/')) buf[n++] = *c;
+    buf[n] = 0;
+    while (n > 1 && buf[n - 1] == '/') buf[--n] = 0;
+    return buf;
 }
 
 /* A root named on the command line is followed even when it is a link: the user chose it. */
@@ -285,7 +300,10 @@ ue_result batch_walk(const char *const *roots, size_t root_count, bool follow_li
     walk w = {follow_links, batch_names_new(), follow_links ? batch_names_new() : NULL, out, false};
     w.nomem = !w.seen || (follow_links && !w.real);
     for (size_t i = 0; i < root_count && !w.nomem && follow_links; i++) mark_roots(&w, roots[i]);
-    for (size_t i = 0; i < root_count && !w.nomem; i++) walk_root(&w, roots[i], root_count > 1);
+    for (size_t i = 0; i < root_count && !w.nomem; i++) {
+        char root[4096];
+        walk_root(&w, tidy_root(roots[i], root, sizeof root), root_count > 1);
+    }
     batch_names_free(w.seen);
     if (w.real) batch_names_free(w.real);
     return w.nomem ? UE_ERR_NOMEM : UE_OK;

@@ -53,12 +53,16 @@ typedef struct cli_opts {
  * `output` (NULL: none, or several that the verb reports itself) is complete, left as it was
  * or not written, and the exit code is 128 + N (130 for SIGINT). */
 void cli_interrupt_install(const char *verb, const char *output);
-/* While deferring, a signal is only recorded (cli_interrupted returns it, 0 if none): a verb
- * that stops between steps by itself (convert of several models) keeps what it finished. */
+/* While deferring, a first signal is only recorded (cli_interrupted returns it, 0 if none): a verb
+ * that stops between steps by itself (convert of several models, the -r batch) keeps what it
+ * finished. A second signal ends the process at once, temporaries removed, exit 128 + N. */
 void cli_interrupt_defer(bool defer);
 int cli_interrupted(void);
 /* "SIGINT", "SIGTERM" or "SIGHUP". */
 const char *cli_signal_name(int sig);
+/* Ignores SIGXFSZ (true) or puts back what was before (false): a file over RLIMIT_FSIZE is then
+ * a write error (EFBIG) that stops the verb with a message. */
+void cli_ignore_fsize(bool ignore);
 
 /* ---- reporting (src/cli/report.c) ---- */
 int cli_exit_code(ue_result r);

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -852,16 +851,12 @@ static void free_jobs(job_list *jobs) {
     batch_records_free(&jobs->records);
 }
 
-/* The jobs run with SIGXFSZ ignored, as in the batch: an output over RLIMIT_FSIZE is a write
- * error (EFBIG) that stops the run, not a signal that kills the process with nothing said. */
+/* The jobs run with SIGXFSZ ignored, as in the batch (cli_ignore_fsize). */
 static const job *run_jobs_fsize_checked(const cli_opts *o, bool into_dir, cli_format_opts *format_opts,
                                          job_list *jobs) {
-    struct sigaction ignore = {0}, before;
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGXFSZ, &ignore, &before);
+    cli_ignore_fsize(true);
     const job *stop = run_jobs(o, into_dir, format_opts, jobs);
-    sigaction(SIGXFSZ, &before, NULL);
+    cli_ignore_fsize(false);
     return stop;
 }
 

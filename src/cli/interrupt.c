@@ -127,18 +127,23 @@ static const char *output_state(void) {
     return exists && !same ? " is complete" : output_existed ? " is left as it was" : " was not written";
 }
 
+/* A deferring verb only records the first signal and stops by itself between steps; a second
+ * one (the user insisting) ends the process at once, like any signal of a verb that does not
+ * defer: the same cleanup, the same exit code. */
 static void on_signal(int sig) {
-    if (deferring) {
-        if (!deferred_signal) deferred_signal = sig;
+    if (deferring && !deferred_signal) {
+        deferred_signal = sig;
         return;
     }
     remove_temporaries();
     say("unearth: ");
     say(verb_name);
-    say(": interrupted (");
+    say(deferring ? ": interrupted again (" : ": interrupted (");
     say(cli_signal_name(sig));
     say(")");
-    if (output_name) {
+    if (deferring) {
+        say("; stopped at once, outputs finished so far are kept");
+    } else if (output_name) {
         say("; ");
         say(output_name);
         say(output_state());
@@ -169,3 +174,20 @@ void cli_interrupt_install(const char *verb, const char *output) {
 void cli_interrupt_defer(bool defer) { deferring = defer; }
 
 int cli_interrupted(void) { return deferred_signal; }
+
+/* While ignored, an output over RLIMIT_FSIZE is a write error (EFBIG) that stops the verb with a
+ * message, not SIGXFSZ killing the process with nothing said. */
+void cli_ignore_fsize(bool ignore) {
+    static struct sigaction before;
+    static bool ignoring;
+    if (ignore == ignoring) return;
+    if (ignore) {
+        struct sigaction ign = {0};
+        ign.sa_handler = SIG_IGN;
+        sigemptyset(&ign.sa_mask);
+        sigaction(SIGXFSZ, &ign, &before);
+    } else {
+        sigaction(SIGXFSZ, &before, NULL);
+    }
+    ignoring = ignore;
+}

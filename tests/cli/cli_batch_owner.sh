@@ -109,16 +109,26 @@ expect_rc 0 "$UE" edit "$ROBOT" -o "$T/other.msh" --scale 2   # another model (a
 cp "$T/other.msh" "$S4/robot.msh"; touch -d '2 hours ago' "$S4/robot.msh"   # ...older than the output
 expect_rc 0 "$UE" convert -r "$S4" -o "$O4"
 grep -q "^batch: 1 model in 1 file: 1 converted, 0 skipped" "$T/err" && ok || bad "a replaced, older input was kept: $(cat "$T/err")"
-# the same relative input from another folder is another file
+# the same relative input from another folder is another folder: another command, refused
 mkdir -p "$T/cwd1/in" "$T/cwd2/in"; cp "$ROBOT" "$T/cwd1/in/m.msh"; cp "$ROBOT" "$T/cwd2/in/m.msh"
 touch -d '1 hour ago' "$T/cwd1/in/m.msh"; touch -d '2 hours ago' "$T/cwd2/in/m.msh"
 (cd "$T/cwd1" && "$UE" convert -r in -o "$T/o5") >/dev/null 2>&1; check "relative input: first run" $? 0
-(cd "$T/cwd2" && "$UE" convert -r in -o "$T/o5") >/dev/null 2>"$T/err"; check "relative input: second run" $? 0
-grep -q "^batch: 1 model in 1 file: 1 converted, 0 skipped" "$T/err" && ok || bad "another folder's input was kept: $(cat "$T/err")"
+(cd "$T/cwd2" && "$UE" convert -r in -o "$T/o5") >/dev/null 2>"$T/err"; check "relative input elsewhere: refused" $? 2
+grep -q "differing in: inputs;" "$T/err" && ok || bad "another folder's input: $(cat "$T/err")"
+# the same folder however it is spelled is the same command: everything kept, no doubled slash
+# CWD SPELLING pairs: a trailing slash, ./, the absolute path, and from another folder (with //)
+set -- "$T/cwd1" in/ "$T/cwd1" ./in "$T/cwd1" "$T/cwd1/in" "$T/cwd2" ../cwd1//in//
+while [ $# -gt 0 ]; do
+  (cd "$1" && "$UE" convert -r "$2" -o "$T/o5" -v) >/dev/null 2>"$T/err"; check "spelling $2: exit code" $? 0
+  grep -q "^batch: 1 model in 1 file: 0 converted, 1 kept, 0 skipped" "$T/err" && ok || bad "spelling $2: $(cat "$T/err")"
+  grep -q "//" "$T/err" && bad "spelling $2: doubled slash printed: $(cat "$T/err")" || ok
+  shift 2
+done
+grep -q "//" "$T/o5/unearth-batch.marker" && bad "doubled slash in the marker" || ok
 # --data is recorded as its real path: ./data from another folder is another command
 mkdir -p "$T/cwd1/data" "$T/cwd2/data"
-(cd "$T/cwd1" && "$UE" convert -r in -o "$T/o6" --data ./data) >/dev/null 2>&1; check "--data: first run" $? 0
-(cd "$T/cwd2" && "$UE" convert -r in -o "$T/o6" --data ./data) >/dev/null 2>"$T/err"; check "--data elsewhere: refused" $? 2
+(cd "$T/cwd1" && "$UE" convert -r "$T/cwd1/in" -o "$T/o6" --data ./data) >/dev/null 2>&1; check "--data: first run" $? 0
+(cd "$T/cwd2" && "$UE" convert -r "$T/cwd1/in" -o "$T/o6" --data ./data) >/dev/null 2>"$T/err"; check "--data elsewhere: refused" $? 2
 grep -q "differing in: data;" "$T/err" && ok || bad "--data message: $(cat "$T/err")"
 
 # ---- One batch per OUTDIR at a time: a second is refused at once and touches nothing. ----

@@ -16,6 +16,9 @@ cleanup() {
   chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"
 }
 trap cleanup EXIT
+# Job control: a command started with & gets SIGINT as a terminal would send it (without it,
+# the shell starts background commands with SIGINT ignored, which unearth then leaves ignored).
+set -m
 # report FILE EXPR: a value of a JSON report, computed by python from the file itself
 report() { python3 -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); r=d['records']; print(eval(sys.argv[2]))" "$@"; }
 outputs() { find "$1" -name '*.glb' -type f | wc -l; }
@@ -83,6 +86,23 @@ node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/batch.schema.json
   && ok || bad "interrupted report does not match docs/schema/batch.schema.json"
 [ ! -e "$O/unearth-batch.partial" ] && ok || bad "the staging folder was left in OUT"
 snapshot "$O" > "$T/snap1"
+
+# A second SIGINT ends the batch at once, as it ends every verb: temporaries removed, exit 130.
+O2="$T/o-twice"
+touch "$T/stamp"
+"$UE" convert -r "$B" -o "$O2" -j 2 >/dev/null 2>"$T/twice.err" &
+pid=$!
+for _ in $(seq 1 3000); do
+  [ "$(find "$O2" -name '*.glb' -newer "$T/stamp" 2>/dev/null | wc -l)" -ge 20 ] && break
+  kill -0 $pid 2>/dev/null || break; sleep 0.01
+done
+# two signals sent at once may arrive as one: SIGINT again every few ms until the process ends
+for _ in $(seq 1 400); do kill -INT $pid 2>/dev/null || break; sleep 0.005; done
+wait $pid; rc=$?
+check "exit code after a second SIGINT" $rc 130
+grep -q "^unearth: convert: interrupted again (SIGINT); stopped at once" "$T/twice.err" && ok \
+  || bad "second SIGINT line: $(cat "$T/twice.err")"
+check "temporaries after a second SIGINT" "$(find "$O2" -name '*.tmp-*' -o -name '*.partial-*' | wc -l)" 0
 
 # The same command continues: the rest is converted, nothing kept is rewritten.
 expect_rc 0 "$UE" convert -r "$B" -o "$O" -j 2 --report "$T/r.json"
