@@ -127,8 +127,10 @@ int cli_refuse_existing(const char *verb, const char *output, bool force);
  * ENTRY fits its names (0 when there is no --into; else an exit code). */
 int cli_into_check(const char *verb, const cli_opts *o);
 /* The model into a copy of the archive (ue_archive_put: replaced in place or added last), which
- * must validate strictly, written to -o; *added tells which. Returns an exit code. */
-int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added);
+ * must validate strictly, written to -o; *added tells which, `written` the entry as the copy
+ * names it ("ARCHIVE:ROBOT.msh" for ":robot.msh" or ":#6"). Returns an exit code. */
+int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
+                   char *written, size_t written_cap);
 /* Makes the directories `path` will live in, as convert, extract and pack do for theirs; called
  * once the bytes are ready, so a refused run leaves no empty folder behind. */
 ue_result cli_make_parent_dirs(const char *path, ue_diag *d);

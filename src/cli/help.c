@@ -91,9 +91,9 @@ static const cli_option_def option_table[] = {
      "other byte is kept (default: a new model)"},
     {OPT_INTO, NULL, "--into", 1, "ARCHIVE:ENTRY", NO_RANGE, NULL,
      "put the model into a copy of the NRes or RsLi ARCHIVE as ENTRY\n"
-     "(replaced where it is, or added last when absent); -o names the new\n"
-     "archive, with ARCHIVE's extension, .rlb or .lib (default: -o is the\n"
-     "model file)"},
+     "(replaced where it is, or added last when absent; #N replaces entry N);\n"
+     "-o names the new archive, with ARCHIVE's extension, .rlb or .lib\n"
+     "(default: -o is the model file)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
