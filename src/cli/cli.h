@@ -72,6 +72,13 @@ void cli_print_diags(const ue_diag *d, size_t limit);
 void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit);
 /* `one` when n is 1, else `many`: "1 file", "2 files", "0 entries". */
 const char *cli_plural(size_t n, const char *one, const char *many);
+/* Whether item i of a list belongs to a listing; when `line` is not NULL, its line too. */
+typedef bool (*cli_listed_fn)(size_t i, const void *arg, char *line, size_t cap);
+/* One listing on stderr: "TITLE:", the first `most` of the `count` items `listed` takes, then
+ * "... and N more (REST_IN)" (REST_IN may be NULL). The grouped warnings of a batch and of
+ * textures, and the reasons of a batch's summary, are printed by this. */
+void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, const char *title,
+                       size_t most, const char *rest_in);
 /* Drops repeats of a diagnostic already in the list (one line per problem). */
 void cli_diag_dedupe(ue_diag *d);
 /* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */

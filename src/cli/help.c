@@ -232,8 +232,9 @@ static const cli_verb_def verb_table[] = {
      "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png); a name taken,\n"
      "in any letter case, gets ~2, ~3 as convert's do. A model without\n"
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
-     "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are a note,\n"
-     "not damage: every texture found is written and the exit code is 0.\n"
+     "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are not\n"
+     "damage: listed once per kind (the first models; -v all), every texture found is written\n"
+     "and the exit code is 0; when none at all was found, that is the error above.\n"
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"
      "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
