@@ -514,16 +514,42 @@ static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) 
     return r;
 }
 
-/* The last line of "pack never writes an archive its own strict reading rejects": each format
- * checks the keys it reads and names them; whatever a manifest says that those checks miss is
- * caught here, on the packed bytes, before anything is put in place. */
+static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budget);
+
+/* The packed bytes as an archive of format `ops`, read where they lie (the source outlives it). */
+static ue_result open_packed(const ue_container_ops *ops, const ue_source *packed,
+                             ue_archive **out, ue_diag *d) {
+    *out = NULL;
+    ue_archive *a = calloc(1, sizeof *a);
+    if (!a) return UE_ERR_NOMEM;
+    a->ops = ops;
+    a->src = *packed;
+    a->mode = UE_MODE_STRICT;
+    a->root_size = packed->size;
+    snprintf(a->display, sizeof a->display, "packed %s", ops->name);
+    a->title_length = strlen(a->display);
+    ue_result r = ops->open(&a->src, UE_MODE_STRICT, &a->state, d);
+    if (r != UE_OK) {
+        ue_archive_close(a);
+        return r;
+    }
+    *out = a;
+    return UE_OK;
+}
+
+/* The last line of "pack never writes an archive its own strict validation rejects": each
+ * format checks the keys it reads and names them; whatever a manifest says that those checks
+ * miss is caught here, on the packed bytes, before anything is put in place. The check is
+ * ue_archive_validate's in strict mode (container, typed entries, nested containers), the one
+ * `--into` runs on its copy; the models inside are `validate`'s business. */
 static ue_result check_packed(const ue_container_ops *ops, const ue_source *packed,
                               const ue_jv *manifest, ue_diag *d) {
     ue_diag why = {0};
-    void *state = NULL;
-    ue_result r = ops->open(packed, UE_MODE_STRICT, &state, &why);
-    if (r == UE_OK && ops->check_packed_keys) ops->check_packed_keys(state, manifest, d);
-    if (state) ops->close(state);
+    ue_archive *a = NULL;
+    ue_result r = open_packed(ops, packed, &a, &why);
+    if (r == UE_OK && ops->check_packed_keys) ops->check_packed_keys(a->state, manifest, d);
+    if (r == UE_OK) r = ue_archive_validate(a, &why);
+    ue_archive_close(a);
     if (r == UE_OK) {
         ue_diag_free(&why);
         return UE_OK;

@@ -197,20 +197,22 @@ enum { REASONS_SHOWN = 5, WARNINGS_SHOWN = 3 };
 /* Whether record `r` belongs to a listing; when `line` is not NULL, its line too. */
 typedef bool (*listing_fn)(const batch_record *r, const void *arg, char *line, size_t cap);
 
-/* One listing of the summary: the title, the first `most` lines, and how many more (with
- * where they all are, when somewhere). Every listing of the summary is printed by this. */
+typedef struct record_listing {
+    const batch_records *l;
+    listing_fn listed;
+    const void *arg;
+} record_listing;
+
+static bool record_listed(size_t i, const void *arg, char *line, size_t cap) {
+    const record_listing *rl = arg;
+    return rl->listed(rl->l->items[i], rl->arg, line, cap);
+}
+
+/* One listing of the summary (cli_print_listing over the records). */
 static void print_listing(const batch_records *l, listing_fn listed, const void *arg, const char *title,
                           size_t most, const char *rest_in) {
-    size_t shown = 0, total = 0;
-    char line[1024];
-    for (size_t i = 0; i < l->count; i++) {
-        if (!listed(l->items[i], arg, shown < most ? line : NULL, sizeof line)) continue;
-        if (total++ == 0) fprintf(stderr, "%s:\n", title);
-        if (shown < most) fprintf(stderr, "  %s\n", line), shown++;
-    }
-    if (total > shown)
-        fprintf(stderr, "  ... and %zu more%s%s%s\n", total - shown, rest_in ? " (" : "", rest_in ? rest_in : "",
-                rest_in ? ")" : "");
+    record_listing rl = {l, listed, arg};
+    cli_print_listing(l->count, record_listed, &rl, title, most, rest_in);
 }
 
 static bool has_status(const batch_record *r, const void *status, char *line, size_t cap) {

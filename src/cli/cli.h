@@ -76,6 +76,13 @@ void cli_print_diags(const ue_diag *d, size_t limit);
 void cli_print_diags_as(const char *prefix, const ue_diag *d, size_t limit);
 /* `one` when n is 1, else `many`: "1 file", "2 files", "0 entries". */
 const char *cli_plural(size_t n, const char *one, const char *many);
+/* Whether item i of a list belongs to a listing; when `line` is not NULL, its line too. */
+typedef bool (*cli_listed_fn)(size_t i, const void *arg, char *line, size_t cap);
+/* One listing on stderr: "TITLE:", the first `most` of the `count` items `listed` takes, then
+ * "... and N more (REST_IN)" (REST_IN may be NULL). The grouped warnings of a batch and of
+ * textures, and the reasons of a batch's summary, are printed by this. */
+void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, const char *title,
+                       size_t most, const char *rest_in);
 /* Drops repeats of a diagnostic already in the list (one line per problem). */
 void cli_diag_dedupe(ue_diag *d);
 /* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */
@@ -130,8 +137,10 @@ int cli_refuse_existing(const char *verb, const char *output, bool force);
  * ENTRY fits its names (0 when there is no --into; else an exit code). */
 int cli_into_check(const char *verb, const cli_opts *o);
 /* The model into a copy of the archive (ue_archive_put: replaced in place or added last), which
- * must validate strictly, written to -o; *added tells which. Returns an exit code. */
-int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added);
+ * must validate strictly, written to -o; *added tells which, `written` the entry as the copy
+ * names it ("ARCHIVE:ROBOT.msh" for ":robot.msh" or ":#6"). Returns an exit code. */
+int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
+                   char *written, size_t written_cap);
 /* Makes the directories `path` will live in, as convert, extract and pack do for theirs; called
  * once the bytes are ready, so a refused run leaves no empty folder behind. */
 ue_result cli_make_parent_dirs(const char *path, ue_diag *d);

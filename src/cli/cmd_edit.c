@@ -320,8 +320,9 @@ static ue_result build_checked(ue_msh *m, ue_buf *out, ue_diag *d) {
 static int write_result(const cli_opts *o, const ue_buf *model, ue_diag *d) {
     if (o->into) {
         bool added = false;
-        int rc = cli_into_write("edit", o, model, &added);
-        if (!rc) fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", o->into, model->size, o->output);
+        char written[4400];
+        int rc = cli_into_write("edit", o, model, &added, written, sizeof written);
+        if (!rc) fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", written, model->size, o->output);
         return rc;
     }
     ue_result r = ue_file_write_atomic(o->output, model->data, model->size, o->force, d);

@@ -157,7 +157,8 @@ int cmd_import(const cli_opts *o) {
     if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
     if (!rc && d.count) cli_print_diags_as(in, &d, 50); /* the glTF's warnings, once, under its name */
     ue_diag_free(&d);
-    if (!rc && o->into) rc = cli_into_write("import", o, &model, &added);
+    char written[4400] = "";
+    if (!rc && o->into) rc = cli_into_write("import", o, &model, &added, written, sizeof written);
     else if (!rc) {
         r = cli_make_parent_dirs(o->output, &d);
         if (r == UE_OK) r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
@@ -166,7 +167,7 @@ int cmd_import(const cli_opts *o) {
     /* What was written is no error: -q leaves it out, as it leaves out warnings. */
     bool tell = !rc && cli_shows(UE_SEV_WARNING);
     if (tell && o->into)
-        fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", o->into, model.size, o->output);
+        fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", written, model.size, o->output);
     else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
     if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");

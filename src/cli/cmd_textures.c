@@ -97,6 +97,7 @@ typedef struct run {
     out_names names;
     size_t written, dropped;
     size_t materials_missing; /* models whose materials were not found: noted, not damage */
+    ue_diag missing; /* what was not found: a line per model and code, the model as its path */
     ue_buf listing; /* "DIR/FILE\tWxH" lines, printed once the directory is in place */
     ue_diag d;
 } run;
@@ -151,6 +152,25 @@ static void sort_warnings(const ue_diag *d, size_t *not_found, size_t *damage) {
         if (d->items[i].severity == UE_SEV_WARNING) ++*(is_not_found(d->items[i].code) ? not_found : damage);
 }
 
+/* Prints one model's diagnostics, except what was not found: the first of each code is kept in
+ * r->missing, printed grouped once every model is done (500 models, not 1,000 lines). */
+static void print_model_diags(run *r, const ue_model_found *m, const ue_diag *d) {
+    ue_diag shown = {0};
+    for (size_t i = 0; i < d->count; i++) {
+        const ue_diag_item *it = &d->items[i];
+        if (it->severity != UE_SEV_WARNING || !is_not_found(it->code)) {
+            ue_diag_add(&shown, it->severity, it->code, it->offset, it->path, "%s", it->message);
+            continue;
+        }
+        size_t k = 0;
+        for (; k < i && strcmp(d->items[k].code, it->code); k++) {}
+        if (k < i) continue;
+        ue_diag_add(&r->missing, UE_SEV_WARNING, it->code, UE_NO_OFFSET, m->name, "%s", it->message);
+    }
+    cli_print_diags_as(m->name, &shown, 20);
+    ue_diag_free(&shown);
+}
+
 /* One model's images (its format's own, or the textures of its scene: docs/models.md): a model
  * that has none is passed over; one that fails is an error (strict: the run stops) or is
  * dropped and counted (tolerant). Materials that are not found are a note, not damage. */
@@ -159,7 +179,7 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
     ue_model_images imgs = {0};
     ue_diag d = {0};
     ue_result res = ue_model_images_get(m, r->o->mode, r->o->mips, &imgs, &d);
-    cli_print_diags_as(m->name, &d, 20);
+    print_model_diags(r, m, &d);
     size_t not_found, damage;
     sort_warnings(&d, &not_found, &damage);
     ue_diag_free(&d);
@@ -167,9 +187,6 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
     if (res == UE_OK && damage) {
         fprintf(stderr, "%s: damaged: textures written from what is intact\n", m->name);
         r->dropped++;
-    } else if (res == UE_OK && not_found && cli_shows(UE_SEV_WARNING)) {
-        fprintf(stderr, "%s: note: materials not found (above, with where they were looked for); %s\n",
-                m->name, imgs.count ? "the textures that were found are written" : "no texture to write");
     }
     if (res == UE_OK && not_found) r->materials_missing++;
     if (res == UE_OK) res = write_images(r, m, &imgs);
@@ -180,6 +197,39 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
     }
     ue_model_images_free(&imgs);
     return res;
+}
+
+typedef struct missing_listing {
+    const ue_diag *missing;
+    const char *code;
+} missing_listing;
+
+static bool missing_of_code(size_t i, const void *arg, char *line, size_t cap) {
+    const missing_listing *ml = arg;
+    const ue_diag_item *it = &ml->missing->items[i];
+    if (strcmp(it->code, ml->code)) return false;
+    if (line) snprintf(line, cap, "%s: %s", it->path, it->message);
+    return true;
+}
+
+/* What was not found, per code as a multi-model convert groups its warnings: a title with the
+ * number of models, the first few (-v: all), and how many more. */
+static void print_missing(const run *r) {
+    if (!cli_shows(UE_SEV_WARNING)) return;
+    const ue_diag *m = &r->missing;
+    for (size_t i = 0; i < m->count; i++) {
+        size_t first = 0;
+        for (; first < i && strcmp(m->items[first].code, m->items[i].code); first++) {}
+        if (first < i) continue; /* the code was listed */
+        size_t models = 0;
+        for (size_t k = i; k < m->count; k++) models += !strcmp(m->items[k].code, m->items[i].code);
+        char title[128];
+        snprintf(title, sizeof title, "not found [%s] for %zu %s", m->items[i].code, models,
+                 cli_plural(models, "model", "models"));
+        missing_listing ml = {m, m->items[i].code};
+        cli_print_listing(m->count, missing_of_code, &ml, title, cli_shows(UE_SEV_INFO) ? SIZE_MAX : 3,
+                          cli_shows(UE_SEV_INFO) ? NULL : "-v prints each one");
+    }
 }
 
 /* A model format has geometry or images; a DAT without a model root has neither. */
@@ -217,11 +267,13 @@ static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
                                    &owner_state};
     ue_result res = ue_outdir_begin(&r->dir, r->o->output, r->o->force, &owner, &r->d);
     for (size_t i = 0; res == UE_OK && i < count; i++) res = model_textures(r, &found[i]);
-    /* Nothing found because materials are elsewhere is no damage: an empty output says so. */
+    /* No texture at all: nothing is written, whether materials were not found or none exist. */
     if (res == UE_OK && r->written == 0 && r->materials_missing) {
-        if (cli_shows(UE_SEV_WARNING))
-            fprintf(stderr, "%s: no texture found (the materials of %zu model%s were not found); %s is empty\n",
-                    r->o->inputs[0], r->materials_missing, r->materials_missing == 1 ? "" : "s", r->o->output);
+        ue_diag_add(&r->d, UE_SEV_ERROR, "textures.none", UE_NO_OFFSET, r->o->inputs[0],
+                    "no texture found: the materials of %zu %s were not found (%s%s); nothing written",
+                    r->materials_missing, cli_plural(r->materials_missing, "model", "models"),
+                    r->missing.count ? "the first: " : "", r->missing.count ? r->missing.items[0].message : "");
+        res = UE_ERR_INVALID;
     } else if (res == UE_OK && r->written == 0) {
         say_no_texture(r, found, count);
         res = UE_ERR_INVALID;
@@ -249,7 +301,13 @@ int cmd_textures(const cli_opts *o) {
     }
     if (res == UE_OK) res = textures_of(&r, found, count);
     if (res == UE_OK && r.listing.size) fwrite(r.listing.data, 1, r.listing.size, stdout);
+    print_missing(&r);
     cli_print_diags_as(in, &r.d, 20);
+    if (res == UE_OK && r.materials_missing && cli_shows(UE_SEV_WARNING))
+        fprintf(stderr, "%s: note: the materials of %zu %s were not found (listed above); the "
+                "textures that were found are written (%zu PNG %s)\n", in, r.materials_missing,
+                cli_plural(r.materials_missing, "model", "models"), r.written,
+                cli_plural(r.written, "file", "files"));
     if (res != UE_OK) cli_error("textures: %s: nothing written (%s)", in, ue_result_name(res));
     else if (r.dropped)
         cli_error("textures: %zu model%s damaged or left out (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");
@@ -257,6 +315,7 @@ int cmd_textures(const cli_opts *o) {
     out_names_free(&r.names);
     ue_buf_free(&r.listing);
     ue_diag_free(&r.d);
+    ue_diag_free(&r.missing);
     if (res != UE_OK) return cli_exit_code(res);
     return r.dropped ? EXIT_INVALID : EXIT_OK_;
 }

@@ -91,9 +91,9 @@ static const cli_option_def option_table[] = {
      "other byte is kept (default: a new model)"},
     {OPT_INTO, NULL, "--into", 1, "ARCHIVE:ENTRY", NO_RANGE, NULL,
      "put the model into a copy of the NRes or RsLi ARCHIVE as ENTRY\n"
-     "(replaced where it is, or added last when absent); -o names the new\n"
-     "archive, with ARCHIVE's extension, .rlb or .lib (default: -o is the\n"
-     "model file)"},
+     "(replaced where it is, or added last when absent; #N replaces entry N);\n"
+     "-o names the new archive, with ARCHIVE's extension, .rlb or .lib\n"
+     "(default: -o is the model file)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -232,8 +232,9 @@ static const cli_verb_def verb_table[] = {
      "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png); a name taken,\n"
      "in any letter case, gets ~2, ~3 as convert's do. A model without\n"
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
-     "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are a note,\n"
-     "not damage: every texture found is written and the exit code is 0.\n"
+     "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are not\n"
+     "damage: listed once per kind (the first models; -v all), every texture found is written\n"
+     "and the exit code is 0; when none at all was found, that is the error above.\n"
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"
      "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},

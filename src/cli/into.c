@@ -137,15 +137,56 @@ static ue_result check_archive(const cli_opts *o, const ue_buf *b, ue_diag *d) {
     return r;
 }
 
+/* "#N" and nothing else: ENTRY addresses entry N by index, as everywhere else. */
+static bool is_index_address(const char *entry) {
+    if (entry[0] != '#' || !entry[1]) return false;
+    for (const char *p = entry + 1; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    return true;
+}
+
+/* ENTRY as the archive names it, in `name`: an entry found by the engine's lookup or by "#N"
+ * gives its own name (ue_archive_put replaces it by that name), an absent one is added under
+ * ENTRY. "#N" past the last entry, or naming an entry whose name an earlier one shares (put
+ * would replace that one), is refused. */
+static ue_result resolve_entry(const ue_archive *a, const char *entry,
+                               char *name, size_t cap, ue_diag *d) {
+    size_t index, first;
+    if (ue_archive_find(a, entry, &index) != UE_OK) {
+        if (is_index_address(entry)) {
+            size_t n = ue_archive_count(a);
+            char range[64] = "";
+            if (n) snprintf(range, sizeof range, " (#0 to #%zu)", n - 1);
+            ue_diag_add(d, UE_SEV_ERROR, "into.index", UE_NO_OFFSET, entry,
+                        "--into addresses entry %s, but the archive has %zu entries%s; give an "
+                        "entry that is there, or a name to add one", entry + 1, n, range);
+            return UE_ERR_USAGE;
+        }
+        snprintf(name, cap, "%s", entry);
+        return UE_OK;
+    }
+    ue_entry_info info;
+    ue_archive_entry(a, index, &info);
+    if (ue_archive_find(a, info.name, &first) == UE_OK && first != index) {
+        ue_diag_add(d, UE_SEV_ERROR, "into.index", UE_NO_OFFSET, entry,
+                    "entry %zu shares its name \"%s\" with entry %zu, which --into would replace "
+                    "instead", index, info.name, first);
+        return UE_ERR_USAGE;
+    }
+    snprintf(name, cap, "%s", info.name);
+    return UE_OK;
+}
+
 /* The archive step's diagnostics go to `d`, the copy's check's to `copy`; *refused tells that
- * the copy was made and failed its check. */
+ * the copy was made and failed its check; `name` the entry as the copy names it. */
 static ue_result put_and_write(const cli_opts *o, const char *archive, const char *entry,
-                               const ue_buf *model, bool *added, ue_diag *d, ue_diag *copy,
-                               bool *refused) {
+                               const ue_buf *model, bool *added, char name[static 256],
+                               ue_diag *d, ue_diag *copy, bool *refused) {
     ue_archive *a = NULL;
     ue_buf out = {0};
     ue_result r = ue_archive_open(archive, UE_MODE_STRICT, &a, d);
-    if (r == UE_OK) r = ue_archive_put(a, entry, model->data, model->size, &out, added, d);
+    if (r == UE_OK) r = resolve_entry(a, entry, name, 256, d);
+    if (r == UE_OK) r = ue_archive_put(a, name, model->data, model->size, &out, added, d);
     ue_archive_close(a);
     if (r == UE_OK && check_archive(o, &out, copy) != UE_OK) {
         *refused = true;
@@ -166,15 +207,17 @@ static void say_copy_refused(const char *verb, const cli_opts *o, ue_diag *copy)
               "is written", verb, o->output);
 }
 
-int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added) {
-    char archive[4096];
+int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
+                   char *written, size_t written_cap) {
+    char archive[4096], name[256] = "";
     const char *entry = NULL;
     int rc = split_into(verb, o->into, archive, sizeof archive, &entry);
     if (rc) return rc;
     /* Its own diagnostics: what the model step said is not repeated under the archive's name. */
     ue_diag d = {0}, copy = {0};
     bool copy_refused = false;
-    ue_result r = put_and_write(o, archive, entry, model, added, &d, &copy, &copy_refused);
+    ue_result r = put_and_write(o, archive, entry, model, added, name, &d, &copy, &copy_refused);
+    snprintf(written, written_cap, "%s:%s", archive, name);
     if (!copy_refused) ue_diag_append(&d, &copy, UE_SEV_INFO);
     cli_diag_dedupe(&d);
     if (d.count) cli_print_diags_as(r == UE_OK ? o->into : archive, &d, 50);

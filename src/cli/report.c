@@ -69,6 +69,20 @@ void cli_print_diags(const ue_diag *d, size_t limit) { cli_print_diags_as(NULL, 
 
 const char *cli_plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
+void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, const char *title,
+                       size_t most, const char *rest_in) {
+    size_t shown = 0, total = 0;
+    char line[1024];
+    for (size_t i = 0; i < count; i++) {
+        if (!listed(i, arg, shown < most ? line : NULL, sizeof line)) continue;
+        if (total++ == 0) fprintf(stderr, "%s:\n", title);
+        if (shown < most) fprintf(stderr, "  %s\n", line), shown++;
+    }
+    if (total > shown)
+        fprintf(stderr, "  ... and %zu more%s%s%s\n", total - shown, rest_in ? " (" : "", rest_in ? rest_in : "",
+                rest_in ? ")" : "");
+}
+
 json_t *cli_diags_json(const ue_diag *d) {
     static const char *const sev[] = {"info", "warning", "error"};
     json_t *arr = json_array();

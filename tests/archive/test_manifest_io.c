@@ -83,7 +83,7 @@ static void writer_prints_what_jansson_printed(void) {
 static void build_nres(ue_buf *out) {
     ue_nres n;
     ue_nres_init(&n);
-    REQUIRE(ue_nres_add(&n, 0x6D786554, 1, 2, 3, "q\"b\\s.txt", "hello", 5) == UE_OK);
+    REQUIRE(ue_nres_add(&n, 0x74786574 /* "text": no type unearth checks */, 1, 2, 3, "q\"b\\s.txt", "hello", 5) == UE_OK);
     REQUIRE(ue_nres_add(&n, 7, 0, 0, 0, "\xD0\xCE\xC1\xCE\xD2.msh", "robot!", 6) == UE_OK);
     REQUIRE(ue_nres_add(&n, 8, 4294967295u, 0, 0, "ctl\x01.bin", "", 0) == UE_OK);
     REQUIRE(ue_nres_write(&n, UE_NRES_LOSSLESS, out, NULL) == UE_OK);

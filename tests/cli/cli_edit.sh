@@ -51,6 +51,7 @@ err_has "replaced $O:ROBOT.msh" "import --into replaces"
 same_file "$T/same.rlb" "$O" "an unchanged replace (import)"
 expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/same2.rlb" --base "$R" --into "$T/added.rlb:newbot.msh"
 same_file "$T/same2.rlb" "$T/added.rlb" "an unchanged replace of the added entry, found as the engine does"
+err_has "replaced $T/added.rlb:NEWBOT.msh" "the entry's own name is reported, not the name as typed"
 # edit --into: a bigger ROBOT.msh, which lies before NEWBOT: the later payload moves up.
 expect_rc 0 "$UE" edit "$T/added.rlb:ROBOT.msh" -o "$T/grown.rlb" --replace-slot 0 "$T/quad.obj" \
   --into "$T/added.rlb:ROBOT.msh"
@@ -72,6 +73,17 @@ expect_rc 0 "$UE" edit "$R" -o "$T/added2.rlb" --scale 2 --into "$O:BIG.msh"
 err_has "added $O:BIG.msh" "edit --into adds"
 canonical "$T/added2.rlb" "edit --into, added"
 same "$($LAYOUT nres-dir "$T/added2.rlb" | tail -1 | cut -d' ' -f1-3)" "7 MESH BIG.msh" "the entry edit added"
+# ---- #N addresses entry N (reported by its name), as everywhere else; past the last is refused ----
+expect_rc 0 "$UE" edit "$R" -o "$T/by_index.rlb" --scale 2 --into "$O:#6"
+err_has "replaced $O:ROBOT.msh" "edit --into #6 replaces entry 6"
+expect_rc 0 "$UE" edit "$R" -o "$T/by_name.rlb" --scale 2 --into "$O:robot.msh"
+err_has "replaced $O:ROBOT.msh" "the entry's own name, not robot.msh as typed"
+same_file "$T/by_index.rlb" "$T/by_name.rlb" "#6 and robot.msh put the model into the same entry"
+same "$($LAYOUT nres-dir "$T/by_index.rlb" | awk '$3 == "#6"' | wc -l)" 0 "no entry named #6"
+same "$($LAYOUT nres-dir "$T/by_index.rlb" | wc -l)" 7 "#6 adds no entry"
+expect_rc 2 "$UE" edit "$R" -o "$T/past.rlb" --scale 2 --into "$O:#7"
+err_has "#7: --into addresses entry 7, but the archive has 7 entries (#0 to #6)" "#7 is past the last entry"
+absent "$T/past.rlb" "--into #7"
 
 # ---- RsLi: added last in table and data; unchanged replace is byte-identical ----
 expect_rc 0 "$UE" import "$T/robot.glb" -o "$T/sprites2.lib" --base "$R" --into "$S:newbot.msh"

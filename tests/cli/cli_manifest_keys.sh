@@ -133,10 +133,14 @@ grep -q '"name" differs from the "hero.dat" that "short_name"/"full_name" give: 
   && ok || bad "edited skeleton: no warning that name wins: $(cat "$T/err")"
 
 # A type_code edit in an archive without full names changes the extension list shows, not the name.
-pack_edited "$T/x_demo_colo.fsys" "$T/rt" "$T/rt.fsys" "m['entries'][1]['type_code'] = 30"
+pack_edited "$T/x_demo_colo.fsys" "$T/rt" "$T/rt.fsys" "m['entries'][1]['type_code'] = 24"
 only_packed && ok || bad "a type_code edit was taken for a rename: $(cat "$T/err")"
 expect_rc 0 "$UE" list "$T/rt.fsys"
-grep -q " demo_model\.pkx" "$T/out" && ok || bad "type_code 30: list does not show demo_model.pkx"
+grep -q " demo_model\.cam" "$T/out" && ok || bad "type_code 24: list does not show demo_model.cam"
+# type_code 30 says PKX, which the bytes are not: validate's check refuses it, so pack does.
+copy_edit "$T/x_demo_colo.fsys" "$T/rp" "m['entries'][1]['type_code'] = 30"
+expect_rc 1 "$UE" pack "$T/rp" -o "$T/rp.fsys"
+grep -qF 'fsys/entry[1]/demo_model.pkx @0x740: not a container unearth knows' "$T/err" && ok || bad "type_code 30: $(cat "$T/err")"
 # A name that is not printable ASCII is refused, naming the entry.
 copy_edit "$T/x_demo_colo.fsys" "$T/rbad" "m['entries'][1]['name'] = 'héros.dat'"
 expect_rc 1 "$UE" pack "$T/rbad" -o "$T/rbad.fsys"
@@ -169,11 +173,12 @@ pack_edited "$T/x_objects.rlb" "$T/nt" "$T/nt.rlb" "m['entries'][0]['type'] = 'T
 grep -q 'manifest/entries\[0\]: entry "robot.wea": "type" is "Texm" but pack writes "WEAR" (the key is informational): the type comes from "type_id": set it to 1836606804 for "Texm"' "$T/err" \
   && ok || bad "NRes type: no message naming type_id: $(cat "$T/err")"
 cmp -s "$T/nt.rlb" "$P/objects.rlb" && ok || bad "an NRes type edit changed the archive"
-pack_edited "$T/x_objects.rlb" "$T/ni" "$T/ni.rlb" "e = m['entries'][0]; e['type_id'] = 1836606804; e['type'] = 'Texm'"
+# ROBOT.msh (an NRes) retyped NRes: a type its bytes are, so validate's check passes.
+pack_edited "$T/x_objects.rlb" "$T/ni" "$T/ni.rlb" "e = m['entries'][6]; e['type_id'] = 1936020046; e['type'] = 'NRes'"
 only_packed && ok || bad "NRes type_id and type edited together gave a warning: $(cat "$T/err")"
 expect_rc 0 "$UE" list --json "$T/ni.rlb"
-python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['entries'][0]; sys.exit(0 if e['type'] == 'Texm' else 1)" "$T/out" \
-  && ok || bad "NRes type_id 1836606804 is not listed as Texm"
+python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['entries'][6]; sys.exit(0 if e['type'] == 'NRes' else 1)" "$T/out" \
+  && ok || bad "NRes type_id 1936020046 is not listed as NRes"
 # RsLi "header" is what extract read from header_hex (table seed: bytes 0x14..0x17 = 0x1234).
 pack_edited "$T/x_sprites_demo.lib" "$T/rh" "$T/rh.lib" "m['header']['table_seed'] = 999"
 grep -q 'manifest/header: "header.table_seed" is 999 but pack writes 4660 (the key is informational): edit "header_hex" instead' "$T/err" \

@@ -2,7 +2,8 @@
 # pack never writes an archive that its own strict validation rejects, whatever the manifest
 # says: hostile edits of NRes, RsLi and FSYS manifests either pack into an archive that
 # `validate --strict` accepts (with a warning naming entry and key) or are refused (exit 1,
-# nothing written, entry and key named). Manifest text in messages is printable (no terminal
+# nothing written, entry and key named); payload files whose bytes are not what their entry's
+# type says, or a nested container that does not read strictly, are refused the same way. Manifest text in messages is printable (no terminal
 # escapes), a PKX layout is named in either case, and edit_manifest fails its test loudly.
 set -u
 UE="$1"
@@ -118,6 +119,28 @@ hostile "$T/x_demo_xd.pkx" pkx "m['layout']['layout'] = 'XD'" 0 ""
 same_bytes "$G/demo_xd.pkx"
 hostile "$T/x_demo_xd.pkx" pkx "m['layout']['layout'] = 'gamecube'" 1 \
   'manifest/layout: "layout" is "gamecube": a PKX layout is "xd" or "colosseum"'
+
+# ---- payload files: typed entries and nested containers are checked as validate checks them ----
+# bad_payload FILE OFFSET BYTES WANT_TEXT: pack a copy of extract objects.rlb whose entries/FILE
+# has BYTES (printf format) written at OFFSET (-1: the file is only those bytes); pack refuses
+# (exit 1, nothing written) and says WANT_TEXT, what validate says of such an entry.
+bad_payload() {
+  local file=$1 at=$2 bytes=$3 text=$4
+  n=$((n+1)); local dir="$T/h$n" out="$T/h$n.rlb"
+  rm -rf "$dir"; cp -r "$XN" "$dir"
+  if [ "$at" = -1 ]; then printf "$bytes" > "$dir/entries/$file"
+  else printf "$bytes" | dd of="$dir/entries/$file" bs=1 seek="$at" conv=notrunc 2>/dev/null; fi
+  expect_rc 1 "$UE" pack "$dir" -o "$out"
+  grep -qF -- "$text" "$T/err" && ok || bad "$file: pack does not say '$text': $(cat "$T/err")"
+  [ ! -e "$out" ] && ok || bad "$file: a refused pack wrote $out"
+}
+bad_payload 0004_textures_inner.lib -1 'junk' \
+  'entry 4 "textures_inner.lib" is typed NRes but does not hold an NRes archive: it starts 6a 75 6e 6b'
+bad_payload 0004_textures_inner.lib 4 '\xff\xff' 'nres/entry[4]/nres/header/version @0x1cc: version is 0xffff, expected 0x100'
+bad_payload 0000_robot.wea -1 'junkjunkjunkjunk' 'entry 0 "robot.wea" is typed WEAR but does not hold a WEAR table'
+bad_payload 0001_AB -1 'junkjunkjunkjunk' 'entry 1 "AB" is typed MAT0 but does not hold a MAT0 material'
+bad_payload 0003_Robot_Skin.tex -1 'junkjunkjunkjunk' 'entry 3 "Robot_Skin.tex" is typed Texm but does not hold a Texm texture'
+bad_payload 0006_ROBOT.msh -1 'junkjunkjunkjunk' 'entry 6 "ROBOT.msh" is typed MESH but does not hold a model'
 
 # ---- edit_manifest: a Python edit that raises fails the test at once --------------------------
 out=$( (edit_manifest "$XN" "raise ValueError('no such key')"; echo carried-on) 2>/dev/null ); rc=$?

@@ -116,15 +116,33 @@ grep -q '^demo/parkan/sprites_demo.lib: error: demo/parkan/sprites_demo.lib: no 
   || bad "library without a model: $(cat "$T/err")"
 [ ! -e none ] && ok || bad "no model, yet something was written"
 
-# ---- materials not found are a note naming where they were looked for, not damage -----------
-# The robot alone, without its WEAR: every texture it could find (none) is written, exit 0.
+# ---- materials not found: named with where they were looked for, grouped per code ------------
+# The robot alone, without its WEAR: no texture at all, so nothing is written and exit 1.
 mkdir -p lone && cp demo/parkan/robot.msh lone/
-expect_rc 0 "$UE" textures lone/robot.msh -o lone_tex
-[ -d lone_tex ] && [ -z "$(ls lone_tex)" ] && ok || bad "lone robot: want an empty output: $(ls lone_tex 2>&1)"
-grep -qF 'no WEAR table robot.wea (any letter case) in lone' "$T/err" && ok || bad "what was looked for, where: $(cat "$T/err")"
-grep -qF 'lone/robot.msh: note: materials not found (above, with where they were looked for); no texture to write' "$T/err" \
-  && ok || bad "missing materials noted: $(cat "$T/err")"
+expect_rc 1 "$UE" textures lone/robot.msh -o lone_tex
+[ ! -e lone_tex ] && ok || bad "lone robot: no texture found, yet $(ls -d lone_tex) was written"
+grep -qF 'lone/robot.msh: no WEAR table robot.wea (any letter case) in lone' "$T/err" && ok || bad "what was looked for, where: $(cat "$T/err")"
+grep -qF 'no texture found: the materials of 1 model were not found (the first: no WEAR table robot.wea' "$T/err" \
+  && ok || bad "the refusal names what is missing: $(cat "$T/err")"
 ! grep -q 'damaged' "$T/err" && ok || bad "a healthy model called damaged: $(cat "$T/err")"
+# 40 models without their WEAR in one archive: one group of 3 lines and a count, not 80 lines.
+"$UE" extract demo/parkan/objects.rlb -o many_x >/dev/null 2>&1
+python3 -c '
+import json, copy, sys
+m = json.load(open(sys.argv[1])); robot = [e for e in m["entries"] if e["name"] == "ROBOT.msh"][0]
+keep = {k: v for k, v in robot.items() if k not in ("name_hex", "sort_index", "data_offset", "index")}
+m["entries"] = [dict(keep, name="M%02d.msh" % i) for i in range(40)]
+m["header"] = {"magic": "NRes", "version": 256}
+json.dump(m, open(sys.argv[1], "w"))' many_x/manifest.json || bad "40 models: the manifest edit failed"
+mkdir many && expect_rc 0 "$UE" pack many_x -o many/many.rlb
+expect_rc 1 "$UE" textures many/many.rlb -o many_tex
+check "grouped title" "$(grep -c '^not found \[msh.material.wear\] for 40 models:$' "$T/err")" 1
+check "models listed" "$(grep -c '^  many/many.rlb:M[0-9]*.msh: no WEAR table' "$T/err")" 3
+grep -qF '  ... and 37 more (-v prints each one)' "$T/err" && ok || bad "the rest counted: $(cat "$T/err")"
+check "lines of the run" "$(wc -l <"$T/err")" 7
+expect_rc 1 "$UE" textures -v many/many.rlb -o many_tex
+check "-v lists every model" "$(grep -c '^  many/many.rlb:M[0-9]*.msh: no WEAR table' "$T/err")" 40
+[ ! -e many_tex ] && ok || bad "no texture found, yet many_tex was written"
 # WEAR and Material.lib beside it, Textures.lib without ROBOT_ARM.0: the other three are written.
 mkdir part && cp demo/parkan/robot.msh demo/parkan/robot.wea demo/parkan/Material.lib part/
 "$UE" extract demo/parkan/Textures.lib -o tx_x >/dev/null 2>&1

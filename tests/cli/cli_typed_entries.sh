@@ -137,7 +137,12 @@ grep -qF "objects.rlb:Robot_Skin.tex: valid (8 x 8 texture, format 8888" "$T/out
 # Robot_Skin.tex's bytes replaced by text: the sample's Texm entry is now caught.
 expect_rc 0 "$UE" extract "$T/demo/parkan/objects.rlb" -o "$T/x"
 printf 'not a texture' > "$T/x/entries/0003_Robot_Skin.tex"
-expect_rc 0 "$UE" pack "$T/x" -o "$T/skin.rlb"
+expect_rc 1 "$UE" pack "$T/x" -o "$T/skin.rlb"
+grep -qF 'entry 3 "Robot_Skin.tex" is typed Texm but does not hold a Texm texture: it starts 6e 6f 74 20' "$T/err" \
+  && ok || bad "pack of a Texm entry that is text: $(cat "$T/err")"
+# The same bytes written over the entry in place (at 0xa8) for validate, which pack refuses to write.
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0xa8:0xa8 + 13] = b"not a texture"; open(sys.argv[2], "wb").write(b)' \
+  "$T/demo/parkan/objects.rlb" "$T/skin.rlb" || bad "skin.rlb not made"
 expect_rc 1 "$UE" validate --strict "$T/skin.rlb"
 grep -qF 'nres/entry[3] @0xa8: entry 3 "Robot_Skin.tex" is typed Texm but does not hold a Texm texture: it starts 6e 6f 74 20' "$T/err" \
   && ok || bad "edited Robot_Skin.tex: $(cat "$T/err")"

@@ -295,6 +295,9 @@ static char tmp_root[256];
 static void archive_api_roundtrip(void) {
     uint8_t img[IMG];
     hand_image(img);
+    /* Entry 1 typed "cam" (0x18), not "pkx" (0x1E): its bytes hold no PKX, which validate and
+     * so pack's read-back refuse (pack_refuses_fake_pkx). */
+    img[REC + 0x50 + 2] = 0x18;
     ue_archive *a;
     ue_diag d = {0};
     REQUIRE(ue_archive_open_memory(img, IMG, "hand.fsys", UE_MODE_STRICT, &a, &d) == UE_OK);
@@ -313,7 +316,7 @@ static void archive_api_roundtrip(void) {
 
     /* Replace entry 1's payload: the writer recompresses it and lays the archive out anew. */
     char path[400];
-    snprintf(path, sizeof path, "%s/entries/0001_beta.pkx", dir);
+    snprintf(path, sizeof path, "%s/entries/0001_beta.cam", dir);
     const char *repl = "a completely different payload, a completely different payload";
     REQUIRE(ue_file_write_atomic(path, repl, strlen(repl), true, NULL) == UE_OK);
     REQUIRE(ue_archive_pack(dir, &b, &d) == UE_OK);
