@@ -68,6 +68,10 @@ typedef struct ue_pack_options {
      * UE_PACK_LEVEL_MANIFEST: the manifest's value, else the format's default (what
      * ue_archive_pack does). Formats with nothing to compress (NRes, PKX) ignore it. */
     int level;
+    /* What pack does with an archive its strict validation would reject (a damaged archive
+     * extracted with --tolerant, or a manifest edit that breaks it): UE_MODE_STRICT refuses it
+     * and writes nothing; UE_MODE_TOLERANT writes it, every finding a warning. */
+    ue_mode mode;
 } ue_pack_options;
 /* ue_archive_pack and ue_archive_pack_file with options (NULL = the defaults above). */
 UE_API ue_result ue_archive_pack_opts(const char *dir, const ue_pack_options *opt, ue_buf *out,

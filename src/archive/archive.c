@@ -543,7 +543,7 @@ static ue_result open_packed(const ue_container_ops *ops, const ue_source *packe
  * ue_archive_validate's in strict mode (container, typed entries, nested containers), the one
  * `--into` runs on its copy; the models inside are `validate`'s business. */
 static ue_result check_packed(const ue_container_ops *ops, const ue_source *packed,
-                              const ue_jv *manifest, ue_diag *d) {
+                              const ue_jv *manifest, ue_mode mode, ue_diag *d) {
     ue_diag why = {0};
     ue_archive *a = NULL;
     ue_result r = open_packed(ops, packed, &a, &why);
@@ -558,9 +558,18 @@ static ue_result check_packed(const ue_container_ops *ops, const ue_source *pack
         ue_diag_free(&why);
         return r;
     }
+    if (mode == UE_MODE_TOLERANT) {
+        /* Asked for: a damaged archive extracted --tolerant goes back as it was, said aloud. */
+        ue_diag_add(d, UE_SEV_WARNING, "manifest.invalid", UE_NO_OFFSET, "manifest",
+                    "the %s written fails strict validation (written as asked, --tolerant); "
+                    "validate says of it:", ops->description);
+        ue_diag_append(d, &why, UE_SEV_WARNING);
+        ue_diag_free(&why);
+        return UE_OK;
+    }
     ue_diag_add(d, UE_SEV_ERROR, "manifest.invalid", UE_NO_OFFSET, "manifest",
                 "the %s this manifest describes would fail strict validation, so pack writes "
-                "nothing; validate would say of it:",
+                "nothing (--tolerant writes it anyway); validate would say of it:",
                 ops->description);
     ue_diag_append(d, &why, UE_SEV_ERROR);
     ue_diag_free(&why);
@@ -573,24 +582,29 @@ static ue_result pack_buf(const loaded_manifest *m, const char *dir, const ue_pa
     ue_result r = m->ops->pack(&m->doc.root, dir, opt, out, d);
     if (r != UE_OK) return r;
     ue_source packed = ue_source_memory(out->data + base, out->size - base);
-    r = check_packed(m->ops, &packed, &m->doc.root, d);
+    r = check_packed(m->ops, &packed, &m->doc.root, opt->mode, d);
     if (r != UE_OK) out->size = base;
     return r;
 }
 
 /* The same check on a streamed pack: the temp file is read back before it is put in place. */
-static ue_result check_packed_file(const loaded_manifest *m, ue_file_sink *f, ue_diag *d) {
+static ue_result check_packed_file(const loaded_manifest *m, ue_file_sink *f, ue_mode mode, ue_diag *d) {
     ue_source packed;
     ue_result r = ue_file_sink_read_back(f, &packed, d);
     if (r != UE_OK) return r;
-    r = check_packed(m->ops, &packed, &m->doc.root, d);
+    r = check_packed(m->ops, &packed, &m->doc.root, mode, d);
     ue_source_close(&packed);
     return r;
 }
 
-static const ue_pack_options default_pack = {UE_PACK_LEVEL_MANIFEST};
+static const ue_pack_options default_pack = {UE_PACK_LEVEL_MANIFEST, UE_MODE_STRICT};
 
 static ue_result check_pack_options(const ue_pack_options *opt, ue_diag *d) {
+    if (opt->mode != UE_MODE_STRICT && opt->mode != UE_MODE_TOLERANT) {
+        ue_diag_add(d, UE_SEV_ERROR, "pack.mode", UE_NO_OFFSET, "pack", "mode %d is neither strict nor tolerant",
+                    (int)opt->mode);
+        return UE_ERR_USAGE;
+    }
     if (opt->level == UE_PACK_LEVEL_MANIFEST || (opt->level >= 0 && opt->level <= 9)) return UE_OK;
     ue_diag_add(d, UE_SEV_ERROR, "pack.level", UE_NO_OFFSET, "pack",
                 "level %d is neither 0..9 nor UE_PACK_LEVEL_MANIFEST", opt->level);
@@ -649,7 +663,7 @@ ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool over
         ue_file_sink f;
         r = ue_file_sink_begin(&f, path, overwrite, d);
         if (r == UE_OK) r = m.ops->pack_to(&m.doc.root, dir, opt, &f.sink, d);
-        if (r == UE_OK) r = check_packed_file(&m, &f, d);
+        if (r == UE_OK) r = check_packed_file(&m, &f, opt->mode, d);
         if (r == UE_OK) r = ue_file_sink_commit(&f, d);
         else if (f.fd >= 0 || f.temp_path[0]) ue_file_sink_abort(&f);
     } else {

@@ -477,7 +477,7 @@ int cmd_pack(const cli_opts *o) {
     if (!refused) refused = cli_refuse_existing("pack", o->output, o->force);
     if (refused) return refused;
     ue_diag d = {0};
-    ue_pack_options how = {o->level_given ? (int)o->level : UE_PACK_LEVEL_MANIFEST};
+    ue_pack_options how = {o->level_given ? (int)o->level : UE_PACK_LEVEL_MANIFEST, o->mode};
     ue_result r = ue_archive_pack_file_opts(o->inputs[0], o->output, o->force, &how, &d);
     cli_print_diags_as(o->inputs[0], &d, 50);
     if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("pack: %s", ue_result_name(r));

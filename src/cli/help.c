@@ -157,13 +157,16 @@ static const cli_verb_def verb_table[] = {
      "unearth cat demo/parkan/objects.rlb:robot.wea -o robot.wea\n"
      "unearth cat demo/gamecube/creature.fsys:creature.pkx:model.dat -o creature.dat\n"
      "unearth cat demo/parkan/sprites_demo.lib:LZSS.TXT -o - | head\n"},
-    {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS | BIT(OPT_LEVEL), "DIR", 1, 1,
+    {"pack", cmd_pack, BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_LEVEL), "DIR", 1, 1,
      "ARCHIVE", "archive file to write; missing directories are created (required)",
-     "unearth pack DIR -o ARCHIVE [--level N] [-f] [-q|-v]",
+     "unearth pack DIR -o ARCHIVE [--level N] [--strict|--tolerant] [-f] [-q|-v]",
      "rebuild an archive from DIR/manifest.json",
      "Unchanged payloads keep their bytes and offsets, so an untouched extraction packs\n"
      "byte-identical; edited ones are re-laid out (and re-compressed with their method).\n"
-     "An edited entry \"name\" is UTF-8; NRes and RsLi store it as Windows-1251.\n",
+     "An edited entry \"name\" is UTF-8; NRes and RsLi store it as Windows-1251.\n"
+     "The archive written is read back as validate reads it: one that strict validation\n"
+     "rejects is not written (exit 1), unless --tolerant, which writes it with warnings\n"
+     "(a damaged archive extracted with --tolerant packs back byte-identical).\n",
      "unearth pack objects -o objects.rlb\n"
      "unearth pack --level 9 edited_fsys -o smaller.fsys\n"},
     {"validate", cmd_validate, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "FILE...", 1,

@@ -133,6 +133,12 @@ bad_payload() {
   expect_rc 1 "$UE" pack "$dir" -o "$out"
   grep -qF -- "$text" "$T/err" && ok || bad "$file: pack does not say '$text': $(cat "$T/err")"
   [ ! -e "$out" ] && ok || bad "$file: a refused pack wrote $out"
+  # --tolerant writes it as asked: exit 0, the finding a warning, the payload's bytes in place
+  expect_rc 0 "$UE" pack "$dir" -o "$out" --tolerant
+  grep -qF -- "warning: " "$T/err" && grep -qF -- "$text" "$T/err" && ok \
+    || bad "$file: pack --tolerant does not warn '$text': $(cat "$T/err")"
+  expect_rc 0 "$UE" cat "$out:$(echo "$file" | cut -d_ -f2-)" -o "$dir.payload" --tolerant
+  cmp -s "$dir.payload" "$dir/entries/$file" && ok || bad "$file: pack --tolerant did not write the payload as given"
 }
 bad_payload 0004_textures_inner.lib -1 'junk' \
   'entry 4 "textures_inner.lib" is typed NRes but does not hold an NRes archive: it starts 6a 75 6e 6b'

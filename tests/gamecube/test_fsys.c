@@ -543,7 +543,7 @@ static void damaged_among_parallel(void) {
 /* pack --level: the default keeps the manifest route's bytes; level 9 of edited entries is no
  * bigger than level 6; the flag wins over the manifest's "lzss_level". */
 static ue_result pack_at(const char *dir, int level, ue_buf *out) {
-    ue_pack_options o = {level};
+    ue_pack_options o = {level, UE_MODE_STRICT};
     out->size = 0;
     return ue_archive_pack_opts(dir, &o, out, NULL);
 }

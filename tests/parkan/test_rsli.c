@@ -701,7 +701,8 @@ static void test_extract_pack(void) {
 }
 
 /* Tolerant extract of a damaged file: pack refuses to write it back, since the entry that
- * does not decode fails validate's strict check (pack never writes what validate rejects). */
+ * does not decode fails validate's strict check (pack never writes what validate rejects),
+ * unless asked to with UE_MODE_TOLERANT: then it comes back byte-identical. */
 static void test_extract_pack_damaged(void) {
     row rows[2] = {{"GOOD", 0x040, 0, 3, 96, 4}, {"BROKEN", 0x040, 0, 50, 100, 4}};
     image im;
@@ -727,6 +728,17 @@ static void test_extract_pack_damaged(void) {
     for (size_t i = 0; i < why.count; i++) refused |= !strcmp(why.items[i].code, "manifest.invalid");
     CHECK(refused);
     ue_diag_free(&why);
+    /* Asked to (tolerant), pack writes it back as it was: byte-identical, the damage a warning. */
+    const ue_pack_options tolerant = {UE_PACK_LEVEL_MANIFEST, UE_MODE_TOLERANT};
+    ue_diag warned = {0};
+    CHECK_EQ_U(ue_archive_pack_opts(dir, &tolerant, &packed, &warned), UE_OK);
+    CHECK_EQ_U(packed.size, im.size);
+    if (packed.size == im.size) CHECK_MEM(packed.data, im.b, im.size);
+    bool warning = false;
+    for (size_t i = 0; i < warned.count; i++)
+        warning |= !strcmp(warned.items[i].code, "manifest.invalid") && warned.items[i].severity == UE_SEV_WARNING;
+    CHECK(warning);
+    ue_diag_free(&warned);
     ue_buf_free(&packed);
     ue_remove_tree(dir);
     ue_diag_free(&d);
