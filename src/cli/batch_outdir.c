@@ -160,6 +160,32 @@ static bool listed(const char *rel, void *ctx) {
            marker_table_get(od->earlier, rel) != NULL;
 }
 
+/* Files in OUT that are not the batch's (dropped in by a user): counted, the first few named. */
+#define STRAYS_NAMED 5
+typedef struct strays {
+    const batch_outdir *od;
+    size_t count;
+    char names[STRAYS_NAMED][256];
+} strays;
+
+/* Accepts every file, so the walk sees them all; those the marker does not list are strays. */
+static bool note_stray(const char *rel, void *ctx) {
+    strays *s = ctx;
+    if (listed(rel, (void *)s->od)) return true;
+    if (s->count < STRAYS_NAMED) snprintf(s->names[s->count], sizeof s->names[0], "%s", rel);
+    s->count++;
+    return true;
+}
+
+/* "a, b, c and 4 more": up to `named` of the strays. */
+static void name_strays(const strays *s, size_t named, char *out, size_t cap) {
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < s->count && i < named && at < cap; i++)
+        at += (size_t)snprintf(out + at, cap - at, "%s%s", i ? ", " : "", s->names[i]);
+    if (s->count > named && at < cap) snprintf(out + at, cap - at, " and %zu more", s->count - named);
+}
+
 /* ---- removing what this batch wrote ----------------------------------------------------------- */
 
 /* Removes the folders from `rel`'s parent up to OUT that are now empty. */
@@ -236,10 +262,26 @@ static int adopt_earlier(const cli_opts *o, batch_outdir *od) {
     bool marker = batch_marker_read(path, &earlier_header, od->earlier, &newline);
     ue_buf_put(&earlier_header, "", 1);
     bool known = !earlier_header.failed && (marker || load_report_files(od));
-    if (!known || !ue_dir_holds_only_or_empty(od->root, listed, od)) {
+    strays extra = {od, 0, {{0}}};
+    bool plain = ue_dir_holds_only_or_empty(od->root, note_stray, &extra); /* false: a link, a device... */
+    char named[STRAYS_NAMED * 260 + 32];
+    if (!known || !plain || (!marker && extra.count)) { /* without a marker, only the report's files */
         ue_buf_free(&earlier_header);
-        return refuse(od, "io.output.foreign", "output directory is not empty and is not %s; refusing to "
-                      "replace it, even with -f (choose a new or empty directory)", "an unearth convert -r output");
+        char holds[sizeof named + 16] = "";
+        name_strays(&extra, 3, named, sizeof named);
+        if (extra.count) snprintf(holds, sizeof holds, "; it holds %s", named);
+        return refuse(od, "io.output.foreign", "output directory is not empty and is not an unearth convert -r "
+                      "output; refusing to replace it, even with -f (choose a new or empty directory)%s", holds);
+    }
+    if (extra.count) {
+        /* OUT is ours by its marker whatever else a user put there: those files are left alone. */
+        name_strays(&extra, STRAYS_NAMED, named, sizeof named);
+        ue_diag d = {0};
+        ue_diag_add(&d, UE_SEV_WARNING, "io.output.stray", UE_NO_OFFSET, od->root,
+                    "%zu file%s not of this batch left as %s: %s", extra.count, extra.count == 1 ? "" : "s",
+                    extra.count == 1 ? "it is" : "they are", named);
+        cli_print_diags(&d, 1);
+        ue_diag_free(&d);
     }
     const char *had = (const char *)earlier_header.data;
     bool same = marker && !strcmp(had, (const char *)od->header.data);

@@ -714,7 +714,8 @@ ue_result ue_output_check_input(const char *output, const char *input, ue_diag *
 }
 
 /* Walks `dir`/`rel`; counts the listed files it holds, so that an empty subdirectory (which
- * no writer of ours leaves) makes the tree foreign. */
+ * no writer of ours leaves) makes the tree foreign. It goes on past the first foreign entry, so
+ * `listed` sees every regular file (a caller may name the ones it does not list). */
 static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
                                 bool (*listed)(const char *, void *), void *ctx, bool empty_ok,
                                 size_t *files) {
@@ -725,7 +726,7 @@ static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
     if (!h) return false;
     bool ok = true;
     struct dirent *e;
-    while (ok && (e = readdir(h)) != NULL) {
+    while ((e = readdir(h)) != NULL) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
         size_t n = strlen(e->d_name), child_len = rel_len, inside = 0;
         if (rel_len + n + 2 >= PATH_MAX) {
@@ -738,12 +739,12 @@ static bool dir_walk_holds_only(const char *dir, char *rel, size_t rel_len,
         struct stat st;
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, rel);
-        if (lstat(path, &st) != 0) ok = false;
-        else if (S_ISDIR(st.st_mode))
-            ok = dir_walk_holds_only(dir, rel, child_len, listed, ctx, empty_ok, &inside) &&
-                 (inside > 0 || empty_ok);
-        else if (S_ISREG(st.st_mode) && listed(rel, ctx)) inside = 1;
-        else ok = false;
+        bool seen = lstat(path, &st) == 0, fits = false; /* unreadable, a link, a device...: foreign */
+        if (seen && S_ISDIR(st.st_mode))
+            fits = dir_walk_holds_only(dir, rel, child_len, listed, ctx, empty_ok, &inside) &&
+                   (inside > 0 || empty_ok);
+        else if (seen && S_ISREG(st.st_mode) && listed(rel, ctx)) inside = 1, fits = true;
+        ok = ok && fits;
         *files += inside;
         rel[rel_len] = 0;
     }

@@ -69,7 +69,7 @@ typedef struct ue_outdir_owner {
 } ue_outdir_owner;
 /* True when every regular file under `dir` (recursively, symbolic links never followed) is
  * accepted by `listed`, given its path relative to `dir`; false on any other kind of file and
- * on an empty subdirectory. */
+ * on an empty subdirectory. `listed` is asked about every regular file, even after a foreign one. */
 bool ue_dir_holds_only(const char *dir, bool (*listed)(const char *rel, void *ctx), void *ctx);
 /* The same, but empty subdirectories are allowed: a writer that lists its outputs as they
  * land (a batch) may have made a folder for an output that an interrupt left unwritten. */

@@ -148,15 +148,21 @@ expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/o1"
 grep -q "it is an unearth convert -r output of other options, differing in: inputs; use --fresh or -f" "$T/err" && ok || bad "refusal reason: $(cat "$T/err")"
 expect_rc 0 "$UE" convert -r "$G/archives" -o "$T/o1" -f
 [ -f "$T/o1/outer.rlb/ROBOT.glb" ] && [ ! -e "$T/o1/models" ] && ok || bad "-f did not replace the earlier output"
-echo precious > "$T/o1/notes.txt"
-expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/o1" -f
+echo precious > "$T/o1/notes.txt"     # a user's file in a batch's OUT: left, said, the batch goes on
+expect_rc 0 "$UE" convert -r "$G/archives" -o "$T/o1" -f
+grep -q "1 file not of this batch left as it is: notes.txt \[io.output.stray\]" "$T/err" && ok || bad "stray: $(cat "$T/err")"
 [ "$(cat "$T/o1/notes.txt")" = precious ] && ok || bad "a foreign file was replaced"
-[ ! -e "$T/o1/unearth-batch.partial" ] && ok || bad "a refused batch left its staging folder"
+[ ! -e "$T/o1/unearth-batch.partial" ] && ok || bad "a batch left its staging folder"
 # An OUT of an earlier version (a report, no marker) is still recognised: replaced with -f only.
 rm "$T/o1/notes.txt"; mkdir -p "$T/old/outer.rlb"; cp "$T/o1/outer.rlb/ROBOT.glb" "$T/old/outer.rlb/"
 printf '{"unearth_batch": 1, "files": ["outer.rlb/ROBOT.glb"]}\n' > "$T/old/unearth-batch.json"
 expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/old"
 grep -q "without a marker, from an earlier version; use --fresh or -f" "$T/err" && ok || bad "earlier-version message: $(cat "$T/err")"
+echo precious > "$T/old/notes.txt"   # without a marker, a file the report does not list: refused
+expect_rc 2 "$UE" convert -r "$G/archives" -o "$T/old" --fresh
+grep -q "; it holds notes.txt \[io.output.foreign\]" "$T/err" && ok || bad "report-only OUT with a stray: $(cat "$T/err")"
+[ "$(cat "$T/old/notes.txt")" = precious ] && ok || bad "a foreign file was replaced"
+rm "$T/old/notes.txt"
 expect_rc 0 "$UE" convert -r "$G/archives" -o "$T/old" --fresh
 [ -f "$T/old/unearth-batch.marker" ] && ok || bad "--fresh over an earlier version wrote no marker"
 

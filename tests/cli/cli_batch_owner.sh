@@ -4,7 +4,8 @@
 # differs from an output only by case, an output the user changed, an input replaced by an older
 # or another file, --data from another folder, a second batch on the same OUTDIR, a --report or
 # report that is a FIFO, the staging folder, a link put where a folder of outputs goes, a marker
-# line too long. Every user's file is checked byte for byte afterwards.
+# line too long, a file a user drops into OUT, a folder with no marker of ours. Every user's file
+# is checked byte for byte afterwards.
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -89,17 +90,19 @@ grep -q "$O2/robot.glb: not this batch's output any more" "$T/err" && ok || bad 
 expect_rc 0 "$UE" convert -r "$S2" -o "$O2"   # and OUT is still this batch's
 is_mine "$O2/robot.glb" "changed output, once more"
 
-# ---- Letter case: ROBOT.glb beside robot.glb is not the batch's. ----
+# ---- Letter case: ROBOT.glb beside robot.glb is not the batch's: named, left, its model left. ----
 S3="$T/s3"; mkdir -p "$S3"; cp "$ROBOT" "$S3/robot.msh"
 O3="$T/o3"
 expect_rc 0 "$UE" convert -r "$S3" -o "$O3"
 mine "$O3/ROBOT.glb"
 mv "$S3/robot.msh" "$S3/ROBOT.msh"   # now the batch would name its output ROBOT.glb
-expect_rc 2 "$UE" convert -r "$S3" -o "$O3"
-grep -q "output directory is not empty and is not an unearth convert -r output" "$T/err" && ok || bad "case: $(cat "$T/err")"
-expect_rc 2 "$UE" convert -r "$S3" -o "$O3" --fresh
+expect_rc 1 "$UE" convert -r "$S3" -o "$O3"
+grep -q "^warning: $O3: 1 file not of this batch left as it is: ROBOT.glb \[io.output.stray\]" "$T/err" && ok \
+  || bad "case: $(cat "$T/err")"
 is_mine "$O3/ROBOT.glb" "another case"
-test -f "$O3/robot.glb" && ok || bad "case: the batch's robot.glb was removed by a refused run"
+check "case: its model is left" "$(status_of "$O3/unearth-batch.json" ROBOT.glb)" left
+expect_rc 1 "$UE" convert -r "$S3" -o "$O3" --fresh
+is_mine "$O3/ROBOT.glb" "another case, --fresh"
 
 # ---- Inputs are compared by real path, size and time, not by the path typed. ----
 S4="$T/s4"; mkdir -p "$S4"; cp "$ROBOT" "$S4/robot.msh"; touch -d '1 hour ago' "$S4/robot.msh"
@@ -154,7 +157,9 @@ grep -q "is not an unearth convert -r output" "$T/err" && ok || bad "FIFO report
 
 # ---- The staging folder holds staged files at its top only, and goes at the end. ----
 mkdir -p "$O4/unearth-batch.partial/sub"; mine "$O4/unearth-batch.partial/sub/x.glb"
-expect_rc 2 "$UE" convert -r "$S4" -o "$O4"
+expect_rc 0 "$UE" convert -r "$S4" -o "$O4"
+grep -q "^warning: $O4: 1 file not of this batch left as it is: unearth-batch.partial/sub/x.glb " "$T/err" && ok \
+  || bad "a file in a staging subfolder: not named: $(cat "$T/err")"
 is_mine "$O4/unearth-batch.partial/sub/x.glb" "a file in a staging subfolder"
 rm "$O4/unearth-batch.partial/sub/x.glb"      # an empty folder left there: cleared with the rest
 expect_rc 0 "$UE" convert -r "$S4" -o "$O4"
@@ -163,7 +168,38 @@ expect_rc 0 "$UE" convert -r "$S4" -o "$O4"
 # ---- A marker line longer than any line of ours is passed over: it lists nothing. ----
 mine "$O4/user.glb"
 python3 -c "import sys; open(sys.argv[1],'a').write('file\tuser.glb\t\t' + 'x'*20000 + '\t/x\t1\t1\n')" "$O4/unearth-batch.marker"
-expect_rc 2 "$UE" convert -r "$S4" -o "$O4" --fresh
+expect_rc 0 "$UE" convert -r "$S4" -o "$O4" --fresh
+grep -q "^warning: $O4: 1 file not of this batch left as it is: user.glb " "$T/err" && ok \
+  || bad "a file named by an overlong marker line: not named: $(cat "$T/err")"
 is_mine "$O4/user.glb" "a file named by an overlong marker line"
 
+# ---- A file a user drops into OUT stays theirs: named, left byte for byte by a resume and --fresh. ----
+O8="$T/o8"
+expect_rc 0 "$UE" convert -r "$S4" -o "$O8"
+echo mine > "$O8/notes.txt"
+for extra in "" --fresh -f; do
+  expect_rc 0 "$UE" convert -r "$S4" -o "$O8" $extra
+  grep -q "^warning: $O8: 1 file not of this batch left as it is: notes.txt \[io.output.stray\]" "$T/err" && ok \
+    || bad "stray ${extra:-resume}: not named: $(cat "$T/err")"
+  check "stray ${extra:-resume}: its bytes" "$(cat "$O8/notes.txt")" mine
+done
+echo more > "$O8/more.txt"; mkdir -p "$O8/d"; for i in 1 2 3 4 5; do echo "$i" > "$O8/d/$i.txt"; done
+expect_rc 0 "$UE" convert -r "$S4" -o "$O8"
+grep -q "^warning: $O8: 7 files not of this batch left as they are: .* and 2 more \[io.output.stray\]" "$T/err" && ok \
+  || bad "seven strays: $(cat "$T/err")"
+check "seven strays: each once" "$(grep -o '[a-z0-9/]*\.txt' "$T/err" | sort | uniq -d | wc -l)" 0
+check "seven strays: not counted" "$(report "$O8/unearth-batch.json" '(len(d["files"]), d["summary"]["kept"])')" "(1, 1)"
+# a folder with no marker of ours is refused, naming a file that makes it foreign, touching nothing
+# (also when another thing makes it foreign first: o9 holds a FIFO named as the report)
+for dir in "$T/o10" "$T/o9"; do
+  mkdir -p "$dir"; echo theirs > "$dir/theirs.txt"
+  (cd "$dir" && find . -printf '%p %y %s %i %T@\n' | sort) > "$T/before"
+  for extra in "" --fresh -f; do
+    expect_rc 2 "$UE" convert -r "$S4" -o "$dir" $extra
+    grep -q "not an unearth convert -r output; .*; it holds theirs.txt \[io.output.foreign\]" "$T/err" && ok \
+      || bad "foreign folder ${extra:-plain}: file not named: $(cat "$T/err")"
+    (cd "$dir" && find . -printf '%p %y %s %i %T@\n' | sort) > "$T/after"
+    cmp -s "$T/before" "$T/after" && ok || bad "foreign folder ${extra:-plain}: changed: $(diff "$T/before" "$T/after")"
+  done
+done
 finish
