@@ -1,0 +1,36 @@
+/* unearth internal — what the FSYS container files share: fsys_archive.c (the ops glue),
+ * fsys_extract.c, fsys_pack.c and fsys_manifest_keys.c. */
+#ifndef UE_GAMECUBE_FSYS_INTERNAL_H
+#define UE_GAMECUBE_FSYS_INTERNAL_H
+
+#include "archive/container.h"
+#include "gamecube/gamecube_int.h"
+#include "unearth/gamecube.h"
+
+#define EXTRACT_THREADS 4u /* ue_parallel_for's own cap */
+
+/* One manifest entry as pack loads it. */
+typedef struct pack_entry {
+    ue_fsys_write_entry w;
+    uint8_t *data, *stored, *record;
+    size_t record_size;
+    char *short_name, *full_name;
+    bool has_full;
+    bool changed;
+} pack_entry;
+
+json_t *fsys_info_json(const void *state);
+json_t *fsys_entry_json(const void *state, size_t i);
+/* Walks the archive in file order: the bytes between payload segments are appended to `raw`
+ * (and reported to on_gap), each payload segment is handed to on_entry. */
+ue_result fsys_walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg, ue_buf *raw,
+                          void (*on_gap)(void *user, size_t n),
+                          ue_result (*on_entry)(void *user, const fsys_segment *seg), void *user);
+ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
+ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *popt,
+                    ue_buf *out, ue_diag *d);
+/* Warns about informational keys of the manifest edited against the packed archive. */
+void fsys_check_informational(const ue_jv *manifest, const pack_entry *pes, size_t count,
+                              bool layout_kept, const uint8_t *packed, size_t size, ue_diag *d);
+
+#endif
