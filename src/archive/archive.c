@@ -172,26 +172,37 @@ static ue_result open_file(const char *path, ue_mode mode, bool mapped, ue_archi
     return UE_OK;
 }
 
+/* The one rule for "ARCHIVE:ENTRY": the longest prefix before a ':' that names an existing file
+ * is the archive, so file names with ':' still work. */
+ue_result ue_archive_split_address(const char *address, char *archive, size_t cap,
+                                   const char **entry) {
+    const char *split = strrchr(address, ':');
+    while (split) {
+        size_t len = (size_t)(split - address);
+        if (len >= cap) return UE_ERR_USAGE;
+        memcpy(archive, address, len);
+        archive[len] = 0;
+        if (ue_path_exists(archive)) break;
+        const char *prev = NULL;
+        for (const char *p = address; p < split; p++)
+            if (*p == ':') prev = p;
+        split = prev;
+    }
+    if (!split) return UE_ERR_IO;
+    *entry = split + 1;
+    return UE_OK;
+}
+
 /* Splits "outer:inner" at the first ':' after which the outer part names an existing file. */
 static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_archive **out,
                             ue_diag *d) {
     *out = NULL;
     if (ue_path_exists(path) || !strchr(path, ':')) return open_file(path, mode, mapped, out, d);
-    /* Longest existing prefix wins, so file names with ':' still work. */
-    const char *split = strrchr(path, ':');
     char outer[4096];
-    while (split) {
-        size_t len = (size_t)(split - path);
-        if (len >= sizeof outer) return UE_ERR_USAGE;
-        memcpy(outer, path, len);
-        outer[len] = 0;
-        if (ue_path_exists(outer)) break;
-        const char *prev = NULL;
-        for (const char *p = path; p < split; p++)
-            if (*p == ':') prev = p;
-        split = prev;
-    }
-    if (!split) {
+    const char *rest;
+    ue_result split = ue_archive_split_address(path, outer, sizeof outer, &rest);
+    if (split == UE_ERR_USAGE) return UE_ERR_USAGE;
+    if (split != UE_OK) {
         ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "no such file");
         return UE_ERR_IO;
     }
@@ -199,7 +210,6 @@ static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_arch
     ue_archive *a;
     ue_result r = open_chain(outer, mode, mapped, &a, d);
     if (r != UE_OK) return r;
-    const char *rest = split + 1;
     for (int depth = 0; *rest; depth++) {
         if (depth >= MAX_NESTING) {
             ue_diag_add(d, UE_SEV_ERROR, "archive.nesting", UE_NO_OFFSET, a->display,

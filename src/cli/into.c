@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "archive/container.h"
 #include "cli/cli.h"
 #include "unearth/nres.h"
 #include "unearth/rsli.h"
@@ -22,29 +23,18 @@ ue_result cli_make_parent_dirs(const char *path, ue_diag *d) {
 
 /* ARCHIVE:ENTRY with ARCHIVE an existing file and ENTRY one name (no deeper chain). */
 static int split_into(const char *verb, const char *into, char *archive, size_t cap, const char **entry) {
-    const char *colon = strrchr(into, ':');
-    while (colon) {
-        size_t len = (size_t)(colon - into);
-        if (len < cap) {
-            memcpy(archive, into, len);
-            archive[len] = 0;
-            if (ue_path_exists(archive)) break;
-        }
-        const char *prev = NULL;
-        for (const char *p = into; p < colon; p++)
-            if (*p == ':') prev = p;
-        colon = prev;
-    }
-    if (!colon || !colon[1]) {
+    const char *rest = NULL;
+    if (ue_archive_split_address(into, archive, cap, &rest) != UE_OK) rest = NULL;
+    if (!rest || !*rest) {
         cli_error("%s: --into takes ARCHIVE:ENTRY with ARCHIVE an existing NRes or RsLi file, not '%s'", verb, into);
         return EXIT_USAGE;
     }
-    if (strchr(colon + 1, ':')) {
+    if (strchr(rest, ':')) {
         cli_error("%s: --into %s: ENTRY is inside a nested archive; extract the outer one, put the model "
                   "into the inner archive, then pack", verb, into);
         return EXIT_USAGE;
     }
-    *entry = colon + 1;
+    *entry = rest;
     return 0;
 }
 

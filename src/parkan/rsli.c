@@ -10,6 +10,7 @@
 #include "unearth/lzss.h"
 #include "unearth/rsli.h"
 #include "common/bytes.h"
+#include "parkan/rsli_order.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
@@ -303,20 +304,28 @@ static int u64_cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+uint64_t *ue_rsli_packed_order(const ue_rsli *l, size_t *n) {
+    uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
+    if (!key) return NULL;
+    *n = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (l->entries[i].range_ok && l->entries[i].stored_bytes > 0)
+            key[(*n)++] = l->entries[i].file_offset << 16 | i; /* offsets < 2^32, count < 2^15 */
+    qsort(key, *n, sizeof *key, u64_cmp);
+    for (size_t k = 0; k < *n; k++) key[k] &= 0xFFFFu;
+    return key;
+}
+
 /* Bounded work (docs/bounded-work.md): packed ranges must not overlap, so decoding every entry
  * reads each packed byte once. The later of two overlapping entries is flagged (strict: an
  * error; tolerant: damaged, never decoded nor copied). */
 static ue_result check_packed_overlaps(ue_rsli *l, ue_parse_ctx *c) {
-    uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
+    size_t n, reported = 0;
+    uint64_t *key = ue_rsli_packed_order(l, &n);
     if (!key) return UE_ERR_NOMEM;
-    size_t n = 0, reported = 0;
-    for (size_t i = 0; i < l->count; i++)
-        if (l->entries[i].range_ok && l->entries[i].stored_bytes > 0)
-            key[n++] = l->entries[i].file_offset << 16 | i; /* offsets < 2^32, count < 2^15 */
-    qsort(key, n, sizeof *key, u64_cmp);
     uint64_t max_end = 0;
     for (size_t k = 0; k < n; k++) {
-        size_t i = (size_t)(key[k] & 0xFFFFu);
+        size_t i = (size_t)key[k];
         ue_rsli_entry *e = &l->entries[i];
         if (e->file_offset >= max_end) {
             max_end = e->file_offset + e->stored_bytes;

@@ -6,6 +6,7 @@
 
 #include "archive/container.h"
 #include "parkan/parkan_put.h"
+#include "parkan/rsli_order.h"
 #include "unearth/lzss.h"
 #include "unearth/rsli.h"
 #include "common/bytes.h"
@@ -512,25 +513,16 @@ static void rsli_shown_name(const ue_rsli *l, size_t i, char *out, size_t size) 
     ue_cp1251_entry_name(l->entries[i].name_raw, UE_RSLI_NAME_SIZE, out, size);
 }
 
-static int placed_cmp(const void *a, const void *b) {
-    const uint64_t *x = a, *y = b;
-    return (*x > *y) - (*x < *y);
-}
-
 /* Packed ranges where the manifest places them, in file order: each must start after those
  * before it end (the reader's rule), else the library is laid out anew, with a warning. */
 static bool recorded_ranges_overlap(const ue_rsli *l, ue_diag *d) {
-    uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
+    size_t n, reported = 0;
+    uint64_t *key = ue_rsli_packed_order(l, &n);
     if (!key) return true;
-    size_t n = 0, reported = 0;
-    for (size_t i = 0; i < l->count; i++)
-        if (l->entries[i].range_ok && l->entries[i].stored_bytes > 0)
-            key[n++] = l->entries[i].file_offset << 16 | i; /* offsets < 2^32, count < 2^15 */
-    qsort(key, n, sizeof *key, placed_cmp);
     uint64_t end = 0;
     size_t last = 0;
     for (size_t k = 0; k < n; k++) {
-        size_t i = (size_t)(key[k] & 0xFFFFu);
+        size_t i = (size_t)key[k];
         const ue_rsli_entry *e = &l->entries[i];
         if (k > 0 && e->file_offset < end && reported++ < 8) {
             char where[64], name[64], other[64];
