@@ -1,220 +1,21 @@
 /* unearth — glTF edit mode (`import --base`): a scene compared with what the base model itself
  * exports to, and only what differs written back, by the dependency matrix of seed 000 §8.3. */
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parkan/msh_import_int.h"
+#include "parkan/msh_import_edit_int.h"
 #include "parkan/msh_materials.h"
 #include "parkan/parkan_axes.h"
-#include "unearth/msh_import.h"
-
-/* "Changed" (docs/import.md#edit-mode---base): more than half a quantisation step of the field
- * as MSH stores it; positions and translations are floats on both sides, so any difference. */
-#define NORMAL_TOL (0.5f / 127.0f)
-#define UV_TOL (0.5f / 1024.0f)
-#define COLOR_TOL (0.5f / 255.0f)
-#define QUAT_TOL (0.5f / 32767.0f)
-#define SCALE_TOL 1e-6f
-#define MAX_KEY_FRAMES 65535u
-
-typedef struct slot_bounds {
-    float aabb_min[3], aabb_max[3], sphere_center[3], sphere_radius;
-} slot_bounds;
-
-typedef struct edit_ctx {
-    ue_msh *m;
-    const ue_scene *s;           /* the edited scene (from glTF) */
-    ue_scene base;               /* the base model as convert exports it */
-    ue_msh_export_options eo;    /* the selection the scene was exported with */
-    int32_t *b_of_s;             /* scene node → base scene node */
-    int32_t *msh_of_b;           /* base scene node → model node (-1: the root, a group child) */
-    uint8_t *moved;              /* per model vertex: its position changed */
-    uint8_t *mesh_done;          /* per scene mesh: applied (cells of --lod all share meshes) */
-    bool *slot_touched;          /* per original slot: its bounds must be recomputed */
-    slot_bounds *saved;          /* the original slot bounds, restored where nothing moved */
-    size_t slot_count0, vertex_count0; /* before any slot was added or rebuilt */
-    bool bounds_dirty;           /* something the header hull depends on changed */
-    float fps;
-    ue_diag *d;
-} edit_ctx;
-
-/* An error of the edit, named by its glTF path; UE_ERR_INVALID. */
-static ue_result fail(edit_ctx *x, const char *code, const char *path, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static ue_result fail(edit_ctx *x, const char *code, const char *path, const char *fmt, ...) {
+ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     ue_diag_addv(x->d, UE_SEV_ERROR, code, UE_NO_OFFSET, path, fmt, ap);
     va_end(ap);
     return UE_ERR_INVALID;
-}
-
-/* ---- matching the node trees ---------------------------------------------------------- */
-
-static bool same_source(const ue_source_id *a, const ue_source_id *b) {
-    return !strcmp(a->format, b->format) && a->type == b->type && a->offset == b->offset && a->index == b->index;
-}
-
-static bool is_msh_node_source(const ue_source_id *id) { return !strcmp(id->format, "msh") && id->type == UE_MSH_NODES; }
-
-/* Base scene nodes by source id: sorted once, so matching is O(n log n) whatever the scene. */
-typedef struct keyed { ue_source_id id; int32_t node; } keyed;
-
-static int keyed_cmp(const void *pa, const void *pb) {
-    const keyed *a = pa, *b = pb;
-    if (a->id.index != b->id.index) return a->id.index < b->id.index ? -1 : 1;
-    if (a->id.offset != b->id.offset) return a->id.offset < b->id.offset ? -1 : 1;
-    return 0;
-}
-
-static int32_t find_keyed(const keyed *k, size_t n, const ue_source_id *id) {
-    size_t lo = 0, hi = n;
-    keyed probe = {*id, 0};
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = keyed_cmp(&k[mid], &probe);
-        if (c == 0) return same_source(&k[mid].id, id) ? k[mid].node : -1;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return -1;
-}
-
-/* Base nodes by name, for scene nodes that lost their source id (an exporter that drops
- * extras, such as Blender without "custom properties"). */
-typedef struct named { const char *name; int32_t node; } named;
-
-static int named_cmp(const void *pa, const void *pb) {
-    const named *a = pa, *b = pb;
-    int c = strcmp(a->name, b->name);
-    return c ? c : (a->node > b->node) - (a->node < b->node);
-}
-
-/* The one base node called `name`, or -1 when none or several are. */
-static int32_t find_named(const named *nm, size_t n, const char *name) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(nm[mid].name, name) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo >= n || strcmp(nm[lo].name, name) || (lo + 1 < n && !strcmp(nm[lo + 1].name, name))) return -1;
-    return nm[lo].node;
-}
-
-/* Scene node i → base node: by source id; without one by its unique name, else the node at
- * the same index. */
-static int32_t base_node_for(const edit_ctx *x, size_t i, const keyed *k, size_t kn, const named *nm) {
-    const ue_scene_node *sn = &x->s->nodes[i];
-    if (is_msh_node_source(&sn->source)) return find_keyed(k, kn, &sn->source);
-    int32_t b = find_named(nm, x->base.node_count, sn->name);
-    return b >= 0 ? b : (int32_t)i;
-}
-
-static bool map_nodes(edit_ctx *x, const keyed *k, size_t kn, const named *nm, bool *taken, char *why,
-                      size_t cap) {
-    for (size_t i = 0; i < x->s->node_count; i++) {
-        const ue_scene_node *sn = &x->s->nodes[i];
-        int32_t b = base_node_for(x, i, k, kn, nm);
-        if (b < 0 || (size_t)b >= x->base.node_count || taken[b]) {
-            snprintf(why, cap, "/nodes/%zu (\"%s\") matches no node of the base model", i, sn->name);
-            return false;
-        }
-        taken[b] = true;
-        x->b_of_s[i] = b;
-    }
-    for (size_t i = 0; i < x->s->node_count; i++) {
-        int32_t sp = x->s->nodes[i].parent, bp = x->base.nodes[x->b_of_s[i]].parent;
-        int32_t want = sp < 0 || (size_t)sp >= x->s->node_count ? -1 : x->b_of_s[sp];
-        if (want != bp) {
-            snprintf(why, cap, "/nodes/%zu (\"%s\") has a different parent than in the base model", i,
-                     x->s->nodes[i].name);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Every scene mesh that names its slot must sit where the base put that slot. */
-static bool meshes_agree(const edit_ctx *x, char *why, size_t cap) {
-    for (size_t i = 0; i < x->s->node_count; i++) {
-        int32_t sm = x->s->nodes[i].mesh, bm = x->base.nodes[x->b_of_s[i]].mesh;
-        if (sm < 0 || (size_t)sm >= x->s->mesh_count || strcmp(x->s->meshes[sm].source.format, "msh")) continue;
-        if (bm < 0 || !same_source(&x->s->meshes[sm].source, &x->base.meshes[bm].source)) {
-            snprintf(why, cap, "/nodes/%zu: its mesh is another slot than the base model's", i);
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool tree_matches(edit_ctx *x, char *why, size_t cap) {
-    if (x->s->node_count != x->base.node_count) {
-        snprintf(why, cap, "the glTF has %zu nodes, the base model exports to %zu", x->s->node_count,
-                 x->base.node_count);
-        return false;
-    }
-    keyed *k = malloc((x->base.node_count + 1) * sizeof *k);
-    named *nm = malloc((x->base.node_count + 1) * sizeof *nm);
-    bool *taken = calloc(x->base.node_count + 1, sizeof *taken);
-    size_t kn = 0;
-    bool ok = k && nm && taken;
-    for (size_t b = 0; ok && b < x->base.node_count; b++) {
-        if (is_msh_node_source(&x->base.nodes[b].source)) k[kn++] = (keyed){x->base.nodes[b].source, (int32_t)b};
-        nm[b] = (named){x->base.nodes[b].name, (int32_t)b};
-    }
-    if (ok) qsort(k, kn, sizeof *k, keyed_cmp);
-    if (ok) qsort(nm, x->base.node_count, sizeof *nm, named_cmp);
-    ok = ok && map_nodes(x, k, kn, nm, taken, why, cap) && meshes_agree(x, why, cap);
-    free(k);
-    free(nm);
-    free(taken);
-    return ok;
-}
-
-/* Base node → model node: regular nodes carry their Res1 record offset, group children a slot
- * word of it. */
-static void map_model_nodes(edit_ctx *x) {
-    int32_t e = x->m->entry_of[UE_MSH_NODES];
-    uint64_t res1 = e < 0 ? 0 : x->m->container.entries[e].data_offset;
-    for (size_t b = 0; b < x->base.node_count; b++) {
-        const ue_source_id *id = &x->base.nodes[b].source;
-        x->msh_of_b[b] = -1;
-        if (is_msh_node_source(id) && id->index < x->m->node_count &&
-            id->offset == res1 + (uint64_t)UE_MSH_NODE_STRIDE * id->index)
-            x->msh_of_b[b] = (int32_t)id->index;
-    }
-}
-
-/* The selections convert writes, the default first: (LOD, group) with UE_MSH_LOD_ALL for the
- * whole slot matrix and UE_MSH_GROUP_ALL for every group of one LOD. */
-static const int selections[][2] = {{0, 0}, {0, UE_MSH_GROUP_ALL}, {UE_MSH_LOD_ALL, 0}, {1, 0},
-                                    {1, UE_MSH_GROUP_ALL}, {2, 0}, {2, UE_MSH_GROUP_ALL}};
-
-/* The selection the glTF was exported with: the first whose export of the base has this node
- * tree and these slots. */
-static ue_result match_selection(edit_ctx *x) {
-    char why[256] = "", first[256] = "";
-    for (size_t k = 0; k < sizeof selections / sizeof selections[0]; k++) {
-        ue_scene_free(&x->base);
-        ue_scene_init(&x->base);
-        x->eo.lod = selections[k][0];
-        x->eo.group = selections[k][1];
-        x->eo.fps = x->fps;
-        ue_diag scratch = {0};
-        ue_result r = ue_msh_to_scene(x->m, "model", &x->eo, &x->base, &scratch);
-        ue_diag_free(&scratch);
-        if (r == UE_ERR_NOMEM) return r;
-        if (r == UE_OK && tree_matches(x, why, sizeof why)) return UE_OK;
-        if (!first[0]) snprintf(first, sizeof first, "%s", r == UE_OK ? why : "the base model does not convert");
-    }
-    return fail(x, "import.base.tree", "/nodes", "the node tree does not match the base model: %s", first);
 }
 
 /* ---- nodes: names and rest poses --------------------------------------------------------- */
@@ -228,9 +29,9 @@ static ue_result apply_name(edit_ctx *x, size_t si, size_t n) {
     char path[48];
     snprintf(path, sizeof path, "/nodes/%zu/name", si);
     if (ue_utf8_to_cp1251(want, stored, sizeof stored, &len, &bad, &at) != UE_OK)
-        return fail(x, "import.name.cp1251", path,
-                    "\"%s\" has a character Windows-1251 lacks (at byte %zu); Parkan names are stored in it",
-                    want, at);
+        return ue_msh_edit_fail(x, "import.name.cp1251", path,
+                "\"%s\" has a character Windows-1251 lacks (at byte %zu); Parkan names are stored in it",
+                want, at);
     return ue_msh_rename_node(x->m, n, stored);
 }
 
@@ -250,9 +51,9 @@ static ue_result check_scale(edit_ctx *x, size_t si) {
     snprintf(path, sizeof path, "/nodes/%zu/scale", si);
     for (int k = 0; k < 3; k++)
         if (fabsf(sn->scale[k] - 1.0f) > SCALE_TOL)
-            return fail(x, "msh.import.scale", path,
-                        "node '%s' has scale (%g, %g, %g); MSH nodes have translation and rotation only "
-                        "(apply the scale to the mesh)", sn->name, sn->scale[0], sn->scale[1], sn->scale[2]);
+            return ue_msh_edit_fail(x, "msh.import.scale", path,
+                                    "node '%s' has scale (%g, %g, %g); MSH nodes have translation and rotation only "
+                                    "(apply the scale to the mesh)", sn->name, sn->scale[0], sn->scale[1], sn->scale[2]);
     return UE_OK;
 }
 
@@ -266,9 +67,9 @@ static ue_result check_unmapped_pose(edit_ctx *x, size_t si) {
                  sn->translation[2] != bn->translation[2];
     snprintf(path, sizeof path, "/nodes/%zu/%s", si, moved ? "translation" : "rotation");
     if (moved || quat_differs(sn->rotation, bn->rotation))
-        return fail(x, "import.node.transform", path,
-                    "node '%s' is no MSH node (convert adds it to hold the model) and has no transform "
-                    "of its own; move the model's nodes instead", sn->name);
+        return ue_msh_edit_fail(x, "import.node.transform", path,
+                                "node '%s' is no MSH node (convert adds it to hold the model) and has no transform "
+                                "of its own; move the model's nodes instead", sn->name);
     return UE_OK;
 }
 
@@ -365,20 +166,21 @@ static bool same_topology(const ue_scene_primitive *a, const ue_scene_primitive 
 
 /* Attributes MSH keeps only in one form: anything else in a primitive is refused by name. */
 static ue_result check_primitive(edit_ctx *x, const ue_scene_primitive *p, const char *path) {
-    if (p->uv[1]) return fail(x, "import.primitive.uv1", path, "a second UV set; MSH has one (Res5)");
-    if (p->joints) return fail(x, "import.primitive.skin", path, "skin weights; MSH nodes are rigid");
+    if (p->uv[1]) return ue_msh_edit_fail(x, "import.primitive.uv1", path, "a second UV set; MSH has one (Res5)");
+    if (p->joints) return ue_msh_edit_fail(x, "import.primitive.skin", path, "skin weights; MSH nodes are rigid");
     size_t floats = 3 * (size_t)p->vertex_count;
     for (size_t i = 0; i < floats; i++)
         if (!isfinite(p->positions[i]) || (p->normals && !isfinite(p->normals[i])))
-            return fail(x, "import.primitive.nonfinite", path, "a position or normal is not finite (vertex %zu)",
-                        i / 3);
+            return ue_msh_edit_fail(x, "import.primitive.nonfinite", path,
+                                    "a position or normal is not finite (vertex %zu)", i / 3);
     for (size_t i = 0; p->uv[0] && i < 2 * (size_t)p->vertex_count; i++)
         if (!isfinite(p->uv[0][i]))
-            return fail(x, "import.primitive.nonfinite", path, "TEXCOORD_0 is not finite (vertex %zu)", i / 2);
+            return ue_msh_edit_fail(x, "import.primitive.nonfinite", path, "TEXCOORD_0 is not finite (vertex %zu)",
+                                    i / 2);
     for (uint32_t i = 0; i < p->index_count; i++)
         if (p->indices[i] >= p->vertex_count)
-            return fail(x, "import.primitive.index", path, "index %u is past the vertex count %u", p->indices[i],
-                        p->vertex_count);
+            return ue_msh_edit_fail(x, "import.primitive.index", path, "index %u is past the vertex count %u",
+                                    p->indices[i], p->vertex_count);
     return UE_OK;
 }
 
@@ -403,9 +205,9 @@ static uint16_t wear_row(const edit_ctx *x, const ue_scene_primitive *p, uint16_
 static ue_result rebuild_primitive(edit_ctx *x, size_t slot, const ue_scene_primitive *p, uint16_t row,
                                    const char *path) {
     if (p->vertex_count > 65536u || p->index_count > UINT16_MAX - UINT16_MAX % 3)
-        return fail(x, "import.primitive.limit", path,
-                    "%u vertices / %u indices: an edited batch holds at most 65536 and 65535 (import "
-                    "without --base splits)", p->vertex_count, p->index_count);
+        return ue_msh_edit_fail(x, "import.primitive.limit", path,
+                                "%u vertices / %u indices: an edited batch holds at most 65536 and 65535 (import "
+                                "without --base splits)", p->vertex_count, p->index_count);
     size_t nv = p->vertex_count;
     float *pos = malloc(3 * nv * sizeof *pos), *nrm = p->normals ? malloc(3 * nv * sizeof *nrm) : NULL;
     uint16_t *idx = malloc(((size_t)p->index_count + 1) * sizeof *idx);
@@ -502,7 +304,7 @@ static ue_result apply_mesh(edit_ctx *x, size_t si) {
                     "the node lost its mesh; the model's slot is kept (delete its faces instead)");
         return UE_OK;
     }
-    if ((size_t)sm >= x->s->mesh_count) return fail(x, "import.mesh.index", path, "no such mesh");
+    if ((size_t)sm >= x->s->mesh_count) return ue_msh_edit_fail(x, "import.mesh.index", path, "no such mesh");
     if (x->mesh_done[sm]) return UE_OK;
     x->mesh_done[sm] = 1;
     for (size_t p = 0; p < x->s->meshes[sm].primitive_count; p++) {
@@ -515,7 +317,7 @@ static ue_result apply_mesh(edit_ctx *x, size_t si) {
     size_t slot = 0;
     ue_result r = slot_of(x, b, bm, &slot);
     if (r == UE_ERR_UNSUPPORTED)
-        return fail(x, "import.mesh.new", path, "a mesh on a node that has no slot for it");
+        return ue_msh_edit_fail(x, "import.mesh.new", path, "a mesh on a node that has no slot for it");
     return r == UE_OK ? rebuild_slot(x, slot, sm) : r;
 }
 
@@ -602,193 +404,6 @@ static void finish_bounds(edit_ctx *x) {
     }
 }
 
-/* ---- animation: channels compared per node, a changed node's track resampled to frames ---- */
-
-/* A node's translation and rotation channels in one clip (NULL when absent). */
-typedef struct node_channels {
-    const ue_anim_channel *t, *r;
-} node_channels;
-
-/* The clip's channels per base node; only node translations and rotations of model nodes. */
-static ue_result collect_channels(edit_ctx *x, const ue_scene *sc, bool edited, node_channels *out) {
-    size_t others = 0;
-    int32_t clip = ue_msh_import_node_clip(sc, &others);
-    if (clip < 0) return UE_OK;
-    const ue_scene_animation *an = &sc->animations[clip];
-    for (size_t c = 0; c < an->channel_count; c++) {
-        const ue_anim_channel *ch = &an->channels[c];
-        char path[64];
-        snprintf(path, sizeof path, "/animations/%d/channels/%zu", (int)clip, c);
-        bool node_ok = ch->node >= 0 && (size_t)ch->node < sc->node_count;
-        int32_t b = !node_ok ? -1 : edited ? x->b_of_s[ch->node] : ch->node;
-        if (ch->target != UE_TARGET_TRANSLATION && ch->target != UE_TARGET_ROTATION)
-            return fail(x, "import.anim.target", path, "MSH animates node translation and rotation only");
-        if (b < 0 || x->msh_of_b[b] < 0)
-            return fail(x, "import.anim.node", path, "the channel drives a node that is not a model node");
-        const ue_anim_channel **slot = ch->target == UE_TARGET_ROTATION ? &out[b].r : &out[b].t;
-        if (*slot) return fail(x, "import.anim.twice", path, "a second channel for the same node and property");
-        *slot = ch;
-    }
-    return UE_OK;
-}
-
-static bool channel_same(const ue_anim_channel *a, const ue_anim_channel *b) {
-    if (!a || !b) return a == b;
-    if (a->target != b->target || a->interpolation != b->interpolation || a->key_count != b->key_count) return false;
-    for (uint32_t k = 0; k < a->key_count; k++)
-        if (a->times[k] != b->times[k]) return false;
-    size_t n = (size_t)a->key_count * a->components * (a->interpolation == UE_INTERP_CUBIC ? 3 : 1);
-    float tol = a->target == UE_TARGET_ROTATION ? QUAT_TOL : 0;
-    for (size_t i = 0; i < n; i++)
-        if (fabsf(a->values[i] - b->values[i]) > tol || (tol == 0 && a->values[i] != b->values[i])) return false;
-    return true;
-}
-
-/* The glTF value of a channel at time t (clamped at both ends): STEP, LINEAR (slerp for
- * rotations) or CUBICSPLINE (Hermite), rotations normalised. */
-static void channel_eval(const ue_anim_channel *c, float t, float *out) {
-    uint32_t n = c->key_count, comps = c->components, lo = 0, hi = n;
-    bool cubic = c->interpolation == UE_INTERP_CUBIC;
-    size_t stride = cubic ? 3 * (size_t)comps : comps, at = cubic ? comps : 0;
-    while (lo + 1 < hi) { /* the last key with time <= t */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (c->times[mid] <= t) lo = mid;
-        else hi = mid;
-    }
-    const float *v0 = &c->values[lo * stride + at];
-    if (t <= c->times[0] || lo + 1 >= n || c->interpolation == UE_INTERP_STEP) {
-        memcpy(out, t <= c->times[0] ? &c->values[at] : v0, comps * sizeof *out);
-    } else {
-        const float *v1 = &c->values[(lo + 1) * stride + at];
-        float dt = c->times[lo + 1] - c->times[lo], a = (t - c->times[lo]) / dt;
-        if (cubic) {
-            const float *out0 = v0 + comps, *in1 = v1 - comps;
-            float a2 = a * a, a3 = a2 * a;
-            for (uint32_t k = 0; k < comps; k++)
-                out[k] = (2 * a3 - 3 * a2 + 1) * v0[k] + (a3 - 2 * a2 + a) * dt * out0[k] +
-                         (-2 * a3 + 3 * a2) * v1[k] + (a3 - a2) * dt * in1[k];
-        } else if (comps == 4) {
-            ue_msh_anim_slerp(v0, v1, a, out);
-        } else {
-            for (uint32_t k = 0; k < comps; k++) out[k] = v0[k] + (v1[k] - v0[k]) * a;
-        }
-    }
-    if (comps == 4) {
-        float len = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-        for (int k = 0; k < 4; k++) out[k] = len > 0 ? out[k] / len : (k == 3);
-    }
-}
-
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The frames a changed track is keyed at: the channels' own key times when they all fall on
- * whole frames (and none is CUBICSPLINE), else every frame up to the last key. */
-static ue_result key_frames(edit_ctx *x, const node_channels *c, uint32_t **frames, size_t *count,
-                            const char *path) {
-    const ue_anim_channel *chs[2] = {c->t, c->r};
-    bool whole = true;
-    double last = 0;
-    size_t total = 1;
-    for (int i = 0; i < 2; i++)
-        for (uint32_t k = 0; chs[i] && k < chs[i]->key_count; k++) {
-            double f = (double)chs[i]->times[k] * x->fps;
-            whole = whole && chs[i]->interpolation != UE_INTERP_CUBIC && f >= 0 && fabs(f - floor(f + 0.5)) < 1e-3;
-            last = f > last ? f : last;
-            total++;
-        }
-    if (!(last < MAX_KEY_FRAMES))
-        return ue_diag_add(x->d, UE_SEV_ERROR, "import.anim.limit", UE_NO_OFFSET, path,
-                           "the animation lasts %.0f frames at %g fps; MSH tracks hold at most %u", last, (double)x->fps,
-                           MAX_KEY_FRAMES), UE_ERR_LIMIT;
-    size_t n = whole ? total : (size_t)ceil(last - 1e-3) + 1;
-    uint32_t *f = malloc(n * sizeof *f);
-    if (!f) return UE_ERR_NOMEM;
-    if (whole) {
-        size_t o = 0;
-        f[o++] = 0;
-        for (int i = 0; i < 2; i++)
-            for (uint32_t k = 0; chs[i] && k < chs[i]->key_count; k++)
-                f[o++] = (uint32_t)floor((double)chs[i]->times[k] * x->fps + 0.5);
-        qsort(f, o, sizeof *f, cmp_u32);
-        n = 0;
-        for (size_t i = 0; i < o; i++)
-            if (n == 0 || f[i] != f[n - 1]) f[n++] = f[i];
-    } else {
-        for (size_t i = 0; i < n; i++) f[i] = (uint32_t)i;
-    }
-    *frames = f;
-    *count = n;
-    return UE_OK;
-}
-
-/* The node's new track in engine terms; a missing channel holds the node's own transform. */
-static ue_result apply_track(edit_ctx *x, size_t n, const node_channels *c, const ue_scene_node *sn,
-                             const char *path) {
-    uint32_t *frames = NULL;
-    size_t count = 0;
-    ue_result r = key_frames(x, c, &frames, &count, path);
-    if (r != UE_OK) return r;
-    ue_msh_key *keys = calloc(count, sizeof *keys);
-    for (size_t i = 0; keys && i < count; i++) {
-        float t[3], q[4], et[3], eq[4], sec = (float)frames[i] / x->fps;
-        memcpy(t, sn->translation, sizeof t);
-        memcpy(q, sn->rotation, sizeof q);
-        if (c->t) channel_eval(c->t, sec, t);
-        if (c->r) channel_eval(c->r, sec, q);
-        ue_parkan_vec_from_gltf(t, et);
-        ue_parkan_quat_from_gltf(q, eq);
-        memcpy(keys[i].position, et, sizeof et);
-        keys[i].time = (float)frames[i];
-        ue_msh_encode_quat(eq, keys[i].quat);
-    }
-    r = keys ? ue_msh_set_track(x->m, n, keys, count, x->d) : UE_ERR_NOMEM;
-    free(keys);
-    free(frames);
-    if (r == UE_OK) x->bounds_dirty = true;
-    return r;
-}
-
-static ue_result apply_changed_tracks(edit_ctx *x, const node_channels *sc, const node_channels *bc) {
-    int32_t *s_of_b = malloc((x->base.node_count + 1) * sizeof *s_of_b);
-    if (!s_of_b) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < x->s->node_count; i++) s_of_b[x->b_of_s[i]] = (int32_t)i;
-    ue_result r = UE_OK;
-    for (size_t b = 0; b < x->base.node_count && r == UE_OK; b++) {
-        if (x->msh_of_b[b] < 0 || (channel_same(sc[b].t, bc[b].t) && channel_same(sc[b].r, bc[b].r))) continue;
-        char path[48];
-        snprintf(path, sizeof path, "/nodes/%d", s_of_b[b]);
-        r = apply_track(x, (size_t)x->msh_of_b[b], &sc[b], &x->s->nodes[s_of_b[b]], path);
-    }
-    free(s_of_b);
-    return r;
-}
-
-static ue_result apply_animation(edit_ctx *x) {
-    size_t others = 0, base_others = 0;
-    int32_t clip = ue_msh_import_node_clip(x->s, &others);
-    if (clip < 0) {
-        if (ue_msh_import_node_clip(&x->base, &base_others) >= 0)
-            ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.absent", UE_NO_OFFSET, "/animations",
-                        "the glTF has no animation that moves nodes; the base model's animation is kept");
-        return UE_OK;
-    }
-    if (others)
-        ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.extra", UE_NO_OFFSET, "/animations",
-                    "MSH holds one animation: /animations/%d is imported, %zu more that move nodes "
-                    "are not", (int)clip, others);
-    node_channels *sc = calloc(x->base.node_count + 1, sizeof *sc), *bc = calloc(x->base.node_count + 1, sizeof *bc);
-    ue_result r = sc && bc ? UE_OK : UE_ERR_NOMEM;
-    if (r == UE_OK) r = collect_channels(x, x->s, true, sc);
-    if (r == UE_OK) r = collect_channels(x, &x->base, false, bc);
-    if (r == UE_OK) r = apply_changed_tracks(x, sc, bc);
-    free(sc);
-    free(bc);
-    return r;
-}
-
 /* ---- the entry point ------------------------------------------------------------------------ */
 
 static ue_result edit_alloc(edit_ctx *x) {
@@ -847,14 +462,14 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
     ue_scene_init(&x.base);
     ue_result r = edit_alloc(&x);
     if (r == UE_OK && ue_scene_validate(s, d) != UE_OK)
-        r = fail(&x, "import.scene", "/", "the glTF scene is not consistent (see the messages above)");
-    if (r == UE_OK) r = match_selection(&x);
+        r = ue_msh_edit_fail(&x, "import.scene", "/", "the glTF scene is not consistent (see the messages above)");
+    if (r == UE_OK) r = ue_msh_edit_match_selection(&x);
     if (r == UE_OK) {
-        map_model_nodes(&x);
+        ue_msh_edit_map_model_nodes(&x);
         save_bounds(&x);
         r = apply_nodes(&x);
     }
-    if (r == UE_OK) r = apply_animation(&x);
+    if (r == UE_OK) r = ue_msh_edit_apply_animation(&x);
     if (r == UE_OK) finish_bounds(&x);
     edit_free(&x);
     return r;

@@ -1,0 +1,62 @@
+/* unearth — internal to edit mode (`import --base`): the edit context shared by the node
+ * matcher (msh_import_match.c), the geometry and pose edits (msh_import_edit.c) and the clip
+ * comparison (msh_import_edit_anim.c). */
+#ifndef UE_MSH_IMPORT_EDIT_INT_H
+#define UE_MSH_IMPORT_EDIT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parkan/msh_import_int.h"
+#include "unearth/msh_import.h"
+
+/* "Changed" (docs/import.md#edit-mode---base): more than half a quantisation step of the field
+ * as MSH stores it; positions and translations are floats on both sides, so any difference. */
+#define NORMAL_TOL (0.5f / 127.0f)
+#define UV_TOL (0.5f / 1024.0f)
+#define COLOR_TOL (0.5f / 255.0f)
+#define QUAT_TOL (0.5f / 32767.0f)
+#define SCALE_TOL 1e-6f
+#define MAX_KEY_FRAMES 65535u
+
+typedef struct slot_bounds {
+    float aabb_min[3], aabb_max[3], sphere_center[3], sphere_radius;
+} slot_bounds;
+
+typedef struct edit_ctx {
+    ue_msh *m;
+    const ue_scene *s;           /* the edited scene (from glTF) */
+    ue_scene base;               /* the base model as convert exports it */
+    ue_msh_export_options eo;    /* the selection the scene was exported with */
+    int32_t *b_of_s;             /* scene node → base scene node */
+    int32_t *msh_of_b;           /* base scene node → model node (-1: the root, a group child) */
+    uint8_t *moved;              /* per model vertex: its position changed */
+    uint8_t *mesh_done;          /* per scene mesh: applied (cells of --lod all share meshes) */
+    bool *slot_touched;          /* per original slot: its bounds must be recomputed */
+    slot_bounds *saved;          /* the original slot bounds, restored where nothing moved */
+    size_t slot_count0, vertex_count0; /* before any slot was added or rebuilt */
+    bool bounds_dirty;           /* something the header hull depends on changed */
+    float fps;
+    ue_diag *d;
+} edit_ctx;
+
+/* An error of the edit, named by its glTF path; returns UE_ERR_INVALID. */
+ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Same source id (format, table, offset, index). */
+bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
+
+/* Finds the selection the scene was exported with and fills x->base and x->b_of_s; then
+ * x->msh_of_b (base scene node → model node). msh_import_match.c */
+ue_result ue_msh_edit_match_selection(edit_ctx *x);
+void ue_msh_edit_map_model_nodes(edit_ctx *x);
+
+/* The clip: changed node tracks re-keyed. msh_import_edit_anim.c */
+ue_result ue_msh_edit_apply_animation(edit_ctx *x);
+
+#endif
