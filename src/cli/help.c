@@ -108,8 +108,9 @@ static const cli_option_def option_table[] = {
      "move vertices by X Y Z (engine axes: Z up)"},
     {OPT_SCALE, NULL, "--scale", 1, "S", NO_RANGE, NULL,
      "scale about the origin by S, 1e-30 to 1e30 in size, negative to\n"
-     "mirror, not 0 (edit: the vertices; convert: the whole model,\n"
-     "default 1)"},
+     "mirror, not 0 (convert: the whole model, default 1; edit: the whole\n"
+     "model, every vertex and node offset at every frame, S > 0, or after\n"
+     "--vertices those vertices only)"},
     {OPT_REPLACE_SLOT, NULL, "--replace-slot", 2, "S FILE.obj", NO_RANGE, NULL,
      "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
      "Y-up axes that `convert` writes"},
