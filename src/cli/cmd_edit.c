@@ -342,10 +342,12 @@ static int write_result(const cli_opts *o, const ue_buf *model, ue_diag *d) {
         char written[4400];
         int rc = cli_into_write("edit", o, model, &added, written, sizeof written);
         if (!rc) fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", written, model->size, o->output);
+        if (!rc) cli_note_materials(o, o->inputs[0], written);
         return rc;
     }
     ue_result r = ue_file_write_atomic(o->output, model->data, model->size, o->force, d);
     if (r == UE_OK) fprintf(stderr, "edited model written to %s (%zu bytes)\n", o->output, model->size);
+    if (r == UE_OK) cli_note_materials(o, o->inputs[0], NULL);
     return cli_exit_code(r);
 }
 

@@ -1,26 +1,11 @@
 #!/usr/bin/env python3
 # unearth CLI tests — compares two .glb files that `convert` wrote of a model and of its
-# `edit --scale S` copy: every node's offset and every vertex's world position, worked out here from the node tree and
-# the clip's channels, is S × the original's, at rest and at the given clip times.
+# `edit --scale S` copy: every node's offset, and every vertex's world position worked out here
+# from the node tree and the clip's channels, is S × the original's, at rest and at clip times.
 # Usage: msh_scale_glb.py ORIG.glb SCALED.glb S TIME...   prints "ok N" (N vertices compared) or why not
-import json, math, struct, sys
+import math, sys
 
-def load(path):
-    data = open(path, "rb").read()
-    assert data[:4] == b"glTF", "not a GLB"
-    n = struct.unpack_from("<I", data, 12)[0]
-    doc = json.loads(data[20:20 + n])
-    at = 20 + n
-    return doc, data[at + 8:at + 8 + struct.unpack_from("<I", data, at)[0]]
-
-def accessor(doc, binary, index):
-    a = doc["accessors"][index]
-    v = doc["bufferViews"][a["bufferView"]]
-    comps = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}[a["type"]]
-    fmt = {5126: "f", 5125: "I", 5123: "H", 5121: "B"}[a["componentType"]]
-    stride = v.get("byteStride", comps * struct.calcsize(fmt))
-    base = v.get("byteOffset", 0) + a.get("byteOffset", 0)
-    return [struct.unpack_from("<%d%s" % (comps, fmt), binary, base + i * stride) for i in range(a["count"])]
+from hsd_anim_glb import load, accessor  # the GLB reader of the animation tests (float accessors)
 
 def slerp(a, b, f):
     dot = sum(x * y for x, y in zip(a, b))
