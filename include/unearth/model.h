@@ -73,6 +73,12 @@ UE_API ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue
  * model.images.none) when the format carries no images. */
 UE_API ue_result ue_model_images_get(const ue_model_found *m, ue_mode mode, bool all_levels,
                                      ue_model_images *out, ue_diag *d);
+/* The same with format options (at most UE_MODEL_IMAGES_MAX_OPTIONS; NULL: none) for a format
+ * whose images come from its scene, as `textures --wear` gives MSH its option "wear"; the
+ * option "origin" (the model's address) is added when the format declares it. */
+#define UE_MODEL_IMAGES_MAX_OPTIONS 8
+UE_API ue_result ue_model_images_get_with(const ue_model_found *m, ue_mode mode, bool all_levels,
+                                          const ue_model_options *opts, ue_model_images *out, ue_diag *d);
 
 #ifdef __cplusplus
 }

@@ -202,6 +202,13 @@ UE_API ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys
  * normals are rotated by M (re-quantised) and Res2 bounds (header and slots) recomputed. */
 UE_API ue_result ue_msh_transform_vertices(ue_msh *m, size_t first, size_t n, const float linear[9],
                                            const float translate[3]);
+/* Scales the whole model about the origin by s: every vertex (node-local) and the translation
+ * of every Res8 key (each node's rest offset and every animation key), so the model's world
+ * geometry at every frame is s × the original; normals and rotations stay; Res2 bounds are
+ * recomputed. s == 1 changes nothing (the model writes back byte-identical). UE_ERR_USAGE
+ * for s ≤ 0 (a mirror would turn every face inside out) or s not finite; UE_ERR_LIMIT, the
+ * model unchanged, when a scaled coordinate would pass 1e18 (bounds square them in float). */
+UE_API ue_result ue_msh_scale(ue_msh *m, float s);
 /* Recomputes slot AABB/sphere (node-local) and the header hull/sphere/capsule from geometry. */
 UE_API void ue_msh_recompute_bounds(ue_msh *m);
 UE_API ue_result ue_msh_rename_node(ue_msh *m, size_t node, const char *name /* NULL or "" = none */);

@@ -51,6 +51,12 @@ UE_API void ue_wear_free(ue_wear *w);
  * UE_ERR_INVALID, after the warning conversion gives (msh.material.wear: what was looked for and
  * where; msh.material.wear_damaged), when it is absent or unreadable. Free *out on UE_OK. */
 UE_API ue_result ue_msh_wear_of(const char *origin, ue_wear *out, ue_diag *d);
+/* The WEAR table at `address`, a file or ARCHIVE:ENTRY (entry names in any letter case), read
+ * and parsed in `mode` (diagnostic offsets are in that file or entry): for a model whose WEAR
+ * has another stem (convert --wear). UE_ERR_IO when the file cannot be read, UE_ERR_INVALID
+ * when the entry is missing, the text violates the mode or holds no material row. Free *out
+ * on UE_OK. */
+UE_API ue_result ue_wear_load(const char *address, ue_mode mode, ue_wear *out, ue_diag *d);
 
 /* ---- MAT0 ---------------------------------------------------------------------------------- */
 

@@ -27,6 +27,7 @@ typedef struct cli_opts {
     const char *group;      /* --group G as given, NULL if absent: MSH's option "group" */
     const char *fps;        /* --fps N as given, NULL if absent: the model formats' option "fps" */
     const char *data;       /* --data DIR, NULL if absent: MSH's option "data" (material libraries) */
+    const char *wear;       /* --wear FILE|ARCHIVE:ENTRY, NULL if absent: MSH's option "wear" */
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
@@ -192,6 +193,17 @@ int models_roundtrip(const cli_opts *o, const char *path);
  * which keeps its order (their bytes are freed); returns how many left. */
 size_t cli_drop_textures(ue_model_found *found, size_t *count);
 
+/* ---- a Parkan model's WEAR table (src/cli/wear.c) ---- */
+/* --wear, when given: refused (exit 2) for more than one model, else read and parsed in the
+ * run's mode before any work; 0, or the exit code after the reader's diagnostics under its name. */
+int cli_check_wear(const cli_opts *o, size_t models);
+/* How many of the models take the option "wear" (Parkan MSH models). */
+size_t cli_count_wearers(const ue_model_found *found, size_t count);
+/* After import or edit wrote a model from `base` (NULL: none) under another stem, whether as
+ * -o or as the --into entry `written` ("ARCHIVE:ENTRY"): one line (not with -q) saying where the
+ * game will look for its WEAR table, when the base has one that the new name would not find. */
+void cli_note_materials(const cli_opts *o, const char *base, const char *written);
+
 /* ---- options and help (src/cli/options.c, src/cli/help.c) ---- */
 
 /* Every option the CLI knows; each verb accepts a subset of them (cli_verb_def.options). */
@@ -199,6 +211,7 @@ typedef enum {
     OPT_HELP, OPT_OUTPUT, OPT_FORCE, OPT_JSON, OPT_STRICT, OPT_TOLERANT, OPT_QUIET, OPT_VERBOSE,
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS, OPT_REPORT,
     OPT_FOLLOW_LINKS, OPT_DATA, OPT_NO_ANIMATION_POINTER,
+    OPT_WEAR, /* convert, textures */
     OPT_FRESH, OPT_RESUME, /* convert -r */
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */

@@ -97,6 +97,7 @@ typedef struct edit_state {
     const char **ops;      /* operation names (long form) and their values */
     int op_count;
     size_t first, n;       /* the --vertices range for the next --translate/--scale */
+    bool ranged;           /* a --vertices range was given for it */
     long material;         /* --material: the WEAR row of new geometry, -1 = the slot's own */
     ue_result result;      /* the last library failure, for the closing message */
     ue_diag *d;
@@ -123,12 +124,30 @@ static int op_vertices(edit_state *e, int i) {
         cli_error("edit: --vertices: the model has %zu vertices", total);
         return EXIT_USAGE;
     }
-    e->first = first, e->n = len;
+    e->first = first, e->n = len, e->ranged = true;
     return 0;
+}
+
+/* --scale S without --vertices: the whole model about the origin, vertices and node offsets
+ * (every animation key's too); a mirror is refused, as it would turn the faces inside out. */
+static int op_scale_model(edit_state *e, int i) {
+    double s;
+    if (!cli_parse_scale(e->ops[i + 1], &s) || s < 0) {
+        cli_error("edit: --scale %s: want a number from 1e-30 to 1e30, not negative: the whole model is "
+                  "scaled, and a mirror would turn its faces inside out (--vertices FIRST COUNT before "
+                  "--scale mirrors those vertices only)", e->ops[i + 1]);
+        return EXIT_USAGE;
+    }
+    e->result = ue_msh_scale(e->m, (float)s);
+    if (e->result == UE_ERR_LIMIT)
+        cli_error("edit: --scale %s: a coordinate of the model would pass 1e18, past what the "
+                  "format's 32-bit float bounds can hold", e->ops[i + 1]);
+    return cli_exit_code(e->result);
 }
 
 /* --translate X Y Z or --scale S (engine axes) on the --vertices range, which then resets. */
 static int op_transform(edit_state *e, int i, bool move) {
+    if (!move && !e->ranged) return op_scale_model(e, i);
     float linear[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, shift[3] = {0, 0, 0};
     double x, y, z;
     int rc = 0;
@@ -144,7 +163,7 @@ static int op_transform(edit_state *e, int i, bool move) {
         rc = EXIT_USAGE;
     }
     if (!rc) e->result = ue_msh_transform_vertices(e->m, e->first, e->n, linear, shift);
-    e->first = 0, e->n = e->m->vertex_count;
+    e->first = 0, e->n = e->m->vertex_count, e->ranged = false;
     return rc ? rc : cli_exit_code(e->result);
 }
 
@@ -323,10 +342,12 @@ static int write_result(const cli_opts *o, const ue_buf *model, ue_diag *d) {
         char written[4400];
         int rc = cli_into_write("edit", o, model, &added, written, sizeof written);
         if (!rc) fprintf(stderr, "%s %s (%zu bytes) in %s\n", added ? "added" : "replaced", written, model->size, o->output);
+        if (!rc) cli_note_materials(o, o->inputs[0], written);
         return rc;
     }
     ue_result r = ue_file_write_atomic(o->output, model->data, model->size, o->force, d);
     if (r == UE_OK) fprintf(stderr, "edited model written to %s (%zu bytes)\n", o->output, model->size);
+    if (r == UE_OK) cli_note_materials(o, o->inputs[0], NULL);
     return cli_exit_code(r);
 }
 
@@ -343,7 +364,7 @@ int cmd_edit(const cli_opts *o) {
         ue_diag_free(&d);
         return rc;
     }
-    edit_state e = {&m, o->ops, (int)o->op_count, 0, m.vertex_count, -1, UE_OK, &d};
+    edit_state e = {&m, o->ops, (int)o->op_count, 0, m.vertex_count, false, -1, UE_OK, &d};
     rc = run_ops(&e);
     ue_buf out = {0};
     if (!rc) {

@@ -171,6 +171,7 @@ int cmd_import(const cli_opts *o) {
     else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
     if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
+    if (tell) cli_note_materials(o, o->base, written);
     if (rc) cli_error("import: nothing written");
     ue_buf_free(&model);
     ue_scene_free(&s);

@@ -875,9 +875,11 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_forma
         if (!worst) cli_error("convert: no models found in the input");
         return worst ? worst : EXIT_INVALID;
     }
+    int rc = cli_check_wear(o, jobs->count);
+    if (rc) return rc;
     /* From here an interrupt stops the run between models: finished outputs stay, and are said. */
     cli_interrupt_defer(true);
-    int rc = assign_outputs(o, to_file, kind, jobs);
+    rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
     format_opts->per_format = jobs->count > 1;
     const job *stop = run_jobs_fsize_checked(o, !to_file, format_opts, jobs);
@@ -898,6 +900,8 @@ int cmd_convert(const cli_opts *o) {
     if (!convert_scale(o, &scale)) return cli_usage_error(o->verb, "--scale %s: " CLI_SCALE_RANGE, convert_scale_text(o));
     int rc = choose_output_kind(o, &to_file, &kind);
     if (rc) return rc;
+    if (o->recursive && o->wear)
+        return cli_usage_error(o->verb, "--wear %s: the WEAR table of one model, and -r converts many", o->wear);
     if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
                                : o->fresh ? "--fresh" : "--resume");

@@ -178,7 +178,10 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
     if (!m->format->images && !m->format->to_scene) return UE_OK;
     ue_model_images imgs = {0};
     ue_diag d = {0};
-    ue_result res = ue_model_images_get(m, r->o->mode, r->o->mips, &imgs, &d);
+    ue_model_option wear = {"wear", r->o->wear};
+    ue_model_options opts = {&wear, r->o->wear ? 1u : 0u, NULL};
+    if (opts.count && ue_model_options_check(m->format, &opts, NULL) != UE_OK) opts.count = 0; /* MSH's option */
+    ue_result res = ue_model_images_get_with(m, r->o->mode, r->o->mips, &opts, &imgs, &d);
     print_model_diags(r, m, &d);
     size_t not_found, damage;
     sort_warnings(&d, &not_found, &damage);
@@ -298,6 +301,13 @@ int cmd_textures(const cli_opts *o) {
         ue_diag_add(&r.d, UE_SEV_ERROR, "textures.no_model", UE_NO_OFFSET, in,
                     "no model inside; nothing written");
         res = UE_ERR_INVALID;
+    }
+    int wear_rc = res == UE_OK ? cli_check_wear(o, cli_count_wearers(found, count)) : 0;
+    if (wear_rc) {
+        ue_model_found_free(found, count);
+        out_names_free(&r.names);
+        ue_diag_free(&r.d);
+        return wear_rc;
     }
     if (res == UE_OK) res = textures_of(&r, found, count);
     if (res == UE_OK && r.listing.size) fwrite(r.listing.data, 1, r.listing.size, stdout);

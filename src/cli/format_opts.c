@@ -11,7 +11,8 @@ void cli_format_opts_init(cli_format_opts *f, const cli_opts *o) {
     pthread_mutex_init(&f->lock, NULL);
     const struct {
         const char *key, *value;
-    } given[CLI_FORMAT_OPTS_MAX] = {{"lod", o->lod}, {"group", o->group}, {"fps", o->fps}, {"data", o->data}};
+    } given[CLI_FORMAT_OPTS_MAX] = {{"lod", o->lod}, {"group", o->group}, {"fps", o->fps},
+                                    {"data", o->data}, {"wear", o->wear}};
     for (size_t i = 0; i < CLI_FORMAT_OPTS_MAX; i++)
         if (given[i].value) f->items[f->count++] = (ue_model_option){given[i].key, given[i].value};
 }

@@ -1,5 +1,5 @@
 /* unearth CLI — internal: the command-line options that belong to model formats (--lod, --group,
- * --fps, --data) as the registry's key=value list, filtered per format in a run of several models. */
+ * --fps, --data, --wear) as the registry's key=value list, filtered per format in a run of several models. */
 #ifndef UE_CLI_FORMAT_OPTS_H
 #define UE_CLI_FORMAT_OPTS_H
 
@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "unearth/model_format.h"
 
-enum { CLI_FORMAT_OPTS_MAX = 4, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
+enum { CLI_FORMAT_OPTS_MAX = 5, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
 
 /* An option a format does not have, passed over for that many of its models (converted, failed
  * or, in a continued batch, kept: each was made without it). */

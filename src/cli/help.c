@@ -51,6 +51,10 @@ static const cli_option_def option_table[] = {
     {OPT_DATA, NULL, "--data", 1, "DIR", NO_RANGE, NULL,
      "MSH option: a game folder searched first for Material.lib and\n"
      "Textures.lib (default: beside the model and in its parent folders)"},
+    {OPT_WEAR, NULL, "--wear", 1, "FILE", NO_RANGE, NULL,
+     "MSH option: the model's WEAR table (its materials), a file or\n"
+     "ARCHIVE:ENTRY, for a model whose WEAR has another name (default: the\n"
+     "same-stem .wea beside the model or in its archive; one model only)"},
     {OPT_NO_ANIMATION_POINTER, NULL, "--no-animation-pointer", 0, NULL, NO_RANGE, NULL,
      "glTF: leave out the KHR_animation_pointer channels (material colour,\n"
      "UV and visibility animation) for viewers without the extension; the\n"
@@ -108,8 +112,9 @@ static const cli_option_def option_table[] = {
      "move vertices by X Y Z (engine axes: Z up)"},
     {OPT_SCALE, NULL, "--scale", 1, "S", NO_RANGE, NULL,
      "scale about the origin by S, 1e-30 to 1e30 in size, negative to\n"
-     "mirror, not 0 (edit: the vertices; convert: the whole model,\n"
-     "default 1)"},
+     "mirror, not 0 (convert: the whole model, default 1; edit: the whole\n"
+     "model, every vertex and node offset at every frame, S > 0, or after\n"
+     "--vertices those vertices only)"},
     {OPT_REPLACE_SLOT, NULL, "--replace-slot", 2, "S FILE.obj", NO_RANGE, NULL,
      "new geometry for slot S, 0..slots-1, from an OBJ in the node-local\n"
      "Y-up axes that `convert` writes"},
@@ -188,14 +193,15 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
+         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_WEAR) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
          BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER) | BIT(OPT_FRESH) |
          BIT(OPT_RESUME),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
      "directory for several, one file each (required)",
      "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
-     "                [--scale S] [--format F] [--no-animation-pointer] [-j N] [-f]\n"
+     "                [--wear FILE] [--scale S] [--format F] [--no-animation-pointer]\n"
+     "                [-j N] [-f]\n"
      "                [--strict|--tolerant] [-q|-v]\n"
      "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links]\n"
      "                [--fresh|--resume] [-j N] [--data DIR] [--scale S] ...",
@@ -218,18 +224,20 @@ static const cli_verb_def verb_table[] = {
      "only and ignored for the others, with one warning per option and format.\n"
      "Parkan models wear the materials their WEAR names, from Material.lib and Textures.lib\n"
      "found in --data, beside the model or in a parent folder, in any letter case; what is\n"
-     "missing is a warning and a grey placeholder (docs/parkan-materials.md).\n",
+     "missing is a warning and a grey placeholder (docs/parkan-materials.md). The WEAR is the\n"
+     "same-stem .wea beside the model (or in its archive); --wear names another for one model.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth convert units/robot.msh -o robot.glb --data /games/parkan\n"
+     "unearth convert robot2.msh -o robot2.glb --wear demo/parkan/objects.rlb:ROBOT.wea\n"
      "unearth convert demo/parkan/robot.msh -o robot.gltf --lod 1 --group all\n"
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
      "unearth convert -r demo -o models/ -j 2 --format obj\n"
      "unearth convert -r game -o game_gltf -j 2 --report game.json\n"
      "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"},
     {"textures", cmd_textures,
-     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS), "IN", 1, 1, "DIR",
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS) | BIT(OPT_WEAR), "IN", 1, 1, "DIR",
      "directory for the PNG files, created whole or not at all (required)",
-     "unearth textures IN -o DIR [--mips] [-f] [--strict|--tolerant] [-q|-v]",
+     "unearth textures IN -o DIR [--mips] [--wear FILE] [-f] [--strict|--tolerant] [-q|-v]",
      "every texture of the models in IN as PNG",
      "IN is a model, a container (every model inside, recursively) or ARCHIVE:ENTRY. Each\n"
      "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png); a name taken,\n"
@@ -237,7 +245,8 @@ static const cli_verb_def verb_table[] = {
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
      "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are not\n"
      "damage: listed once per kind (the first models; -v all), every texture found is written\n"
-     "and the exit code is 0; when none at all was found, that is the error above.\n"
+     "and the exit code is 0; when none at all was found, that is the error above. --wear\n"
+     "gives the one Parkan model in IN the WEAR table of another name, as for convert.\n"
      "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"
      "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
@@ -262,7 +271,8 @@ static const cli_verb_def verb_table[] = {
      "validate before it is written. edit writes Parkan MSH (-o *.msh; `convert` makes glTF).\n"
      "--material needs --replace-slot and a row of the model's WEAR table; --vertices needs a\n"
      "--translate or --scale after it. With --into the model goes into a copy of an archive,\n"
-     "as with import.\n",
+     "as with import, and as import's a note says where the game finds the materials of an\n"
+     "output named with another stem than MODEL.\n",
      "unearth edit demo/parkan/robot.msh -o robot2.msh --rename-node 2 antenna --translate 0 0 0.5\n"
      "unearth edit demo/parkan/robot.msh -o robot3.msh --replace-slot 0 body.obj --material 0\n"
      "unearth edit robot.msh -o out.msh --vertices 0 8 --scale 2\n"
@@ -277,7 +287,9 @@ static const cli_verb_def verb_table[] = {
      "glTF is compared with what the base model converts to, and only what changed (positions,\n"
      "normals, UVs, topology, names, rest poses, animation) is written back: an unedited glTF\n"
      "gives the base byte for byte. The model must validate strictly before it is written;\n"
-     "--into also validates the new archive. Errors name the glTF path (docs/import.md).\n",
+     "--into also validates the new archive. Errors name the glTF path (docs/import.md).\n"
+     "The game finds a model's materials by its stem (robot2.msh: robot2.wea); written under\n"
+     "another stem than --base, a note says so (not with -q).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"

@@ -163,6 +163,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_GROUP: o->group = values[0]; break;
     case OPT_FPS: o->fps = values[0]; break;
     case OPT_DATA: o->data = values[0]; break;
+    case OPT_WEAR: o->wear = values[0]; break;
     case OPT_JOBS: o->jobs = (int)number; break;
     case OPT_FORMAT: o->format = values[0]; break;
     case OPT_MIPS: o->mips = true; break;

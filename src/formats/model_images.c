@@ -59,11 +59,14 @@ static bool declares_option(const ue_model_format *f, const char *key) {
 
 /* A format without an `images` hook gives the textures its scene carries, level 0: for a
  * Parkan model, the textures its materials resolve to (told where the model lies through the
- * option "origin" when the format declares it, as `convert` does). */
-static ue_result scene_images(const ue_model_found *m, ue_mode mode, ue_model_images *out,
-                              ue_diag *d) {
-    ue_model_option origin = {"origin", m->name};
-    ue_model_options opts = {&origin, declares_option(m->format, "origin") ? 1u : 0u, NULL};
+ * option "origin" when the format declares it, as `convert` does, after the caller's options). */
+static ue_result scene_images(const ue_model_found *m, ue_mode mode, const ue_model_options *given,
+                              ue_model_images *out, ue_diag *d) {
+    ue_model_option items[UE_MODEL_IMAGES_MAX_OPTIONS + 1];
+    size_t n = 0;
+    for (size_t i = 0; given && i < given->count && n < UE_MODEL_IMAGES_MAX_OPTIONS; i++) items[n++] = given->items[i];
+    if (declares_option(m->format, "origin")) items[n++] = (ue_model_option){"origin", m->name};
+    ue_model_options opts = {items, n, given ? given->cache : NULL};
     ue_scene s;
     ue_scene_init(&s);
     size_t before = out->count;
@@ -77,8 +80,14 @@ static ue_result scene_images(const ue_model_found *m, ue_mode mode, ue_model_im
 
 ue_result ue_model_images_get(const ue_model_found *m, ue_mode mode, bool all_levels,
                               ue_model_images *out, ue_diag *d) {
+    return ue_model_images_get_with(m, mode, all_levels, NULL, out, d);
+}
+
+ue_result ue_model_images_get_with(const ue_model_found *m, ue_mode mode, bool all_levels,
+                                   const ue_model_options *opts, ue_model_images *out, ue_diag *d) {
     if (!m || !m->format || !out) return UE_ERR_USAGE;
-    if (!m->format->images && m->format->to_scene) return scene_images(m, mode, out, d);
+    if (opts && opts->count > UE_MODEL_IMAGES_MAX_OPTIONS) return UE_ERR_USAGE;
+    if (!m->format->images && m->format->to_scene) return scene_images(m, mode, opts, out, d);
     if (!m->format->images) {
         ue_diag_add(d, UE_SEV_ERROR, "model.images.none", UE_NO_OFFSET, m->name,
                     "a %s (%s) carries no images the library can decode", m->format->name,

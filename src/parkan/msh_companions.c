@@ -7,9 +7,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "archive/container.h"
 #include "common/cache.h"
+#include "common/io.h"
 #include "parkan/msh_materials.h"
 #include "unearth/archive.h"
+#include "unearth/parkan_material.h"
 
 #define MAX_LIBRARY_BYTES ((size_t)512 << 20)
 #define MAX_KEPT_WEAR ((uint64_t)1 << 20)        /* one kept WEAR table; real ones hold a few rows */
@@ -261,4 +264,39 @@ bool ue_parkan_wear_read(ue_cache *c, const char *origin, const char *model_dir,
     snprintf(where, cap, "%s", model_dir);
     return find_file_cached(c, model_dir, name, path, sizeof path) &&
            ue_file_read(path, MAX_LIBRARY_BYTES, data, size, NULL) == UE_OK;
+}
+
+/* ---- a WEAR table named by the user (convert --wear) ---------------------------------------- */
+
+/* The bytes at `address`: a file, or ENTRY of the archive (or chain) before the last ':'. */
+static ue_result read_address(const char *address, ue_mode mode, uint8_t **data, size_t *size, ue_diag *d) {
+    const char *colon = strrchr(address, ':');
+    if (ue_path_exists(address) || !colon) return ue_file_read(address, MAX_LIBRARY_BYTES, data, size, d);
+    char archive[KEY_CAP];
+    if ((size_t)(colon - address) >= sizeof archive) return UE_ERR_USAGE;
+    snprintf(archive, sizeof archive, "%.*s", (int)(colon - address), address);
+    ue_archive *a;
+    ue_result r = ue_archive_open(archive, mode, &a, d);
+    if (r != UE_OK) return r;
+    size_t index;
+    r = ue_archive_find_reported(a, colon + 1, &index, d);
+    if (r == UE_OK) r = ue_archive_read(a, index, data, size, d);
+    ue_archive_close(a);
+    return r;
+}
+
+ue_result ue_wear_load(const char *address, ue_mode mode, ue_wear *out, ue_diag *d) {
+    memset(out, 0, sizeof *out);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ue_result r = read_address(address, mode, &data, &size, d);
+    if (r == UE_OK) r = ue_wear_parse(data, size, 0, mode, out, d);
+    free(data);
+    if (r == UE_OK && out->material_count == 0) {
+        /* Tolerant reading of text that is no WEAR: nothing a batch could name. */
+        ue_diag_add(d, UE_SEV_ERROR, "wear.rows.none", 0, "wear", "no material row: this is no WEAR table");
+        ue_wear_free(out);
+        r = UE_ERR_INVALID;
+    }
+    return r;
 }

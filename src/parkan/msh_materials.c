@@ -151,8 +151,20 @@ static bool wear_load(ue_cache *cache, const char *origin, const char *model_dir
     return have;
 }
 
-static void load_wear(resolver *r) {
-    r->have_wear = wear_load(r->where->cache, r->where->origin, r->model_dir, &r->wear, r->d);
+/* The model's WEAR: the one given (which must be there and valid: the conversion fails
+ * otherwise), else the same-stem one beside the model (a warning when it is not). */
+static ue_result load_wear(resolver *r) {
+    const char *given = r->where->wear;
+    if (!given) {
+        r->have_wear = wear_load(r->where->cache, r->where->origin, r->model_dir, &r->wear, r->d);
+        return UE_OK;
+    }
+    ue_result res = ue_wear_load(given, r->mode, &r->wear, r->d);
+    if (res != UE_OK)
+        ue_diag_add(r->d, UE_SEV_ERROR, "msh.material.wear_given", UE_NO_OFFSET, "msh/materials",
+                    "the WEAR table %s given for the model cannot be used (above: why)", given);
+    r->have_wear = res == UE_OK;
+    return res;
 }
 
 ue_result ue_msh_wear_of(const char *origin, ue_wear *out, ue_diag *d) {
@@ -502,7 +514,7 @@ static ue_result resolve_one(resolver *r, size_t mi) {
 
 ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_parkan_search *where,
                                    ue_mode mode, ue_diag *d) {
-    if (!where || !where->origin) {
+    if (!where || (!where->origin && !where->wear)) {
         ue_diag_add(d, UE_SEV_INFO, "msh.material.origin", UE_NO_OFFSET, "msh/materials",
                     "the model's location is unknown: its WEAR table and libraries are not looked for");
         return UE_OK;
@@ -512,9 +524,9 @@ ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_
     r.s = s, r.mode = mode, r.d = d, r.where = where, r.first_texture = s->texture_count;
     r.materials.file = "Material.lib";
     r.textures.file = "Textures.lib";
-    origin_dir(where->origin, r.model_dir, sizeof r.model_dir);
-    load_wear(&r);
-    ue_result res = UE_OK;
+    /* Without the model's location, the libraries are looked for from the given WEAR's folder. */
+    origin_dir(where->origin ? where->origin : where->wear, r.model_dir, sizeof r.model_dir);
+    ue_result res = load_wear(&r);
     for (size_t mi = first_material; mi < s->material_count && res == UE_OK; mi++) res = resolve_one(&r, mi);
     free_atlases(&r); /* before the library: one record per entry of its directory */
     library_close(&r.materials);

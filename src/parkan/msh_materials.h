@@ -10,6 +10,8 @@
 typedef struct ue_parkan_search {
     const char *origin;   /* the model's path, FILE or ARCHIVE:ENTRY (chains allowed); NULL: unknown */
     const char *data_dir; /* a game folder searched first (convert --data), or NULL */
+    const char *wear;     /* the model's WEAR table, FILE or ARCHIVE:ENTRY (convert --wear), or NULL:
+                           * the same-stem one beside the model */
     ue_cache *cache;      /* companions read once for every model of a run, or NULL: per model */
 } ue_parkan_search;
 

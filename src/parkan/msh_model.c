@@ -1,5 +1,5 @@
 /* unearth — Parkan MSH as a model format of the registry (model_format.h): probe, conversion
- * with its `lod`, `group`, `fps`, `data` and `origin` options (materials: msh_materials.c),
+ * with its `lod`, `group`, `fps`, `data`, `origin` and `wear` options (materials: msh_materials.c),
  * statistics, validation and the table round trip. */
 #include <jansson.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@ static const ue_model_option_def msh_options[] = {
     {"fps", "frames per second of the animation clip 1..1000 (default 30)"},
     {"data", "a game folder searched first for Material.lib and Textures.lib (default: none)"},
     {"origin", "the model's path, FILE or ARCHIVE:ENTRY: its WEAR and libraries are looked for beside it"},
+    {"wear", "the model's WEAR table, FILE or ARCHIVE:ENTRY, in place of the same-stem one beside it (default: none)"},
 };
 
 /* Two or more of the required core types and nothing but MSH resource types (no 'WEAR',
@@ -100,7 +101,7 @@ static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name
     /* An empty file helps nobody: an empty selection is an error naming what the model has. */
     if (r == UE_OK && s->mesh_count == meshes_before) r = ue_msh_refuse_empty_selection(&m, &eo, d);
     ue_parkan_search where = {ue_model_option_get(opts, "origin"), ue_model_option_get(opts, "data"),
-                              opts ? opts->cache : NULL};
+                              ue_model_option_get(opts, "wear"), opts ? opts->cache : NULL};
     if (r == UE_OK) r = ue_msh_resolve_materials(s, materials_before, &where, mode, d);
     ue_msh_free(&m);
     return r;

@@ -438,6 +438,31 @@ ue_result ue_msh_transform_vertices(ue_msh *m, size_t first, size_t n, const flo
     return UE_OK;
 }
 
+ue_result ue_msh_scale(ue_msh *m, float s) {
+    if (!isfinite(s) || s <= 0) return UE_ERR_USAGE;
+    if (s == 1.0f) return UE_OK; /* nothing changes, so nothing is re-encoded */
+    /* Refused before anything changes when a scaled coordinate would pass 1e18: the bounds
+     * square distances in float, whose range ends near 3.4e38. */
+    float largest = 0;
+    for (size_t i = 0; i < 3 * m->vertex_count; i++)
+        if (fabsf(m->positions[i]) > largest && isfinite(m->positions[i])) largest = fabsf(m->positions[i]);
+    for (size_t k = 0; k < m->key_count; k++)
+        for (int c = 0; c < 3; c++)
+            if (fabsf(m->keys[k].position[c]) > largest && isfinite(m->keys[k].position[c]))
+                largest = fabsf(m->keys[k].position[c]);
+    if (s > 1 && largest > 1e18f / s) return UE_ERR_LIMIT;
+    for (size_t i = 0; i < 3 * m->vertex_count; i++) m->positions[i] *= s;
+    /* Every key is node-local: scaling each translation scales every node offset at every
+     * frame (the engine's lerp between keys is linear), so world geometry scales by s. A
+     * uniform positive scale leaves normals and rotations as they are. */
+    for (size_t k = 0; k < m->key_count; k++)
+        for (int c = 0; c < 3; c++) m->keys[k].position[c] *= s;
+    if (m->vertex_count) m->dirty[UE_MSH_POSITIONS] = true;
+    if (m->key_count) m->dirty[UE_MSH_KEYS] = true;
+    ue_msh_recompute_bounds(m);
+    return UE_OK;
+}
+
 ue_result ue_msh_rename_node(ue_msh *m, size_t node, const char *name) {
     if (node >= m->node_count) return UE_ERR_USAGE;
     if (m->name_count < m->node_count) {

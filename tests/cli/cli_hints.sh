@@ -236,7 +236,7 @@ rm -rf ./-
 expect_usage "unearth: convert: --scale 1e31: want a number from 1e-30 to 1e30 in size, negative to mirror (not 0); see 'unearth convert --help'" \
   "$UE" convert "$R" -o "$T/big.glb" --scale 1e31
 expect_rc 2 "$UE" edit "$R" -o "$T/s0.msh" --scale 0
-grep -qxF "unearth: edit: --scale 0: want a number from 1e-30 to 1e30 in size, negative to mirror (not 0)" "$T/err" \
+grep -qxF "unearth: edit: --scale 0: want a number from 1e-30 to 1e30, not negative: the whole model is scaled, and a mirror would turn its faces inside out (--vertices FIRST COUNT before --scale mirrors those vertices only)" "$T/err" \
   && ok || bad "edit --scale 0: $(cat "$T/err")"
 expect_rc 0 "$UE" convert "$R" -o "$T/mirror.glb" --scale -1e-30
 

@@ -473,6 +473,71 @@ static void edits_update_dependent_tables(void) {
     ue_diag_free(&d);
 }
 
+/* ue_msh_scale on the animated sample robot: every node's pose at any time is s × the
+ * original's translation with the same rotation (so world geometry scales by s), every vertex
+ * scales, the recomputed bounds are s × the original's recomputed bounds, 1 is a no-op and
+ * anything not positive or not finite is refused with the model unchanged. */
+static void whole_model_scale(void) {
+    ue_buf robot = {0};
+    REQUIRE(ue_sample_robot(&robot) == UE_OK);
+    ue_msh orig, m;
+    REQUIRE(ue_msh_parse(robot.data, robot.size, UE_MODE_STRICT, &orig, NULL) == UE_OK);
+    REQUIRE(ue_msh_parse(robot.data, robot.size, UE_MODE_STRICT, &m, NULL) == UE_OK);
+    REQUIRE(ue_msh_is_animated(&orig));
+    const float bad[] = {0.0f, -2.0f, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) CHECK(ue_msh_scale(&m, bad[i]) == UE_ERR_USAGE);
+    CHECK(ue_msh_scale(&m, 1e30f) == UE_ERR_LIMIT);
+    CHECK(ue_msh_scale(&m, 1.0f) == UE_OK);
+    ue_buf out = {0};
+    REQUIRE(ue_msh_write(&m, &out, NULL) == UE_OK);
+    CHECK(out.size == robot.size && memcmp(out.data, robot.data, robot.size) == 0); /* all no-ops */
+    ue_buf_free(&out);
+
+    const float s = 2.5f;
+    REQUIRE(ue_msh_scale(&m, s) == UE_OK);
+    for (size_t i = 0; i < 3 * m.vertex_count; i++) CHECK(fabsf(m.positions[i] - s * orig.positions[i]) <= 1e-6f);
+    CHECK_MEM(m.normals, orig.normals, 4 * m.normal_count);
+    const float times[] = {0.0f, 3.0f, 3.5f, 8.0f}; /* keys, between keys, the last frame */
+    ue_msh_pose a[16], b[16];
+    REQUIRE(m.node_count <= 16);
+    for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
+        ue_msh_evaluate(&orig, times[t], a);
+        ue_msh_evaluate(&m, times[t], b);
+        for (size_t n = 0; n < m.node_count; n++)
+            for (int c = 0; c < 4; c++) {
+                if (c < 3) CHECK(fabsf(b[n].translation[c] - s * a[n].translation[c]) <= 1e-5f);
+                CHECK(b[n].rotation[c] == a[n].rotation[c]);
+            }
+    }
+    /* Bounds: a uniform scale about the origin scales every box corner, centre and radius. */
+    ue_msh_recompute_bounds(&orig);
+    float want[UE_MSH_HEADER_SIZE / 4], got[UE_MSH_HEADER_SIZE / 4];
+    memcpy(want, orig.header, sizeof want);
+    memcpy(got, m.header, sizeof got);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) CHECK(fabsf(got[i] - s * want[i]) <= 1e-5f * (1 + fabsf(got[i])));
+    for (size_t k = 0; k < m.slot_count; k++) {
+        CHECK(fabsf(m.slots[k].sphere_radius - s * orig.slots[k].sphere_radius) <= 1e-5f);
+        for (int c = 0; c < 3; c++)
+            CHECK(fabsf(m.slots[k].aabb_min[c] - s * orig.slots[k].aabb_min[c]) <= 1e-5f &&
+                  fabsf(m.slots[k].aabb_max[c] - s * orig.slots[k].aabb_max[c]) <= 1e-5f &&
+                  fabsf(m.slots[k].sphere_center[c] - s * orig.slots[k].sphere_center[c]) <= 1e-5f);
+    }
+    /* The written model parses strictly and keeps the scaled keys. */
+    REQUIRE(ue_msh_write(&m, &out, NULL) == UE_OK);
+    ue_msh back;
+    REQUIRE(ue_msh_parse(out.data, out.size, UE_MODE_STRICT, &back, NULL) == UE_OK);
+    CHECK_EQ_U(back.key_count, orig.key_count);
+    for (size_t k = 0; k < back.key_count; k++) {
+        CHECK(back.keys[k].position[0] == m.keys[k].position[0] && back.keys[k].time == orig.keys[k].time);
+        CHECK_MEM(back.keys[k].quat, orig.keys[k].quat, sizeof back.keys[k].quat);
+    }
+    ue_msh_free(&back);
+    ue_buf_free(&out);
+    ue_msh_free(&m);
+    ue_msh_free(&orig);
+    ue_buf_free(&robot);
+}
+
 static void scene_counts_match_the_tables(void) {
     ue_buf robot = {0};
     REQUIRE(ue_sample_robot(&robot) == UE_OK);
@@ -714,6 +779,7 @@ int main(void) {
     RUN(diagnostics_name_the_record);
     RUN(truncation_and_garbage_never_crash);
     RUN(edits_update_dependent_tables);
+    RUN(whole_model_scale);
     RUN(scene_counts_match_the_tables);
     RUN(groups_default_one_and_all);
     RUN(empty_group_names_what_exists);
