@@ -74,8 +74,7 @@ bool ue_parkan_find_library(const char *data_dir, const char *start_dir, const c
     return false;
 }
 
-/* The folder part of a model's origin: of the outermost file for ARCHIVE:ENTRY. */
-static void origin_dir(const char *origin, char *out, size_t cap) {
+void ue_parkan_origin_dir(const char *origin, char *out, size_t cap) {
     snprintf(out, cap, "%s", origin);
     char *colon = strchr(out, ':');
     if (colon) *colon = 0;
@@ -158,7 +157,7 @@ static void load_wear(resolver *r) {
 ue_result ue_msh_wear_of(const char *origin, ue_wear *out, ue_diag *d) {
     char model_dir[PATH_CAP];
     memset(out, 0, sizeof *out);
-    origin_dir(origin, model_dir, sizeof model_dir);
+    ue_parkan_origin_dir(origin, model_dir, sizeof model_dir);
     return wear_load(NULL, origin, model_dir, out, d) ? UE_OK : UE_ERR_INVALID;
 }
 
@@ -512,7 +511,7 @@ ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_
     r.s = s, r.mode = mode, r.d = d, r.where = where, r.first_texture = s->texture_count;
     r.materials.file = "Material.lib";
     r.textures.file = "Textures.lib";
-    origin_dir(where->origin, r.model_dir, sizeof r.model_dir);
+    ue_parkan_origin_dir(where->origin, r.model_dir, sizeof r.model_dir);
     load_wear(&r);
     ue_result res = UE_OK;
     for (size_t mi = first_material; mi < s->material_count && res == UE_OK; mi++) res = resolve_one(&r, mi);
