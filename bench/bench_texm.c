@@ -43,7 +43,7 @@ static int run(uint32_t format, int reps, uint8_t *rgba) {
     double dt = now() - t0;
     /* encode: the indexed builder searches its palette per pixel, so it gets fewer rounds */
     int enc_reps = format == UE_TEXM_INDEXED ? 1 : reps;
-    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0};
+    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0, false};
     double t1 = now();
     for (int r = 0; r < enc_reps; r++) {
         ue_buf b = {0};

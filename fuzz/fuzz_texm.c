@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * every format's encode inverts its decode on decoded values (888's unused byte aside). */
 static void rebuild_level0(const ue_texm *t, const uint8_t *rgba) {
     const ue_texm_level *lv = &t->levels[0];
-    ue_texm_build how = {t->format, 1, t->flags4, t->flags5, t->unknown6, NULL, 0};
+    ue_texm_build how = {t->format, 1, t->flags4, t->flags5, t->unknown6, NULL, 0, false};
     ue_buf b = {0};
     if (ue_texm_build_rgba(lv->width, lv->height, rgba, &how, &b, NULL) != UE_OK) abort();
     ue_texm again;

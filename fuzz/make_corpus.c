@@ -485,7 +485,7 @@ static void texm_seeds(void) {
     static const ue_texm_rect rects[] = {{0, 4, 0, 8}, {4, 4, 0, 8}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         bool page = kinds[k].mips == 0;
-        ue_texm_build how = {kinds[k].format, kinds[k].mips, 0x20, 0, 0, page ? rects : NULL, page ? 2u : 0u};
+        ue_texm_build how = {kinds[k].format, kinds[k].mips, 0x20, 0, 0, page ? rects : NULL, page ? 2u : 0u, false};
         ue_buf b = {0};
         if (ue_texm_build_rgba(kinds[k].side, kinds[k].side, rgba, &how, &b, NULL) == UE_OK) {
             write_seed("texm", kinds[k].name, b.data, b.size);

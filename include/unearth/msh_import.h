@@ -35,6 +35,52 @@ UE_API ue_result ue_msh_from_scene(const ue_scene *s, const ue_msh_import_option
 UE_API ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_import_options *o,
                                     ue_diag *d);
 
+/* ---- texture edits of edit mode (docs/import.md#textures-back-into-the-game) ---------------- */
+
+/* One texture the scene changed, re-encoded as a Texm like the original. */
+typedef struct ue_texture_edit {
+    char name[64];      /* the Texm entry's name in the texture archive (UTF-8) */
+    int32_t texture;    /* the scene texture it comes from */
+    uint32_t format, width, height, mip_count; /* the original's, which the new Texm keeps */
+    uint8_t *texm;      /* the new Texm (malloc) */
+    size_t size;
+} ue_texture_edit;
+
+typedef struct ue_texture_edits {
+    ue_texture_edit *items;
+    size_t count;
+    size_t unchanged;   /* scene textures matched to a Texm whose pixels the scene kept */
+} ue_texture_edits;
+
+typedef struct ue_texture_edit_options {
+    const char *origin;   /* the base model's path, FILE or ARCHIVE:ENTRY: its WEAR table and
+                             Material.lib are found from there, as `convert` finds them */
+    const char *library;  /* the texture archive (NRes or RsLi) holding the original Texm entries */
+} ue_texture_edit_options;
+
+/* Edit mode's textures: each scene texture is matched to the Texm it was exported from — by
+ * its name (an exporter's ".001" suffix or dropped extension undone), else through the
+ * material that shows it (extras.texture, else the base material of the same name or WEAR
+ * row) — never by order; its pixels (times a changed baseColorFactor of its materials) are
+ * compared with the original's level 0 as the original's format stores them, and a changed
+ * one is re-encoded in that format with the original's size, mip count (regenerated), flags
+ * and Page rects (indexed: a new palette, median cut past 256 colours). An image of another
+ * size, a changed phase atlas, materials sharing a texture with different factors are
+ * UE_ERR_INVALID, named. An unmatched texture is a warning. `out` is initialised here; free
+ * it with ue_texture_edits_free. */
+UE_API ue_result ue_msh_texture_edits(const ue_msh *base, const ue_scene *s, const ue_texture_edit_options *o,
+                                      ue_texture_edits *out, ue_diag *d);
+UE_API void ue_texture_edits_free(ue_texture_edits *e);
+
+/* Appends to `out` a copy of the texture archive at `library` with every edit's entry replaced
+ * (ue_archive_put, one after the other): with no edits, the archive byte for byte. */
+UE_API ue_result ue_texture_edits_put(const ue_texture_edits *e, const char *library, ue_buf *out, ue_diag *d);
+
+/* The Texm texture archive the material chain of the model at `origin` reads (Textures.lib
+ * beside it or in a parent folder, any letter case; docs/parkan-materials.md): its path into
+ * `out`, UE_ERR_INVALID when there is none. */
+UE_API ue_result ue_msh_texture_library(const char *origin, char *out, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

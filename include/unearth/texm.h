@@ -110,15 +110,17 @@ UE_API ue_result ue_texm_write(const ue_texm *t, ue_buf *out);
 /* Builds a Texm of `format` from w × h RGBA8 pixels (rows top to bottom) with `mip_count`
  * levels (0: the full chain down to 1×1; each level a 2×2 box filter of the previous one) and
  * the given flags4/flags5/unknown6. Formats 565, 4444, 888 and 8888 (and 556, 88) are encoded
- * by the same channel table the decoder uses; format 0 builds a 256-colour palette and fails
- * with UE_ERR_UNSUPPORTED if the image has more than 256 distinct colours. Appends the bytes
- * to `out`. */
+ * by the same channel table the decoder uses; format 0 builds a 256-colour palette of the
+ * image's distinct colours and, when it has more than 256, fails with UE_ERR_UNSUPPORTED or
+ * (with `quantise`) reduces them by median cut (docs/parkan-textures.md#the-quantiser); each
+ * pixel takes the nearest entry. Appends the bytes to `out`. */
 typedef struct ue_texm_build {
     uint32_t format;
     uint32_t mip_count;
     uint32_t flags4, flags5, unknown6;
     const ue_texm_rect *rects; /* a Page chunk of rect_count rects, or NULL for none */
     uint32_t rect_count;
+    bool quantise;             /* format 0: more than 256 colours are reduced, not refused */
 } ue_texm_build;
 UE_API ue_result ue_texm_build_rgba(uint32_t w, uint32_t h, const uint8_t *rgba,
                                     const ue_texm_build *how, ue_buf *out, ue_diag *d);

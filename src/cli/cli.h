@@ -6,6 +6,7 @@
 #include "unearth/archive.h"
 #include "unearth/common.h"
 #include "unearth/model.h"
+#include "unearth/msh_import.h"
 
 struct ue_model_seen; /* one model met by the registry's walk (src/formats/model_walk.h) */
 
@@ -42,6 +43,9 @@ typedef struct cli_opts {
     bool mip_levels_given;
     const char *base;       /* import --base ORIG: the model an import edits, NULL for a new one */
     const char *into;       /* import/edit --into ARCHIVE:ENTRY: the archive entry the model goes to */
+    const char *textures_into; /* import --textures-into ARCHIVE: the texture archive edited images go back to */
+    const char *textures_out;  /* import --textures-out NEW_ARCHIVE: its copy with them */
+    const char *textures_dir;  /* import --textures-dir DIR: edited textures as DIR/ENTRY.tex */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
     const char **ops;       /* edit: operation names (long form) and their values, in order */
@@ -133,6 +137,27 @@ int cli_check_output(const char *verb, const char *output, const char *const *in
  * or, without `force`, an existing file prints why and returns exit code 2. */
 int cli_refuse_existing(const char *verb, const char *output, bool force);
 
+/* The new archive `b` (to be written as `output`) passes what `unearth validate --strict`
+ * checks: the container and every model and texture in it; failures go to `d` (into.c). */
+ue_result cli_check_archive_copy(const cli_opts *o, const char *output, const ue_buf *b, ue_diag *d);
+/* A copy that fails that check: its diagnostics under the output's name (offsets are the
+ * copy's), then why nothing is written. */
+void cli_say_copy_refused(const char *verb, const char *output, ue_diag *copy);
+/* import's texture edits (src/cli/import_textures.c): --textures-into/-out/-dir checked before
+ * any work; computed, and the archive copy validated, before anything is written; written
+ * after the model. */
+typedef struct cli_texture_work {
+    char library[4096];        /* the texture archive the originals come from */
+    ue_texture_edits edits;
+    ue_buf archive;            /* --textures-out: the new archive */
+    bool active;
+} cli_texture_work;
+int cli_import_textures_check(const cli_opts *o);
+int cli_import_textures_check_inputs(const cli_opts *o, const char *const *inputs, size_t count);
+int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, cli_texture_work *w);
+int cli_import_textures_write(const cli_opts *o, cli_texture_work *w);
+void cli_import_textures_free(cli_texture_work *w);
+
 /* --into ARCHIVE:ENTRY of import and edit (src/cli/into.c). Before any work: the output is
  * not the archive (nor inside it) and not named *.msh, ARCHIVE is an NRes or RsLi file and
  * ENTRY fits its names (0 when there is no --into; else an exit code). */
@@ -215,6 +240,7 @@ typedef enum {
     OPT_FRESH, OPT_RESUME, /* convert -r */
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */
+    OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */
     OPT_LEVEL, /* pack */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,

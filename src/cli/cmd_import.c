@@ -18,6 +18,7 @@
 static int check_outputs(const cli_opts *o) {
     int refused = o->base ? cli_check_output("import", o->output, &o->base, 1) : 0;
     if (!refused) refused = cli_into_check("import", o);
+    if (!refused) refused = cli_import_textures_check(o);
     return refused ? refused : cli_refuse_existing("import", o->output, o->force);
 }
 
@@ -137,6 +138,7 @@ static int read_gltf(const cli_opts *o, ue_scene *s, ue_diag *d) {
     int rc = r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
     if (!rc && opened.count)
         rc = cli_check_output("import", o->output, (const char *const *)opened.paths, opened.count);
+    if (!rc) rc = cli_import_textures_check_inputs(o, (const char *const *)opened.paths, opened.count);
     ue_gltf_files_free(&opened);
     return rc;
 }
@@ -157,6 +159,9 @@ int cmd_import(const cli_opts *o) {
     if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
     if (!rc && d.count) cli_print_diags_as(in, &d, 50); /* the glTF's warnings, once, under its name */
     ue_diag_free(&d);
+    cli_texture_work textures;
+    if (!rc) rc = cli_import_textures_prepare(o, &s, &textures); /* all checked before anything is written */
+    else memset(&textures, 0, sizeof textures);
     char written[4400] = "";
     if (!rc && o->into) rc = cli_into_write("import", o, &model, &added, written, sizeof written);
     else if (!rc) {
@@ -171,6 +176,8 @@ int cmd_import(const cli_opts *o) {
     else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
     if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
+    if (!rc) rc = cli_import_textures_write(o, &textures);
+    cli_import_textures_free(&textures);
     if (tell) cli_note_materials(o, o->base, written);
     if (rc) cli_error("import: nothing written");
     ue_buf_free(&model);

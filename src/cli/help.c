@@ -98,6 +98,15 @@ static const cli_option_def option_table[] = {
      "(replaced where it is, or added last when absent; #N replaces entry N);\n"
      "-o names the new archive, with ARCHIVE's extension, .rlb or .lib\n"
      "(default: -o is the model file)"},
+    {OPT_TEXTURES_INTO, NULL, "--textures-into", 1, "ARCHIVE", NO_RANGE, NULL,
+     "with --base: the texture archive (Textures.lib) whose Texm entries\n"
+     "images edited in the glTF go back to, re-encoded like the originals\n"
+     "(default: the Textures.lib the base's materials are read from)"},
+    {OPT_TEXTURES_OUT, NULL, "--textures-out", 1, "NEW_ARCHIVE", NO_RANGE, NULL,
+     "write a copy of --textures-into with the edited textures replaced\n"
+     "(.lib, .rlb or ARCHIVE's extension; validated strictly first)"},
+    {OPT_TEXTURES_DIR, NULL, "--textures-dir", 1, "DIR", NO_RANGE, NULL,
+     "write each edited texture as DIR/ENTRY.tex, a bare Texm, instead"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -278,9 +287,11 @@ static const cli_verb_def verb_table[] = {
      "unearth edit robot.msh -o out.msh --vertices 0 8 --scale 2\n"
      "unearth edit demo/parkan/objects.rlb:ROBOT.msh -o objects2.rlb --scale 2 --into demo/parkan/objects.rlb:ROBOT.msh\n"},
     {"import", cmd_import,
-     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO),
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO) |
+         BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
      "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
+     "               [--textures-into ARCHIVE] [--textures-out NEW_ARCHIVE | --textures-dir DIR]\n"
      "               [--strict|--tolerant] [--fps N] [-q|-v]",
      "a glTF back into a Parkan MSH model (new, or an edit of --base)",
      "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
@@ -289,10 +300,13 @@ static const cli_verb_def verb_table[] = {
      "gives the base byte for byte. The model must validate strictly before it is written;\n"
      "--into also validates the new archive. Errors name the glTF path (docs/import.md).\n"
      "The game finds a model's materials by its stem (robot2.msh: robot2.wea); written under\n"
-     "another stem than --base, a note says so (not with -q).\n",
+     "another stem than --base, a note says so (not with -q).\n"
+     "With --textures-out or --textures-dir, images the glTF changed go back as Texm textures\n"
+     "in their original pixel format, size and mip count.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"
+     "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh --textures-into demo/parkan/Textures.lib --textures-out Textures2.lib\n"
      "unearth import tank.gltf -o tank.msh\n"},
     {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
      "directory for the sample pack (required)", "unearth demo -o DIR [-f]",

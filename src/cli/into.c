@@ -116,13 +116,13 @@ int cli_into_check(const char *verb, const cli_opts *o) {
 /* The new archive must pass what `unearth validate --strict` checks before it is written: the
  * container (typed entries, nested containers) and every model and texture in it, whose
  * failures are printed under their names in the copy (OUT:ENTRY). */
-static ue_result check_archive(const cli_opts *o, const ue_buf *b, ue_diag *d) {
+ue_result cli_check_archive_copy(const cli_opts *o, const char *output, const ue_buf *b, ue_diag *d) {
     ue_archive *a = NULL;
-    ue_result r = ue_archive_open_memory(b->data, b->size, o->output, UE_MODE_STRICT, &a, d);
+    ue_result r = ue_archive_open_memory(b->data, b->size, output, UE_MODE_STRICT, &a, d);
     if (r == UE_OK) r = ue_archive_validate(a, d);
     cli_opts strict = *o;
     strict.mode = UE_MODE_STRICT;
-    if (r == UE_OK && models_check(&strict, o->output, a, true, NULL)) r = UE_ERR_INVALID;
+    if (r == UE_OK && models_check(&strict, output, a, true, NULL)) r = UE_ERR_INVALID;
     ue_archive_close(a);
     return r;
 }
@@ -178,7 +178,7 @@ static ue_result put_and_write(const cli_opts *o, const char *archive, const cha
     if (r == UE_OK) r = resolve_entry(a, entry, name, 256, d);
     if (r == UE_OK) r = ue_archive_put(a, name, model->data, model->size, &out, added, d);
     ue_archive_close(a);
-    if (r == UE_OK && check_archive(o, &out, copy) != UE_OK) {
+    if (r == UE_OK && cli_check_archive_copy(o, o->output, &out, copy) != UE_OK) {
         *refused = true;
         r = UE_ERR_INVALID;
     }
@@ -188,13 +188,11 @@ static ue_result put_and_write(const cli_opts *o, const char *archive, const cha
     return r;
 }
 
-/* A copy that fails the check: its diagnostics under the output's name (offsets are the
- * copy's), then why nothing is written. */
-static void say_copy_refused(const char *verb, const cli_opts *o, ue_diag *copy) {
+void cli_say_copy_refused(const char *verb, const char *output, ue_diag *copy) {
     cli_diag_dedupe(copy);
-    cli_print_diags_as(o->output, copy, 50);
+    cli_print_diags_as(output, copy, 50);
     cli_error("%s: %s: the new archive would not pass `unearth validate --strict` (above); nothing "
-              "is written", verb, o->output);
+              "is written", verb, output);
 }
 
 int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
@@ -211,7 +209,7 @@ int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, boo
     if (!copy_refused) ue_diag_append(&d, &copy, UE_SEV_INFO);
     cli_diag_dedupe(&d);
     if (d.count) cli_print_diags_as(r == UE_OK ? o->into : archive, &d, 50);
-    if (copy_refused) say_copy_refused(verb, o, &copy);
+    if (copy_refused) cli_say_copy_refused(verb, o->output, &copy);
     else if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("%s: %s: %s", verb, archive, ue_result_name(r));
     ue_diag_free(&d);
     ue_diag_free(&copy);

@@ -177,6 +177,9 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_MIP_LEVELS: o->mip_levels = number, o->mip_levels_given = true; break;
     case OPT_BASE: o->base = values[0]; break;
     case OPT_INTO: o->into = values[0]; break;
+    case OPT_TEXTURES_INTO: o->textures_into = values[0]; break;
+    case OPT_TEXTURES_OUT: o->textures_out = values[0]; break;
+    case OPT_TEXTURES_DIR: o->textures_dir = values[0]; break;
     case OPT_LEVEL: o->level = number, o->level_given = true; break;
     default: /* an edit operation: kept in order, in its long form, for cmd_edit */
         o->ops[o->op_count++] = opt->long_name;

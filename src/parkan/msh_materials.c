@@ -74,8 +74,7 @@ bool ue_parkan_find_library(const char *data_dir, const char *start_dir, const c
     return false;
 }
 
-/* The folder part of a model's origin: of the outermost file for ARCHIVE:ENTRY. */
-static void origin_dir(const char *origin, char *out, size_t cap) {
+void ue_parkan_origin_dir(const char *origin, char *out, size_t cap) {
     snprintf(out, cap, "%s", origin);
     char *colon = strchr(out, ':');
     if (colon) *colon = 0;
@@ -170,7 +169,7 @@ static ue_result load_wear(resolver *r) {
 ue_result ue_msh_wear_of(const char *origin, ue_wear *out, ue_diag *d) {
     char model_dir[PATH_CAP];
     memset(out, 0, sizeof *out);
-    origin_dir(origin, model_dir, sizeof model_dir);
+    ue_parkan_origin_dir(origin, model_dir, sizeof model_dir);
     return wear_load(NULL, origin, model_dir, out, d) ? UE_OK : UE_ERR_INVALID;
 }
 
@@ -525,7 +524,7 @@ ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_
     r.materials.file = "Material.lib";
     r.textures.file = "Textures.lib";
     /* Without the model's location, the libraries are looked for from the given WEAR's folder. */
-    origin_dir(where->origin ? where->origin : where->wear, r.model_dir, sizeof r.model_dir);
+    ue_parkan_origin_dir(where->origin ? where->origin : where->wear, r.model_dir, sizeof r.model_dir);
     ue_result res = load_wear(&r);
     for (size_t mi = first_material; mi < s->material_count && res == UE_OK; mi++) res = resolve_one(&r, mi);
     free_atlases(&r); /* before the library: one record per entry of its directory */

@@ -25,6 +25,9 @@ typedef struct ue_parkan_search {
 ue_result ue_msh_resolve_materials(ue_scene *s, size_t first_material, const ue_parkan_search *where,
                                    ue_mode mode, ue_diag *d);
 
+/* The folder part of a model's origin (FILE or ARCHIVE:ENTRY: of the outermost file). */
+void ue_parkan_origin_dir(const char *origin, char *out, size_t cap);
+
 /* Finds `name` in folder `dir` ignoring ASCII case (as on the game's Windows file system) and
  * writes the path as it is on disk to `out`; false when absent. */
 bool ue_parkan_find_file(const char *dir, const char *name, char *out, size_t cap);

@@ -5,6 +5,7 @@
 
 #include "common/bytes.h"
 #include "parkan/texm_pixels.h"
+#include "parkan/texm_quantise.h"
 #include "unearth/texm.h"
 
 static void put_header(ue_buf *out, uint32_t w, uint32_t h, uint32_t mips, uint32_t flags4,
@@ -79,18 +80,33 @@ static uint8_t nearest(const uint8_t colours[256][4], unsigned n, const uint8_t 
     return (uint8_t)best;
 }
 
+/* The palette, and the entry last found for each of 4096 colour hashes: a texture of few
+ * colours costs one search per colour rather than per pixel. */
+#define NEAREST_CACHE 4096u
 typedef struct palette_state {
     uint8_t colours[256][4];
     unsigned n;
+    uint32_t cached_rgb[NEAREST_CACHE]; /* 0xRRGGBB | 1 << 24 when set */
+    uint8_t cached_index[NEAREST_CACHE];
 } palette_state;
 
+static uint8_t nearest_cached(palette_state *pal, const uint8_t *c) {
+    uint32_t rgb = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
+    uint32_t slot = (rgb * 2654435761u) >> 20; /* Fibonacci hashing to 12 bits */
+    if (pal->cached_rgb[slot] != (rgb | 1u << 24)) {
+        pal->cached_rgb[slot] = rgb | 1u << 24;
+        pal->cached_index[slot] = nearest((const uint8_t(*)[4])pal->colours, pal->n, c);
+    }
+    return pal->cached_index[slot];
+}
+
 static void put_level(ue_buf *out, uint32_t format, const uint8_t *rgba, size_t pixels,
-                      const palette_state *pal) {
+                      palette_state *pal) {
     uint32_t bpp = ue_texm_bpp(format);
     if (!ue_buf_reserve(out, pixels * bpp)) return;
     for (size_t i = 0; i < pixels; i++) {
         uint8_t px[4];
-        if (format == UE_TEXM_INDEXED) px[0] = nearest(pal->colours, pal->n, rgba + 4 * i);
+        if (format == UE_TEXM_INDEXED) px[0] = nearest_cached(pal, rgba + 4 * i);
         else texm_pixel_encode(format, rgba + 4 * i, px);
         ue_buf_put(out, px, bpp);
     }
@@ -128,7 +144,16 @@ ue_result ue_texm_build_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, const 
     if (how->format == UE_TEXM_INDEXED) {
         pal = calloc(1, sizeof *pal);
         if (!pal) return UE_ERR_NOMEM;
-        if (!build_palette(rgba, (size_t)w * h, pal->colours, &pal->n)) {
+        bool have_palette = build_palette(rgba, (size_t)w * h, pal->colours, &pal->n);
+        if (!have_palette && how->quantise) {
+            pal->n = texm_median_cut(rgba, (size_t)w * h, pal->colours);
+            if (pal->n == 0) {
+                free(pal);
+                return UE_ERR_NOMEM;
+            }
+            have_palette = true;
+        }
+        if (!have_palette) {
             free(pal);
             ue_diag_add(d, UE_SEV_ERROR, "texm.build.colours", UE_NO_OFFSET, "texm",
                         "the image has more than 256 colours; an indexed Texm holds 256");

@@ -54,7 +54,7 @@ static ue_result add_sample_texm(ue_nres *n, const char *name, uint32_t attr1, u
     uint8_t rgba[16 * 16 * 4];
     if (side > 16) return UE_ERR_USAGE;
     pattern(rgba, (size_t)side * side * 4, seed);
-    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0};
+    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0, false};
     ue_buf b = {0};
     ue_result r = ue_texm_build_rgba(side, side, rgba, &how, &b, NULL);
     if (r == UE_OK) r = ue_nres_add(n, UE_TEXM_MAGIC, attr1, attr2, attr3, name, b.data, b.size);

@@ -57,7 +57,7 @@ static ue_result build_one(const sample_texture *t, ue_buf *out) {
     /* the body carries a Page chunk: its top half and its bottom-left quarter */
     static const ue_texm_rect rects[] = {{0, 16, 0, 8}, {0, 8, 8, 8}};
     bool page = t->paint == paint_body;
-    ue_texm_build how = {t->format, t->mips, t->flags4, 0, 0, page ? rects : NULL, page ? 2u : 0u};
+    ue_texm_build how = {t->format, t->mips, t->flags4, 0, 0, page ? rects : NULL, page ? 2u : 0u, false};
     ue_result r = ue_texm_build_rgba(t->side, t->side, rgba, &how, out, NULL);
     free(rgba);
     return r;

@@ -31,6 +31,7 @@ sample_values() {
     --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
     --base) echo x.msh ;;   --into) echo x.rlb:x.msh ;;   --level) echo 9 ;;
     --wear) echo x.wea ;;
+    --textures-into) echo x.lib ;;   --textures-out) echo "$T/probe.lib" ;;   --textures-dir) echo "$T/probe" ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }

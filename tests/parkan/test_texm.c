@@ -301,7 +301,7 @@ static void test_bad_tails(void) {
 
 static void build_and_decode(uint32_t w, uint32_t h, const uint8_t *rgba, uint32_t format) {
     ue_buf b = {0};
-    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0};
+    ue_texm_build how = {format, 1, 0, 0, 0, NULL, 0, false};
     CHECK_EQ_U(ue_texm_build_rgba(w, h, rgba, &how, &b, NULL), UE_OK);
     ue_texm t;
     REQUIRE(ue_texm_parse(b.data, b.size, UE_MODE_STRICT, &t, NULL) == UE_OK);
@@ -341,7 +341,7 @@ static void test_565_all_values(void) {
     ue_buf b = {0};
     REQUIRE(ue_texm_parse(texm, 32 + 2 * n, UE_MODE_STRICT, &t, NULL) == UE_OK);
     CHECK_EQ_U(ue_texm_decode_level(&t, 0, NULL, rgba, 4 * n, NULL), UE_OK);
-    ue_texm_build how = {565, 1, 0x20, 0x04000000, 0xDEADBEEF, NULL, 0};
+    ue_texm_build how = {565, 1, 0x20, 0x04000000, 0xDEADBEEF, NULL, 0, false};
     CHECK_EQ_U(ue_texm_build_rgba(256, 256, rgba, &how, &b, NULL), UE_OK);
     CHECK(b.size == 32 + 2 * n && memcmp(b.data, texm, b.size) == 0);
     ue_buf_free(&b);
@@ -354,7 +354,7 @@ static void test_build_mips_and_page(void) {
     /* 2 × 2 → 1 × 1 box filter: per channel (a + b + c + d + 2) / 4, by hand */
     const uint8_t px[] = {0, 0, 0, 0, 255, 255, 255, 255, 10, 20, 30, 40, 11, 21, 31, 41};
     const ue_texm_rect rects[] = {{0, 1, 0, 2}};
-    ue_texm_build how = {8888, 0, 0, 0, 0, rects, 1};
+    ue_texm_build how = {8888, 0, 0, 0, 0, rects, 1, false};
     ue_buf b = {0};
     CHECK_EQ_U(ue_texm_build_rgba(2, 2, px, &how, &b, NULL), UE_OK);
     ue_texm t;
@@ -374,13 +374,44 @@ static void test_build_mips_and_page(void) {
     for (size_t i = 0; i < 32 * 32; i++) /* 1024 distinct colours */
         many[4 * i] = (uint8_t)i, many[4 * i + 1] = (uint8_t)(i >> 8), many[4 * i + 2] = 0,
         many[4 * i + 3] = 255;
-    ue_texm_build idx = {0, 1, 0, 0, 0, NULL, 0};
+    ue_texm_build idx = {0, 1, 0, 0, 0, NULL, 0, false};
     ue_buf_free(&b);
     CHECK_EQ_U(ue_texm_build_rgba(32, 32, many, &idx, &b, NULL), UE_ERR_UNSUPPORTED);
     ue_buf_free(&b);
 }
 
+/* More than 256 colours with `quantise`: median cut (docs/parkan-textures.md#the-quantiser).
+ * 512 colours (r, g) with r = 0..255 and g = 0 or 2 in equal counts: 256 boxes of about two
+ * colours each, so every texel decodes within 1 of its colour on each channel. */
+static void test_median_cut(void) {
+    uint8_t px[32 * 16 * 4];
+    for (size_t i = 0; i < 32 * 16; i++)
+        px[4 * i] = (uint8_t)(i & 255), px[4 * i + 1] = (uint8_t)(i >> 8 ? 2 : 0), px[4 * i + 2] = 40,
+        px[4 * i + 3] = 255;
+    ue_texm_build how = {0, 1, 0, 0, 0, NULL, 0, true};
+    ue_buf b = {0};
+    ue_texm t;
+    CHECK_EQ_U(ue_texm_build_rgba(32, 16, px, &how, &b, NULL), UE_OK);
+    CHECK_EQ_U(ue_texm_parse(b.data, b.size, UE_MODE_STRICT, &t, NULL), UE_OK);
+    uint8_t out[32 * 16 * 4];
+    CHECK_EQ_U(ue_texm_decode_level(&t, 0, NULL, out, sizeof out, NULL), UE_OK);
+    int worst = 0;
+    for (size_t i = 0; i < sizeof out; i++) {
+        int e = abs((int)out[i] - (int)px[i]);
+        worst = e > worst ? e : worst;
+    }
+    CHECK(worst <= 1);
+    bool used[256] = {false};
+    for (size_t i = 0; i < 32 * 16; i++) used[t.data[t.levels[0].offset + i]] = true;
+    size_t entries = 0;
+    for (int k = 0; k < 256; k++) entries += used[k];
+    CHECK_EQ_U(entries, 256); /* every box is an entry some texel takes */
+    ue_texm_free(&t);
+    ue_buf_free(&b);
+}
+
 int main(void) {
+    RUN(test_median_cut);
     RUN(test_565);
     RUN(test_556);
     RUN(test_4444);
