@@ -396,7 +396,7 @@ static ue_result edit_texture(edit_ctx *x, int32_t ti) {
 static ue_result export_reference(const ue_msh *base, const char *origin, ue_scene *ref) {
     ue_msh_export_options eo = {UE_MSH_LOD_ALL, 0, 0};
     ue_diag scratch = {0};
-    ue_parkan_search where = {origin, NULL, NULL};
+    ue_parkan_search where = {.origin = origin};
     ue_result r = ue_msh_to_scene(base, "model", &eo, ref, &scratch);
     if (r == UE_OK && origin) r = ue_msh_resolve_materials(ref, 0, &where, UE_MODE_TOLERANT, &scratch);
     ue_diag_free(&scratch);
