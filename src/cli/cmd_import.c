@@ -176,10 +176,13 @@ int cmd_import(const cli_opts *o) {
     else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
     if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
+    bool model_written = !rc;
     if (!rc) rc = cli_import_textures_write(o, &textures);
     cli_import_textures_free(&textures);
     if (tell) cli_note_materials(o, o->base, written);
-    if (rc) cli_error("import: nothing written");
+    /* The textures are written last: when they fail, the model is there already. */
+    if (rc && model_written) cli_error("import: %s was written, the textures were not", o->output);
+    else if (rc) cli_error("import: nothing written");
     ue_buf_free(&model);
     ue_scene_free(&s);
     ue_diag_free(&d);
