@@ -19,6 +19,9 @@
 #define QUAT_TOL (0.5f / 32767.0f)
 #define SCALE_TOL 1e-6f
 #define MAX_KEY_FRAMES 65535u
+/* Positions are float32 on both sides, but quantising clients (gltf-transform's 14-bit default)
+ * move them by up to a step of the model's size: one such step is the tolerance. */
+#define POSITION_TOL_FRACTION (1.0f / 16384.0f)
 
 typedef struct slot_bounds {
     float aabb_min[3], aabb_max[3], sphere_center[3], sphere_radius;
@@ -38,8 +41,16 @@ typedef struct edit_ctx {
     size_t slot_count0, vertex_count0; /* before any slot was added or rebuilt */
     bool bounds_dirty;           /* something the header hull depends on changed */
     float fps;
+    float pos_tol;               /* POSITION_TOL_FRACTION of the reference's size */
+    int32_t *material_row;       /* per scene material: the WEAR row it stands for, -1 unknown */
     ue_diag *d;
 } edit_ctx;
+
+/* A glTF corner paired with the reference corner it shows: the glTF primitive and vertex, the
+ * reference (base scene) primitive and vertex holding the stored value, the model vertex. */
+typedef struct edit_pair {
+    uint32_t prim, vertex, base_prim, base_vertex, model;
+} edit_pair;
 
 /* An error of the edit, named by its glTF path; returns UE_ERR_INVALID. */
 ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, const char *fmt, ...)
@@ -55,6 +66,21 @@ bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
  * x->msh_of_b (base scene node → model node). msh_import_match.c */
 ue_result ue_msh_edit_match_selection(edit_ctx *x);
 void ue_msh_edit_map_model_nodes(edit_ctx *x);
+
+/* Pairs every triangle of scene mesh `smesh` with one of base mesh `bmesh` (rotation-free,
+ * winding kept, any vertex and triangle order): *pairs gets three per glTF triangle, or NULL
+ * with *unpaired the triangles left on either side when the topology differs.
+ * msh_import_edit_pair.c */
+ue_result ue_msh_edit_pair_mesh(edit_ctx *x, int32_t smesh, int32_t bmesh, edit_pair **pairs, size_t *count,
+                                size_t *unpaired);
+float ue_msh_edit_position_tolerance(const ue_scene *base);
+
+/* The node's mesh: vertex edits in place, else the slot rebuilt; bounds afterwards.
+ * msh_import_edit_mesh.c */
+ue_result ue_msh_edit_apply_mesh(edit_ctx *x, size_t si);
+void ue_msh_edit_material_rows(edit_ctx *x);
+void ue_msh_edit_save_bounds(edit_ctx *x);
+void ue_msh_edit_finish_bounds(edit_ctx *x);
 
 /* The clip: changed node tracks re-keyed. msh_import_edit_anim.c */
 ue_result ue_msh_edit_apply_animation(edit_ctx *x);

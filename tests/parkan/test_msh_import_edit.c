@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "test.h"
+#include "msh_resources.h"
 #include "parkan/parkan_axes.h"
 #include "samples/samples.h"
 #include "unearth/msh_import.h"
@@ -39,30 +40,6 @@ static ue_result apply_and_write(fixture *f) {
     ue_result r = ue_msh_apply_scene(&f->m, &f->s, NULL, &f->d);
     if (r == UE_OK) r = ue_msh_write(&f->m, &f->out, &f->d);
     return r;
-}
-
-/* The payload of the resource `type` in a model image (size 0 and NULL when absent). */
-static const uint8_t *resource(const ue_buf *b, uint32_t type, size_t *size) {
-    uint32_t count = 0, dir = 0;
-    memcpy(&count, b->data + 8, 4);
-    memcpy(&dir, b->data + 12, 4);
-    dir -= 64 * count;
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *e = b->data + dir + 64 * (size_t)i;
-        uint32_t t, sz, off;
-        memcpy(&t, e, 4);
-        memcpy(&sz, e + 12, 4);
-        memcpy(&off, e + 56, 4);
-        if (t == type) return *size = sz, b->data + off;
-    }
-    *size = 0;
-    return NULL;
-}
-
-static bool same_resource(const ue_buf *a, const ue_buf *b, uint32_t type) {
-    size_t na, nb;
-    const uint8_t *pa = resource(a, type, &na), *pb = resource(b, type, &nb);
-    return na == nb && (na == 0 || memcmp(pa, pb, na) == 0);
 }
 
 /* The first vertex convert writes for slot 0's first batch: the first index of the batch. */
