@@ -12,12 +12,16 @@
 #include "unearth/msh_import.h"
 
 /* "Changed" (docs/import.md#edit-mode---base): more than half a quantisation step of the field
- * as MSH stores it; positions and translations are floats on both sides, so any difference. */
+ * as MSH stores it; positions are floats on both sides, so any difference. */
 #define NORMAL_TOL (0.5f / 127.0f)
 #define UV_TOL (0.5f / 1024.0f)
 #define COLOR_TOL (0.5f / 255.0f)
 #define QUAT_TOL (0.5f / 32767.0f)
 #define SCALE_TOL 1e-6f
+/* Node translations (rest poses and clip values) are float32 on both sides, but a client
+ * rebuilds them from its own matrices or re-samples a curve in float32, a few float32 steps
+ * off: a difference of at most TRANSLATION_TOL × max(1, |a|, |b|) per component is none. */
+#define TRANSLATION_TOL 1e-5f
 #define MAX_KEY_FRAMES 65535u
 
 typedef struct slot_bounds {
@@ -55,6 +59,11 @@ bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
  * x->msh_of_b (base scene node → model node). msh_import_match.c */
 ue_result ue_msh_edit_match_selection(edit_ctx *x);
 void ue_msh_edit_map_model_nodes(edit_ctx *x);
+
+/* A node translation or a rotation (q and -q alike) differs by more than its tolerance above.
+ * msh_import_edit_anim.c */
+bool ue_msh_edit_translation_differs(const float a[3], const float b[3]);
+bool ue_msh_edit_quat_differs(const float a[4], const float b[4]);
 
 /* The clip: changed node tracks re-keyed. msh_import_edit_anim.c */
 ue_result ue_msh_edit_apply_animation(edit_ctx *x);
