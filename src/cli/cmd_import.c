@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "unearth/gltf_read.h"
+#include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
 #include "common/io.h"
@@ -73,8 +74,41 @@ static int fail_with(const char *who, ue_diag *d, ue_result r) {
     return cli_exit_code(r);
 }
 
+static bool moves_a_node(const ue_scene_animation *an) {
+    for (size_t c = 0; c < an->channel_count; c++)
+        if (an->channels[c].node >= 0) return true;
+    return false;
+}
+
+static bool carries_clip(const ue_scene *s, const char *name) {
+    for (size_t a = 0; a < s->animation_count; a++)
+        if (s->animations[a].channel_count && !strcmp(s->animations[a].name, name)) return true;
+    return false;
+}
+
+/* The clips convert writes beside the model's own that the glTF lost (Blender 3.4 drops
+ * KHR_animation_pointer clips such as a material's phase clip): import leaves the materials as
+ * they are, so the base's clip stays; a note (import.anim.kept) says so. */
+static void note_lost_clips(const ue_model_found *base, ue_mode mode, const ue_scene *s, ue_diag *d) {
+    ue_model_option origin = {"origin", base->name};
+    ue_model_options opts = {&origin, 1, NULL};
+    ue_scene exported;
+    ue_scene_init(&exported);
+    ue_diag scratch = {0};
+    if (ue_model_to_scene(base, "model", mode, &opts, &exported, &scratch) == UE_OK)
+        for (size_t a = 0; a < exported.animation_count; a++) {
+            const char *name = exported.animations[a].name;
+            if (!moves_a_node(&exported.animations[a]) && !carries_clip(s, name))
+                ue_diag_add(d, UE_SEV_INFO, "import.anim.kept", UE_NO_OFFSET, "/animations",
+                            "the glTF has no clip '%s' (the base model's material animation): the material keeps "
+                            "it, import leaves materials as they are", name);
+        }
+    ue_diag_free(&scratch);
+    ue_scene_free(&exported);
+}
+
 /* The one model at --base (a file or ARCHIVE:ENTRY), which must be a Parkan MSH. */
-static int load_base(const cli_opts *o, ue_msh *m, ue_diag *d) {
+static int load_base(const cli_opts *o, const ue_scene *s, ue_msh *m, ue_diag *d) {
     ue_model_found *found = NULL;
     size_t count = 0;
     ue_result r = ue_model_collect(o->base, o->mode, &found, &count, d);
@@ -87,6 +121,7 @@ static int load_base(const cli_opts *o, ue_msh *m, ue_diag *d) {
         rc = EXIT_USAGE;
     } else if (r == UE_OK) {
         r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d);
+        if (r == UE_OK) note_lost_clips(&found[0], o->mode, s, d);
     }
     ue_model_found_free(found, count);
     if (rc) return rc;
@@ -114,7 +149,7 @@ static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *
         io.fps = s->animations[0].fps;
     ue_result r;
     if (o->base) {
-        int rc = load_base(o, &m, d);
+        int rc = load_base(o, s, &m, d);
         if (rc) return rc;
         r = ue_msh_apply_scene(&m, s, &io, d);
     } else {

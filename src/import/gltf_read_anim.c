@@ -84,13 +84,16 @@ static bool read_target(gr_ctx *c, json_t *ch, const char *path, anim_target *t,
     if (strcmp(p, "pointer") == 0) {
         json_t *ext = json_object_get(json_object_get(tg, "extensions"), "KHR_animation_pointer");
         ptr = json_string_value(json_object_get(ext, "pointer"));
-        if (!ptr) return gr_fail(c, "gltf.anim.pointer", UE_NO_OFFSET, tp, "pointer target without a pointer");
-        bool known = strncmp(ptr, "/nodes/", 7) == 0 ? node_pointer(ptr + 7, c->s->node_count, t)
-                     : strncmp(ptr, "/materials/", 11) == 0 && material_pointer(c->s, ptr + 11, t);
-        if (!known) {
+        /* A tool that does not know the extension keeps the path and drops the pointer (gltf-transform):
+         * a channel the client could not carry, left out like one with no IR target. */
+        bool known = ptr && (strncmp(ptr, "/nodes/", 7) == 0 ? node_pointer(ptr + 7, c->s->node_count, t)
+                             : strncmp(ptr, "/materials/", 11) == 0 && material_pointer(c->s, ptr + 11, t));
+        if (!ptr)
+            gr_warn(c, "gltf.anim.pointer", path, "pointer target without its KHR_animation_pointer pointer "
+                    "(written by a tool that does not know the extension): channel left out");
+        else if (!known)
             gr_warn(c, "gltf.anim.pointer", path, "pointer \"%.100s\" has no IR target: channel left out", ptr);
-            *skip = true;
-        }
+        *skip = !known;
         return true;
     }
     static const char *const trs[] = {"translation", "rotation", "scale"};

@@ -35,15 +35,6 @@ static ue_result apply_name(edit_ctx *x, size_t si, size_t n) {
     return ue_msh_rename_node(x->m, n, stored);
 }
 
-static bool quat_differs(const float a[4], const float b[4]) {
-    float plus = 0, minus = 0;
-    for (int k = 0; k < 4; k++) {
-        plus = fmaxf(plus, fabsf(a[k] - b[k]));
-        minus = fmaxf(minus, fabsf(a[k] + b[k]));
-    }
-    return fminf(plus, minus) > QUAT_TOL;
-}
-
 /* The same code and path as a new model's refusal (msh_import.c): MSH nodes have no scale. */
 static ue_result check_scale(edit_ctx *x, size_t si) {
     const ue_scene_node *sn = &x->s->nodes[si];
@@ -63,10 +54,9 @@ static ue_result check_scale(edit_ctx *x, size_t si) {
 static ue_result check_unmapped_pose(edit_ctx *x, size_t si) {
     const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base.nodes[x->b_of_s[si]];
     char path[48];
-    bool moved = sn->translation[0] != bn->translation[0] || sn->translation[1] != bn->translation[1] ||
-                 sn->translation[2] != bn->translation[2];
+    bool moved = ue_msh_edit_translation_differs(sn->translation, bn->translation);
     snprintf(path, sizeof path, "/nodes/%zu/%s", si, moved ? "translation" : "rotation");
-    if (moved || quat_differs(sn->rotation, bn->rotation))
+    if (moved || ue_msh_edit_quat_differs(sn->rotation, bn->rotation))
         return ue_msh_edit_fail(x, "import.node.transform", path,
                                 "node '%s' is no MSH node (convert adds it to hold the model) and has no transform "
                                 "of its own; move the model's nodes instead", sn->name);
@@ -79,9 +69,8 @@ static ue_result apply_rest_pose(edit_ctx *x, size_t si, size_t n) {
     const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base.nodes[x->b_of_s[si]];
     char path[48];
     snprintf(path, sizeof path, "/nodes/%zu", si);
-    bool moved = sn->translation[0] != bn->translation[0] || sn->translation[1] != bn->translation[1] ||
-                 sn->translation[2] != bn->translation[2];
-    if (!moved && !quat_differs(sn->rotation, bn->rotation)) return UE_OK;
+    bool moved = ue_msh_edit_translation_differs(sn->translation, bn->translation);
+    if (!moved && !ue_msh_edit_quat_differs(sn->rotation, bn->rotation)) return UE_OK;
     if (x->m->nodes[n].anim_map_start != UE_MSH_NONE && ue_msh_is_animated(x->m)) {
         ue_diag_add(x->d, UE_SEV_WARNING, "import.node.animated", UE_NO_OFFSET, path,
                     "the node is animated: its rest pose is its last animation key, so the changed "

@@ -12,12 +12,16 @@
 #include "unearth/msh_import.h"
 
 /* "Changed" (docs/import.md#edit-mode---base): more than half a quantisation step of the field
- * as MSH stores it; positions and translations are floats on both sides, so any difference. */
+ * as MSH stores it; positions are floats on both sides, so any difference. */
 #define NORMAL_TOL (0.5f / 127.0f)
 #define UV_TOL (0.5f / 1024.0f)
 #define COLOR_TOL (0.5f / 255.0f)
 #define QUAT_TOL (0.5f / 32767.0f)
 #define SCALE_TOL 1e-6f
+/* Node translations (rest poses and clip values) are float32 on both sides, but a client
+ * rebuilds them from its own matrices or re-samples a curve in float32, a few float32 steps
+ * off: a difference of at most TRANSLATION_TOL × max(1, |a|, |b|) per component is none. */
+#define TRANSLATION_TOL 1e-5f
 #define MAX_KEY_FRAMES 65535u
 /* Positions are float32 on both sides, but quantising clients (gltf-transform's 14-bit default)
  * move them by up to a step of the model's size: one such step is the tolerance. */
@@ -81,6 +85,11 @@ ue_result ue_msh_edit_apply_mesh(edit_ctx *x, size_t si);
 void ue_msh_edit_material_rows(edit_ctx *x);
 void ue_msh_edit_save_bounds(edit_ctx *x);
 void ue_msh_edit_finish_bounds(edit_ctx *x);
+
+/* A node translation or a rotation (q and -q alike) differs by more than its tolerance above.
+ * msh_import_edit_anim.c */
+bool ue_msh_edit_translation_differs(const float a[3], const float b[3]);
+bool ue_msh_edit_quat_differs(const float a[4], const float b[4]);
 
 /* The clip: changed node tracks re-keyed. msh_import_edit_anim.c */
 ue_result ue_msh_edit_apply_animation(edit_ctx *x);

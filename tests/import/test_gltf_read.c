@@ -733,7 +733,8 @@ static void data_uri_and_pointers(void) {
         "'animations':[{'channels':[{'sampler':0,'target':{'path':'pointer','extensions':"
         "{'KHR_animation_pointer':{'pointer':'/materials/0/pbrMetallicRoughness/baseColorFactor'}}}},"
         "{'sampler':1,'target':{'path':'pointer','extensions':{'KHR_animation_pointer':"
-        "{'pointer':'/materials/0/pbrMetallicRoughness/metallicFactor'}}}}],"
+        "{'pointer':'/materials/0/pbrMetallicRoughness/metallicFactor'}}}},"
+        "{'sampler':1,'target':{'path':'pointer'}}],"
         "'samplers':[{'input':1,'output':2},{'input':1,'output':3}]}],"
         "'accessors':[{'bufferView':0,'componentType':5126,'count':3,'type':'VEC3'},"
         "{'bufferView':1,'componentType':5126,'count':2,'type':'SCALAR'},"
@@ -754,6 +755,7 @@ static void data_uri_and_pointers(void) {
     CHECK(c->target == UE_TARGET_BASE_COLOR && c->material == 0 && c->key_count == 2);
     same_floats(c->values, colour, 8, 0);
     CHECK(diag_has(&d, "gltf.anim.pointer", "/animations/0/channels/1"));
+    CHECK(diag_has(&d, "gltf.anim.pointer", "/animations/0/channels/2")); /* the pointer dropped by its writer */
     CHECK(diag_has(&d, "gltf.extras.skipped", "/nodes/0/extras"));
     REQUIRE(s.nodes[0].extras.count == 2);
     CHECK(s.nodes[0].extras.items[0].number == 7);
