@@ -133,8 +133,8 @@ typedef struct cli_out_file {
 } cli_out_file;
 /* Writes files[0..count) as one output, the main file last (companions first, so no file ever
  * names a missing one): every path is checked against the inputs and (without `force`) for an
- * existing file before any is written, each is written whole under no name and then put in
- * place; when one cannot be, those already placed are removed, so a failed write leaves none. */
+ * existing file before any is written; each is written whole (ue_file_write_atomic), and when
+ * one cannot be, those this call placed are removed again, so a failed write leaves none. */
 ue_result cli_write_outputs(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
                             size_t input_count, ue_diag *d);
 /* The printing form: 0 when `output` is safe; otherwise prints why and returns exit code 2. */

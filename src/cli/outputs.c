@@ -3,7 +3,6 @@
  * and an output of several files (.gltf + .bin + PNGs) written whole or not at all. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,46 +25,35 @@ ue_result cli_output_conflict(const char *output, const char *companion,
     return r;
 }
 
-/* Every file checked and staged (an unnamed file each) before any is put in place. */
-static ue_result stage_all(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
-                           size_t input_count, ue_file_sink *sinks, size_t *begun, ue_diag *d) {
+/* Every file checked before any is written: none is, contains or lies inside an input, and
+ * without `force` none exists (each existing one is named, not only the first). */
+static ue_result check_all(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
+                           size_t input_count, ue_diag *d) {
     ue_result r = UE_OK;
     for (size_t i = 0; i < count && r == UE_OK; i++) r = check_one(files[i].path, inputs, input_count, d);
-    /* Every existing name is said before anything is written, not only the first. */
-    for (size_t i = 0; i < count && r == UE_OK && !force; i++)
-        if (ue_path_exists(files[i].path)) ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, files[i].path,
-                                                       "output exists (use -f to overwrite)");
-    if (r == UE_OK && !force && ue_diag_count(d, UE_SEV_ERROR)) r = UE_ERR_USAGE;
-    for (*begun = 0; r == UE_OK && *begun < count; ++*begun) {
-        r = ue_file_sink_begin(&sinks[*begun], files[*begun].path, force, d);
-        if (r != UE_OK) break;
-        r = ue_sink_put(&sinks[*begun].sink, files[*begun].data, files[*begun].size);
-        if (r != UE_OK) {
-            int err = errno;
-            ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, files[*begun].path, "cannot write: %s",
-                        strerror(err));
-            ue_file_sink_abort(&sinks[*begun]);
-            errno = err;
-        }
+    size_t taken = 0;
+    for (size_t i = 0; i < count && r == UE_OK && !force; i++) {
+        if (!ue_path_exists(files[i].path)) continue;
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, files[i].path, "output exists (use -f to overwrite)");
+        taken++;
     }
-    return r;
+    return r == UE_OK && taken ? UE_ERR_USAGE : r;
 }
 
 ue_result cli_write_outputs(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
                             size_t input_count, ue_diag *d) {
-    ue_file_sink *sinks = calloc(count ? count : 1, sizeof *sinks);
-    if (!sinks) return UE_ERR_NOMEM;
-    size_t begun = 0, placed = 0;
-    ue_result r = stage_all(files, count, force, inputs, input_count, sinks, &begun, d);
-    for (; r == UE_OK && placed < count; placed++) r = ue_file_sink_commit(&sinks[placed], d);
-    int err = errno;
-    if (r != UE_OK) {
-        for (size_t i = placed; i < begun; i++) ue_file_sink_abort(&sinks[i]);
-        /* the file whose commit failed is no longer ours to remove; those before it are */
+    ue_result r = check_all(files, count, force, inputs, input_count, d);
+    /* One file at a time (each whole or absent: an unnamed file linked into place), so an output
+     * of a thousand images holds one descriptor, not a thousand. */
+    size_t placed = 0;
+    for (; r == UE_OK && placed < count; placed++)
+        r = ue_file_write_atomic(files[placed].path, files[placed].data, files[placed].size, force, d);
+    if (r != UE_OK && placed > 0) {
+        int err = errno;
+        /* the file that failed left nothing; those before it are this run's and go again */
         for (size_t i = 0; i + 1 < placed; i++) unlink(files[i].path);
+        errno = err; /* a caller tells a full disk from a failure of this one output (common/io.h) */
     }
-    free(sinks);
-    errno = err; /* a caller tells a full disk from a failure of this one output (common/io.h) */
     return r;
 }
 
