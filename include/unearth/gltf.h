@@ -25,6 +25,11 @@ typedef struct ue_gltf_options {
     bool no_animation_pointer; /* leave out every KHR_animation_pointer channel (material, UV and
                                   visibility animation) for viewers without the extension; node
                                   TRS channels stay. One info diagnostic says what was left out */
+    const char *const *image_uris; /* UE_GLTF_SEPARATE: per scene texture, the PNG file its image
+                                      is read from, relative to the .gltf (percent-encoded as
+                                      needed); the caller writes ue_png_encode_rgba of the texture
+                                      there. NULL: every image is a PNG inside the buffer. Ignored
+                                      for GLB, whose images always stay inside */
 } ue_gltf_options;
 
 /* Validates the scene (ue_scene_validate + ue_gltf_check_pointers) and, if it has no errors,

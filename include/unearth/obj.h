@@ -14,6 +14,10 @@ typedef struct ue_obj_options {
     const char *mtl_name;     /* written as "mtllib <mtl_name>"; NULL → no mtllib line; must be
                                  UTF-8 without whitespace, '#' or controls (UE_ERR_USAGE) */
     const char *texture_dir;  /* prefix of map_Kd paths, e.g. "textures/"; NULL → "" */
+    const char *const *texture_files; /* per scene texture, the file map_Kd names (after
+                                         texture_dir); NULL (the array or an entry) →
+                                         ue_obj_texture_file_name. Each must obey the mtllib
+                                         rule above (UE_ERR_USAGE) */
 } ue_obj_options;
 
 /* Validates the scene (errors refuse it, like the glTF exporter) and appends the OBJ text to

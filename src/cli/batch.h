@@ -46,6 +46,8 @@ typedef struct batch_record {
     const char *format;/* models: the registry's format name */
     char *output;      /* models: the file written, relative to OUT (NULL when none) */
     char *companion;   /* the .bin/.mtl written beside it (NULL when none) */
+    char **images;     /* the PNG files beside a .gltf or .obj (docs/text.md#texture-files) */
+    size_t image_count;
     char reason[320];  /* the first reason of a skip or failure, one line */
     size_t models;     /* files: models found in it */
     uint64_t size;     /* files: bytes as the walk saw them; 0 when it did not stat the file */
@@ -56,6 +58,7 @@ typedef struct batch_record {
     batch_source source;        /* files: as read (models take their file's) */
     struct batch_record *file;  /* models: the file record they came from */
     batch_file_id output_id, companion_id; /* models converted or kept: their files as placed */
+    batch_file_id *image_ids;                /* ... and each of its images */
 } batch_record;
 
 /* Records in input order; each is its own allocation, so a worker may hold one while the
@@ -73,6 +76,13 @@ batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *in
 bool batch_records_push(batch_records *l, batch_record *r);
 /* Forgets a model record's output names (it was not written). */
 void batch_record_unname(batch_record *r);
+/* Gives a model record the names of its images (paths below OUT; copied), each with a zero
+ * identity until placed. False when out of memory (then it has none). */
+bool batch_record_set_images(batch_record *r, const char *const *paths, size_t count);
+/* The files beside a model's output, in writing order: its images, then its companion. Index
+ * i < batch_record_side_count(r); *id (may be NULL) is the file's identity as placed. */
+size_t batch_record_side_count(const batch_record *r);
+const char *batch_record_side(const batch_record *r, size_t i, const batch_file_id **id);
 /* Marks a model left: a file not the batch's stands at `path` (below `root`, OUT); its output
  * names stay, the reason and a warning name the file. */
 void batch_record_left(batch_record *r, const char *root, const char *path);
@@ -176,12 +186,13 @@ const char *batch_outdir_root(const batch_outdir *od);
  * the kept model's output_id and companion_id. */
 typedef enum batch_earlier { BATCH_EARLIER_NONE, BATCH_EARLIER_KEPT, BATCH_EARLIER_LEFT } batch_earlier;
 batch_earlier batch_outdir_earlier(const batch_outdir *od, batch_record *model, char *left, size_t cap);
-/* Puts a model's output (and its companion when rec->companion names one) in place: staged,
- * listed in the marker, renamed, confirmed in the marker with the identity each file has now
- * (rec->output_id, rec->companion_id). 0, or the errno of what failed, with its path in `failed`
- * (EEXIST: a file that is not the batch's stands there, left as it is). */
+/* Puts a model's output and the files beside it (batch_record_side: its images, its companion;
+ * `side_data` the bytes of each, in that order) in place: staged, listed in the marker, renamed
+ * (the main file last), confirmed in the marker with the identity each file has now. 0, or the
+ * errno of what failed, with its path in `failed` (EEXIST: a file that is not the batch's stands
+ * there, left as it is); then none of them is left in place. */
 int batch_outdir_put(batch_outdir *od, batch_record *rec, const void *main, size_t main_size,
-                     const void *side, size_t side_size, char *failed, size_t failed_cap);
+                     const ue_buf *side_data, char *failed, size_t failed_cap);
 /* Whether a write error means no later output can be written either (a full disk, a
  * read-only or vanished OUT): the batch stops instead of trying every model. */
 bool batch_write_error_stops(int err);

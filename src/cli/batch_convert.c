@@ -8,26 +8,20 @@
 
 #include "cli/batch_run.h"
 #include "common/text.h"
-#include "unearth/gltf.h"
-#include "unearth/obj.h"
 
-static const char *file_part(const char *rel) {
-    if (!rel) return NULL;
-    const char *slash = strrchr(rel, '/');
-    return slash ? slash + 1 : rel;
-}
-
-/* The exported bytes: main file, and the companion (.bin/.mtl) when the type has one. */
-static ue_result export_scene(const batch_run *run, const batch_record *rec, const ue_scene *s,
-                              ue_buf *main_out, ue_buf *side_out, ue_diag *d) {
-    if (!strcmp(run->type, "obj")) {
-        ue_obj_options oo = {file_part(rec->companion), NULL};
-        return ue_obj_export(s, &oo, main_out, side_out, d);
+/* The record takes the paths of the model's PNG files, below OUT beside its output. */
+static ue_result name_images(batch_record *rec, const texture_files *t) {
+    char (*paths)[4096] = calloc(t->count ? t->count : 1, sizeof *paths);
+    const char **list = calloc(t->count ? t->count : 1, sizeof *list);
+    ue_result r = paths && list ? UE_OK : UE_ERR_NOMEM;
+    for (size_t i = 0; r == UE_OK && i < t->count; i++) {
+        if (!output_parts_beside(rec->output, t->files[i].name, paths[i], sizeof paths[i])) r = UE_ERR_USAGE;
+        list[i] = paths[i];
     }
-    bool glb = !strcmp(run->type, "glb");
-    ue_gltf_options go = {glb ? UE_GLTF_GLB : UE_GLTF_SEPARATE, glb ? NULL : file_part(rec->companion),
-                          false, false, run->o->no_animation_pointer};
-    return ue_gltf_export(s, &go, main_out, glb ? NULL : side_out, d);
+    if (r == UE_OK && !batch_record_set_images(rec, list, t->count)) r = UE_ERR_NOMEM;
+    free(paths);
+    free(list);
+    return r;
 }
 
 static void model_failed(batch_record *rec, ue_result r) {
@@ -41,13 +35,13 @@ bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found
     memset(out, 0, sizeof *out);
     /* As single convert does: origin (Parkan's WEAR and libraries beside the model), --scale. */
     ue_result r = cli_convert_scene(run->o, run->format_opts, model, &s, &rec->diag);
-    if (r == UE_OK) r = export_scene(run, rec, &s, &out->main, &out->side, &rec->diag);
+    if (r == UE_OK) r = output_parts_export(&s, rec->output, run->type, run->o->no_animation_pointer, out, &rec->diag);
+    if (r == UE_OK) r = name_images(rec, &out->textures);
     ue_scene_free(&s);
     free(model->data);
     model->data = NULL;
     if (r == UE_OK) return true;
-    ue_buf_free(&out->main);
-    ue_buf_free(&out->side);
+    output_parts_free(out);
     model_failed(rec, r);
     return false;
 }
@@ -61,10 +55,15 @@ static void not_written(batch_record *rec) {
 void batch_write_model(batch_run *run, batch_record *rec, batch_output *out) {
     char failed[4200];
     bool halted = atomic_load(&run->stopped);
-    int err = halted ? 0 : batch_outdir_put(run->od, rec, out->main.data, out->main.size, out->side.data,
-                                            out->side.size, failed, sizeof failed);
-    ue_buf_free(&out->main);
-    ue_buf_free(&out->side);
+    /* the bytes of each file beside the output, in batch_record_side's order */
+    ue_buf *side = calloc(out->textures.count + 1, sizeof *side);
+    for (size_t i = 0; side && i < out->textures.count; i++) side[i] = out->textures.files[i].png;
+    if (side) side[out->textures.count] = out->side;
+    int err = halted ? 0 : !side ? ENOMEM
+            : batch_outdir_put(run->od, rec, out->main.data, out->main.size, side, failed, sizeof failed);
+    if (!side) snprintf(failed, sizeof failed, "%s", rec->output);
+    free(side);
+    output_parts_free(out);
     if (halted) {
         not_written(rec);
     } else if (!err) {

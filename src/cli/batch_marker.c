@@ -29,6 +29,10 @@ marker_table *marker_table_new(void) {
 }
 
 static void entry_clear_model(marker_entry *e) {
+    for (size_t i = 0; i < e->image_count; i++) free(e->images[i]);
+    free(e->images);
+    e->images = NULL;
+    e->image_count = e->image_cap = 0;
     free(e->companion);
     free(e->input);
     free(e->source.path);
@@ -164,6 +168,16 @@ bool batch_marker_file_line(ue_buf *b, const char *output, const char *companion
     return put_line(b, &line);
 }
 
+bool batch_marker_image_line(ue_buf *b, const char *output, const char *path) {
+    ue_buf line = {0};
+    ue_buf_put(&line, "image\t", 6);
+    put_escaped(&line, output);
+    ue_buf_put(&line, "\t", 1);
+    put_escaped(&line, path);
+    ue_buf_put(&line, "\n", 1);
+    return put_line(b, &line);
+}
+
 bool batch_marker_placed_line(ue_buf *b, const char *path, const batch_file_id *id) {
     ue_buf line = {0};
     ue_buf_put(&line, "placed\t", 7);
@@ -224,6 +238,25 @@ static bool read_file_line(marker_table *t, char **f) {
     return !f[2][0] || side;
 }
 
+/* "image OUTPUT PATH": a PNG file of the model whose main output OUTPUT is (its "file" line
+ * came first); the file there is of an older input until a "placed" line confirms it. */
+static bool read_image_line(marker_table *t, char **f) {
+    const marker_entry *owner = marker_table_get(t, f[1]);
+    if (!owner || !owner->model || !batch_path_inside(f[2]) || !strcmp(f[1], f[2])) return true;
+    marker_entry *side = marker_table_add(t, f[2]); /* may move the entries: owner is found again */
+    if (!side) return false;
+    side->current = false;
+    marker_entry *e = marker_table_get(t, f[1]);
+    if (e->image_count == e->image_cap) { /* doubled: linear in the lines however many */
+        size_t cap = e->image_cap ? e->image_cap * 2 : 4;
+        char **grown = realloc(e->images, cap * sizeof *grown);
+        if (!grown) return false;
+        e->images = grown;
+        e->image_cap = cap;
+    }
+    return (e->images[e->image_count] = strdup(f[2])) != NULL && ++e->image_count;
+}
+
 /* "placed PATH SIZE MTIME INODE": what the file was once renamed into place. */
 static bool read_placed_line(marker_table *t, char **f) {
     uint64_t size, mtime, ino;
@@ -241,6 +274,7 @@ static bool read_line(marker_table *t, char *line) {
     size_t n = split(line, f);
     if (n == 7 && !strcmp(f[0], "file")) return read_file_line(t, f);
     if (n == 5 && !strcmp(f[0], "placed")) return read_placed_line(t, f);
+    if (n == 3 && !strcmp(f[0], "image")) return read_image_line(t, f);
     if (n == 2 && !strcmp(f[0], "left") && batch_path_inside(f[1])) return marker_table_add(t, f[1]) != NULL;
     return true; /* a line this version does not know, or one a full disk cut short */
 }

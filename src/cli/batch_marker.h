@@ -22,6 +22,8 @@ typedef struct marker_entry {
     char *path;          /* relative to OUT, below it (no "..", not absolute) */
     bool model;          /* a "file" line names it as a model's main output: */
     char *companion;     /*   its companion ("" when none), */
+    char **images;       /*   the PNG files beside it ("image" lines after the "file" line), */
+    size_t image_count, image_cap;
     char *input;         /*   the model's address, */
     batch_source source; /*   and the input file as it was read */
     bool placed;         /* a "placed" line gave its identity: the file with it is ours */
@@ -53,6 +55,8 @@ bool batch_marker_read(const char *path, ue_buf *header, marker_table *t, bool *
 void batch_marker_option(ue_buf *b, const char *name, const char *value);
 bool batch_marker_file_line(ue_buf *b, const char *output, const char *companion, const char *input,
                             const batch_source *source);
+/* "image OUTPUT PATH": one more file beside OUTPUT (its PNG files), after OUTPUT's file line. */
+bool batch_marker_image_line(ue_buf *b, const char *output, const char *path);
 bool batch_marker_placed_line(ue_buf *b, const char *path, const batch_file_id *id);
 bool batch_marker_left_line(ue_buf *b, const char *path);
 

@@ -428,38 +428,54 @@ static bool same_source(const batch_source *a, const batch_source *b) {
 }
 
 /* Whether the marker's line of `model`'s output says it was made the way it would be now: the
- * same companion and address, from its input file as it is now, placed after that line. */
+ * same companion and address, from its input file as it is now, every file placed after that line. */
 static bool made_from_now(const batch_outdir *od, const batch_record *model) {
     const marker_entry *e = marker_table_get(od->earlier, model->output);
-    const marker_entry *side = model->companion ? marker_table_get(od->earlier, model->companion) : NULL;
     char address[8300];
-    return e && e->model && e->current && (!model->companion || (side && side->current)) &&
-           !strcmp(e->companion, model->companion ? model->companion : "") && !strcmp(e->input, model_address(model, address, sizeof address)) &&
-           same_source(&e->source, &model->file->source);
+    if (!e || !e->model || !e->current || strcmp(e->companion, model->companion ? model->companion : "") ||
+        strcmp(e->input, model_address(model, address, sizeof address)) || !same_source(&e->source, &model->file->source))
+        return false;
+    for (size_t i = 0; i < batch_record_side_count(model); i++) {
+        const marker_entry *side = marker_table_get(od->earlier, batch_record_side(model, i, NULL));
+        if (!side || !side->current) return false;
+    }
+    return true;
+}
+
+/* Where the identity of file i of a model goes: 0 its output, then batch_record_side's order. */
+static batch_file_id *file_id(batch_record *rec, size_t i) {
+    if (i == 0) return &rec->output_id;
+    return i - 1 < rec->image_count ? &rec->image_ids[i - 1] : &rec->companion_id;
+}
+
+static const char *file_path(const batch_record *rec, size_t i) {
+    return i == 0 ? rec->output : batch_record_side(rec, i - 1, NULL);
 }
 
 batch_earlier batch_outdir_earlier(const batch_outdir *od, batch_record *model, char *left, size_t cap) {
     if (!model->output) return BATCH_EARLIER_NONE;
-    const char *paths[2] = {model->output, model->companion};
-    batch_file_id ids[2] = {{0}, {0}};
+    /* The PNG files an earlier run put beside this output: only its marker knows their names. */
+    const marker_entry *had = marker_table_get(od->earlier, model->output);
+    if (had && had->model && !batch_record_set_images(model, (const char *const *)had->images, had->image_count))
+        return BATCH_EARLIER_NONE;
     bool all_there = true;
-    for (int i = 0; i < 2; i++) {
-        if (!paths[i]) continue;
-        const marker_entry *e = marker_table_get(od->earlier, paths[i]);
+    for (size_t i = 0; i < 1 + batch_record_side_count(model); i++) {
+        const char *path = file_path(model, i);
+        const marker_entry *e = marker_table_get(od->earlier, path);
         /* a path no earlier run listed holds nothing of it: a file put there is met by place() */
-        if (!e || !something_at(od, paths[i])) {
+        if (!e || !something_at(od, path)) {
             all_there = false;
             continue;
         }
-        if (!e->placed || !batch_file_id_of(od->root_fd, paths[i], &ids[i]) || !batch_file_id_equal(&ids[i], &e->id)) {
-            snprintf(left, cap, "%s", paths[i]);
-            return BATCH_EARLIER_LEFT;
+        batch_file_id *id = file_id(model, i);
+        if (!e->placed || !batch_file_id_of(od->root_fd, path, id) || !batch_file_id_equal(id, &e->id)) {
+            snprintf(left, cap, "%s", path);
+            return BATCH_EARLIER_LEFT; /* its images stay named: the settled marker lists them as left */
         }
     }
-    if (!od->resuming || !all_there || !made_from_now(od, model)) return BATCH_EARLIER_NONE;
-    model->output_id = ids[0];
-    model->companion_id = ids[1];
-    return BATCH_EARLIER_KEPT;
+    if (od->resuming && all_there && made_from_now(od, model)) return BATCH_EARLIER_KEPT;
+    batch_record_set_images(model, NULL, 0); /* converted again: the new images are its own */
+    return BATCH_EARLIER_NONE;
 }
 
 /* Whether the file at `path` is the one placed with `id`: 0, ENOENT (nothing there) or EEXIST
@@ -472,7 +488,11 @@ static int placed_as(const batch_outdir *od, const char *path, const batch_file_
 
 int batch_outdir_holds(const batch_outdir *od, const batch_record *rec) {
     int err = rec->output ? placed_as(od, rec->output, &rec->output_id) : ENOENT;
-    if (!err && rec->companion) err = placed_as(od, rec->companion, &rec->companion_id);
+    for (size_t i = 0; !err && i < batch_record_side_count(rec); i++) {
+        const batch_file_id *id;
+        const char *path = batch_record_side(rec, i, &id);
+        err = placed_as(od, path, id);
+    }
     return err;
 }
 
@@ -519,51 +539,81 @@ static int failed_at(int err, const char *what, char *failed, size_t cap) {
     return err;
 }
 
-/* The marker's "file" line, before the renames (so every output OUT holds is listed whatever ends
- * the process); ENAMETOOLONG for a line too long to be read back. */
-static int list_output(const batch_outdir *od, const batch_record *rec) {
-    ue_buf line = {0};
+/* The model's lines of the marker: its "file" line and one "image" line per PNG file. */
+static bool output_lines(ue_buf *b, const batch_record *rec) {
     char address[8300];
-    if (!batch_marker_file_line(&line, rec->output, rec->companion, model_address(rec, address, sizeof address),
-                                &rec->file->source))
+    bool ok = batch_marker_file_line(b, rec->output, rec->companion, model_address(rec, address, sizeof address),
+                                     &rec->file->source);
+    for (size_t i = 0; ok && i < rec->image_count; i++) ok = batch_marker_image_line(b, rec->output, rec->images[i]);
+    return ok;
+}
+
+/* Its "placed" lines: the files beside it first, the output last, as they were renamed. */
+static bool placed_lines(ue_buf *b, const batch_record *rec) {
+    bool ok = true;
+    for (size_t i = 0; ok && i < batch_record_side_count(rec); i++) {
+        const batch_file_id *id;
+        const char *path = batch_record_side(rec, i, &id);
+        ok = batch_marker_placed_line(b, path, id);
+    }
+    return ok && batch_marker_placed_line(b, rec->output, &rec->output_id);
+}
+
+/* The marker's lines of the output, before the renames (so every output OUT holds is listed
+ * whatever ends the process); ENAMETOOLONG for a line too long to be read back. */
+static int list_output(const batch_outdir *od, const batch_record *rec) {
+    ue_buf lines = {0};
+    if (!output_lines(&lines, rec)) {
+        ue_buf_free(&lines);
         return ENAMETOOLONG;
-    return append_marker(od, &line);
+    }
+    return append_marker(od, &lines);
 }
 
 /* The "placed" lines, after the renames: from now on the files are the batch's own. When they
  * cannot be written, the files just placed are taken away again (complete or absent, and listed). */
 static int confirm_output(const batch_outdir *od, const batch_record *rec) {
     ue_buf lines = {0};
-    bool ok = (!rec->companion || batch_marker_placed_line(&lines, rec->companion, &rec->companion_id)) &&
-              batch_marker_placed_line(&lines, rec->output, &rec->output_id);
-    int err = ok ? append_marker(od, &lines) : (ue_buf_free(&lines), ENAMETOOLONG);
-    if (err) {
-        remove_output(od, rec->output);
-        if (rec->companion) remove_output(od, rec->companion);
+    int err = placed_lines(&lines, rec) ? append_marker(od, &lines) : (ue_buf_free(&lines), ENAMETOOLONG);
+    for (size_t i = 0; err && i < 1 + batch_record_side_count(rec); i++) remove_output(od, file_path(rec, i));
+    return err;
+}
+
+/* Each file staged: staged[0] the output, then batch_record_side's order. */
+static int stage_files(batch_outdir *od, const batch_record *rec, const void *main, size_t main_size,
+                       const ue_buf *side_data, char (*staged)[4300], size_t *count) {
+    size_t n = 1 + batch_record_side_count(rec);
+    int err = 0;
+    for (*count = 0; !err && *count < n; ++*count) {
+        size_t i = *count;
+        err = i == 0 ? stage(od, main, main_size, staged[0], sizeof staged[0])
+                     : stage(od, side_data[i - 1].data, side_data[i - 1].size, staged[i], sizeof staged[i]);
+        if (err) break;
     }
     return err;
 }
 
 int batch_outdir_put(batch_outdir *od, batch_record *rec, const void *main, size_t main_size,
-                     const void *side, size_t side_size, char *failed, size_t failed_cap) {
-    char staged_main[4300], staged_side[4300] = "";
-    int err = 0;
-    if (rec->companion && (err = stage(od, side, side_size, staged_side, sizeof staged_side)) != 0)
-        return failed_at(err, rec->companion, failed, failed_cap);
-    if ((err = stage(od, main, main_size, staged_main, sizeof staged_main)) != 0) {
-        if (staged_side[0]) unlink(staged_side);
-        return failed_at(err, rec->output, failed, failed_cap);
+                     const ue_buf *side_data, char *failed, size_t failed_cap) {
+    size_t n = 1 + batch_record_side_count(rec), staged_count = 0, placed = 0;
+    char (*staged)[4300] = calloc(n, sizeof *staged);
+    if (!staged) return failed_at(ENOMEM, rec->output, failed, failed_cap);
+    int err = stage_files(od, rec, main, main_size, side_data, staged, &staged_count);
+    const char *what = err ? file_path(rec, staged_count) : BATCH_MARKER;
+    if (!err) err = list_output(od, rec);
+    /* the sides first, the output last: a main file never names a missing one */
+    for (size_t k = 1; !err && k <= n; k++) {
+        size_t i = k % n; /* 1, 2, ..., n - 1, then 0 */
+        err = place(od, staged[i], what = file_path(rec, i), file_id(rec, i));
+        if (!err) staged[i][0] = 0, placed = k;
     }
-    const char *what = BATCH_MARKER;
-    err = list_output(od, rec);
-    if (!err && rec->companion) err = place(od, staged_side, what = rec->companion, &rec->companion_id);
-    if (!err) err = place(od, staged_main, what = rec->output, &rec->output_id);
-    if (!err && (err = confirm_output(od, rec)) != 0) what = BATCH_MARKER;
+    if (!err && (err = confirm_output(od, rec)) != 0) what = BATCH_MARKER, placed = 0; /* removed there */
+    for (size_t i = 0; i < staged_count; i++)
+        if (staged[i][0]) unlink(staged[i]);
+    free(staged);
     if (!err) return 0;
-    unlink(staged_main);
-    if (staged_side[0]) unlink(staged_side);
-    /* the companion without its main file is no output: complete or absent */
-    if (rec->companion && what == rec->output) remove_output(od, rec->companion);
+    /* what was placed without the rest is no output: complete or absent */
+    for (size_t k = 1; k <= placed && k < n; k++) remove_output(od, file_path(rec, k));
     return failed_at(err, what, failed, failed_cap);
 }
 
@@ -578,18 +628,20 @@ static bool is_output(batch_status s) { return s == BATCH_CONVERTED || s == BATC
 /* The lines of one record in the settled marker: an output with its identities; the paths of a
  * model left (a file not ours at its path) as "left", so OUT is still recognised. */
 static bool settle_record(const batch_outdir *od, const batch_record *r, marker_table *now, ue_buf *text) {
-    const char *paths[2] = {r->output, r->companion};
-    for (int i = 0; i < 2; i++)
-        if (paths[i] && !marker_table_add(now, paths[i])) return false;
-    char address[8300];
-    if (is_output(r->status))
-        return batch_marker_file_line(text, r->output, r->companion, model_address(r, address, sizeof address),
-                                      &r->file->source) &&
-               (!r->companion || batch_marker_placed_line(text, r->companion, &r->companion_id)) &&
-               batch_marker_placed_line(text, r->output, &r->output_id);
-    for (int i = 0; i < 2; i++)
-        if (paths[i] && something_at(od, paths[i]) && !batch_marker_left_line(text, paths[i])) return false;
-    return true;
+    size_t n = 1 + batch_record_side_count(r);
+    for (size_t i = 0; i < n; i++)
+        if (file_path(r, i) && !marker_table_add(now, file_path(r, i))) return false;
+    if (is_output(r->status)) return output_lines(text, r) && placed_lines(text, r);
+    /* A model left: its files still as the batch placed them stay its own (removing the file
+     * that is not lets the next run convert the model again); the others are listed as left. */
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *path = file_path(r, i);
+        if (!path) continue;
+        if (ours(od, path)) ok = batch_marker_placed_line(text, path, &marker_table_get(od->earlier, path)->id);
+        else if (something_at(od, path)) ok = batch_marker_left_line(text, path);
+    }
+    return ok;
 }
 
 /* A complete run: OUT holds exactly what a fresh run of the command would write, and the marker

@@ -68,6 +68,11 @@ static json_t *record_json(const batch_record *r) {
     if (r->kind == BATCH_FILE) json_object_set_new(j, "models", json_integer((json_int_t)r->models));
     json_object_set_new(j, "output", r->output ? text_json(r->output) : json_null());
     json_object_set_new(j, "companion", r->companion ? text_json(r->companion) : json_null());
+    if (r->image_count) {
+        json_t *images = json_array();
+        for (size_t i = 0; i < r->image_count; i++) json_array_append_new(images, text_json(r->images[i]));
+        json_object_set_new(j, "images", images);
+    }
     json_object_set_new(j, "reason", r->reason[0] ? text_json(r->reason) : json_null());
     json_object_set_new(j, "diagnostics", cli_diags_json(&r->diag));
     return j;
@@ -133,7 +138,8 @@ static json_t *written_json(const batch_records *l) {
         const batch_record *r = l->items[i];
         if (r->status != BATCH_CONVERTED && r->status != BATCH_KEPT) continue;
         json_array_append_new(files, text_json(r->output));
-        if (r->companion) json_array_append_new(files, text_json(r->companion));
+        for (size_t k = 0; k < batch_record_side_count(r); k++)
+            json_array_append_new(files, text_json(batch_record_side(r, k, NULL)));
     }
     return files;
 }

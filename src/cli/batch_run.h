@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "cli/batch.h"
+#include "cli/output_parts.h"
 #include "common/io.h"
 #include "unearth/model.h"
 
@@ -17,10 +18,9 @@ typedef struct batch_job {
     ue_model_found model;
 } batch_job;
 
-/* A converted model's bytes: the main file and its companion (.bin/.mtl; empty for GLB). */
-typedef struct batch_output {
-    ue_buf main, side;
-} batch_output;
+/* A converted model's bytes: the main file, its companion (.bin/.mtl; empty for GLB) and its
+ * PNG files, named as single convert names them. */
+typedef output_parts batch_output;
 
 /* A converted model waiting for the writing thread. */
 typedef struct batch_write {

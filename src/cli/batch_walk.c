@@ -39,10 +39,39 @@ batch_record *batch_record_add(batch_records *l, batch_kind kind, const char *in
     return r;
 }
 
+static void forget_images(batch_record *r) {
+    for (size_t i = 0; i < r->image_count; i++) free(r->images[i]);
+    free(r->images);
+    free(r->image_ids);
+    r->images = NULL;
+    r->image_ids = NULL;
+    r->image_count = 0;
+}
+
 void batch_record_unname(batch_record *r) {
     free(r->output);
     free(r->companion);
     r->output = r->companion = NULL;
+    forget_images(r);
+}
+
+bool batch_record_set_images(batch_record *r, const char *const *paths, size_t count) {
+    forget_images(r);
+    if (!count) return true;
+    r->images = calloc(count, sizeof *r->images);
+    r->image_ids = calloc(count, sizeof *r->image_ids);
+    bool ok = r->images && r->image_ids;
+    for (size_t i = 0; ok && i < count; i++) ok = (r->images[r->image_count++] = strdup(paths[i])) != NULL;
+    if (!ok) forget_images(r);
+    return ok;
+}
+
+size_t batch_record_side_count(const batch_record *r) { return r->image_count + (r->companion != NULL); }
+
+const char *batch_record_side(const batch_record *r, size_t i, const batch_file_id **id) {
+    bool image = i < r->image_count;
+    if (id) *id = image ? &r->image_ids[i] : &r->companion_id;
+    return image ? r->images[i] : r->companion;
 }
 
 void batch_record_set(batch_record *r, batch_status status, const char *fmt, ...) {

@@ -130,6 +130,18 @@ struct json_t *cli_json_failure_new(const char *verb, const char *path, ue_resul
  * writer's own rule; NULL for none), is, contains or lies inside any input. */
 ue_result cli_output_conflict(const char *output, const char *companion,
                               const char *const *inputs, size_t input_count, ue_diag *d);
+/* One file of an output that is written as a unit: the main file and what it names. */
+typedef struct cli_out_file {
+    const char *path;
+    const void *data;
+    size_t size;
+} cli_out_file;
+/* Writes files[0..count) as one output, the main file last (companions first, so no file ever
+ * names a missing one): every path is checked against the inputs and (without `force`) for an
+ * existing file before any is written; each is written whole (ue_file_write_atomic), and when
+ * one cannot be, those this call placed are removed again, so a failed write leaves none. */
+ue_result cli_write_outputs(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
+                            size_t input_count, ue_diag *d);
 /* The printing form: 0 when `output` is safe; otherwise prints why and returns exit code 2. */
 int cli_check_output(const char *verb, const char *output, const char *const *inputs,
                      size_t input_count);

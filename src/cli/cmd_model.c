@@ -14,6 +14,7 @@
 #include "cli/batch.h"
 #include "cli/format_opts.h"
 #include "cli/out_names.h"
+#include "cli/output_parts.h"
 #include "unearth/archive.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
@@ -350,37 +351,6 @@ static out_kind kind_of_format(const char *format) {
     return OUT_DIR;
 }
 
-/* The MTL goes beside the OBJ, named so that `mtllib` can carry it ("my robot.obj" →
- * "my_robot.mtl"; whitespace and '#' would break the statement). */
-static void mtl_beside(const char *obj_path, char *mtl_path, size_t cap, const char **mtl_name) {
-    const char *slash = strrchr(obj_path, '/');
-    size_t dir_len = slash ? (size_t)(slash - obj_path) + 1 : 0;
-    char name[256];
-    ue_obj_mtl_file_name(obj_path + dir_len, name, sizeof name);
-    snprintf(mtl_path, cap, "%.*s%s", (int)dir_len, obj_path, name);
-    *mtl_name = mtl_path + dir_len;
-}
-
-static ue_result write_obj(const ue_scene *s, const char *path, bool force, ue_diag *d) {
-    char mtl_path[4096];
-    const char *mtl_name;
-    mtl_beside(path, mtl_path, sizeof mtl_path, &mtl_name);
-    /* Both names are checked before anything is written; the message names the one that exists. */
-    const char *taken = force ? NULL : ue_path_exists(path) ? path : ue_path_exists(mtl_path) ? mtl_path : NULL;
-    if (taken) {
-        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, taken, "output exists (use -f to overwrite)");
-        return UE_ERR_USAGE;
-    }
-    ue_obj_options oo = {mtl_name, NULL};
-    ue_buf obj = {0}, mtl = {0};
-    ue_result r = ue_obj_export(s, &oo, &obj, &mtl, d);
-    if (r == UE_OK) r = ue_file_write_atomic(mtl_path, mtl.data, mtl.size, force, d);
-    if (r == UE_OK) r = ue_file_write_atomic(path, obj.data, obj.size, force, d);
-    ue_buf_free(&obj);
-    ue_buf_free(&mtl);
-    return r;
-}
-
 /* Like extract and pack, convert makes the directories an output file lives in. */
 static ue_result make_parent_dirs(const char *path, ue_diag *d) {
     char parent[4096];
@@ -412,27 +382,37 @@ ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_
     return r;
 }
 
-/* The file a job writes beside its output (.bin of a .gltf, .mtl of an .obj), by the same
- * rule the writer uses; false when there is none. */
-static bool companion_of(const char *out_path, out_kind kind, char *companion, size_t cap) {
-    const char *mtl_name;
-    if (kind == OUT_OBJ) mtl_beside(out_path, companion, cap, &mtl_name);
-    return kind == OUT_OBJ || (kind == OUT_GLTF && ue_gltf_bin_path(out_path, companion, cap));
+/* The job's files in writing order: the PNGs, the .bin/.mtl, the output itself. */
+static ue_result write_parts(const job *j, const cli_opts *o, const output_parts *p, ue_diag *d) {
+    size_t n = 0, cap = p->textures.count + 2;
+    cli_out_file *files = calloc(cap, sizeof *files);
+    char (*paths)[4096] = calloc(p->textures.count ? p->textures.count : 1, sizeof *paths);
+    ue_result r = files && paths ? UE_OK : UE_ERR_NOMEM;
+    for (size_t i = 0; r == UE_OK && i < p->textures.count; i++) {
+        const texture_file *f = &p->textures.files[i];
+        if (!output_parts_beside(j->out_path, f->name, paths[i], sizeof paths[i])) r = UE_ERR_USAGE;
+        files[n++] = (cli_out_file){paths[i], f->png.data, f->png.size};
+    }
+    if (p->side_path[0] && (j->kind == OUT_OBJ || p->side.size)) files[n++] = (cli_out_file){p->side_path, p->side.data, p->side.size};
+    files[n++] = (cli_out_file){j->out_path, p->main.data, p->main.size};
+    if (r == UE_OK) r = cli_write_outputs(files, n, o->force, o->inputs, o->input_count, d);
+    free(files);
+    free(paths);
+    return r;
 }
 
 /* Writes the job's output; a failed write leaves its errno in j->write_err. Into OUT, no folder
  * is made: OUT exists from the start, and one removed meanwhile is not made again. */
 static ue_result job_write(job *j, const cli_opts *o, bool into_dir, const ue_scene *s) {
-    char companion[4096];
-    bool has_companion = companion_of(j->out_path, j->kind, companion, sizeof companion);
-    ue_result r = cli_output_conflict(j->out_path, has_companion ? companion : NULL, o->inputs,
-                                      o->input_count, &j->diag);
+    output_parts p;
+    ue_result r = output_parts_export(s, j->out_path, kind_ext[j->kind], o->no_animation_pointer, &p, &j->diag);
+    /* Checked before a folder is made for it; the PNGs are checked with the writes. */
+    if (r == UE_OK) r = cli_output_conflict(j->out_path, p.side_path[0] ? p.side_path : NULL, o->inputs,
+                                            o->input_count, &j->diag);
     if (r == UE_OK && !into_dir) r = make_parent_dirs(j->out_path, &j->diag);
-    if (r != UE_OK) return r;
-    ue_gltf_options go = {UE_GLTF_GLB, NULL, false, false, o->no_animation_pointer};
-    r = j->kind == OUT_OBJ ? write_obj(s, j->out_path, o->force, &j->diag)
-                           : ue_gltf_write_file_opts(s, j->out_path, &go, o->force, &j->diag);
+    if (r == UE_OK) r = write_parts(j, o, &p, &j->diag);
     if (r == UE_ERR_IO) j->write_err = errno; /* the file writers leave it saying why (common/io.h) */
+    output_parts_free(&p);
     return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/out_names.h"
+#include "cli/texture_files.h"
 #include "common/io.h"
 #include "formats/model_walk.h"
 #include "unearth/image.h"
@@ -58,35 +59,32 @@ static bool dir_is_textures_output(const char *dir, void *ctx) {
     return ue_dir_holds_only(dir, is_own_png, o);
 }
 
-/* ---- file names: safe on every file system, given out by the one rule of out_names.h -------- */
+/* ---- file names: the one rule of texture files (texture_files.h) ---------------------------- */
 
-/* ASCII letters, digits, '-' and '_' kept, everything else (dots too: ".mipN" is ours) '_'. */
-static void safe_part(const char *in, char *out, size_t cap) {
-    size_t n = 0;
-    for (; *in && n + 1 < cap; in++) {
-        char c = *in;
-        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_';
-        out[n++] = keep ? c : '_';
+/* MODEL.IMAGE as free NAME.png, MODEL being the name convert gives the model's output
+ * ("creature" for creature.pkx:model.dat), as a .gltf of it names its PNG files; with --mips its
+ * levels NAME.mipN.png must be free too (no IMAGE part holds a dot, but a MODEL may). */
+static ue_result unique_name(out_names *names, const ue_model_found *model, const ue_model_image *image,
+                             uint32_t levels, char *out, size_t cap) {
+    char stem[256], file[600], level[640];
+    out_names_model_stem(model, stem, sizeof stem);
+    for (;;) {
+        ue_result r = texture_file_place(names, stem, image->name, file, sizeof file);
+        if (r != UE_OK) return r;
+        size_t n = strlen(file) - 4; /* without ".png" */
+        uint32_t k = 1;
+        for (; k < levels; k++) {
+            snprintf(level, sizeof level, "%.*s.mip%u.png", (int)n, file, k);
+            if (out_names_kind(names, level, NULL)) break;
+        }
+        if (k < levels) continue; /* a level's name is taken: the next "~N" */
+        for (k = 1; k < levels && r == UE_OK; k++) {
+            snprintf(level, sizeof level, "%.*s.mip%u.png", (int)n, file, k);
+            r = out_names_add(names, level, OUT_NAME_FILE);
+        }
+        snprintf(out, cap, "%.*s", (int)n, file);
+        return r;
     }
-    out[n] = 0;
-    if (!n) snprintf(out, cap, "model");
-}
-
-/* MODEL_IMAGE, MODEL being the model's own name ("creature" for creature.pkx:model.dat), as
- * free NAME.png; its mip levels NAME.mipN.png follow from it (no image part holds a dot). */
-static ue_result unique_name(out_names *names, const ue_model_found *model, const char *image, char *out,
-                             size_t cap) {
-    char title[256], stem[48], part[48], base[96], file[128], none[8];
-    out_names_model_title(model, title, sizeof title);
-    char *dot = strrchr(title, '.');
-    if (dot && dot != title) *dot = 0;
-    safe_part(title, stem, sizeof stem);
-    safe_part(image, part, sizeof part);
-    snprintf(base, sizeof base, "%s_%s", stem, part);
-    ue_result r = out_names_place_file(names, "", base, "png", file, sizeof file, none, sizeof none);
-    if (r == UE_OK) snprintf(out, cap, "%.*s", (int)(strlen(file) - 4), file); /* without ".png" */
-    return r;
 }
 
 /* ---- the verb ---------------------------------------------------------------------------- */
@@ -103,7 +101,7 @@ typedef struct run {
 } run;
 
 static ue_result write_level(run *r, const char *name, uint32_t level, const ue_model_image_level *l) {
-    char file[128];
+    char file[700];
     if (level) snprintf(file, sizeof file, "%s.mip%u.png", name, level);
     else snprintf(file, sizeof file, "%s.png", name);
     ue_buf png = {0};
@@ -122,10 +120,10 @@ static ue_result write_level(run *r, const char *name, uint32_t level, const ue_
 
 static ue_result write_images(run *r, const ue_model_found *m, const ue_model_images *imgs) {
     for (size_t i = 0; i < imgs->count; i++) {
-        char name[128];
-        ue_result named = unique_name(&r->names, m, imgs->items[i].name, name, sizeof name);
-        if (named != UE_OK) return named;
+        char name[600];
         uint32_t levels = r->o->mips ? imgs->items[i].level_count : 1;
+        ue_result named = unique_name(&r->names, m, &imgs->items[i], levels, name, sizeof name);
+        if (named != UE_OK) return named;
         for (uint32_t k = 0; k < levels; k++) {
             ue_result res = write_level(r, name, k, &imgs->items[i].levels[k]);
             if (res != UE_OK) return res;

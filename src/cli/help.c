@@ -206,8 +206,8 @@ static const cli_verb_def verb_table[] = {
          BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER) | BIT(OPT_FRESH) |
          BIT(OPT_RESUME),
      "IN...", 1, 0, "OUT",
-     ".glb, .gltf (+ .bin) or .obj (+ .mtl) file for one model, or a\n"
-     "directory for several, one file each (required)",
+     ".glb, .gltf (+ .bin + PNGs) or .obj (+ .mtl + PNGs) file for one\n"
+     "model, or a directory for several, one file each (required)",
      "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
      "                [--wear FILE] [--scale S] [--format F] [--no-animation-pointer]\n"
      "                [-j N] [-f]\n"
@@ -234,7 +234,11 @@ static const cli_verb_def verb_table[] = {
      "Parkan models wear the materials their WEAR names, from Material.lib and Textures.lib\n"
      "found in --data, beside the model or in a parent folder, in any letter case; what is\n"
      "missing is a warning and a grey placeholder (docs/parkan-materials.md). The WEAR is the\n"
-     "same-stem .wea beside the model (or in its archive); --wear names another for one model.\n",
+     "same-stem .wea beside the model (or in its archive); --wear names another for one model.\n"
+     "A .glb keeps its textures inside; a .gltf writes each image as STEM.IMAGE.png beside it\n"
+     "(robot.gltf -> robot.ROBOT_BODY_0.png), an .obj each PNG its .mtl names (named after the\n"
+     "MTL), by the one rule of textures (docs/text.md#texture-files). An existing one refuses\n"
+     "the run without -f, and the files of one output appear together or not at all.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth convert units/robot.msh -o robot.glb --data /games/parkan\n"
      "unearth convert robot2.msh -o robot2.glb --wear demo/parkan/objects.rlb:ROBOT.wea\n"
@@ -249,8 +253,9 @@ static const cli_verb_def verb_table[] = {
      "unearth textures IN -o DIR [--mips] [--wear FILE] [-f] [--strict|--tolerant] [-q|-v]",
      "every texture of the models in IN as PNG",
      "IN is a model, a container (every model inside, recursively) or ARCHIVE:ENTRY. Each\n"
-     "texture becomes DIR/MODEL_TEXTURE.png (level 0; --mips adds .mipN.png); a name taken,\n"
-     "in any letter case, gets ~2, ~3 as convert's do. A model without\n"
+     "texture becomes DIR/MODEL.IMAGE.png (level 0; --mips adds .mipN.png), the name a .gltf\n"
+     "of MODEL gives it (docs/text.md#texture-files); a name taken, in any letter case, gets\n"
+     "~2, ~3 as convert's do. A model without\n"
      "textures is passed over; none at all is an error (exit 1) and nothing is written.\n"
      "Parkan materials not found beside a model (WEAR, Material.lib, Textures.lib) are not\n"
      "damage: listed once per kind (the first models; -v all), every texture found is written\n"

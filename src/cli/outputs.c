@@ -1,6 +1,9 @@
 /* unearth CLI — the one output-safety rule every writing verb applies before it writes: an
- * output that is, contains or lies inside one of the command's inputs is refused, -f or not. */
+ * output that is, contains or lies inside one of the command's inputs is refused, -f or not;
+ * and an output of several files (.gltf + .bin + PNGs) written whole or not at all. */
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -19,6 +22,38 @@ ue_result cli_output_conflict(const char *output, const char *companion,
                               const char *const *inputs, size_t input_count, ue_diag *d) {
     ue_result r = check_one(output, inputs, input_count, d);
     if (r == UE_OK && companion) r = check_one(companion, inputs, input_count, d);
+    return r;
+}
+
+/* Every file checked before any is written: none is, contains or lies inside an input, and
+ * without `force` none exists (each existing one is named, not only the first). */
+static ue_result check_all(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
+                           size_t input_count, ue_diag *d) {
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < count && r == UE_OK; i++) r = check_one(files[i].path, inputs, input_count, d);
+    size_t taken = 0;
+    for (size_t i = 0; i < count && r == UE_OK && !force; i++) {
+        if (!ue_path_exists(files[i].path)) continue;
+        ue_diag_add(d, UE_SEV_ERROR, "io.exists", UE_NO_OFFSET, files[i].path, "output exists (use -f to overwrite)");
+        taken++;
+    }
+    return r == UE_OK && taken ? UE_ERR_USAGE : r;
+}
+
+ue_result cli_write_outputs(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
+                            size_t input_count, ue_diag *d) {
+    ue_result r = check_all(files, count, force, inputs, input_count, d);
+    /* One file at a time (each whole or absent: an unnamed file linked into place), so an output
+     * of a thousand images holds one descriptor, not a thousand. */
+    size_t placed = 0;
+    for (; r == UE_OK && placed < count; placed++)
+        r = ue_file_write_atomic(files[placed].path, files[placed].data, files[placed].size, force, d);
+    if (r != UE_OK && placed > 0) {
+        int err = errno;
+        /* the file that failed left nothing; those before it are this run's and go again */
+        for (size_t i = 0; i + 1 < placed; i++) unlink(files[i].path);
+        errno = err; /* a caller tells a full disk from a failure of this one output (common/io.h) */
+    }
     return r;
 }
 

@@ -268,7 +268,7 @@ bool ue_gltf_bin_path(const char *gltf_path, char *out, size_t cap) {
 
 ue_result ue_gltf_write_file(const ue_scene *s, const char *path, bool pretty, bool overwrite,
                              ue_diag *d) {
-    ue_gltf_options o = {UE_GLTF_GLB, NULL, pretty, false, false};
+    ue_gltf_options o = {.format = UE_GLTF_GLB, .pretty = pretty};
     return ue_gltf_write_file_opts(s, path, &o, overwrite, d);
 }
 

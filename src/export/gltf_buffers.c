@@ -350,6 +350,8 @@ void ue_gltf_write_binary(exporter *e) {
 
     for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
         const ue_scene_texture *tx = &s->textures[t];
+        e->texture_sampler[t] = sampler_index(e, tx);
+        if (image_uri(e, t)) continue; /* a PNG file of its own, written by the caller */
         size_t start = view_begin(e);
         ue_result r = ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &e->bin);
         if (r != UE_OK) {
@@ -357,7 +359,6 @@ void ue_gltf_write_binary(exporter *e) {
             break;
         }
         e->image_view[t] = view_end(e, start, 0, 0);
-        e->texture_sampler[t] = sampler_index(e, tx);
     }
     ue_buf_align(&e->bin, 4);
     if (e->bin.failed) e->nomem = true;

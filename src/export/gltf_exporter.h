@@ -90,6 +90,12 @@ static inline void normalize4(const float *in, float *out) {
     out[3] = (float)(w / l);
 }
 
+/* The file image t is read from (a .gltf whose caller writes its PNGs), or NULL when the image
+ * is a PNG inside the buffer (always in a GLB). */
+static inline const char *image_uri(const exporter *e, size_t t) {
+    return e->o->format == UE_GLTF_SEPARATE && e->o->image_uris ? e->o->image_uris[t] : NULL;
+}
+
 /* gltf_buffers.c: lays every primitive, skin, animation sampler and image into e->bin. */
 void ue_gltf_write_binary(exporter *e);
 

@@ -452,7 +452,8 @@ static void write_materials(exporter *e, ue_json *j) {
     ue_json_array_end(j);
 }
 
-/* Texture t reads image t (a PNG in a buffer view) through its sampler. */
+/* Texture t reads image t (a PNG in a buffer view, or a PNG file beside a .gltf) through its
+ * sampler. */
 static void write_textures_and_images(exporter *e, ue_json *j) {
     const ue_scene *s = e->s;
     key_array_begin(j, "textures");
@@ -469,7 +470,14 @@ static void write_textures_and_images(exporter *e, ue_json *j) {
     for (size_t t = 0; t < s->texture_count; t++) {
         ue_json_object_begin(j);
         key_name(j, s->textures[t].name);
-        key_int(j, "bufferView", e->image_view[t]);
+        const char *file = image_uri(e, t);
+        if (file) {
+            char uri[1024];
+            uri_encode(file, uri, sizeof uri);
+            key_str(j, "uri", uri);
+        } else {
+            key_int(j, "bufferView", e->image_view[t]);
+        }
         key_str(j, "mimeType", "image/png");
         ue_json_object_end(j);
     }

@@ -234,7 +234,7 @@ static void write_mtl(const ue_scene *s, const ue_obj_options *o, ue_buf *b, boo
             ue_obj_texture_file_name(s, (size_t)map_kd, file, sizeof file);
             put_str(b, "map_Kd ");
             put_str(b, o && o->texture_dir ? o->texture_dir : "");
-            put_str(b, file);
+            put_str(b, o && o->texture_files && o->texture_files[map_kd] ? o->texture_files[map_kd] : file);
             put_str(b, "\n");
         }
     }
@@ -255,6 +255,13 @@ ue_result ue_obj_export(const ue_scene *s, const ue_obj_options *o, ue_buf *obj_
         ue_diag_add(d, UE_SEV_ERROR, "obj.mtl_name", UE_NO_OFFSET, "obj",
                     "MTL name \"%s\" cannot follow mtllib (whitespace, '#', control characters or "
                     "non-UTF-8 bytes); see ue_obj_mtl_file_name", o->mtl_name);
+        return UE_ERR_USAGE;
+    }
+    for (size_t t = 0; o && o->texture_files && mtl_out && t < s->texture_count; t++) {
+        if (!o->texture_files[t] || survives_put_safe(o->texture_files[t])) continue;
+        ue_diag_add(d, UE_SEV_ERROR, "obj.texture_file", UE_NO_OFFSET, "obj",
+                    "texture file name \"%s\" (texture %zu) cannot follow map_Kd (whitespace, '#', control "
+                    "characters or non-UTF-8 bytes)", o->texture_files[t], t);
         return UE_ERR_USAGE;
     }
     ue_buf b = {0};

@@ -122,7 +122,7 @@ $PY bad json "$T/json_early.gltf"
 expect_rc 2 "$UE" import "$T/json_early.gltf" -o "$T/no.rlb" --into "$O:$long36"
 err_has "1 to 35 bytes" "the ENTRY name is checked before the (broken) glTF is read"
 # The glTF's warnings are printed once, under its own name, also when the archive step fails.
-mkdir "$T/warn"; cp "$T/sep/robot.gltf" "$T/sep/robot.bin" "$T/warn/"
+mkdir "$T/warn"; cp "$T/sep/robot.gltf" "$T/sep/robot.bin" "$T/sep/"robot.*.png "$T/warn/"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['scenes'].append(d['scenes'][0]); json.dump(d,open(sys.argv[1],'w'))" "$T/warn/robot.gltf"
 printf 'NRes\001\001\000\000' >"$T/broken.rlb"
 expect_rc 1 "$UE" import "$T/warn/robot.gltf" -o "$T/no.rlb" --base "$R" --into "$T/broken.rlb:ROBOT.msh"

@@ -37,7 +37,7 @@ same "$(glb_json "$T/robot.glb" "d['materials'][1]['extras']['mat0_phases']")" "
 # of cell 0 at rest.
 png_size="import struct,sys; b=open(sys.argv[1],'rb').read(); print(struct.unpack('>II', b[16:24]))"
 expect_rc 0 "$UE" textures "$P/robot.msh" -o "$T/tex"
-same "$(python3 -c "$png_size" "$T/tex/robot_ROBOT_HEAD_phases.png")" "(64, 32)" "atlas size"
+same "$(python3 -c "$png_size" "$T/tex/robot.ROBOT_HEAD_phases.png")" "(64, 32)" "atlas size"
 same "$(glb_json "$T/robot.glb" "d['materials'][1]['pbrMetallicRoughness']['baseColorTexture']['extensions']['KHR_texture_transform']")" \
   "{'offset': [0.015625, 0.03125], 'rotation': 0, 'scale': [0.25, 0.5]}" "the head's cell 0 (1/64, 1/32; 16/64, 16/32)"
 # Its clip: looping, one STEP channel on that offset, keys at 0, 0.5 and 1 s (phase 0 from 0 ms,

@@ -63,9 +63,12 @@ expect_rc 2 "$UE" convert "$R" -o "$T/taken.gltf"
 touch "$T/only.gltf"
 expect_rc 2 "$UE" convert "$R" -o "$T/only.gltf"
 [ ! -e "$T/only.bin" ] && ok || bad "orphan .bin left by a refused run"
-expect_rc 0 "$UE" convert "$R" -o "$T/robot.obj"
-[ "$(grep -c '^f ' "$T/robot.obj")" = 72 ] && ok || bad "OBJ face count"
-[ -f "$T/robot.mtl" ] && ok || bad "no .mtl"
+# robot.gltf's PNG files (robot.IMAGE.png) are the ones robot.obj's MTL would name: refused
+expect_rc 2 "$UE" convert "$R" -o "$T/robot.obj"
+[ ! -e "$T/robot.obj" ] && [ ! -e "$T/robot.mtl" ] && ok || bad "a refused OBJ left a file"
+expect_rc 0 "$UE" convert "$R" -o "$T/obj/robot.obj"
+[ "$(grep -c '^f ' "$T/obj/robot.obj")" = 72 ] && ok || bad "OBJ face count"
+[ -f "$T/obj/robot.mtl" ] && ok || bad "no .mtl"
 expect_rc 2 "$UE" convert "$R" -o "$T/robot.glb"            # exists without -f
 expect_rc 0 "$UE" convert "$R" -o "$T/robot.glb" -f
 # deterministic output

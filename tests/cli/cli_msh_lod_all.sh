@@ -36,8 +36,8 @@ expect_rc 0 "$UE" convert "$R" -o "$T/all.gltf" --lod all --group 1
 validate_gltf "$T/all.gltf"
 expect_rc 2 "$UE" convert "$R" -o "$T/x.glb" --lod every
 grep -q "takes one of 0|1|2|all" "$T/err" && ok || bad "bad --lod value not explained"
-expect_rc 0 "$UE" convert "$R" -o "$T/all.obj" --lod all
-same "$(grep -c '^f ' "$T/all.obj")" 102 "--lod all: OBJ faces"
+expect_rc 0 "$UE" convert "$R" -o "$T/obj/all.obj" --lod all
+same "$(grep -c '^f ' "$T/obj/all.obj")" 102 "--lod all: OBJ faces"
 
 # A slot two cells of one node share is one mesh that both holders show.
 python3 - "$R" "$T/shared.msh" <<'PY'

@@ -57,7 +57,10 @@ expect_rc 0 "$UE" convert "$P/twin.rlb:robot.msh" -o "$T/one.glb"
 cmp -s "$T/one.glb" "$T/c1/robot~2.glb" && ok || bad "robot~2.glb is not robot.msh's conversion"
 # OBJ: the .mtl beside each output follows the output's name
 expect_rc 0 "$UE" convert "$P/twin.rlb" -o "$T/c1o" --format obj
-check "convert OBJ names" "$(files "$T/c1o")" "ROBOT.mtl ROBOT.obj robot~2.mtl robot~2.obj "
+# and its PNG files follow the .mtl's name (MTL.IMAGE.png), so two models' textures never meet
+check "convert OBJ names" "$(files "$T/c1o")" "ROBOT.ROBOT_ARM_0.png ROBOT.ROBOT_BODY_0.png ROBOT.ROBOT_HEAD_phases.png ROBOT.ROBOT_LEG_0.png ROBOT.mtl ROBOT.obj robot~2.ROBOT_ARM_0.png robot~2.ROBOT_BODY_0.png robot~2.ROBOT_HEAD_phases.png robot~2.ROBOT_LEG_0.png robot~2.mtl robot~2.obj "
+check "convert OBJ: no case clash" "$(case_clashes "$T/c1o")" ""
+grep -qx 'map_Kd robot~2.ROBOT_ARM_0.png' "$T/c1o/robot~2.mtl" && ok || bad "robot~2.mtl names another model's PNG"
 grep -qx 'mtllib robot~2.mtl' "$T/c1o/robot~2.obj" && ok || bad "robot~2.obj names another MTL"
 
 # convert -r: the same rule inside the archive's folder
@@ -67,13 +70,13 @@ check "convert -r names" "$(files "$T/r1")" "twin.rlb/ROBOT.glb twin.rlb/robot~2
 expect_rc 0 "$UE" convert "$T/in1/twin.rlb:robot.msh" -o "$T/one1.glb"   # no Material.lib beside it here
 cmp -s "$T/r1/twin.rlb/robot~2.glb" "$T/one1.glb" && ok || bad "robot~2.glb of the batch is not robot.msh's"
 
-# textures: MODEL_IMAGE.png, the second model's images take ~2 as well
+# textures: MODEL.IMAGE.png, the second model's images take ~2 as well
 expect_rc 0 "$UE" textures "$P/twin.rlb" -o "$T/t1"
 # (the archive's own Texm entries, GRID_01, Robot_Skin and textures_inner.lib's grid_00, come too)
 check "textures names" "$(files "$T/t1")" \
-  "GRID_01_565.png ROBOT_ROBOT_ARM_0.png ROBOT_ROBOT_BODY_0.png ROBOT_ROBOT_HEAD_phases.png ROBOT_ROBOT_LEG_0.png Robot_Skin_8888.png grid_00_8888.png robot_ROBOT_ARM_0~2.png robot_ROBOT_BODY_0~2.png robot_ROBOT_HEAD_phases~2.png robot_ROBOT_LEG_0~2.png "
+  "GRID_01.565.png ROBOT.ROBOT_ARM_0.png ROBOT.ROBOT_BODY_0.png ROBOT.ROBOT_HEAD_phases.png ROBOT.ROBOT_LEG_0.png Robot_Skin.8888.png grid_00.8888.png robot.ROBOT_ARM_0~2.png robot.ROBOT_BODY_0~2.png robot.ROBOT_HEAD_phases~2.png robot.ROBOT_LEG_0~2.png "
 check "textures: no case clash" "$(case_clashes "$T/t1")" ""
-cmp -s "$T/t1/ROBOT_ROBOT_ARM_0.png" "$T/t1/robot_ROBOT_ARM_0~2.png" && ok || bad "the twin's texture differs"
+cmp -s "$T/t1/ROBOT.ROBOT_ARM_0.png" "$T/t1/robot.ROBOT_ARM_0~2.png" && ok || bad "the twin's texture differs"
 
 # ---- a folder holding ROBOT.msh, robot.msh, РОБОТ.msh, робот.msh and Models/, models/ ---------
 F="$T/F"; mkdir -p "$F/Models" "$F/models"

@@ -23,7 +23,7 @@ LIB=demo/parkan/textures_demo.lib
 # ---- the sample library: every texture as PNG, every mip level with --mips -----------------
 expect_rc 0 "$UE" textures "$LIB" -o all --mips
 [ "$(ls all | wc -l)" = 13 ] && ok || bad "want 13 PNGs (5 textures, 13 levels): $(ls all)"
-grep -q "all/PLATES_8888.mip4.png	1x1" "$T/out" && ok || bad "listing: $(cat "$T/out")"
+grep -q "all/PLATES.8888.mip4.png	1x1" "$T/out" && ok || bad "listing: $(cat "$T/out")"
 expect_rc 0 "$UE" validate --strict "$LIB"
 expect_rc 0 "$UE" validate --json "$LIB"
 cp "$T/out" v.json; schema_ok validate v.json
@@ -48,13 +48,13 @@ expect_rc 0 "$UE" validate --strict new.lib
 expect_rc 0 "$UE" textures new.lib -o shown --mips
 # 8888 is lossless: row 3 is (16x, 48, 77, 255 − x)
 want=$(for x in $(seq 0 15); do printf '%d,48,77,%d ' $((16 * x)) $((255 - x)); done)
-[ "$(row shown/PLATES_8888.png 3)" = "${want% }" ] && ok || bad "row 3: $(row shown/PLATES_8888.png 3)"
+[ "$(row shown/PLATES.8888.png 3)" = "${want% }" ] && ok || bad "row 3: $(row shown/PLATES.8888.png 3)"
 # mip 4 (1 × 1) by hand, each level the rounded-down (sum + 2) / 4 of its 2 × 2 boxes:
 # R 16x → 32k+8 → 64j+24 → 128i+56 → (56+184+56+184+2)/4 = 120 (G the same over y); B 77;
 # A 255−x → 255−2k → 254−4j → 252−8i → (252+244+252+244+2)/4 = 248
-[ "$(row shown/PLATES_8888.mip4.png 0)" = "120,120,77,248" ] && ok || bad "mip 4: $(row shown/PLATES_8888.mip4.png 0)"
+[ "$(row shown/PLATES.8888.mip4.png 0)" = "120,120,77,248" ] && ok || bad "mip 4: $(row shown/PLATES.8888.mip4.png 0)"
 # the other entries are untouched
-cmp -s all/STRIPES_565.png shown/STRIPES_565.png && ok || bad "STRIPES changed"
+cmp -s all/STRIPES.565.png shown/STRIPES.565.png && ok || bad "STRIPES changed"
 expect_rc 0 "$UE" info new.lib:PLATES.0
 grep -q 'page rect 1: x 0 w 8 y 8 h 8' "$T/out" && ok || bad "Page rects lost: $(cat "$T/out")"
 
@@ -63,11 +63,11 @@ $PNG grey8 grey.png
 expect_rc 0 "$UE" texm grey.png -o grey.texm --pixel-format 565 --mip-levels 1
 expect_rc 0 "$UE" textures grey.texm -o g
 # grey 128 → R5 16, G6 32 → (16·255+15)/31 = 132, (32·255+31)/63 = 130
-[ "$(row g/grey_565.png 0 | cut -d' ' -f1)" = "132,130,132,255" ] && ok || bad "565 grey: $(row g/grey_565.png 0)"
+[ "$(row g/grey.565.png 0 | cut -d' ' -f1)" = "132,130,132,255" ] && ok || bad "565 grey: $(row g/grey.565.png 0)"
 $PNG pal8 pal.png
 expect_rc 0 "$UE" texm pal.png -o pal.texm --pixel-format 0
 expect_rc 0 "$UE" textures pal.texm -o p
-[ "$(row p/pal_indexed.png 5)" = "10,20,30,255 10,20,30,255 10,20,30,255 10,20,30,255 250,5,9,255 250,5,9,255 250,5,9,255 250,5,9,255" ] && ok || bad "indexed: $(row p/pal_indexed.png 5)"
+[ "$(row p/pal.indexed.png 5)" = "10,20,30,255 10,20,30,255 10,20,30,255 10,20,30,255 250,5,9,255 250,5,9,255 250,5,9,255 250,5,9,255" ] && ok || bad "indexed: $(row p/pal.indexed.png 5)"
 expect_rc 0 "$UE" roundtrip pal.texm
 # refusals: interlaced, 16-bit, a size the --like rects do not fit, a bad pixel format
 $PNG interlaced il.png

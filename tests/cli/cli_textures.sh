@@ -18,27 +18,27 @@ row() { png "$1" | sed -n "$(( $2 + 2 ))p"; }
 # ---- a bare .dat: two textures, level 0 -------------------------------------------------
 expect_rc 0 "$UE" textures tex.dat -o pngs
 [ "$(ls pngs | wc -l)" = 2 ] && ok || bad "want 2 PNGs: $(ls pngs)"
-printf 'pngs/tex_tex0_C4.png\t8x8\npngs/tex_tex1_RGB5A3.png\t4x4\n' | cmp -s - "$T/out" && ok || bad "listing: $(cat "$T/out")"
-[ "$(png pngs/tex_tex0_C4.png | head -1)" = "8 8" ] && ok || bad "C4 size"
-[ "$(png pngs/tex_tex1_RGB5A3.png | head -1)" = "4 4" ] && ok || bad "RGB5A3 size"
+printf 'pngs/tex.tex0_C4.png\t8x8\npngs/tex.tex1_RGB5A3.png\t4x4\n' | cmp -s - "$T/out" && ok || bad "listing: $(cat "$T/out")"
+[ "$(png pngs/tex.tex0_C4.png | head -1)" = "8 8" ] && ok || bad "C4 size"
+[ "$(png pngs/tex.tex1_RGB5A3.png | head -1)" = "4 4" ] && ok || bad "RGB5A3 size"
 # C4: texel (x, y) is palette entry (x + y) & 3 of red, green, blue, white (RGB565 0xF800 …)
 R=255,0,0,255; G=0,255,0,255; B=0,0,255,255; W=255,255,255,255
-[ "$(row pngs/tex_tex0_C4.png 0)" = "$R $G $B $W $R $G $B $W" ] && ok || bad "C4 row 0: $(row pngs/tex_tex0_C4.png 0)"
-[ "$(row pngs/tex_tex0_C4.png 7)" = "$W $R $G $B $W $R $G $B" ] && ok || bad "C4 row 7: $(row pngs/tex_tex0_C4.png 7)"
+[ "$(row pngs/tex.tex0_C4.png 0)" = "$R $G $B $W $R $G $B $W" ] && ok || bad "C4 row 0: $(row pngs/tex.tex0_C4.png 0)"
+[ "$(row pngs/tex.tex0_C4.png 7)" = "$W $R $G $B $W $R $G $B" ] && ok || bad "C4 row 7: $(row pngs/tex.tex0_C4.png 7)"
 # RGB5A3: 0x801F is opaque blue; 0x3F00 is A3RGB4 a=3 → (3<<5)|(3<<2)|(3>>1) = 109, r=0xF → 255
-[ "$(row pngs/tex_tex1_RGB5A3.png 2)" = "$B 255,0,0,109 $B 255,0,0,109" ] && ok || bad "RGB5A3 row 2: $(row pngs/tex_tex1_RGB5A3.png 2)"
-png pngs/tex_tex0_C4.png | grep -qx 'tEXt Software=unearth textures' && ok || bad "no mark"
+[ "$(row pngs/tex.tex1_RGB5A3.png 2)" = "$B 255,0,0,109 $B 255,0,0,109" ] && ok || bad "RGB5A3 row 2: $(row pngs/tex.tex1_RGB5A3.png 2)"
+png pngs/tex.tex0_C4.png | grep -qx 'tEXt Software=unearth textures' && ok || bad "no mark"
 
 # ---- an existing output: refused without -f, replaced with it; --mips adds the levels ----
 expect_rc 2 "$UE" textures tex.dat -o pngs --mips
-[ ! -e pngs/tex_tex1_RGB5A3.mip1.png ] && ok || bad "refused run wrote a level"
+[ ! -e pngs/tex.tex1_RGB5A3.mip1.png ] && ok || bad "refused run wrote a level"
 expect_rc 0 "$UE" textures tex.dat -o pngs --mips -f
 [ "$(ls pngs | wc -l)" = 4 ] && ok || bad "want 4 PNGs with --mips: $(ls pngs)"
-[ "$(png pngs/tex_tex1_RGB5A3.mip1.png | head -1)" = "2 2" ] && ok || bad "mip 1 size"
-[ "$(row pngs/tex_tex1_RGB5A3.mip1.png 1)" = "$G $G" ] && ok || bad "mip 1: 0x83E0 is green"
-[ "$(row pngs/tex_tex1_RGB5A3.mip2.png 0)" = "$W" ] && ok || bad "mip 2: 0xFFFF is white"
+[ "$(png pngs/tex.tex1_RGB5A3.mip1.png | head -1)" = "2 2" ] && ok || bad "mip 1 size"
+[ "$(row pngs/tex.tex1_RGB5A3.mip1.png 1)" = "$G $G" ] && ok || bad "mip 1: 0x83E0 is green"
+[ "$(row pngs/tex.tex1_RGB5A3.mip2.png 0)" = "$W" ] && ok || bad "mip 2: 0xFFFF is white"
 # a folder holding somebody's picture (no mark) is never replaced
-mkdir pics && cp pngs/tex_tex0_C4.png pics/mine.png
+mkdir pics && cp pngs/tex.tex0_C4.png pics/mine.png
 python3 - pics/mine.png <<'EOF'
 import sys
 p = sys.argv[1]; b = bytearray(open(p, 'rb').read()); i = b.find(b'unearth'); b[i] = ord('U')
@@ -56,17 +56,17 @@ cmp -s tex.dat <($DAT make /dev/stdout) && ok || bad "the input was touched"
 cp tex.dat x/entries/0001_demo_model.dat
 "$UE" pack x -o new.fsys >/dev/null
 expect_rc 0 "$UE" textures new.fsys -o viafsys
-[ "$(ls viafsys)" = "$(printf 'demo_model_tex0_C4.png\ndemo_model_tex1_RGB5A3.png')" ] && ok || bad "FSYS walk: $(ls viafsys)"
-cmp -s viafsys/demo_model_tex0_C4.png pngs/tex_tex0_C4.png && ok || bad "FSYS copy decodes differently"
+[ "$(ls viafsys)" = "$(printf 'demo_model.tex0_C4.png\ndemo_model.tex1_RGB5A3.png')" ] && ok || bad "FSYS walk: $(ls viafsys)"
+cmp -s viafsys/demo_model.tex0_C4.png pngs/tex.tex0_C4.png && ok || bad "FSYS copy decodes differently"
 expect_rc 0 "$UE" textures new.fsys:demo_model.dat -o entry --mips
 [ "$(ls entry | wc -l)" = 4 ] && ok || bad "ARCHIVE:ENTRY: $(ls entry)"
 
 # ---- the sample creature (FSYS → LZSS → PKX → DAT): its four textures, and its materials ------
 # named after the FSYS entry creature.pkx that holds the model (docs/text.md), not its model.dat
 expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o creature
-printf 'creature/creature_tex0_CMPR.png\t16x16\ncreature/creature_tex1_C4.png\t8x8\ncreature/creature_tex2_RGB5A3.png\t16x16\ncreature/creature_tex3_RGB5A3.png\t8x8\n' |
+printf 'creature/creature.tex0_CMPR.png\t16x16\ncreature/creature.tex1_C4.png\t8x8\ncreature/creature.tex2_RGB5A3.png\t16x16\ncreature/creature.tex3_RGB5A3.png\t8x8\n' |
   cmp -s - "$T/out" && ok || bad "creature listing: $(cat "$T/out")"
-[ "$(png creature/creature_tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
+[ "$(png creature/creature.tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
 expect_rc 0 "$UE" convert demo/gamecube/creature.fsys -o creature.gltf
 if node "$HERE/../gltf_validate.mjs" creature.gltf >"$T/val" 2>&1; then ok; else bad "gltf-validator: $(cat "$T/val")"; fi
 # eye_mat: XLU → BLEND; its TObj has repeat 1 and scale 2 on both axes, so §2.5 samples
@@ -92,7 +92,7 @@ expect_rc 0 "$UE" textures demo/parkan/robot.msh -o robot_tex
 [ "$(ls robot_tex | wc -l)" = 4 ] && ok || bad "robot: want 4 PNGs: $(ls robot_tex)"
 expect_rc 0 "$UE" textures demo/parkan/Textures.lib -o lib_tex
 # the same pixels as the Texm entry read on its own (the Texm hook, not the material chain)
-[ "$(png robot_tex/robot_ROBOT_BODY_0.png)" = "$(png lib_tex/ROBOT_BODY_8888.png)" ] && ok \
+[ "$(png robot_tex/robot.ROBOT_BODY_0.png)" = "$(png lib_tex/ROBOT_BODY.8888.png)" ] && ok \
   || bad "the robot's body texture differs from Textures.lib:ROBOT_BODY.0"
 expect_rc 0 "$UE" textures demo/parkan/objects.rlb:ROBOT.msh -o rlb_tex
 
@@ -152,7 +152,7 @@ m = json.load(open(sys.argv[1])); m["entries"] = [e for e in m["entries"] if e["
 json.dump(m, open(sys.argv[1], "w"))' tx_x/manifest.json ROBOT_ARM.0
 "$UE" pack tx_x -o part/Textures.lib >/dev/null 2>&1
 expect_rc 0 "$UE" textures part/robot.msh -o part_tex
-[ "$(ls part_tex | tr '\n' ' ')" = "robot_ROBOT_BODY_0.png robot_ROBOT_HEAD_phases.png robot_ROBOT_LEG_0.png " ] \
+[ "$(ls part_tex | tr '\n' ' ')" = "robot.ROBOT_BODY_0.png robot.ROBOT_HEAD_phases.png robot.ROBOT_LEG_0.png " ] \
   && ok || bad "the three textures found: $(ls part_tex)"
 grep -qF "texture ROBOT_ARM.0 of material ROBOT_ARM not found in" "$T/err" && grep -qF "part/Textures.lib" "$T/err" \
   && ok || bad "the missing texture named with its library: $(cat "$T/err")"
@@ -171,6 +171,6 @@ expect_rc 1 "$UE" textures bad.dat -o dmg
 grep -q 'hsd.image.size' "$T/err" && ok || bad "no diagnostic naming the image: $(cat "$T/err")"
 grep -q '@0x240' "$T/err" && ok || bad "diagnostic lacks the offset: $(cat "$T/err")"
 expect_rc 1 "$UE" textures bad.dat -o dmg --tolerant
-[ "$(ls dmg)" = bad_tex0_C4.png ] && ok || bad "tolerant: want the intact C4 only: $(ls dmg)"
+[ "$(ls dmg)" = bad.tex0_C4.png ] && ok || bad "tolerant: want the intact C4 only: $(ls dmg)"
 
 finish

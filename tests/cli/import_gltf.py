@@ -3,6 +3,8 @@
 # a re-parented node, an oversized primitive), hand-written bad .gltf files in the style of
 # Blender's exporter, and independent readers of MSH resources and glTF summaries for the checks.
 import base64
+import os
+import urllib.parse
 import json
 import struct
 import sys
@@ -138,6 +140,11 @@ def external_image(gltf, index, name):
     doc = json.load(open(gltf))
     folder = gltf.rsplit('/', 1)[0]
     img = doc['images'][int(index)]
+    if 'uri' in img:  # a PNG file of its own already (convert's .gltf): renamed
+        os.rename(folder + '/' + urllib.parse.unquote(img['uri']), folder + '/' + name)
+        img['uri'] = name
+        json.dump(doc, open(gltf, 'w'))
+        return
     view = doc['bufferViews'][img.pop('bufferView')]
     blob = open(folder + '/' + doc['buffers'][view['buffer']]['uri'], 'rb').read()
     at = view.get('byteOffset', 0)
