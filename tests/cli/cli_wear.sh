@@ -79,10 +79,10 @@ rm "$W/second.msh"
 expect_rc 1 "$UE" textures "$W/mybot.msh" -o "$T/tex_none"
 expect_rc 0 "$UE" textures "$W/mybot.msh" -o "$T/tex" --wear "$W/reversed.wea"
 check "textures --wear" "$(cd "$T/tex" && ls | tr '\n' ' ')" \
-  "mybot_ROBOT_ARM_0.png mybot_ROBOT_BODY_0.png mybot_ROBOT_HEAD_phases.png mybot_ROBOT_LEG_0.png "
+  "mybot.ROBOT_ARM_0.png mybot.ROBOT_BODY_0.png mybot.ROBOT_HEAD_phases.png mybot.ROBOT_LEG_0.png "
 # An archive of one model and three textures: --wear goes to the model.
 expect_rc 0 "$UE" textures "$P/objects.rlb" -o "$T/tex_archive" --wear "$W/reversed.wea"
-[ -e "$T/tex_archive/ROBOT_ROBOT_HEAD_phases.png" ] && ok || bad "textures of an archive with --wear"
+[ -e "$T/tex_archive/ROBOT.ROBOT_HEAD_phases.png" ] && ok || bad "textures of an archive with --wear"
 expect_rc 3 "$UE" textures "$W/mybot.msh" -o "$T/tex_no" --wear "$W/nope.wea"
 absent "$T/tex_no" "textures --wear of a missing file"
 expect_rc 1 "$UE" textures "$W/mybot.msh" -o "$T/tex_no" --wear "$W/long.wea"
