@@ -22,7 +22,7 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 
 static ue_result apply_name(edit_ctx *x, size_t si, size_t n) {
     const char *want = x->s->nodes[si].name, *had = x->base.nodes[x->b_of_s[si]].name;
-    if (!strcmp(want, had)) return UE_OK;
+    if (ue_msh_edit_same_name(want, had)) return UE_OK;
     char stored[sizeof x->s->nodes[0].name];
     size_t len = 0, at = 0;
     uint32_t bad = 0;
@@ -421,6 +421,7 @@ static ue_result edit_alloc(edit_ctx *x) {
 }
 
 static void edit_free(edit_ctx *x) {
+    ue_msh_edit_match_free(x);
     ue_scene_free(&x->base);
     free(x->b_of_s);
     free(x->msh_of_b);
