@@ -434,6 +434,7 @@ static void edit_free(edit_ctx *x) {
 static ue_result apply_nodes(edit_ctx *x) {
     ue_result r = UE_OK;
     for (size_t si = 0; si < x->s->node_count && r == UE_OK; si++) {
+        if (x->b_of_s[si] < 0) continue; /* a client's identity wrapper above the model */
         int32_t n = x->msh_of_b[x->b_of_s[si]];
         r = check_scale(x, si);
         if (r == UE_OK && n < 0) r = check_unmapped_pose(x, si);

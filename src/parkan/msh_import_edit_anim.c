@@ -161,7 +161,8 @@ static ue_result apply_track(edit_ctx *x, size_t n, const node_channels *c, cons
 static ue_result apply_changed_tracks(edit_ctx *x, const node_channels *sc, const node_channels *bc) {
     int32_t *s_of_b = malloc((x->base.node_count + 1) * sizeof *s_of_b);
     if (!s_of_b) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < x->s->node_count; i++) s_of_b[x->b_of_s[i]] = (int32_t)i;
+    for (size_t i = 0; i < x->s->node_count; i++)
+        if (x->b_of_s[i] >= 0) s_of_b[x->b_of_s[i]] = (int32_t)i; /* -1: a client's wrapper */
     ue_result r = UE_OK;
     for (size_t b = 0; b < x->base.node_count && r == UE_OK; b++) {
         if (x->msh_of_b[b] < 0 || (channel_same(sc[b].t, bc[b].t) && channel_same(sc[b].r, bc[b].r))) continue;

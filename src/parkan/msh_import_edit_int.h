@@ -29,7 +29,8 @@ typedef struct edit_ctx {
     const ue_scene *s;           /* the edited scene (from glTF) */
     ue_scene base;               /* the base model as convert exports it */
     ue_msh_export_options eo;    /* the selection the scene was exported with */
-    int32_t *b_of_s;             /* scene node → base scene node */
+    int32_t *b_of_s;             /* scene node → base scene node; -1 only for a root a client
+                                    wrapped the model in (identity, no mesh: three.js's scene) */
     int32_t *msh_of_b;           /* base scene node → model node (-1: the root, a group child) */
     /* The matcher's maps (msh_import_match.c), -1 where nothing matched: */
     int32_t *bmesh_of_s;         /* scene mesh → base mesh (through the matched nodes) */
@@ -58,7 +59,8 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
 
 /* Exports the base once with the selection the scene records (else infers it from the
- * scene's names) into x->base and matches every scene node (x->b_of_s, all set on success),
+ * scene's names) into x->base and matches every scene node (x->b_of_s, set on success but for
+ * a client's wrappers),
  * mesh, material, texture and primitive to it; ue_msh_edit_map_model_nodes then fills
  * x->msh_of_b (base scene node → model node). msh_import_match.c; ue_msh_edit_match_free
  * frees the maps. */

@@ -67,20 +67,68 @@ static int32_t find_unique(const name_key *k, size_t n, const char *text, size_t
     return k[lo].index;
 }
 
+/* three.js's rule for node names (PropertyBinding.sanitizeNodeName): white space becomes '_',
+ * and "[", "]", ".", ":" and "/" are dropped ("robot.msh" comes back "robotmsh"). */
+static void sanitise(const char *in, char out[64]) {
+    size_t o = 0;
+    for (; *in && o < 63; in++) {
+        if (strchr("[].:/", *in)) continue;
+        out[o++] = strchr(" \t\n\r\f\v", *in) ? '_' : *in;
+    }
+    out[o] = 0;
+}
+
+/* The length of `name` without the "_N" three.js appends to a name met before ("arm_1"). */
+static size_t unnumbered_len(const char *name) {
+    size_t n = strlen(name), d = n;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') d--;
+    return d < n && d > 1 && name[d - 1] == '_' ? d - 1 : n;
+}
+
+/* The base objects' names, whole, as stems (for images) and as three.js sanitises them. */
+typedef struct name_index {
+    name_key *full, *stems, *clean;
+    char (*clean_text)[64];
+    size_t n;
+} name_index;
+
+static bool name_index_build(name_index *ix, const char *first, size_t stride, size_t n, bool stems) {
+    memset(ix, 0, sizeof *ix);
+    ix->n = n;
+    ix->clean_text = malloc((n + 1) * sizeof *ix->clean_text);
+    for (size_t i = 0; ix->clean_text && i < n; i++) sanitise(first + i * stride, ix->clean_text[i]);
+    ix->full = index_names(first, stride, n, NULL);
+    ix->stems = stems ? index_names(first, stride, n, stem_len) : NULL;
+    ix->clean = ix->clean_text ? index_names(ix->clean_text[0], sizeof ix->clean_text[0], n, NULL) : NULL;
+    return ix->full && ix->clean && (!stems || ix->stems);
+}
+
+static void name_index_free(name_index *ix) {
+    free(ix->full);
+    free(ix->stems);
+    free(ix->clean);
+    free(ix->clean_text);
+}
+
 /* The base object a scene name stands for: the very name; or, `loosely` (a second pass, once
- * every exact name has taken its own), the name without a client's ".NNN" suffix, and with
- * `stems` (may be NULL) a base name whose stem it is. */
-static int32_t find_by_name(const name_key *full, const name_key *stems, size_t n, const char *name, bool loosely) {
-    if (!loosely) return find_unique(full, n, name, strlen(name));
-    size_t u = unsuffixed_len(name);
-    int32_t b = u < strlen(name) ? find_unique(full, n, name, u) : -1;
-    if (b < 0 && stems) b = find_unique(stems, n, name, strlen(name));
+ * every exact name has taken its own), the name with a client's change undone: Blender's
+ * ".NNN" suffix, Blender's image stem, three.js's sanitising and its "_N" suffix. */
+static int32_t find_by_name(const name_index *ix, const char *name, bool loosely) {
+    size_t len = strlen(name), u = unsuffixed_len(name), t = unnumbered_len(name);
+    if (!loosely) return find_unique(ix->full, ix->n, name, len);
+    int32_t b = u < len ? find_unique(ix->full, ix->n, name, u) : -1;
+    if (b < 0 && ix->stems) b = find_unique(ix->stems, ix->n, name, len);
+    if (b < 0) b = find_unique(ix->clean, ix->n, name, len);
+    if (b < 0 && t < len) b = find_unique(ix->clean, ix->n, name, t);
     return b;
 }
 
 bool ue_msh_edit_same_name(const char *scene_name, const char *base_name) {
     size_t u = unsuffixed_len(scene_name);
-    return !strcmp(scene_name, base_name) || (u == strlen(base_name) && !memcmp(scene_name, base_name, u));
+    char clean[64];
+    sanitise(base_name, clean);
+    return !strcmp(scene_name, base_name) || (u == strlen(base_name) && !memcmp(scene_name, base_name, u)) ||
+           !strcmp(scene_name, clean);
 }
 
 /* ---- base objects by source id ------------------------------------------------------------- */
@@ -125,23 +173,59 @@ static int32_t find_source(const keyed *k, size_t n, const ue_source_id *id) {
  * (and nodes whose parent is out of range) those of the virtual node n. */
 typedef struct tree { int32_t *first, *kids; size_t n; } tree;
 
-static bool tree_build(tree *t, const ue_scene *s) {
+/* Node i's parent in the tree that is matched: -1 for a root, and for the child of a node the
+ * client wrapped the model in (`wrapper`, may be NULL). */
+static int32_t matched_parent(const ue_scene *s, const bool *wrapper, size_t i) {
+    int32_t p = s->nodes[i].parent;
+    return p < 0 || (size_t)p >= s->node_count || (wrapper && wrapper[p]) ? -1 : p;
+}
+
+/* Wrappers are in no list. */
+static bool tree_build(tree *t, const ue_scene *s, const bool *wrapper) {
     size_t n = s->node_count;
     t->n = n;
     t->first = calloc(n + 3, sizeof *t->first);
     t->kids = malloc((n + 1) * sizeof *t->kids);
     if (!t->first || !t->kids) return false;
     for (size_t i = 0; i < n; i++) {
-        int32_t p = s->nodes[i].parent;
-        t->first[(p < 0 || (size_t)p >= n ? n : (size_t)p) + 2]++;
+        int32_t p = matched_parent(s, wrapper, i);
+        if (!wrapper || !wrapper[i]) t->first[(p < 0 ? n : (size_t)p) + 2]++;
     }
     for (size_t i = 2; i < n + 3; i++) t->first[i] += t->first[i - 1];
     for (size_t i = 0; i < n; i++) { /* counting sort: siblings keep their order */
-        int32_t p = s->nodes[i].parent;
-        t->kids[t->first[(p < 0 || (size_t)p >= n ? n : (size_t)p) + 1]++] = (int32_t)i;
+        int32_t p = matched_parent(s, wrapper, i);
+        if (!wrapper || !wrapper[i]) t->kids[t->first[(p < 0 ? n : (size_t)p) + 1]++] = (int32_t)i;
     }
     return true;
 }
+
+/* A root with one child, no mesh or skin and an identity transform: a wrapper, convert's own
+ * (the node named after the model) or a client's (three.js puts its scene above the model). */
+static bool is_plain_root(const ue_scene *s, int32_t i, const int32_t *child) {
+    const ue_scene_node *nd = &s->nodes[i];
+    bool identity = nd->rotation[3] == 1.0f;
+    for (int k = 0; k < 3; k++)
+        identity = identity && nd->translation[k] == 0.0f && nd->rotation[k] == 0.0f && nd->scale[k] == 1.0f;
+    return identity && nd->mesh < 0 && nd->skin < 0 && child[i] >= 0;
+}
+
+/* The chain of plain roots from the one root down: its length, and each node's one child in
+ * only_child (-1 for none or several). */
+static size_t plain_root_chain(const ue_scene *s, int32_t *only_child, int32_t *top) {
+    size_t roots = 0, len = 0;
+    for (size_t i = 0; i < s->node_count; i++) only_child[i] = -2;
+    for (size_t i = 0; i < s->node_count; i++) {
+        int32_t p = s->nodes[i].parent;
+        if (p < 0 || (size_t)p >= s->node_count) roots++, *top = (int32_t)i;
+        else only_child[p] = only_child[p] == -2 ? (int32_t)i : -1;
+    }
+    for (size_t i = 0; i < s->node_count; i++) only_child[i] = only_child[i] < 0 ? -1 : only_child[i];
+    for (int32_t at = roots == 1 ? *top : -1; at >= 0 && len < s->node_count && is_plain_root(s, at, only_child);
+         at = only_child[at])
+        len++;
+    return roots == 1 ? len : 0;
+}
+
 
 static void tree_free(tree *t) {
     free(t->first);
@@ -191,9 +275,22 @@ typedef struct matcher {
     edit_ctx *x;
     tree st, bt;       /* scene and base children lists */
     bool *taken;       /* per base node: matched */
+    bool *wrapper;     /* per scene node: a node the client wrapped the model in (no match) */
     int32_t *s_left, *b_left; /* scratch: one sibling group's unmatched nodes */
     geo_key *geo;      /* scratch: their geometry */
 } matcher;
+
+/* The client's wrappers: the plain roots above the model that the base's export lacks. */
+static bool find_wrappers(matcher *mt) {
+    const ue_scene *s = mt->x->s, *b = &mt->x->base;
+    int32_t *child = malloc(((s->node_count > b->node_count ? s->node_count : b->node_count) + 1) * sizeof *child);
+    if (!child) return false;
+    int32_t top = -1, btop = -1;
+    size_t bl = plain_root_chain(b, child, &btop), sl = plain_root_chain(s, child, &top);
+    for (size_t k = 0; sl > bl && k < sl - bl; k++, top = child[top]) mt->wrapper[top] = true;
+    free(child);
+    return true;
+}
 
 static void pair(matcher *mt, int32_t s, int32_t b) {
     mt->x->b_of_s[s] = b;
@@ -236,18 +333,18 @@ static bool match_by_identity(matcher *mt) {
     edit_ctx *x = mt->x;
     size_t kn = 0, nb = x->base.node_count;
     keyed *k = index_sources((const char *)&x->base.nodes[0].source, sizeof x->base.nodes[0], nb, &kn);
-    name_key *nm = index_names(x->base.nodes[0].name, sizeof x->base.nodes[0], nb, NULL);
+    name_index ix;
+    bool ok = name_index_build(&ix, x->base.nodes[0].name, sizeof x->base.nodes[0], nb, false) && k;
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; k && nm && i < x->s->node_count; i++) {
+        for (size_t i = 0; ok && i < x->s->node_count; i++) {
             const ue_scene_node *sn = &x->s->nodes[i];
             bool sourced = is_msh_node_source(&sn->source);
-            if (x->b_of_s[i] >= 0 || (sourced && pass)) continue;
-            int32_t b = sourced ? find_source(k, kn, &sn->source) : find_by_name(nm, NULL, nb, sn->name, pass);
+            if (x->b_of_s[i] >= 0 || mt->wrapper[i] || (sourced && pass)) continue;
+            int32_t b = sourced ? find_source(k, kn, &sn->source) : find_by_name(&ix, sn->name, pass);
             if (b >= 0 && !mt->taken[b]) pair(mt, (int32_t)i, b);
         }
-    bool ok = k && nm;
     free(k);
-    free(nm);
+    name_index_free(&ix);
     return ok;
 }
 
@@ -273,7 +370,7 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
     const edit_ctx *x = mt->x;
     size_t ns = x->s->node_count, nb = x->base.node_count, fs = ns, fb = nb;
     for (size_t i = 0; i < ns && fs == ns; i++)
-        if (x->b_of_s[i] < 0) fs = i;
+        if (x->b_of_s[i] < 0 && !mt->wrapper[i]) fs = i;
     for (size_t b = 0; b < nb && fb == nb; b++)
         if (!mt->taken[b]) fb = b;
     if (fs < ns && fb == nb)
@@ -286,8 +383,9 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
         return snprintf(why, cap, "/nodes/%zu (\"%s\") matches no node of the base model (the first left unmatched "
                         "there is \"%s\")", fs, x->s->nodes[fs].name, x->base.nodes[fb].name), false;
     for (size_t i = 0; i < ns; i++) {
-        int32_t sp = x->s->nodes[i].parent, bp = x->base.nodes[x->b_of_s[i]].parent;
-        int32_t want = sp < 0 || (size_t)sp >= ns ? -1 : x->b_of_s[sp];
+        if (mt->wrapper[i]) continue;
+        int32_t sp = matched_parent(x->s, mt->wrapper, i), bp = x->base.nodes[x->b_of_s[i]].parent;
+        int32_t want = sp < 0 ? -1 : x->b_of_s[sp];
         if (want != bp)
             return snprintf(why, cap, "/nodes/%zu (\"%s\") has a different parent than in the base model (\"%s\", "
                             "not \"%s\")", i, x->s->nodes[i].name, bp < 0 ? "(none)" : x->base.nodes[bp].name,
@@ -301,19 +399,22 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
 }
 
 static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) {
-    matcher mt = {x, {0}, {0}, NULL, NULL, NULL, NULL};
+    matcher mt = {x, {0}, {0}, NULL, NULL, NULL, NULL, NULL};
     size_t nb = x->base.node_count + 1, ns = x->s->node_count + 1;
     for (size_t i = 0; i < x->s->node_count; i++) x->b_of_s[i] = -1;
     mt.taken = calloc(nb, sizeof *mt.taken);
+    mt.wrapper = calloc(ns, sizeof *mt.wrapper);
     mt.s_left = malloc(ns * sizeof *mt.s_left);
     mt.b_left = malloc(nb * sizeof *mt.b_left);
     mt.geo = malloc(nb * sizeof *mt.geo);
-    bool ok = mt.taken && mt.s_left && mt.b_left && mt.geo && tree_build(&mt.st, x->s) &&
-              tree_build(&mt.bt, &x->base) && match_by_identity(&mt) && match_by_position(&mt);
+    bool ok = mt.taken && mt.wrapper && mt.s_left && mt.b_left && mt.geo && find_wrappers(&mt) &&
+              tree_build(&mt.st, x->s, mt.wrapper) && tree_build(&mt.bt, &x->base, NULL) &&
+              match_by_identity(&mt) && match_by_position(&mt);
     if (ok) *matched = check_tree(&mt, why, cap);
     tree_free(&mt.st);
     tree_free(&mt.bt);
     free(mt.taken);
+    free(mt.wrapper);
     free(mt.s_left);
     free(mt.b_left);
     free(mt.geo);
@@ -339,6 +440,7 @@ void ue_msh_edit_map_model_nodes(edit_ctx *x) {
 /* Scene mesh → base mesh through the matched nodes that show them. */
 static void match_meshes(edit_ctx *x) {
     for (size_t i = 0; i < x->s->node_count; i++) {
+        if (x->b_of_s[i] < 0) continue; /* a client's wrapper */
         int32_t sm = x->s->nodes[i].mesh, bm = x->base.nodes[x->b_of_s[i]].mesh;
         if (sm >= 0 && (size_t)sm < x->s->mesh_count && bm >= 0 && x->bmesh_of_s[sm] < 0) x->bmesh_of_s[sm] = bm;
     }
@@ -356,19 +458,17 @@ typedef struct object_list { const char *names, *sources; size_t stride, count; 
 static bool match_listed(object_list sl, object_list bl, bool stems, int32_t *out, bool *taken) {
     size_t kn = 0, nb = bl.count;
     keyed *k = index_sources(bl.sources, bl.stride, nb, &kn);
-    name_key *nm = index_names(bl.names, bl.stride, nb, NULL);
-    name_key *st = stems ? index_names(bl.names, bl.stride, nb, stem_len) : NULL;
-    bool ok = k && nm && (!stems || st);
+    name_index ix;
+    bool ok = name_index_build(&ix, bl.names, bl.stride, nb, stems) && k;
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; ok && i < sl.count; i++) {
             const char *name = sl.names + i * sl.stride;
             const ue_source_id *id = (const ue_source_id *)(const void *)(sl.sources + i * sl.stride);
-            int32_t b = out[i] >= 0 ? -1 : pass ? find_by_name(nm, st, nb, name, pass == 2) : find_source(k, kn, id);
+            int32_t b = out[i] >= 0 ? -1 : pass ? find_by_name(&ix, name, pass == 2) : find_source(k, kn, id);
             if (b >= 0 && !taken[b]) out[i] = b, taken[b] = true;
         }
     free(k);
-    free(nm);
-    free(st);
+    name_index_free(&ix);
     return ok;
 }
 

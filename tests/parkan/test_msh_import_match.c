@@ -153,22 +153,28 @@ static void test_client_rewrite_is_matched(void) {
     }
 }
 
+/* The fixture on a robot whose nodes[i] are renamed names[i] (its original and parsed model). */
+static bool setup_renamed(fixture *f, const size_t *nodes, const char *const *names, size_t count) {
+    memset(f, 0, sizeof *f);
+    ue_buf robot = {0};
+    ue_msh named;
+    bool parsed = ue_sample_robot(&robot) == UE_OK &&
+                  ue_msh_parse(robot.data, robot.size, UE_MODE_STRICT, &named, NULL) == UE_OK, ok = parsed;
+    for (size_t i = 0; ok && i < count; i++) ok = ue_msh_rename_node(&named, nodes[i], names[i]) == UE_OK;
+    ok = ok && ue_msh_write(&named, &f->original, NULL) == UE_OK;
+    if (parsed) ue_msh_free(&named);
+    ue_buf_free(&robot);
+    return ok && parse_base(f) && export_scene(f, 0, 0);
+}
+
 /* Two nodes of one name come back as "arm" and "arm.001" (Blender's clash rule), in another
  * order and without ids: their places (translations) tell them apart, and the suffix is no
  * rename. */
 static void test_client_suffix_is_undone(void) {
+    static const size_t nodes[] = {3, 4};
+    static const char *const names[] = {"arm", "arm"};
     fixture f;
-    memset(&f, 0, sizeof f);
-    ue_buf robot = {0};
-    REQUIRE(ue_sample_robot(&robot) == UE_OK);
-    ue_msh named;
-    REQUIRE(ue_msh_parse(robot.data, robot.size, UE_MODE_STRICT, &named, NULL) == UE_OK);
-    CHECK_EQ_U(ue_msh_rename_node(&named, 3, "arm"), UE_OK);
-    CHECK_EQ_U(ue_msh_rename_node(&named, 4, "arm"), UE_OK);
-    REQUIRE(ue_msh_write(&named, &f.original, NULL) == UE_OK);
-    ue_msh_free(&named);
-    ue_buf_free(&robot);
-    REQUIRE(parse_base(&f) && export_scene(&f, 0, 0));
+    REQUIRE(setup_renamed(&f, nodes, names, 2));
     int32_t right = -1;
     for (size_t n = 0; n < f.s.node_count; n++)
         if (!strcmp(f.s.nodes[n].name, "arm")) right = (int32_t)n; /* the second: node 4 */
@@ -179,6 +185,34 @@ static void test_client_suffix_is_undone(void) {
     CHECK_EQ_U(run_matcher(&f, &x), UE_OK);
     int32_t s_right = scene_node(&f.s, "arm.001");
     CHECK(s_right >= 0 && x.b_of_s[s_right] == flip(s_right, f.s.node_count));
+    matcher_free(&x);
+    CHECK(imports_identically(&f));
+    teardown(&f);
+}
+
+/* three.js's re-export: its scene as a new root above the model, node names sanitised (white
+ * space to '_', '.' dropped, a clash "_1"): the wrapper is passed over, the names are no
+ * renames, and the model comes back byte for byte. */
+static void test_three_wrapper_and_names(void) {
+    static const size_t nodes[] = {3, 5};
+    static const char *const names[] = {"arm L", "le.gs"};
+    fixture f;
+    REQUIRE(setup_renamed(&f, nodes, names, 2));
+    for (size_t n = 0; n < f.s.node_count; n++) memset(&f.s.nodes[n].source, 0, sizeof f.s.nodes[n].source);
+    memset(&f.s.selection, 0, sizeof f.s.selection);
+    int32_t arm = scene_node(&f.s, "arm L"), legs = scene_node(&f.s, "le.gs");
+    REQUIRE(arm >= 0 && legs >= 0 && f.s.nodes[0].parent < 0);
+    snprintf(f.s.nodes[arm].name, sizeof f.s.nodes[arm].name, "arm_L");
+    snprintf(f.s.nodes[legs].name, sizeof f.s.nodes[legs].name, "legs");
+    snprintf(f.s.nodes[0].name, sizeof f.s.nodes[0].name, "robotmsh_1");
+    int32_t top = ue_scene_add_node(&f.s, "robotmsh", -1);
+    REQUIRE(top > 0);
+    f.s.nodes[0].parent = top;
+    edit_ctx x;
+    CHECK_EQ_U(run_matcher(&f, &x), UE_OK);
+    CHECK_EQ_U(x.b_of_s[top], -1);
+    CHECK_EQ_U(x.b_of_s[arm], arm);
+    CHECK_EQ_U(x.b_of_s[0], 0);
     matcher_free(&x);
     CHECK(imports_identically(&f));
     teardown(&f);
@@ -278,6 +312,7 @@ static void test_recorded_selection_beats_names(void) {
 int main(void) {
     RUN(test_client_rewrite_is_matched);
     RUN(test_client_suffix_is_undone);
+    RUN(test_three_wrapper_and_names);
     RUN(test_renamed_node_is_found_by_position);
     RUN(test_deleted_node_is_refused_by_name);
     RUN(test_selection_is_recorded);
