@@ -185,6 +185,21 @@ typedef struct ue_scene_animation {
     ue_extras extras;
 } ue_scene_animation;
 
+/* What a scene was converted from and with which options, so that an importer knows it rather
+ * than guessing: written to glTF asset.extras.unearth_selection and read back
+ * (docs/gltf-output.md). All zero: nothing recorded. */
+#define UE_SELECTION_ALL (-1)    /* lod / group: every one (the CLI's `all`) */
+typedef struct ue_scene_selection {
+    bool recorded;               /* the fields below were set by a converter or read back */
+    char format[8];              /* the source's format ("msh"), "" if unknown */
+    char file[128];              /* the source file's name without its folder, "" if unknown */
+    char entry[128];             /* the model's entry inside that file ("" for a bare model) */
+    bool has_lod;                /* the format has LODs and groups (lod and group are set) */
+    int lod, group;              /* ≥ 0, or UE_SELECTION_ALL */
+    float fps;                   /* clip frame rate chosen, 0 if none */
+    double scale;                /* convert --scale, 0 if unknown (1 = none) */
+} ue_scene_selection;
+
 typedef struct ue_scene {
     ue_scene_node *nodes;
     size_t node_count;
@@ -199,6 +214,7 @@ typedef struct ue_scene {
     ue_scene_animation *animations;
     size_t animation_count;
     char name[64];               /* scene name (source file name) */
+    ue_scene_selection selection;
 } ue_scene;
 
 /* An empty scene. The scene owns everything added to it (names are copied into it);

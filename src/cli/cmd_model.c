@@ -361,6 +361,23 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
     return ue_mkdirs(parent, d);
 }
 
+/* The selection's source (asset.extras.unearth_selection): the outer file's name without its
+ * folder, which is not the model's business and would make the output depend on where it ran,
+ * and the entry chain inside it ("ROBOT.msh" of "dir/objects.rlb:ROBOT.msh"). Only where the
+ * format recorded a selection (a model import --base reads back): elsewhere one model gives
+ * the same bytes by whatever chain of containers it was reached. */
+static void record_source(const ue_model_found *m, double scale, ue_scene_selection *sel) {
+    if (!sel->recorded) return;
+    const char *colon = strchr(m->name, ':');
+    size_t file_end = colon ? (size_t)(colon - m->name) : strlen(m->name), start = file_end;
+    while (start > 0 && m->name[start - 1] != '/') start--;
+    char file[512];
+    snprintf(file, sizeof file, "%.*s", (int)(file_end - start), m->name + start);
+    ue_utf8_copy(file, sel->file, sizeof sel->file);
+    ue_utf8_copy(colon ? colon + 1 : "", sel->entry, sizeof sel->entry);
+    sel->scale = scale;
+}
+
 /* The model as a scene named after it; the format checks its options (--lod/--group). A
  * format that finds companion files (Parkan: the WEAR and material libraries, and --data's
  * folder, which is searched only for a model with an origin) declares the option "origin"
@@ -379,6 +396,7 @@ ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_
     ue_result r = ue_model_to_scene(m, base, o->mode, &with, s, d);
     double scale;
     if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
+    if (r == UE_OK) record_source(m, convert_scale(o, &scale) ? scale : 1.0, &s->selection);
     return r;
 }
 

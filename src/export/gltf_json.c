@@ -295,11 +295,44 @@ static void key_array_begin(ue_json *j, const char *k) {
     ue_json_array_begin(j);
 }
 
-static void write_asset(ue_json *j) {
+/* A LOD or group: its number, or "all". */
+static void key_choice(ue_json *j, const char *k, int v) {
+    if (v == UE_SELECTION_ALL) key_str(j, k, "all");
+    else key_int(j, k, v);
+}
+
+/* asset.extras.unearth_selection: what the scene was converted from and with which options,
+ * so that `import --base` need not guess (docs/gltf-output.md#asset). */
+static void write_selection(ue_json *j, const ue_scene_selection *sel) {
+    ue_json_key(j, "extras");
+    ue_json_object_begin(j);
+    ue_json_key(j, "unearth_selection");
+    ue_json_object_begin(j);
+    if (sel->format[0]) key_str(j, "format", sel->format);
+    if (sel->file[0]) key_str(j, "file", sel->file);
+    if (sel->entry[0]) key_str(j, "entry", sel->entry);
+    if (sel->has_lod) {
+        key_choice(j, "lod", sel->lod);
+        key_choice(j, "group", sel->group);
+    }
+    if (sel->fps > 0) {
+        ue_json_key(j, "fps");
+        ue_json_float(j, sel->fps);
+    }
+    if (sel->scale > 0) {
+        ue_json_key(j, "scale");
+        ue_json_float(j, sel->scale);
+    }
+    ue_json_object_end(j);
+    ue_json_object_end(j);
+}
+
+static void write_asset(const exporter *e, ue_json *j) {
     ue_json_key(j, "asset");
     ue_json_object_begin(j);
     key_str(j, "generator", "unearth");
     key_str(j, "version", "2.0");
+    if (e->s->selection.recorded) write_selection(j, &e->s->selection);
     ue_json_object_end(j);
 }
 
@@ -583,7 +616,7 @@ static void write_buffers(const exporter *e, ue_json *j) {
 /* The key order is fixed (and pinned by tests/cli/golden): the output is deterministic. */
 void ue_gltf_write_json(exporter *e, ue_json *j) {
     ue_json_object_begin(j);
-    write_asset(j);
+    write_asset(e, j);
     write_extensions_used(e, j);
     write_scenes(e, j);
     write_nodes(e, j);

@@ -104,6 +104,7 @@ static bool check_asset(gr_ctx *c) {
     if (strncmp(version, "2.", 2) != 0)
         return gr_fail(c, "gltf.asset", UE_NO_OFFSET, "/asset/version",
                        "glTF version \"%s\" (2.x expected)", version);
+    gr_selection(c, asset);
     json_t *req = gr_array(c, c->root, "extensionsRequired", "", &ok), *e;
     size_t i;
     json_array_foreach(req, i, e) {

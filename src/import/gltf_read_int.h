@@ -84,6 +84,9 @@ bool gr_string(gr_ctx *c, json_t *obj, const char *key, const char *def, const c
 bool gr_bool(gr_ctx *c, json_t *obj, const char *key, bool def, const char *path, bool *out);
 /* Copies a glTF name into a 64-byte IR name, cut before a UTF-8 character that does not fit. */
 bool gr_name(gr_ctx *c, json_t *obj, const char *path, char out[64]);
+/* asset.extras.unearth_selection into the scene's selection; a malformed one is reported and
+ * left out (it is a hint, never required). */
+void gr_selection(gr_ctx *c, json_t *asset);
 /* Reads `extras` of obj: unearth_source into *src (may be NULL), other numbers and strings into
  * *x (may be NULL); unearth_clip into *clip for animations (may be NULL). */
 bool gr_extras(gr_ctx *c, json_t *obj, const char *path, ue_source_id *src, ue_extras *x,

@@ -200,6 +200,52 @@ static bool read_pair(gr_ctx *c, const char *key, json_t *v, const char *path, u
     return true;
 }
 
+/* A LOD or group as convert writes it: a whole number 0..99 or "all". */
+static bool selection_choice(json_t *v, int *out) {
+    if (json_is_string(v) && !strcmp(json_string_value(v), "all")) return *out = UE_SELECTION_ALL, true;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 99) return false;
+    *out = (int)json_integer_value(v);
+    return true;
+}
+
+static bool selection_text(json_t *v, char *out, size_t cap) {
+    if (!json_is_string(v) || strlen(json_string_value(v)) >= cap) return false;
+    snprintf(out, cap, "%s", json_string_value(v));
+    return true;
+}
+
+static bool selection_number(json_t *v, double lo, double hi, double *out) {
+    if (!json_is_number(v) || !(json_number_value(v) > lo && json_number_value(v) <= hi)) return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+void gr_selection(gr_ctx *c, json_t *asset) {
+    json_t *ex = json_object_get(asset, "extras"), *sel = ex ? json_object_get(ex, "unearth_selection") : NULL;
+    if (!sel) return;
+    ue_scene_selection got = {0};
+    json_t *lod = json_object_get(sel, "lod"), *group = json_object_get(sel, "group"), *v;
+    double fps = 0, scale = 0;
+    bool ok = json_is_object(sel) && (!lod) == (!group);
+    if (ok && (v = json_object_get(sel, "format"))) ok = selection_text(v, got.format, sizeof got.format);
+    if (ok && (v = json_object_get(sel, "file"))) ok = selection_text(v, got.file, sizeof got.file);
+    if (ok && (v = json_object_get(sel, "entry"))) ok = selection_text(v, got.entry, sizeof got.entry);
+    if (ok && lod) ok = selection_choice(lod, &got.lod) && selection_choice(group, &got.group);
+    if (ok && (v = json_object_get(sel, "fps"))) ok = selection_number(v, 0, 1000, &fps);
+    if (ok && (v = json_object_get(sel, "scale"))) ok = selection_number(v, 0, 1e6, &scale);
+    if (!ok) {
+        gr_warn(c, "gltf.extras.selection", "/asset/extras/unearth_selection",
+                "not what convert writes (format, file, entry: strings; lod and group: both, each 0..99 or "
+                "\"all\"; fps in (0, 1000]; scale > 0): left out");
+        return;
+    }
+    got.recorded = true;
+    got.has_lod = lod != NULL;
+    got.fps = (float)fps;
+    got.scale = scale;
+    c->s->selection = got;
+}
+
 bool gr_extras(gr_ctx *c, json_t *obj, const char *path, ue_source_id *src, ue_extras *x,
                ue_scene_animation *clip) {
     bool ok = true;

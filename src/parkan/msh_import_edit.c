@@ -22,7 +22,7 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 
 static ue_result apply_name(edit_ctx *x, size_t si, size_t n) {
     const char *want = x->s->nodes[si].name, *had = x->base.nodes[x->b_of_s[si]].name;
-    if (!strcmp(want, had)) return UE_OK;
+    if (ue_msh_edit_same_name(want, had)) return UE_OK;
     char stored[sizeof x->s->nodes[0].name];
     size_t len = 0, at = 0;
     uint32_t bad = 0;
@@ -102,6 +102,7 @@ static ue_result edit_alloc(edit_ctx *x) {
 }
 
 static void edit_free(edit_ctx *x) {
+    ue_msh_edit_match_free(x);
     ue_scene_free(&x->base);
     free(x->b_of_s);
     free(x->msh_of_b);
@@ -115,6 +116,7 @@ static void edit_free(edit_ctx *x) {
 static ue_result apply_nodes(edit_ctx *x) {
     ue_result r = UE_OK;
     for (size_t si = 0; si < x->s->node_count && r == UE_OK; si++) {
+        if (x->b_of_s[si] < 0) continue; /* a client's identity wrapper above the model */
         int32_t n = x->msh_of_b[x->b_of_s[si]];
         r = check_scale(x, si);
         if (r == UE_OK && n < 0) r = check_unmapped_pose(x, si);

@@ -36,8 +36,15 @@ typedef struct edit_ctx {
     const ue_scene *s;           /* the edited scene (from glTF) */
     ue_scene base;               /* the base model as convert exports it */
     ue_msh_export_options eo;    /* the selection the scene was exported with */
-    int32_t *b_of_s;             /* scene node → base scene node */
+    int32_t *b_of_s;             /* scene node → base scene node; -1 only for a root a client
+                                    wrapped the model in (identity, no mesh: three.js's scene) */
     int32_t *msh_of_b;           /* base scene node → model node (-1: the root, a group child) */
+    /* The matcher's maps (msh_import_match.c), -1 where nothing matched: */
+    int32_t *bmesh_of_s;         /* scene mesh → base mesh (through the matched nodes) */
+    int32_t *bmat_of_s;          /* scene material → base material */
+    int32_t *btex_of_s;          /* scene texture → base texture */
+    size_t *sprim_first;         /* scene mesh m's primitives start at sprim_first[m] in: */
+    int32_t *bprim_of_s;         /* ue_msh_edit_base_primitive's answers */
     uint8_t *moved;              /* per model vertex: its position changed */
     uint8_t *mesh_done;          /* per scene mesh: applied (cells of --lod all share meshes) */
     bool *slot_touched;          /* per original slot: its bounds must be recomputed */
@@ -66,10 +73,21 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 /* Same source id (format, table, offset, index). */
 bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
 
-/* Finds the selection the scene was exported with and fills x->base and x->b_of_s; then
- * x->msh_of_b (base scene node → model node). msh_import_match.c */
+/* Exports the base once with the selection the scene records (else infers it from the
+ * scene's names) into x->base and matches every scene node (x->b_of_s, set on success but for
+ * a client's wrappers),
+ * mesh, material, texture and primitive to it; ue_msh_edit_map_model_nodes then fills
+ * x->msh_of_b (base scene node → model node). msh_import_match.c; ue_msh_edit_match_free
+ * frees the maps. */
 ue_result ue_msh_edit_match_selection(edit_ctx *x);
 void ue_msh_edit_map_model_nodes(edit_ctx *x);
+void ue_msh_edit_match_free(edit_ctx *x);
+/* The scene's name is the base's, or the base's with a client's ".NNN" uniqueness suffix
+ * (Blender's "arm.001" for a second "arm"): no rename. */
+bool ue_msh_edit_same_name(const char *scene_name, const char *base_name);
+/* The base primitive (index in the base mesh x->bmesh_of_s[smesh]) that primitive p of scene
+ * mesh smesh is, or -1 (a client merged primitives of one material, or added one). */
+int32_t ue_msh_edit_base_primitive(const edit_ctx *x, int32_t smesh, size_t p);
 
 /* Pairs every triangle of scene mesh `smesh` with one of base mesh `bmesh` (rotation-free,
  * winding kept, any vertex and triangle order): *pairs gets three per glTF triangle, or NULL

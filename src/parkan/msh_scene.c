@@ -350,6 +350,17 @@ static ue_result add_node(node_export *x, size_t n, int32_t root, int32_t *scene
     return x->o->group == UE_MSH_GROUP_ALL ? add_every_group(x, n, nm, idx) : add_group_mesh(x, n, nm, idx);
 }
 
+/* The selection, so that import --base reads it rather than guessing (the file, entry and
+ * scale are the caller's to add). With --lod all every group is shown too. */
+static void record_selection(const ue_msh_export_options *o, ue_scene_selection *sel) {
+    sel->recorded = true;
+    snprintf(sel->format, sizeof sel->format, "msh");
+    sel->has_lod = true;
+    sel->lod = o->lod == UE_MSH_LOD_ALL ? UE_SELECTION_ALL : o->lod;
+    sel->group = o->lod == UE_MSH_LOD_ALL || o->group == UE_MSH_GROUP_ALL ? UE_SELECTION_ALL : o->group;
+    sel->fps = o->fps > 0 ? o->fps : UE_MSH_DEFAULT_FPS;
+}
+
 ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export_options *o,
                           ue_scene *s, ue_diag *d) {
     ue_msh_export_options def = {0, 0, 0};
@@ -381,5 +392,6 @@ ue_result ue_msh_to_scene(const ue_msh *m, const char *name, const ue_msh_export
                     "%zu zero normals exported as +Z (engine space)", bad_normals);
     free(scene_node);
     free(mm.scene_index);
+    if (r == UE_OK) record_selection(o, &s->selection);
     return r;
 }
