@@ -88,17 +88,26 @@ node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/batch.schema.json
 snapshot "$O" > "$T/snap1"
 
 # A second SIGINT ends the batch at once, as it ends every verb: temporaries removed, exit 130.
-O2="$T/o-twice"
-touch "$T/stamp"
-"$UE" convert -r "$B" -o "$O2" -j 2 >/dev/null 2>"$T/twice.err" &
-pid=$!
-for _ in $(seq 1 3000); do
-  [ "$(find "$O2" -name '*.glb' -newer "$T/stamp" 2>/dev/null | wc -l)" -ge 20 ] && break
-  kill -0 $pid 2>/dev/null || break; sleep 0.01
+# Signals are not queued: when the batch finishes its orderly stop between two of the SIGINTs
+# sent below, only one was seen; that run proves nothing either way, so it is tried again.
+twice_run() {
+  O2="$T/o-twice"; rm -rf "$O2"
+  touch "$T/stamp"
+  "$UE" convert -r "$B" -o "$O2" -j 2 >/dev/null 2>"$T/twice.err" &
+  pid=$!
+  for _ in $(seq 1 3000); do
+    [ "$(find "$O2" -name '*.glb' -newer "$T/stamp" 2>/dev/null | wc -l)" -ge 20 ] && break
+    kill -0 $pid 2>/dev/null || break; sleep 0.01
+  done
+  # two signals sent at once may arrive as one: SIGINT again every few ms until the process ends
+  for _ in $(seq 1 400); do kill -INT $pid 2>/dev/null || break; sleep 0.002; done
+  wait $pid; rc=$?
+}
+for attempt in 1 2 3 4 5; do
+  twice_run
+  grep -q "interrupted again" "$T/twice.err" && break
+  echo "$NAME: note: attempt $attempt saw one SIGINT only (the stop finished first); trying again"
 done
-# two signals sent at once may arrive as one: SIGINT again every few ms until the process ends
-for _ in $(seq 1 400); do kill -INT $pid 2>/dev/null || break; sleep 0.005; done
-wait $pid; rc=$?
 check "exit code after a second SIGINT" $rc 130
 grep -q "^unearth: convert: interrupted again (SIGINT); stopped at once" "$T/twice.err" && ok \
   || bad "second SIGINT line: $(cat "$T/twice.err")"
