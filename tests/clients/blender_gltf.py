@@ -6,7 +6,7 @@
 # EDIT (names are glTF node, material and image names; offsets are glTF axes, the node's own frame):
 #   move=NODE:DX,DY,DZ     every vertex of NODE's mesh moved by (DX, DY, DZ)
 #   rename=NODE:NEW        NODE renamed
-#   color=MATERIAL:R,G,B,A the material's base colour factor set (a multiply node, as the importer builds it)
+#   color=MATERIAL:R,G,B,A the material's base colour factor set (a multiply Mix node, as the importer builds it)
 #   image=IMAGE:R,G,B,A    every pixel of IMAGE set to that colour (0..1)
 #   delete=NODE            NODE and everything under it deleted
 #   scale=NODE:S           NODE scaled by S on every axis
@@ -73,14 +73,15 @@ def edit_color(arg):
     if not socket.is_linked:
         socket.default_value = factor
         return
-    # A texture drives the colour: multiply it by the factor, the node setup the glTF add-on
-    # itself creates for a textured baseColorFactor and reads back on export.
-    mix = tree.nodes.new("ShaderNodeMixRGB")
-    mix.blend_type = "MULTIPLY"
-    mix.inputs["Fac"].default_value = 1.0
-    mix.inputs["Color2"].default_value = factor
-    tree.links.new(socket.links[0].from_socket, mix.inputs["Color1"])
-    tree.links.new(mix.outputs["Color"], socket)
+    # A texture drives the colour: multiply it by the factor with a colour Mix node, the node
+    # setup the glTF add-on itself builds for a textured baseColorFactor and reads on export.
+    mix = tree.nodes.new("ShaderNodeMix")
+    mix.data_type, mix.blend_type = "RGBA", "MULTIPLY"
+    inputs = {s.identifier: s for s in mix.inputs}
+    inputs["Factor_Float"].default_value = 1.0
+    inputs["B_Color"].default_value = factor
+    tree.links.new(socket.links[0].from_socket, inputs["A_Color"])
+    tree.links.new(next(s for s in mix.outputs if s.identifier == "Result_Color"), socket)
     bsdf.inputs["Alpha"].default_value = factor[3]
 
 
