@@ -18,7 +18,6 @@ TEXTURE_EDITS="${UE_CLIENT_TEXTURE_EDITS:-0}"
 validate_gltf() {
   if node "$HERE/../gltf_validate.mjs" "$@" >"$T/val" 2>&1; then ok; else bad "gltf-validator: $*"; cat "$T/val" >&2; fi
 }
-err_code() { grep -o '\[[a-z0-9_.]*\]' "$T/err" | head -1; }
 first_error() { grep -m2 'error' "$T/err" | tr '\n' ' '; }
 
 # ---- which clients are here ----
