@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything unearth needs on a fresh Debian 12 machine: compilers, CMake/Ninja,
 # zlib, jansson, libpng, clang's fuzzer runtime, strace, Blender 3.4 with numpy for the
-# real-client round trips (apt-get), and the glTF validator, gltf-transform and three.js (npm ci).
+# real-client round trips (apt-get), and the glTF validator, gltf-transform, three.js and Skia
+# (@napi-rs/canvas: three.js's image decoding and encoding in Node) (npm ci).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Round trips through the real glTF clients (tests/clients/: Blender 3.4, three.js, gltf-transform),
+# each driven by its own API: for the robot at convert's default selection, --lod all and
+# --group all, as .glb and .gltf, a client's unedited re-export imports back with --base
+# byte-identical; a vertex move, a rename and a deletion made in the client come back as exactly
+# that change and pass validate --strict; a node scale and a new skin are refused by name. A client
+# that is not installed is skipped, saying so (scripts/setup.sh installs them all).
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_clients
+. "$HERE/cli_lib.sh"
+CL="$HERE/../clients"
+# Base colour and image edits go back into the companion archives (import --textures-into);
+# UE_CLIENT_TEXTURE_EDITS=1 runs those cases (texture_edit_cases below).
+TEXTURE_EDITS="${UE_CLIENT_TEXTURE_EDITS:-0}"
+
+validate_gltf() {
+  if node "$HERE/../gltf_validate.mjs" "$@" >"$T/val" 2>&1; then ok; else bad "gltf-validator: $*"; cat "$T/val" >&2; fi
+}
+first_error() { grep -m2 'error' "$T/err" | tr '\n' ' '; }
+
+# ---- which clients are here ----
+node_has() { [ -f "$HERE/../node_modules/$1/package.json" ]; }
+CLIENTS=()
+if command -v blender >/dev/null 2>&1; then CLIENTS+=(blender); else echo "$NAME: skipping Blender: no blender binary"; fi
+if ! command -v node >/dev/null 2>&1; then
+  echo "$NAME: skipping three.js and gltf-transform: no node"
+else
+  if node_has three && node_has @napi-rs/canvas; then CLIENTS+=(three)
+  else echo "$NAME: skipping three.js: npm three or @napi-rs/canvas missing (cd tests && npm ci)"; fi
+  if node_has @gltf-transform/functions && node_has @napi-rs/canvas; then
+    CLIENTS+=(gltf-transform gltf-transform:dedup gltf-transform:weld gltf-transform:prune gltf-transform:quantize)
+  else echo "$NAME: skipping gltf-transform: npm @gltf-transform/functions missing (cd tests && npm ci)"; fi
+fi
+[ ${#CLIENTS[@]} -gt 0 ] || { echo "$NAME: no client installed"; finish; exit; }
+
+# run_client CLIENT IN OUT [EDIT...]: the client's re-export of IN as OUT (log in $T/client.log).
+run_client() {
+  local client=$1 in=$2 out=$3; shift 3
+  mkdir -p "$(dirname "$out")"
+  case $client in
+    blender) blender -b --factory-startup --python-exit-code 1 --python "$CL/blender_gltf.py" -- "$in" "$out" "$@" ;;
+    three) node "$CL/three_gltf.mjs" "$in" "$out" "$@" ;;
+    gltf-transform) node "$CL/gltf_transform.mjs" "$in" "$out" "$@" ;;
+    gltf-transform:*) node "$CL/gltf_transform.mjs" "$in" "$out" "${client#*:}" "$@" ;;
+  esac >"$T/client.log" 2>&1 && [ -s "$out" ]
+}
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+P="$T/demo/parkan"
+R="$P/robot.msh"
+expect_rc 0 "$UE" extract "$R" -o "$T/base.x"
+expect_rc 0 "$UE" info --json "$R"; cp "$T/out" "$T/base.json"
+
+# try_import LABEL GLTF: import --base into $T/back.msh; true when it exits 0, else one precise
+# failure (the client, the selection, the case and the error) with what the client changed.
+try_import() {
+  rm -f "$T/back.msh"
+  "$UE" import "$2" --base "$R" -o "$T/back.msh" >"$T/out" 2>"$T/err" && return 0
+  bad "$1: import --base exits $?: $(first_error)"
+  return 1
+}
+
+# unedited LABEL CLIENT SOURCE OUT: the re-export imports back byte-identical.
+unedited() {
+  run_client "$2" "$3" "$4" || { bad "$1: the client failed: $(tail -3 "$T/client.log")"; return; }
+  if try_import "$1" "$4"; then
+    cmp -s "$T/back.msh" "$R" && ok || bad "$1: import --base is not byte-identical to the base: $(grep changed "$T/err")"
+  else
+    python3 "$CL/gltf_facts.py" "$3" "$4" | head -8 | sed 's/^/    client changed: /' | cut -c1-240 >&2
+  fi
+}
+
+# edited LABEL CLIENT SOURCE OUT EDIT: the client's edit of SOURCE, imported into $T/back.msh
+# and extracted into $T/back.x; true when all of that worked and the model passes validate --strict.
+edited() {
+  local label=$1 client=$2 source=$3 out=$4; shift 4
+  run_client "$client" "$source" "$out" "$@" || { bad "$label: the client failed: $(tail -3 "$T/client.log")"; return 1; }
+  try_import "$label" "$out" || return 1
+  expect_rc 0 "$UE" validate --strict "$T/back.msh"
+  rm -rf "$T/back.x"; "$UE" extract "$T/back.msh" -o "$T/back.x" >/dev/null 2>&1 || { bad "$label: extract"; return 1; }
+  "$UE" info --json "$T/back.msh" >"$T/back.json" 2>/dev/null
+}
+
+# check_msh LABEL CHECK ARGS...: one msh_check.py check of $T/back.x against the base.
+check_msh() {
+  local label=$1; shift
+  if python3 "$CL/msh_check.py" "$1" "$T/base.x" "$T/back.x" "${@:2}" >"$T/check" 2>&1; then ok
+  else bad "$label: $(head -5 "$T/check" | tr '\n' ' ')"; fi
+}
+
+node_names() { python3 -c 'import json,sys; print(" ".join(str(n["name"]) for n in json.load(open(sys.argv[1]))["node_table"]))' "$1"; }
+
+# refused LABEL CLIENT SOURCE OUT CODE EDIT: the edit's import exits 1 with CODE, writing nothing.
+refused() {
+  local label=$1 client=$2 source=$3 out=$4 code=$5; shift 5
+  run_client "$client" "$source" "$out" "$@" || { bad "$label: the client failed: $(tail -3 "$T/client.log")"; return; }
+  rm -f "$T/back.msh"
+  "$UE" import "$out" --base "$R" -o "$T/back.msh" >"$T/out" 2>"$T/err"; local rc=$?
+  [ "$rc" = 1 ] && ok || bad "$label: import --base exits $rc, want 1 with $code"
+  grep -q -- "$code" "$T/err" && ok || bad "$label: no $code: $(first_error)"
+  [ ! -e "$T/back.msh" ] && ok || bad "$label: a refused import wrote $T/back.msh"
+}
+
+# edit_cases LABEL CLIENT SOURCE DIR MESH_NODE: the geometry and tree edits; MESH_NODE is the
+# glTF node holding body's LOD 0 group 0 mesh in this selection.
+edit_cases() {
+  local label=$1 client=$2 source=$3 dir=$4 mesh=$5 ext=${3##*.}
+  if edited "$label move" "$client" "$source" "$dir/move/robot.$ext" "move=$mesh:0.25,0.5,-0.125"; then
+    check_msh "$label move" moved "$T/base.json" body 0.25 0.5 -0.125
+    check_msh "$label move" differ res2 res3   # positions and bounds; a translation keeps face normals
+  fi
+  if edited "$label rename" "$client" "$source" "$dir/rename/robot.$ext" "rename=head:visor"; then
+    check "$label rename: node names" "$(node_names "$T/back.json")" "body visor None arm_left arm_right legs"
+    check_msh "$label rename" differ res10
+  fi
+  if edited "$label delete" "$client" "$source" "$dir/delete/robot.$ext" "delete=legs"; then
+    check "$label delete: node names" "$(node_names "$T/back.json")" "body head None arm_left arm_right"
+  fi
+  refused "$label scale" "$client" "$source" "$dir/scale/robot.$ext" "[msh.import.scale]" "scale=arm_left:2"
+  refused "$label skin" "$client" "$source" "$dir/skin/robot.$ext" "skin]" "skin=${mesh/body/arm_left}"
+}
+
+# texture_edit_cases LABEL CLIENT SOURCE DIR: a base colour and an image changed in the client
+# come back into copies of Material.lib and Textures.lib; the model itself is unchanged.
+texture_edit_cases() {
+  local label=$1 client=$2 source=$3 dir=$4 ext=${3##*.}
+  run_client "$client" "$source" "$dir/image/robot.$ext" "image=ROBOT_ARM.0:1,0,0,1" || { bad "$label image: the client failed"; return; }
+  mkdir -p "$T/tex"; rm -f "$T/tex/"*
+  if "$UE" import "$dir/image/robot.$ext" --base "$R" -o "$T/tex/back.msh" --textures-into "$P/Textures.lib" \
+       >"$T/out" 2>"$T/err"; then
+    cmp -s "$T/tex/back.msh" "$R" && ok || bad "$label image: the model changed"
+    ls "$T/tex" | grep -qi 'textures' && ok || bad "$label image: no Textures.lib copy beside the output: $(ls "$T/tex")"
+  else bad "$label image: import --textures-into exits $?: $(first_error)"; fi
+  run_client "$client" "$source" "$dir/color/robot.$ext" "color=ROBOT_ARM:0.5,0.25,1,1" || { bad "$label color: the client failed"; return; }
+  "$UE" import "$dir/color/robot.$ext" --base "$R" -o "$T/tex/color.msh" >"$T/out" 2>"$T/err" && ok ||
+    bad "$label color: import --base exits $?: $(first_error)"
+}
+
+for sel in default lod_all group_all; do
+  case $sel in
+    default) opt=(); mesh=body ;;
+    lod_all) opt=(--lod all); mesh=body_lod0_group0 ;;
+    group_all) opt=(--group all); mesh=body_group0 ;;
+  esac
+  for ext in glb gltf; do
+    D="$T/$sel.$ext"
+    expect_rc 0 "$UE" convert "$R" -o "$D/robot.$ext" "${opt[@]}"
+    validate_gltf "$D/robot.$ext"
+    for client in "${CLIENTS[@]}"; do
+      label="$client $sel .$ext"
+      unedited "$label unedited" "$client" "$D/robot.$ext" "$D/${client/:/_}/robot.$ext"
+      case $client in *:*) continue ;; esac   # the gltf-transform operations: unedited only
+      edit_cases "$label" "$client" "$D/robot.$ext" "$D/${client}_edit" "$mesh"
+      [ "$TEXTURE_EDITS" = 1 ] && texture_edit_cases "$label" "$client" "$D/robot.$ext" "$D/${client}_edit"
+    done
+  done
+done
+finish
