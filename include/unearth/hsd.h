@@ -88,11 +88,15 @@ typedef enum ue_hsd_root_kind {
     UE_HSD_ROOT_LIGHTS,          /* "*_lights" */
     UE_HSD_ROOT_FIGATREE,        /* "*_figatree" */
     UE_HSD_ROOT_IMAGE,           /* "*_image" */
-    UE_HSD_ROOT_TLUT             /* "*_tlut" */
+    UE_HSD_ROOT_TLUT,            /* "*_tlut" */
+    UE_HSD_ROOT_FIGHTER_DATA,    /* "ftData*" (Melee fighter data) */
+    UE_HSD_ROOT_FOG              /* "*_fog" */
 } ue_hsd_root_kind;
 
 /* The kind a root's name announces (longest matching suffix wins: "a_matanim_joint" is a
- * material animation, not a joint tree); UE_HSD_ROOT_UNKNOWN for any other name or NULL. */
+ * material animation, not a joint tree; "ftData" is a prefix); UE_HSD_ROOT_UNKNOWN for any other
+ * name or NULL. By the name alone: `info` and `validate` also check the struct it names
+ * (docs/hsd.md, "Root kinds"). */
 UE_API ue_hsd_root_kind ue_hsd_root_kind_of(const char *name);
 /* A short stable name for the kind ("scene_data", "joint", …, "unknown"). */
 UE_API const char *ue_hsd_root_kind_name(ue_hsd_root_kind kind);

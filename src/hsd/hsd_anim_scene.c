@@ -411,12 +411,18 @@ static ue_result build_pair(hsd_scene_ctx *x, hsd_atlas *const *atlases, const c
     return r;
 }
 
-/* The pairs of one set in index order, numbered from *next on (index N → number base + N). */
-static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t set, uint32_t *next) {
+/* One set's clips from its arrays (`standalone` false) or from its standalone roots: the pairs in
+ * index order, numbered from *next on (index N → number base + N). */
+static bool in_group(const ue_hsd_clip *c, uint32_t set, bool standalone) {
+    return c->set == set && (c->root_name != NULL) == standalone;
+}
+
+static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t set, bool standalone,
+                           uint32_t *next) {
     const ue_hsd_anims *a = &x->m->anims;
     uint32_t count = 0;
     for (size_t c = 0; c < a->clip_count; c++)
-        if (a->clips[c].set == set && !a->clips[c].root_name && a->clips[c].index < MAX_INDEX && a->clips[c].index >= count)
+        if (in_group(&a->clips[c], set, standalone) && a->clips[c].index < MAX_INDEX && a->clips[c].index >= count)
             count = a->clips[c].index + 1;
     if (count == 0) return UE_OK;
     clip_pair *pairs = malloc(count * sizeof *pairs);
@@ -424,7 +430,7 @@ static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t
     for (uint32_t i = 0; i < count; i++) pairs[i].joint = pairs[i].material = -1, pairs[i].number = *next + i;
     for (size_t c = 0; c < a->clip_count; c++) {
         const ue_hsd_clip *cl = &a->clips[c];
-        if (cl->set != set || cl->root_name || cl->index >= count) continue;
+        if (!in_group(cl, set, standalone) || cl->index >= count) continue;
         int32_t *slot = cl->material ? &pairs[cl->index].material : &pairs[cl->index].joint;
         if (*slot < 0) *slot = (int32_t)c;
     }
@@ -443,13 +449,10 @@ ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
     x->samples_left = sample_budget(x->m);
     ue_result r = hsd_swaps_prepare(x, &atlases);
     uint32_t next = 0;
-    for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, &next);
-    /* Standalone `*_animjoint` / `*_matanim_joint` roots continue the numbering, in source order. */
-    for (size_t c = 0; c < a->clip_count && r == UE_OK && !ue_parse_failed(&x->c); c++) {
-        if (!a->clips[c].root_name) continue;
-        clip_pair p = {a->clips[c].material ? -1 : (int32_t)c, a->clips[c].material ? (int32_t)c : -1, next++};
-        r = build_pair(x, atlases, &p);
-    }
+    for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, false, &next);
+    /* Standalone `*_animjoint` / `*_matanim_joint` roots continue the numbering, set by set, paired
+     * by their per-set index as a ModelSet's arrays are. */
+    for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, true, &next);
     hsd_swaps_free(atlases, x->m->tobj_count);
     return r;
 }

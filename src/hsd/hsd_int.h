@@ -19,7 +19,9 @@ typedef enum hsd_kind {
     HSD_K_MODELSET,
     /* animation (hsd_read_anim.c) */
     HSD_K_ANIMJOINT, HSD_K_MATANIMJOINT, HSD_K_MATANIM, HSD_K_TEXANIM, HSD_K_AOBJ, HSD_K_FOBJ,
-    HSD_K_ANIMSLOT, HSD_K_CLIPROOT
+    HSD_K_ANIMSLOT, HSD_K_CLIPROOT,
+    /* root structure checks (hsd_roots.c) */
+    HSD_K_SHAPEANIMJOINT, HSD_K_SHAPEANIMDOBJ, HSD_K_SHAPEANIM, HSD_K_LIGHT
 } hsd_kind;
 
 /* Open-addressing map from (kind, data offset) to a row: every struct is read once. */

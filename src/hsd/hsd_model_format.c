@@ -11,6 +11,7 @@
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_read_anim.h"
+#include "hsd/hsd_roots.h"
 #include "hsd/hsd_to_scene.h"
 #include "unearth/hsd_model.h"
 
@@ -149,16 +150,36 @@ static ue_result decode_all(const ue_hsd_model *m, ue_mode mode, hsd_stats *st, 
     return first;
 }
 
+/* Every root's kind by name and structure (hsd_roots.h); NULL when memory ran out. */
+static ue_hsd_root_kind *root_kinds(const ue_dat *dat) {
+    ue_hsd_root_kind *k = malloc((dat->root_count ? dat->root_count : 1) * sizeof *k);
+    if (k && hsd_roots_classify(dat, k) != UE_OK) {
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+/* "camera", or "unknown: not a camera" when the struct does not have the shape its name announces. */
+static void kind_text(const ue_dat_symbol *r, ue_hsd_root_kind kind, char *out, size_t cap) {
+    ue_hsd_root_kind named = ue_hsd_root_kind_of(r->name);
+    if (kind == named) snprintf(out, cap, "%s", ue_hsd_root_kind_name(kind));
+    else snprintf(out, cap, "unknown: not a %s", ue_hsd_root_kind_name(named));
+}
+
 static json_t *roots_json(const ue_dat *dat) {
+    ue_hsd_root_kind *kinds = root_kinds(dat);
     json_t *a = json_array();
-    for (size_t i = 0; i < dat->root_count; i++) {
+    for (size_t i = 0; kinds && i < dat->root_count; i++) {
         const ue_dat_symbol *r = &dat->roots[i];
         json_t *o = json_object();
         json_object_set_new(o, "name", r->name ? json_string(r->name) : json_null());
-        json_object_set_new(o, "kind", json_string(ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name))));
+        json_object_set_new(o, "kind", json_string(ue_hsd_root_kind_name(kinds[i])));
+        json_object_set_new(o, "named", json_string(ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name))));
         json_object_set_new(o, "offset", json_integer((json_int_t)r->data_offset + UE_DAT_HEADER));
         json_array_append_new(a, o);
     }
+    free(kinds);
     return a;
 }
 
@@ -180,13 +201,15 @@ static json_t *counts_json(const ue_hsd_model *m) {
 static void dat_text(const ue_dat *dat, ue_buf *b) {
     ue_buf_printf(b, "  DAT: %u bytes, data %u, %u relocations, %u roots\n", dat->file_size, dat->data_size,
                 dat->nb_reloc, dat->nb_public);
-    for (size_t i = 0; i < dat->root_count; i++) {
+    ue_hsd_root_kind *kinds = root_kinds(dat);
+    for (size_t i = 0; kinds && i < dat->root_count; i++) {
         const ue_dat_symbol *r = &dat->roots[i];
-        char name[128];
+        char name[128], kind[48];
         hsd_name_utf8(r->name ? r->name : "(unnamed)", name, sizeof name);
-        ue_buf_printf(b, "  root %zu: %s (%s) @0x%X\n", i, name, ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name)),
-                    (unsigned)(r->data_offset + UE_DAT_HEADER));
+        kind_text(r, kinds[i], kind, sizeof kind);
+        ue_buf_printf(b, "  root %zu: %s (%s) @0x%X\n", i, name, kind, (unsigned)(r->data_offset + UE_DAT_HEADER));
     }
+    free(kinds);
 }
 
 static void info_text(const ue_dat *dat, const ue_hsd_model *m, ue_buf *b) {
@@ -239,6 +262,9 @@ static ue_result check_all(const uint8_t *data, size_t size, ue_mode mode, ue_hs
         hsd_pose_free(&pose);
         ue_result rd = decode_all(&m, mode, st, d);
         if (r == UE_OK) r = rd;
+        /* the roots the model reader does not walk: cameras, lights, fog, FigaTrees, … */
+        ue_result rr = hsd_roots_check(&dat, mode, true, d);
+        if (r == UE_OK) r = rr;
         *counts = counts_only(&m);
     }
     model_close(&dat, &m);
@@ -286,38 +312,50 @@ static ue_result hsd_roundtrip(const uint8_t *data, size_t size, ue_mode mode, u
 
 /* ---- a DAT without a model ------------------------------------------------------------------ */
 
-/* A DAT that parses (header, relocation table, roots and their names) but whose roots name no
- * model (no scene_data, no *_joint): a room, a camera, effects, or the sample pack's
- * placeholders. It is recognised so that every verb says what it is (docs/models.md). */
+/* A DAT whose roots name no model (no scene_data, no *_joint): fighter data, a FigaTree, a
+ * camera, a room, effects, or the sample pack's placeholders. It is recognised by its content,
+ * whatever its root names, so that every verb says what it holds (docs/hsd.md, "Root kinds"). */
 
-static bool has_model_root(const ue_dat *dat) {
-    for (size_t i = 0; i < dat->root_count; i++)
-        if (model_root_kind(ue_hsd_root_kind_of(dat->roots[i].name))) return true;
-    return false;
+/* The header and tables agree with each other and with the file: file_size is the byte count,
+ * every table lies inside the file, every relocation names a 4-aligned field inside the data
+ * block, every root a data offset inside it and a NUL-terminated name in the string table. What
+ * the relocated words hold is for `validate`: the file is a DAT either way. */
+static bool dat_consistent(const uint8_t *data, size_t size) {
+    if (!data || size < UE_DAT_HEADER || size > UINT32_MAX || ue_load_u32be(data) != size) return false;
+    uint32_t data_size = ue_load_u32be(data + 4), nb_reloc = ue_load_u32be(data + 8);
+    uint32_t nb_public = ue_load_u32be(data + 12), nb_extern = ue_load_u32be(data + 16);
+    uint64_t relocs = UE_DAT_HEADER + (uint64_t)data_size, roots = relocs + 4ull * nb_reloc;
+    uint64_t strings = roots + 8ull * nb_public + 8ull * nb_extern;
+    if (nb_public == 0 || strings > size) return false;
+    for (uint32_t i = 0; i < nb_reloc; i++) {
+        uint32_t field = ue_load_u32be(data + relocs + 4ull * i);
+        if (field % 4 != 0 || (uint64_t)field + 4 > data_size) return false;
+    }
+    for (uint32_t i = 0; i < nb_public; i++) {
+        const uint8_t *e = data + roots + 8ull * i;
+        if (ue_load_u32be(e) >= data_size || !probe_root_name(data, size, strings, ue_load_u32be(e + 4)))
+            return false;
+    }
+    return true;
 }
 
 bool ue_hsd_data_probe(const uint8_t *data, size_t size) {
-    /* The cheap part first: a DAT header whose file_size is the byte count, with roots. */
-    if (!data || size < UE_DAT_HEADER || size > UINT32_MAX || ue_load_u32be(data) != size) return false;
-    if (ue_load_u32be(data + 12) == 0 || ue_hsd_probe(data, size)) return false;
-    ue_dat dat;
-    if (ue_dat_parse(data, size, UE_MODE_STRICT, &dat, NULL) != UE_OK) return false;
-    bool data_only = !has_model_root(&dat);
-    ue_dat_free(&dat);
-    return data_only;
+    return !ue_hsd_probe(data, size) && dat_consistent(data, size);
 }
 
 /* "unearth_room (unknown), x_camera (camera)", cut to fit `cap`. */
 static void root_list(const ue_dat *dat, char *out, size_t cap) {
     size_t at = 0;
     out[0] = 0;
-    for (size_t i = 0; i < dat->root_count && at < cap; i++) {
-        char name[128];
+    ue_hsd_root_kind *kinds = root_kinds(dat);
+    for (size_t i = 0; kinds && i < dat->root_count && at < cap; i++) {
+        char name[128], kind[48];
         hsd_name_utf8(dat->roots[i].name ? dat->roots[i].name : "(unnamed)", name, sizeof name);
-        int w = snprintf(out + at, cap - at, "%s%s (%s)", i ? ", " : "", name,
-                         ue_hsd_root_kind_name(ue_hsd_root_kind_of(dat->roots[i].name)));
+        kind_text(&dat->roots[i], kinds[i], kind, sizeof kind);
+        int w = snprintf(out + at, cap - at, "%s%s (%s)", i ? ", " : "", name, kind);
         at = w < 0 ? cap : at + (size_t)w;
     }
+    free(kinds);
 }
 
 static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
@@ -344,6 +382,7 @@ static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, u
     ue_dat dat;
     ue_result r = ue_dat_parse(data, size, mode, &dat, d);
     if (r != UE_OK) return r;
+    r = hsd_roots_check(&dat, mode, false, d); /* every root's structures */
     char roots[120];
     root_list(&dat, roots, sizeof roots);
     snprintf(out->summary, sizeof out->summary, "no model root: roots %s", roots);
@@ -356,7 +395,7 @@ static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, u
     json_object_set_new(dj, "roots", roots_json(&dat));
     json_object_set_new(out->stats, "dat", dj);
     ue_dat_free(&dat);
-    return UE_OK;
+    return r;
 }
 
 const ue_model_format ue_hsd_data_format = {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hsd/hsd_read_anim.h"
+#include "hsd/hsd_roots.h"
 #include "common/collections.h"
 
 /* Room for `need` rows in one of the anims arrays; memory running out fails the read. */
@@ -331,28 +332,43 @@ static void read_set_anims(hsd_anim_reader *ar, uint32_t s) {
     }
 }
 
-/* The set standalone roots bind to (§6.9): the first `*_joint` set, else the first set. */
-static uint32_t standalone_set(const ue_hsd_model *m) {
-    for (size_t s = 0; s < m->set_count; s++)
-        if (ue_hsd_root_kind_of(m->sets[s].root_name) == UE_HSD_ROOT_JOINT) return (uint32_t)s;
-    return 0;
+/* The set a standalone root binds to (§6.9): the `*_joint` set of the same stem, so
+ * "x_matanim_joint" animates "x_joint" as a ModelSet's arrays animate its joint; else the first
+ * `*_joint` set (as ADDON attaches them), else the first set. */
+static uint32_t standalone_set(const ue_hsd_model *m, const char *name) {
+    size_t stem = hsd_root_stem_len(name);
+    uint32_t first = UINT32_MAX;
+    for (size_t s = 0; s < m->set_count; s++) {
+        const char *joint = m->sets[s].root_name;
+        if (ue_hsd_root_kind_of(joint) != UE_HSD_ROOT_JOINT) continue;
+        if (hsd_root_stem_len(joint) == stem && memcmp(joint, name, stem) == 0) return (uint32_t)s;
+        if (first == UINT32_MAX) first = (uint32_t)s;
+    }
+    return first == UINT32_MAX ? 0 : first;
 }
 
-/* `*_animjoint` and `*_matanim_joint` roots: one clip each, numbered per kind in root order. */
+/* `*_animjoint` and `*_matanim_joint` roots: one clip each, bound to their set and numbered per
+ * set and kind in root order, so a set's k-th animjoint and k-th matanim_joint roots pair up as
+ * a ModelSet's anims[k] and matanims[k] do. Shape animation roots are counted, not read. */
 static void read_standalone_roots(hsd_anim_reader *ar) {
     hsd_reader *r = ar->r;
-    uint32_t counts[2] = {0, 0}, set = standalone_set(r->m);
+    uint32_t *counts = calloc(2 * r->m->set_count, sizeof *counts); /* per set: skeletal, material */
+    if (!counts) {
+        hsd_nomem(r);
+        return;
+    }
     for (size_t i = 0; i < r->dat->root_count && !hsd_stop(r); i++) {
         const ue_dat_symbol *root = &r->dat->roots[i];
         ue_hsd_root_kind kind = ue_hsd_root_kind_of(root->name);
         if (root->damaged) continue;
+        uint32_t set = standalone_set(r->m, root->name);
         if (kind == UE_HSD_ROOT_SHAPEANIM_JOINT)
             ue_diag_add(r->c.d, UE_SEV_INFO, "hsd.anim.shapeanim",
                         hsd_anim_file_at(root->data_offset), "dat/root",
-                        "shape animation root \"%s\" kept raw, not read", root->name);
+                        "shape animation root \"%s\" of model %u kept raw, not read", root->name, set);
         if (kind != UE_HSD_ROOT_ANIMJOINT && kind != UE_HSD_ROOT_MATANIM_JOINT) continue;
         bool material = kind == UE_HSD_ROOT_MATANIM_JOINT;
-        ue_hsd_clip c = {set, counts[material]++, material, root->name, 0, 0.0f, 0, 0};
+        ue_hsd_clip c = {set, counts[2 * set + material]++, material, root->name, 0, 0.0f, 0, 0};
         char path[HSD_ANIM_PATH];
         snprintf(path, sizeof path, "dat/root[%zu]", i);
         uint32_t off = root->data_offset, size = material ? 0x0Cu : 0x14u;
@@ -364,6 +380,7 @@ static void read_standalone_roots(hsd_anim_reader *ar) {
         }
         read_clip(ar, &c, off, off, path);
     }
+    free(counts);
 }
 
 void hsd_read_anims(hsd_reader *r) {
