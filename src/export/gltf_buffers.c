@@ -316,6 +316,56 @@ static void write_channel(exporter *e, size_t a, size_t c) {
     }
 }
 
+/* ---- images: one PNG per distinct pixel content ------------------------------------------- */
+
+static uint64_t pixels_hash(const ue_scene_texture *t) {
+    uint64_t h = ue_xxh64(t->rgba, (size_t)t->width * t->height * 4u, 0);
+    return h ^ ((uint64_t)t->width << 32 | t->height);
+}
+
+/* An earlier texture with the same size and pixels (its image is shared), or -1. */
+static int32_t same_pixels(const ue_scene *s, const uint64_t *hash, size_t t) {
+    const ue_scene_texture *a = &s->textures[t];
+    for (size_t u = 0; u < t; u++) {
+        const ue_scene_texture *b = &s->textures[u];
+        if (hash[u] == hash[t] && a->width == b->width && a->height == b->height &&
+            memcmp(a->rgba, b->rgba, (size_t)a->width * a->height * 4u) == 0)
+            return (int32_t)u;
+    }
+    return -1;
+}
+
+/* Identical pixels are stored once (the key is the decoded pixels; each texture keeps its own
+ * sampler), so a model that repeats an image under other names or samplers pays for it once. */
+static void write_images(exporter *e) {
+    const ue_scene *s = e->s;
+    uint64_t *hash = malloc((s->texture_count ? s->texture_count : 1) * sizeof *hash);
+    if (!hash) {
+        e->nomem = true;
+        return;
+    }
+    int32_t images = 0;
+    for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
+        const ue_scene_texture *tx = &s->textures[t];
+        hash[t] = pixels_hash(tx);
+        e->texture_sampler[t] = sampler_index(e, tx);
+        int32_t twin = same_pixels(s, hash, t);
+        if (twin >= 0) {
+            e->image_view[t] = -1;
+            e->texture_image[t] = e->texture_image[twin];
+            continue;
+        }
+        size_t start = view_begin(e);
+        if (ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &e->bin) != UE_OK) {
+            e->nomem = true;
+            break;
+        }
+        e->image_view[t] = view_end(e, start, 0, 0);
+        e->texture_image[t] = images++;
+    }
+    free(hash);
+}
+
 void ue_gltf_write_binary(exporter *e) {
     const ue_scene *s = e->s;
     size_t nprim = 0;
@@ -348,17 +398,7 @@ void ue_gltf_write_binary(exporter *e) {
         for (size_t c = 0; c < s->animations[a].channel_count && !e->nomem; c++)
             if (e->plans[e->chan_base[a] + c].sampler >= 0) write_channel(e, a, c);
 
-    for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
-        const ue_scene_texture *tx = &s->textures[t];
-        size_t start = view_begin(e);
-        ue_result r = ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &e->bin);
-        if (r != UE_OK) {
-            e->nomem = true;
-            break;
-        }
-        e->image_view[t] = view_end(e, start, 0, 0);
-        e->texture_sampler[t] = sampler_index(e, tx);
-    }
+    write_images(e);
     ue_buf_align(&e->bin, 4);
     if (e->bin.failed) e->nomem = true;
 }
