@@ -25,7 +25,8 @@ typedef struct ue_source_id {
 
 /* Free-form metadata a reader wants to keep (engine flags, original names): key/value pairs,
  * each a number or a string, written to glTF "extras". Keys are unique per object and
- * "unearth_source", "unearth_clip" and "fps" are reserved for the exporter. */
+ * "unearth_source", "unearth_clip", "unearth_textures" and "fps" are reserved for the
+ * exporter. */
 typedef enum ue_extra_kind { UE_EXTRA_NUMBER = 0, UE_EXTRA_STRING = 1 } ue_extra_kind;
 typedef struct ue_extra {
     char key[48];
@@ -115,9 +116,13 @@ typedef struct ue_uv_transform {
 typedef struct ue_texture_slot {
     ue_texture_role role;
     int32_t texture;             /* index into textures */
-    uint32_t uv_set;             /* which primitive uv[] set it reads */
+    uint32_t uv_set;             /* which primitive uv[] set it reads (unless generated) */
+    bool generated;              /* coordinates the source computes at draw time (reflection,
+                                    highlight … from normals): no uv[] set is read, and glTF
+                                    has no place for the slot */
     float strength;              /* normal scale / occlusion strength; 1 by default */
     ue_uv_transform transform;
+    ue_extras extras;            /* the reader's notes on the slot (how the source combines it) */
 } ue_texture_slot;
 
 typedef struct ue_scene_material {

@@ -89,7 +89,8 @@ static void plan_channels(exporter *e) {
         }
 }
 
-/* Texture slots whose role glTF has no place for (or a second slot of one role). */
+/* Texture slots whose role glTF has no place for (or a second slot of one role, or generated
+ * coordinates): written to the material's extras.unearth_textures instead, and noted. */
 static void report_unwritten_slots(exporter *e) {
     static const char *const roles[] = {"base colour", "normal",     "emissive", "occlusion",
                                         "metallic-roughness", "specular", "reflection", "other"};
@@ -99,9 +100,10 @@ static void report_unwritten_slots(exporter *e) {
             if (ue_gltf_slot_location(m, k)) continue;
             char path[160];
             snprintf(path, sizeof path, "scene/materials[%zu]/slots[%zu]", i, k);
-            ue_diag_add(e->d, UE_SEV_WARNING, "gltf.material.slot", UE_NO_OFFSET, path,
-                        "%s texture slot of material \"%.64s\" left out: glTF has no place "
-                        "for it (or an earlier slot has the same role)",
+            ue_diag_add(e->d, UE_SEV_INFO, "gltf.material.slot", UE_NO_OFFSET, path,
+                        "%s texture slot of material \"%.64s\" has no glTF place (its role, "
+                        "an earlier slot of the role, or generated coordinates): kept in the "
+                        "material's extras.unearth_textures",
                         roles[m->slots[k].role], m->name);
         }
     }
@@ -119,6 +121,7 @@ static void exporter_free(exporter *e) {
     free(e->node_visibility);
     free(e->chan_base);
     free(e->image_view);
+    free(e->texture_image);
     free(e->texture_sampler);
     free(e->gl_samplers);
     free(e->child_start);
@@ -179,6 +182,7 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     e.node_visibility = calloc1(s->node_count, sizeof *e.node_visibility);
     e.chan_base = calloc1(s->animation_count, sizeof *e.chan_base);
     e.image_view = calloc1(s->texture_count, sizeof *e.image_view);
+    e.texture_image = calloc1(s->texture_count, sizeof *e.texture_image);
     e.texture_sampler = calloc1(s->texture_count, sizeof *e.texture_sampler);
     e.gl_samplers = calloc1(s->texture_count, sizeof *e.gl_samplers);
     e.child_start = calloc(s->node_count + 1, sizeof *e.child_start);
@@ -187,7 +191,7 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     ue_buf json = {0};
     if (!e.prims || !e.prim_base || !e.skin_ibm || !e.samplers || !e.plans ||
         !e.node_visibility || !e.chan_base ||
-        !e.image_view || !e.texture_sampler || !e.gl_samplers || !e.child_start || !e.child_list)
+        !e.image_view || !e.texture_image || !e.texture_sampler || !e.gl_samplers || !e.child_start || !e.child_list)
         goto out;
     build_children(&e);
     plan_channels(&e);

@@ -316,6 +316,87 @@ static void write_channel(exporter *e, size_t a, size_t c) {
     }
 }
 
+/* ---- images: one PNG per distinct pixel content ------------------------------------------- */
+
+/* A texture as the search for shared images sorts it: a .gltf's textures by the PNG file the
+ * caller named (one image per file), the others by their pixels' hash and size. */
+typedef struct image_key {
+    uint64_t hash;
+    uint32_t width, height;
+    const char *uri;
+    size_t texture;
+} image_key;
+
+static int image_key_order(const void *pa, const void *pb) {
+    const image_key *a = pa, *b = pb;
+    int c = a->uri && b->uri ? strcmp(a->uri, b->uri) : 0;
+    if (c) return c;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    if (a->width != b->width) return a->width < b->width ? -1 : 1;
+    if (a->height != b->height) return a->height < b->height ? -1 : 1;
+    return (a->texture > b->texture) - (a->texture < b->texture);
+}
+
+static bool same_image(const ue_scene *s, const image_key *a, const image_key *b) {
+    if (a->uri) return !strcmp(a->uri, b->uri);
+    return a->hash == b->hash && a->width == b->width && a->height == b->height &&
+           !memcmp(s->textures[a->texture].rgba, s->textures[b->texture].rgba, (size_t)a->width * a->height * 4u);
+}
+
+/* twin[t]: the lowest-numbered texture whose image t shares (t itself when none). Sorting keeps
+ * the search n log n, whatever the count. */
+static bool find_twins(const exporter *e, size_t *twin) {
+    const ue_scene *s = e->s;
+    image_key *keys = malloc((s->texture_count ? s->texture_count : 1) * sizeof *keys);
+    if (!keys) return false;
+    for (size_t t = 0; t < s->texture_count; t++) {
+        const ue_scene_texture *tx = &s->textures[t];
+        const char *uri = image_uri(e, t);
+        uint64_t h = uri ? 0 : ue_xxh64(tx->rgba, (size_t)tx->width * tx->height * 4u, 0);
+        keys[t] = (image_key){h, tx->width, tx->height, uri, t};
+        twin[t] = t;
+    }
+    qsort(keys, s->texture_count, sizeof *keys, image_key_order);
+    for (size_t i = 1, run = 0; i < s->texture_count; i++) {
+        if (same_image(s, &keys[run], &keys[i])) twin[keys[i].texture] = keys[run].texture;
+        else run = i;
+    }
+    free(keys);
+    return true;
+}
+
+/* Identical pixels are stored once (the key is the decoded pixels; each texture keeps its own
+ * sampler), so a model that repeats an image under other names or samplers pays for it once; a
+ * .gltf's images are the PNG files the caller named, one image per file. */
+static void write_images(exporter *e) {
+    const ue_scene *s = e->s;
+    size_t *twin = malloc((s->texture_count ? s->texture_count : 1) * sizeof *twin);
+    if (!twin || !find_twins(e, twin)) {
+        free(twin);
+        e->nomem = true;
+        return;
+    }
+    int32_t images = 0;
+    for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
+        const ue_scene_texture *tx = &s->textures[t];
+        e->texture_sampler[t] = sampler_index(e, tx);
+        e->image_view[t] = -1;
+        if (twin[t] != t) {
+            e->texture_image[t] = e->texture_image[twin[t]];
+            continue;
+        }
+        e->texture_image[t] = images++;
+        if (image_uri(e, t)) continue; /* a PNG file of its own, written by the caller */
+        size_t start = view_begin(e);
+        if (ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &e->bin) != UE_OK) {
+            e->nomem = true;
+            break;
+        }
+        e->image_view[t] = view_end(e, start, 0, 0);
+    }
+    free(twin);
+}
+
 void ue_gltf_write_binary(exporter *e) {
     const ue_scene *s = e->s;
     size_t nprim = 0;
@@ -348,18 +429,7 @@ void ue_gltf_write_binary(exporter *e) {
         for (size_t c = 0; c < s->animations[a].channel_count && !e->nomem; c++)
             if (e->plans[e->chan_base[a] + c].sampler >= 0) write_channel(e, a, c);
 
-    for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
-        const ue_scene_texture *tx = &s->textures[t];
-        e->texture_sampler[t] = sampler_index(e, tx);
-        if (image_uri(e, t)) continue; /* a PNG file of its own, written by the caller */
-        size_t start = view_begin(e);
-        ue_result r = ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &e->bin);
-        if (r != UE_OK) {
-            e->nomem = true;
-            break;
-        }
-        e->image_view[t] = view_end(e, start, 0, 0);
-    }
+    write_images(e);
     ue_buf_align(&e->bin, 4);
     if (e->bin.failed) e->nomem = true;
 }

@@ -73,12 +73,14 @@ typedef struct exporter {
     chan_plan *plans;         /* flattened like samplers */
     bool *node_visibility;    /* per node: gets a KHR_node_visibility object */
     size_t *chan_base;
-    int32_t *image_view;
+    int32_t *image_view;      /* per texture: its PNG's view; -1 when it shares an earlier image or is a file */
+    int32_t *texture_image;   /* per texture: the glTF image it reads (identical pixels share) */
     int32_t *texture_sampler;
     size_t *child_start;      /* children of node i: child_list[child_start[i] .. [i + 1]) */
     size_t *child_list;
     gl_sampler *gl_samplers;
     size_t ngl_samplers;
+    const ue_scene_material *extra_slots_of; /* while its extras are written */
     bool nomem;
 } exporter;
 

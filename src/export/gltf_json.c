@@ -85,17 +85,58 @@ static void write_user_extras(ue_json *j, const ue_extras *x) {
     }
 }
 
-/* "extras": the source id (unless no_extras), clip metadata, then the reader's own pairs. */
+static void write_transform(ue_json *j, const char *key, const ue_texture_slot *sl) {
+    const ue_uv_transform *t = &sl->transform;
+    ue_json_key(j, key);
+    ue_json_object_begin(j);
+    key_floats(j, "offset", t->offset, 2);
+    ue_json_key(j, "rotation");
+    ue_json_float(j, t->rotation);
+    key_floats(j, "scale", t->scale, 2);
+    if (sl->uv_set && !sl->generated) key_int(j, "texCoord", sl->uv_set);
+    ue_json_object_end(j);
+}
+
+/* extras.unearth_textures: the slots glTF has no place for (docs/gltf-output.md), each with its
+ * texture, role, UV set or "generated", transform and the reader's notes, for a script to wire. */
+static void write_extra_slots(ue_json *j, const ue_scene_material *m) {
+    static const char *const roles[] = {"baseColor", "normal",     "emissive", "occlusion",
+                                        "metallicRoughness", "specular", "reflection", "other"};
+    ue_json_key(j, "unearth_textures");
+    ue_json_array_begin(j);
+    for (size_t k = 0; k < m->slot_count && k < UE_MAX_TEXTURE_SLOTS; k++) {
+        const ue_texture_slot *sl = &m->slots[k];
+        if (ue_gltf_slot_location(m, k)) continue;
+        ue_json_object_begin(j);
+        key_int(j, "index", sl->texture);
+        key_str(j, "role", (unsigned)sl->role <= UE_TEX_OTHER ? roles[sl->role] : "other");
+        if (sl->generated) {
+            ue_json_key(j, "generated");
+            ue_json_bool(j, true);
+        } else {
+            key_int(j, "texCoord", sl->uv_set);
+        }
+        if (sl->transform.enabled) write_transform(j, "transform", sl);
+        write_user_extras(j, &sl->extras);
+        ue_json_object_end(j);
+    }
+    ue_json_array_end(j);
+}
+
+/* "extras": the source id (unless no_extras), clip metadata, a material's slots without a glTF
+ * place (e->extra_slots_of), then the reader's own pairs. */
 static void write_extras_full(exporter *e, ue_json *j, const ue_source_id *src,
                               const ue_extras *x, const ue_scene_animation *clip) {
     bool source = !e->o->no_extras && src && src->format[0] != 0;
     bool meta = clip && clip_has_meta(clip);
     bool user = x && x->count;
-    if (!source && !meta && !user) return;
+    bool slots = e->extra_slots_of != NULL;
+    if (!source && !meta && !user && !slots) return;
     ue_json_key(j, "extras");
     ue_json_object_begin(j);
     if (source) write_source(j, src);
     if (meta) write_clip(j, clip);
+    if (slots) write_extra_slots(j, e->extra_slots_of);
     if (meta && clip->fps > 0) { /* the clip's frame rate where every reader looks: extras.fps */
         ue_json_key(j, "fps");
         ue_json_float(j, clip->fps);
@@ -111,6 +152,12 @@ static void write_extras(exporter *e, ue_json *j, const ue_source_id *src) {
 static bool material_has_transform(const ue_scene_material *m) {
     for (size_t k = 0; k < m->slot_count; k++)
         if (m->slots[k].transform.enabled && ue_gltf_slot_location(m, k)) return true;
+    return false;
+}
+
+static bool material_has_extra_slots(const ue_scene_material *m) {
+    for (size_t k = 0; k < m->slot_count && k < UE_MAX_TEXTURE_SLOTS; k++)
+        if (!ue_gltf_slot_location(m, k)) return true;
     return false;
 }
 
@@ -166,17 +213,15 @@ static void write_texture_info(ue_json *j, const char *key, const ue_texture_slo
         ue_json_float(j, sl->strength);
     }
     if (sl->transform.enabled) {
-        const ue_uv_transform *t = &sl->transform;
         ue_json_key(j, "extensions");
         ue_json_object_begin(j);
-        ue_json_key(j, "KHR_texture_transform");
-        ue_json_object_begin(j);
-        key_floats(j, "offset", t->offset, 2);
-        ue_json_key(j, "rotation");
-        ue_json_float(j, t->rotation);
-        key_floats(j, "scale", t->scale, 2);
-        if (sl->uv_set) key_int(j, "texCoord", sl->uv_set);
+        write_transform(j, "KHR_texture_transform", sl);
         ue_json_object_end(j);
+    }
+    if (sl->extras.count) {
+        ue_json_key(j, "extras");
+        ue_json_object_begin(j);
+        write_user_extras(j, &sl->extras);
         ue_json_object_end(j);
     }
     ue_json_object_end(j);
@@ -230,7 +275,9 @@ static void write_material(exporter *e, ue_json *j, const ue_scene_material *m) 
         ue_json_object_end(j);
         ue_json_object_end(j);
     }
+    e->extra_slots_of = material_has_extra_slots(m) ? m : NULL;
     write_extras_full(e, j, &m->source, &m->extras, NULL);
+    e->extra_slots_of = NULL;
     ue_json_object_end(j);
 }
 
@@ -485,8 +532,8 @@ static void write_materials(exporter *e, ue_json *j) {
     ue_json_array_end(j);
 }
 
-/* Texture t reads image t (a PNG in a buffer view, or a PNG file beside a .gltf) through its
- * sampler. */
+/* Texture t reads image texture_image[t] (a PNG in a buffer view, or a PNG file beside a .gltf)
+ * through its sampler; textures with the same image share it, named after the first of them. */
 static void write_textures_and_images(exporter *e, ue_json *j) {
     const ue_scene *s = e->s;
     key_array_begin(j, "textures");
@@ -494,13 +541,15 @@ static void write_textures_and_images(exporter *e, ue_json *j) {
         ue_json_object_begin(j);
         key_name(j, s->textures[t].name);
         key_int(j, "sampler", e->texture_sampler[t]);
-        key_int(j, "source", (int64_t)t);
+        key_int(j, "source", e->texture_image[t]);
         write_extras(e, j, &s->textures[t].source);
         ue_json_object_end(j);
     }
     ue_json_array_end(j);
     key_array_begin(j, "images");
-    for (size_t t = 0; t < s->texture_count; t++) {
+    for (size_t t = 0, images = 0; t < s->texture_count; t++) {
+        if ((size_t)e->texture_image[t] != images) continue; /* another texture's image */
+        images++;
         ue_json_object_begin(j);
         key_name(j, s->textures[t].name);
         const char *file = image_uri(e, t);

@@ -87,10 +87,11 @@ static const char *role_location(ue_texture_role role) {
     }
 }
 
+/* A slot with generated coordinates has no glTF place; the first UV slot of a role takes it. */
 const char *ue_gltf_slot_location(const ue_scene_material *m, size_t k) {
-    if (k >= m->slot_count || k >= UE_MAX_TEXTURE_SLOTS) return NULL;
+    if (k >= m->slot_count || k >= UE_MAX_TEXTURE_SLOTS || m->slots[k].generated) return NULL;
     for (size_t i = 0; i < k; i++)
-        if (m->slots[i].role == m->slots[k].role) return NULL;
+        if (m->slots[i].role == m->slots[k].role && !m->slots[i].generated) return NULL;
     return role_location(m->slots[k].role);
 }
 

@@ -54,7 +54,7 @@ static ue_result colour_target(hsd_scene_ctx *x, size_t target, int32_t anim, co
     float *v = malloc((size_t)f->count * 4 * sizeof *v);
     if (!v) return UE_ERR_NOMEM;
     const ue_hsd_mobj *mo = &m->mobjs[mobj];
-    int32_t base_tobj = x->s->materials[mats[0]].slot_count ? x->materials.base_tobj[mobj] : -1;
+    int32_t base_tobj = x->materials.base_tobj[mobj];
     for (uint32_t fi = 0; fi < f->count; fi++) {
         hsd_material_state st;
         hsd_anim_material_state(m, target, f->frame[fi], &st);

@@ -12,16 +12,6 @@
 #include "unearth/gx.h"
 #include "unearth/hsd.h"
 
-/* TObj flag fields (§2.5). */
-#define TOBJ_COORD_MASK 0xFu        /* 0 = UV */
-#define TOBJ_LIGHTMAP_MASK 0x1F0u   /* 0x10 DIFFUSE … 0x100 SHADOW */
-#define TOBJ_LIGHTMAP_DIFFUSE 0x10u
-#define TOBJ_COLOR_OP(f) (((f) >> 16) & 0xFu)
-#define TOBJ_ALPHA_OP(f) (((f) >> 20) & 0xFu)
-#define TOBJ_BUMP 0x1000000u
-enum { COLOR_OP_BLEND = 3, COLOR_OP_MODULATE = 4, COLOR_OP_REPLACE = 5 };
-enum { ALPHA_OP_REPLACE = 4 };
-#define MAX_CHAIN 8u /* render-mode bits TEX0..TEX7 gate at most eight TObjs */
 
 static uint64_t file_offset(uint32_t data_offset) { return (uint64_t)data_offset + UE_DAT_HEADER; }
 
@@ -46,9 +36,12 @@ ue_result hsd_material_map_init(hsd_material_map *map, const ue_hsd_model *m) {
     map->next_tobj_same_image = filled(m->tobj_count);
     map->image_first_tobj = filled(m->image_count);
     map->base_tobj = filled(m->mobj_count);
+    map->baked_texture = filled(m->mobj_count);
+    map->baked_count = filled(m->mobj_count);
     map->rgba_budget = hsd_rgba_budget(m);
     if (map->scene_material && map->scene_material_two_sided && map->scene_texture &&
-        map->next_tobj_same_image && map->image_first_tobj && map->base_tobj)
+        map->next_tobj_same_image && map->image_first_tobj && map->base_tobj && map->baked_texture &&
+        map->baked_count)
         return UE_OK;
     hsd_material_map_free(map);
     return UE_ERR_NOMEM;
@@ -61,6 +54,8 @@ void hsd_material_map_free(hsd_material_map *map) {
     free(map->next_tobj_same_image);
     free(map->image_first_tobj);
     free(map->base_tobj);
+    free(map->baked_texture);
+    free(map->baked_count);
     memset(map, 0, sizeof *map);
 }
 
@@ -225,6 +220,22 @@ static int32_t texture_made(const ue_hsd_model *m, const hsd_material_map *map, 
     return -1;
 }
 
+/* A new scene texture of `w` × `h` pixels (taken over) with TObj `tobj`'s sampler and source. */
+static int32_t texture_from_pixels(const ue_hsd_model *m, size_t tobj, const char *name,
+                                   uint8_t *px, uint32_t w, uint32_t h, ue_scene *s) {
+    const ue_hsd_tobj *t = &m->tobjs[tobj];
+    int32_t idx = ue_scene_add_texture(s, name, w, h);
+    if (idx >= 0) {
+        ue_scene_texture *tex = &s->textures[idx];
+        memcpy(tex->rgba, px, (size_t)w * h * 4u);
+        tex->wrap_s = wrap_of(t->wrap_s), tex->wrap_t = wrap_of(t->wrap_t);
+        tex->nearest = t->mag_filter == 0;
+        tex->source = hsd_source_id(HSD_KIND_TOBJ, t->offset, tobj); /* the TObj that made it */
+    }
+    free(px);
+    return idx;
+}
+
 static ue_result new_texture(const ue_hsd_model *m, size_t tobj, ue_parse_ctx *pc,
                              const char *path, ue_scene *s, hsd_material_map *map, int32_t *out) {
     const ue_hsd_tobj *t = &m->tobjs[tobj];
@@ -237,17 +248,8 @@ static ue_result new_texture(const ue_hsd_model *m, size_t tobj, ue_parse_ctx *p
     const char *fmt = ue_gx_format_name(im->format);
     if (t->name && t->name[0]) snprintf(name, sizeof name, "%s", t->name);
     else snprintf(name, sizeof name, "tex%zu_%s", s->texture_count, fmt ? fmt : "GX");
-    int32_t idx = ue_scene_add_texture(s, name, w, h);
-    if (idx < 0) {
-        free(px);
-        return UE_ERR_NOMEM;
-    }
-    ue_scene_texture *tex = &s->textures[idx];
-    memcpy(tex->rgba, px, (size_t)w * h * 4u);
-    free(px);
-    tex->wrap_s = wrap_of(t->wrap_s), tex->wrap_t = wrap_of(t->wrap_t);
-    tex->nearest = t->mag_filter == 0;
-    tex->source = hsd_source_id(HSD_KIND_TOBJ, t->offset, tobj); /* the TObj that made it */
+    int32_t idx = texture_from_pixels(m, tobj, name, px, w, h, s);
+    if (idx < 0) return UE_ERR_NOMEM;
     map->next_tobj_same_image[tobj] = map->image_first_tobj[t->image];
     map->image_first_tobj[t->image] = (int32_t)tobj;
     *out = idx;
@@ -304,9 +306,11 @@ void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_ma
     if (values && alpha != 2) out[3] = clamp01(values->alpha);
     if (base_tobj < 0 || (size_t)base_tobj >= m->tobj_count) return;
     uint32_t f = m->tobjs[base_tobj].flags;
-    if (TOBJ_COLOR_OP(f) == COLOR_OP_REPLACE)
+    bool baked_rgb, baked_alpha; /* the bake multiplied the factor in already */
+    hsd_bake_factor_use(m, mobj, base_tobj, &baked_rgb, &baked_alpha);
+    if (HSD_TOBJ_COLOR_OP(f) == HSD_COLOR_OP_REPLACE || baked_rgb)
         for (int i = 0; i < 3; i++) out[i] = 1.0f;
-    if (TOBJ_ALPHA_OP(f) == ALPHA_OP_REPLACE) out[3] = 1.0f;
+    if (HSD_TOBJ_ALPHA_OP(f) == HSD_ALPHA_OP_REPLACE || baked_alpha) out[3] = 1.0f;
 }
 
 static bool gx_compare(uint8_t fn, unsigned a, unsigned ref) {
@@ -370,16 +374,40 @@ static void alpha_mode(const ue_hsd_mobj *mo, ue_scene_material *mat, ue_diag *d
 /* Can TObj `t` be glTF's baseColorTexture: plain UV coordinates of a set glTF has, the diffuse
  * light map (or none), a colour op that puts the texel into the base colour, no bump. */
 static bool is_base_color(const ue_hsd_tobj *t) {
-    uint32_t f = t->flags, op = TOBJ_COLOR_OP(f), lightmap = f & TOBJ_LIGHTMAP_MASK;
-    if ((f & TOBJ_COORD_MASK) != 0 || (f & TOBJ_BUMP)) return false;
-    if (lightmap != 0 && !(lightmap & TOBJ_LIGHTMAP_DIFFUSE)) return false;
-    if (op != COLOR_OP_MODULATE && op != COLOR_OP_REPLACE && op != COLOR_OP_BLEND) return false;
+    uint32_t f = t->flags, op = HSD_TOBJ_COLOR_OP(f), lightmap = f & HSD_TOBJ_LIGHTMAP_MASK;
+    if ((f & HSD_TOBJ_COORD_MASK) != 0 || (f & HSD_TOBJ_BUMP)) return false;
+    if (lightmap != 0 && !(lightmap & HSD_TOBJ_LIGHTMAP_DIFFUSE)) return false;
+    if (op != HSD_COLOR_OP_MODULATE && op != HSD_COLOR_OP_REPLACE && op != HSD_COLOR_OP_BLEND)
+        return false;
     return t->src >= 4 && t->src - 4 < UE_MAX_UV_SETS;
 }
 
 static bool transform_finite(const ue_uv_transform *t) {
     return isfinite(t->offset[0]) && isfinite(t->offset[1]) && isfinite(t->rotation) &&
            isfinite(t->scale[0]) && isfinite(t->scale[1]);
+}
+
+/* The base slot's texture: the base with its diffuse layers baked in (made once per MObj), or
+ * the base TObj's own texture when no layer bakes. */
+static ue_result base_texture(const ue_hsd_model *m, size_t mobj, size_t tobj, ue_parse_ctx *pc,
+                              const char *path, ue_scene *s, hsd_material_map *map, int32_t *out) {
+    if (map->baked_texture[mobj] >= 0) {
+        *out = map->baked_texture[mobj];
+        return UE_OK;
+    }
+    uint8_t *px;
+    uint32_t w, h;
+    size_t baked;
+    ue_result r = hsd_bake_base(m, mobj, (int32_t)tobj, pc, &map->rgba_budget, &px, &w, &h, &baked);
+    if (r != UE_OK || !px) return r != UE_OK ? r : tobj_texture(m, tobj, pc, path, s, map, out);
+    const ue_hsd_tobj *t = &m->tobjs[tobj];
+    char name[64];
+    snprintf(name, sizeof name, "%.50s_baked", t->name && t->name[0] ? t->name : "tex");
+    *out = texture_from_pixels(m, tobj, name, px, w, h, s);
+    if (*out < 0) return UE_ERR_NOMEM;
+    map->baked_texture[mobj] = *out;
+    map->baked_count[mobj] = (int32_t)baked;
+    return UE_OK;
 }
 
 static ue_result add_base_slot(const ue_hsd_model *m, size_t mobj, size_t tobj, int32_t mat_index,
@@ -391,7 +419,7 @@ static ue_result add_base_slot(const ue_hsd_model *m, size_t mobj, size_t tobj, 
                      "repeat %u × %u: a tiling count must be non-zero (that axis samples one texel)",
                      t->repeat_s, t->repeat_t);
     int32_t tex;
-    ue_result r = ue_parse_failed(pc) ? pc->failure : tobj_texture(m, tobj, pc, path, s, map, &tex);
+    ue_result r = ue_parse_failed(pc) ? pc->failure : base_texture(m, mobj, tobj, pc, path, s, map, &tex);
     if (r != UE_OK || tex < 0) return r;
     int32_t slot = ue_scene_add_texture_slot(s, mat_index, UE_TEX_BASE_COLOR, tex, t->src - 4);
     if (slot < 0) return UE_ERR_NOMEM;
@@ -413,27 +441,113 @@ static ue_result add_base_slot(const ue_hsd_model *m, size_t mobj, size_t tobj, 
     return UE_OK;
 }
 
-/* Walks the chain: the n-th TObj counts when render-mode bit TEXn is set; the first that can be
- * the base colour becomes the slot, the other enabled ones are noted as not expressed. */
+static const char *const COORD_NAMES[] = {"uv", "reflection", "highlight", "shadow",
+                                           "toon", "gradation", "backlight"};
+static const char *const COLOR_OP_NAMES[] = {"none", "alpha_mask", "rgb_mask", "blend", "modulate",
+                                             "replace", "pass", "add", "sub"};
+static const char *const ALPHA_OP_NAMES[] = {"none", "alpha_mask", "blend", "modulate",
+                                             "replace", "pass", "add", "sub"};
+
+/* What a TObj glTF has no place for does in the material (docs/hsd-materials.md, "Layers"). */
+static ue_texture_role layer_role(uint32_t f) {
+    uint32_t coord = f & HSD_TOBJ_COORD_MASK;
+    if (f & HSD_TOBJ_BUMP) return UE_TEX_OTHER;
+    if (coord == 1) return UE_TEX_REFLECTION;
+    if (coord == 2 || (coord == 0 && (f & HSD_TOBJ_LIGHTMAP_SPECULAR))) return UE_TEX_SPECULAR;
+    return UE_TEX_OTHER;
+}
+
+static void light_map_name(uint32_t f, char *out, size_t cap) {
+    static const char *const names[] = {"diffuse", "specular", "ambient", "ext", "shadow"};
+    out[0] = 0;
+    for (unsigned i = 0; i < 5; i++)
+        if (f & (HSD_TOBJ_LIGHTMAP_DIFFUSE << i))
+            snprintf(out + strlen(out), cap - strlen(out), "%s%s", out[0] ? "+" : "", names[i]);
+    if (!out[0]) snprintf(out, cap, "none");
+}
+
+/* The slot's notes for a script that wires it: coordinate source, light map, colour and alpha
+ * op, blend factor, bump, and the raw flags. */
+static ue_result layer_notes(const ue_hsd_tobj *t, ue_extras *x) {
+    uint32_t f = t->flags, coord = f & HSD_TOBJ_COORD_MASK;
+    uint32_t cop = HSD_TOBJ_COLOR_OP(f), aop = HSD_TOBJ_ALPHA_OP(f);
+    char lm[48], src[16];
+    light_map_name(f, lm, sizeof lm);
+    snprintf(src, sizeof src, "mode %u", coord);
+    ue_result r = ue_extras_set_string(x, "coordinate", coord < 7 ? COORD_NAMES[coord] : src);
+    if (r == UE_OK) r = ue_extras_set_string(x, "light_map", lm);
+    if (r == UE_OK) r = ue_extras_set_string(x, "blend", cop <= 8 ? COLOR_OP_NAMES[cop] : "unknown");
+    if (r == UE_OK) r = ue_extras_set_string(x, "alpha_blend", aop <= 7 ? ALPHA_OP_NAMES[aop] : "unknown");
+    if (r == UE_OK && (cop == HSD_COLOR_OP_BLEND || aop == HSD_ALPHA_OP_BLEND) && isfinite(t->blending))
+        r = ue_extras_set_number(x, "blend_factor", t->blending);
+    if (r == UE_OK && (f & HSD_TOBJ_BUMP)) r = ue_extras_set_number(x, "bump", 1);
+    if (r == UE_OK && t->tev_offset) r = ue_extras_set_number(x, "tev_stage", 1);
+    if (r == UE_OK) r = ue_extras_set_number(x, "hsd_tobj_flags", f);
+    return r;
+}
+
+/* A TObj that is neither the base nor baked into it: a slot of its role, kept in the material's
+ * extras by the glTF exporter. UV coordinates of a set the IR has keep their set and transform;
+ * reflection, highlight … (and sets past the IR's) are generated. */
+static ue_result add_layer_slot(const ue_hsd_model *m, size_t tobj, int32_t mat_index,
+                                ue_parse_ctx *pc, const char *path, ue_scene *s,
+                                hsd_material_map *map) {
+    const ue_hsd_tobj *t = &m->tobjs[tobj];
+    int32_t tex;
+    ue_result r = tobj_texture(m, tobj, pc, path, s, map, &tex);
+    if (r != UE_OK || tex < 0) return r;
+    bool uv = (t->flags & HSD_TOBJ_COORD_MASK) == 0 && t->src >= 4 && t->src - 4 < UE_MAX_UV_SETS;
+    int32_t slot = ue_scene_add_texture_slot(s, mat_index, layer_role(t->flags), tex, uv ? t->src - 4 : 0);
+    if (slot < 0) return UE_ERR_NOMEM;
+    ue_texture_slot *sl = &s->materials[mat_index].slots[slot];
+    sl->generated = !uv;
+    if (uv) {
+        hsd_tobj_uv_transform(t, &sl->transform);
+        if (!transform_finite(&sl->transform)) sl->transform = (ue_uv_transform){false, {0, 0}, 0, {1, 1}};
+    }
+    ue_diag_add(pc->d, UE_SEV_INFO, "hsd.tobj.layer", file_offset(t->offset), path,
+                "texture (flags 0x%08x) is no base colour glTF can draw: kept as a %s slot in the "
+                "material's extras", t->flags, uv ? "UV" : "generated-coordinate");
+    return layer_notes(t, &sl->extras) == UE_OK ? UE_OK : UE_ERR_NOMEM;
+}
+
+/* The first enabled TObj (render-mode bit TEXn for the n-th) that can be the base colour, or -1. */
+static int32_t find_base(const ue_hsd_model *m, const ue_hsd_mobj *mo) {
+    unsigned n = 0;
+    for (int32_t k = mo->first_tobj; k >= 0 && (size_t)k < m->tobj_count && n < HSD_MAX_CHAIN;
+         k = m->tobjs[k].next, n++)
+        if ((mo->render_mode & (HSD_RENDER_TEX0 << n)) && is_base_color(&m->tobjs[k])) return k;
+    return -1;
+}
+
+/* Walks the chain: the base slot first (with the layers that bake into it), then every other
+ * enabled TObj as a slot of its role, so no texture is left out. */
 static ue_result texture_chain(const ue_hsd_model *m, size_t mobj, int32_t mat_index,
                                ue_parse_ctx *pc, ue_scene *s, hsd_material_map *map) {
     const ue_hsd_mobj *mo = &m->mobjs[mobj];
-    bool have_base = false;
+    int32_t base = find_base(m, mo);
+    int32_t baked[HSD_MAX_CHAIN];
+    size_t nbaked = 0;
     unsigned n = 0;
-    for (int32_t k = mo->first_tobj; k >= 0 && (size_t)k < m->tobj_count && n < MAX_CHAIN;
-         k = m->tobjs[k].next, n++) {
-        if (!(mo->render_mode & (HSD_RENDER_TEX0 << n))) continue;
+    if (base >= 0) {
+        for (int32_t k = mo->first_tobj; k != base; k = m->tobjs[k].next) n++;
         char path[96];
         snprintf(path, sizeof path, "dat/mobj[%zu]/tobj[%u]", mobj, n);
-        if (!have_base && is_base_color(&m->tobjs[k])) {
-            ue_result r = add_base_slot(m, mobj, (size_t)k, mat_index, pc, path, s, map);
-            if (r != UE_OK) return r;
-            have_base = s->materials[mat_index].slot_count > 0;
-            continue;
-        }
-        ue_diag_add(pc->d, UE_SEV_INFO, "hsd.tobj.unmapped", file_offset(m->tobjs[k].offset), path,
-                    "texture (flags 0x%08x) is not a base colour glTF can draw; left out",
-                    m->tobjs[k].flags);
+        ue_result r = add_base_slot(m, mobj, (size_t)base, mat_index, pc, path, s, map);
+        if (r != UE_OK) return r;
+        if (map->baked_texture[mobj] >= 0) nbaked = hsd_baked_layers(m, mobj, base, baked);
+    }
+    n = 0;
+    for (int32_t k = mo->first_tobj; k >= 0 && (size_t)k < m->tobj_count && n < HSD_MAX_CHAIN;
+         k = m->tobjs[k].next, n++) {
+        if (!(mo->render_mode & (HSD_RENDER_TEX0 << n)) || k == base) continue;
+        bool is_baked = false;
+        for (size_t i = 0; i < nbaked; i++) is_baked = is_baked || baked[i] == k;
+        if (is_baked) continue;
+        char path[96];
+        snprintf(path, sizeof path, "dat/mobj[%zu]/tobj[%u]", mobj, n);
+        ue_result r = add_layer_slot(m, (size_t)k, mat_index, pc, path, s, map);
+        if (r != UE_OK) return r;
     }
     return UE_OK;
 }
@@ -460,8 +574,11 @@ static ue_result make_material(const ue_hsd_model *m, size_t mobj, bool two_side
     ue_result r = texture_chain(m, mobj, idx, &pc, s, map);
     if (r == UE_OK && ue_parse_failed(&pc)) r = pc.failure;
     mat = &s->materials[idx];
-    hsd_material_base_color(m, mobj, mo->has_material ? &mo->material : NULL,
-                            mat->slot_count ? map->base_tobj[mobj] : -1, mat->base_color);
+    hsd_material_base_color(m, mobj, mo->has_material ? &mo->material : NULL, map->base_tobj[mobj],
+                            mat->base_color);
+    if (r == UE_OK && map->baked_texture[mobj] >= 0 &&
+        ue_extras_set_number(&mat->extras, "hsd_baked_layers", map->baked_count[mobj]) != UE_OK)
+        r = UE_ERR_NOMEM;
     if (r == UE_OK) *out = idx;
     return r;
 }

@@ -16,6 +16,24 @@
 #define HSD_RENDER_ALPHA_SHIFT 13u     /* 0 COMPAT (as diffuse), 1 MAT, 2 VTX, 3 BOTH */
 #define HSD_RENDER_XLU 0x40000000u
 
+/* TObj flag fields (hsd-formats §2.5) and the colour / alpha ops of TObjMakeTExp. */
+#define HSD_TOBJ_COORD_MASK 0xFu        /* 0 UV, 1 REFLECTION, 2 HIGHLIGHT, 3 SHADOW, 4 TOON, … */
+#define HSD_TOBJ_LIGHTMAP_MASK 0x1F0u   /* 0x10 DIFFUSE, 0x20 SPECULAR, 0x40 AMBIENT, 0x80 EXT, … */
+#define HSD_TOBJ_LIGHTMAP_DIFFUSE 0x10u
+#define HSD_TOBJ_LIGHTMAP_SPECULAR 0x20u
+#define HSD_TOBJ_COLOR_OP(f) (((f) >> 16) & 0xFu)
+#define HSD_TOBJ_ALPHA_OP(f) (((f) >> 20) & 0xFu)
+#define HSD_TOBJ_BUMP 0x1000000u
+enum {
+    HSD_COLOR_OP_NONE, HSD_COLOR_OP_ALPHA_MASK, HSD_COLOR_OP_RGB_MASK, HSD_COLOR_OP_BLEND,
+    HSD_COLOR_OP_MODULATE, HSD_COLOR_OP_REPLACE, HSD_COLOR_OP_PASS, HSD_COLOR_OP_ADD, HSD_COLOR_OP_SUB
+};
+enum {
+    HSD_ALPHA_OP_NONE, HSD_ALPHA_OP_ALPHA_MASK, HSD_ALPHA_OP_BLEND, HSD_ALPHA_OP_MODULATE,
+    HSD_ALPHA_OP_REPLACE, HSD_ALPHA_OP_PASS, HSD_ALPHA_OP_ADD, HSD_ALPHA_OP_SUB
+};
+#define HSD_MAX_CHAIN 8u /* render-mode bits TEX0..TEX7 gate at most eight TObjs */
+
 /* Does the MObj's colour take the vertex colours (diffuse source VTX or BOTH)? The scene
  * converter keeps COLOR_0 only then: with MAT the game ignores them, and glTF would not. */
 bool hsd_material_uses_vertex_color(uint32_t render_mode);
@@ -41,6 +59,30 @@ bool hsd_uv_affine_to_khr(const double a[4], const double b[2], ue_uv_transform 
  * material and every animated frame (docs/hsd-materials.md). */
 void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_material *values,
                              int32_t base_tobj, float out[4]);
+
+/* ---- diffuse layers baked into the base colour (hsd_layers.c, docs/hsd-materials.md) ---- */
+
+/* Does TObj `layer` bake into the base colour texture of TObj `base`: a diffuse light map on UV
+ * coordinates, no bump and no TObjTevDesc, the base's UV set, a texture matrix that is the base's
+ * times whole repeat ratios, and wrap modes that tile alike. */
+bool hsd_layer_bakes(const ue_hsd_model *m, size_t base, size_t layer);
+/* The enabled TObjs after `base_tobj` in MObj `mobj`'s chain that bake into it, in chain order. */
+size_t hsd_baked_layers(const ue_hsd_model *m, size_t mobj, int32_t base_tobj,
+                        int32_t out[HSD_MAX_CHAIN]);
+/* Whether the bake carries the material's RGB (alpha) factor: a baked op that does not commute
+ * with a factor multiplied afterwards (BLEND, ADD, REPLACE … over a MODULATE base). The glTF
+ * factor is then 1 for those channels (hsd_material_base_color). */
+void hsd_bake_factor_use(const ue_hsd_model *m, size_t mobj, int32_t base_tobj, bool *rgb,
+                         bool *alpha);
+/* One TEV stage of a layer on [0, 1] values (TObjMakeTExp): `prev` the colour so far, `tex` /
+ * `tex_alpha` the layer's texel, `blending` the TObj's blend factor. */
+double hsd_tev_colour(uint32_t op, double prev, double tex, double tex_alpha, double blending);
+double hsd_tev_alpha(uint32_t op, double prev, double tex_alpha, double blending);
+/* The base texture of `base_tobj` with its baked layers (none: *rgba NULL, *baked 0), at the
+ * largest side any layer needs (at most 1024), nearest-texel sampling; charges *budget. A layer
+ * that fails to decode is reported through pc and not applied (tolerant). */
+ue_result hsd_bake_base(const ue_hsd_model *m, size_t mobj, int32_t base_tobj, ue_parse_ctx *pc,
+                        uint64_t *budget, uint8_t **rgba, uint32_t *w, uint32_t *h, size_t *baked);
 
 /* hsd_scene_material for a PObj with `pobj_flags` (UE_POBJ_*): a PObj that culls neither face
  * draws both, so it gets the material's double-sided variant (made on first use as well);

@@ -18,6 +18,8 @@ typedef struct hsd_material_map {
     int32_t *image_first_tobj;         /* one per model image */
     int32_t *next_tobj_same_image;     /* one per model tobj */
     int32_t *base_tobj;                /* one per model mobj: the TObj its base slot came from */
+    int32_t *baked_texture;            /* one per model mobj: its base with the layers baked in */
+    int32_t *baked_count;              /* one per model mobj: how many layers that texture holds */
     uint64_t rgba_budget;
 } hsd_material_map;
 

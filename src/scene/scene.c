@@ -24,7 +24,11 @@ static void free_primitive(ue_scene_primitive *p) {
 void ue_scene_free(ue_scene *s) {
     if (!s) return;
     for (size_t i = 0; i < s->node_count; i++) ue_extras_free(&s->nodes[i].extras);
-    for (size_t i = 0; i < s->material_count; i++) ue_extras_free(&s->materials[i].extras);
+    for (size_t i = 0; i < s->material_count; i++) {
+        ue_extras_free(&s->materials[i].extras);
+        for (size_t k = 0; k < s->materials[i].slot_count && k < UE_MAX_TEXTURE_SLOTS; k++)
+            ue_extras_free(&s->materials[i].slots[k].extras);
+    }
     for (size_t i = 0; i < s->mesh_count; i++) {
         for (size_t j = 0; j < s->meshes[i].primitive_count; j++)
             free_primitive(&s->meshes[i].primitives[j]);
@@ -279,7 +283,8 @@ ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_ta
 static bool extra_key_ok(const char *key) {
     size_t n = key ? strlen(key) : 0;
     return n > 0 && n < sizeof ((ue_extra *)0)->key && strcmp(key, "unearth_source") != 0 &&
-           strcmp(key, "unearth_clip") != 0 && strcmp(key, "fps") != 0;
+           strcmp(key, "unearth_clip") != 0 && strcmp(key, "fps") != 0 &&
+           strcmp(key, "unearth_textures") != 0;
 }
 
 /* The entry for `key`, appended (zeroed, key set) when absent; NULL when out of memory. */

@@ -56,7 +56,7 @@ static void validate_extras(vctx *v, const ue_extras *x, const char *base) {
         snprintf(path, sizeof path, "%s/extras[%zu]", base, i);
         bool key_ok = memchr(e->key, 0, sizeof e->key) && e->key[0] &&
                       strcmp(e->key, "unearth_source") != 0 && strcmp(e->key, "unearth_clip") != 0 &&
-                      strcmp(e->key, "fps") != 0;
+                      strcmp(e->key, "fps") != 0 && strcmp(e->key, "unearth_textures") != 0;
         if (!key_ok) {
             ue_scene_verr(v, "scene.extras.key", path, "empty, unterminated or reserved key");
             continue;
@@ -302,6 +302,7 @@ static void validate_slot(vctx *v, const ue_scene *s, const ue_texture_slot *sl,
     if (sl->uv_set >= UE_MAX_UV_SETS)
         ue_scene_verr(v, "scene.material.uv_set", path, "uv set %u out of range (%d sets)",
              (unsigned)sl->uv_set, UE_MAX_UV_SETS);
+    validate_extras(v, &sl->extras, path);
     const ue_uv_transform *t = &sl->transform;
     float f[6] = {sl->strength, t->offset[0], t->offset[1], t->rotation, t->scale[0], t->scale[1]};
     ue_scene_check_finite(v, path, "transform", f, 6);

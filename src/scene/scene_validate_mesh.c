@@ -162,7 +162,7 @@ void ue_scene_validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t p
         const ue_scene_material *m = &s->materials[p->material];
         for (size_t k = 0; k < m->slot_count && k < UE_MAX_TEXTURE_SLOTS; k++) {
             uint32_t set = m->slots[k].uv_set;
-            if (set < UE_MAX_UV_SETS && !p->uv[set]) {
+            if (!m->slots[k].generated && set < UE_MAX_UV_SETS && !p->uv[set]) {
                 ue_scene_verr(v, "scene.prim.uv", base,
                      "material %d slot %zu reads uv set %u, which the primitive lacks",
                      (int)p->material, k, (unsigned)set);

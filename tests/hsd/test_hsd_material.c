@@ -298,10 +298,14 @@ static void chain_gating_and_uv_set(void) {
     int32_t mat;
     ue_diag d = {0};
     REQUIRE(convert(&f, 0, UE_MODE_STRICT, &s, &map, &mat, &d) == UE_OK);
-    REQUIRE(s.materials[mat].slot_count == 1);
-    CHECK(s.materials[mat].slots[0].uv_set == 1);
-    CHECK(map.scene_texture[0] == -1 && map.scene_texture[1] == -1 && map.scene_texture[2] == 0);
-    CHECK(has_sev(&d, "hsd.tobj.unmapped", UE_SEV_INFO));
+    /* the REPLACE TObj on UV set 1 is the base (slot 0); the specular one, though earlier in
+     * the chain, is kept as a specular slot on its own UV set; the disabled TObj 0 is not drawn */
+    REQUIRE(s.materials[mat].slot_count == 2);
+    CHECK(s.materials[mat].slots[0].role == UE_TEX_BASE_COLOR && s.materials[mat].slots[0].uv_set == 1);
+    CHECK(s.materials[mat].slots[1].role == UE_TEX_SPECULAR && s.materials[mat].slots[1].uv_set == 0);
+    CHECK(!s.materials[mat].slots[1].generated);
+    CHECK(map.scene_texture[0] == -1 && map.scene_texture[1] == 1 && map.scene_texture[2] == 0);
+    CHECK(has_sev(&d, "hsd.tobj.layer", UE_SEV_INFO));
     CHECK_NEAR(s.materials[mat].base_color[0], 1.0, EPS); /* REPLACE: the texel alone */
     hsd_material_map_free(&map);
     ue_scene_free(&s);
