@@ -427,6 +427,8 @@ static ue_result job_write(job *j, const cli_opts *o, bool into_dir, const ue_sc
     bool has_companion = companion_of(j->out_path, j->kind, companion, sizeof companion);
     ue_result r = cli_output_conflict(j->out_path, has_companion ? companion : NULL, o->inputs,
                                       o->input_count, &j->diag);
+    if (r == UE_OK) /* an --anims bank is read as well: never written over */
+        r = cli_output_conflict(j->out_path, has_companion ? companion : NULL, o->anims, o->anims_count, &j->diag);
     if (r == UE_OK && !into_dir) r = make_parent_dirs(j->out_path, &j->diag);
     if (r != UE_OK) return r;
     ue_gltf_options go = {UE_GLTF_GLB, NULL, false, false, o->no_animation_pointer};
@@ -902,6 +904,10 @@ int cmd_convert(const cli_opts *o) {
     if (rc) return rc;
     if (o->recursive && o->wear)
         return cli_usage_error(o->verb, "--wear %s: the WEAR table of one model, and -r converts many", o->wear);
+    if (o->recursive && o->anims_count)
+        return cli_usage_error(o->verb, "--anims %s: the clips of one skeleton, and -r converts many", o->anims[0]);
+    if (o->anims_count > CLI_ANIMS_MAX)
+        return cli_usage_error(o->verb, "--anims given %zu times; at most %d", o->anims_count, CLI_ANIMS_MAX);
     if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
                                : o->fresh ? "--fresh" : "--resume");
