@@ -145,6 +145,7 @@ typedef struct ue_hsd_clip {
     uint32_t offset;               /* the tree root's data offset */
     float end_frame;               /* the largest end_frame of its AObjs */
     uint32_t first_target, target_count; /* into anim_targets */
+    bool figatree;                 /* a Melee FigaTree (§6.10) bound by joint index, named by its root */
 } ue_hsd_clip;
 
 /* What a model holds of animation (part of ue_hsd_model, read by ue_hsd_model_read). The TIMG /
@@ -165,6 +166,7 @@ typedef struct ue_hsd_anims {
     size_t image_count;
     int32_t *tluts;
     size_t tlut_count;
+    uint64_t attached_bytes;       /* bytes of the files FigaTree clips came from (convert --anims) */
 } ue_hsd_anims;
 
 #ifdef __cplusplus

@@ -13,7 +13,8 @@
 static const ue_container_ops *const formats[] = {
     &ue_nres_ops,
     &ue_rsli_ops,
-    &ue_fsys_ops, &ue_gclzss_ops, &ue_pkx_ops, /* PKX has no magic: probed last */
+    &ue_fsys_ops, &ue_gclzss_ops, &ue_pkx_ops, /* PKX has no magic: probed after the rest */
+    &ue_datbank_ops, /* a chain of DAT headers, no magic either: last */
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 
@@ -371,6 +372,24 @@ ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t
     ue_diag_add(d, UE_SEV_ERROR, "archive.entry.missing", UE_NO_OFFSET, a->display,
                 "no entry named \"%s\"%s%s", name, hint, kept ? "?" : "");
     return UE_ERR_INVALID;
+}
+
+ue_result ue_archive_read_address(const char *address, ue_mode mode, size_t cap, uint8_t **data,
+                                  size_t *size, ue_diag *d) {
+    const char *colon = strrchr(address, ':');
+    if (ue_path_exists(address) || !colon) return ue_file_read(address, cap, data, size, d);
+    char archive[4096];
+    if ((size_t)(colon - address) >= sizeof archive) return UE_ERR_USAGE;
+    snprintf(archive, sizeof archive, "%.*s", (int)(colon - address), address);
+    ue_archive *a;
+    ue_result r = ue_archive_open(archive, mode, &a, d);
+    if (r != UE_OK) return r;
+    size_t index;
+    r = ue_archive_find_reported(a, colon + 1, &index, d);
+    if (r == UE_OK) r = within_decode_cap(a, index, a->root_size, d) ? ue_archive_read(a, index, data, size, d)
+                                                        : UE_ERR_LIMIT;
+    ue_archive_close(a);
+    return r;
 }
 
 ue_result ue_archive_read(ue_archive *a, size_t i, uint8_t **data, size_t *size, ue_diag *d) {

@@ -79,6 +79,7 @@ extern const ue_container_ops ue_rsli_ops;
 extern const ue_container_ops ue_fsys_ops;
 extern const ue_container_ops ue_pkx_ops;
 extern const ue_container_ops ue_gclzss_ops; /* standalone GameCube "LZSS" files */
+extern const ue_container_ops ue_datbank_ops; /* DATs one after another (HSD animation banks) */
 
 /* ---- helpers shared by the formats' extract/pack --------------------------------------- */
 
@@ -202,6 +203,11 @@ ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_
  * up to three entries close to `name` (same letters in another case, the name without its
  * extension, or one or two typing slips): "did you mean ROBOT.msh?". */
 ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t *index, ue_diag *d);
+
+/* The bytes a companion option names (convert --wear, --anims): a file, or ENTRY of the archive
+ * (or chain) before the last ':' when no file has the whole name; at most `cap` bytes. */
+ue_result ue_archive_read_address(const char *address, ue_mode mode, size_t cap, uint8_t **data,
+                                  size_t *size, ue_diag *d);
 
 /* The whole outer input as a read-only view (see ue_source_view): what ue_archive_bytes would
  * return, without reading bytes no one looks at. Release with ue_archive_unview. */

@@ -29,6 +29,8 @@ typedef struct cli_opts {
     const char *fps;        /* --fps N as given, NULL if absent: the model formats' option "fps" */
     const char *data;       /* --data DIR, NULL if absent: MSH's option "data" (material libraries) */
     const char *wear;       /* --wear FILE|ARCHIVE:ENTRY, NULL if absent: MSH's option "wear" */
+    const char **anims;     /* each --anims FILE|ARCHIVE:ENTRY in order: HSD's option "anims" */
+    size_t anims_count;
     bool recursive;         /* -r: walk directories given as inputs */
     int jobs;               /* -j N: models converted in parallel */
     const char *format;     /* --format glb|gltf|obj for directory outputs */
@@ -249,6 +251,7 @@ typedef enum {
     OPT_RECURSIVE, OPT_LOD, OPT_GROUP, OPT_JOBS, OPT_FORMAT, OPT_FPS, OPT_MIPS, OPT_REPORT,
     OPT_FOLLOW_LINKS, OPT_DATA, OPT_NO_ANIMATION_POINTER,
     OPT_WEAR, /* convert, textures */
+    OPT_ANIMS, /* convert, repeatable */
     OPT_FRESH, OPT_RESUME, /* convert -r */
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */

@@ -427,6 +427,9 @@ static ue_result job_write(job *j, const cli_opts *o, bool into_dir, const ue_sc
     /* Checked before a folder is made for it; the PNGs are checked with the writes. */
     if (r == UE_OK) r = cli_output_conflict(j->out_path, p.side_path[0] ? p.side_path : NULL, o->inputs,
                                             o->input_count, &j->diag);
+    if (r == UE_OK) /* an --anims bank is read as well: never written over */
+        r = cli_output_conflict(j->out_path, p.side_path[0] ? p.side_path : NULL, o->anims, o->anims_count,
+                                &j->diag);
     if (r == UE_OK && !into_dir) r = make_parent_dirs(j->out_path, &j->diag);
     if (r == UE_OK) r = write_parts(j, o, &p, &j->diag);
     if (r == UE_ERR_IO) j->write_err = errno; /* the file writers leave it saying why (common/io.h) */
@@ -900,6 +903,10 @@ int cmd_convert(const cli_opts *o) {
     if (rc) return rc;
     if (o->recursive && o->wear)
         return cli_usage_error(o->verb, "--wear %s: the WEAR table of one model, and -r converts many", o->wear);
+    if (o->recursive && o->anims_count)
+        return cli_usage_error(o->verb, "--anims %s: the clips of one skeleton, and -r converts many", o->anims[0]);
+    if (o->anims_count > CLI_ANIMS_MAX)
+        return cli_usage_error(o->verb, "--anims given %zu times; at most %d", o->anims_count, CLI_ANIMS_MAX);
     if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
                                : o->fresh ? "--fresh" : "--resume");

@@ -11,10 +11,11 @@ void cli_format_opts_init(cli_format_opts *f, const cli_opts *o) {
     pthread_mutex_init(&f->lock, NULL);
     const struct {
         const char *key, *value;
-    } given[CLI_FORMAT_OPTS_MAX] = {{"lod", o->lod}, {"group", o->group}, {"fps", o->fps},
-                                    {"data", o->data}, {"wear", o->wear}};
-    for (size_t i = 0; i < CLI_FORMAT_OPTS_MAX; i++)
+    } given[] = {{"lod", o->lod}, {"group", o->group}, {"fps", o->fps}, {"data", o->data}, {"wear", o->wear}};
+    for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
         if (given[i].value) f->items[f->count++] = (ue_model_option){given[i].key, given[i].value};
+    for (size_t i = 0; i < o->anims_count && i < CLI_ANIMS_MAX; i++)
+        f->items[f->count++] = (ue_model_option){"anims", o->anims[i]};
 }
 
 void cli_format_opts_destroy(cli_format_opts *f) { pthread_mutex_destroy(&f->lock); }

@@ -8,7 +8,9 @@
 #include "cli/cli.h"
 #include "unearth/model_format.h"
 
-enum { CLI_FORMAT_OPTS_MAX = 5, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
+/* --anims may be given this many times (its items follow the single-valued options). */
+enum { CLI_ANIMS_MAX = 16 };
+enum { CLI_FORMAT_OPTS_MAX = 5 + CLI_ANIMS_MAX, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
 
 /* An option a format does not have, passed over for that many of its models (converted, failed
  * or, in a continued batch, kept: each was made without it). */

@@ -55,6 +55,10 @@ static const cli_option_def option_table[] = {
      "MSH option: the model's WEAR table (its materials), a file or\n"
      "ARCHIVE:ENTRY, for a model whose WEAR has another name (default: the\n"
      "same-stem .wea beside the model or in its archive; one model only)"},
+    {OPT_ANIMS, NULL, "--anims", 1, "BANK", NO_RANGE, NULL,
+     "HSD option: a bank of DATs or a DAT (a file or ARCHIVE:ENTRY) whose\n"
+     "FigaTree clips are added to the model, bound by joint index; repeatable\n"
+     "(up to 16; default: only the clips the model's own DAT holds)"},
     {OPT_NO_ANIMATION_POINTER, NULL, "--no-animation-pointer", 0, NULL, NO_RANGE, NULL,
      "glTF: leave out the KHR_animation_pointer channels (material colour,\n"
      "UV and visibility animation) for viewers without the extension; the\n"
@@ -146,7 +150,7 @@ static const cli_verb_def verb_table[] = {
      "unearth info demo/gamecube/demo_colo.fsys:demo_colo.pkx\n"},
     {"list", cmd_list, BIT(OPT_HELP) | BIT(OPT_JSON) | MODE_OPTS | TALK_OPTS, "ARCHIVE", 1, 1,
      NULL, NULL, "unearth list ARCHIVE [--json] [--strict|--tolerant] [-q|-v]",
-     "entries of an NRes / RsLi / FSYS / PKX container",
+     "entries of an NRes / RsLi / FSYS / PKX container or a DAT bank",
      "One line per entry: name, type, size, stored size, method, offset; nested containers are\n"
      "marked. ARCHIVE may be OUTER:ENTRY to list a container inside another.\n",
      "unearth list demo/parkan/objects.rlb\n"
@@ -202,14 +206,15 @@ static const cli_verb_def verb_table[] = {
      "unearth roundtrip demo/parkan/*.rlb demo/parkan/*.lib demo/gamecube/*\n"},
     {"convert", cmd_convert,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
-         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_WEAR) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
+         BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_WEAR) | BIT(OPT_ANIMS) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
          BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER) | BIT(OPT_FRESH) |
          BIT(OPT_RESUME),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin + PNGs) or .obj (+ .mtl + PNGs) file for one\n"
      "model, or a directory for several, one file each (required)",
      "unearth convert IN... -o OUT [--lod N] [--group G] [--fps N] [--data DIR]\n"
-     "                [--wear FILE] [--scale S] [--format F] [--no-animation-pointer]\n"
+     "                [--wear FILE] [--anims BANK]... [--scale S] [--format F]\n"
+     "                [--no-animation-pointer]\n"
      "                [-j N] [-f]\n"
      "                [--strict|--tolerant] [-q|-v]\n"
      "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links]\n"
@@ -238,7 +243,11 @@ static const cli_verb_def verb_table[] = {
      "A .glb keeps its textures inside; a .gltf writes each image as STEM.IMAGE.png beside it\n"
      "(robot.gltf -> robot.ROBOT_BODY_0.png), an .obj each PNG its .mtl names (named after the\n"
      "MTL), by the one rule of textures (docs/text.md#texture-files). An existing one refuses\n"
-     "the run without -f, and the files of one output appear together or not at all.\n",
+     "the run without -f, and the files of one output appear together or not at all.\n"
+     "An HSD model takes the FigaTree clips of each --anims BANK (Melee's Pl??AJ.dat, or any\n"
+     "DAT), joint k of the clip driving the model's joint k in depth-first order, one glTF\n"
+     "animation each, named from its root (..._ACTION_Wait1_figatree -> Wait1); clips of another\n"
+     "joint count are left out with a warning, and a BANK with none that fits is an error.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth convert units/robot.msh -o robot.glb --data /games/parkan\n"
      "unearth convert robot2.msh -o robot2.glb --wear demo/parkan/objects.rlb:ROBOT.wea\n"
@@ -246,7 +255,8 @@ static const cli_verb_def verb_table[] = {
      "unearth convert demo/parkan/objects.rlb:ROBOT.msh -o robot.obj\n"
      "unearth convert -r demo -o models/ -j 2 --format obj\n"
      "unearth convert -r game -o game_gltf -j 2 --report game.json\n"
-     "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"},
+     "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"
+     "unearth convert PlMrNr.dat --anims PlMrAJ.dat -o mario.glb\n"},
     {"textures", cmd_textures,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS) | BIT(OPT_WEAR), "IN", 1, 1, "DIR",
      "directory for the PNG files, created whole or not at all (required)",

@@ -164,6 +164,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_FPS: o->fps = values[0]; break;
     case OPT_DATA: o->data = values[0]; break;
     case OPT_WEAR: o->wear = values[0]; break;
+    case OPT_ANIMS: o->anims[o->anims_count++] = values[0]; break;
     case OPT_JOBS: o->jobs = (int)number; break;
     case OPT_FORMAT: o->format = values[0]; break;
     case OPT_MIPS: o->mips = true; break;
@@ -214,7 +215,7 @@ static int take_option(parse_state *ps, int argc, char **argv, int *i) {
                                spelled, opt->id == OPT_OUTPUT ? v->output : opt->metavar);
     for (int k = 0; !eq && k < n; k++) values[k] = argv[*i + 1 + k];
     if (!eq) *i += n;
-    if (n && !operation && (ps->seen >> opt->id & 1ul))
+    if (n && !operation && opt->id != OPT_ANIMS && (ps->seen >> opt->id & 1ul))
         return cli_usage_error(v->name, "%s given twice", spelled);
     ps->seen |= 1ul << opt->id;
     long number = 0;
@@ -288,7 +289,8 @@ static int check_complete(const parse_state *ps) {
 static int parse_verb_arguments(const cli_verb_def *v, int argc, char **argv, cli_opts *o) {
     o->inputs = calloc((size_t)argc, sizeof *o->inputs);
     o->ops = calloc((size_t)argc, sizeof *o->ops);
-    if (!o->inputs || !o->ops) {
+    o->anims = calloc((size_t)argc, sizeof *o->anims);
+    if (!o->inputs || !o->ops || !o->anims) {
         cli_error("out of memory");
         return EXIT_IO;
     }
@@ -340,6 +342,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const cli_verb_def **verb) {
 void cli_opts_free(cli_opts *o) {
     free(o->inputs);
     free(o->ops);
+    free(o->anims);
     o->inputs = NULL;
     o->ops = NULL;
+    o->anims = NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hsd/hsd_anim_eval.h"
+#include "hsd/hsd_figatree.h"
 
 #define MAX_SPAN 256u          /* keys one dropped run may cover: bounds the key reduction's work */
 #define KEY_TOLERANCE 1e-6     /* relative error a dropped key may have */
@@ -346,12 +347,18 @@ typedef struct clip_pair {
     uint32_t number;
 } clip_pair;
 
+/* Samples per byte of the files FigaTree clips came from: Melee's banks take 7 to 8 (joints, keys
+ * and targets times frames); 32 leaves four times that and still refuses a frame count far past
+ * what the file's key streams could fill. */
+#define FIGATREE_SAMPLES_PER_BYTE 32u
+
 /* Samples all clips of a model may take together: the sum over clips of frames × (joints + keys +
  * targets) stays within 2^21 plus 2 per byte of the DAT (memory: 40 bytes per joint and frame), so
  * an absurd end frame in a small file is refused instead of ground through, and so are many
  * array slots naming one tree (4 bytes each). A 100-joint creature may still play 5 minutes. */
 static uint64_t sample_budget(const ue_hsd_model *m) {
-    return ((uint64_t)1 << 21) + 2u * (uint64_t)(m->dat ? m->dat->size : 0);
+    return ((uint64_t)1 << 21) + 2u * (uint64_t)(m->dat ? m->dat->size : 0) +
+           FIGATREE_SAMPLES_PER_BYTE * m->anims.attached_bytes;
 }
 
 static uint64_t clip_cost(const ue_hsd_model *m, int32_t clip) {
@@ -391,7 +398,8 @@ static ue_result build_pair(hsd_scene_ctx *x, hsd_atlas *const *atlases, const c
     int32_t first = p->joint >= 0 ? p->joint : p->material;
     const ue_hsd_clip *c = &m->anims.clips[first];
     char name[64];
-    snprintf(name, sizeof name, "Animation_%u", (unsigned)p->number);
+    if (c->figatree) hsd_figatree_clip_name(c->root_name, name, sizeof name);
+    else snprintf(name, sizeof name, "Animation_%u", (unsigned)p->number);
     int32_t anim = ue_scene_add_animation(x->s, name);
     if (anim < 0) return UE_ERR_NOMEM;
     ue_scene_animation *an = &x->s->animations[anim];

@@ -8,6 +8,7 @@
 
 #include "common/bytes.h"
 #include "common/text.h"
+#include "hsd/hsd_figatree.h"
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_read_anim.h"
@@ -73,16 +74,23 @@ static void model_close(ue_dat *dat, ue_hsd_model *m) {
     ue_dat_free(dat);
 }
 
+/* The model with the FigaTree clips of its own DAT and of every "anims" option (convert --anims). */
 static ue_result hsd_to_scene(const uint8_t *data, size_t size, const char *name, ue_mode mode,
                               const ue_model_options *opts, ue_scene *s, ue_diag *d) {
-    (void)opts; /* no options */
     ue_dat dat;
     ue_hsd_model m;
+    hsd_figatree_files clips = {NULL, 0};
     ue_result r = model_open(data, size, mode, &dat, &m, d);
+    if (r == UE_OK) r = hsd_figatree_attach_all(&m, opts, mode, &clips, d);
     if (r == UE_OK) r = hsd_model_to_scene(&m, name, mode, s, d);
     model_close(&dat, &m);
+    hsd_figatree_files_free(&clips);
     return r;
 }
+
+static const ue_model_option_def hsd_options[] = {
+    {"anims", "a bank of DATs or a DAT (FILE or ARCHIVE:ENTRY) whose FigaTree clips join the model's; repeatable"},
+};
 
 /* ---- statistics ------------------------------------------------------------------------------ */
 
@@ -229,9 +237,11 @@ static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, json_t
             json_object_set_new(*stats, "roots", roots_json(&dat));
             json_object_set_new(*stats, "animations", hsd_anims_json(&m));
         }
+        if (stats) json_object_set_new(*stats, "figatree_clips", hsd_figatree_clips_json(&dat));
         if (text) {
             info_text(&dat, &m, text);
             hsd_anims_text(&m, text);
+            hsd_figatree_clips_text(&dat, text);
         }
     }
     model_close(&dat, &m);
@@ -368,9 +378,11 @@ static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, json_
         json_object_set_new(*stats, "data_size", json_integer(dat.data_size));
         json_object_set_new(*stats, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
         json_object_set_new(*stats, "roots", roots_json(&dat));
+        json_object_set_new(*stats, "figatree_clips", hsd_figatree_clips_json(&dat));
     }
     if (text) {
         dat_text(&dat, text);
+        hsd_figatree_clips_text(&dat, text);
         ue_buf_printf(text, "  no model root (scene_data or *_joint): nothing to convert\n");
     }
     ue_dat_free(&dat);
@@ -383,6 +395,7 @@ static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, u
     ue_result r = ue_dat_parse(data, size, mode, &dat, d);
     if (r != UE_OK) return r;
     r = hsd_roots_check(&dat, mode, false, d); /* every root's structures */
+    if (r == UE_OK) r = hsd_figatree_check(&dat, mode, d); /* every FigaTree clip read whole */
     char roots[120];
     root_list(&dat, roots, sizeof roots);
     snprintf(out->summary, sizeof out->summary, "no model root: roots %s", roots);
@@ -414,8 +427,8 @@ const ue_model_format ue_hsd_data_format = {
 const ue_model_format ue_hsd_model_format = {
     "hsd",
     "HAL SysDolphin .dat model",
-    NULL,
-    0,
+    hsd_options,
+    sizeof hsd_options / sizeof hsd_options[0],
     ue_hsd_probe,
     hsd_to_scene,
     hsd_info,

@@ -320,7 +320,7 @@ static void read_set_anims(hsd_anim_reader *ar, uint32_t s) {
         if (!arrays[k]) continue;
         char base[HSD_ANIM_PATH];
         snprintf(base, sizeof base, "dat/scene/model[%u]/%s", s, names[k]);
-        ue_hsd_clip proto = {s, 0, k == 1, NULL, 0, 0.0f, 0, 0};
+        ue_hsd_clip proto = {s, 0, k == 1, NULL, 0, 0.0f, 0, 0, false};
         read_array(ar, arrays[k], &proto, base);
     }
     if (shape && !hsd_stop(r)) {
@@ -368,7 +368,7 @@ static void read_standalone_roots(hsd_anim_reader *ar) {
                         "shape animation root \"%s\" of model %u kept raw, not read", root->name, set);
         if (kind != UE_HSD_ROOT_ANIMJOINT && kind != UE_HSD_ROOT_MATANIM_JOINT) continue;
         bool material = kind == UE_HSD_ROOT_MATANIM_JOINT;
-        ue_hsd_clip c = {set, counts[2 * set + material]++, material, root->name, 0, 0.0f, 0, 0};
+        ue_hsd_clip c = {set, counts[2 * set + material]++, material, root->name, 0, 0.0f, 0, 0, false};
         char path[HSD_ANIM_PATH];
         snprintf(path, sizeof path, "dat/root[%zu]", i);
         uint32_t off = root->data_offset, size = material ? 0x0Cu : 0x14u;

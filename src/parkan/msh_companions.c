@@ -268,28 +268,11 @@ bool ue_parkan_wear_read(ue_cache *c, const char *origin, const char *model_dir,
 
 /* ---- a WEAR table named by the user (convert --wear) ---------------------------------------- */
 
-/* The bytes at `address`: a file, or ENTRY of the archive (or chain) before the last ':'. */
-static ue_result read_address(const char *address, ue_mode mode, uint8_t **data, size_t *size, ue_diag *d) {
-    const char *colon = strrchr(address, ':');
-    if (ue_path_exists(address) || !colon) return ue_file_read(address, MAX_LIBRARY_BYTES, data, size, d);
-    char archive[KEY_CAP];
-    if ((size_t)(colon - address) >= sizeof archive) return UE_ERR_USAGE;
-    snprintf(archive, sizeof archive, "%.*s", (int)(colon - address), address);
-    ue_archive *a;
-    ue_result r = ue_archive_open(archive, mode, &a, d);
-    if (r != UE_OK) return r;
-    size_t index;
-    r = ue_archive_find_reported(a, colon + 1, &index, d);
-    if (r == UE_OK) r = ue_archive_read(a, index, data, size, d);
-    ue_archive_close(a);
-    return r;
-}
-
 ue_result ue_wear_load(const char *address, ue_mode mode, ue_wear *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
     uint8_t *data = NULL;
     size_t size = 0;
-    ue_result r = read_address(address, mode, &data, &size, d);
+    ue_result r = ue_archive_read_address(address, mode, MAX_LIBRARY_BYTES, &data, &size, d);
     if (r == UE_OK) r = ue_wear_parse(data, size, 0, mode, out, d);
     free(data);
     if (r == UE_OK && out->material_count == 0) {

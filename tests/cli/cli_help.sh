@@ -30,7 +30,7 @@ sample_values() {
     --replace-slot) echo 0 x.obj ;;   --material) echo 0 ;;   --report) echo "$T/probe.json" ;;
     --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
     --base) echo x.msh ;;   --into) echo x.rlb:x.msh ;;   --level) echo 9 ;;
-    --wear) echo x.wea ;;
+    --wear) echo x.wea ;;   --anims) echo x.dat ;;
     --textures-into) echo x.lib ;;   --textures-out) echo "$T/probe.lib" ;;   --textures-dir) echo "$T/probe" ;;
     *) echo "NO-SAMPLE" ;;
   esac
