@@ -422,7 +422,7 @@ static ue_result build_pair(hsd_scene_ctx *x, hsd_atlas *const *atlases, const c
 /* One set's clips from its arrays (`standalone` false) or from its standalone roots: the pairs in
  * index order, numbered from *next on (index N → number base + N). */
 static bool in_group(const ue_hsd_clip *c, uint32_t set, bool standalone) {
-    return c->set == set && (c->root_name != NULL) == standalone;
+    return c->set == set && !c->figatree && (c->root_name != NULL) == standalone;
 }
 
 static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t set, bool standalone,
@@ -461,6 +461,12 @@ ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
     /* Standalone `*_animjoint` / `*_matanim_joint` roots continue the numbering, set by set, paired
      * by their per-set index as a ModelSet's arrays are. */
     for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, true, &next);
+    /* FigaTree clips (the DAT's own and --anims banks') are one skeletal clip each, in source order. */
+    for (size_t c = 0; c < a->clip_count && r == UE_OK && !ue_parse_failed(&x->c); c++) {
+        if (!a->clips[c].figatree) continue;
+        clip_pair p = {(int32_t)c, -1, next++};
+        r = build_pair(x, atlases, &p);
+    }
     hsd_swaps_free(atlases, x->m->tobj_count);
     return r;
 }
