@@ -168,9 +168,31 @@ static void test_errors_stay(void) {
     done(&x);
 }
 
+/* Joints 0 and 1 share one DObj, and each has a MatAnim for it: the runtime's MObj keeps the
+ * last one bound (HSD_MObjAddAnim replaces it), and glTF allows one channel per property. */
+static void test_shared_dobj_animated_twice(void) {
+    static dat_image b;
+    rig_layout o;
+    const rig_shape sh = {4, 2, 10, 1, 0};
+    rig_build(&b, &sh, &o);
+    di_u32(&b, o.joint[1] + 0x10, ue_load_u32be(b.data + o.joint[0] + 0x10)); /* relocated field */
+    read_result x;
+    read_rig(&b, UE_MODE_STRICT, &x);
+    CHECK_EQ_U(x.scene, UE_OK);
+    CHECK_EQ_U(ue_scene_validate(&x.s, NULL), UE_OK);
+    REQUIRE(x.s.animation_count == 1);
+    size_t colour = 0;
+    for (size_t c = 0; c < x.s.animations[0].channel_count; c++)
+        colour += x.s.animations[0].channels[c].target == UE_TARGET_BASE_COLOR;
+    CHECK_EQ_U(colour, 1);
+    CHECK_EQ_U(count_code(&x.d, "hsd.anim.rebound"), 1);
+    done(&x);
+}
+
 int main(void) {
     RUN(test_rig_is_valid);
     RUN(test_ten_envelopes);
     RUN(test_errors_stay);
+    RUN(test_shared_dobj_animated_twice);
     return TEST_SUMMARY();
 }
