@@ -15,9 +15,13 @@ static void touch(const ue_dat *dat) {
     for (size_t i = 0; i < dat->reloc_count; i++) {
         bool present;
         uint32_t target;
-        /* A member of the relocation set is, by the parse's checks, a readable in-range pointer. */
-        if (!ue_dat_is_relocated(dat, dat->relocs[i]) ||
-            ue_dat_read_pointer(dat, dat->relocs[i], &present, &target) != UE_OK || !present)
+        /* A member of the relocation set is a readable word; it reads as a pointer exactly when
+         * its value lies inside the data block (the parse only notes one that does not). */
+        uint32_t word = 0;
+        if (!ue_dat_is_relocated(dat, dat->relocs[i]) || !ue_dat_read_u32(dat, dat->relocs[i], &word))
+            abort();
+        ue_result r = ue_dat_read_pointer(dat, dat->relocs[i], &present, &target);
+        if (word < dat->data_size ? r != UE_OK || !present || target != word : r != UE_ERR_INVALID)
             abort();
     }
     for (size_t i = 0; i < dat->root_count; i++) {

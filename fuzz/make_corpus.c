@@ -19,6 +19,7 @@
 #include "unearth/texm.h"
 #include "common/io.h"
 #include "../tests/hsd/dat_image.h" /* the tests' hand layout helper for DAT byte images */
+#include "../tests/hsd/rig_image.h" /* the strict-validation tests' structure-rich rig */
 #include "../tests/export/gltf_scenes.h" /* the exporter tests' fixture scenes */
 
 /* Seeds stay far below the -max_len scripts/fuzz.sh gives each target. */
@@ -378,6 +379,28 @@ static void dat_skinned_seed(void) {
     free(file);
 }
 
+/* Rigs of the kinds real fighter and prop models show (tests/hsd/rig_image.h): a joint chain,
+ * ENVELOPE PObjs with full (10) and over-long (12) envelope lists, MatAnim lists longer than
+ * the DObj lists, a relocated word nothing follows. */
+static void dat_rig_seeds(void) {
+    static const struct {
+        const char *name;
+        rig_shape shape;
+    } rigs[] = {
+        {"rig_ten_envelopes.dat", {40, 10, 10, 1, 0}},
+        {"rig_long_lists.dat", {28, 8, 12, 2, 1}},
+    };
+    static dat_image b;
+    for (size_t i = 0; i < sizeof rigs / sizeof rigs[0]; i++) {
+        rig_layout o;
+        rig_build(&b, &rigs[i].shape, &o);
+        size_t n = 0;
+        uint8_t *file = di_file(&b, &n);
+        write_seed("dat", rigs[i].name, file, n);
+        free(file);
+    }
+}
+
 /* A DAT laid out by hand from hsd-formats §1:
  * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
  * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
@@ -397,6 +420,7 @@ static void dat_seeds(void) {
     ue_buf_free(&b);
     dat_model_seed();
     dat_skinned_seed();
+    dat_rig_seeds();
     /* the sample creature, written by ue_hsd_model_write: every struct kind the reader knows */
     ue_buf c = {0};
     if (ue_sample_creature_dat(&c) == UE_OK) write_seed("dat", "creature.dat", c.data, c.size);

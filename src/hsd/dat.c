@@ -90,14 +90,23 @@ static bool reloc_entry_ok(ue_parse_ctx *c, const ue_dat *dat, size_t i, uint32_
                      dat->data_size);
         return false;
     }
-    uint32_t target = ue_load_u32be(dat->data + off);
-    if (target >= dat->data_size) {
-        ue_violation(c, "dat.reloc_target", UE_DAT_HEADER + (uint64_t)off, path,
-                     "pointer at data offset 0x%x holds 0x%x, outside the 0x%x-byte data block",
-                     off, target, dat->data_size);
-        return false;
-    }
     return true;
+}
+
+/* A relocated word holding a value past the data block: the loader adds the base to it
+ * unchecked (archive.c Locate), so it only matters to a structure that follows it, and the
+ * struct reader reports that pointer there. Here it is a note: the first few each, then a count. */
+#define RELOC_TARGET_NOTES 16u
+
+static void note_reloc_target(ue_parse_ctx *c, const ue_dat *dat, size_t i, uint32_t off,
+                              size_t *outside) {
+    uint32_t target = ue_load_u32be(dat->data + off);
+    if (target < dat->data_size || (*outside)++ >= RELOC_TARGET_NOTES) return;
+    char path[48];
+    snprintf(path, sizeof path, "dat/reloc[%zu]", i);
+    ue_diag_add(c->d, UE_SEV_INFO, "dat.reloc_target", UE_DAT_HEADER + (uint64_t)off, path,
+                "relocated word at data offset 0x%x holds 0x%x, outside the 0x%x-byte data "
+                "block (harmless unless a structure follows it)", off, target, dat->data_size);
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -128,11 +137,18 @@ static ue_result parse_relocs(ue_parse_ctx *c, ue_dat *dat) {
     dat->reloc_raw = malloc(count * sizeof *dat->reloc_raw);
     dat->relocs = malloc(count * sizeof *dat->relocs);
     if (!dat->reloc_raw || !dat->relocs) return UE_ERR_NOMEM;
+    size_t outside = 0;
     for (size_t i = 0; i < count; i++) {
         uint32_t off = ue_load_u32be(dat->bytes + dat->reloc_offset + 4 * i);
         dat->reloc_raw[i] = off;
-        if (reloc_entry_ok(c, dat, i, off)) dat->relocs[dat->reloc_count++] = off;
+        if (!reloc_entry_ok(c, dat, i, off)) continue;
+        dat->relocs[dat->reloc_count++] = off;
+        note_reloc_target(c, dat, i, off, &outside);
     }
+    if (outside > RELOC_TARGET_NOTES)
+        ue_diag_add(c->d, UE_SEV_INFO, "dat.reloc_target", UE_NO_OFFSET, "dat/reloc",
+                    "%zu more relocated words hold values outside the data block",
+                    outside - RELOC_TARGET_NOTES);
     sort_relocs(c, dat);
     return UE_OK;
 }

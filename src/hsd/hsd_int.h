@@ -8,7 +8,8 @@
 
 #define HSD_MAX_DEPTH 1024u     /* joint tree depth (the header's promise) */
 #define HSD_MAX_ATTRS 32u       /* vertex descriptors per PObj: GX has 26 attributes */
-#define HSD_MAX_ENVELOPES 10u   /* envelopes per PObj: 10 GX matrix slots (§2.6) */
+#define HSD_ENVELOPE_SLOTS 10u  /* envelopes a PObj draws with: GX PNMTX0..9 (§2.6) */
+#define HSD_MAX_ENVELOPES 256u  /* envelopes read per list: bounds the work of overlapping lists */
 #define HSD_MAX_WEIGHTS 64u     /* weights per envelope */
 #define HSD_MAX_NAME 1024u      /* bytes of a name before its NUL */
 

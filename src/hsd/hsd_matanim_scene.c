@@ -284,10 +284,39 @@ static ue_result texture_target(hsd_scene_ctx *x, hsd_atlas *const *atlases, siz
     return uv_channels(x, &j, anim, f, steps ? UE_INTERP_STEP : UE_INTERP_LINEAR);
 }
 
+static bool same_property(const ue_anim_channel *a, const ue_anim_channel *b) {
+    return a->target == b->target && a->node == b->node && a->material == b->material && a->slot == b->slot;
+}
+
+/* A DObj (or MObj) shared by several joints gets one MatAnim per joint; the runtime's
+ * HSD_MObjAddAnim (mobj.c) replaces the MObj's animation each time, so the last binding in
+ * tree order drives it. glTF wants one channel per property: earlier ones from this clip go. */
+static void keep_last_binding(hsd_scene_ctx *x, int32_t anim, size_t first, size_t clip) {
+    ue_scene_animation *an = &x->s->animations[anim];
+    size_t w = first, dropped = 0;
+    for (size_t c = first; c < an->channel_count; c++) {
+        bool later = false;
+        for (size_t k = c + 1; k < an->channel_count && !later; k++) later = same_property(&an->channels[c], &an->channels[k]);
+        if (later) {
+            free(an->channels[c].times);
+            free(an->channels[c].values);
+            dropped++;
+        } else {
+            an->channels[w++] = an->channels[c];
+        }
+    }
+    an->channel_count = w;
+    if (dropped)
+        ue_diag_add(x->c.d, UE_SEV_INFO, "hsd.anim.rebound", UE_NO_OFFSET, "dat",
+                    "clip %zu animates a shared material %zu more time(s); the last binding wins, as in "
+                    "the runtime", clip, dropped);
+}
+
 ue_result hsd_matanim_to_scene(hsd_scene_ctx *x, hsd_atlas *const *atlases, size_t clip, int32_t anim,
                               const hsd_frames *f) {
     const ue_hsd_model *m = x->m;
     const ue_hsd_clip *c = &m->anims.clips[clip];
+    size_t first = x->s->animations[anim].channel_count;
     ue_result r = UE_OK;
     for (uint32_t i = 0; i < c->target_count && r == UE_OK && !ue_parse_failed(&x->c); i++) {
         size_t target = (size_t)c->first_target + i;
@@ -296,6 +325,7 @@ ue_result hsd_matanim_to_scene(hsd_scene_ctx *x, hsd_atlas *const *atlases, size
         if (t->kind == UE_HSD_ANIM_MATERIAL) r = colour_target(x, target, anim, f);
         else if (t->kind == UE_HSD_ANIM_TEXTURE) r = texture_target(x, atlases, clip, target, anim, f);
     }
+    if (r == UE_OK) keep_last_binding(x, anim, first, clip);
     return r;
 }
 

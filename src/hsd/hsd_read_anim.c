@@ -171,9 +171,12 @@ static bool tree_node_ok(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint3
     }
     if (!hsd_map_put(r, k->map_kind, off, 0)) return false;
     if (joint < 0) {
-        ue_violation(&r->c, "hsd.anim.mismatch", hsd_anim_file_at(from), here,
-                     "%s at data offset 0x%x has no joint at its place in the JObj tree; it and "
-                     "the nodes below and after it are dropped", k->name, off);
+        /* The runtime walks the JObj tree and takes the animation node at the same place
+         * (jobj.c HSD_JObjAddAnimAll): a node past the tree is never read. */
+        ue_diag_add(r->c.d, UE_SEV_INFO, "hsd.anim.mismatch", hsd_anim_file_at(from), here,
+                    "%s at data offset 0x%x has no joint at its place in the JObj tree; the "
+                    "runtime ignores it and the nodes below and after it, and so does unearth",
+                    k->name, off);
         return false;
     }
     return true;

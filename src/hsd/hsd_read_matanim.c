@@ -202,8 +202,8 @@ static void read_texanims(hsd_anim_reader *ar, uint32_t field, int32_t joint, in
 /* ---- MatAnim lists (§6.1) -------------------------------------------------------------------- */
 
 /* Walks joint `joint`'s MatAnim chain in parallel with its DObj list: the k-th MatAnim drives
- * the k-th DObj's MObj; a MatAnim past the end of the DObj list is a mismatch (it and the rest
- * of the chain are dropped). */
+ * the k-th DObj's MObj; a MatAnim past the end of the DObj list is surplus (an info: it and the
+ * rest of the chain are left unread, as the runtime leaves them). */
 static void bind_matanims(hsd_anim_reader *ar, uint32_t field, int32_t joint, const char *base) {
     hsd_reader *r = ar->r;
     int32_t dobj = r->m->joints[joint].first_dobj;
@@ -221,9 +221,12 @@ static void bind_matanims(hsd_anim_reader *ar, uint32_t field, int32_t joint, co
         }
         if (!hsd_map_put(r, HSD_K_MATANIM, off, 0)) return;
         if (dobj < 0) {
-            ue_violation(&r->c, "hsd.anim.mismatch", hsd_anim_file_at(field), path,
-                         "MatAnim %zu at data offset 0x%x has no DObj %zu on joint %d; it and "
-                         "the rest of its list are dropped", k, off, k, (int)joint);
+            /* The runtime walks the DObj list and takes the MatAnim at the same place
+             * (dobj.c HSD_DObjAddAnimAll): surplus MatAnims are never read. */
+            ue_diag_add(r->c.d, UE_SEV_INFO, "hsd.anim.mismatch", hsd_anim_file_at(field), path,
+                        "MatAnim %zu at data offset 0x%x has no DObj %zu on joint %d; the "
+                        "runtime ignores it and the rest of its list, and so does unearth", k,
+                        off, k, (int)joint);
             return;
         }
         snprintf(sub, sizeof sub, "%s/aobj", path);

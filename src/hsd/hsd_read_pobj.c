@@ -118,17 +118,17 @@ static void read_weights(hsd_reader *r, uint32_t e, const char *path) {
         uint32_t at = e + 8 * w, joint = 0;
         char sub[224];
         snprintf(sub, sizeof sub, "%s/weight[%u]", path, w);
-        if (w == HSD_MAX_WEIGHTS) {
-            ue_violation(&r->c, "hsd.envelope.weights", file_at(at), sub,
-                         "envelope has more than %u weights", HSD_MAX_WEIGHTS);
-            return;
-        }
         if ((uint64_t)at + 8 > r->dat->data_size) {
             ue_violation(&r->c, "hsd.struct.truncated", file_at(at), sub,
                          "envelope entry runs past the data block");
             return;
         }
         if (!hsd_follow(r, at, 0x40, true, sub, &joint)) return; /* NULL ends the envelope */
+        if (w == HSD_MAX_WEIGHTS) {
+            ue_violation(&r->c, "hsd.envelope.weights", file_at(at), sub,
+                         "envelope has more than %u weights", HSD_MAX_WEIGHTS);
+            return;
+        }
         int32_t row = UE_HSD_NONE;
         float weight = hsd_f32(r, at + 4);
         if (!hsd_map_find(&r->map, HSD_K_JOINT, joint, &row) || row < 0) {
@@ -163,7 +163,20 @@ static void add_envelope(hsd_reader *r, uint32_t e, const char *path) {
     r->m->envelopes[row] = env;
 }
 
-/* ENVELOPE PObjs: +0x14 → E[0], E[1], …, NULL (at most HSD_MAX_ENVELOPES). */
+/* More than HSD_ENVELOPE_SLOTS envelopes: the runtime loads the whole list but fills only
+ * PNMTX0..9 from its head (pobj.c SetupEnvelopeModelMtx), so no vertex can reach the rest. */
+static void warn_unused_envelopes(hsd_reader *r, uint32_t list, uint32_t count, const char *path) {
+    if (count <= HSD_ENVELOPE_SLOTS) return;
+    char sub[200];
+    snprintf(sub, sizeof sub, "%s/env[%u]", path, HSD_ENVELOPE_SLOTS);
+    ue_diag_add(r->c.d, UE_SEV_WARNING, "hsd.envelope.count", file_at(list + 4 * HSD_ENVELOPE_SLOTS),
+                sub, "envelope list has %u entries; the runtime draws with the first %u (GX "
+                "PNMTX0-9), the other %u are never used", count, HSD_ENVELOPE_SLOTS,
+                count - HSD_ENVELOPE_SLOTS);
+}
+
+/* ENVELOPE PObjs: +0x14 → E[0], E[1], …, NULL. Every entry is kept (the writer emits them
+ * again); at most HSD_MAX_ENVELOPES are read, an unearth limit, not the runtime's. */
 static void read_envelopes(hsd_reader *r, int32_t p, uint32_t list, const char *path) {
     int32_t seen = 0;
     if (hsd_map_find(&r->map, HSD_K_ENVLIST, list, &seen)) {
@@ -176,17 +189,18 @@ static void read_envelopes(hsd_reader *r, int32_t p, uint32_t list, const char *
         char sub[200];
         snprintf(sub, sizeof sub, "%s/env[%u]", path, k);
         uint32_t e = 0;
+        if (!hsd_follow(r, list + 4 * k, 8, true, sub, &e)) break;
         if (k == HSD_MAX_ENVELOPES) {
-            ue_violation(&r->c, "hsd.envelope.count", file_at(list + 4 * k), sub,
-                         "envelope list has more than %u entries (GX has 10 matrix slots)",
+            ue_violation(&r->c, "hsd.envelope.limit", file_at(list + 4 * k), sub,
+                         "envelope list has more than %u entries (unearth reads no more)",
                          HSD_MAX_ENVELOPES);
             break;
         }
-        if (!hsd_follow(r, list + 4 * k, 8, true, sub, &e)) break;
         add_envelope(r, e, sub);
     }
     r->m->pobjs[p].env_first = first;
     r->m->pobjs[p].env_count = (uint32_t)r->m->envelope_count - first;
+    warn_unused_envelopes(r, list, r->m->pobjs[p].env_count, path);
     hsd_map_put(r, HSD_K_ENVLIST, list, p);
 }
 

@@ -138,11 +138,9 @@ static void envelope_slots(const ue_hsd_model *m, const hsd_pose *p, const ue_hs
         ue_violation(c, "hsd.skin.envelope", off + 0x14, path, "the envelope list is outside the model's table");
         return;
     }
-    if (count > HSD_SKIN_SLOTS) {
-        ue_violation(c, "hsd.skin.envelope", off + 0x14, path,
-                     "%zu envelopes; GX has %d matrix slots (the rest are not used)", count, HSD_SKIN_SLOTS);
-        count = HSD_SKIN_SLOTS;
-    }
+    /* The runtime fills PNMTX0..9 from the head of the list and never reads the rest (the
+     * reader warns with hsd.envelope.count); a vertex reaching past them is hsd.skin.pnmtx. */
+    if (count > HSD_SKIN_SLOTS) count = HSD_SKIN_SLOTS;
     double r[16];
     bool has_r = right_matrix(m, p, owner, r);
     for (size_t k = 0; k < count; k++) {

@@ -334,7 +334,8 @@ static void test_matanim_binding(void) {
 
 /* ---- mismatched trees ------------------------------------------------------------------------ */
 
-/* anims[1]: B0 ↔ J0, child B1 ↔ J1, child B3 ↔ J3, child B4: J3 has no child. */
+/* anims[1]: B0 ↔ J0, child B1 ↔ J1, child B3 ↔ J3, child B4: J3 has no child. The runtime
+ * walks the JObj tree (HSD_JObjAddAnimAll), so B4 is never read: an info, valid in both modes. */
 static void test_mismatch_joint(void) {
     static anim_image s;
     build(&s);
@@ -351,38 +352,41 @@ static void test_mismatch_joint(void) {
         REQUIRE(read_image(b, (ue_mode)mode, &x));
         const ue_diag_item *it =
             diag_find(&x.d, "hsd.anim.mismatch", "dat/scene/model[0]/anims[1]/joint[2]/child");
-        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)b3);
-        CHECK_EQ_U(x.r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
-        if (mode == UE_MODE_TOLERANT) {
-            REQUIRE(x.m.anims.clip_count == 3);
-            CHECK_EQ_U(x.m.anims.clips[0].target_count, 3); /* the intact clip, whole */
-            const ue_hsd_clip *c = &x.m.anims.clips[1];
-            CHECK(c->index == 1 && c->target_count == 3 && c->end_frame == 12.0f);
-            CHECK(target(&x.m, c, 2)->joint == 2 && target(&x.m, c, 2)->offset == b3);
-        }
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)b3 && it->severity == UE_SEV_INFO);
+        CHECK_EQ_U(x.r, UE_OK);
+        REQUIRE(x.m.anims.clip_count == 3);
+        CHECK_EQ_U(x.m.anims.clips[0].target_count, 3); /* the intact clip, whole */
+        const ue_hsd_clip *c = &x.m.anims.clips[1];
+        CHECK(c->index == 1 && c->target_count == 3 && c->end_frame == 12.0f);
+        CHECK(target(&x.m, c, 2)->joint == 2 && target(&x.m, c, 2)->offset == b3);
         done(&x);
     }
 }
 
-/* MJ0 (on J0, which has no DObj) gets a MatAnim: past the end of J0's DObj list. */
+/* MJ0 (on J0, which has no DObj) gets a MatAnim, and J2's list of two DObjs gets a third
+ * MatAnim whose AObj pointer leaves the data block. The runtime pairs MatAnims with DObjs
+ * (HSD_DObjAddAnimAll) and never reads a surplus one: infos, valid in both modes. */
 static void test_mismatch_matanim(void) {
     static anim_image s;
     build(&s);
     dat_image *b = &s.b;
-    uint32_t extra = di_alloc(b, 0x10, 4);
+    uint32_t extra = di_alloc(b, 0x10, 4), surplus = di_alloc(b, 0x10, 4);
     di_ptr(b, s.mj0 + 8, extra);
+    di_ptr(b, s.ma1, surplus);
+    di_u32(b, surplus + 4, 0x7FFFFFF0u); /* a broken AObj pointer nothing may follow */
     build_scene(&s, NULL, 0);
     for (int mode = 0; mode < 2; mode++) {
         read_result x;
         REQUIRE(read_image(b, (ue_mode)mode, &x));
         const ue_diag_item *it = diag_find(&x.d, "hsd.anim.mismatch",
                                            "dat/scene/model[0]/matanims[0]/joint[0]/matanim[0]");
-        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)s.mj0 + 8);
-        CHECK_EQ_U(x.r, mode == UE_MODE_STRICT ? UE_ERR_INVALID : UE_OK);
-        if (mode == UE_MODE_TOLERANT) {
-            REQUIRE(x.m.anims.clip_count == 2);
-            CHECK_EQ_U(x.m.anims.clips[1].target_count, 5); /* J2's MatAnims still bound */
-        }
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)s.mj0 + 8 && it->severity == UE_SEV_INFO);
+        it = diag_find(&x.d, "hsd.anim.mismatch", "dat/scene/model[0]/matanims[0]/joint[3]/matanim[2]");
+        CHECK(it && it->offset == UE_DAT_HEADER + (uint64_t)s.ma1 && it->severity == UE_SEV_INFO);
+        CHECK_EQ_U(ue_diag_count(&x.d, UE_SEV_ERROR), 0);
+        CHECK_EQ_U(x.r, UE_OK);
+        REQUIRE(x.m.anims.clip_count == 2);
+        CHECK_EQ_U(x.m.anims.clips[1].target_count, 5); /* J2's MatAnims still bound */
         done(&x);
     }
 }
