@@ -4,7 +4,8 @@
 # input is never overwritten, an archive's models and one entry's bytes (cat), then convert
 # several models at once and every model of the pack twice (the second run keeps every output),
 # the robot to OBJ, show the creature's animation clips, import a glTF back into an MSH and into
-# its archive, and write the textures as PNG. Each step checks what it shows and fails loudly.
+# its archive, paint a texture in a .gltf's PNG files and import it back into a Textures.lib
+# copy, scale the robot, and write the textures as PNG. Each step checks what it shows and fails loudly.
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -90,6 +91,18 @@ cmp "$PACK/parkan/robot.msh" "$WORK/robot_back.msh" && echo "convert → import 
 "$UE" import "$WORK/robot_edit.glb" -o "$WORK/objects_modded.rlb" -f \
   --base "$PACK/parkan/objects.rlb:ROBOT.msh" --into "$PACK/parkan/objects.rlb:ROBOT.msh"
 "$UE" validate --strict "$WORK/objects_modded.rlb"
+
+echo "== a texture painted over goes back into the game (a .gltf keeps its images as PNG files)"
+rm -rf "$WORK/loop"
+"$UE" convert "$PACK/parkan/robot.msh" -o "$WORK/loop/robot.gltf"   # + robot.bin, robot.ROBOT_ARM_0.png, ...
+ls "$WORK/loop"
+cp "$WORK/loop/robot.ROBOT_LEG_0.png" "$WORK/loop/robot.ROBOT_ARM_0.png"   # "paint" the arms like the legs
+"$UE" import "$WORK/loop/robot.gltf" -o "$WORK/loop/robot.msh" --base "$PACK/parkan/robot.msh" \
+  --textures-out "$WORK/loop/Textures.lib"   # ROBOT_ARM.0 re-encoded in its own format
+cmp "$PACK/parkan/robot.msh" "$WORK/loop/robot.msh" && echo "the model itself: byte-identical"
+"$UE" validate --strict "$WORK/loop/Textures.lib"
+"$UE" edit "$PACK/parkan/robot.msh" -o "$WORK/loop/robot_x2.msh" --scale 2   # twice the size, about the origin
+"$UE" validate --strict "$WORK/loop/robot_x2.msh"
 
 echo "== textures"
 "$UE" textures "$PACK/gamecube/creature.fsys" -o "$OUT/textures/creature" -f
