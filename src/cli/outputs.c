@@ -3,6 +3,7 @@
  * and an output of several files (.gltf + .bin + PNGs) written whole or not at all. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,21 +41,70 @@ static ue_result check_all(const cli_out_file *files, size_t count, bool force, 
     return r == UE_OK && taken ? UE_ERR_USAGE : r;
 }
 
+/* Up to this many files are staged together (one open descriptor each) and placed only once
+ * all of them are written; a larger output goes one file at a time. */
+#define STAGE_TOGETHER 256
+
+static ue_result stage(ue_file_sink *sink, const cli_out_file *f, bool force, ue_diag *d) {
+    ue_result r = ue_file_sink_begin(sink, f->path, force, d);
+    if (r != UE_OK) return r;
+    r = ue_sink_put(&sink->sink, f->data, f->size);
+    if (r == UE_OK) r = ue_file_sink_flush(sink);
+    if (r != UE_OK) {
+        int err = errno;
+        ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, f->path, "cannot write: %s", strerror(err));
+        ue_file_sink_abort(sink);
+        errno = err;
+    }
+    return r;
+}
+
+/* Every file written unplaced first, then all placed (in the given order: the main file last,
+ * so it never names a missing one): a failure while writing leaves every existing file as it
+ * was, -f or not. */
+static ue_result write_staged(const cli_out_file *files, size_t count, bool force, ue_diag *d) {
+    ue_file_sink *sinks = calloc(count ? count : 1, sizeof *sinks);
+    if (!sinks) return UE_ERR_NOMEM;
+    size_t staged = 0;
+    ue_result r = UE_OK;
+    for (; r == UE_OK && staged < count; staged++) r = stage(&sinks[staged], &files[staged], force, d);
+    if (r != UE_OK) staged--; /* the one that failed cleaned up after itself */
+    int err = errno;
+    for (size_t i = 0; i < staged; i++) {
+        if (r == UE_OK) r = ue_file_sink_commit(&sinks[i], d), err = errno;
+        else ue_file_sink_abort(&sinks[i]);
+    }
+    free(sinks);
+    errno = err; /* a caller tells a full disk from a failure of this one output (common/io.h) */
+    return r;
+}
+
+/* One file at a time (each whole or absent: an unnamed file linked into place); on a failure
+ * the files this run created are removed again, and the ones it replaced (-f) stay replaced. */
+static ue_result write_one_by_one(const cli_out_file *files, size_t count, bool force, ue_diag *d) {
+    bool *created = calloc(count ? count : 1, sizeof *created);
+    if (!created) return UE_ERR_NOMEM;
+    ue_result r = UE_OK;
+    size_t placed = 0;
+    for (; r == UE_OK && placed < count; placed++) {
+        created[placed] = !ue_path_exists(files[placed].path);
+        r = ue_file_write_atomic(files[placed].path, files[placed].data, files[placed].size, force, d);
+    }
+    if (r != UE_OK) {
+        int err = errno;
+        for (size_t i = 0; i + 1 < placed; i++)
+            if (created[i]) unlink(files[i].path);
+        errno = err;
+    }
+    free(created);
+    return r;
+}
+
 ue_result cli_write_outputs(const cli_out_file *files, size_t count, bool force, const char *const *inputs,
                             size_t input_count, ue_diag *d) {
     ue_result r = check_all(files, count, force, inputs, input_count, d);
-    /* One file at a time (each whole or absent: an unnamed file linked into place), so an output
-     * of a thousand images holds one descriptor, not a thousand. */
-    size_t placed = 0;
-    for (; r == UE_OK && placed < count; placed++)
-        r = ue_file_write_atomic(files[placed].path, files[placed].data, files[placed].size, force, d);
-    if (r != UE_OK && placed > 0) {
-        int err = errno;
-        /* the file that failed left nothing; those before it are this run's and go again */
-        for (size_t i = 0; i + 1 < placed; i++) unlink(files[i].path);
-        errno = err; /* a caller tells a full disk from a failure of this one output (common/io.h) */
-    }
-    return r;
+    if (r != UE_OK) return r;
+    return count <= STAGE_TOGETHER ? write_staged(files, count, force, d) : write_one_by_one(files, count, force, d);
 }
 
 int cli_check_output(const char *verb, const char *output, const char *const *inputs,

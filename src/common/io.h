@@ -22,6 +22,8 @@ typedef struct ue_file_sink {
  * failure of this one file. */
 ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, ue_diag *d);
 ue_result ue_file_sink_commit(ue_file_sink *f, ue_diag *d);
+/* Writes what is gathered so far to the (still unplaced) file, so that a full disk shows now. */
+ue_result ue_file_sink_flush(ue_file_sink *f);
 /* Writes what is gathered so far to the temp file, and opens what was written for reading
  * (named or unnamed: an unnamed file is reopened through /proc), so it can be checked before
  * the commit. Close `out` with ue_source_close. */

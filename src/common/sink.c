@@ -213,6 +213,8 @@ ue_result ue_file_sink_begin(ue_file_sink *f, const char *path, bool overwrite, 
     return UE_OK;
 }
 
+ue_result ue_file_sink_flush(ue_file_sink *f) { return f->fill ? sink_flush(f) : UE_OK; }
+
 ue_result ue_file_sink_read_back(ue_file_sink *f, ue_source *out, ue_diag *d) {
     ue_result r = f->fill ? sink_flush(f) : UE_OK;
     if (r != UE_OK) return r;

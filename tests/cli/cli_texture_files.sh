@@ -146,6 +146,12 @@ same "$(ls u)" "robot.ROBOT_LEG_0.png" "a refused .gltf left files"
 same "$(cat u/robot.ROBOT_LEG_0.png)" "mine" "the user's file"
 expect_rc 2 "$UE" convert "$R" -o u/robot.obj
 same "$(ls u)" "robot.ROBOT_LEG_0.png" "a refused .obj left files"
+# -f replaces files only when the whole output is written: a directory where the .gltf goes
+# refuses the run, and the user's PNG it would have replaced is still the user's
+mkdir f && echo mine >f/robot.ROBOT_LEG_0.png && mkdir f/robot.gltf
+expect_rc 2 "$UE" convert "$R" -o f/robot.gltf -f
+same "$(cat f/robot.ROBOT_LEG_0.png)" "mine" "the user's file after a refused -f run"
+same "$(ls f | tr '\n' ' ')" "robot.ROBOT_LEG_0.png robot.gltf " "a refused -f run left files"
 # a PNG that would be the input is refused, -f or not (the model is read as r.ROBOT_BODY_0.png)
 mkdir in && cp "$R" in/r.ROBOT_BODY_0.png && cp demo/parkan/robot.wea in/r.ROBOT_BODY_0.wea
 cp demo/parkan/Material.lib demo/parkan/Textures.lib in/
