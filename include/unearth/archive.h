@@ -102,6 +102,17 @@ UE_API ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
  * API). */
 UE_API ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data, size_t size,
                                 ue_buf *out, bool *added, ue_diag *d);
+/* One entry of ue_archive_put_many. */
+typedef struct ue_archive_put_entry {
+    const char *name; /* UTF-8 */
+    const void *data;
+    size_t size;
+} ue_archive_put_entry;
+/* ue_archive_put of several entries in one rebuild, in order (a later entry of the same name
+ * replaces an earlier one's bytes): the archive is parsed and written once, whatever `count`.
+ * *added counts the entries added rather than replaced. */
+UE_API ue_result ue_archive_put_many(const ue_archive *a, const ue_archive_put_entry *entries, size_t count,
+                                     ue_buf *out, size_t *added, ue_diag *d);
 /* Runs every check the format knows (decoding each entry, nested containers included). */
 UE_API ue_result ue_archive_validate(ue_archive *a, ue_diag *d);
 

@@ -73,7 +73,7 @@ UE_API ue_result ue_msh_texture_edits(const ue_msh *base, const ue_scene *s, con
 UE_API void ue_texture_edits_free(ue_texture_edits *e);
 
 /* Appends to `out` a copy of the texture archive at `library` with every edit's entry replaced
- * (ue_archive_put, one after the other): with no edits, the archive byte for byte. */
+ * (ue_archive_put_many: one rebuild): with no edits, the archive byte for byte. */
 UE_API ue_result ue_texture_edits_put(const ue_texture_edits *e, const char *library, ue_buf *out, ue_diag *d);
 
 /* The Texm texture archive the material chain of the model at `origin` reads (Textures.lib

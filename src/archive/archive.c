@@ -727,9 +727,9 @@ ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d) {
     return a->ops->reencode(a->state, out, d);
 }
 
-ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data, size_t size,
-                         ue_buf *out, bool *added, ue_diag *d) {
-    *added = false;
+ue_result ue_archive_put_many(const ue_archive *a, const ue_archive_put_entry *entries, size_t count,
+                              ue_buf *out, size_t *added, ue_diag *d) {
+    *added = 0;
     if (!a->ops->put) {
         ue_diag_add(d, UE_SEV_ERROR, "archive.put.unsupported", UE_NO_OFFSET, a->display,
                     "a %s cannot take an entry this way (NRes and RsLi can); extract it, change "
@@ -747,8 +747,17 @@ ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data
         return UE_ERR_INVALID;
     }
     size_t base = out->size;
-    ue_result r = a->ops->put(&a->src, name, data, size, out, added, d);
-    if (r != UE_OK) out->size = base;
+    ue_result r = a->ops->put(&a->src, entries, count, out, added, d);
+    if (r != UE_OK) out->size = base, *added = 0;
+    return r;
+}
+
+ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data, size_t size,
+                         ue_buf *out, bool *added, ue_diag *d) {
+    ue_archive_put_entry one = {name, data, size};
+    size_t count = 0;
+    ue_result r = ue_archive_put_many(a, &one, 1, out, &count, d);
+    *added = count > 0;
     return r;
 }
 

@@ -55,10 +55,11 @@ typedef struct ue_container_ops {
      * file instead of being held in memory). */
     ue_result (*pack_to)(const ue_jv *manifest, const char *dir, const ue_pack_options *opt,
                          ue_sink *out, ue_diag *d);
-    /* Optional (ue_archive_put): the container parsed again from `src` in strict mode, entry
-     * `name` (UTF-8) replaced where it is or added last, written to `out`. */
-    ue_result (*put)(const ue_source *src, const char *name, const uint8_t *data, size_t size,
-                     ue_buf *out, bool *added, ue_diag *d);
+    /* Optional (ue_archive_put_many): the container parsed again from `src` in strict mode,
+     * each entry (UTF-8 name) replaced where it is or added last, in order, written once to
+     * `out`; *added counts the added ones. */
+    ue_result (*put)(const ue_source *src, const ue_archive_put_entry *entries, size_t count,
+                     ue_buf *out, size_t *added, ue_diag *d);
     /* Serialises the parsed model again (lossless writer). */
     ue_result (*reencode)(void *state, ue_buf *out, ue_diag *d);
     /* Optional: after pack, the manifest's descriptive keys that only the packed archive can

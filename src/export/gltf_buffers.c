@@ -319,7 +319,9 @@ static void write_channel(exporter *e, size_t a, size_t c) {
 /* ---- images: one PNG per distinct pixel content ------------------------------------------- */
 
 /* A texture as the search for shared images sorts it: a .gltf's textures by the PNG file the
- * caller named (one image per file), the others by their pixels' hash and size. */
+ * caller named (one image per file), the others (no file: a NULL entry of image_uris, or a
+ * .glb) by their pixels' hash and size. Those with a file sort first, so the two kinds never
+ * meet in one run. */
 typedef struct image_key {
     uint64_t hash;
     uint32_t width, height;
@@ -329,8 +331,10 @@ typedef struct image_key {
 
 static int image_key_order(const void *pa, const void *pb) {
     const image_key *a = pa, *b = pb;
-    int c = a->uri && b->uri ? strcmp(a->uri, b->uri) : 0;
+    if (!a->uri != !b->uri) return a->uri ? -1 : 1;
+    int c = a->uri ? strcmp(a->uri, b->uri) : 0;
     if (c) return c;
+    if (a->uri) return (a->texture > b->texture) - (a->texture < b->texture); /* the first one heads it */
     if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
     if (a->width != b->width) return a->width < b->width ? -1 : 1;
     if (a->height != b->height) return a->height < b->height ? -1 : 1;
@@ -338,7 +342,7 @@ static int image_key_order(const void *pa, const void *pb) {
 }
 
 static bool same_image(const ue_scene *s, const image_key *a, const image_key *b) {
-    if (a->uri) return !strcmp(a->uri, b->uri);
+    if (a->uri || b->uri) return a->uri && b->uri && !strcmp(a->uri, b->uri);
     return a->hash == b->hash && a->width == b->width && a->height == b->height &&
            !memcmp(s->textures[a->texture].rgba, s->textures[b->texture].rgba, (size_t)a->width * a->height * 4u);
 }

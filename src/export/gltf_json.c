@@ -168,11 +168,12 @@ static bool animation_written(const exporter *e, size_t a) {
 }
 
 /* Percent-encodes everything outside RFC 3986 unreserved/sub-delims and '/', so a file name
- * with spaces or non-ASCII bytes is still a valid relative URI reference. */
-static void uri_encode(const char *in, char *out, size_t cap) {
+ * with spaces or non-ASCII bytes is still a valid relative URI reference. `out` holds
+ * 3 * strlen(in) + 1 bytes: every byte fits, however long the name. */
+static void uri_encode(const char *in, char *out) {
     static const char hex[] = "0123456789ABCDEF";
     size_t w = 0;
-    for (const unsigned char *p = (const unsigned char *)in; *p && w + 4 < cap; p++) {
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
         unsigned char c = *p;
         if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
             strchr("-._~!$&'()*+,;=@/", c)) {
@@ -184,6 +185,19 @@ static void uri_encode(const char *in, char *out, size_t cap) {
         }
     }
     out[w] = 0;
+}
+
+/* "uri": the file name percent-encoded whole (out of memory, the JSON is marked failed). */
+static void key_uri(ue_json *j, const char *file) {
+    size_t len = strlen(file);
+    char *uri = len < SIZE_MAX / 3 ? malloc(3 * len + 1) : NULL;
+    if (!uri) {
+        j->error = "out of memory";
+        return;
+    }
+    uri_encode(file, uri);
+    key_str(j, "uri", uri);
+    free(uri);
 }
 
 static const char *type_name(uint32_t ncomp) {
@@ -554,9 +568,7 @@ static void write_textures_and_images(exporter *e, ue_json *j) {
         key_name(j, s->textures[t].name);
         const char *file = image_uri(e, t);
         if (file) {
-            char uri[1024];
-            uri_encode(file, uri, sizeof uri);
-            key_str(j, "uri", uri);
+            key_uri(j, file);
         } else {
             key_int(j, "bufferView", e->image_view[t]);
         }
@@ -653,9 +665,7 @@ static void write_buffers(const exporter *e, ue_json *j) {
     key_array_begin(j, "buffers");
     ue_json_object_begin(j);
     if (e->o->format == UE_GLTF_SEPARATE) {
-        char uri[1024];
-        uri_encode(e->o->bin_uri ? e->o->bin_uri : "buffer.bin", uri, sizeof uri);
-        key_str(j, "uri", uri);
+        key_uri(j, e->o->bin_uri ? e->o->bin_uri : "buffer.bin");
     }
     key_int(j, "byteLength", (int64_t)e->bin.size);
     ue_json_object_end(j);

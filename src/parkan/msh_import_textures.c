@@ -449,21 +449,14 @@ void ue_texture_edits_free(ue_texture_edits *e) {
 ue_result ue_texture_edits_put(const ue_texture_edits *e, const char *library, ue_buf *out, ue_diag *d) {
     ue_archive *a = NULL;
     ue_result r = ue_archive_open(library, UE_MODE_STRICT, &a, d);
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    if (r == UE_OK && e->count == 0) r = ue_archive_bytes(a, &bytes, &size); /* nothing changed */
-    if (r == UE_OK && e->count == 0) ue_buf_put(out, bytes, size);
-    for (size_t i = 0; r == UE_OK && i < e->count; i++) {
-        ue_buf next = {0};
-        bool added = false;
-        r = ue_archive_put(a, e->items[i].name, e->items[i].texm, e->items[i].size, &next, &added, d);
-        ue_archive_close(a);
-        a = NULL;
-        if (r == UE_OK && i + 1 < e->count) r = ue_archive_open_memory(next.data, next.size, library, UE_MODE_STRICT, &a, d);
-        else if (r == UE_OK) ue_buf_put(out, next.data, next.size);
-        ue_buf_free(&next);
-    }
-    free(bytes);
+    ue_archive_put_entry *entries = r == UE_OK ? calloc(e->count ? e->count : 1, sizeof *entries) : NULL;
+    if (r == UE_OK && !entries) r = UE_ERR_NOMEM;
+    for (size_t i = 0; r == UE_OK && i < e->count; i++)
+        entries[i] = (ue_archive_put_entry){e->items[i].name, e->items[i].texm, e->items[i].size};
+    size_t added = 0;
+    /* One rebuild for every edit; with none, the archive byte for byte. */
+    if (r == UE_OK) r = ue_archive_put_many(a, entries, e->count, out, &added, d);
+    free(entries);
     ue_archive_close(a);
     return r == UE_OK && out->failed ? UE_ERR_NOMEM : r;
 }

@@ -1,5 +1,5 @@
-/* unearth — ue_archive_put for the Parkan containers: one entry of an NRes or RsLi archive
- * replaced where it is, or added last, in the layout the engine's own writer gives (spec §2.5). */
+/* unearth — ue_archive_put for the Parkan containers: entries of an NRes or RsLi archive
+ * replaced where they are, or added last, in one rebuild, in the layout the engine's own writer gives (spec §2.5). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,14 +118,17 @@ static ue_result nres_put_parsed(ue_nres *n, const char *name, const uint8_t *da
     return ue_nres_add(n, type, 0, 0, 0, name, data, size);
 }
 
-ue_result ue_parkan_nres_put(const ue_source *src, const char *name, const uint8_t *data, size_t size,
-                             ue_buf *out, bool *added, ue_diag *d) {
-    char stored[UE_NRES_NAME_SIZE];
-    ue_result r = stored_name(name, "nres", stored, UE_NRES_NAME_SIZE - 1, d);
-    if (r != UE_OK) return r;
+ue_result ue_parkan_nres_put(const ue_source *src, const ue_archive_put_entry *entries, size_t count,
+                             ue_buf *out, size_t *added, ue_diag *d) {
     ue_nres n;
-    r = ue_nres_parse(src, UE_MODE_STRICT, &n, d);
-    if (r == UE_OK) r = nres_put_parsed(&n, stored, data, size, added, d);
+    ue_result r = ue_nres_parse(src, UE_MODE_STRICT, &n, d);
+    for (size_t e = 0; r == UE_OK && e < count; e++) {
+        char stored[UE_NRES_NAME_SIZE];
+        bool one_added = false;
+        r = stored_name(entries[e].name, "nres", stored, UE_NRES_NAME_SIZE - 1, d);
+        if (r == UE_OK) r = nres_put_parsed(&n, stored, entries[e].data, entries[e].size, &one_added, d);
+        *added += one_added;
+    }
     if (r == UE_OK) r = ue_nres_write(&n, UE_NRES_LOSSLESS, out, d);
     ue_nres_free(&n);
     return r;
@@ -153,26 +156,27 @@ static ue_result rsli_check_unindexed(const ue_rsli *l, ue_diag *d) {
     return UE_OK;
 }
 
-ue_result ue_parkan_rsli_put(const ue_source *src, const char *name, const uint8_t *data, size_t size,
-                             ue_buf *out, bool *added, ue_diag *d) {
+/* One entry into the parsed library: replaced where it is, or added (upper case) last. */
+static ue_result rsli_put_parsed(ue_rsli *l, const ue_archive_put_entry *e, size_t *added, ue_diag *d) {
     char stored[UE_RSLI_NAME_SIZE + 1];
-    ue_result r = stored_name(name, "rsli", stored, UE_RSLI_NAME_SIZE, d);
-    if (r != UE_OK) return r;
-    ue_rsli l;
-    r = ue_rsli_parse(src, UE_MODE_STRICT, NULL, &l, d);
+    ue_result r = stored_name(e->name, "rsli", stored, UE_RSLI_NAME_SIZE, d);
     size_t i;
-    bool found = r == UE_OK && ue_rsli_find(&l, stored, &i);
-    bool unchanged = found && rsli_unchanged(&l, i, data, size);
-    if (r == UE_OK && !unchanged) r = rsli_check_unindexed(&l, d);
-    if (r == UE_OK && found && !unchanged) {
-        r = ue_rsli_replace(&l, i, data, size, d);
-    } else if (r == UE_OK && !found) {
-        /* The engine looks names up in upper case (rsFind), so that is how they are stored. */
-        for (char *c = stored; *c; c++)
-            if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
-        *added = true;
-        r = ue_rsli_add(&l, stored, UE_RSLI_STORED, data, size, d);
-    }
+    bool found = r == UE_OK && ue_rsli_find(l, stored, &i);
+    if (r != UE_OK || (found && rsli_unchanged(l, i, e->data, e->size))) return r;
+    if ((r = rsli_check_unindexed(l, d)) != UE_OK) return r;
+    if (found) return ue_rsli_replace(l, i, e->data, e->size, d);
+    /* The engine looks names up in upper case (rsFind), so that is how they are stored. */
+    for (char *c = stored; *c; c++)
+        if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
+    (*added)++;
+    return ue_rsli_add(l, stored, UE_RSLI_STORED, e->data, e->size, d);
+}
+
+ue_result ue_parkan_rsli_put(const ue_source *src, const ue_archive_put_entry *entries, size_t count,
+                             ue_buf *out, size_t *added, ue_diag *d) {
+    ue_rsli l;
+    ue_result r = ue_rsli_parse(src, UE_MODE_STRICT, NULL, &l, d);
+    for (size_t e = 0; r == UE_OK && e < count; e++) r = rsli_put_parsed(&l, &entries[e], added, d);
     if (r == UE_OK) r = ue_rsli_write(&l, out, d);
     ue_rsli_free(&l);
     return r;

@@ -519,6 +519,55 @@ static void gltf_separate_bin(void) {
     ue_scene_free(&s);
 }
 
+/* image_uris with NULL entries: those images stay inside the buffer, shared by equal pixels;
+ * the named ones are shared by file; the two kinds never meet (no crash on a mix). */
+static void gltf_image_uris_with_null_entries(void) {
+    ue_scene s;
+    gs_textured_cube(&s); /* texture 0: the 4 × 4 checker */
+    for (int k = 0; k < 3; k++) {
+        int32_t t = ue_scene_add_texture(&s, k == 1 ? "same file" : "inside", 2, 2);
+        memset(s.textures[t].rgba, 77, 16);
+    }
+    const char *uris[4] = {"a.png", NULL, "a.png", NULL};
+    ue_gltf_options o = {UE_GLTF_SEPARATE, NULL, false, false, .image_uris = uris};
+    ue_buf js = {0}, bin = {0};
+    REQUIRE(ue_gltf_export(&s, &o, &js, &bin, NULL) == UE_OK);
+    json_t *r = json_loadb((const char *)js.data, js.size, 0, NULL);
+    REQUIRE(r);
+    CHECK_EQ_U(json_array_size(json_object_get(r, "images")), 2);
+    CHECK_STR(json_string_value(json_object_get(at(r, "images", 0), "uri")), "a.png");
+    CHECK(json_object_get(at(r, "images", 1), "bufferView") != NULL);
+    long long source[4];
+    for (size_t t = 0; t < 4; t++) source[t] = geti(at(r, "textures", t), "source");
+    CHECK(source[0] == 0 && source[2] == 0 && source[1] == 1 && source[3] == 1);
+    json_decref(r);
+    ue_buf_free(&js);
+    ue_buf_free(&bin);
+    ue_scene_free(&s);
+}
+
+/* A URI is percent-encoded whole, however long: 600 two-byte letters are 7200 characters. */
+static void gltf_long_uri_whole(void) {
+    ue_scene s;
+    gs_textured_cube(&s);
+    char name[1300] = "";
+    for (int k = 0; k < 600; k++) strcat(name, "\xd0\xaf"); /* Я */
+    strcat(name, ".bin");
+    ue_gltf_options o = {UE_GLTF_SEPARATE, name, false, false};
+    ue_buf js = {0}, bin = {0};
+    REQUIRE(ue_gltf_export(&s, &o, &js, &bin, NULL) == UE_OK);
+    json_t *r = json_loadb((const char *)js.data, js.size, 0, NULL);
+    REQUIRE(r);
+    const char *uri = json_string_value(json_object_get(at(r, "buffers", 0), "uri"));
+    REQUIRE(uri);
+    CHECK_EQ_U(strlen(uri), 600 * 6 + 4);
+    CHECK(!strncmp(uri, "%D0%AF", 6) && !strcmp(uri + 600 * 6, ".bin"));
+    json_decref(r);
+    ue_buf_free(&js);
+    ue_buf_free(&bin);
+    ue_scene_free(&s);
+}
+
 static void glb_skinned_animation(void) {
     ue_scene s;
     gs_skinned(&s);
@@ -1080,6 +1129,8 @@ static void obj_skinned_rest_pose(void) {
 }
 
 int main(void) {
+    RUN(gltf_image_uris_with_null_entries);
+    RUN(gltf_long_uri_whole);
     RUN(json_escapes_and_numbers);
     RUN(json_refuses_misuse);
     RUN(json_pretty_and_locale);

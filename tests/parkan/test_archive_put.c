@@ -275,7 +275,46 @@ static void rsli_unindexed_bytes_refused(void) {
     ue_diag_free(&d);
 }
 
+/* Several entries in one rebuild: the same bytes as one put after the other (NRes and RsLi),
+ * the added ones counted; none gives the archive byte for byte. */
+static void put_many_is_puts_in_a_row(void) {
+    ue_buf nres = {0}, rsli = {0};
+    two_entry_nres(&nres);
+    ue_rsli l;
+    ue_rsli_init(&l);
+    REQUIRE(ue_rsli_add(&l, "ONE", UE_RSLI_STORED, "first", 5, NULL) == UE_OK);
+    REQUIRE(ue_rsli_write(&l, &rsli, NULL) == UE_OK);
+    ue_rsli_free(&l);
+    uint8_t texm[40] = {'T', 'e', 'x', 'm'};
+    const ue_buf *archives[2] = {&nres, &rsli};
+    const char *replaced[2] = {"b_first", "one"};
+    for (int k = 0; k < 2; k++) {
+        ue_buf step = {0}, in_a_row = {0}, many = {0}, none = {0};
+        bool added;
+        REQUIRE(put(archives[k], replaced[k], "54321", 5, &step, &added, NULL) == UE_OK);
+        REQUIRE(put(&step, "new.tex", texm, sizeof texm, &in_a_row, &added, NULL) == UE_OK);
+        ue_archive_put_entry entries[2] = {{replaced[k], "54321", 5}, {"new.tex", texm, sizeof texm}};
+        ue_archive *a = NULL;
+        size_t count = 9;
+        REQUIRE(ue_archive_open_memory(archives[k]->data, archives[k]->size, "t", UE_MODE_STRICT, &a, NULL) == UE_OK);
+        REQUIRE(ue_archive_put_many(a, entries, 2, &many, &count, NULL) == UE_OK);
+        CHECK_EQ_U(count, 1);
+        CHECK(many.size == in_a_row.size && !memcmp(many.data, in_a_row.data, many.size));
+        REQUIRE(ue_archive_put_many(a, entries, 0, &none, &count, NULL) == UE_OK);
+        CHECK_EQ_U(count, 0);
+        CHECK(none.size == archives[k]->size && !memcmp(none.data, archives[k]->data, none.size));
+        ue_archive_close(a);
+        ue_buf_free(&step);
+        ue_buf_free(&in_a_row);
+        ue_buf_free(&many);
+        ue_buf_free(&none);
+    }
+    ue_buf_free(&nres);
+    ue_buf_free(&rsli);
+}
+
 int main(void) {
+    RUN(put_many_is_puts_in_a_row);
     RUN(nres_add_goes_last_with_its_type);
     RUN(nres_replace_keeps_place);
     RUN(refusals);
