@@ -55,8 +55,16 @@ typedef struct ue_texture_edits {
 typedef struct ue_texture_edit_options {
     const char *origin;   /* the base model's path, FILE or ARCHIVE:ENTRY: its WEAR table and
                              Material.lib are found from there, as `convert` finds them */
-    const char *library;  /* the texture archive (NRes or RsLi) holding the original Texm entries */
+    const char *library;  /* the texture archive (NRes or RsLi) holding the original Texm entries;
+                             NULL: no texture is compared, only the untextured materials' colours */
+    const ue_scene *reference; /* the base from ue_msh_texture_reference, or NULL: made here from
+                                  `base` and `origin` */
 } ue_texture_edit_options;
+
+/* The base as `convert` exports it to compare edits with: every LOD, materials resolved from
+ * `origin` (NULL: not resolved), so also the clips of animated materials. `ref` is initialised
+ * here; ue_scene_free it. */
+UE_API ue_result ue_msh_texture_reference(const ue_msh *base, const char *origin, ue_scene *ref);
 
 /* Edit mode's textures: each scene texture is matched to the Texm it was exported from — by
  * its name (an exporter's ".001" suffix or dropped extension undone), else through the
@@ -66,7 +74,9 @@ typedef struct ue_texture_edit_options {
  * one is re-encoded in that format with the original's size, mip count (regenerated), flags
  * and Page rects (indexed: a new palette, median cut past 256 colours). An image of another
  * size, a changed phase atlas, materials sharing a texture with different factors are
- * UE_ERR_INVALID, named. An unmatched texture is a warning. `out` is initialised here; free
+ * UE_ERR_INVALID, named. An unmatched texture is a warning, and so is a changed factor of an
+ * untextured material (import.material.color: not written back). Linear in the scene's
+ * textures and materials (n log n for the library's names). `out` is initialised here; free
  * it with ue_texture_edits_free. */
 UE_API ue_result ue_msh_texture_edits(const ue_msh *base, const ue_scene *s, const ue_texture_edit_options *o,
                                       ue_texture_edits *out, ue_diag *d);

@@ -158,18 +158,27 @@ ue_result cli_check_archive_copy(const cli_opts *o, const char *output, const ue
  * copy's), then why nothing is written. */
 void cli_say_copy_refused(const char *verb, const char *output, ue_diag *copy);
 /* import's texture edits (src/cli/import_textures.c): --textures-into/-out/-dir checked before
- * any work; computed, and the archive copy validated, before anything is written; written
- * after the model. */
+ * any work; computed, the archive copy validated and the .tex files named (out_names) and
+ * checked, before anything is written; then written with the model as one output. Without a
+ * texture option, the same comparison only warns of what is not written back. */
 typedef struct cli_texture_work {
     char library[4096];        /* the texture archive the originals come from */
     ue_texture_edits edits;
     ue_buf archive;            /* --textures-out: the new archive */
+    char **tex_paths;          /* --textures-dir: per edit, DIR/NAME.tex */
     bool active;
 } cli_texture_work;
 int cli_import_textures_check(const cli_opts *o);
 int cli_import_textures_check_inputs(const cli_opts *o, const char *const *inputs, size_t count);
-int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, cli_texture_work *w);
-int cli_import_textures_write(const cli_opts *o, cli_texture_work *w);
+/* `ref`: the base from ue_msh_texture_reference; `gltf_files`: the files the glTF opened. */
+int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, const ue_scene *ref,
+                                const char *const *gltf_files, size_t gltf_file_count, cli_texture_work *w);
+/* The folders the texture files go into, made before anything is written. */
+int cli_import_textures_make_dirs(const cli_opts *o, const cli_texture_work *w);
+/* Appends the texture files to files[*count] (room for w->edits.count + 1 more). */
+void cli_import_textures_files(const cli_opts *o, const cli_texture_work *w, cli_out_file *files, size_t *count);
+/* What was written, after the write succeeded. */
+void cli_import_textures_tell(const cli_opts *o, const cli_texture_work *w);
 void cli_import_textures_free(cli_texture_work *w);
 
 /* --into ARCHIVE:ENTRY of import and edit (src/cli/into.c). Before any work: the output is
@@ -181,6 +190,10 @@ int cli_into_check(const char *verb, const cli_opts *o);
  * names it ("ARCHIVE:ROBOT.msh" for ":robot.msh" or ":#6"). Returns an exit code. */
 int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
                    char *written, size_t written_cap);
+/* The same copy, made and checked but not written: its bytes in *copy (the caller writes them
+ * with the rest of a multi-file output, cli_write_outputs). Returns an exit code. */
+int cli_into_build(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
+                   char *written, size_t written_cap, ue_buf *copy);
 /* Makes the directories `path` will live in, as convert, extract and pack do for theirs; called
  * once the bytes are ready, so a refused run leaves no empty folder behind. */
 ue_result cli_make_parent_dirs(const char *path, ue_diag *d);

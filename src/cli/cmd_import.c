@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive/container.h"
 #include "cli/cli.h"
 #include "unearth/gltf_read.h"
 #include "unearth/model.h"
@@ -88,27 +89,21 @@ static bool carries_clip(const ue_scene *s, const char *name) {
 
 /* The clips convert writes beside the model's own that the glTF lost (Blender 3.4 drops
  * KHR_animation_pointer clips such as a material's phase clip): import leaves the materials as
- * they are, so the base's clip stays; a note (import.anim.kept) says so. */
-static void note_lost_clips(const ue_model_found *base, ue_mode mode, const ue_scene *s, ue_diag *d) {
-    ue_model_option origin = {"origin", base->name};
-    ue_model_options opts = {&origin, 1, NULL};
-    ue_scene exported;
-    ue_scene_init(&exported);
-    ue_diag scratch = {0};
-    if (ue_model_to_scene(base, "model", mode, &opts, &exported, &scratch) == UE_OK)
-        for (size_t a = 0; a < exported.animation_count; a++) {
-            const char *name = exported.animations[a].name;
-            if (!moves_a_node(&exported.animations[a]) && !carries_clip(s, name))
-                ue_diag_add(d, UE_SEV_INFO, "import.anim.kept", UE_NO_OFFSET, "/animations",
-                            "the glTF has no clip '%s' (the base model's material animation): the material keeps "
-                            "it, import leaves materials as they are", name);
-        }
-    ue_diag_free(&scratch);
-    ue_scene_free(&exported);
+ * they are, so the base's clip stays; a note (import.anim.kept) says so. `ref` is the base as
+ * convert exports it (ue_msh_texture_reference), made once for this and the texture edits. */
+static void note_lost_clips(const ue_scene *ref, const ue_scene *s, ue_diag *d) {
+    for (size_t a = 0; a < ref->animation_count; a++) {
+        const char *name = ref->animations[a].name;
+        if (!moves_a_node(&ref->animations[a]) && !carries_clip(s, name))
+            ue_diag_add(d, UE_SEV_INFO, "import.anim.kept", UE_NO_OFFSET, "/animations",
+                        "the glTF has no clip '%s' (the base model's material animation): the material keeps "
+                        "it, import leaves materials as they are", name);
+    }
 }
 
-/* The one model at --base (a file or ARCHIVE:ENTRY), which must be a Parkan MSH. */
-static int load_base(const cli_opts *o, const ue_scene *s, ue_msh *m, ue_diag *d) {
+/* The one model at --base (a file or ARCHIVE:ENTRY), which must be a Parkan MSH; `ref` its
+ * export with materials resolved. */
+static int load_base(const cli_opts *o, const ue_scene *s, ue_msh *m, ue_scene *ref, ue_diag *d) {
     ue_model_found *found = NULL;
     size_t count = 0;
     ue_result r = ue_model_collect(o->base, o->mode, &found, &count, d);
@@ -119,9 +114,9 @@ static int load_base(const cli_opts *o, const ue_scene *s, ue_msh *m, ue_diag *d
     } else if (r == UE_OK && found[0].format != &ue_msh_model_format) {
         cli_error("import: --base %s is a %s; import writes Parkan MSH models", o->base, found[0].format->description);
         rc = EXIT_USAGE;
-    } else if (r == UE_OK) {
-        r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d);
-        if (r == UE_OK) note_lost_clips(&found[0], o->mode, s, d);
+    } else if (r == UE_OK && (r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d)) == UE_OK) {
+        if ((r = ue_msh_texture_reference(m, found[0].name, ref)) == UE_OK) note_lost_clips(ref, s, d);
+        else ue_msh_free(m);
     }
     ue_model_found_free(found, count);
     if (rc) return rc;
@@ -141,7 +136,7 @@ static void changed_tables(const ue_msh *m, char *out, size_t cap) {
 
 /* The model's bytes: an edit of --base or a new model, checked as `validate --strict` would. */
 static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *changed, size_t cap,
-                       ue_diag *d) {
+                       ue_scene *ref, ue_diag *d) {
     ue_msh m;
     ue_msh_import_options io = {fps_option(o), o->inputs[0]};
     /* A clip converted with --fps N records N: frames come back where they were. */
@@ -149,7 +144,7 @@ static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *
         io.fps = s->animations[0].fps;
     ue_result r;
     if (o->base) {
-        int rc = load_base(o, s, &m, d);
+        int rc = load_base(o, s, &m, ref, d);
         if (rc) return rc;
         r = ue_msh_apply_scene(&m, s, &io, d);
     } else {
@@ -166,15 +161,53 @@ static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *
 /* ---- the verb ------------------------------------------------------------------------------ */
 
 /* Reads the glTF; the output may be none of the files it opened (its .bin, its images) nor
- * inside one, -f or not: refused before anything is written. */
-static int read_gltf(const cli_opts *o, ue_scene *s, ue_diag *d) {
-    ue_gltf_files opened = {0};
-    ue_result r = ue_gltf_read_file_listed(o->inputs[0], o->mode, s, &opened, d);
+ * inside one, -f or not: refused before anything is written. `opened` lists them. */
+static int read_gltf(const cli_opts *o, ue_scene *s, ue_gltf_files *opened, ue_diag *d) {
+    ue_result r = ue_gltf_read_file_listed(o->inputs[0], o->mode, s, opened, d);
     int rc = r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
-    if (!rc && opened.count)
-        rc = cli_check_output("import", o->output, (const char *const *)opened.paths, opened.count);
-    if (!rc) rc = cli_import_textures_check_inputs(o, (const char *const *)opened.paths, opened.count);
-    ue_gltf_files_free(&opened);
+    if (!rc && opened->count)
+        rc = cli_check_output("import", o->output, (const char *const *)opened->paths, opened->count);
+    if (!rc) rc = cli_import_textures_check_inputs(o, (const char *const *)opened->paths, opened->count);
+    return rc;
+}
+
+/* The inputs no output may be: IN, --base, the texture archive, the --into archive (`into`
+ * holds its path) and the glTF's own files. `list` has room for opened->count + 4. */
+static size_t every_input(const cli_opts *o, const cli_texture_work *t, const ue_gltf_files *opened,
+                          char into[4096], const char **list) {
+    size_t n = 0;
+    const char *entry;
+    list[n++] = o->inputs[0];
+    if (o->base) list[n++] = o->base;
+    if (t->active) list[n++] = t->library;
+    if (o->into && ue_archive_split_address(o->into, into, 4096, &entry) == UE_OK) list[n++] = into;
+    for (size_t i = 0; i < opened->count; i++) list[n++] = opened->paths[i];
+    return n;
+}
+
+/* Everything import writes, as one output (cli_write_outputs: all of it or nothing): the
+ * texture files, then the model or the --into archive copy; the folders made first. */
+static int write_all(const cli_opts *o, const ue_buf *main_file, const cli_texture_work *t,
+                     const ue_gltf_files *opened) {
+    int rc = cli_import_textures_make_dirs(o, t);
+    if (rc) return rc;
+    ue_diag d = {0};
+    ue_result r = cli_make_parent_dirs(o->output, &d);
+    cli_out_file *files = malloc((t->edits.count + 2) * sizeof *files);
+    const char **inputs = malloc((opened->count + 4) * sizeof *inputs);
+    if (r == UE_OK && (!files || !inputs)) r = UE_ERR_NOMEM;
+    if (r == UE_OK) {
+        char into[4096];
+        size_t input_count = every_input(o, t, opened, into, inputs), count = 0;
+        cli_import_textures_files(o, t, files, &count);
+        files[count++] = (cli_out_file){o->output, main_file->data, main_file->size};
+        r = cli_write_outputs(files, count, o->force, inputs, input_count, &d);
+    }
+    free(files);
+    free(inputs);
+    rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
+    if (rc) cli_error("import: nothing written");
+    ue_diag_free(&d);
     return rc;
 }
 
@@ -184,26 +217,24 @@ int cmd_import(const cli_opts *o) {
     if (rc) return rc;
     const char *in = o->inputs[0];
     ue_diag d = {0};
-    ue_scene s;
+    ue_scene s, ref;
     ue_scene_init(&s);
-    rc = read_gltf(o, &s, &d);
-    ue_result r;
-    ue_buf model = {0};
+    ue_scene_init(&ref);
+    ue_gltf_files opened = {0};
+    rc = read_gltf(o, &s, &opened, &d);
+    ue_buf model = {0}, copy = {0};
     char changed[160] = "";
     bool added = false;
-    if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &d);
+    if (!rc) rc = build_model(o, &s, &model, changed, sizeof changed, &ref, &d);
     if (!rc && d.count) cli_print_diags_as(in, &d, 50); /* the glTF's warnings, once, under its name */
     ue_diag_free(&d);
     cli_texture_work textures;
-    if (!rc) rc = cli_import_textures_prepare(o, &s, &textures); /* all checked before anything is written */
-    else memset(&textures, 0, sizeof textures);
+    memset(&textures, 0, sizeof textures);
+    /* Everything made and checked before anything is written, then written as one output. */
+    if (!rc) rc = cli_import_textures_prepare(o, &s, &ref, (const char *const *)opened.paths, opened.count, &textures);
     char written[4400] = "";
-    if (!rc && o->into) rc = cli_into_write("import", o, &model, &added, written, sizeof written);
-    else if (!rc) {
-        r = cli_make_parent_dirs(o->output, &d);
-        if (r == UE_OK) r = ue_file_write_atomic(o->output, model.data, model.size, o->force, &d);
-        rc = r == UE_OK ? 0 : fail_with(o->output, &d, r);
-    }
+    if (!rc && o->into) rc = cli_into_build("import", o, &model, &added, written, sizeof written, &copy);
+    if (!rc) rc = write_all(o, o->into ? &copy : &model, &textures, &opened);
     /* What was written is no error: -q leaves it out, as it leaves out warnings. */
     bool tell = !rc && cli_shows(UE_SEV_WARNING);
     if (tell && o->into)
@@ -211,15 +242,13 @@ int cmd_import(const cli_opts *o) {
     else if (tell)
         fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, model.size);
     if (tell && o->base) fprintf(stderr, "changed: %s\n", changed[0] ? changed : "nothing (byte-identical to the base)");
-    bool model_written = !rc;
-    if (!rc) rc = cli_import_textures_write(o, &textures);
-    cli_import_textures_free(&textures);
+    if (!rc) cli_import_textures_tell(o, &textures);
     if (tell) cli_note_materials(o, o->base, written);
-    /* The textures are written last: when they fail, the model is there already. */
-    if (rc && model_written) cli_error("import: %s was written, the textures were not", o->output);
-    else if (rc) cli_error("import: nothing written");
+    cli_import_textures_free(&textures);
+    ue_gltf_files_free(&opened);
     ue_buf_free(&model);
+    ue_buf_free(&copy);
     ue_scene_free(&s);
-    ue_diag_free(&d);
+    ue_scene_free(&ref);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* unearth CLI — import's texture edits (--textures-into, --textures-out, --textures-dir): images
  * the glTF changed go back as Texm, into a validated copy of the texture archive or as .tex files. */
+#define _DEFAULT_SOURCE /* strdup */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,8 @@
 
 #include "archive/container.h"
 #include "cli/cli.h"
+#include "cli/out_names.h"
+#include "common/text.h"
 #include "common/io.h"
 #include "unearth/msh.h"
 #include "unearth/texm.h"
@@ -99,40 +102,42 @@ int cli_import_textures_check_inputs(const cli_opts *o, const char *const *input
 
 /* ---- the work ----------------------------------------------------------------------------------- */
 
-/* The base model parsed (build_model read it already, so this only fails on memory). */
-static ue_result load_base(const cli_opts *o, ue_msh *m, ue_diag *d) {
-    ue_model_found found;
-    ue_result r = ue_model_load(o->base, o->mode, &found, d);
-    if (r == UE_OK && found.format != &ue_msh_model_format) r = UE_ERR_USAGE;
-    if (r == UE_OK) r = ue_msh_parse(found.data, found.size, o->mode, m, d);
-    free(found.data);
-    return r;
+/* The stem of ENTRY's .tex file: one safe file-name component (ue_file_name_component), a
+ * leading dot made '_' (no hidden file), "texture" when nothing is left. */
+static void tex_stem(const char *entry, char *out, size_t cap) {
+    if (!ue_file_name_component(entry, out, cap)) snprintf(out, cap, "texture");
+    if (out[0] == '.') out[0] = '_';
 }
 
-/* DIR/ENTRY.tex, the entry's name with path separators, controls and a leading dot made '_'. */
-static void tex_path(const char *dir, const char *entry, char *out, size_t cap) {
-    char name[256];
-    size_t n = 0;
-    for (const char *c = entry; *c && n + 1 < sizeof name; c++, n++) {
-        unsigned char u = (unsigned char)*c;
-        name[n] = u < 0x20 || u == 0x7f || u == '/' || u == '\\' || u == ':' || (n == 0 && u == '.') ? '_' : *c;
-    }
-    name[n] = 0;
-    snprintf(out, cap, "%s/%s.tex", dir, name);
-}
-
-/* Every .tex file may be written: none is an input, none exists without -f. */
-static int check_tex_files(const cli_opts *o, const cli_texture_work *w) {
-    char into[PATH_CAP], path[PATH_CAP];
+/* DIR/NAME.tex for every edit, named by the one rule of outputs (out_names: names that meet,
+ * also by letter case, take "~2", ...), each checked: no input (the glTF's own files too),
+ * none existing without -f. */
+static int name_tex_files(const cli_opts *o, cli_texture_work *w, const char *const *gltf_files, size_t gltf_count) {
+    char into[PATH_CAP];
     const char *inputs[6];
     size_t n = known_inputs(o, w->library, into, inputs);
-    for (size_t i = 0; i < w->edits.count; i++) {
-        tex_path(o->textures_dir, w->edits.items[i].name, path, sizeof path);
-        int rc = cli_check_output("import", path, inputs, n);
-        if (!rc) rc = cli_refuse_existing("import", path, o->force);
-        if (rc) return rc;
+    out_names names;
+    if (!(w->tex_paths = calloc(w->edits.count ? w->edits.count : 1, sizeof *w->tex_paths)) ||
+        out_names_init(&names) != UE_OK) {
+        cli_error("import: out of memory");
+        return EXIT_IO;
     }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; !rc && i < w->edits.count; i++) {
+        char stem[256], path[PATH_CAP], none[8];
+        tex_stem(w->edits.items[i].name, stem, sizeof stem);
+        if (out_names_place_file(&names, o->textures_dir, stem, "tex", path, sizeof path, none, sizeof none) != UE_OK ||
+            !(w->tex_paths[i] = strdup(path))) {
+            cli_error("import: --textures-dir %s: no room for the name of texture %s", o->textures_dir,
+                      w->edits.items[i].name);
+            rc = EXIT_USAGE;
+        }
+        if (!rc) rc = cli_check_output("import", path, inputs, n);
+        if (!rc && gltf_count) rc = cli_check_output("import", path, gltf_files, gltf_count);
+        if (!rc) rc = cli_refuse_existing("import", path, o->force);
+    }
+    out_names_free(&names);
+    return rc;
 }
 
 /* The archive copy, checked as `validate --strict` would before it may be written. */
@@ -149,71 +154,91 @@ static int make_copy(const cli_opts *o, cli_texture_work *w) {
     return refused ? EXIT_INVALID : cli_exit_code(r);
 }
 
-int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, cli_texture_work *w) {
+/* No texture option: the same comparison, which writes nothing; what it finds is a warning
+ * (its refusals too), and the changed images are counted (import.texture.not_written). */
+static void warn_unwritten(const cli_opts *o, const ue_scene *s, const ue_scene *ref) {
+    char library[PATH_CAP];
+    bool found = ue_msh_texture_library(o->base, library, sizeof library) == UE_OK && is_archive_file(library);
+    ue_texture_edit_options eo = {o->base, found ? library : NULL, ref};
+    ue_texture_edits edits;
+    ue_diag d = {0};
+    ue_result r = ue_msh_texture_edits(NULL, s, &eo, &edits, &d);
+    for (size_t i = 0; i < d.count; i++)
+        if (d.items[i].severity == UE_SEV_ERROR) d.items[i].severity = UE_SEV_WARNING;
+    bool refused = r == UE_ERR_INVALID || r == UE_ERR_USAGE; /* an edit that could not go back */
+    char n[32] = "";
+    if (r == UE_OK) snprintf(n, sizeof n, "%zu ", edits.count);
+    bool one = r == UE_OK && edits.count == 1;
+    if (refused || (r == UE_OK && edits.count))
+        ue_diag_add(&d, UE_SEV_WARNING, "import.texture.not_written", UE_NO_OFFSET, "/images",
+                    "%simage%s changed; give --textures-out NEW.lib or --textures-dir DIR to write %s back", n,
+                    one ? "" : "s", one ? "it" : "them");
+    cli_diag_dedupe(&d);
+    if (d.count) cli_print_diags_as(o->inputs[0], &d, 50);
+    ue_diag_free(&d);
+    ue_texture_edits_free(&edits);
+}
+
+int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, const ue_scene *ref,
+                                const char *const *gltf_files, size_t gltf_file_count, cli_texture_work *w) {
     memset(w, 0, sizeof *w);
-    if (!wants_textures(o)) return 0;
+    if (!o->base) return 0;
+    if (!wants_textures(o)) {
+        warn_unwritten(o, s, ref);
+        return 0;
+    }
     w->active = true;
     int rc = find_library(o, w->library, sizeof w->library);
     if (rc) return rc;
     ue_diag d = {0};
-    ue_msh base;
-    ue_result r = load_base(o, &base, &d);
-    if (r == UE_OK) {
-        ue_texture_edit_options eo = {o->base, w->library};
-        r = ue_msh_texture_edits(&base, s, &eo, &w->edits, &d);
-        ue_msh_free(&base);
-    }
+    ue_texture_edit_options eo = {o->base, w->library, ref};
+    ue_result r = ue_msh_texture_edits(NULL, s, &eo, &w->edits, &d);
     cli_diag_dedupe(&d);
     if (d.count) cli_print_diags_as(o->inputs[0], &d, 50);
     if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("import: %s: %s", o->inputs[0], ue_result_name(r));
     ue_diag_free(&d);
     if (r != UE_OK) return cli_exit_code(r);
-    return o->textures_out ? make_copy(o, w) : check_tex_files(o, w);
+    return o->textures_out ? make_copy(o, w) : name_tex_files(o, w, gltf_files, gltf_file_count);
 }
 
-static void tell_edits(const cli_texture_work *w) {
+int cli_import_textures_make_dirs(const cli_opts *o, const cli_texture_work *w) {
+    if (!w->active || (o->textures_dir && !w->edits.count)) return 0;
+    ue_diag d = {0};
+    ue_result r = o->textures_out ? cli_make_parent_dirs(o->textures_out, &d) : ue_mkdirs(o->textures_dir, &d);
+    cli_print_diags_as(o->textures_out ? o->textures_out : o->textures_dir, &d, 20);
+    if (r != UE_OK) cli_error("import: nothing written");
+    ue_diag_free(&d);
+    return cli_exit_code(r);
+}
+
+void cli_import_textures_files(const cli_opts *o, const cli_texture_work *w, cli_out_file *files, size_t *count) {
+    if (!w->active) return;
+    if (o->textures_out) {
+        files[(*count)++] = (cli_out_file){o->textures_out, w->archive.data, w->archive.size};
+        return;
+    }
+    for (size_t i = 0; i < w->edits.count; i++)
+        files[(*count)++] = (cli_out_file){w->tex_paths[i], w->edits.items[i].texm, w->edits.items[i].size};
+}
+
+void cli_import_textures_tell(const cli_opts *o, const cli_texture_work *w) {
+    if (!w->active || !cli_shows(UE_SEV_WARNING)) return;
     for (size_t i = 0; i < w->edits.count; i++) {
         const ue_texture_edit *e = &w->edits.items[i];
         fprintf(stderr, "texture %s re-encoded (%s, %u x %u, %u mip level%s)\n", e->name, ue_texm_format_name(e->format),
                 e->width, e->height, e->mip_count, e->mip_count == 1 ? "" : "s");
     }
-}
-
-static ue_result write_tex_files(const cli_opts *o, const cli_texture_work *w, ue_diag *d) {
-    ue_result r = w->edits.count ? ue_mkdirs(o->textures_dir, d) : UE_OK;
-    char path[PATH_CAP];
-    for (size_t i = 0; r == UE_OK && i < w->edits.count; i++) {
-        tex_path(o->textures_dir, w->edits.items[i].name, path, sizeof path);
-        r = ue_file_write_atomic(path, w->edits.items[i].texm, w->edits.items[i].size, o->force, d);
-    }
-    return r;
-}
-
-int cli_import_textures_write(const cli_opts *o, cli_texture_work *w) {
-    if (!w->active) return 0;
-    ue_diag d = {0};
-    ue_result r;
-    if (o->textures_out) {
-        r = cli_make_parent_dirs(o->textures_out, &d);
-        if (r == UE_OK) r = ue_file_write_atomic(o->textures_out, w->archive.data, w->archive.size, o->force, &d);
-    } else {
-        r = write_tex_files(o, w, &d);
-    }
-    cli_print_diags_as(o->textures_out ? o->textures_out : o->textures_dir, &d, 20);
-    if (r == UE_OK && cli_shows(UE_SEV_WARNING)) {
-        tell_edits(w);
-        if (o->textures_out)
-            fprintf(stderr, "textures written to %s (%zu changed%s)\n", o->textures_out, w->edits.count,
-                    w->edits.count ? "" : ": byte-identical to the texture archive");
-        else
-            fprintf(stderr, "textures: %zu .tex file%s written to %s\n", w->edits.count,
-                    w->edits.count == 1 ? "" : "s", o->textures_dir);
-    }
-    ue_diag_free(&d);
-    return cli_exit_code(r);
+    if (o->textures_out)
+        fprintf(stderr, "textures written to %s (%zu changed%s)\n", o->textures_out, w->edits.count,
+                w->edits.count ? "" : ": byte-identical to the texture archive");
+    else
+        fprintf(stderr, "textures: %zu .tex file%s written to %s\n", w->edits.count, w->edits.count == 1 ? "" : "s",
+                o->textures_dir);
 }
 
 void cli_import_textures_free(cli_texture_work *w) {
+    for (size_t i = 0; w->tex_paths && i < w->edits.count; i++) free(w->tex_paths[i]);
+    free(w->tex_paths);
     ue_texture_edits_free(&w->edits);
     ue_buf_free(&w->archive);
 }

@@ -168,10 +168,11 @@ static ue_result resolve_entry(const ue_archive *a, const char *entry,
 }
 
 /* The archive step's diagnostics go to `d`, the copy's check's to `copy`; *refused tells that
- * the copy was made and failed its check; `name` the entry as the copy names it. */
+ * the copy was made and failed its check; `name` the entry as the copy names it. The copy is
+ * written to -o when `write`, else left in `out`. */
 static ue_result put_and_write(const cli_opts *o, const char *archive, const char *entry,
                                const ue_buf *model, bool *added, char name[static 256],
-                               ue_diag *d, ue_diag *copy, bool *refused) {
+                               ue_diag *d, ue_diag *copy, bool *refused, ue_buf *out_copy) {
     ue_archive *a = NULL;
     ue_buf out = {0};
     ue_result r = ue_archive_open(archive, UE_MODE_STRICT, &a, d);
@@ -182,8 +183,9 @@ static ue_result put_and_write(const cli_opts *o, const char *archive, const cha
         *refused = true;
         r = UE_ERR_INVALID;
     }
-    if (r == UE_OK) r = cli_make_parent_dirs(o->output, d);
-    if (r == UE_OK) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
+    if (r == UE_OK && !out_copy) r = cli_make_parent_dirs(o->output, d);
+    if (r == UE_OK && !out_copy) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
+    if (r == UE_OK && out_copy) *out_copy = out, out = (ue_buf){0};
     ue_buf_free(&out);
     return r;
 }
@@ -195,8 +197,9 @@ void cli_say_copy_refused(const char *verb, const char *output, ue_diag *copy) {
               "is written", verb, output);
 }
 
-int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
-                   char *written, size_t written_cap) {
+/* cli_into_write, or with `copy` the copy made and checked, not written. */
+static int into_put(const char *verb, const cli_opts *o, const ue_buf *model, bool *added, char *written,
+                    size_t written_cap, ue_buf *copy_out) {
     char archive[4096], name[256] = "";
     const char *entry = NULL;
     int rc = split_into(verb, o->into, archive, sizeof archive, &entry);
@@ -204,7 +207,7 @@ int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, boo
     /* Its own diagnostics: what the model step said is not repeated under the archive's name. */
     ue_diag d = {0}, copy = {0};
     bool copy_refused = false;
-    ue_result r = put_and_write(o, archive, entry, model, added, name, &d, &copy, &copy_refused);
+    ue_result r = put_and_write(o, archive, entry, model, added, name, &d, &copy, &copy_refused, copy_out);
     snprintf(written, written_cap, "%s:%s", archive, name);
     if (!copy_refused) ue_diag_append(&d, &copy, UE_SEV_INFO);
     cli_diag_dedupe(&d);
@@ -214,4 +217,14 @@ int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, boo
     ue_diag_free(&d);
     ue_diag_free(&copy);
     return cli_exit_code(r);
+}
+
+int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, bool *added, char *written,
+                   size_t written_cap) {
+    return into_put(verb, o, model, added, written, written_cap, NULL);
+}
+
+int cli_into_build(const char *verb, const cli_opts *o, const ue_buf *model, bool *added, char *written,
+                   size_t written_cap, ue_buf *copy) {
+    return into_put(verb, o, model, added, written, written_cap, copy);
 }

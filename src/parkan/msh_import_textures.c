@@ -29,12 +29,26 @@ typedef struct entry_claim {
     float factor[4];
 } entry_claim;
 
+/* A name without its extension, for the sorted index match_stem searches. */
+typedef struct stem_key {
+    char name[256];
+    size_t len;      /* stem_length(name) */
+    match_kind kind;
+    size_t index;
+} stem_key;
+
 typedef struct edit_ctx {
     const ue_scene *s;
-    ue_scene ref;           /* the base as `convert` exports it, every LOD, materials resolved */
+    const ue_scene *ref;    /* the base as `convert` exports it, every LOD, materials resolved */
+    ue_scene own_ref;       /* ref, when made here */
     ue_archive *lib;
     const char *library;
     entry_claim *claims;    /* per library entry; texture -1 until claimed */
+    long *ref_of;           /* per scene material: its reference material (reference_material) */
+    size_t *shown_start;    /* per scene texture t: the materials showing it as base colour are */
+    size_t *shown;          /* shown[shown_start[t] .. shown_start[t + 1]) */
+    stem_key *stems;        /* the library's Texm entries and the atlases, by stem (any case) */
+    size_t stem_count;
     ue_texture_edits *out;
     ue_diag *d;
 } edit_ctx;
@@ -77,29 +91,61 @@ static bool match_exact(const edit_ctx *x, const char *name, texture_match *m) {
         snprintf(m->name, sizeof m->name, "%s", info.name);
         return true;
     }
-    for (size_t t = 0; t < x->ref.texture_count; t++)
-        if (is_atlas(&x->ref.textures[t]) && !strcasecmp(x->ref.textures[t].name, name)) {
+    for (size_t t = 0; t < x->ref->texture_count; t++)
+        if (is_atlas(&x->ref->textures[t]) && !strcasecmp(x->ref->textures[t].name, name)) {
             *m = (texture_match){MATCH_ATLAS, t, ""};
-            snprintf(m->name, sizeof m->name, "%s", x->ref.textures[t].name);
+            snprintf(m->name, sizeof m->name, "%s", x->ref->textures[t].name);
             return true;
         }
     return false;
 }
 
-/* The one entry or atlas whose name without its extension is `name`; false when none or several. */
-static bool match_stem(const edit_ctx *x, const char *name, texture_match *m) {
-    size_t found = 0, len = strlen(name);
+static int stem_compare(const char *a, size_t a_len, const char *b, size_t b_len) {
+    int c = strncasecmp(a, b, a_len < b_len ? a_len : b_len);
+    return c ? c : (a_len > b_len) - (a_len < b_len);
+}
+
+static int stem_key_order(const void *pa, const void *pb) {
+    const stem_key *a = pa, *b = pb;
+    int c = stem_compare(a->name, a->len, b->name, b->len);
+    return c ? c : (a->kind > b->kind) - (a->kind < b->kind);
+}
+
+static void add_stem(edit_ctx *x, const char *name, match_kind kind, size_t index) {
+    stem_key *k = &x->stems[x->stem_count++];
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->len = stem_length(k->name), k->kind = kind, k->index = index;
+}
+
+/* The sorted stem index: every Texm entry of the library and every atlas of the reference. */
+static ue_result index_stems(edit_ctx *x) {
+    size_t entries = ue_archive_count(x->lib), cap = entries + x->ref->texture_count;
+    if (!(x->stems = malloc((cap ? cap : 1) * sizeof *x->stems))) return UE_ERR_NOMEM;
     ue_entry_info info;
-    for (size_t i = 0; i < ue_archive_count(x->lib); i++)
-        if (is_texm_entry(x->lib, i, &info) && stem_length(info.name) == len && !strncasecmp(info.name, name, len)) {
-            if (!found++) *m = (texture_match){MATCH_ENTRY, i, ""}, snprintf(m->name, sizeof m->name, "%s", info.name);
-        }
-    for (size_t t = 0; t < x->ref.texture_count; t++) {
-        const ue_scene_texture *rt = &x->ref.textures[t];
-        if (is_atlas(rt) && stem_length(rt->name) == len && !strncasecmp(rt->name, name, len))
-            if (!found++) *m = (texture_match){MATCH_ATLAS, t, ""}, snprintf(m->name, sizeof m->name, "%s", rt->name);
+    for (size_t i = 0; i < entries; i++)
+        if (is_texm_entry(x->lib, i, &info)) add_stem(x, info.name, MATCH_ENTRY, i);
+    for (size_t t = 0; t < x->ref->texture_count; t++)
+        if (is_atlas(&x->ref->textures[t])) add_stem(x, x->ref->textures[t].name, MATCH_ATLAS, t);
+    qsort(x->stems, x->stem_count, sizeof *x->stems, stem_key_order);
+    return UE_OK;
+}
+
+/* The one entry or atlas whose name without its extension is `name`; false when none or
+ * several (a binary search of the stem index). */
+static bool match_stem(const edit_ctx *x, const char *name, texture_match *m) {
+    size_t len = strlen(name), lo = 0, hi = x->stem_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (stem_compare(x->stems[mid].name, x->stems[mid].len, name, len) < 0) lo = mid + 1;
+        else hi = mid;
     }
-    return found == 1;
+    bool one = lo < x->stem_count && !stem_compare(x->stems[lo].name, x->stems[lo].len, name, len) &&
+               (lo + 1 == x->stem_count || stem_compare(x->stems[lo + 1].name, x->stems[lo + 1].len, name, len));
+    if (one) {
+        *m = (texture_match){x->stems[lo].kind, x->stems[lo].index, ""};
+        snprintf(m->name, sizeof m->name, "%s", x->stems[lo].name);
+    }
+    return one;
 }
 
 /* By the texture's own name: exactly, then with an exporter's ".001" undone, then without the
@@ -127,8 +173,8 @@ static long reference_material(const edit_ctx *x, const ue_scene_material *m) {
     const char *name = undo_duplicate_suffix(m->name, plain, sizeof plain) ? plain : m->name;
     long by_name = -1;
     size_t named = 0;
-    for (size_t r = 0; r < x->ref.material_count; r++) {
-        const ue_scene_material *rm = &x->ref.materials[r];
+    for (size_t r = 0; r < x->ref->material_count; r++) {
+        const ue_scene_material *rm = &x->ref->materials[r];
         const ue_extra *rrow = extra_of(&rm->extras, UE_MSH_WEAR_ROW_KEY, UE_EXTRA_NUMBER);
         if (row && rrow && rrow->number == row->number) return (long)r;
         if (!strcasecmp(rm->name, name) && !named++) by_name = (long)r;
@@ -139,9 +185,9 @@ static long reference_material(const edit_ctx *x, const ue_scene_material *m) {
 /* What material `mi` showed as its base colour in the reference, or from its extras.texture. */
 static bool match_by_material(const edit_ctx *x, size_t mi, texture_match *m) {
     const ue_scene_material *mat = &x->s->materials[mi];
-    long r = reference_material(x, mat);
-    int32_t rt = r >= 0 ? ue_scene_material_texture(&x->ref.materials[r], UE_TEX_BASE_COLOR) : -1;
-    if (rt >= 0) return match_exact(x, x->ref.textures[rt].name, m);
+    long r = x->ref_of[mi];
+    int32_t rt = r >= 0 ? ue_scene_material_texture(&x->ref->materials[r], UE_TEX_BASE_COLOR) : -1;
+    if (rt >= 0) return match_exact(x, x->ref->textures[rt].name, m);
     const ue_extra *tex = extra_of(&mat->extras, "texture", UE_EXTRA_STRING);
     return tex && match_exact(x, tex->text, m);
 }
@@ -150,11 +196,10 @@ static bool match_by_material(const edit_ctx *x, size_t mi, texture_match *m) {
 static void match_texture(const edit_ctx *x, int32_t ti, texture_match *m) {
     if (match_by_name(x, x->s->textures[ti].name, m)) return;
     memset(m, 0, sizeof *m); /* a name shared by several entries left its first one here */
-    for (size_t mi = 0; mi < x->s->material_count; mi++) {
+    for (size_t k = x->shown_start[ti]; k < x->shown_start[ti + 1]; k++) {
+        size_t mi = x->shown[k];
         texture_match got;
-        if (ue_scene_material_texture(&x->s->materials[mi], UE_TEX_BASE_COLOR) != ti ||
-            !match_by_material(x, mi, &got))
-            continue;
+        if (!match_by_material(x, mi, &got)) continue;
         if (m->kind == MATCH_NONE) *m = got;
         else if (got.kind != m->kind || got.index != m->index) {
             char path[32];
@@ -176,13 +221,13 @@ static void match_texture(const edit_ctx *x, int32_t ti, texture_match *m) {
 static ue_result changed_factor(const edit_ctx *x, int32_t ti, float factor[4], bool *changed) {
     *changed = false;
     int32_t first = -1;
-    for (size_t mi = 0; mi < x->s->material_count; mi++) {
+    for (size_t k = x->shown_start[ti]; k < x->shown_start[ti + 1]; k++) {
+        size_t mi = x->shown[k];
         const ue_scene_material *mat = &x->s->materials[mi];
-        if (ue_scene_material_texture(mat, UE_TEX_BASE_COLOR) != ti) continue;
-        long r = reference_material(x, mat);
+        long r = x->ref_of[mi];
         bool differs = false, other = false;
         for (int c = 0; c < 4; c++) {
-            float was = r >= 0 ? x->ref.materials[r].base_color[c] : 1.0f;
+            float was = r >= 0 ? x->ref->materials[r].base_color[c] : 1.0f;
             differs |= fabsf(mat->base_color[c] - was) > FACTOR_TOLERANCE;
             other |= first >= 0 && fabsf(mat->base_color[c] - factor[c]) > FACTOR_TOLERANCE;
         }
@@ -357,7 +402,7 @@ static ue_result edit_entry(edit_ctx *x, int32_t ti, const texture_match *m, con
 
 /* An atlas of animated phases has no Texm of its own: kept as it was, or refused when edited. */
 static ue_result check_atlas(edit_ctx *x, int32_t ti, const texture_match *m, bool tinted) {
-    const ue_scene_texture *t = &x->s->textures[ti], *was = &x->ref.textures[m->index];
+    const ue_scene_texture *t = &x->s->textures[ti], *was = &x->ref->textures[m->index];
     bool same = !tinted && t->width == was->width && t->height == was->height &&
                 !pixels_differ(UE_TEXM_8888, t->rgba, was->rgba, (size_t)t->width * t->height);
     if (same) return UE_OK;
@@ -413,27 +458,89 @@ static ue_result check_library(const ue_archive *lib, const char *path, ue_diag 
     return UE_ERR_USAGE;
 }
 
+/* One pass over the scene's materials: each one's reference material, and per texture the
+ * materials showing it as base colour (a counting sort), so that matching is linear. */
+static ue_result index_materials(edit_ctx *x) {
+    const ue_scene *s = x->s;
+    x->ref_of = malloc((s->material_count ? s->material_count : 1) * sizeof *x->ref_of);
+    x->shown_start = calloc(s->texture_count + 2, sizeof *x->shown_start);
+    x->shown = malloc((s->material_count ? s->material_count : 1) * sizeof *x->shown);
+    if (!x->ref_of || !x->shown_start || !x->shown) return UE_ERR_NOMEM;
+    for (size_t mi = 0; mi < s->material_count; mi++) {
+        x->ref_of[mi] = reference_material(x, &s->materials[mi]);
+        int32_t t = ue_scene_material_texture(&s->materials[mi], UE_TEX_BASE_COLOR);
+        if (t >= 0 && (size_t)t < s->texture_count) x->shown_start[t + 2]++;
+    }
+    for (size_t t = 0; t < s->texture_count; t++) x->shown_start[t + 2] += x->shown_start[t + 1];
+    for (size_t mi = 0; mi < s->material_count; mi++) {
+        int32_t t = ue_scene_material_texture(&s->materials[mi], UE_TEX_BASE_COLOR);
+        if (t >= 0 && (size_t)t < s->texture_count) x->shown[x->shown_start[t + 1]++] = mi;
+    }
+    return UE_OK;
+}
+
+/* An untextured material's changed baseColorFactor has nowhere to go (MAT0's colours are
+ * unproven): a warning names it rather than dropping it silently. */
+static void note_untextured_colours(const edit_ctx *x) {
+    for (size_t mi = 0; mi < x->s->material_count; mi++) {
+        const ue_scene_material *mat = &x->s->materials[mi];
+        long r = x->ref_of[mi];
+        if (r < 0 || ue_scene_material_texture(mat, UE_TEX_BASE_COLOR) >= 0 ||
+            ue_scene_material_texture(&x->ref->materials[r], UE_TEX_BASE_COLOR) >= 0)
+            continue;
+        const float *was = x->ref->materials[r].base_color, *now = mat->base_color;
+        bool differs = false;
+        for (int c = 0; c < 4; c++) differs |= fabsf(now[c] - was[c]) > FACTOR_TOLERANCE;
+        if (!differs) continue;
+        char path[40];
+        snprintf(path, sizeof path, "/materials/%zu", mi);
+        ue_diag_add(x->d, UE_SEV_WARNING, "import.material.color", UE_NO_OFFSET, path,
+                    "material '%s' has no texture and its baseColorFactor changed (%.3g %.3g %.3g %.3g, was "
+                    "%.3g %.3g %.3g %.3g); an untextured material's colour is not written back", mat->name,
+                    now[0], now[1], now[2], now[3], was[0], was[1], was[2], was[3]);
+    }
+}
+
+/* Every scene texture compared with its original, every refusal named. */
+static ue_result edit_textures(edit_ctx *x) {
+    size_t entries = ue_archive_count(x->lib);
+    if (!(x->claims = malloc((entries ? entries : 1) * sizeof *x->claims))) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < entries; i++) x->claims[i].texture = -1;
+    ue_result r = index_stems(x), first_error = UE_OK;
+    for (size_t ti = 0; r == UE_OK && ti < x->s->texture_count; ti++) {
+        ue_result one = edit_texture(x, (int32_t)ti);
+        if (one == UE_ERR_NOMEM) r = one;
+        else if (one != UE_OK && first_error == UE_OK) first_error = one;
+    }
+    return r == UE_OK ? first_error : r;
+}
+
+ue_result ue_msh_texture_reference(const ue_msh *base, const char *origin, ue_scene *ref) {
+    ue_scene_init(ref);
+    ue_result r = export_reference(base, origin, ref);
+    if (r != UE_OK) ue_scene_free(ref);
+    return r;
+}
+
 ue_result ue_msh_texture_edits(const ue_msh *base, const ue_scene *s, const ue_texture_edit_options *o,
                                ue_texture_edits *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
-    if (!base || !s || !o || !o->library) return UE_ERR_USAGE;
-    edit_ctx x = {.s = s, .library = o->library, .out = out, .d = d};
-    ue_scene_init(&x.ref);
-    ue_result r = ue_archive_open(o->library, UE_MODE_STRICT, &x.lib, d);
-    if (r == UE_OK) r = check_library(x.lib, o->library, d);
-    if (r == UE_OK) r = export_reference(base, o->origin, &x.ref);
-    size_t entries = x.lib ? ue_archive_count(x.lib) : 0;
-    if (r == UE_OK && !(x.claims = malloc((entries ? entries : 1) * sizeof *x.claims))) r = UE_ERR_NOMEM;
-    for (size_t i = 0; r == UE_OK && i < entries; i++) x.claims[i].texture = -1;
-    ue_result first_error = UE_OK;
-    for (size_t ti = 0; r == UE_OK && ti < s->texture_count; ti++) {
-        ue_result one = edit_texture(&x, (int32_t)ti);
-        if (one == UE_ERR_NOMEM) r = one;
-        else if (one != UE_OK && first_error == UE_OK) first_error = one; /* every refusal is named */
-    }
-    if (r == UE_OK) r = first_error;
+    if (!s || !o || (!base && !o->reference)) return UE_ERR_USAGE;
+    edit_ctx x = {.s = s, .ref = o->reference, .library = o->library, .out = out, .d = d};
+    ue_scene_init(&x.own_ref);
+    ue_result r = UE_OK;
+    if (!x.ref && (r = export_reference(base, o->origin, &x.own_ref)) == UE_OK) x.ref = &x.own_ref;
+    if (r == UE_OK) r = index_materials(&x);
+    if (r == UE_OK) note_untextured_colours(&x);
+    if (r == UE_OK && o->library) r = ue_archive_open(o->library, UE_MODE_STRICT, &x.lib, d);
+    if (r == UE_OK && o->library) r = check_library(x.lib, o->library, d);
+    if (r == UE_OK && o->library) r = edit_textures(&x);
     free(x.claims);
-    ue_scene_free(&x.ref);
+    free(x.ref_of);
+    free(x.shown_start);
+    free(x.shown);
+    free(x.stems);
+    ue_scene_free(&x.own_ref);
     ue_archive_close(x.lib);
     if (r != UE_OK) ue_texture_edits_free(out);
     return r;

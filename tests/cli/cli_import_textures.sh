@@ -136,4 +136,120 @@ check "the game's archive" "$(sum game/Textures.lib)" "$GAME_SUM"
 expect_rc 0 "$UE" import game.glb --base game/robot.msh -o g0.msh --textures-out g0.lib
 cmp -s g0.lib game/Textures.lib && ok || bad "an unedited glb changed the game's archive"
 
+# ---- all or nothing: textures that cannot be written leave no model (nor a replaced one) -------
+echo x > afile
+expect_rc 3 "$UE" import e3.glb --base "$BASE" -o p2.msh --textures-dir afile/sub
+[ ! -e p2.msh ] && ok || bad "the model was written though the .tex files were not"
+echo OLD > keep.msh
+expect_rc 3 "$UE" import e3.glb --base "$BASE" -o keep.msh -f --textures-out afile/t.lib
+check "a replaced model after a failed texture write" "$(cat keep.msh)" "OLD"
+expect_rc 3 "$UE" import e3.glb --base "$BASE" --into demo/parkan/objects.rlb:robot.msh -o into.rlb --textures-out afile/t.lib
+[ ! -e into.rlb ] && ok || bad "the --into copy was written though the texture archive was not"
+! grep -q "was written, the textures were not" "$T/err" && ok || bad "partial output told: $(cat "$T/err")"
+
+# ---- no texture option: changed images and colours are named, not dropped silently -------------
+expect_rc 0 "$UE" import e3.glb --base "$BASE" -o n3.msh
+grep -q "3 images changed; give --textures-out NEW.lib or --textures-dir DIR.*\[import.texture.not_written\]" "$T/err" \
+  && ok || bad "edits dropped silently: $(cat "$T/err")"
+$G set robot.glb tint.glb ROBOT_LEG.0 same --factor ROBOT_BODY 0.5 1 0.25 1
+expect_rc 0 "$UE" import tint.glb --base "$BASE" -o n4.msh
+grep -q "1 image changed.*\[import.texture.not_written\]" "$T/err" && ok || bad "a tint dropped silently: $(cat "$T/err")"
+expect_rc 0 "$UE" import robot.glb --base "$BASE" -o n5.msh
+! grep -q "not_written" "$T/err" && ok || bad "an unedited glb warns: $(cat "$T/err")"
+# an untextured material (its Texm missing from this game's Textures.lib) whose colour changed
+mkdir -p bare && cp "$BASE" demo/parkan/robot.wea demo/parkan/Material.lib bare/
+python3 - x/manifest.json bare.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["entries"] = [e for e in m["entries"] if e["name"] != "ROBOT_LEG.0"]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+cp bare.json x/manifest.json.bare && cp x/manifest.json x/manifest.json.all && cp bare.json x/manifest.json
+expect_rc 0 "$UE" pack x -o bare/Textures.lib
+cp x/manifest.json.all x/manifest.json
+expect_rc 0 "$UE" convert bare/robot.msh -o bare.gltf
+python3 - bare.gltf <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+m = [m for m in g["materials"] if m["name"] == "ROBOT_LEG"][0]
+assert "baseColorTexture" not in m.get("pbrMetallicRoughness", {}), "ROBOT_LEG is textured"
+m.setdefault("pbrMetallicRoughness", {})["baseColorFactor"] = [1, 0, 0, 1]
+json.dump(g, open(sys.argv[1], "w"))
+PY
+expect_rc 0 "$UE" import bare.gltf --base bare/robot.msh -o bare.msh
+grep -q "material 'ROBOT_LEG' has no texture and its baseColorFactor changed (1 0 0 1, was .*\[import.material.color\]" "$T/err" \
+  && ok || bad "an untextured colour change: $(cat "$T/err")"
+
+# ---- .tex names: one naming rule ("A:B" and "A_B" are two files), never a file of the glTF ------
+python3 - x/manifest.json coll.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for e in m["entries"]:
+    e.pop("name_hex", None)
+    e["name"] = {"ROBOT_ARM.0": "ROBOT:ARM", "ROBOT_LEG.0": "ROBOT_ARM"}.get(e["name"], e["name"])
+json.dump(m, open(sys.argv[2], "w"))
+PY
+cp coll.json x/manifest.json
+expect_rc 0 "$UE" pack x -o coll.lib
+cp x/manifest.json.all x/manifest.json
+python3 - e3.glb coll.glb <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", b, 12)[0]
+g = json.loads(b[20:20 + n])
+rename = {"ROBOT_ARM.0": "ROBOT:ARM", "ROBOT_LEG.0": "ROBOT_ARM"}
+for k in ("textures", "images"):
+    for t in g[k]:
+        t["name"] = rename.get(t.get("name"), t.get("name"))
+j = json.dumps(g).encode()
+j += b" " * (-len(j) % 4)
+rest = b[20 + n:]
+out = struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(j) + len(rest)) + struct.pack("<II", len(j), 0x4E4F534A) + j + rest
+open(sys.argv[2], "wb").write(out)
+PY
+expect_rc 0 "$UE" import coll.glb --base "$BASE" -o coll.msh --textures-into coll.lib --textures-dir tc
+check "colliding .tex names" "$(ls tc | tr '\n' ' ')" "ROBOT_ARM.tex ROBOT_ARM~2.tex ROBOT_BODY.0.tex "
+expect_rc 0 "$UE" import coll.glb --base "$BASE" -o coll2.msh --textures-into coll.lib --textures-out coll2.lib
+entry coll2.lib "#3" colon.texm; entry coll2.lib "#4" under.texm # ROBOT:ARM, ROBOT_ARM
+cmp -s tc/ROBOT_ARM.tex colon.texm && ok || bad "ROBOT_ARM.tex is not entry ROBOT:ARM"
+cmp -s tc/ROBOT_ARM~2.tex under.texm && ok || bad "ROBOT_ARM~2.tex is not entry ROBOT_ARM"
+cmp -s colon.texm under.texm && bad "the two edits are the same bytes" || ok
+# a .tex path that is one of the glTF's own files is refused, -f or not
+mkdir -p own && expect_rc 0 "$UE" convert "$BASE" -o own/r.gltf
+python3 - own/r.gltf <<'PY'
+import json, os, sys
+g = json.load(open(sys.argv[1]))
+im = [i for i in g["images"] if i["name"] == "ROBOT_BODY.0"][0]
+os.rename(os.path.join("own", im["uri"]), "own/ROBOT_BODY.0.tex")
+im["uri"] = "ROBOT_BODY.0.tex"
+json.dump(g, open(sys.argv[1], "w"))
+PY
+python3 "$HERE/texm_png.py" rgba16 own/ROBOT_BODY.0.tex
+OWN_SUM=$(sum own/ROBOT_BODY.0.tex)
+expect_rc 2 "$UE" import own/r.gltf --base "$BASE" -o own.msh --textures-dir own -f
+grep -q "ROBOT_BODY.0.tex" "$T/err" && ok || bad "the refusal names the file: $(cat "$T/err")"
+check "the glTF's own image" "$(sum own/ROBOT_BODY.0.tex)" "$OWN_SUM"
+[ ! -e own.msh ] && ok || bad "a refused .tex wrote the model"
+
+# ---- bounded work: N textures and N materials on one image cost about N, not N² -----------------
+python3 - robot.glb hostile.gltf 24000 <<'PY'
+import base64, json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", b, 12)[0]
+g = json.loads(b[20:20 + n])
+binchunk = b[20 + n + 8:]
+g["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(binchunk).decode()
+im = [i for i, x in enumerate(g["images"]) if x["name"] == "ROBOT_ARM.0"][0]
+t0 = len(g["textures"])
+for k in range(int(sys.argv[3])):
+    g["textures"].append({"source": im, "name": "zz%d" % k})
+    g["materials"].append({"name": "mm%d" % k, "pbrMetallicRoughness": {"baseColorTexture": {"index": t0 + k}}})
+json.dump(g, open(sys.argv[2], "w"))
+PY
+start=$(date +%s)
+expect_rc 0 "$UE" import hostile.gltf --base "$BASE" -o hostile.msh --textures-dir hostile
+took=$(( $(date +%s) - start ))
+[ ! -e hostile ] && ok || bad "unedited images wrote .tex files"
+[ "$took" -le 4 ] && ok || bad "24000 textures × materials took ${took}s (quadratic?)"
+
 finish
