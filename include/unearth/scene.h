@@ -69,6 +69,8 @@ typedef struct ue_scene_primitive {
     uint32_t index_count;
     int32_t material;            /* index into materials, -1 for the default */
     ue_source_id source;
+    bool positions_quantized;    /* POSITION was stored as integers (KHR_mesh_quantization): the
+                                    client put the dequantising offset and scale on a node */
 } ue_scene_primitive;
 
 typedef struct ue_scene_mesh {

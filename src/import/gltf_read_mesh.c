@@ -176,6 +176,7 @@ static bool read_attributes(gr_ctx *c, json_t *prim, const char *base, ue_scene_
     if (!read_attr(c, attrs, "POSITION", base, &rule, 0, &pos)) return false;
     p->positions = pos.f;
     p->vertex_count = pos.count;
+    p->positions_quantized = pos.ctype != GR_FLOAT;
     if (pos.count > UE_SCENE_MAX_VERTICES)
         return gr_fail(c, "gltf.attribute.limit", UE_NO_OFFSET, base, "%u vertices", pos.count);
     prim_in in = {0};

@@ -116,12 +116,13 @@ static void edit_free(edit_ctx *x) {
 static ue_result apply_nodes(edit_ctx *x) {
     ue_result r = UE_OK;
     for (size_t si = 0; si < x->s->node_count && r == UE_OK; si++) {
-        if (x->b_of_s[si] < 0) continue; /* a client's identity wrapper above the model */
+        if (x->b_of_s[si] < 0) continue; /* a client's identity wrapper above the model, or carrier */
         int32_t n = x->msh_of_b[x->b_of_s[si]];
-        r = check_scale(x, si);
-        if (r == UE_OK && n < 0) r = check_unmapped_pose(x, si);
+        bool pose = !ue_msh_edit_pose_folded(x, si); /* else the node's pose is the base's */
+        r = pose ? check_scale(x, si) : UE_OK;
+        if (r == UE_OK && pose && n < 0) r = check_unmapped_pose(x, si);
         if (r == UE_OK && n >= 0) r = apply_name(x, si, (size_t)n);
-        if (r == UE_OK && n >= 0) r = apply_rest_pose(x, si, (size_t)n);
+        if (r == UE_OK && pose && n >= 0) r = apply_rest_pose(x, si, (size_t)n);
         if (r == UE_OK) r = ue_msh_edit_apply_mesh(x, si);
     }
     return r;

@@ -31,6 +31,17 @@ typedef struct slot_bounds {
     float aabb_min[3], aabb_max[3], sphere_center[3], sphere_radius;
 } slot_bounds;
 
+/* What a quantising client (gltf-transform `quantize`) put between a node and its mesh, folded
+ * back into the geometry (msh_import_edit_fold.c); one per scene node. */
+typedef struct node_fold {
+    int32_t mesh;                /* the mesh the node shows: its own, or its carrier's; -1 none */
+    int32_t carrier;             /* the client's mesh-only child node holding it, -1 none */
+    bool pose_folded;            /* the node's own transform differs from the base's by the fold
+                                    alone: its pose is the base's */
+    bool geom;                   /* xf applies: scene mesh space → the base mesh's space */
+    double xf[16];               /* column-major, as glTF */
+} node_fold;
+
 typedef struct edit_ctx {
     ue_msh *m;
     const ue_scene *s;           /* the edited scene (from glTF) */
@@ -45,6 +56,7 @@ typedef struct edit_ctx {
     int32_t *btex_of_s;          /* scene texture → base texture */
     size_t *sprim_first;         /* scene mesh m's primitives start at sprim_first[m] in: */
     int32_t *bprim_of_s;         /* ue_msh_edit_base_primitive's answers */
+    node_fold *fold;             /* per scene node, NULL until the matcher allocates it */
     uint8_t *moved;              /* per model vertex: its position changed */
     uint8_t *mesh_done;          /* per scene mesh: applied (cells of --lod all share meshes) */
     bool *slot_touched;          /* per original slot: its bounds must be recomputed */
@@ -89,13 +101,29 @@ bool ue_msh_edit_same_name(const char *scene_name, const char *base_name);
  * mesh smesh is, or -1 (a client merged primitives of one material, or added one). */
 int32_t ue_msh_edit_base_primitive(const edit_ctx *x, int32_t smesh, size_t p);
 
-/* Pairs every triangle of scene mesh `smesh` with one of base mesh `bmesh` (rotation-free,
- * winding kept, any vertex and triangle order): *pairs gets three per glTF triangle, or NULL
- * with *unpaired the triangles left on either side when the topology differs.
- * msh_import_edit_pair.c */
-ue_result ue_msh_edit_pair_mesh(edit_ctx *x, int32_t smesh, int32_t bmesh, edit_pair **pairs, size_t *count,
-                                size_t *unpaired);
+/* Pairs every triangle of scene mesh `sm` (one of x->s's, or its folded copy) with one of base
+ * mesh `bmesh` (rotation-free, winding kept, any vertex and triangle order): *pairs gets three
+ * per glTF triangle, or NULL with *unpaired the triangles left on either side when the topology
+ * differs. msh_import_edit_pair.c */
+ue_result ue_msh_edit_pair_mesh(edit_ctx *x, const ue_scene_mesh *sm, int32_t bmesh, edit_pair **pairs,
+                                size_t *count, size_t *unpaired);
 float ue_msh_edit_position_tolerance(const ue_scene *base);
+
+/* Folding (msh_import_edit_fold.c). ue_msh_edit_find_carriers, once nodes are matched by
+ * identity: marks in `passed` the unnamed (or unmatched) mesh-only leaves a quantising client
+ * moved a mesh into, and gives their mesh and transform to the parent (allocates x->fold).
+ * ue_msh_edit_fold_poses, once every node is matched: a quantised leaf whose transform differs
+ * from the base's by a translation and a positive scale alone gets that difference as its fold. */
+ue_result ue_msh_edit_find_carriers(edit_ctx *x, bool *passed);
+ue_result ue_msh_edit_fold_poses(edit_ctx *x);
+/* The mesh scene node si shows (its carrier's included), -1 none. */
+int32_t ue_msh_edit_node_mesh(const edit_ctx *x, size_t si);
+bool ue_msh_edit_pose_folded(const edit_ctx *x, size_t si);
+/* Scene mesh sm as node si shows it in the base mesh's space: *out a copy with positions and
+ * normals through the node's fold (shared other arrays), *folded false (and *out untouched)
+ * when it has none. Free with ue_msh_edit_folded_mesh_free. */
+ue_result ue_msh_edit_folded_mesh(const edit_ctx *x, size_t si, int32_t sm, ue_scene_mesh *out, bool *folded);
+void ue_msh_edit_folded_mesh_free(ue_scene_mesh *me);
 
 /* The node's mesh: vertex edits in place, else the slot rebuilt; bounds afterwards.
  * msh_import_edit_mesh.c */

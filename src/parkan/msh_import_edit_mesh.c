@@ -91,8 +91,7 @@ static ue_result rebuild_primitive(edit_ctx *x, size_t slot, const ue_scene_prim
 
 /* New topology: every primitive of the mesh becomes a fresh batch run at the end of Res13/Res7
  * (the editor's rule), and the slot's ranges cover them all. */
-static ue_result rebuild_slot(edit_ctx *x, size_t slot, int32_t smesh) {
-    const ue_scene_mesh *me = &x->s->meshes[smesh];
+static ue_result rebuild_slot(edit_ctx *x, size_t slot, const ue_scene_mesh *me, int32_t smesh) {
     ue_msh_slot *sl = &x->m->slots[slot];
     uint16_t fallback = sl->batch_count && sl->batch_start < x->m->batch_count ? x->m->batches[sl->batch_start].material : 0;
     size_t first_batch = x->m->batch_count, first_tri = x->m->tri_count, tris = 0;
@@ -251,11 +250,11 @@ static ue_result slot_of(edit_ctx *x, int32_t b, int32_t bmesh, size_t *slot) {
 
 /* The mesh's triangles paired with the slot's: the vertex edits they carry written in place.
  * *rebuild when the triangles differ or one model vertex would need two values. */
-static ue_result edit_in_place(edit_ctx *x, int32_t sm, int32_t bm, const char *path, bool *rebuild) {
-    mesh_pairs mp = {&x->s->meshes[sm], &x->base.meshes[bm], NULL, 0};
+static ue_result edit_in_place(edit_ctx *x, const ue_scene_mesh *me, int32_t bm, const char *path, bool *rebuild) {
+    mesh_pairs mp = {me, &x->base.meshes[bm], NULL, 0};
     size_t unpaired = 0;
     bool split = false;
-    ue_result r = ue_msh_edit_pair_mesh(x, sm, bm, &mp.p, &mp.count, &unpaired);
+    ue_result r = ue_msh_edit_pair_mesh(x, me, bm, &mp.p, &mp.count, &unpaired);
     if (r == UE_OK && mp.p) r = apply_pairs(x, &mp, &split);
     free(mp.p);
     if (r != UE_OK) return r;
@@ -271,8 +270,33 @@ static ue_result edit_in_place(edit_ctx *x, int32_t sm, int32_t bm, const char *
     return UE_OK;
 }
 
+/* The checks, then vertex edits in place, else the slot rebuilt, for mesh `me` (scene mesh sm, or
+ * its copy through the node's fold) that scene node si (base node b) shows. */
+static ue_result apply_node_mesh(edit_ctx *x, size_t si, const ue_scene_mesh *me, int32_t sm) {
+    int32_t b = x->b_of_s[si], bm = x->base.nodes[b].mesh;
+    for (size_t p = 0; p < me->primitive_count; p++) {
+        char ppath[64];
+        snprintf(ppath, sizeof ppath, "/meshes/%d/primitives/%zu", sm, p);
+        ue_result r = check_primitive(x, &me->primitives[p], ppath);
+        if (r != UE_OK) return r;
+    }
+    bool rebuild = true;
+    char mpath[32];
+    snprintf(mpath, sizeof mpath, "/meshes/%d", sm);
+    ue_result r = bm >= 0 ? edit_in_place(x, me, bm, mpath, &rebuild) : UE_OK;
+    if (r != UE_OK || !rebuild) return r;
+    size_t slot = 0;
+    r = slot_of(x, b, bm, &slot);
+    if (r == UE_ERR_UNSUPPORTED) {
+        char path[48];
+        snprintf(path, sizeof path, "/nodes/%zu/mesh", si);
+        return ue_msh_edit_fail(x, "import.mesh.new", path, "a mesh on a node that has no slot for it");
+    }
+    return r == UE_OK ? rebuild_slot(x, slot, me, sm) : r;
+}
+
 ue_result ue_msh_edit_apply_mesh(edit_ctx *x, size_t si) {
-    int32_t b = x->b_of_s[si], sm = x->s->nodes[si].mesh, bm = x->base.nodes[b].mesh;
+    int32_t b = x->b_of_s[si], sm = ue_msh_edit_node_mesh(x, si), bm = x->base.nodes[b].mesh;
     char path[48];
     snprintf(path, sizeof path, "/nodes/%zu/mesh", si);
     if (sm < 0 && bm < 0) return UE_OK;
@@ -284,22 +308,13 @@ ue_result ue_msh_edit_apply_mesh(edit_ctx *x, size_t si) {
     if ((size_t)sm >= x->s->mesh_count) return ue_msh_edit_fail(x, "import.mesh.index", path, "no such mesh");
     if (x->mesh_done[sm]) return UE_OK;
     x->mesh_done[sm] = 1;
-    for (size_t p = 0; p < x->s->meshes[sm].primitive_count; p++) {
-        char ppath[64];
-        snprintf(ppath, sizeof ppath, "/meshes/%d/primitives/%zu", sm, p);
-        ue_result r = check_primitive(x, &x->s->meshes[sm].primitives[p], ppath);
-        if (r != UE_OK) return r;
-    }
-    bool rebuild = true;
-    char mpath[32];
-    snprintf(mpath, sizeof mpath, "/meshes/%d", sm);
-    ue_result r = bm >= 0 ? edit_in_place(x, sm, bm, mpath, &rebuild) : UE_OK;
-    if (r != UE_OK || !rebuild) return r;
-    size_t slot = 0;
-    r = slot_of(x, b, bm, &slot);
-    if (r == UE_ERR_UNSUPPORTED)
-        return ue_msh_edit_fail(x, "import.mesh.new", path, "a mesh on a node that has no slot for it");
-    return r == UE_OK ? rebuild_slot(x, slot, sm) : r;
+    ue_scene_mesh folded;
+    bool is_folded = false;
+    ue_result r = ue_msh_edit_folded_mesh(x, si, sm, &folded, &is_folded);
+    if (r != UE_OK) return r;
+    r = apply_node_mesh(x, si, is_folded ? &folded : &x->s->meshes[sm], sm);
+    if (is_folded) ue_msh_edit_folded_mesh_free(&folded);
+    return r;
 }
 
 /* ---- bounds and triangle normals: only where geometry moved ------------------------------ */

@@ -557,11 +557,11 @@ static ue_result emit_pairs(pairing *q, edit_pair **pairs, size_t *count) {
     return UE_OK;
 }
 
-ue_result ue_msh_edit_pair_mesh(edit_ctx *x, int32_t smesh, int32_t bmesh, edit_pair **pairs, size_t *count,
-                                size_t *unpaired) {
+ue_result ue_msh_edit_pair_mesh(edit_ctx *x, const ue_scene_mesh *sm, int32_t bmesh, edit_pair **pairs,
+                                size_t *count, size_t *unpaired) {
     pairing q;
     memset(&q, 0, sizeof q);
-    q.x = x, q.sm = &x->s->meshes[smesh], q.bm = &x->base.meshes[bmesh];
+    q.x = x, q.sm = sm, q.bm = &x->base.meshes[bmesh];
     q.key.pos_tol = x->pos_tol;
     q.key.inv_pos_width = 1.0f / (CELL_TOLS * x->pos_tol);
     q.key.uv = all_attributes(q.sm, true) && all_attributes(q.bm, true);

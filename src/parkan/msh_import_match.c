@@ -275,7 +275,8 @@ typedef struct matcher {
     edit_ctx *x;
     tree st, bt;       /* scene and base children lists */
     bool *taken;       /* per base node: matched */
-    bool *wrapper;     /* per scene node: a node the client wrapped the model in (no match) */
+    bool *wrapper;     /* per scene node: a node the client added that matches none: a root it
+                          wrapped the model in, or a child it moved a quantised mesh into */
     int32_t *s_left, *b_left; /* scratch: one sibling group's unmatched nodes */
     geo_key *geo;      /* scratch: their geometry */
 } matcher;
@@ -390,7 +391,10 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
             return snprintf(why, cap, "/nodes/%zu (\"%s\") has a different parent than in the base model (\"%s\", "
                             "not \"%s\")", i, x->s->nodes[i].name, bp < 0 ? "(none)" : x->base.nodes[bp].name,
                             want < 0 ? "(none)" : x->base.nodes[want].name), false;
-        int32_t sm = x->s->nodes[i].mesh, bm = x->base.nodes[x->b_of_s[i]].mesh;
+        int32_t sm = ue_msh_edit_node_mesh(x, i), bm = x->base.nodes[x->b_of_s[i]].mesh, c = x->fold[i].carrier;
+        if (c >= 0 && bm < 0)
+            return snprintf(why, cap, "/nodes/%d (\"%s\") is not in the base model: import --base adds no nodes", c,
+                            x->s->nodes[c].name), false;
         if (sm < 0 || (size_t)sm >= x->s->mesh_count || strcmp(x->s->meshes[sm].source.format, "msh")) continue;
         if (bm < 0 || !ue_msh_edit_same_source(&x->s->meshes[sm].source, &x->base.meshes[bm].source))
             return snprintf(why, cap, "/nodes/%zu: its mesh is another slot than the base model's", i), false;
@@ -408,8 +412,8 @@ static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) 
     mt.b_left = malloc(nb * sizeof *mt.b_left);
     mt.geo = malloc(nb * sizeof *mt.geo);
     bool ok = mt.taken && mt.wrapper && mt.s_left && mt.b_left && mt.geo && find_wrappers(&mt) &&
-              tree_build(&mt.st, x->s, mt.wrapper) && tree_build(&mt.bt, &x->base, NULL) &&
-              match_by_identity(&mt) && match_by_position(&mt);
+              match_by_identity(&mt) && ue_msh_edit_find_carriers(x, mt.wrapper) == UE_OK &&
+              tree_build(&mt.st, x->s, mt.wrapper) && tree_build(&mt.bt, &x->base, NULL) && match_by_position(&mt);
     if (ok) *matched = check_tree(&mt, why, cap);
     tree_free(&mt.st);
     tree_free(&mt.bt);
@@ -440,8 +444,8 @@ void ue_msh_edit_map_model_nodes(edit_ctx *x) {
 /* Scene mesh → base mesh through the matched nodes that show them. */
 static void match_meshes(edit_ctx *x) {
     for (size_t i = 0; i < x->s->node_count; i++) {
-        if (x->b_of_s[i] < 0) continue; /* a client's wrapper */
-        int32_t sm = x->s->nodes[i].mesh, bm = x->base.nodes[x->b_of_s[i]].mesh;
+        if (x->b_of_s[i] < 0) continue; /* a client's wrapper or carrier */
+        int32_t sm = ue_msh_edit_node_mesh(x, i), bm = x->base.nodes[x->b_of_s[i]].mesh;
         if (sm >= 0 && (size_t)sm < x->s->mesh_count && bm >= 0 && x->bmesh_of_s[sm] < 0) x->bmesh_of_s[sm] = bm;
     }
 }
@@ -589,6 +593,7 @@ int32_t ue_msh_edit_base_primitive(const edit_ctx *x, int32_t smesh, size_t p) {
 }
 
 void ue_msh_edit_match_free(edit_ctx *x) {
+    free(x->fold);
     free(x->bmesh_of_s);
     free(x->bmat_of_s);
     free(x->btex_of_s);
@@ -682,5 +687,6 @@ ue_result ue_msh_edit_match_selection(edit_ctx *x) {
         return ue_msh_edit_fail(x, "import.base.tree", "/nodes",
                                 "the node tree does not match the base model converted with %s (%s): %s", which,
                                 recorded ? "recorded by convert" : "inferred from the glTF's names", why);
-    return match_the_rest(x);
+    r = ue_msh_edit_fold_poses(x);
+    return r == UE_OK ? match_the_rest(x) : r;
 }
