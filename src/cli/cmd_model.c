@@ -878,8 +878,9 @@ static int convert_all(const cli_opts *o, bool to_file, out_kind kind, cli_forma
     }
     int rc = cli_check_wear(o, jobs->count);
     if (rc) return rc;
-    /* From here an interrupt stops the run between models: finished outputs stay, and are said. */
-    cli_interrupt_defer(true);
+    /* From here an interrupt stops a run of several models between models: finished outputs
+     * stay, and are said. One model has nothing to finish first: a signal ends it at once. */
+    cli_interrupt_defer(jobs->count > 1);
     rc = assign_outputs(o, to_file, kind, jobs);
     if (rc) return rc;
     format_opts->per_format = jobs->count > 1;

@@ -65,6 +65,32 @@ static ue_result read_gap(const ue_source *src, ue_dat_bank_entry *e, uint64_t n
     return r;
 }
 
+/* True when the `n` bytes at `at` are all the 0xFF fill (read in blocks: linear work). */
+static bool all_fill(const ue_source *src, uint64_t at, uint64_t n) {
+    uint8_t block[4096];
+    for (uint64_t done = 0; done < n;) {
+        size_t take = n - done < sizeof block ? (size_t)(n - done) : sizeof block;
+        if (ue_source_read(src, at + done, block, take) != UE_OK) return false;
+        for (size_t i = 0; i < take; i++)
+            if (block[i] != UE_DAT_BANK_FILL) return false;
+        done += take;
+    }
+    return true;
+}
+
+/* One DAT and then no second header: said as what it is (a padded single DAT), not as a broken
+ * chain, so the user is not sent looking for a bank's second entry. */
+static ue_result single_dat(const ue_source *src, const ue_dat_bank_entry *first, ue_parse_ctx *c) {
+    uint64_t end = first->offset + first->size, rest = src->size - end;
+    bool fill = all_fill(src, end, rest);
+    ue_parse_error(c, "bank.single", end, "bank",
+                   "a single DAT of %u bytes followed by %llu bytes %s, not a bank of DATs; a DAT is read "
+                   "at its own file_size, so cut the file to its first %u bytes to open it as a model",
+                   first->size, (unsigned long long)rest, fill ? "of 0xFF padding" : "that are no DAT",
+                   first->size);
+    return c->failure;
+}
+
 ue_result ue_dat_bank_scan(const ue_source *src, ue_mode mode, ue_dat_bank_entry **entries, size_t *count,
                            ue_diag *d) {
     *entries = NULL;
@@ -78,7 +104,9 @@ ue_result ue_dat_bank_scan(const ue_source *src, ue_mode mode, ue_dat_bank_entry
         uint8_t h[UE_DAT_HEADER];
         if ((r = ue_source_read(src, off, h, sizeof h)) != UE_OK) break;
         if (!header_ok(h, src->size - off)) {
-            if (n < 2) {
+            if (n == 1) {
+                r = single_dat(src, &e[0], &c);
+            } else if (n == 0) {
                 ue_parse_error(&c, "bank.header", off, "bank/entry", "no DAT header at 0x%llx (entry %zu): a "
                                "bank is DATs one after another, each header's regions inside its file_size",
                                (unsigned long long)off, n);
@@ -275,20 +303,32 @@ static const char *const bank_manifest_keys[] = {"unearth_manifest", "format", "
 static const char *const bank_entry_keys[] = {"name", "file", "xxh64", "offset", "padding", "padding_hex", NULL};
 
 /* After an entry: its recorded padding while the DAT is unchanged and still starts where it did,
- * else the rule's 0xFF up to the next 32-byte boundary. */
+ * else the rule's 0xFF up to the next 32-byte boundary. `extract` records a gap of 32 bytes or
+ * more only with its bytes (padding_hex), so a longer plain padding is refused: a hand-edited
+ * manifest must not make pack write gigabytes of fill. */
 static ue_result put_padding(const ue_jv *ej, bool changed, uint64_t start, ue_buf *out, const char *where,
                              ue_diag *d) {
     uint64_t offset = 0;
     uint32_t padding = 0;
     bool keep = !changed && ue_jv_u64(ej, "offset", &offset, NULL, NULL) && offset == start &&
-                ue_jv_u32(ej, "padding", &padding, where, d) && padding < UE_CAP_ENTRY_BYTES;
-    size_t fill = keep ? padding : (size_t)(align_up(out->size) - out->size);
+                ue_jv_u32(ej, "padding", &padding, where, d);
     uint8_t *given = NULL;
     size_t given_n = 0;
-    if (keep && ue_jv_hex_alloc(ej, "padding_hex", UE_CAP_ENTRY_BYTES, &given, &given_n) && given_n == padding) {
+    bool hex = keep && ue_jv_hex_alloc(ej, "padding_hex", UE_CAP_ENTRY_BYTES, &given, &given_n) && given_n == padding;
+    if (keep && !hex && padding >= UE_DAT_BANK_ALIGN) {
+        free(given);
+        ue_diag_add(d, UE_SEV_ERROR, "manifest.padding", UE_NO_OFFSET, where,
+                    "\"padding\": %u bytes of 0xFF fill; a gap of %u bytes or more is packed only from its "
+                    "\"padding_hex\" bytes, as extract records it", padding, UE_DAT_BANK_ALIGN);
+        return UE_ERR_INVALID;
+    }
+    if (hex) {
         ue_buf_put(out, given, given_n);
     } else {
-        for (size_t k = 0; k < fill; k++) ue_buf_put_u8(out, UE_DAT_BANK_FILL);
+        size_t fill = keep ? padding : (size_t)(align_up(out->size) - out->size);
+        uint8_t ff[UE_DAT_BANK_ALIGN];
+        memset(ff, UE_DAT_BANK_FILL, sizeof ff);
+        ue_buf_put(out, ff, fill);
     }
     free(given);
     return out->failed ? UE_ERR_NOMEM : UE_OK;

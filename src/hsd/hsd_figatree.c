@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "common/collections.h"
 #include "hsd/dat_bank.h"
+#include "hsd/hsd_int.h"
 #include "hsd/hsd_to_scene.h"
 
 #define PATH_CAP 192u
@@ -30,11 +31,29 @@ static bool follow(const ue_dat *dat, ue_parse_ctx *c, uint32_t field, const cha
     return present;
 }
 
+hsd_figatree_budget hsd_figatree_budget_of(const ue_dat *dat) {
+    hsd_figatree_budget b = {2ull * dat->data_size + 0x10000u, (uint64_t)dat->data_size + 0x100u,
+                             dat->data_size / HSD_FIGATREE_TRACK + 0x100u};
+    return b;
+}
+
+static void over_budget(ue_parse_ctx *c, uint32_t off, const char *path, const char *what) {
+    ue_violation(c, "hsd.anim.budget", file_at(off), path,
+                 "%s add up to more than the file could hold (tables shared by many FigaTrees); "
+                 "this one is not read", what);
+}
+
 /* The count table: one byte per joint up to the 0xFF end, which must lie inside the block. */
-static bool count_nodes(const ue_dat *dat, ue_parse_ctx *c, const char *path, hsd_figatree_head *h) {
+static bool count_nodes(const ue_dat *dat, ue_parse_ctx *c, const char *path, hsd_figatree_budget *b,
+                        hsd_figatree_head *h) {
     const uint8_t *p = dat->data + h->counts_offset;
     size_t room = dat->data_size - h->counts_offset;
-    const uint8_t *end = memchr(p, 0xFF, room);
+    size_t scan = room < b->count_bytes ? room : (size_t)b->count_bytes;
+    const uint8_t *end = memchr(p, 0xFF, scan);
+    if (!end && scan < room) {
+        over_budget(c, h->counts_offset, path, "track count tables");
+        return false;
+    }
     if (!end) {
         ue_violation(c, "hsd.figatree.counts", file_at(h->counts_offset), path,
                      "track count table at data offset 0x%x has no 0xFF end inside the data block",
@@ -42,12 +61,13 @@ static bool count_nodes(const ue_dat *dat, ue_parse_ctx *c, const char *path, hs
         return false;
     }
     h->joint_count = (uint32_t)(end - p);
+    b->count_bytes -= h->joint_count + 1u;
     for (const uint8_t *q = p; q < end; q++) h->track_count += *q;
     return true;
 }
 
 bool hsd_figatree_head_read(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, const char *path,
-                            hsd_figatree_head *h) {
+                            hsd_figatree_budget *b, hsd_figatree_head *h) {
     memset(h, 0, sizeof *h);
     h->offset = off;
     if (off % 4 != 0 || (uint64_t)off + HSD_FIGATREE_SIZE > dat->data_size) {
@@ -65,7 +85,7 @@ bool hsd_figatree_head_read(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, co
     }
     char sub[PATH_CAP + 16];
     snprintf(sub, sizeof sub, "%s/counts", path);
-    if (follow(dat, c, off + 0x0C, sub, &h->counts_offset) && !count_nodes(dat, c, sub, h)) return false;
+    if (follow(dat, c, off + 0x0C, sub, &h->counts_offset) && !count_nodes(dat, c, sub, b, h)) return false;
     snprintf(sub, sizeof sub, "%s/tracks", path);
     bool tracks = follow(dat, c, off + 0x10, sub, &h->tracks_offset);
     if (c->failure != UE_OK && c->mode == UE_MODE_STRICT) return false;
@@ -92,16 +112,52 @@ void hsd_figatree_clip_name(const char *root_name, char *out, size_t cap) {
 
 /* ---- info ------------------------------------------------------------------------------------ */
 
-/* Calls `fn` for each FigaTree root whose header reads (no diagnostics). */
+/* FigaTrees already read in one DAT: data offset → a row of the caller's (-1: not usable), so
+ * roots naming one struct cost one read. */
+typedef struct figa_seen {
+    hsd_reader r;
+} figa_seen;
+
+static figa_seen seen_begin(const ue_dat *dat) {
+    figa_seen v;
+    memset(&v, 0, sizeof v);
+    v.r.c = ue_parse_begin(UE_MODE_STRICT, NULL);
+    v.r.dat = dat;
+    return v;
+}
+
+static bool seen_find(const figa_seen *v, uint32_t off, int32_t *row) {
+    return hsd_map_find(&v->r.map, HSD_K_FIGATREE, off, row);
+}
+
+static bool seen_put(figa_seen *v, uint32_t off, int32_t row) { return hsd_map_put(&v->r, HSD_K_FIGATREE, off, row); }
+
+static void seen_end(figa_seen *v) { hsd_map_free(&v->r.map); }
+
+static bool figatree_root(const ue_dat_symbol *root) {
+    return !root->damaged && ue_hsd_root_kind_of(root->name) == UE_HSD_ROOT_FIGATREE;
+}
+
+/* Calls `fn` for each FigaTree root whose header reads (no diagnostics); each struct is read
+ * once, later roots naming it reuse its header. */
 static void each_clip(const ue_dat *dat, void (*fn)(const ue_dat_symbol *, const hsd_figatree_head *, void *),
                       void *arg) {
-    for (size_t i = 0; i < dat->root_count; i++) {
+    hsd_figatree_head *heads = calloc(dat->root_count ? dat->root_count : 1, sizeof *heads);
+    figa_seen seen = seen_begin(dat);
+    hsd_figatree_budget b = hsd_figatree_budget_of(dat);
+    for (size_t i = 0; heads && i < dat->root_count; i++) {
         const ue_dat_symbol *root = &dat->roots[i];
-        if (root->damaged || ue_hsd_root_kind_of(root->name) != UE_HSD_ROOT_FIGATREE) continue;
-        ue_parse_ctx c = ue_parse_begin(UE_MODE_STRICT, NULL);
-        hsd_figatree_head h;
-        if (hsd_figatree_head_read(dat, root->data_offset, &c, "", &h)) fn(root, &h, arg);
+        int32_t row = -1;
+        if (!figatree_root(root)) continue;
+        if (!seen_find(&seen, root->data_offset, &row)) {
+            ue_parse_ctx c = ue_parse_begin(UE_MODE_STRICT, NULL);
+            row = hsd_figatree_head_read(dat, root->data_offset, &c, "", &b, &heads[i]) ? (int32_t)i : -1;
+            if (!seen_put(&seen, root->data_offset, row)) break;
+        }
+        if (row >= 0) fn(root, &heads[row], arg);
     }
+    seen_end(&seen);
+    free(heads);
 }
 
 static void clip_json(const ue_dat_symbol *root, const hsd_figatree_head *h, void *arg) {
@@ -136,13 +192,13 @@ void hsd_figatree_clips_text(const ue_dat *dat, ue_buf *b) { each_clip(dat, clip
  * the key-stream bytes one DAT may still decode: tracks may share key bytes, so without this a
  * small file could make the decoder run quadratically. */
 typedef struct figa_sink {
-    ue_hsd_anims *a;
+    ue_hsd_anims *a; /* NULL: check only, nothing kept */
     size_t cap_clips, cap_targets, cap_aobjs, cap_tracks, cap_keys;
-    uint64_t key_bytes_left;
+    hsd_figatree_budget *budget;
 } figa_sink;
 
-static figa_sink sink_on(ue_hsd_anims *a) {
-    figa_sink s = {a, a->clip_count, a->target_count, a->aobj_count, a->track_count, a->key_count, 0};
+static figa_sink sink_on(ue_hsd_anims *a, hsd_figatree_budget *b) {
+    figa_sink s = {a, a->clip_count, a->target_count, a->aobj_count, a->track_count, a->key_count, b};
     return s;
 }
 
@@ -159,7 +215,7 @@ static bool read_track(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_
     t.length = ue_load_u16be(p);
     t.start_frame = (float)(int16_t)ue_load_u16be(p + 2);
     t.type = p[4], t.value_format = p[5], t.slope_format = p[6];
-    t.first_key = (uint32_t)s->a->key_count;
+    t.first_key = s->a ? (uint32_t)s->a->key_count : 0;
     char sub[PATH_CAP + 8];
     snprintf(sub, sizeof sub, "%s/data", path);
     bool keys = follow(dat, c, off + 8, sub, &t.data_offset);
@@ -170,13 +226,12 @@ static bool read_track(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_
                      t.length, t.data_offset, dat->data_size);
         t.length = dat->data_size - t.data_offset;
     }
-    if (keys && t.length > s->key_bytes_left) {
-        ue_violation(c, "hsd.anim.budget", file_at(off), path,
-                     "key streams add up to more bytes than the file could hold; this one is not decoded");
+    if (keys && t.length > s->budget->key_bytes) {
+        over_budget(c, off, path, "key streams");
         keys = false;
     }
     if (keys) {
-        s->key_bytes_left -= t.length;
+        s->budget->key_bytes -= t.length;
         t.data = dat->data + t.data_offset;
         ue_hsd_key *decoded = NULL;
         size_t n = 0;
@@ -184,6 +239,10 @@ static bool read_track(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_
                                          c->d, sub, file_at(t.data_offset));
         if (e == UE_ERR_NOMEM) return false;
         if (e != UE_OK) ue_damage_reported(c);
+        if (!s->a) {
+            free(decoded);
+            return true;
+        }
         bool room = !n || reserve(&s->a->keys, &s->cap_keys, s->a->key_count + n, sizeof *decoded);
         if (room && n) memcpy(s->a->keys + s->a->key_count, decoded, n * sizeof *decoded);
         s->a->key_count += room ? n : 0;
@@ -191,8 +250,20 @@ static bool read_track(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_
         free(decoded);
         if (!room) return false;
     }
+    if (!s->a) return true;
     if (!reserve(&s->a->tracks, &s->cap_tracks, s->a->track_count + 1, sizeof t)) return false;
     s->a->tracks[s->a->track_count++] = t;
+    return true;
+}
+
+/* Node k's `n` tracks at data offset `at`. False only when memory ran out. */
+static bool read_tracks(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_t at, uint32_t n, uint32_t k,
+                        const char *path) {
+    for (uint32_t i = 0; i < n; i++) {
+        char sub[PATH_CAP + 40];
+        snprintf(sub, sizeof sub, "%s/joint[%u]/track[%u]", path, k, i);
+        if (!read_track(s, dat, c, at + i * HSD_FIGATREE_TRACK, sub)) return false;
+    }
     return true;
 }
 
@@ -205,18 +276,23 @@ static bool read_nodes(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, const h
     for (uint32_t k = 0; k < h->joint_count && !(c->failure != UE_OK && c->mode == UE_MODE_STRICT); k++) {
         uint32_t n = dat->data[h->counts_offset + k];
         if (n == 0) continue;
+        if (n > s->budget->rows) {
+            over_budget(c, h->tracks_offset, path, "track rows");
+            return true;
+        }
+        s->budget->rows -= n;
+        uint32_t at = h->tracks_offset + track * HSD_FIGATREE_TRACK;
+        track += n;
+        if (!s->a) {
+            if (!read_tracks(s, dat, c, at, n, k, path)) return false;
+            continue;
+        }
         ue_hsd_anims *a = s->a;
         if (!reserve(&a->aobjs, &s->cap_aobjs, a->aobj_count + 1, sizeof *a->aobjs) ||
             !reserve(&a->targets, &s->cap_targets, a->target_count + 1, sizeof *a->targets))
             return false;
-        uint32_t at = h->tracks_offset + track * HSD_FIGATREE_TRACK;
         ue_hsd_aobj ao = {at, 0, h->frame_count, (uint32_t)a->track_count, 0, 0};
-        for (uint32_t i = 0; i < n; i++) {
-            char sub[PATH_CAP + 40];
-            snprintf(sub, sizeof sub, "%s/joint[%u]/track[%u]", path, k, i);
-            if (!read_track(s, dat, c, at + i * HSD_FIGATREE_TRACK, sub)) return false;
-        }
-        track += n;
+        if (!read_tracks(s, dat, c, at, n, k, path)) return false;
         ao.track_count = (uint32_t)a->track_count - ao.first_track;
         a->aobjs[a->aobj_count] = ao;
         int32_t joint = first_joint + (int32_t)k;
@@ -240,24 +316,12 @@ static ue_result read_clip(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, con
     return UE_OK;
 }
 
-ue_result hsd_figatree_check(const ue_dat *dat, ue_mode mode, ue_diag *d) {
-    ue_hsd_anims scratch;
-    memset(&scratch, 0, sizeof scratch);
-    figa_sink s = sink_on(&scratch);
-    s.key_bytes_left = 2ull * dat->data_size + 0x10000u;
-    ue_parse_ctx c = ue_parse_begin(mode, d);
-    ue_result r = UE_OK;
-    for (size_t i = 0; i < dat->root_count && r == UE_OK; i++) {
-        const ue_dat_symbol *root = &dat->roots[i];
-        if (root->damaged || ue_hsd_root_kind_of(root->name) != UE_HSD_ROOT_FIGATREE) continue;
-        char path[PATH_CAP];
-        snprintf(path, sizeof path, "dat/root[%zu]/figatree", i);
-        hsd_figatree_head h;
-        if (hsd_figatree_head_read(dat, root->data_offset, &c, path, &h))
-            r = read_clip(&s, dat, &c, root, &h, NULL, 0, 0, path);
-    }
-    free(scratch.clips), free(scratch.targets), free(scratch.aobjs), free(scratch.tracks), free(scratch.keys);
-    return r != UE_OK ? r : c.failure;
+bool hsd_figatree_check(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, hsd_figatree_budget *b,
+                        const char *path) {
+    hsd_figatree_head h;
+    if (!hsd_figatree_head_read(dat, off, c, path, b, &h)) return true;
+    figa_sink s = {NULL, 0, 0, 0, 0, 0, b};
+    return read_nodes(&s, dat, c, &h, NULL, 0, path);
 }
 
 /* ---- convert: the clips of the model's DAT and of --anims files ------------------------------ */
@@ -300,32 +364,61 @@ static void note_left_out(figa_tally *t, uint32_t joints) {
     t->other_counts[t->other_counts[0] ? 1 : 0] = joints;
 }
 
-/* Every FigaTree root of `dat` bound to the target set. Offsets are the DAT's own; d's prefix
- * says which file and entry. */
+/* Root `root` naming a FigaTree read before as clip `row`: a clip of its own name on the same
+ * targets, nothing read again. */
+static ue_result reuse_clip(figa_sink *s, const ue_dat_symbol *root, int32_t row) {
+    ue_hsd_clip clip = s->a->clips[row];
+    clip.root_name = root->name;
+    if (!reserve(&s->a->clips, &s->cap_clips, s->a->clip_count + 1, sizeof clip)) return UE_ERR_NOMEM;
+    s->a->clips[s->a->clip_count++] = clip;
+    return UE_OK;
+}
+
+/* The FigaTree root `i` bound to the target set: read, or left out (row -1). */
+static ue_result attach_root(figa_sink *s, const ue_hsd_model *m, const figa_target *tg, const ue_dat *dat,
+                             size_t i, ue_parse_ctx *c, figa_tally *tally, int32_t *row) {
+    const ue_dat_symbol *root = &dat->roots[i];
+    char path[PATH_CAP], name[128];
+    snprintf(path, sizeof path, "dat/root[%zu]/figatree", i);
+    hsd_figatree_head h;
+    *row = -1;
+    if (!hsd_figatree_head_read(dat, root->data_offset, c, path, s->budget, &h)) return UE_OK;
+    hsd_figatree_clip_name(root->name, name, sizeof name);
+    if (h.joint_count != tg->joint_count) {
+        note_left_out(tally, h.joint_count);
+        ue_diag_add(c->d, UE_SEV_WARNING, "hsd.figatree.joints", file_at(root->data_offset), path,
+                    "clip %s animates %u joints, the model has %u: left out (a clip of another "
+                    "skeleton)", name, h.joint_count, tg->joint_count);
+        return UE_OK;
+    }
+    *row = (int32_t)s->a->clip_count;
+    return read_clip(s, dat, c, root, &h, m->joints, tg->first_joint, tg->set, path);
+}
+
+/* Every FigaTree root of `dat` bound to the target set; roots naming one struct share what its
+ * first reading made. Offsets are the DAT's own; d's prefix says which file and entry. */
 static ue_result attach_dat(figa_sink *s, const ue_hsd_model *m, const figa_target *tg, const ue_dat *dat,
                             ue_mode mode, figa_tally *tally, ue_diag *d) {
     ue_parse_ctx c = ue_parse_begin(mode, d);
-    s->key_bytes_left = 2ull * dat->data_size + 0x10000u;
-    for (size_t i = 0; i < dat->root_count; i++) {
+    hsd_figatree_budget budget = hsd_figatree_budget_of(dat);
+    s->budget = &budget;
+    figa_seen seen = seen_begin(dat);
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < dat->root_count && r == UE_OK; i++) {
         const ue_dat_symbol *root = &dat->roots[i];
-        if (root->damaged || ue_hsd_root_kind_of(root->name) != UE_HSD_ROOT_FIGATREE) continue;
-        char path[PATH_CAP], name[128];
-        snprintf(path, sizeof path, "dat/root[%zu]/figatree", i);
-        hsd_figatree_head h;
-        if (!hsd_figatree_head_read(dat, root->data_offset, &c, path, &h)) continue;
-        hsd_figatree_clip_name(root->name, name, sizeof name);
-        if (h.joint_count != tg->joint_count) {
-            note_left_out(tally, h.joint_count);
-            ue_diag_add(d, UE_SEV_WARNING, "hsd.figatree.joints", file_at(root->data_offset), path,
-                        "clip %s animates %u joints, the model has %u: left out (a clip of another "
-                        "skeleton)", name, h.joint_count, tg->joint_count);
-            continue;
+        int32_t row = -1;
+        if (!figatree_root(root)) continue;
+        if (seen_find(&seen, root->data_offset, &row)) {
+            r = row >= 0 ? reuse_clip(s, root, row) : UE_OK;
+        } else {
+            r = attach_root(s, m, tg, dat, i, &c, tally, &row);
+            if (r == UE_OK && !seen_put(&seen, root->data_offset, row)) r = UE_ERR_NOMEM;
         }
-        ue_result r = read_clip(s, dat, &c, root, &h, m->joints, tg->first_joint, tg->set, path);
-        if (r != UE_OK) return r;
-        tally->bound++;
+        if (r == UE_OK && row >= 0) tally->bound++;
     }
-    return c.failure;
+    seen_end(&seen);
+    s->budget = NULL;
+    return r != UE_OK ? r : c.failure;
 }
 
 /* Keeps `dat` (taken over) in the list the clips point into. */
@@ -417,7 +510,7 @@ ue_result hsd_figatree_attach_all(ue_hsd_model *m, const ue_model_options *opts,
     memset(files, 0, sizeof *files);
     if (m->set_count == 0) return UE_OK;
     figa_target tg = target_set(m);
-    figa_sink s = sink_on(&m->anims);
+    figa_sink s = sink_on(&m->anims, NULL);
     figa_tally own = {0, 0, {0, 0}};
     ue_result r = m->dat ? attach_dat(&s, m, &tg, m->dat, mode, &own, d) : UE_OK;
     for (size_t i = 0; opts && i < opts->count && r == UE_OK; i++)

@@ -22,10 +22,26 @@ typedef struct hsd_figatree_head {
     uint32_t counts_offset, tracks_offset; /* data offsets (0 when absent) */
 } hsd_figatree_head;
 
+/* What one DAT's FigaTrees may still cost: key-stream bytes decoded, count-table bytes scanned,
+ * track rows read. FigaTrees that share no table fit; tables shared past it are refused
+ * (hsd.anim.budget), so work stays linear in the file. A struct named by several roots is read
+ * once by every caller, which keys FigaTrees by data offset. */
+typedef struct hsd_figatree_budget {
+    uint64_t key_bytes, count_bytes, rows;
+} hsd_figatree_budget;
+hsd_figatree_budget hsd_figatree_budget_of(const ue_dat *dat);
+
 /* The header at data offset `off` of `dat` and its count table; a broken one is a violation at
- * `path` (offsets absolute in the DAT) and false. Work is bounded by the data block. */
+ * `path` (offsets absolute in the DAT) and false. The count scan is charged to `b`. */
 bool hsd_figatree_head_read(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, const char *path,
-                            hsd_figatree_head *h);
+                            hsd_figatree_budget *b, hsd_figatree_head *h);
+
+/* validate: the FigaTree at `off` read whole (header, tracks, key streams) in c's mode, nothing
+ * kept; every defect reported once, under hsd.figatree.* (hsd.anim.budget past `b`). The one
+ * checker of FigaTrees: `validate` of any DAT and `convert` read them with the same code. False
+ * only when memory ran out. */
+bool hsd_figatree_check(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, hsd_figatree_budget *b,
+                        const char *path);
 
 /* "PlyMario5K_Share_ACTION_Wait1_figatree" → "Wait1": what follows the last "_ACTION_", without
  * "_figatree"; a name without "_ACTION_" loses only the suffix. */
@@ -35,9 +51,6 @@ void hsd_figatree_clip_name(const char *root_name, char *out, size_t cap);
  * DAT has none), and the same as text lines ("  clip Wait1: 50 frames, 61 joints"). */
 json_t *hsd_figatree_clips_json(const ue_dat *dat);
 void hsd_figatree_clips_text(const ue_dat *dat, ue_buf *b);
-
-/* validate: every FigaTree root of `dat` read whole (header, tracks, key streams) in `mode`. */
-ue_result hsd_figatree_check(const ue_dat *dat, ue_mode mode, ue_diag *d);
 
 /* The DATs whose clips a model was given: they hold the names and key bytes the clips point at,
  * so they live until the scene is built. */

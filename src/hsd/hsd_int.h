@@ -22,7 +22,8 @@ typedef enum hsd_kind {
     HSD_K_ANIMJOINT, HSD_K_MATANIMJOINT, HSD_K_MATANIM, HSD_K_TEXANIM, HSD_K_AOBJ, HSD_K_FOBJ,
     HSD_K_ANIMSLOT, HSD_K_CLIPROOT,
     /* root structure checks (hsd_roots.c) */
-    HSD_K_SHAPEANIMJOINT, HSD_K_SHAPEANIMDOBJ, HSD_K_SHAPEANIM, HSD_K_LIGHT
+    HSD_K_SHAPEANIMJOINT, HSD_K_SHAPEANIMDOBJ, HSD_K_SHAPEANIM, HSD_K_LIGHT, HSD_K_LIGHTSETS,
+    HSD_K_MODELARRAY, HSD_K_FIGATREE
 } hsd_kind;
 
 /* Open-addressing map from (kind, data offset) to a row: every struct is read once. */

@@ -61,7 +61,8 @@ static ue_result colour_target(hsd_scene_ctx *x, size_t target, int32_t anim, co
         ue_hsd_material vals = mo->has_material ? mo->material : (ue_hsd_material){{0}, {255, 255, 255, 255}, {0}, 1, 0};
         for (int k = 0; k < 3; k++) vals.diffuse[k] = colour_byte(st.diffuse[k]);
         vals.alpha = st.alpha;
-        hsd_material_base_color(m, (size_t)mobj, &vals, base_tobj, &v[4 * (size_t)fi]);
+        hsd_material_base_color(m, (size_t)mobj, &vals, base_tobj, x->materials.baked_texture[mobj] >= 0,
+                                &v[4 * (size_t)fi]);
     }
     ue_interp interp = hsd_aobj_steps(m, t->aobj, UE_HSD_MT_AMBIENT_R, UE_HSD_MT_ALPHA) ? UE_INTERP_STEP
                                                                                       : UE_INTERP_LINEAR;

@@ -295,7 +295,7 @@ static float clamp01(float v) { return v > 1.0f ? 1.0f : v >= 0.0f ? v : 0.0f; }
  * alpha likewise from the alpha source (COMPAT follows the diffuse source). A base TObj whose
  * colour (alpha) op is REPLACE makes the RGB (alpha) factor 1: the texel replaces the colour. */
 void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_material *values,
-                             int32_t base_tobj, float out[4]) {
+                             int32_t base_tobj, bool baked, float out[4]) {
     const ue_hsd_mobj *mo = &m->mobjs[mobj];
     uint32_t diffuse = mo->render_mode & HSD_RENDER_DIFFUSE_MASK;
     uint32_t alpha = (mo->render_mode >> HSD_RENDER_ALPHA_SHIFT) & 3u;
@@ -308,6 +308,7 @@ void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_ma
     uint32_t f = m->tobjs[base_tobj].flags;
     bool baked_rgb, baked_alpha; /* the bake multiplied the factor in already */
     hsd_bake_factor_use(m, mobj, base_tobj, &baked_rgb, &baked_alpha);
+    baked_rgb = baked_rgb && baked, baked_alpha = baked_alpha && baked; /* a bake that was skipped carries nothing */
     if (HSD_TOBJ_COLOR_OP(f) == HSD_COLOR_OP_REPLACE || baked_rgb)
         for (int i = 0; i < 3; i++) out[i] = 1.0f;
     if (HSD_TOBJ_ALPHA_OP(f) == HSD_ALPHA_OP_REPLACE || baked_alpha) out[3] = 1.0f;
@@ -575,7 +576,7 @@ static ue_result make_material(const ue_hsd_model *m, size_t mobj, bool two_side
     if (r == UE_OK && ue_parse_failed(&pc)) r = pc.failure;
     mat = &s->materials[idx];
     hsd_material_base_color(m, mobj, mo->has_material ? &mo->material : NULL, map->base_tobj[mobj],
-                            mat->base_color);
+                            map->baked_texture[mobj] >= 0, mat->base_color);
     if (r == UE_OK && map->baked_texture[mobj] >= 0 &&
         ue_extras_set_number(&mat->extras, "hsd_baked_layers", map->baked_count[mobj]) != UE_OK)
         r = UE_ERR_NOMEM;

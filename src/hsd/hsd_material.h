@@ -55,10 +55,11 @@ bool hsd_tobj_uv_transform(const ue_hsd_tobj *t, ue_uv_transform *out);
 bool hsd_uv_affine_to_khr(const double a[4], const double b[2], ue_uv_transform *out);
 
 /* The linear RGBA base-colour factor of MObj `mobj` drawn with Material colours `values` (NULL:
- * none, white) and base TObj `base_tobj` (-1: no texture slot): the one rule for the static
- * material and every animated frame (docs/hsd-materials.md). */
+ * none, white) and base TObj `base_tobj` (-1: no texture slot); `baked`: the base texture really
+ * is the bake (a bake skipped, over budget or undecodable, leaves the factor in glTF). The one
+ * rule for the static material and every animated frame (docs/hsd-materials.md). */
 void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_material *values,
-                             int32_t base_tobj, float out[4]);
+                             int32_t base_tobj, bool baked, float out[4]);
 
 /* ---- diffuse layers baked into the base colour (hsd_layers.c, docs/hsd-materials.md) ---- */
 

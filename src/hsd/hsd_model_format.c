@@ -394,8 +394,7 @@ static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, u
     ue_dat dat;
     ue_result r = ue_dat_parse(data, size, mode, &dat, d);
     if (r != UE_OK) return r;
-    r = hsd_roots_check(&dat, mode, false, d); /* every root's structures */
-    if (r == UE_OK) r = hsd_figatree_check(&dat, mode, d); /* every FigaTree clip read whole */
+    r = hsd_roots_check(&dat, mode, false, d); /* every root's structures, FigaTree clips read whole */
     char roots[120];
     root_list(&dat, roots, sizeof roots);
     snprintf(out->summary, sizeof out->summary, "no model root: roots %s", roots);

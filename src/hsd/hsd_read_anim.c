@@ -335,19 +335,60 @@ static void read_set_anims(hsd_anim_reader *ar, uint32_t s) {
     }
 }
 
-/* The set a standalone root binds to (§6.9): the `*_joint` set of the same stem, so
- * "x_matanim_joint" animates "x_joint" as a ModelSet's arrays animate its joint; else the first
- * `*_joint` set (as ADDON attaches them), else the first set. */
-static uint32_t standalone_set(const ue_hsd_model *m, const char *name) {
-    size_t stem = hsd_root_stem_len(name);
-    uint32_t first = UINT32_MAX;
+/* The `*_joint` sets by stem, built once: binding a root is then a binary search, so many
+ * roots over many sets stay O(n log n). */
+typedef struct stem_entry {
+    const char *name;
+    size_t stem;
+    uint32_t set;
+} stem_entry;
+
+typedef struct stem_index {
+    stem_entry *e;
+    size_t count;
+    uint32_t first; /* the first `*_joint` set, else 0 */
+} stem_index;
+
+static int stem_cmp_parts(const char *a, size_t an, const char *b, size_t bn) {
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : (an > bn) - (an < bn);
+}
+
+/* By stem, then by set: the first set of a stem is the one a root binds to. */
+static int stem_order(const void *pa, const void *pb) {
+    const stem_entry *a = pa, *b = pb;
+    int c = stem_cmp_parts(a->name, a->stem, b->name, b->stem);
+    return c ? c : (a->set > b->set) - (a->set < b->set);
+}
+
+static bool stem_index_build(const ue_hsd_model *m, stem_index *ix) {
+    memset(ix, 0, sizeof *ix);
+    ix->first = UINT32_MAX;
+    ix->e = calloc(m->set_count ? m->set_count : 1, sizeof *ix->e);
+    if (!ix->e) return false;
     for (size_t s = 0; s < m->set_count; s++) {
         const char *joint = m->sets[s].root_name;
         if (ue_hsd_root_kind_of(joint) != UE_HSD_ROOT_JOINT) continue;
-        if (hsd_root_stem_len(joint) == stem && memcmp(joint, name, stem) == 0) return (uint32_t)s;
-        if (first == UINT32_MAX) first = (uint32_t)s;
+        ix->e[ix->count++] = (stem_entry){joint, hsd_root_stem_len(joint), (uint32_t)s};
+        if (ix->first == UINT32_MAX) ix->first = (uint32_t)s;
     }
-    return first == UINT32_MAX ? 0 : first;
+    if (ix->first == UINT32_MAX) ix->first = 0;
+    qsort(ix->e, ix->count, sizeof *ix->e, stem_order);
+    return true;
+}
+
+/* The set a standalone root binds to (§6.9): the `*_joint` set of the same stem, so
+ * "x_matanim_joint" animates "x_joint" as a ModelSet's arrays animate its joint; else the first
+ * `*_joint` set (as ADDON attaches them), else the first set. */
+static uint32_t standalone_set(const stem_index *ix, const char *name) {
+    size_t stem = hsd_root_stem_len(name), lo = 0, hi = ix->count;
+    while (lo < hi) { /* the first entry not below the stem */
+        size_t mid = lo + (hi - lo) / 2;
+        if (stem_cmp_parts(ix->e[mid].name, ix->e[mid].stem, name, stem) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < ix->count && stem_cmp_parts(ix->e[lo].name, ix->e[lo].stem, name, stem) == 0) return ix->e[lo].set;
+    return ix->first;
 }
 
 /* `*_animjoint` and `*_matanim_joint` roots: one clip each, bound to their set and numbered per
@@ -356,7 +397,9 @@ static uint32_t standalone_set(const ue_hsd_model *m, const char *name) {
 static void read_standalone_roots(hsd_anim_reader *ar) {
     hsd_reader *r = ar->r;
     uint32_t *counts = calloc(2 * r->m->set_count, sizeof *counts); /* per set: skeletal, material */
-    if (!counts) {
+    stem_index ix;
+    if (!stem_index_build(r->m, &ix) || !counts) {
+        free(counts), free(ix.e);
         hsd_nomem(r);
         return;
     }
@@ -364,12 +407,13 @@ static void read_standalone_roots(hsd_anim_reader *ar) {
         const ue_dat_symbol *root = &r->dat->roots[i];
         ue_hsd_root_kind kind = ue_hsd_root_kind_of(root->name);
         if (root->damaged) continue;
-        uint32_t set = standalone_set(r->m, root->name);
         if (kind == UE_HSD_ROOT_SHAPEANIM_JOINT)
             ue_diag_add(r->c.d, UE_SEV_INFO, "hsd.anim.shapeanim",
                         hsd_anim_file_at(root->data_offset), "dat/root",
-                        "shape animation root \"%s\" of model %u kept raw, not read", root->name, set);
+                        "shape animation root \"%s\" of model %u kept raw, not read", root->name,
+                        standalone_set(&ix, root->name));
         if (kind != UE_HSD_ROOT_ANIMJOINT && kind != UE_HSD_ROOT_MATANIM_JOINT) continue;
+        uint32_t set = standalone_set(&ix, root->name);
         bool material = kind == UE_HSD_ROOT_MATANIM_JOINT;
         ue_hsd_clip c = {set, counts[2 * set + material]++, material, root->name, 0, 0.0f, 0, 0, false};
         char path[HSD_ANIM_PATH];
@@ -383,6 +427,7 @@ static void read_standalone_roots(hsd_anim_reader *ar) {
         }
         read_clip(ar, &c, off, off, path);
     }
+    free(ix.e);
     free(counts);
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/bytes.h"
 #include "common/collections.h"
+#include "hsd/hsd_figatree.h"
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_roots.h"
 
@@ -18,28 +19,43 @@
  * (kind, offset) map that makes every struct visited once. */
 typedef struct root_walk {
     hsd_reader r;
-    uint64_t key_bytes_left; /* key streams decoded, at most twice the block: bounded work */
-    uint32_t *stack;         /* tree nodes still to visit */
+    hsd_figatree_budget budget; /* key streams and FigaTree tables: bounded work */
+    uint32_t *stack;            /* tree nodes still to visit */
     size_t stack_count, stack_cap;
+    int32_t root;               /* the root being walked: a map row says which root saw a struct */
+    const bool *root_failed;    /* classify: the verdicts so far, which a sharing root inherits */
+    bool inherited_failure;     /* this root reached a struct an earlier, failed root holds */
 } root_walk;
 
 static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
 
 static bool stopped(const root_walk *w) { return hsd_stop(&w->r); }
 
-/* True the first time (kind, offset) is seen. */
-static bool first_visit(root_walk *w, hsd_kind kind, uint32_t off) {
+/* True the first time (kind, offset) is seen; *earlier says whether it was seen under an
+ * earlier root (a struct roots share, judged with that root) rather than under this one. */
+static bool first_seen(root_walk *w, hsd_kind kind, uint32_t off, bool *earlier) {
     int32_t row = 0;
-    if (hsd_map_find(&w->r.map, kind, off, &row)) return false;
-    return hsd_map_put(&w->r, kind, off, 0);
+    *earlier = false;
+    if (!hsd_map_find(&w->r.map, kind, off, &row)) return hsd_map_put(&w->r, kind, off, w->root);
+    *earlier = row != w->root;
+    if (*earlier && w->root_failed && w->root_failed[row]) w->inherited_failure = true;
+    return false;
 }
 
-/* A link of a tree or list to a struct seen before: a cycle or a shared part, which the model
- * reader reports the same way (the runtime would walk it again, or forever). */
+static bool first_visit(root_walk *w, hsd_kind kind, uint32_t off) {
+    bool earlier = false;
+    return first_seen(w, kind, off, &earlier);
+}
+
+/* A link of a tree or list to a struct seen before in this root's walk: a cycle or a shared
+ * part, which the model reader reports the same way (the runtime would walk it again, or
+ * forever). One seen under an earlier root is a struct two roots share, as the runtime loads
+ * them: this walk stops there quietly. */
 static bool linked_first(root_walk *w, hsd_kind kind, uint32_t field, uint32_t off, const char *code,
                          const char *path) {
-    if (first_visit(w, kind, off)) return true;
-    if (!stopped(w))
+    bool earlier = false;
+    if (first_seen(w, kind, off, &earlier)) return true;
+    if (!earlier && !stopped(w))
         ue_violation(&w->r.c, code, file_at(field), path,
                      "struct at data offset 0x%x was reached before (a cycle or a shared part)", off);
     return false;
@@ -87,12 +103,12 @@ static void check_keys(root_walk *w, uint32_t data_field, uint32_t length, uint8
                      length, data, w->r.dat->data_size);
         return;
     }
-    if (length > w->key_bytes_left) {
+    if (length > w->budget.key_bytes) {
         ue_violation(&w->r.c, "hsd.anim.budget", file_at(data_field), sub,
                      "key streams add up to more bytes than the file could hold");
         return;
     }
-    w->key_bytes_left -= length;
+    w->budget.key_bytes -= length;
     ue_hsd_key *keys = NULL;
     size_t n = 0;
     ue_result e = ue_hsd_keys_decode(w->r.dat->data + data, length, value_fmt, slope_fmt, w->r.c.mode,
@@ -205,39 +221,13 @@ static void shapeanimjoint_node(root_walk *w, uint32_t node, const char *path) {
     check_list(w, node + 8, HSD_K_SHAPEANIMDOBJ, 8, 0, shapeanim_dobj_item, path, "dobj");
 }
 
-/* ---- FigaTree (§6.10): {type, ?, f32 frames, u8 counts[] 0xFF-terminated, Track tracks[]} ---- */
+/* ---- FigaTree (§6.10): read by the one FigaTree checker, once per struct ------------------ */
 
 static void check_figatree(root_walk *w, uint32_t off, const char *path) {
-    const ue_dat *dat = w->r.dat;
-    float frames = hsd_f32(&w->r, off + 8);
-    if (!(frames >= 0.0f && frames <= (float)UE_HSD_MAX_FRAMES))
-        bad_value(w, off + 8, path, "frame count %g is not a frame count", (double)frames);
+    if (!first_visit(w, HSD_K_FIGATREE, off)) return;
     char sub[PATH_MAX_LEN + 16];
-    snprintf(sub, sizeof sub, "%s/counts", path);
-    uint32_t counts = 0, tracks = 0;
-    if (!follow(w, off + 0x0C, 1, false, sub, &counts)) return;
-    const uint8_t *c = dat->data + counts, *end = memchr(c, 0xFF, dat->data_size - counts);
-    if (!end) {
-        bad_value(w, counts, sub, "track counts at data offset 0x%x have no 0xFF end", counts);
-        return;
-    }
-    uint64_t total = 0;
-    for (const uint8_t *p = c; p < end; p++) total += *p;
-    snprintf(sub, sizeof sub, "%s/tracks", path);
-    if (total == 0) return;
-    if (total * 0x0C > dat->data_size) {
-        bad_value(w, off + 0x10, sub, "%llu tracks of 12 bytes cannot fit the data block",
-                  (unsigned long long)total);
-        return;
-    }
-    if (!follow(w, off + 0x10, (uint32_t)total * 0x0C, true, sub, &tracks)) return;
-    for (uint32_t t = 0; t < total && !stopped(w); t++) {
-        uint32_t at = tracks + 0x0C * t;
-        char track[PATH_MAX_LEN + 40];
-        snprintf(track, sizeof track, "%s/tracks[%u]", path, t);
-        const uint8_t *tr = dat->data + at;
-        check_keys(w, at + 8, ue_load_u16be(tr), tr[5], tr[6], track);
-    }
+    snprintf(sub, sizeof sub, "%s/figatree", path);
+    if (!hsd_figatree_check(w->r.dat, off, &w->r.c, &w->budget, sub)) hsd_nomem(&w->r);
 }
 
 /* ---- camera, lights, fog (§2.7) ------------------------------------------------------------- */
@@ -272,6 +262,7 @@ static void light_item(root_walk *w, uint32_t lobj, const char *path) {
 
 /* A NULL-terminated array of LightSets {LightDesc*, LightAnim**}, as SceneDesc +0x08 holds. */
 static void check_lights(root_walk *w, uint32_t off, const char *path) {
+    if (!first_visit(w, HSD_K_LIGHTSETS, off)) return; /* shared by roots: judged with the first */
     for (uint32_t slot = off, set = 0; !stopped(w); slot += 4) {
         char sub[PATH_MAX_LEN + 24];
         snprintf(sub, sizeof sub, "%s/set[%u]", path, (slot - off) / 4);
@@ -308,6 +299,7 @@ static void check_fighter(root_walk *w, uint32_t off, const char *path) {
 /* A NULL-terminated array of JObjDesc pointers. */
 static void check_scene_models(root_walk *w, uint32_t off, const char *path) {
     uint32_t joint = 0;
+    if (!first_visit(w, HSD_K_MODELARRAY, off)) return; /* shared by roots: judged with the first */
     for (uint32_t slot = off; !stopped(w) && follow(w, slot, 0x40, true, path, &joint); slot += 4)
         if ((uint64_t)slot + 8 > w->r.dat->data_size) {
             ue_violation(&w->r.c, "hsd.struct.truncated", file_at(slot), path,
@@ -385,7 +377,7 @@ static void check_root(root_walk *w, size_t i) {
 static void walk_begin(root_walk *w, const ue_dat *dat, ue_mode mode, ue_diag *d) {
     memset(w, 0, sizeof *w);
     w->r = (hsd_reader){ue_parse_begin(mode, d), dat, NULL, {0}, 0};
-    w->key_bytes_left = 2ull * dat->data_size + 0x10000u;
+    w->budget = hsd_figatree_budget_of(dat);
 }
 
 static void walk_end(root_walk *w) {
@@ -398,14 +390,19 @@ static void walk_end(root_walk *w) {
 ue_result hsd_roots_classify(const ue_dat *dat, ue_hsd_root_kind *kinds) {
     root_walk w;
     walk_begin(&w, dat, UE_MODE_STRICT, NULL);
-    ue_result r = UE_OK;
+    bool *failed = calloc(dat->root_count ? dat->root_count : 1, sizeof *failed);
+    ue_result r = failed ? UE_OK : UE_ERR_NOMEM;
+    w.root_failed = failed;
     for (size_t i = 0; i < dat->root_count && r == UE_OK; i++) {
-        w.r.c.failure = UE_OK; /* each root's verdict is its own */
+        w.r.c.failure = UE_OK; /* each root's verdict is its own, or the one of a root it shares with */
+        w.inherited_failure = false;
+        w.root = (int32_t)i;
         check_root(&w, i);
         if (w.r.c.failure == UE_ERR_NOMEM) r = UE_ERR_NOMEM;
-        kinds[i] = w.r.c.failure == UE_OK && !dat->roots[i].damaged ? ue_hsd_root_kind_of(dat->roots[i].name)
-                                                                   : UE_HSD_ROOT_UNKNOWN;
+        failed[i] = w.r.c.failure != UE_OK || w.inherited_failure || dat->roots[i].damaged;
+        kinds[i] = failed[i] ? UE_HSD_ROOT_UNKNOWN : ue_hsd_root_kind_of(dat->roots[i].name);
     }
+    free(failed);
     walk_end(&w);
     return r;
 }
@@ -413,8 +410,10 @@ ue_result hsd_roots_classify(const ue_dat *dat, ue_hsd_root_kind *kinds) {
 ue_result hsd_roots_check(const ue_dat *dat, ue_mode mode, bool skip_model_roots, ue_diag *d) {
     root_walk w;
     walk_begin(&w, dat, mode, d);
-    for (size_t i = 0; i < dat->root_count && !stopped(&w); i++)
+    for (size_t i = 0; i < dat->root_count && !stopped(&w); i++) {
+        w.root = (int32_t)i;
         if (!skip_model_roots || !model_read_kind(ue_hsd_root_kind_of(dat->roots[i].name))) check_root(&w, i);
+    }
     ue_result r = w.r.c.failure;
     walk_end(&w);
     return r;

@@ -176,6 +176,49 @@ static void detail_layer_is_baked_into_the_base_colour(void) {
     creature_close(&c);
 }
 
+/* A BLEND layer over the MAT-coloured body carries the colour into the bake; when its image
+ * does not decode (tolerant), there is no bake, so the glTF factor must keep the colour. */
+static void skipped_bake_keeps_the_material_colour(void) {
+    creature c;
+    creature_open(&c);
+    static const uint8_t one_byte[1] = {0x80}; /* an 8×8 I8 image needs 64 bytes */
+    ue_hsd_model *m = &c.m;
+    int32_t body = mobj_named(m, "body_mat");
+    REQUIRE(body >= 0);
+    int32_t skin = m->mobjs[body].first_tobj;
+    size_t dt = m->tobj_count++, di = m->image_count++;
+    m->images[di] = (ue_hsd_image){0, 0, one_byte, sizeof one_byte, DETAIL, DETAIL, UE_GX_I8, false, 0, 0, 1};
+    ue_hsd_tobj t = m->tobjs[skin];
+    t.name = "detail";
+    t.next = -1, t.image = (int32_t)di, t.tlut = -1;
+    t.repeat_s = t.repeat_t = REPEAT, t.wrap_s = t.wrap_t = 1;
+    t.flags = 0x10u | (3u << 16); /* LIGHTMAP_DIFFUSE, COLORMAP_BLEND */
+    t.blending = BLENDING;
+    m->tobjs[dt] = t;
+    m->tobjs[skin].next = (int32_t)dt;
+    ue_hsd_mobj *mo = &m->mobjs[body];
+    mo->render_mode = (mo->render_mode & ~0x3u) | 0x20u | 1u; /* TEX1, diffuse from MAT */
+    mo->has_material = true;
+    mo->material.diffuse[0] = 200, mo->material.diffuse[1] = 100, mo->material.diffuse[2] = 50;
+
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_diag d = {0};
+    REQUIRE(hsd_model_to_scene(&c.m, "creature", UE_MODE_TOLERANT, &s, &d) == UE_OK);
+    int32_t mat = material_named(&s, "body_mat");
+    REQUIRE(mat >= 0);
+    const ue_scene_material *sm = &s.materials[mat];
+    CHECK(sm->slot_count >= 1 && strcmp(s.textures[sm->slots[0].texture].name, "skin_baked") != 0);
+    const uint8_t want[3] = {200, 100, 50};
+    for (int k = 0; k < 3; k++) { /* sRGB → linear, IEC 61966-2-1 */
+        double v = want[k] / 255.0, lin = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+        CHECK(fabs(sm->base_color[k] - lin) < 1e-5);
+    }
+    ue_scene_free(&s);
+    ue_diag_free(&d);
+    creature_close(&c);
+}
+
 /* ---- a reflection-only material -------------------------------------------------------------- */
 
 /* The eyes' only TObj becomes a reflection map (COORD_REFLECTION, LIGHTMAP_EXT, MODULATE): no
@@ -291,6 +334,7 @@ static void repeated_images_are_stored_once(void) {
 int main(int argc, char **argv) {
     out_dir = argc > 1 ? argv[1] : NULL;
     RUN(detail_layer_is_baked_into_the_base_colour);
+    RUN(skipped_bake_keeps_the_material_colour);
     RUN(reflection_only_material_keeps_its_texture);
     RUN(repeated_images_are_stored_once);
     return TEST_SUMMARY();
