@@ -9,6 +9,7 @@
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
+#include "unearth/parkan_material.h"
 #include "common/io.h"
 #include "common/text.h"
 
@@ -86,10 +87,22 @@ static bool carries_clip(const ue_scene *s, const char *name) {
     return false;
 }
 
+/* Material clips come from the materials the model's WEAR table names: a model without one has
+ * none, and its export (the cost of a convert) is spared. */
+static bool wears_materials(const char *origin) {
+    ue_wear w;
+    ue_diag quiet = {0};
+    bool found = ue_msh_wear_of(origin, &w, &quiet) == UE_OK;
+    if (found) ue_wear_free(&w);
+    ue_diag_free(&quiet);
+    return found;
+}
+
 /* The clips convert writes beside the model's own that the glTF lost (Blender 3.4 drops
  * KHR_animation_pointer clips such as a material's phase clip): import leaves the materials as
  * they are, so the base's clip stays; a note (import.anim.kept) says so. */
 static void note_lost_clips(const ue_model_found *base, ue_mode mode, const ue_scene *s, ue_diag *d) {
+    if (!wears_materials(base->name)) return;
     ue_model_option origin = {"origin", base->name};
     ue_model_options opts = {&origin, 1, NULL};
     ue_scene exported;
