@@ -10,6 +10,7 @@
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
+#include "unearth/parkan_material.h"
 #include "common/io.h"
 #include "common/text.h"
 

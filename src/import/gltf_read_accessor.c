@@ -197,7 +197,29 @@ static bool locate_dense(gr_ctx *c, json_t *a, const char *ap, const gr_layout *
     return true;
 }
 
+/* The common layouts without the per-component conversion through double: floats (positions,
+ * normals, UVs) and unsigned integer indices. Same values as load_comp gives. */
+static bool decode_plain(const gr_layout *l, const gr_dense *dn, gr_acc *out) {
+    bool floats = l->ctype == GR_FLOAT && out->f, uints = !l->normalized && out->u &&
+                  (l->ctype == GR_UBYTE || l->ctype == GR_USHORT || l->ctype == GR_UINT);
+    if (l->columns != 1 || !(floats || uints)) return false;
+    for (uint32_t i = 0; i < l->count; i++) {
+        const uint8_t *p = dn->p + dn->stride * i;
+        size_t at = (size_t)i * l->comps;
+        for (uint32_t k = 0; k < l->comps; k++, p += l->csize) {
+            if (floats) {
+                uint32_t bits = ue_load_u32le(p);
+                memcpy(&out->f[at + k], &bits, sizeof bits);
+            } else {
+                out->u[at + k] = l->csize == 1 ? p[0] : l->csize == 2 ? ue_load_u16le(p) : ue_load_u32le(p);
+            }
+        }
+    }
+    return true;
+}
+
 static void decode_dense(const gr_layout *l, const gr_dense *dn, gr_acc *out) {
+    if (dn->p && decode_plain(l, dn, out)) return;
     double e[16];
     for (uint32_t i = 0; dn->p && i < l->count; i++) {
         load_element(l, dn->p + dn->stride * i, e);

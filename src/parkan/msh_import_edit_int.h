@@ -102,9 +102,9 @@ bool ue_msh_edit_same_name(const char *scene_name, const char *base_name);
 int32_t ue_msh_edit_base_primitive(const edit_ctx *x, int32_t smesh, size_t p);
 
 /* Pairs every triangle of scene mesh `sm` (one of x->s's, or its folded copy) with one of base
- * mesh `bmesh` (rotation-free, winding kept, any vertex and triangle order): *pairs gets three
- * per glTF triangle, or NULL with *unpaired the triangles left on either side when the topology
- * differs. msh_import_edit_pair.c */
+ * mesh `bmesh` (rotation-free, winding kept, any vertex and triangle order): *pairs gets one per
+ * glTF vertex and model vertex it shows (in the order of first use), or NULL with *unpaired the
+ * triangles left on either side when the topology differs. msh_import_edit_pair.c */
 ue_result ue_msh_edit_pair_mesh(edit_ctx *x, const ue_scene_mesh *sm, int32_t bmesh, edit_pair **pairs,
                                 size_t *count, size_t *unpaired);
 float ue_msh_edit_position_tolerance(const ue_scene *base);

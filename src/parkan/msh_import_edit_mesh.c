@@ -248,12 +248,76 @@ static ue_result slot_of(edit_ctx *x, int32_t b, int32_t bmesh, size_t *slot) {
     return ue_msh_add_slot(x->m, (size_t)n, x->eo.lod, x->eo.group, slot);
 }
 
+/* ---- the unedited mesh in its own order: no pairing needed -------------------------------- */
+
+static bool same_presence(const ue_scene_primitive *g, const ue_scene_primitive *b) {
+    return !g->normals == !b->normals && !g->uv[0] == !b->uv[0] && !g->colors[0] == !b->colors[0];
+}
+
+/* Every attribute of every vertex within its tolerance of the same vertex of the reference. */
+static bool same_values(const edit_ctx *x, const ue_scene_primitive *g, const ue_scene_primitive *b) {
+    for (int attr = 0; attr < ATTR_COUNT; attr++) {
+        const float *a = attr_at(g, attr, 0), *r = attr_at(b, attr, 0);
+        size_t n = (size_t)attr_len[attr] * g->vertex_count;
+        if (!a || !r || !memcmp(a, r, n * sizeof *a)) continue; /* bit-identical: the common case */
+        float tol = attr_tol(x, attr);
+        for (size_t i = 0; i < n; i++)
+            if (!(fabsf(a[i] - r[i]) <= tol)) return false;
+    }
+    return true;
+}
+
+/* The WEAR row primitive p of the reference stands for, or -1 when its batch is unknown. */
+static int32_t reference_row(const edit_ctx *x, const ue_scene_primitive *b) {
+    size_t batch = b->source.index;
+    return batch < x->m->batch_count ? x->m->batches[batch].material : -1;
+}
+
+/* The rows the glTF's materials would learn from the pairing (row_fits in msh_import_edit_pair.c)
+ * agree with what is known: each primitive's material stands for its reference's row. */
+static bool rows_agree(const edit_ctx *x, const ue_scene_mesh *sm, const ue_scene_mesh *bm, bool commit) {
+    for (size_t p = 0; p < sm->primitive_count; p++) {
+        int32_t mat = sm->primitives[p].material, row = reference_row(x, &bm->primitives[p]);
+        if (row < 0) return false;
+        if (mat < 0 || (size_t)mat >= x->s->material_count || sm->primitives[p].index_count < 3) continue;
+        if (commit && x->material_row[mat] < 0) x->material_row[mat] = row;
+        if (x->material_row[mat] >= 0 && x->material_row[mat] != row) return false;
+        for (size_t q = 0; q < p && !commit; q++) /* one material, two rows: the pairing decides */
+            if (sm->primitives[q].material == mat && sm->primitives[q].index_count >= 3 &&
+                reference_row(x, &bm->primitives[q]) != row)
+                return false;
+    }
+    return true;
+}
+
+/* A client that kept the reference's vertices and triangles in their order, every value within
+ * its tolerance (an unedited round trip: Blender renormalises normals, nothing else moves): the
+ * pairing would be the identity and carry no edit, so it is skipped. Any difference in counts,
+ * indices, attributes present or a value leaves the mesh to the pairing. */
+static bool unedited_in_order(edit_ctx *x, const ue_scene_mesh *sm, const ue_scene_mesh *bm) {
+    if (sm->primitive_count != bm->primitive_count || !sm->primitive_count) return false;
+    for (size_t p = 0; p < sm->primitive_count; p++) {
+        const ue_scene_primitive *g = &sm->primitives[p], *b = &bm->primitives[p];
+        if (g->vertex_count != b->vertex_count || g->index_count != b->index_count || !same_presence(g, b) ||
+            (g->index_count && memcmp(g->indices, b->indices, (size_t)g->index_count * sizeof *g->indices)) ||
+            !same_values(x, g, b))
+            return false;
+    }
+    if (!rows_agree(x, sm, bm, false)) return false;
+    rows_agree(x, sm, bm, true);
+    return true;
+}
+
 /* The mesh's triangles paired with the slot's: the vertex edits they carry written in place.
  * *rebuild when the triangles differ or one model vertex would need two values. */
 static ue_result edit_in_place(edit_ctx *x, const ue_scene_mesh *me, int32_t bm, const char *path, bool *rebuild) {
     mesh_pairs mp = {me, &x->base.meshes[bm], NULL, 0};
     size_t unpaired = 0;
     bool split = false;
+    if (unedited_in_order(x, mp.sm, mp.bm)) {
+        *rebuild = false;
+        return UE_OK;
+    }
     ue_result r = ue_msh_edit_pair_mesh(x, me, bm, &mp.p, &mp.count, &unpaired);
     if (r == UE_OK && mp.p) r = apply_pairs(x, &mp, &split);
     free(mp.p);

@@ -296,7 +296,6 @@ static ue_result build_base_tris(pairing *q) {
     q->bt = r == UE_OK ? calloc(nt ? nt : 1, sizeof *q->bt) : NULL;
     if (r == UE_OK && !q->bt) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = chain_init(&q->tri_hash, nt);
-    if (r == UE_OK) r = chain_init(&q->edge_hash, 3 * nt);
     size_t e0 = 0;
     for (size_t p = 0; r == UE_OK && p < q->bm->primitive_count; p++) {
         const ue_scene_primitive *bp = &q->bm->primitives[p];
@@ -313,14 +312,23 @@ static ue_result build_base_tris(pairing *q) {
             int rot;
             chain_add(&q->tri_hash, tri_key(t->cls, &rot), (uint32_t)q->nbt);
             t->rot = (uint8_t)rot;
-            for (int k = 0; k < 3; k++)
-                chain_add(&q->edge_hash, edge_key(t->cls[k], t->cls[(k + 1) % 3]), (uint32_t)(3 * q->nbt + (size_t)k));
             q->nbt++;
         }
         e0 += bp->vertex_count;
     }
     free(cls);
     free(model);
+    return r;
+}
+
+/* The reference's directed edges, filed the first time a triangle is not found by its corners
+ * (an unedited mesh never needs them). */
+static ue_result file_edges(pairing *q) {
+    if (q->edge_hash.head) return UE_OK;
+    ue_result r = chain_init(&q->edge_hash, 3 * q->nbt);
+    for (size_t i = 0; r == UE_OK && i < q->nbt; i++)
+        for (int k = 0; k < 3; k++)
+            chain_add(&q->edge_hash, edge_key(q->bt[i].cls[k], q->bt[i].cls[(k + 1) % 3]), (uint32_t)(3 * i + (size_t)k));
     return r;
 }
 
@@ -497,12 +505,16 @@ static bool pair_by_edge(pairing *q, uint32_t t) {
     return false;
 }
 
-static void propagate(pairing *q) {
+static ue_result propagate(pairing *q) {
     while (q->q_head < q->q_tail) {
         uint32_t t = q->queue[q->q_head++ % q->ngt];
         q->queued[t] = 0;
-        if (q->gt[t].base == NONE && !pair_by_corners(q, t)) pair_by_edge(q, t);
+        if (q->gt[t].base != NONE || pair_by_corners(q, t)) continue;
+        ue_result r = file_edges(q);
+        if (r != UE_OK) return r;
+        pair_by_edge(q, t);
     }
+    return UE_OK;
 }
 
 /* Vertices still unknown after the triangles stalled (a whole part moved: no position matches)
@@ -523,8 +535,7 @@ static ue_result seed(pairing *q, int level) {
             if (c != NONE) map_vertex(q, g, c);
         }
     }
-    if (r == UE_OK) propagate(q);
-    return r;
+    return r == UE_OK ? propagate(q) : r;
 }
 
 static void pairing_free(pairing *q) {
@@ -540,20 +551,33 @@ static bool all_attributes(const ue_scene_mesh *me, bool uv) {
     return me->primitive_count > 0;
 }
 
+/* A glTF vertex shows one model vertex in each of its triangles (six, in a smooth mesh): one
+ * pair per glTF vertex and model vertex is enough, as the pairs only carry values to compare
+ * and write, and fewer make the pass over them short. Kept in first-use order. */
 static ue_result emit_pairs(pairing *q, edit_pair **pairs, size_t *count) {
     edit_pair *out = malloc((q->ngt ? 3 * q->ngt : 1) * sizeof *out);
-    if (!out) return UE_ERR_NOMEM;
+    uint32_t *last_model = malloc((q->ngv ? q->ngv : 1) * sizeof *last_model);
+    if (!out || !last_model) {
+        free(out);
+        free(last_model);
+        return UE_ERR_NOMEM;
+    }
+    memset(last_model, 0xff, (q->ngv ? q->ngv : 1) * sizeof *last_model);
+    size_t n = 0;
     for (size_t t = 0; t < q->ngt; t++) {
         const gl_tri *gt = &q->gt[t];
         const base_tri *b = &q->bt[gt->base];
         for (int k = 0; k < 3; k++) {
             uint32_t j = (uint32_t)((k + gt->rot) % 3), g = gt->v[k], c = b->cls[j];
+            if (last_model[g] == b->model[j] && b->model[j] != NONE) continue;
+            last_model[g] = b->model[j];
             edit_pair e = {q->gv_prim[g], q->gv_vertex[g], q->rep_prim[c], q->rep_vertex[c], b->model[j]};
-            out[3 * t + (size_t)k] = e;
+            out[n++] = e;
         }
     }
+    free(last_model);
     *pairs = out;
-    *count = 3 * q->ngt;
+    *count = n;
     return UE_OK;
 }
 
@@ -573,7 +597,7 @@ ue_result ue_msh_edit_pair_mesh(edit_ctx *x, const ue_scene_mesh *sm, int32_t bm
     for (uint32_t g = 0; r == UE_OK && g < q.ngv; g++)
         q.mapped[g] = find_class(&q, &q.vert_hash, g, LEVEL_ALL, false);
     for (size_t t = 0; r == UE_OK && t < q.ngt; t++) enqueue(&q, (uint32_t)t);
-    if (r == UE_OK) propagate(&q);
+    if (r == UE_OK) r = propagate(&q);
     if (r == UE_OK && q.paired < q.ngt && (q.key.uv || q.key.nrm)) r = seed(&q, LEVEL_NO_POSITION);
     if (r == UE_OK && q.paired < q.ngt && q.key.uv) r = seed(&q, LEVEL_UV_ONLY);
     size_t left = q.ngt - q.paired;

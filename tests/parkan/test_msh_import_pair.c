@@ -242,8 +242,9 @@ static void test_primitives_of_one_material_merged(void) {
     teardown(&f);
 }
 
-/* What KHR_mesh_quantization leaves: every value off by less than the tolerance. */
-static void test_quantised_values_are_unchanged(void) {
+/* What KHR_mesh_quantization leaves: every value off by less than the tolerance; `reorder`:
+ * vertices reordered too (else they keep the model's order, the pairing's shortcut). */
+static void check_quantised_values_are_unchanged(bool reorder) {
     fixture f;
     REQUIRE(setup_robot(&f));
     float pos_tol = 0;
@@ -265,12 +266,17 @@ static void test_quantised_values_are_unchanged(void) {
             for (int k = 0; p->normals && k < 3; k++) p->normals[3 * v + (uint32_t)k] += sign * 0.45f / 127.0f;
             for (int k = 0; p->uv[0] && k < 2; k++) p->uv[0][2 * v + (uint32_t)k] -= sign * 0.45f / 1024.0f;
         }
-        reorder_vertices(p);
+        if (reorder) reorder_vertices(p);
     }
     CHECK_EQ_U(apply_and_write(&f), UE_OK);
     CHECK(identical(&f));
     teardown(&f);
 }
+
+static void test_quantised_values_are_unchanged(void) { check_quantised_values_are_unchanged(true); }
+
+/* Blender's round trip: order kept, normals renormalised (off by float steps). */
+static void test_quantised_values_in_order_are_unchanged(void) { check_quantised_values_are_unchanged(false); }
 
 /* ---- edits ---------------------------------------------------------------------------------- */
 
@@ -288,9 +294,10 @@ static size_t model_vertices_at(const ue_msh *m, const float gltf_pos[3], uint8_
     return n;
 }
 
-/* One corner moved in a split, reordered body: exactly the Res3 records at that corner change,
- * with the slot bounds, the hull and face normals (Res2, Res7); nothing is rebuilt. */
-static void test_one_moved_vertex_in_a_split_mesh(void) {
+/* One corner moved in the body (split and reordered, or in the model's own order): exactly the
+ * Res3 records at that corner change, with the slot bounds, the hull and face normals (Res2,
+ * Res7); nothing is rebuilt. */
+static void check_one_moved_vertex(bool reshape) {
     fixture f;
     REQUIRE(setup_robot(&f));
     ue_scene_primitive *p = body(&f.s);
@@ -300,13 +307,15 @@ static void test_one_moved_vertex_in_a_split_mesh(void) {
     uint8_t *at = calloc(f.m.vertex_count, 1);
     size_t corner = model_vertices_at(&f.m, old, at);
     CHECK(corner >= 1);
-    split_every_corner(p);
-    rotate_and_reorder_triangles(p);
-    reorder_vertices(p);
+    if (reshape) {
+        split_every_corner(p);
+        rotate_and_reorder_triangles(p);
+        reorder_vertices(p);
+    }
     uint32_t copies = 0;
     for (uint32_t o = 0; o < p->vertex_count; o++)
         if (!memcmp(&p->positions[3 * (size_t)o], old, sizeof old)) p->positions[3 * (size_t)o + 1] += 5.0f, copies++;
-    CHECK(copies >= 3); /* a corner of a cube: three faces' triangles */
+    CHECK(copies >= (reshape ? 3u : 1u)); /* a corner of a cube: three faces' triangles */
     size_t batches = f.m.batch_count;
     CHECK_EQ_U(apply_and_write(&f), UE_OK);
     CHECK_EQ_U(f.m.batch_count, batches); /* in place, no rebuild */
@@ -327,6 +336,10 @@ static void test_one_moved_vertex_in_a_split_mesh(void) {
     free(at);
     teardown(&f);
 }
+
+static void test_one_moved_vertex_in_a_split_mesh(void) { check_one_moved_vertex(true); }
+
+static void test_one_moved_vertex_in_order(void) { check_one_moved_vertex(false); }
 
 /* A whole part moved (no vertex at a stored position) and reordered: found through its
  * normals and UVs; Res3 changes for that part's vertices only, nothing is rebuilt. */
@@ -398,7 +411,9 @@ int main(void) {
     RUN(test_welded_and_primitives_reordered);
     RUN(test_primitives_of_one_material_merged);
     RUN(test_quantised_values_are_unchanged);
+    RUN(test_quantised_values_in_order_are_unchanged);
     RUN(test_one_moved_vertex_in_a_split_mesh);
+    RUN(test_one_moved_vertex_in_order);
     RUN(test_whole_part_moved);
     RUN(test_disagreeing_copies_rebuild);
     RUN(test_removed_triangle_is_topology);
