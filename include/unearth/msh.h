@@ -230,6 +230,20 @@ UE_API ue_result ue_msh_replace_slot_geometry(ue_msh *m, size_t slot, const ue_m
 
 /* Appends an empty slot and points node's [lod][group] at it. */
 UE_API ue_result ue_msh_add_slot(ue_msh *m, size_t node, int lod, int group, size_t *slot_index);
+/* Removes every node with marked[n] set (node_count entries) and everything under it, as
+ * editors delete a subtree: the kept Res1 records keep their order and are renumbered, with
+ * their parent links and slot indices; the Res10 names of removed nodes go; a Res2 slot only
+ * removed nodes show goes and the others are renumbered; the kept nodes' tracks are laid out
+ * again by §4.12 (ue_msh_set_track's layout: keys and map blocks of removed nodes gone, the
+ * frame count that of the longest track left) and the header hull recomputed; the other
+ * slots keep their bounds. The removed slots' vertices, indices, triangles and batches stay
+ * in Res3–Res7/Res13, unreferenced (as ue_msh_replace_slot_geometry leaves a slot's old
+ * geometry). Resources kept as raw bytes (Res9, Res17, Res20, …) are not renumbered: a
+ * warning msh.edit.opaque names each non-empty one. Nothing marked changes nothing.
+ * UE_ERR_INVALID (msh.edit.remove, or the track layout's violations) when the node table,
+ * names or tracks cannot be read as spec §4 lays them out; UE_ERR_USAGE when no node would
+ * be left. On UE_ERR_NOMEM after the tables started to change the model must be freed. */
+UE_API ue_result ue_msh_remove_nodes(ue_msh *m, const bool *marked, ue_diag *d);
 /* Adds a Res18 vertex-colour stream (opaque white) if the model has none. */
 UE_API ue_result ue_msh_enable_colors(ue_msh *m);
 /* Sets a node's rest transform (its fallback key): translation and quaternion x, y, z, w. */

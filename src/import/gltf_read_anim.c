@@ -97,6 +97,12 @@ static bool read_target(gr_ctx *c, json_t *ch, const char *path, anim_target *t,
         return true;
     }
     static const char *const trs[] = {"translation", "rotation", "scale"};
+    if (t->node < 0) { /* glTF: a channel without a node is ignored */
+        gr_warn(c, "gltf.anim.target", path, "a \"%.40s\" channel without a node (as a tool writes it after "
+                "deleting the node) animates nothing: channel left out", p);
+        *skip = true;
+        return true;
+    }
     for (int k = 0; k < 3; k++)
         if (strcmp(p, trs[k]) == 0 && t->node >= 0) {
             t->target = (ue_anim_target)k;

@@ -16,6 +16,12 @@ void ue_msh_check_animation(const ue_msh *m, ue_parse_ctx *c);
 ue_result ue_msh_anim_to_scene(const ue_msh *m, const int32_t *scene_node, const char *name, float fps,
                                ue_scene *s, ue_diag *d);
 
+/* UE_OK when the model's tracks sit where the canonical layout of §4.12 puts them (node i's
+ * keys after node i − 1's, up to its fallback key), so that they can be read back one by one;
+ * else UE_ERR_INVALID with the violations as errors. ue_msh_set_track and ue_msh_remove_nodes
+ * refuse a model that fails it. */
+ue_result ue_msh_tracks_readable(const ue_msh *m, ue_diag *d);
+
 /* Every node's track at once (keys[n], counts[n]; the rules of ue_msh_set_track for each),
  * laid out in one pass by §4.12, whatever the model's current animation: for writers that
  * build the whole clip (the glTF importer), where one ue_msh_set_track per node would lay the

@@ -82,10 +82,7 @@ static ue_result lay_out(ue_msh *m, const track_view *tracks, ue_diag *d) {
     return UE_OK;
 }
 
-ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_t count, ue_diag *d) {
-    if (!m->nodes || m->legacy_nodes || node >= m->node_count || !keys) return UE_ERR_USAGE;
-    if (!track_ok(keys, count, d)) return UE_ERR_INVALID;
-    /* The current tracks are read by the canonical layout; anything else is refused. */
+ue_result ue_msh_tracks_readable(const ue_msh *m, ue_diag *d) {
     ue_parse_ctx c = ue_parse_begin(UE_MODE_STRICT, d);
     for (size_t n = 0; n < m->node_count; n++)
         if (m->nodes[n].fallback_key >= m->key_count) ue_violation(&c, "msh.node.fallback_key", UE_NO_OFFSET, "msh/res1", "node %zu has no fallback key", n);
@@ -97,7 +94,14 @@ ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_
             ue_violation(&c, "msh.anim.track", UE_NO_OFFSET, "msh/res1", "node %zu: tracks out of order", n);
         start = (size_t)m->nodes[n].fallback_key + 1;
     }
-    if (c.failure != UE_OK) return UE_ERR_INVALID;
+    return c.failure == UE_OK ? UE_OK : UE_ERR_INVALID;
+}
+
+ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_t count, ue_diag *d) {
+    if (!m->nodes || m->legacy_nodes || node >= m->node_count || !keys) return UE_ERR_USAGE;
+    if (!track_ok(keys, count, d)) return UE_ERR_INVALID;
+    /* The current tracks are read by the canonical layout; anything else is refused. */
+    if (ue_msh_tracks_readable(m, d) != UE_OK) return UE_ERR_INVALID;
     track_view *tracks = calloc(m->node_count, sizeof *tracks);
     if (!tracks) return UE_ERR_NOMEM;
     size_t start = 0;

@@ -84,12 +84,54 @@ static ue_result apply_rest_pose(edit_ctx *x, size_t si, size_t n) {
     return ue_msh_set_rest_pose(x->m, n, t, q);
 }
 
+/* ---- nodes the glTF deleted ---------------------------------------------------------------- */
+
+/* Appends ", \"name\"" to a list of names, or "…" once it is full. */
+static void list_name(char *list, size_t cap, const char *name) {
+    size_t at = strlen(list);
+    if (at + strlen(name) + 8 >= cap) {
+        if (at + 4 < cap && !strstr(list, "…")) snprintf(list + at, cap - at, ", …");
+        return;
+    }
+    snprintf(list + at, cap - at, "%s\"%s\"", at ? ", " : "", name);
+}
+
+/* The model nodes no scene node matched are a subtree the client deleted (the matcher let
+ * nothing else through): removed with their slots and tracks, and named in one warning, since
+ * every node after them changes its index. */
+static ue_result remove_deleted_nodes(edit_ctx *x) {
+    size_t nb = x->base.node_count, count = 0;
+    bool *matched = calloc(nb + 1, sizeof *matched), *doomed = calloc(x->m->node_count + 1, sizeof *doomed);
+    char names[200] = "";
+    if (!matched || !doomed) return free(matched), free(doomed), UE_ERR_NOMEM;
+    for (size_t si = 0; si < x->s->node_count; si++)
+        if (x->b_of_s[si] >= 0) matched[x->b_of_s[si]] = true;
+    for (size_t b = 0; b < nb; b++)
+        if (!matched[b] && x->msh_of_b[b] >= 0) {
+            doomed[x->msh_of_b[b]] = true;
+            count++;
+            list_name(names, sizeof names, x->base.nodes[b].name);
+        }
+    ue_result r = UE_OK;
+    if (count == x->m->node_count)
+        r = ue_msh_edit_fail(x, "import.base.tree", "/nodes",
+                             "the glTF deletes every node of the base model; import it without --base");
+    else if (count)
+        r = ue_msh_remove_nodes(x->m, doomed, x->d);
+    if (count && r == UE_OK)
+        ue_diag_add(x->d, UE_SEV_WARNING, "import.node.removed", UE_NO_OFFSET, "/nodes",
+                    "the glTF deletes %zu node%s of the base model, removed with their slots and tracks (the nodes "
+                    "after them are renumbered): %s", count, count == 1 ? "" : "s", names);
+    free(matched);
+    free(doomed);
+    return r;
+}
+
 /* ---- the entry point ------------------------------------------------------------------------ */
 
 static ue_result edit_alloc(edit_ctx *x) {
     size_t nodes = x->s->node_count + 1, verts = x->m->vertex_count + 1, slots = x->m->slot_count + 1;
     x->b_of_s = calloc(nodes, sizeof *x->b_of_s);
-    x->msh_of_b = calloc(nodes, sizeof *x->msh_of_b);
     x->moved = calloc(verts, 1);
     x->mesh_done = calloc(x->s->mesh_count + 1, 1);
     x->slot_touched = calloc(slots, sizeof *x->slot_touched);
@@ -97,8 +139,8 @@ static ue_result edit_alloc(edit_ctx *x) {
     x->material_row = calloc(x->s->material_count + 1, sizeof *x->material_row);
     x->slot_count0 = x->m->slot_count;
     x->vertex_count0 = x->m->vertex_count;
-    return x->b_of_s && x->msh_of_b && x->moved && x->mesh_done && x->slot_touched && x->saved && x->material_row ? UE_OK
-                                                                                                  : UE_ERR_NOMEM;
+    return x->b_of_s && x->moved && x->mesh_done && x->slot_touched && x->saved && x->material_row ? UE_OK
+                                                                                    : UE_ERR_NOMEM;
 }
 
 static void edit_free(edit_ctx *x) {
@@ -150,7 +192,6 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
         r = ue_msh_edit_fail(&x, "import.scene", "/", "the glTF scene is not consistent (see the messages above)");
     if (r == UE_OK) r = ue_msh_edit_match_selection(&x);
     if (r == UE_OK) {
-        ue_msh_edit_map_model_nodes(&x);
         ue_msh_edit_material_rows(&x);
         x.pos_tol = ue_msh_edit_position_tolerance(&x.base);
         ue_msh_edit_save_bounds(&x);
@@ -158,6 +199,7 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
     }
     if (r == UE_OK) r = ue_msh_edit_apply_animation(&x);
     if (r == UE_OK) ue_msh_edit_finish_bounds(&x);
+    if (r == UE_OK) r = remove_deleted_nodes(&x); /* last: it renumbers the nodes the steps above use */
     edit_free(&x);
     return r;
 }

@@ -287,12 +287,14 @@ static ue_result apply_node_track(edit_ctx *x, size_t b, size_t si, const node_c
 static ue_result apply_changed_tracks(edit_ctx *x, const node_channels *sc, const node_channels *bc, float step) {
     int32_t *s_of_b = malloc((x->base.node_count + 1) * sizeof *s_of_b);
     if (!s_of_b) return UE_ERR_NOMEM;
+    for (size_t b = 0; b < x->base.node_count; b++) s_of_b[b] = -1; /* a node the glTF deleted */
     for (size_t i = 0; i < x->s->node_count; i++)
         if (x->b_of_s[i] >= 0) s_of_b[x->b_of_s[i]] = (int32_t)i; /* -1: a client's wrapper */
     ue_result r = UE_OK;
     for (size_t b = 0; b < x->base.node_count && r == UE_OK; b++) {
         bool animated = sc[b].t || sc[b].r || bc[b].t || bc[b].r;
-        if (x->msh_of_b[b] >= 0 && animated) r = apply_node_track(x, b, (size_t)s_of_b[b], &sc[b], &bc[b], step);
+        if (x->msh_of_b[b] >= 0 && s_of_b[b] >= 0 && animated)
+            r = apply_node_track(x, b, (size_t)s_of_b[b], &sc[b], &bc[b], step);
     }
     free(s_of_b);
     return r;

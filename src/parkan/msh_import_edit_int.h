@@ -86,13 +86,11 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
 
 /* Exports the base once with the selection the scene records (else infers it from the
- * scene's names) into x->base and matches every scene node (x->b_of_s, set on success but for
- * a client's wrappers),
- * mesh, material, texture and primitive to it; ue_msh_edit_map_model_nodes then fills
- * x->msh_of_b (base scene node → model node). msh_import_match.c; ue_msh_edit_match_free
- * frees the maps. */
+ * scene's names) into x->base, fills x->msh_of_b (base scene node → model node) and matches
+ * every scene node (x->b_of_s, set on success but for a client's wrappers; a base node no
+ * scene node matched is a model node the glTF deleted), mesh, material, texture and primitive
+ * to it. msh_import_match.c; ue_msh_edit_match_free frees the maps. */
 ue_result ue_msh_edit_match_selection(edit_ctx *x);
-void ue_msh_edit_map_model_nodes(edit_ctx *x);
 void ue_msh_edit_match_free(edit_ctx *x);
 /* The scene's name is the base's, or the base's with a client's ".NNN" uniqueness suffix
  * (Blender's "arm.001" for a second "arm"): no rename. */

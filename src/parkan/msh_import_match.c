@@ -365,6 +365,19 @@ static bool match_by_position(matcher *mt) {
     return true;
 }
 
+/* The first base node left unmatched that is not part of a deleted subtree, or the base's node
+ * count: a deletion takes a model node (not convert's root nor a holder) whose parent is
+ * there, with everything under it, as clients delete (edit mode then removes them). */
+static size_t first_not_deleted(const matcher *mt) {
+    const ue_scene *b = &mt->x->base;
+    for (size_t i = 0; i < b->node_count; i++) {
+        int32_t p = b->nodes[i].parent;
+        if (mt->taken[i] || (p >= 0 && !mt->taken[p])) continue; /* matched, or under a deleted node */
+        if (p < 0 || mt->x->msh_of_b[i] < 0) return i;
+    }
+    return b->node_count;
+}
+
 /* Every node matched once, the same parents, each slot on its node; else why not, naming the
  * first node that differs (scene order, then base order). */
 static bool check_tree(const matcher *mt, char *why, size_t cap) {
@@ -377,9 +390,9 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
     if (fs < ns && fb == nb)
         return snprintf(why, cap, "/nodes/%zu (\"%s\") is not in the base model: import --base adds no nodes", fs,
                         x->s->nodes[fs].name), false;
-    if (fs == ns && fb < nb)
-        return snprintf(why, cap, "the base model's node \"%s\" is missing: import --base removes no nodes (delete "
-                        "its faces instead, or import without --base)", x->base.nodes[fb].name), false;
+    if (fs == ns && fb < nb && (fb = first_not_deleted(mt)) < nb)
+        return snprintf(why, cap, "the base model's node \"%s\" is missing, and is no model node deleted with its "
+                        "subtree (import --base removes only those)", x->base.nodes[fb].name), false;
     if (fs < ns)
         return snprintf(why, cap, "/nodes/%zu (\"%s\") matches no node of the base model (the first left unmatched "
                         "there is \"%s\")", fs, x->s->nodes[fs].name, x->base.nodes[fb].name), false;
@@ -425,9 +438,11 @@ static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) 
     return ok ? UE_OK : UE_ERR_NOMEM;
 }
 
-/* Base node → model node: regular nodes carry their Res1 record offset, group children a slot
- * word of it. */
-void ue_msh_edit_map_model_nodes(edit_ctx *x) {
+/* Base node → model node (x->msh_of_b, -1 for convert's root and the holders): regular nodes
+ * carry their Res1 record offset, group children a slot word of it. */
+static bool map_model_nodes(edit_ctx *x) {
+    x->msh_of_b = malloc((x->base.node_count + 1) * sizeof *x->msh_of_b);
+    if (!x->msh_of_b) return false;
     int32_t e = x->m->entry_of[UE_MSH_NODES];
     uint64_t res1 = e < 0 ? 0 : x->m->container.entries[e].data_offset;
     for (size_t b = 0; b < x->base.node_count; b++) {
@@ -437,6 +452,7 @@ void ue_msh_edit_map_model_nodes(edit_ctx *x) {
             id->offset == res1 + (uint64_t)UE_MSH_NODE_STRIDE * id->index)
             x->msh_of_b[b] = (int32_t)id->index;
     }
+    return true;
 }
 
 /* ---- meshes, materials, textures, primitives ---------------------------------------------- */
@@ -681,6 +697,7 @@ ue_result ue_msh_edit_match_selection(edit_ctx *x) {
         return ue_msh_edit_fail(x, "import.base.tree", "/nodes", "the base model does not convert with %s (%s)",
                                 which, recorded ? "recorded by convert" : "inferred from the glTF's names");
     bool matched = false;
+    if (!map_model_nodes(x)) return UE_ERR_NOMEM;
     r = match_nodes(x, why, sizeof why, &matched);
     if (r != UE_OK) return r;
     if (!matched)

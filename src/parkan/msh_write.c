@@ -8,6 +8,7 @@
 #include "common/math3d.h"
 #include "unearth/msh.h"
 #include "common/bytes.h"
+#include "parkan/msh_anim.h"
 
 /* Order in which a model built from scratch lays out its resources (the retail order). */
 static const uint8_t canonical_order[] = {1, 2, 3, 4, 5, 18, 15, 13, 6, 7, 8, 19, 10};
@@ -337,6 +338,10 @@ static void world_transforms(const ue_msh *m, float (*t)[3], float (*q)[4]) {
 
 static void put_header_f32(uint8_t *h, size_t index, float v) { memcpy(h + 4 * index, &v, 4); }
 
+/* The model header: hull corners, sphere and capsule of every slot in the rest pose (model
+ * space, so they follow the node tree and the rest keys as well as the geometry). */
+static void recompute_hull(ue_msh *m);
+
 void ue_msh_recompute_bounds(ue_msh *m) {
     for (size_t s = 0; s < m->slot_count; s++) {
         ue_msh_slot *sl = &m->slots[s];
@@ -351,7 +356,10 @@ void ue_msh_recompute_bounds(ue_msh *m) {
         slot_vertices(m, sl, visit_radius, &rc);
         sl->sphere_radius = sqrtf(rc.r2);
     }
-    /* Model header: hull corners, sphere and capsule of every slot in the rest pose. */
+    recompute_hull(m);
+}
+
+static void recompute_hull(ue_msh *m) {
     float (*wt)[3] = calloc(m->node_count ? m->node_count : 1, sizeof *wt);
     float (*wq)[4] = calloc(m->node_count ? m->node_count : 1, sizeof *wq);
     if (!wt || !wq) {
@@ -692,4 +700,139 @@ ue_result ue_msh_set_rest_pose(ue_msh *m, size_t node, const float translation[3
     m->dirty[UE_MSH_KEYS] = true;
     ue_msh_recompute_bounds(m);
     return UE_OK;
+}
+
+/* ---- removing nodes ------------------------------------------------------------------------ */
+
+/* What removing nodes renumbers: node → new index and slot → new index (UE_MSH_NONE: gone),
+ * and the kept nodes' key tracks, read from the canonical layout before anything moves. */
+typedef struct node_removal {
+    uint16_t *node_to, *slot_to;
+    const ue_msh_key **track;
+    size_t *track_len;
+    size_t kept;
+} node_removal;
+
+static void removal_free(node_removal *rm) {
+    free(rm->node_to);
+    free(rm->slot_to);
+    free(rm->track);
+    free(rm->track_len);
+}
+
+/* Marks every descendant of a marked node (parents come first, spec §4.2) and numbers the
+ * kept nodes; a slot goes when only removed nodes show it (one no node shows stays).
+ * `shown` is scratch, a byte per slot. */
+enum { SHOWN_BY_KEPT = 1, SHOWN_BY_REMOVED = 2 };
+
+static void plan_removal(const ue_msh *m, const bool *marked, node_removal *rm, uint8_t *shown) {
+    for (size_t n = 0; n < m->node_count; n++) {
+        uint16_t p = m->nodes[n].parent;
+        bool gone = marked[n] || (p != UE_MSH_NONE && rm->node_to[p] == UE_MSH_NONE);
+        rm->node_to[n] = gone ? UE_MSH_NONE : (uint16_t)rm->kept++;
+    }
+    memset(shown, 0, m->slot_count);
+    for (size_t n = 0; n < m->node_count; n++)
+        for (int c = 0; c < UE_MSH_LODS * UE_MSH_GROUPS; c++)
+            if (m->nodes[n].slot[c] != UE_MSH_NONE)
+                shown[m->nodes[n].slot[c]] |= rm->node_to[n] != UE_MSH_NONE ? SHOWN_BY_KEPT : SHOWN_BY_REMOVED;
+    for (size_t s = 0, next = 0; s < m->slot_count; s++)
+        rm->slot_to[s] = shown[s] == SHOWN_BY_REMOVED ? UE_MSH_NONE : (uint16_t)next++;
+    for (size_t n = 0, start = 0; n < m->node_count; n++) {
+        size_t k = rm->node_to[n];
+        if (k != UE_MSH_NONE) rm->track[k] = m->keys + start, rm->track_len[k] = m->nodes[n].fallback_key + 1 - start;
+        start = (size_t)m->nodes[n].fallback_key + 1;
+    }
+}
+
+/* The tables removal renumbers must be decoded and consistent: parents before children, slot
+ * indices in Res2, names decoded when Res10 is there, tracks in the canonical layout. */
+static ue_result removal_refused(const ue_msh *m, ue_diag *d) {
+    const char *why = NULL;
+    if (!m->nodes || m->legacy_nodes) why = "the model has no decodable node table";
+    else if (m->entry_of[UE_MSH_NAMES] >= 0 && !m->names) why = "the model's names (Res10) do not decode";
+    for (size_t n = 0; !why && n < m->node_count; n++) {
+        if (m->nodes[n].parent != UE_MSH_NONE && m->nodes[n].parent >= n) why = "a node's parent does not come before it";
+        for (int c = 0; !why && c < UE_MSH_LODS * UE_MSH_GROUPS; c++)
+            if (m->nodes[n].slot[c] != UE_MSH_NONE && m->nodes[n].slot[c] >= m->slot_count)
+                why = "a node names a slot Res2 does not hold";
+    }
+    if (why) {
+        ue_diag_add(d, UE_SEV_ERROR, "msh.edit.remove", UE_NO_OFFSET, "msh/res1", "cannot remove nodes: %s", why);
+        return UE_ERR_INVALID;
+    }
+    return ue_msh_tracks_readable(m, d);
+}
+
+static void compact_names(ue_msh *m, const node_removal *rm) {
+    if (!m->names) return;
+    size_t at = 0, count = m->name_count < m->node_count ? m->name_count : m->node_count;
+    for (size_t n = 0; n < count; n++) {
+        if (rm->node_to[n] == UE_MSH_NONE) free(m->names[n].text);
+        else m->names[at++] = m->names[n];
+    }
+    for (size_t n = count; n < m->name_count; n++) free(m->names[n].text); /* records past the nodes */
+    m->name_count = at;
+    m->dirty[UE_MSH_NAMES] = true;
+}
+
+static void compact_nodes_and_slots(ue_msh *m, const node_removal *rm) {
+    size_t at = 0;
+    for (size_t s = 0; s < m->slot_count; s++)
+        if (rm->slot_to[s] != UE_MSH_NONE) m->slots[at++] = m->slots[s];
+    m->slot_count = at;
+    at = 0;
+    for (size_t n = 0; n < m->node_count; n++) {
+        if (rm->node_to[n] == UE_MSH_NONE) continue;
+        ue_msh_node nd = m->nodes[n];
+        if (nd.parent != UE_MSH_NONE) nd.parent = rm->node_to[nd.parent];
+        for (int c = 0; c < UE_MSH_LODS * UE_MSH_GROUPS; c++)
+            if (nd.slot[c] != UE_MSH_NONE) nd.slot[c] = rm->slot_to[nd.slot[c]];
+        m->nodes[at++] = nd;
+    }
+    m->node_count = at;
+    m->dirty[UE_MSH_NODES] = m->dirty[UE_MSH_HEADER] = true;
+}
+
+/* Resources unearth keeps as raw bytes (Res9, Res17, Res20, …; Res15/16 follow the vertices,
+ * which stay) are not renumbered: their meaning is unknown, so the caller is told. */
+static void warn_opaque(const ue_msh *m, ue_diag *d) {
+    for (size_t e = 0; e < m->container.count; e++) {
+        uint32_t t = m->container.entries[e].type_id;
+        bool decoded_type = t < UE_MSH_TYPE_LIMIT && (t <= 8 || t == 10 || t == 13 || t == 15 || t == 16 ||
+                                                    t == 18 || t == 19);
+        if (!decoded_type && m->container.entries[e].size)
+            ue_diag_add(d, UE_SEV_WARNING, "msh.edit.opaque", UE_NO_OFFSET, "msh", "resource type %u is kept as it "
+                        "was: its meaning is unknown, so node indices it may hold are not renumbered", t);
+    }
+}
+
+ue_result ue_msh_remove_nodes(ue_msh *m, const bool *marked, ue_diag *d) {
+    if (!m || !marked) return UE_ERR_USAGE;
+    ue_result r = removal_refused(m, d);
+    if (r != UE_OK) return r;
+    node_removal rm = {0};
+    rm.node_to = malloc((m->node_count + 1) * sizeof *rm.node_to);
+    rm.slot_to = malloc((m->slot_count + 1) * sizeof *rm.slot_to);
+    rm.track = malloc((m->node_count + 1) * sizeof *rm.track);
+    rm.track_len = malloc((m->node_count + 1) * sizeof *rm.track_len);
+    uint8_t *shown = malloc(m->slot_count + 1);
+    if (rm.node_to && rm.slot_to && rm.track && rm.track_len && shown) plan_removal(m, marked, &rm, shown);
+    else r = UE_ERR_NOMEM;
+    free(shown);
+    if (r == UE_OK && rm.kept == 0) {
+        ue_diag_add(d, UE_SEV_ERROR, "msh.edit.remove", UE_NO_OFFSET, "msh/res1",
+                    "removing every node leaves no model");
+        r = UE_ERR_USAGE;
+    }
+    if (r != UE_OK || rm.kept == m->node_count) return removal_free(&rm), r;
+    compact_names(m, &rm);
+    compact_nodes_and_slots(m, &rm);
+    /* The kept tracks, unchanged, laid out again: fallback keys and map starts renumbered,
+     * the removed nodes' keys and map blocks gone, the frame count that of the longest left. */
+    r = ue_msh_set_all_tracks(m, rm.track, rm.track_len, d);
+    if (r == UE_OK) recompute_hull(m);
+    if (r == UE_OK) warn_opaque(m, d);
+    removal_free(&rm);
+    return r;
 }

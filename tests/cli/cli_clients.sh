@@ -2,7 +2,7 @@
 # Round trips through the real glTF clients (tests/clients/: Blender 3.4, three.js, gltf-transform),
 # each driven by its own API: for the robot at convert's default selection, --lod all and
 # --group all, as .glb and .gltf, a client's unedited re-export imports back with --base
-# byte-identical; a vertex move, a rename and a deletion made in the client come back as exactly
+# byte-identical; a vertex move, a rename and a deletion (a leaf, a subtree) made in the client come back as exactly
 # that change and pass validate --strict; a node scale and a new skin are refused by name. A client
 # that is not installed is skipped, saying so (scripts/setup.sh installs them all).
 set -u
@@ -78,6 +78,7 @@ edited() {
   local label=$1 client=$2 source=$3 out=$4; shift 4
   run_client "$client" "$source" "$out" "$@" || { bad "$label: the client failed: $(tail -3 "$T/client.log")"; return 1; }
   try_import "$label" "$out" || return 1
+  cp "$T/err" "$T/import.err"
   expect_rc 0 "$UE" validate --strict "$T/back.msh"
   rm -rf "$T/back.x"; "$UE" extract "$T/back.msh" -o "$T/back.x" >/dev/null 2>&1 || { bad "$label: extract"; return 1; }
   "$UE" info --json "$T/back.msh" >"$T/back.json" 2>/dev/null
@@ -117,6 +118,13 @@ edit_cases() {
   fi
   if edited "$label delete" "$client" "$source" "$dir/delete/robot.$ext" "delete=legs"; then
     check "$label delete: node names" "$(node_names "$T/back.json")" "body head None arm_left arm_right"
+    check_msh "$label delete" removed legs
+    grep -q 'deletes 1 node of the base model.*"legs"' "$T/import.err" && ok || bad "$label delete: no warning naming legs"
+  fi
+  # head takes its unnamed child with it; the nodes after them are renumbered (default selection only).
+  if [[ $label == *" default "* ]] && edited "$label delete subtree" "$client" "$source" "$dir/delete_head/robot.$ext" "delete=head"; then
+    check "$label delete subtree: node names" "$(node_names "$T/back.json")" "body arm_left arm_right legs"
+    check_msh "$label delete subtree" removed head
   fi
   refused "$label scale" "$client" "$source" "$dir/scale/robot.$ext" "[msh.import.scale]" "scale=arm_left:2"
   refused "$label skin" "$client" "$source" "$dir/skin/robot.$ext" "skin]" "skin=${mesh/body/arm_left}"

@@ -2,7 +2,7 @@
 # `import --base` of the robot re-exported by Blender 3.4 with its defaults (children before
 # parents, no extras, so no selection record or source ids): every selection convert writes, as
 # .glb and .gltf, gets past the node matching with no node renamed; a node renamed in Blender
-# is found by its place; a node deleted there is refused by name. Skipped without `blender`.
+# is found by its place; a node deleted there is removed, named. Skipped without `blender`.
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -61,9 +61,13 @@ expect_rc 0 "$UE" info "$T/ren.msh" --json
 names=$(python3 -c 'import json,sys; print(",".join(str(n["name"]) for n in json.load(open(sys.argv[1]))["node_table"]))' "$T/out")
 check "node names after a rename in Blender" "$names" "body,head,None,arm L,arm_right,legs"
 
-# Deleted in Blender: refused, naming the node; nothing written.
+# Deleted in Blender: removed from the model, named; the others keep their order.
 blender_rt "$T/c.glb" "$T/del.glb" "delete:arm_right"
-expect_rc 1 "$UE" import "$T/del.glb" --base "$R" -o "$T/del.msh"
-err_has 'node "arm_right" is missing' "a node deleted in Blender"
-[ ! -e "$T/del.msh" ] && ok || bad "a refused import wrote its output"
+expect_rc 0 "$UE" import "$T/del.glb" --base "$R" -o "$T/del.msh"
+err_has 'deletes 1 node of the base model, removed with their slots and tracks (the nodes after them are renumbered): "arm_right"' "a node deleted in Blender"
+err_has "changed: Res1 Res2 Res8 Res10 Res19" "a node deleted in Blender"
+expect_rc 0 "$UE" validate --strict "$T/del.msh"
+expect_rc 0 "$UE" info "$T/del.msh" --json
+names=$(python3 -c 'import json,sys; print(",".join(str(n["name"]) for n in json.load(open(sys.argv[1]))["node_table"]))' "$T/out")
+check "node names after a deletion in Blender" "$names" "body,head,None,arm_left,legs"
 finish

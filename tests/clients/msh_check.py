@@ -3,6 +3,7 @@
 # from the format spec (parkan-formats.md §4). Prints the differences found, nothing when right.
 #   python3 msh_check.py moved BASE_DIR NEW_DIR INFO.json NODE DX DY DZ   (offset in glTF axes)
 #   python3 msh_check.py differ BASE_DIR NEW_DIR RES...   (exactly these resources differ: res3 ...)
+#   python3 msh_check.py removed BASE_DIR NEW_DIR NODE    (NODE and its subtree removed, the rest kept)
 import glob
 import json
 import os
@@ -65,7 +66,52 @@ def differ(base, new, *names):
     return [] if got == sorted(names) else ["resources that differ: %s, want %s" % (got, sorted(names))]
 
 
+def nodes(folder):
+    """Res1 records (flags, parent, map start, fallback key, 15 slots) and Res10 names."""
+    res1, res10 = resource(folder, "res1"), resource(folder, "res10")
+    table = [struct.unpack_from("<19H", res1, 38 * i) for i in range(len(res1) // 38)]
+    names, at = [], 0
+    for _ in table:
+        length = struct.unpack_from("<I", res10, at)[0]
+        names.append(res10[at + 4:at + 4 + length].decode("cp1251") if length else None)
+        at += 4 + (length + 1 if length else 0)
+    return table, names
+
+
+def removed(base, new, node):
+    """NODE and every node under it gone; each other node keeps its flags, name, parent (renumbered),
+    the bytes of its slot records and of its Res8 track; the geometry tables are unchanged."""
+    (bt, bn), (nt, nn) = nodes(base), nodes(new)
+    if node not in bn:
+        return ["no node %s in the base" % node]
+    gone = set()
+    for i, rec in enumerate(bt):
+        if bn[i] == node or rec[1] in gone:
+            gone.add(i)
+    kept = [i for i in range(len(bt)) if i not in gone]
+    if len(nt) != len(kept):
+        return ["%d nodes, want %d (without %s and its %d descendants)" % (len(nt), len(kept), node, len(gone) - 1)]
+    r2a, r8a, r2b, r8b = (resource(f, r) for f in (base, new) for r in ("res2", "res8"))
+    problems = []
+    for k, o in enumerate(kept):
+        a, b = bt[o], nt[k]
+        parent = 0xFFFF if a[1] == 0xFFFF else kept.index(a[1])
+        track = lambda t, i, res: res[24 * (t[i - 1][3] + 1 if i else 0):24 * (t[i][3] + 1)]
+        if (b[0], b[1], nn[k]) != (a[0], parent, bn[o]):
+            problems.append("node %d: flags, parent, name %s, want %s" % (k, (b[0], b[1], nn[k]), (a[0], parent, bn[o])))
+        for c in range(15):
+            sa, sb = a[4 + c], b[4 + c]
+            slot = lambda res, s: res[0x8C + 68 * s:0x8C + 68 * (s + 1)]
+            if (sa == 0xFFFF) != (sb == 0xFFFF) or (sa != 0xFFFF and slot(r2a, sa) != slot(r2b, sb)):
+                problems.append("node %d (%s): cell %d is not the base's slot" % (k, nn[k], c))
+        if track(nt, k, r8b) != track(bt, o, r8a):
+            problems.append("node %d (%s): its Res8 track differs from the base's" % (k, nn[k]))
+    a, b = resources(base), resources(new)
+    problems += ["%s changed" % r for r in ("res3", "res4", "res5", "res6", "res7", "res13") if a.get(r) != b.get(r)]
+    return problems[:5]
+
+
 if __name__ == "__main__":
-    problems = {"moved": moved, "differ": differ}[sys.argv[1]](*sys.argv[2:])
+    problems = {"moved": moved, "differ": differ, "removed": removed}[sys.argv[1]](*sys.argv[2:])
     print("\n".join(problems))
     sys.exit(1 if problems else 0)

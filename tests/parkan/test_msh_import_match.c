@@ -105,8 +105,7 @@ static ue_result run_matcher(fixture *f, edit_ctx *x) {
     x->m = &f->m, x->s = &f->s, x->d = &f->d, x->fps = UE_MSH_DEFAULT_FPS;
     ue_scene_init(&x->base);
     x->b_of_s = calloc(f->s.node_count + 1, sizeof *x->b_of_s);
-    x->msh_of_b = calloc(f->s.node_count + 1, sizeof *x->msh_of_b);
-    return x->b_of_s && x->msh_of_b ? ue_msh_edit_match_selection(x) : UE_ERR_NOMEM;
+    return x->b_of_s ? ue_msh_edit_match_selection(x) : UE_ERR_NOMEM;
 }
 
 static void matcher_free(edit_ctx *x) {
@@ -234,27 +233,63 @@ static void test_renamed_node_is_found_by_position(void) {
     teardown(&f);
 }
 
-/* A node deleted in the client is refused, naming it (MSH nodes are not removed by import). */
-static void test_deleted_node_is_refused_by_name(void) {
+/* Scene node i, a leaf no channel drives, deleted as a client deletes it: the nodes after it
+ * move up, parents and channels renumbered. */
+static void delete_leaf(ue_scene *s, int32_t i) {
+    ue_extras_free(&s->nodes[i].extras);
+    memmove(&s->nodes[i], &s->nodes[i + 1], (s->node_count - (size_t)i - 1) * sizeof s->nodes[0]);
+    s->node_count--;
+    for (size_t n = 0; n < s->node_count; n++) s->nodes[n].parent -= s->nodes[n].parent > i;
+    for (size_t a = 0; a < s->animation_count; a++)
+        for (size_t c = 0; c < s->animations[a].channel_count; c++) {
+            ue_anim_channel *ch = &s->animations[a].channels[c];
+            REQUIRE(ch->node != i);
+            ch->node -= ch->node > i;
+        }
+}
+
+static const ue_diag_item *find_diag(const ue_diag *d, const char *code) {
+    for (size_t i = 0; i < d->count; i++)
+        if (!strcmp(d->items[i].code, code)) return &d->items[i];
+    return NULL;
+}
+
+/* A model node deleted in the client (legs, a leaf) is removed from the model, and said so by
+ * name; the other nodes keep their names in order. */
+static void test_deleted_node_is_removed(void) {
     fixture f;
     REQUIRE(setup(&f, 0, 0));
     client_rewrite(&f.s);
     int32_t legs = scene_node(&f.s, "legs");
-    REQUIRE(legs == 0); /* the last node of the export comes first: drop it by shifting the rest */
-    ue_extras_free(&f.s.nodes[0].extras);
-    memmove(&f.s.nodes[0], &f.s.nodes[1], (f.s.node_count - 1) * sizeof f.s.nodes[0]);
-    f.s.node_count--;
-    for (size_t i = 0; i < f.s.node_count; i++) f.s.nodes[i].parent -= f.s.nodes[i].parent > 0;
-    for (size_t a = 0; a < f.s.animation_count; a++)
-        for (size_t c = 0; c < f.s.animations[a].channel_count; c++) {
-            ue_anim_channel *ch = &f.s.animations[a].channels[c];
-            ch->node = ch->node == 0 ? (int32_t)f.s.node_count - 1 : ch->node - (ch->node > 0);
-        }
+    REQUIRE(legs >= 0);
+    delete_leaf(&f.s, legs);
+    CHECK_EQ_U(ue_msh_apply_scene(&f.m, &f.s, NULL, &f.d), UE_OK);
+    const ue_diag_item *it = find_diag(&f.d, "import.node.removed");
+    CHECK(it && it->severity == UE_SEV_WARNING && strstr(it->message, "1 node of the base model") &&
+          strstr(it->message, "\"legs\""));
+    REQUIRE(f.m.node_count == 5);
+    const char *const want[] = {"body", "head", NULL, "arm_left", "arm_right"};
+    for (size_t n = 0; n < 5; n++) {
+        const char *got = ue_msh_node_name(&f.m, n);
+        CHECK(want[n] ? got && !strcmp(got, want[n]) : got == NULL);
+    }
+    CHECK(f.m.dirty[UE_MSH_NODES] && f.m.dirty[UE_MSH_HEADER] && f.m.dirty[UE_MSH_KEYS] && f.m.dirty[UE_MSH_NAMES]);
+    teardown(&f);
+}
+
+/* What is no deleted model node stays refused, naming it: a holder of --lod all deleted while
+ * its node stays (the mesh of one cell). */
+static void test_deleted_holder_is_refused(void) {
+    fixture f;
+    REQUIRE(setup(&f, UE_MSH_LOD_ALL, 0));
+    client_rewrite(&f.s);
+    int32_t holder = scene_node(&f.s, "legs_lod0_group0");
+    REQUIRE(holder >= 0);
+    delete_leaf(&f.s, holder);
     CHECK_EQ_U(ue_msh_apply_scene(&f.m, &f.s, NULL, &f.d), UE_ERR_INVALID);
-    const ue_diag_item *it = NULL;
-    for (size_t i = 0; i < f.d.count; i++)
-        if (!strcmp(f.d.items[i].code, "import.base.tree")) it = &f.d.items[i];
-    CHECK(it && strstr(it->message, "node \"legs\" is missing"));
+    const ue_diag_item *it = find_diag(&f.d, "import.base.tree");
+    CHECK(it && strstr(it->message, "node \"legs_lod0_group0\" is missing, and is no model node"));
+    CHECK(!find_diag(&f.d, "import.node.removed"));
     teardown(&f);
 }
 
@@ -314,7 +349,8 @@ int main(void) {
     RUN(test_client_suffix_is_undone);
     RUN(test_three_wrapper_and_names);
     RUN(test_renamed_node_is_found_by_position);
-    RUN(test_deleted_node_is_refused_by_name);
+    RUN(test_deleted_node_is_removed);
+    RUN(test_deleted_holder_is_refused);
     RUN(test_selection_is_recorded);
     RUN(test_recorded_selection_beats_names);
     return TEST_SUMMARY();
