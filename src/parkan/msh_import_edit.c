@@ -170,6 +170,21 @@ static ue_result apply_nodes(edit_ctx *x) {
     return r;
 }
 
+/* MSH has no skins, so the base's export has none and a glTF skin is always a client's addition.
+ * Refused before the node matching, whose first complaint would otherwise be the skin's new
+ * joint nodes. Same code as a new model's skin that cannot be made rigid (msh_import_mesh.c). */
+static ue_result refuse_skins(edit_ctx *x) {
+    if (x->s->skin_count == 0) return UE_OK;
+    const char *user = NULL;
+    for (size_t i = 0; i < x->s->node_count && !user; i++)
+        if (x->s->nodes[i].skin == 0) user = x->s->nodes[i].name;
+    return ue_msh_edit_fail(x, "msh.import.skin", "/skins/0",
+                            "the glTF has %zu skin%s (the first on node '%s'); MSH has no skins: parts move "
+                            "rigidly with their nodes (remove the skin and make each part a mesh of the node "
+                            "it moves with)", x->s->skin_count, x->s->skin_count == 1 ? "" : "s",
+                            user ? user : "none");
+}
+
 ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_import_options *o, ue_diag *d) {
     if (!base || !s) return UE_ERR_USAGE;
     if (base->legacy_nodes || !base->nodes) {
@@ -190,6 +205,7 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
     ue_result r = edit_alloc(&x);
     if (r == UE_OK && ue_scene_validate(s, d) != UE_OK)
         r = ue_msh_edit_fail(&x, "import.scene", "/", "the glTF scene is not consistent (see the messages above)");
+    if (r == UE_OK) r = refuse_skins(&x);
     if (r == UE_OK) r = ue_msh_edit_match_selection(&x);
     if (r == UE_OK) {
         ue_msh_edit_material_rows(&x);

@@ -48,6 +48,8 @@ def png_decode(data):
             bpp = 4 if ctype == 6 else 3
         elif kind == b'IDAT':
             idat += body
+        elif kind == b'IEND':
+            break  # a client may pad the image's buffer view after it
         pos += 12 + n
     raw, out, prev = zlib.decompress(idat), [], bytearray(w * bpp)
     for y in range(h):

@@ -7,7 +7,7 @@
 #   move=NODE:DX,DY,DZ     every vertex of NODE's mesh moved by (DX, DY, DZ)
 #   rename=NODE:NEW        NODE renamed
 #   color=MATERIAL:R,G,B,A the material's base colour factor set (a multiply Mix node, as the importer builds it)
-#   image=IMAGE:R,G,B,A    every pixel of IMAGE set to that colour (0..1)
+#   image=IMAGE:R,G,B,A    IMAGE painted with a ramp towards that colour (0..1), image_ramp() below
 #   delete=NODE            NODE and everything under it deleted
 #   scale=NODE:S           NODE scaled by S on every axis
 #   skin=NODE              NODE bound to a new one-bone armature, every vertex weighted 1
@@ -85,10 +85,22 @@ def edit_color(arg):
     bsdf.inputs["Alpha"].default_value = factor[3]
 
 
+def image_ramp(width, height, rgba):
+    """The picture of the image edit, image_ramp.mjs's for the other drivers: texel (x, y), row 0
+    at the top, is R·(x+1)/w, G·(y+1)/h, B, A·(x+y+1)/(w+h−1), in 8-bit steps; rows from the top."""
+    r, g, b, a = rgba
+    return [[[round(255 * v) / 255 for v in (r * (x + 1) / width, g * (y + 1) / height, b,
+                                              a * (x + y + 1) / (width + height - 1))]
+             for x in range(width)] for y in range(height)]
+
+
 def edit_image(arg):
     name, rgba = arg.split(":", 1)
     image = find(bpy.data.images, name, "image")
-    image.pixels = numbers(rgba, 4) * (image.size[0] * image.size[1])
+    width, height = image.size
+    rows = image_ramp(width, height, numbers(rgba, 4))
+    # Blender keeps an image's rows from the bottom up.
+    image.pixels = [c for row in reversed(rows) for texel in row for c in texel]
     image.update()
 
 

@@ -30,13 +30,23 @@ globalThis.createImageBitmap = async (source, options = {}) => {
   return skia.loadImage(bytes);
 };
 
-// An OffscreenCanvas is Skia's canvas with the standard convertToBlob.
-globalThis.OffscreenCanvas = class OffscreenCanvas extends skia.Canvas {
-  async convertToBlob({ type = 'image/png', quality } = {}) {
-    const format = type.replace(/^image\//, '');
-    const bytes = await this.encode(format, quality === undefined ? undefined : Math.round(quality * 100));
-    return new Blob([bytes], { type });
+// An OffscreenCanvas is Skia's canvas with the standard convertToBlob, and without Skia's own
+// data() (its raw pixels): a browser canvas has no `data`, and GLTFExporter takes an image with
+// one for a DataTexture's, writing zeros for a canvas a user painted. Skia's constructor returns
+// its own object whatever the subclass, so the members are set on each canvas.
+async function convertToBlob({ type = 'image/png', quality } = {}) {
+  const format = type.replace(/^image\//, '');
+  const bytes = await this.encode(format, quality === undefined ? undefined : Math.round(quality * 100));
+  return new Blob([bytes], { type });
+}
+globalThis.OffscreenCanvas = class OffscreenCanvas {
+  constructor(width, height) {
+    const canvas = new skia.Canvas(width, height);
+    Object.defineProperty(canvas, 'data', { value: undefined });
+    Object.defineProperty(canvas, 'convertToBlob', { value: convertToBlob });
+    return canvas;
   }
+  static [Symbol.hasInstance](object) { return object instanceof skia.Canvas && object.data === undefined; }
 };
 globalThis.ImageData = skia.ImageData;
 // A canvas element is the same Skia canvas (ImageUtils.getDataURL asks for its toDataURL).

@@ -9,6 +9,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { dedup, weld, prune, quantize } from '@gltf-transform/functions';
 import { createRequire } from 'node:module';
+import { imageRamp } from './image_ramp.mjs';
 
 const require = createRequire(import.meta.url);
 const skia = require('@napi-rs/canvas'); // a PNG encoder for the image edit
@@ -59,13 +60,10 @@ const EDITS = {
   },
   image(doc, arg) {
     const [name, rgba] = split(arg);
-    const [r, g, b, a] = numbers(rgba, 4);
     const texture = named(doc.getRoot().listTextures(), name, 'texture');
     const [width, height] = texture.getSize();
     const canvas = new skia.Canvas(width, height);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = `rgba(${r * 255}, ${g * 255}, ${b * 255}, ${a})`;
-    ctx.fillRect(0, 0, width, height);
+    canvas.getContext('2d').putImageData(new skia.ImageData(imageRamp(width, height, numbers(rgba, 4)), width, height), 0, 0);
     texture.setImage(new Uint8Array(canvas.toBuffer('image/png'))).setMimeType('image/png');
   },
   delete(doc, arg) {

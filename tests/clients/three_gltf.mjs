@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
+import { imageRamp } from './image_ramp.mjs';
 
 function fail(message) {
   console.error(`three_gltf.mjs: ${message}`);
@@ -49,9 +50,15 @@ const EDITS = {
       position.setXYZ(i, position.getX(i) + dx, position.getY(i) + dy, position.getZ(i) + dz);
     position.needsUpdate = true;
   },
-  rename(scene, arg) {
+  rename(scene, arg, animations) {
     const [name, next] = split(arg);
     object(scene, name).name = next;
+    // three binds a clip's tracks to objects by name ("head.quaternion"): a renamed object
+    // loses its tracks (the mixer and GLTFExporter, which drops them with "Could not export
+    // animation track"), so a three user renames the tracks with it.
+    for (const clip of animations)
+      for (const track of clip.tracks)
+        if (track.name.startsWith(`${name}.`)) track.name = next + track.name.slice(name.length);
   },
   color(scene, arg) {
     const [name, rgba] = split(arg);
@@ -62,14 +69,12 @@ const EDITS = {
   },
   image(scene, arg) {
     const [name, rgba] = split(arg);
-    const [r, g, b, a] = numbers(rgba, 4);
     let texture = null;
     scene.traverse((o) => { if (o.material?.map?.name === name) texture = o.material.map; });
     if (!texture) fail(`no texture named '${name}'`);
-    const canvas = new OffscreenCanvas(texture.image.width, texture.image.height);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = `rgba(${r * 255}, ${g * 255}, ${b * 255}, ${a})`;
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const { width, height } = texture.image;
+    const canvas = new OffscreenCanvas(width, height);
+    canvas.getContext('2d').putImageData(new ImageData(imageRamp(width, height, numbers(rgba, 4)), width, height), 0, 0);
     texture.image = canvas;
     texture.needsUpdate = true;
   },
@@ -114,7 +119,7 @@ async function main(argv) {
     const at = edit.indexOf('=');
     const kind = at < 0 ? edit : edit.slice(0, at);
     if (!EDITS[kind]) fail(`unknown edit '${edit}'`);
-    EDITS[kind](gltf.scene, at < 0 ? '' : edit.slice(at + 1));
+    EDITS[kind](gltf.scene, at < 0 ? '' : edit.slice(at + 1), gltf.animations);
   }
   const binary = target.endsWith('.glb');
   const result = await new GLTFExporter().parseAsync(gltf.scene, { binary, animations: gltf.animations });
