@@ -274,6 +274,17 @@ static ue_result bank_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
 static const char *const bank_manifest_keys[] = {"unearth_manifest", "format", "source", "alignment", "entries", NULL};
 static const char *const bank_entry_keys[] = {"name", "file", "xxh64", "offset", "padding", "padding_hex", NULL};
 
+/* The rule's padding after a DAT: 0xFF up to the next 32-byte boundary of `out`. */
+static void fill_to_boundary(ue_buf *out) {
+    for (size_t k = (size_t)(align_up(out->size) - out->size); k > 0; k--) ue_buf_put_u8(out, UE_DAT_BANK_FILL);
+}
+
+ue_result ue_dat_bank_append(ue_buf *bank, const uint8_t *dat, size_t size) {
+    ue_buf_put(bank, dat, size);
+    fill_to_boundary(bank);
+    return bank->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
 /* After an entry: its recorded padding while the DAT is unchanged and still starts where it did,
  * else the rule's 0xFF up to the next 32-byte boundary. */
 static ue_result put_padding(const ue_jv *ej, bool changed, uint64_t start, ue_buf *out, const char *where,
@@ -282,13 +293,14 @@ static ue_result put_padding(const ue_jv *ej, bool changed, uint64_t start, ue_b
     uint32_t padding = 0;
     bool keep = !changed && ue_jv_u64(ej, "offset", &offset, NULL, NULL) && offset == start &&
                 ue_jv_u32(ej, "padding", &padding, where, d) && padding < UE_CAP_ENTRY_BYTES;
-    size_t fill = keep ? padding : (size_t)(align_up(out->size) - out->size);
     uint8_t *given = NULL;
     size_t given_n = 0;
     if (keep && ue_jv_hex_alloc(ej, "padding_hex", UE_CAP_ENTRY_BYTES, &given, &given_n) && given_n == padding) {
         ue_buf_put(out, given, given_n);
+    } else if (keep) {
+        for (size_t k = 0; k < padding; k++) ue_buf_put_u8(out, UE_DAT_BANK_FILL);
     } else {
-        for (size_t k = 0; k < fill; k++) ue_buf_put_u8(out, UE_DAT_BANK_FILL);
+        fill_to_boundary(out);
     }
     free(given);
     return out->failed ? UE_ERR_NOMEM : UE_OK;
