@@ -3,9 +3,10 @@
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
 # input is never overwritten, an archive's models and one entry's bytes (cat), then convert
 # several models at once and every model of the pack twice (the second run keeps every output),
-# the robot to OBJ, show the creature's animation clips, import a glTF back into an MSH and into
-# its archive, paint a texture in a .gltf's PNG files and import it back into a Textures.lib
-# copy, scale the robot, and write the textures as PNG. Each step checks what it shows and fails loudly.
+# the robot to OBJ, show the creature's animation clips and the FigaTree clips of its animation
+# bank (convert --anims), import a glTF back into an MSH and into its archive, paint a texture in
+# a .gltf's PNG files and import it back into a Textures.lib copy, scale the robot, and write the
+# textures as PNG. Each step checks what it shows and fails loudly.
 set -euo pipefail
 UE="${1:-build/release/unearth}"
 OUT="${2:-out/demo}"
@@ -81,6 +82,25 @@ for a in doc["animations"]:
     print("%s: %.3f s, joints %s, %d material/texture pointer channels" % (a["name"], ends, " ".join(joints), ptrs))
 EOF_PY
 echo "open $OUT/creature.glb in a viewer with KHR_animation_pointer (e.g. sandbox.babylonjs.com)"
+
+echo "== the creature as Melee keeps a fighter: a bare model DAT, an animation bank, a DAT of other roots"
+D="$PACK/gamecube/dat"
+"$UE" info "$D/creature_anims.dat"   # the bank's clip table: Wait1 60 frames, Wave 30, Jump 40
+"$UE" info "$D/creature_data.dat"    # fighter data, camera, lights and fog roots: nothing to convert
+"$UE" validate --strict "$D/creature.dat" "$D/creature_anims.dat" "$D/creature_data.dat"
+"$UE" convert "$D/creature.dat" --anims "$D/creature_anims.dat" -o "$OUT/creature_anims.glb" -f
+clips="$(python3 - "$OUT/creature_anims.glb" <<'EOF_PY'
+import json, struct, sys
+d = open(sys.argv[1], "rb").read()
+doc = json.loads(d[20:20 + struct.unpack_from("<I", d, 12)[0]])
+for a in doc["animations"]:
+    end = max(doc["accessors"][s["input"]]["max"][0] for s in a["samplers"])
+    print("%s: %g frames" % (a["name"], round(end * 60, 3)))
+EOF_PY
+)"
+echo "$clips"
+grep -q '^Wait1: 60 frames$' <<<"$clips" && grep -q '^Wave: 30 frames$' <<<"$clips" && grep -q '^Jump: 40 frames$' <<<"$clips" \
+  || { echo "convert --anims: not the bank's three clips" >&2; exit 1; }
 
 echo "== back into the game: glTF → MSH (unearth import)"
 "$UE" convert "$PACK/parkan/robot.msh" -o "$WORK/robot_edit.glb" -f --lod all   # every LOD and group

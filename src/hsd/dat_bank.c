@@ -302,6 +302,17 @@ static ue_result bank_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
 static const char *const bank_manifest_keys[] = {"unearth_manifest", "format", "source", "alignment", "entries", NULL};
 static const char *const bank_entry_keys[] = {"name", "file", "xxh64", "offset", "padding", "padding_hex", NULL};
 
+/* The rule's padding after a DAT: 0xFF up to the next 32-byte boundary of `out`. */
+static void fill_to_boundary(ue_buf *out) {
+    for (size_t k = (size_t)(align_up(out->size) - out->size); k > 0; k--) ue_buf_put_u8(out, UE_DAT_BANK_FILL);
+}
+
+ue_result ue_dat_bank_append(ue_buf *bank, const uint8_t *dat, size_t size) {
+    ue_buf_put(bank, dat, size);
+    fill_to_boundary(bank);
+    return bank->failed ? UE_ERR_NOMEM : UE_OK;
+}
+
 /* After an entry: its recorded padding while the DAT is unchanged and still starts where it did,
  * else the rule's 0xFF up to the next 32-byte boundary. `extract` records a gap of 32 bytes or
  * more only with its bytes (padding_hex), so a longer plain padding is refused: a hand-edited
@@ -324,11 +335,10 @@ static ue_result put_padding(const ue_jv *ej, bool changed, uint64_t start, ue_b
     }
     if (hex) {
         ue_buf_put(out, given, given_n);
+    } else if (keep) {
+        for (size_t k = 0; k < padding; k++) ue_buf_put_u8(out, UE_DAT_BANK_FILL);
     } else {
-        size_t fill = keep ? padding : (size_t)(align_up(out->size) - out->size);
-        uint8_t ff[UE_DAT_BANK_ALIGN];
-        memset(ff, UE_DAT_BANK_FILL, sizeof ff);
-        ue_buf_put(out, ff, fill);
+        fill_to_boundary(out);
     }
     free(given);
     return out->failed ? UE_ERR_NOMEM : UE_OK;

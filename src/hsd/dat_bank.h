@@ -29,4 +29,8 @@ bool ue_dat_bank_probe(const uint8_t *head, size_t n, uint64_t total);
 ue_result ue_dat_bank_scan(const ue_source *src, ue_mode mode, ue_dat_bank_entry **entries,
                            size_t *count, ue_diag *d);
 
+/* Appends one DAT to a bank being built, then the rule's 0xFF up to the next 32-byte boundary
+ * (the layout of Melee's banks, which the container reads back). UE_ERR_NOMEM. */
+ue_result ue_dat_bank_append(ue_buf *bank, const uint8_t *dat, size_t size);
+
 #endif

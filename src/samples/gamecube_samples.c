@@ -107,9 +107,8 @@ static ue_result add_buf(ue_sample_list *out, const char *path, ue_buf *b) {
 }
 
 /* The sample creature (gamecube_creature.c) in an XD-style PKX, and in an XD-style FSYS that
- * stores that PKX LZSS-compressed: the game's chain FSYS → LZSS → PKX → DAT. (No bare .dat yet:
- * the CLI does not take DATs before the model reader is in, and `roundtrip` over every file of demo/gamecube
- * must stay green.) Its 0xD0 entries and blink block name the creature's clips
+ * stores that PKX LZSS-compressed: the game's chain FSYS → LZSS → PKX → DAT (the bare DAT is in
+ * gamecube/dat/, gamecube_dats.c). Its 0xD0 entries and blink block name the creature's clips
  * (gamecube_creature_anim.c). */
 static ue_result add_creature(ue_sample_list *out) {
     ue_buf dat = {0}, pkx = {0}, fsys = {0};
@@ -180,6 +179,7 @@ ue_result ue_samples_gamecube(ue_sample_list *out) {
     if (r == UE_OK) r = ue_gclzss_encode(dat, dat_n, 9, 0, &b);
     if (r == UE_OK) r = add_buf(out, "gamecube/demo_model.lzss", &b);
     if (r == UE_OK) r = add_creature(out);
+    if (r == UE_OK) r = ue_samples_gamecube_dats(out);
 done:
     ue_buf_free(&b);
     free(colo);

@@ -42,6 +42,11 @@ ue_result ue_sample_robot(ue_buf *out);
  * joints, meshes and textures). */
 ue_result ue_sample_creature_dat(ue_buf *out);
 
+/* The creature as Melee keeps a fighter, under gamecube/dat/: creature.dat (its model, bare),
+ * creature_anims.dat (a bank of three FigaTree clips) and creature_data.dat (fighter data,
+ * camera, lights and fog roots); gamecube_dats.c, docs/hsd.md. */
+ue_result ue_samples_gamecube_dats(ue_sample_list *out);
+
 /* The sample textures_demo.lib: an NRes of Texm entries in five pixel formats (appended to `out`;
  * docs/parkan-textures.md lists the names). */
 ue_result ue_sample_textures_demo(ue_buf *out);

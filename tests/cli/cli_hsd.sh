@@ -80,13 +80,13 @@ expect_rc 0 "$UE" convert "$T/demo/parkan/robot.msh" -o "$T/robot.gltf" --scale 
 check "robot root scale" "[2, 2, 2]" "$(json_field "$T/robot.gltf" 'd["nodes"][d["scenes"][0]["nodes"][0]]["scale"]')"
 expect_rc 2 "$UE" convert "$DAT" -o "$T/bad.glb" --scale 0
 
-# convert -r finds the creature inside the FSYS and the PKX, named after the PKX (the FSYS entry
+# convert -r finds the creature inside the FSYS and the PKX (and the bare DAT of dat/), named after the PKX (the FSYS entry
 # creature.pkx, the file creature.pkx), never after the PKX's own "model.dat"
 expect_rc 0 "$UE" convert -r "$G" -o "$T/all"
-for m in creature.fsys/creature.glb creature.glb; do   # mirrored chains
+for m in creature.fsys/creature.glb creature.glb dat/creature.glb; do   # mirrored chains, the bare DAT
   [ -s "$T/all/$m" ] && ok || bad "convert -r: no $m in $(cd "$T/all" && find . -name '*.glb')"
 done
-[ "$(find "$T/all" -name '*.glb' | wc -l)" = 2 ] && ok || bad "convert -r: not exactly 2 models"
+[ "$(find "$T/all" -name '*.glb' | wc -l)" = 3 ] && ok || bad "convert -r: not exactly 3 models"
 
 # info, validate, roundtrip
 expect_rc 0 "$UE" info "$DAT"

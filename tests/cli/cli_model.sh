@@ -84,9 +84,9 @@ expect_rc 0 "$UE" convert "$A" -o "$T/outdir"
 [ -f "$T/outdir/ROBOT.glb" ] && ok || bad "archive convert to directory"
 expect_rc 2 "$UE" convert "$A" "$R" -o "$T/two.glb"           # two models, one file
 expect_rc 0 "$UE" convert -r "$T/demo" -o "$T/all" -j 2 --format gltf
-# the robot twice (objects.rlb, robot.msh) and the creature twice (creature.fsys, creature.pkx),
-# mirrored under the sample pack's folders
-n=$(find "$T/all" -name '*.gltf' | wc -l); [ "$n" = 4 ] && ok || bad "-r found $n models, want 4"
+# the robot twice (objects.rlb, robot.msh) and the creature three times (creature.fsys,
+# creature.pkx, dat/creature.dat), mirrored under the sample pack's folders
+n=$(find "$T/all" -name '*.gltf' | wc -l); [ "$n" = 5 ] && ok || bad "-r found $n models, want 5"
 validate_gltf "$T/all/parkan/robot.gltf" "$T/all/parkan/objects.rlb/ROBOT.gltf"
 expect_rc 1 "$UE" convert "$T/demo/parkan/sprites_demo.lib" -o "$T/none.glb"   # no models
 [ ! -e "$T/none.glb" ] && ok || bad "output written without models"

@@ -143,26 +143,26 @@ EOF
 done
 
 # ---- format options in a run of several models: given where they apply, noted once ----------
-# --lod and --fps are Parkan MSH options; the two creatures (FSYS, PKX) convert without them.
+# --lod and --fps are Parkan MSH options; the three creatures (FSYS, PKX, bare DAT) convert without them.
 expect_rc 0 "$UE" convert -r "$T/demo" -o "$T/o1" --lod all --fps 12 -j 2
-for m in gamecube/creature.glb gamecube/creature.fsys/creature.glb parkan/robot.glb parkan/objects.rlb/ROBOT.glb; do
+for m in gamecube/creature.glb gamecube/creature.fsys/creature.glb gamecube/dat/creature.glb parkan/robot.glb parkan/objects.rlb/ROBOT.glb; do
   [ -s "$T/o1/$m" ] && ok || bad "convert -r --lod all: no $m"
 done
 check "one note for --lod" "$(grep -c -- '--lod ignored' "$T/err")" 1
 check "one note for --fps" "$(grep -c -- '--fps ignored' "$T/err")" 1
-grep -q 'warning: hsd: --lod ignored for 2 HAL SysDolphin .dat models (an option of Parkan MSH models only) \[convert.option.ignored\]' \
+grep -q 'warning: hsd: --lod ignored for 3 HAL SysDolphin .dat models (an option of Parkan MSH models only) \[convert.option.ignored\]' \
   "$T/err" && ok || bad "the --lod note: $(cat "$T/err")"
 grep -q 'model.option.unknown' "$T/err" && bad "a model failed on an option: $(cat "$T/err")" || ok
 # the report records them too (option, format, models), in the schema, and so does a continued run,
 # whose kept creatures were made without them as well
 ignored_in() { python3 -c 'import json, sys
 print(" ".join("%(option)s:%(format)s:%(models)d" % i for i in json.load(open(sys.argv[1]))["ignored_options"]))' "$1"; }
-check "report: ignored options" "$(ignored_in "$T/o1/unearth-batch.json")" "lod:hsd:2 fps:hsd:2"
+check "report: ignored options" "$(ignored_in "$T/o1/unearth-batch.json")" "lod:hsd:3 fps:hsd:3"
 node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/batch.schema.json" "$T/o1/unearth-batch.json" \
   && ok || bad "report with ignored options does not match docs/schema/batch.schema.json"
 expect_rc 0 "$UE" convert -r "$T/demo" -o "$T/o1" --lod all --fps 12 -j 2
 grep -q 'batch: \([0-9]*\) models in .*: 0 converted, \1 kept' "$T/err" && ok || bad "second run: $(cat "$T/err")"
-check "continued report: ignored options" "$(ignored_in "$T/o1/unearth-batch.json")" "lod:hsd:2 fps:hsd:2"
+check "continued report: ignored options" "$(ignored_in "$T/o1/unearth-batch.json")" "lod:hsd:3 fps:hsd:3"
 # the MSH models did take the options: the batch output is single convert's with them
 expect_rc 0 "$UE" convert "$P/robot.msh" -o "$T/lod.glb" --lod all --fps 12
 cmp -s "$T/lod.glb" "$T/o1/parkan/robot.glb" && ok || bad "the batch robot did not get --lod all --fps 12"
@@ -173,7 +173,7 @@ cmp -s "$T/o1/gamecube/creature.glb" "$T/n1/creature.glb" && ok || bad "the batc
 # -q keeps the notes back
 expect_rc 0 "$UE" convert -r "$T/demo" -o "$T/o2" --lod all -q
 check "-q: no note" "$(grep -c -- 'ignored' "$T/err")" 0
-check "-q: still in the report" "$(ignored_in "$T/o2/unearth-batch.json")" "lod:hsd:2"
+check "-q: still in the report" "$(ignored_in "$T/o2/unearth-batch.json")" "lod:hsd:3"
 check "no option given: nothing ignored" "$(ignored_in "$T/r4/unearth-batch.json")" ""
 # convert of several models (no -r) does the same
 expect_rc 0 "$UE" convert "$G/creature.pkx" "$G/creature.fsys" "$P/robot.msh" -o "$T/o3" --group all

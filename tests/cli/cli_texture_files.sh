@@ -184,11 +184,11 @@ node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/batch.schema.json
   && ok || bad "report schema: $(cat "$T/val")"
 before="$(ino $P/robot.ROBOT_ARM_0.png)"
 expect_rc 0 "$UE" convert -r demo -o b --format gltf
-grep -q '0 converted, 4 kept' "$T/err" && ok || bad "resume: $(cat "$T/err")"
+grep -q '0 converted, 5 kept' "$T/err" && ok || bad "resume: $(cat "$T/err")"
 same "$(ino $P/robot.ROBOT_ARM_0.png)" "$before" "resume rewrote a kept PNG"
 rm $P/robot.ROBOT_ARM_0.png
 expect_rc 0 "$UE" convert -r demo -o b --format gltf
-grep -q '1 converted, 3 kept' "$T/err" && ok || bad "a lost PNG: $(cat "$T/err")"
+grep -q '1 converted, 4 kept' "$T/err" && ok || bad "a lost PNG: $(cat "$T/err")"
 px same-as-glb $P/robot.gltf robot.glb >/dev/null && ok || bad "the lost PNG is back"
 # an edited PNG is the user's now: left as it is, the model not converted (exit 1); removing it
 # lets the next run convert the model again

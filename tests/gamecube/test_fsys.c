@@ -359,6 +359,9 @@ static void samples_roundtrip(void) {
     REQUIRE(ue_samples_gamecube(&l) == UE_OK);
     CHECK(l.count >= 5);
     for (size_t i = 0; i < l.count; i++) {
+        /* gamecube/dat/ holds bare DATs, models rather than containers, beside the animation bank
+         * (a container); tests/cli/cli_demo_dats.sh checks all three */
+        if (!strncmp(l.items[i].path, "gamecube/dat/", 13) && !strstr(l.items[i].path, "_anims.dat")) continue;
         ue_archive *a;
         ue_diag d = {0};
         ue_result r = ue_archive_open_memory(l.items[i].data, l.items[i].size, l.items[i].path,

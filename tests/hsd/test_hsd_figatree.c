@@ -9,10 +9,10 @@
 
 #include "archive/container.h"
 #include "hsd/dat_bank.h"
-#include "hsd/dat_builder.h"
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
 #include "hsd/hsd_to_scene.h"
+#include "hsd/hsd_write_figatree.h"
 #include "test.h"
 #include "unearth/hsd_anim.h"
 
@@ -58,7 +58,7 @@ static ue_buf model_dat(void) {
     return out;
 }
 
-/* ---- a FigaTree writer for tests (§6.10): header, count table, tracks, key streams -------------- */
+/* ---- clips written by the FigaTree writer (hsd_write_figatree.c) ------------------------------ */
 
 typedef struct test_track {
     uint8_t type;
@@ -72,36 +72,18 @@ typedef struct test_track {
  * `tracks` in order, float keys. */
 static ue_buf figatree_dat(const char *root, float frames, const uint8_t *counts, size_t joints,
                            const test_track *tracks) {
-    ue_dat_builder b;
-    ue_datb_init(&b);
+    ue_hsd_key keys[4][2];
+    hsd_figatree_track_def defs[4];
     size_t n = 0;
     for (size_t j = 0; j < joints; j++) n += counts[j];
-    uint32_t table = ue_datb_alloc(&b, n ? n * HSD_FIGATREE_TRACK : 4, 4);
-    for (size_t t = 0; t < n; t++) {
-        ue_hsd_key keys[2];
+    for (size_t t = 0; t < n && t < 4; t++) {
         for (size_t k = 0; k < tracks[t].keys; k++)
-            keys[k] = (ue_hsd_key){tracks[t].op, 0, tracks[t].values[k], 0, tracks[t].waits[k]};
-        ue_buf stream = {0};
-        ue_hsd_keys_encode(keys, tracks[t].keys, UE_HSD_FMT_FLOAT, UE_HSD_FMT_FLOAT, &stream);
-        uint32_t data = ue_datb_put(&b, stream.data, stream.size, stream.size, 4);
-        uint32_t at = table + (uint32_t)t * HSD_FIGATREE_TRACK;
-        ue_datb_u16(&b, at, (uint16_t)stream.size);
-        ue_datb_u8(&b, at + 4, tracks[t].type);
-        ue_datb_pointer(&b, at + 8, data);
-        ue_buf_free(&stream);
+            keys[t][k] = (ue_hsd_key){tracks[t].op, 0, tracks[t].values[k], 0, tracks[t].waits[k]};
+        defs[t] = (hsd_figatree_track_def){tracks[t].type, UE_HSD_FMT_FLOAT, UE_HSD_FMT_FLOAT, 0, keys[t], tracks[t].keys};
     }
-    uint32_t count_table = ue_datb_alloc(&b, joints + 1, 4);
-    for (size_t j = 0; j < joints; j++) ue_datb_u8(&b, count_table + (uint32_t)j, counts[j]);
-    ue_datb_u8(&b, count_table + (uint32_t)joints, 0xFF);
-    uint32_t head = ue_datb_alloc(&b, HSD_FIGATREE_SIZE, 4);
-    ue_datb_u32(&b, head, 1);
-    ue_datb_f32(&b, head + 8, frames);
-    ue_datb_pointer(&b, head + 0x0C, count_table);
-    ue_datb_pointer(&b, head + 0x10, table);
-    ue_datb_root(&b, head, root);
+    hsd_figatree_def f = {frames, counts, joints, defs};
     ue_buf out = {0};
-    ue_datb_finish(&b, &out);
-    ue_datb_free(&b);
+    CHECK(n <= 4 && hsd_figatree_dat(root, &f, &out) == UE_OK);
     return out;
 }
 
@@ -133,11 +115,8 @@ static ue_buf clip_other(const char *root) {
 }
 
 /* The bank layout read off Melee's files: each DAT at a multiple of 32, 0xFF up to the next one
- * and up to the end of the file. */
-static void bank_add(ue_buf *bank, const ue_buf *dat) {
-    ue_buf_put(bank, dat->data, dat->size);
-    while (bank->size % 32) ue_buf_put_u8(bank, 0xFF);
-}
+ * and up to the end of the file (ue_dat_bank_append). */
+static void bank_add(ue_buf *bank, const ue_buf *dat) { REQUIRE(ue_dat_bank_append(bank, dat->data, dat->size) == UE_OK); }
 
 static ue_buf make_bank(void) {
     ue_buf bank = {0}, c[3] = {clip_wait(), clip_walk(), clip_jump()};
