@@ -15,6 +15,7 @@
 #include "unearth/nres.h"
 #include "unearth/obj.h"
 #include "samples/samples.h"
+#include "../bench/hsd_big_model.h"
 #include "unearth/scene.h"
 #include "unearth/texm.h"
 #include "common/io.h"
@@ -426,6 +427,13 @@ static void dat_seeds(void) {
     if (ue_sample_creature_dat(&c) == UE_OK) write_seed("dat", "creature.dat", c.data, c.size);
     else g_failures++;
     ue_buf_free(&c);
+    /* a real model's structure in little (bench/hsd_big_model.c): joint chains, textured meshes,
+     * hermite clips on every joint */
+    ue_buf big = {0};
+    hsd_big_shape small = {8, 4, 8, 3, 2, 30};
+    if (hsd_big_model_dat(&small, &big) == UE_OK) write_seed("dat", "chains_and_clips.dat", big.data, big.size);
+    else g_failures++;
+    ue_buf_free(&big);
 }
 
 /* GX textures (fuzz_gx): an 8-byte header (format, palette format, width and height BE,

@@ -233,22 +233,47 @@ static int32_t sampler_index(exporter *e, const ue_scene_texture *t) {
     return (int32_t)e->ngl_samplers++;
 }
 
-/* Channels keyed at the same times share one input accessor. */
-static int32_t shared_input(exporter *e, size_t a, size_t c) {
-    const ue_scene *s = e->s;
-    const ue_anim_channel *ch = &s->animations[a].channels[c];
-    for (size_t a2 = 0; a2 <= a; a2++) {
-        const ue_scene_animation *an2 = &s->animations[a2];
-        size_t lim = a2 == a ? c : an2->channel_count;
-        for (size_t c2 = 0; c2 < lim; c2++) {
-            const ue_anim_channel *o = &an2->channels[c2];
-            int32_t in = e->samplers[e->chan_base[a2] + c2].input;
-            if (in >= 0 && o->key_count == ch->key_count &&
-                memcmp(o->times, ch->times, ch->key_count * sizeof(float)) == 0)
-                return in;
-        }
+/* Channels keyed at the same times share one input accessor: an open-addressing table of the
+ * written inputs by their times' hash, so a file of many clips pays once per channel, not once
+ * per pair of channels. */
+typedef struct input_slot {
+    const float *times;
+    uint32_t count;
+    bool used;
+    int32_t input;
+    uint64_t hash;
+} input_slot;
+
+typedef struct input_table {
+    input_slot *slot;
+    size_t mask;
+} input_table;
+
+static bool input_table_init(input_table *t, size_t channels) {
+    size_t n = 16;
+    while (n < 2 * channels) n *= 2;
+    t->mask = n - 1;
+    t->slot = calloc(n, sizeof *t->slot);
+    return t->slot != NULL;
+}
+
+/* The slot holding these times, or the free slot where they belong. */
+static input_slot *input_find(const input_table *t, const ue_anim_channel *ch, uint64_t h) {
+    for (size_t i = (size_t)h & t->mask;; i = (i + 1) & t->mask) {
+        input_slot *sl = &t->slot[i];
+        if (!sl->used || (sl->hash == h && sl->count == ch->key_count &&
+                          (!ch->key_count || memcmp(sl->times, ch->times, ch->key_count * sizeof(float)) == 0)))
+            return sl;
     }
-    return -1;
+}
+
+static int32_t channel_input(exporter *e, input_table *t, const ue_anim_channel *ch) {
+    uint64_t h = ch->key_count ? ue_xxh64(ch->times, ch->key_count * sizeof(float), 0) : 0;
+    input_slot *sl = input_find(t, ch, h);
+    if (sl->used) return sl->input;
+    int32_t in = float_accessor(e, ch->times, ch->key_count, 1, 0, true);
+    if (in >= 0) *sl = (input_slot){ch->times, ch->key_count, true, in, h};
+    return in;
 }
 
 /* Visibility is a glTF bool: unsigned bytes, 1 for shown. */
@@ -297,13 +322,12 @@ static int32_t float_output(exporter *e, const ue_anim_channel *ch) {
     return add_accessor(e, view_end(e, start, 0, 0), GL_FLOAT, count, ch->components);
 }
 
-static void write_channel(exporter *e, size_t a, size_t c) {
+static void write_channel(exporter *e, input_table *inputs, size_t a, size_t c) {
     const ue_scene_animation *an = &e->s->animations[a];
     const ue_anim_channel *ch = &an->channels[c];
     const chan_plan *pl = &e->plans[e->chan_base[a] + c];
     sampler_acc *sa = &e->samplers[e->chan_base[a] + c];
-    sa->input = shared_input(e, a, c);
-    if (sa->input < 0) sa->input = float_accessor(e, ch->times, ch->key_count, 1, 0, true);
+    sa->input = channel_input(e, inputs, ch);
     if (ch->target == UE_TARGET_VISIBILITY) {
         sa->output = visibility_output(e, ch);
     } else if (ch->target == UE_TARGET_BASE_COLOR) {
@@ -429,9 +453,15 @@ void ue_gltf_write_binary(exporter *e) {
                                       (uint32_t)sk->joint_count, 16);
     }
 
+    size_t channels = s->animation_count ? e->chan_base[s->animation_count - 1] +
+                                               s->animations[s->animation_count - 1].channel_count
+                                         : 0;
+    input_table inputs;
+    if (!input_table_init(&inputs, channels)) e->nomem = true;
     for (size_t a = 0; a < s->animation_count && !e->nomem; a++)
         for (size_t c = 0; c < s->animations[a].channel_count && !e->nomem; c++)
-            if (e->plans[e->chan_base[a] + c].sampler >= 0) write_channel(e, a, c);
+            if (e->plans[e->chan_base[a] + c].sampler >= 0) write_channel(e, &inputs, a, c);
+    free(inputs.slot);
 
     write_images(e);
     ue_buf_align(&e->bin, 4);

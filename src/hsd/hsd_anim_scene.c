@@ -18,34 +18,78 @@
 
 static double tol_of(double v) { return KEY_TOLERANCE * fmax(1.0, fabs(v)); }
 
-/* glTF's LINEAR for a rotation is slerp between unit quaternions in one hemisphere. */
-static void slerp(const float *a, const float *b, double u, double out[4]) {
+/* The quaternion dot at and above which slerp falls back to lerp weights (the angle is below
+ * about 4.5e-4 rad and sin(θ) would lose its digits). */
+#define SLERP_AS_LERP 0.9999999
+
+static double quat_dot(const float *a, const float *b) {
     double d = 0;
     for (int k = 0; k < 4; k++) d += (double)a[k] * b[k];
-    double wa = 1 - u, wb = u;
-    if (d < 0.9999999) {
-        double th = acos(d < -1 ? -1 : d), s = sin(th);
-        wa = sin((1 - u) * th) / s, wb = sin(u * th) / s;
-    }
-    for (int k = 0; k < 4; k++) out[k] = wa * a[k] + wb * b[k];
+    return d;
 }
 
-/* Does interpolating keys a and b reproduce every key strictly between them? */
-static bool span_ok(const hsd_frames *f, const float *v, uint32_t comps, bool quat, uint32_t a, uint32_t b) {
+/* Does glTF's LINEAR for a rotation (slerp between unit quaternions in one hemisphere) from key
+ * a to key b reproduce every key strictly between them? Angle and sine once per span. */
+static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b) {
+    const float *qa = &v[a * 4], *qb = &v[b * 4];
+    double d = quat_dot(qa, qb), th = 0, s = 1;
+    bool arc = d < SLERP_AS_LERP;
+    if (arc) th = acos(d < -1 ? -1 : d), s = sin(th);
     for (uint32_t k = a + 1; k < b; k++) {
-        double u = (f->time[k] - f->time[a]) / (double)(f->time[b] - f->time[a]), got[4];
-        if (quat) slerp(&v[a * comps], &v[b * comps], u, got);
-        else
-            for (uint32_t c = 0; c < comps; c++)
-                got[c] = v[a * comps + c] + u * ((double)v[b * comps + c] - v[a * comps + c]);
-        for (uint32_t c = 0; c < comps; c++)
-            if (fabs(got[c] - v[k * comps + c]) > tol_of(v[k * comps + c])) return false;
+        double u = (f->time[k] - f->time[a]) / (double)(f->time[b] - f->time[a]);
+        double wa = arc ? sin((1 - u) * th) / s : 1 - u, wb = arc ? sin(u * th) / s : u;
+        for (uint32_t c = 0; c < 4; c++)
+            if (fabs(wa * qa[c] + wb * qb[c] - v[k * 4 + c]) > tol_of(v[k * 4 + c])) return false;
+    }
+    return true;
+}
+
+/* The run of dropped keys after anchor key a, for straight-line interpolation. Key k between a
+ * and the run's end b is reproduced when |v_a + (t_k − t_a)·slope − v_k| ≤ tol(v_k), i.e. when
+ * the slope (v_b − v_a)/(t_b − t_a) lies in an interval that depends on k and a alone; the run
+ * keeps, per component, the intersection of its interior keys' intervals, so testing a candidate
+ * end costs O(components) instead of a walk over the whole run. */
+typedef struct lerp_run {
+    uint32_t anchor;
+    double lo[4], hi[4];
+} lerp_run;
+
+static void run_start(lerp_run *r, uint32_t anchor) {
+    r->anchor = anchor;
+    for (int c = 0; c < 4; c++) r->lo[c] = -INFINITY, r->hi[c] = INFINITY;
+}
+
+/* Key k becomes interior: the slopes that reproduce it narrow the run's intervals. */
+static void run_cover(lerp_run *r, const hsd_frames *f, const float *v, uint32_t comps, uint32_t k) {
+    uint32_t a = r->anchor;
+    double dt = (double)f->time[k] - f->time[a];
+    for (uint32_t c = 0; c < comps; c++) {
+        double off = (double)v[k * comps + c] - v[a * comps + c], tol = tol_of(v[k * comps + c]);
+        if (isnan(off)) { /* no slope reproduces it: the interval is empty */
+            r->lo[c] = INFINITY, r->hi[c] = -INFINITY;
+            continue;
+        }
+        r->lo[c] = fmax(r->lo[c], (off - tol) / dt);
+        r->hi[c] = fmin(r->hi[c], (off + tol) / dt);
+    }
+}
+
+/* May the run end at key b, every key it covers dropped? */
+static bool run_reaches(const lerp_run *r, const hsd_frames *f, const float *v, uint32_t comps, uint32_t b) {
+    uint32_t a = r->anchor;
+    double dt = (double)f->time[b] - f->time[a];
+    for (uint32_t c = 0; c < comps; c++) {
+        double slope = ((double)v[b * comps + c] - v[a * comps + c]) / dt;
+        if (!(slope >= r->lo[c] && slope <= r->hi[c])) return false;
     }
     return true;
 }
 
 /* Marks the keys to keep: the first, the last, and (LINEAR) every key whose run could not be
- * dropped, (STEP) every key whose value differs from the one before. */
+ * dropped, (STEP) every key whose value differs from the one before. Greedy from the front: a
+ * run grows while its end reproduces every key it covers and it spans at most MAX_SPAN keys.
+ * Straight lines (and rotations whose ends are close enough for slerp to use lerp weights) are
+ * tested in O(1) per key; a rotation arc walks its run (at most MAX_SPAN keys). */
 static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, ue_interp interp, bool quat,
                           uint8_t *keep) {
     uint32_t n = f->count, kept = 0;
@@ -54,9 +98,16 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
         for (uint32_t i = 1; i + 1 < n; i++)
             keep[i] = memcmp(&v[i * comps], &v[(i - 1) * comps], comps * sizeof *v) != 0;
     } else {
-        uint32_t a = 0;
-        for (uint32_t i = 1; i + 1 < n; i++)
-            if (i + 1 - a > MAX_SPAN || !span_ok(f, v, comps, quat, a, i + 1)) keep[i] = 1, a = i;
+        lerp_run run;
+        run_start(&run, 0);
+        for (uint32_t i = 1; i + 1 < n; i++) {
+            uint32_t a = run.anchor;
+            run_cover(&run, f, v, comps, i);
+            bool lerp = !quat || quat_dot(&v[a * 4], &v[(i + 1) * 4]) >= SLERP_AS_LERP;
+            bool ok = i + 1 - a <= MAX_SPAN &&
+                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1));
+            if (!ok) keep[i] = 1, run_start(&run, i);
+        }
     }
     for (uint32_t i = 0; i < n; i++) kept += keep[i];
     return kept;
@@ -347,24 +398,26 @@ typedef struct clip_pair {
     uint32_t number;
 } clip_pair;
 
-/* Samples per byte of the files FigaTree clips came from: Melee's banks take 7 to 8 (joints, keys
- * and targets times frames); 32 leaves four times that and still refuses a frame count far past
- * what the file's key streams could fill. */
-#define FIGATREE_SAMPLES_PER_BYTE 32u
+/* The work all clips of a model may take together, in samples: a key visited at one frame (the
+ * key walk) is one, a joint evaluated at one frame is JOINT_SAMPLE_WEIGHT (its matrix rebuilt and
+ * decomposed, 40 bytes held until the clip is written). Real files take up to 25 samples per
+ * byte of their DATs (docs/hsd-animation.md#bounded-work); 48 leaves about twice that. Joint
+ * samples alone stay within 2^21 plus 3 per byte, so memory stays linear in the input; an absurd end
+ * frame in a small file is refused instead of ground through, and so are many array slots
+ * naming one tree (4 bytes each). A 100-joint creature may still play 5 minutes. */
+#define JOINT_SAMPLE_WEIGHT 16u
+#define SAMPLES_PER_BYTE 48u
 
-/* Samples all clips of a model may take together: the sum over clips of frames × (joints + keys +
- * targets) stays within 2^21 plus 2 per byte of the DAT (memory: 40 bytes per joint and frame), so
- * an absurd end frame in a small file is refused instead of ground through, and so are many
- * array slots naming one tree (4 bytes each). A 100-joint creature may still play 5 minutes. */
 static uint64_t sample_budget(const ue_hsd_model *m) {
-    return ((uint64_t)1 << 21) + 2u * (uint64_t)(m->dat ? m->dat->size : 0) +
-           FIGATREE_SAMPLES_PER_BYTE * m->anims.attached_bytes;
+    uint64_t bytes = (uint64_t)(m->dat ? m->dat->size : 0) + m->anims.attached_bytes;
+    return ((uint64_t)JOINT_SAMPLE_WEIGHT << 21) + SAMPLES_PER_BYTE * bytes;
 }
 
 static uint64_t clip_cost(const ue_hsd_model *m, int32_t clip) {
     if (clip < 0) return 0;
     const ue_hsd_clip *c = &m->anims.clips[clip];
-    return (uint64_t)m->joint_count + clip_key_count(m, c) + c->target_count + 1;
+    uint64_t joints = c->material ? 0 : m->joint_count; /* a material clip evaluates no joint */
+    return JOINT_SAMPLE_WEIGHT * joints + clip_key_count(m, c) + c->target_count + 1;
 }
 
 /* The clip's end frame (the larger of the pair's), checked; false when it is refused. */

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "hsd/hsd_anim_eval.h"
+#include "hsd/hsd_anim_scene.h"
 #include "hsd/hsd_to_scene.h"
 #include "samples/samples.h"
 #include "test.h"
@@ -650,13 +651,14 @@ static size_t count_code(const ue_diag *d, const char *code) {
     return n;
 }
 
-/* Three array slots naming one AnimJoint tree share the model's sample budget (2^21 without a
- * DAT): clip 2 costs (5 joints + 4 keys + 1 target + 1) × (end + 2) = 11 × 120002 = 1320022
- * samples, so the first slot fits and the other two are refused (a per-clip budget took all 3). */
+/* Three array slots naming one AnimJoint tree share the model's sample budget (16 × 2^21 =
+ * 33554432 without a DAT): clip 2 costs (16 × 5 joints + 4 keys + 1 target + 1) × (end + 2) =
+ * 86 × 300002 = 25800172 samples, so the first slot fits and the other two are refused (a
+ * per-clip budget took all 3). */
 static void clips_share_one_budget(void) {
     build();
-    aobjs[5].end_frame = 120000;
-    const ue_hsd_clip shared = {0, 0, false, NULL, 0x4200, 120000, clips[2].first_target, 1};
+    aobjs[5].end_frame = 300000;
+    const ue_hsd_clip shared = {0, 0, false, NULL, 0x4200, 300000, clips[2].first_target, 1};
     for (uint32_t i = 0; i < 3; i++) clips[i] = shared, clips[i].index = i;
     ue_scene s;
     ue_diag d = {0};
@@ -828,6 +830,53 @@ static void sample_creature_clips_match_the_runtime(void) {
     ue_buf_free(&dat_bytes);
 }
 
+/* Key reduction keeps the first and last keys and each key where a straight run (or a slerp arc)
+ * stops reproducing the keys it drops, within 1e-6 relative, runs of at most 256 keys. */
+static uint32_t kept_times(ue_anim_target target, const float *values, uint32_t n, float *times_out) {
+    float frame[300], time[300];
+    for (uint32_t i = 0; i < n; i++) frame[i] = (float)i, time[i] = (float)(i / 60.0);
+    hsd_frames f = {frame, time, n};
+    ue_scene s;
+    ue_scene_init(&s);
+    int32_t anim = ue_scene_add_animation(&s, "a");
+    ue_anim_channel *ch = NULL;
+    uint32_t kept = 0;
+    if (anim >= 0 && hsd_anim_add_sampled(&s, anim, target, UE_INTERP_LINEAR, &f, values, &ch) == UE_OK && ch) {
+        kept = ch->key_count;
+        for (uint32_t k = 0; k < kept; k++) times_out[k] = ch->times[k] * 60.0f;
+    }
+    ue_scene_free(&s);
+    return kept;
+}
+
+static void key_reduction_keeps_the_corners(void) {
+    static float v[300 * 4];
+    float t[300];
+    /* x rises 0.5 per frame to frame 5 then holds; y = 2 throughout; z falls from frame 7 on */
+    for (uint32_t i = 0; i < 10; i++)
+        v[3 * i] = 0.5f * (float)(i < 5 ? i : 5), v[3 * i + 1] = 2, v[3 * i + 2] = i < 7 ? 0 : -(float)(i - 7);
+    REQUIRE(kept_times(UE_TARGET_TRANSLATION, v, 10, t) == 4);
+    CHECK(fabsf(t[0]) < 1e-3f && fabsf(t[1] - 5) < 1e-3f && fabsf(t[2] - 7) < 1e-3f && fabsf(t[3] - 9) < 1e-3f);
+    /* a key 1e-3 off a straight line is kept, one 1e-7 off is not */
+    for (uint32_t i = 0; i < 10; i++) v[3 * i] = (float)i, v[3 * i + 1] = v[3 * i + 2] = 0;
+    v[3 * 4] += 1e-3f, v[3 * 6 + 1] = 1e-7f;
+    REQUIRE(kept_times(UE_TARGET_TRANSLATION, v, 10, t) == 5); /* 0, 3, 4, 5, 9 */
+    CHECK(fabsf(t[1] - 3) < 1e-3f && fabsf(t[2] - 4) < 1e-3f && fabsf(t[3] - 5) < 1e-3f);
+    /* a straight line of 300 keys: runs of at most 256 keys, so 0, 256, 299 */
+    for (uint32_t i = 0; i < 300; i++) v[3 * i] = 0.25f * (float)i, v[3 * i + 1] = v[3 * i + 2] = 0;
+    REQUIRE(kept_times(UE_TARGET_SCALE, v, 300, t) == 3);
+    CHECK(fabsf(t[1] - 256) < 1e-2f);
+    /* a turn about Y at 0.05 rad per frame is one slerp arc; a kink at frame 12 (then 0.1 rad per
+     * frame) adds that key */
+    for (uint32_t i = 0; i < 20; i++) {
+        double h = 0.5 * (i <= 12 ? 0.05 * i : 0.6 + 0.1 * (i - 12));
+        v[4 * i] = 0, v[4 * i + 1] = (float)sin(h), v[4 * i + 2] = 0, v[4 * i + 3] = (float)cos(h);
+    }
+    REQUIRE(kept_times(UE_TARGET_ROTATION, v, 13, t) == 2);
+    REQUIRE(kept_times(UE_TARGET_ROTATION, v, 20, t) == 3);
+    CHECK(fabsf(t[1] - 12) < 1e-3f);
+}
+
 int main(int argc, char **argv) {
     out_dir = argc > 1 ? argv[1] : NULL;
     RUN(skeletal_curves_match_the_runtime);
@@ -841,6 +890,7 @@ int main(int argc, char **argv) {
     RUN(empty_model_refused_before_clips);
     RUN(export_with_and_without_pointers);
     RUN(sample_creature_clips_match_the_runtime);
+    RUN(key_reduction_keeps_the_corners);
     fprintf(stderr, "largest world-matrix error of the sheared joint (bounded): %.3g\n", worst_shear_error);
     return TEST_SUMMARY();
 }
