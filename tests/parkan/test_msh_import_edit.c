@@ -3,19 +3,12 @@
 #include <math.h>
 
 #include "test.h"
+#include "msh_edit_fixture.h"
 #include "msh_resources.h"
 #include "parkan/parkan_axes.h"
 #include "samples/samples.h"
 #include "unearth/msh_import.h"
 #include "unearth/nres.h"
-
-typedef struct fixture {
-    ue_buf original;  /* the robot's bytes */
-    ue_msh m;         /* parsed, to be edited */
-    ue_scene s;       /* what convert exports */
-    ue_buf out;       /* the edited model written */
-    ue_diag d;
-} fixture;
 
 static bool setup_with(fixture *f, int lod, int group) {
     memset(f, 0, sizeof *f);
@@ -27,20 +20,6 @@ static bool setup_with(fixture *f, int lod, int group) {
 }
 
 static bool setup(fixture *f) { return setup_with(f, 0, 0); }
-
-static void teardown(fixture *f) {
-    ue_buf_free(&f->original);
-    ue_buf_free(&f->out);
-    ue_msh_free(&f->m);
-    ue_scene_free(&f->s);
-    ue_diag_free(&f->d);
-}
-
-static ue_result apply_and_write(fixture *f) {
-    ue_result r = ue_msh_apply_scene(&f->m, &f->s, NULL, &f->d);
-    if (r == UE_OK) r = ue_msh_write(&f->m, &f->out, &f->d);
-    return r;
-}
 
 /* The first vertex convert writes for slot 0's first batch: the first index of the batch. */
 static size_t first_vertex_of_slot0(const ue_msh *m) {

@@ -7,17 +7,10 @@
 #include <stdlib.h>
 
 #include "test.h"
+#include "msh_edit_fixture.h"
 #include "parkan/parkan_axes.h"
 #include "samples/samples.h"
 #include "unearth/msh_import.h"
-
-typedef struct fixture {
-    ue_buf original;
-    ue_msh m;
-    ue_scene s;
-    ue_buf out;
-    ue_diag d;
-} fixture;
 
 static bool setup(fixture *f, int lod, int group) {
     memset(f, 0, sizeof *f);
@@ -27,24 +20,6 @@ static bool setup(fixture *f, int lod, int group) {
         return false;
     ue_scene_init(&f->s);
     return ue_msh_to_scene(&f->m, "robot.msh", &o, &f->s, NULL) == UE_OK;
-}
-
-static void teardown(fixture *f) {
-    ue_buf_free(&f->original);
-    ue_buf_free(&f->out);
-    ue_msh_free(&f->m);
-    ue_scene_free(&f->s);
-    ue_diag_free(&f->d);
-}
-
-static ue_result apply_and_write(fixture *f) {
-    ue_result r = ue_msh_apply_scene(&f->m, &f->s, NULL, &f->d);
-    if (r == UE_OK) r = ue_msh_write(&f->m, &f->out, &f->d);
-    return r;
-}
-
-static bool identical(const fixture *f) {
-    return f->out.size == f->original.size && memcmp(f->out.data, f->original.data, f->out.size) == 0;
 }
 
 static int32_t node_named(const ue_scene *s, const char *name) {

@@ -2,19 +2,12 @@
  * client writes it (lists reversed, ids, extras and the selection record dropped, names
  * suffixed or cut) is matched object for object and imports back byte for byte. */
 #include "test.h"
+#include "msh_edit_fixture.h"
 #include "parkan/msh_import_edit_int.h"
 #include "samples/samples.h"
 #include "unearth/gltf.h"
 #include "unearth/gltf_read.h"
 #include "unearth/msh_import.h"
-
-typedef struct fixture {
-    ue_buf original; /* the base model's bytes */
-    ue_msh m;
-    ue_scene s;
-    ue_buf out;
-    ue_diag d;
-} fixture;
 
 static bool parse_base(fixture *f) {
     return ue_msh_parse(f->original.data, f->original.size, UE_MODE_STRICT, &f->m, NULL) == UE_OK;
@@ -29,14 +22,6 @@ static bool export_scene(fixture *f, int lod, int group) {
 static bool setup(fixture *f, int lod, int group) {
     memset(f, 0, sizeof *f);
     return ue_sample_robot(&f->original) == UE_OK && parse_base(f) && export_scene(f, lod, group);
-}
-
-static void teardown(fixture *f) {
-    ue_buf_free(&f->original);
-    ue_buf_free(&f->out);
-    ue_msh_free(&f->m);
-    ue_scene_free(&f->s);
-    ue_diag_free(&f->d);
 }
 
 static int32_t flip(int32_t i, size_t n) { return i < 0 ? -1 : (int32_t)n - 1 - i; }

@@ -5,18 +5,11 @@
 #include <stdlib.h>
 
 #include "test.h"
+#include "msh_edit_fixture.h"
 #include "msh_resources.h"
 #include "parkan/parkan_axes.h"
 #include "samples/samples.h"
 #include "unearth/msh_import.h"
-
-typedef struct fixture {
-    ue_buf original;
-    ue_msh m;
-    ue_scene s;
-    ue_buf out;
-    ue_diag d;
-} fixture;
 
 static bool load(fixture *f) {
     if (ue_msh_parse(f->original.data, f->original.size, UE_MODE_STRICT, &f->m, NULL) != UE_OK) return false;
@@ -75,24 +68,6 @@ static bool setup_two_batches(fixture *f, uint16_t second_row) {
     ok = ok && ue_msh_write(&m, &f->original, NULL) == UE_OK;
     ue_msh_free(&m);
     return ok && load(f);
-}
-
-static void teardown(fixture *f) {
-    ue_buf_free(&f->original);
-    ue_buf_free(&f->out);
-    ue_msh_free(&f->m);
-    ue_scene_free(&f->s);
-    ue_diag_free(&f->d);
-}
-
-static ue_result apply_and_write(fixture *f) {
-    ue_result r = ue_msh_apply_scene(&f->m, &f->s, NULL, &f->d);
-    if (r == UE_OK) r = ue_msh_write(&f->m, &f->out, &f->d);
-    return r;
-}
-
-static bool identical(const fixture *f) {
-    return f->out.size == f->original.size && memcmp(f->out.data, f->original.data, f->out.size) == 0;
 }
 
 /* ---- what clients do to a primitive --------------------------------------------------------- */
