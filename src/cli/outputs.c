@@ -61,20 +61,30 @@ static ue_result stage(ue_file_sink *sink, const cli_out_file *f, bool force, ue
 
 /* Every file written unplaced first, then all placed (in the given order: the main file last,
  * so it never names a missing one): a failure while writing leaves every existing file as it
- * was, -f or not. */
+ * was, -f or not. Placing (a link or rename) fails only if the folder changes meanwhile; then the
+ * files this run created are removed again, and the ones it already replaced stay replaced. */
 static ue_result write_staged(const cli_out_file *files, size_t count, bool force, ue_diag *d) {
     ue_file_sink *sinks = calloc(count ? count : 1, sizeof *sinks);
-    if (!sinks) return UE_ERR_NOMEM;
-    size_t staged = 0;
+    bool *created = calloc(count ? count : 1, sizeof *created);
+    if (!sinks || !created) return free(sinks), free(created), UE_ERR_NOMEM;
+    size_t staged = 0, placed = 0;
     ue_result r = UE_OK;
     for (; r == UE_OK && staged < count; staged++) r = stage(&sinks[staged], &files[staged], force, d);
     if (r != UE_OK) staged--; /* the one that failed cleaned up after itself */
     int err = errno;
     for (size_t i = 0; i < staged; i++) {
-        if (r == UE_OK) r = ue_file_sink_commit(&sinks[i], d), err = errno;
-        else ue_file_sink_abort(&sinks[i]);
+        if (r != UE_OK) {
+            ue_file_sink_abort(&sinks[i]);
+            continue;
+        }
+        created[i] = !ue_path_exists(files[i].path);
+        r = ue_file_sink_commit(&sinks[i], d), err = errno;
+        if (r == UE_OK) placed = i + 1;
     }
+    for (size_t i = 0; r != UE_OK && i < placed; i++)
+        if (created[i]) unlink(files[i].path);
     free(sinks);
+    free(created);
     errno = err; /* a caller tells a full disk from a failure of this one output (common/io.h) */
     return r;
 }

@@ -241,18 +241,20 @@ typedef struct geo_key { long long v[GEO_KEYS]; int32_t index; } geo_key;
 
 static long long quantise(float f) { return (long long)(f * 1024.0f + (f < 0 ? -0.5f : 0.5f)); }
 
-static geo_key geometry_of(const ue_scene *s, const tree *t, int32_t i) {
-    const ue_scene_node *nd = &s->nodes[i];
-    geo_key g = {{0}, i};
-    for (int k = 0; k < 3; k++) g.v[7 + k] = quantise(nd->translation[k]);
-    g.v[10] = t->first[i + 1] - t->first[i];
-    if (nd->mesh < 0 || (size_t)nd->mesh >= s->mesh_count) return g.v[0] = -1, g;
-    const ue_scene_mesh *me = &s->meshes[nd->mesh];
+/* A mesh's triangle count and quantised bounds, worked out once per mesh however many nodes
+ * show it (a hostile glTF may show one large mesh from thousands of nodes). */
+typedef struct mesh_box {
+    bool done;
+    long long tris, lo[3], hi[3];
+} mesh_box;
+
+static const mesh_box *mesh_box_of(const ue_scene_mesh *me, mesh_box *box) {
+    if (box->done) return box;
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     bool any = false;
     for (size_t p = 0; p < me->primitive_count; p++) {
         const ue_scene_primitive *pr = &me->primitives[p];
-        g.v[0] += pr->index_count / 3;
+        box->tris += pr->index_count / 3;
         for (size_t v = 0; pr->positions && v < pr->vertex_count; v++, any = true)
             for (int k = 0; k < 3; k++) {
                 float c = pr->positions[3 * v + (size_t)k];
@@ -260,7 +262,21 @@ static geo_key geometry_of(const ue_scene *s, const tree *t, int32_t i) {
                 hi[k] = !any || c > hi[k] ? c : hi[k];
             }
     }
-    for (int k = 0; k < 3; k++) g.v[1 + k] = quantise(lo[k]), g.v[4 + k] = quantise(hi[k]);
+    for (int k = 0; k < 3; k++) box->lo[k] = quantise(lo[k]), box->hi[k] = quantise(hi[k]);
+    box->done = true;
+    return box;
+}
+
+/* `boxes`: one per mesh of `s`, filled as they are first needed. */
+static geo_key geometry_of(const ue_scene *s, const tree *t, int32_t i, mesh_box *boxes) {
+    const ue_scene_node *nd = &s->nodes[i];
+    geo_key g = {{0}, i};
+    for (int k = 0; k < 3; k++) g.v[7 + k] = quantise(nd->translation[k]);
+    g.v[10] = t->first[i + 1] - t->first[i];
+    if (nd->mesh < 0 || (size_t)nd->mesh >= s->mesh_count) return g.v[0] = -1, g;
+    const mesh_box *box = mesh_box_of(&s->meshes[nd->mesh], &boxes[nd->mesh]);
+    g.v[0] = box->tris;
+    for (int k = 0; k < 3; k++) g.v[1 + k] = box->lo[k], g.v[4 + k] = box->hi[k];
     return g;
 }
 
@@ -279,6 +295,7 @@ typedef struct matcher {
                           wrapped the model in, or a child it moved a quantised mesh into */
     int32_t *s_left, *b_left; /* scratch: one sibling group's unmatched nodes */
     geo_key *geo;      /* scratch: their geometry */
+    mesh_box *sbox, *bbox; /* per scene / base mesh: its geometry, once */
 } matcher;
 
 /* The client's wrappers: the plain roots above the model that the base's export lacks. */
@@ -308,10 +325,10 @@ static void match_children(matcher *mt, int32_t sp, int32_t bp) {
     for (int32_t k = bt->first[bi]; k < bt->first[bi + 1]; k++)
         if (!mt->taken[bt->kids[k]]) mt->b_left[nb++] = bt->kids[k];
     if (ns > 1 && nb > 1) {
-        for (size_t k = 0; k < nb; k++) mt->geo[k] = geometry_of(&mt->x->base, bt, mt->b_left[k]);
+        for (size_t k = 0; k < nb; k++) mt->geo[k] = geometry_of(&mt->x->base, bt, mt->b_left[k], mt->bbox);
         qsort(mt->geo, nb, sizeof *mt->geo, geo_cmp);
         for (size_t k = 0; k < ns; k++) {
-            geo_key g = geometry_of(mt->x->s, st, mt->s_left[k]);
+            geo_key g = geometry_of(mt->x->s, st, mt->s_left[k], mt->sbox);
             geo_key *hit = bsearch(&g, mt->geo, nb, sizeof *mt->geo, geo_cmp);
             bool unique = hit && !(hit > mt->geo && !geo_cmp(hit - 1, &g)) &&
                           !(hit + 1 < mt->geo + nb && !geo_cmp(hit + 1, &g));
@@ -416,7 +433,7 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
 }
 
 static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) {
-    matcher mt = {x, {0}, {0}, NULL, NULL, NULL, NULL, NULL};
+    matcher mt = {x, {0}, {0}, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     size_t nb = x->base.node_count + 1, ns = x->s->node_count + 1;
     for (size_t i = 0; i < x->s->node_count; i++) x->b_of_s[i] = -1;
     mt.taken = calloc(nb, sizeof *mt.taken);
@@ -424,7 +441,9 @@ static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) 
     mt.s_left = malloc(ns * sizeof *mt.s_left);
     mt.b_left = malloc(nb * sizeof *mt.b_left);
     mt.geo = malloc(nb * sizeof *mt.geo);
-    bool ok = mt.taken && mt.wrapper && mt.s_left && mt.b_left && mt.geo && find_wrappers(&mt) &&
+    mt.sbox = calloc(x->s->mesh_count + 1, sizeof *mt.sbox);
+    mt.bbox = calloc(x->base.mesh_count + 1, sizeof *mt.bbox);
+    bool ok = mt.taken && mt.wrapper && mt.s_left && mt.b_left && mt.geo && mt.sbox && mt.bbox && find_wrappers(&mt) &&
               match_by_identity(&mt) && ue_msh_edit_find_carriers(x, mt.wrapper) == UE_OK &&
               tree_build(&mt.st, x->s, mt.wrapper) && tree_build(&mt.bt, &x->base, NULL) && match_by_position(&mt);
     if (ok) *matched = check_tree(&mt, why, cap);
@@ -435,6 +454,8 @@ static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) 
     free(mt.s_left);
     free(mt.b_left);
     free(mt.geo);
+    free(mt.sbox);
+    free(mt.bbox);
     return ok ? UE_OK : UE_ERR_NOMEM;
 }
 

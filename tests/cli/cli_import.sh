@@ -253,4 +253,41 @@ expect_rc 3 timeout 20 "$UE" import "$T/fifo/robot.gltf" -o "$T/fifo.msh"
 err_has "robot.bin: not a regular file" "a FIFO named by a buffer"
 err_has "/buffers/0" "a FIFO named by a buffer"
 absent "$T/fifo.msh" "a FIFO named by a buffer"
+# Bounded work: 20,000 nodes showing one 300,000-vertex mesh, extras dropped and two base nodes
+# renamed, so the matcher pairs siblings by what they show. Each mesh's bounds are worked out
+# once (nodes + vertices, well under a second; 10 s is the limit here); per node they took
+# about 15 s. Refused: the
+# glTF adds nodes.
+mkdir -p "$T/many"
+expect_rc 0 "$UE" convert "$R" -o "$T/many/r.gltf"
+python3 - "$T/many/r.gltf" 20000 300000 <<'PY'
+import json, struct, sys
+path, n, v = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+g = json.load(open(path))
+binp = open(path[:-5] + ".bin", "rb").read()
+binp += b"\0" * ((4 - len(binp) % 4) % 4)
+pos_at = len(binp)
+binp += b"".join(struct.pack("<3f", float(i % 1000), float(i // 1000), 0.5) for i in range(v))
+idx_at = len(binp)
+binp += struct.pack("<%dI" % v, *range(v))
+g["bufferViews"] += [{"buffer": 0, "byteOffset": pos_at, "byteLength": idx_at - pos_at},
+                     {"buffer": 0, "byteOffset": idx_at, "byteLength": len(binp) - idx_at}]
+views = len(g["bufferViews"])
+g["accessors"] += [{"bufferView": views - 2, "componentType": 5126, "count": v, "type": "VEC3"},
+                   {"bufferView": views - 1, "componentType": 5125, "count": v, "type": "SCALAR"}]
+acc = len(g["accessors"])
+g["meshes"].append({"name": "big", "primitives": [{"attributes": {"POSITION": acc - 2}, "indices": acc - 1}]})
+for node in g["nodes"]:
+    node.pop("extras", None)
+g["nodes"][4]["name"], g["nodes"][5]["name"] = "renamed_a", "renamed_b"
+for k in range(n):
+    g["nodes"].append({"name": "h%d" % k, "mesh": len(g["meshes"]) - 1})
+    g["nodes"][1]["children"].append(len(g["nodes"]) - 1)
+g["buffers"][0] = {"uri": "r.bin", "byteLength": len(binp)}
+open(path[:-5] + ".bin", "wb").write(binp)
+json.dump(g, open(path, "w"))
+PY
+expect_rc 1 timeout 10 "$UE" import "$T/many/r.gltf" --base "$R" -o "$T/many.msh"
+err_has "import.base.tree" "20,000 nodes on one mesh"
+absent "$T/many.msh" "20,000 nodes on one mesh"
 finish
