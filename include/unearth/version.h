@@ -10,13 +10,13 @@ extern "C" {
 #endif
 
 #define UE_VERSION_MAJOR 0
-#define UE_VERSION_MINOR 2
+#define UE_VERSION_MINOR 3
 #define UE_VERSION_PATCH 0
-#define UE_VERSION "0.2.0"
-/* One comparable number: MAJOR × 10000 + MINOR × 100 + PATCH (0.2.0 → 200). */
+#define UE_VERSION "0.3.0"
+/* One comparable number: MAJOR × 10000 + MINOR × 100 + PATCH (0.3.0 → 300). */
 #define UE_VERSION_NUMBER (UE_VERSION_MAJOR * 10000 + UE_VERSION_MINOR * 100 + UE_VERSION_PATCH)
 
-/* The version of the library actually linked, e.g. "0.2.0"; compare it with UE_VERSION to
+/* The version of the library actually linked, e.g. "0.3.0"; compare it with UE_VERSION to
  * detect a program built against other headers. A static string: never free it. */
 UE_API const char *ue_version(void);
 
