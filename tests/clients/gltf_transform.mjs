@@ -10,27 +10,14 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { dedup, weld, prune, quantize } from '@gltf-transform/functions';
 import { createRequire } from 'node:module';
 import { imageRamp } from './image_ramp.mjs';
+import { driverName, fail, numbers, split } from './edit_args.mjs';
+
+driverName('gltf_transform.mjs');
 
 const require = createRequire(import.meta.url);
 const skia = require('@napi-rs/canvas'); // a PNG encoder for the image edit
 
 const OPERATIONS = { dedup, weld, prune, quantize };
-
-function fail(message) {
-  console.error(`gltf_transform.mjs: ${message}`);
-  process.exit(1);
-}
-
-function numbers(text, count) {
-  const values = text.split(',').map(Number);
-  if (values.length !== count || values.some(Number.isNaN)) fail(`want ${count} numbers, got '${text}'`);
-  return values;
-}
-
-function split(arg) {
-  const at = arg.indexOf(':');
-  return at < 0 ? [arg, ''] : [arg.slice(0, at), arg.slice(at + 1)];
-}
 
 function named(list, name, what) {
   const found = list.find((item) => item.getName() === name);

@@ -11,22 +11,9 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { GLTFExporter } from 'three/examples/jsm/exporters/GLTFExporter.js';
 import { imageRamp } from './image_ramp.mjs';
+import { driverName, fail, numbers, split } from './edit_args.mjs';
 
-function fail(message) {
-  console.error(`three_gltf.mjs: ${message}`);
-  process.exit(1);
-}
-
-function numbers(text, count) {
-  const values = text.split(',').map(Number);
-  if (values.length !== count || values.some(Number.isNaN)) fail(`want ${count} numbers, got '${text}'`);
-  return values;
-}
-
-function split(arg) {
-  const at = arg.indexOf(':');
-  return at < 0 ? [arg, ''] : [arg.slice(0, at), arg.slice(at + 1)];
-}
+driverName('three_gltf.mjs');
 
 function object(scene, name) {
   const found = scene.getObjectByName(name);
