@@ -150,7 +150,7 @@ static bool check_lzss_entry(fsys_state *s, ue_parse_ctx *c, fsys_entry *e) {
     if (hr == UE_OK && (h.compressed_size < UE_GCLZSS_HEADER || h.compressed_size > e->stored_size))
         ue_diag_add(c->d, UE_SEV_WARNING, "lzss.size_fallback", e->data_off + 8u, path,
                     "declared compressed size %u does not fit the %u stored bytes; the "
-                    "whole slice is decoded (seed §18.7)",
+                    "whole slice is decoded (docs/formats/lzss.md#size-fallback)",
                     h.compressed_size, e->stored_size);
     uint64_t most = (uint64_t)LZSS_MAX_RATIO * e->stored_size + 18u;
     if (hr != UE_OK) {

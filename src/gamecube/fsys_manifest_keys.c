@@ -82,7 +82,7 @@ static void check_entry_facts(const ue_jv *ej, const pack_entry *pe, const fsys_
                    "a nested PKX follows from \"type_code\" 30", where, entry, d);
     check_number_key(ej, "type_index", rec ? &orig[4] : NULL, e->type_index,
                      "change \"type_code\" instead (pack writes type_code / 2 when it "
-                     "changes, spec §7.1)",
+                     "changes, docs/formats/fsys.md#entry-record)",
                      where, entry, d);
     check_number_key(ej, "flags", rec ? &orig[2] : NULL, e->flags,
                      "change \"compressed\" (bit 31) or bytes 12..15 of \"record_hex\" "
