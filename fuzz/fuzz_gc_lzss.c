@@ -1,4 +1,4 @@
-/* libFuzzer target: the GameCube "LZSS" file (header, §18.7 size fallback, strict and tolerant
+/* libFuzzer target: the GameCube "LZSS" file (header, docs/formats/lzss.md#size-fallback, strict and tolerant
  * decoding, the one-entry container view) and encode → decode identity on the same bytes. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* libFuzzer target: HSD key streams (hsd-formats §6.4–§6.5) — decoding in both modes, evaluation
+/* libFuzzer target: HSD key streams (docs/formats/hsd-animation.md#key-streams) — decoding in both modes, evaluation
  * at edge frames and encode → decode of what decoded. Input: value format, slope format, start. */
 #include <math.h>
 #include <stdlib.h>

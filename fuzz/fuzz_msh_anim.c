@@ -1,5 +1,5 @@
 /* libFuzzer target: MSH animation — the engine evaluation at edge times (negative, odd and even
- * integers, halves, past the end, NaN), the clip export, and the §4.12 track writer. */
+ * integers, halves, past the end, NaN), the clip export, and the track writer (docs/formats/msh-anim.md#canonical-layout). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -226,7 +226,7 @@ static void gltf_seeds(void) {
     }
 }
 
-/* A one-mesh model laid out by hand from hsd-formats §2 (seeds the struct reader and the
+/* A one-mesh model laid out by hand from docs/formats/hsd-model.md (seeds the struct reader and the
  * display-list decoder): joint d+0x00 → DObj d+0x40 → MObj d+0x50 and PObj d+0x68, whose
  * descriptors (d+0x80: POS direct S16 XYZ, then the 0xFF terminator) drive a 32-byte list at
  * d+0xC0 holding one strip of 4 vertices. Root "x_joint". */
@@ -263,7 +263,7 @@ static void dat_model_seed(void) {
     ue_buf_free(&b);
 }
 
-/* A skinned, textured model laid out with the tests' helper (hsd-formats §2): scene_data →
+/* A skinned, textured model laid out with the tests' helper (docs/formats/hsd-model.md): scene_data →
  * ModelSet → joints J0 (child J1, whose sibling J2 is an INSTANCE); J1 → DObj → MObj (Material,
  * PE, TObj → C8 image + RGB5A3 palette) → an ENVELOPE PObj (PNMTXIDX, POS index16 S16, NRM
  * index8 S8, CLR0 RGBA6, TEX0 index8 U8; a fan, a quad and a strip) with envelopes over J0, J1. */
@@ -402,7 +402,7 @@ static void dat_rig_seeds(void) {
     }
 }
 
-/* A DAT laid out by hand from hsd-formats §1:
+/* A DAT laid out by hand from docs/formats/dat.md:
  * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
  * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
 static void dat_seeds(void) {

@@ -88,7 +88,7 @@ UE_API ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
  * entry `name` (UTF-8, found as the format's engine finds names) holds `data`: an entry of that
  * name is replaced where it is (same directory index, same type), an absent one is added last,
  * and a sort table is rebuilt. A changed archive is written in the engine's layout: payloads in
- * directory order (NRes: 8-aligned, zero padding, spec §2.5; an NRes region of non-zero bytes
+ * directory order (NRes: 8-aligned, zero padding, docs/formats/nres.md#data-region; an NRes region of non-zero bytes
  * outside every entry goes right after the payload it followed, first if none did; an RsLi
  * holding such bytes is refused, UE_ERR_UNSUPPORTED). The kind of an added entry comes from
  * what `data` is (NRes: 'MESH' for a Parkan model, 'Texm' for a texture; other bytes are

@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* ---- LZSS container (seed 002 §18.7, hsd-formats §7.2) ------------------------------------ */
+/* ---- LZSS container (docs/formats/lzss.md#size-fallback, docs/formats/lzss.md#the-lzss-file) ---- */
 
 #define UE_GCLZSS_HEADER 16u
 
@@ -18,12 +18,12 @@ typedef struct ue_gclzss_header {
     uint32_t compressed_size;   /* +0x08, header included, as declared */
     uint32_t reserved;          /* +0x0C, 0 except in PBR; kept for re-emission */
     size_t stream_end;          /* end of the coded stream actually used (after the fallback) */
-    bool size_fallback;         /* +0x08 was unusable: the whole slice was taken (seed §18.7) */
+    bool size_fallback;         /* +0x08 was unusable: the whole slice was taken (docs/formats/lzss.md#size-fallback) */
 } ue_gclzss_header;
 
 /* True when the bytes start with "LZSS". */
 UE_API bool ue_gclzss_probe(const uint8_t *p, size_t n);
-/* Checks the magic and reads the header; applies the §18.7 fallback (an info diagnostic). */
+/* Checks the magic and reads the header; applies the size fallback of docs/formats/lzss.md#size-fallback (an info diagnostic). */
 UE_API ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h, ue_diag *d,
                                         uint64_t diag_base, const char *diag_path);
 /* Decodes a whole "LZSS" blob into a fresh allocation (*out, ≤ UE_CAP_ENTRY_BYTES, UE_ERR_LIMIT
@@ -37,7 +37,7 @@ UE_API ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint
 UE_API ue_result ue_gclzss_encode(const uint8_t *in, size_t n, int level, uint32_t reserved,
                                   ue_buf *out);
 
-/* ---- FSYS archives (seed 002 §18, hsd-formats §7.1) ---------------------------------------- */
+/* ---- FSYS archives (docs/formats/fsys.md) ---------------------------------------- */
 
 #define UE_FSYS_FLAG_COMPRESSED 0x80000000u
 
@@ -78,7 +78,7 @@ typedef struct ue_fsys_write_options {
 UE_API ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
                                size_t count, ue_buf *out, ue_diag *d);
 
-/* ---- PKX (hsd-formats §7.3, seed 002 §18.11) ----------------------------------------------- */
+/* ---- PKX (docs/formats/pkx.md) ----------------------------------------------- */
 
 typedef enum ue_pkx_layout { UE_PKX_COLOSSEUM = 0, UE_PKX_XD = 1 } ue_pkx_layout;
 
@@ -101,7 +101,7 @@ typedef struct ue_pkx_info {
     size_t size;
 } ue_pkx_info;
 
-/* Detects the layout and locates every part (seed §18.13 rule 7: the DAT size is checked
+/* Detects the layout and locates every part (docs/formats/fsys.md#defensive-rules, rule 7: the DAT size is checked
  * against the bytes present). `p` is only read during the call; `info` holds offsets into it,
  * no pointers, and needs no freeing. */
 UE_API ue_result ue_pkx_parse(const uint8_t *p, size_t n, ue_mode mode, ue_pkx_info *info, ue_diag *d);
@@ -118,7 +118,7 @@ UE_API ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t d
                               const uint8_t *gpt1, size_t gpt1_size, const uint8_t *anims,
                               uint32_t anim_count, uint16_t species, ue_buf *out);
 
-/* ---- the PKX animation-entry table (hsd-formats §7.3) ------------------------------------- */
+/* ---- the PKX animation-entry table (docs/formats/pkx.md#animation-entry) ------------------ */
 
 #define UE_PKX_SUB_ANIMS 8u   /* sub-animation slots of an entry */
 #define UE_PKX_BODY_MAP 16u
@@ -147,7 +147,7 @@ UE_API ue_result ue_pkx_anim_entries(const uint8_t *p, size_t n, const ue_pkx_in
                                      ue_mode mode, ue_pkx_anim_entry **entries, size_t *count,
                                      ue_diag *d);
 
-/* The battle meaning of entry `slot` (§7.3): Pokémon "idle", "status A", "physical A" … "take
+/* The battle meaning of entry `slot` (docs/formats/pkx.md#entry-slots): Pokémon "idle", "status A", "physical A" … "take
  * flight"; trainers (XD species 0) "idle", "ball throw", "victory" …; NULL for a slot without
  * a known meaning. */
 UE_API const char *ue_pkx_slot_name(uint32_t slot, bool trainer);

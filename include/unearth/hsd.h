@@ -1,4 +1,4 @@
-/* unearth — HAL SysDolphin (HSD) .dat archives: the container of hsd-formats §1 (header, data
+/* unearth — HAL SysDolphin (HSD) .dat archives: the container of docs/formats/dat.md (header, data
  * block, relocation table, root and reference tables, string table) as a lossless model. */
 #ifndef UNEARTH_HSD_H
 #define UNEARTH_HSD_H
@@ -27,7 +27,7 @@ typedef struct ue_dat_symbol {
 typedef struct ue_dat {
     uint8_t *bytes;  /* the whole input, owned */
     size_t size;
-    /* header (hsd-formats §1.1) */
+    /* header (docs/formats/dat.md#file-layout) */
     uint32_t file_size, data_size, nb_reloc, nb_public, nb_extern;
     /* absolute file offsets of the regions, as the header places them; counts may have been
      * cut by a tolerant parse so that every region lies inside the file */
@@ -66,14 +66,14 @@ UE_API bool ue_dat_is_relocated(const ue_dat *dat, uint32_t data_offset);
 /* Big-endian reads at a data offset; false when the 4 bytes are not inside the data block. */
 UE_API bool ue_dat_read_u32(const ue_dat *dat, uint32_t data_offset, uint32_t *out);
 UE_API bool ue_dat_read_f32(const ue_dat *dat, uint32_t data_offset, float *out);
-/* Reads the pointer field at `data_offset` by the null rule of hsd-formats §1.2: the field is a
+/* Reads the pointer field at `data_offset` by the null rule of docs/formats/dat.md#null-rule: the field is a
  * pointer when its value is non-zero or its location is relocated. UE_OK with *present false for
  * NULL; UE_ERR_INVALID when the field is outside the data block or its target is not below
  * data_size. `target` is a data offset. */
 UE_API ue_result ue_dat_read_pointer(const ue_dat *dat, uint32_t data_offset, bool *present,
                                      uint32_t *target);
 
-/* ---- root kinds (hsd-formats §1.4) --------------------------------------------------------- */
+/* ---- root kinds (docs/formats/dat.md#root-names) ------------------------------------------- */
 
 typedef enum ue_hsd_root_kind {
     UE_HSD_ROOT_UNKNOWN = 0,

@@ -1,4 +1,4 @@
-/* unearth — HSD animation (hsd-formats §6): key streams (FObj) decoded, evaluated and encoded, and
+/* unearth — HSD animation (docs/formats/hsd-animation.md): key streams (FObj) decoded, evaluated and encoded, and
  * the animation trees (AnimJoint, MatAnimJoint → MatAnim → TexAnim) bound to a model's tables. */
 #ifndef UNEARTH_HSD_ANIM_H
 #define UNEARTH_HSD_ANIM_H
@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* ---- key streams (§6.3–§6.5) ---------------------------------------------------------------- */
+/* ---- key streams (docs/formats/hsd-animation.md#key-streams) -------------------------------- */
 
 /* Opcodes of a key stream entry (low nibble of a pack header). */
 typedef enum ue_hsd_key_op {
@@ -61,20 +61,20 @@ UE_API ue_result ue_hsd_keys_decode(const uint8_t *data, size_t length, uint8_t 
 UE_API ue_result ue_hsd_keys_encode(const ue_hsd_key *keys, size_t count, uint8_t value_format,
                                     uint8_t slope_format, ue_buf *out);
 
-/* The track's value at clip frame `frame` (§6.5: local time = frame + start_frame; the
+/* The track's value at clip frame `frame` (docs/formats/hsd-animation.md#evaluation: local time = frame + start_frame; the
  * interpolation register rules; hermite tangents in value units per frame). Before the first
  * key returns false (the caller keeps the rest value); after the last key, the last value. */
 UE_API bool ue_hsd_keys_eval(const ue_hsd_key *keys, size_t count, float start_frame, float frame,
                              float *value);
 
-/* ---- animation trees bound to a model (§6.1, §6.2, §6.8, §6.9) ----------------------------- */
+/* ---- animation trees bound to a model (docs/formats/hsd-animation.md: trees, AObj, games, roots) -- */
 
 /* AObj flags. */
 #define UE_AOBJ_NO_UPDATE 0x10000000u
 #define UE_AOBJ_LOOP 0x20000000u
 #define UE_AOBJ_NO_ANIM 0x40000000u
 
-/* Joint track types (§6.6). */
+/* Joint track types (docs/formats/hsd-animation.md#track-types). */
 enum {
     UE_HSD_JT_ROTX = 1, UE_HSD_JT_ROTY = 2, UE_HSD_JT_ROTZ = 3, UE_HSD_JT_PATH = 4,
     UE_HSD_JT_TRAX = 5, UE_HSD_JT_TRAY = 6, UE_HSD_JT_TRAZ = 7,
@@ -96,7 +96,7 @@ enum {
 /* One FObjDesc (0x14) with its key stream decoded into the model's `anim_keys`. */
 typedef struct ue_hsd_track {
     uint32_t offset;               /* the FObjDesc's data offset */
-    uint8_t type;                  /* §6.6 code; its meaning depends on the target's kind */
+    uint8_t type;                  /* track type (docs/formats/hsd-animation.md#track-types); its meaning depends on the target's kind */
     uint8_t value_format, slope_format; /* +0x0D, +0x0E as stored */
     float start_frame;             /* +0x08 */
     uint32_t data_offset;          /* the key bytes' data offset */
@@ -145,7 +145,7 @@ typedef struct ue_hsd_clip {
     uint32_t offset;               /* the tree root's data offset */
     float end_frame;               /* the largest end_frame of its AObjs */
     uint32_t first_target, target_count; /* into anim_targets */
-    bool figatree;                 /* a Melee FigaTree (§6.10) bound by joint index, named by its root */
+    bool figatree;                 /* a Melee FigaTree (docs/formats/hsd-animation.md#figatree) bound by joint index, named by its root */
 } ue_hsd_clip;
 
 /* What a model holds of animation (part of ue_hsd_model, read by ue_hsd_model_read). The TIMG /

@@ -1,4 +1,4 @@
-/* unearth — HSD models read from a DAT (hsd-formats §2–§4): the joint tree, meshes (DObj → PObj),
+/* unearth — HSD models read from a DAT (docs/formats/hsd-model.md): the joint tree, meshes (DObj → PObj),
  * materials (MObj → Material, PE, TObj → Image, TLUT) and envelopes, as flat tables linked by index. */
 #ifndef UNEARTH_HSD_MODEL_H
 #define UNEARTH_HSD_MODEL_H
@@ -21,7 +21,7 @@ extern "C" {
 
 #define UE_HSD_NONE (-1)
 
-/* JObj flag bits (§2.1) the library acts on; the rest are kept in `flags` as read. */
+/* JObj flag bits (docs/formats/hsd-model.md#joint-flags) the library acts on; the rest are kept in `flags` as read. */
 #define UE_JOBJ_SKELETON 0x1u
 #define UE_JOBJ_SKELETON_ROOT 0x2u
 #define UE_JOBJ_ENVELOPE_MODEL 0x4u
@@ -38,7 +38,7 @@ extern "C" {
 #define UE_JOBJ_ROOT_XLU 0x20000000u
 #define UE_JOBJ_ROOT_TEXEDGE 0x40000000u
 
-/* PObj flags (§2.6). */
+/* PObj flags (docs/formats/hsd-model.md#pobj). */
 #define UE_POBJ_TYPE_MASK 0x3000u
 #define UE_POBJ_SKIN 0x0000u
 #define UE_POBJ_SHAPEANIM 0x1000u
@@ -46,7 +46,7 @@ extern "C" {
 #define UE_POBJ_CULL_FRONT 0x4000u
 #define UE_POBJ_CULL_BACK 0x8000u
 
-/* GXAttr values of a vertex descriptor (§2.6). */
+/* GXAttr values of a vertex descriptor (docs/formats/hsd-model.md#vertex-descriptor). */
 enum {
     UE_GX_VA_PNMTXIDX = 0,
     UE_GX_VA_TEX0MTXIDX = 1, /* .. 8 = TEX7MTXIDX */
@@ -67,7 +67,7 @@ typedef struct ue_hsd_joint {
     const char *class_name;        /* NUL-terminated inside the data block, or NULL */
     int32_t parent, first_child, next_sibling; /* joints */
     int32_t first_dobj;            /* dobjs: head of this joint's DObj list */
-    float rotation[3];             /* Euler radians, applied X, then Y, then Z (§8.2) */
+    float rotation[3];             /* Euler radians, applied X, then Y, then Z (docs/formats/hsd-model.md#joint-matrices) */
     float scale[3];
     float translation[3];
     bool has_inverse_bind;
@@ -101,7 +101,7 @@ typedef struct ue_hsd_pe {         /* PEDesc (0x0C), bytes in file order */
 typedef struct ue_hsd_mobj {
     uint32_t offset;
     const char *name;
-    uint32_t render_mode;          /* §2.4 bits */
+    uint32_t render_mode;          /* bits of docs/formats/hsd-materials.md#render-mode */
     int32_t first_tobj;            /* tobjs: the texture chain */
     bool has_material, has_pe;
     ue_hsd_material material;
@@ -230,11 +230,11 @@ typedef struct ue_hsd_model {
 UE_API ue_result ue_hsd_model_read(const ue_dat *dat, ue_mode mode, ue_hsd_model *m, ue_diag *d);
 UE_API void ue_hsd_model_free(ue_hsd_model *m);
 
-/* ---- decoded geometry of one PObj (§3) --------------------------------------------------- */
+/* ---- decoded geometry of one PObj (docs/formats/hsd-model.md#display-lists) -------------- */
 
 typedef struct ue_hsd_geometry {
     uint32_t vertex_count;
-    float *positions;              /* 3 × vertex_count, in the space the PObj stores them (§4) */
+    float *positions;              /* 3 × vertex_count, in the space the PObj stores them (docs/formats/hsd-model.md#skinning) */
     float *normals;                /* 3 × vertex_count or NULL (as stored, not normalised) */
     float *uv[2];                  /* TEX0/TEX1: 2 × vertex_count or NULL, t = 0 at the top row */
     float *colors[2];              /* CLR0/CLR1: 4 × vertex_count RGBA in [0,1] or NULL */
@@ -255,7 +255,7 @@ UE_API ue_result ue_hsd_pobj_decode(const ue_hsd_model *m, size_t index, ue_mode
                                     ue_hsd_geometry *g, ue_diag *d);
 UE_API void ue_hsd_geometry_free(ue_hsd_geometry *g);
 
-/* ---- writing (§1.5) ------------------------------------------------------------------------ */
+/* ---- writing (docs/formats/dat.md#writer-layout) ------------------------------------------- */
 
 /* Builds a new DAT from a model's tables (offsets in the rows are ignored, `dat` may be NULL):
  * structs 4-aligned, vertex arrays, display lists, pixels and palettes 32-aligned, a relocation
@@ -272,7 +272,7 @@ UE_API ue_result ue_hsd_model_write(const ue_hsd_model *m, ue_buf *out, ue_diag 
 /* ---- the model registry's view (model_format.h, docs/models.md) --------------------------- */
 
 /* "hsd": a DAT with a `scene_data` or `*_joint` root, converted through ue_hsd_model_read and
- * the §4/§8 bind pose (docs/hsd.md). Probe order: after MSH. */
+ * the bind pose (docs/formats/hsd-model.md#skinning) (docs/hsd.md). Probe order: after MSH. */
 UE_API extern const ue_model_format ue_hsd_model_format;
 /* "hsd_data": a DAT that parses (header, relocation table, roots) but has no model root, e.g. a
  * room, a camera or the sample pack's placeholders: a format without geometry or images, so

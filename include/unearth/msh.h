@@ -105,10 +105,10 @@ typedef struct ue_msh {
 
 /* Parses a model NRes held in memory. Copies: the model owns every byte it keeps, so `data`
  * may be freed as soon as the call returns. Free `out` with ue_msh_free whatever the result.
- * Strict: any violation of seed §7.1–7.2 is an error. Tolerant: damaged tables are dropped
+ * Strict: any violation of docs/formats/msh.md#invariants is an error. Tolerant: damaged tables are dropped
  * (NULL) with a warning and everything that can be checked safely is kept. */
 UE_API ue_result ue_msh_parse(const uint8_t *data, size_t size, ue_mode mode, ue_msh *out, ue_diag *d);
-/* Runs the §7 invariants on the decoded tables (ue_msh_parse calls it). */
+/* Runs the invariants of docs/formats/msh.md#invariants on the decoded tables (ue_msh_parse calls it). */
 UE_API ue_result ue_msh_check(const ue_msh *m, ue_mode mode, ue_diag *d);
 UE_API void ue_msh_free(ue_msh *m);
 /* An empty model (no resources) to build with the setters below. */
@@ -116,7 +116,7 @@ UE_API void ue_msh_init(ue_msh *m);
 
 /* Serialises, appending to `out` (the caller's buffer): unchanged tables keep their bytes and
  * attrs (byte-identical round trip); edited ones are re-encoded with attrs recomputed per seed
- * §8.2; NRes layout 8-byte aligned. */
+ * docs/formats/msh.md#writer-rules; NRes layout 8-byte aligned. */
 UE_API ue_result ue_msh_write(ue_msh *m, ue_buf *out, ue_diag *d);
 
 /* Encodes one decoded table as the writer would (for round-trip proofs); UE_ERR_USAGE if the
@@ -126,7 +126,7 @@ UE_API ue_result ue_msh_encode_table(const ue_msh *m, int type, ue_buf *out);
  * UE_ERR_MISMATCH (with a diagnostic per differing table) on any difference. */
 UE_API ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag *d);
 
-/* ---- engine-equivalent runtime helpers (seed §6, §13.1) --------------------------------- */
+/* ---- engine-equivalent runtime helpers (docs/formats/msh.md#slot-lookup, docs/formats/msh.md#loader-order) ---- */
 
 /* Order in which the engine loader looks resources up. */
 UE_API extern const uint8_t UE_MSH_LOAD_ORDER[15];
@@ -146,7 +146,7 @@ UE_API uint16_t ue_msh_tri_selector(uint16_t sel_packed, int i);
  * and quaternion x, y, z, w normalised (all zero = identity); identity without a key. */
 UE_API void ue_msh_rest_pose(const ue_msh *m, size_t node, float translation[3], float rotation[4]);
 
-/* Calls fn for every vertex the render traversal of seed §6.3 visits for (lod, group):
+/* Calls fn for every vertex the render traversal of docs/formats/msh.md#render-traversal visits for (lod, group):
  * node, batch, position in the batch, final vertex index. Stops early if fn returns false. */
 typedef bool (*ue_msh_visit_fn)(void *user, size_t node, size_t batch, size_t i, uint32_t vertex);
 UE_API ue_result ue_msh_traverse(const ue_msh *m, int lod, int group, ue_msh_visit_fn fn, void *user);
@@ -157,7 +157,7 @@ typedef struct ue_msh_stats {
 } ue_msh_stats;
 UE_API void ue_msh_stats_compute(const ue_msh *m, ue_msh_stats *s);
 
-/* ---- animation: Res8 keys and the Res19 frame map (spec §4.9–4.12, docs/parkan-msh.md) ---- */
+/* ---- animation: Res8 keys and the Res19 frame map (docs/formats/msh-anim.md, docs/parkan-msh.md) ---- */
 
 /* One node's pose as the engine computes it, in engine axes: the translation and the quaternion
  * x, y, z, w decoded ×1/32767 and interpolated by the engine's SLERP (not renormalised). */
@@ -173,7 +173,7 @@ UE_API int32_t ue_msh_anim_frame(float t);
 /* The engine's SLERP (g_FastProc[17]) of quaternions x, y, z, w: shortest way, linear weights
  * when 1 − |dot| ≤ 9.9999997e-6, no renormalisation. */
 UE_API void ue_msh_anim_slerp(const float q0[4], const float q1[4], float a, float out[4]);
-/* A node's pose at time t (frames) by the engine's key selection (§4.11): the exact fallback
+/* A node's pose at time t (frames) by the engine's key selection (docs/formats/msh-anim.md#key-selection): the exact fallback
  * key outside the timeline, without a frame map or when the map says so; the exact key on an
  * exact time match; else lerp/SLERP between the mapped key and the next. Indices the engine
  * would read out of range (tolerant models) give the fallback key; UE_ERR_INVALID (identity
@@ -187,7 +187,7 @@ UE_API bool ue_msh_is_animated(const ue_msh *m);
 /* x, y, z, w → the stored int16 form: round(q × 32767) clamped to ±32767 (NaN → 0). */
 UE_API void ue_msh_encode_quat(const float q[4], int16_t out[4]);
 /* Replaces node's key track and lays Res8, Res19 and every node's map start and fallback key
- * out again by the canonical rules of §4.12 (tracks in node order, one key for a static node,
+ * out again by the canonical rules of docs/formats/msh-anim.md#canonical-layout (tracks in node order, one key for a static node,
  * frame count = last key time + 1, one map block per animated node). `keys` are the node's
  * records in time order: one key at time 0 (static), or ≥ 2 with integer times from 0,
  * strictly increasing. The model's current animation must be canonical (ue_msh_check clean);
@@ -196,7 +196,7 @@ UE_API void ue_msh_encode_quat(const float q[4], int16_t out[4]);
 UE_API ue_result ue_msh_set_track(ue_msh *m, size_t node, const ue_msh_key *keys, size_t count,
                                   ue_diag *d);
 
-/* ---- editing (seed §8.3) ----------------------------------------------------------------- */
+/* ---- editing (docs/formats/msh.md#edit-dependencies) ------------------------------------- */
 
 /* Moves/deforms vertices: positions[v] = M · positions[v] + t for every v in [first, first+n);
  * normals are rotated by M (re-quantised) and Res2 bounds (header and slots) recomputed. */
@@ -234,14 +234,14 @@ UE_API ue_result ue_msh_add_slot(ue_msh *m, size_t node, int lod, int group, siz
  * editors delete a subtree: the kept Res1 records keep their order and are renumbered, with
  * their parent links and slot indices; the Res10 names of removed nodes go; a Res2 slot only
  * removed nodes show goes and the others are renumbered; the kept nodes' tracks are laid out
- * again by §4.12 (ue_msh_set_track's layout: keys and map blocks of removed nodes gone, the
+ * again by docs/formats/msh-anim.md#canonical-layout (ue_msh_set_track's layout: keys and map blocks of removed nodes gone, the
  * frame count that of the longest track left) and the header hull recomputed; the other
  * slots keep their bounds. The removed slots' vertices, indices, triangles and batches stay
  * in Res3–Res7/Res13, unreferenced (as ue_msh_replace_slot_geometry leaves a slot's old
  * geometry). Resources kept as raw bytes (Res9, Res17, Res20, …) are not renumbered: a
  * warning msh.edit.opaque names each non-empty one. Nothing marked changes nothing.
  * UE_ERR_INVALID (msh.edit.remove, or the track layout's violations) when the node table,
- * names or tracks cannot be read as spec §4 lays them out; UE_ERR_USAGE when no node would
+ * names or tracks cannot be read as docs/formats/msh.md lays them out; UE_ERR_USAGE when no node would
  * be left. On UE_ERR_NOMEM after the tables started to change the model must be freed. */
 UE_API ue_result ue_msh_remove_nodes(ue_msh *m, const bool *marked, ue_diag *d);
 /* Adds a Res18 vertex-colour stream (opaque white) if the model has none. */

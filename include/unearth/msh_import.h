@@ -1,5 +1,5 @@
 /* unearth — a scene IR (read from glTF) back into a Parkan MSH: a new model built by the writer
- * rules of seed 000 §8 and §10.2, or an edit of an existing model that keeps every byte it can. */
+ * rules of docs/formats/msh.md#writer-rules, docs/formats/msh.md#conversion-rules, or an edit of an existing model that keeps every byte it can. */
 #ifndef UNEARTH_MSH_IMPORT_H
 #define UNEARTH_MSH_IMPORT_H
 

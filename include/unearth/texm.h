@@ -1,4 +1,4 @@
-/* unearth — Parkan Texm textures (spec §5.5) and palette names (§5.4): parse with strict and
+/* unearth — Parkan Texm textures (docs/formats/texm.md) and palette names (docs/formats/texm.md#palette-names): parse with strict and
  * tolerant checks, decode any mip level to RGBA, write back byte-exactly, build from RGBA. */
 #ifndef UNEARTH_TEXM_H
 #define UNEARTH_TEXM_H
@@ -73,7 +73,7 @@ typedef struct ue_texm {
 
 /* Parses a Texm of `size` bytes. Diagnostics name the byte offset and a path such as
  * "texm/level[2]"; UE_ERR_LIMIT for a side above UE_TEXM_MAX_SIDE or a mip count above
- * UE_TEXM_MAX_LEVELS, UE_ERR_INVALID for anything else that breaks §5.5 in strict mode.
+ * UE_TEXM_MAX_LEVELS, UE_ERR_INVALID for anything else that breaks docs/formats/texm.md in strict mode.
  * Tolerant mode keeps what can be used: the levels that are complete, an extra tail as raw
  * bytes. On failure *t is zeroed; otherwise free it with ue_texm_free. */
 UE_API ue_result ue_texm_parse(const uint8_t *data, size_t size, ue_mode mode, ue_texm *t,
@@ -92,7 +92,7 @@ UE_API void ue_texm_free(ue_texm *t);
 UE_API ue_result ue_texm_decode_level(const ue_texm *t, uint32_t level, const uint8_t *palette,
                                       uint8_t *rgba, size_t rgba_size, ue_diag *d);
 
-/* The palettes.lib slot a texture name selects, computed as the engine does (§5.4): after the
+/* The palettes.lib slot a texture name selects, computed as the engine does (docs/formats/texm.md#palette-names): after the
  * first '.', L = toupper(next char) and an optional second char D give
  * (L − 'A') × 11 + (D ? D − '0' + 1 : 0). Returns -1 when the name picks no palette (no '.',
  * nothing after it, or a negative slot as for the stock "NAME.0"). A result ≥ UE_TEXM_PALETTES

@@ -11,7 +11,7 @@
 #include "common/bytes.h"
 #include "common/write_pool.h"
 
-#define HEADER_MIN 0x44u      /* the entry-list word at 0x40 must be readable (seed §18.2) */
+#define HEADER_MIN 0x44u      /* the entry-list word at 0x40 must be readable (docs/formats/fsys.md#header) */
 #define HEADER_KEEP 0x60u     /* header + offsets table, kept raw for re-emission */
 #define REC_USED 0x28u        /* record bytes the reader interprets */
 #define REC_V1 0x50u
@@ -20,14 +20,14 @@
 #define FOOTER_SIZE 0x20u
 #define PAYLOAD_ALIGN 0x20u
 
-/* ---- type codes (hsd-formats §7.1; seed §18.3 for the extensions it names) ----------------- */
+/* ---- type codes (docs/formats/fsys.md#type-codes, the extensions included) ----------------- */
 
 static const struct {
     uint8_t code;
     const char *name;
     const char *ext;
 } type_table[] = {
-    {0x00, "none", ".bin"},  {0x02, "rdat", ".dat"}, /* seed §18.3 maps 0x02 to .dat */
+    {0x00, "none", ".bin"},  {0x02, "rdat", ".dat"}, /* .dat for 0x02: docs/formats/fsys.md#type-codes */
     {0x04, "dat", ".dat"},   {0x06, "ccd", ".ccd"},  {0x08, "samp", ".samp"},
     {0x0A, "msg", ".msg"},   {0x0C, "fnt", ".fnt"},  {0x0E, "scd", ".scd"},
     {0x10, "dats", ".dats"}, {0x12, "gtx", ".gtx"},  {0x14, "gpt1", ".gpt1"},
@@ -82,7 +82,7 @@ bool ue_fsys_shown_name(const uint8_t *full, size_t full_len, const uint8_t *sho
         ue_printable_name(full, full_len, out, out_size);
     } else if (short_name && short_len > 0) {
         ue_printable_name(short_name, short_len, tmp, sizeof tmp);
-        /* Seed §18.4: a short name without an extension gets the type's. */
+        /* docs/formats/fsys.md#names: a short name without an extension gets the type's. */
         snprintf(out, out_size, "%.200s%s", tmp, strchr(tmp, '.') ? "" : ue_fsys_type_ext(type_code));
     } else {
         return false;
@@ -101,7 +101,7 @@ void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_s
                  ue_fsys_type_ext(e->type_code));
 }
 
-/* Checks the C string at `ptr` (seed §18.13 rules 3-4) and records its length. 0 = no name.
+/* Checks the C string at `ptr` (docs/formats/fsys.md#defensive-rules, rules 3-4) and records its length. 0 = no name.
  * A bad name costs the name (e->name_bad), not the payload. */
 static bool check_name(fsys_state *s, ue_parse_ctx *c, fsys_entry *e, uint32_t ptr,
                        uint64_t field_off, const char *field, uint8_t *len) {
@@ -654,7 +654,7 @@ static ue_result plan_names(write_plan *p, const ue_fsys_write_options *opt,
     return names->failed ? UE_ERR_NOMEM : UE_OK;
 }
 
-/* Offsets, with explicit arithmetic (seed §18.13 rule 8): list, names, records, payloads. */
+/* Offsets, with explicit arithmetic (docs/formats/fsys.md#defensive-rules, rule 8): list, names, records, payloads. */
 static ue_result plan_layout(write_plan *p) {
     p->list_ofs = 0x60;
     p->str_ofs = align_up(p->list_ofs + 4 * p->count, 16);
@@ -682,7 +682,7 @@ static void put_header(ue_buf *out, const ue_fsys_write_options *opt, const writ
     uint32_t fl = opt->header ? ue_load_u32be(hdr + 0x10) : 0;
     fl = (fl & ~1u) | 0x80000000u | (opt->full_names ? 1u : 0u);
     ue_store_u32be(hdr + 0x10, fl);
-    if (!opt->header) ue_store_u32be(hdr + 0x14, 3); /* what FSYSTOOL writes (spec §7.1) */
+    if (!opt->header) ue_store_u32be(hdr + 0x14, 3); /* what FSYSTOOL writes (docs/formats/fsys.md#header) */
     ue_store_u32be(hdr + 0x18, 0x40);
     ue_store_u32be(hdr + 0x1C, (uint32_t)p->data_ofs);
     ue_store_u32be(hdr + 0x20, (uint32_t)p->total);
@@ -699,7 +699,7 @@ static void put_record(ue_buf *out, const ue_fsys_write_options *opt, const writ
     if (e->record) {
         memcpy(rec, e->record, e->record_size < p->rec_size ? e->record_size : p->rec_size);
     } else if (p->rec_size == REC_V1) {
-        /* FSYSTOOL's v1 filler (spec §7.1 [M]). */
+        /* FSYSTOOL's v1 filler (docs/formats/fsys.md#entry-record). */
         ue_store_u32be(rec + 0x34, 0x11111111u);
         ue_store_u32be(rec + 0x38, 0x11111111u);
         ue_store_u32be(rec + 0x3C, 0x11111111u);

@@ -94,7 +94,7 @@ static bool name_equal(bool has, const uint8_t *raw, size_t n, const char *want)
 
 #define REC_HEX_MAX 0x70u  /* a version-2 record: the longest record_hex */
 #define REC_READ 0x28u     /* the record words the reader interprets */
-#define NAME_BYTES_MAX 255u /* a name and its NUL lie within 256 bytes (seed §18.13) */
+#define NAME_BYTES_MAX 255u /* a name and its NUL lie within 256 bytes (docs/formats/fsys.md#defensive-rules) */
 
 /* Skeleton bytes [skel, skel + len) stood at offset `at` of the original archive. */
 typedef struct skeleton_span {
@@ -213,7 +213,7 @@ static bool names_unchanged(const original_names *o, const pack_entry *pe) {
 
 /* "name" was edited: the entry is stored under it (list's \xNN escapes undone), as its full name
  * when the archive keeps full names, and as its short name without the type's extension
- * (which list then shows again, seed §18.4). */
+ * (which list then shows again, docs/formats/fsys.md#names). */
 static ue_result rename_entry(pack_entry *pe, const char *name, bool full_names,
                               const char *where, ue_diag *d) {
     uint8_t bytes[255];

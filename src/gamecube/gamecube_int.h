@@ -71,7 +71,7 @@ void ue_fsys_set_archive_name(void *state, const char *name);
 /* The raw bytes of entry i's full (full = true) or short name, read from the file (no NUL;
  * out holds 256 bytes). False when the entry has no such name or it cannot be read. */
 bool ue_fsys_raw_name(const fsys_state *s, size_t i, bool full, uint8_t out[256], size_t *len);
-/* Seed §18.4: full name, else short name (+ the type's extension), else
+/* docs/formats/fsys.md#names: full name, else short name (+ the type's extension), else
  * "<archive-name>_entry_<index><ext>", printable (\xNN escapes). */
 void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_size);
 /* The same from name bytes (either may be NULL or empty): what list shows and extract writes as

@@ -34,7 +34,7 @@ ue_result ue_gclzss_parse_header(const uint8_t *p, size_t n, ue_gclzss_header *h
     h->compressed_size = ue_load_u32be(p + 8);
     h->reserved = ue_load_u32be(p + 12);
     if (h->compressed_size < UE_GCLZSS_HEADER || h->compressed_size > n) {
-        /* Seed §18.7: an unusable +0x08 falls back to the whole slice we were given. */
+        /* docs/formats/lzss.md#size-fallback: an unusable +0x08 falls back to the whole slice we were given. */
         h->stream_end = n;
         h->size_fallback = true;
         ue_diag_add(d, UE_SEV_WARNING, "lzss.size_fallback", diag_base + 8, diag_path,

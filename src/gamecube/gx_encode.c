@@ -1,4 +1,4 @@
-/* unearth — GX texture encoders (hsd-formats §5): RGBA8 or palette indices to tiled blocks of
+/* unearth — GX texture encoders (docs/formats/hsd-materials.md#gx-texel-formats): RGBA8 or palette indices to tiled blocks of
  * I8, IA8, RGB565, RGB5A3, C4, C8 and CMPR, rounding to what the hardware expands back. */
 #include <string.h>
 

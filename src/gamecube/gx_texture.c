@@ -1,4 +1,4 @@
-/* unearth — GameCube GX texture decoders (hsd-formats §5, palettes §2.5): tiled blocks to
+/* unearth — GameCube GX texture decoders (docs/formats/hsd-materials.md#gx-texel-formats, palettes docs/formats/hsd-materials.md#palette): tiled blocks to
  * RGBA8 rows, with the hardware's bit replication and CMPR blends, one mip level at a time. */
 #include <string.h>
 

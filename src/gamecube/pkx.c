@@ -14,7 +14,7 @@
 #include "common/io.h"
 #include "common/parse.h"
 
-/* Seed §18.11: Align32(value) = (value + 0x1F) & ~0x1F, done in 64 bits so it cannot wrap. */
+/* docs/formats/pkx.md: Align32(value) = (value + 0x1F) & ~0x1F, done in 64 bits so it cannot wrap. */
 static uint64_t align32(uint64_t v) { return (v + 0x1Fu) & ~(uint64_t)0x1F; }
 
 static uint32_t be32_at(const uint8_t *p, size_t n, uint64_t off, bool *ok) {
@@ -34,7 +34,7 @@ static ue_result fail(ue_diag *d, const char *code, uint64_t off, const char *pa
 static uint64_t count_field(const ue_pkx_info *info) { return info->layout == UE_PKX_XD ? 0x10 : 0x08; }
 static uint64_t gpt1_field(const ue_pkx_info *info) { return info->layout == UE_PKX_XD ? 0x08 : 0x04; }
 
-/* The layout (seed §18.11 / spec §7.3: equal words at 0x00 and 0x40 mean Colosseum, whose DAT,
+/* The layout (docs/formats/pkx.md#detection: equal words at 0x00 and 0x40 mean Colosseum, whose DAT,
  * starting with its own size, follows the 0x40-byte header) and its header words. */
 static ue_result read_header(const uint8_t *p, size_t n, ue_pkx_info *info, ue_diag *d) {
     if (n < 0x44)
@@ -73,7 +73,7 @@ static ue_result locate_xd(const uint8_t *p, size_t n, ue_pkx_info *info, uint64
     uint64_t g = align32(UE_PKX_XD_PREAMBLE + anim_bytes);
     *dat_off = g + align32(info->gpt1_length);
     info->gpt1_offset = (size_t)(g < n ? g : n);
-    /* Sources disagree on the DAT offset when a GPT1 block is present (spec §10.6): take
+    /* Sources disagree on the DAT offset when a GPT1 block is present (docs/formats/pkx.md#xd-layout): take
      * ADDON's, unless only GODTOOL's (+4) holds a word equal to the declared size. */
     if (info->gpt1_length > 0) {
         bool ok, ok4;
@@ -93,7 +93,7 @@ static ue_result locate_xd(const uint8_t *p, size_t n, ue_pkx_info *info, uint64
     return UE_OK;
 }
 
-/* Seed §18.11 / §18.13 rule 7: the declared DAT size must fit; else the DAT's own first word. */
+/* docs/formats/pkx.md#dat-size (docs/formats/fsys.md#defensive-rules, rule 7): the declared DAT size must fit; else the DAT's own first word. */
 static ue_result find_dat_size(const uint8_t *p, size_t n, uint64_t dat_off, ue_pkx_info *info,
                                ue_diag *d) {
     const uint32_t w0 = info->declared_dat_size;
@@ -187,7 +187,7 @@ ue_result ue_pkx_rewrap(const uint8_t *orig, size_t orig_size, const ue_pkx_info
     }
     if (dat_size > UINT32_MAX - 64 || gpt1_size > UINT32_MAX - 64) return UE_ERR_USAGE;
     if (info->layout == UE_PKX_COLOSSEUM && (dat_size < 4 || ue_load_u32be(dat) != dat_size)) {
-        /* Colosseum files are recognised by the DAT's own size word (seed §18.11). */
+        /* Colosseum files are recognised by the DAT's own size word (docs/formats/pkx.md#detection). */
         ue_diag_add(d, UE_SEV_ERROR, "pkx.dat_header", 0, "pkx/dat",
                     "a Colosseum PKX needs a DAT whose first word is its size (%zu bytes, word %u)",
                     dat_size, dat_size >= 4 ? ue_load_u32be(dat) : 0u);
@@ -284,7 +284,7 @@ ue_result ue_pkx_build(ue_pkx_layout layout, const uint8_t *dat, size_t dat_size
     return out->failed ? UE_ERR_NOMEM : UE_OK;
 }
 
-/* ---- animation-entry table (§7.3) ----------------------------------------------------------- */
+/* ---- animation-entry table (docs/formats/pkx.md#animation-entry) ---------------------------- */
 
 static void read_anim_entry(ue_parse_ctx *c, const uint8_t *e, ue_pkx_layout layout, uint64_t at,
                             size_t k, ue_pkx_anim_entry *out) {
@@ -503,7 +503,7 @@ static json_t *anim_json(const uint8_t *p, ue_pkx_layout layout) {
     return o;
 }
 
-/* The entry table as `info` shows it (§7.3): per slot its battle meaning and the animation
+/* The entry table as `info` shows it (docs/formats/pkx.md#entry-slots): per slot its battle meaning and the animation
  * indices (ModelSet.anims[] / matanims[] positions) it plays. */
 static json_t *slots_json(const pkx_state *s) {
     ue_pkx_anim_entry *e = NULL;

@@ -1,4 +1,4 @@
-/* unearth — the HSD .dat container (hsd-formats §1): parse into a lossless model that keeps
+/* unearth — the HSD .dat container (docs/formats/dat.md): parse into a lossless model that keeps
  * every byte, check relocations, roots and references, accessors and the re-serialising writer. */
 #include <stdio.h>
 #include <stdlib.h>

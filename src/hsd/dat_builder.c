@@ -1,4 +1,4 @@
-/* unearth — internal: lays out a new HSD DAT (hsd-formats §1.5): 4-aligned structs, 32-aligned
+/* unearth — internal: lays out a new HSD DAT (docs/formats/dat.md#writer-layout): 4-aligned structs, 32-aligned
  * GX buffers, a relocation for every pointer field set, roots and the string table. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
-/* unearth — internal: a builder that lays out a new HSD DAT (hsd-formats §1.1, §1.5): placed
+/* unearth — internal: a builder that lays out a new HSD DAT (docs/formats/dat.md#file-layout, docs/formats/dat.md#writer-layout): placed
  * structs and GX buffers, pointer fields with their relocations, roots, and the final file. */
 #ifndef UE_HSD_DAT_BUILDER_H
 #define UE_HSD_DAT_BUILDER_H
 
 #include "unearth/common.h"
 
-/* Alignments of §1.5: structs need 4 bytes, raw GX buffers (vertex arrays, display lists,
+/* Alignments of docs/formats/dat.md#writer-layout: structs need 4 bytes, raw GX buffers (vertex arrays, display lists,
  * pixels, palettes) 32 bytes, relative to the data block (which starts at file offset 0x20). */
 #define UE_DATB_STRUCT_ALIGN 4u
 #define UE_DATB_GX_ALIGN 32u
@@ -39,13 +39,13 @@ void ue_datb_u16(ue_dat_builder *b, uint32_t off, uint16_t v);
 void ue_datb_u32(ue_dat_builder *b, uint32_t off, uint32_t v);
 void ue_datb_f32(ue_dat_builder *b, uint32_t off, float v);
 /* Stores a pointer to data offset `target` at `field` and records the field's relocation (even
- * when target is 0: §1.2's null rule makes a relocated 0 a pointer to the block's start). */
+ * when target is 0: the null rule (docs/formats/dat.md#null-rule) makes a relocated 0 a pointer to the block's start). */
 void ue_datb_pointer(ue_dat_builder *b, uint32_t field, uint32_t target);
 
 /* Adds a public root: the struct at `data_offset` under `name`. */
 void ue_datb_root(ue_dat_builder *b, uint32_t data_offset, const char *name);
 
-/* Emits the file (hsd-formats §1.5): header, data block padded to 16, relocation table
+/* Emits the file (docs/formats/dat.md#writer-layout): header, data block padded to 16, relocation table
  * (ascending), root table, string table; file_size = the bytes written, no trailing padding.
  * UE_ERR_NOMEM or UE_ERR_LIMIT (a file over 4 GiB) when a step failed. */
 ue_result ue_datb_finish(ue_dat_builder *b, ue_buf *out);

@@ -1,4 +1,4 @@
-/* unearth — HSD root kinds (hsd-formats §1.4): what a .dat root's name announces, so that `info`
+/* unearth — HSD root kinds (docs/formats/dat.md#root-names): what a .dat root's name announces, so that `info`
  * can name every root and the scene reader can pick the ones it walks. */
 #include <string.h>
 

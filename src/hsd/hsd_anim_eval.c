@@ -1,4 +1,4 @@
-/* unearth — the runtime's evaluation of a whole HSD clip on a model (hsd-formats §6.1, §6.6):
+/* unearth — the runtime's evaluation of a whole HSD clip on a model (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-animation.md#track-types):
  * every track of the clip's AObjs applied to the joint, material and texture they are bound to. */
 #include <math.h>
 #include <string.h>
@@ -87,7 +87,7 @@ void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_
         if (tg->kind != UE_HSD_ANIM_JOINT || tg->joint < 0 || (size_t)tg->joint >= m->joint_count)
             continue;
         size_t j = (size_t)tg->joint;
-        /* an attached AnimJoint decides CLASSICAL_SCALE by its bit 0 (§6.1) */
+        /* an attached AnimJoint decides CLASSICAL_SCALE by its bit 0 (docs/formats/hsd-animation.md#tree-shapes) */
         out[j].classical_scale = (tg->flags & 1u) != 0;
         const ue_hsd_track *tr = NULL;
         size_t n = aobj_tracks(m, tg->aobj, &tr);

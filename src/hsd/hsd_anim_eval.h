@@ -1,5 +1,5 @@
-/* unearth — internal: the runtime's evaluation of a whole HSD clip on a model (hsd-formats §6.1,
- * §6.6): joint, material and texture states at a frame, the reference the glTF conversion meets. */
+/* unearth — internal: the runtime's evaluation of a whole HSD clip on a model (docs/formats/hsd-animation.md#tree-shapes,
+ * docs/formats/hsd-animation.md#track-types): joint, material and texture states at a frame, the reference the glTF conversion meets. */
 #ifndef UNEARTH_HSD_ANIM_EVAL_H
 #define UNEARTH_HSD_ANIM_EVAL_H
 

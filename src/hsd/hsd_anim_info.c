@@ -20,7 +20,7 @@ static const char *const TK_NAMES[] = {"rotation", "translation", "scale", "visi
                                        "colour", "alpha", "UV", "image swap", "blend", "other"};
 #define TK_COUNT (sizeof TK_NAMES / sizeof TK_NAMES[0])
 
-/* The kind of a track type code, read with the meaning its target gives it (§6.6). */
+/* The kind of a track type code, read with the meaning its target gives it (docs/formats/hsd-animation.md#track-types). */
 static unsigned track_kind(ue_hsd_anim_kind target, uint8_t type) {
     if (target == UE_HSD_ANIM_JOINT) {
         if (type >= UE_HSD_JT_ROTX && type <= UE_HSD_JT_ROTZ) return TK_ROTATION;

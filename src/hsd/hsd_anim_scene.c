@@ -1,4 +1,4 @@
-/* unearth — HSD skeletal clips → scene IR: each joint's §8.2 local matrix rebuilt from the runtime
+/* unearth — HSD skeletal clips → scene IR: each joint's local matrix (docs/formats/hsd-model.md#joint-matrices) rebuilt from the runtime
  * evaluation at every frame, decomposed like the bind pose's nodes, written as LINEAR TRS channels. */
 #include "hsd/hsd_anim_scene.h"
 
@@ -255,7 +255,7 @@ static bool differs(const double *a, const double *b) {
     return false;
 }
 
-/* One joint at one frame: §8.2 local from the evaluated SRT (the bind pose's code), then the
+/* One joint at one frame: the local matrix (docs/formats/hsd-model.md#joint-matrices) from the evaluated SRT (the bind pose's code), then the
  * node decomposition. A matrix that is not finite is reported once and the bind pose held. */
 static void skel_joint(hsd_scene_ctx *x, skel_work *w, size_t clip, size_t j, const hsd_frames *f, uint32_t fi) {
     const ue_hsd_model *m = x->m;

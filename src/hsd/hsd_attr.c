@@ -1,11 +1,11 @@
-/* unearth — the vertex descriptor rules of hsd-formats §2.6 and §3.1 that the struct reader and
+/* unearth — the vertex descriptor rules of docs/formats/hsd-model.md#vertex-descriptor and docs/formats/hsd-model.md#display-lists that the struct reader and
  * the display-list decoder share: which descriptors GX knows and the bytes each one takes. */
 #include "hsd/hsd_int.h"
 
 enum { CLR_RGB565, CLR_RGB8, CLR_RGBX8, CLR_RGBA4, CLR_RGBA6, CLR_RGBA8 };
 
 static const uint32_t COMP_BYTES[5] = {1, 1, 2, 2, 4};          /* U8 S8 U16 S16 F32 */
-static const uint32_t COLOR_BYTES[6] = {2, 3, 4, 2, 3, 4};      /* §3.1 */
+static const uint32_t COLOR_BYTES[6] = {2, 3, 4, 2, 3, 4};      /* docs/formats/hsd-model.md#vertex-descriptor */
 
 static bool is_matrix_index(uint32_t attr) { return attr <= 8; }
 static bool is_tex(uint32_t attr) { return attr >= UE_GX_VA_TEX0 && attr <= UE_GX_VA_TEX0 + 7; }

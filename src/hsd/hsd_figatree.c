@@ -1,4 +1,4 @@
-/* unearth — Melee FigaTree clips (hsd-formats §6.10): header, per-joint track runs and their key
+/* unearth — Melee FigaTree clips (docs/formats/hsd-animation.md#figatree): header, per-joint track runs and their key
  * streams read from any DAT (a bank's too) into a model's anims, bound by depth-first joint index. */
 #include "hsd/hsd_figatree.h"
 

@@ -1,4 +1,4 @@
-/* unearth — internal: Melee's FigaTree clips (hsd-formats §6.10) read from any DAT and bound by
+/* unearth — internal: Melee's FigaTree clips (docs/formats/hsd-animation.md#figatree) read from any DAT and bound by
  * joint index to a model's joints, as skeletal clips of its anims (docs/hsd-animation.md). */
 #ifndef UE_HSD_FIGATREE_H
 #define UE_HSD_FIGATREE_H

@@ -1,4 +1,4 @@
-/* unearth — the GX display-list decoder (hsd-formats §3): a PObj's primitives as indexed
+/* unearth — the GX display-list decoder (docs/formats/hsd-model.md#display-lists): a PObj's primitives as indexed
  * counter-clockwise triangles over one vertex per distinct vertex record, every attribute decoded. */
 #include <math.h>
 #include <stdio.h>
@@ -152,7 +152,7 @@ static bool emit(hsd_decoder *k, uint32_t a, uint32_t b, uint32_t c) {
     return push_index(k, a) && push_index(k, c) && push_index(k, b);
 }
 
-/* ---- decoding one vertex record (§3.3) ----------------------------------------------------- */
+/* ---- decoding one vertex record (docs/formats/hsd-model.md#attribute-values) --------------- */
 
 /* Component `i` of a U8/S8/U16/S16/F32 element, integer types times `scale` (2^-frac). */
 static float component(const uint8_t *p, uint32_t comp_type, float scale, uint32_t i) {
@@ -172,7 +172,7 @@ static float component(const uint8_t *p, uint32_t comp_type, float scale, uint32
     return raw * scale;
 }
 
-/* Bit replication: the top bits fill the low end, as the hardware expands (Dolphin, §3.3). */
+/* Bit replication: the top bits fill the low end, as the hardware expands (Dolphin, docs/formats/hsd-model.md#attribute-values). */
 static uint8_t expand(uint32_t v, unsigned bits) {
     v &= (1u << bits) - 1;
     uint32_t out = v << (8 - bits);
@@ -320,7 +320,7 @@ static bool vertex_of(hsd_decoder *k, uint32_t at, uint32_t *out) {
     return true;
 }
 
-/* ---- primitives (§3.2) --------------------------------------------------------------------- */
+/* ---- primitives (docs/formats/hsd-model.md#triangles) -------------------------------------- */
 
 static bool triangulate(hsd_decoder *k, uint32_t prim, const uint32_t *v, uint32_t n) {
     bool ok = true;

@@ -8,7 +8,7 @@
 
 #define HSD_MAX_DEPTH 1024u     /* joint tree depth (the header's promise) */
 #define HSD_MAX_ATTRS 32u       /* vertex descriptors per PObj: GX has 26 attributes */
-#define HSD_ENVELOPE_SLOTS 10u  /* envelopes a PObj draws with: GX PNMTX0..9 (§2.6) */
+#define HSD_ENVELOPE_SLOTS 10u  /* envelopes a PObj draws with: GX PNMTX0..9 (docs/formats/hsd-model.md#envelopes) */
 #define HSD_MAX_ENVELOPES 256u  /* envelopes read per list: bounds the work of overlapping lists */
 #define HSD_MAX_WEIGHTS 64u     /* weights per envelope */
 #define HSD_MAX_NAME 1024u      /* bytes of a name before its NUL */
@@ -93,7 +93,7 @@ int32_t hsd_walk_chain(hsd_reader *r, uint32_t field, hsd_kind kind, uint32_t si
                        const char *base, const char *name, hsd_make_row_fn make,
                        hsd_next_of_fn next_of, int32_t chain_start, void *ctx);
 
-/* ---- vertex descriptor layout (§3.1) ---- */
+/* ---- vertex descriptor layout (docs/formats/hsd-model.md#vertex-descriptor) ---- */
 
 typedef struct hsd_attr_layout {
     uint32_t record_bytes; /* bytes the attribute takes in one display-list vertex */

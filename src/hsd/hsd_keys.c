@@ -1,4 +1,4 @@
-/* unearth — HSD key streams (hsd-formats §6.4): the FObj byte encoding of keyframes decoded into
+/* unearth — HSD key streams (docs/formats/hsd-animation.md#key-streams): the FObj byte encoding of keyframes decoded into
  * entries with their local times, and the writer's inverse that packs entries back into bytes. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* unearth — the runtime's evaluation of one HSD key stream at a frame (hsd-formats §6.5): the
+/* unearth — the runtime's evaluation of one HSD key stream at a frame (docs/formats/hsd-animation.md#evaluation): the
  * interpolation registers replayed key by key, then step, linear or Hermite within the segment. */
 #include "unearth/hsd_anim.h"
 
@@ -17,7 +17,7 @@ static void load_entry(key_regs *r, const ue_hsd_key *k, uint8_t prev_op) {
     case UE_HSD_KEY_LIN:
         r->p0 = r->p1;
         r->p1 = k->value;
-        /* after an SLP both tangents stay: the SLP's slope is the incoming one (§6.5) */
+        /* after an SLP both tangents stay: the SLP's slope is the incoming one (docs/formats/hsd-animation.md#evaluation) */
         if (prev_op != UE_HSD_KEY_SLP) {
             r->d0 = r->d1;
             r->d1 = 0;

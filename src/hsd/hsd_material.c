@@ -1,4 +1,4 @@
-/* unearth — HSD materials to the scene IR (hsd-formats §2.4–2.5): MObj colour, render mode and
+/* unearth — HSD materials to the scene IR (docs/formats/hsd-materials.md): MObj colour, render mode and
  * PE to a glTF-style material, the first base-colour TObj to a texture slot, samplers, UV matrix. */
 #include <float.h>
 #include <math.h>
@@ -61,7 +61,7 @@ void hsd_material_map_free(hsd_material_map *map) {
 
 /* ---- the texture matrix: the one rule (docs/hsd-materials.md) -------------------------------- */
 
-/* Rz(rz)·Ry(ry)·Rx(rx), the joint rotation of §8.2, row-major 3×3. */
+/* Rz(rz)·Ry(ry)·Rx(rx), the joint rotation of docs/formats/hsd-model.md#joint-matrices, row-major 3×3. */
 static void rotation_zyx(double rx, double ry, double rz, double r[9]) {
     double cx = cos(rx), sx = sin(rx), cy = cos(ry), sy = sin(ry), cz = cos(rz), sz = sin(rz);
     r[0] = cz * cy, r[1] = cz * sy * sx - sz * cx, r[2] = cz * sy * cx + sz * sx;

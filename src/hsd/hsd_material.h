@@ -9,14 +9,14 @@
 #include "unearth/model_format.h"
 #include "unearth/scene.h"
 
-/* Render-mode bits (hsd-formats §2.4) the material mapping reads. */
+/* Render-mode bits (docs/formats/hsd-materials.md#render-mode) the material mapping reads. */
 #define HSD_RENDER_DIFFUSE_MASK 0x3u   /* 0 MAT0, 1 MAT, 2 VTX, 3 BOTH */
 #define HSD_RENDER_LIGHTING 0x4u       /* DIFFUSE: lit; clear = the colour is drawn as is */
 #define HSD_RENDER_TEX0 0x10u          /* TEXn = HSD_RENDER_TEX0 << n */
 #define HSD_RENDER_ALPHA_SHIFT 13u     /* 0 COMPAT (as diffuse), 1 MAT, 2 VTX, 3 BOTH */
 #define HSD_RENDER_XLU 0x40000000u
 
-/* TObj flag fields (hsd-formats §2.5) and the colour / alpha ops of TObjMakeTExp. */
+/* TObj flag fields (docs/formats/hsd-materials.md#tobj-flags) and the colour / alpha ops of TObjMakeTExp. */
 #define HSD_TOBJ_COORD_MASK 0xFu        /* 0 UV, 1 REFLECTION, 2 HIGHLIGHT, 3 SHADOW, 4 TOON, … */
 #define HSD_TOBJ_LIGHTMAP_MASK 0x1F0u   /* 0x10 DIFFUSE, 0x20 SPECULAR, 0x40 AMBIENT, 0x80 EXT, … */
 #define HSD_TOBJ_LIGHTMAP_DIFFUSE 0x10u
@@ -38,7 +38,7 @@ enum {
  * converter keeps COLOR_0 only then: with MAT the game ignores them, and glTF would not. */
 bool hsd_material_uses_vertex_color(uint32_t render_mode);
 
-/* The texture matrix of hsd-formats §2.5 (MakeTextureMtx) as a 2D affine map of the vertex UV
+/* The texture matrix of docs/formats/hsd-materials.md#texture-matrix (MakeTextureMtx) as a 2D affine map of the vertex UV
  * (s, t) to the sampled (s', t'): s' = a[0]·s + a[1]·t + b[0], t' = a[2]·s + a[3]·t + b[1].
  * *repeat_ok is false when repeat_s or repeat_t is 0 (the map then uses 0 for that axis). */
 void hsd_tobj_uv_affine(const ue_hsd_tobj *t, double a[4], double b[2], bool *repeat_ok);

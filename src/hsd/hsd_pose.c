@@ -1,4 +1,4 @@
-/* unearth — HSD joint matrices by the runtime rule of hsd-formats §8.2 (Z·Y·X Euler, the scale
+/* unearth — HSD joint matrices by the runtime rule of docs/formats/hsd-model.md#joint-matrices (Z·Y·X Euler, the scale
  * compensation through the accumulated `scl`, CLASSICAL_SCALE) with NaN/Inf checks. */
 #include "hsd/hsd_pose.h"
 
@@ -99,7 +99,7 @@ static void joint_srt(const ue_hsd_joint *j, size_t index, ue_parse_ctx *c, floa
                  "rotation, scale or translation is not a finite number");
 }
 
-/* Local = [P⁻¹·R·diag(scale)·P | t], P = diag(parent scl) or I (§8.2): element (i, k) is
+/* Local = [P⁻¹·R·diag(scale)·P | t], P = diag(parent scl) or I (docs/formats/hsd-model.md#joint-matrices): element (i, k) is
  * R_ik · s_k · p_k / p_i. scl: CLASSICAL_SCALE passes the parent's on (its own scale then shears
  * the children); otherwise the joint's scale multiplies into it. */
 void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,

@@ -1,5 +1,5 @@
-/* unearth — internal: HSD joint matrices at the rest pose (hsd-formats §8.2) and the skinning
- * rule of §4 that takes each stored vertex to where the game draws it. */
+/* unearth — internal: HSD joint matrices at the rest pose (docs/formats/hsd-model.md#joint-matrices) and the skinning
+ * rule of docs/formats/hsd-model.md#skinning that takes each stored vertex to where the game draws it. */
 #ifndef UNEARTH_HSD_POSE_H
 #define UNEARTH_HSD_POSE_H
 
@@ -8,12 +8,12 @@
 /* Matrices here are 4×4, column-major (element (row r, column c) at [c * 4 + r]), in double:
  * the conversion multiplies several of them per vertex and keeps float for its output only. */
 
-/* Every joint's §8.2 matrices. */
+/* Every joint's matrices (docs/formats/hsd-model.md#joint-matrices). */
 typedef struct hsd_pose {
     size_t joint_count;
     double *local;       /* 16 per joint: P⁻¹·R·S·P with the translation column */
     double *world;       /* 16 per joint: world(parent) · local */
-    double *scl;         /* 3 per joint: the accumulated scale `scl` of §8.2 ... */
+    double *scl;         /* 3 per joint: the accumulated scale `scl` of docs/formats/hsd-model.md#joint-matrices ... */
     bool *has_scl;       /* ... or none (a CLASSICAL_SCALE chain from the root) */
     double *inverse_bind;/* 16 per joint: the stored 3×4 IB with row 0 0 0 1, identity when absent */
 } hsd_pose;
@@ -33,7 +33,7 @@ void hsd_pose_free(hsd_pose *p);
 #define HSD_SKIN_INFLUENCES 8    /* the scene IR's UE_MAX_INFLUENCES */
 typedef struct hsd_skin_slot {
     bool used;                   /* false: a vertex selecting this slot is out of range */
-    double matrix[16];           /* stored space → model space (§4) */
+    double matrix[16];           /* stored space → model space (docs/formats/hsd-model.md#skinning) */
     uint32_t count;              /* influences, 1..HSD_SKIN_INFLUENCES */
     int32_t joint[HSD_SKIN_INFLUENCES];
     float weight[HSD_SKIN_INFLUENCES]; /* sum to 1 */
@@ -43,7 +43,7 @@ typedef struct hsd_pobj_skin {
     hsd_skin_slot slot[HSD_SKIN_SLOTS];
 } hsd_pobj_skin;
 
-/* The slots of PObj `pobj` drawn by joint `owner` (§4): SKIN → slot 0 = W(owner) (and slot 1 =
+/* The slots of PObj `pobj` drawn by joint `owner` (docs/formats/hsd-model.md#skinning): SKIN → slot 0 = W(owner) (and slot 1 =
  * W(J) for the shared-vertex joint J); ENVELOPE → slot k from envelope E[k] with the "R" matrix
  * of the owner (single-weight envelopes W(j)·IB(j)·R or W(j), multi-weight Σ w·W·IB · R);
  * SHAPEANIM → rigid like SKIN. A broken envelope (no joint, weights not positive, more than ten
@@ -57,7 +57,7 @@ ue_result hsd_pobj_skin_compute(const ue_hsd_model *m, const hsd_pose *p, size_t
 void hsd_skin_point(const hsd_skin_slot *s, const float in[3], float out[3]);
 bool hsd_skin_normal(const hsd_skin_slot *s, const float in[3], float out[3]);
 
-/* §8.2 for one joint, the rule the bind pose and every animated frame share: the local matrix
+/* docs/formats/hsd-model.md#joint-matrices for one joint: the rule the bind pose and every animated frame share: the local matrix
  * [P⁻¹·R·diag(scale)·P | translation] with P = diag(parent_scl) (identity when parent_scl is NULL:
  * a root, or a CLASSICAL_SCALE chain from the root), and the joint's own accumulated scale. */
 void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,
@@ -67,7 +67,7 @@ void hsd_joint_local(const float rot[3], const float scale[3], const float trans
 void hsd_mat_identity(double m[16]);
 void hsd_mat_mul(const double a[16], const double b[16], double out[16]);
 bool hsd_mat_invert(const double m[16], double out[16]);
-/* R = Rz·Ry·Rx of §8.2 into the upper 3×3 of an identity matrix. */
+/* R = Rz·Ry·Rx of docs/formats/hsd-model.md#joint-matrices into the upper 3×3 of an identity matrix. */
 void hsd_mat_rotation_zyx(const float euler[3], double out[16]);
 
 #endif

@@ -1,4 +1,4 @@
-/* unearth — the HSD struct reader (hsd-formats §1.4, §2.1, §2.8): model sets from `scene_data`
+/* unearth — the HSD struct reader (docs/formats/dat.md#root-names, docs/formats/hsd-model.md#joint, docs/formats/hsd-model.md#scene-data): model sets from `scene_data`
  * and `*_joint` roots, the joint trees in pre-order, the offset map that reads each struct once. */
 #include <math.h>
 #include <stdio.h>
@@ -139,7 +139,7 @@ const char *hsd_read_name(hsd_reader *r, uint32_t field, const char *path) {
     return s;
 }
 
-/* ---- joints (§2.1) ------------------------------------------------------------------------- */
+/* ---- joints (docs/formats/hsd-model.md#joint) ---------------------------------------------- */
 
 /* A link still to follow: the pointer field, the joint row it belongs to and how it links. */
 typedef enum { LINK_CHILD, LINK_SIBLING } link_kind;
@@ -273,7 +273,7 @@ static int32_t read_joint_tree(hsd_reader *r, uint32_t off) {
     return root;
 }
 
-/* ---- model sets (§2.8, §1.4) --------------------------------------------------------------- */
+/* ---- model sets (docs/formats/hsd-model.md#scene-data, docs/formats/dat.md#root-names) ----- */
 
 static void add_set(hsd_reader *r, const ue_hsd_model_set *set) {
     ue_hsd_model *m = r->m;

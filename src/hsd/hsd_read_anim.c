@@ -1,4 +1,4 @@
-/* unearth — HSD animation trees bound to the model (hsd-formats §2.8, §6.1–§6.3, §6.9): the clips of
+/* unearth — HSD animation trees bound to the model (docs/formats/hsd-model.md#scene-data, docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-animation.md#root-naming): the clips of
  * each set's anims[] / matanims[] and of standalone roots, AnimJoint trees, AObj and FObj rows. */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@ int32_t hsd_anim_add_target(hsd_anim_reader *ar, const ue_hsd_anim_target *t) {
     return (int32_t)a->target_count++;
 }
 
-/* ---- FObj tracks (§6.3) ---------------------------------------------------------------------- */
+/* ---- FObj tracks (docs/formats/hsd-animation.md#fobj) ---------------------------------------- */
 
 /* Decodes the track's key stream into anims.keys. The decoder reports damage itself; strict mode
  * fails on it, tolerant mode keeps the keys before it. */
@@ -156,7 +156,7 @@ int32_t hsd_anim_read_aobj(hsd_anim_reader *ar, uint32_t field, const char *path
     return row;
 }
 
-/* ---- AnimJoint trees (§6.1) ------------------------------------------------------------------ */
+/* ---- AnimJoint trees (docs/formats/hsd-animation.md#tree-shapes) ----------------------------- */
 
 /* Whether the node at `off` may be visited: not reached before, and bound to a joint. */
 static bool tree_node_ok(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32_t off,
@@ -377,7 +377,7 @@ static bool stem_index_build(const ue_hsd_model *m, stem_index *ix) {
     return true;
 }
 
-/* The set a standalone root binds to (§6.9): the `*_joint` set of the same stem, so
+/* The set a standalone root binds to (docs/formats/hsd-animation.md#root-naming): the `*_joint` set of the same stem, so
  * "x_matanim_joint" animates "x_joint" as a ModelSet's arrays animate its joint; else the first
  * `*_joint` set (as ADDON attaches them), else the first set. */
 static uint32_t standalone_set(const stem_index *ix, const char *name) {

@@ -50,7 +50,7 @@ typedef struct hsd_anim_tree_kind {
 } hsd_anim_tree_kind;
 
 /* Binds the tree whose root node sits at `off` (reached through the field at `from`) to joint
- * `joint`, walking both trees in lock-step (child ↔ child, next ↔ next; hsd-formats §6.1) and
+ * `joint`, walking both trees in lock-step (child ↔ child, next ↔ next; docs/formats/hsd-animation.md#tree-shapes) and
  * calling the kind's visit in pre-order. A NULL node leaves the joint and its subtree
  * unanimated; a node reached twice (a cycle or a shared subtree) or one where the JObj tree has
  * no joint is a violation and dropped with what hangs below and after it. An INSTANCE joint's

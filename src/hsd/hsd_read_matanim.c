@@ -1,4 +1,4 @@
-/* unearth — HSD material animation trees bound to the model (hsd-formats §6.1, §6.6, §6.7):
+/* unearth — HSD material animation trees bound to the model (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-animation.md#track-types, docs/formats/hsd-animation.md#texture-swaps):
  * MatAnimJoint in lock-step with the joints, MatAnim k ↔ DObj k, TexAnim ↔ TObj by id, TIMG/TCLT tables. */
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include "hsd/hsd_read_anim.h"
 #include "common/collections.h"
 
-/* ---- TexAnim (§6.1, §6.7) -------------------------------------------------------------------- */
+/* ---- TexAnim (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-animation.md#texture-swaps) ---- */
 
 #define TEXMAPS 8 /* GXTexMapID 0..7: the ids a TObj and a TexAnim can share */
 
@@ -100,7 +100,7 @@ static void read_table(hsd_anim_reader *ar, uint32_t field, uint32_t n, bool ima
     }
 }
 
-/* TIMG and TCLT keys index the TexAnim's tables (§6.6): a key past its table is reported and,
+/* TIMG and TCLT keys index the TexAnim's tables (docs/formats/hsd-animation.md#track-types): a key past its table is reported and,
  * in tolerant mode, the track loses its keys (a consumer never indexes past a table). */
 static void check_table_indices(hsd_anim_reader *ar, const ue_hsd_anim_target *t,
                                 const char *path) {
@@ -199,7 +199,7 @@ static void read_texanims(hsd_anim_reader *ar, uint32_t field, int32_t joint, in
     }
 }
 
-/* ---- MatAnim lists (§6.1) -------------------------------------------------------------------- */
+/* ---- MatAnim lists (docs/formats/hsd-animation.md#tree-shapes) ------------------------------- */
 
 /* Walks joint `joint`'s MatAnim chain in parallel with its DObj list: the k-th MatAnim drives
  * the k-th DObj's MObj; a MatAnim past the end of the DObj list is surplus (an info: it and the
@@ -242,7 +242,7 @@ static void bind_matanims(hsd_anim_reader *ar, uint32_t field, int32_t joint, co
     }
 }
 
-/* ---- MatAnimJoint trees (§6.1) ---------------------------------------------------------------- */
+/* ---- MatAnimJoint trees (docs/formats/hsd-animation.md#tree-shapes) --------------------------- */
 
 /* A MatAnimJoint node (0x0C): its MatAnim list, parallel to the joint's DObj list. */
 static bool visit_matanimjoint(hsd_anim_reader *ar, uint32_t off, int32_t joint, const char *node) {

@@ -1,4 +1,4 @@
-/* unearth — the HSD struct reader's mesh half (hsd-formats §2.3–§2.6): DObj lists, MObj with
+/* unearth — the HSD struct reader's mesh half (docs/formats/hsd-model.md): DObj lists, MObj with
  * Material and PE, TObj chains with Image and TLUT, PObj chains, vertex descriptors, envelopes. */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t
          ? true                                                                               \
          : (hsd_nomem(r), false))
 
-/* ---- materials and textures (§2.4, §2.5) ----------------------------------------------------- */
+/* ---- materials and textures (docs/formats/hsd-materials.md#mobj, docs/formats/hsd-materials.md#tobj) ---- */
 
 /* The bytes every declared level needs, checked against the data block. */
 static bool image_size(hsd_reader *r, ue_hsd_image *im, const char *path) {
@@ -240,7 +240,7 @@ static int32_t read_mobj(hsd_reader *r, uint32_t field, const char *path) {
     return row;
 }
 
-/* ---- DObj lists (§2.3) --------------------------------------------------------------------- */
+/* ---- DObj lists (docs/formats/hsd-model.md#dobj) ------------------------------------------- */
 
 typedef struct dobj_ctx {
     int32_t joint;

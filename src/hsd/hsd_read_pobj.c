@@ -1,4 +1,4 @@
-/* unearth — the HSD struct reader's PObj half (hsd-formats §2.6): PObj chains, vertex
+/* unearth — the HSD struct reader's PObj half (docs/formats/hsd-model.md#pobj): PObj chains, vertex
  * descriptors, the display-list view, envelopes resolved to joint rows, the skin joint. */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* unearth — the structures every kind of DAT root names (hsd-formats §2.7, §2.8, §6.1–§6.4,
- * §6.10; fighter data and fog as HSDLib lays them out), checked so that `info` and `validate`
+/* unearth — the structures every kind of DAT root names (docs/formats/hsd-model.md#camera-lights-and-fog, docs/formats/hsd-model.md#scene-data, docs/formats/hsd-animation.md,
+ * docs/formats/hsd-animation.md#figatree; fighter data and fog as HSDLib lays them out), checked so that `info` and `validate`
  * say what each root is whatever else the DAT holds. Each struct is checked once, linear work. */
 #include <math.h>
 #include <stdarg.h>
@@ -89,7 +89,7 @@ static void check_finite(root_walk *w, uint32_t off, const char *path, const cha
     if (!isfinite(v)) bad_value(w, off, path, "%s at data offset 0x%x is not a finite number", what, off);
 }
 
-/* ---- key streams (§6.3, §6.4), shared by FObjs and FigaTree tracks --------------------------- */
+/* ---- key streams (docs/formats/hsd-animation.md#fobj, docs/formats/hsd-animation.md#key-streams), shared by FObjs and FigaTree tracks ---- */
 
 static void check_keys(root_walk *w, uint32_t data_field, uint32_t length, uint8_t value_fmt,
                        uint8_t slope_fmt, const char *path) {
@@ -139,7 +139,7 @@ static void check_aobj(root_walk *w, uint32_t field, const char *path) {
     }
 }
 
-/* ---- animation trees (§6.1): {child, next, …} nodes mirroring a joint tree ---------------- */
+/* ---- animation trees (docs/formats/hsd-animation.md#tree-shapes): {child, next, …} nodes mirroring a joint tree ---- */
 
 typedef void (*node_fn)(root_walk *w, uint32_t node, const char *path);
 
@@ -221,7 +221,7 @@ static void shapeanimjoint_node(root_walk *w, uint32_t node, const char *path) {
     check_list(w, node + 8, HSD_K_SHAPEANIMDOBJ, 8, 0, shapeanim_dobj_item, path, "dobj");
 }
 
-/* ---- FigaTree (§6.10): read by the one FigaTree checker, once per struct ------------------ */
+/* ---- FigaTree (docs/formats/hsd-animation.md#figatree): read by the one FigaTree checker, once per struct ---- */
 
 static void check_figatree(root_walk *w, uint32_t off, const char *path) {
     if (!first_visit(w, HSD_K_FIGATREE, off)) return;
@@ -230,7 +230,7 @@ static void check_figatree(root_walk *w, uint32_t off, const char *path) {
     if (!hsd_figatree_check(w->r.dat, off, &w->r.c, &w->budget, sub)) hsd_nomem(&w->r);
 }
 
-/* ---- camera, lights, fog (§2.7) ------------------------------------------------------------- */
+/* ---- camera, lights, fog (docs/formats/hsd-model.md#camera-lights-and-fog) ------------------ */
 
 static void check_camera(root_walk *w, uint32_t off, const char *path) {
     uint16_t projection = hsd_u16(&w->r, off + 6);

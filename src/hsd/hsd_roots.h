@@ -6,7 +6,7 @@
 #include "unearth/hsd.h"
 
 /* The length of the name before its kind's suffix: "x_matanim_joint" → 1; the whole name for an
- * exact or prefix rule and for an unknown name. Roots of one model share this stem (§6.9). */
+ * exact or prefix rule and for an unknown name. Roots of one model share this stem (docs/formats/hsd-animation.md#root-naming). */
 size_t hsd_root_stem_len(const char *name);
 
 /* Fills kinds[i] for every root i: the kind its name announces when the struct it names has

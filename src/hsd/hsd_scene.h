@@ -26,7 +26,7 @@ typedef struct hsd_material_map {
 ue_result hsd_material_map_init(hsd_material_map *map, const ue_hsd_model *m);
 void hsd_material_map_free(hsd_material_map *map);
 
-/* The scene material of MObj `mobj` (hsd-formats §2.4–2.5), made on first use together with the
+/* The scene material of MObj `mobj` (docs/formats/hsd-materials.md), made on first use together with the
  * textures it samples; *material is its index in `s`. A texture that cannot be decoded is left
  * out with a warning (tolerant) or fails the conversion (strict). */
 ue_result hsd_scene_material(const ue_hsd_model *m, size_t mobj, ue_mode mode, ue_scene *s,

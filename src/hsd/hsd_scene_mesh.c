@@ -1,5 +1,5 @@
 /* unearth — HSD meshes → scene IR: one primitive per (DObj, PObj), its vertices taken to the bind
- * pose by the §4 slot matrices, with joint influences of the model set's skin. */
+ * pose by the slot matrices of docs/formats/hsd-model.md#skinning, with joint influences of the model set's skin. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "hsd/hsd_material.h"
 #include "hsd/hsd_to_scene.h"
 
-/* Every vertex must select a slot that §4 defined: PNMTXIDX a multiple of 3 below 30. */
+/* Every vertex must select a slot the PObj loads (docs/formats/hsd-model.md#skinning): PNMTXIDX a multiple of 3 below 30. */
 static bool slots_ok(hsd_scene_ctx *x, const ue_hsd_geometry *g, const hsd_pobj_skin *sk, uint64_t off,
                      const char *path) {
     for (uint32_t v = 0; v < g->vertex_count; v++) {

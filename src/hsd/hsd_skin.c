@@ -1,4 +1,4 @@
-/* unearth — HSD skinning (hsd-formats §4): the matrix of each PNMTXIDX slot of a PObj (rigid,
+/* unearth — HSD skinning (docs/formats/hsd-model.md#skinning): the matrix of each PNMTXIDX slot of a PObj (rigid,
  * shared-vertex, envelope with the "R" rule of skeleton roots) and its joint influences. */
 #include <float.h>
 #include <math.h>
@@ -29,7 +29,7 @@ static int32_t skeleton_of(const ue_hsd_model *m, int32_t owner) {
     return UE_HSD_NONE;
 }
 
-/* §4's right matrix R of an envelope PObj's owner; false when there is none (the owner is a
+/* The right matrix R (docs/formats/hsd-model.md#skinning) of an envelope PObj's owner; false when there is none (the owner is a
  * skeleton root, or no ancestor is a skeleton). */
 static bool right_matrix(const ue_hsd_model *m, const hsd_pose *p, int32_t owner, double r[16]) {
     if (m->joints[owner].flags & UE_JOBJ_SKELETON_ROOT) return false;

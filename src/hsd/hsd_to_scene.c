@@ -1,4 +1,4 @@
-/* unearth — HSD model → scene IR: the joint tree as nodes (TRS from the §8.2 local matrices),
+/* unearth — HSD model → scene IR: the joint tree as nodes (TRS from the local matrices of docs/formats/hsd-model.md#joint-matrices),
  * one skin per model set with inverse binds matching those nodes, each joint's meshes, the clips. */
 #include "hsd/hsd_to_scene.h"
 

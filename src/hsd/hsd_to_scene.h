@@ -1,5 +1,5 @@
 /* unearth — internal: an HSD model (ue_hsd_model) as scene IR — joint nodes, one skin per model
- * set, meshes baked to the bind pose by the §4 rule — and the Shift-JIS names of the DAT. */
+ * set, meshes baked to the bind pose by the rule of docs/formats/hsd-model.md#skinning — and the Shift-JIS names of the DAT. */
 #ifndef UNEARTH_HSD_TO_SCENE_H
 #define UNEARTH_HSD_TO_SCENE_H
 
@@ -31,7 +31,7 @@ void hsd_name_utf8(const char *raw, char *out, size_t cap);
  * any violation; tolerant mode leaves out what is damaged and says so. */
 ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mode, ue_scene *s, ue_diag *d);
 
-/* A joint's glTF node transform: the §8.2 local matrix as translation, rotation (x y z w) and
+/* A joint's glTF node transform: the local matrix (docs/formats/hsd-model.md#joint-matrices) as translation, rotation (x y z w) and
  * scale. Exact when the matrix has orthogonal columns; otherwise (shear from compensated
  * scale) the nearest T·R·S by Gram–Schmidt, and false. */
 bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]);

@@ -1,4 +1,4 @@
-/* unearth — the HSD model writer (hsd-formats §1.5, §2): lays a model's tables out as a new DAT,
+/* unearth — the HSD model writer (docs/formats/dat.md#writer-layout, docs/formats/hsd-model.md): lays a model's tables out as a new DAT,
  * every row once, structs first, then the 32-aligned GX buffers, then the names. */
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 
 #define NOWHERE UINT32_MAX
 #define ROOT_BITS (UE_JOBJ_ROOT_OPA | UE_JOBJ_ROOT_XLU | UE_JOBJ_ROOT_TEXEDGE)
-/* Render-mode bits 29–30 (§2.4) class a DObj for the display walk. */
+/* Render-mode bits 29–30 (docs/formats/hsd-materials.md#render-mode) class a DObj for the display walk. */
 #define RM_PASS_MASK 0x60000000u
 #define RM_XLU 0x40000000u
 
@@ -105,7 +105,7 @@ static ue_result check_materials(const ue_hsd_model *m, ue_diag *d) {
     return UE_OK;
 }
 
-/* ---- JObj flags the runtime needs to draw (§2.1 writer rule) ------------------------------- */
+/* ---- JObj flags the runtime needs to draw (docs/formats/hsd-model.md#drawability) ---------- */
 
 static uint32_t draw_bit(const ue_hsd_model *m, const ue_hsd_dobj *o) {
     uint32_t pass = o->mobj >= 0 ? m->mobjs[o->mobj].render_mode & RM_PASS_MASK : 0;
@@ -196,7 +196,7 @@ static void scan_vertex(const ue_hsd_model *m, const ue_hsd_pobj *p, const hsd_a
     }
 }
 
-/* Walks one list as §3.1 does (stops at GX_NOP, an unknown opcode or the end). */
+/* Walks one list as docs/formats/hsd-model.md#display-lists reads it (stops at GX_NOP, an unknown opcode or the end). */
 static void scan_list(const ue_hsd_model *m, const ue_hsd_pobj *p, extent *e) {
     hsd_attr_layout lay[HSD_MAX_ATTRS];
     size_t vbytes = 0;
@@ -445,7 +445,7 @@ static void fill_all(writer *w) {
 
 static bool is_scene(const ue_hsd_model_set *s) { return strcmp(s->root_name, "scene_data") == 0; }
 
-/* Every "scene_data" set becomes one ModelSet of a single SceneDesc (§2.8), in set order, placed
+/* Every "scene_data" set becomes one ModelSet of a single SceneDesc (docs/formats/hsd-model.md#scene-data), in set order, placed
  * first; its animation arrays are filled from m->anims by hsd_write_anims (the raw *_offset
  * fields of a set point into another DAT and are not used). */
 static void place_scene(writer *w) {

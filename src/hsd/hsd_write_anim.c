@@ -1,4 +1,4 @@
-/* unearth — the HSD model writer's animation part (hsd-formats §6.1–§6.3, §2.8): AnimJoint and
+/* unearth — the HSD model writer's animation part (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-model.md#scene-data): AnimJoint and
  * MatAnimJoint → MatAnim → TexAnim trees rebuilt from a model's anim rows, AObjs, FObjs, keys. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #define NOWHERE HSD_WRITE_NOWHERE
 
-/* Struct sizes of §6.1–§6.3. */
+/* Struct sizes of docs/formats/hsd-animation.md#tree-shapes. */
 #define ANIMJOINT_SIZE 0x14u
 #define MATANIMJOINT_SIZE 0x0Cu
 #define MATANIM_SIZE 0x10u
@@ -105,7 +105,7 @@ static void unmark_all(anim_scratch *s) {
     s->marked_count = 0;
 }
 
-/* The nodes a MatAnimJoint tree needs so the lock-step walk of §6.1 reaches joint j: j, its
+/* The nodes a MatAnimJoint tree needs so the lock-step walk of docs/formats/hsd-animation.md#tree-shapes reaches joint j: j, its
  * ancestors up to the set's root, and every previous sibling of each (a missing node ends the
  * walk there). Stops at a joint already marked: its own chain was marked with it. */
 static void mark_reach(anim_scratch *s, int32_t j, int32_t root, int32_t set) {
@@ -295,7 +295,7 @@ static void point(anim_writer *w, uint32_t field, uint32_t target) {
     if (target != NOWHERE) ue_datb_pointer(w->b, field, target);
 }
 
-/* One FObjDesc (§6.3) with its key bytes exactly as the row stores them. */
+/* One FObjDesc (docs/formats/hsd-animation.md#fobj) with its key bytes exactly as the row stores them. */
 static void write_track(anim_writer *w, uint32_t i) {
     const ue_hsd_track *t = &w->m->anims.tracks[i];
     uint32_t at = w->track_at[i] = place(w, FOBJ_SIZE);

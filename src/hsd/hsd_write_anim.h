@@ -1,4 +1,4 @@
-/* unearth — internal: the HSD model writer's animation part (hsd-formats §6.1–§6.3, §2.8): the
+/* unearth — internal: the HSD model writer's animation part (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-model.md#scene-data): the
  * checks on a model's anim tables and the AnimJoint / MatAnimJoint trees laid out in a new DAT. */
 #ifndef UE_HSD_WRITE_ANIM_H
 #define UE_HSD_WRITE_ANIM_H

@@ -1,4 +1,4 @@
-/* unearth — FigaTree writer (hsd-formats §6.10): the inverse of hsd_figatree.c's reader, used to
+/* unearth — FigaTree writer (docs/formats/hsd-animation.md#figatree): the inverse of hsd_figatree.c's reader, used to
  * build the sample pack's animation bank and the FigaTree tests' clips. */
 #include "hsd/hsd_write_figatree.h"
 

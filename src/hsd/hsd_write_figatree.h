@@ -1,4 +1,4 @@
-/* unearth — internal: Melee's FigaTree clip (hsd-formats §6.10) laid out in a new DAT: header,
+/* unearth — internal: Melee's FigaTree clip (docs/formats/hsd-animation.md#figatree) laid out in a new DAT: header,
  * per-joint track counts, tracks and their key streams; for the sample pack's bank and the tests. */
 #ifndef UE_HSD_WRITE_FIGATREE_H
 #define UE_HSD_WRITE_FIGATREE_H
@@ -7,7 +7,7 @@
 #include "unearth/hsd_anim.h"
 
 /* One track of a node: what it drives (UE_HSD_JT_*), its key formats (UE_HSD_FMT_*), the s16
- * start frame (§6.5) and its keys, encoded by ue_hsd_keys_encode. */
+ * start frame (docs/formats/hsd-animation.md#evaluation) and its keys, encoded by ue_hsd_keys_encode. */
 typedef struct hsd_figatree_track_def {
     uint8_t type, value_format, slope_format;
     int16_t start_frame;

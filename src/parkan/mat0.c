@@ -1,4 +1,4 @@
-/* unearth — Parkan MAT0 materials (spec §5.3): the payload read with every count checked
+/* unearth — Parkan MAT0 materials (docs/formats/materials.md#mat0): the payload read with every count checked
  * against the bytes that are there, and written back byte for byte. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "unearth/model_format.h"
 
 /* The payload version a bare MAT0 is read with: a file has no NRes attr2 to say it, and 6 is
- * the only version seen in stock files (spec §5.3). */
+ * the only version seen in stock files (docs/formats/materials.md#mat0). */
 #define UE_MAT0_BARE_VERSION 6u
 
 extern const ue_model_format ue_mat0_model_format; /* NAME.mat0: a MAT0 payload (`extract`ed) */

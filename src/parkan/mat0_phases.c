@@ -1,4 +1,4 @@
-/* unearth — animated MAT0 phases (spec §5.3) for glTF: the engine's phase clock, STEP keys equal
+/* unearth — animated MAT0 phases (docs/formats/materials.md#phase-clock) for glTF: the engine's phase clock, STEP keys equal
  * to it at every game tick, an atlas of the phase textures and the clip that switches its cells. */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,7 @@ uint32_t ue_mat0_cycle(const ue_mat0_anim *a) {
     return a->key_count && a->keys ? a->keys[a->key_count - 1].k1 : 0;
 }
 
-/* Where in the cycle the engine stands `delta` ticks after the start (§5.3, sub_100031F0):
+/* Where in the cycle the engine stands `delta` ticks after the start (docs/formats/materials.md#phase-clock, sub_100031F0):
  * loop wraps, ping-pong runs back on odd cycles, one-shot stops at the end. */
 static uint32_t cycle_position(uint32_t mode, uint32_t len, uint32_t delta) {
     if (!len) return 0; /* one instant: nothing to divide by */

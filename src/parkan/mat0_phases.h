@@ -1,4 +1,4 @@
-/* unearth internal — animated MAT0 phases (spec §5.3): the engine's phase clock, the STEP keys
+/* unearth internal — animated MAT0 phases (docs/formats/materials.md#phase-clock): the engine's phase clock, the STEP keys
  * that reproduce it over one glTF clip, and the atlas of phase textures that glTF can switch. */
 #ifndef UE_PARKAN_MAT0_PHASES_H
 #define UE_PARKAN_MAT0_PHASES_H

@@ -1,5 +1,5 @@
 /* unearth — MSH reader and validator: decodes every core resource of a model NRes into tables
- * and checks the invariants of seed §7.1–7.2 (strict: errors; tolerant: warnings, table kept
+ * and checks the invariants of docs/formats/msh.md#invariants (strict: errors; tolerant: warnings, table kept
  * only when it can be used safely). */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* unearth — MSH animation as the engine plays it (spec §4.9–4.11): AnimKey24 decoding, the x87
- * frame rounding, key selection through the Res19 frame map, the engine's SLERP, and the §4.12
+/* unearth — MSH animation as the engine plays it (docs/formats/msh-anim.md): AnimKey24 decoding, the x87
+ * frame rounding, key selection through the Res19 frame map, the engine's SLERP, and the layout (docs/formats/msh-anim.md#canonical-layout)
  * invariants that validation checks. */
 #include <math.h>
 #include <stdio.h>
@@ -109,14 +109,14 @@ void ue_msh_encode_quat(const float q[4], int16_t out[4]) {
     }
 }
 
-/* ---- §4.12 invariants ------------------------------------------------------------------- */
+/* ---- invariants of docs/formats/msh-anim.md#canonical-layout ---------------------------- */
 
 static uint64_t payload_at(const ue_msh *m, int type, uint64_t rel) {
     int32_t e = m->entry_of[type];
     return e < 0 ? UE_NO_OFFSET : m->container.entries[e].data_offset + rel;
 }
 
-/* The canonical map word for frame f of the track keys[s..e] (§4.12). */
+/* The canonical map word for frame f of the track keys[s..e] (docs/formats/msh-anim.md#canonical-layout). */
 static uint16_t canonical_word(const ue_msh *m, size_t s, size_t e, uint32_t f) {
     if ((double)f < m->keys[s].time || (double)f >= m->keys[e].time) return (uint16_t)e;
     size_t lo = s, hi = e; /* time(lo) ≤ f < time(hi) */

@@ -1,4 +1,4 @@
-/* unearth — the MSH animation writer (spec §4.12): a node's key track is replaced and Res8,
+/* unearth — the MSH animation writer (docs/formats/msh-anim.md#canonical-layout): a node's key track is replaced and Res8,
  * Res19, every map start and fallback key laid out again by the canonical rules, so an edited
  * animation re-validates and an untouched one keeps its bytes. */
 #include <math.h>
@@ -28,7 +28,7 @@ typedef struct track_view {
     size_t count;
 } track_view;
 
-/* The frame map words of one track by the §4.12 rule. */
+/* The frame map words of one track by the rule of docs/formats/msh-anim.md#canonical-layout. */
 static void write_block(uint16_t *words, uint32_t frames, const ue_msh_key *keys, size_t count,
                         size_t first) {
     size_t idx = 0;

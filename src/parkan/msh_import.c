@@ -1,4 +1,4 @@
-/* unearth — a scene IR back into a new Parkan MSH (seed §10.2): the node tree, names, rest
+/* unearth — a scene IR back into a new Parkan MSH (docs/formats/msh.md#conversion-rules): the node tree, names, rest
  * poses, the LOD/group slot matrix of docs/import.md and the material rows; geometry and the
  * clip are built by msh_import_mesh.c and msh_import_anim.c. */
 #include <math.h>

@@ -1,6 +1,6 @@
 /* unearth — Res8/Res19 of a new MSH from the scene's first clip: each moving node's translation
  * and rotation sampled at every engine frame (STEP, LINEAR and CUBICSPLINE as glTF defines
- * them), converted to engine axes, held runs folded, and laid out by spec §4.12. */
+ * them), converted to engine axes, held runs folded, and laid out by docs/formats/msh-anim.md#canonical-layout. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +170,7 @@ static ue_result last_frame(ue_msh_import *im, float last, size_t moving, uint32
     return UE_OK;
 }
 
-/* Res8 indices and Res19 map starts are 16-bit: the folded tracks must fit the §4.12 layout
+/* Res8 indices and Res19 map starts are 16-bit: the folded tracks must fit the layout of docs/formats/msh-anim.md#canonical-layout
  * (every key once; one block of frame_count words per animated node). */
 static bool fits_res8(ue_msh_import *im, const ue_msh_key *const *keys, const size_t *counts) {
     size_t total = 0, mapped = 0;

@@ -1,5 +1,5 @@
 /* unearth — glTF edit mode (`import --base`): a scene compared with what the base model itself
- * exports to, and only what differs written back, by the dependency matrix of seed 000 §8.3:
+ * exports to, and only what differs written back, by the dependency matrix of docs/formats/msh.md#edit-dependencies:
  * names and poses here, geometry in msh_import_edit_mesh.c. */
 
 #include <math.h>

@@ -408,7 +408,7 @@ static void face_normal(const ue_msh *m, const size_t v[3], int16_t out[3]) {
 }
 
 /* Res7 face normals of the triangles with a moved corner (triangles are consumed per batch
- * from the slot's tri_start, parkan-formats.md §4.5); flags, links and selectors are kept. */
+ * from the slot's tri_start, docs/formats/msh.md#res7-triangles); flags, links and selectors are kept. */
 static void refresh_tri_normals(edit_ctx *x, size_t s) {
     ue_msh *m = x->m;
     const ue_msh_slot *sl = &m->slots[s];

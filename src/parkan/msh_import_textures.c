@@ -290,7 +290,7 @@ static bool pixels_differ(uint32_t format, const uint8_t *now, const uint8_t *wa
     return false;
 }
 
-/* The original's unused fourth byte of each 888 texel, kept (spec §5.5: preserve). */
+/* The original's unused fourth byte of each 888 texel, kept (docs/formats/texm.md#pixel-formats). */
 static void keep_unused_888(const ue_texm *orig, uint8_t *texm) {
     for (uint32_t l = 0; l < orig->level_count; l++)
         for (size_t b = 3; b < orig->levels[l].size; b += 4)

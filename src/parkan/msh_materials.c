@@ -1,4 +1,4 @@
-/* unearth — the Parkan material chain (spec §5.1) for a converted MSH model: the same-stem WEAR
+/* unearth — the Parkan material chain (docs/formats/materials.md#chain) for a converted MSH model: the same-stem WEAR
  * beside the model, MAT0 entries of Material.lib, phase-0 textures from Textures.lib. */
 #define _DEFAULT_SOURCE /* opendir, realpath, strcasecmp */
 #include <dirent.h>

@@ -1,4 +1,4 @@
-/* unearth internal — the Parkan material chain of spec §5.1 for a converted MSH model: WEAR row
+/* unearth internal — the Parkan material chain of docs/formats/materials.md#chain for a converted MSH model: WEAR row
  * → MAT0 in Material.lib → phase texture → Texm in Textures.lib, found beside the model. */
 #ifndef UE_PARKAN_MSH_MATERIALS_H
 #define UE_PARKAN_MSH_MATERIALS_H

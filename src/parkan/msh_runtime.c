@@ -1,4 +1,4 @@
-/* unearth — engine-equivalent MSH lookups (seed §6, §13.1): loader order, slot lookup with
+/* unearth — engine-equivalent MSH lookups (docs/formats/msh.md#slot-lookup, docs/formats/msh.md#loader-order): loader order, slot lookup with
  * current-LOD substitution, node names, packed value decoding, and the render traversal. */
 #include <math.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include "unearth/msh.h"
 #include "common/bytes.h"
 
-/* sub_10015FD0 looks resources up in this order (seed §4.1). */
+/* sub_10015FD0 looks resources up in this order (docs/formats/msh.md#loader-order). */
 const uint8_t UE_MSH_LOAD_ORDER[15] = {1, 2, 3, 4, 5, 10, 8, 19, 7, 13, 6, 15, 16, 18, 20};
 
 uint16_t ue_msh_slot_index(const ue_msh *m, size_t node, int lod, int group, int current_lod) {

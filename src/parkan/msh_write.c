@@ -1,5 +1,5 @@
-/* unearth — MSH writer and editor (seed §8): edited tables are re-encoded into their NRes
- * entries with attrs recomputed per §8.2; untouched resources keep their bytes and attrs. */
+/* unearth — MSH writer and editor (docs/formats/msh.md#writer-rules): edited tables are re-encoded into their NRes
+ * entries with attrs recomputed per docs/formats/msh.md#writer-rules; untouched resources keep their bytes and attrs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,7 +165,7 @@ ue_result ue_msh_verify_tables(const ue_msh *m, size_t *tables_checked, ue_diag 
     return worst;
 }
 
-/* attr1/attr2/attr3 of a re-encoded resource (seed §8.2). */
+/* attr1/attr2/attr3 of a re-encoded resource (docs/formats/msh.md#writer-rules). */
 static void canonical_attrs(const ue_msh *m, int type, uint32_t size, uint32_t old_attr2,
                             uint32_t attrs[3]) {
     static const uint32_t stride[UE_MSH_TYPE_LIMIT] = {
@@ -720,7 +720,7 @@ static void removal_free(node_removal *rm) {
     free(rm->track_len);
 }
 
-/* Marks every descendant of a marked node (parents come first, spec §4.2) and numbers the
+/* Marks every descendant of a marked node (parents come first, docs/formats/msh.md#res1-nodes) and numbers the
  * kept nodes; a slot goes when only removed nodes show it (one no node shows stays).
  * `shown` is scratch, a byte per slot. */
 enum { SHOWN_BY_KEPT = 1, SHOWN_BY_REMOVED = 2 };

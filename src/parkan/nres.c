@@ -1,4 +1,4 @@
-/* unearth — NRes reader, engine lookup, lossless/canonical writer and editor (spec §2).
+/* unearth — NRes reader, engine lookup, lossless/canonical writer and editor (docs/formats/nres.md).
  * The directory sits at the end of the file; payloads live in [16, dir_off), 8-aligned. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -621,7 +621,7 @@ ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out
                 segs[nsegs++] = (segment){n->gaps[g].offset, true, g};
         total = n->total_size; /* a lossless write keeps even a wrong total_size */
     } else {
-        /* Directory order, as the canonical writer (spec §2.5); added entries are last in the
+        /* Directory order, as the canonical writer (docs/formats/nres.md#data-region); added entries are last in the
          * directory, so they come after every payload, as the engine appends them. */
         for (size_t i = 0; i < count; i++) segs[nsegs++] = (segment){(uint32_t)i + 1, false, i};
         if (layout == UE_NRES_LOSSLESS && (r = place_gaps(n, segs, &nsegs)) != UE_OK) goto done;

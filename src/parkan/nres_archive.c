@@ -621,11 +621,11 @@ static const struct known_type {
     const char *name, *what;
     type_check_fn check;
 } known_types[] = {
-    {UE_MAT0_TYPE, "MAT0", "a MAT0 material", is_mat0},       /* spec §5.3 */
-    {UE_WEAR_TYPE, "WEAR", "a WEAR table", is_wear},          /* §5.2 */
-    {UE_TEXM_MAGIC, "Texm", "a Texm texture", is_texm},       /* §5.5 */
-    {UE_MSH_ENTRY_TYPE, "MESH", "a model", is_model},         /* §4.1: a nested MSH */
-    {UE_NRES_ENTRY_TYPE, "NRes", "an NRes archive", is_nres}, /* §2: a nested archive */
+    {UE_MAT0_TYPE, "MAT0", "a MAT0 material", is_mat0},       /* docs/formats/materials.md#mat0 */
+    {UE_WEAR_TYPE, "WEAR", "a WEAR table", is_wear},          /* docs/formats/materials.md#wear */
+    {UE_TEXM_MAGIC, "Texm", "a Texm texture", is_texm},       /* docs/formats/texm.md */
+    {UE_MSH_ENTRY_TYPE, "MESH", "a model", is_model},         /* docs/formats/msh.md#resources: a nested MSH */
+    {UE_NRES_ENTRY_TYPE, "NRes", "an NRes archive", is_nres}, /* docs/formats/nres.md: a nested archive */
 };
 
 static const struct known_type *known_type_of(uint32_t type_id) {

@@ -1,5 +1,5 @@
 /* unearth — ue_archive_put for the Parkan containers: entries of an NRes or RsLi archive
- * replaced where they are, or added last, in one rebuild, in the layout the engine's own writer gives (spec §2.5). */
+ * replaced where they are, or added last, in one rebuild, in the layout the engine's own writer gives (docs/formats/nres.md#data-region). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +103,7 @@ static ue_result nres_put_parsed(ue_nres *n, const char *name, const uint8_t *da
         if (nres_unchanged(n, i, data, size)) return UE_OK;
         ue_result r = check_entry_type(&n->entries[i], name, data, size, d);
         if (r != UE_OK) return r;
-        /* A changed archive is written in directory order (spec §2.5), whatever its sizes. */
+        /* A changed archive is written in directory order (docs/formats/nres.md#data-region), whatever its sizes. */
         n->layout_dirty = true;
         return ue_nres_replace(n, i, data, size);
     }

@@ -1,5 +1,5 @@
 /* unearth — Parkan RsLi libraries: header, XOR-obfuscated table, sort table, AO trailer, every
- * packing method, engine lookup, lossless writer and editing (spec parkan-formats.md §3). */
+ * packing method, engine lookup, lossless writer and editing (docs/formats/rsli.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

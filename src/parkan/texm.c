@@ -1,5 +1,5 @@
-/* unearth — Texm reader (spec §5.5): header, in-file palette, the mip chain and the Page chunk,
- * checked against hostile sizes; decoding of one level to RGBA; palette slot names (§5.4). */
+/* unearth — Texm reader (docs/formats/texm.md): header, in-file palette, the mip chain and the Page chunk,
+ * checked against hostile sizes; decoding of one level to RGBA; palette slot names (docs/formats/texm.md#palette-names). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +208,7 @@ int ue_texm_palette_slot(const char *name) {
     int letter = (unsigned char)dot[1];
     if (letter >= 'a' && letter <= 'z') letter -= 'a' - 'A'; /* toupper in the C locale */
     int digit = (unsigned char)dot[2];
-    /* The engine's arithmetic as it is (§5.4): any second character counts as the digit. */
+    /* The engine's arithmetic as it is (docs/formats/texm.md#palette-names): any second character counts as the digit. */
     int slot = (letter - 'A') * 11 + (digit ? digit - '0' + 1 : 0);
     return slot < 0 ? -1 : slot;
 }

@@ -1,5 +1,5 @@
-/* unearth — Texm channel layouts (spec §5.5 table, FParkan's reading) and palette entries
- * (decided: B, G, R, unused with alpha 255, after the engine-side reading of §5.5/§9). */
+/* unearth — Texm channel layouts (docs/formats/texm.md#pixel-formats, FParkan's reading) and palette entries
+ * (decided: B, G, R, unused with alpha 255, after the engine-side reading of docs/formats/texm.md#pixel-formats). */
 #include "parkan/texm_pixels.h"
 
 #include "common/bytes.h"

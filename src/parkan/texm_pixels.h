@@ -1,5 +1,5 @@
-/* unearth internal — the one place that decides how Texm pixels map to RGBA (spec §5.5 channel
- * table, palette order §9): one pixel decoded or encoded per call, shared by reader and writer. */
+/* unearth internal — the one place that decides how Texm pixels map to RGBA (docs/formats/texm.md#pixel-formats channel
+ * table, palette order docs/formats/texm.md#pixel-formats): one pixel decoded or encoded per call, shared by reader and writer. */
 #ifndef UE_PARKAN_TEXM_PIXELS_H
 #define UE_PARKAN_TEXM_PIXELS_H
 

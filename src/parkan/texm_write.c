@@ -1,5 +1,5 @@
 /* unearth — Texm writer: a parsed Texm back to bytes (byte-exact), and a new Texm built from
- * RGBA pixels in any format of §5.5 with a box-filtered mip chain and an optional Page chunk. */
+ * RGBA pixels in any format of docs/formats/texm.md#pixel-formats with a box-filtered mip chain and an optional Page chunk. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* unearth — Parkan WEAR tables (spec §5.2): the text that names a model's materials by row and,
+/* unearth — Parkan WEAR tables (docs/formats/materials.md#wear): the text that names a model's materials by row and,
  * after LIGHTMAPS, its lightmaps; read with the counts checked, written in the canonical layout. */
 #include <stdio.h>
 #include <stdlib.h>

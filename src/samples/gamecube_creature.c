@@ -34,7 +34,7 @@ static const joint_def JOINT_DEFS[JOINTS] = {
     {"tail", J_HIPS, -1, -1, SK, {-0.8f, 0, 0}, {1, 1, 1}, {0, -0.5f, -1}},
 };
 
-/* ---- bind pose (hsd-formats §8.2) ------------------------------------------------------------ */
+/* ---- bind pose (docs/formats/hsd-model.md#joint-matrices) ------------------------------------ */
 
 /* The runtime rule, column vectors, R = Rz·Ry·Rx (X applied first). With P = diag(scl(parent)),
  * Local = [P⁻¹·R·diag(scale)·P | translation], World = World(parent)·Local, and the accumulated
@@ -123,7 +123,7 @@ static void fill_joints(ue_hsd_joint *joints) {
 /* ---- the envelope meshes (owner: root) -------------------------------------------------------- */
 
 /* Positions, F32 (index16). Single-weight vertices are in their joint's space (a SKELETON_ROOT
- * owner draws them with W(joint) alone, §4.3); multi-weight ones in model space. */
+ * owner draws them with W(joint) alone, docs/formats/hsd-model.md#skinning); multi-weight ones in model space. */
 static const float BODY_POS[30][3] = {
     {-1, -1, 1},     {1, -1, 1},      {1, -1, -1},     {-1, -1, -1},    /* 0–3 hips */
     {-1.1f, 4, 1.1f}, {1.1f, 4, 1.1f}, {1.1f, 4, -1.1f}, {-1.1f, 4, -1.1f}, /* 4–7 model */
@@ -515,7 +515,7 @@ static ue_hsd_image image(const ue_buf *b, uint16_t side, uint32_t format) {
     return im;
 }
 
-/* Render modes (§2.4): diffuse source | DIFFUSE (lit) | TEX0 | alpha source MAT (1 << 13);
+/* Render modes (docs/formats/hsd-materials.md#render-mode): diffuse source | DIFFUSE (lit) | TEX0 | alpha source MAT (1 << 13);
  * the eyes add XLU alone, which the runtime draws as TEXEDGE (alpha-tested). */
 static void fill_materials(creature *c) {
     c->mobjs[0] = mobj("body_mat", 0x2u | 0x4u | 0x10u | 0x2000u, 0, 255);

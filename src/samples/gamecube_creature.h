@@ -30,7 +30,7 @@ typedef struct creature_anims {
 ue_result creature_anims_build(creature_anims *a, ue_hsd_anims *out);
 void creature_anims_free(creature_anims *a);
 
-/* The creature's 17 PKX 0xD0 animation entries (XD layout, §7.3): slot 0 idle → anims[0],
+/* The creature's 17 PKX 0xD0 animation entries (XD layout, docs/formats/pkx.md#animation-entry): slot 0 idle → anims[0],
  * slot 2 (physical A) → anims[1], the others idle; 17 × 0xD0 bytes, malloc'd. */
 uint8_t *creature_pkx_anim_entries(void);
 /* The PKX species number: not 0 (a trainer, whose slots mean other things) and no real species

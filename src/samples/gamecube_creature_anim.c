@@ -1,4 +1,4 @@
-/* unearth — the sample creature's animations (hsd-formats §6): idle and attack skeletal clips, a
+/* unearth — the sample creature's animations (docs/formats/hsd-animation.md): idle and attack skeletal clips, a
  * face clip (blinking eye atlas, mouth image swap, material colour and alpha), PKX entries. */
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,7 @@ static const key_def IDLE_CHEST_RX[] = {{LIN, 0.15f, 0, 20}, {LIN, 0.3f, 0, 30},
 static const key_def IDLE_HEAD_RY[] = {{SPL, 0, 0.01f, 30}, {SPL, 0.25f, 0, 30}, {SPL, 0, 0.01f, 0}};
 static const key_def IDLE_JAW_RX[] = {{KEY, 0.3125f, 0, 20}, {KEY, 0.5f, 0, 10}, {KEY, 0.3125f, 0, 30},
                                       {KEY, 0.3125f, 0, 0}};
-/* The SLP entry overrides the first key's outgoing tangent (§6.5). */
+/* The SLP entry overrides the first key's outgoing tangent (docs/formats/hsd-animation.md#evaluation). */
 static const key_def IDLE_ARM_R_RZ[] = {{SPL, 0.5f, 0, 30}, {SLP, 0, 0.02f, 0}, {SPL, 0.9f, 0, 30},
                                         {SPL, 0.5f, 0, 0}};
 
@@ -72,7 +72,7 @@ static const key_def ATK_ARM_R_RZ[] = {{SPL0, 0.5f, 0, 12}, {SPL0, 1.4f, 0, 10},
 static const key_def FACE_R[] = {{CON, 1, 0, 60}, {CON, 1, 0, 0}};
 static const key_def FACE_GB[] = {{SPL0, 1, 0, 30}, {SPL0, 0.75f, 0, 30}, {SPL0, 1, 0, 0}};
 /* The eye atlas (2×2 cells, TObj scale 2): translate (0,0) open, (−1,0) half, (0,−1) closed
- * (§2.5: st' = S·(st − translate)). Stepped: half at 40, closed 43–47, half to 50, open again. */
+ * (docs/formats/hsd-materials.md#texture-matrix: st' = S·(st − translate)). Stepped: half at 40, closed 43–47, half to 50, open again. */
 static const key_def FACE_EYE_U[] = {{CON, 0, 0, 40}, {CON, -1, 0, 3}, {CON, 0, 0, 4}, {CON, -1, 0, 3},
                                      {CON, 0, 0, 10}, {CON, 0, 0, 0}};
 static const key_def FACE_EYE_V[] = {{CON, 0, 0, 43}, {CON, -1, 0, 4}, {CON, 0, 0, 13}, {CON, 0, 0, 0}};
@@ -212,7 +212,7 @@ void creature_anims_free(creature_anims *a) {
     for (size_t i = 0; i < CREATURE_TRACKS; i++) ue_buf_free(&a->keys[i]);
 }
 
-/* ---- PKX (§7.3) ------------------------------------------------------------------------------ */
+/* ---- PKX (docs/formats/pkx.md) --------------------------------------------------------------- */
 
 #define PKX_ENTRIES 17
 #define PKX_SLOT_IDLE 0

@@ -18,7 +18,7 @@ static uint32_t next_rand(uint32_t *s) {
     return *s = x;
 }
 
-/* A minimal HSD archive (spec §1.1): header, a data block of vaguely model-like words, no
+/* A minimal HSD archive (docs/formats/dat.md#file-layout): header, a data block of vaguely model-like words, no
  * relocations, one public root. Its first word is its own size, as PKX detection expects. */
 static uint8_t *placeholder_dat(const char *root, uint32_t seed, size_t blocks, size_t *n) {
     const size_t data_size = blocks * 0x40;
@@ -49,7 +49,7 @@ static uint8_t *placeholder_dat(const char *root, uint32_t seed, size_t blocks, 
     return p;
 }
 
-/* anim_count × 0xD0 animation entries (spec §7.3 field layout). */
+/* anim_count × 0xD0 animation entries (docs/formats/pkx.md#animation-entry). */
 static uint8_t *anim_table(uint32_t count, bool xd) {
     uint8_t *a = calloc(count ? count : 1, 0xD0);
     if (!a) return NULL;

@@ -1,5 +1,5 @@
 /* unearth — the sample robot's materials: its WEAR table, a Material.lib of MAT0 entries and a
- * Textures.lib of small Texm images in four pixel formats, all written from spec §5.2–5.5. */
+ * Textures.lib of small Texm images in four pixel formats, all written from docs/formats/materials.md and docs/formats/texm.md. */
 #include <stdlib.h>
 #include <string.h>
 

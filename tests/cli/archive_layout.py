@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks of archive layout for the CLI tests, read straight from the bytes as the Parkan spec
-(parkan-formats.md §2) lays them out, independently of unearth's reader.
+(docs/formats/nres.md) lays them out, independently of unearth's reader.
 
   archive_layout.py nres-canonical FILE   prints "ok" when the NRes is in the canonical layout of
-      §2.5 (payloads in directory order from offset 16, each padded with zeros to 8 bytes, the
-      directory right after them, the §2.4 sort table), else what breaks it
+      docs/formats/nres.md#data-region (payloads in directory order from offset 16, each padded with zeros to 8 bytes, the
+      directory right after them, the docs/formats/nres.md#sort-index), else what breaks it
   archive_layout.py nres-dir FILE         one line per directory entry: "index type name offset size"
   archive_layout.py nres-segments FILE    what the data region holds, in file order, on one line:
       each payload's name (with "@unaligned" when its offset is not a multiple of 8) and each run

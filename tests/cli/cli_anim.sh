@@ -45,7 +45,7 @@ expect_rc 2 "$UE" convert "$R" -o "$T/x.glb" --fps fast
 expect_rc 2 "$UE" convert "$R" -o "$T/x.glb" --fps 1001
 [ ! -e "$T/x.glb" ] && ok || bad "a refused --fps wrote output"
 
-# Res19 word 2 (the head's frame 2) pointed at the head's fallback key: not what §4.12 writes.
+# Res19 word 2 (the head's frame 2) pointed at the head's fallback key: not what docs/formats/msh-anim.md#canonical-layout writes.
 python3 - "$R" "$T/bad_map.msh" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], 'rb').read())

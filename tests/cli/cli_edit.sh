@@ -17,7 +17,7 @@ same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
 absent() { [ ! -e "$1" ] && ok || bad "$2: $1 was written"; }
 err_has() { grep -qF -- "$1" "$T/err" && ok || { bad "stderr lacks '$1' ($2)"; cat "$T/err" >&2; }; }
 same_file() { cmp -s "$1" "$2" && ok || bad "$3: $1 and $2 differ"; }
-canonical() { same "$($LAYOUT nres-canonical "$1")" ok "$2: canonical NRes layout (spec §2.4-2.5)"; }
+canonical() { same "$($LAYOUT nres-canonical "$1")" ok "$2: canonical NRes layout (docs/formats/nres.md#data-region)"; }
 # entry_line ARCHIVE NAME: "index type name offset size" of the entry NAME, read from the bytes
 entry_line() { $LAYOUT nres-dir "$1" | awk -v n="$2" '$3 == n'; }
 
@@ -102,7 +102,7 @@ expect_rc 0 "$UE" list --json "$T/sprites4.lib"
 same "$($LAYOUT rsli-order "$T/out")" ok "RsLi payloads in table order after edit --into"
 expect_rc 0 "$UE" info "$T/sprites4.lib:NEWBOT.MSH"
 
-# ---- NRes out of directory order, with regions outside every payload (spec §2.5) ----
+# ---- NRes out of directory order, with regions outside every payload (docs/formats/nres.md#data-region) ----
 # Directory: first.bin (type 7), ROBOT.msh (MESH), last.bin (type 7). File: region R0 (16
 # non-zero bytes), last.bin, ROBOT.msh, region R1 (8 bytes), first.bin. A changed archive comes
 # out in directory order, each region right after the payload it followed (R0, after none, first).

@@ -57,7 +57,7 @@ import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 data_size, nreloc = struct.unpack_from(">II", d, 4)
 relocs = set(struct.unpack_from(">%dI" % nreloc, d, 0x20 + data_size))
-def ptr(off):  # a relocated pointer field of the data block (hsd-formats §1.2)
+def ptr(off):  # a relocated pointer field of the data block (docs/formats/dat.md#null-rule)
     assert off in relocs, hex(off)
     return struct.unpack_from(">I", d, 0x20 + off)[0]
 scene = struct.unpack_from(">I", d, 0x20 + data_size + 4 * nreloc)[0]  # root 0: scene_data

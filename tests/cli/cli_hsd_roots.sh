@@ -79,7 +79,7 @@ colour = "/materials/%d/pbrMetallicRoughness/baseColorFactor"
 offset = "/materials/%d/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset"
 assert sorted(n.pointers()) == [colour % 0], sorted(n.pointers())
 assert colour % 1 in m.pointers() and offset % 1 in m.pointers(), sorted(m.pointers())
-# the runtime stores a colour track as (u8)(255·v) (§6.6); baseColorFactor is linear
+# the runtime stores a colour track as (u8)(255·v) (docs/formats/hsd-animation.md#track-types); baseColorFactor is linear
 lin = lambda c: c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 assert near(m.sample(m.pointers()[colour % 1], 20 / 60), (lin(127 / 255), 1, 1, 1)), m.sample(m.pointers()[colour % 1], 20 / 60)
 assert near(n.sample(n.pointers()[colour % 0], 5 / 60), (1, lin(127 / 255), 1, 1)), n.sample(n.pointers()[colour % 0], 5 / 60)

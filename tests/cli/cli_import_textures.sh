@@ -3,7 +3,7 @@
 # (pixels written here by glb_image.py, also renamed and reordered as Blender's exporter does)
 # come back through `import --base --textures-out/--textures-dir` as Texm in the original
 # format, size and mip count; the pixels are decoded from the new archive by the test's own
-# Texm reader (spec §5.5) and checked within what each format stores.
+# Texm reader (docs/formats/texm.md) and checked within what each format stores.
 set -u
 UE="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 HERE="$(cd "$(dirname "$0")" && pwd)"

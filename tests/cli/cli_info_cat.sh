@@ -28,7 +28,7 @@ expect_rc 0 "$UE" info --json "$P/objects.rlb"
 [ "$(json out 'd["models"]')" = "[{'model': 'ROBOT.msh', 'format': 'msh', 'valid': True, 'summary': '$robot_line'}]" ] \
   && ok || bad "info --json models: $(json out 'd["models"]')"
 
-# ---- PKX fields by name: every 0xD0 entry read straight from the bytes (hsd-formats §7.3) --
+# ---- PKX fields by name: every 0xD0 entry read straight from the bytes (docs/formats/pkx.md#animation-entry) --
 pkx_expect() { # pkx_expect FILE.pkx OUT: the lines info must print for its animation entries
   python3 - "$1" > "$2" <<'EOF'
 import struct, sys
@@ -82,7 +82,7 @@ node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/info.schema.json"
   && ok || bad "info --json of several files does not match docs/schema/info.schema.json"
 
 # ---- placeholder DATs: every verb says what they are ------------------------------------
-# The root's name and offset, read from the DAT's own tables (hsd-formats §1.1).
+# The root's name and offset, read from the DAT's own tables (docs/formats/dat.md#file-layout).
 "$UE" cat "$G/demo_colo.fsys:demo_model.dat" -o "$T/placeholder.dat" 2>/dev/null
 root=$(python3 - "$T/placeholder.dat" <<'EOF'
 import struct, sys

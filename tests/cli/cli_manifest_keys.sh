@@ -73,7 +73,7 @@ python3 - "$T/out" "$T/rx.fsys" <<'PY' && ok || bad "XD rename: list or the name
 import json, struct, sys
 entries = json.load(open(sys.argv[1]))["entries"]
 data = open(sys.argv[2], "rb").read()
-# Spec §7.1: record +0x1C full-name offset, +0x24 short-name offset (absolute, big-endian).
+# docs/formats/fsys.md#entry-record: record +0x1C full-name offset, +0x24 short-name offset (absolute, big-endian).
 count, = struct.unpack_from(">I", data, 0x0C)
 list_ofs, = struct.unpack_from(">I", data, 0x40)
 rec, = struct.unpack_from(">I", data, list_ofs)
@@ -155,7 +155,7 @@ grep -q 'manifest/entries\[2\]: entry "demo_model.dat": "type_index" is 7 but pa
 grep -q '"stored_size" is 1 but pack writes 373 (the key is informational): pack takes sizes from the payload files' "$T/err" \
   && ok || bad "FSYS stored_size: no informational message: $(cat "$T/err")"
 cmp -s "$T/ti.fsys" "$G/demo_xd.fsys" && ok || bad "informational FSYS keys changed the archive"
-# The type changes through type_code: type_index follows (spec §7.1: type code / 2), no warning.
+# The type changes through type_code: type_index follows (docs/formats/fsys.md#entry-record: type code / 2), no warning.
 copy_edit "$T/x_demo_xd.fsys" "$T/tc" "e = m['entries'][2]; e['type_code'] = 2"
 expect_rc 0 "$UE" pack "$T/tc" -o "$T/tc.fsys"
 grep -q "warning" "$T/err" && bad "a type_code edit gave a warning: $(cat "$T/err")" || ok

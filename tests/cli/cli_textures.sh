@@ -69,7 +69,7 @@ printf 'creature/creature.tex0_CMPR.png\t16x16\ncreature/creature.tex1_C4.png\t8
 [ "$(png creature/creature.tex1_C4.png | head -1)" = "8 8" ] && ok || bad "creature C4 PNG size"
 expect_rc 0 "$UE" convert demo/gamecube/creature.fsys -o creature.gltf
 if node "$HERE/../gltf_validate.mjs" creature.gltf >"$T/val" 2>&1; then ok; else bad "gltf-validator: $(cat "$T/val")"; fi
-# eye_mat: XLU → BLEND; its TObj has repeat 1 and scale 2 on both axes, so §2.5 samples
+# eye_mat: XLU → BLEND; its TObj has repeat 1 and scale 2 on both axes, so docs/formats/hsd-materials.md#texture-matrix samples
 # s' = s / 2: KHR scale 0.5, offset 0; wrap CLAMP → 33071. body_mat samples with REPEAT (default).
 python3 - creature.gltf <<'EOF_PY' && ok || bad "creature materials"
 import json, sys

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The type id decides the check (issue 21): NRes entries typed Texm, MAT0, WEAR, MESH and NRes whose
-# bytes are not that type, in an archive built here byte by byte from spec §2, each give
+# bytes are not that type, in an archive built here byte by byte from docs/formats/nres.md, each give
 # nres.entry.type naming type, entry and offset; unknown type ids pass; the samples pass strict.
 set -u
 UE="$1"

@@ -6,7 +6,7 @@
 #     every "extras" dropped, texture names dropped, image names without their extension, the
 #     images in reverse order.
 #   glb_image.py expect TEXM PATTERN [--factor R G B A] [--level N]
-#     checks a Texm file (decoded here from spec §5.5) against PATTERN, within what the Texm's
+#     checks a Texm file (decoded here from docs/formats/texm.md) against PATTERN, within what the Texm's
 #     own format can store; prints "FORMAT MIPS" and exits 1 on a mismatch.
 #   glb_image.py pixels IN.glb IMAGE OUT.rgba: the image's pixels, decoded here.
 import json
@@ -137,7 +137,7 @@ def cmd_set(args):
     write_glb(dst, doc, binary)
 
 
-# ---- Texm, decoded from spec §5.5 ----
+# ---- Texm, decoded from docs/formats/texm.md ----
 
 def widen(v, bits):
     return {5: (v * 255 + 15) // 31, 6: (v * 255 + 31) // 63, 4: v * 17}[bits]

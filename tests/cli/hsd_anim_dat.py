@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # A hand-built HSD .dat with one skeletal and one material animation, written straight from
-# hsd-formats §1, §2.8 and §6 (not by unearth's writer), for the `info` test: `hsd_anim_dat.py OUT`.
+# docs/formats/dat.md, docs/formats/hsd-model.md#scene-data, docs/formats/hsd-animation.md (not by unearth's writer), for the `info` test: `hsd_anim_dat.py OUT`.
 import struct
 import sys
 
 
 def be32(v): return struct.pack('>I', v)
 def bef(v): return struct.pack('>f', v)
-def lef(v): return struct.pack('<f', v)   # key values are little-endian (§6.4)
+def lef(v): return struct.pack('<f', v)   # key values are little-endian (docs/formats/hsd-animation.md#key-streams)
 
 
 class Dat:

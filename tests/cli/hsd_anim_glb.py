@@ -80,7 +80,7 @@ def near(a, b, eps=1e-4):
 def clips(doc, binary):
     anims = {a["name"]: Clip(doc, binary, a) for a in doc["animations"]}
     idle, attack = anims["Animation_0"], anims["Animation_1"]
-    # exact ends: end_frame / 60 as a float, and no key past it (seed §7)
+    # exact ends: end_frame / 60 as a float, and no key past it (docs/formats/hsd-animation.md#conversion-rules)
     assert idle.last_time() == f32(60 / 60), idle.last_time()
     assert attack.last_time() == f32(40 / 60), attack.last_time()
     # TRS channels on the animated joints only: not the tail (no node), nor arm_l / root in idle
@@ -109,11 +109,11 @@ def clips(doc, binary):
         assert p in ptr, (p, sorted(ptr))
     assert not attack.pointers(), "the attack has no material animation"
     # head_mat's diffuse G, B at frame 30: 0.75, stored by the runtime as (u8)(255·0.75) = 191
-    # (§6.6), an sRGB byte that baseColorFactor holds linear
+    # (docs/formats/hsd-animation.md#track-types), an sRGB byte that baseColorFactor holds linear
     lin = lambda c: c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
     assert near(idle.sample(ptr[colour % head], 0.5), (1, lin(191 / 255), lin(191 / 255), 1)), \
         idle.sample(ptr[colour % head], 0.5)
-    # the mouth's transparency track 0 → 0.4 at frame 30 → 0: alpha = 1 − v (§6.6)
+    # the mouth's transparency track 0 → 0.4 at frame 30 → 0: alpha = 1 − v (docs/formats/hsd-animation.md#track-types)
     assert abs(idle.sample(ptr[colour % mouth], 0.5)[3] - 0.6) <= 1e-6, idle.sample(ptr[colour % mouth], 0.5)
     assert abs(idle.sample(ptr[colour % mouth], 15 / 60)[3] - 0.8) <= 1e-6, idle.sample(ptr[colour % mouth], 15 / 60)
     # blinking: stepped cells, open at 0 and 55, half at 41, closed at 45, half at 48

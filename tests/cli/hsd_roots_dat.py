@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Hand-built HSD .dat files for the root kinds and multi-root models of docs/hsd.md, written
-# straight from hsd-formats §1, §2, §6 (fighter data and fog as HSDLib lays them out), not by
+# straight from docs/formats/dat.md, docs/formats/hsd-model.md, docs/formats/hsd-animation.md (fighter data and fog as HSDLib lays them out), not by
 # unearth's writer. `hsd_roots_dat.py DIR` writes roots.dat (one root of every non-model kind),
 # bad_roots.dat (a camera and a fog whose values no runtime takes), bad_reloc.dat (roots.dat with
 # a misaligned relocation) and multi.dat (two models, each bound to its sibling animation roots).
@@ -107,7 +107,7 @@ def make_roots(fail=False, misaligned=False):
 # ---- a multi-root model ---------------------------------------------------------------------
 
 def triangle(b):
-    """A PObj with one triangle: POS and TEX0 direct float (§2.6, §3.1)."""
+    """A PObj with one triangle: POS and TEX0 direct float (docs/formats/hsd-model.md#vertex-descriptor, docs/formats/hsd-model.md#display-lists)."""
     desc = b.alloc(3 * 0x18)
     b.put(desc, be32(9) + be32(1) + be32(1) + be32(4) + bytes([0, 0]) + struct.pack('>H', 12))
     b.put(desc + 0x18, be32(13) + be32(1) + be32(1) + be32(4) + bytes([0, 0]) + struct.pack('>H', 8))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# A hand-built HSD .dat with two textures, written straight from hsd-formats §1, §2 and §5 (not by
+# A hand-built HSD .dat with two textures, written straight from docs/formats/dat.md, docs/formats/hsd-model.md, docs/formats/hsd-materials.md#gx-texel-formats (not by
 # unearth's writer), and a small PNG reader for the `textures` test: `make OUT [max_lod]`, `png F`.
 import struct
 import sys

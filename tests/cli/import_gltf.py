@@ -10,7 +10,7 @@ import struct
 import sys
 
 
-# ---- GLB framing (glTF 2.0 §4.4) ----------------------------------------------------------------
+# ---- GLB framing (glTF 2.0, section 4.4) --------------------------------------------------------
 
 def read_glb(path):
     b = open(path, 'rb').read()

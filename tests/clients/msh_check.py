@@ -1,6 +1,6 @@
 # Independent checks of a model `import --base` wrote after a client's edit, read from what
 # `unearth extract` (the MSH's resources) and `unearth info --json` print; decoded with struct
-# from the format spec (parkan-formats.md §4). Prints the differences found, nothing when right.
+# from the format spec (docs/formats/msh.md). Prints the differences found, nothing when right.
 #   python3 msh_check.py moved BASE_DIR NEW_DIR INFO.json NODE DX DY DZ   (offset in glTF axes)
 #   python3 msh_check.py differ BASE_DIR NEW_DIR RES...   (exactly these resources differ: res3 ...)
 #   python3 msh_check.py removed BASE_DIR NEW_DIR NODE    (NODE and its subtree removed, the rest kept)

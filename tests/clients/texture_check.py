@@ -1,6 +1,6 @@
 # Independent checks of the texture archive `import --base --textures-out` wrote after a client
 # changed an image or a base colour: NRes read as the spec lays it out (archive_layout.py), Texm
-# decoded from spec §5.5 and PNG with zlib (glb_image.py), the client's pixels from its own file.
+# decoded from docs/formats/texm.md and PNG with zlib (glb_image.py), the client's pixels from its own file.
 #   python3 texture_check.py image ORIG.lib NEW.lib ENTRY CLIENT.gl* MATERIAL R G B A [--canvas]
 #       MATERIAL's base colour image in the client's file is the drivers' ramp towards R G B A
 #       (image_ramp.mjs), exactly, or with --canvas within what a premultiplied 8-bit canvas

@@ -1,5 +1,5 @@
 /* unearth tests — the RsLi codecs: XOR keystream, LZHUF and raw Deflate, checked against
- * vectors derived by hand (and by an independent reference) from spec §3.4/§3.9/§3.10. */
+ * vectors derived by hand (and by an independent reference) from docs/formats/rsli.md#table-xor, docs/formats/rsli.md#methods. */
 #include <zlib.h>
 
 #include "test.h"
@@ -80,7 +80,7 @@ static void test_lzhuf_fresh_tree(void) {
     CHECK_EQ_U(st.produced, 3);
 }
 
-/* Streams produced by an independent Python transcription of spec §3.9 (tree updates, position
+/* Streams produced by an independent Python transcription of docs/formats/rsli.md#methods (tree updates, position
  * code), not by our encoder. */
 static void test_lzhuf_reference_streams(void) {
     uint8_t out[80];
@@ -249,7 +249,7 @@ static void test_lzhuf_roundtrips(void) {
 /* ---- raw Deflate ------------------------------------------------------------------------- */
 
 static void test_deflate_hand_stored_block(void) {
-    /* BFINAL=1 BTYPE=00, aligned, LEN=3, NLEN=~3, "ABC" (RFC 1951 §3.2.4). */
+    /* BFINAL=1 BTYPE=00, aligned, LEN=3, NLEN=~3, "ABC" (RFC 1951, section 3.2.4). */
     const uint8_t s[] = {0x01, 0x03, 0x00, 0xFC, 0xFF, 'A', 'B', 'C'};
     uint8_t out[8];
     ue_codec_stats st;

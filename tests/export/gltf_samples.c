@@ -1,5 +1,5 @@
 /* unearth tests — writes every glTF fixture scene as .glb and as .gltf + .bin into a directory,
- * for gltf_validate.sh to run the Khronos validator over (DESIGN §7: every glTF we write). */
+ * for gltf_validate.sh to run the Khronos validator over (every glTF we write). */
 #include <stdio.h>
 #include <string.h>
 

@@ -124,7 +124,7 @@ static void probe_claims_a_dat_and_no_container(void) {
 }
 
 /* The DAT inside the PKX inside the FSYS is found by the walk, and by OUTER:ENTRY. */
-/* A DAT written byte by byte from hsd-formats §1.1: 0x20-byte header, an 8-byte data block
+/* A DAT written byte by byte from docs/formats/dat.md#file-layout: 0x20-byte header, an 8-byte data block
  * whose word 0 points at word 1 (one relocation), one root at data offset 0 named `root`. */
 static size_t hand_dat(uint8_t *p, const char *root, uint32_t reloc) {
     size_t name_len = strlen(root) + 1, size = 0x20 + 8 + 4 + 8 + name_len;

@@ -1,5 +1,5 @@
 /* unearth tests — FSYS: hand-built byte images written straight from the spec (not by our
- * writer), names and type rules of seed §18, every defensive rule of §18.13, writer round trips. */
+ * writer), names and type rules of docs/formats/fsys.md, every defensive rule of docs/formats/fsys.md#defensive-rules, writer round trips. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <unistd.h>
@@ -33,7 +33,7 @@ static void hand_image(uint8_t *p) {
     put32(p, 0x18, 0x40);
     put32(p, 0x1C, 0x200);
     put32(p, 0x20, IMG);
-    put32(p, 0x40, 0x60);    /* entry pointer list (seed §18.2) */
+    put32(p, 0x40, 0x60);    /* entry pointer list (docs/formats/fsys.md#header) */
     put32(p, 0x44, 0x80);
     put32(p, 0x48, 0x200);
     for (uint32_t i = 0; i < 3; i++) put32(p, 0x60 + 4 * i, REC + 0x50 * i);
@@ -102,7 +102,7 @@ static void reads_hand_image(void) {
     CHECK(s->footer_ok);
     CHECK_STR(name_of(s, 0), "alpha.dat");       /* full name wins */
     CHECK_STR(name_of(s, 1), "beta.pkx");        /* short name + extension of the type */
-    CHECK_STR(name_of(s, 2), "pkx_001_entry_2.bin"); /* §18.4 fallback; unknown type → .bin */
+    CHECK_STR(name_of(s, 2), "pkx_001_entry_2.bin"); /* docs/formats/fsys.md#names fallback; unknown type → .bin */
     CHECK_EQ_U(s->e[0].file_id, 0x11);
     CHECK_EQ_U(s->e[1].type_code, 0x1E);
     CHECK(s->e[1].compressed && !s->e[0].compressed);
@@ -242,7 +242,7 @@ static void tolerant_marks_damage(void) {
 static void size_fallback_in_archive(void) {
     uint8_t img[IMG];
     hand_image(img);
-    put32(img, 0x248, 0xFFFF); /* LZSS +0x08 unusable → the whole 21-byte slice (§18.7) */
+    put32(img, 0x248, 0xFFFF); /* LZSS +0x08 unusable → the whole 21-byte slice (docs/formats/lzss.md#size-fallback) */
     fsys_state *s;
     ue_diag d = {0};
     REQUIRE(parse(img, IMG, UE_MODE_STRICT, &s, &d) == UE_OK);

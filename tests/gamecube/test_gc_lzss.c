@@ -1,5 +1,5 @@
 /* unearth tests — GameCube LZSS: hand-computed streams through the shared codec with the zero
- * ring, the 16-byte container (sizes, §18.7 fallback, bad input) and encoder round trips. */
+ * ring, the 16-byte container (sizes, docs/formats/lzss.md#size-fallback, bad input) and encoder round trips. */
 #include "peak_rss.h" /* first: it sets the feature macros */
 #include <fcntl.h>
 
@@ -95,7 +95,7 @@ static void container_header(void) {
     CHECK_MEM(out, "ABABABAB", 8);
     CHECK_EQ_U(d.count, 0);
     free(out);
-    /* §18.7: an unusable compressed size (too big, or below the header) → whole slice. */
+    /* docs/formats/lzss.md#size-fallback: an unusable compressed size (too big, or below the header) → whole slice. */
     uint32_t bad_sizes[2] = {0xFFFFFFFFu, 4};
     for (int k = 0; k < 2; k++) {
         ue_diag d2 = {0};

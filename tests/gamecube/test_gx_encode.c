@@ -1,5 +1,5 @@
 /* unearth tests — GX texture encoders: images of exactly representable texels go through
- * encode → ue_gx_decode_level unchanged; known texels give the bytes §5 prescribes. */
+ * encode → ue_gx_decode_level unchanged; known texels give the bytes docs/formats/hsd-materials.md#gx-texel-formats prescribes. */
 #include <stdlib.h>
 
 #include "test.h"

@@ -1,5 +1,5 @@
-/* unearth tests — GX texture decoders: hand-tiled images of every format (spec §5, palettes
- * §2.5) checked against expected texels from the test's own bit-replication and tiling formulas. */
+/* unearth tests — GX texture decoders: hand-tiled images of every format (docs/formats/hsd-materials.md#gx-texel-formats, palettes
+ * docs/formats/hsd-materials.md#palette) checked against expected texels from the test's own bit-replication and tiling formulas. */
 #include <stdlib.h>
 
 #include "test.h"

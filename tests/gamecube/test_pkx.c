@@ -1,4 +1,4 @@
-/* unearth tests — PKX: hand-built Colosseum and XD images from spec §7.3 / seed §18.11, layout
+/* unearth tests — PKX: hand-built Colosseum and XD images from docs/formats/pkx.md, layout
  * detection, the DAT-size fallback, bad sizes, re-wrapping a new DAT, and manifest round trips. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* unearth tests — a small helper that lays out a DAT byte image by hand (hsd-formats §1): structs
+/* unearth tests — a small helper that lays out a DAT byte image by hand (docs/formats/dat.md): structs
  * placed in a data block, a relocation for every pointer written, roots, then the file. */
 #ifndef UE_TEST_DAT_IMAGE_H
 #define UE_TEST_DAT_IMAGE_H

@@ -6,7 +6,7 @@ import sys
 
 
 def dat(data, relocs, roots, strings):
-    """A DAT (hsd-formats §1): header, data, relocations, roots (data_off, str_off), names."""
+    """A DAT (docs/formats/dat.md): header, data, relocations, roots (data_off, str_off), names."""
     body = bytes(data) + b"".join(struct.pack(">I", r) for r in relocs)
     body += b"".join(struct.pack(">II", a, b) for a, b in roots) + strings
     head = struct.pack(">IIIII", 32 + len(body), len(data), len(relocs), len(roots), 0) + bytes(12)

@@ -1,4 +1,4 @@
-/* unearth tests — a structure-rich skinned model laid out with dat_image.h (hsd-formats §2, §6):
+/* unearth tests — a structure-rich skinned model laid out with dat_image.h (docs/formats/hsd-model.md, docs/formats/hsd-animation.md):
  * a joint chain, ENVELOPE PObjs with long envelope lists, MatAnim lists longer than the DObj lists.
  * The tests check validation and skinning on it; fuzz/make_corpus.c seeds fuzz_dat with it. */
 #ifndef UE_TEST_RIG_IMAGE_H

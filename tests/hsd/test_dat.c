@@ -1,11 +1,11 @@
-/* unearth tests — the HSD .dat container: a DAT byte image built by hand from hsd-formats §1,
+/* unearth tests — the HSD .dat container: a DAT byte image built by hand from docs/formats/dat.md,
  * its parsed fields, byte-identical rewriting, damaged variants in both modes, root kinds. */
 #include <stdlib.h>
 
 #include "test.h"
 #include "unearth/hsd.h"
 
-/* The image (every offset from §1.1; "d+" = data offset, file offset = d + 0x20):
+/* The image (every offset from docs/formats/dat.md#file-layout; "d+" = data offset, file offset = d + 0x20):
  *   0x00 header: file_size 0x7B, data_size 0x20, 2 relocs, 2 roots, 1 reference,
  *        version 01 02 03 04, padding 0
  *   0x20 data:  d+0x00 pointer → d+0x10 (relocated)      d+0x04 f32 1.5
@@ -128,7 +128,7 @@ static void reads_values_and_pointers(void) {
     bool present = false;
     uint32_t target = 99;
     CHECK(ue_dat_read_pointer(&dat, 0x00, &present, &target) == UE_OK && present && target == 0x10);
-    /* §1.2 null rule: 0 at a relocated location points at data offset 0 */
+    /* docs/formats/dat.md#null-rule: 0 at a relocated location points at data offset 0 */
     CHECK(ue_dat_read_pointer(&dat, 0x0C, &present, &target) == UE_OK && present && target == 0);
     CHECK(ue_dat_read_pointer(&dat, 0x18, &present, &target) == UE_OK && !present);
     CHECK(ue_dat_read_pointer(&dat, 0x1C, &present, &target) == UE_ERR_INVALID); /* 0xFFFFFFFF */
@@ -268,7 +268,7 @@ static void rejects_bad_symbols(void) {
     ue_dat_free(&dat);
 
     image(p);
-    put32(p, REFS, 0xFFFFFFFF); /* an empty reference chain is legal (§1.3) */
+    put32(p, REFS, 0xFFFFFFFF); /* an empty reference chain is legal (docs/formats/dat.md#roots-and-references) */
     REQUIRE(ue_dat_parse(p, SIZE, UE_MODE_STRICT, &dat, NULL) == UE_OK);
     ue_dat_free(&dat);
 }

@@ -1,4 +1,4 @@
-/* unearth tests — HSD animation trees read and bound to the model (hsd-formats §6.1–§6.3, §6.9, §7.3):
+/* unearth tests — HSD animation trees read and bound to the model (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-animation.md#root-naming, docs/formats/pkx.md#animation-entry):
  * DAT images laid out by hand from the spec, lock-step binding, tables, bad input, PKX entry tables. */
 #include <math.h>
 
@@ -8,7 +8,7 @@
 #include "unearth/gx.h"
 #include "unearth/hsd_model.h"
 
-/* IEEE little-endian bytes of a few floats (key values are little-endian, §6.4) */
+/* IEEE little-endian bytes of a few floats (key values are little-endian, docs/formats/hsd-animation.md#key-streams) */
 #define F0 0x00, 0x00, 0x00, 0x00
 #define F0_5 0x00, 0x00, 0x00, 0x3F
 #define F1 0x00, 0x00, 0x80, 0x3F
@@ -16,7 +16,7 @@
 #define F3 0x00, 0x00, 0x40, 0x40
 #define F5 0x00, 0x00, 0xA0, 0x40
 
-/* ---- struct helpers (offsets from §2 and §6) ---------------------------------------------- */
+/* ---- struct helpers (offsets from docs/formats/hsd-model.md, docs/formats/hsd-animation.md) ---- */
 
 static uint32_t put_joint(dat_image *b, uint32_t flags) {
     uint32_t j = di_alloc(b, 0x40, 4);
@@ -32,7 +32,7 @@ static uint32_t put_tobj(dat_image *b, uint32_t id, uint32_t image) {
     return t;
 }
 
-/* An 8×8 I4 image: 32 bytes of pixels (§5). */
+/* An 8×8 I4 image: 32 bytes of pixels (docs/formats/hsd-materials.md#gx-texel-formats). */
 static uint32_t put_image(dat_image *b) {
     uint32_t px = di_alloc(b, 32, 32), im = di_alloc(b, 0x18, 4);
     di_ptr(b, im, px);
@@ -612,7 +612,7 @@ static void test_key_budget(void) {
     done(&x);
 }
 
-/* ---- standalone roots (§6.9) ----------------------------------------------------------------- */
+/* ---- standalone roots (docs/formats/hsd-animation.md#root-naming) ---------------------------- */
 
 static void test_standalone_roots(void) {
     static anim_image s;
@@ -633,7 +633,7 @@ static void test_standalone_roots(void) {
     done(&x);
 }
 
-/* ---- PKX animation-entry table (§7.3) ---------------------------------------------------------- */
+/* ---- PKX animation-entry table (docs/formats/pkx.md#animation-entry) --------------------------- */
 
 static void be32(uint8_t *p, uint32_t v) { di_be32(p, v); }
 

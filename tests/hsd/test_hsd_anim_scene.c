@@ -271,7 +271,7 @@ static void gltf_local(const ue_scene *s, const ue_scene_animation *an, int32_t 
     m[15] = 1;
 }
 
-/* §8.2 written out again here: R = Rz·Ry·Rx, element (i, k) = R_ik·s_k·p_k/p_i, scl = s ⊙ p. */
+/* docs/formats/hsd-model.md#joint-matrices written out again here: R = Rz·Ry·Rx, element (i, k) = R_ik·s_k·p_k/p_i, scl = s ⊙ p. */
 static void hsd_local(const hsd_joint_state *st, const double *p, double m[16], double scl[3]) {
     double cx = cos(st->rotation[0]), sx = sin(st->rotation[0]), cy = cos(st->rotation[1]), sy = sin(st->rotation[1]);
     double cz = cos(st->rotation[2]), sz = sin(st->rotation[2]);
@@ -761,7 +761,7 @@ static void export_with_and_without_pointers(void) {
 
 /* ---- every clip of the sample creature (src/samples) ---------------------------------------- */
 
-/* §8.2 with CLASSICAL_SCALE, for any joint table: parent scl passed on unchanged by a classical
+/* docs/formats/hsd-model.md#joint-matrices with CLASSICAL_SCALE, for any joint table: parent scl passed on unchanged by a classical
  * joint (its own scale then shears the children), multiplied in otherwise. */
 static void hsd_local_any(const hsd_joint_state *st, const double *p, double m[16], double scl[3], bool *has) {
     hsd_local(st, p, m, scl);

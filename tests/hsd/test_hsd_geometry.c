@@ -1,4 +1,4 @@
-/* unearth tests — the GX display-list decoder: PObjs laid out by hand from hsd-formats §2.6/§3
+/* unearth tests — the GX display-list decoder: PObjs laid out by hand from docs/formats/hsd-model.md#pobj, docs/formats/hsd-model.md#display-lists
  * (every primitive type, direct/index8/index16, component types with frac, colour formats with
  * bit replication, NBT3), winding and values checked against hand computation; bad lists. */
 #include <math.h>
@@ -84,7 +84,7 @@ static bool vec_is(const float *v, float x, float y, float z) {
     return near(v[0], x) && near(v[1], y) && near(v[2], z);
 }
 
-/* ---- primitives and winding (§3.2) ----------------------------------------------------------- */
+/* ---- primitives and winding (docs/formats/hsd-model.md#triangles) ---------------------------- */
 
 /* POS index8 → F32 XYZ array: vertex i at (i, i + 0.5, -i). One primitive of each type. */
 static void test_primitives(void) {
@@ -131,7 +131,7 @@ static void test_primitives(void) {
     }
 }
 
-/* ---- attribute values (§3.3) ----------------------------------------------------------------- */
+/* ---- attribute values (docs/formats/hsd-model.md#attribute-values) --------------------------- */
 
 static bool rgba_is(const float *c, int r, int g, int b, int a) {
     return near(c[0], (float)r / 255.0f) && near(c[1], (float)g / 255.0f) &&
@@ -184,7 +184,7 @@ static void test_values(void) {
     CHECK(vec_is(x.g.positions, 1.0f, -2.0f, 0.5f));
     CHECK(vec_is(x.g.positions + 3, 127.99609375f, -128.0f, 0.00390625f));
     CHECK(vec_is(x.g.positions + 6, 1.0f, -2.0f, 0.5f));
-    /* S8 / 2^6: 0x40 → 1, 0xC0 = -64 → -1, 0x20 → 0.5 (the descriptor's frac, §10.10) */
+    /* S8 / 2^6: 0x40 → 1, 0xC0 = -64 → -1, 0x20 → 0.5 (the descriptor's frac, docs/formats/hsd-model.md#attribute-values) */
     for (int v = 0; v < 3; v++) CHECK(vec_is(x.g.normals + 3 * v, 1.0f, -1.0f, 0.5f));
     /* RGB565 0x8410: r 16 → 16<<3 | 16>>2 = 132, g 32 → 32<<2 | 32>>4 = 130, b 16 → 132 */
     CHECK(rgba_is(x.g.colors[0], 132, 130, 132, 255));

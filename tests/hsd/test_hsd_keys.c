@@ -1,4 +1,4 @@
-/* unearth tests — HSD key streams (hsd-formats §6.4–§6.5): decoding of hand-built bytes for every
+/* unearth tests — HSD key streams (docs/formats/hsd-animation.md#key-streams): decoding of hand-built bytes for every
  * opcode and format, evaluation against values worked out by hand, encode → decode, bad input. */
 #include <math.h>
 

@@ -374,7 +374,7 @@ static void short_image_strict_error_tolerant_warning(void) {
 
 /* ---- the texture matrix, by sampling ---------------------------------------------------------- */
 
-/* §2.5 written out as 4×4 matrices (row-major, column vectors): Scale · Rz·Ry·Rx · Translate. */
+/* docs/formats/hsd-materials.md#texture-matrix written out as 4×4 matrices (row-major, column vectors): Scale · Rz·Ry·Rx · Translate. */
 static void mul4(const double a[16], const double b[16], double out[16]) {
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {

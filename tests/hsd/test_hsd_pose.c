@@ -1,4 +1,4 @@
-/* unearth tests — HSD joint matrices (hsd-formats §8.2) and skinning (§4) against products worked
+/* unearth tests — HSD joint matrices (docs/formats/hsd-model.md#joint-matrices) and skinning (docs/formats/hsd-model.md#skinning) against products worked
  * out by hand in the comments below: a 3-joint chain, classical and compensated scale. */
 #include <math.h>
 
@@ -12,7 +12,7 @@
  *   J0 root: rotation Z 90° (x → y, y → −x), translation (1, 2, 3), scale 1
  *   J1 child of J0: scale (2, 1, 0.5), translation (0, 1, 0)
  *   J2 child of J1: rotation X 90° (y → z, z → −y), translation (1, 0, 0), scale 1
- * Compensated (§8.2): scl(J0) = 1, so L1 = [diag(2, 1, .5) | (0, 1, 0)] and
+ * Compensated (docs/formats/hsd-model.md#joint-matrices): scl(J0) = 1, so L1 = [diag(2, 1, .5) | (0, 1, 0)] and
  *   W1 = [[0,-1,0],[2,0,0],[0,0,.5]] | (0, 2, 3).
  *   scl(J1) = (2, 1, .5) = P for J2: L2(i,k) = Rx(i,k)·p_k/p_i = [[1,0,0],[0,0,-.5],[0,2,0]],
  *   W2 = W1·L2 = [[0,0,.5],[2,0,0],[0,1,0]] | W1·(1,0,0) = (0, 4, 3).

@@ -1,4 +1,4 @@
-/* unearth tests — the HSD struct reader: DAT images laid out by hand from hsd-formats §2 (joints,
+/* unearth tests — the HSD struct reader: DAT images laid out by hand from docs/formats/hsd-model.md (joints,
  * DObj/MObj/TObj/Image/TLUT, PObjs, envelopes, scene_data), every field checked, bad input. */
 #include <math.h>
 
@@ -8,7 +8,7 @@
 #include "unearth/gx.h"
 #include "unearth/hsd_model.h"
 
-/* ---- struct helpers (offsets from §2.1–§2.6) ---------------------------------------------- */
+/* ---- struct helpers (offsets from docs/formats/hsd-model.md) ------------------------------ */
 
 static uint32_t put_joint(dat_image *b, uint32_t flags) {
     uint32_t j = di_alloc(b, 0x40, 4);
@@ -453,7 +453,7 @@ static uint32_t cut_struct(base_image *s) { /* a joint whose 0x40 bytes pass the
     return tail;
 }
 static uint32_t pointer_outside(base_image *s) {
-    di_u32(&s->b, s->j1 + 0x0C, 0x100000); /* not relocated, non-zero: a pointer by §1.2 */
+    di_u32(&s->b, s->j1 + 0x0C, 0x100000); /* not relocated, non-zero: a pointer by docs/formats/dat.md#null-rule */
     return s->j1 + 0x0C;
 }
 static uint32_t misaligned(base_image *s) {

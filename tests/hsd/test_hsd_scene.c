@@ -1,6 +1,6 @@
 /* unearth tests — an HSD model built in memory (the 3-joint chain of test_hsd_pose.c with an
  * envelope and a rigid PObj) as scene IR and glTF: node TRS, skin order, inverse binds, and
- * bind-pose vertices skinned by the glTF rule equal to the game's (§4), worked out by hand. */
+ * bind-pose vertices skinned by the glTF rule equal to the game's (docs/formats/hsd-model.md#skinning), worked out by hand. */
 #include <math.h>
 
 #include "hsd/hsd_to_scene.h"

@@ -1,5 +1,5 @@
 /* unearth tests — the HSD DAT builder and model writer: small models written, parsed back with
- * ue_dat_parse and read field by field at hsd-formats §2's offsets; the sample creature. */
+ * ue_dat_parse and read field by field at the offsets of docs/formats/hsd-model.md; the sample creature. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -231,7 +231,7 @@ static void small_model(small *s, const char *root) {
 
 static bool aligned32(uint32_t off) { return off != NOWHERE && off % 32 == 0; }
 
-/* JObj (§2.1): the tree, names, draw bits and the inverse bind matrix. */
+/* JObj (docs/formats/hsd-model.md#joint): the tree, names, draw bits and the inverse bind matrix. */
 static void check_small_joints(walk *w, uint32_t root, uint32_t *leaf_out) {
     const uint32_t ROOTS = UE_JOBJ_ROOT_OPA | UE_JOBJ_ROOT_XLU;
     CHECK_EQ_U(root, 0); /* joints come first in a plain-root DAT */
@@ -255,7 +255,7 @@ static void check_small_joints(walk *w, uint32_t root, uint32_t *leaf_out) {
     *leaf_out = leaf;
 }
 
-/* MObj, Material, PE, TObj, Image, TLUT (§2.4, §2.5). */
+/* MObj, Material, PE, TObj, Image, TLUT (docs/formats/hsd-materials.md#mobj, docs/formats/hsd-materials.md#tobj). */
 static void check_small_materials(walk *w, uint32_t mobj0, uint32_t mobj1) {
     CHECK_STR((const char *)w->dat.data + ptr(w, mobj0), "glass");
     CHECK_EQ_U(u32(w, mobj0 + 4), 0x60000014u);
@@ -286,7 +286,7 @@ static void check_small_materials(walk *w, uint32_t mobj0, uint32_t mobj1) {
     CHECK_EQ_U(u32(w, pe + 8), 0x08090A0Bu);
 }
 
-/* PObj, VtxDesc with its terminator, arrays, display lists, envelopes (§2.6). */
+/* PObj, VtxDesc with its terminator, arrays, display lists, envelopes (docs/formats/hsd-model.md#pobj). */
 static void check_small_pobjs(walk *w, uint32_t p0, uint32_t p1, uint32_t mid, uint32_t leaf) {
     CHECK_STR((const char *)w->dat.data + ptr(w, p0), "skin");
     CHECK_EQ_U(ptr(w, p0 + 4), NOWHERE);
@@ -361,7 +361,7 @@ static void test_small_model(void) {
     ue_diag_free(&d);
 }
 
-/* "scene_data": SceneDesc → NULL-terminated ModelSet* array → ModelSet → root joint (§2.8). */
+/* "scene_data": SceneDesc → NULL-terminated ModelSet* array → ModelSet → root joint (docs/formats/hsd-model.md#scene-data). */
 static void test_scene_data(void) {
     small s;
     small_model(&s, "scene_data");
@@ -471,7 +471,7 @@ static bool ibm_is(walk *w, uint32_t ibm, m3 inv_linear, const double t[3]) {
     return ok;
 }
 
-/* Bind worlds by §8.2's closed form for non-classical chains: linear = R_chain · diag(scl). */
+/* Bind worlds by the closed form of docs/formats/hsd-model.md#joint-matrices for non-classical chains: linear = R_chain · diag(scl). */
 static void check_creature_ibms(walk *w, uint32_t hips, uint32_t chest, uint32_t head,
                                 uint32_t jaw) {
     const double hips_t[3] = {0, 3, 0};

@@ -1,4 +1,4 @@
-/* unearth tests — the HSD writer's animation trees (hsd-formats §6.1–§6.4, §2.8): the sample
+/* unearth tests — the HSD writer's animation trees (docs/formats/hsd-animation.md, docs/formats/hsd-model.md#scene-data): the sample
  * creature's clips walked byte by byte at the spec's offsets, read back, and refused tables. */
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +45,7 @@ static void close_view(dat_view *v) {
 }
 
 /* scene_data → SceneDesc → ModelSet[0]: anims[] holds idle and attack then NULL, matanims[] the
- * face clip then NULL (§2.8). The idle tree: root (no AObj) → hips → chest → head → jaw, and
+ * face clip then NULL (docs/formats/hsd-model.md#scene-data). The idle tree: root (no AObj) → hips → chest → head → jaw, and
  * arm_l (no AObj) → arm_r after head; chest's next is NULL: the tail subtree has no node. */
 static void test_creature_trees_in_bytes(void) {
     dat_view v;

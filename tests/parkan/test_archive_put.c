@@ -26,7 +26,7 @@ static void two_entry_nres(ue_buf *out) {
     ue_nres_free(&n);
 }
 
-/* Directory entry i of an NRes image: the u32 at `field` (spec §2.3 offsets). */
+/* Directory entry i of an NRes image: the u32 at `field` (docs/formats/nres.md#directory-entry offsets). */
 static uint32_t dir_u32(const ue_buf *b, size_t i, size_t field) {
     uint32_t count = ue_load_u32le(b->data + 8);
     size_t dir = b->size - (size_t)count * UE_NRES_ENTRY_SIZE;
@@ -230,7 +230,7 @@ static void out_of_order_nres(ue_buf *b) {
     }
 }
 
-/* A changed entry: the copy is in directory order (spec §2.5), each kept region right after the
+/* A changed entry: the copy is in directory order (docs/formats/nres.md#data-region), each kept region right after the
  * payload it followed in the file (R0, which no payload preceded, first); an unchanged put
  * gives the archive back. */
 static void nres_changed_archive_in_directory_order(void) {

@@ -1,4 +1,4 @@
-/* Tests of Parkan materials: WEAR text and MAT0 payloads built by hand from spec §5.2–5.3,
+/* Tests of Parkan materials: WEAR text and MAT0 payloads built by hand from docs/formats/materials.md,
  * their byte-exact writers, every class of bad input, and the model → texture resolution. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* Tests of the MSH module against a model written byte by byte from seed 000 §5: decoded
- * values, runtime lookups, every §7 violation class, lossless writes, edits, and the scene. */
+/* Tests of the MSH module against a model written byte by byte from docs/formats/msh.md: decoded
+ * values, runtime lookups, every violation class of docs/formats/msh.md#invariants, lossless writes, edits, and the scene. */
 #include <math.h>
 
 #include "test.h"

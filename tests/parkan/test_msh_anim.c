@@ -1,5 +1,5 @@
-/* Tests of MSH animation (spec §4.9–4.12): the engine's frame rounding, key selection and SLERP
- * against poses computed by hand, the §4.12 writer and checks, and the exported glTF curves
+/* Tests of MSH animation (docs/formats/msh-anim.md): the engine's frame rounding, key selection and SLERP
+ * against poses computed by hand, the writer and checks of docs/formats/msh-anim.md#canonical-layout, and the exported glTF curves
  * sampled here and compared with the engine at every integer and half-integer frame. */
 #include <jansson.h>
 #include <math.h>
@@ -90,7 +90,7 @@ static void slerp_takes_the_short_way_and_goes_linear_when_close(void) {
     CHECK(out[2] == 0.0005f && out[3] == 1.0f);
 }
 
-/* Keys at 0, 3 and 4 (a 90° then a 180° turn about Z), map [0 0 0 1 2] as §4.12 writes it. */
+/* Keys at 0, 3 and 4 (a 90° then a 180° turn about Z), map [0 0 0 1 2] as docs/formats/msh-anim.md#canonical-layout writes it. */
 static void canonical_track(mem_model *mm) {
     mem_init(mm, 1, 3, 5, 5);
     mm->keys[0] = key(0, 0, 0, 0, 0, 0, 0, 32767);
@@ -166,7 +166,7 @@ static void rounding_edges_pick_the_engine_frame(void) {
     CHECK(pose_is(&bad, 0, 0, 0, 0, 0, 0, 1));
 }
 
-/* ---- the writer and the §4.12 checks -------------------------------------------------------- */
+/* ---- the writer and the checks of docs/formats/msh-anim.md#canonical-layout ----------------- */
 
 static void build_two_node_model(ue_buf *out) {
     static const uint16_t parents[2] = {UE_MSH_NONE, 0};
@@ -175,7 +175,7 @@ static void build_two_node_model(ue_buf *out) {
     const ue_msh_key track[3] = {key(0, 0, 0, 0, 0, 0, 0, 32767), key(3, 3, 0, 6, 0, 0, 23170, 23170),
                                  key(4, 4, 4, 4, 0, 0, 32767, 0)};
     CHECK_EQ_U(ue_msh_set_track(&m, 1, track, 3, NULL), UE_OK);
-    /* By §4.12: node 0 owns key 0, node 1 keys 1..3; frame count 5; one block of 5 words. */
+    /* By docs/formats/msh-anim.md#canonical-layout: node 0 owns key 0, node 1 keys 1..3; frame count 5; one block of 5 words. */
     CHECK_EQ_U(m.key_count, 4);
     CHECK_EQ_U(m.nodes[0].fallback_key, 0);
     CHECK_EQ_U(m.nodes[0].anim_map_start, UE_MSH_NONE);
@@ -330,7 +330,7 @@ static const float *accessor_floats(const glb *g, size_t i, size_t *count) {
     return (const float *)(const void *)(g->bin + off);
 }
 
-/* glTF LINEAR sampling (spec §3.11): lerp, or slerp for rotations; clamped at both ends. */
+/* glTF LINEAR sampling (glTF 2.0 specification, section 3.11): lerp, or slerp for rotations; clamped at both ends. */
 static void gltf_sample(const float *times, size_t n, const float *values, int comps, double t, double *out) {
     size_t i = 0;
     while (i + 1 < n && times[i + 1] <= t) i++;

@@ -1,4 +1,4 @@
-/* Tests of the NRes module against byte images written by hand from the spec (§2): parse
+/* Tests of the NRes module against byte images written by hand from the format (docs/formats/nres.md): parse
  * values, engine lookup and lower-case sort, lossless/canonical writers, edits, bad input. */
 #include "test.h"
 #include "unearth/nres.h"

@@ -1,4 +1,4 @@
-/* unearth tests — RsLi: hand-built byte images straight from spec §3 (own table XOR, own row
+/* unearth tests — RsLi: hand-built byte images straight from docs/formats/rsli.md (own table XOR, own row
  * layout), every method, lookup, bad inputs, lossless and edited writes, extract/pack. */
 #include <zlib.h>
 
@@ -10,7 +10,7 @@
 
 /* ---- an image builder independent of the library's writer -------------------------------- */
 
-/* Spec §3.4 transcribed again here so the reader and the tests do not share one routine. */
+/* docs/formats/rsli.md#table-xor transcribed again here so the reader and the tests do not share one routine. */
 static void spec_xor(uint16_t key, uint8_t *p, size_t n) {
     unsigned lo = key & 0xFFu, hi = key >> 8;
     for (size_t i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
-/* unearth tests — Texm: hand-built byte images straight from spec §5.5 (own header writer, pixel
- * values worked out by hand from the channel table), palettes and §5.4 names, bad inputs, writer. */
+/* unearth tests — Texm: hand-built byte images straight from docs/formats/texm.md (own header writer, pixel
+ * values worked out by hand from the channel table), palettes and docs/formats/texm.md#palette-names, bad inputs, writer. */
 #include <stdlib.h>
 
 #include "test.h"
@@ -58,7 +58,7 @@ static void check_decode(const image *im, uint32_t level, const uint8_t *want, s
     ue_diag_free(&d);
 }
 
-/* ---- every pixel format, values worked out by hand from the §5.5 table ------------------- */
+/* ---- every pixel format, values worked out by hand from docs/formats/texm.md#pixel-formats ---- */
 
 static void test_565(void) {
     image im;
