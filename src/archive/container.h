@@ -11,12 +11,6 @@
 #include "common/json_doc.h"
 #include "archive/manifest_writer.h"
 
-/* Splits "ARCHIVE:ENTRY" at the longest prefix before a ':' that names an existing file (copied
- * into archive, cap bytes); *entry points past that ':'. UE_ERR_USAGE when that prefix does not
- * fit in cap, UE_ERR_IO when no prefix names a file. ue_archive_open and the CLI's --into. */
-ue_result ue_archive_split_address(const char *address, char *archive, size_t cap,
-                                   const char **entry);
-
 typedef struct ue_container_ops {
     const char *name;         /* "nres"; also the manifest's "format" value */
     const char *description;  /* "Parkan NRes archive" */

@@ -177,11 +177,10 @@ static int read_gltf(const cli_opts *o, ue_scene *s, ue_gltf_files *opened, ue_d
 static size_t every_input(const cli_opts *o, const cli_texture_work *t, const ue_gltf_files *opened,
                           char into[4096], const char **list) {
     size_t n = 0;
-    const char *entry;
     list[n++] = o->inputs[0];
     if (o->base) list[n++] = o->base;
     if (t->active) list[n++] = t->library;
-    if (o->into && ue_archive_split_address(o->into, into, 4096, &entry) == UE_OK) list[n++] = into;
+    if (cli_into_archive(o->into, into, 4096)) list[n++] = into;
     for (size_t i = 0; i < opened->count; i++) list[n++] = opened->paths[i];
     return n;
 }

@@ -75,9 +75,9 @@ static int report_info_failure(const cli_opts *o, const char *path, const ue_mod
  * "slots" its header reports (a PKX's entry table: slot name → animation indices), or NULL. Any
  * container whose header has them qualifies, so no format is named here either. */
 static json_t *container_slots(const char *path, ue_mode mode) {
-    const char *colon = strrchr(path, ':');
-    if (!colon || colon == path) return NULL;
-    size_t n = (size_t)(colon - path);
+    ue_address at;
+    if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry) return NULL;
+    size_t n = at.parent_length;
     char *parent = malloc(n + 1);
     if (!parent) return NULL;
     memcpy(parent, path, n);
@@ -368,13 +368,11 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
  * the same bytes by whatever chain of containers it was reached. */
 static void record_source(const ue_model_found *m, double scale, ue_scene_selection *sel) {
     if (!sel->recorded) return;
-    const char *colon = strchr(m->name, ':');
-    size_t file_end = colon ? (size_t)(colon - m->name) : strlen(m->name), start = file_end;
-    while (start > 0 && m->name[start - 1] != '/') start--;
-    char file[512];
-    snprintf(file, sizeof file, "%.*s", (int)(file_end - start), m->name + start);
-    ue_utf8_copy(file, sel->file, sizeof sel->file);
-    ue_utf8_copy(colon ? colon + 1 : "", sel->entry, sizeof sel->entry);
+    ue_address at;
+    ue_address_split(m->name, 0, &at);
+    const char *slash = strrchr(at.file, '/');
+    ue_utf8_copy(slash ? slash + 1 : at.file, sel->file, sizeof sel->file);
+    ue_utf8_copy(at.entries, sel->entry, sizeof sel->entry);
     sel->scale = scale;
 }
 

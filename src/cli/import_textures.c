@@ -58,8 +58,7 @@ static size_t known_inputs(const cli_opts *o, const char *library, char into[PAT
     list[n++] = o->base;
     list[n++] = library;
     list[n++] = o->output;
-    const char *entry = NULL;
-    if (o->into && ue_archive_split_address(o->into, into, PATH_CAP, &entry) == UE_OK) list[n++] = into;
+    if (cli_into_archive(o->into, into, PATH_CAP)) list[n++] = into;
     return n;
 }
 

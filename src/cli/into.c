@@ -21,10 +21,19 @@ ue_result cli_make_parent_dirs(const char *path, ue_diag *d) {
     return ue_mkdirs(parent, d);
 }
 
+bool cli_into_archive(const char *into, char *archive, size_t cap) {
+    ue_address at;
+    return into && ue_address_split(into, UE_ADDRESS_NAMES_ENTRY, &at) == UE_OK &&
+           (size_t)snprintf(archive, cap, "%s", at.file) < cap;
+}
+
 /* ARCHIVE:ENTRY with ARCHIVE an existing file and ENTRY one name (no deeper chain). */
 static int split_into(const char *verb, const char *into, char *archive, size_t cap, const char **entry) {
+    ue_address at;
     const char *rest = NULL;
-    if (ue_archive_split_address(into, archive, cap, &rest) != UE_OK) rest = NULL;
+    if (ue_address_split(into, UE_ADDRESS_NAMES_ENTRY, &at) == UE_OK &&
+        (size_t)snprintf(archive, cap, "%s", at.file) < cap)
+        rest = at.entries;
     if (!rest || !*rest) {
         cli_error("%s: --into takes ARCHIVE:ENTRY with ARCHIVE an existing NRes or RsLi file, not '%s'", verb, into);
         return EXIT_USAGE;

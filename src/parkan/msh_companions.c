@@ -232,11 +232,11 @@ static void *make_wear_index(const char *key, void *arg, bool shared, size_t *by
 /* The WEAR entry `name` of ARCHIVE in origin ARCHIVE:ENTRY, copied to *data. */
 static bool wear_in_archive(ue_cache *c, const char *origin, const char *name, uint8_t **data, size_t *size,
                             char *where, size_t cap) {
+    ue_address at;
     char archive[1024];
-    snprintf(archive, sizeof archive, "%s", origin);
-    char *colon = strrchr(archive, ':');
-    if (!colon) return false;
-    *colon = 0;
+    if (ue_address_split(origin, 0, &at) == UE_ERR_USAGE || !at.last_entry || at.parent_length >= sizeof archive)
+        return false;
+    snprintf(archive, sizeof archive, "%.*s", (int)at.parent_length, origin);
     snprintf(where, cap, "%s", archive);
     wear_query q = {archive, name};
     char key[KEY_CAP] = "";
@@ -259,7 +259,9 @@ static bool wear_in_archive(ue_cache *c, const char *origin, const char *name, u
 
 bool ue_parkan_wear_read(ue_cache *c, const char *origin, const char *model_dir, const char *name, uint8_t **data,
                          size_t *size, char *where, size_t cap) {
-    if (strchr(origin, ':')) return wear_in_archive(c, origin, name, data, size, where, cap);
+    ue_address at;
+    if (ue_address_split(origin, 0, &at) != UE_ERR_USAGE && at.last_entry)
+        return wear_in_archive(c, origin, name, data, size, where, cap);
     char path[1024];
     snprintf(where, cap, "%s", model_dir);
     return find_file_cached(c, model_dir, name, path, sizeof path) &&
