@@ -637,16 +637,6 @@ ue_result ue_archive_pack_opts(const char *dir, const ue_pack_options *opt, ue_b
     return r;
 }
 
-/* Like extract's output directory, a packed archive may go into directories not made yet. */
-static ue_result make_parent_dirs(const char *path, ue_diag *d) {
-    char parent[4096];
-    if (snprintf(parent, sizeof parent, "%s", path) >= (int)sizeof parent) return UE_OK;
-    char *slash = strrchr(parent, '/');
-    if (!slash || slash == parent) return UE_OK;
-    *slash = 0;
-    return ue_mkdirs(parent, d);
-}
-
 ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
     return ue_archive_pack_file_opts(dir, path, overwrite, NULL, d);
 }
@@ -659,7 +649,8 @@ ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool over
     loaded_manifest m;
     if ((r = load_manifest(dir, &m, d)) != UE_OK) return r;
     /* Only once the manifest has been read, so a wrong DIR leaves no new directories. */
-    if ((r = make_parent_dirs(path, d)) != UE_OK) {
+    /* Like extract's output directory, a packed archive may go into directories not made yet. */
+    if ((r = ue_make_parent_dirs(path, d)) != UE_OK) {
         manifest_free(&m);
         return r;
     }

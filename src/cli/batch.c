@@ -13,6 +13,7 @@
 
 #include "cli/batch_run.h"
 #include "cli/format_opts.h"
+#include "unearth/advanced/text.h"
 
 /* No new file or model is started once interrupted or stopped. */
 static bool halted(batch_run *run) { return cli_interrupted() || atomic_load(&run->stopped); }
@@ -362,13 +363,7 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
 /* ---- checks before anything is written ----------------------------------------------------- */
 
 static bool names_a_file(const char *path) {
-    static const char *const exts[] = {".glb", ".gltf", ".obj"};
-    size_t n = strlen(path);
-    for (size_t i = 0; i < 3; i++) {
-        size_t k = strlen(exts[i]);
-        if (n >= k && !strcasecmp(path + n - k, exts[i])) return true;
-    }
-    return false;
+    return ue_name_has_ext(path, ".glb") || ue_name_has_ext(path, ".gltf") || ue_name_has_ext(path, ".obj");
 }
 
 /* The report's folders are made at the end; one that cannot be (a file stands in the way) is

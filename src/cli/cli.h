@@ -197,9 +197,6 @@ int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, boo
  * with the rest of a multi-file output, cli_write_outputs). Returns an exit code. */
 int cli_into_build(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
                    char *written, size_t written_cap, ue_buf *copy);
-/* Makes the directories `path` will live in, as convert, extract and pack do for theirs; called
- * once the bytes are ready, so a refused run leaves no empty folder behind. */
-ue_result cli_make_parent_dirs(const char *path, ue_diag *d);
 
 int cmd_info(const cli_opts *o);
 int cmd_list(const cli_opts *o);

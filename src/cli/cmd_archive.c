@@ -8,9 +8,9 @@
 #include "cli/cli.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
-#include "archive/container.h"
-#include "common/io.h"
-#include "formats/model_walk.h"
+#include "unearth/advanced/archive.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/model_walk.h"
 
 /* ---- what a path is when it is no container ------------------------------------------------ */
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
 
 /* A name from the command line as a message shows it: a newline or a byte that is no text
  * would break the message's one line (common/text.h). */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/out_names.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"

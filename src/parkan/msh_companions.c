@@ -10,6 +10,7 @@
 #include "archive/container.h"
 #include "common/cache.h"
 #include "common/io.h"
+#include "common/text.h"
 #include "parkan/msh_materials.h"
 #include "unearth/archive.h"
 #include "unearth/parkan_material.h"
@@ -192,10 +193,7 @@ typedef struct wear_query {
     const char *archive, *name;
 } wear_query;
 
-static bool is_wear_name(const char *name) {
-    size_t n = strlen(name);
-    return n >= 4 && strcasecmp(name + n - 4, ".wea") == 0;
-}
+static bool is_wear_name(const char *name) { return ue_name_has_ext(name, ".wea"); }
 
 /* Shared: every entry of the archive named *.wea, with its bytes when they are small enough to
  * keep; otherwise (one model's lookup) the first readable entry named q->name. NULL when the
