@@ -15,14 +15,14 @@ UNMARKED = re.compile(r"^(?!UE_API\b|static\b|typedef\b|#)(?:extern\s+const\b.*|
 
 def marked():
     names = set()
-    for header in sorted((ROOT / "include/unearth").glob("*.h")):
+    for header in sorted((ROOT / "include/unearth").rglob("*.h")):
         names.update(DECLARED.findall(header.read_text(encoding="utf-8")))
     return names
 
 
 def unmarked():
     found = []
-    for header in sorted((ROOT / "include/unearth").glob("*.h")):
+    for header in sorted((ROOT / "include/unearth").rglob("*.h")):
         for m in UNMARKED.finditer(header.read_text(encoding="utf-8")):
             found.append(f"{header.relative_to(ROOT)}: {m.group(0).strip()}")
     return found

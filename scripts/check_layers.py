@@ -20,7 +20,15 @@ PUBLIC = {
     "gamecube.h": "gamecube", "gx.h": "gamecube",
     "hsd.h": "hsd", "hsd_model.h": "hsd", "hsd_anim.h": "hsd",
     "model.h": "formats",
+    # The advanced tier (include/unearth/advanced/, docs/public-api.md): what the CLI needs beyond
+    # the plain API, each header in the layer that implements it.
+    "advanced/files.h": "common", "advanced/text.h": "common", "advanced/buffers.h": "common",
+    "advanced/archive.h": "archive", "advanced/png.h": "import", "advanced/parkan.h": "parkan",
+    "advanced/model_walk.h": "formats",
 }
+# The CLI is built against the installed library (scripts/build_cli_installed.sh): besides its own
+# headers it may include only public ones and the sample pack's interface.
+CLI_PRIVATE_OK = ("cli/", "samples/samples.h")
 FAMILY_BASE = {"common", "codec", "archive", "scene"}
 ALLOWED = {
     "common": set(),
@@ -50,12 +58,17 @@ def layer_of_header(name):
 def main():
     breaches = []
     files = [(p, p.relative_to(ROOT / "src").parts[0]) for p in sorted((ROOT / "src").rglob("*.[ch]"))]
-    files += [(p, PUBLIC.get(p.name, "unknown public header")) for p in sorted((ROOT / "include/unearth").glob("*.h"))]
+    public_dir = ROOT / "include/unearth"
+    files += [(p, PUBLIC.get(p.relative_to(public_dir).as_posix(), "unknown public header"))
+              for p in sorted(public_dir.rglob("*.h"))]
     for path, layer in files:
         if layer not in ALLOWED:
             breaches.append(f"{path.relative_to(ROOT)}: no layer named {layer!r} (add it to this script)")
             continue
         for header in INCLUDE.findall(path.read_text(encoding="utf-8")):
+            if layer == "cli" and not header.startswith(("unearth/",) + CLI_PRIVATE_OK):
+                breaches.append(f"{path.relative_to(ROOT)}: the CLI must not include the library's internal {header}")
+                continue
             target = layer_of_header(header)
             if target is None or target == layer:
                 continue

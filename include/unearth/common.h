@@ -185,6 +185,33 @@ UE_API ue_result ue_file_read(const char *path, size_t cap, uint8_t **data, size
 UE_API ue_result ue_file_write_atomic(const char *path, const void *data, size_t size, bool overwrite,
                                       ue_diag *d);
 
+/* ---- addresses: FILE[:ENTRY[:ENTRY...]] ---------------------------------------------------
+ * The one rule (docs/addresses.md): FILE is the longest part of the address that names an
+ * existing file or directory, either the whole address or a part ending just before a ':';
+ * the rest is the chain of entry names, outermost first, one ':' between two. So a ':' in a
+ * file name works (the longer existing name wins) and an entry name never holds one. */
+typedef struct ue_address {
+    char file[4096];        /* FILE */
+    const char *entries;    /* the chain after FILE's ':' (points into the address); "" for none */
+    const char *last_entry; /* the innermost entry name (into the address); NULL when the
+                             * address is FILE alone ("" for "FILE:") */
+    size_t parent_length;   /* the address's first parent_length bytes name what holds last_entry
+                             * (FILE or FILE:ENTRY:...); the whole address when it has no entry */
+} ue_address;
+/* For an address that must name an entry (where one is written: --into): the whole address is
+ * never FILE, even when a file has that name. */
+#define UE_ADDRESS_NAMES_ENTRY 1u
+/* Splits `address` by the rule; `flags` 0 or UE_ADDRESS_NAMES_ENTRY. UE_ERR_IO when no part of
+ * it exists: the fields are then filled as if FILE ended at the first ':' (so that a message
+ * can name it); UE_ERR_USAGE when FILE does not fit in `file`. */
+UE_API ue_result ue_address_split(const char *address, unsigned flags, ue_address *out);
+/* The first entry name of a chain ("b.pkx:model.dat" gives "b.pkx") copied into `name` (cut to
+ * cap - 1 bytes); returns the rest of the chain after its ':', or NULL after the last name. */
+UE_API const char *ue_address_next_entry(const char *chain, char *name, size_t cap);
+/* The innermost name of an address (a pointer into it): its last entry, else the last path
+ * component of FILE ("robot.msh" of "dir/a.rlb:robot.msh" and of "dir/robot.msh"). */
+UE_API const char *ue_address_leaf(const char *address);
+
 /* ---- lookups shared by many models -------------------------------------------------------- */
 
 /* What converting a model reads beside it (Parkan: the archive's WEAR tables, Material.lib,

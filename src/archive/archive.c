@@ -173,43 +173,22 @@ static ue_result open_file(const char *path, ue_mode mode, bool mapped, ue_archi
     return UE_OK;
 }
 
-/* The one rule for "ARCHIVE:ENTRY": the longest prefix before a ':' that names an existing file
- * is the archive, so file names with ':' still work. */
-ue_result ue_archive_split_address(const char *address, char *archive, size_t cap,
-                                   const char **entry) {
-    const char *split = strrchr(address, ':');
-    while (split) {
-        size_t len = (size_t)(split - address);
-        if (len >= cap) return UE_ERR_USAGE;
-        memcpy(archive, address, len);
-        archive[len] = 0;
-        if (ue_path_exists(archive)) break;
-        const char *prev = NULL;
-        for (const char *p = address; p < split; p++)
-            if (*p == ':') prev = p;
-        split = prev;
-    }
-    if (!split) return UE_ERR_IO;
-    *entry = split + 1;
-    return UE_OK;
-}
-
 /* Splits "outer:inner" at the first ':' after which the outer part names an existing file. */
 static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_archive **out,
                             ue_diag *d) {
     *out = NULL;
     if (ue_path_exists(path) || !strchr(path, ':')) return open_file(path, mode, mapped, out, d);
-    char outer[4096];
-    const char *rest;
-    ue_result split = ue_archive_split_address(path, outer, sizeof outer, &rest);
+    ue_address address;
+    ue_result split = ue_address_split(path, 0, &address);
     if (split == UE_ERR_USAGE) return UE_ERR_USAGE;
     if (split != UE_OK) {
         ue_diag_add(d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, path, "no such file");
         return UE_ERR_IO;
     }
-    /* The rest may itself be a chain of entry names. */
+    /* The rest is a chain of entry names, each opened inside the one before. */
+    const char *rest = address.entries;
     ue_archive *a;
-    ue_result r = open_chain(outer, mode, mapped, &a, d);
+    ue_result r = open_file(address.file, mode, mapped, &a, d);
     if (r != UE_OK) return r;
     for (int depth = 0; *rest; depth++) {
         if (depth >= MAX_NESTING) {
@@ -218,12 +197,8 @@ static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_arch
             ue_archive_close(a);
             return UE_ERR_INVALID;
         }
-        const char *colon = strchr(rest, ':');
         char name[1024];
-        size_t len = colon ? (size_t)(colon - rest) : strlen(rest);
-        if (len >= sizeof name) len = sizeof name - 1;
-        memcpy(name, rest, len);
-        name[len] = 0;
+        const char *next = ue_address_next_entry(rest, name, sizeof name);
         size_t index;
         if (ue_archive_find_reported(a, name, &index, d) != UE_OK) {
             ue_archive_close(a);
@@ -244,7 +219,7 @@ static ue_result open_chain(const char *path, ue_mode mode, bool mapped, ue_arch
         if (r != UE_OK) return r;
         a->root_size = root;
         if (title < a->title_length) a->title_length = title;
-        rest = colon ? colon + 1 : rest + len;
+        rest = next ? next : "";
     }
     *out = a;
     return UE_OK;
@@ -376,16 +351,17 @@ ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t
 
 ue_result ue_archive_read_address(const char *address, ue_mode mode, size_t cap, uint8_t **data,
                                   size_t *size, ue_diag *d) {
-    const char *colon = strrchr(address, ':');
-    if (ue_path_exists(address) || !colon) return ue_file_read(address, cap, data, size, d);
+    ue_address at;
+    if (ue_address_split(address, 0, &at) == UE_ERR_USAGE) return UE_ERR_USAGE;
+    if (!at.last_entry) return ue_file_read(address, cap, data, size, d);
     char archive[4096];
-    if ((size_t)(colon - address) >= sizeof archive) return UE_ERR_USAGE;
-    snprintf(archive, sizeof archive, "%.*s", (int)(colon - address), address);
+    if (at.parent_length >= sizeof archive) return UE_ERR_USAGE;
+    snprintf(archive, sizeof archive, "%.*s", (int)at.parent_length, address);
     ue_archive *a;
     ue_result r = ue_archive_open(archive, mode, &a, d);
     if (r != UE_OK) return r;
     size_t index;
-    r = ue_archive_find_reported(a, colon + 1, &index, d);
+    r = ue_archive_find_reported(a, at.last_entry, &index, d);
     if (r == UE_OK) r = within_decode_cap(a, index, a->root_size, d) ? ue_archive_read(a, index, data, size, d)
                                                         : UE_ERR_LIMIT;
     ue_archive_close(a);
@@ -661,16 +637,6 @@ ue_result ue_archive_pack_opts(const char *dir, const ue_pack_options *opt, ue_b
     return r;
 }
 
-/* Like extract's output directory, a packed archive may go into directories not made yet. */
-static ue_result make_parent_dirs(const char *path, ue_diag *d) {
-    char parent[4096];
-    if (snprintf(parent, sizeof parent, "%s", path) >= (int)sizeof parent) return UE_OK;
-    char *slash = strrchr(parent, '/');
-    if (!slash || slash == parent) return UE_OK;
-    *slash = 0;
-    return ue_mkdirs(parent, d);
-}
-
 ue_result ue_archive_pack_file(const char *dir, const char *path, bool overwrite, ue_diag *d) {
     return ue_archive_pack_file_opts(dir, path, overwrite, NULL, d);
 }
@@ -683,7 +649,8 @@ ue_result ue_archive_pack_file_opts(const char *dir, const char *path, bool over
     loaded_manifest m;
     if ((r = load_manifest(dir, &m, d)) != UE_OK) return r;
     /* Only once the manifest has been read, so a wrong DIR leaves no new directories. */
-    if ((r = make_parent_dirs(path, d)) != UE_OK) {
+    /* Like extract's output directory, a packed archive may go into directories not made yet. */
+    if ((r = ue_make_parent_dirs(path, d)) != UE_OK) {
         manifest_free(&m);
         return r;
     }

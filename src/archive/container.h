@@ -5,17 +5,12 @@
 
 #include <jansson.h>
 
+#include "unearth/advanced/archive.h"
 #include "unearth/archive.h"
 #include "unearth/common.h"
 #include "common/io.h"
 #include "common/json_doc.h"
 #include "archive/manifest_writer.h"
-
-/* Splits "ARCHIVE:ENTRY" at the longest prefix before a ':' that names an existing file (copied
- * into archive, cap bytes); *entry points past that ':'. UE_ERR_USAGE when that prefix does not
- * fit in cap, UE_ERR_IO when no prefix names a file. ue_archive_open and the CLI's --into. */
-ue_result ue_archive_split_address(const char *address, char *archive, size_t cap,
-                                   const char **entry);
 
 typedef struct ue_container_ops {
     const char *name;         /* "nres"; also the manifest's "format" value */
@@ -187,10 +182,6 @@ json_t *ue_json_xxh64(const uint8_t *p, size_t n);
  * must be closed before the bytes it was opened on go away; a borrowed entry lives as long as
  * the archive it came from, a decoded one (to_free) is the caller's (docs/architecture.md). */
 
-/* ue_archive_open, but the outermost file is mapped read-only once, so that entries stored in
- * it (and containers nested in those) are lent out where they lie instead of read with pread
- * into fresh buffers. Falls back to pread when the file cannot be mapped. */
-ue_result ue_archive_open_mapped(const char *path, ue_mode mode, ue_archive **out, ue_diag *d);
 /* ue_archive_open_memory without the copy: `data` is borrowed and must stay alive and
  * unchanged until ue_archive_close. */
 ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *display_name,
@@ -199,11 +190,6 @@ ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *dis
  * `borrow`): free(*to_free) when done, whatever the result. */
 ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_t *size,
                             uint8_t **to_free, ue_diag *d);
-
-/* ue_archive_find, and when there is no such entry the error archive.entry.missing, which names
- * up to three entries close to `name` (same letters in another case, the name without its
- * extension, or one or two typing slips): "did you mean ROBOT.msh?". */
-ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t *index, ue_diag *d);
 
 /* The bytes a companion option names (convert --wear, --anims): a file, or ENTRY of the archive
  * (or chain) before the last ':' when no file has the whole name; at most `cap` bytes. */

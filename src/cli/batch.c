@@ -13,6 +13,7 @@
 
 #include "cli/batch_run.h"
 #include "cli/format_opts.h"
+#include "unearth/advanced/text.h"
 
 /* No new file or model is started once interrupted or stopped. */
 static bool halted(batch_run *run) { return cli_interrupted() || atomic_load(&run->stopped); }
@@ -247,14 +248,10 @@ static ue_result collect(const batch_run *run, batch_record *file, ue_model_foun
 /* The file on disk that `input` names (for ARCHIVE:ENTRY, the archive), as it is before it is
  * read: a change after this makes its outputs older than it, never newer. */
 static void note_source(batch_record *file) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s", file->input);
+    ue_address at;
     struct stat st;
-    char *colon;
-    int found;
-    while ((found = stat(path, &st)) != 0 && (colon = strrchr(path, ':')) != NULL && colon != path) *colon = 0;
-    if (found != 0) return;
-    file->source.path = realpath(path, NULL);
+    if (ue_address_split(file->input, 0, &at) != UE_OK || stat(at.file, &st) != 0) return;
+    file->source.path = realpath(at.file, NULL);
     file->source.size = (uint64_t)st.st_size;
     file->source.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 }
@@ -366,13 +363,7 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
 /* ---- checks before anything is written ----------------------------------------------------- */
 
 static bool names_a_file(const char *path) {
-    static const char *const exts[] = {".glb", ".gltf", ".obj"};
-    size_t n = strlen(path);
-    for (size_t i = 0; i < 3; i++) {
-        size_t k = strlen(exts[i]);
-        if (n >= k && !strcasecmp(path + n - k, exts[i])) return true;
-    }
-    return false;
+    return ue_name_has_ext(path, ".glb") || ue_name_has_ext(path, ".gltf") || ue_name_has_ext(path, ".obj");
 }
 
 /* The report's folders are made at the end; one that cannot be (a file stands in the way) is
@@ -419,13 +410,12 @@ static int check_report_path(const cli_opts *o) {
  * of the batch: it is said before OUTDIR is made, as single convert says it (exit 3). For
  * ARCHIVE:ENTRY the file-system part is what must exist; the entry is the archive layer's. */
 static int check_root(const char *root) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s", root);
+    ue_address at;
     struct stat st;
-    int found;
-    char *colon;
-    while ((found = stat(path, &st)) != 0 && (colon = strrchr(path, ':')) != NULL && colon != path) *colon = 0;
-    if (found == 0) found = access(path, S_ISDIR(st.st_mode) ? R_OK | X_OK : R_OK);
+    ue_result split = ue_address_split(root, 0, &at);
+    if (split == UE_ERR_USAGE) errno = ENAMETOOLONG;
+    int found = split == UE_OK ? stat(at.file, &st) : -1;
+    if (found == 0) found = access(at.file, S_ISDIR(st.st_mode) ? R_OK | X_OK : R_OK);
     if (found == 0) return 0;
     ue_diag d = {0};
     ue_diag_add(&d, UE_SEV_ERROR, "io.open", UE_NO_OFFSET, root, "cannot open: %s", strerror(errno));

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "cli/batch_run.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
+#include "unearth/advanced/buffers.h"
 
 /* The record takes the paths of the model's PNG files, below OUT beside its output. */
 static ue_result name_images(batch_record *rec, const texture_files *t) {
-    char (*paths)[4096] = calloc(t->count ? t->count : 1, sizeof *paths);
-    const char **list = calloc(t->count ? t->count : 1, sizeof *list);
+    char (*paths)[4096] = ue_calloc_items(t->count, sizeof *paths);
+    const char **list = ue_calloc_items(t->count, sizeof *list);
     ue_result r = paths && list ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < t->count; i++) {
         if (!output_parts_beside(rec->output, t->files[i].name, paths[i], sizeof paths[i])) r = UE_ERR_USAGE;

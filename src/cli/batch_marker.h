@@ -4,7 +4,7 @@
 #define UE_CLI_BATCH_MARKER_H
 
 #include "cli/batch.h"
-#include "common/bytes.h"
+#include "unearth/advanced/buffers.h"
 
 #define BATCH_MARKER_MAGIC "unearth-batch-marker 2\n"
 /* A line names at most an output, its companion, the model's address and its file's real path;

@@ -11,9 +11,10 @@
 
 #include "cli/batch.h"
 #include "cli/out_names.h"
-#include "common/io.h"
-#include "common/text.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
 #include "unearth/model.h"
+#include "unearth/advanced/buffers.h"
 
 /* The batch's names are the one set of out_names.h, so they follow the rule every verb does. */
 struct batch_names {
@@ -46,7 +47,7 @@ static int longer_first(const void *a, const void *b) {
 
 void batch_names_prune(const batch_names *n, const char *root) {
     const out_names *set = &n->set;
-    char **dirs = malloc((set->given.count ? set->given.count : 1) * sizeof *dirs);
+    char **dirs = ue_malloc_items(set->given.count, sizeof *dirs);
     if (!dirs) return;
     size_t k = 0;
     for (size_t i = 0; i < set->given.cap; i++)

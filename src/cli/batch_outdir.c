@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "cli/batch_marker.h"
-#include "common/bytes.h"
-#include "common/io.h"
-#include "common/text.h"
+#include "unearth/advanced/buffers.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
 #include "unearth/version.h"
 
 struct batch_outdir {

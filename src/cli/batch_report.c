@@ -8,8 +8,8 @@
 
 #include "cli/batch.h"
 #include "cli/format_opts.h"
-#include "common/io.h"
-#include "common/text.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
 
 void batch_summarise(const batch_records *l, batch_summary *s) {
     memset(s, 0, sizeof *s);

@@ -8,7 +8,7 @@
 
 #include "cli/batch.h"
 #include "cli/output_parts.h"
-#include "common/io.h"
+#include "unearth/advanced/files.h"
 #include "unearth/model.h"
 
 /* One model to convert; its bytes are freed once it is converted. */

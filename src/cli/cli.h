@@ -185,6 +185,9 @@ void cli_import_textures_free(cli_texture_work *w);
  * not the archive (nor inside it) and not named *.msh, ARCHIVE is an NRes or RsLi file and
  * ENTRY fits its names (0 when there is no --into; else an exit code). */
 int cli_into_check(const char *verb, const cli_opts *o);
+/* The ARCHIVE of --into (NULL: none) into `archive`, read by the address rule for an address that
+ * must name an entry (UE_ADDRESS_NAMES_ENTRY); false when there is none or it does not fit. */
+bool cli_into_archive(const char *into, char *archive, size_t cap);
 /* The model into a copy of the archive (ue_archive_put: replaced in place or added last), which
  * must validate strictly, written to -o; *added tells which, `written` the entry as the copy
  * names it ("ARCHIVE:ROBOT.msh" for ":robot.msh" or ":#6"). Returns an exit code. */
@@ -194,9 +197,6 @@ int cli_into_write(const char *verb, const cli_opts *o, const ue_buf *model, boo
  * with the rest of a multi-file output, cli_write_outputs). Returns an exit code. */
 int cli_into_build(const char *verb, const cli_opts *o, const ue_buf *model, bool *added,
                    char *written, size_t written_cap, ue_buf *copy);
-/* Makes the directories `path` will live in, as convert, extract and pack do for theirs; called
- * once the bytes are ready, so a refused run leaves no empty folder behind. */
-ue_result cli_make_parent_dirs(const char *path, ue_diag *d);
 
 int cmd_info(const cli_opts *o);
 int cmd_list(const cli_opts *o);

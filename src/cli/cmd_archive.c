@@ -8,21 +8,22 @@
 #include "cli/cli.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
-#include "archive/container.h"
-#include "common/io.h"
-#include "formats/model_walk.h"
+#include "unearth/advanced/archive.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/model_walk.h"
 
 /* ---- what a path is when it is no container ------------------------------------------------ */
 
-/* Splits ARCHIVE:ENTRY at its last ':' into `outer`; false for a path that exists as a file or
- * has no ':' (no entry is addressed). */
+/* Splits ARCHIVE:ENTRY (the address rule) into what holds the innermost entry, `outer`, and
+ * that entry's name; false when no entry is addressed. */
 static bool split_entry(const char *path, char *outer, size_t cap, const char **entry) {
-    const char *colon = strrchr(path, ':');
-    if (!colon || colon == path || !colon[1] || ue_path_exists(path) || (size_t)(colon - path) >= cap)
+    ue_address at;
+    if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry || !*at.last_entry ||
+        at.parent_length >= cap)
         return false;
-    memcpy(outer, path, (size_t)(colon - path));
-    outer[colon - path] = 0;
-    *entry = colon + 1;
+    memcpy(outer, path, at.parent_length);
+    outer[at.parent_length] = 0;
+    *entry = at.last_entry;
     return true;
 }
 
@@ -431,7 +432,8 @@ static int extract_verdict(const cli_opts *o, const char *path) {
 /* An ARCHIVE:ENTRY whose entry is no container: said once, in place of the verdict's "INVALID"
  * (its bytes are not wrong, they are just no archive); true when so. */
 static bool entry_without_container(const cli_opts *o, const char *path) {
-    if (ue_path_exists(path) || !strchr(path, ':')) return false;
+    ue_address at;
+    if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry) return false;
     ue_archive *a;
     ue_diag d = {0};
     ue_result r = ue_archive_open(path, o->mode, &a, &d);

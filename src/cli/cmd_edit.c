@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "parkan/parkan_axes.h"
+#include "unearth/advanced/parkan.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/obj_read.h"
 #include "unearth/parkan_material.h"
-#include "common/io.h"
-#include "common/text.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
+#include "unearth/advanced/buffers.h"
 
 /* A number as the user typed it: '.' is the decimal point whatever LC_NUMERIC says. */
 static bool parse_double(const char *s, double *out) {
@@ -32,14 +33,9 @@ static bool parse_index(const char *s, size_t *out) {
  * Parkan's axis rule (parkan_axes.c) inverted for positions, normals and winding, and v
  * flipped back to top-down. */
 static void obj_to_engine(ue_obj_mesh *mesh, uint16_t *indices) {
-    for (size_t v = 0; v < mesh->vertex_count; v++) {
-        ue_parkan_vec_from_gltf(&mesh->positions[3 * v], &mesh->positions[3 * v]);
-        if (mesh->normals) ue_parkan_vec_from_gltf(&mesh->normals[3 * v], &mesh->normals[3 * v]);
-        if (mesh->uvs) mesh->uvs[2 * v + 1] = 1.0f - mesh->uvs[2 * v + 1];
-    }
-    size_t whole = mesh->index_count - mesh->index_count % 3; /* the reader gives triangles */
-    for (size_t i = 0; i < mesh->index_count; i++)
-        indices[i] = (uint16_t)mesh->indices[i < whole ? ue_parkan_winding_corner(i) : i];
+    ue_parkan_geometry_from_gltf(mesh->positions, mesh->normals, mesh->vertex_count, mesh->indices,
+                                 mesh->index_count, indices);
+    for (size_t v = 0; mesh->uvs && v < mesh->vertex_count; v++) mesh->uvs[2 * v + 1] = 1.0f - mesh->uvs[2 * v + 1];
 }
 
 /* Reads an OBJ as slot geometry in the engine's axes (at most 65535 vertices: Res6 indices
@@ -53,7 +49,7 @@ static ue_result slot_geometry_from_obj(const char *path, ue_obj_mesh *mesh, uin
     r = ue_obj_read((const char *)text, size, UINT16_MAX, mesh, d);
     free(text);
     if (r != UE_OK) return r;
-    *indices = malloc((mesh->index_count ? mesh->index_count : 1) * sizeof **indices);
+    *indices = ue_malloc_items(mesh->index_count, sizeof **indices);
     if (!*indices) {
         ue_obj_mesh_free(mesh);
         return UE_ERR_NOMEM;

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/container.h"
+#include "unearth/advanced/archive.h"
 #include "cli/cli.h"
 #include "unearth/gltf_read.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/msh_import.h"
 #include "unearth/parkan_material.h"
-#include "common/io.h"
-#include "common/text.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
 
 /* ---- before any work: what may be written ------------------------------------------------ */
 
@@ -177,11 +177,10 @@ static int read_gltf(const cli_opts *o, ue_scene *s, ue_gltf_files *opened, ue_d
 static size_t every_input(const cli_opts *o, const cli_texture_work *t, const ue_gltf_files *opened,
                           char into[4096], const char **list) {
     size_t n = 0;
-    const char *entry;
     list[n++] = o->inputs[0];
     if (o->base) list[n++] = o->base;
     if (t->active) list[n++] = t->library;
-    if (o->into && ue_archive_split_address(o->into, into, 4096, &entry) == UE_OK) list[n++] = into;
+    if (cli_into_archive(o->into, into, 4096)) list[n++] = into;
     for (size_t i = 0; i < opened->count; i++) list[n++] = opened->paths[i];
     return n;
 }
@@ -193,7 +192,7 @@ static int write_all(const cli_opts *o, const ue_buf *main_file, const cli_textu
     int rc = cli_import_textures_make_dirs(o, t);
     if (rc) return rc;
     ue_diag d = {0};
-    ue_result r = cli_make_parent_dirs(o->output, &d);
+    ue_result r = ue_make_parent_dirs(o->output, &d);
     cli_out_file *files = malloc((t->edits.count + 2) * sizeof *files);
     const char **inputs = malloc((opened->count + 4) * sizeof *inputs);
     if (r == UE_OK && (!files || !inputs)) r = UE_ERR_NOMEM;

@@ -19,9 +19,9 @@
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"
-#include "common/io.h"
-#include "common/text.h"
-#include "formats/model_walk.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
+#include "unearth/advanced/model_walk.h"
 
 /* ---- --scale (the format options are format_opts.c's) ------------------------------------ */
 
@@ -75,9 +75,9 @@ static int report_info_failure(const cli_opts *o, const char *path, const ue_mod
  * "slots" its header reports (a PKX's entry table: slot name → animation indices), or NULL. Any
  * container whose header has them qualifies, so no format is named here either. */
 static json_t *container_slots(const char *path, ue_mode mode) {
-    const char *colon = strrchr(path, ':');
-    if (!colon || colon == path) return NULL;
-    size_t n = (size_t)(colon - path);
+    ue_address at;
+    if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry) return NULL;
+    size_t n = at.parent_length;
     char *parent = malloc(n + 1);
     if (!parent) return NULL;
     memcpy(parent, path, n);
@@ -328,19 +328,11 @@ typedef struct job_queue {
     const job *stop;         /* the first job whose write no later one escapes, NULL if none */
 } job_queue;
 
-static bool ends_with_nocase(const char *s, const char *suffix) {
-    size_t n = strlen(s), k = strlen(suffix);
-    if (n < k) return false;
-    for (size_t i = 0; i < k; i++)
-        if (cli_ascii_lower(s[n - k + i]) != cli_ascii_lower(suffix[i])) return false;
-    return true;
-}
-
 static out_kind kind_of_path(const char *path) {
     for (int k = OUT_GLB; k <= OUT_OBJ; k++) {
         char dotted[8];
         snprintf(dotted, sizeof dotted, ".%s", kind_ext[k]);
-        if (ends_with_nocase(path, dotted)) return (out_kind)k;
+        if (ue_name_has_ext(path, dotted)) return (out_kind)k;
     }
     return OUT_DIR;
 }
@@ -351,15 +343,6 @@ static out_kind kind_of_format(const char *format) {
     return OUT_DIR;
 }
 
-/* Like extract and pack, convert makes the directories an output file lives in. */
-static ue_result make_parent_dirs(const char *path, ue_diag *d) {
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", path);
-    char *slash = strrchr(parent, '/');
-    if (!slash || slash == parent) return UE_OK;
-    *slash = 0;
-    return ue_mkdirs(parent, d);
-}
 
 /* The selection's source (asset.extras.unearth_selection): the outer file's name without its
  * folder, which is not the model's business and would make the output depend on where it ran,
@@ -368,13 +351,11 @@ static ue_result make_parent_dirs(const char *path, ue_diag *d) {
  * the same bytes by whatever chain of containers it was reached. */
 static void record_source(const ue_model_found *m, double scale, ue_scene_selection *sel) {
     if (!sel->recorded) return;
-    const char *colon = strchr(m->name, ':');
-    size_t file_end = colon ? (size_t)(colon - m->name) : strlen(m->name), start = file_end;
-    while (start > 0 && m->name[start - 1] != '/') start--;
-    char file[512];
-    snprintf(file, sizeof file, "%.*s", (int)(file_end - start), m->name + start);
-    ue_utf8_copy(file, sel->file, sizeof sel->file);
-    ue_utf8_copy(colon ? colon + 1 : "", sel->entry, sizeof sel->entry);
+    ue_address at;
+    ue_address_split(m->name, 0, &at);
+    const char *slash = strrchr(at.file, '/');
+    ue_utf8_copy(slash ? slash + 1 : at.file, sel->file, sizeof sel->file);
+    ue_utf8_copy(at.entries, sel->entry, sizeof sel->entry);
     sel->scale = scale;
 }
 
@@ -430,7 +411,8 @@ static ue_result job_write(job *j, const cli_opts *o, bool into_dir, const ue_sc
     if (r == UE_OK) /* an --anims bank is read as well: never written over */
         r = cli_output_conflict(j->out_path, p.side_path[0] ? p.side_path : NULL, o->anims, o->anims_count,
                                 &j->diag);
-    if (r == UE_OK && !into_dir) r = make_parent_dirs(j->out_path, &j->diag);
+    /* Like extract and pack, convert makes the directories an output file lives in. */
+    if (r == UE_OK && !into_dir) r = ue_make_parent_dirs(j->out_path, &j->diag);
     if (r == UE_OK) r = write_parts(j, o, &p, &j->diag);
     if (r == UE_ERR_IO) j->write_err = errno; /* the file writers leave it saying why (common/io.h) */
     output_parts_free(&p);

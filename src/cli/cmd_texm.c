@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "import/png_read.h"
+#include "unearth/advanced/png.h"
 #include "unearth/model.h"
 #include "unearth/texm.h"
 

@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "samples/samples.h"
-#include "common/io.h"
+#include "unearth/advanced/files.h"
 
 /* A previous sample pack holds only files that the pack writes, so `demo -f` may replace it. */
 static bool is_sample_path(const char *rel, void *ctx) {

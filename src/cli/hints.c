@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
 
 /* A name from the command line as a message shows it: a newline or a byte that is no text
  * would break the message's one line (common/text.h). */
@@ -148,10 +148,13 @@ static const char *extension(const char *name) {
 /* "a.rlb:robot.msh" or "c.fsys#0" whose archive exists: an input, whatever follows. */
 static bool is_entry_address(const char *word) {
     struct stat st;
+    ue_address at;
+    if (ue_address_split(word, 0, &at) == UE_OK && at.last_entry && stat(at.file, &st) == 0 && S_ISREG(st.st_mode))
+        return true;
     char archive[4096];
     for (const char *p = word; *p; p++) {
         size_t n = (size_t)(p - word);
-        if ((*p != ':' && *p != '#') || n == 0 || n >= sizeof archive) continue;
+        if (*p != '#' || n == 0 || n >= sizeof archive) continue;
         memcpy(archive, word, n);
         archive[n] = 0;
         if (stat(archive, &st) == 0 && S_ISREG(st.st_mode)) return true;

@@ -6,13 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "archive/container.h"
+#include "unearth/advanced/archive.h"
 #include "cli/cli.h"
 #include "cli/out_names.h"
-#include "common/text.h"
-#include "common/io.h"
+#include "unearth/advanced/text.h"
+#include "unearth/advanced/files.h"
 #include "unearth/msh.h"
 #include "unearth/texm.h"
+#include "unearth/advanced/buffers.h"
 
 #define PATH_CAP 4096
 
@@ -58,8 +59,7 @@ static size_t known_inputs(const cli_opts *o, const char *library, char into[PAT
     list[n++] = o->base;
     list[n++] = library;
     list[n++] = o->output;
-    const char *entry = NULL;
-    if (o->into && ue_archive_split_address(o->into, into, PATH_CAP, &entry) == UE_OK) list[n++] = into;
+    if (cli_into_archive(o->into, into, PATH_CAP)) list[n++] = into;
     return n;
 }
 
@@ -117,7 +117,7 @@ static int name_tex_files(const cli_opts *o, cli_texture_work *w, const char *co
     const char *inputs[6];
     size_t n = known_inputs(o, w->library, into, inputs);
     out_names names;
-    if (!(w->tex_paths = calloc(w->edits.count ? w->edits.count : 1, sizeof *w->tex_paths)) ||
+    if (!(w->tex_paths = ue_calloc_items(w->edits.count, sizeof *w->tex_paths)) ||
         out_names_init(&names) != UE_OK) {
         cli_error("import: out of memory");
         return EXIT_IO;
@@ -204,7 +204,7 @@ int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, const ue_s
 int cli_import_textures_make_dirs(const cli_opts *o, const cli_texture_work *w) {
     if (!w->active || (o->textures_dir && !w->edits.count)) return 0;
     ue_diag d = {0};
-    ue_result r = o->textures_out ? cli_make_parent_dirs(o->textures_out, &d) : ue_mkdirs(o->textures_dir, &d);
+    ue_result r = o->textures_out ? ue_make_parent_dirs(o->textures_out, &d) : ue_mkdirs(o->textures_dir, &d);
     cli_print_diags_as(o->textures_out ? o->textures_out : o->textures_dir, &d, 20);
     if (r != UE_OK) cli_error("import: nothing written");
     ue_diag_free(&d);

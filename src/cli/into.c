@@ -5,26 +5,26 @@
 #include <string.h>
 #include <strings.h>
 
-#include "archive/container.h"
+#include "unearth/advanced/archive.h"
 #include "cli/cli.h"
 #include "unearth/nres.h"
 #include "unearth/rsli.h"
-#include "common/io.h"
-#include "common/text.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
 
-ue_result cli_make_parent_dirs(const char *path, ue_diag *d) {
-    char parent[4096];
-    if ((size_t)snprintf(parent, sizeof parent, "%s", path) >= sizeof parent) return UE_OK; /* the write says why */
-    char *slash = strrchr(parent, '/');
-    if (!slash || slash == parent) return UE_OK;
-    *slash = 0;
-    return ue_mkdirs(parent, d);
+bool cli_into_archive(const char *into, char *archive, size_t cap) {
+    ue_address at;
+    return into && ue_address_split(into, UE_ADDRESS_NAMES_ENTRY, &at) == UE_OK &&
+           (size_t)snprintf(archive, cap, "%s", at.file) < cap;
 }
 
 /* ARCHIVE:ENTRY with ARCHIVE an existing file and ENTRY one name (no deeper chain). */
 static int split_into(const char *verb, const char *into, char *archive, size_t cap, const char **entry) {
+    ue_address at;
     const char *rest = NULL;
-    if (ue_archive_split_address(into, archive, cap, &rest) != UE_OK) rest = NULL;
+    if (ue_address_split(into, UE_ADDRESS_NAMES_ENTRY, &at) == UE_OK &&
+        (size_t)snprintf(archive, cap, "%s", at.file) < cap)
+        rest = at.entries;
     if (!rest || !*rest) {
         cli_error("%s: --into takes ARCHIVE:ENTRY with ARCHIVE an existing NRes or RsLi file, not '%s'", verb, into);
         return EXIT_USAGE;
@@ -183,7 +183,7 @@ static ue_result put_and_write(const cli_opts *o, const char *archive, const cha
         *refused = true;
         r = UE_ERR_INVALID;
     }
-    if (r == UE_OK && !out_copy) r = cli_make_parent_dirs(o->output, d);
+    if (r == UE_OK && !out_copy) r = ue_make_parent_dirs(o->output, d);
     if (r == UE_OK && !out_copy) r = ue_file_write_atomic(o->output, out.data, out.size, o->force, d);
     if (r == UE_OK && out_copy) *out_copy = out, out = (ue_buf){0};
     ue_buf_free(&out);

@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "unearth/version.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
 
 int cli_usage_error(const char *verb, const char *fmt, ...) {
     va_list ap;

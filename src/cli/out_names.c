@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/out_names.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"
@@ -252,12 +252,9 @@ ue_result out_names_place_dir(out_names *n, char *dir, size_t cap, const char *p
 /* ---- a model's own name ------------------------------------------------------------------ */
 
 void out_names_model_title(const ue_model_found *m, char *out, size_t cap) {
-    const char *address = m->name;
-    size_t end = ue_model_title_length(m), start = end;
-    while (start > 0 && address[start - 1] != '/' && address[start - 1] != ':') start--;
-    char part[512];
-    snprintf(part, sizeof part, "%.*s", (int)(end - start), address + start);
-    ue_utf8_copy(part, out, cap);
+    char title[sizeof m->name];
+    snprintf(title, sizeof title, "%.*s", (int)ue_model_title_length(m), m->name);
+    ue_utf8_copy(ue_address_leaf(title), out, cap);
 }
 
 void out_names_model_stem(const ue_model_found *m, char *stem, size_t cap) {

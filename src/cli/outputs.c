@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "common/io.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/buffers.h"
 
 static ue_result check_one(const char *output, const char *const *inputs, size_t input_count,
                            ue_diag *d) {
@@ -64,8 +65,8 @@ static ue_result stage(ue_file_sink *sink, const cli_out_file *f, bool force, ue
  * was, -f or not. Placing (a link or rename) fails only if the folder changes meanwhile; then the
  * files this run created are removed again, and the ones it already replaced stay replaced. */
 static ue_result write_staged(const cli_out_file *files, size_t count, bool force, ue_diag *d) {
-    ue_file_sink *sinks = calloc(count ? count : 1, sizeof *sinks);
-    bool *created = calloc(count ? count : 1, sizeof *created);
+    ue_file_sink *sinks = ue_calloc_items(count, sizeof *sinks);
+    bool *created = ue_calloc_items(count, sizeof *created);
     if (!sinks || !created) return free(sinks), free(created), UE_ERR_NOMEM;
     size_t staged = 0, placed = 0;
     ue_result r = UE_OK;
@@ -92,7 +93,7 @@ static ue_result write_staged(const cli_out_file *files, size_t count, bool forc
 /* One file at a time (each whole or absent: an unnamed file linked into place); on a failure
  * the files this run created are removed again, and the ones it replaced (-f) stay replaced. */
 static ue_result write_one_by_one(const cli_out_file *files, size_t count, bool force, ue_diag *d) {
-    bool *created = calloc(count ? count : 1, sizeof *created);
+    bool *created = ue_calloc_items(count, sizeof *created);
     if (!created) return UE_ERR_NOMEM;
     ue_result r = UE_OK;
     size_t placed = 0;

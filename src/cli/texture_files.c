@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "cli/texture_files.h"
-#include "common/text.h"
+#include "unearth/advanced/text.h"
 #include "unearth/image.h"
+#include "unearth/advanced/buffers.h"
 
 /* Beyond ASCII only letters and signs stay: not C1 controls, not the Unicode spaces that a
  * language's split() would cut an MTL statement at. */
@@ -82,7 +83,7 @@ static void mark_wanted(const ue_scene *s, bool map_kd_only, bool *wanted) {
 /* first[t]: the lowest-numbered wanted texture with t's name and pixels (t itself when none
  * comes before it). Sorting keeps this n log n, whatever the count. */
 static ue_result find_first_equal(const ue_scene *s, const bool *wanted, size_t *first) {
-    image_key *keys = malloc((s->texture_count ? s->texture_count : 1) * sizeof *keys);
+    image_key *keys = ue_malloc_items(s->texture_count, sizeof *keys);
     if (!keys) return UE_ERR_NOMEM;
     size_t n = 0;
     for (size_t t = 0; t < s->texture_count; t++) {

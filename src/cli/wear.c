@@ -36,13 +36,6 @@ size_t cli_count_wearers(const ue_model_found *found, size_t count) {
     return n;
 }
 
-/* The last part of an address, a path or ARCHIVE:ENTRY: "robot.msh". */
-static const char *leaf(const char *address) {
-    const char *colon = strrchr(address, ':'), *slash = strrchr(address, '/');
-    const char *cut = colon > slash ? colon : slash;
-    return cut ? cut + 1 : address;
-}
-
 /* "robot.msh" → "robot" (into `out`). */
 static void stem_of(const char *name, char *out, size_t cap) {
     snprintf(out, cap, "%s", name);
@@ -69,9 +62,9 @@ static bool wear_of(const char *origin, ue_wear *w) {
 void cli_note_materials(const cli_opts *o, const char *base, const char *written) {
     if (!base || o->quiet) return;
     char new_stem[256], base_stem[256], target[4600];
-    const char *new_name = o->into ? leaf(written) : leaf(o->output);
+    const char *new_name = o->into ? ue_address_leaf(written) : ue_address_leaf(o->output);
     stem_of(new_name, new_stem, sizeof new_stem);
-    stem_of(leaf(base), base_stem, sizeof base_stem);
+    stem_of(ue_address_leaf(base), base_stem, sizeof base_stem);
     if (!strcasecmp(new_stem, base_stem)) return;
     ue_wear had, has;
     if (!wear_of(base, &had)) return; /* the base wears nothing the new name could lose */

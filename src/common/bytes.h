@@ -3,6 +3,7 @@
 #ifndef UE_COMMON_BYTES_H
 #define UE_COMMON_BYTES_H
 
+#include "unearth/advanced/buffers.h"
 #include "unearth/common.h"
 
 /* ---- overflow-checked size arithmetic --------------------------------------------------- */
@@ -55,13 +56,5 @@ void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);
 /* Returns false on odd length or a non-hex digit. */
 bool ue_hex_decode(const char *hex, uint8_t *out, size_t out_cap, size_t *out_len);
 
-
-/* Appends printf-formatted text to `b` (the model formats' `info` text); a line is cut at
- * 1023 bytes. */
-void ue_buf_printf(ue_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 #endif

@@ -279,6 +279,15 @@ ue_result ue_mkdirs(const char *path, ue_diag *d) {
     return UE_OK;
 }
 
+ue_result ue_make_parent_dirs(const char *path, ue_diag *d) {
+    char parent[4096];
+    if ((size_t)snprintf(parent, sizeof parent, "%s", path) >= sizeof parent) return UE_OK; /* the write says why */
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent) return UE_OK;
+    *slash = 0;
+    return ue_mkdirs(parent, d);
+}
+
 void ue_remove_tree(const char *path) {
     struct stat st;
     if (lstat(path, &st) != 0) return;

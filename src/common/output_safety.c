@@ -60,16 +60,11 @@ static bool is_path_or_ancestor(const char *path, const file_id *id) {
     return false;
 }
 
-/* The part of an OUTER:ENTRY chain that exists on disk, canonicalised; false if none does. */
+/* The part of an OUTER:ENTRY chain that exists on disk (the address rule), canonicalised;
+ * false if none does. */
 static bool input_real_path(const char *input, char out[PATH_MAX]) {
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", input) >= (int)sizeof buf) return false;
-    for (;;) {
-        if (realpath(buf, out)) return true;
-        char *colon = strrchr(buf, ':');
-        if (!colon || colon == buf) return false;
-        *colon = 0;
-    }
+    ue_address at;
+    return ue_address_split(input, 0, &at) == UE_OK && realpath(at.file, out) != NULL;
 }
 
 /* Appends one component to the canonical path `out`, resolving it as the kernel would: "."

@@ -8,7 +8,9 @@
 #include "export/gltf_exporter.h"
 #include "unearth/image.h"
 #include "export/json.h"
+#include "common/bytes.h"
 #include "common/io.h"
+#include "common/text.h"
 
 static const char *target_name(ue_anim_target t) {
     static const char *const names[UE_TARGET_COUNT] = {
@@ -145,7 +147,6 @@ static void build_children(exporter *e) {
     free(cursor);
 }
 
-static void *calloc1(size_t n, size_t size) { return calloc(n ? n : 1, size); }
 
 ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
                          ue_buf *bin_out, ue_diag *d) {
@@ -174,19 +175,19 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
     size_t nprim = 0, nch = 0;
     for (size_t m = 0; m < s->mesh_count; m++) nprim += s->meshes[m].primitive_count;
     for (size_t a = 0; a < s->animation_count; a++) nch += s->animations[a].channel_count;
-    e.prims = calloc1(nprim, sizeof *e.prims);
-    e.prim_base = calloc1(s->mesh_count, sizeof *e.prim_base);
-    e.skin_ibm = calloc1(s->skin_count, sizeof *e.skin_ibm);
-    e.samplers = calloc1(nch, sizeof *e.samplers);
-    e.plans = calloc1(nch, sizeof *e.plans);
-    e.node_visibility = calloc1(s->node_count, sizeof *e.node_visibility);
-    e.chan_base = calloc1(s->animation_count, sizeof *e.chan_base);
-    e.image_view = calloc1(s->texture_count, sizeof *e.image_view);
-    e.texture_image = calloc1(s->texture_count, sizeof *e.texture_image);
-    e.texture_sampler = calloc1(s->texture_count, sizeof *e.texture_sampler);
-    e.gl_samplers = calloc1(s->texture_count, sizeof *e.gl_samplers);
+    e.prims = ue_calloc_items(nprim, sizeof *e.prims);
+    e.prim_base = ue_calloc_items(s->mesh_count, sizeof *e.prim_base);
+    e.skin_ibm = ue_calloc_items(s->skin_count, sizeof *e.skin_ibm);
+    e.samplers = ue_calloc_items(nch, sizeof *e.samplers);
+    e.plans = ue_calloc_items(nch, sizeof *e.plans);
+    e.node_visibility = ue_calloc_items(s->node_count, sizeof *e.node_visibility);
+    e.chan_base = ue_calloc_items(s->animation_count, sizeof *e.chan_base);
+    e.image_view = ue_calloc_items(s->texture_count, sizeof *e.image_view);
+    e.texture_image = ue_calloc_items(s->texture_count, sizeof *e.texture_image);
+    e.texture_sampler = ue_calloc_items(s->texture_count, sizeof *e.texture_sampler);
+    e.gl_samplers = ue_calloc_items(s->texture_count, sizeof *e.gl_samplers);
     e.child_start = calloc(s->node_count + 1, sizeof *e.child_start);
-    e.child_list = calloc1(s->node_count, sizeof *e.child_list);
+    e.child_list = ue_calloc_items(s->node_count, sizeof *e.child_list);
     ue_result rc = UE_ERR_NOMEM;
     ue_buf json = {0};
     if (!e.prims || !e.prim_base || !e.skin_ibm || !e.samplers || !e.plans ||
@@ -251,20 +252,10 @@ out:
     return rc;
 }
 
-/* Extensions match in any case ("X.GLB"), as file managers and the CLI treat them. */
-static bool has_extension(const char *path, size_t n, const char *ext) {
-    size_t k = strlen(ext);
-    if (n < k) return false;
-    for (size_t i = 0; i < k; i++) {
-        char c = path[n - k + i];
-        if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != ext[i]) return false;
-    }
-    return true;
-}
-
 bool ue_gltf_bin_path(const char *gltf_path, char *out, size_t cap) {
     size_t n = strlen(gltf_path);
-    if (!has_extension(gltf_path, n, ".gltf") || n + 1 > cap) return false;
+    /* Extensions match in any case ("X.GLTF"), as file managers and the CLI treat them. */
+    if (!ue_name_has_ext(gltf_path, ".gltf") || n + 1 > cap) return false;
     memcpy(out, gltf_path, n - 5);
     memcpy(out + n - 5, ".bin", 5);
     return true;
@@ -280,9 +271,8 @@ ue_result ue_gltf_write_file_opts(const ue_scene *s, const char *path, const ue_
                                   bool overwrite, ue_diag *d) {
     static const ue_gltf_options defaults;
     if (!opts) opts = &defaults;
-    size_t n = path ? strlen(path) : 0;
-    bool glb = has_extension(path, n, ".glb");
-    bool gltf = has_extension(path, n, ".gltf");
+    bool glb = ue_name_has_ext(path, ".glb");
+    bool gltf = ue_name_has_ext(path, ".gltf");
     if (!glb && !gltf) {
         ue_diag_add(d, UE_SEV_ERROR, "gltf.usage", UE_NO_OFFSET, "gltf",
                     "output name must end in .glb or .gltf");

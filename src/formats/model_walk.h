@@ -1,37 +1,8 @@
-/* unearth internal — the model walk of the registry as a visit: each model's bytes are lent to
- * a callback (no copy per model) instead of collected; validate and its verdicts use it. */
+/* unearth internal — the model walk of the registry, declared in the advanced tier of the public
+ * API (unearth/advanced/model_walk.h). */
 #ifndef UE_FORMATS_MODEL_WALK_H
 #define UE_FORMATS_MODEL_WALK_H
 
-#include "unearth/archive.h"
-#include "unearth/model.h"
-
-/* One model met by the walk. `data` is lent: read-only, valid only during the visit (it lies
- * in the input's mapping, or in a decoded entry freed after the visit). */
-typedef struct ue_model_seen {
-    const char *name;              /* "archive.rlb:ROBOT.msh" or the file path, UTF-8 */
-    const ue_model_format *format;
-    const uint8_t *data;
-    size_t size;
-    size_t title_length;           /* as in ue_model_found */
-} ue_model_seen;
-
-/* Called once per model, in the order ue_model_collect lists them; anything but UE_OK stops
- * the walk and is returned by it. */
-typedef ue_result (*ue_model_visit_fn)(const ue_model_seen *m, void *ctx);
-
-/* Visits every model ue_model_collect would return for `path`, with the same failures and
- * diagnostics. The input is mapped once and stored entries are lent where they lie; a
- * compressed entry is decoded into a buffer that lives for its own visit (and those of the
- * models nested in it), so memory stays at the largest decoded entry per nesting level plus
- * the mapping. */
-ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, void *ctx,
-                        ue_diag *d);
-
-/* The walk of `a`, a container the caller opened from `name` (with ue_archive_open_mapped,
- * so that its models are lent where they lie) and still owns: the models ue_model_walk would
- * visit for that path, without opening, mapping and parsing the file a second time. */
-ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
-                                ue_model_visit_fn fn, void *ctx, ue_diag *d);
+#include "unearth/advanced/model_walk.h"
 
 #endif

@@ -206,17 +206,18 @@ static ue_result walk(const walker *w, ue_archive *a, const char *display, size_
 static ue_result plain_bytes(const char *path, ue_mode mode, uint8_t **data, size_t *size, size_t *title) {
     *data = NULL;
     *title = strlen(path);
-    if (ue_path_exists(path)) return ue_file_read(path, (size_t)1 << 30, data, size, NULL);
-    const char *colon = strrchr(path, ':');
+    ue_address at;
+    ue_result split = ue_address_split(path, 0, &at);
+    if (split == UE_OK && !at.last_entry) return ue_file_read(path, (size_t)1 << 30, data, size, NULL);
     char outer[4096];
-    if (!colon || (size_t)(colon - path) >= sizeof outer) return UE_ERR_UNSUPPORTED;
-    memcpy(outer, path, (size_t)(colon - path));
-    outer[colon - path] = 0;
+    if (split == UE_ERR_USAGE || !at.last_entry || at.parent_length >= sizeof outer) return UE_ERR_UNSUPPORTED;
+    memcpy(outer, path, at.parent_length);
+    outer[at.parent_length] = 0;
     ue_archive *a;
     size_t index;
     ue_result r = ue_archive_open(outer, mode, &a, NULL);
     if (r != UE_OK) return r;
-    r = ue_archive_find(a, colon + 1, &index);
+    r = ue_archive_find(a, at.last_entry, &index);
     if (r == UE_OK) r = ue_archive_read(a, index, data, size, NULL);
     *title = entry_title(a, ue_archive_title_length(a), path);
     ue_archive_close(a);

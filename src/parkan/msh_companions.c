@@ -10,6 +10,7 @@
 #include "archive/container.h"
 #include "common/cache.h"
 #include "common/io.h"
+#include "common/text.h"
 #include "parkan/msh_materials.h"
 #include "unearth/archive.h"
 #include "unearth/parkan_material.h"
@@ -192,10 +193,7 @@ typedef struct wear_query {
     const char *archive, *name;
 } wear_query;
 
-static bool is_wear_name(const char *name) {
-    size_t n = strlen(name);
-    return n >= 4 && strcasecmp(name + n - 4, ".wea") == 0;
-}
+static bool is_wear_name(const char *name) { return ue_name_has_ext(name, ".wea"); }
 
 /* Shared: every entry of the archive named *.wea, with its bytes when they are small enough to
  * keep; otherwise (one model's lookup) the first readable entry named q->name. NULL when the
@@ -232,11 +230,11 @@ static void *make_wear_index(const char *key, void *arg, bool shared, size_t *by
 /* The WEAR entry `name` of ARCHIVE in origin ARCHIVE:ENTRY, copied to *data. */
 static bool wear_in_archive(ue_cache *c, const char *origin, const char *name, uint8_t **data, size_t *size,
                             char *where, size_t cap) {
+    ue_address at;
     char archive[1024];
-    snprintf(archive, sizeof archive, "%s", origin);
-    char *colon = strrchr(archive, ':');
-    if (!colon) return false;
-    *colon = 0;
+    if (ue_address_split(origin, 0, &at) == UE_ERR_USAGE || !at.last_entry || at.parent_length >= sizeof archive)
+        return false;
+    snprintf(archive, sizeof archive, "%.*s", (int)at.parent_length, origin);
     snprintf(where, cap, "%s", archive);
     wear_query q = {archive, name};
     char key[KEY_CAP] = "";
@@ -259,7 +257,9 @@ static bool wear_in_archive(ue_cache *c, const char *origin, const char *name, u
 
 bool ue_parkan_wear_read(ue_cache *c, const char *origin, const char *model_dir, const char *name, uint8_t **data,
                          size_t *size, char *where, size_t cap) {
-    if (strchr(origin, ':')) return wear_in_archive(c, origin, name, data, size, where, cap);
+    ue_address at;
+    if (ue_address_split(origin, 0, &at) != UE_ERR_USAGE && at.last_entry)
+        return wear_in_archive(c, origin, name, data, size, where, cap);
     char path[1024];
     snprintf(where, cap, "%s", model_dir);
     return find_file_cached(c, model_dir, name, path, sizeof path) &&

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "parkan/msh_import_edit_int.h"
 
 /* A quantised mesh's offset and scale are folded when the linear part is a positive scale per
@@ -172,8 +173,8 @@ bool ue_msh_edit_pose_folded(const edit_ctx *x, size_t si) { return x->fold && x
 static bool fold_primitive(const double xf[16], const ue_scene_primitive *in, ue_scene_primitive *out) {
     size_t n = 3 * (size_t)in->vertex_count;
     *out = *in;
-    out->positions = malloc((n ? n : 1) * sizeof *out->positions);
-    out->normals = in->normals ? malloc((n ? n : 1) * sizeof *out->normals) : NULL;
+    out->positions = ue_malloc_items(n, sizeof *out->positions);
+    out->normals = in->normals ? ue_malloc_items(n, sizeof *out->normals) : NULL;
     if (!out->positions || (in->normals && !out->normals)) return false;
     const double *a = xf; /* A[r][c] = a[4c + r] */
     double cof[9];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "parkan/msh_import_edit_int.h"
 
 #define NONE UINT32_MAX
@@ -29,8 +30,8 @@ static ue_result chain_init(chain *c, size_t entries) {
     while (buckets < 2 * entries) buckets *= 2;
     c->mask = buckets - 1;
     c->head = malloc(buckets * sizeof *c->head);
-    c->next = malloc((entries ? entries : 1) * sizeof *c->next);
-    c->key = malloc((entries ? entries : 1) * sizeof *c->key);
+    c->next = ue_malloc_items(entries, sizeof *c->next);
+    c->key = ue_malloc_items(entries, sizeof *c->key);
     if (!c->head || !c->next || !c->key) return UE_ERR_NOMEM;
     memset(c->head, 0xff, buckets * sizeof *c->head);
     return UE_OK;
@@ -209,7 +210,7 @@ static uint64_t bits_key(vattr a) {
 static ue_result batch_vertices(const ue_msh *m, size_t b, uint32_t **out, uint32_t *count) {
     const ue_msh_batch *bt = &m->batches[b];
     size_t n = bt->index_count - bt->index_count % 3;
-    uint32_t *list = malloc((n ? n : 1) * sizeof *list);
+    uint32_t *list = ue_malloc_items(n, sizeof *list);
     if (!list) return UE_ERR_NOMEM;
     uint32_t lo = UINT32_MAX, hi = 0, nv = 0;
     for (size_t i = 0; i < n; i++) {
@@ -238,9 +239,9 @@ static ue_result build_classes(pairing *q, uint32_t **cls_of, uint32_t **model_o
     size_t n = 0;
     for (size_t p = 0; p < q->bm->primitive_count; p++) n += q->bm->primitives[p].vertex_count;
     if (n >= NONE) return UE_ERR_LIMIT;
-    uint32_t *cls = malloc((n ? n : 1) * sizeof *cls), *model = malloc((n ? n : 1) * sizeof *model);
-    q->rep_prim = malloc((n ? n : 1) * sizeof *q->rep_prim);
-    q->rep_vertex = malloc((n ? n : 1) * sizeof *q->rep_vertex);
+    uint32_t *cls = ue_malloc_items(n, sizeof *cls), *model = ue_malloc_items(n, sizeof *model);
+    q->rep_prim = ue_malloc_items(n, sizeof *q->rep_prim);
+    q->rep_vertex = ue_malloc_items(n, sizeof *q->rep_vertex);
     chain h = {0};
     ue_result r = cls && model && q->rep_prim && q->rep_vertex ? chain_init(&h, n) : UE_ERR_NOMEM;
     size_t e = 0;
@@ -293,7 +294,7 @@ static ue_result build_base_tris(pairing *q) {
     ue_result r = build_classes(q, &cls, &model, &ne);
     for (size_t p = 0; r == UE_OK && p < q->bm->primitive_count; p++) nt += q->bm->primitives[p].index_count / 3;
     if (r == UE_OK && nt >= NONE / 3) r = UE_ERR_LIMIT;
-    q->bt = r == UE_OK ? calloc(nt ? nt : 1, sizeof *q->bt) : NULL;
+    q->bt = r == UE_OK ? ue_calloc_items(nt, sizeof *q->bt) : NULL;
     if (r == UE_OK && !q->bt) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = chain_init(&q->tri_hash, nt);
     size_t e0 = 0;
@@ -340,14 +341,14 @@ static ue_result build_gl_side(pairing *q) {
     }
     if (nv >= NONE || nt >= NONE / 3) return UE_ERR_LIMIT;
     q->ngv = (uint32_t)nv, q->ngt = nt;
-    q->gv_prim = malloc((nv ? nv : 1) * sizeof *q->gv_prim);
-    q->gv_vertex = malloc((nv ? nv : 1) * sizeof *q->gv_vertex);
-    q->mapped = malloc((nv ? nv : 1) * sizeof *q->mapped);
+    q->gv_prim = ue_malloc_items(nv, sizeof *q->gv_prim);
+    q->gv_vertex = ue_malloc_items(nv, sizeof *q->gv_vertex);
+    q->mapped = ue_malloc_items(nv, sizeof *q->mapped);
     q->adj_start = calloc(nv + 2, sizeof *q->adj_start);
     q->adj = malloc((nt ? 3 * nt : 1) * sizeof *q->adj);
-    q->gt = malloc((nt ? nt : 1) * sizeof *q->gt);
-    q->queue = malloc((nt ? nt : 1) * sizeof *q->queue);
-    q->queued = calloc(nt ? nt : 1, 1);
+    q->gt = ue_malloc_items(nt, sizeof *q->gt);
+    q->queue = ue_malloc_items(nt, sizeof *q->queue);
+    q->queued = ue_calloc_items(nt, 1);
     if (!q->gv_prim || !q->gv_vertex || !q->mapped || !q->adj_start || !q->adj || !q->gt || !q->queue || !q->queued)
         return UE_ERR_NOMEM;
     uint32_t g0 = 0;
@@ -520,7 +521,7 @@ static ue_result propagate(pairing *q) {
 /* Vertices still unknown after the triangles stalled (a whole part moved: no position matches)
  * are looked up without their position among the classes nobody found, where one alone fits. */
 static ue_result seed(pairing *q, int level) {
-    uint8_t *taken = calloc(q->ncls ? q->ncls : 1, 1);
+    uint8_t *taken = ue_calloc_items(q->ncls, 1);
     if (!taken) return UE_ERR_NOMEM;
     for (uint32_t g = 0; g < q->ngv; g++)
         if (q->mapped[g] != NONE) taken[q->mapped[g]] = 1;
@@ -556,7 +557,7 @@ static bool all_attributes(const ue_scene_mesh *me, bool uv) {
  * and write, and fewer make the pass over them short. Kept in first-use order. */
 static ue_result emit_pairs(pairing *q, edit_pair **pairs, size_t *count) {
     edit_pair *out = malloc((q->ngt ? 3 * q->ngt : 1) * sizeof *out);
-    uint32_t *last_model = malloc((q->ngv ? q->ngv : 1) * sizeof *last_model);
+    uint32_t *last_model = ue_malloc_items(q->ngv, sizeof *last_model);
     if (!out || !last_model) {
         free(out);
         free(last_model);

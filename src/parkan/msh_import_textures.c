@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/bytes.h"
 #include "parkan/msh_materials.h"
 #include "parkan/texm_pixels.h"
 #include "unearth/archive.h"
@@ -120,7 +121,7 @@ static void add_stem(edit_ctx *x, const char *name, match_kind kind, size_t inde
 /* The sorted stem index: every Texm entry of the library and every atlas of the reference. */
 static ue_result index_stems(edit_ctx *x) {
     size_t entries = ue_archive_count(x->lib), cap = entries + x->ref->texture_count;
-    if (!(x->stems = malloc((cap ? cap : 1) * sizeof *x->stems))) return UE_ERR_NOMEM;
+    if (!(x->stems = ue_malloc_items(cap, sizeof *x->stems))) return UE_ERR_NOMEM;
     ue_entry_info info;
     for (size_t i = 0; i < entries; i++)
         if (is_texm_entry(x->lib, i, &info)) add_stem(x, info.name, MATCH_ENTRY, i);
@@ -462,9 +463,9 @@ static ue_result check_library(const ue_archive *lib, const char *path, ue_diag 
  * materials showing it as base colour (a counting sort), so that matching is linear. */
 static ue_result index_materials(edit_ctx *x) {
     const ue_scene *s = x->s;
-    x->ref_of = malloc((s->material_count ? s->material_count : 1) * sizeof *x->ref_of);
+    x->ref_of = ue_malloc_items(s->material_count, sizeof *x->ref_of);
     x->shown_start = calloc(s->texture_count + 2, sizeof *x->shown_start);
-    x->shown = malloc((s->material_count ? s->material_count : 1) * sizeof *x->shown);
+    x->shown = ue_malloc_items(s->material_count, sizeof *x->shown);
     if (!x->ref_of || !x->shown_start || !x->shown) return UE_ERR_NOMEM;
     for (size_t mi = 0; mi < s->material_count; mi++) {
         x->ref_of[mi] = reference_material(x, &s->materials[mi]);
@@ -504,7 +505,7 @@ static void note_untextured_colours(const edit_ctx *x) {
 /* Every scene texture compared with its original, every refusal named. */
 static ue_result edit_textures(edit_ctx *x) {
     size_t entries = ue_archive_count(x->lib);
-    if (!(x->claims = malloc((entries ? entries : 1) * sizeof *x->claims))) return UE_ERR_NOMEM;
+    if (!(x->claims = ue_malloc_items(entries, sizeof *x->claims))) return UE_ERR_NOMEM;
     for (size_t i = 0; i < entries; i++) x->claims[i].texture = -1;
     ue_result r = index_stems(x), first_error = UE_OK;
     for (size_t ti = 0; r == UE_OK && ti < x->s->texture_count; ti++) {
@@ -556,7 +557,7 @@ void ue_texture_edits_free(ue_texture_edits *e) {
 ue_result ue_texture_edits_put(const ue_texture_edits *e, const char *library, ue_buf *out, ue_diag *d) {
     ue_archive *a = NULL;
     ue_result r = ue_archive_open(library, UE_MODE_STRICT, &a, d);
-    ue_archive_put_entry *entries = r == UE_OK ? calloc(e->count ? e->count : 1, sizeof *entries) : NULL;
+    ue_archive_put_entry *entries = r == UE_OK ? ue_calloc_items(e->count, sizeof *entries) : NULL;
     if (r == UE_OK && !entries) r = UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < e->count; i++)
         entries[i] = (ue_archive_put_entry){e->items[i].name, e->items[i].texm, e->items[i].size};

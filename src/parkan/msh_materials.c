@@ -75,9 +75,9 @@ bool ue_parkan_find_library(const char *data_dir, const char *start_dir, const c
 }
 
 void ue_parkan_origin_dir(const char *origin, char *out, size_t cap) {
-    snprintf(out, cap, "%s", origin);
-    char *colon = strchr(out, ':');
-    if (colon) *colon = 0;
+    ue_address at;
+    ue_address_split(origin, 0, &at);
+    snprintf(out, cap, "%s", at.file);
     char *slash = strrchr(out, '/');
     if (slash) slash[slash == out] = 0; /* "/robot.msh" lives in "/" */
     else snprintf(out, cap, ".");
@@ -129,8 +129,7 @@ static void wear_name(const char *model, char *out, size_t cap) {
  * `cache` (may be NULL) is the run's, which reads an archive's WEAR entries once. */
 static bool wear_load(ue_cache *cache, const char *origin, const char *model_dir, ue_wear *wear, ue_diag *d) {
     char name[256], where[PATH_CAP];
-    const char *entry = strrchr(origin, ':') ? strrchr(origin, ':') + 1 : origin;
-    wear_name(entry, name, sizeof name);
+    wear_name(ue_address_leaf(origin), name, sizeof name);
     uint8_t *data = NULL;
     size_t size = 0;
     bool found = ue_parkan_wear_read(cache, origin, model_dir, name, &data, &size, where, sizeof where);

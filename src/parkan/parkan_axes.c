@@ -29,3 +29,14 @@ size_t ue_parkan_winding_corner(size_t i) {
     size_t corner = i % 3;
     return i - corner + (corner == 0 ? 0 : 3 - corner);
 }
+
+void ue_parkan_geometry_from_gltf(float *positions, float *normals, size_t vertex_count,
+                                  const uint32_t *indices, size_t index_count, uint16_t *engine_indices) {
+    for (size_t v = 0; v < vertex_count; v++) {
+        ue_parkan_vec_from_gltf(&positions[3 * v], &positions[3 * v]);
+        if (normals) ue_parkan_vec_from_gltf(&normals[3 * v], &normals[3 * v]);
+    }
+    size_t whole = index_count - index_count % 3;
+    for (size_t i = 0; i < index_count; i++)
+        engine_indices[i] = (uint16_t)indices[i < whole ? ue_parkan_winding_corner(i) : i];
+}
