@@ -105,6 +105,16 @@ ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_
  * sources are copied inside the kernel, so big payloads never sit in memory. */
 ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, uint64_t off,
                          size_t n, uint64_t *hash, ue_diag *d);
+/* For writers on several threads: ue_outdir_mkdir makes the directory `rel` (and its parents)
+ * first, on the calling thread; then any thread may create a new file in it with
+ * ue_outdir_open_file (which only reads `o`), write to the descriptor, and close it with
+ * ue_outdir_close_file (`ok` false when a write failed, errno saying why). Failures are
+ * reported as io.write naming `rel`, as ue_outdir_write reports them. ue_outdir_remove_file
+ * deletes a file this output made (a payload that turned out damaged). */
+ue_result ue_outdir_mkdir(ue_outdir *o, const char *rel, ue_diag *d);
+ue_result ue_outdir_open_file(const ue_outdir *o, const char *rel, int *fd, ue_diag *d);
+ue_result ue_outdir_close_file(int fd, bool ok, const char *rel, ue_diag *d);
+void ue_outdir_remove_file(const ue_outdir *o, const char *rel);
 ue_result ue_outdir_commit(ue_outdir *o, ue_diag *d);
 void ue_outdir_abort(ue_outdir *o);
 
