@@ -1,5 +1,6 @@
 /* unearth — LZSS codec shared by Parkan RsLi (method 0x40) and GameCube FSYS entries.
- * The decoder works on the output buffer (no ring copy); the encoder uses hash chains with
+ * The decoder works on the output buffer (no ring copy), or on a sliding window handed out in
+ * pieces (lzss_stream.h); the encoder uses hash chains with
  * optional lazy matching over a virtual buffer "ring fill + input". */
 #include <stdlib.h>
 #include <string.h>

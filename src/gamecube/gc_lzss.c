@@ -117,45 +117,45 @@ static ue_result decode_stream(const decode_target *t, const uint8_t *stream, si
     return r;
 }
 
-ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
-                           size_t *out_size, ue_diag *d, uint64_t diag_base,
-                           const char *diag_path) {
-    *out = NULL;
+/* The checks, then the decode into `t`: a window and its sink, or (no window) a whole buffer
+ * made here for the declared size and left in t->buf. */
+static ue_result decode_blob(const uint8_t *p, size_t n, ue_mode mode, decode_target *t,
+                             size_t *out_size, ue_diag *d, uint64_t diag_base,
+                             const char *diag_path) {
     *out_size = 0;
     ue_gclzss_header h;
     const uint8_t *stream;
     size_t stream_len;
     ue_result r = checked_header(p, n, &h, &stream, &stream_len, d, diag_base, diag_path);
     if (r != UE_OK) return r;
-    uint8_t *buf = malloc(h.uncompressed_size ? h.uncompressed_size : 1u);
-    if (!buf) return UE_ERR_NOMEM;
-    decode_target t = {.buf = buf};
-    r = decode_stream(&t, stream, stream_len, h.uncompressed_size, mode, d,
+    if (!t->window && !(t->buf = malloc(h.uncompressed_size ? h.uncompressed_size : 1u)))
+        return UE_ERR_NOMEM;
+    r = decode_stream(t, stream, stream_len, h.uncompressed_size, mode, d,
                       diag_base + UE_GCLZSS_HEADER, diag_path);
     if (r != UE_OK) {
-        free(buf);
+        free(t->buf);
+        t->buf = NULL;
         return r;
     }
-    *out = buf;
     *out_size = h.uncompressed_size;
     return UE_OK;
+}
+
+ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
+                           size_t *out_size, ue_diag *d, uint64_t diag_base,
+                           const char *diag_path) {
+    decode_target t = {0};
+    ue_result r = decode_blob(p, n, mode, &t, out_size, d, diag_base, diag_path);
+    *out = t.buf;
+    return r;
 }
 
 ue_result ue_gclzss_decode_chunks(const uint8_t *p, size_t n, ue_mode mode, uint8_t *window,
                                   size_t window_size, ue_lzss_emit_fn emit, void *ctx,
                                   size_t *out_size, ue_diag *d, uint64_t diag_base,
                                   const char *diag_path) {
-    *out_size = 0;
-    ue_gclzss_header h;
-    const uint8_t *stream;
-    size_t stream_len;
-    ue_result r = checked_header(p, n, &h, &stream, &stream_len, d, diag_base, diag_path);
-    if (r != UE_OK) return r;
     decode_target t = {NULL, window, window_size, emit, ctx};
-    r = decode_stream(&t, stream, stream_len, h.uncompressed_size, mode, d,
-                      diag_base + UE_GCLZSS_HEADER, diag_path);
-    if (r == UE_OK) *out_size = h.uncompressed_size;
-    return r;
+    return decode_blob(p, n, mode, &t, out_size, d, diag_base, diag_path);
 }
 
 ue_result ue_gclzss_encode(const uint8_t *in, size_t n, int level, uint32_t reserved,
