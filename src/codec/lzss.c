@@ -1,10 +1,12 @@
 /* unearth — LZSS codec shared by Parkan RsLi (method 0x40) and GameCube FSYS entries.
- * The decoder works on the output buffer (no ring copy); the encoder uses hash chains with
+ * The decoder works on the output buffer (no ring copy), or on a sliding window handed out in
+ * pieces (lzss_stream.h); the encoder uses hash chains with
  * optional lazy matching over a virtual buffer "ring fill + input". */
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec/lz_match.h"
+#include "codec/lzss_stream.h"
 #include "unearth/lzss.h"
 
 const ue_lzss_params UE_LZSS_PARKAN = {0x20, UE_LZSS_START, false, 0};
@@ -23,23 +25,41 @@ uint64_t ue_lzss_max_output(size_t in_size) {
     return most;
 }
 
-ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
-                         uint8_t *out, size_t out_size, ue_lzss_stats *stats, ue_diag *d,
-                         uint64_t diag_base, const char *diag_path) {
-    size_t ip = 0, op = 0;
-    unsigned flags = 0;
+/* Where a decode stands: the input position, the flag bits left, and the output written so far
+ * into `out` (the caller's whole buffer, or a window whose first byte is output byte `base`). */
+typedef struct decode_state {
+    size_t ip, op;
+    unsigned flags;
+    uint64_t base;
+    size_t start; /* ring position of out[0]: (params start + base) mod ring */
+} decode_state;
+
+/* Decodes items into `out` from st->op while st->op < op_stop, or until the first error; an
+ * item may end past op_stop but never past op_limit, where the output ends or the buffer does
+ * (a reference is cut only there). References reach back at most one ring: a window keeps
+ * UE_LZSS_RING bytes of history before st->op once base > 0. */
+static ue_result decode_run(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
+                            uint8_t *out, size_t op_stop, size_t op_limit, decode_state *st,
+                            uint64_t total, ue_diag *d, uint64_t diag_base, const char *diag_path) {
+    size_t ip = st->ip, op = st->op;
+    unsigned flags = st->flags;
     const uint8_t fill = p->fill;
-    const size_t start = p->start & RING_MASK;
+    const size_t start = st->start;
     ue_result result = UE_OK;
 
-    while (op < out_size) {
+    while (op < op_stop) {
         if ((flags & 0x100u) == 0) {
             /* Fast path for a whole group of 8 items: with 17 input bytes, 8 × 18 bytes of
              * output room, and every reference inside the output already written (op ≥ ring
              * size), no check is needed per item. */
-            if (in_size - ip >= 17 && out_size - op >= 8 * UE_LZSS_MAX_MATCH && op >= UE_LZSS_RING &&
+            if (in_size - ip >= 17 && op_limit - op >= 8 * UE_LZSS_MAX_MATCH && op >= UE_LZSS_RING &&
                 ip < in_size) {
                 unsigned f = in[ip++];
+                if (f == 0xFFu) { /* eight literals */
+                    memcpy(out + op, in + ip, 8);
+                    op += 8, ip += 8;
+                    continue;
+                }
                 for (int k = 0; k < 8; k++, f >>= 1) {
                     if (f & 1u) {
                         out[op++] = in[ip++];
@@ -54,6 +74,10 @@ ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_s
                     uint8_t *dst = out + op;
                     if (dist >= UE_LZSS_MAX_MATCH) {
                         memcpy(dst, src, UE_LZSS_MAX_MATCH); /* extra bytes are rewritten later */
+                    } else if (dist >= 8) {
+                        memcpy(dst, src, 8); /* 8-byte steps never read what they write */
+                        memcpy(dst + 8, src + 8, 8);
+                        memcpy(dst + 16, src + 16, 2);
                     } else {
                         for (size_t c = 0; c < len; c++) dst[c] = src[c]; /* overlap intended */
                     }
@@ -77,12 +101,12 @@ ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_s
             size_t head = (start + op) & RING_MASK;
             size_t dist = (head - pos) & RING_MASK;
             if (dist == 0) dist = UE_LZSS_RING;
-            if (len > out_size - op) len = out_size - op;
+            if (len > op_limit - op) len = op_limit - op;
             if (p->forbid_prefill && dist > op + p->prefill_reach) {
                 ue_diag_add(d, UE_SEV_ERROR, "lzss.before_start", diag_base + ip - 2, diag_path,
-                            "back-reference %zu bytes back at output byte %zu reaches before "
+                            "back-reference %zu bytes back at output byte %llu reaches before "
                             "the start of the output",
-                            dist, op);
+                            dist, (unsigned long long)(st->base + op));
                 result = UE_ERR_INVALID;
                 break;
             }
@@ -100,21 +124,59 @@ ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_s
         }
         flags >>= 1;
     }
-    if (stats) {
-        stats->consumed = ip;
-        stats->produced = op;
-    }
+    st->ip = ip, st->op = op, st->flags = flags;
     return result;
 
 truncated:
-    if (stats) {
-        stats->consumed = ip;
-        stats->produced = op;
-    }
+    st->ip = ip, st->op = op, st->flags = flags;
     ue_diag_add(d, UE_SEV_ERROR, "lzss.truncated", diag_base + ip, diag_path,
-                "compressed stream ends after %zu bytes, having produced %zu of %zu bytes", ip,
-                op, out_size);
+                "compressed stream ends after %zu bytes, having produced %llu of %llu bytes", ip,
+                (unsigned long long)(st->base + op), (unsigned long long)total);
     return UE_ERR_INVALID;
+}
+
+ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
+                         uint8_t *out, size_t out_size, ue_lzss_stats *stats, ue_diag *d,
+                         uint64_t diag_base, const char *diag_path) {
+    decode_state st = {0, 0, 0, 0, p->start & RING_MASK};
+    ue_result r = decode_run(p, in, in_size, out, out_size, out_size, &st, out_size, d, diag_base,
+                             diag_path);
+    if (stats) {
+        stats->consumed = st.ip;
+        stats->produced = st.op;
+    }
+    return r;
+}
+
+ue_result ue_lzss_decode_chunks(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
+                                uint64_t out_size, uint8_t *window, size_t window_size,
+                                ue_lzss_emit_fn emit, void *ctx, ue_lzss_stats *stats,
+                                ue_diag *d, uint64_t diag_base, const char *diag_path) {
+    if (window_size < UE_LZSS_WINDOW_MIN) return UE_ERR_USAGE;
+    decode_state st = {0, 0, 0, 0, p->start & RING_MASK};
+    size_t emitted = 0; /* window bytes already handed to emit */
+    ue_result r = UE_OK;
+    while (r == UE_OK && st.base + st.op < out_size) {
+        /* Items start before `stop`, so the longest one still ends inside the window. */
+        uint64_t left = out_size - st.base;
+        size_t limit = left < window_size ? (size_t)left : window_size;
+        size_t stop = limit < window_size ? limit : window_size - UE_LZSS_MAX_MATCH;
+        r = decode_run(p, in, in_size, window, stop, limit, &st, out_size, d, diag_base, diag_path);
+        if (r == UE_OK) r = emit(ctx, st.base + emitted, window + emitted, st.op - emitted);
+        emitted = st.op;
+        if (r != UE_OK || st.base + st.op >= out_size) break;
+        /* Slide: the last ring's worth of output stays as the history references reach. */
+        size_t keep = UE_LZSS_RING, drop = st.op - keep;
+        memmove(window, window + drop, keep);
+        st.base += drop;
+        st.op = emitted = keep;
+        st.start = (st.start + drop) & RING_MASK;
+    }
+    if (stats) {
+        stats->consumed = st.ip;
+        stats->produced = (size_t)(st.base + st.op);
+    }
+    return r;
 }
 
 /* ---- encoder ----------------------------------------------------------------------------- */

@@ -21,4 +21,15 @@ bool ue_file_read_exact(const char *path, uint8_t *dst, size_t size);
 /* rm -r; used only on directories this library created itself. */
 void ue_remove_tree(const char *path);
 
+/* For writers on several threads (output directories are declared in unearth/advanced/files.h):
+ * ue_outdir_mkdir makes the directory `rel` (and its parents) first, on the calling thread; then
+ * any thread may create a new file in it with ue_outdir_open_file (which only reads `o`), write
+ * to the descriptor, and close it with ue_outdir_close_file (`ok` false when a write failed,
+ * errno saying why). Failures are reported as io.write naming `rel`, as ue_outdir_write reports
+ * them. ue_outdir_remove_file deletes a file this output made (a payload that turned out damaged). */
+ue_result ue_outdir_mkdir(ue_outdir *o, const char *rel, ue_diag *d);
+ue_result ue_outdir_open_file(const ue_outdir *o, const char *rel, int *fd, ue_diag *d);
+ue_result ue_outdir_close_file(int fd, bool ok, const char *rel, ue_diag *d);
+void ue_outdir_remove_file(const ue_outdir *o, const char *rel);
+
 #endif

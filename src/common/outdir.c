@@ -127,11 +127,8 @@ static ue_result outdir_path(ue_outdir *o, const char *rel, char full[4096], ue_
     return UE_OK;
 }
 
-/* Creates `rel` inside the private temp directory (parents as needed) and opens it. */
-static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_diag *d) {
-    char full[4096];
-    ue_result r = outdir_path(o, rel, full, d);
-    if (r != UE_OK) return r;
+/* Opens the new file `rel` of the private temp directory, whose parent exists. */
+static ue_result open_new(const char *full, const char *rel, int *fd_out, ue_diag *d) {
     /* The directory is private until commit, so each file is written in place. */
     int fd = open(full, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
@@ -140,6 +137,34 @@ static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_di
     }
     *fd_out = fd;
     return UE_OK;
+}
+
+/* Creates `rel` inside the private temp directory (parents as needed) and opens it. */
+static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_diag *d) {
+    char full[4096];
+    ue_result r = outdir_path(o, rel, full, d);
+    if (r != UE_OK) return r;
+    return open_new(full, rel, fd_out, d);
+}
+
+ue_result ue_outdir_mkdir(ue_outdir *o, const char *rel, ue_diag *d) {
+    char full[4096];
+    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
+    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
+    return mkdirs_below(full, strlen(o->temp_path), d);
+}
+
+ue_result ue_outdir_open_file(const ue_outdir *o, const char *rel, int *fd, ue_diag *d) {
+    char full[4096];
+    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
+    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
+    return open_new(full, rel, fd, d);
+}
+
+void ue_outdir_remove_file(const ue_outdir *o, const char *rel) {
+    char full[4096];
+    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
+    if (n > 0 && (size_t)n < sizeof full) unlink(full);
 }
 
 /* Waits for the pool's files; a failure among them is reported as the file's own. */
@@ -155,7 +180,7 @@ static ue_result outdir_drain(ue_outdir *o, ue_diag *d) {
     return UE_ERR_IO;
 }
 
-static ue_result outdir_finish(int fd, bool ok, const char *rel, ue_diag *d) {
+ue_result ue_outdir_close_file(int fd, bool ok, const char *rel, ue_diag *d) {
     ok = (close(fd) == 0) && ok;
     if (!ok) {
         ue_diag_add(d, UE_SEV_ERROR, "io.write", UE_NO_OFFSET, rel, "cannot write: %s",
@@ -170,7 +195,7 @@ ue_result ue_outdir_write(ue_outdir *o, const char *rel, const void *data, size_
     int fd;
     ue_result r = outdir_create(o, rel, &fd, d);
     if (r != UE_OK) return r;
-    return outdir_finish(fd, ue_io_write_all(fd, data, size), rel, d);
+    return ue_outdir_close_file(fd, ue_io_write_all(fd, data, size), rel, d);
 }
 
 /* Payloads up to this size are read once into a reused buffer, hashed and written: one
@@ -236,7 +261,7 @@ ue_result ue_outdir_copy(ue_outdir *o, const char *rel, const ue_source *src, ui
     f.sink.write = ue_io_file_sink_write;
     f.sink.copy = ue_io_file_sink_copy;
     f.sink.ctx = &f;
-    return outdir_finish(fd, ue_sink_copy(&f.sink, src, off, n) == UE_OK, rel, d);
+    return ue_outdir_close_file(fd, ue_sink_copy(&f.sink, src, off, n) == UE_OK, rel, d);
 }
 
 static void outdir_release(ue_outdir *o) {

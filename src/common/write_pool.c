@@ -135,23 +135,27 @@ int ue_write_pool_finish(ue_write_pool *p, char *failed, size_t cap) {
 
 typedef struct loop {
     pthread_mutex_t lock;
-    size_t next, n;
-    void (*fn)(void *ctx, size_t i);
+    size_t next, n, workers;
+    void (*fn)(void *ctx, size_t worker, size_t i);
     void *ctx;
 } loop;
 
 static void *loop_worker(void *arg) {
     loop *l = arg;
+    pthread_mutex_lock(&l->lock);
+    size_t worker = l->workers++;
+    pthread_mutex_unlock(&l->lock);
     for (;;) {
         pthread_mutex_lock(&l->lock);
         size_t i = l->next < l->n ? l->next++ : l->n;
         pthread_mutex_unlock(&l->lock);
         if (i == l->n) return NULL;
-        l->fn(l->ctx, i);
+        l->fn(l->ctx, worker, i);
     }
 }
 
-void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx) {
+void ue_parallel_for_workers(size_t n, size_t threads,
+                             void (*fn)(void *ctx, size_t worker, size_t i), void *ctx) {
     loop l = {.next = 0, .n = n, .fn = fn, .ctx = ctx};
     pthread_mutex_init(&l.lock, NULL);
     pthread_t extra[MAX_THREADS];
@@ -164,6 +168,22 @@ void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), 
     loop_worker(&l);
     for (size_t t = 0; t < started; t++) pthread_join(extra[t], NULL);
     pthread_mutex_destroy(&l.lock);
+}
+
+typedef struct plain_loop {
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+} plain_loop;
+
+static void plain_one(void *ctx, size_t worker, size_t i) {
+    (void)worker;
+    plain_loop *p = ctx;
+    p->fn(p->ctx, i);
+}
+
+void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx) {
+    plain_loop p = {fn, ctx};
+    ue_parallel_for_workers(n, threads, plain_one, &p);
 }
 
 size_t ue_cpu_count(void) {

@@ -23,6 +23,10 @@ int ue_write_pool_finish(ue_write_pool *p, char *failed, size_t cap);
 /* Calls fn(ctx, i) for every i below n on up to `threads` threads (the caller's included) and
  * returns when all are done; fn must not touch what another index touches. */
 void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx);
+/* The same, fn also told which of the threads runs it (0 .. threads - 1, each index on one
+ * thread at a time), so that each thread can reuse a buffer of its own. */
+void ue_parallel_for_workers(size_t n, size_t threads,
+                             void (*fn)(void *ctx, size_t worker, size_t i), void *ctx);
 /* Processors online, at least 1: how many threads parallel work may use. */
 size_t ue_cpu_count(void);
 

@@ -213,23 +213,38 @@ static ue_result fsys_reencode(void *state, ue_buf *out, ue_diag *d) {
 }
 
 /* Validation decodes every entry: independent work, done in parallel like extract's, each
- * entry's diagnostics kept apart and appended in entry order. */
+ * entry's diagnostics kept apart and appended in entry order. A compressed entry is decoded
+ * through the thread's window and its output dropped, so memory stays constant per thread. */
 typedef struct validate_job {
     fsys_state *s;
+    const uint8_t *view; /* the whole archive, mapped or in memory; NULL: read each entry */
+    uint8_t *window[EXTRACT_THREADS];
     ue_result *result;
     ue_diag *diag;
 } validate_job;
 
-static void validate_one(void *ctx, size_t i) {
-    validate_job *j = ctx;
-    if (j->s->e[i].damaged) {
-        j->result[i] = UE_ERR_INVALID;
-        return;
+static ue_result drop_piece(void *ctx, uint64_t at, const uint8_t *data, size_t n) {
+    (void)ctx, (void)at, (void)data, (void)n;
+    return UE_OK;
+}
+
+static ue_result validate_entry(validate_job *j, size_t worker, size_t i) {
+    const fsys_entry *e = &j->s->e[i];
+    if (!j->view || e->range_bad || !e->compressed) {
+        uint8_t *p = NULL;
+        size_t n;
+        ue_result r = ue_fsys_read_entry(j->s, i, &p, &n, &j->diag[i]);
+        free(p);
+        return r;
     }
-    uint8_t *p = NULL;
-    size_t n;
-    j->result[i] = ue_fsys_read_entry(j->s, i, &p, &n, &j->diag[i]);
-    free(p); /* one decoded entry per thread at a time */
+    if (!j->window[worker] && !(j->window[worker] = malloc(FSYS_WINDOW))) return UE_ERR_NOMEM;
+    return fsys_decode_chunks(j->s, i, j->view + e->data_off, e->stored_size, j->window[worker],
+                              drop_piece, NULL, &j->diag[i]);
+}
+
+static void validate_one(void *ctx, size_t worker, size_t i) {
+    validate_job *j = ctx;
+    j->result[i] = j->s->e[i].damaged ? UE_ERR_INVALID : validate_entry(j, worker, i);
 }
 
 static ue_result fsys_validate(void *state, ue_diag *d) {
@@ -237,13 +252,16 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
     size_t lzss = 0, threads = ue_cpu_count();
     if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
     for (size_t i = 0; i < s->count; i++) lzss += s->e[i].compressed && !s->e[i].damaged;
-    validate_job j = {s, calloc(s->count ? s->count : 1, sizeof *j.result),
+    validate_job j = {s, NULL, {NULL}, calloc(s->count ? s->count : 1, sizeof *j.result),
                       calloc(s->count ? s->count : 1, sizeof *j.diag)};
     if (!j.result || !j.diag) {
         free(j.result), free(j.diag);
         return UE_ERR_NOMEM;
     }
-    ue_parallel_for(s->count, lzss > 1 ? threads : 1, validate_one, &j);
+    bool viewed = ue_source_view(&s->src, &j.view) == UE_OK;
+    ue_parallel_for_workers(s->count, lzss > 1 ? threads : 1, validate_one, &j);
+    if (viewed) ue_source_unview(&s->src, j.view);
+    for (size_t t = 0; t < EXTRACT_THREADS; t++) free(j.window[t]);
     ue_result worst = UE_OK;
     for (size_t i = 0; i < s->count; i++) {
         ue_diag_append(d, &j.diag[i], UE_SEV_INFO);

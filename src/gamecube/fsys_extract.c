@@ -1,8 +1,10 @@
-/* unearth — FSYS extract: entries read and LZSS-decoded in parallel batches, written with
- * their manifest objects in entry order, and the layout skeleton of every non-payload byte. */
+/* unearth — FSYS extract: each entry decoded once by a worker thread, written and hashed piece
+ * by piece; manifest objects in entry order; the layout skeleton of every non-payload byte. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archive/container.h"
 #include "gamecube/fsys_int.h"
@@ -11,8 +13,10 @@
 #include "unearth/lzss.h"
 #include "common/bytes.h"
 #include "common/io.h"
+#include "common/io_internal.h"
 #include "common/write_pool.h"
 #include "common/text.h"
+#include "common/xxh64.h"
 
 /* ---- extract: entries read and decoded in parallel, written in entry order ---------------- */
 
@@ -29,14 +33,13 @@ static ue_result skeleton_entry(void *user, const fsys_segment *seg) {
     return UE_OK;
 }
 
-/* One entry's bytes as extract needs them, read and decoded on a worker thread. The caller
- * writes them and appends `diag` to its own list in entry order, so files, manifest and
- * diagnostics are the same whatever the thread timing. */
+/* One entry as the worker that wrote it leaves it for the caller, who records it in the
+ * manifest and appends `diag` to its own list in entry order, so manifest and diagnostics are
+ * the same whatever the thread timing. */
 typedef struct extract_slot {
-    uint8_t *stored, *plain;
-    size_t stored_n, plain_n;
+    char rel[340];    /* the payload's file, "entries/0003_name.dat" */
     bool wanted;      /* the entry has a readable payload range */
-    bool decoded;     /* the payload file can be written */
+    bool decoded;     /* the payload file was written */
     bool damaged_now; /* tolerant: the LZSS stream turned out damaged */
     ue_result r;      /* a failure that stops the extract */
     char plain_hex[17], stored_hex[17];
@@ -45,15 +48,16 @@ typedef struct extract_slot {
 
 typedef struct extract_batch {
     fsys_state *s;
+    ue_outdir *o;
+    const uint8_t *view; /* the whole archive, mapped or in memory; NULL: read each entry */
+    uint8_t **window;    /* one decode window per worker thread, made on first use */
     size_t first;
     extract_slot *slot;
 } extract_batch;
 
-/* Entries in one batch: one per thread at least, then more (up to EXTRACT_MAX_BATCH) only while
- * their stored and decoded bytes stay under EXTRACT_BATCH_BYTES, so peak memory is one big entry
- * per thread or a constant, and small entries do not pay a thread start each. */
+/* Entries per batch: the workers write every entry of a batch, then the caller records them. A
+ * failure stops the extract at the end of its batch, so this bounds the work done in vain. */
 #define EXTRACT_MAX_BATCH 64u
-#define EXTRACT_BATCH_BYTES ((uint64_t)8 << 20)
 
 static bool entry_has_payload(const fsys_state *s, const fsys_entry *e) {
     /* Tolerant: an entry whose record lies outside the file has nothing to keep. */
@@ -61,86 +65,125 @@ static bool entry_has_payload(const fsys_state *s, const fsys_entry *e) {
     return !e->range_bad;
 }
 
-static void load_entry(void *ctx, size_t k) {
+/* Writes `n` bytes to the new file `rel` and returns their XXH64 in hex. */
+static ue_result write_hashed(const ue_outdir *o, const char *rel, const uint8_t *p, size_t n,
+                              char hex[17], ue_diag *d) {
+    int fd;
+    ue_result r = ue_outdir_open_file(o, rel, &fd, d);
+    if (r != UE_OK) return r;
+    ue_xxh64_hex(p, n, hex);
+    return ue_outdir_close_file(fd, ue_io_write_all(fd, p, n), rel, d);
+}
+
+/* Where decoded pieces go: the payload file, and the hash of what it holds. */
+typedef struct payload_sink {
+    int fd;
+    int err; /* errno of a failed write */
+    ue_xxh64_state hash;
+} payload_sink;
+
+static ue_result payload_piece(void *ctx, uint64_t at, const uint8_t *p, size_t n) {
+    payload_sink *ps = ctx;
+    if (at == 0 && lseek(ps->fd, 0, SEEK_SET) == 0) ue_xxh64_init(&ps->hash, 0); /* a retry */
+    ue_xxh64_update(&ps->hash, p, n);
+    if (ue_io_write_all(ps->fd, p, n)) return UE_OK;
+    ps->err = errno;
+    return UE_ERR_IO;
+}
+
+ue_result fsys_decode_chunks(const fsys_state *s, size_t i, const uint8_t *stored, size_t n,
+                             uint8_t *window, ue_lzss_emit_fn emit, void *ctx, ue_diag *d) {
+    char path[64];
+    snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
+    size_t size;
+    return ue_gclzss_decode_chunks(stored, n, s->mode, window, FSYS_WINDOW, emit, ctx, &size, d,
+                                   s->e[i].data_off, path);
+}
+
+/* Decodes entry i into its payload file piece by piece, hashing each piece as it is written:
+ * memory stays at the worker's window whatever the entry's size. */
+static ue_result write_decoded(extract_batch *b, size_t worker, size_t i, extract_slot *sl,
+                               const uint8_t *stored, size_t n) {
+    if (!b->window[worker] && !(b->window[worker] = malloc(FSYS_WINDOW))) return UE_ERR_NOMEM;
+    payload_sink ps = {.fd = -1};
+    ue_result r = ue_outdir_open_file(b->o, sl->rel, &ps.fd, &sl->diag);
+    if (r != UE_OK) return r;
+    ue_xxh64_init(&ps.hash, 0);
+    ue_result dr = fsys_decode_chunks(b->s, i, stored, n, b->window[worker], payload_piece, &ps,
+                                      &sl->diag);
+    errno = ps.err;
+    r = ue_outdir_close_file(ps.fd, dr != UE_ERR_IO, sl->rel, &sl->diag);
+    if ((dr == UE_ERR_INVALID || dr == UE_ERR_LIMIT) && b->s->mode == UE_MODE_TOLERANT) {
+        /* Damaged: nothing of it is kept but its stored bytes. */
+        ue_outdir_remove_file(b->o, sl->rel);
+        sl->decoded = false, sl->damaged_now = true;
+        return UE_OK;
+    }
+    if (dr != UE_OK) return dr;
+    ue_xxh64_format(ue_xxh64_digest(&ps.hash), sl->plain_hex);
+    return r;
+}
+
+/* Entry i's files, written on a worker thread: the payload, and for compressed or damaged
+ * entries the stored bytes beside it (re-emitted as they are while the payload is unchanged). */
+static ue_result write_entry(extract_batch *b, size_t worker, size_t i, extract_slot *sl,
+                             const uint8_t *stored, size_t n) {
+    const fsys_entry *e = &b->s->e[i];
+    ue_result r = UE_OK;
+    sl->decoded = !e->damaged;
+    if (sl->decoded && e->compressed) r = write_decoded(b, worker, i, sl, stored, n);
+    else if (sl->decoded) r = write_hashed(b->o, sl->rel, stored, n, sl->stored_hex, &sl->diag);
+    if (r == UE_OK && (e->compressed || !sl->decoded)) {
+        char srel[360];
+        snprintf(srel, sizeof srel, "%s%s", sl->rel, e->compressed ? ".lzss" : ".stored");
+        r = write_hashed(b->o, srel, stored, n, sl->stored_hex, &sl->diag);
+    }
+    return r;
+}
+
+static void extract_one(void *ctx, size_t worker, size_t k) {
     extract_batch *b = ctx;
     extract_slot *sl = &b->slot[k];
     size_t i = b->first + k;
     const fsys_entry *e = &b->s->e[i];
     if (!(sl->wanted = entry_has_payload(b->s, e))) return;
-    sl->r = ue_fsys_read_stored(b->s, i, &sl->stored, &sl->stored_n, &sl->diag);
-    if (sl->r != UE_OK) return;
-    sl->decoded = !e->damaged;
-    if (sl->decoded && e->compressed) {
-        char path[64];
-        snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
-        ue_result dr = ue_gclzss_decode(sl->stored, sl->stored_n, b->s->mode, &sl->plain,
-                                        &sl->plain_n, &sl->diag, e->data_off, path);
-        if ((dr == UE_ERR_INVALID || dr == UE_ERR_LIMIT) && b->s->mode == UE_MODE_TOLERANT)
-            sl->decoded = false, sl->damaged_now = true;
-        else if (dr != UE_OK)
-            sl->r = dr;
-    }
-    if (sl->r != UE_OK) return;
-    if (sl->decoded && e->compressed) ue_xxh64_hex(sl->plain, sl->plain_n, sl->plain_hex);
-    ue_xxh64_hex(sl->stored, sl->stored_n, sl->stored_hex);
-}
-
-static void slot_release(extract_slot *sl) {
-    free(sl->stored);
-    free(sl->plain);
-    ue_diag_free(&sl->diag);
-    memset(sl, 0, sizeof *sl);
-}
-
-/* How many entries from `first` form the next batch, and how many of them decode LZSS. */
-static size_t batch_size(const fsys_state *s, size_t first, size_t threads, size_t *lzss) {
-    uint64_t bytes = 0;
-    size_t n = 0;
-    *lzss = 0;
-    while (first + n < s->count && n < EXTRACT_MAX_BATCH) {
-        const fsys_entry *e = &s->e[first + n];
-        uint64_t size = (uint64_t)e->stored_size + (e->compressed ? e->usize : 0u);
-        if (n >= threads && bytes + size > EXTRACT_BATCH_BYTES) break;
-        bytes += size;
-        *lzss += e->compressed && !e->damaged;
-        n++;
-    }
-    return n;
-}
-
-/* Writes entry i's files from its slot and records them in its manifest object. */
-static ue_result emit_entry(fsys_state *s, size_t i, extract_slot *sl, json_t *ej, ue_outdir *o,
-                            ue_diag *d) {
-    const fsys_entry *e = &s->e[i];
-    char rel[340], file[300], shown[256];
-    ue_fsys_display_name(s, i, shown, sizeof shown);
+    char file[300], shown[256];
+    ue_fsys_display_name(b->s, i, shown, sizeof shown);
     ue_entry_file_name(i, shown, ue_fsys_type_ext(e->type_code), file, sizeof file);
-    snprintf(rel, sizeof rel, "entries/%s", file);
-    ue_result r = UE_OK;
+    snprintf(sl->rel, sizeof sl->rel, "entries/%s", file);
+    if (b->view && ue_range_ok(e->data_off, e->stored_size, b->s->size)) {
+        sl->r = write_entry(b, worker, i, sl, b->view + e->data_off, e->stored_size);
+        return;
+    }
+    uint8_t *stored;
+    size_t n;
+    sl->r = ue_fsys_read_stored(b->s, i, &stored, &n, &sl->diag);
+    if (sl->r == UE_OK) sl->r = write_entry(b, worker, i, sl, stored, n);
+    free(stored);
+}
+
+/* Records entry i's files, written by its worker, in its manifest object. */
+static void record_entry(const fsys_entry *e, const extract_slot *sl, json_t *ej) {
     if (sl->damaged_now) json_object_set_new(ej, "damaged", json_true());
     if (sl->decoded) {
-        const uint8_t *p = e->compressed ? sl->plain : sl->stored;
-        size_t n = e->compressed ? sl->plain_n : sl->stored_n;
-        r = ue_outdir_write(o, rel, p, n, d);
-        json_object_set_new(ej, "file", json_string(rel));
+        json_object_set_new(ej, "file", json_string(sl->rel));
         json_object_set_new(ej, "xxh64", json_string(e->compressed ? sl->plain_hex : sl->stored_hex));
     }
-    if (r == UE_OK && (e->compressed || !sl->decoded)) {
-        /* The original LZSS blob: re-emitted as is while the payload is unchanged. */
+    if (e->compressed || !sl->decoded) {
         char srel[360];
-        snprintf(srel, sizeof srel, "%s%s", rel, e->compressed ? ".lzss" : ".stored");
-        r = ue_outdir_write(o, srel, sl->stored, sl->stored_n, d);
+        snprintf(srel, sizeof srel, "%s%s", sl->rel, e->compressed ? ".lzss" : ".stored");
         json_object_set_new(ej, "stored_file", json_string(srel));
         json_object_set_new(ej, "stored_xxh64", json_string(sl->stored_hex));
     }
-    return r;
 }
 
-/* Entries [first, first + n): loaded in parallel, then recorded and written one by one. */
-static ue_result extract_batch_run(fsys_state *s, size_t first, size_t n, size_t threads,
-                                   extract_slot *slot, json_t *entries, ue_outdir *o, ue_diag *d) {
-    extract_batch b = {s, first, slot};
-    ue_parallel_for(n, threads, load_entry, &b);
+/* Entries [first, first + n): written by the workers, then recorded one by one in order. */
+static ue_result extract_batch_run(extract_batch *b, size_t first, size_t n, size_t threads,
+                                   json_t *entries, ue_diag *d) {
+    fsys_state *s = b->s;
+    b->first = first;
+    memset(b->slot, 0, n * sizeof *b->slot);
+    ue_parallel_for_workers(n, threads, extract_one, b);
     ue_result r = UE_OK;
     for (size_t k = 0; k < n && r == UE_OK; k++) {
         size_t i = first + k;
@@ -151,28 +194,50 @@ static ue_result extract_batch_run(fsys_state *s, size_t first, size_t n, size_t
         uint8_t rec[0x70];
         if ((r = ue_source_read(&s->src, e->rec_off, rec, e->rec_len)) != UE_OK) break;
         json_object_set_new(ej, "record_hex", ue_json_hex_new(rec, e->rec_len));
-        if (!slot[k].wanted) continue;
-        ue_diag_append(d, &slot[k].diag, UE_SEV_INFO);
-        r = slot[k].r;
-        if (r == UE_OK) r = emit_entry(s, i, &slot[k], ej, o, d);
+        if (!b->slot[k].wanted) continue;
+        ue_diag_append(d, &b->slot[k].diag, UE_SEV_INFO);
+        r = b->slot[k].r;
+        if (r == UE_OK) record_entry(e, &b->slot[k], ej);
     }
-    for (size_t k = 0; k < n; k++) slot_release(&slot[k]);
+    for (size_t k = 0; k < n; k++) ue_diag_free(&b->slot[k].diag);
     return r;
+}
+
+/* The next batch from `first`: how many entries, how many decode LZSS, and whether any has a
+ * payload to write (only then is entries/ made, as the serial extract did). */
+static size_t batch_size(const fsys_state *s, size_t first, size_t *lzss, bool *payloads) {
+    size_t n = s->count - first < EXTRACT_MAX_BATCH ? s->count - first : EXTRACT_MAX_BATCH;
+    *lzss = 0, *payloads = false;
+    for (size_t k = 0; k < n; k++) {
+        const fsys_entry *e = &s->e[first + k];
+        *lzss += e->compressed && !e->damaged;
+        *payloads |= entry_has_payload(s, e);
+    }
+    return n;
 }
 
 static ue_result extract_entries(fsys_state *s, json_t *entries, ue_outdir *o, ue_diag *d) {
     size_t threads = ue_cpu_count();
     if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
-    extract_slot *slot = calloc(EXTRACT_MAX_BATCH, sizeof *slot);
-    if (!slot) return UE_ERR_NOMEM;
+    uint8_t *window[EXTRACT_THREADS] = {NULL};
+    extract_batch b = {s, o, NULL, window, 0, calloc(EXTRACT_MAX_BATCH, sizeof *b.slot)};
+    if (!b.slot) return UE_ERR_NOMEM;
+    bool viewed = ue_source_view(&s->src, &b.view) == UE_OK;
+    bool made_dir = false;
     ue_result r = UE_OK;
     for (size_t first = 0; first < s->count && r == UE_OK;) {
-        size_t lzss, n = batch_size(s, first, threads, &lzss);
+        size_t lzss;
+        bool payloads;
+        size_t n = batch_size(s, first, &lzss, &payloads);
+        if (payloads && !made_dir && (r = ue_outdir_mkdir(o, "entries", d)) != UE_OK) break;
+        made_dir |= payloads;
         /* Threads only pay for themselves where there is LZSS to decode. */
-        r = extract_batch_run(s, first, n, lzss > 1 ? threads : 1, slot, entries, o, d);
+        r = extract_batch_run(&b, first, n, lzss > 1 ? threads : 1, entries, d);
         first += n;
     }
-    free(slot);
+    if (viewed) ue_source_unview(&s->src, b.view);
+    for (size_t t = 0; t < EXTRACT_THREADS; t++) free(window[t]);
+    free(b.slot);
     return r;
 }
 

@@ -8,6 +8,9 @@
 #include "unearth/gamecube.h"
 
 #define EXTRACT_THREADS 4u /* ue_parallel_for's own cap */
+/* The decode window of one thread (extract, validate): a ring of history and 252 KiB of new
+ * output, written out each time it fills. */
+#define FSYS_WINDOW ((size_t)256 << 10)
 
 /* One manifest entry as pack loads it. */
 typedef struct pack_entry {
@@ -26,6 +29,10 @@ json_t *fsys_entry_json(const void *state, size_t i);
 ue_result fsys_walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg, ue_buf *raw,
                           void (*on_gap)(void *user, size_t n),
                           ue_result (*on_entry)(void *user, const fsys_segment *seg), void *user);
+/* Decodes compressed entry i (its `n` stored bytes) piece by piece into `emit` through `window`
+ * (FSYS_WINDOW bytes): ue_fsys_read_entry's checks and diagnostics without its buffer. */
+ue_result fsys_decode_chunks(const fsys_state *s, size_t i, const uint8_t *stored, size_t n,
+                             uint8_t *window, ue_lzss_emit_fn emit, void *ctx, ue_diag *d);
 ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
 ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *popt,
                     ue_buf *out, ue_diag *d);

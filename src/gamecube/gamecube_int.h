@@ -5,12 +5,22 @@
 
 #include "unearth/common.h"
 #include "unearth/gamecube.h"
+#include "codec/lzss_stream.h"
 
 /* Names unearth gives the entries of containers that store none: a PKX's model and a
  * standalone LZSS file's payload ("decoded.pkx", "decoded.bin"). A model reached through one
  * is named after what holds it (ue_container_ops.names_made_up, docs/text.md). */
 #define UE_PKX_MODEL_ENTRY "model.dat"
 #define UE_GCLZSS_ENTRY_STEM "decoded"
+
+/* ue_gclzss_decode with the output handed to `emit` piece by piece through `window` (see
+ * codec/lzss_stream.h) instead of returned whole: same checks, diagnostics and bytes. In
+ * tolerant mode a stream that references bytes before its start is decoded twice, the second
+ * time from output byte 0 again (emit sees `at` go back to 0). *out_size is the decoded size. */
+ue_result ue_gclzss_decode_chunks(const uint8_t *p, size_t n, ue_mode mode, uint8_t *window,
+                                  size_t window_size, ue_lzss_emit_fn emit, void *ctx,
+                                  size_t *out_size, ue_diag *d, uint64_t diag_base,
+                                  const char *diag_path);
 
 /* One kept entry. Names stay in the file: only their offsets and lengths are kept, so an entry
  * costs a fixed 48 bytes whatever its names (see docs/bounded-work.md). */

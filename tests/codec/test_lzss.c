@@ -2,6 +2,7 @@
  * semantics, truncation errors, and encoder output checked by an independent ring decoder. */
 #include "test.h"
 #include "unearth/lzss.h"
+#include "codec/lzss_stream.h"
 
 /* The decoder exactly as the spec writes it (a real 4096-byte ring), kept separate from the
  * library's ring-free decoder so the two cannot share a misunderstanding. */
@@ -223,6 +224,72 @@ static void small_stream_claiming_more_stays_bounded(void) {
     free(zeros);
 }
 
+/* The chunked decoder: what it hands out, in order and without gaps, is what the whole
+ * decode writes, for windows that slide many times, and its failures read the same. */
+typedef struct collected {
+    uint8_t *out;
+    uint64_t next;
+} collected;
+
+static ue_result collect(void *ctx, uint64_t at, const uint8_t *data, size_t n) {
+    collected *c = ctx;
+    CHECK_EQ_U(at, c->next);
+    memcpy(c->out + at, data, n);
+    c->next = at + n;
+    return UE_OK;
+}
+
+static void chunked_decode_equals_whole(void) {
+    const size_t sizes[] = {0, 1, 8191, 8192, 8193, 70000, 300000};
+    const size_t windows[] = {UE_LZSS_WINDOW_MIN, UE_LZSS_WINDOW_MIN + 1, 20000, 65536};
+    uint8_t window[65536];
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t n = sizes[s];
+            uint8_t *src = make_corpus(n, kind);
+            ue_buf enc = {0};
+            REQUIRE(ue_lzss_encode(&UE_LZSS_GAMECUBE, 6, src, n, &enc) == UE_OK);
+            for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+                collected c = {malloc(n + 1), 0};
+                ue_lzss_stats st = {0};
+                CHECK_EQ_U(ue_lzss_decode_chunks(&UE_LZSS_GAMECUBE, enc.data, enc.size, n, window,
+                                                 windows[w], collect, &c, &st, NULL, 0, "t"),
+                           UE_OK);
+                CHECK_EQ_U(c.next, n);
+                CHECK(n == 0 || memcmp(c.out, src, n) == 0);
+                CHECK_EQ_U(st.consumed, enc.size);
+                CHECK_EQ_U(st.produced, n);
+                free(c.out);
+            }
+            /* Cut short: the same error at the same offset, after the same output. */
+            if (n > 8192) {
+                uint8_t *whole = malloc(n);
+                ue_diag d1 = {0}, d2 = {0};
+                ue_lzss_stats s1, s2;
+                collected c = {malloc(n), 0};
+                size_t cut = enc.size / 2;
+                CHECK_EQ_U(ue_lzss_decode(&UE_LZSS_GAMECUBE, enc.data, cut, whole, n, &s1, &d1, 7, "t"),
+                           UE_ERR_INVALID);
+                CHECK_EQ_U(ue_lzss_decode_chunks(&UE_LZSS_GAMECUBE, enc.data, cut, n, window,
+                                                 UE_LZSS_WINDOW_MIN, collect, &c, &s2, &d2, 7, "t"),
+                           UE_ERR_INVALID);
+                REQUIRE(d1.count == 1 && d2.count == 1);
+                CHECK_STR(d2.items[0].message, d1.items[0].message);
+                CHECK_EQ_U(d2.items[0].offset, d1.items[0].offset);
+                CHECK_EQ_U(s2.produced, s1.produced);
+                ue_diag_free(&d1), ue_diag_free(&d2);
+                free(whole), free(c.out);
+            }
+            free(src);
+            ue_buf_free(&enc);
+        }
+    /* A window too small to hold a ring of history is refused. */
+    collected none = {NULL, 0};
+    CHECK_EQ_U(ue_lzss_decode_chunks(&UE_LZSS_GAMECUBE, NULL, 0, 0, window, UE_LZSS_RING, collect,
+                                     &none, NULL, NULL, 0, "t"),
+               UE_ERR_USAGE);
+}
+
 int main(void) {
     RUN(spec_vectors_parkan);
     RUN(gamecube_ring_starts_with_zeros);
@@ -233,5 +300,6 @@ int main(void) {
     RUN(lazy_beats_or_ties_greedy);
     RUN(max_output_counts_flags_and_references);
     RUN(small_stream_claiming_more_stays_bounded);
+    RUN(chunked_decode_equals_whole);
     return TEST_SUMMARY();
 }

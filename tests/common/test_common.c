@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "common/xxh64.h"
 #include "unearth/common.h"
 #include "unearth/version.h"
 #include "common/bytes.h"
@@ -110,6 +111,26 @@ static void xxh64_matches_reference_vectors(void) {
     ue_xxh64_hex(buf, 37, hex);
     CHECK_STR(hex, "d93fa2dfee5c24c9");
     CHECK(ue_xxh64(buf, 100, 0) != ue_xxh64(buf, 100, 1));
+}
+
+/* Fed in pieces of every split, the hash is the reference tool's hash of the whole. */
+static void xxh64_in_pieces_equals_whole(void) {
+    uint8_t buf[100];
+    for (int i = 0; i < 100; i++) buf[i] = (uint8_t)i;
+    for (size_t a = 0; a <= 100; a += 3)
+        for (size_t b = a; b <= 100; b += 7) {
+            ue_xxh64_state st;
+            ue_xxh64_init(&st, 0);
+            ue_xxh64_update(&st, buf, a);
+            ue_xxh64_update(&st, buf + a, b - a);
+            ue_xxh64_update(&st, buf + b, 100 - b);
+            CHECK_EQ_U(ue_xxh64_digest(&st), 0x6ac1e58032166597ull);
+        }
+    ue_xxh64_state st;
+    ue_xxh64_init(&st, 0);
+    ue_xxh64_update(&st, "ab", 2);
+    ue_xxh64_update(&st, "c", 1);
+    CHECK_EQ_U(ue_xxh64_digest(&st), 0x44BC2CF5AD770999ull);
 }
 
 static void hex_round_trip_and_rejects(void) {
@@ -398,6 +419,7 @@ static void numbers_ignore_the_locale(void) {
 
 int main(void) {
     RUN(numbers_ignore_the_locale);
+    RUN(xxh64_in_pieces_equals_whole);
     RUN(results_are_distinct_and_named);
     RUN(version_macros_agree);
     RUN(cp1251_becomes_utf8);

@@ -476,6 +476,18 @@ static void parallel_extract_many(void) {
         }
     }
     CHECK_EQ_U(wrong, 0);
+    /* The manifest's hashes, taken piece by piece as the payloads were written, are the
+     * one-shot hashes of the bytes the archive was made from. */
+    char manifest[400];
+    snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+    json_t *root = json_load_file(manifest, 0, NULL);
+    for (size_t i = MANY; i < MANY + BIG; i++) {
+        char want[17];
+        ue_xxh64_hex(m.data[i], m.e[i].size, want);
+        json_t *entry = json_array_get(json_object_get(root, "entries"), i);
+        CHECK_STR(json_string_value(json_object_get(entry, "xxh64")), want);
+    }
+    json_decref(root);
     ue_buf b = {0};
     REQUIRE(ue_archive_pack(dir, &b, &d) == UE_OK);
     CHECK(b.size == m.bytes.size && memcmp(b.data, m.bytes.data, b.size) == 0);
@@ -539,6 +551,34 @@ static void damaged_among_parallel(void) {
         ue_diag_free(&v);
         ue_diag_free(&d);
     }
+    /* Tolerant: a big entry whose stream ends halfway (its LZSS header says so) is found
+     * damaged after several windows were written: its payload file is gone, its stored bytes
+     * are kept and the manifest marks it; the entries beside it are whole. */
+    const size_t cut = MANY;
+    REQUIRE(ue_archive_open_memory(m.bytes.data, m.bytes.size, "m.fsys", UE_MODE_STRICT, &a,
+                                   NULL) == UE_OK);
+    ue_archive_entry(a, cut, &info);
+    ue_archive_close(a);
+    uint8_t *cut_blob = m.bytes.data + info.offset;
+    ue_store_u32be(cut_blob + 8, (uint32_t)(info.stored_size / 2));
+    REQUIRE(ue_archive_open_memory(m.bytes.data, m.bytes.size, "m.fsys", UE_MODE_TOLERANT, &a,
+                                   NULL) == UE_OK);
+    char dir[300], rel[64], manifest[400];
+    snprintf(dir, sizeof dir, "%s/salvaged", tmp_root);
+    CHECK(ue_archive_extract(a, dir, true, NULL) == UE_OK);
+    snprintf(rel, sizeof rel, "%s/entries/%04zu_e%zu.dat", dir, cut, cut);
+    CHECK(!ue_path_exists(rel));
+    snprintf(rel, sizeof rel, "entries/%04zu_e%zu.dat.lzss", cut, cut);
+    CHECK(file_is(dir, rel, cut_blob, (size_t)info.stored_size));
+    snprintf(rel, sizeof rel, "entries/%04zu_e%zu.dat", cut + 1, cut + 1);
+    CHECK(file_is(dir, rel, m.data[cut + 1], m.e[cut + 1].size));
+    snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+    json_t *root = json_load_file(manifest, 0, NULL);
+    json_t *entry = json_array_get(json_object_get(root, "entries"), cut);
+    CHECK(json_is_true(json_object_get(entry, "damaged")));
+    CHECK(json_object_get(entry, "file") == NULL);
+    json_decref(root);
+    ue_archive_close(a);
     ue_diag_free(&want);
     many_free(&m);
 }
