@@ -41,7 +41,8 @@ def anchors(path, cache={}):
 def scanned_files():
     for name in SCANNED:
         top = ROOT / name
-        paths = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
+        paths = [top] if top.is_file() else sorted(
+            p for p in top.rglob("*") if p.is_file() and "node_modules" not in p.parts)
         for p in paths:
             if p.suffix in TEXT_SUFFIXES or p.name == "CMakeLists.txt":
                 yield p
