@@ -146,7 +146,21 @@ static int real_size(const char *unearth, int rounds) {
     return 0;
 }
 
+/* The real-size model's DAT written to a file, for a profiler or an outside timer. */
+static int write_big(const char *path) {
+    ue_buf dat = {0};
+    hsd_big_shape shape = HSD_BIG_REAL;
+    FILE *f = NULL;
+    int bad = hsd_big_model_dat(&shape, &dat) != UE_OK || !(f = fopen(path, "wb")) ||
+              fwrite(dat.data, 1, dat.size, f) != dat.size;
+    if (f && fclose(f)) bad = 1;
+    ue_buf_free(&dat);
+    return bad;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--write-big")) /* bench_hsd --write-big PATH */
+        return argc > 2 ? write_big(argv[2]) : 2;
     if (argc > 1 && !strcmp(argv[1], "--real")) /* bench_hsd --real UNEARTH [ROUNDS] */
         return argc > 2 ? real_size(argv[2], argc > 3 ? atoi(argv[3]) : 5) : 2;
     size_t copies = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;

@@ -380,11 +380,16 @@ static ue_result skeletal_clip(hsd_scene_ctx *x, size_t clip, int32_t anim, cons
     skel_work w;
     memset(&w, 0, sizeof w);
     ue_result r = skel_alloc(&w, m->joint_count, f->count);
+    size_t tracks = hsd_anim_clip_tracks(m, clip);
+    hsd_key_cursor *cursors = malloc((tracks ? tracks : 1) * sizeof *cursors);
+    if (!cursors) r = UE_ERR_NOMEM;
+    for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
     for (uint32_t fi = 0; fi < f->count && r == UE_OK; fi++) {
-        hsd_anim_joint_states(m, clip, f->frame[fi], w.states);
+        hsd_anim_joint_states_at(m, clip, f->frame[fi], cursors, w.states);
         for (size_t j = 0; j < m->joint_count; j++) skel_joint(x, &w, clip, j, f, fi);
     }
+    free(cursors);
     if (r == UE_OK && !ue_parse_failed(&x->c)) r = skel_emit(x, &w, anim, f);
     skel_free(&w);
     return r;
