@@ -340,9 +340,10 @@ static ue_result trs_channels(hsd_scene_ctx *x, skel_work *w, int32_t anim, cons
     ue_source_id src = t >= 0 ? hsd_source_id(HSD_KIND_ANIMJOINT, m->anims.targets[t].offset, (size_t)t)
                               : hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j);
     for (int c = 0; c < 3; c++) {
-        for (uint32_t fi = 0; fi < f->count; fi++)
-            memcpy(&buf[fi * (uint32_t)comps[c]], &w->trs[((size_t)fi * m->joint_count + j) * 10 + (size_t)first[c]],
-                   (size_t)comps[c] * sizeof *buf);
+        const float *from = &w->trs[j * 10 + (size_t)first[c]];
+        size_t step = (size_t)m->joint_count * 10;
+        for (uint32_t fi = 0; fi < f->count; fi++, from += step)
+            for (int k = 0; k < comps[c]; k++) buf[fi * (uint32_t)comps[c] + (uint32_t)k] = from[k];
         ue_anim_channel *ch;
         ue_result r = hsd_anim_add_sampled(x->s, anim, targets[c], UE_INTERP_LINEAR, f, buf, &ch);
         if (r != UE_OK) return r;
