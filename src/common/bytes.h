@@ -3,6 +3,8 @@
 #ifndef UE_COMMON_BYTES_H
 #define UE_COMMON_BYTES_H
 
+#include <string.h>
+
 #include "unearth/advanced/buffers.h"
 #include "unearth/common.h"
 
@@ -50,6 +52,18 @@ static inline void ue_store_u32le(uint8_t *p, uint32_t v) {
 static inline void ue_store_u16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static inline void ue_store_u32be(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* ue_buf_put for hot loops (the glTF writer's floats, the JSON emitter's bytes): a copy inlined in
+ * the caller while the bytes fit the capacity and the limit; otherwise the checked path, which
+ * grows the buffer or records the failure. The bytes appended are the same either way. */
+static inline void ue_buf_put_fast(ue_buf *b, const void *src, size_t n) {
+    if (b->data && !b->failed && n <= b->capacity - b->size && (!b->limit || n <= b->limit - b->size)) {
+        memcpy(b->data + b->size, src, n);
+        b->size += n;
+        return;
+    }
+    ue_buf_put(b, src, n);
 }
 
 void ue_hex_encode(const uint8_t *src, size_t n, char *out /* 2n+1 */);

@@ -217,6 +217,7 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
             goto out;
         }
         size_t start = main_out->size;
+        ue_buf_reserve(main_out, (size_t)total); /* one allocation, no copies as it grows */
         ue_buf_put(main_out, "glTF", 4);
         ue_buf_put_u32le(main_out, 2);
         ue_buf_put_u32le(main_out, (uint32_t)total);

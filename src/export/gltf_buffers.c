@@ -8,6 +8,7 @@
 #include "export/gltf_exporter.h"
 #include "unearth/image.h"
 #include "export/json.h"
+#include "common/bytes.h"
 #include "common/io.h"
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
@@ -23,8 +24,16 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
 
 static void put_f32(ue_buf *b, float f) {
     uint32_t u;
+    uint8_t le[4];
     memcpy(&u, &f, 4);
-    ue_buf_put_u32le(b, u);
+    ue_store_u32le(le, u);
+    ue_buf_put_fast(b, le, 4);
+}
+
+static void put_u16(ue_buf *b, uint16_t v) {
+    uint8_t le[2];
+    ue_store_u16le(le, v);
+    ue_buf_put_fast(b, le, 2);
 }
 
 /* Starts a bufferView at the next 4-byte boundary (glTF requires accessor offsets aligned
@@ -158,7 +167,7 @@ static void write_skinning(exporter *e, const ue_scene_primitive *p, prim_acc *p
         ue_gltf_reduce_influences(p->joints + v * n, p->weights + v * n, n, j, w);
         /* A zero weight keeps joint 0: a non-zero joint index with zero weight draws a
          * validator warning and means nothing. */
-        for (int k = 0; k < 4; k++) ue_buf_put_u16le(&e->bin, w[k] > 0 ? j[k] : 0);
+        for (int k = 0; k < 4; k++) put_u16(&e->bin, w[k] > 0 ? j[k] : 0);
     }
     pa->jnt = add_accessor(e, view_end(e, start, 8, GL_ARRAY_BUFFER), GL_UNSIGNED_SHORT, vc, 4);
     start = view_begin(e);
@@ -213,7 +222,7 @@ static void write_primitive(exporter *e, const ue_scene_primitive *p, prim_acc *
         bool small = max < 65535u;
         size_t start = view_begin(e);
         for (size_t i = 0; i < p->index_count; i++) {
-            if (small) ue_buf_put_u16le(&e->bin, (uint16_t)p->indices[i]);
+            if (small) put_u16(&e->bin, (uint16_t)p->indices[i]);
             else ue_buf_put_u32le(&e->bin, p->indices[i]);
         }
         pa->idx = add_accessor(e, view_end(e, start, 0, GL_ELEMENT_ARRAY_BUFFER),

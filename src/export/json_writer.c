@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "export/json.h"
 
 void ue_json_init(ue_json *j, ue_buf *out, int indent) {
@@ -16,10 +17,12 @@ static void fail(ue_json *j, const char *why) {
     if (!j->error) j->error = why;
 }
 
+static void put_byte(ue_buf *b, char c) { ue_buf_put_fast(b, &c, 1); }
+
 static void newline(ue_json *j) {
     if (!j->indent) return;
-    ue_buf_put_u8(j->out, '\n');
-    for (int i = 0; i < j->depth * j->indent; i++) ue_buf_put_u8(j->out, ' ');
+    put_byte(j->out, '\n');
+    for (int i = 0; i < j->depth * j->indent; i++) put_byte(j->out, ' ');
 }
 
 /* Everything that precedes a value: the comma and, in pretty mode, the line break. Scalars
@@ -41,7 +44,7 @@ static bool before_value(ue_json *j, bool container) {
     if (j->depth > 0) {
         if (j->has_items[j->depth - 1]) {
             bool spaced = j->indent && !container;
-            ue_buf_put(j->out, spaced ? ", " : ",", spaced ? 2 : 1);
+            ue_buf_put_fast(j->out, spaced ? ", " : ",", spaced ? 2 : 1);
         }
         if (container) {
             newline(j);
@@ -62,7 +65,7 @@ static void open_container(ue_json *j, bool object, char c) {
         fail(j, "nesting deeper than UE_JSON_MAX_DEPTH");
         return;
     }
-    ue_buf_put_u8(j->out, (uint8_t)c);
+    put_byte(j->out, c);
     j->in_object[j->depth] = object;
     j->has_items[j->depth] = false;
     j->multiline[j->depth] = false;
@@ -79,7 +82,7 @@ static void close_container(ue_json *j, bool object, char c) {
     j->depth--;
     /* Objects always break before '}'; arrays only when their items were on lines of their own. */
     if (had && j->indent && (object || j->multiline[j->depth])) newline(j);
-    ue_buf_put_u8(j->out, (uint8_t)c);
+    put_byte(j->out, c);
     after_value(j);
 }
 
@@ -114,9 +117,16 @@ static size_t utf8_len(const uint8_t *p, size_t n) {
 static void put_escaped(ue_buf *b, const char *s, size_t n) {
     static const char hex[] = "0123456789abcdef";
     const uint8_t *p = (const uint8_t *)s;
-    ue_buf_put_u8(b, '"');
+    put_byte(b, '"');
     size_t i = 0;
     while (i < n) {
+        size_t plain = i; /* printable ASCII that needs no escape goes out as one run */
+        while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7F && p[plain] != '"' && p[plain] != '\\') plain++;
+        if (plain > i) {
+            ue_buf_put_fast(b, p + i, plain - i);
+            i = plain;
+            continue;
+        }
         uint8_t c = p[i];
         const char *esc = NULL;
         switch (c) {
@@ -130,7 +140,7 @@ static void put_escaped(ue_buf *b, const char *s, size_t n) {
         default: break;
         }
         if (esc) {
-            ue_buf_put(b, esc, 2);
+            ue_buf_put_fast(b, esc, 2);
             i++;
             continue;
         }
@@ -139,14 +149,14 @@ static void put_escaped(ue_buf *b, const char *s, size_t n) {
             /* Control characters, and bytes that are not UTF-8 (legacy code pages), become
              * \u00XX: the output stays valid JSON and the byte value stays visible. */
             char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            ue_buf_put(b, u, 6);
+            ue_buf_put_fast(b, u, 6);
             i++;
             continue;
         }
-        ue_buf_put(b, p + i, len);
+        ue_buf_put_fast(b, p + i, len);
         i += len;
     }
-    ue_buf_put_u8(b, '"');
+    put_byte(b, '"');
 }
 
 void ue_json_key(ue_json *j, const char *key) {
@@ -155,11 +165,11 @@ void ue_json_key(ue_json *j, const char *key) {
         fail(j, "key outside an object or two keys in a row");
         return;
     }
-    if (j->has_items[j->depth - 1]) ue_buf_put_u8(j->out, ',');
+    if (j->has_items[j->depth - 1]) put_byte(j->out, ',');
     newline(j);
     j->has_items[j->depth - 1] = true;
     put_escaped(j->out, key, strlen(key));
-    ue_buf_put(j->out, j->indent ? ": " : ":", j->indent ? 2 : 1);
+    ue_buf_put_fast(j->out, j->indent ? ": " : ":", j->indent ? 2 : 1);
     j->key_pending = true;
 }
 
@@ -172,19 +182,28 @@ void ue_json_string(ue_json *j, const char *s) { ue_json_string_n(j, s, strlen(s
 
 static void put_raw(ue_json *j, const char *txt) {
     if (!before_value(j, false)) return;
-    ue_buf_put(j->out, txt, strlen(txt));
+    ue_buf_put_fast(j->out, txt, strlen(txt));
     after_value(j);
+}
+
+/* Decimal digits of v, sign first, as "%lld" / "%llu" spell them (no locale touches integers):
+ * a glTF file is mostly indices, and printf's machinery cost more than the digits. */
+static const char *decimal(uint64_t v, bool negative, char t[24]) {
+    char *p = t + 23;
+    *p = 0;
+    do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
+    if (negative) *--p = '-';
+    return p;
 }
 
 void ue_json_int(ue_json *j, int64_t v) {
     char t[24];
-    snprintf(t, sizeof t, "%lld", (long long)v);
-    put_raw(j, t);
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    put_raw(j, decimal(mag, v < 0, t));
 }
 void ue_json_uint(ue_json *j, uint64_t v) {
     char t[24];
-    snprintf(t, sizeof t, "%llu", (unsigned long long)v);
-    put_raw(j, t);
+    put_raw(j, decimal(v, false, t));
 }
 void ue_json_bool(ue_json *j, bool v) { put_raw(j, v ? "true" : "false"); }
 void ue_json_null(ue_json *j) { put_raw(j, "null"); }

@@ -28,23 +28,37 @@ static uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
     return pb <= pc ? b : c;
 }
 
-/* Filters one row with filter type f into dst (row bytes, without the type byte). */
-static void filter_row(int f, const uint8_t *cur, const uint8_t *prev, size_t n, size_t bpp,
-                       uint8_t *dst) {
-    for (size_t i = 0; i < n; i++) {
-        uint8_t a = i >= bpp ? cur[i - bpp] : 0;
-        uint8_t b = prev ? prev[i] : 0;
-        uint8_t c = (prev && i >= bpp) ? prev[i - bpp] : 0;
-        uint8_t pred;
-        switch (f) {
-        case 1: pred = a; break;
-        case 2: pred = b; break;
-        case 3: pred = (uint8_t)(((unsigned)a + b) / 2); break;
-        case 4: pred = paeth(a, b, c); break;
-        default: pred = 0; break;
-        }
-        dst[i] = (uint8_t)(cur[i] - pred);
+static uint64_t byte_cost(uint8_t v) { return v < 128 ? v : 256u - v; }
+
+/* Filters one row with filter type f into dst (row bytes, without the type byte) and returns the
+ * heuristic's cost, the sum of |signed byte|. `prev` is the row above (zeros for the first row);
+ * one loop per filter, so the compiler keeps each one free of the others' branches. */
+static uint64_t filter_row(int f, const uint8_t *cur, const uint8_t *prev, size_t n, size_t bpp, uint8_t *dst) {
+    uint64_t cost = 0;
+    size_t lead = bpp < n ? bpp : n; /* the bytes with no left neighbour */
+    switch (f) {
+    case 0:
+        for (size_t i = 0; i < n; i++) cost += byte_cost(dst[i] = cur[i]);
+        break;
+    case 1:
+        for (size_t i = 0; i < lead; i++) cost += byte_cost(dst[i] = cur[i]);
+        for (size_t i = lead; i < n; i++) cost += byte_cost(dst[i] = (uint8_t)(cur[i] - cur[i - bpp]));
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++) cost += byte_cost(dst[i] = (uint8_t)(cur[i] - prev[i]));
+        break;
+    case 3:
+        for (size_t i = 0; i < lead; i++) cost += byte_cost(dst[i] = (uint8_t)(cur[i] - prev[i] / 2));
+        for (size_t i = lead; i < n; i++)
+            cost += byte_cost(dst[i] = (uint8_t)(cur[i] - ((unsigned)cur[i - bpp] + prev[i]) / 2));
+        break;
+    default:
+        for (size_t i = 0; i < lead; i++) cost += byte_cost(dst[i] = (uint8_t)(cur[i] - paeth(0, prev[i], 0)));
+        for (size_t i = lead; i < n; i++)
+            cost += byte_cost(dst[i] = (uint8_t)(cur[i] - paeth(cur[i - bpp], prev[i], prev[i - bpp])));
+        break;
     }
+    return cost;
 }
 
 /* One zlib stream of `n` bytes (level 6) whose window and hash table are no larger than the
@@ -114,24 +128,25 @@ ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba, c
     for (size_t i = 0; i < npix && opaque; i++) opaque = rgba[i * 4 + 3] == 255;
     size_t bpp = opaque ? 3 : 4, rowlen = (size_t)w * bpp;
 
-    /* Unfiltered rows in the stored pixel layout, then the filtered stream (1 + rowlen each). */
-    uint8_t *rows = malloc(rowlen * h);
+    /* Unfiltered rows in the stored pixel layout (a row of zeros above the first), then the
+     * filtered stream (1 + rowlen each). */
+    uint8_t *rows = calloc(rowlen * (h + 1), 1);
     uint8_t *filtered = malloc((rowlen + 1) * h);
     uint8_t *trial = malloc(rowlen);
     uint8_t *zbuf = NULL;
     ue_result rc = UE_ERR_NOMEM;
     if (!rows || !filtered || !trial) goto done;
-    for (size_t i = 0; i < npix; i++) memcpy(rows + i * bpp, rgba + i * 4, bpp);
+    for (size_t i = 0; i < npix; i++) memcpy(rows + rowlen + i * bpp, rgba + i * 4, bpp);
 
     for (size_t y = 0; y < h; y++) {
-        const uint8_t *cur = rows + y * rowlen, *prev = y ? cur - rowlen : NULL;
+        const uint8_t *cur = rows + (y + 1) * rowlen, *prev = cur - rowlen;
         uint8_t *dst = filtered + y * (rowlen + 1);
-        /* The usual heuristic: the filter whose output has the smallest sum of |signed byte|. */
-        uint64_t best_cost = UINT64_MAX;
-        for (int f = 0; f < 5; f++) {
-            filter_row(f, cur, prev, rowlen, bpp, trial);
-            uint64_t cost = 0;
-            for (size_t i = 0; i < rowlen; i++) cost += trial[i] < 128 ? trial[i] : 256u - trial[i];
+        /* The usual heuristic: the filter whose output has the smallest sum of |signed byte|
+         * (the first of equals); the winner so far stays in dst, a trial goes to `trial`. */
+        dst[0] = 0;
+        uint64_t best_cost = filter_row(0, cur, prev, rowlen, bpp, dst + 1);
+        for (int f = 1; f < 5; f++) {
+            uint64_t cost = filter_row(f, cur, prev, rowlen, bpp, trial);
             if (cost < best_cost) {
                 best_cost = cost;
                 dst[0] = (uint8_t)f;

@@ -9,11 +9,13 @@
 
 /* The track's value at clip frame `frame`; false before its first key (or for a track whose key
  * range lies outside the key table). */
-static bool track_value(const ue_hsd_model *m, const ue_hsd_track *tr, float frame, float *v) {
+static bool track_value(const ue_hsd_model *m, const ue_hsd_track *tr, float frame, hsd_key_cursor *cur, float *v) {
     const ue_hsd_anims *a = &m->anims;
     if (tr->first_key > a->key_count || tr->key_count > a->key_count - tr->first_key) return false;
     const ue_hsd_key *keys = tr->key_count ? a->keys + tr->first_key : NULL;
-    return ue_hsd_keys_eval(keys, tr->key_count, tr->start_frame, frame, v);
+    hsd_key_cursor fresh;
+    if (!cur) hsd_key_cursor_reset(cur = &fresh);
+    return hsd_keys_eval_at(cur, keys, tr->key_count, tr->start_frame, frame, v);
 }
 
 /* The tracks of AObj `aobj`: *first and the count, or 0 when the AObj is absent or broken. */
@@ -75,27 +77,56 @@ static void apply_joint_track(const ue_hsd_model *m, size_t j, uint8_t type, flo
     /* PATH needs the spline joint and SETBYTE/SETFLOAT/PTCL are game callbacks: not applied */
 }
 
-void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_joint_state *out) {
-    for (size_t j = 0; j < m->joint_count; j++) rest_state(&m->joints[j], &out[j]);
+/* The clip's JOINT targets bound to a joint of the model, [*first, *end); false for none. */
+static bool joint_targets(const ue_hsd_model *m, size_t clip, size_t *first, size_t *end) {
     const ue_hsd_anims *a = &m->anims;
-    if (clip >= a->clip_count || a->clips[clip].material) return;
+    if (clip >= a->clip_count || a->clips[clip].material) return false;
     const ue_hsd_clip *c = &a->clips[clip];
     if (c->first_target > a->target_count || c->target_count > a->target_count - c->first_target)
-        return;
-    for (size_t t = c->first_target; t < c->first_target + c->target_count; t++) {
-        const ue_hsd_anim_target *tg = &a->targets[t];
-        if (tg->kind != UE_HSD_ANIM_JOINT || tg->joint < 0 || (size_t)tg->joint >= m->joint_count)
-            continue;
+        return false;
+    *first = c->first_target, *end = (size_t)c->first_target + c->target_count;
+    return true;
+}
+
+static const ue_hsd_anim_target *joint_target(const ue_hsd_model *m, size_t t) {
+    const ue_hsd_anim_target *tg = &m->anims.targets[t];
+    bool bound = tg->kind == UE_HSD_ANIM_JOINT && tg->joint >= 0 && (size_t)tg->joint < m->joint_count;
+    return bound ? tg : NULL;
+}
+
+size_t hsd_anim_clip_tracks(const ue_hsd_model *m, size_t clip) {
+    size_t first, end, tracks = 0;
+    if (!joint_targets(m, clip, &first, &end)) return 0;
+    for (size_t t = first; t < end; t++) {
+        const ue_hsd_track *tr = NULL;
+        if (joint_target(m, t)) tracks += aobj_tracks(m, m->anims.targets[t].aobj, &tr);
+    }
+    return tracks;
+}
+
+void hsd_anim_joint_states_at(const ue_hsd_model *m, size_t clip, float frame, hsd_key_cursor *cursors,
+                              hsd_joint_state *out) {
+    for (size_t j = 0; j < m->joint_count; j++) rest_state(&m->joints[j], &out[j]);
+    size_t first, end, cursor = 0;
+    if (!joint_targets(m, clip, &first, &end)) return;
+    for (size_t t = first; t < end; t++) {
+        const ue_hsd_anim_target *tg = joint_target(m, t);
+        if (!tg) continue;
         size_t j = (size_t)tg->joint;
         /* an attached AnimJoint decides CLASSICAL_SCALE by its bit 0 (docs/formats/hsd-animation.md#tree-shapes) */
         out[j].classical_scale = (tg->flags & 1u) != 0;
         const ue_hsd_track *tr = NULL;
         size_t n = aobj_tracks(m, tg->aobj, &tr);
-        for (size_t k = 0; k < n; k++) {
+        for (size_t k = 0; k < n; k++, cursor++) {
             float v;
-            if (track_value(m, &tr[k], frame, &v)) apply_joint_track(m, j, tr[k].type, v, out);
+            if (track_value(m, &tr[k], frame, cursors ? &cursors[cursor] : NULL, &v))
+                apply_joint_track(m, j, tr[k].type, v, out);
         }
     }
+}
+
+void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_joint_state *out) {
+    hsd_anim_joint_states_at(m, clip, frame, NULL, out);
 }
 
 /* ---- materials ---------------------------------------------------------------------------- */
@@ -127,7 +158,7 @@ void hsd_anim_material_state(const ue_hsd_model *m, size_t target, float frame,
     for (size_t k = 0; k < n; k++) {
         float v;
         uint8_t type = tr[k].type;
-        if (type < 1 || type > 13 || !track_value(m, &tr[k], frame, &v)) continue;
+        if (type < 1 || type > 13 || !track_value(m, &tr[k], frame, NULL, &v)) continue;
         out->animated |= 1u << type;
         if (type <= 3) out->ambient[type - 1] = clamp01(v);
         else if (type <= 6) out->diffuse[type - 4] = clamp01(v);
@@ -190,7 +221,7 @@ void hsd_anim_texture_state(const ue_hsd_model *m, size_t target, float frame,
     size_t n = aobj_tracks(m, t->aobj, &tr);
     for (size_t k = 0; k < n; k++) {
         float v;
-        if (!track_value(m, &tr[k], frame, &v)) continue;
+        if (!track_value(m, &tr[k], frame, NULL, &v)) continue;
         if (tr[k].type < 32) out->animated |= 1u << tr[k].type;
         apply_texture_track(m, t, tr[k].type, v, out);
     }

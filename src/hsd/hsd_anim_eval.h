@@ -5,6 +5,19 @@
 
 #include "unearth/hsd_model.h"
 
+/* One track's key walk kept between frames (hsd_keys_eval_at), so sampling a track of K keys at
+ * F increasing frames costs O(K + F) instead of O(K·F). Reset it before a track's first frame. */
+typedef struct hsd_key_cursor {
+    double p0, p1, d0, d1, t_a, t_b, last;
+    size_t next;
+    uint8_t op_intrp, prev_op;
+    bool have_key, pending;
+} hsd_key_cursor;
+void hsd_key_cursor_reset(hsd_key_cursor *c);
+/* ue_hsd_keys_eval's value, resumed from *c (any frame order; increasing frames are the fast case). */
+bool hsd_keys_eval_at(hsd_key_cursor *c, const ue_hsd_key *keys, size_t count, float start_frame, float frame,
+                      float *value);
+
 /* `frame` is a clip frame, not clamped to the clip's end frame (the caller samples 0 … end).
  * Tracks whose local time has not reached their first key leave the value as it was; PATH and
  * the game-callback tracks are not applied. Indices that point outside the model's tables are
@@ -15,6 +28,11 @@ typedef struct hsd_material_state { float ambient[3], diffuse[3], specular[3]; f
 typedef struct hsd_texture_state { float translation[3], scale[3], rotation[3]; int32_t image; int32_t tlut; float blending; uint32_t animated; } hsd_texture_state;
 /* Rest values of every joint, then the clip's JOINT targets applied at `frame` (absolute values replacing rest components; |scale| < 1e-3 clamped to ±1e-3; NODE/BRANCH visibility, BRANCH for the subtree; classical_scale from AnimJoint flags bit 0, else the joint's own flag). `out` has m->joint_count rows. */
 void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_joint_state *out);
+/* The same with one cursor per track of the clip's joint targets (hsd_anim_clip_tracks of them,
+ * reset before the first frame), for frames sampled in increasing order. */
+size_t hsd_anim_clip_tracks(const ue_hsd_model *m, size_t clip);
+void hsd_anim_joint_states_at(const ue_hsd_model *m, size_t clip, float frame, hsd_key_cursor *cursors,
+                              hsd_joint_state *out);
 /* One MATERIAL target at `frame`, starting from its MObj's Material (colours /255, alpha); ALPHA track → alpha = 1 − v. */
 void hsd_anim_material_state(const ue_hsd_model *m, size_t target, float frame, hsd_material_state *out);
 /* One TEXTURE target at `frame`, from its TObj's rest SRT and image; TIMG → m->anims.images[first_image + (int)v] unless that entry is -1 or out of range (then the image stays); TCLT likewise. */

@@ -16,7 +16,12 @@
 
 /* ---- key reduction ------------------------------------------------------------------------ */
 
-static double tol_of(double v) { return KEY_TOLERANCE * fmax(1.0, fabs(v)); }
+/* fmax and fmin as the reduction needs them, inlined (the library calls were a tenth of it): a
+ * NaN argument leaves the other, as fmax/fmin do. */
+static double max_of(double kept, double x) { return x > kept ? x : kept; }
+static double min_of(double kept, double x) { return x < kept ? x : kept; }
+
+static double tol_of(double v) { return KEY_TOLERANCE * max_of(1.0, fabs(v)); }
 
 /* The quaternion dot at and above which slerp falls back to lerp weights (the angle is below
  * about 4.5e-4 rad and sin(θ) would lose its digits). */
@@ -69,8 +74,8 @@ static void run_cover(lerp_run *r, const hsd_frames *f, const float *v, uint32_t
             r->lo[c] = INFINITY, r->hi[c] = -INFINITY;
             continue;
         }
-        r->lo[c] = fmax(r->lo[c], (off - tol) / dt);
-        r->hi[c] = fmin(r->hi[c], (off + tol) / dt);
+        r->lo[c] = max_of(r->lo[c], (off - tol) / dt);
+        r->hi[c] = min_of(r->hi[c], (off + tol) / dt);
     }
 }
 
@@ -82,6 +87,19 @@ static bool run_reaches(const lerp_run *r, const hsd_frames *f, const float *v, 
         double slope = ((double)v[b * comps + c] - v[a * comps + c]) / dt;
         if (!(slope >= r->lo[c] && slope <= r->hi[c])) return false;
     }
+    return true;
+}
+
+/* A channel that holds one finite value at strictly increasing times (the common case: a joint's
+ * translation or scale that no track moves). Every run then reproduces all it covers (slope 0,
+ * inside every key's interval; a rotation close enough to itself for lerp weights), so the
+ * general walk below would keep only the first key, the last, and every MAX_SPAN-th. */
+static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps, bool quat) {
+    for (uint32_t c = 0; c < comps; c++)
+        if (!isfinite(v[c])) return false;
+    if (quat && quat_dot(v, v) < SLERP_AS_LERP) return false;
+    for (uint32_t i = 1; i < f->count; i++)
+        if (!(f->time[i] > f->time[i - 1]) || memcmp(&v[i * comps], v, comps * sizeof *v) != 0) return false;
     return true;
 }
 
@@ -97,6 +115,8 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
     if (interp == UE_INTERP_STEP) {
         for (uint32_t i = 1; i + 1 < n; i++)
             keep[i] = memcmp(&v[i * comps], &v[(i - 1) * comps], comps * sizeof *v) != 0;
+    } else if (constant_channel(f, v, comps, quat)) {
+        for (uint32_t i = MAX_SPAN; i + 1 < n; i += MAX_SPAN) keep[i] = 1;
     } else {
         lerp_run run;
         run_start(&run, 0);
@@ -320,9 +340,10 @@ static ue_result trs_channels(hsd_scene_ctx *x, skel_work *w, int32_t anim, cons
     ue_source_id src = t >= 0 ? hsd_source_id(HSD_KIND_ANIMJOINT, m->anims.targets[t].offset, (size_t)t)
                               : hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j);
     for (int c = 0; c < 3; c++) {
-        for (uint32_t fi = 0; fi < f->count; fi++)
-            memcpy(&buf[fi * (uint32_t)comps[c]], &w->trs[((size_t)fi * m->joint_count + j) * 10 + (size_t)first[c]],
-                   (size_t)comps[c] * sizeof *buf);
+        const float *from = &w->trs[j * 10 + (size_t)first[c]];
+        size_t step = (size_t)m->joint_count * 10;
+        for (uint32_t fi = 0; fi < f->count; fi++, from += step)
+            for (int k = 0; k < comps[c]; k++) buf[fi * (uint32_t)comps[c] + (uint32_t)k] = from[k];
         ue_anim_channel *ch;
         ue_result r = hsd_anim_add_sampled(x->s, anim, targets[c], UE_INTERP_LINEAR, f, buf, &ch);
         if (r != UE_OK) return r;
@@ -380,11 +401,16 @@ static ue_result skeletal_clip(hsd_scene_ctx *x, size_t clip, int32_t anim, cons
     skel_work w;
     memset(&w, 0, sizeof w);
     ue_result r = skel_alloc(&w, m->joint_count, f->count);
+    size_t tracks = hsd_anim_clip_tracks(m, clip);
+    hsd_key_cursor *cursors = malloc((tracks ? tracks : 1) * sizeof *cursors);
+    if (!cursors) r = UE_ERR_NOMEM;
+    for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
     for (uint32_t fi = 0; fi < f->count && r == UE_OK; fi++) {
-        hsd_anim_joint_states(m, clip, f->frame[fi], w.states);
+        hsd_anim_joint_states_at(m, clip, f->frame[fi], cursors, w.states);
         for (size_t j = 0; j < m->joint_count; j++) skel_joint(x, &w, clip, j, f, fi);
     }
+    free(cursors);
     if (r == UE_OK && !ue_parse_failed(&x->c)) r = skel_emit(x, &w, anim, f);
     skel_free(&w);
     return r;

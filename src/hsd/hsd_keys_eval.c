@@ -1,6 +1,9 @@
 /* unearth — the runtime's evaluation of one HSD key stream at a frame (docs/formats/hsd-animation.md#evaluation): the
  * interpolation registers replayed key by key, then step, linear or Hermite within the segment. */
-#include "unearth/hsd_anim.h"
+#include <math.h>
+#include <string.h>
+
+#include "hsd/hsd_anim_eval.h"
 
 /* The runtime's registers: values p0 → p1 of the active segment, their tangents d0, d1, and
  * the opcode that governs the segment (the one parsed before the segment's end key). */
@@ -64,31 +67,65 @@ static double segment_value(const key_regs *r, double t, double span) {
     }
 }
 
-bool ue_hsd_keys_eval(const ue_hsd_key *keys, size_t count, float start_frame, float frame,
+void hsd_key_cursor_reset(hsd_key_cursor *c) {
+    memset(c, 0, sizeof *c);
+    c->op_intrp = c->prev_op = UE_HSD_KEY_NONE;
+    c->last = -INFINITY;
+}
+
+static void save_regs(hsd_key_cursor *c, const key_regs *r) {
+    c->p0 = r->p0, c->p1 = r->p1, c->d0 = r->d0, c->d1 = r->d1, c->op_intrp = r->op_intrp;
+}
+
+/* The key walk below, resumed where the previous (earlier or equal) frame left it: the registers
+ * after the last key parsed, and whether that key still ends the segment (`pending`). A frame
+ * before the previous one starts the walk again, so any order of frames gives the same values. */
+bool hsd_keys_eval_at(hsd_key_cursor *c, const ue_hsd_key *keys, size_t count, float start_frame, float frame,
                       float *value) {
     if (!keys || !value) return false;
     double local = (double)frame + (double)start_frame;
-    key_regs r = {0, 0, 0, 0, UE_HSD_KEY_NONE};
-    uint8_t prev_op = UE_HSD_KEY_NONE;
-    bool have_key = false;
-    double t_a = 0;
-    for (size_t i = 0; i < count; i++) {
-        const ue_hsd_key *k = &keys[i];
-        if (k->op < UE_HSD_KEY_CON || k->op > UE_HSD_KEY_KEY) continue; /* not an entry */
-        load_entry(&r, k, prev_op);
-        prev_op = k->op;
-        if (k->op == UE_HSD_KEY_SLP) continue; /* no key: the clock does not move */
-        double t_b = k->time;
-        if (!have_key) {
-            if (!(local >= t_b)) return false; /* before the first key (NaN too) */
-            have_key = true;
-        } else if (local < t_b) {
-            *value = (float)segment_value(&r, local - t_a, t_b - t_a);
+    if (!(local >= c->last)) hsd_key_cursor_reset(c);
+    c->last = local;
+    key_regs r = {c->p0, c->p1, c->d0, c->d1, c->op_intrp};
+    if (c->pending) { /* the key that ended the segment of the previous frame */
+        if (!c->have_key) {
+            if (!(local >= c->t_b)) return false;
+            c->have_key = true;
+        } else if (local < c->t_b) {
+            *value = (float)segment_value(&r, local - c->t_a, c->t_b - c->t_a);
             return true;
         }
-        t_a = t_b;
+        c->t_a = c->t_b;
+        c->pending = false;
     }
-    if (!have_key) return false;
+    for (; c->next < count; c->next++) {
+        const ue_hsd_key *k = &keys[c->next];
+        if (k->op < UE_HSD_KEY_CON || k->op > UE_HSD_KEY_KEY) continue; /* not an entry */
+        load_entry(&r, k, c->prev_op);
+        c->prev_op = k->op;
+        if (k->op == UE_HSD_KEY_SLP) continue; /* no key: the clock does not move */
+        double t_b = k->time;
+        if (!c->have_key && !(local >= t_b)) { /* before the first key (NaN too) */
+            save_regs(c, &r), c->t_b = t_b, c->pending = true, c->next++;
+            return false;
+        }
+        if (c->have_key && local < t_b) {
+            save_regs(c, &r), c->t_b = t_b, c->pending = true, c->next++;
+            *value = (float)segment_value(&r, local - c->t_a, t_b - c->t_a);
+            return true;
+        }
+        c->have_key = true;
+        c->t_a = t_b;
+    }
+    save_regs(c, &r);
+    if (!c->have_key) return false;
     *value = (float)r.p1; /* after the last key: hold it */
     return true;
+}
+
+bool ue_hsd_keys_eval(const ue_hsd_key *keys, size_t count, float start_frame, float frame,
+                      float *value) {
+    hsd_key_cursor c;
+    hsd_key_cursor_reset(&c);
+    return hsd_keys_eval_at(&c, keys, count, start_frame, frame, value);
 }

@@ -59,10 +59,15 @@ void ue_scene_free(ue_scene *s) {
 
 /* Grows an array by one zeroed element. The scene keeps no hidden capacity: callers may
  * install arrays of their own (calloc + count), and a capacity field could fall out of step
- * with them. realloc by one is cheap for the object counts game assets have. */
+ * with them. So the array is asked each time for the power of two that holds count + 1: realloc
+ * to the size a block already has returns it in place, and a block moves only when the count
+ * passes a power of two, so n additions copy O(n) elements, not O(n^2) (a clip's channels, a
+ * model's nodes). An array a caller installed at its exact size is grown like any other. */
 static void *grow_one(void *arr, size_t count, size_t elem) {
     if (count >= UE_SCENE_MAX_OBJECTS) return NULL;
-    uint8_t *n = realloc(arr, (count + 1) * elem);
+    size_t room = 4;
+    while (room < count + 1) room *= 2; /* UE_SCENE_MAX_OBJECTS bounds it */
+    uint8_t *n = realloc(arr, room * elem);
     if (!n) return NULL;
     memset(n + count * elem, 0, elem);
     return n;

@@ -866,6 +866,15 @@ static void key_reduction_keeps_the_corners(void) {
     for (uint32_t i = 0; i < 300; i++) v[3 * i] = 0.25f * (float)i, v[3 * i + 1] = v[3 * i + 2] = 0;
     REQUIRE(kept_times(UE_TARGET_SCALE, v, 300, t) == 3);
     CHECK(fabsf(t[1] - 256) < 1e-2f);
+    /* one value held (a joint's untouched translation, an unturned rotation): the same runs */
+    for (uint32_t i = 0; i < 300; i++) v[3 * i] = 1.5f, v[3 * i + 1] = -2, v[3 * i + 2] = 1e6f;
+    REQUIRE(kept_times(UE_TARGET_TRANSLATION, v, 300, t) == 3);
+    CHECK(fabsf(t[1] - 256) < 1e-2f && fabsf(t[2] - 299) < 1e-2f);
+    REQUIRE(kept_times(UE_TARGET_TRANSLATION, v, 256, t) == 2);
+    REQUIRE(kept_times(UE_TARGET_TRANSLATION, v, 258, t) == 3);
+    for (uint32_t i = 0; i < 300; i++) v[4 * i] = v[4 * i + 1] = v[4 * i + 2] = 0, v[4 * i + 3] = 1;
+    REQUIRE(kept_times(UE_TARGET_ROTATION, v, 300, t) == 3);
+    CHECK(fabsf(t[1] - 256) < 1e-2f);
     /* a turn about Y at 0.05 rad per frame is one slerp arc; a kink at frame 12 (then 0.1 rad per
      * frame) adds that key */
     for (uint32_t i = 0; i < 20; i++) {

@@ -1,6 +1,7 @@
 /* unearth tests — HSD key streams (docs/formats/hsd-animation.md#key-streams): decoding of hand-built bytes for every
  * opcode and format, evaluation against values worked out by hand, encode → decode, bad input. */
 #include <math.h>
+#include <string.h>
 
 #include "hsd/hsd_anim_eval.h"
 #include "test.h"
@@ -261,6 +262,39 @@ static void test_eval_start_frame(void) {
     CHECK(!ok);
     float v = 0;
     CHECK(!ue_hsd_keys_eval(keys, 0, 0, 0, &v));
+}
+
+/* The cursor (resumed key walk) gives, frame after frame, the value a walk from the first key
+ * gives: increasing frames, a repeat, a jump back, frames before the first key and a NaN. */
+static void test_eval_cursor_matches_fresh_walk(void) {
+    const ue_hsd_key mixed[] = {
+        {UE_HSD_KEY_SPL, 2, 1.0f, 0.5f, 3},  {UE_HSD_KEY_SLP, 5, 0, -2.0f, 0}, {UE_HSD_KEY_SPL0, 5, 4.0f, 0, 4},
+        {UE_HSD_KEY_LIN, 9, -1.0f, 0, 2},    {UE_HSD_KEY_NONE, 11, 7.0f, 0, 0}, {UE_HSD_KEY_KEY, 11, 3.0f, 0, 5},
+        {UE_HSD_KEY_CON, 16, 6.0f, 0, 1},    {UE_HSD_KEY_LIN, 17, 2.0f, 0, 0},
+    };
+    const float frames[] = {-3, 0, 1.5f, 2, 2, 3.25f, 5, 7.5f, 9, 10, 10.5f, 11, 13, 16, 16.5f, 17, 30,
+                            4, 4.5f, 12, NAN, 0.5f, 2.5f, 30};
+    const size_t n = sizeof mixed / sizeof *mixed;
+    hsd_key_cursor c;
+    hsd_key_cursor_reset(&c);
+    for (size_t i = 0; i < sizeof frames / sizeof *frames; i++) {
+        float fresh = -999, resumed = -999;
+        bool ok_fresh = ue_hsd_keys_eval(mixed, n, -1.0f, frames[i], &fresh);
+        bool ok_resumed = hsd_keys_eval_at(&c, mixed, n, -1.0f, frames[i], &resumed);
+        CHECK(ok_fresh == ok_resumed);
+        if (ok_fresh && ok_resumed) CHECK(memcmp(&fresh, &resumed, sizeof fresh) == 0);
+    }
+    /* values by hand: the LIN key governs the segment to the next key, -1 (local 9) to 3 (local
+     * 11, the NONE entry between is no key), so local 10 is half way; the CON key holds 6 */
+    float v = 0;
+    hsd_key_cursor_reset(&c);
+    CHECK(!hsd_keys_eval_at(&c, mixed, n, 0, 1.0f, &v));
+    CHECK(hsd_keys_eval_at(&c, mixed, n, 0, 10.0f, &v));
+    CHECK_NEAR(v, 1.0);
+    CHECK(hsd_keys_eval_at(&c, mixed, n, 0, 16.5f, &v));
+    CHECK_NEAR(v, 6.0);
+    CHECK(hsd_keys_eval_at(&c, mixed, n, 0, 40.0f, &v));
+    CHECK_NEAR(v, 2.0);
 }
 
 /* ---- encoding ----------------------------------------------------------------------------- */
@@ -628,6 +662,7 @@ int main(void) {
     RUN(test_eval_slp_override);
     RUN(test_eval_key_and_lin_into_key);
     RUN(test_eval_start_frame);
+    RUN(test_eval_cursor_matches_fresh_walk);
     RUN(test_encode_decode_identity);
     RUN(test_encode_refuses);
     RUN(test_bad_input);
