@@ -1,10 +1,18 @@
 /* libFuzzer target: the HSD DAT container in both modes, its accessors over every data offset a
  * table names, the writer (a strict parse must re-serialise to the input byte for byte), the
  * struct reader and the display-list decoder of every PObj (links and indices must stay in range),
- * and the whole model pipeline to the scene IR (bind pose, skinning, meshes). */
+ * the kind and structures of every root (FigaTree clips, fighter data, camera, lights, fog), the
+ * FigaTree clips of the DAT bound to its model, the whole model pipeline to the scene IR (bind pose,
+ * skinning, meshes, clips), and a bank of DATs (the chain, each DAT as above, the re-encoding). */
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "archive/container.h"
+#include "hsd/dat_bank.h"
+#include "hsd/hsd_figatree.h"
+#include "hsd/hsd_roots.h"
 #include "hsd/hsd_to_scene.h"
 #include "unearth/hsd.h"
 #include "unearth/hsd_model.h"
@@ -108,11 +116,13 @@ static void check_geometry(const ue_hsd_geometry *g) {
         if (g->indices[i] >= g->vertex_count) abort();
 }
 
-/* The struct reader in `mode`, then every PObj's display list. */
-static void read_models(const ue_dat *dat, ue_mode mode) {
+/* The struct reader in `mode`, then every PObj's display list, then the DAT's own FigaTree clips
+ * bound to the model (as convert does) and the scene. True when the model was read. */
+static bool read_models(const ue_dat *dat, ue_mode mode) {
     ue_hsd_model m;
     ue_diag d = {0};
-    if (ue_hsd_model_read(dat, mode, &m, &d) == UE_OK) {
+    bool read = ue_hsd_model_read(dat, mode, &m, &d) == UE_OK;
+    if (read) {
         check_links(&m);
         check_anim_links(&m);
         for (size_t i = 0; i < m.pobj_count; i++) {
@@ -120,19 +130,44 @@ static void read_models(const ue_dat *dat, ue_mode mode) {
             if (ue_hsd_pobj_decode(&m, i, mode, &g, &d) == UE_OK) check_geometry(&g);
             ue_hsd_geometry_free(&g);
         }
-        to_scene(&m, mode);
+        hsd_figatree_files clips;
+        if (hsd_figatree_attach_all(&m, NULL, mode, &clips, &d) == UE_OK) {
+            check_anim_links(&m);
+            to_scene(&m, mode);
+        }
+        hsd_figatree_files_free(&clips);
     }
     ue_hsd_model_free(&m);
     ue_diag_free(&d);
+    return read;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+/* Every root's kind is the one its name announces or unknown; the structures of the roots the
+ * model reader did not walk are checked (a refusal says why); the FigaTree clips are listed. */
+static void check_roots(const ue_dat *dat, ue_mode mode, bool model_read) {
+    ue_hsd_root_kind *kinds = malloc((dat->root_count ? dat->root_count : 1) * sizeof *kinds);
+    if (kinds && hsd_roots_classify(dat, kinds) == UE_OK)
+        for (size_t i = 0; i < dat->root_count; i++)
+            if (kinds[i] != UE_HSD_ROOT_UNKNOWN && kinds[i] != ue_hsd_root_kind_of(dat->roots[i].name)) abort();
+    free(kinds);
+    ue_diag d = {0};
+    if (hsd_roots_check(dat, mode, model_read, &d) == UE_ERR_INVALID && ue_diag_count(&d, UE_SEV_ERROR) == 0)
+        abort();
+    ue_diag_free(&d);
+    json_decref(hsd_figatree_clips_json(dat));
+    ue_buf text = {0};
+    hsd_figatree_clips_text(dat, &text);
+    ue_buf_free(&text);
+}
+
+/* One DAT, in both modes. */
+static void check_dat(const uint8_t *data, size_t size) {
     for (int mode = 0; mode < 2; mode++) {
         ue_dat dat;
         ue_diag d = {0};
         if (ue_dat_parse(data, size, (ue_mode)mode, &dat, &d) == UE_OK) {
             touch(&dat);
-            read_models(&dat, (ue_mode)mode);
+            check_roots(&dat, (ue_mode)mode, read_models(&dat, (ue_mode)mode));
             ue_buf out = {0};
             if (ue_dat_write(&dat, &out) != UE_OK) abort();
             if (mode == UE_MODE_STRICT && (out.size != size || memcmp(out.data, data, size) != 0))
@@ -142,5 +177,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ue_dat_free(&dat);
         ue_diag_free(&d);
     }
+}
+
+/* The chain of a bank: DATs one after another from offset 0, each 32-aligned, its padding
+ * reaching the next one and the last reaching the end of the file; each DAT checked alone. */
+static void check_chain(const uint8_t *data, size_t size) {
+    ue_source src = ue_source_memory(data, size);
+    ue_dat_bank_entry *e = NULL;
+    size_t n = 0;
+    if (ue_dat_bank_scan(&src, UE_MODE_TOLERANT, &e, &n, NULL) == UE_OK) {
+        uint64_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (e[i].offset != at || at % UE_DAT_BANK_ALIGN || (uint64_t)e[i].size + e[i].padding > size - at) abort();
+            check_dat(data + at, e[i].size);
+            at += (uint64_t)e[i].size + e[i].padding;
+        }
+        if (n < 2 || at != size) abort();
+    }
+    free(e);
+}
+
+/* The bank as a container in both modes: listing, info, and a strict bank re-encodes to itself. */
+static void check_bank(const uint8_t *data, size_t size) {
+    if (!ue_datbank_ops.probe(data, size < 256 ? size : 256, size)) return;
+    check_chain(data, size);
+    for (int mode = 0; mode < 2; mode++) {
+        ue_source src = ue_source_memory(data, size);
+        void *s = NULL;
+        if (ue_datbank_ops.open(&src, (ue_mode)mode, &s, NULL) != UE_OK) continue;
+        for (size_t i = 0; i < ue_datbank_ops.count(s); i++) json_decref(ue_datbank_ops.entry_json(s, i));
+        json_decref(ue_datbank_ops.info_json(s));
+        ue_buf out = {0};
+        if (ue_datbank_ops.reencode(s, &out, NULL) == UE_OK && mode == UE_MODE_STRICT &&
+            (out.size != size || memcmp(out.data, data, size) != 0))
+            abort();
+        ue_buf_free(&out);
+        ue_datbank_ops.close(s);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    check_dat(data, size);
+    check_bank(data, size);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* unearth fuzzing — writes the seed corpus of every libFuzzer target (fuzz/corpus/<target>/)
  * from the sample pack and our own encoders, deterministically, so the committed seeds can be
- * rebuilt and checked (the `fuzz_corpus_fresh` test diffs them). Usage: make_corpus OUT_DIR */
+ * rebuilt and checked (the `fuzz_corpus_fresh` test diffs them). Usage: make_corpus OUT_DIR;
+ * make_corpus --real-size OUT_DIR writes only OUT_DIR/dat/real_size.dat, for long runs by hand. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "unearth/gltf.h"
 #include "unearth/gx.h"
 #include "unearth/hsd_anim.h"
+#include "unearth/hsd_model.h"
 #include "unearth/lzss.h"
 #include "unearth/msh.h"
 #include "unearth/nres.h"
@@ -18,22 +20,28 @@
 #include "../bench/hsd_big_model.h"
 #include "unearth/scene.h"
 #include "unearth/texm.h"
+#include "common/bytes.h"
 #include "common/io.h"
+#include "hsd/dat_builder.h"
+#include "hsd/hsd_write_figatree.h"
 #include "../tests/hsd/dat_image.h" /* the tests' hand layout helper for DAT byte images */
 #include "../tests/hsd/rig_image.h" /* the strict-validation tests' structure-rich rig */
 #include "../tests/export/gltf_scenes.h" /* the exporter tests' fixture scenes */
 
-/* Seeds stay far below the -max_len scripts/fuzz.sh gives each target. */
+/* Seeds stay far below the -max_len scripts/fuzz.sh gives each target; only --real-size writes
+ * a larger one, for long runs by hand (docs/fuzzing.md). */
 #define MAX_SEED 12000u
+#define MAX_REAL_SIZE_SEED 1048576u
 
 static const char *g_root;
 static int g_failures;
+static size_t g_max_seed = MAX_SEED;
 
 static void write_seed(const char *target, const char *name, const void *data, size_t n) {
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s/%s", g_root, target);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (n > MAX_SEED || ue_mkdirs(dir, NULL) != UE_OK ||
+    if (n > g_max_seed || ue_mkdirs(dir, NULL) != UE_OK ||
         ue_file_write_atomic(path, data, n, true, NULL) != UE_OK) {
         fprintf(stderr, "make_corpus: cannot write %s (%zu bytes)\n", path, n);
         g_failures++;
@@ -111,6 +119,15 @@ static void codec_seeds(const plain *plains, size_t count) {
     ue_buf_free(&empty);
 }
 
+/* The sample at `path` of the pack; NULL (and a failure) when the pack has none. */
+static const ue_sample_file *pack_file(const ue_sample_list *pack, const char *path) {
+    for (size_t i = 0; i < pack->count; i++)
+        if (strcmp(pack->items[i].path, path) == 0) return &pack->items[i];
+    fprintf(stderr, "make_corpus: the sample pack has no %s\n", path);
+    g_failures++;
+    return NULL;
+}
+
 /* Which targets a sample of the pack seeds, by its path in the pack. */
 static void pack_seeds(const ue_sample_list *pack) {
     static const struct {
@@ -128,18 +145,12 @@ static void pack_seeds(const ue_sample_list *pack) {
         {"gamecube/demo_xd.pkx", "pkx", "demo_xd.pkx"},
         {"gamecube/demo_model.lzss", "gc_lzss", "demo_model.lzss"},
         {"gamecube/creature.pkx", "pkx", "creature.pkx"},
+        {"gamecube/dat/creature_data.dat", "dat", "fighter_data.dat"},
+        {"gamecube/dat/creature_anims.dat", "dat", "anim_bank.dat"},
     };
     for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++) {
-        bool found = false;
-        for (size_t i = 0; i < pack->count && !found; i++) {
-            if (strcmp(pack->items[i].path, routes[r].path) != 0) continue;
-            write_seed(routes[r].target, routes[r].name, pack->items[i].data, pack->items[i].size);
-            found = true;
-        }
-        if (!found) {
-            fprintf(stderr, "make_corpus: the sample pack has no %s\n", routes[r].path);
-            g_failures++;
-        }
+        const ue_sample_file *f = pack_file(pack, routes[r].path);
+        if (f) write_seed(routes[r].target, routes[r].name, f->data, f->size);
     }
 }
 
@@ -402,10 +413,124 @@ static void dat_rig_seeds(void) {
     }
 }
 
+/* Joint `joint` draws one strip of 4 vertices: DObj → MObj (zeros) and PObj → POS direct S16 XYZ. */
+static void datb_strip_mesh(ue_dat_builder *b, uint32_t joint) {
+    static const int16_t strip[12] = {0, 0, 0, 256, 0, 0, 0, 256, 0, 256, 256, 0};
+    uint32_t dobj = ue_datb_alloc(b, 0x10, UE_DATB_STRUCT_ALIGN), mobj = ue_datb_alloc(b, 0x18, UE_DATB_STRUCT_ALIGN);
+    uint32_t pobj = ue_datb_alloc(b, 0x18, UE_DATB_STRUCT_ALIGN), attrs = ue_datb_alloc(b, 0x1C, UE_DATB_STRUCT_ALIGN);
+    uint32_t dl = ue_datb_alloc(b, 32, UE_DATB_GX_ALIGN);
+    const uint32_t pos[4] = {9, 1, 1, 3}; /* POS, DIRECT, XYZ, S16 */
+    for (uint32_t k = 0; k < 4; k++) ue_datb_u32(b, attrs + 4 * k, pos[k]);
+    ue_datb_u32(b, attrs + 0x18, 0xFF);
+    ue_datb_u8(b, dl, 0x98); /* TRIANGLE_STRIP */
+    ue_datb_u16(b, dl + 1, 4);
+    for (uint32_t i = 0; i < 12; i++) ue_datb_u16(b, dl + 3 + 2 * i, (uint16_t)strip[i]);
+    ue_datb_pointer(b, joint + 0x10, dobj);
+    ue_datb_pointer(b, dobj + 8, mobj);
+    ue_datb_pointer(b, dobj + 0x0C, pobj);
+    ue_datb_pointer(b, pobj + 8, attrs);
+    ue_datb_u16(b, pobj + 0x0E, 1); /* one 32-byte display-list block */
+    ue_datb_pointer(b, pobj + 0x10, dl);
+}
+
+/* A model of three joints in a chain (root "PlyFuzz_Share_joint", one strip on the last) and, in
+ * the same DAT, two FigaTree clips (docs/formats/hsd-animation.md#figatree): Walk drives all three joints with float,
+ * s16 and u8 keys of every interpolation, and binds; Other has two nodes and is left out (joint
+ * count). The clips of a model's own DAT go through the same binding as `convert --anims`. */
+static void dat_figatree_model_seed(void) {
+    static const ue_hsd_key turn[] = {{UE_HSD_KEY_LIN, 0, 0, 0, 10}, {UE_HSD_KEY_SPL0, 0, 1.5f, 0, 10},
+                                      {UE_HSD_KEY_SPL, 0, 0.5f, -0.1f, 10}, {UE_HSD_KEY_CON, 0, 0, 0, 0}};
+    static const ue_hsd_key lift[] = {{UE_HSD_KEY_KEY, 0, 1, 0, 15}, {UE_HSD_KEY_LIN, 0, 3, 0, 15},
+                                      {UE_HSD_KEY_LIN, 0, 1, 0, 0}};
+    static const ue_hsd_key hold[] = {{UE_HSD_KEY_CON, 0, 2, 0, 30}, {UE_HSD_KEY_CON, 0, 2, 0, 0}};
+    static const hsd_figatree_track_def walk[] = {
+        {UE_HSD_JT_TRAY, UE_HSD_FMT_FLOAT, UE_HSD_FMT_FLOAT, 0, lift, 3},
+        {UE_HSD_JT_ROTZ, UE_HSD_FMT_S16 | 12, UE_HSD_FMT_S16 | 12, -2, turn, 4},
+        {UE_HSD_JT_ROTX, UE_HSD_FMT_FLOAT, UE_HSD_FMT_FLOAT, 0, turn, 4},
+        {UE_HSD_JT_SCAX, UE_HSD_FMT_U8 | 4, UE_HSD_FMT_U8, 0, hold, 2},
+    };
+    static const uint8_t walk_counts[3] = {1, 2, 1}, other_counts[2] = {0, 1};
+    const hsd_figatree_def clips[2] = {{30, walk_counts, 3, walk}, {30, other_counts, 2, walk + 2}};
+    static const char *const names[2] = {"PlyFuzz_Share_ACTION_Walk_figatree", "PlyFuzz_Share_ACTION_Other_figatree"};
+    ue_dat_builder b;
+    ue_datb_init(&b);
+    uint32_t joints[3];
+    for (uint32_t j = 0; j < 3; j++) {
+        joints[j] = ue_datb_alloc(&b, 0x40, UE_DATB_STRUCT_ALIGN);
+        for (uint32_t k = 0; k < 3; k++) ue_datb_f32(&b, joints[j] + 0x20 + 4 * k, 1.0f); /* scale */
+        ue_datb_f32(&b, joints[j] + 0x2C, j ? 1.0f : 0.0f);                               /* x */
+        if (j) ue_datb_pointer(&b, joints[j - 1] + 8, joints[j]);                        /* child */
+    }
+    datb_strip_mesh(&b, joints[2]);
+    ue_datb_root(&b, joints[0], "PlyFuzz_Share_joint");
+    ue_result r = UE_OK;
+    for (size_t i = 0; i < 2 && r == UE_OK; i++) {
+        uint32_t head = 0;
+        r = hsd_figatree_write(&b, &clips[i], &head);
+        ue_datb_root(&b, head, names[i]);
+    }
+    ue_buf out = {0};
+    if (r == UE_OK) r = ue_datb_finish(&b, &out);
+    if (r == UE_OK) write_seed("dat", "joints_and_figatree.dat", out.data, out.size);
+    else g_failures++;
+    ue_buf_free(&out);
+    ue_datb_free(&b);
+}
+
+/* The sample creature as a multi-root model (docs/formats/hsd-animation.md#root-naming): its joint tree under
+ * "creature_joint" and its first skeletal and its material clip as the sibling roots
+ * "creature_animjoint" and "creature_matanim_joint", which bind to it by their common stem;
+ * the other skeletal clip stays a standalone tree of another stem ("creature_2_animjoint"). */
+static void dat_multi_root_seed(const ue_buf *creature) {
+    static const char *const skeletal[] = {"creature_animjoint", "creature_2_animjoint"};
+    ue_dat dat;
+    ue_hsd_model m;
+    memset(&m, 0, sizeof m);
+    ue_buf out = {0};
+    ue_result r = ue_dat_parse(creature->data, creature->size, UE_MODE_STRICT, &dat, NULL);
+    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, NULL);
+    if (r == UE_OK && m.set_count == 1) {
+        m.sets[0].root_name = "creature_joint";
+        size_t skeletal_seen = 0;
+        for (size_t i = 0; i < m.anims.clip_count; i++) {
+            ue_hsd_clip *c = &m.anims.clips[i];
+            c->root_name = c->material ? "creature_matanim_joint" : skeletal[skeletal_seen++ % 2];
+        }
+        r = ue_hsd_model_write(&m, &out, NULL);
+    }
+    if (r == UE_OK && out.size) write_seed("dat", "multi_root.dat", out.data, out.size);
+    else g_failures++;
+    ue_buf_free(&out);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+}
+
+/* The kinds of DAT Melee keeps a fighter in (the pack's gamecube/dat/, docs/hsd.md): the bank's
+ * first DAT alone, a FigaTree clip file, besides the bank and the fighter data themselves. */
+static void dat_clip_seed(const ue_sample_list *pack) {
+    const ue_sample_file *bank = pack_file(pack, "gamecube/dat/creature_anims.dat");
+    uint32_t first = bank && bank->size >= 4 ? ue_load_u32be(bank->data) : 0;
+    if (first && first < bank->size) write_seed("dat", "figatree_clip.dat", bank->data, first);
+    else g_failures++;
+}
+
+/* --real-size: a real-size model (bench/hsd_big_model.c, the bench's HSD_BIG_REAL: 48 joints, 50
+ * meshes with 64×64 textures) with one of its 24 clips of 120 frames, 625 KB. Not in the committed
+ * corpus: one run of it takes about 0.5 s under the fuzz build's sanitizers (the whole bench model
+ * 6 s) and it reaches no more code than the small seeds (docs/fuzzing.md has the figures). */
+static void dat_real_size_seed(void) {
+    ue_buf big = {0};
+    hsd_big_shape real = HSD_BIG_REAL;
+    real.clips = 1;
+    if (hsd_big_model_dat(&real, &big) == UE_OK) write_seed("dat", "real_size.dat", big.data, big.size);
+    else g_failures++;
+    ue_buf_free(&big);
+}
+
 /* A DAT laid out by hand from docs/formats/dat.md:
  * a 0x20-byte data block with a pointer to d+0x10 and a relocated 0, two relocations, roots
  * "scene_data" and "x_joint", a reference "ext_sym" whose chain ends at once. */
-static void dat_seeds(void) {
+static void dat_seeds(const ue_sample_list *pack) {
     static const char strings[] = "scene_data\0x_joint\0ext_sym"; /* + its NUL: 0x1B bytes */
     static const uint32_t words[] = {
         0x7B, 0x20, 2, 2, 1, 0, 0, 0,                                      /* header */
@@ -424,8 +549,12 @@ static void dat_seeds(void) {
     dat_rig_seeds();
     /* the sample creature, written by ue_hsd_model_write: every struct kind the reader knows */
     ue_buf c = {0};
-    if (ue_sample_creature_dat(&c) == UE_OK) write_seed("dat", "creature.dat", c.data, c.size);
-    else g_failures++;
+    if (ue_sample_creature_dat(&c) == UE_OK) {
+        write_seed("dat", "creature.dat", c.data, c.size);
+        dat_multi_root_seed(&c);
+    } else {
+        g_failures++;
+    }
     ue_buf_free(&c);
     /* a real model's structure in little (bench/hsd_big_model.c): joint chains, textured meshes,
      * hermite clips on every joint */
@@ -434,6 +563,8 @@ static void dat_seeds(void) {
     if (hsd_big_model_dat(&small, &big) == UE_OK) write_seed("dat", "chains_and_clips.dat", big.data, big.size);
     else g_failures++;
     ue_buf_free(&big);
+    dat_figatree_model_seed();
+    dat_clip_seed(pack);
 }
 
 /* GX textures (fuzz_gx): an 8-byte header (format, palette format, width and height BE,
@@ -555,6 +686,8 @@ static void hsd_anim_seeds(void) {
         {UE_HSD_KEY_CON, 0, 1.5f, 0, 0}};
     hsd_anim_seed("float_every_op", UE_HSD_FMT_FLOAT, UE_HSD_FMT_FLOAT, 0, every_op, 7);
     hsd_anim_seed("s16_u8_every_op", UE_HSD_FMT_S16 | 8, UE_HSD_FMT_S8 | 4, -10, every_op, 7);
+    /* s16 with 12 fraction bits: how Melee's FigaTree banks pack rotations */
+    hsd_anim_seed("s16_12_every_op", UE_HSD_FMT_S16 | 12, UE_HSD_FMT_S16 | 12, 0, every_op, 7);
     ue_hsd_key run[12];
     for (int i = 0; i < 12; i++)
         run[i] = (ue_hsd_key){UE_HSD_KEY_LIN, 0, (float)(i * 3), 0, (uint32_t)(i * 100)};
@@ -589,8 +722,14 @@ static void json_doc_seeds(void) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--real-size") == 0) {
+        g_root = argv[2];
+        g_max_seed = MAX_REAL_SIZE_SEED;
+        dat_real_size_seed();
+        return g_failures ? 1 : 0;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: make_corpus OUT_DIR\n");
+        fprintf(stderr, "usage: make_corpus OUT_DIR | make_corpus --real-size OUT_DIR\n");
         return 2;
     }
     g_root = argv[1];
@@ -607,7 +746,7 @@ int main(int argc, char **argv) {
     obj_seeds(&pack);
     anim_seeds();
     material_seeds(&pack);
-    dat_seeds();
+    dat_seeds(&pack);
     gx_seeds();
     texm_seeds();
     hsd_anim_seeds();
