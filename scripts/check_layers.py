@@ -19,7 +19,7 @@ PUBLIC = {
     "parkan_material.h": "parkan", "msh_import.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
     "hsd.h": "hsd", "hsd_model.h": "hsd", "hsd_anim.h": "hsd",
-    "model.h": "formats",
+    "model.h": "registry",
 }
 FAMILY_BASE = {"common", "codec", "archive", "scene"}
 ALLOWED = {
@@ -34,7 +34,7 @@ ALLOWED = {
     "hsd": FAMILY_BASE | {"gamecube"},  # HSD models live in GameCube archives and use GX
     # The model registry's table names every family's formats (and nothing includes it but
     # the samples and the CLI).
-    "formats": {"common", "codec", "archive", "scene", "export", "import", "parkan", "gamecube", "hsd"},
+    "registry": {"common", "codec", "archive", "scene", "export", "import", "parkan", "gamecube", "hsd"},
     "samples": set(PUBLIC.values()),
     "cli": None,  # the top: may include anything; nothing includes it
 }

@@ -10,7 +10,7 @@
 #include "unearth/model.h"
 #include "archive/container.h"
 #include "common/io.h"
-#include "formats/model_walk.h"
+#include "registry/model_walk.h"
 
 /* ---- what a path is when it is no container ------------------------------------------------ */
 

@@ -21,7 +21,7 @@
 #include "unearth/obj.h"
 #include "common/io.h"
 #include "common/text.h"
-#include "formats/model_walk.h"
+#include "registry/model_walk.h"
 
 /* ---- --scale (the format options are format_opts.c's) ------------------------------------ */
 

@@ -8,7 +8,7 @@
 #include "cli/out_names.h"
 #include "cli/texture_files.h"
 #include "common/io.h"
-#include "formats/model_walk.h"
+#include "registry/model_walk.h"
 #include "unearth/image.h"
 #include "unearth/model.h"
 

@@ -7,7 +7,7 @@
 #include "common/io.h"
 #include "archive/container.h"
 #include "common/text.h"
-#include "formats/model_walk.h"
+#include "registry/model_walk.h"
 #include "parkan/mat0_model.h"
 #include "unearth/archive.h"
 #include "unearth/hsd_model.h"
