@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "gamecube/gamecube_int.h"
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
 

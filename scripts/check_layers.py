@@ -19,33 +19,41 @@ PUBLIC = {
     "parkan_material.h": "parkan", "msh_import.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
     "hsd.h": "hsd", "hsd_model.h": "hsd", "hsd_anim.h": "hsd",
-    "model.h": "formats",
+    "model.h": "registry",
     # The advanced tier (include/unearth/advanced/, docs/public-api.md): what the CLI needs beyond
     # the plain API, each header in the layer that implements it.
     "advanced/files.h": "common", "advanced/text.h": "common", "advanced/buffers.h": "common",
     "advanced/archive.h": "archive", "advanced/png.h": "import", "advanced/parkan.h": "parkan",
-    "advanced/model_walk.h": "formats",
+    "advanced/model_walk.h": "registry",
 }
 # The CLI is built against the installed library (scripts/build_cli_installed.sh): besides its own
 # headers it may include only public ones and the sample pack's interface.
 CLI_PRIVATE_OK = ("cli/", "samples/samples.h")
 FAMILY_BASE = {"common", "codec", "archive", "scene"}
-ALLOWED = {
+BASE = {
     "common": set(),
     "codec": {"common"},
     "archive": {"common", "codec"},
     "scene": {"common"},
     "export": {"common", "scene"},
     "import": {"common", "scene"},
-    "parkan": FAMILY_BASE,
-    "gamecube": FAMILY_BASE,
-    "hsd": FAMILY_BASE | {"gamecube"},  # HSD models live in GameCube archives and use GX
-    # The model registry's table names every family's formats (and nothing includes it but
-    # the samples and the CLI).
-    "formats": {"common", "codec", "archive", "scene", "export", "import", "parkan", "gamecube", "hsd"},
+}
+# A family is a folder of src/ with a descriptor, src/NAME/NAME_family.c (docs/architecture.md,
+# "Adding a family"); it may include the base layers, and more only when listed here.
+FAMILY_EXTRA = {"hsd": {"gamecube"}}  # HSD models live in GameCube archives and use GX
+FAMILIES = sorted(p.parent.name for p in (ROOT / "src").glob("*/*_family.c") if p.stem == p.parent.name + "_family")
+# The one header of the registry a family includes: the descriptor type it fills in.
+FAMILY_CONTRACT = "registry/family.h"
+ALLOWED = dict(BASE)
+ALLOWED.update({f: FAMILY_BASE | FAMILY_EXTRA.get(f, set()) for f in FAMILIES})
+ALLOWED.update({
+    # The registry tables every family (families.c, by link-time names: it includes no family's
+    # header) and walks their models; nothing includes it but the samples and the CLI (and the
+    # families, its descriptor type only).
+    "registry": set(BASE),
     "samples": set(PUBLIC.values()),
     "cli": None,  # the top: may include anything; nothing includes it
-}
+})
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -70,7 +78,7 @@ def main():
                 breaches.append(f"{path.relative_to(ROOT)}: the CLI must not include the library's internal {header}")
                 continue
             target = layer_of_header(header)
-            if target is None or target == layer:
+            if target is None or target == layer or (header == FAMILY_CONTRACT and layer in FAMILIES):
                 continue
             allowed = ALLOWED[layer]
             if target == "cli" or (allowed is not None and target not in allowed):

@@ -9,15 +9,6 @@
 #include "common/io.h"
 #include "common/text.h"
 
-/* Probe order matters only when two formats could claim the same bytes. */
-static const ue_container_ops *const formats[] = {
-    &ue_nres_ops,
-    &ue_rsli_ops,
-    &ue_fsys_ops, &ue_gclzss_ops, &ue_pkx_ops, /* PKX has no magic: probed after the rest */
-    &ue_datbank_ops, /* a chain of DAT headers, no magic either: last */
-};
-#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
-
 /* A chain like "a.fsys:b.pkx:c" is followed at most this deep. */
 #define MAX_NESTING 8
 #define MANIFEST_VERSION 1
@@ -36,15 +27,19 @@ struct ue_archive {
     uint64_t root_size;       /* size of the outermost input: what bounded work is measured by */
 };
 
+/* The containers come from the families' table (ue_container_format), in its probe order:
+ * it matters only when two formats could claim the same bytes. */
 static const ue_container_ops *find_ops(const char *name) {
-    for (size_t i = 0; i < FORMAT_COUNT; i++)
-        if (strcmp(formats[i]->name, name) == 0) return formats[i];
+    const ue_container_ops *ops;
+    for (size_t i = 0; (ops = ue_container_format(i)); i++)
+        if (strcmp(ops->name, name) == 0) return ops;
     return NULL;
 }
 
 const char *ue_detect_format(const uint8_t *head, size_t head_size, uint64_t total_size) {
-    for (size_t i = 0; i < FORMAT_COUNT; i++)
-        if (formats[i]->probe(head, head_size, total_size)) return formats[i]->name;
+    const ue_container_ops *ops;
+    for (size_t i = 0; (ops = ue_container_format(i)); i++)
+        if (ops->probe(head, head_size, total_size)) return ops->name;
     return "";
 }
 

@@ -70,12 +70,10 @@ typedef struct ue_container_ops {
     bool names_made_up;
 } ue_container_ops;
 
-extern const ue_container_ops ue_nres_ops;
-extern const ue_container_ops ue_rsli_ops;
-extern const ue_container_ops ue_fsys_ops;
-extern const ue_container_ops ue_pkx_ops;
-extern const ue_container_ops ue_gclzss_ops; /* standalone GameCube "LZSS" files */
-extern const ue_container_ops ue_datbank_ops; /* DATs one after another (HSD animation banks) */
+/* The container formats of every family, in probe order: the i-th, or NULL past the last.
+ * Defined above the families, by the table of src/registry/families.c, and reached at link
+ * time: this layer names no family (docs/architecture.md, "Adding a family"). */
+const ue_container_ops *ue_container_format(size_t i);
 
 /* ---- helpers shared by the formats' extract/pack --------------------------------------- */
 

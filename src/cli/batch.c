@@ -169,8 +169,8 @@ static bool keep_earlier(batch_run *run, batch_record *rec, ue_model_found *m) {
     if (e == BATCH_EARLIER_KEPT) {
         rec->status = BATCH_KEPT;
         /* Made by the same options, so without those its format lacks: counted as a converted model is. */
-        ue_model_option given[CLI_FORMAT_OPTS_MAX];
-        cli_format_opts_for(run->format_opts, m->format, given);
+        size_t given;
+        free(cli_format_opts_for(run->format_opts, m->format, &given));
     } else {
         batch_record_left(rec, batch_outdir_root(run->od), left);
     }

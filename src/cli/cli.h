@@ -8,7 +8,7 @@
 #include "unearth/model.h"
 #include "unearth/msh_import.h"
 
-struct ue_model_seen; /* one model met by the registry's walk (src/formats/model_walk.h) */
+struct ue_model_seen; /* one model met by the registry's walk (src/registry/model_walk.h) */
 
 /* Exit codes of the CLI contract. */
 enum { EXIT_OK_ = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };

@@ -369,12 +369,14 @@ ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
     out_names_model_title(m, base, sizeof base); /* "creature.pkx", not its "model.dat" */
     memcpy(s->name, base, sizeof base);
-    ue_model_option items[CLI_FORMAT_OPTS_MAX + 1];
-    size_t n = cli_format_opts_for(format_opts, m->format, items);
+    size_t n;
+    ue_model_option *items = cli_format_opts_for(format_opts, m->format, &n);
+    if (!items) return UE_ERR_NOMEM;
     for (size_t i = 0; i < m->format->option_count; i++)
         if (strcmp(m->format->options[i].key, "origin") == 0) items[n++] = (ue_model_option){"origin", m->name};
     ue_model_options with = {items, n, format_opts->cache};
     ue_result r = ue_model_to_scene(m, base, o->mode, &with, s, d);
+    free(items);
     double scale;
     if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
     if (r == UE_OK) record_source(m, convert_scale(o, &scale) ? scale : 1.0, &s->selection);

@@ -1,6 +1,7 @@
 /* unearth CLI — the options of model formats given on the command line: every one for a single
  * model (a format refuses what it lacks), and in a run of several only each format's own. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/format_opts.h"
@@ -13,12 +14,26 @@ void cli_format_opts_init(cli_format_opts *f, const cli_opts *o) {
         const char *key, *value;
     } given[] = {{"lod", o->lod}, {"group", o->group}, {"fps", o->fps}, {"data", o->data}, {"wear", o->wear}};
     for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
-        if (given[i].value) f->items[f->count++] = (ue_model_option){given[i].key, given[i].value};
-    for (size_t i = 0; i < o->anims_count && i < CLI_ANIMS_MAX; i++)
-        f->items[f->count++] = (ue_model_option){"anims", o->anims[i]};
+        if (given[i].value) cli_format_opts_add(f, given[i].key, given[i].value);
+    for (size_t i = 0; i < o->anims_count; i++) cli_format_opts_add(f, "anims", o->anims[i]);
 }
 
-void cli_format_opts_destroy(cli_format_opts *f) { pthread_mutex_destroy(&f->lock); }
+bool cli_format_opts_add(cli_format_opts *f, const char *key, const char *value) {
+    ue_model_option *grown = realloc(f->items, (f->count + 1) * sizeof *grown);
+    if (!grown) {
+        f->out_of_memory = true;
+        return false;
+    }
+    f->items = grown;
+    f->items[f->count++] = (ue_model_option){key, value};
+    return true;
+}
+
+void cli_format_opts_destroy(cli_format_opts *f) {
+    pthread_mutex_destroy(&f->lock);
+    free(f->items);
+    free(f->ignored);
+}
 
 static bool has_option(const ue_model_format *format, const char *key) {
     for (size_t i = 0; i < format->option_count; i++)
@@ -49,15 +64,17 @@ static void count_ignored(cli_format_opts *f, const ue_model_format *format, siz
         f->ignored[at].models++;
         return;
     }
-    /* formats × options is far below the table's size; were it not, the model only goes uncounted */
-    if (f->ignored_count == CLI_FORMAT_OPTS_IGNORED_MAX) return;
+    cli_ignored_option *grown = realloc(f->ignored, (f->ignored_count + 1) * sizeof *grown);
+    if (!grown) return; /* out of memory: the model only goes uncounted in the warning */
+    f->ignored = grown;
     memmove(&f->ignored[at + 1], &f->ignored[at], (f->ignored_count++ - at) * sizeof f->ignored[0]);
     f->ignored[at] = (cli_ignored_option){format, f->items[option].key, option, 1};
 }
 
-size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue_model_option *items) {
+ue_model_option *cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, size_t *count) {
+    ue_model_option *items = f->out_of_memory ? NULL : malloc((f->count + 1) * sizeof *items);
     size_t n = 0;
-    for (size_t i = 0; i < f->count; i++) {
+    for (size_t i = 0; items && i < f->count; i++) {
         if (!f->per_format || has_option(format, f->items[i].key)) {
             items[n++] = f->items[i];
             continue;
@@ -66,7 +83,8 @@ size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue
         count_ignored(f, format, i);
         pthread_mutex_unlock(&f->lock);
     }
-    return n;
+    *count = n;
+    return items;
 }
 
 /* "Parkan MSH models": the formats that do take `key`, in registry order. */

@@ -10,7 +10,6 @@
 
 /* --anims may be given this many times (its items follow the single-valued options). */
 enum { CLI_ANIMS_MAX = 16 };
-enum { CLI_FORMAT_OPTS_MAX = 5 + CLI_ANIMS_MAX, CLI_FORMAT_OPTS_IGNORED_MAX = 32 };
 
 /* An option a format does not have, passed over for that many of its models (converted, failed
  * or, in a continued batch, kept: each was made without it). */
@@ -22,14 +21,15 @@ typedef struct cli_ignored_option {
 } cli_ignored_option;
 
 struct cli_format_opts {
-    ue_model_option items[CLI_FORMAT_OPTS_MAX];
+    ue_model_option *items; /* every option given, a list of any length (malloc) */
     size_t count;
+    bool out_of_memory;     /* an option could not be kept: every model then fails, none goes without it */
     /* Several models (a batch, a convert that found more than one): a model gets only the
      * options its format has, and the rest are counted here (threads convert at once). One
      * model: it gets every option, and one its format lacks is a usage error. */
     bool per_format;
     pthread_mutex_t lock;
-    cli_ignored_option ignored[CLI_FORMAT_OPTS_IGNORED_MAX]; /* registry order, then option order */
+    cli_ignored_option *ignored; /* registry order, then option order (malloc) */
     size_t ignored_count;
     /* What models read beside them (WEAR tables, material libraries), shared by every model of
      * the run so each is read once (may be NULL: then each model reads its own). */
@@ -38,8 +38,11 @@ struct cli_format_opts {
 
 void cli_format_opts_init(cli_format_opts *f, const cli_opts *o);
 void cli_format_opts_destroy(cli_format_opts *f);
-/* The options a model of `format` is given, into items[CLI_FORMAT_OPTS_MAX]; their count. */
-size_t cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, ue_model_option *items);
+/* Appends the option key=value (both borrowed) after those given; false when out of memory. */
+bool cli_format_opts_add(cli_format_opts *f, const char *key, const char *value);
+/* The options a model of `format` is given, in a new array (free it) with room for one more
+ * after them, and *count their number; NULL when out of memory. */
+ue_model_option *cli_format_opts_for(cli_format_opts *f, const ue_model_format *format, size_t *count);
 /* One warning per option and format that passed it over: "--lod ignored for 2 HAL SysDolphin
  * .dat models (an option of Parkan MSH models only)". */
 void cli_format_opts_report(cli_format_opts *f);

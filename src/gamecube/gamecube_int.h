@@ -89,4 +89,9 @@ void ue_fsys_display_name(const fsys_state *s, size_t i, char *out, size_t out_s
 bool ue_fsys_shown_name(const uint8_t *full, size_t full_len, const uint8_t *short_name,
                         size_t short_len, uint8_t type_code, char *out, size_t out_size);
 
+/* The family's containers (archive/container.h), listed by its descriptor (gamecube_family.c). */
+extern const struct ue_container_ops ue_fsys_ops;
+extern const struct ue_container_ops ue_gclzss_ops; /* standalone GameCube "LZSS" files */
+extern const struct ue_container_ops ue_pkx_ops;
+
 #endif

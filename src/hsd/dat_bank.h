@@ -33,4 +33,7 @@ ue_result ue_dat_bank_scan(const ue_source *src, ue_mode mode, ue_dat_bank_entry
  * (the layout of Melee's banks, which the container reads back). UE_ERR_NOMEM. */
 ue_result ue_dat_bank_append(ue_buf *bank, const uint8_t *dat, size_t size);
 
+/* A bank as a container (archive/container.h), listed by the family's descriptor (hsd_family.c). */
+extern const struct ue_container_ops ue_datbank_ops;
+
 #endif

@@ -6,7 +6,6 @@
 #include <jansson.h>
 
 #include "common/bytes.h"
-#include "common/text.h"
 #include "parkan/mat0_model.h"
 #include "parkan/mat0_phases.h"
 #include "unearth/parkan_material.h"
@@ -15,12 +14,6 @@
 static bool never(const uint8_t *data, size_t size) {
     (void)data, (void)size;
     return false;
-}
-
-const ue_model_format *ue_parkan_material_format_named(const char *name) {
-    if (ue_name_has_ext(name, ".mat0")) return &ue_mat0_model_format;
-    if (ue_name_has_ext(name, ".wea")) return &ue_wear_model_format;
-    return NULL;
 }
 
 /* validate's per-model keys are the same for every format (docs/schema/validate.schema.json):

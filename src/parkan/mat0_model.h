@@ -1,5 +1,5 @@
 /* unearth internal — bare MAT0 and WEAR files (outside an NRes) as registry formats without
- * geometry: recognised by name only, as neither has a magic number. */
+ * geometry: recognised by name only (parkan_family.c), as neither has a magic number. */
 #ifndef UE_PARKAN_MAT0_MODEL_H
 #define UE_PARKAN_MAT0_MODEL_H
 
@@ -11,8 +11,5 @@
 
 extern const ue_model_format ue_mat0_model_format; /* NAME.mat0: a MAT0 payload (`extract`ed) */
 extern const ue_model_format ue_wear_model_format; /* NAME.wea: a WEAR text (beside a map) */
-
-/* The format a bare file's name gives it (.mat0 or .wea, any case), or NULL. */
-const ue_model_format *ue_parkan_material_format_named(const char *name);
 
 #endif

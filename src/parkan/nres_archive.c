@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "parkan/parkan_containers.h"
 #include "parkan/parkan_put.h"
 #include "parkan/nres_pack_check.h"
 #include "unearth/nres.h"

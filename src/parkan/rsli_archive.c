@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/container.h"
+#include "parkan/parkan_containers.h"
 #include "parkan/parkan_put.h"
 #include "parkan/rsli_order.h"
 #include "unearth/lzss.h"

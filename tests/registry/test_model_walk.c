@@ -7,7 +7,7 @@
 
 #include "archive/container.h"
 #include "common/io.h"
-#include "formats/model_walk.h"
+#include "registry/model_walk.h"
 #include "samples/samples.h"
 #include "test.h"
 #include "unearth/hsd_model.h"

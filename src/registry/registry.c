@@ -1,5 +1,5 @@
-/* unearth — the table of model formats and the generic model walk (model.h): the one file of
- * the library that names every family's models; adding a family adds one line here. */
+/* unearth — the model registry (model.h) over the families' table (families.c) and the generic
+ * model walk: probing, name rules and collecting read every family's lists, naming none. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,67 +7,65 @@
 #include "common/io.h"
 #include "archive/container.h"
 #include "common/text.h"
-#include "formats/model_walk.h"
-#include "parkan/mat0_model.h"
+#include "registry/families.h"
+#include "registry/model_walk.h"
 #include "unearth/archive.h"
-#include "unearth/hsd_model.h"
 #include "unearth/model.h"
-#include "unearth/msh.h"
-#include "unearth/texm.h"
 
-/* Probe order matters: a model that is itself a container (MSH is a nested NRes) must be
- * recognised before the walk opens it as one. */
-static const ue_model_format *const formats[] = {
-    &ue_msh_model_format,
-    &ue_hsd_model_format, /* after MSH: a DAT header (big-endian file_size first) is never NRes */
-    &ue_texm_model_format, /* a texture, no geometry: `textures`, validate, info, roundtrip */
-    &ue_hsd_data_format,   /* a DAT with no model root: described, never converted */
-};
-
-#define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 #define MAX_DEPTH 6 /* containers inside containers; deeper nesting is not walked */
 
-const ue_model_format *const *ue_model_formats(size_t *count) {
-    *count = FORMAT_COUNT;
-    return formats;
-}
-
 const ue_model_format *ue_model_format_find(const char *name) {
-    for (size_t i = 0; i < FORMAT_COUNT; i++)
-        if (!strcmp(formats[i]->name, name)) return formats[i];
+    const ue_model_format *f;
+    for (size_t i = 0; (f = ue_family_format(i)); i++)
+        if (!strcmp(f->name, name)) return f;
     return NULL;
 }
 
+/* Probe order matters: a model that is itself a container (MSH is a nested NRes) must be
+ * recognised before the walk opens it as one (the families' table keeps that order). */
 const ue_model_format *ue_model_probe(const uint8_t *data, size_t size) {
-    for (size_t i = 0; i < FORMAT_COUNT; i++)
-        if (formats[i]->probe(data, size)) return formats[i];
+    const ue_model_format *f;
+    for (size_t i = 0; (f = ue_family_format(i)); i++)
+        if (f->probe(data, size)) return f;
     return NULL;
 }
 
-/* The probe, plus what a name says: an NRes named *.msh is a model even when it lacks the
- * resources the probe looks for, so its parse reports what is missing (docs/parkan-msh.md). */
-static const ue_model_format *probe_named(const char *name, const uint8_t *data, size_t size) {
-    /* Such a name settles it unless a format after MSH claims the bytes; asking those first
-     * gives the same answer without parsing the NRes directory once more only to probe it. */
-    if (ue_name_has_ext(name, ".msh") && size >= 4 && !memcmp(data, "NRes", 4)) {
-        bool later = false;
-        for (size_t i = 0; i < FORMAT_COUNT && !later; i++) /* MSH is probed first of all */
-            later = formats[i] != &ue_msh_model_format && formats[i]->probe(data, size);
-        if (!later) return &ue_msh_model_format;
+/* The first answer of a family's name rule (`named` or `plain_named`, see family.h), or NULL. */
+static const ue_model_format *name_rule(const char *name, const uint8_t *data, size_t size, bool plain) {
+    size_t count;
+    const ue_family *const *families = ue_families(&count);
+    for (size_t i = 0; i < count; i++) {
+        const ue_model_format *(*rule)(const char *, const uint8_t *, size_t) =
+            plain ? families[i]->plain_named : families[i]->named;
+        const ue_model_format *f = rule ? rule(name, data, size) : NULL;
+        if (f) return f;
     }
-    const ue_model_format *f = ue_model_probe(data, size);
-    if (!f && ue_msh_probe_named(name, data, size)) f = &ue_msh_model_format;
-    return f;
+    return NULL;
 }
 
-/* Bare MAT0 and WEAR files have no magic number: only their name (.mat0, .wea) claims them,
- * and only here, for a file that is no container; inside an NRes they are entries that its
- * deep check validates (docs/parkan-materials.md). */
+/* Whether a format other than `settled` claims the bytes. */
+static bool claimed_by_another(const ue_model_format *settled, const uint8_t *data, size_t size) {
+    const ue_model_format *f;
+    for (size_t i = 0; (f = ue_family_format(i)); i++)
+        if (f != settled && f->probe(data, size)) return true;
+    return false;
+}
+
+/* The probe, plus what a name says (a family's `named` rule: an NRes named *.msh is a model even
+ * when it lacks the resources the probe looks for, so its parse reports what is missing). The
+ * name settles it unless another format claims the bytes; asking those first gives the answer
+ * of the probe order without parsing the NRes directory once more only to probe it. */
+static const ue_model_format *probe_named(const char *name, const uint8_t *data, size_t size) {
+    const ue_model_format *settled = name_rule(name, data, size, false);
+    if (settled && !claimed_by_another(settled, data, size)) return settled;
+    return ue_model_probe(data, size);
+}
+
+/* For a file that is no container, the families' `plain_named` rules as well (a cut-short
+ * .dat, bare MAT0 and WEAR files); never for entries, which their container checks. */
 static const ue_model_format *probe_plain(const char *name, const uint8_t *data, size_t size) {
     const ue_model_format *f = probe_named(name, data, size);
-    if (!f && ue_hsd_probe_named(name, data, size)) f = &ue_hsd_model_format;
-    if (!f) f = ue_parkan_material_format_named(name);
-    return f;
+    return f ? f : name_rule(name, data, size, true);
 }
 
 size_t ue_model_title_length(const ue_model_found *m) {
@@ -149,14 +147,14 @@ static void entry_address(const char *outer, const char *shown, char *out, size_
 
 static ue_result walk(const walker *w, ue_archive *a, const char *display, size_t title, int depth);
 
-/* A model that is no container (HSD .dat) is only found by probing its bytes; the containers
- * that carry one type or name it "dat" (FSYS, PKX), so those entries are read and probed; so
- * are NRes entries typed 'Texm' (a texture joins the walk as a format without geometry). */
+/* A model that is no container (an HSD .dat, a Texm) is only found by probing its bytes: the
+ * entries a family's `walk_entry` names are read and probed as well. */
 static bool may_be_plain_model(const ue_entry_info *info) {
-    size_t n = strlen(info->name);
-    bool dat_name = n > 4 && info->name[n - 4] == '.' && (info->name[n - 3] | 0x20) == 'd' &&
-                    (info->name[n - 2] | 0x20) == 'a' && (info->name[n - 1] | 0x20) == 't';
-    return dat_name || !strcmp(info->type, "dat") || !strcmp(info->type, "Texm");
+    size_t count;
+    const ue_family *const *families = ue_families(&count);
+    for (size_t i = 0; i < count; i++)
+        if (families[i]->walk_entry && families[i]->walk_entry(info)) return true;
+    return false;
 }
 
 /* One entry's bytes (lent): a model, or a container to walk where it lies, or neither. */
