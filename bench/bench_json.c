@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "archive/manifest_writer.h"
+#include "common/json_writer.h"
 #include "common/json_doc.h"
 #include "unearth/gltf.h"
 #include "unearth/model.h"
@@ -22,36 +22,36 @@ static double now(void) {
 
 /* A manifest of the shape NRes extract writes: 13 keys per entry. */
 static void make_manifest(ue_buf *out, size_t entries) {
-    ue_mw w;
-    ue_mw_init(&w, out);
-    ue_mw_object_begin(&w);
-    ue_mw_key_int(&w, "unearth_manifest", 1);
-    ue_mw_key_string(&w, "format", "nres");
-    ue_mw_key(&w, "entries");
-    ue_mw_array_begin(&w);
+    ue_json w;
+    ue_json_init_lines(&w, out);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "unearth_manifest", 1);
+    ue_json_key_string(&w, "format", "nres");
+    ue_json_key(&w, "entries");
+    ue_json_array_begin(&w);
     for (size_t i = 0; i < entries; i++) {
         char name[40], hex[80], file[64];
         snprintf(name, sizeof name, "entry_%05zu.tex", i);
         for (size_t k = 0; k < 18; k++) snprintf(hex + 2 * k, 3, "%02x", (unsigned)name[k % strlen(name)]);
         snprintf(file, sizeof file, "entries/%05zu_%s", i, name);
-        ue_mw_object_begin(&w);
-        ue_mw_key_int(&w, "index", (int64_t)i);
-        ue_mw_key_string(&w, "name", name);
-        ue_mw_key_string(&w, "name_hex", hex);
-        ue_mw_key_string(&w, "type", "Texm");
-        ue_mw_key_int(&w, "type_id", 1836344660);
-        ue_mw_key_int(&w, "attr1", 0);
-        ue_mw_key_int(&w, "attr2", 0);
-        ue_mw_key_int(&w, "attr3", 1);
-        ue_mw_key_int(&w, "size", 5000);
-        ue_mw_key_int(&w, "data_offset", (int64_t)(16 + i * 5000));
-        ue_mw_key_int(&w, "sort_index", (int64_t)i);
-        ue_mw_key_string(&w, "file", file);
-        ue_mw_key_string(&w, "xxh64", "0123456789abcdef");
-        ue_mw_object_end(&w);
+        ue_json_object_begin(&w);
+        ue_json_key_int(&w, "index", (int64_t)i);
+        ue_json_key_string(&w, "name", name);
+        ue_json_key_string(&w, "name_hex", hex);
+        ue_json_key_string(&w, "type", "Texm");
+        ue_json_key_int(&w, "type_id", 1836344660);
+        ue_json_key_int(&w, "attr1", 0);
+        ue_json_key_int(&w, "attr2", 0);
+        ue_json_key_int(&w, "attr3", 1);
+        ue_json_key_int(&w, "size", 5000);
+        ue_json_key_int(&w, "data_offset", (int64_t)(16 + i * 5000));
+        ue_json_key_int(&w, "sort_index", (int64_t)i);
+        ue_json_key_string(&w, "file", file);
+        ue_json_key_string(&w, "xxh64", "0123456789abcdef");
+        ue_json_object_end(&w);
     }
-    ue_mw_array_end(&w);
-    ue_mw_object_end(&w);
+    ue_json_array_end(&w);
+    ue_json_object_end(&w);
 }
 
 /* The JSON part of a .gltf of a big HSD model (many joints, meshes and clips). */

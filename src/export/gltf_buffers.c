@@ -7,7 +7,7 @@
 
 #include "export/gltf_exporter.h"
 #include "unearth/image.h"
-#include "export/json.h"
+#include "common/json_writer.h"
 #include "common/io.h"
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
