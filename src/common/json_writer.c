@@ -22,10 +22,17 @@ static void fail(ue_json *j, const char *why) {
     if (!j->error) j->error = why;
 }
 
+/* A line break and the indentation of the current depth, a run of spaces at a time (a 20,000-
+ * entry manifest has a quarter of a million lines). */
 static void newline(ue_json *j) {
+    static const char spaces[] = "                                                                ";
     if (!j->indent) return;
     ue_buf_put_u8(j->out, '\n');
-    for (int i = 0; i < j->depth * j->indent; i++) ue_buf_put_u8(j->out, ' ');
+    for (size_t left = (size_t)(j->depth * j->indent); left;) {
+        size_t n = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
+        ue_buf_put(j->out, spaces, n);
+        left -= n;
+    }
 }
 
 /* Everything that precedes a value: the comma and, in pretty mode, the line break. Scalars
@@ -100,6 +107,13 @@ static void put_escaped(ue_buf *b, const char *s, size_t n, bool lines) {
     ue_buf_put_u8(b, '"');
     size_t i = 0;
     while (i < n) {
+        size_t plain = i; /* printable ASCII needs no decoding: copied as one run */
+        while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7F && p[plain] != '"' && p[plain] != '\\') plain++;
+        if (plain > i) {
+            ue_buf_put(b, p + i, plain - i);
+            i = plain;
+            continue;
+        }
         uint8_t c = p[i];
         const char *esc = NULL;
         switch (c) {
