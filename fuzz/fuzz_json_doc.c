@@ -1,4 +1,4 @@
-/* libFuzzer target: the arena JSON document reader (manifest.json for pack) and the manifest
+/* libFuzzer target: the arena JSON document reader (manifest.json for pack, glTF) and the
  * writer: accepted documents hold what JSON allows, and written back they parse to the same. */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bool writable = true;
     check(&doc.root, &writable);
     if (writable && doc.root.kind >= UE_JV_ARRAY) {
-        /* The writer nests at most UE_MW_MAX_DEPTH levels; deeper documents fail it cleanly. */
+        /* The writer nests at most UE_JSON_MAX_DEPTH levels; deeper documents fail it cleanly. */
         ue_buf text = {0};
         ue_json w;
         ue_json_init_lines(&w, &text);
