@@ -1,9 +1,9 @@
-/* libFuzzer target: the arena JSON document reader (manifest.json for pack) and the manifest
+/* libFuzzer target: the arena JSON document reader (manifest.json for pack, glTF) and the
  * writer: accepted documents hold what JSON allows, and written back they parse to the same. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/manifest_writer.h"
+#include "common/json_writer.h"
 #include "common/json_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,24 +30,24 @@ static bool check(const ue_jv *v, bool *writable) {
     }
 }
 
-static void write_value(ue_mw *w, const ue_jv *v) {
+static void write_value(ue_json *w, const ue_jv *v) {
     switch (v->kind) {
-    case UE_JV_STRING: ue_mw_string(w, v->u.string); break;
-    case UE_JV_INTEGER: ue_mw_int(w, v->u.integer); break;
+    case UE_JV_STRING: ue_json_string(w, v->u.string); break;
+    case UE_JV_INTEGER: ue_json_int(w, v->u.integer); break;
     case UE_JV_TRUE:
-    case UE_JV_FALSE: ue_mw_bool(w, v->kind == UE_JV_TRUE); break;
+    case UE_JV_FALSE: ue_json_bool(w, v->kind == UE_JV_TRUE); break;
     case UE_JV_ARRAY:
-        ue_mw_array_begin(w);
+        ue_json_array_begin(w);
         for (size_t i = 0; i < v->count; i++) write_value(w, &v->u.items[i]);
-        ue_mw_array_end(w);
+        ue_json_array_end(w);
         break;
     case UE_JV_OBJECT:
-        ue_mw_object_begin(w);
+        ue_json_object_begin(w);
         for (size_t i = 0; i < v->count; i++) {
-            ue_mw_key(w, v->u.members[i].key);
+            ue_json_key(w, v->u.members[i].key);
             write_value(w, &v->u.members[i].value);
         }
-        ue_mw_object_end(w);
+        ue_json_object_end(w);
         break;
     default: break;
     }
@@ -83,12 +83,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bool writable = true;
     check(&doc.root, &writable);
     if (writable && doc.root.kind >= UE_JV_ARRAY) {
-        /* The writer nests at most UE_MW_MAX_DEPTH levels; deeper documents fail it cleanly. */
+        /* The writer nests at most UE_JSON_MAX_DEPTH levels; deeper documents fail it cleanly. */
         ue_buf text = {0};
-        ue_mw w;
-        ue_mw_init(&w, &text);
+        ue_json w;
+        ue_json_init_lines(&w, &text);
         write_value(&w, &doc.root);
-        if (!ue_mw_failed(&w)) {
+        if (!ue_json_failed(&w)) {
             ue_jdoc again;
             if (ue_jdoc_parse((const char *)text.data, text.size, &again, NULL) != UE_OK ||
                 !same(&doc.root, &again.root))

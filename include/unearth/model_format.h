@@ -10,8 +10,6 @@
 extern "C" {
 #endif
 
-struct json_t; /* jansson's JSON value */
-
 /* ---- options: a small key=value list that each format parses and documents ---------------- */
 
 typedef struct ue_model_option {
@@ -48,9 +46,10 @@ typedef struct ue_model_check {
     /* one line without the verdict: "6 nodes, 3 batches, 120 vertices, 40 triangles" for
      * validate, "12 tables decoded and re-encoded" for roundtrip; "" when there is nothing */
     char summary[160];
-    /* validate: the format's statistics as a JSON object (a new reference, or NULL), whose
-     * keys the CLI puts into its per-model report */
-    struct json_t *stats;
+    /* validate: the format's statistics as the text of one JSON object (empty when there are
+     * none), whose keys the CLI puts into its per-model report; the caller frees it with
+     * ue_buf_free. Changed in 0.3.0 (was a jansson json_t) */
+    ue_buf stats;
 } ue_model_check;
 
 /* ---- images: the textures a model carries, decoded (the `textures` verb) ------------------ */
@@ -101,9 +100,10 @@ typedef struct ue_model_format {
     ue_result (*to_scene)(const uint8_t *data, size_t size, const char *name, ue_mode mode,
                           const ue_model_options *opts, ue_scene *s, ue_diag *d);
 
-    /* Statistics as a JSON object (*stats, a new reference: counts and tables, no "file" or
-     * "format" key) and the same for people in `text` (lines indented by two spaces). */
-    ue_result (*info)(const uint8_t *data, size_t size, ue_mode mode, struct json_t **stats,
+    /* Statistics as the text of one JSON object appended to `stats` (counts and tables, no
+     * "file" or "format" key; changed in 0.3.0, was a jansson json_t) and the same for people
+     * in `text` (lines indented by two spaces); either may be NULL. */
+    ue_result (*info)(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats,
                       ue_buf *text, ue_diag *d);
 
     /* Reads the model in `mode`, all diagnostics to `d`; fills `out` (summary and stats). */

@@ -435,20 +435,20 @@ static ue_result extract_tree(ue_archive *a, ue_outdir *o, ue_diag *d) {
 /* The same bytes, written as the format produces them (no tree of 20,000 entries). */
 static ue_result extract_streamed(ue_archive *a, ue_outdir *o, ue_diag *d) {
     ue_buf text = {0};
-    ue_mw w;
-    ue_mw_init(&w, &text);
-    ue_mw_object_begin(&w);
-    ue_mw_key_int(&w, "unearth_manifest", MANIFEST_VERSION);
-    ue_mw_key_string(&w, "format", a->ops->name);
-    ue_mw_key(&w, "source");
-    ue_mw_object_begin(&w);
-    ue_mw_key_string(&w, "file", a->display);
-    ue_mw_key_int(&w, "size", (int64_t)a->src.size);
-    ue_mw_object_end(&w);
+    ue_json w;
+    ue_json_init_lines(&w, &text);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "unearth_manifest", MANIFEST_VERSION);
+    ue_json_key_string(&w, "format", a->ops->name);
+    ue_json_key(&w, "source");
+    ue_json_object_begin(&w);
+    ue_json_key_string(&w, "file", a->display);
+    ue_json_key_int(&w, "size", (int64_t)a->src.size);
+    ue_json_object_end(&w);
     ue_result r = a->ops->extract_mw(a->state, o, &w, d);
-    ue_mw_object_end(&w);
+    ue_json_object_end(&w);
     ue_buf_put_u8(&text, '\n');
-    if (r == UE_OK && ue_mw_failed(&w)) r = UE_ERR_NOMEM;
+    if (r == UE_OK && ue_json_failed(&w)) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = ue_outdir_write(o, "manifest.json", text.data, text.size, d);
     ue_buf_free(&text);
     return r;

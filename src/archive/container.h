@@ -10,7 +10,7 @@
 #include "unearth/common.h"
 #include "common/io.h"
 #include "common/json_doc.h"
-#include "archive/manifest_writer.h"
+#include "common/json_writer.h"
 
 typedef struct ue_container_ops {
     const char *name;         /* "nres"; also the manifest's "format" value */
@@ -39,7 +39,7 @@ typedef struct ue_container_ops {
     ue_result (*extract)(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
     /* Optional, preferred over extract when set: the same, the body's members written straight
      * into `w`, inside the top-level object after "unearth_manifest", "format" and "source". */
-    ue_result (*extract_mw)(void *state, ue_outdir *o, ue_mw *w, ue_diag *d);
+    ue_result (*extract_mw)(void *state, ue_outdir *o, ue_json *w, ue_diag *d);
     /* Rebuilds from manifest.json, read once into an arena document (common/json_doc.h: a
      * jansson tree of a 20,000-entry manifest cost more than the copy of its payloads), and
      * the directory it lives in; `opt` is never NULL. Every container reads its fields through

@@ -111,14 +111,22 @@ static void print_slots_text(const json_t *slots) {
     }
 }
 
+/* A format's statistics (the JSON text of one object) as a tree the report can merge; NULL
+ * when there are none. */
+static json_t *stats_tree(const ue_buf *stats) {
+    return stats->size ? json_loadb((const char *)stats->data, stats->size, 0, NULL) : NULL;
+}
+
 int model_info(const cli_opts *o, const char *path, json_t *collect) {
     ue_model_found found;
     if (ue_model_load(path, o->mode, &found, NULL) != UE_OK) return -1;
     const ue_model_format *f = found.format;
     ue_diag d = {0};
-    json_t *stats = NULL;
-    ue_buf text = {0};
-    ue_result r = f->info(found.data, found.size, o->mode, o->json ? &stats : NULL, o->json ? NULL : &text, &d);
+    ue_buf stats_text = {0}, text = {0};
+    ue_result r = f->info(found.data, found.size, o->mode, o->json ? &stats_text : NULL, o->json ? NULL : &text, &d);
+    json_t *stats = r == UE_OK && o->json ? stats_tree(&stats_text) : NULL;
+    ue_buf_free(&stats_text);
+    if (r == UE_OK && o->json && !stats) r = UE_ERR_NOMEM;
     free(found.data);
     int rc = 0;
     if (r != UE_OK) {
@@ -145,7 +153,7 @@ ue_result cli_model_summary(const ue_model_seen *m, ue_mode mode, char *out, siz
     ue_model_check check;
     memset(&check, 0, sizeof check);
     ue_result r = m->format->validate(m->data, m->size, mode, &check, NULL);
-    json_decref(check.stats);
+    ue_buf_free(&check.stats);
     snprintf(out, cap, "%s", r == UE_OK ? check.summary : "");
     return r;
 }
@@ -174,7 +182,9 @@ static json_t *model_verdict_json(const ue_model_seen *m, int code, ue_result r,
     json_object_set_new(j, "model", json_string(m->name));
     json_object_set_new(j, "valid", json_boolean(code == 0));
     json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
-    if (check->stats) json_object_update(j, check->stats);
+    json_t *stats = stats_tree(&check->stats);
+    if (stats) json_object_update(j, stats);
+    json_decref(stats);
     json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
     json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
     json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
@@ -217,7 +227,7 @@ static ue_result validate_visit(const ue_model_seen *m, void *ctx) {
     tally_sum(v->sum, &t);
     if (v->json_models) json_array_append_new(v->json_models, model_verdict_json(m, code, r, &t, &check, &d));
     else print_model_verdict(m, r, &t, &check, &d);
-    json_decref(check.stats);
+    ue_buf_free(&check.stats);
     ue_diag_free(&d);
     return UE_OK;
 }
@@ -244,7 +254,7 @@ static ue_result check_visit(const ue_model_seen *m, void *ctx) {
     cli_tally t = {0};
     ue_result r;
     int code = validate_one(v->o, m, &check, &d, &t, &r);
-    json_decref(check.stats);
+    ue_buf_free(&check.stats);
     if (code && v->print) cli_print_diags_as(m->name, &d, 50);
     if (v->sum) {
         v->sum->errors += t.errors;
@@ -272,7 +282,7 @@ static int roundtrip_one(const cli_opts *o, const ue_model_found *m) {
     ue_model_check check;
     memset(&check, 0, sizeof check);
     ue_result r = m->format->roundtrip(m->data, m->size, o->mode, &check, &d);
-    json_decref(check.stats);
+    ue_buf_free(&check.stats);
     if (r == UE_OK) {
         printf("  model %s: identical (%s)\n", m->name, check.summary);
     } else {

@@ -15,7 +15,8 @@
 #define BLOCK_MIN ((size_t)4096)
 #define BLOCK_MAX ((size_t)8 << 20)
 /* Objects larger than this check duplicate keys by sorting once instead of comparing each new
- * key with the earlier ones (quadratic for a hostile object of a million keys). */
+ * key with the earlier ones (quadratic for a hostile object of a million keys), and keep that
+ * order as an index after their members, so ue_jv_get searches them in log time. */
 #define LINEAR_KEY_CHECK 16
 
 typedef struct ue_jdoc_block {
@@ -29,6 +30,7 @@ typedef struct ue_jdoc_block {
 typedef struct pending_member {
     ue_jmember m;
     size_t at;
+    size_t pos; /* in its object (set in the sorted copy only) */
 } pending_member;
 
 typedef struct parser {
@@ -265,16 +267,18 @@ static int compare_pending(const void *a, const void *b) {
     return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
-/* Duplicate keys of a large object, found by sorting a copy of its members. */
-static bool check_duplicates(parser *ps, const pending_member *m, size_t n) {
+/* Duplicate keys of a large object, found by sorting a copy of its members; the positions in
+ * key order go to `index` (n entries). */
+static bool sort_keys(parser *ps, const pending_member *m, size_t n, size_t *index) {
     pending_member *sorted = malloc(n * sizeof *sorted);
     if (!sorted) return out_of_memory(ps, ps->p);
-    memcpy(sorted, m, n * sizeof *sorted);
+    for (size_t i = 0; i < n; i++) sorted[i] = m[i], sorted[i].pos = i;
     qsort(sorted, n, sizeof *sorted, compare_pending);
     bool ok = true;
     for (size_t i = 1; i < n && ok; i++)
         if (!strcmp(sorted[i].m.key, sorted[i - 1].m.key))
             ok = fail_at(ps, ps->start + sorted[i].at, "duplicate key \"%s\"", sorted[i].m.key);
+    for (size_t i = 0; i < n; i++) index[i] = sorted[i].pos;
     free(sorted);
     return ok;
 }
@@ -325,9 +329,10 @@ static bool parse_object(parser *ps, ue_jv *out) {
     ps->p++;
     if (!parse_members(ps, base)) return false;
     size_t n = ps->nmembers - base;
-    if (n >= LINEAR_KEY_CHECK && !check_duplicates(ps, ps->members + base, n)) return false;
-    ue_jmember *m = arena_alloc(ps->doc, n * sizeof *m + 1);
+    bool indexed = n >= LINEAR_KEY_CHECK;
+    ue_jmember *m = arena_alloc(ps->doc, n * sizeof *m + (indexed ? n * sizeof(size_t) : 1));
     if (!m) return out_of_memory(ps, ps->p);
+    if (indexed && !sort_keys(ps, ps->members + base, n, (size_t *)(m + n))) return false;
     for (size_t i = 0; i < n; i++) m[i] = ps->members[base + i].m;
     ps->nmembers = base;
     out->kind = UE_JV_OBJECT;
@@ -431,10 +436,36 @@ void ue_jdoc_free(ue_jdoc *doc) {
 
 const ue_jv *ue_jv_get(const ue_jv *object, const char *key) {
     if (!object || object->kind != UE_JV_OBJECT) return NULL;
-    for (size_t i = 0; i < object->count; i++)
-        if (!strcmp(object->u.members[i].key, key)) return &object->u.members[i].value;
+    const ue_jmember *m = object->u.members;
+    if (object->count < LINEAR_KEY_CHECK) {
+        for (size_t i = 0; i < object->count; i++)
+            if (!strcmp(m[i].key, key)) return &m[i].value;
+        return NULL;
+    }
+    const size_t *index = (const size_t *)(m + object->count); /* positions in key order */
+    size_t lo = 0, hi = object->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(m[index[mid]].key, key);
+        if (!c) return &m[index[mid]].value;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
+
+size_t ue_jv_items(const ue_jv *v) { return v && v->kind == UE_JV_ARRAY ? v->count : 0; }
+
+bool ue_jv_is_number(const ue_jv *v) { return v && (v->kind == UE_JV_INTEGER || v->kind == UE_JV_REAL); }
+
+double ue_jv_number(const ue_jv *v) {
+    if (!v) return 0;
+    return v->kind == UE_JV_INTEGER ? (double)v->u.integer : v->kind == UE_JV_REAL ? v->u.real : 0;
+}
+
+int64_t ue_jv_integer(const ue_jv *v) { return v && v->kind == UE_JV_INTEGER ? v->u.integer : 0; }
+
+bool ue_jv_is_bool(const ue_jv *v) { return v && (v->kind == UE_JV_TRUE || v->kind == UE_JV_FALSE); }
 
 const ue_jv *ue_jv_at(const ue_jv *array, size_t i) {
     if (!array || array->kind != UE_JV_ARRAY || i >= array->count) return NULL;

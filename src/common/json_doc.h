@@ -67,7 +67,21 @@ void ue_jdoc_free(ue_jdoc *doc);
 const ue_jv *ue_jv_get(const ue_jv *object, const char *key);
 const ue_jv *ue_jv_at(const ue_jv *array, size_t i);
 size_t ue_jv_size(const ue_jv *array_or_object);
+/* An array's item count; 0 for anything else (an object too). */
+size_t ue_jv_items(const ue_jv *array);
 const char *ue_jv_string(const ue_jv *v);
 bool ue_jv_is(const ue_jv *v, ue_jv_kind kind);
+/* An integer or a real; its value as a double (0 for anything else). */
+bool ue_jv_is_number(const ue_jv *v);
+double ue_jv_number(const ue_jv *v);
+/* An integer's value (0 for anything else). */
+int64_t ue_jv_integer(const ue_jv *v);
+bool ue_jv_is_bool(const ue_jv *v);
+
+/* Every member of an object in document order (none for anything else): m is a const ue_jmember *. */
+#define UE_JV_FOR_MEMBERS(object, m)                                                                    \
+    for (const ue_jmember *m = ue_jv_is((object), UE_JV_OBJECT) ? (object)->u.members : NULL,           \
+                          *m##_end = m ? m + (object)->count : NULL;                                    \
+         m != m##_end; m++)
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "export/gltf_exporter.h"
 #include "unearth/image.h"
-#include "export/json.h"
+#include "common/json_writer.h"
 #include "common/bytes.h"
 #include "common/io.h"
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "export/gltf_int.h"
-#include "export/json.h"
+#include "common/json_writer.h"
 
 /* glTF enums */
 #define GL_FLOAT 5126u

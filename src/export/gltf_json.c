@@ -7,7 +7,7 @@
 
 #include "export/gltf_exporter.h"
 #include "unearth/image.h"
-#include "export/json.h"
+#include "common/json_writer.h"
 #include "common/io.h"
 
 /* strnlen is POSIX, not C11: the length of a fixed-size name field that may lack its NUL. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/json.h"
+#include "common/json_writer.h"
 #include "common/math3d.h"
 #include "unearth/obj.h"
 #include "common/text.h"

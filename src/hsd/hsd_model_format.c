@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/json_tree.h"
 #include "common/text.h"
 #include "hsd/hsd_figatree.h"
 #include "hsd/hsd_int.h"
@@ -227,17 +228,18 @@ static void info_text(const ue_dat *dat, const ue_hsd_model *m, ue_buf *b) {
                 m->image_count);
 }
 
-static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text, ue_diag *d) {
+static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats, ue_buf *text, ue_diag *d) {
     ue_dat dat;
     ue_hsd_model m;
     ue_result r = model_open(data, size, mode, &dat, &m, d);
     if (r == UE_OK) {
         if (stats) {
-            *stats = counts_json(&m);
-            json_object_set_new(*stats, "roots", roots_json(&dat));
-            json_object_set_new(*stats, "animations", hsd_anims_json(&m));
+            json_t *tree = counts_json(&m);
+            json_object_set_new(tree, "roots", roots_json(&dat));
+            json_object_set_new(tree, "animations", hsd_anims_json(&m));
+            json_object_set_new(tree, "figatree_clips", hsd_figatree_clips_json(&dat));
+            r = ue_json_tree_put(tree, stats);
         }
-        if (stats) json_object_set_new(*stats, "figatree_clips", hsd_figatree_clips_json(&dat));
         if (text) {
             info_text(&dat, &m, text);
             hsd_anims_text(&m, text);
@@ -296,11 +298,12 @@ static ue_result hsd_validate(const uint8_t *data, size_t size, ue_mode mode, ue
              m.joint_count, m.dobj_count, st.decoded_pobjs, st.vertices, st.triangles);
     /* The keys every model's validate report has (docs/schema/validate.schema.json): nodes are
      * the joints, batches the PObjs that decode. */
-    out->stats = json_object();
-    json_object_set_new(out->stats, "nodes", json_integer((json_int_t)m.joint_count));
-    json_object_set_new(out->stats, "batches", json_integer((json_int_t)st.decoded_pobjs));
-    json_object_set_new(out->stats, "vertices", json_integer((json_int_t)st.vertices));
-    json_object_set_new(out->stats, "triangles", json_integer((json_int_t)st.triangles));
+    json_t *tree = json_object();
+    json_object_set_new(tree, "nodes", json_integer((json_int_t)m.joint_count));
+    json_object_set_new(tree, "batches", json_integer((json_int_t)st.decoded_pobjs));
+    json_object_set_new(tree, "vertices", json_integer((json_int_t)st.vertices));
+    json_object_set_new(tree, "triangles", json_integer((json_int_t)st.triangles));
+    if (ue_json_tree_put(tree, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     return r;
 }
 
@@ -368,17 +371,18 @@ static void root_list(const ue_dat *dat, char *out, size_t cap) {
     free(kinds);
 }
 
-static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats, ue_buf *text,
                            ue_diag *d) {
     ue_dat dat;
     ue_result r = ue_dat_parse(data, size, mode, &dat, d);
     if (r != UE_OK) return r;
     if (stats) {
-        *stats = json_object();
-        json_object_set_new(*stats, "data_size", json_integer(dat.data_size));
-        json_object_set_new(*stats, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
-        json_object_set_new(*stats, "roots", roots_json(&dat));
-        json_object_set_new(*stats, "figatree_clips", hsd_figatree_clips_json(&dat));
+        json_t *tree = json_object();
+        json_object_set_new(tree, "data_size", json_integer(dat.data_size));
+        json_object_set_new(tree, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
+        json_object_set_new(tree, "roots", roots_json(&dat));
+        json_object_set_new(tree, "figatree_clips", hsd_figatree_clips_json(&dat));
+        r = ue_json_tree_put(tree, stats);
     }
     if (text) {
         dat_text(&dat, text);
@@ -386,7 +390,7 @@ static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, json_
         ue_buf_printf(text, "  no model root (scene_data or *_joint): nothing to convert\n");
     }
     ue_dat_free(&dat);
-    return UE_OK;
+    return r;
 }
 
 static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
@@ -399,13 +403,14 @@ static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, u
     root_list(&dat, roots, sizeof roots);
     snprintf(out->summary, sizeof out->summary, "no model root: roots %s", roots);
     /* The keys every model's validate report has: no geometry, so all 0; the roots say what it holds. */
-    out->stats = json_object();
+    json_t *tree = json_object();
     static const char *const zero[] = {"nodes", "batches", "vertices", "triangles"};
-    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) json_object_set_new(out->stats, zero[i], json_integer(0));
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) json_object_set_new(tree, zero[i], json_integer(0));
     json_t *dj = json_object();
     json_object_set_new(dj, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
     json_object_set_new(dj, "roots", roots_json(&dat));
-    json_object_set_new(out->stats, "dat", dj);
+    json_object_set_new(tree, "dat", dj);
+    if (ue_json_tree_put(tree, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     ue_dat_free(&dat);
     return r;
 }

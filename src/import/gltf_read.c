@@ -81,12 +81,14 @@ static bool parse_json(gr_ctx *c, const uint8_t *text, size_t n, uint64_t base) 
     if (n > GR_MAX_JSON)
         return gr_fail(c, "gltf.json.size", base, "/", "JSON of %zu bytes (at most %zu)", n,
                        GR_MAX_JSON);
-    json_error_t err;
-    c->root = json_loadb((const char *)text, n, JSON_REJECT_DUPLICATES, &err);
-    if (!c->root)
-        return gr_fail(c, "gltf.json.syntax", base + (uint64_t)(err.position > 0 ? err.position : 0),
-                       "/", "line %d column %d: %s", err.line, err.column, err.text);
-    if (!json_is_object(c->root))
+    ue_jdoc_error err;
+    ue_result r = ue_jdoc_parse((const char *)text, n, &c->doc, &err);
+    if (r == UE_ERR_NOMEM) return ue_parse_fail(&c->pc, UE_ERR_NOMEM), false;
+    if (r != UE_OK)
+        return gr_fail(c, "gltf.json.syntax", base + err.offset, "/", "line %zu column %zu: %s",
+                       err.line, err.column, err.text);
+    c->root = &c->doc.root;
+    if (!ue_jv_is(c->root, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", base, "/", "the document is not a JSON object");
     return true;
 }
@@ -97,7 +99,7 @@ static bool check_asset(gr_ctx *c) {
                                         "KHR_node_visibility", "KHR_animation_pointer",
                                         "KHR_mesh_quantization"};
     bool ok = true;
-    json_t *asset = gr_object(c, c->root, "asset", "", &ok);
+    const ue_jv *asset = gr_object(c, c->root, "asset", "", &ok);
     const char *version;
     if (!ok || !asset) return gr_fail(c, "gltf.asset", UE_NO_OFFSET, "/asset", "required");
     if (!gr_string(c, asset, "version", "", "/asset", &version)) return false;
@@ -105,16 +107,16 @@ static bool check_asset(gr_ctx *c) {
         return gr_fail(c, "gltf.asset", UE_NO_OFFSET, "/asset/version",
                        "glTF version \"%s\" (2.x expected)", version);
     gr_selection(c, asset);
-    json_t *req = gr_array(c, c->root, "extensionsRequired", "", &ok), *e;
-    size_t i;
-    json_array_foreach(req, i, e) {
+    const ue_jv *req = gr_array(c, c->root, "extensionsRequired", "", &ok);
+    for (size_t i = 0; i < ue_jv_items(req); i++) {
+        const ue_jv *e = ue_jv_at(req, i);
         bool found = false;
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            found = found || (json_is_string(e) && strcmp(json_string_value(e), known[k]) == 0);
+            found = found || (ue_jv_is(e, UE_JV_STRING) && strcmp(ue_jv_string(e), known[k]) == 0);
         if (!found)
             ok = gr_fail(c, "gltf.extension", UE_NO_OFFSET, "/extensionsRequired",
                          "required extension %s is not supported",
-                         json_is_string(e) ? json_string_value(e) : "(not a string)");
+                         ue_jv_is(e, UE_JV_STRING) ? ue_jv_string(e) : "(not a string)");
     }
     return ok;
 }
@@ -122,19 +124,19 @@ static bool check_asset(gr_ctx *c) {
 /* The scene name; a document with several scenes keeps every node (the IR has one scene). */
 static bool read_scene_name(gr_ctx *c) {
     bool ok = true;
-    json_t *scenes = gr_array(c, c->root, "scenes", "", &ok);
+    const ue_jv *scenes = gr_array(c, c->root, "scenes", "", &ok);
     int32_t scene;
-    if (!ok || !gr_index(c, c->root, "scene", json_array_size(scenes), false, "", &scene))
+    if (!ok || !gr_index(c, c->root, "scene", ue_jv_items(scenes), false, "", &scene))
         return false;
-    if (json_array_size(scenes) > 1)
+    if (ue_jv_items(scenes) > 1)
         gr_warn(c, "gltf.scene.several", "/scenes",
-                "%zu scenes: their nodes are read into one IR scene", json_array_size(scenes));
-    if (scene < 0 && json_array_size(scenes) > 0) scene = 0;
+                "%zu scenes: their nodes are read into one IR scene", ue_jv_items(scenes));
+    if (scene < 0 && ue_jv_items(scenes) > 0) scene = 0;
     if (scene < 0) return true;
-    json_t *sc = json_array_get(scenes, (size_t)scene);
+    const ue_jv *sc = ue_jv_at(scenes, (size_t)scene);
     char path[32];
     snprintf(path, sizeof path, "/scenes/%d", (int)scene);
-    if (!json_is_object(sc))
+    if (!ue_jv_is(sc, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     return gr_name(c, sc, path, c->s->name);
 }
@@ -147,7 +149,7 @@ static void free_ctx(gr_ctx *c) {
         free(c->files[i].data);
     }
     free(c->files);
-    json_decref(c->root);
+    ue_jdoc_free(&c->doc);
 }
 
 static bool read_document(gr_ctx *c) {

@@ -21,16 +21,16 @@ static uint64_t file_off(const gr_view *v, size_t off) {
 }
 
 size_t gr_accessor_count(gr_ctx *c) {
-    return json_array_size(json_object_get(c->root, "accessors"));
+    return ue_jv_items(ue_jv_get(c->root, "accessors"));
 }
 
 static bool load_view(gr_ctx *c, int32_t index, gr_view *v) {
     char path[48];
     snprintf(path, sizeof path, "/bufferViews/%d", (int)index);
-    json_t *bv = json_array_get(json_object_get(c->root, "bufferViews"), (size_t)index);
+    const ue_jv *bv = ue_jv_at(ue_jv_get(c->root, "bufferViews"), (size_t)index);
     int32_t buffer;
     uint64_t off, len, stride;
-    if (!json_is_object(bv))
+    if (!ue_jv_is(bv, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     if (!gr_index(c, bv, "buffer", c->buffer_count, true, path, &buffer) ||
         !gr_uint(c, bv, "byteOffset", SIZE_MAX / 2, 0, false, path, &off) ||
@@ -54,7 +54,7 @@ static bool load_view(gr_ctx *c, int32_t index, gr_view *v) {
 }
 
 bool gr_view_bytes(gr_ctx *c, int32_t view, const char *path, const uint8_t **data, size_t *size) {
-    size_t n = json_array_size(json_object_get(c->root, "bufferViews"));
+    size_t n = ue_jv_items(ue_jv_get(c->root, "bufferViews"));
     if (view < 0 || (size_t)view >= n)
         return gr_fail(c, "gltf.index.range", UE_NO_OFFSET, path, "no buffer view %d", (int)view);
     gr_view v;
@@ -115,7 +115,7 @@ typedef struct gr_layout {
     bool normalized;
 } gr_layout;
 
-static bool read_layout(gr_ctx *c, json_t *a, const char *ap, const gr_acc_rule *rule,
+static bool read_layout(gr_ctx *c, const ue_jv *a, const char *ap, const gr_acc_rule *rule,
                         const char *use, gr_layout *l) {
     uint64_t count, ctype;
     const char *type;
@@ -170,11 +170,11 @@ typedef struct gr_dense {
     uint64_t stride;
 } gr_dense;
 
-static bool locate_dense(gr_ctx *c, json_t *a, const char *ap, const gr_layout *l, gr_dense *out) {
+static bool locate_dense(gr_ctx *c, const ue_jv *a, const char *ap, const gr_layout *l, gr_dense *out) {
     int32_t view;
     uint64_t off;
     out->p = NULL;
-    if (!gr_index(c, a, "bufferView", json_array_size(json_object_get(c->root, "bufferViews")),
+    if (!gr_index(c, a, "bufferView", ue_jv_items(ue_jv_get(c->root, "bufferViews")),
                   false, ap, &view) ||
         !gr_uint(c, a, "byteOffset", SIZE_MAX / 2, 0, false, ap, &off))
         return false;
@@ -228,13 +228,13 @@ static void decode_dense(const gr_layout *l, const gr_dense *dn, gr_acc *out) {
 }
 
 /* A tightly packed range of a view for sparse indices or values. */
-static bool sparse_part(gr_ctx *c, json_t *part, const char *pp, uint64_t bytes, gr_view *v,
+static bool sparse_part(gr_ctx *c, const ue_jv *part, const char *pp, uint64_t bytes, gr_view *v,
                         const uint8_t **p) {
     int32_t view;
     uint64_t off;
-    if (!json_is_object(part))
+    if (!ue_jv_is(part, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, pp, "expected an object");
-    if (!gr_index(c, part, "bufferView", json_array_size(json_object_get(c->root, "bufferViews")),
+    if (!gr_index(c, part, "bufferView", ue_jv_items(ue_jv_get(c->root, "bufferViews")),
                   true, pp, &view) ||
         !gr_uint(c, part, "byteOffset", SIZE_MAX / 2, 0, false, pp, &off) || !load_view(c, view, v))
         return false;
@@ -247,16 +247,16 @@ static bool sparse_part(gr_ctx *c, json_t *part, const char *pp, uint64_t bytes,
 }
 
 /* Sparse substitution: strictly increasing indices below count, then their values. */
-static bool read_sparse(gr_ctx *c, json_t *sp, const char *ap, const gr_layout *l, gr_acc *out) {
+static bool read_sparse(gr_ctx *c, const ue_jv *sp, const char *ap, const gr_layout *l, gr_acc *out) {
     char sp_path[160], ip[160], vp[160];
     uint64_t n, ictype;
     snprintf(sp_path, sizeof sp_path, "%s/sparse", ap);
     snprintf(ip, sizeof ip, "%s/indices", sp_path);
     snprintf(vp, sizeof vp, "%s/values", sp_path);
-    json_t *idx = json_object_get(sp, "indices"), *val = json_object_get(sp, "values");
+    const ue_jv *idx = ue_jv_get(sp, "indices"), *val = ue_jv_get(sp, "values");
     if (!gr_uint(c, sp, "count", l->count, 0, true, sp_path, &n)) return false;
     if (n == 0) return gr_fail(c, "gltf.sparse.count", UE_NO_OFFSET, sp_path, "count 0");
-    if (!json_is_object(idx) ||
+    if (!ue_jv_is(idx, UE_JV_OBJECT) ||
         !gr_uint(c, idx, "componentType", GR_UINT, 0, true, ip, &ictype))
         return gr_fail(c, "gltf.json.missing", UE_NO_OFFSET, ip, "indices with a componentType");
     uint32_t isize = comp_size((int)ictype);
@@ -297,9 +297,9 @@ bool gr_accessor(gr_ctx *c, int32_t index, const char *path, const gr_acc_rule *
     char ap[48];
     memset(out, 0, sizeof *out);
     snprintf(ap, sizeof ap, "/accessors/%d", (int)index);
-    json_t *a = json_array_get(json_object_get(c->root, "accessors"), (size_t)index);
+    const ue_jv *a = ue_jv_at(ue_jv_get(c->root, "accessors"), (size_t)index);
     gr_layout l = {0};
-    if (!json_is_object(a))
+    if (!ue_jv_is(a, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, ap, "expected an object");
     gr_dense dense = {NULL, 0};
     if (!read_layout(c, a, ap, rule, path, &l) || !locate_dense(c, a, ap, &l, &dense)) return false;
@@ -315,7 +315,7 @@ bool gr_accessor(gr_ctx *c, int32_t index, const char *path, const gr_acc_rule *
         return false;
     }
     bool ok = true;
-    json_t *sp = gr_object(c, a, "sparse", ap, &ok);
+    const ue_jv *sp = gr_object(c, a, "sparse", ap, &ok);
     decode_dense(&l, &dense, out);
     ok = ok && (!sp || read_sparse(c, sp, ap, &l, out)) &&
          check_finite(c, ap, out);

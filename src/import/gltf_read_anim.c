@@ -68,11 +68,11 @@ static bool material_pointer(const ue_scene *s, const char *p, anim_target *t) {
 }
 
 /* The channel's target; false (with a warning, the channel left out) for one the IR lacks. */
-static bool read_target(gr_ctx *c, json_t *ch, const char *path, anim_target *t, bool *skip) {
+static bool read_target(gr_ctx *c, const ue_jv *ch, const char *path, anim_target *t, bool *skip) {
     bool ok = true;
     char tp[96];
     snprintf(tp, sizeof tp, "%s/target", path);
-    json_t *tg = gr_object(c, ch, "target", path, &ok);
+    const ue_jv *tg = gr_object(c, ch, "target", path, &ok);
     const char *p, *ptr = NULL;
     *t = (anim_target){UE_TARGET_TRANSLATION, -1, -1, -1};
     if (!ok || !tg) return gr_fail(c, "gltf.json.missing", UE_NO_OFFSET, tp, "required");
@@ -82,8 +82,8 @@ static bool read_target(gr_ctx *c, json_t *ch, const char *path, anim_target *t,
     if (strcmp(p, "weights") == 0)
         return gr_fail(c, "gltf.anim.weights", UE_NO_OFFSET, tp, "morph weights: not in the IR");
     if (strcmp(p, "pointer") == 0) {
-        json_t *ext = json_object_get(json_object_get(tg, "extensions"), "KHR_animation_pointer");
-        ptr = json_string_value(json_object_get(ext, "pointer"));
+        const ue_jv *ext = ue_jv_get(ue_jv_get(tg, "extensions"), "KHR_animation_pointer");
+        ptr = ue_jv_string(ue_jv_get(ext, "pointer"));
         /* A tool that does not know the extension keeps the path and drops the pointer (gltf-transform):
          * a channel the client could not carry, left out like one with no IR target. */
         bool known = ptr && (strncmp(ptr, "/nodes/", 7) == 0 ? node_pointer(ptr + 7, c->s->node_count, t)
@@ -120,7 +120,7 @@ static bool check_times(gr_ctx *c, const gr_acc *in, const char *path) {
     return true;
 }
 
-static bool read_interp(gr_ctx *c, json_t *smp, const char *sp, ue_interp *out) {
+static bool read_interp(gr_ctx *c, const ue_jv *smp, const char *sp, ue_interp *out) {
     const char *interp;
     if (!gr_string(c, smp, "interpolation", "LINEAR", sp, &interp)) return false;
     if (strcmp(interp, "LINEAR") == 0) *out = UE_INTERP_LINEAR;
@@ -131,7 +131,7 @@ static bool read_interp(gr_ctx *c, json_t *smp, const char *sp, ue_interp *out) 
 }
 
 /* The sampler's keys (input) and values (output), checked against the target's layout. */
-static bool read_keys(gr_ctx *c, json_t *smp, const char *sp, const anim_target *t, ue_interp ip,
+static bool read_keys(gr_ctx *c, const ue_jv *smp, const char *sp, const anim_target *t, ue_interp ip,
                       gr_acc *in, gr_acc *out) {
     char ipath[96], opath[96];
     snprintf(ipath, sizeof ipath, "%s/input", sp);
@@ -158,22 +158,22 @@ static bool read_keys(gr_ctx *c, json_t *smp, const char *sp, const anim_target 
     return true;
 }
 
-static bool read_channel(gr_ctx *c, json_t *anim, size_t a, int32_t ai, json_t *ch, size_t k) {
+static bool read_channel(gr_ctx *c, const ue_jv *anim, size_t a, int32_t ai, const ue_jv *ch, size_t k) {
     char path[96], sp[96];
     snprintf(path, sizeof path, "/animations/%zu/channels/%zu", a, k);
     anim_target t;
     bool skip = false;
     int32_t si;
     ue_interp ip = UE_INTERP_LINEAR;
-    json_t *samplers = json_object_get(anim, "samplers");
-    if (!json_is_object(ch)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
-    if (!gr_index(c, ch, "sampler", json_array_size(samplers), true, path, &si) ||
+    const ue_jv *samplers = ue_jv_get(anim, "samplers");
+    if (!ue_jv_is(ch, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    if (!gr_index(c, ch, "sampler", ue_jv_items(samplers), true, path, &si) ||
         !read_target(c, ch, path, &t, &skip))
         return false;
     if (skip) return true;
     snprintf(sp, sizeof sp, "/animations/%zu/samplers/%d", a, (int)si);
-    json_t *smp = json_array_get(samplers, (size_t)si);
-    if (!json_is_object(smp)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, sp, "expected an object");
+    const ue_jv *smp = ue_jv_at(samplers, (size_t)si);
+    if (!ue_jv_is(smp, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, sp, "expected an object");
     gr_acc in = {0}, out = {0};
     bool ok = read_interp(c, smp, sp, &ip) && read_keys(c, smp, sp, &t, ip, &in, &out);
     ue_anim_channel *dst = ok ? ue_scene_add_channel(c->s, ai, t.target, ip, in.count) : NULL;
@@ -191,12 +191,12 @@ static bool read_channel(gr_ctx *c, json_t *anim, size_t a, int32_t ai, json_t *
     return ok && dst;
 }
 
-static bool read_animation(gr_ctx *c, json_t *anim, size_t a) {
+static bool read_animation(gr_ctx *c, const ue_jv *anim, size_t a) {
     char path[48], name[64];
     snprintf(path, sizeof path, "/animations/%zu", a);
     bool ok = true;
-    if (!json_is_object(anim)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
-    json_t *chans = gr_array(c, anim, "channels", path, &ok);
+    if (!ue_jv_is(anim, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    const ue_jv *chans = gr_array(c, anim, "channels", path, &ok);
     gr_array(c, anim, "samplers", path, &ok);
     if (!ok || !gr_name(c, anim, path, name)) return false;
     int32_t ai = ue_scene_add_animation(c->s, name);
@@ -206,15 +206,15 @@ static bool read_animation(gr_ctx *c, json_t *anim, size_t a) {
     }
     ue_scene_animation *an = &c->s->animations[ai];
     if (!gr_extras(c, anim, path, &an->source, &an->extras, an)) return false;
-    for (size_t k = 0; ok && k < json_array_size(chans); k++)
-        ok = read_channel(c, anim, a, ai, json_array_get(chans, k), k);
+    for (size_t k = 0; ok && k < ue_jv_items(chans); k++)
+        ok = read_channel(c, anim, a, ai, ue_jv_at(chans, k), k);
     return ok;
 }
 
 bool gr_read_animations(gr_ctx *c) {
     bool ok = true;
-    json_t *anims = gr_array(c, c->root, "animations", "", &ok);
-    for (size_t a = 0; ok && a < json_array_size(anims); a++)
-        ok = read_animation(c, json_array_get(anims, a), a);
+    const ue_jv *anims = gr_array(c, c->root, "animations", "", &ok);
+    for (size_t a = 0; ok && a < ue_jv_items(anims); a++)
+        ok = read_animation(c, ue_jv_at(anims, a), a);
     return ok;
 }

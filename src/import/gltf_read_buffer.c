@@ -200,12 +200,12 @@ static bool load_uri(gr_ctx *c, const char *uri, const char *path, gr_buffer *b)
     return true;
 }
 
-static bool load_buffer(gr_ctx *c, json_t *buf, size_t i, gr_buffer *b) {
+static bool load_buffer(gr_ctx *c, const ue_jv *buf, size_t i, gr_buffer *b) {
     char path[64];
     snprintf(path, sizeof path, "/buffers/%zu", i);
     uint64_t len;
     const char *uri;
-    if (!json_is_object(buf))
+    if (!ue_jv_is(buf, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     if (!gr_uint(c, buf, "byteLength", SIZE_MAX / 2, 0, true, path, &len) ||
         !gr_string(c, buf, "uri", NULL, path, &uri))
@@ -225,8 +225,8 @@ static bool load_buffer(gr_ctx *c, json_t *buf, size_t i, gr_buffer *b) {
 
 bool gr_read_buffers(gr_ctx *c) {
     bool ok = true;
-    json_t *bufs = gr_array(c, c->root, "buffers", "", &ok);
-    size_t n = json_array_size(bufs);
+    const ue_jv *bufs = gr_array(c, c->root, "buffers", "", &ok);
+    size_t n = ue_jv_items(bufs);
     if (!ok) return false;
     if (n) {
         c->buffers = calloc(n, sizeof *c->buffers);
@@ -237,7 +237,7 @@ bool gr_read_buffers(gr_ctx *c) {
         c->buffer_count = n;
     }
     for (size_t i = 0; i < n && ok; i++)
-        ok = load_buffer(c, json_array_get(bufs, i), i, &c->buffers[i]);
+        ok = load_buffer(c, ue_jv_at(bufs, i), i, &c->buffers[i]);
     /* every decode after this point is paid from a budget linear in the bytes present */
     c->budget = ue_cap_decoded(c->input_bytes);
     return ok;

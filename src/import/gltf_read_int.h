@@ -3,11 +3,11 @@
 #ifndef UE_IMPORT_GLTF_READ_INT_H
 #define UE_IMPORT_GLTF_READ_INT_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/json_doc.h"
 #include "common/parse.h"
 #include "unearth/scene.h"
 
@@ -30,7 +30,8 @@ typedef struct gr_file {
 typedef struct gr_ctx {
     ue_parse_ctx pc;
     ue_scene *s;
-    json_t *root;
+    ue_jdoc doc;                 /* the parsed JSON, one arena */
+    const ue_jv *root;
     const char *base_dir;        /* NULL: external URIs refused */
     const uint8_t *bin;          /* GLB BIN chunk, or NULL */
     size_t bin_size;
@@ -63,38 +64,38 @@ bool gr_charge(gr_ctx *c, size_t bytes, const char *path);
 /* ---- JSON getters: each checks the type and reports at path + "/" + key ------------------- */
 
 /* The array `key` of `obj` (NULL when absent; *ok false, reported, when not an array). */
-json_t *gr_array(gr_ctx *c, json_t *obj, const char *key, const char *path, bool *ok);
+const ue_jv *gr_array(gr_ctx *c, const ue_jv *obj, const char *key, const char *path, bool *ok);
 /* The object `key` of `obj` (NULL when absent; *ok false when not an object). */
-json_t *gr_object(gr_ctx *c, json_t *obj, const char *key, const char *path, bool *ok);
+const ue_jv *gr_object(gr_ctx *c, const ue_jv *obj, const char *key, const char *path, bool *ok);
 /* An index in [0, limit) or -1 when absent and not required. */
-bool gr_index(gr_ctx *c, json_t *obj, const char *key, size_t limit, bool required,
+bool gr_index(gr_ctx *c, const ue_jv *obj, const char *key, size_t limit, bool required,
               const char *path, int32_t *out);
 /* A non-negative integer ≤ max (def when absent). */
-bool gr_uint(gr_ctx *c, json_t *obj, const char *key, uint64_t max, uint64_t def, bool required,
+bool gr_uint(gr_ctx *c, const ue_jv *obj, const char *key, uint64_t max, uint64_t def, bool required,
              const char *path, uint64_t *out);
 /* A finite number (def when absent). */
-bool gr_number(gr_ctx *c, json_t *obj, const char *key, double def, const char *path, double *out);
+bool gr_number(gr_ctx *c, const ue_jv *obj, const char *key, double def, const char *path, double *out);
 /* Exactly n finite numbers into out (left as is when absent); *present tells which. */
-bool gr_floats(gr_ctx *c, json_t *obj, const char *key, size_t n, const char *path, float *out,
+bool gr_floats(gr_ctx *c, const ue_jv *obj, const char *key, size_t n, const char *path, float *out,
                bool *present);
 /* A string (def when absent). */
-bool gr_string(gr_ctx *c, json_t *obj, const char *key, const char *def, const char *path,
+bool gr_string(gr_ctx *c, const ue_jv *obj, const char *key, const char *def, const char *path,
                const char **out);
 /* A boolean (def when absent). */
-bool gr_bool(gr_ctx *c, json_t *obj, const char *key, bool def, const char *path, bool *out);
+bool gr_bool(gr_ctx *c, const ue_jv *obj, const char *key, bool def, const char *path, bool *out);
 /* Copies a glTF name into a 64-byte IR name, cut before a UTF-8 character that does not fit. */
-bool gr_name(gr_ctx *c, json_t *obj, const char *path, char out[64]);
+bool gr_name(gr_ctx *c, const ue_jv *obj, const char *path, char out[64]);
 /* asset.extras.unearth_selection into the scene's selection; a malformed one is reported and
  * left out (it is a hint, never required). */
-void gr_selection(gr_ctx *c, json_t *asset);
+void gr_selection(gr_ctx *c, const ue_jv *asset);
 /* Reads `extras` of obj: unearth_source into *src (may be NULL), other numbers and strings into
  * *x (may be NULL); unearth_clip into *clip for animations (may be NULL). */
-bool gr_extras(gr_ctx *c, json_t *obj, const char *path, ue_source_id *src, ue_extras *x,
+bool gr_extras(gr_ctx *c, const ue_jv *obj, const char *path, ue_source_id *src, ue_extras *x,
                ue_scene_animation *clip);
 
 /* Warns (gltf.extension.skipped) for each entry of obj's "extensions" other than `known` (may
  * be NULL): what the reader does not read is reported, never dropped silently. */
-bool gr_other_extensions(gr_ctx *c, json_t *obj, const char *path, const char *known);
+bool gr_other_extensions(gr_ctx *c, const ue_jv *obj, const char *path, const char *known);
 
 /* ---- accessors (gltf_read_accessor.c) --------------------------------------------------- */
 

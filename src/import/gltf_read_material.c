@@ -10,15 +10,15 @@
 
 /* An image's bytes: a buffer view, a file or a data: URI (*owned is what the caller frees:
  * only a decoded data: URI). */
-static bool image_bytes(gr_ctx *c, json_t *img, const char *path, const uint8_t **data,
+static bool image_bytes(gr_ctx *c, const ue_jv *img, const char *path, const uint8_t **data,
                         size_t *size, uint8_t **owned) {
     const char *uri, *mime;
     int32_t view;
     char uri_mime[64] = "";
     *owned = NULL;
-    if (!json_is_object(img)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    if (!ue_jv_is(img, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     if (!gr_string(c, img, "uri", NULL, path, &uri) || !gr_string(c, img, "mimeType", "", path, &mime) ||
-        !gr_index(c, img, "bufferView", json_array_size(json_object_get(c->root, "bufferViews")),
+        !gr_index(c, img, "bufferView", ue_jv_items(ue_jv_get(c->root, "bufferViews")),
                   false, path, &view))
         return false;
     if (view >= 0) return gr_view_bytes(c, view, path, data, size);
@@ -43,7 +43,7 @@ static bool decode_image(gr_ctx *c, int32_t index, ue_scene_texture *t) {
     const uint8_t *data;
     size_t size;
     uint8_t *owned;
-    json_t *img = json_array_get(json_object_get(c->root, "images"), (size_t)index);
+    const ue_jv *img = ue_jv_at(ue_jv_get(c->root, "images"), (size_t)index);
     if (!image_bytes(c, img, path, &data, &size, &owned)) {
         free(owned);
         return false;
@@ -71,9 +71,9 @@ static bool decode_image(gr_ctx *c, int32_t index, ue_scene_texture *t) {
 static bool read_sampler(gr_ctx *c, int32_t index, ue_scene_texture *t) {
     char path[48];
     snprintf(path, sizeof path, "/samplers/%d", (int)index);
-    json_t *s = json_array_get(json_object_get(c->root, "samplers"), (size_t)index);
+    const ue_jv *s = ue_jv_at(ue_jv_get(c->root, "samplers"), (size_t)index);
     uint64_t mag, ws, wt;
-    if (!json_is_object(s)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    if (!ue_jv_is(s, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     if (!gr_uint(c, s, "magFilter", 0xFFFF, 9729, false, path, &mag) ||
         !gr_uint(c, s, "wrapS", 0xFFFF, 10497, false, path, &ws) ||
         !gr_uint(c, s, "wrapT", 0xFFFF, 10497, false, path, &wt))
@@ -84,22 +84,22 @@ static bool read_sampler(gr_ctx *c, int32_t index, ue_scene_texture *t) {
     return true;
 }
 
-static bool read_texture(gr_ctx *c, json_t *tex, size_t i) {
+static bool read_texture(gr_ctx *c, const ue_jv *tex, size_t i) {
     char path[48], name[64];
     snprintf(path, sizeof path, "/textures/%zu", i);
     int32_t source, sampler;
-    if (!json_is_object(tex)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    if (!ue_jv_is(tex, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     if (!gr_name(c, tex, path, name) ||
-        !gr_index(c, tex, "source", json_array_size(json_object_get(c->root, "images")), true, path,
+        !gr_index(c, tex, "source", ue_jv_items(ue_jv_get(c->root, "images")), true, path,
                   &source) ||
-        !gr_index(c, tex, "sampler", json_array_size(json_object_get(c->root, "samplers")), false,
+        !gr_index(c, tex, "sampler", ue_jv_items(ue_jv_get(c->root, "samplers")), false,
                   path, &sampler))
         return false;
     if (!name[0]) {
         char ip[48];
         snprintf(ip, sizeof ip, "/images/%d", (int)source);
-        json_t *img = json_array_get(json_object_get(c->root, "images"), (size_t)source);
-        if (json_is_object(img) && !gr_name(c, img, ip, name)) return false;
+        const ue_jv *img = ue_jv_at(ue_jv_get(c->root, "images"), (size_t)source);
+        if (ue_jv_is(img, UE_JV_OBJECT) && !gr_name(c, img, ip, name)) return false;
     }
     int32_t ti = ue_scene_add_texture(c->s, name, 1, 1); /* pixels replaced by the image's */
     if (ti < 0) {
@@ -113,12 +113,12 @@ static bool read_texture(gr_ctx *c, json_t *tex, size_t i) {
 }
 
 /* KHR_texture_transform of a textureInfo, its texCoord overriding the textureInfo's. */
-static bool read_transform(gr_ctx *c, json_t *info, const char *path, ue_texture_slot *sl) {
+static bool read_transform(gr_ctx *c, const ue_jv *info, const char *path, ue_texture_slot *sl) {
     bool ok = true;
     char ep[160];
     snprintf(ep, sizeof ep, "%s/extensions", path);
-    json_t *ext = gr_object(c, info, "extensions", path, &ok);
-    json_t *tt = ext ? gr_object(c, ext, "KHR_texture_transform", ep, &ok) : NULL;
+    const ue_jv *ext = gr_object(c, info, "extensions", path, &ok);
+    const ue_jv *tt = ext ? gr_object(c, ext, "KHR_texture_transform", ep, &ok) : NULL;
     if (!ok || !tt) return ok;
     snprintf(ep, sizeof ep, "%s/extensions/KHR_texture_transform", path);
     double rot;
@@ -135,10 +135,10 @@ static bool read_transform(gr_ctx *c, json_t *info, const char *path, ue_texture
 }
 
 /* One textureInfo (`key` of `obj`) into a new slot of material mi. */
-static bool read_slot(gr_ctx *c, json_t *obj, const char *key, const char *base, int32_t mi,
+static bool read_slot(gr_ctx *c, const ue_jv *obj, const char *key, const char *base, int32_t mi,
                       ue_texture_role role, const char *strength_key) {
     bool ok = true;
-    json_t *info = gr_object(c, obj, key, base, &ok);
+    const ue_jv *info = gr_object(c, obj, key, base, &ok);
     if (!ok || !info) return ok;
     char path[160];
     snprintf(path, sizeof path, "%s/%s", base, key);
@@ -157,9 +157,9 @@ static bool read_slot(gr_ctx *c, json_t *obj, const char *key, const char *base,
            gr_other_extensions(c, info, path, "KHR_texture_transform");
 }
 
-static bool read_pbr(gr_ctx *c, json_t *mat, const char *path, int32_t mi) {
+static bool read_pbr(gr_ctx *c, const ue_jv *mat, const char *path, int32_t mi) {
     bool ok = true;
-    json_t *pbr = gr_object(c, mat, "pbrMetallicRoughness", path, &ok);
+    const ue_jv *pbr = gr_object(c, mat, "pbrMetallicRoughness", path, &ok);
     ue_scene_material *m = &c->s->materials[mi];
     double metallic = 1, roughness = 1;
     char pp[96];
@@ -180,7 +180,7 @@ static bool read_pbr(gr_ctx *c, json_t *mat, const char *path, int32_t mi) {
                               UE_TEX_METALLIC_ROUGHNESS, NULL));
 }
 
-static bool read_alpha(gr_ctx *c, json_t *mat, const char *path, ue_scene_material *m) {
+static bool read_alpha(gr_ctx *c, const ue_jv *mat, const char *path, ue_scene_material *m) {
     const char *mode;
     double cutoff;
     if (!gr_string(c, mat, "alphaMode", "OPAQUE", path, &mode) ||
@@ -194,15 +194,15 @@ static bool read_alpha(gr_ctx *c, json_t *mat, const char *path, ue_scene_materi
     else return gr_fail(c, "gltf.material.alpha", UE_NO_OFFSET, path, "alphaMode \"%s\"", mode);
     m->alpha_cutoff = (float)cutoff;
     bool ok = true;
-    json_t *ext = gr_object(c, mat, "extensions", path, &ok);
-    m->unlit = ext && json_object_get(ext, "KHR_materials_unlit") != NULL;
+    const ue_jv *ext = gr_object(c, mat, "extensions", path, &ok);
+    m->unlit = ext && ue_jv_get(ext, "KHR_materials_unlit") != NULL;
     return ok;
 }
 
-static bool read_material(gr_ctx *c, json_t *mat, size_t i) {
+static bool read_material(gr_ctx *c, const ue_jv *mat, size_t i) {
     char path[48], name[64];
     snprintf(path, sizeof path, "/materials/%zu", i);
-    if (!json_is_object(mat)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    if (!ue_jv_is(mat, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
     if (!gr_name(c, mat, path, name)) return false;
     int32_t mi = ue_scene_add_material(c->s, name);
     if (mi < 0) {
@@ -217,11 +217,11 @@ static bool read_material(gr_ctx *c, json_t *mat, size_t i) {
 
 bool gr_read_materials(gr_ctx *c) {
     bool ok = true;
-    json_t *texs = gr_array(c, c->root, "textures", "", &ok);
-    json_t *mats = gr_array(c, c->root, "materials", "", &ok);
+    const ue_jv *texs = gr_array(c, c->root, "textures", "", &ok);
+    const ue_jv *mats = gr_array(c, c->root, "materials", "", &ok);
     gr_array(c, c->root, "images", "", &ok); /* type checks; indices are checked per use */
     gr_array(c, c->root, "samplers", "", &ok);
-    for (size_t i = 0; ok && i < json_array_size(texs); i++) ok = read_texture(c, json_array_get(texs, i), i);
-    for (size_t i = 0; ok && i < json_array_size(mats); i++) ok = read_material(c, json_array_get(mats, i), i);
+    for (size_t i = 0; ok && i < ue_jv_items(texs); i++) ok = read_texture(c, ue_jv_at(texs, i), i);
+    for (size_t i = 0; ok && i < ue_jv_items(mats); i++) ok = read_material(c, ue_jv_at(mats, i), i);
     return ok;
 }

@@ -20,7 +20,7 @@ typedef struct prim_in {
 } prim_in;
 
 /* Reads one attribute's accessor, checking its count against the vertex count. */
-static bool read_attr(gr_ctx *c, json_t *attrs, const char *name, const char *base,
+static bool read_attr(gr_ctx *c, const ue_jv *attrs, const char *name, const char *base,
                       const gr_acc_rule *rule, uint32_t vertex_count, gr_acc *out) {
     char path[160];
     snprintf(path, sizeof path, "%s/attributes/%s", base, name);
@@ -38,7 +38,7 @@ static bool read_attr(gr_ctx *c, json_t *attrs, const char *name, const char *ba
 }
 
 /* Float attributes: POSITION, NORMAL, TANGENT, TEXCOORD_n, COLOR_n (vec3 colours get alpha 1). */
-static bool read_float_attr(gr_ctx *c, json_t *attrs, const char *name, const char *base,
+static bool read_float_attr(gr_ctx *c, const ue_jv *attrs, const char *name, const char *base,
                             ue_scene_primitive *p, float **dst, uint32_t comps, bool color) {
     /* normals and tangents take normalized integers (KHR_mesh_quantization), UVs plain ones too */
     gr_acc_rule rule = {COMPS(comps), FLOATS | NORM_INTS, comps != 2, false};
@@ -75,7 +75,7 @@ static int set_number(const char *name, const char *prefix) {
     return v;
 }
 
-static bool read_skin_attr(gr_ctx *c, json_t *attrs, const char *name, const char *base,
+static bool read_skin_attr(gr_ctx *c, const ue_jv *attrs, const char *name, const char *base,
                            prim_in *in, int set, bool joints) {
     char path[160];
     snprintf(path, sizeof path, "%s/attributes/%s", base, name);
@@ -93,7 +93,7 @@ static bool read_skin_attr(gr_ctx *c, json_t *attrs, const char *name, const cha
 }
 
 /* One attribute by name. */
-static bool read_one_attr(gr_ctx *c, json_t *attrs, const char *name, const char *base,
+static bool read_one_attr(gr_ctx *c, const ue_jv *attrs, const char *name, const char *base,
                           ue_scene_primitive *p, prim_in *in) {
     char path[160];
     snprintf(path, sizeof path, "%s/attributes/%s", base, name);
@@ -165,11 +165,11 @@ static bool check_set_order(gr_ctx *c, const char *base, const ue_scene_primitiv
     return true;
 }
 
-static bool read_attributes(gr_ctx *c, json_t *prim, const char *base, ue_scene_primitive *p) {
+static bool read_attributes(gr_ctx *c, const ue_jv *prim, const char *base, ue_scene_primitive *p) {
     bool ok = true;
-    json_t *attrs = gr_object(c, prim, "attributes", base, &ok);
+    const ue_jv *attrs = gr_object(c, prim, "attributes", base, &ok);
     if (!ok) return false;
-    if (!attrs || !json_object_get(attrs, "POSITION"))
+    if (!attrs || !ue_jv_get(attrs, "POSITION"))
         return gr_fail(c, "gltf.attribute.missing", UE_NO_OFFSET, base, "no POSITION attribute");
     gr_acc_rule rule = {COMPS(3), FLOATS | NORM_INTS, false, false};
     gr_acc pos;
@@ -181,11 +181,8 @@ static bool read_attributes(gr_ctx *c, json_t *prim, const char *base, ue_scene_
         return gr_fail(c, "gltf.attribute.limit", UE_NO_OFFSET, base, "%u vertices", pos.count);
     prim_in in = {0};
     in.vertex_count = pos.count;
-    const char *name;
-    json_t *v;
-    json_object_foreach(attrs, name, v) {
-        (void)v;
-        if (!(ok = read_one_attr(c, attrs, name, base, p, &in))) break;
+    UE_JV_FOR_MEMBERS(attrs, m) {
+        if (!(ok = read_one_attr(c, attrs, m->key, base, p, &in))) break;
     }
     ok = ok && merge_skin(c, base, p, &in) && check_set_order(c, base, p);
     free_prim_in(&in);
@@ -213,7 +210,7 @@ static uint32_t *to_list(const uint32_t *src, uint32_t n, int mode, uint32_t *ou
     return t;
 }
 
-static bool read_indices(gr_ctx *c, json_t *prim, const char *base, int mode, ue_scene_primitive *p) {
+static bool read_indices(gr_ctx *c, const ue_jv *prim, const char *base, int mode, ue_scene_primitive *p) {
     char path[160];
     snprintf(path, sizeof path, "%s/indices", base);
     int32_t acc;
@@ -244,16 +241,16 @@ static bool read_indices(gr_ctx *c, json_t *prim, const char *base, int mode, ue
     return p->indices != NULL;
 }
 
-static bool read_primitive(gr_ctx *c, json_t *prim, const char *base, ue_scene_primitive *p) {
+static bool read_primitive(gr_ctx *c, const ue_jv *prim, const char *base, ue_scene_primitive *p) {
     uint64_t mode;
-    if (!json_is_object(prim))
+    if (!ue_jv_is(prim, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, base, "expected an object");
     if (!gr_uint(c, prim, "mode", 6, 4, false, base, &mode)) return false;
     if (mode < 4)
         return gr_fail(c, "gltf.primitive.mode", UE_NO_OFFSET, base,
                        "mode %d (%s): only triangles can be imported", (int)mode,
                        mode == 0 ? "points" : "lines");
-    if (json_object_get(prim, "targets"))
+    if (ue_jv_get(prim, "targets"))
         return gr_fail(c, "gltf.primitive.targets", UE_NO_OFFSET, base,
                        "morph targets: the IR cannot hold them");
     return read_attributes(c, prim, base, p) && read_indices(c, prim, base, (int)mode, p) &&
@@ -262,13 +259,13 @@ static bool read_primitive(gr_ctx *c, json_t *prim, const char *base, ue_scene_p
            gr_extras(c, prim, base, &p->source, NULL, NULL);
 }
 
-static bool read_mesh(gr_ctx *c, json_t *mesh, size_t m) {
+static bool read_mesh(gr_ctx *c, const ue_jv *mesh, size_t m) {
     char path[48], name[64];
     snprintf(path, sizeof path, "/meshes/%zu", m);
     bool ok = true;
-    if (!json_is_object(mesh))
+    if (!ue_jv_is(mesh, UE_JV_OBJECT))
         return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
-    json_t *prims = gr_array(c, mesh, "primitives", path, &ok);
+    const ue_jv *prims = gr_array(c, mesh, "primitives", path, &ok);
     if (!ok || !gr_name(c, mesh, path, name)) return false;
     int32_t mi = ue_scene_add_mesh(c->s, name);
     if (mi < 0) {
@@ -277,9 +274,9 @@ static bool read_mesh(gr_ctx *c, json_t *mesh, size_t m) {
     }
     ue_scene_mesh *me = &c->s->meshes[mi];
     if (!gr_extras(c, mesh, path, &me->source, &me->extras, NULL)) return false;
-    if (json_array_size(prims) == 0)
+    if (ue_jv_items(prims) == 0)
         return gr_fail(c, "gltf.mesh.empty", UE_NO_OFFSET, path, "no primitives");
-    for (size_t i = 0; i < json_array_size(prims); i++) {
+    for (size_t i = 0; i < ue_jv_items(prims); i++) {
         char pp[64];
         snprintf(pp, sizeof pp, "%s/primitives/%zu", path, i);
         ue_scene_primitive *p = ue_scene_add_primitive(c->s, mi);
@@ -287,15 +284,15 @@ static bool read_mesh(gr_ctx *c, json_t *mesh, size_t m) {
             ue_parse_fail(&c->pc, UE_ERR_NOMEM);
             return false;
         }
-        if (!read_primitive(c, json_array_get(prims, i), pp, p)) return false;
+        if (!read_primitive(c, ue_jv_at(prims, i), pp, p)) return false;
     }
     return true;
 }
 
 bool gr_read_meshes(gr_ctx *c) {
     bool ok = true;
-    json_t *meshes = gr_array(c, c->root, "meshes", "", &ok);
-    for (size_t m = 0; ok && m < json_array_size(meshes); m++)
-        ok = read_mesh(c, json_array_get(meshes, m), m);
+    const ue_jv *meshes = gr_array(c, c->root, "meshes", "", &ok);
+    for (size_t m = 0; ok && m < ue_jv_items(meshes); m++)
+        ok = read_mesh(c, ue_jv_at(meshes, m), m);
     return ok;
 }

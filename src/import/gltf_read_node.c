@@ -8,24 +8,24 @@
 #include "import/gltf_read_int.h"
 
 /* Parent links from every node's children; a node listed twice or its own child is refused. */
-static bool link_children(gr_ctx *c, json_t *nodes, int32_t *parent) {
-    size_t n = json_array_size(nodes);
+static bool link_children(gr_ctx *c, const ue_jv *nodes, int32_t *parent) {
+    size_t n = ue_jv_items(nodes);
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
         char path[48];
         snprintf(path, sizeof path, "/nodes/%zu", i);
-        json_t *node = json_array_get(nodes, i), *kids, *k;
-        if (!json_is_object(node))
+        const ue_jv *node = ue_jv_at(nodes, i), *kids;
+        if (!ue_jv_is(node, UE_JV_OBJECT))
             return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
         kids = gr_array(c, node, "children", path, &ok);
-        size_t ki;
-        json_array_foreach(kids, ki, k) {
+        for (size_t ki = 0; ki < ue_jv_items(kids); ki++) {
+            const ue_jv *k = ue_jv_at(kids, ki);
             char kp[80];
             snprintf(kp, sizeof kp, "%s/children/%zu", path, ki);
-            if (!json_is_integer(k) || json_integer_value(k) < 0 ||
-                (size_t)json_integer_value(k) >= n)
+            if (!ue_jv_is(k, UE_JV_INTEGER) || ue_jv_integer(k) < 0 ||
+                (size_t)ue_jv_integer(k) >= n)
                 return gr_fail(c, "gltf.index.range", UE_NO_OFFSET, kp, "not a node index");
-            size_t child = (size_t)json_integer_value(k);
+            size_t child = (size_t)ue_jv_integer(k);
             if (child == i || parent[child] >= 0)
                 return gr_fail(c, "gltf.node.parent", UE_NO_OFFSET, kp,
                                "node %zu already has a parent (%d): a node has at most one",
@@ -123,7 +123,7 @@ static bool decompose(gr_ctx *c, const float m[16], const char *path, ue_scene_n
     return true;
 }
 
-static bool read_transform(gr_ctx *c, json_t *node, const char *path, ue_scene_node *n) {
+static bool read_transform(gr_ctx *c, const ue_jv *node, const char *path, ue_scene_node *n) {
     float m[16];
     bool has_m, has_t, has_r, has_s;
     if (!gr_floats(c, node, "matrix", 16, path, m, &has_m) ||
@@ -139,12 +139,12 @@ static bool read_transform(gr_ctx *c, json_t *node, const char *path, ue_scene_n
     return !has_m || decompose(c, m, path, n);
 }
 
-static bool read_visibility(gr_ctx *c, json_t *node, const char *path, ue_scene_node *n) {
+static bool read_visibility(gr_ctx *c, const ue_jv *node, const char *path, ue_scene_node *n) {
     bool ok = true, visible;
     char ep[80];
     snprintf(ep, sizeof ep, "%s/extensions", path);
-    json_t *ext = gr_object(c, node, "extensions", path, &ok);
-    json_t *vis = ext ? gr_object(c, ext, "KHR_node_visibility", ep, &ok) : NULL;
+    const ue_jv *ext = gr_object(c, node, "extensions", path, &ok);
+    const ue_jv *vis = ext ? gr_object(c, ext, "KHR_node_visibility", ep, &ok) : NULL;
     if (!ok) return false;
     if (!vis) return true;
     snprintf(ep, sizeof ep, "%s/extensions/KHR_node_visibility", path);
@@ -153,7 +153,7 @@ static bool read_visibility(gr_ctx *c, json_t *node, const char *path, ue_scene_
     return true;
 }
 
-static bool read_node(gr_ctx *c, json_t *node, size_t i, int32_t parent, size_t skins) {
+static bool read_node(gr_ctx *c, const ue_jv *node, size_t i, int32_t parent, size_t skins) {
     char path[48], name[64];
     snprintf(path, sizeof path, "/nodes/%zu", i);
     if (!gr_name(c, node, path, name)) return false;
@@ -163,9 +163,9 @@ static bool read_node(gr_ctx *c, json_t *node, size_t i, int32_t parent, size_t 
         return false;
     }
     ue_scene_node *n = &c->s->nodes[ni];
-    if (json_object_get(node, "camera"))
+    if (ue_jv_get(node, "camera"))
         gr_warn(c, "gltf.node.camera", path, "camera left out (the IR has none)");
-    if (json_object_get(node, "weights"))
+    if (ue_jv_get(node, "weights"))
         return gr_fail(c, "gltf.node.weights", UE_NO_OFFSET, path,
                        "morph weights: the IR cannot hold morph targets");
     return read_transform(c, node, path, n) &&
@@ -178,9 +178,9 @@ static bool read_node(gr_ctx *c, json_t *node, size_t i, int32_t parent, size_t 
 
 bool gr_read_nodes(gr_ctx *c) {
     bool ok = true;
-    json_t *nodes = gr_array(c, c->root, "nodes", "", &ok);
-    size_t n = json_array_size(nodes);
-    size_t skins = json_array_size(json_object_get(c->root, "skins"));
+    const ue_jv *nodes = gr_array(c, c->root, "nodes", "", &ok);
+    size_t n = ue_jv_items(nodes);
+    size_t skins = ue_jv_items(ue_jv_get(c->root, "skins"));
     if (!ok || n == 0) return ok;
     int32_t *parent = malloc(n * sizeof *parent);
     if (!parent) {
@@ -189,20 +189,20 @@ bool gr_read_nodes(gr_ctx *c) {
     }
     for (size_t i = 0; i < n; i++) parent[i] = -1;
     ok = link_children(c, nodes, parent) && check_cycles(c, parent, n);
-    for (size_t i = 0; i < n && ok; i++) ok = read_node(c, json_array_get(nodes, i), i, parent[i], skins);
+    for (size_t i = 0; i < n && ok; i++) ok = read_node(c, ue_jv_at(nodes, i), i, parent[i], skins);
     free(parent);
     return ok;
 }
 
-static bool read_skin(gr_ctx *c, json_t *skin, size_t k) {
+static bool read_skin(gr_ctx *c, const ue_jv *skin, size_t k) {
     char path[48], name[64], jp[64];
     snprintf(path, sizeof path, "/skins/%zu", k);
     snprintf(jp, sizeof jp, "%s/joints", path);
     bool ok = true;
-    if (!json_is_object(skin)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
-    json_t *joints = gr_array(c, skin, "joints", path, &ok);
+    if (!ue_jv_is(skin, UE_JV_OBJECT)) return gr_fail(c, "gltf.json.type", UE_NO_OFFSET, path, "expected an object");
+    const ue_jv *joints = gr_array(c, skin, "joints", path, &ok);
     if (!ok || !gr_name(c, skin, path, name)) return false;
-    size_t n = json_array_size(joints);
+    size_t n = ue_jv_items(joints);
     if (n == 0 || n > 65536)
         return gr_fail(c, "gltf.skin.joints", UE_NO_OFFSET, jp, "%zu joints (1..65536)", n);
     int32_t si = ue_scene_add_skin(c->s, name, n);
@@ -212,11 +212,11 @@ static bool read_skin(gr_ctx *c, json_t *skin, size_t k) {
     }
     ue_scene_skin *s = &c->s->skins[si];
     for (size_t j = 0; j < n; j++) {
-        json_t *v = json_array_get(joints, j);
-        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            (size_t)json_integer_value(v) >= c->s->node_count)
+        const ue_jv *v = ue_jv_at(joints, j);
+        if (!ue_jv_is(v, UE_JV_INTEGER) || ue_jv_integer(v) < 0 ||
+            (size_t)ue_jv_integer(v) >= c->s->node_count)
             return gr_fail(c, "gltf.index.range", UE_NO_OFFSET, jp, "joint %zu is not a node", j);
-        s->joints[j] = (int32_t)json_integer_value(v);
+        s->joints[j] = (int32_t)ue_jv_integer(v);
     }
     int32_t ibm;
     if (!gr_index(c, skin, "skeleton", c->s->node_count, false, path, &s->skeleton) ||
@@ -239,7 +239,7 @@ static bool read_skin(gr_ctx *c, json_t *skin, size_t k) {
 
 bool gr_read_skins(gr_ctx *c) {
     bool ok = true;
-    json_t *skins = gr_array(c, c->root, "skins", "", &ok);
-    for (size_t k = 0; ok && k < json_array_size(skins); k++) ok = read_skin(c, json_array_get(skins, k), k);
+    const ue_jv *skins = gr_array(c, c->root, "skins", "", &ok);
+    for (size_t k = 0; ok && k < ue_jv_items(skins); k++) ok = read_skin(c, ue_jv_at(skins, k), k);
     return ok;
 }

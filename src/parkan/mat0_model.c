@@ -6,6 +6,8 @@
 #include <jansson.h>
 
 #include "common/bytes.h"
+#include "common/json_tree.h"
+#include "common/text.h"
 #include "parkan/mat0_model.h"
 #include "parkan/mat0_phases.h"
 #include "unearth/parkan_material.h"
@@ -83,20 +85,20 @@ static void mat0_text(const ue_mat0 *m, ue_buf *text) {
     }
 }
 
-static ue_result mat0_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+static ue_result mat0_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats, ue_buf *text,
                            ue_diag *d) {
     ue_mat0 m;
     ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
     if (r != UE_OK) return r;
-    if (stats) *stats = mat0_json(&m);
+    if (stats) r = ue_json_tree_put(mat0_json(&m), stats);
     if (text) mat0_text(&m, text);
     ue_mat0_free(&m);
-    return UE_OK;
+    return r;
 }
 
 static ue_result mat0_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
-    out->stats = no_geometry_json();
+    if (ue_json_tree_put(no_geometry_json(), &out->stats) != UE_OK) return UE_ERR_NOMEM;
     ue_mat0 m;
     ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
     if (r != UE_OK) return r;
@@ -145,17 +147,18 @@ static json_t *rows_json(const ue_wear_row *rows, size_t n) {
     return a;
 }
 
-static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats, ue_buf *text,
                            ue_diag *d) {
     ue_wear w;
     ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
     if (r != UE_OK) return r;
     if (stats) {
-        *stats = json_object();
-        json_object_set_new(*stats, "materials", rows_json(w.materials, w.material_count));
-        json_object_set_new(*stats, "lightmaps", rows_json(w.lightmaps, w.lightmap_count));
-        json_object_set_new(*stats, "crlf", json_boolean(w.crlf));
-        json_object_set_new(*stats, "canonical", json_boolean(w.canonical));
+        json_t *tree = json_object();
+        json_object_set_new(tree, "materials", rows_json(w.materials, w.material_count));
+        json_object_set_new(tree, "lightmaps", rows_json(w.lightmaps, w.lightmap_count));
+        json_object_set_new(tree, "crlf", json_boolean(w.crlf));
+        json_object_set_new(tree, "canonical", json_boolean(w.canonical));
+        r = ue_json_tree_put(tree, stats);
     }
     for (size_t i = 0; text && i < w.material_count; i++) {
         char utf8[3 * UE_WEAR_NAME_MAX];
@@ -168,12 +171,12 @@ static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, json_
         ue_buf_printf(text, "  lightmap row %zu: %s\n", i, utf8);
     }
     ue_wear_free(&w);
-    return UE_OK;
+    return r;
 }
 
 static ue_result wear_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
-    out->stats = no_geometry_json();
+    if (ue_json_tree_put(no_geometry_json(), &out->stats) != UE_OK) return UE_ERR_NOMEM;
     ue_wear w;
     ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
     if (r != UE_OK) return r;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/json_tree.h"
 #include "common/text.h"
 #include "parkan/msh_materials.h"
 #include "unearth/msh.h"
@@ -216,17 +217,17 @@ static void info_text(const ue_msh *m, const ue_msh_stats *st, ue_buf *b) {
     ue_buf_printf(b, "\n");
 }
 
-static ue_result msh_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats, ue_buf *text,
+static ue_result msh_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats, ue_buf *text,
                           ue_diag *d) {
     ue_msh m;
     ue_result r = ue_msh_parse(data, size, mode, &m, d);
     if (r != UE_OK) return r;
     ue_msh_stats st;
     ue_msh_stats_compute(&m, &st);
-    if (stats) *stats = info_json(&m, &st);
+    if (stats) r = ue_json_tree_put(info_json(&m, &st), stats);
     if (text) info_text(&m, &st, text);
     ue_msh_free(&m);
-    return UE_OK;
+    return r;
 }
 
 /* ---- validate and roundtrip ------------------------------------------------------------- */
@@ -262,7 +263,8 @@ static ue_result msh_validate(const uint8_t *data, size_t size, ue_mode mode, ue
         snprintf(out->summary, sizeof out->summary, "%zu nodes, %zu batches, %zu vertices, %zu triangles",
                  st.nodes, st.batches, st.vertices, st.triangles);
     }
-    out->stats = validate_json(&st); /* zeros for a model that does not parse */
+    /* zeros for a model that does not parse */
+    if (ue_json_tree_put(validate_json(&st), &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     return r;
 }
 

@@ -174,43 +174,43 @@ static json_t *nres_entry_json(const void *state, size_t i) {
 }
 
 /* The header as nres_info_json has it, written straight into the manifest. */
-static void write_header(const ue_nres *n, ue_mw *w) {
-    ue_mw_object_begin(w);
-    ue_mw_key_string(w, "magic", "NRes");
-    ue_mw_key_int(w, "version", n->version);
-    ue_mw_key_int(w, "entry_count", (int64_t)n->count);
-    ue_mw_key_int(w, "total_size", n->total_size);
-    ue_mw_key_int(w, "dir_offset", n->dir_offset);
-    ue_mw_key(w, "sort_table_valid");
-    ue_mw_bool(w, n->sort_valid);
-    ue_mw_key_int(w, "unindexed_regions", (int64_t)n->gap_count);
-    ue_mw_object_end(w);
+static void write_header(const ue_nres *n, ue_json *w) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "magic", "NRes");
+    ue_json_key_int(w, "version", n->version);
+    ue_json_key_int(w, "entry_count", (int64_t)n->count);
+    ue_json_key_int(w, "total_size", n->total_size);
+    ue_json_key_int(w, "dir_offset", n->dir_offset);
+    ue_json_key(w, "sort_table_valid");
+    ue_json_bool(w, n->sort_valid);
+    ue_json_key_int(w, "unindexed_regions", (int64_t)n->gap_count);
+    ue_json_object_end(w);
 }
 
 /* Entry i's fields in nres_entry_json's order (the manifest and `list --json` agree), left
  * open for the payload's "file" and "xxh64". */
-static void write_entry_fields(const nres_state *s, size_t i, ue_mw *w) {
+static void write_entry_fields(const nres_state *s, size_t i, ue_json *w) {
     const ue_nres_entry *e = &s->nres.entries[i];
     ue_entry_info info;
     nres_entry(s, i, &info);
     char name_hex[2 * UE_NRES_NAME_SIZE + 1];
     ue_hex_encode(e->name_raw, UE_NRES_NAME_SIZE, name_hex);
-    ue_mw_object_begin(w);
-    ue_mw_key_int(w, "index", (int64_t)i);
-    ue_mw_key_string(w, "name", info.name);
-    ue_mw_key_string(w, "name_hex", name_hex);
-    ue_mw_key_string(w, "type", info.type);
-    ue_mw_key_int(w, "type_id", e->type_id);
-    ue_mw_key_int(w, "attr1", e->attr1);
-    ue_mw_key_int(w, "attr2", e->attr2);
-    ue_mw_key_int(w, "attr3", e->attr3);
-    ue_mw_key_int(w, "size", e->size);
-    ue_mw_key_int(w, "data_offset", e->data_offset);
-    ue_mw_key_int(w, "sort_index", e->sort_index);
-    if (s->nested[i][0]) ue_mw_key_string(w, "nested", s->nested[i]);
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", (int64_t)i);
+    ue_json_key_string(w, "name", info.name);
+    ue_json_key_string(w, "name_hex", name_hex);
+    ue_json_key_string(w, "type", info.type);
+    ue_json_key_int(w, "type_id", e->type_id);
+    ue_json_key_int(w, "attr1", e->attr1);
+    ue_json_key_int(w, "attr2", e->attr2);
+    ue_json_key_int(w, "attr3", e->attr3);
+    ue_json_key_int(w, "size", e->size);
+    ue_json_key_int(w, "data_offset", e->data_offset);
+    ue_json_key_int(w, "sort_index", e->sort_index);
+    if (s->nested[i][0]) ue_json_key_string(w, "nested", s->nested[i]);
     if (e->damaged) {
-        ue_mw_key(w, "damaged");
-        ue_mw_bool(w, true);
+        ue_json_key(w, "damaged");
+        ue_json_bool(w, true);
     }
 }
 
@@ -229,7 +229,7 @@ static ue_result extract_payload(const ue_nres *n, size_t i, ue_outdir *o, const
     return r;
 }
 
-static ue_result extract_entry(const nres_state *s, size_t i, ue_outdir *o, ue_mw *w,
+static ue_result extract_entry(const nres_state *s, size_t i, ue_outdir *o, ue_json *w,
                                ue_diag *d) {
     const ue_nres_entry *e = &s->nres.entries[i];
     write_entry_fields(s, i, w);
@@ -244,37 +244,37 @@ static ue_result extract_entry(const nres_state *s, size_t i, ue_outdir *o, ue_m
         uint64_t hash = 0;
         r = extract_payload(&s->nres, i, o, rel, &hash, d);
         ue_xxh64_format(hash, hex);
-        ue_mw_key_string(w, "file", rel);
-        ue_mw_key_string(w, "xxh64", hex);
+        ue_json_key_string(w, "file", rel);
+        ue_json_key_string(w, "xxh64", hex);
     }
-    ue_mw_object_end(w);
+    ue_json_object_end(w);
     return r;
 }
 
-static ue_result nres_extract(void *state, ue_outdir *o, ue_mw *w, ue_diag *d) {
+static ue_result nres_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d) {
     const nres_state *s = state;
     const ue_nres *n = &s->nres;
-    ue_mw_key(w, "header");
+    ue_json_key(w, "header");
     write_header(n, w);
-    ue_mw_key(w, "entries");
-    ue_mw_array_begin(w);
+    ue_json_key(w, "entries");
+    ue_json_array_begin(w);
     ue_result r = UE_OK;
     for (size_t i = 0; i < n->count && r == UE_OK; i++) r = extract_entry(s, i, o, w, d);
-    ue_mw_array_end(w);
-    ue_mw_key(w, "unindexed");
-    ue_mw_array_begin(w);
+    ue_json_array_end(w);
+    ue_json_key(w, "unindexed");
+    ue_json_array_begin(w);
     for (size_t g = 0; g < n->gap_count && r == UE_OK; g++) {
         const ue_nres_gap *gap = &n->gaps[g];
         char rel[320];
         snprintf(rel, sizeof rel, "unindexed/%08x.bin", gap->offset);
         r = ue_outdir_write(o, rel, gap->bytes, gap->size, d);
-        ue_mw_object_begin(w);
-        ue_mw_key_int(w, "offset", gap->offset);
-        ue_mw_key_int(w, "size", gap->size);
-        ue_mw_key_string(w, "file", rel);
-        ue_mw_object_end(w);
+        ue_json_object_begin(w);
+        ue_json_key_int(w, "offset", gap->offset);
+        ue_json_key_int(w, "size", gap->size);
+        ue_json_key_string(w, "file", rel);
+        ue_json_object_end(w);
     }
-    ue_mw_array_end(w);
+    ue_json_array_end(w);
     return r;
 }
 

@@ -161,78 +161,78 @@ static bool needs_packed_copy(const ue_rsli_entry *e) {
 }
 
 /* The header as rsli_info_json has it, written straight into the manifest. */
-static void write_info(const ue_rsli *l, ue_mw *w) {
-    ue_mw_object_begin(w);
-    ue_mw_key_string(w, "magic", "NL");
-    ue_mw_key_int(w, "version", l->header[3]);
-    ue_mw_key_int(w, "entry_count", (int64_t)l->count);
-    ue_mw_key(w, "presorted");
-    ue_mw_bool(w, l->presorted);
-    ue_mw_key_int(w, "table_seed", ue_load_u32le(l->header + 0x14));
-    ue_mw_key_int(w, "file_size", (int64_t)l->file_size);
-    ue_mw_key(w, "sort_table_valid");
-    ue_mw_bool(w, l->sort_valid);
-    if (l->has_ao) ue_mw_key_int(w, "ao_overlay", l->overlay);
-    ue_mw_key_int(w, "unindexed_regions", (int64_t)l->gap_count);
-    ue_mw_object_end(w);
+static void write_info(const ue_rsli *l, ue_json *w) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "magic", "NL");
+    ue_json_key_int(w, "version", l->header[3]);
+    ue_json_key_int(w, "entry_count", (int64_t)l->count);
+    ue_json_key(w, "presorted");
+    ue_json_bool(w, l->presorted);
+    ue_json_key_int(w, "table_seed", ue_load_u32le(l->header + 0x14));
+    ue_json_key_int(w, "file_size", (int64_t)l->file_size);
+    ue_json_key(w, "sort_table_valid");
+    ue_json_bool(w, l->sort_valid);
+    if (l->has_ao) ue_json_key_int(w, "ao_overlay", l->overlay);
+    ue_json_key_int(w, "unindexed_regions", (int64_t)l->gap_count);
+    ue_json_object_end(w);
 }
 
-static void write_hex(ue_mw *w, const char *key, const uint8_t *p, size_t n) {
+static void write_hex(ue_json *w, const char *key, const uint8_t *p, size_t n) {
     char hex[2 * UE_RSLI_HEADER_SIZE + 1];
     if (2 * n + 1 > sizeof hex) return;
     ue_hex_encode(p, n, hex);
-    ue_mw_key_string(w, key, hex);
+    ue_json_key_string(w, key, hex);
 }
 
 /* A file written for the manifest: its path and the XXH64 of its bytes. */
-static void write_file_hash(ue_mw *w, const char *rel, const uint8_t *p, size_t n) {
+static void write_file_hash(ue_json *w, const char *rel, const uint8_t *p, size_t n) {
     char hex[17];
     ue_xxh64_hex(p, n, hex);
-    ue_mw_key_string(w, "file", rel);
-    ue_mw_key_string(w, "xxh64", hex);
+    ue_json_key_string(w, "file", rel);
+    ue_json_key_string(w, "xxh64", hex);
 }
 
 /* Entry i's fields in rsli_entry_json's order, left open for what extract adds. */
-static void write_entry_fields(const rsli_state *s, size_t i, ue_mw *w) {
+static void write_entry_fields(const rsli_state *s, size_t i, ue_json *w) {
     const ue_rsli_entry *e = &s->lib.entries[i];
     ue_entry_info info;
     rsli_entry(s, i, &info);
-    ue_mw_object_begin(w);
-    ue_mw_key_int(w, "index", (int64_t)i);
-    ue_mw_key_string(w, "name", info.name);
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", (int64_t)i);
+    ue_json_key_string(w, "name", info.name);
     write_hex(w, "name_hex", e->name_raw, UE_RSLI_NAME_SIZE);
     write_hex(w, "service_hex", e->service, 4);
-    ue_mw_key_int(w, "flags", e->flags);
-    ue_mw_key_string(w, "method", info.method);
-    ue_mw_key_int(w, "sort_to_original", e->sort_disk);
-    ue_mw_key_int(w, "sort_value", e->sort_value);
-    ue_mw_key_int(w, "unpacked_size", e->unpacked_size);
-    ue_mw_key_int(w, "data_offset", e->data_offset);
-    ue_mw_key_int(w, "packed_size", e->packed_size);
-    ue_mw_key_int(w, "file_offset", (int64_t)e->file_offset);
+    ue_json_key_int(w, "flags", e->flags);
+    ue_json_key_string(w, "method", info.method);
+    ue_json_key_int(w, "sort_to_original", e->sort_disk);
+    ue_json_key_int(w, "sort_value", e->sort_value);
+    ue_json_key_int(w, "unpacked_size", e->unpacked_size);
+    ue_json_key_int(w, "data_offset", e->data_offset);
+    ue_json_key_int(w, "packed_size", e->packed_size);
+    ue_json_key_int(w, "file_offset", (int64_t)e->file_offset);
     if (e->eof_plus_one) {
-        ue_mw_key(w, "deflate_eof_plus_one");
-        ue_mw_bool(w, true);
+        ue_json_key(w, "deflate_eof_plus_one");
+        ue_json_bool(w, true);
     }
-    if (info.nested[0]) ue_mw_key_string(w, "nested", info.nested);
+    if (info.nested[0]) ue_json_key_string(w, "nested", info.nested);
     if (e->damaged) {
-        ue_mw_key(w, "damaged");
-        ue_mw_bool(w, true);
+        ue_json_key(w, "damaged");
+        ue_json_bool(w, true);
     }
 }
 
 /* The decoded payload into entries/; in tolerant mode an undecodable one marks the entry
  * damaged instead (its packed bytes below still let pack rebuild the file). */
 static ue_result extract_decoded(rsli_state *s, size_t i, const char *file, ue_outdir *o,
-                                 ue_mw *w, ue_diag *d) {
+                                 ue_json *w, ue_diag *d) {
     ue_rsli_entry *e = &s->lib.entries[i];
     uint8_t *p;
     size_t n;
     ue_result r = read_budgeted(s, i, &p, &n, d);
     if (r != UE_OK && s->mode == UE_MODE_TOLERANT) {
         e->damaged = true;
-        ue_mw_key(w, "damaged");
-        ue_mw_bool(w, true);
+        ue_json_key(w, "damaged");
+        ue_json_bool(w, true);
         return UE_OK;
     }
     if (r != UE_OK) return r;
@@ -244,7 +244,7 @@ static ue_result extract_decoded(rsli_state *s, size_t i, const char *file, ue_o
     return r;
 }
 
-static ue_result extract_entry(rsli_state *s, size_t i, ue_outdir *o, ue_mw *w, ue_diag *d) {
+static ue_result extract_entry(rsli_state *s, size_t i, ue_outdir *o, ue_json *w, ue_diag *d) {
     ue_rsli *l = &s->lib;
     ue_rsli_entry *e = &l->entries[i];
     char file[300], name[UE_RSLI_NAME_SIZE + 1], text[4 * UE_RSLI_NAME_SIZE];
@@ -262,44 +262,44 @@ static ue_result extract_entry(rsli_state *s, size_t i, ue_outdir *o, ue_mw *w, 
             char rel[320];
             snprintf(rel, sizeof rel, "packed/%s", file);
             r = ue_outdir_write(o, rel, p, n, d);
-            ue_mw_key(w, "packed");
-            ue_mw_object_begin(w);
+            ue_json_key(w, "packed");
+            ue_json_object_begin(w);
             write_file_hash(w, rel, p, n);
-            ue_mw_object_end(w);
+            ue_json_object_end(w);
             free(p);
         }
     }
-    ue_mw_object_end(w);
+    ue_json_object_end(w);
     return r;
 }
 
-static ue_result rsli_extract(void *state, ue_outdir *o, ue_mw *w, ue_diag *d) {
+static ue_result rsli_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d) {
     rsli_state *s = state;
     ue_rsli *l = &s->lib;
-    ue_mw_key(w, "header");
+    ue_json_key(w, "header");
     write_info(l, w);
     write_hex(w, "header_hex", l->header, UE_RSLI_HEADER_SIZE);
-    ue_mw_key_int(w, "file_size", (int64_t)l->file_size);
+    ue_json_key_int(w, "file_size", (int64_t)l->file_size);
     if (l->has_ao) write_hex(w, "ao_hex", l->ao_raw, UE_RSLI_AO_SIZE);
-    ue_mw_key(w, "entries");
-    ue_mw_array_begin(w);
+    ue_json_key(w, "entries");
+    ue_json_array_begin(w);
     ue_result r = UE_OK;
     for (size_t i = 0; i < l->count && r == UE_OK; i++) r = extract_entry(s, i, o, w, d);
-    ue_mw_array_end(w);
-    ue_mw_key(w, "unindexed");
-    ue_mw_array_begin(w);
+    ue_json_array_end(w);
+    ue_json_key(w, "unindexed");
+    ue_json_array_begin(w);
     for (size_t g = 0; g < l->gap_count && r == UE_OK; g++) {
         const ue_rsli_gap *gap = &l->gaps[g];
         char rel[320];
         snprintf(rel, sizeof rel, "unindexed/%08llx.bin", (unsigned long long)gap->offset);
         r = ue_outdir_write(o, rel, gap->bytes, gap->size, d);
-        ue_mw_object_begin(w);
-        ue_mw_key_int(w, "offset", (int64_t)gap->offset);
-        ue_mw_key_int(w, "size", (int64_t)gap->size);
+        ue_json_object_begin(w);
+        ue_json_key_int(w, "offset", (int64_t)gap->offset);
+        ue_json_key_int(w, "size", (int64_t)gap->size);
         write_file_hash(w, rel, gap->bytes, gap->size);
-        ue_mw_object_end(w);
+        ue_json_object_end(w);
     }
-    ue_mw_array_end(w);
+    ue_json_array_end(w);
     return r;
 }
 

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "common/bytes.h"
+#include "common/json_tree.h"
 #include "unearth/texm.h"
 
 static bool texm_probe(const uint8_t *data, size_t size) {
@@ -60,12 +61,12 @@ static json_t *validate_json(const ue_texm *t) {
 }
 
 
-static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, json_t **stats,
+static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats,
                            ue_buf *text, ue_diag *d) {
     ue_texm t;
     ue_result r = ue_texm_parse(data, size, mode, &t, d);
     if (r != UE_OK) return r;
-    if (stats) *stats = stats_json(&t);
+    if (stats) r = ue_json_tree_put(stats_json(&t), stats);
     if (text) {
         const char *fmt = ue_texm_format_name(t.format);
         ue_buf_printf(text, "  texture: %u x %u, format %s, %u mip levels\n", t.width, t.height,
@@ -77,7 +78,7 @@ static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, json_
                       t.rects[i].y, t.rects[i].h);
     }
     ue_texm_free(&t);
-    return UE_OK;
+    return r;
 }
 
 static ue_result texm_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
@@ -86,16 +87,16 @@ static ue_result texm_validate(const uint8_t *data, size_t size, ue_mode mode, u
     ue_texm t;
     ue_result r = ue_texm_parse(data, size, mode, &t, d);
     if (r != UE_OK) {
-        out->stats = validate_json(NULL);
+        ue_json_tree_put(validate_json(NULL), &out->stats);
         return r;
     }
-    out->stats = validate_json(&t);
+    if (ue_json_tree_put(validate_json(&t), &out->stats) != UE_OK) r = UE_ERR_NOMEM;
     out->lost_parts = t.level_count < t.mip_count;
     const char *fmt = ue_texm_format_name(t.format);
     snprintf(out->summary, sizeof out->summary, "%u x %u texture, format %s, %u of %u mip levels",
              t.width, t.height, fmt ? fmt : "?", t.level_count, t.mip_count);
     ue_texm_free(&t);
-    return UE_OK;
+    return r;
 }
 
 static ue_result texm_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive/manifest_writer.h"
+#include "common/json_writer.h"
 #include "unearth/archive.h"
 #include "unearth/nres.h"
 #include "test.h"
@@ -26,34 +26,34 @@ static char *jansson_text(json_t *j) {
 static void writer_prints_what_jansson_printed(void) {
     static const char tricky[] = "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f \xD0\x96 \xE2\x80\xA8";
     ue_buf b = {0};
-    ue_mw w;
-    ue_mw_init(&w, &b);
-    ue_mw_object_begin(&w);
-    ue_mw_key_int(&w, "n", -9223372036854775807LL - 1);
-    ue_mw_key_string(&w, tricky, tricky);
-    ue_mw_key(&w, "empty_object");
-    ue_mw_object_begin(&w);
-    ue_mw_object_end(&w);
-    ue_mw_key(&w, "empty_array");
-    ue_mw_array_begin(&w);
-    ue_mw_array_end(&w);
-    ue_mw_key(&w, "a");
-    ue_mw_array_begin(&w);
-    ue_mw_int(&w, 7);
-    ue_mw_bool(&w, false);
-    ue_mw_array_begin(&w);
-    ue_mw_object_begin(&w);
-    ue_mw_key(&w, "t");
-    ue_mw_bool(&w, true);
-    ue_mw_object_end(&w);
-    ue_mw_array_end(&w);
-    ue_mw_string(&w, "");
-    ue_mw_array_end(&w);
-    ue_mw_key_string(&w, "not_utf8", "\xC3\x28"); /* left out, as json_string refused it */
-    ue_mw_object_end(&w);
+    ue_json w;
+    ue_json_init_lines(&w, &b);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "n", -9223372036854775807LL - 1);
+    ue_json_key_string(&w, tricky, tricky);
+    ue_json_key(&w, "empty_object");
+    ue_json_object_begin(&w);
+    ue_json_object_end(&w);
+    ue_json_key(&w, "empty_array");
+    ue_json_array_begin(&w);
+    ue_json_array_end(&w);
+    ue_json_key(&w, "a");
+    ue_json_array_begin(&w);
+    ue_json_int(&w, 7);
+    ue_json_bool(&w, false);
+    ue_json_array_begin(&w);
+    ue_json_object_begin(&w);
+    ue_json_key(&w, "t");
+    ue_json_bool(&w, true);
+    ue_json_object_end(&w);
+    ue_json_array_end(&w);
+    ue_json_string(&w, "");
+    ue_json_array_end(&w);
+    ue_json_key_string(&w, "not_utf8", "\xC3\x28"); /* left out, as json_string refused it */
+    ue_json_object_end(&w);
     ue_buf_put_u8(&b, '\n');
     ue_buf_put_u8(&b, 0);
-    CHECK(!ue_mw_failed(&w));
+    CHECK(!ue_json_failed(&w));
 
     json_t *o = json_object();
     json_object_set_new(o, "n", json_integer(-9223372036854775807LL - 1));

@@ -222,6 +222,61 @@ static void many_values(void) {
     free(text);
 }
 
+/* Objects of 16 keys or more are searched through their sorted index: every key of a large
+ * object (written in reverse order, so document order and key order differ) finds its own value,
+ * keys that sort before, between and after them find nothing, and members keep document order. */
+static void large_objects_are_searched(void) {
+    static const size_t sizes[] = {15, 16, 17, 600}; /* below, at and above the index threshold */
+    static char text[16384];
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+        size_t count = sizes[t], o = 0;
+        text[o++] = '{';
+        for (size_t i = 0; i < count; i++) {
+            size_t key = count - 1 - i;
+            o += (size_t)snprintf(text + o, sizeof text - o, "%s\"k%04zu\":%zu", i ? "," : "", 2 * key + 1, key);
+        }
+        snprintf(text + o, sizeof text - o, "}");
+        ue_jdoc doc;
+        ue_jdoc_error err;
+        REQUIRE(parse(text, &doc, &err) == UE_OK);
+        CHECK_EQ_U(ue_jv_size(&doc.root), count);
+        CHECK_EQ_U(ue_jv_items(&doc.root), 0); /* an object has no items */
+        bool all_found = true, none_extra = true;
+        for (size_t k = 0; k < count; k++) {
+            char key[8], gap[8];
+            snprintf(key, sizeof key, "k%04zu", 2 * k + 1);
+            snprintf(gap, sizeof gap, "k%04zu", 2 * k);
+            all_found = all_found && ue_jv_integer(ue_jv_get(&doc.root, key)) == (int64_t)k;
+            none_extra = none_extra && ue_jv_get(&doc.root, gap) == NULL;
+        }
+        CHECK(all_found);
+        CHECK(none_extra);
+        CHECK(ue_jv_get(&doc.root, "zzz") == NULL && ue_jv_get(&doc.root, "") == NULL);
+        size_t seen = 0;
+        bool in_document_order = true;
+        UE_JV_FOR_MEMBERS(&doc.root, m) {
+            in_document_order = in_document_order && ue_jv_integer(&m->value) == (int64_t)(count - 1 - seen);
+            seen++;
+        }
+        CHECK(in_document_order && seen == count);
+        ue_jdoc_free(&doc);
+    }
+}
+
+/* The number getters: an integer and a real both read as numbers, anything else as 0. */
+static void number_getters(void) {
+    ue_jdoc doc;
+    REQUIRE(parse("[7, 2.5, \"7\", true, null]", &doc, NULL) == UE_OK);
+    const ue_jv *a = &doc.root;
+    CHECK(ue_jv_is_number(ue_jv_at(a, 0)) && ue_jv_number(ue_jv_at(a, 0)) == 7.0);
+    CHECK(ue_jv_is_number(ue_jv_at(a, 1)) && ue_jv_number(ue_jv_at(a, 1)) == 2.5);
+    CHECK(ue_jv_integer(ue_jv_at(a, 0)) == 7 && ue_jv_integer(ue_jv_at(a, 1)) == 0);
+    CHECK(!ue_jv_is_number(ue_jv_at(a, 2)) && ue_jv_number(ue_jv_at(a, 2)) == 0);
+    CHECK(ue_jv_is_bool(ue_jv_at(a, 3)) && !ue_jv_is_bool(ue_jv_at(a, 4)));
+    CHECK_EQ_U(ue_jv_items(a), 5);
+    ue_jdoc_free(&doc);
+}
+
 int main(void) {
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);
@@ -232,5 +287,7 @@ int main(void) {
     RUN(depth_is_limited);
     RUN(truncated_input_is_refused);
     RUN(many_values);
+    RUN(large_objects_are_searched);
+    RUN(number_getters);
     return TEST_SUMMARY();
 }

@@ -9,7 +9,7 @@
 #include "test.h"
 #include "unearth/gltf.h"
 #include "unearth/image.h"
-#include "export/json.h"
+#include "common/json_writer.h"
 #include "unearth/obj.h"
 #include "common/bytes.h"
 

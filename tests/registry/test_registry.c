@@ -2,11 +2,11 @@
  * models through containers, conversion with MSH's options, refusal of unknown options, and
  * validate/roundtrip through the format table. */
 #define _DEFAULT_SOURCE
-#include <jansson.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "common/io.h"
+#include "common/json_doc.h"
 #include "test.h"
 #include "unearth/gamecube.h"
 #include "unearth/hsd_model.h"
@@ -357,9 +357,11 @@ static void to_scene_takes_msh_options(void) {
     pack_path("parkan/robot.msh", path, sizeof path);
     ue_model_found m;
     REQUIRE(ue_model_load(path, UE_MODE_STRICT, &m, NULL) == UE_OK);
-    json_t *stats = NULL;
+    ue_buf stats = {0};
+    ue_jdoc doc;
     REQUIRE(m.format->info(m.data, m.size, UE_MODE_STRICT, &stats, NULL, NULL) == UE_OK);
-    json_t *per_lod = json_object_get(stats, "triangles_per_lod");
+    REQUIRE(ue_jdoc_parse((const char *)stats.data, stats.size, &doc, NULL) == UE_OK);
+    const ue_jv *per_lod = ue_jv_get(&doc.root, "triangles_per_lod");
     size_t tris = 0, g0 = 0, g1 = 0;
     /* Default: group 0, what the game draws (the dented body of group 1 left out). */
     CHECK_EQ_U(convert(&m, NULL, 0, &tris, NULL), UE_OK);
@@ -367,20 +369,21 @@ static void to_scene_takes_msh_options(void) {
     /* Every group: all of LOD 0, the 7 slots under 7 group child nodes. */
     ue_model_option all[] = {{"group", "all"}}, minus1[] = {{"group", "-1"}};
     CHECK_EQ_U(convert_nodes(&m, all, 1, &tris, 14, NULL), UE_OK);
-    CHECK_EQ_U(tris, json_integer_value(json_array_get(per_lod, 0)));
+    CHECK_EQ_U(tris, ue_jv_integer(ue_jv_at(per_lod, 0)));
     CHECK_EQ_U(tris, 84);
     CHECK_EQ_U(convert_nodes(&m, minus1, 1, &tris, 14, NULL), UE_OK);
     CHECK_EQ_U(tris, 84);
     ue_model_option lod1[] = {{"lod", "1"}};
     CHECK_EQ_U(convert(&m, lod1, 1, &tris, NULL), UE_OK);
-    CHECK_EQ_U(tris, json_integer_value(json_array_get(per_lod, 1)));
+    CHECK_EQ_U(tris, ue_jv_integer(ue_jv_at(per_lod, 1)));
     CHECK_EQ_U(tris, 18);
     /* Groups split LOD 0 between them: the two selections add up to the whole. */
     ue_model_option group0[] = {{"group", "0"}}, group1[] = {{"lod", "0"}, {"group", "1"}};
     CHECK_EQ_U(convert(&m, group0, 1, &g0, NULL), UE_OK);
     CHECK_EQ_U(convert(&m, group1, 2, &g1, NULL), UE_OK);
     CHECK(g0 == 72 && g1 == 12 && g0 + g1 == 84);
-    json_decref(stats);
+    ue_jdoc_free(&doc);
+    ue_buf_free(&stats);
 
     ue_diag d = {0};
     ue_model_option lod2[] = {{"lod", "2"}};
@@ -431,15 +434,18 @@ static void validate_and_roundtrip_through_the_table(void) {
     CHECK_EQ_U(f->validate(robot.data, robot.size, UE_MODE_TOLERANT, &c, &d), UE_OK);
     CHECK(!c.lost_parts && d.count == 0);
     CHECK_STR(c.summary, "6 nodes, 10 batches, 216 vertices, 102 triangles");
-    CHECK_EQ_U(json_integer_value(json_object_get(c.stats, "vertices")), 216);
-    json_decref(c.stats);
+    ue_jdoc doc;
+    REQUIRE(ue_jdoc_parse((const char *)c.stats.data, c.stats.size, &doc, NULL) == UE_OK);
+    CHECK_EQ_U(ue_jv_integer(ue_jv_get(&doc.root, "vertices")), 216);
+    ue_jdoc_free(&doc);
+    ue_buf_free(&c.stats);
     REQUIRE(f->roundtrip != NULL);
     CHECK_EQ_U(f->roundtrip(robot.data, robot.size, UE_MODE_STRICT, &c, &d), UE_OK);
     CHECK(strstr(c.summary, "tables decoded and re-encoded") != NULL);
     /* A model cut short is no model: validate says so with an error. */
     CHECK(f->validate(robot.data, robot.size / 2, UE_MODE_STRICT, &c, &d) != UE_OK);
     CHECK(ue_diag_count(&d, UE_SEV_ERROR) > 0 && c.summary[0] == 0);
-    json_decref(c.stats);
+    ue_buf_free(&c.stats);
     ue_diag_free(&d);
     ue_buf_free(&robot);
 }

@@ -1,16 +1,22 @@
-/* unearth — streaming JSON emitter used by the glTF writer (and any JSON report): output is a
- * pure function of the calls made, with locale-independent numbers and strict UTF-8 strings. */
+/* unearth — the streaming JSON writer of glTF, manifests and reports: output is a pure function
+ * of the calls made, with locale-independent numbers and strict UTF-8 strings. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/bytes.h"
-#include "export/json.h"
+#include "common/json_writer.h"
+#include "common/text.h"
 
 void ue_json_init(ue_json *j, ue_buf *out, int indent) {
     memset(j, 0, sizeof *j);
     j->out = out;
     j->indent = indent < 0 ? 0 : (indent > 8 ? 8 : indent);
+}
+
+void ue_json_init_lines(ue_json *j, ue_buf *out) {
+    ue_json_init(j, out, 2);
+    j->lines = true;
 }
 
 static void fail(ue_json *j, const char *why) {
@@ -19,14 +25,21 @@ static void fail(ue_json *j, const char *why) {
 
 static void put_byte(ue_buf *b, char c) { ue_buf_put_fast(b, &c, 1); }
 
+/* A line break and the indentation of the current depth, a run of spaces at a time (a 20,000-
+ * entry manifest has a quarter of a million lines). */
 static void newline(ue_json *j) {
+    static const char spaces[] = "                                                                ";
     if (!j->indent) return;
     put_byte(j->out, '\n');
-    for (int i = 0; i < j->depth * j->indent; i++) put_byte(j->out, ' ');
+    for (size_t left = (size_t)(j->depth * j->indent); left;) {
+        size_t n = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
+        ue_buf_put_fast(j->out, spaces, n);
+        left -= n;
+    }
 }
 
 /* Everything that precedes a value: the comma and, in pretty mode, the line break. Scalars
- * inside arrays stay on one line so vectors and matrices remain readable. */
+ * inside arrays stay on one line so vectors and matrices remain readable (not in `lines`). */
 static bool before_value(ue_json *j, bool container) {
     if (j->error) return false;
     if (j->done) {
@@ -43,10 +56,10 @@ static bool before_value(ue_json *j, bool container) {
     }
     if (j->depth > 0) {
         if (j->has_items[j->depth - 1]) {
-            bool spaced = j->indent && !container;
+            bool spaced = j->indent && !container && !j->lines;
             ue_buf_put_fast(j->out, spaced ? ", " : ",", spaced ? 2 : 1);
         }
-        if (container) {
+        if (container || j->lines) {
             newline(j);
             j->multiline[j->depth - 1] = true;
         }
@@ -91,36 +104,13 @@ void ue_json_object_end(ue_json *j) { close_container(j, true, '}'); }
 void ue_json_array_begin(ue_json *j) { open_container(j, false, '['); }
 void ue_json_array_end(ue_json *j) { close_container(j, false, ']'); }
 
-/* Length of the valid UTF-8 sequence at p (1–4), or 0 if the bytes there are not one
- * (overlong forms, surrogates and code points above U+10FFFF are invalid too). */
-static size_t utf8_len(const uint8_t *p, size_t n) {
-    uint8_t c = p[0];
-    if (c < 0x80) return 1;
-    size_t len;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) len = 2;
-    else if (c == 0xE0) { len = 3; lo = 0xA0; }
-    else if (c >= 0xE1 && c <= 0xEC) len = 3;
-    else if (c == 0xED) { len = 3; hi = 0x9F; }
-    else if (c >= 0xEE && c <= 0xEF) len = 3;
-    else if (c == 0xF0) { len = 4; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) len = 4;
-    else if (c == 0xF4) { len = 4; hi = 0x8F; }
-    else return 0;
-    if (n < len) return 0;
-    if (p[1] < lo || p[1] > hi) return 0;
-    for (size_t i = 2; i < len; i++)
-        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
-    return len;
-}
-
-static void put_escaped(ue_buf *b, const char *s, size_t n) {
-    static const char hex[] = "0123456789abcdef";
+static void put_escaped(ue_buf *b, const char *s, size_t n, bool lines) {
+    const char *hex = lines ? "0123456789ABCDEF" : "0123456789abcdef";
     const uint8_t *p = (const uint8_t *)s;
     put_byte(b, '"');
     size_t i = 0;
     while (i < n) {
-        size_t plain = i; /* printable ASCII that needs no escape goes out as one run */
+        size_t plain = i; /* printable ASCII needs no escape: copied as one run */
         while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7F && p[plain] != '"' && p[plain] != '\\') plain++;
         if (plain > i) {
             ue_buf_put_fast(b, p + i, plain - i);
@@ -144,8 +134,9 @@ static void put_escaped(ue_buf *b, const char *s, size_t n) {
             i++;
             continue;
         }
-        size_t len = utf8_len(p + i, n - i);
-        if (c < 0x20 || c == 0x7F || len == 0) {
+        uint32_t cp;
+        size_t len = ue_utf8_decode((const char *)p + i, n - i, &cp);
+        if (c < 0x20 || (c == 0x7F && !lines) || len == 0) {
             /* Control characters, and bytes that are not UTF-8 (legacy code pages), become
              * \u00XX: the output stays valid JSON and the byte value stays visible. */
             char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
@@ -168,14 +159,14 @@ void ue_json_key(ue_json *j, const char *key) {
     if (j->has_items[j->depth - 1]) put_byte(j->out, ',');
     newline(j);
     j->has_items[j->depth - 1] = true;
-    put_escaped(j->out, key, strlen(key));
+    put_escaped(j->out, key, strlen(key), j->lines);
     ue_buf_put_fast(j->out, j->indent ? ": " : ":", j->indent ? 2 : 1);
     j->key_pending = true;
 }
 
 void ue_json_string_n(ue_json *j, const char *s, size_t n) {
     if (!before_value(j, false)) return;
-    put_escaped(j->out, s, n);
+    put_escaped(j->out, s, n, j->lines);
     after_value(j);
 }
 void ue_json_string(ue_json *j, const char *s) { ue_json_string_n(j, s, strlen(s)); }
@@ -243,6 +234,30 @@ void ue_json_float(ue_json *j, double v) {
     }
     put_raw(j, t);
 }
+
+/* Text that is not UTF-8 has no JSON string (strict decoding, as the reader's). */
+static bool is_utf8(const char *s) {
+    for (size_t n = strlen(s), i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = ue_utf8_decode(s + i, n - i, &cp);
+        if (!len) return false;
+        i += len;
+    }
+    return true;
+}
+
+void ue_json_key_string(ue_json *j, const char *key, const char *s) {
+    if (!is_utf8(s)) return;
+    ue_json_key(j, key);
+    ue_json_string(j, s);
+}
+
+void ue_json_key_int(ue_json *j, const char *key, int64_t v) {
+    ue_json_key(j, key);
+    ue_json_int(j, v);
+}
+
+bool ue_json_failed(const ue_json *j) { return j->error != NULL || j->out->failed; }
 
 ue_result ue_json_finish(ue_json *j, ue_diag *d) {
     if (!j->error && (j->depth != 0 || !j->done)) j->error = "incomplete JSON value";

@@ -1,7 +1,7 @@
-/* unearth — a small streaming JSON emitter with deterministic output: keys appear in the order
- * they are written, floats as %.9g (exact for float32), strings escaped to valid UTF-8 JSON. */
-#ifndef UNEARTH_JSON_H
-#define UNEARTH_JSON_H
+/* unearth internal — the project's one JSON writer, streaming and deterministic: keys appear in
+ * the order they are written, floats as %.9g (exact for float32), strings escaped to UTF-8 JSON. */
+#ifndef UE_COMMON_JSON_WRITER_H
+#define UE_COMMON_JSON_WRITER_H
 
 #include "unearth/common.h"
 
@@ -16,6 +16,7 @@ extern "C" {
 typedef struct ue_json {
     ue_buf *out;
     int indent;                          /* 0 = compact; n = pretty with n spaces per level */
+    bool lines;                          /* every array item on its own line (ue_json_init_lines) */
     int depth;
     bool in_object[UE_JSON_MAX_DEPTH];   /* per level: object (true) or array (false) */
     bool has_items[UE_JSON_MAX_DEPTH];   /* per level: a comma is due before the next item */
@@ -25,7 +26,12 @@ typedef struct ue_json {
     const char *error;                   /* first misuse, static text; NULL while fine */
 } ue_json;
 
+/* glTF's layout: with an indent, scalars inside arrays stay on one line ("[1, 2, 3]"). */
 void ue_json_init(ue_json *j, ue_buf *out, int indent);
+/* The layout of manifest.json (and of jansson's JSON_INDENT(2), which wrote the first ones):
+ * two spaces a level, every array item on a line of its own, control characters as \u00XX in
+ * upper case, DEL as it is. */
+void ue_json_init_lines(ue_json *j, ue_buf *out);
 void ue_json_object_begin(ue_json *j);
 void ue_json_object_end(ue_json *j);
 void ue_json_array_begin(ue_json *j);
@@ -40,6 +46,12 @@ void ue_json_uint(ue_json *j, uint64_t v);
 void ue_json_float(ue_json *j, double v);
 void ue_json_bool(ue_json *j, bool v);
 void ue_json_null(ue_json *j);
+/* Key and value in one call. A string that is not UTF-8 is left out with its key (the
+ * manifests' rule since jansson, which refused such text; a path still gives what it gave). */
+void ue_json_key_string(ue_json *j, const char *key, const char *s);
+void ue_json_key_int(ue_json *j, const char *key, int64_t v);
+/* True after a misuse or when the buffer could not grow. */
+bool ue_json_failed(const ue_json *j);
 /* UE_OK when exactly one complete value was written and the buffer did not fail;
  * UE_ERR_NOMEM on a buffer failure, UE_ERR_USAGE on misuse (with the reason in *d). */
 ue_result ue_json_finish(ue_json *j, ue_diag *d);
