@@ -451,6 +451,9 @@ ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_
 
 void ue_fsys_free(fsys_state *s) {
     if (!s) return;
+    for (size_t i = 0; s->kept && i < s->count; i++) free(s->kept[i]);
+    free(s->kept);
+    free(s->kept_size);
     free(s->e);
     free(s);
 }
@@ -487,6 +490,7 @@ ue_result ue_fsys_read_entry(fsys_state *s, size_t i, uint8_t **data, size_t *si
     }
     char path[64];
     snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
+    atomic_fetch_add_explicit(&s->decodes, 1, memory_order_relaxed);
     r = ue_gclzss_decode(stored, n, s->mode, data, size, d, e->data_off, path);
     free(stored);
     return r;
