@@ -887,6 +887,8 @@ ue_result ue_archive_validate_visit(ue_archive *a, ue_entry_visitor *v, void *fr
     return validate_rec(a, &run, 0, v ? frame : NULL);
 }
 
+ue_read_stats *ue_archive_read_stats(const ue_archive *a) { return a->stats; }
+
 void ue_archive_count_reads(ue_archive *a, ue_read_stats *stats) {
     a->stats = stats;
     if (stats) stats->opened++;

@@ -208,13 +208,14 @@ ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_
 typedef struct ue_read_stats {
     size_t opened;   /* containers parsed: the input and every nested one opened for it */
     size_t decoded;  /* entries whose bytes were decoded (LZSS streams undone) */
-    size_t models;   /* models read by their format (validate, to_scene) */
 } ue_read_stats;
 
 /* Counts into `stats` (NULL: stops counting) what `a` and the containers opened inside it by
  * ue_archive_validate_visit read from now on; `a` itself counts as one container opened.
  * Decodes are added when each container closes. */
 void ue_archive_count_reads(ue_archive *a, ue_read_stats *stats);
+/* Where `a` counts its reads, or NULL: the walk counts the containers it opens there too. */
+ue_read_stats *ue_archive_read_stats(const ue_archive *a);
 
 /* The entries ue_archive_validate_visit reads, lent to a caller that walks them too (the model
  * walk: docs/architecture.md#one-read-per-input), so that nothing is read twice. */

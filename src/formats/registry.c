@@ -126,6 +126,7 @@ typedef struct walker {
     ue_model_visit_fn fn;
     void *ctx;
     ue_diag *d;
+    ue_read_stats *stats; /* the counts of the archive walked (ue_archive_count_reads), or NULL */
 } walker;
 
 /* Names are cut as a ue_model_found's would be, so both ways of walking show the same text;
@@ -168,6 +169,7 @@ static ue_result visit_entry(const walker *w, const char *name, size_t title, co
     ue_archive *inner;
     if (depth < MAX_DEPTH &&
         ue_archive_open_view(data, size, name, w->mode, &inner, NULL) == UE_OK) {
+        if (w->stats) ue_archive_count_reads(inner, w->stats);
         r = walk(w, inner, name, title, depth + 1);
         ue_archive_close(inner);
     }
@@ -282,7 +284,7 @@ static ue_result walk_opened(const walker *w, ue_archive *a, const char *name) {
 
 ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
                                 ue_model_visit_fn fn, void *ctx, ue_diag *d) {
-    walker w = {mode, fn, ctx, d};
+    walker w = {mode, fn, ctx, d, ue_archive_read_stats(a)};
     return walk_archive(&w, a, name);
 }
 
@@ -335,7 +337,7 @@ static void frame_leave(void *frame, void *child) {
 
 ue_result ue_model_walk_validated(ue_archive *a, const char *name, ue_mode mode, ue_model_visit_fn fn,
                                   void *ctx, ue_result *checked, bool *walked_all, ue_diag *d) {
-    walker w = {mode, fn, ctx, NULL};
+    walker w = {mode, fn, ctx, NULL, ue_archive_read_stats(a)};
     const uint8_t *view;
     size_t size;
     const ue_model_format *f = NULL;
@@ -365,7 +367,7 @@ ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, vo
     const ue_model_format *pf;
     ue_result r = open_or_plain(path, mode, true, &a, &plain, &plain_size, &title, &pf, d);
     if (r != UE_OK) return r;
-    walker w = {mode, fn, ctx, d};
+    walker w = {mode, fn, ctx, d, NULL};
     if (!plain) return walk_opened(&w, a, path);
     r = visit(&w, path, title, pf, plain, plain_size);
     free(plain);
@@ -406,7 +408,7 @@ static ue_result collect_one(const ue_model_seen *m, void *ctx) {
 static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
                                 size_t *count, ue_diag *d) {
     found_list l = {NULL, 0};
-    walker w = {mode, collect_one, &l, d};
+    walker w = {mode, collect_one, &l, d, NULL};
     ue_result r = walk_opened(&w, a, name);
     if (r != UE_OK) {
         ue_model_found_free(l.items, l.count);
