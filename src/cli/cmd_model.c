@@ -335,7 +335,7 @@ typedef struct job {
 typedef struct job_queue {
     job *jobs;
     size_t count;
-    size_t next, done;
+    size_t done;
     pthread_mutex_t lock;
     const cli_opts *opts;
     cli_format_opts *format_opts;
@@ -466,25 +466,24 @@ static void run_job(job *j, const job_queue *q) {
  * stops a run of several models; the job is then not done rather than failed. */
 static bool job_stops(const job *j) { return j->write_err && batch_write_error_stops(j->write_err); }
 
-static void *worker(void *arg) {
+/* Job i on one of the loop's threads: started unless an interrupt or a stop came first (those
+ * being converted finish and are written, where they can be); the bar and the stop are kept
+ * under the queue's lock. */
+static void job_step(void *arg, size_t i) {
     job_queue *q = arg;
-    for (size_t i = SIZE_MAX;;) {
-        pthread_mutex_lock(&q->lock);
-        if (i != SIZE_MAX) {
-            q->done++;
-            if (q->count > 1 && job_stops(&q->jobs[i])) {
-                q->jobs[i].undone = true;
-                if (!q->stop) q->stop = &q->jobs[i];
-            }
-            cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
-        }
-        /* After an interrupt or a stop no model is started; those being converted finish and
-         * are written (where they can be). */
-        i = cli_interrupted() || q->stop ? q->count : q->next++;
-        pthread_mutex_unlock(&q->lock);
-        if (i >= q->count) return NULL;
-        run_job(&q->jobs[i], q);
+    pthread_mutex_lock(&q->lock);
+    bool start = !cli_interrupted() && !q->stop;
+    pthread_mutex_unlock(&q->lock);
+    if (!start) return;
+    run_job(&q->jobs[i], q);
+    pthread_mutex_lock(&q->lock);
+    q->done++;
+    if (q->count > 1 && job_stops(&q->jobs[i])) {
+        q->jobs[i].undone = true;
+        if (!q->stop) q->stop = &q->jobs[i];
     }
+    cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
+    pthread_mutex_unlock(&q->lock);
 }
 
 /* Input files: the paths given, and with -r every regular file below given directories. */
@@ -846,22 +845,15 @@ static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_li
     return rc;
 }
 
-/* -j N workers over the job list; the calling thread is one of them. The bar counts models.
+/* -j N threads over the job list (ue_parallel_for); the calling thread is one of them. The bar counts models.
  * Returns the job whose write stopped the run, NULL if none. */
 static const job *run_jobs(const cli_opts *o, bool into_dir, cli_format_opts *format_opts, job_list *jobs) {
     cli_progress progress;
     cli_progress_begin(&progress, o->quiet || jobs->count < 2);
     progress.per_model = true;
-    job_queue q = {jobs->items, jobs->count, 0, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress,
-                   into_dir, NULL};
-    size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
-    if (threads > jobs->count) threads = jobs->count;
-    pthread_t tids[64];
-    size_t started = 0;
-    for (size_t t = 1; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, worker, &q) == 0) started++;
-    worker(&q);
-    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    job_queue q = {jobs->items, jobs->count, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress, into_dir,
+                   NULL};
+    ue_parallel_for(jobs->count, (size_t)(o->jobs > 1 ? o->jobs : 1), job_step, &q);
     cli_progress_clear(&progress);
     return q.stop;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "unearth/common.h"
+
 typedef struct ue_write_pool ue_write_pool;
 
 /* NULL when threads cannot be started: the caller then writes the files itself. */
@@ -20,9 +22,7 @@ bool ue_write_pool_put(ue_write_pool *p, char *path, uint8_t *data, size_t n);
  * of the first file that failed, whose path goes to `failed` (cap bytes). */
 int ue_write_pool_finish(ue_write_pool *p, char *failed, size_t cap);
 
-/* Calls fn(ctx, i) for every i below n on up to `threads` threads (the caller's included) and
- * returns when all are done; fn must not touch what another index touches. */
-void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx);
+/* ue_parallel_for (the parallel loop) is public: unearth/common.h. */
 /* Processors online, at least 1: how many threads parallel work may use. */
 size_t ue_cpu_count(void);
 

@@ -6,6 +6,7 @@
 
 #include "archive/container.h"
 #include "common/parse.h"
+#include "gamecube/fsys_int.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
@@ -773,7 +774,8 @@ static ue_result plan_payloads(write_plan *p, const ue_fsys_write_options *opt,
     for (size_t i = 0; i < p->count; i++)
         if (needs_encoding(&entries[i])) todo[n++] = i;
     encode_job job = {p, opt, entries, todo, result};
-    ue_parallel_for(n, ue_cpu_count(), encode_one, &job);
+    size_t threads = ue_cpu_count();
+    ue_parallel_for(n, threads < EXTRACT_THREADS ? threads : EXTRACT_THREADS, encode_one, &job);
     ue_result r = UE_OK;
     for (size_t i = 0, k = 0; r == UE_OK && i < p->count; i++) {
         if (!needs_encoding(&entries[i])) {

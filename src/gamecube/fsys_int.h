@@ -7,7 +7,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 
-#define EXTRACT_THREADS 4u /* ue_parallel_for's own cap */
+#define EXTRACT_THREADS 4u /* threads of the parallel loops over entries (pack, extract, validate) */
 
 /* One manifest entry as pack loads it. */
 typedef struct pack_entry {
