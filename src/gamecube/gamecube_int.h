@@ -60,7 +60,7 @@ typedef struct fsys_state {
     atomic_size_t decodes;      /* LZSS entries decoded so far (validation decodes in parallel) */
 } fsys_state;
 
-#define UE_FSYS_KEEP_MAX ((size_t)256 << 20)
+#define UE_FSYS_KEEP_MAX ((size_t)64 << 20)
 
 typedef struct fsys_segment {
     uint64_t off, len;
