@@ -224,6 +224,14 @@ typedef struct ue_cache ue_cache;
 UE_API ue_cache *ue_cache_new(void);
 UE_API void ue_cache_free(ue_cache *c);
 
+/* ---- parallel work ----------------------------------------------------------------------- */
+
+/* Calls fn(ctx, i) for every i below n, in order of i, on up to `threads` threads (the
+ * caller's included, at most UE_PARALLEL_MAX_THREADS) and returns when all are done; fn must
+ * not touch what another index touches without its own lock. */
+#define UE_PARALLEL_MAX_THREADS 64
+UE_API void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx);
+
 /* ---- hashing ----------------------------------------------------------------------------- */
 
 /* XXH64 of n bytes; manifests record it to detect edited payloads (not a security hash). */

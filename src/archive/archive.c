@@ -25,6 +25,7 @@ struct ue_archive {
     size_t title_length;      /* of display: what names it (ue_archive_title_length) */
     ue_mode mode;
     uint64_t root_size;       /* size of the outermost input: what bounded work is measured by */
+    ue_read_stats *stats;     /* what reading this input cost, or NULL (ue_archive_count_reads) */
 };
 
 /* The containers come from the families' table (ue_container_format), in its probe order:
@@ -230,6 +231,7 @@ ue_result ue_archive_open_mapped(const char *path, ue_mode mode, ue_archive **ou
 
 void ue_archive_close(ue_archive *a) {
     if (!a) return;
+    if (a->stats && a->ops && a->ops->decoded) a->stats->decoded += a->ops->decoded(a->state);
     if (a->ops && a->state) a->ops->close(a->state);
     if (a->file_source) {
         ue_source_unview(&a->file, a->map);
@@ -514,8 +516,6 @@ static ue_result load_manifest(const char *dir, loaded_manifest *m, ue_diag *d) 
     return r;
 }
 
-static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budget);
-
 /* The packed bytes as an archive of format `ops`, read where they lie (the source outlives it). */
 static ue_result open_packed(const ue_container_ops *ops, const ue_source *packed,
                              ue_archive **out, ue_diag *d) {
@@ -723,11 +723,81 @@ ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data
     return r;
 }
 
+/* One validation in progress: what nested payloads may still decode in total, so that entries
+ * sharing bytes or nested chains cannot multiply the work (docs/bounded-work.md), and the
+ * visitor that is lent the entries it reads (NULL: none). */
+typedef struct validation {
+    ue_diag *d;
+    size_t budget;
+    ue_entry_visitor *v;
+} validation;
+
+static ue_result validate_rec(ue_archive *a, validation *run, int depth, void *frame);
+
+/* An entry the visitor would have been lent is not read (a limit, the nesting bound). */
+static void visit_missed(validation *run, void *frame) {
+    if (run->v && frame) run->v->incomplete = true;
+}
+
+/* Entry i's nested container, opened on its bytes and validated; the visitor is lent the
+ * bytes first, and walks the inner entries under the frame it returns. */
+static ue_result validate_nested(ue_archive *a, size_t i, const ue_entry_info *info, validation *run,
+                                 int depth, void *frame) {
+    ue_diag *d = run->d;
+    const uint8_t *data;
+    uint8_t *to_free;
+    size_t size;
+    /* An entry read for the visitor alone is no part of the container's checks: what its read
+     * says is not the container's verdict. */
+    ue_result r = ue_archive_borrow(a, i, &data, &size, &to_free, info->nested[0] ? d : NULL);
+    if (r != UE_OK) {
+        free(to_free);
+        return UE_ERR_INVALID;
+    }
+    void *child = frame ? run->v->enter(frame, a, info, data, size) : NULL;
+    if (!info->nested[0]) { /* lent to the visitor only: no container to check */
+        free(to_free);
+        if (child) run->v->leave(frame, child);
+        return UE_OK;
+    }
+    run->budget -= size < run->budget ? size : run->budget;
+    uint64_t saved_base = d ? d->base_offset : 0;
+    char saved_prefix[sizeof d->path_prefix];
+    if (d) {
+        memcpy(saved_prefix, d->path_prefix, sizeof saved_prefix);
+        char prefix[sizeof d->path_prefix];
+        /* Offsets inside a payload map to the file only when it was stored; inside a
+         * decompressed one they count from the start of the decoded bytes, and the path
+         * says so. */
+        bool stored = strcmp(info->method, "stored") == 0;
+        snprintf(prefix, sizeof prefix, "%s%s%s/entry[%zu]%s", saved_prefix,
+                 saved_prefix[0] ? "/" : "", a->ops->name, i, stored ? "" : "(decoded)");
+        memcpy(d->path_prefix, prefix, sizeof prefix);
+        d->base_offset = stored ? saved_base + info->offset : 0;
+    }
+    ue_archive *inner;
+    /* Opened where the payload lies (a stored entry of a mapped or in-memory input) or
+     * in its decoded buffer, which the inner archive takes over. */
+    r = open_bytes(data, size, to_free, info->name, a->mode, &inner, d);
+    if (r == UE_OK) {
+        inner->root_size = a->root_size;
+        inner->stats = a->stats;
+        if (a->stats) a->stats->opened++;
+        r = validate_rec(inner, run, depth + 1, child);
+        ue_archive_close(inner);
+    }
+    if (d) {
+        d->base_offset = saved_base;
+        memcpy(d->path_prefix, saved_prefix, sizeof saved_prefix);
+    }
+    if (child) run->v->leave(frame, child);
+    return r;
+}
+
 /* Validates one container and, recursively, every nested container inside it. Nested
  * diagnostics carry the entry's path and (for stored payloads) absolute file offsets. */
-/* `budget` is what nested payloads may still decode in total, so that entries sharing bytes or
- * nested chains cannot multiply the work (docs/bounded-work.md). */
-static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budget) {
+static ue_result validate_rec(ue_archive *a, validation *run, int depth, void *frame) {
+    ue_diag *d = run->d;
     ue_result worst = UE_OK;
     if (a->ops->validate) worst = a->ops->validate(a->state, d);
     size_t n = ue_archive_count(a);
@@ -738,65 +808,50 @@ static ue_result validate_rec(ue_archive *a, ue_diag *d, int depth, size_t *budg
             worst = UE_ERR_INVALID;
             continue;
         }
-        if (!info.nested[0]) continue;
+        bool lent_only = !info.nested[0] && frame && run->v->wants(&info);
+        if (!info.nested[0] && !lent_only) continue;
+        if (lent_only) {
+            validate_nested(a, i, &info, run, depth, frame);
+            continue;
+        }
         if (depth >= MAX_NESTING) {
             ue_diag_add(d, UE_SEV_ERROR, "archive.nesting", info.offset, info.name,
                         "containers nested more than %d deep", MAX_NESTING);
+            visit_missed(run, frame);
             return UE_ERR_INVALID;
         }
         if (!within_decode_cap(a, i, a->root_size, d)) {
+            visit_missed(run, frame);
             worst = UE_ERR_LIMIT;
             continue;
         }
-        if (info.size > *budget) {
+        if (info.size > run->budget) {
             ue_diag_add(d, UE_SEV_ERROR, "archive.limit", info.offset, info.name,
                         "nested containers would decode more than %zu bytes in all for a "
                         "%llu-byte input; the rest is not checked",
                         ue_cap_decoded(a->root_size), (unsigned long long)a->root_size);
+            visit_missed(run, frame);
             return UE_ERR_LIMIT;
         }
-        const uint8_t *data;
-        uint8_t *to_free;
-        size_t size;
-        ue_result r = ue_archive_borrow(a, i, &data, &size, &to_free, d);
-        if (r != UE_OK) {
-            worst = UE_ERR_INVALID;
-            continue;
-        }
-        *budget -= size < *budget ? size : *budget;
-        uint64_t saved_base = d ? d->base_offset : 0;
-        char saved_prefix[sizeof d->path_prefix];
-        if (d) {
-            memcpy(saved_prefix, d->path_prefix, sizeof saved_prefix);
-            char prefix[sizeof d->path_prefix];
-            /* Offsets inside a payload map to the file only when it was stored; inside a
-             * decompressed one they count from the start of the decoded bytes, and the path
-             * says so. */
-            bool stored = strcmp(info.method, "stored") == 0;
-            snprintf(prefix, sizeof prefix, "%s%s%s/entry[%zu]%s", saved_prefix,
-                     saved_prefix[0] ? "/" : "", a->ops->name, i, stored ? "" : "(decoded)");
-            memcpy(d->path_prefix, prefix, sizeof prefix);
-            d->base_offset = stored ? saved_base + info.offset : 0;
-        }
-        ue_archive *inner;
-        /* Opened where the payload lies (a stored entry of a mapped or in-memory input) or
-         * in its decoded buffer, which the inner archive takes over. */
-        r = open_bytes(data, size, to_free, info.name, a->mode, &inner, d);
-        if (r == UE_OK) {
-            inner->root_size = a->root_size;
-            r = validate_rec(inner, d, depth + 1, budget);
-            ue_archive_close(inner);
-        }
-        if (d) {
-            d->base_offset = saved_base;
-            memcpy(d->path_prefix, saved_prefix, sizeof saved_prefix);
-        }
+        ue_result r = validate_nested(a, i, &info, run, depth, frame);
         if (r != UE_OK) worst = r;
     }
     return worst;
 }
 
 ue_result ue_archive_validate(ue_archive *a, ue_diag *d) {
-    size_t budget = ue_cap_decoded(a->root_size);
-    return validate_rec(a, d, 0, &budget);
+    validation run = {d, ue_cap_decoded(a->root_size), NULL};
+    return validate_rec(a, &run, 0, NULL);
+}
+
+ue_result ue_archive_validate_visit(ue_archive *a, ue_entry_visitor *v, void *frame, ue_diag *d) {
+    validation run = {d, ue_cap_decoded(a->root_size), v};
+    return validate_rec(a, &run, 0, v ? frame : NULL);
+}
+
+ue_read_stats *ue_archive_read_stats(const ue_archive *a) { return a->stats; }
+
+void ue_archive_count_reads(ue_archive *a, ue_read_stats *stats) {
+    a->stats = stats;
+    if (stats) stats->opened++;
 }

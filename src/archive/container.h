@@ -62,6 +62,9 @@ typedef struct ue_container_ops {
     void (*check_packed_keys)(const void *state, const ue_jv *manifest, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
     ue_result (*validate)(void *state, ue_diag *d);
+    /* Optional: how many entries the container has decoded so far (LZSS streams undone), for
+     * ue_archive_count_reads; NULL for a format that stores its entries as they are. */
+    size_t (*decoded)(const void *state);
     /* Tells the format the container's file name without directory and extension (FSYS
      * derives fallback entry names from it); may be NULL. */
     void (*set_source_name)(void *state, const char *stem);
@@ -188,6 +191,42 @@ ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *dis
  * `borrow`): free(*to_free) when done, whatever the result. */
 ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_t *size,
                             uint8_t **to_free, ue_diag *d);
+
+/* What reading one input cost, counted as it goes: each layer should be read once
+ * (docs/architecture.md#one-read-per-input). */
+typedef struct ue_read_stats {
+    size_t opened;   /* containers parsed: the input and every nested one opened for it */
+    size_t decoded;  /* entries whose bytes were decoded (LZSS streams undone) */
+} ue_read_stats;
+
+/* Counts into `stats` (NULL: stops counting) what `a` and the containers opened inside it by
+ * ue_archive_validate_visit read from now on; `a` itself counts as one container opened.
+ * Decodes are added when each container closes. */
+void ue_archive_count_reads(ue_archive *a, ue_read_stats *stats);
+/* Where `a` counts its reads, or NULL: the walk counts the containers it opens there too. */
+ue_read_stats *ue_archive_read_stats(const ue_archive *a);
+
+/* The entries ue_archive_validate_visit reads, lent to a caller that walks them too (the model
+ * walk: docs/architecture.md#one-read-per-input), so that nothing is read twice. */
+typedef struct ue_entry_visitor {
+    /* Whether an entry that holds no container (which validation does not read) is to be read
+     * and lent too: an HSD .dat of an FSYS. */
+    bool (*wants)(const ue_entry_info *info);
+    /* Entry `info` of `a`, lent before its nested container (if any) is checked; returns the
+     * frame under which the inner container's entries are visited, or NULL to visit none. */
+    void *(*enter)(void *frame, ue_archive *a, const ue_entry_info *info, const uint8_t *data,
+                   size_t size);
+    /* After the inner container's check: `child` is what enter returned (non-NULL). */
+    void (*leave)(void *frame, void *child);
+    /* Set when an entry the visitor would have been lent was not read (a limit reached, the
+     * nesting bound): its walk is then not complete. */
+    bool incomplete;
+} ue_entry_visitor;
+
+/* ue_archive_validate, lending each entry it reads to `v`, from the top frame `frame`: every
+ * nested container (before it is checked), and the entries `v->wants`. Diagnostics and result
+ * are ue_archive_validate's. */
+ue_result ue_archive_validate_visit(ue_archive *a, ue_entry_visitor *v, void *frame, ue_diag *d);
 
 /* The bytes a companion option names (convert --wear, --anims): a file, or ENTRY of the archive
  * (or chain) before the last ':' when no file has the whole name; at most `cap` bytes. */

@@ -19,6 +19,8 @@
 #include "unearth/gltf.h"
 #include "unearth/model.h"
 #include "unearth/obj.h"
+#include "unearth/advanced/archive.h"
+#include "unearth/advanced/buffers.h"
 #include "unearth/advanced/files.h"
 #include "unearth/advanced/text.h"
 #include "unearth/advanced/model_walk.h"
@@ -246,23 +248,38 @@ int models_validate(const cli_opts *o, const char *path, ue_archive *a, void *js
     return v.worst;
 }
 
+/* One model's part of a file's verdict: its exit code, counts and diagnostics. */
+typedef struct model_verdict {
+    int code;
+    cli_tally t;
+    ue_diag d;
+} model_verdict;
+
+static void model_verdict_check(const cli_opts *o, const ue_model_seen *m, model_verdict *mv) {
+    ue_model_check check;
+    ue_result r;
+    memset(mv, 0, sizeof *mv);
+    mv->code = validate_one(o, m, &check, &mv->d, &mv->t, &r);
+    ue_buf_free(&check.stats);
+}
+
+/* Only an invalid model's diagnostics are shown; the file's tally takes the model's. */
+static void model_verdict_apply(model_visits *v, const char *name, const model_verdict *mv) {
+    if (mv->code && v->print) cli_print_diags_as(name, &mv->d, 50);
+    if (v->sum) {
+        v->sum->errors += mv->t.errors;
+        v->sum->warnings += mv->t.warnings;
+        v->sum->dropped += mv->t.dropped || (mv->code && !mv->t.errors);
+    }
+    if (mv->code > v->worst) v->worst = mv->code;
+}
+
 /* A file's verdict (extract, convert): the same checks, only failures are shown. */
 static ue_result check_visit(const ue_model_seen *m, void *ctx) {
-    model_visits *v = ctx;
-    ue_diag d = {0};
-    ue_model_check check;
-    cli_tally t = {0};
-    ue_result r;
-    int code = validate_one(v->o, m, &check, &d, &t, &r);
-    ue_buf_free(&check.stats);
-    if (code && v->print) cli_print_diags_as(m->name, &d, 50);
-    if (v->sum) {
-        v->sum->errors += t.errors;
-        v->sum->warnings += t.warnings;
-        v->sum->dropped += t.dropped || (code && !t.errors);
-    }
-    if (code > v->worst) v->worst = code;
-    ue_diag_free(&d);
+    model_verdict mv;
+    model_verdict_check(((model_visits *)ctx)->o, m, &mv);
+    model_verdict_apply(ctx, m->name, &mv);
+    ue_diag_free(&mv.d);
     return UE_OK;
 }
 
@@ -329,7 +346,7 @@ typedef struct job {
 typedef struct job_queue {
     job *jobs;
     size_t count;
-    size_t next, done;
+    size_t done;
     pthread_mutex_t lock;
     const cli_opts *opts;
     cli_format_opts *format_opts;
@@ -444,25 +461,24 @@ static void run_job(job *j, const job_queue *q) {
  * stops a run of several models; the job is then not done rather than failed. */
 static bool job_stops(const job *j) { return j->write_err && batch_write_error_stops(j->write_err); }
 
-static void *worker(void *arg) {
+/* Job i on one of the loop's threads: started unless an interrupt or a stop came first (those
+ * being converted finish and are written, where they can be); the bar and the stop are kept
+ * under the queue's lock. */
+static void job_step(void *arg, size_t i) {
     job_queue *q = arg;
-    for (size_t i = SIZE_MAX;;) {
-        pthread_mutex_lock(&q->lock);
-        if (i != SIZE_MAX) {
-            q->done++;
-            if (q->count > 1 && job_stops(&q->jobs[i])) {
-                q->jobs[i].undone = true;
-                if (!q->stop) q->stop = &q->jobs[i];
-            }
-            cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
-        }
-        /* After an interrupt or a stop no model is started; those being converted finish and
-         * are written (where they can be). */
-        i = cli_interrupted() || q->stop ? q->count : q->next++;
-        pthread_mutex_unlock(&q->lock);
-        if (i >= q->count) return NULL;
-        run_job(&q->jobs[i], q);
+    pthread_mutex_lock(&q->lock);
+    bool start = !cli_interrupted() && !q->stop;
+    pthread_mutex_unlock(&q->lock);
+    if (!start) return;
+    run_job(&q->jobs[i], q);
+    pthread_mutex_lock(&q->lock);
+    q->done++;
+    if (q->count > 1 && job_stops(&q->jobs[i])) {
+        q->jobs[i].undone = true;
+        if (!q->stop) q->stop = &q->jobs[i];
     }
+    cli_progress_update(q->progress, q->done, q->count, q->done, q->jobs[i].model.name);
+    pthread_mutex_unlock(&q->lock);
 }
 
 /* Input files: the paths given, and with -r every regular file below given directories. */
@@ -537,12 +553,110 @@ static int name_batch_output(const char *dir, out_kind kind, out_names *names, j
     return 0;
 }
 
+/* ---- one pass over a convert input: its verdict and its models together ------------------ */
+
+/* A model met by the pass: its name and its part of the file's verdict. */
+typedef struct scanned_model {
+    char name[sizeof ((ue_model_found *)0)->name];
+    model_verdict verdict;
+} scanned_model;
+
+/* What convert's one pass over an input gives (docs/architecture.md#one-read-per-input): the
+ * container opened once, mapped, and checked as validate checks it, and each model met on the
+ * way, its bytes copied for its job and checked by its format then and there, on the bytes
+ * the check of its container read. */
+typedef struct input_scan {
+    const cli_opts *o;
+    ue_archive *a;
+    ue_diag container;        /* opening and validation, as the file's verdict has them */
+    ue_result checked;        /* validation's result */
+    ue_model_found *found;    /* the models, until the jobs take them */
+    scanned_model *models;
+    size_t count, cap;
+} input_scan;
+
+/* Room for one more model in both lists, doubled when full (an archive may hold thousands). */
+static bool scan_reserve(input_scan *sc) {
+    if (sc->count < sc->cap) return true;
+    size_t cap = sc->cap ? 2 * sc->cap : 8;
+    ue_model_found *found = realloc(sc->found, cap * sizeof *found);
+    if (found) sc->found = found;
+    scanned_model *models = found ? realloc(sc->models, cap * sizeof *models) : NULL;
+    if (models) sc->models = models;
+    if (models) sc->cap = cap;
+    return models != NULL;
+}
+
+static ue_result scan_visit(const ue_model_seen *m, void *ctx) {
+    input_scan *sc = ctx;
+    uint8_t *copy = scan_reserve(sc) ? ue_malloc_items(m->size, 1) : NULL;
+    if (!copy) return UE_ERR_NOMEM;
+    if (m->size) memcpy(copy, m->data, m->size);
+    ue_model_found *item = &sc->found[sc->count];
+    memset(item, 0, sizeof *item);
+    snprintf(item->name, sizeof item->name, "%s", m->name);
+    item->format = m->format, item->data = copy, item->size = m->size, item->title_length = m->title_length;
+    memcpy(sc->models[sc->count].name, item->name, sizeof item->name);
+    model_verdict_check(sc->o, m, &sc->models[sc->count].verdict);
+    sc->count++;
+    return UE_OK;
+}
+
+static void scan_free(input_scan *sc) {
+    if (sc->found) ue_model_found_free(sc->found, sc->count);
+    for (size_t i = 0; sc->models && i < sc->count; i++) ue_diag_free(&sc->models[i].verdict.d);
+    free(sc->models);
+    ue_diag_free(&sc->container);
+    ue_archive_close(sc->a);
+    memset(sc, 0, sizeof *sc);
+}
+
+/* The pass over a container input; false when `file` is none (a bare model, a missing file) or
+ * the pass could not see every model (a limit stopped validation): collect and the verdict
+ * then read it their own way, as before. *fatal: out of memory. */
+static bool scan_input(const cli_opts *o, const char *file, input_scan *sc, int *fatal) {
+    memset(sc, 0, sizeof *sc);
+    sc->o = o;
+    if (ue_archive_open_mapped(file, o->mode, &sc->a, &sc->container) != UE_OK) {
+        ue_diag_free(&sc->container);
+        sc->a = NULL;
+        return false;
+    }
+    bool walked_all;
+    ue_result r = ue_model_walk_validated(sc->a, file, o->mode, scan_visit, sc, &sc->checked, &walked_all,
+                                          &sc->container);
+    if (r == UE_OK && walked_all) return true;
+    if (r == UE_ERR_NOMEM) *fatal = EXIT_IO;
+    scan_free(sc);
+    return false;
+}
+
+/* The models the pass found, handed over as ue_model_collect hands them. */
+static void scan_take_models(input_scan *sc, ue_model_found **found, size_t *count) {
+    *found = sc->found;
+    *count = sc->count;
+    sc->found = NULL;
+}
+
+/* file_verdict's verdict from what the pass read: the container's checks, then its models'. */
+static int scan_verdict(const cli_opts *o, const char *path, input_scan *sc, bool print, cli_tally *t) {
+    cli_diag_dedupe(&sc->container);
+    cli_tally_add(t, &sc->container);
+    t->dropped += cli_damaged_entries(sc->a);
+    int code = cli_verdict_code(sc->checked, t);
+    if (code && print) cli_print_diags_as(path, &sc->container, 50);
+    if (code > EXIT_INVALID) return code;
+    model_visits v = {o, 0, t, NULL, print};
+    for (size_t i = 0; i < sc->count; i++) model_verdict_apply(&v, sc->models[i].name, &sc->models[i].verdict);
+    return v.worst > code ? v.worst : code;
+}
+
 /* validate's verdict on one convert input, with one summary line when it is not valid (and the
- * same words as the file's reason in the run's summary). */
-static int input_verdict(const cli_opts *o, const char *path, batch_record *file) {
+ * same words as the file's reason in the run's summary); from the pass when there was one. */
+static int input_verdict(const cli_opts *o, const char *path, input_scan *sc, batch_record *file) {
     cli_tally t = {0};
     bool strict = o->mode == UE_MODE_STRICT;
-    int code = file_verdict(o, path, strict, &t);
+    int code = sc->a ? scan_verdict(o, path, sc, strict, &t) : file_verdict(o, path, strict, &t);
     if (code) {
         char counts[96];
         cli_verdict_counts(&t, counts, sizeof counts);
@@ -643,19 +757,20 @@ static void say_no_geometry(const cli_opts *o, const char *file, const ue_model_
 /* The models of one input file become jobs, unless the file's verdict forbids it: strict
  * skips an invalid input, tolerant converts what is intact (and still exits 1). Returns the
  * file's exit code; *fatal is set when the run must stop (out of memory). */
-static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int *fatal) {
-    batch_record *rec = batch_record_add(&jobs->records, BATCH_FILE, file);
-    if (!rec) return *fatal = EXIT_IO;
+static int collect_models(const cli_opts *o, const char *file, input_scan *sc, batch_record *rec, job_list *jobs,
+                          int *fatal) {
     ue_model_found *found;
     size_t count;
-    ue_result r = ue_model_collect(file, o->mode, &found, &count, &rec->diag);
+    ue_result r = UE_OK;
+    if (sc->a) scan_take_models(sc, &found, &count);
+    else r = ue_model_collect(file, o->mode, &found, &count, &rec->diag);
     if (r != UE_OK) {
         batch_record_fail(rec, r);
         return report_collect_failure(o, file, r, &rec->diag);
     }
     if (count > 0 && !o->recursive && !any_geometry(found, count)) {
         /* An invalid input is reported as such; a valid one says what it holds instead. */
-        int verdict = input_verdict(o, file, rec);
+        int verdict = input_verdict(o, file, sc, rec);
         if (!verdict) {
             batch_record_set(rec, BATCH_FAILED, "no model to convert");
             say_no_geometry(o, file, found, count);
@@ -667,13 +782,24 @@ static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int
     rec->status = BATCH_READ;
     rec->models = count;
     /* A directory walk judges only the files it converts from, as it skips the others. */
-    int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file, rec);
+    int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file, sc, rec);
     if ((verdict && o->mode == UE_MODE_STRICT) || count == 0) {
         ue_model_found_free(found, count);
         return verdict;
     }
     *fatal = add_jobs(jobs, found, count);
     return verdict;
+}
+
+static int collect_file(const cli_opts *o, const char *file, job_list *jobs, int *fatal) {
+    batch_record *rec = batch_record_add(&jobs->records, BATCH_FILE, file);
+    if (!rec) return *fatal = EXIT_IO;
+    input_scan sc;
+    /* One pass gives the models and the verdict; an input it cannot take is read as before. */
+    bool scanned = scan_input(o, file, &sc, fatal);
+    int code = scanned || !*fatal ? collect_models(o, file, &sc, rec, jobs, fatal) : *fatal;
+    scan_free(&sc);
+    return code;
 }
 
 /* Every input (directories walked with -r) to jobs; returns the worst exit code so far, and
@@ -719,22 +845,15 @@ static int assign_outputs(const cli_opts *o, bool to_file, out_kind kind, job_li
     return rc;
 }
 
-/* -j N workers over the job list; the calling thread is one of them. The bar counts models.
+/* -j N threads over the job list (ue_parallel_for); the calling thread is one of them. The bar counts models.
  * Returns the job whose write stopped the run, NULL if none. */
 static const job *run_jobs(const cli_opts *o, bool into_dir, cli_format_opts *format_opts, job_list *jobs) {
     cli_progress progress;
     cli_progress_begin(&progress, o->quiet || jobs->count < 2);
     progress.per_model = true;
-    job_queue q = {jobs->items, jobs->count, 0, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress,
-                   into_dir, NULL};
-    size_t threads = (size_t)(o->jobs > 1 ? o->jobs : 1);
-    if (threads > jobs->count) threads = jobs->count;
-    pthread_t tids[64];
-    size_t started = 0;
-    for (size_t t = 1; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, worker, &q) == 0) started++;
-    worker(&q);
-    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    job_queue q = {jobs->items, jobs->count, 0, PTHREAD_MUTEX_INITIALIZER, o, format_opts, &progress, into_dir,
+                   NULL};
+    ue_parallel_for(jobs->count, (size_t)(o->jobs > 1 ? o->jobs : 1), job_step, &q);
     cli_progress_clear(&progress);
     return q.stop;
 }

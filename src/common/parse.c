@@ -55,3 +55,16 @@ void ue_parse_error(ue_parse_ctx *c, const char *code, uint64_t offset, const ch
     report(c, UE_SEV_ERROR, true, UE_ERR_INVALID, code, offset, path, fmt, ap);
     va_end(ap);
 }
+
+ue_diag_mark ue_diag_mark_at(const ue_diag *d) {
+    ue_diag_mark m = {d, d ? d->count : 0, d ? d->dropped : 0};
+    return m;
+}
+
+bool ue_diag_warned_since(ue_diag_mark m) {
+    if (!m.d) return true; /* nothing was recorded: nothing is known */
+    if (m.d->dropped != m.dropped) return true;
+    for (size_t i = m.count; i < m.d->count; i++)
+        if (m.d->items[i].severity >= UE_SEV_WARNING) return true;
+    return false;
+}

@@ -62,4 +62,18 @@ void ue_damage_reported(ue_parse_ctx *c);
 void ue_parse_error(ue_parse_ctx *c, const char *code, uint64_t offset, const char *path,
                     const char *fmt, ...) UE_PARSE_PRINTF(5, 6);
 
+/* Where a diagnostic list stands before a tolerant read, to ask after it whether the read
+ * stepped over anything: every report that fails a strict parse (ue_violation, ue_damage,
+ * ue_parse_error, and the nested report ue_damage_reported relies on) leaves at least a
+ * warning in tolerant mode, so a read that left none would pass in strict mode too, and need
+ * not be repeated to tell (validate's lost parts). */
+typedef struct ue_diag_mark {
+    const ue_diag *d;
+    size_t count, dropped;
+} ue_diag_mark;
+
+ue_diag_mark ue_diag_mark_at(const ue_diag *d);
+/* True when a warning or an error was added since `m`, or an item was dropped at the cap. */
+bool ue_diag_warned_since(ue_diag_mark m);
+
 #endif

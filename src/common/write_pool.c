@@ -158,10 +158,10 @@ void ue_parallel_for_workers(size_t n, size_t threads,
                              void (*fn)(void *ctx, size_t worker, size_t i), void *ctx) {
     loop l = {.next = 0, .n = n, .fn = fn, .ctx = ctx};
     pthread_mutex_init(&l.lock, NULL);
-    pthread_t extra[MAX_THREADS];
+    pthread_t extra[UE_PARALLEL_MAX_THREADS];
     size_t started = 0;
     if (threads > n) threads = n;
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    if (threads > UE_PARALLEL_MAX_THREADS) threads = UE_PARALLEL_MAX_THREADS;
     /* Threads that fail to start leave their share to the others: the loop still ends. */
     while (started + 1 < threads && start_thread(&extra[started], loop_worker, &l) == 0)
         started++;

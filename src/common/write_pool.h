@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "unearth/common.h"
+
 typedef struct ue_write_pool ue_write_pool;
 
 /* NULL when threads cannot be started: the caller then writes the files itself. */
@@ -20,11 +22,10 @@ bool ue_write_pool_put(ue_write_pool *p, char *path, uint8_t *data, size_t n);
  * of the first file that failed, whose path goes to `failed` (cap bytes). */
 int ue_write_pool_finish(ue_write_pool *p, char *failed, size_t cap);
 
-/* Calls fn(ctx, i) for every i below n on up to `threads` threads (the caller's included) and
- * returns when all are done; fn must not touch what another index touches. */
-void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx);
-/* The same, fn also told which of the threads runs it (0 .. threads - 1, each index on one
- * thread at a time), so that each thread can reuse a buffer of its own. */
+/* ue_parallel_for (the parallel loop) is public: unearth/common.h. */
+/* Calls fn(ctx, worker, i) for every i below n, as ue_parallel_for does, fn also told which of the
+ * threads runs it (0 .. threads - 1, each index on one thread at a time), so that each thread can
+ * reuse a buffer of its own. */
 void ue_parallel_for_workers(size_t n, size_t threads,
                              void (*fn)(void *ctx, size_t worker, size_t i), void *ctx);
 /* Processors online, at least 1: how many threads parallel work may use. */

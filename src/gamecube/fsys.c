@@ -6,6 +6,7 @@
 
 #include "archive/container.h"
 #include "common/parse.h"
+#include "gamecube/fsys_int.h"
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
@@ -451,6 +452,9 @@ ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_
 
 void ue_fsys_free(fsys_state *s) {
     if (!s) return;
+    for (size_t i = 0; s->kept && i < s->count; i++) free(s->kept[i]);
+    free(s->kept);
+    free(s->kept_size);
     free(s->e);
     free(s);
 }
@@ -487,6 +491,7 @@ ue_result ue_fsys_read_entry(fsys_state *s, size_t i, uint8_t **data, size_t *si
     }
     char path[64];
     snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
+    atomic_fetch_add_explicit(&s->decodes, 1, memory_order_relaxed);
     r = ue_gclzss_decode(stored, n, s->mode, data, size, d, e->data_off, path);
     free(stored);
     return r;
@@ -769,7 +774,8 @@ static ue_result plan_payloads(write_plan *p, const ue_fsys_write_options *opt,
     for (size_t i = 0; i < p->count; i++)
         if (needs_encoding(&entries[i])) todo[n++] = i;
     encode_job job = {p, opt, entries, todo, result};
-    ue_parallel_for(n, ue_cpu_count(), encode_one, &job);
+    size_t threads = ue_cpu_count();
+    ue_parallel_for(n, threads < EXTRACT_THREADS ? threads : EXTRACT_THREADS, encode_one, &job);
     ue_result r = UE_OK;
     for (size_t i = 0, k = 0; r == UE_OK && i < p->count; i++) {
         if (!needs_encoding(&entries[i])) {

@@ -35,6 +35,9 @@ void ue_fsys_set_archive_name(void *state, const char *name) {
     snprintf(s->archive_name, sizeof s->archive_name, "%s", name && name[0] ? name : "fsys");
 }
 
+/* The type code says what the payload is; it is never guessed from the bytes. */
+static bool is_nested(const fsys_entry *e) { return e->type_code == 0x1E; } /* a PKX */
+
 static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
     const fsys_state *s = state;
     const fsys_entry *e = &s->e[i];
@@ -49,8 +52,7 @@ static void fsys_entry_info(const void *state, size_t i, ue_entry_info *info) {
     info->size = e->compressed ? e->usize : e->stored_size;
     snprintf(info->method, sizeof info->method, "%s", e->compressed ? "lzss" : "stored");
     info->damaged = e->damaged;
-    /* The type code says what the payload is; it is never guessed from the bytes. */
-    if (e->type_code == 0x1E) snprintf(info->nested, sizeof info->nested, "pkx");
+    if (is_nested(e)) snprintf(info->nested, sizeof info->nested, "pkx");
 }
 
 /* True when entry i's raw full or short name is exactly `name`. */
@@ -214,13 +216,17 @@ static ue_result fsys_reencode(void *state, ue_buf *out, ue_diag *d) {
 
 /* Validation decodes every entry: independent work, done in parallel like extract's, each
  * entry's diagnostics kept apart and appended in entry order. A compressed entry is decoded
- * through the thread's window and its output dropped, so memory stays constant per thread. */
+ * through the thread's window and its output dropped, so memory stays constant per thread;
+ * except the PKX entries, which the archive layer opens next to check them (and the model walk
+ * to find their models): those are kept decoded for those reads instead of being decoded again
+ * (up to UE_FSYS_KEEP_MAX bytes). */
 typedef struct validate_job {
     fsys_state *s;
     const uint8_t *view; /* the whole archive, mapped or in memory; NULL: read each entry */
     uint8_t *window[EXTRACT_THREADS];
     ue_result *result;
     ue_diag *diag;
+    bool *keep;
 } validate_job;
 
 static ue_result drop_piece(void *ctx, uint64_t at, const uint8_t *data, size_t n) {
@@ -242,9 +248,38 @@ static ue_result validate_entry(validate_job *j, size_t worker, size_t i) {
                               drop_piece, NULL, &j->diag[i]);
 }
 
+/* An entry kept decoded for the reads that follow validation (choose_kept). */
+static ue_result validate_kept(validate_job *j, size_t i) {
+    uint8_t *p = NULL;
+    size_t n;
+    ue_result r = ue_fsys_read_entry(j->s, i, &p, &n, &j->diag[i]);
+    if (r == UE_OK) j->s->kept[i] = p, j->s->kept_size[i] = n;
+    else free(p);
+    return r;
+}
+
 static void validate_one(void *ctx, size_t worker, size_t i) {
     validate_job *j = ctx;
-    j->result[i] = j->s->e[i].damaged ? UE_ERR_INVALID : validate_entry(j, worker, i);
+    if (j->s->e[i].damaged) j->result[i] = UE_ERR_INVALID;
+    else j->result[i] = j->keep[i] ? validate_kept(j, i) : validate_entry(j, worker, i);
+}
+
+/* Which decoded entries validation keeps: the compressed nested ones, in entry order, while
+ * their decoded sizes fit UE_FSYS_KEEP_MAX; false when there is no room for the table. */
+static bool choose_kept(fsys_state *s, bool *keep) {
+    size_t room = UE_FSYS_KEEP_MAX, any = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const fsys_entry *e = &s->e[i];
+        keep[i] = !s->kept && is_nested(e) && e->compressed && !e->damaged && e->usize <= room;
+        if (keep[i]) room -= e->usize, any++;
+    }
+    if (!any) return true;
+    s->kept = calloc(s->count, sizeof *s->kept);
+    s->kept_size = calloc(s->count, sizeof *s->kept_size);
+    if (s->kept && s->kept_size) return true;
+    free(s->kept), free(s->kept_size);
+    s->kept = NULL, s->kept_size = NULL;
+    return false;
 }
 
 static ue_result fsys_validate(void *state, ue_diag *d) {
@@ -252,10 +287,11 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
     size_t lzss = 0, threads = ue_cpu_count();
     if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
     for (size_t i = 0; i < s->count; i++) lzss += s->e[i].compressed && !s->e[i].damaged;
-    validate_job j = {s, NULL, {NULL}, calloc(s->count ? s->count : 1, sizeof *j.result),
-                      calloc(s->count ? s->count : 1, sizeof *j.diag)};
-    if (!j.result || !j.diag) {
-        free(j.result), free(j.diag);
+    size_t slots = s->count ? s->count : 1;
+    validate_job j = {s, NULL, {NULL}, calloc(slots, sizeof *j.result), calloc(slots, sizeof *j.diag),
+                      calloc(slots, sizeof *j.keep)};
+    if (!j.result || !j.diag || !j.keep || !choose_kept(s, j.keep)) {
+        free(j.result), free(j.diag), free(j.keep);
         return UE_ERR_NOMEM;
     }
     bool viewed = ue_source_view(&s->src, &j.view) == UE_OK;
@@ -269,8 +305,25 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
         ue_result r = j.result[i];
         if (r != UE_OK) worst = r == UE_ERR_NOMEM ? r : UE_ERR_INVALID;
     }
-    free(j.result), free(j.diag);
+    free(j.result), free(j.diag), free(j.keep);
     return worst;
+}
+
+/* A kept entry is lent; any other is read (decoded) into a buffer handed over. */
+static ue_result fsys_borrow(void *state, size_t i, const uint8_t **data, size_t *size, uint8_t **to_free,
+                             ue_diag *d) {
+    fsys_state *s = state;
+    if (s->kept && s->kept[i]) {
+        *data = s->kept[i], *size = s->kept_size[i];
+        return UE_OK;
+    }
+    ue_result r = ue_fsys_read_entry(s, i, to_free, size, d);
+    *data = *to_free;
+    return r;
+}
+
+static size_t fsys_decoded(const void *state) {
+    return atomic_load(&((fsys_state *)state)->decodes);
 }
 
 const ue_container_ops ue_fsys_ops = {
@@ -283,11 +336,13 @@ const ue_container_ops ue_fsys_ops = {
     .entry = fsys_entry_info,
     .find = fsys_find,
     .read = fsys_read,
+    .borrow = fsys_borrow,
     .info_json = fsys_info_json,
     .entry_json = fsys_entry_json,
     .extract = fsys_extract,
     .pack = fsys_pack,
     .reencode = fsys_reencode,
     .validate = fsys_validate,
+    .decoded = fsys_decoded,
     .set_source_name = ue_fsys_set_archive_name,
 };

@@ -7,7 +7,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 
-#define EXTRACT_THREADS 4u /* ue_parallel_for's own cap */
+#define EXTRACT_THREADS 4u /* threads of the parallel loops over entries (pack, extract, validate) */
 /* The decode window of one thread (extract, validate): a ring of history and 252 KiB of new
  * output, written out each time it fills. */
 #define FSYS_WINDOW ((size_t)256 << 10)

@@ -3,6 +3,8 @@
 #ifndef UE_GAMECUBE_INTERNAL_H
 #define UE_GAMECUBE_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "unearth/common.h"
 #include "unearth/gamecube.h"
 #include "codec/lzss_stream.h"
@@ -61,7 +63,14 @@ typedef struct fsys_state {
     bool footer_ok;
     fsys_entry *e;
     char archive_name[64];
+    /* Nested entries validation decoded, kept (up to UE_FSYS_KEEP_MAX bytes in all) and lent to
+     * every later borrow until the archive closes: each is decoded once (NULL: none kept). */
+    uint8_t **kept;
+    size_t *kept_size;
+    atomic_size_t decodes;      /* LZSS entries decoded so far (validation decodes in parallel) */
 } fsys_state;
+
+#define UE_FSYS_KEEP_MAX ((size_t)64 << 20)
 
 typedef struct fsys_segment {
     uint64_t off, len;

@@ -8,6 +8,7 @@
 
 #include "common/bytes.h"
 #include "common/json_tree.h"
+#include "common/parse.h"
 #include "common/text.h"
 #include "hsd/hsd_figatree.h"
 #include "hsd/hsd_int.h"
@@ -288,8 +289,13 @@ static ue_result hsd_validate(const uint8_t *data, size_t size, ue_mode mode, ue
     ue_hsd_model m;
     memset(&m, 0, sizeof m);
     hsd_stats st = {0, 0, 0};
-    ue_result r = check_all(data, size, mode, &m, &st, d);
-    if (r == UE_OK && mode == UE_MODE_TOLERANT) {
+    ue_diag own = {0}; /* the tolerant read's reports, when the caller keeps none */
+    ue_diag_mark before = ue_diag_mark_at(d ? d : &own);
+    ue_result r = check_all(data, size, mode, &m, &st, d ? d : &own);
+    bool stepped_over = ue_diag_warned_since(before);
+    ue_diag_free(&own);
+    /* A part is lost when a strict read fails; one that reported nothing would not. */
+    if (r == UE_OK && mode == UE_MODE_TOLERANT && stepped_over) {
         ue_hsd_model again;
         hsd_stats st2 = {0, 0, 0};
         out->lost_parts = check_all(data, size, UE_MODE_STRICT, &again, &st2, NULL) != UE_OK;

@@ -9,6 +9,7 @@
 
 #include "common/bytes.h"
 #include "common/json_tree.h"
+#include "common/parse.h"
 #include "common/text.h"
 #include "parkan/msh_materials.h"
 #include "unearth/msh.h"
@@ -255,11 +256,16 @@ static ue_result msh_validate(const uint8_t *data, size_t size, ue_mode mode, ue
     memset(out, 0, sizeof *out);
     ue_msh m;
     ue_msh_stats st = {0};
-    ue_result r = ue_msh_parse(data, size, mode, &m, d);
+    ue_diag own = {0}; /* the tolerant read's reports, when the caller keeps none */
+    ue_diag_mark before = ue_diag_mark_at(d ? d : &own);
+    ue_result r = ue_msh_parse(data, size, mode, &m, d ? d : &own);
+    bool stepped_over = ue_diag_warned_since(before);
+    ue_diag_free(&own);
     if (r == UE_OK) {
         ue_msh_stats_compute(&m, &st);
         ue_msh_free(&m);
-        out->lost_parts = mode == UE_MODE_TOLERANT && lost_parts(data, size);
+        /* A read that reported nothing lost nothing: no strict read is needed to tell. */
+        out->lost_parts = mode == UE_MODE_TOLERANT && stepped_over && lost_parts(data, size);
         snprintf(out->summary, sizeof out->summary, "%zu nodes, %zu batches, %zu vertices, %zu triangles",
                  st.nodes, st.batches, st.vertices, st.triangles);
     }

@@ -124,6 +124,7 @@ typedef struct walker {
     ue_model_visit_fn fn;
     void *ctx;
     ue_diag *d;
+    ue_read_stats *stats; /* the counts of the archive walked (ue_archive_count_reads), or NULL */
 } walker;
 
 /* Names are cut as a ue_model_found's would be, so both ways of walking show the same text;
@@ -166,6 +167,7 @@ static ue_result visit_entry(const walker *w, const char *name, size_t title, co
     ue_archive *inner;
     if (depth < MAX_DEPTH &&
         ue_archive_open_view(data, size, name, w->mode, &inner, NULL) == UE_OK) {
+        if (w->stats) ue_archive_count_reads(inner, w->stats);
         r = walk(w, inner, name, title, depth + 1);
         ue_archive_close(inner);
     }
@@ -281,8 +283,78 @@ static ue_result walk_opened(const walker *w, ue_archive *a, const char *name) {
 
 ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
                                 ue_model_visit_fn fn, void *ctx, ue_diag *d) {
-    walker w = {mode, fn, ctx, d};
+    walker w = {mode, fn, ctx, d, ue_archive_read_stats(a)};
     return walk_archive(&w, a, name);
+}
+
+/* ---- the walk inside validation: each entry read once for both ------------------------- */
+
+/* Where the checked walk stands: the container being walked, as walk() takes it. */
+typedef struct walk_frame {
+    const walker *w;
+    char display[sizeof ((ue_model_found *)0)->name];
+    size_t title;
+    int depth;
+    ue_result r; /* a visit's failure: nothing more is visited */
+} walk_frame;
+
+static bool entry_wanted(const ue_entry_info *info) { return may_be_plain_model(info); }
+
+/* What walk() does with one entry, on the bytes validation lent: a model is visited, a
+ * container's entries are walked under the frame returned (validation opens and checks it). */
+static void *frame_enter(void *frame, ue_archive *a, const ue_entry_info *info, const uint8_t *data,
+                         size_t size) {
+    walk_frame *f = frame;
+    if (f->r != UE_OK) return NULL;
+    char name[sizeof f->display];
+    entry_address(f->display, info->name, name, sizeof name);
+    size_t title = entry_title(a, f->title, name);
+    if (!info->nested[0]) { /* no container validation opens: walked here, as walk() would */
+        f->r = visit_entry(f->w, name, title, data, size, f->depth);
+        return NULL;
+    }
+    const ue_model_format *fmt = probe_named(name, data, size);
+    if (fmt) {
+        f->r = visit(f->w, name, title, fmt, data, size);
+        return NULL;
+    }
+    walk_frame *child = f->depth < MAX_DEPTH ? malloc(sizeof *child) : NULL;
+    if (!child) {
+        if (f->depth < MAX_DEPTH) f->r = UE_ERR_NOMEM;
+        return NULL;
+    }
+    *child = (walk_frame){f->w, "", title, f->depth + 1, UE_OK};
+    memcpy(child->display, name, sizeof name);
+    return child;
+}
+
+static void frame_leave(void *frame, void *child) {
+    walk_frame *f = frame, *c = child;
+    if (f->r == UE_OK) f->r = c->r;
+    free(c);
+}
+
+ue_result ue_model_walk_validated(ue_archive *a, const char *name, ue_mode mode, ue_model_visit_fn fn,
+                                  void *ctx, ue_result *checked, bool *walked_all, ue_diag *d) {
+    walker w = {mode, fn, ctx, NULL, ue_archive_read_stats(a)};
+    const uint8_t *view;
+    size_t size;
+    const ue_model_format *f = NULL;
+    ue_result r = ue_archive_view(a, &view, &size);
+    if (r == UE_OK) {
+        f = probe_named(name, view, size);
+        if (f) r = visit(&w, name, ue_archive_title_length(a), f, view, size);
+        ue_archive_unview(a, view);
+    } else if (r == UE_ERR_UNSUPPORTED) {
+        r = UE_OK; /* nothing to view: an empty file is no model */
+    }
+    walk_frame top = {&w, "", ue_archive_title_length(a), 0, UE_OK};
+    snprintf(top.display, sizeof top.display, "%s", name);
+    ue_entry_visitor v = {entry_wanted, frame_enter, frame_leave, false};
+    /* The file is a model itself: its entries are no models of their own (walk_archive). */
+    *checked = ue_archive_validate_visit(a, f || r != UE_OK ? NULL : &v, &top, d);
+    *walked_all = !v.incomplete;
+    return r != UE_OK ? r : top.r;
 }
 
 ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, void *ctx,
@@ -294,7 +366,7 @@ ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn fn, vo
     const ue_model_format *pf;
     ue_result r = open_or_plain(path, mode, true, &a, &plain, &plain_size, &title, &pf, d);
     if (r != UE_OK) return r;
-    walker w = {mode, fn, ctx, d};
+    walker w = {mode, fn, ctx, d, NULL};
     if (!plain) return walk_opened(&w, a, path);
     r = visit(&w, path, title, pf, plain, plain_size);
     free(plain);
@@ -335,7 +407,7 @@ static ue_result collect_one(const ue_model_seen *m, void *ctx) {
 static ue_result collect_opened(ue_archive *a, const char *name, ue_mode mode, ue_model_found **items,
                                 size_t *count, ue_diag *d) {
     found_list l = {NULL, 0};
-    walker w = {mode, collect_one, &l, d};
+    walker w = {mode, collect_one, &l, d, NULL};
     ue_result r = walk_opened(&w, a, name);
     if (r != UE_OK) {
         ue_model_found_free(l.items, l.count);

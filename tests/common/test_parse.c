@@ -148,6 +148,34 @@ static void long_paths_are_cut_whole(void) {
     ue_diag_free(&d);
 }
 
+/* What a tolerant read stepped over: an info note is not a violation; a violation (a warning in
+ * tolerant mode), damage (an error) and an item dropped at the list's cap each are; without a
+ * list nothing is known, so the answer is yes. */
+static void warned_since_tells_a_step_over(void) {
+    ue_diag d = {0};
+    ue_diag_add(&d, UE_SEV_WARNING, "x.before", 0, "x", "reported before the mark");
+    ue_diag_mark m = ue_diag_mark_at(&d);
+    CHECK(!ue_diag_warned_since(m));
+    ue_diag_add(&d, UE_SEV_INFO, "x.note", 0, "x", "a note in both modes");
+    CHECK(!ue_diag_warned_since(m));
+    ue_parse_ctx c = ue_parse_begin(UE_MODE_TOLERANT, &d);
+    ue_violation(&c, "x.rule", 0, "x", "bad");
+    CHECK(ue_diag_warned_since(m));
+    m = ue_diag_mark_at(&d);
+    ue_damage(&c, "x.damage", 0, "x", "unusable");
+    CHECK(ue_diag_warned_since(m));
+    ue_diag_free(&d);
+    ue_diag full = {0};
+    full.max_items = 1;
+    ue_diag_add(&full, UE_SEV_INFO, "x.note", 0, "x", "fills the list");
+    m = ue_diag_mark_at(&full);
+    ue_diag_add(&full, UE_SEV_INFO, "x.note", 0, "x", "dropped");
+    CHECK_EQ_U(full.count, 1);
+    CHECK(ue_diag_warned_since(m));
+    ue_diag_free(&full);
+    CHECK(ue_diag_warned_since(ue_diag_mark_at(NULL)));
+}
+
 int main(void) {
     RUN(strict_violation_is_an_error_and_fails);
     RUN(tolerant_violation_is_a_warning_and_goes_on);
@@ -157,5 +185,6 @@ int main(void) {
     RUN(addv_formats_like_printf);
     RUN(long_messages_are_cut_whole);
     RUN(long_paths_are_cut_whole);
+    RUN(warned_since_tells_a_step_over);
     return TEST_SUMMARY();
 }

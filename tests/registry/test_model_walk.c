@@ -163,6 +163,93 @@ static void walks_lend_what_collect_copies(void) {
     ue_buf_free(&robot);
 }
 
+/* convert's one pass over the creature's FSYS → LZSS → PKX → DAT chain (ue_model_walk_validated):
+ * the FSYS and the PKX are each opened once, the PKX's one LZSS stream decoded once (the FSYS
+ * holds one entry, compressed), and the one DAT visited once with the bytes collect returns;
+ * validation says what ue_archive_validate says. The checks and the walk run one after the
+ * other on the same archive open the PKX twice, and still decode once: the FSYS keeps what
+ * its validation decoded for the reads that follow. The counts are the library's own. */
+static void convert_reads_each_layer_once(void) {
+    ue_archive *a;
+    ue_read_stats stats = {0, 0};
+    REQUIRE(ue_archive_open_mapped(fsys, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    REQUIRE(ue_archive_count(a) == 1);
+    ue_entry_info info;
+    ue_archive_entry(a, 0, &info);
+    CHECK_STR(info.method, "lzss");
+    CHECK_STR(info.nested, "pkx");
+    ue_archive_count_reads(a, &stats);
+    seen_list seen = {0};
+    ue_result checked = UE_ERR_IO;
+    bool all = false;
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_model_walk_validated(a, fsys, UE_MODE_STRICT, remember, &seen, &checked, &all, &d), UE_OK);
+    ue_archive_close(a);
+    CHECK_EQ_U(checked, UE_OK);
+    CHECK(all);
+    CHECK_EQ_U(d.count, 0);
+    CHECK_EQ_U(stats.opened, 2);  /* the FSYS, the PKX */
+    CHECK_EQ_U(stats.decoded, 1); /* the PKX's LZSS stream */
+    ue_model_found *found;
+    size_t count;
+    REQUIRE(ue_model_collect(fsys, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    REQUIRE(count == 1 && seen.count == 1);
+    CHECK_STR(seen.names[0], found[0].name);
+    CHECK(seen.formats[0] == &ue_hsd_model_format);
+    CHECK(seen.sizes[0] == found[0].size && !memcmp(seen.copies[0], found[0].data, found[0].size));
+    ue_model_found_free(found, count);
+    free(seen.copies[0]);
+
+    /* The same two steps apart: validation, then the walk. */
+    ue_read_stats apart = {0, 0};
+    REQUIRE(ue_archive_open_mapped(fsys, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    ue_archive_count_reads(a, &apart);
+    CHECK_EQ_U(ue_archive_validate(a, NULL), UE_OK);
+    seen.count = 0;
+    CHECK_EQ_U(ue_model_walk_archive(a, fsys, UE_MODE_STRICT, remember, &seen, NULL), UE_OK);
+    ue_archive_close(a);
+    CHECK_EQ_U(seen.count, 1);
+    free(seen.copies[0]);
+    CHECK_EQ_U(apart.decoded, 1);
+    CHECK_EQ_U(apart.opened, 3); /* the walk opens the PKX again */
+    ue_diag_free(&d);
+}
+
+/* An NRes holding two MSH models (each a nested NRes): the one pass visits them in collect's
+ * order, and validation still checks both nested containers. */
+static void one_pass_visits_what_collect_finds(void) {
+    ue_buf robot = {0}, outer = {0};
+    char path[512];
+    REQUIRE(ue_sample_robot(&robot) == UE_OK && build_outer(&robot, &outer));
+    REQUIRE(write_file("once.rlb", outer.data, outer.size, path, sizeof path));
+    ue_archive *a;
+    ue_read_stats stats = {0, 0};
+    REQUIRE(ue_archive_open_mapped(path, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    ue_archive_count_reads(a, &stats);
+    seen_list seen = {0};
+    ue_result checked = UE_ERR_IO;
+    bool all = false;
+    CHECK_EQ_U(ue_model_walk_validated(a, path, UE_MODE_STRICT, remember, &seen, &checked, &all, NULL), UE_OK);
+    ue_archive_close(a);
+    CHECK_EQ_U(checked, UE_OK);
+    CHECK(all);
+    CHECK_EQ_U(stats.opened, 3); /* the outer NRes and both models' */
+    CHECK_EQ_U(stats.decoded, 0);
+    ue_model_found *found;
+    size_t count;
+    REQUIRE(ue_model_collect(path, UE_MODE_STRICT, &found, &count, NULL) == UE_OK);
+    CHECK_EQ_U(seen.count, count);
+    for (size_t i = 0; i < count && i < seen.count; i++) {
+        CHECK_STR(seen.names[i], found[i].name);
+        CHECK(seen.formats[i] == &ue_msh_model_format);
+        CHECK(seen.sizes[i] == found[i].size && !memcmp(seen.copies[i], found[i].data, found[i].size));
+    }
+    for (size_t i = 0; i < seen.count; i++) free(seen.copies[i]);
+    ue_model_found_free(found, count);
+    ue_buf_free(&outer);
+    ue_buf_free(&robot);
+}
+
 static const ue_diag_item *find_code(const ue_diag *d, const char *code) {
     for (size_t i = 0; i < d->count; i++)
         if (!strcmp(d->items[i].code, code)) return &d->items[i];
@@ -229,5 +316,7 @@ int main(void) {
     RUN(compressed_entries_are_decoded_once);
     RUN(damaged_nested_model_names_its_outer_offset);
     RUN(walks_lend_what_collect_copies);
+    RUN(convert_reads_each_layer_once);
+    RUN(one_pass_visits_what_collect_finds);
     return TEST_SUMMARY();
 }

@@ -38,6 +38,15 @@ UE_API ue_result ue_model_walk(const char *path, ue_mode mode, ue_model_visit_fn
 UE_API ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode mode,
                                 ue_model_visit_fn fn, void *ctx, ue_diag *d);
 
+/* ue_archive_validate(a) and the walk of `a` in one pass (docs/architecture.md#one-read-per-
+ * input): each entry validation reads is lent to the walk too, so that an input is opened,
+ * decoded and parsed once for its verdict and its models. *checked is ue_archive_validate's
+ * result, its diagnostics go to `d`; the visits are ue_model_walk_archive's, in its order,
+ * and the result is theirs. *walked_all is false when validation stopped before an entry the
+ * walk would have read (a limit): the models visited are then not all there are. */
+UE_API ue_result ue_model_walk_validated(ue_archive *a, const char *name, ue_mode mode, ue_model_visit_fn fn,
+                                  void *ctx, ue_result *checked, bool *walked_all, ue_diag *d);
+
 #ifdef __cplusplus
 }
 #endif
