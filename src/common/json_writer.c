@@ -291,6 +291,15 @@ void ue_json_key_string(ue_json *j, const char *key, const char *s) {
     ue_json_string(j, s);
 }
 
+void ue_json_key_string_or_null(ue_json *j, const char *key, const char *s) {
+    if (s) {
+        ue_json_key_string(j, key, s);
+        return;
+    }
+    ue_json_key(j, key);
+    ue_json_null(j);
+}
+
 void ue_json_key_int(ue_json *j, const char *key, int64_t v) {
     ue_json_key(j, key);
     ue_json_int(j, v);

@@ -53,6 +53,8 @@ void ue_json_null(ue_json *j);
 /* Key and value in one call. A string that is not UTF-8 is left out with its key (the
  * manifests' rule since jansson, which refused such text; a path still gives what it gave). */
 void ue_json_key_string(ue_json *j, const char *key, const char *s);
+/* ue_json_key_string, or the key with null when `s` is NULL. */
+void ue_json_key_string_or_null(ue_json *j, const char *key, const char *s);
 void ue_json_key_int(ue_json *j, const char *key, int64_t v);
 /* Key and ue_json_real; a NaN or infinity is left out with its key (jansson's rule too). */
 void ue_json_key_real(ue_json *j, const char *key, double v);
