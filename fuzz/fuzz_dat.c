@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
 #include "archive/container.h"
 #include "hsd/dat_bank.h"
@@ -154,8 +153,14 @@ static void check_roots(const ue_dat *dat, ue_mode mode, bool model_read) {
     if (hsd_roots_check(dat, mode, model_read, &d) == UE_ERR_INVALID && ue_diag_count(&d, UE_SEV_ERROR) == 0)
         abort();
     ue_diag_free(&d);
-    json_decref(hsd_figatree_clips_json(dat));
     ue_buf text = {0};
+    ue_json w;
+    ue_json_init(&w, &text, 0);
+    ue_json_array_begin(&w);
+    hsd_figatree_write_clips(dat, -1, &w);
+    ue_json_array_end(&w);
+    ue_json_finish(&w, NULL);
+    ue_buf_free(&text);
     hsd_figatree_clips_text(dat, &text);
     ue_buf_free(&text);
 }

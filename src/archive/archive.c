@@ -384,58 +384,46 @@ ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_
     return r;
 }
 
-static char *dump(json_t *j) {
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(j);
-    return s;
+/* The text `write` makes in the manifests' layout (jansson's JSON_INDENT(2), which the first
+ * ones were written with), NUL-terminated in a malloc'd string; NULL when out of memory. */
+static char *layout_text(const ue_archive *a, void (*write)(const ue_archive *a, ue_json *w)) {
+    ue_buf text = {0};
+    ue_json w;
+    ue_json_init_lines(&w, &text);
+    write(a, &w);
+    ue_buf_put_u8(&text, 0);
+    if (ue_json_finish(&w, NULL) != UE_OK || text.failed) {
+        ue_buf_free(&text);
+        return NULL;
+    }
+    return (char *)text.data;
 }
 
-static json_t *entries_json(const ue_archive *a) {
-    json_t *arr = json_array();
+static void write_info(const ue_archive *a, ue_json *w) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", a->display);
+    ue_json_key_string(w, "format", a->ops->name);
+    ue_json_key_string(w, "description", a->ops->description);
+    ue_json_key_int(w, "size", (int64_t)a->src.size);
+    ue_json_key_int(w, "entry_count", (int64_t)ue_archive_count(a));
+    ue_json_key(w, "header");
+    a->ops->info_json(a->state, w);
+    ue_json_object_end(w);
+}
+
+static void write_entries(const ue_archive *a, ue_json *w) {
+    ue_json_array_begin(w);
     size_t n = ue_archive_count(a);
-    for (size_t i = 0; i < n; i++) json_array_append_new(arr, a->ops->entry_json(a->state, i));
-    return arr;
+    for (size_t i = 0; i < n; i++) a->ops->entry_json(a->state, i, w);
+    ue_json_array_end(w);
 }
 
-char *ue_archive_info_json(const ue_archive *a) {
-    json_t *o = json_object();
-    json_object_set_new(o, "file", json_string(a->display));
-    json_object_set_new(o, "format", json_string(a->ops->name));
-    json_object_set_new(o, "description", json_string(a->ops->description));
-    json_object_set_new(o, "size", json_integer((json_int_t)a->src.size));
-    json_object_set_new(o, "entry_count", json_integer((json_int_t)ue_archive_count(a)));
-    json_object_set_new(o, "header", a->ops->info_json(a->state));
-    return dump(o);
-}
+char *ue_archive_info_json(const ue_archive *a) { return layout_text(a, write_info); }
 
-char *ue_archive_list_json(const ue_archive *a) { return dump(entries_json(a)); }
+char *ue_archive_list_json(const ue_archive *a) { return layout_text(a, write_entries); }
 
-/* The manifest of a format that returns its body as a jansson tree. */
-static ue_result extract_tree(ue_archive *a, ue_outdir *o, ue_diag *d) {
-    json_t *body = NULL;
-    ue_result r = a->ops->extract(a->state, o, &body, d);
-    if (r != UE_OK) return r;
-    json_t *m = json_object();
-    json_object_set_new(m, "unearth_manifest", json_integer(MANIFEST_VERSION));
-    json_object_set_new(m, "format", json_string(a->ops->name));
-    json_t *src = json_object();
-    json_object_set_new(src, "file", json_string(a->display));
-    json_object_set_new(src, "size", json_integer((json_int_t)a->src.size));
-    json_object_set_new(m, "source", src);
-    json_object_update(m, body);
-    json_decref(body);
-    char *text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(m);
-    if (!text) return UE_ERR_NOMEM;
-    size_t len = strlen(text);
-    text[len] = '\n'; /* json_dumps leaves room for the NUL we overwrite; write len+1 */
-    r = ue_outdir_write(o, "manifest.json", text, len + 1, d);
-    free(text);
-    return r;
-}
-
-/* The same bytes, written as the format produces them (no tree of 20,000 entries). */
-static ue_result extract_streamed(ue_archive *a, ue_outdir *o, ue_diag *d) {
+/* manifest.json, written as the format produces it (no tree of 20,000 entries). */
+static ue_result extract_manifest(ue_archive *a, ue_outdir *o, ue_diag *d) {
     ue_buf text = {0};
     ue_json w;
     ue_json_init_lines(&w, &text);
@@ -447,7 +435,7 @@ static ue_result extract_streamed(ue_archive *a, ue_outdir *o, ue_diag *d) {
     ue_json_key_string(&w, "file", a->display);
     ue_json_key_int(&w, "size", (int64_t)a->src.size);
     ue_json_object_end(&w);
-    ue_result r = a->ops->extract_mw(a->state, o, &w, d);
+    ue_result r = a->ops->extract(a->state, o, &w, d);
     ue_json_object_end(&w);
     ue_buf_put_u8(&text, '\n');
     if (r == UE_OK && ue_json_failed(&w)) r = UE_ERR_NOMEM;
@@ -462,7 +450,7 @@ ue_result ue_archive_extract(ue_archive *a, const char *dir, bool overwrite, ue_
                                               ue_manifest_dir_is_extract, NULL};
     ue_result r = ue_outdir_begin(&o, dir, overwrite, &previous_extract, d);
     if (r != UE_OK) return r;
-    r = a->ops->extract_mw ? extract_streamed(a, &o, d) : extract_tree(a, &o, d);
+    r = extract_manifest(a, &o, d);
     if (r == UE_OK) return ue_outdir_commit(&o, d);
     ue_outdir_abort(&o);
     return r;

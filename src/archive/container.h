@@ -3,7 +3,6 @@
 #ifndef UE_CONTAINER_INTERNAL_H
 #define UE_CONTAINER_INTERNAL_H
 
-#include <jansson.h>
 
 #include "unearth/advanced/archive.h"
 #include "unearth/archive.h"
@@ -30,16 +29,14 @@ typedef struct ue_container_ops {
      * over in *to_free (== *data). Same diagnostics as `read`. NULL: read is used. */
     ue_result (*borrow)(void *state, size_t i, const uint8_t **data, size_t *size,
                         uint8_t **to_free, ue_diag *d);
-    /* Header fields for `info --json` (new reference). */
-    json_t *(*info_json)(const void *state);
-    /* Every field of entry i for `list --json` (new reference). */
-    json_t *(*entry_json)(const void *state, size_t i);
-    /* Writes payloads and whatever else a byte-exact rebuild needs into the outdir and returns
-     * the manifest body (new reference; archive.c adds "format", "source", and writes it). */
-    ue_result (*extract)(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
-    /* Optional, preferred over extract when set: the same, the body's members written straight
-     * into `w`, inside the top-level object after "unearth_manifest", "format" and "source". */
-    ue_result (*extract_mw)(void *state, ue_outdir *o, ue_json *w, ue_diag *d);
+    /* Header fields for `info --json`: one value (an object) written into `w`. */
+    void (*info_json)(const void *state, ue_json *w);
+    /* Every field of entry i for `list --json`: one object written into `w`. */
+    void (*entry_json)(const void *state, size_t i, ue_json *w);
+    /* Writes payloads and whatever else a byte-exact rebuild needs into the outdir, and the
+     * manifest body's members into `w`, inside the top-level object after "unearth_manifest",
+     * "format" and "source" (archive.c writes those and the file). */
+    ue_result (*extract)(void *state, ue_outdir *o, ue_json *w, ue_diag *d);
     /* Rebuilds from manifest.json, read once into an arena document (common/json_doc.h: a
      * jansson tree of a 20,000-entry manifest cost more than the copy of its payloads), and
      * the directory it lives in; `opt` is never NULL. Every container reads its fields through
@@ -175,8 +172,9 @@ void ue_manifest_informational(const char *where, const char *entry, const char 
 void ue_manifest_check_info(const ue_container_ops *ops, const uint8_t *packed,
                             size_t size, const ue_jv *given, const char *key,
                             const char *const *skip, const char *advice, ue_diag *d);
-json_t *ue_json_hex_new(const uint8_t *p, size_t n);
-json_t *ue_json_xxh64(const uint8_t *p, size_t n);
+/* Bytes as a string of lower-case hex digits (null when out of memory); their XXH64 as 16. */
+void ue_json_hex(ue_json *w, const uint8_t *p, size_t n);
+void ue_json_xxh64(ue_json *w, const uint8_t *p, size_t n);
 
 /* ---- lending bytes instead of copying them (validate and the model walk) ----------------
  * Ownership: a mapped archive owns its mapping; an archive opened on a view owns nothing and

@@ -343,17 +343,6 @@ void ue_manifest_informational(const char *where, const char *entry, const char 
                 shown_key, given, written, advice);
 }
 
-/* A jansson scalar as ue_jv_show shows the same value. */
-static void json_show(const json_t *v, char *out, size_t out_size) {
-    if (!v) snprintf(out, out_size, "nothing");
-    else if (json_is_integer(v)) snprintf(out, out_size, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v)) snprintf(out, out_size, "%.17g", json_real_value(v));
-    else if (json_is_string(v)) show_string(json_string_value(v), out, out_size);
-    else if (json_is_boolean(v)) snprintf(out, out_size, "%s", json_is_true(v) ? "true" : "false");
-    else if (json_is_null(v)) snprintf(out, out_size, "null");
-    else snprintf(out, out_size, "%s", json_is_array(v) ? "an array" : "an object");
-}
-
 typedef struct block_check {
     const char *const *skip;
     const char *where, *advice;
@@ -364,13 +353,12 @@ typedef struct block_check {
 #define BLOCK_REPORTS 8u /* differences listed one by one; the rest are counted */
 
 /* The key of `parent` nearest to `key` (at most two letters off), or NULL. */
-static const char *nearest_key(const json_t *parent, const char *key) {
-    const char *k, *nearest = NULL;
-    const json_t *v;
+static const char *nearest_key(const ue_jv *parent, const char *key) {
+    const char *nearest = NULL;
     size_t best = 3;
-    json_object_foreach((json_t *)parent, k, v) {
-        size_t dist = key_distance(k, key);
-        if (dist < best) best = dist, nearest = k;
+    UE_JV_FOR_MEMBERS(parent, m) {
+        size_t dist = key_distance(m->key, key);
+        if (dist < best) best = dist, nearest = m->key;
     }
     return nearest;
 }
@@ -378,7 +366,7 @@ static const char *nearest_key(const json_t *parent, const char *key) {
 /* `given` at `path` differs from `written` (NULL: the packed file has no such key, whose name in
  * `parent` is `key`). */
 static void block_difference(block_check *c, const char *path, const ue_jv *given,
-                             const json_t *written, const json_t *parent, const char *key) {
+                             const ue_jv *written, const ue_jv *parent, const char *key) {
     if (c->reported == BLOCK_REPORTS) {
         c->more++;
         return;
@@ -395,18 +383,18 @@ static void block_difference(block_check *c, const char *path, const ue_jv *give
         ue_diag_add(c->d, UE_SEV_WARNING, "manifest.key", UE_NO_OFFSET, c->where,
                     "unknown key \"%s\" is ignored (unearth does not read it)", shown_path);
     if (!written) return;
-    json_show(written, w, sizeof w);
+    ue_jv_show(written, w, sizeof w);
     ue_manifest_informational(c->where, NULL, path, g, w, c->advice, c->d);
 }
 
-static bool same_scalar(const ue_jv *g, const json_t *w) {
+static bool same_scalar(const ue_jv *g, const ue_jv *w) {
     switch (g->kind) {
-    case UE_JV_INTEGER: return json_is_integer(w) && json_integer_value(w) == g->u.integer;
-    case UE_JV_REAL: return json_is_number(w) && json_number_value(w) == g->u.real;
-    case UE_JV_STRING: return json_is_string(w) && !strcmp(json_string_value(w), g->u.string);
-    case UE_JV_TRUE: return json_is_true(w);
-    case UE_JV_FALSE: return json_is_false(w);
-    case UE_JV_NULL: return json_is_null(w);
+    case UE_JV_INTEGER: return ue_jv_is(w, UE_JV_INTEGER) && w->u.integer == g->u.integer;
+    case UE_JV_REAL: return ue_jv_is_number(w) && ue_jv_number(w) == g->u.real;
+    case UE_JV_STRING: return ue_jv_is(w, UE_JV_STRING) && !strcmp(w->u.string, g->u.string);
+    case UE_JV_TRUE:
+    case UE_JV_FALSE:
+    case UE_JV_NULL: return ue_jv_is(w, g->kind);
     default: return false;
     }
 }
@@ -417,20 +405,20 @@ static bool is_skipped(const block_check *c, const char *key) {
     return false;
 }
 
-static void block_walk(block_check *c, const char *path, const ue_jv *g, const json_t *w,
-                       const json_t *parent, const char *key) {
+static void block_walk(block_check *c, const char *path, const ue_jv *g, const ue_jv *w,
+                       const ue_jv *parent, const char *key) {
     char sub[200];
-    if (g->kind == UE_JV_OBJECT && json_is_object(w)) {
+    if (g->kind == UE_JV_OBJECT && ue_jv_is(w, UE_JV_OBJECT)) {
         for (size_t m = 0; m < g->count; m++) {
             const char *member = g->u.members[m].key;
             if (is_skipped(c, member)) continue;
             snprintf(sub, sizeof sub, "%s.%s", path, member);
-            block_walk(c, sub, &g->u.members[m].value, json_object_get(w, member), w, member);
+            block_walk(c, sub, &g->u.members[m].value, ue_jv_get(w, member), w, member);
         }
-    } else if (g->kind == UE_JV_ARRAY && json_is_array(w) && g->count == json_array_size(w)) {
+    } else if (g->kind == UE_JV_ARRAY && ue_jv_is(w, UE_JV_ARRAY) && g->count == w->count) {
         for (size_t i = 0; i < g->count; i++) {
             snprintf(sub, sizeof sub, "%s[%zu]", path, i);
-            block_walk(c, sub, &g->u.items[i], json_array_get(w, i), NULL, NULL);
+            block_walk(c, sub, &g->u.items[i], ue_jv_at(w, i), NULL, NULL);
         }
     } else if (!w || !same_scalar(g, w)) {
         block_difference(c, path, g, w, parent, key);
@@ -447,16 +435,28 @@ void ue_manifest_check_info(const ue_container_ops *ops, const uint8_t *packed, 
         if (state) ops->close(state);
         return; /* pack's own output: its writer's tests cover it */
     }
-    json_t *written = ops->info_json(state);
+    /* What pack wrote, as text and read back: both sides are then the same kind of value. */
+    ue_buf text = {0};
+    ue_json w;
+    ue_json_init(&w, &text, 0);
+    ops->info_json(state, &w);
+    ops->close(state);
+    ue_jdoc written = {0};
+    ue_jdoc_error err;
+    if (ue_json_finish(&w, NULL) != UE_OK || ue_jdoc_parse((const char *)text.data, text.size, &written, &err) != UE_OK) {
+        ue_buf_free(&text);
+        ue_jdoc_free(&written);
+        return;
+    }
+    ue_buf_free(&text);
     char where[64];
     snprintf(where, sizeof where, "manifest/%s", key);
     block_check c = {skip, where, advice, d, 0, 0};
-    block_walk(&c, key, given, written, NULL, key);
+    block_walk(&c, key, given, &written.root, NULL, key);
     if (c.more)
         ue_diag_add(d, UE_SEV_WARNING, "manifest.informational", UE_NO_OFFSET, where,
                     "%zu more keys of \"%s\" differ from what pack writes", c.more, key);
-    json_decref(written);
-    ops->close(state);
+    ue_jdoc_free(&written);
 }
 
 /* dir/rel in a new string, or NULL when out of memory. */
@@ -647,19 +647,21 @@ bool ue_jv_hex_alloc(const ue_jv *obj, const char *key, size_t cap, uint8_t **ou
     return true;
 }
 
-json_t *ue_json_hex_new(const uint8_t *p, size_t n) {
+void ue_json_hex(ue_json *w, const uint8_t *p, size_t n) {
     char *hex = malloc(2 * n + 1);
-    if (!hex) return json_null();
+    if (!hex) {
+        ue_json_null(w);
+        return;
+    }
     ue_hex_encode(p, n, hex);
-    json_t *s = json_string(hex);
+    ue_json_string(w, hex);
     free(hex);
-    return s;
 }
 
-json_t *ue_json_xxh64(const uint8_t *p, size_t n) {
+void ue_json_xxh64(ue_json *w, const uint8_t *p, size_t n) {
     char hex[17];
     ue_xxh64_hex(p, n, hex);
-    return json_string(hex);
+    ue_json_string(w, hex);
 }
 
 /* ---- recognising a previous extract output ------------------------------------------------ */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/json_doc.h"
 #include "common/json_writer.h"
 #include "common/text.h"
 
@@ -235,6 +236,44 @@ void ue_json_float(ue_json *j, double v) {
     put_raw(j, t);
 }
 
+size_t ue_format_real17(double v, char out[40]) {
+    if (!isfinite(v)) {
+        out[0] = 0;
+        return 0;
+    }
+    int n = snprintf(out, 40, "%.17g", v);
+    if (n <= 0 || n >= 36) {
+        out[0] = 0;
+        return 0;
+    }
+    for (int i = 0; i < n; i++) /* the locale's decimal point, as in ue_format_float */
+        if (!((out[i] >= '0' && out[i] <= '9') || out[i] == '-' || out[i] == '+' || out[i] == 'e')) out[i] = '.';
+    size_t len = (size_t)n;
+    if (!strchr(out, '.') && !strchr(out, 'e')) {
+        memcpy(out + len, ".0", 3); /* still a real when read back */
+        return len + 2;
+    }
+    char *e = strchr(out, 'e');
+    if (e) { /* "1e+20" → "1e20", "1e-05" → "1e-5" */
+        char *start = e + 1, *digits = start;
+        if (*digits == '+' || *digits == '-') digits++;
+        if (*start == '-') start++;
+        while (*digits == '0' && digits[1]) digits++;
+        memmove(start, digits, strlen(digits) + 1);
+        len = strlen(out);
+    }
+    return len;
+}
+
+void ue_json_real(ue_json *j, double v) {
+    char t[40];
+    if (ue_format_real17(v, t) == 0) {
+        fail(j, "NaN or infinity has no JSON form");
+        return;
+    }
+    put_raw(j, t);
+}
+
 /* Text that is not UTF-8 has no JSON string (strict decoding, as the reader's). */
 static bool is_utf8(const char *s) {
     for (size_t n = strlen(s), i = 0; i < n;) {
@@ -252,9 +291,54 @@ void ue_json_key_string(ue_json *j, const char *key, const char *s) {
     ue_json_string(j, s);
 }
 
+void ue_json_key_string_or_null(ue_json *j, const char *key, const char *s) {
+    if (s) {
+        ue_json_key_string(j, key, s);
+        return;
+    }
+    ue_json_key(j, key);
+    ue_json_null(j);
+}
+
 void ue_json_key_int(ue_json *j, const char *key, int64_t v) {
     ue_json_key(j, key);
     ue_json_int(j, v);
+}
+
+void ue_json_key_real(ue_json *j, const char *key, double v) {
+    if (!isfinite(v)) return;
+    ue_json_key(j, key);
+    ue_json_real(j, v);
+}
+
+void ue_json_key_bool(ue_json *j, const char *key, bool v) {
+    ue_json_key(j, key);
+    ue_json_bool(j, v);
+}
+
+void ue_json_value(ue_json *j, const ue_jv *v) {
+    if (!v) return;
+    switch (v->kind) {
+    case UE_JV_NULL: ue_json_null(j); break;
+    case UE_JV_FALSE: ue_json_bool(j, false); break;
+    case UE_JV_TRUE: ue_json_bool(j, true); break;
+    case UE_JV_INTEGER: ue_json_int(j, v->u.integer); break;
+    case UE_JV_REAL: ue_json_real(j, v->u.real); break;
+    case UE_JV_STRING: ue_json_string_n(j, v->u.string, v->count); break;
+    case UE_JV_ARRAY:
+        ue_json_array_begin(j);
+        for (size_t i = 0; i < v->count; i++) ue_json_value(j, &v->u.items[i]);
+        ue_json_array_end(j);
+        break;
+    case UE_JV_OBJECT:
+        ue_json_object_begin(j);
+        UE_JV_FOR_MEMBERS(v, m) {
+            ue_json_key(j, m->key);
+            ue_json_value(j, &m->value);
+        }
+        ue_json_object_end(j);
+        break;
+    }
 }
 
 bool ue_json_failed(const ue_json *j) { return j->error != NULL || j->out->failed; }

@@ -44,12 +44,26 @@ void ue_json_int(ue_json *j, int64_t v);
 void ue_json_uint(ue_json *j, uint64_t v);
 /* %.9g; NaN and ±Inf are refused (they have no JSON form) and set `error`. */
 void ue_json_float(ue_json *j, double v);
+/* A real as jansson printed it (the statistics and PKX metadata were first written with it, and
+ * the CLI's output stays byte-identical): %.17g, ".0" after an integral value, the exponent
+ * without '+' or leading zeros ("1e20", "1e-5"), -0 as "-0.0". NaN and ±Inf set `error`. */
+void ue_json_real(ue_json *j, double v);
 void ue_json_bool(ue_json *j, bool v);
 void ue_json_null(ue_json *j);
 /* Key and value in one call. A string that is not UTF-8 is left out with its key (the
  * manifests' rule since jansson, which refused such text; a path still gives what it gave). */
 void ue_json_key_string(ue_json *j, const char *key, const char *s);
+/* ue_json_key_string, or the key with null when `s` is NULL. */
+void ue_json_key_string_or_null(ue_json *j, const char *key, const char *s);
 void ue_json_key_int(ue_json *j, const char *key, int64_t v);
+/* Key and ue_json_real; a NaN or infinity is left out with its key (jansson's rule too). */
+void ue_json_key_real(ue_json *j, const char *key, double v);
+void ue_json_key_bool(ue_json *j, const char *key, bool v);
+/* A value read by the reader (common/json_doc.h) written again: members in their order,
+ * integers as integers, reals as ue_json_real (so text jansson or this writer made comes back
+ * the same). NULL writes nothing. */
+struct ue_jv;
+void ue_json_value(ue_json *j, const struct ue_jv *v);
 /* True after a misuse or when the buffer could not grow. */
 bool ue_json_failed(const ue_json *j);
 /* UE_OK when exactly one complete value was written and the buffer did not fail;
@@ -59,6 +73,8 @@ ue_result ue_json_finish(ue_json *j, ue_diag *d);
 /* Formats a finite number as %.9g with '.' as the decimal point whatever the C locale, and
  * -0 as 0. Returns the length written (< 32), or 0 for NaN/Inf. Shared by the OBJ writer. */
 size_t ue_format_float(double v, char out[32]);
+/* ue_json_real's spelling; returns the length (< 40), or 0 for NaN/Inf. */
+size_t ue_format_real17(double v, char out[40]);
 
 #ifdef __cplusplus
 }

@@ -90,30 +90,31 @@ static ue_result fsys_read(void *state, size_t i, uint8_t **data, size_t *size, 
     return ue_fsys_read_entry(state, i, data, size, d);
 }
 
-json_t *fsys_info_json(const void *state) {
+void fsys_info_json(const void *state, ue_json *w) {
     const fsys_state *s = state;
-    json_t *o = json_object();
-    json_object_set_new(o, "magic", json_string("FSYS"));
-    json_object_set_new(o, "version", json_integer(s->version));
-    json_object_set_new(o, "record_size", json_integer(s->version >= 0x200 ? 0x70 : 0x50));
-    json_object_set_new(o, "group_id", json_integer(s->group_id));
-    json_object_set_new(o, "entry_count", json_integer(s->count));
-    json_object_set_new(o, "flags", json_integer(s->hflags));
-    json_object_set_new(o, "full_names", json_boolean(s->hflags & 1u));
-    json_object_set_new(o, "offsets_table", json_integer(s->table_ofs));
-    json_object_set_new(o, "data_start", json_integer(s->data_start));
-    json_object_set_new(o, "total_size", json_integer(s->total_size));
-    json_object_set_new(o, "entry_list_offset", json_integer(s->list_ofs));
-    json_object_set_new(o, "names_offset", json_integer(s->str_ofs));
-    json_object_set_new(o, "data_offset", json_integer(s->data_ofs));
-    json_object_set_new(o, "footer_ok", json_boolean(s->footer_ok));
-    return o;
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "magic", "FSYS");
+    ue_json_key_int(w, "version", s->version);
+    ue_json_key_int(w, "record_size", s->version >= 0x200 ? 0x70 : 0x50);
+    ue_json_key_int(w, "group_id", s->group_id);
+    ue_json_key_int(w, "entry_count", s->count);
+    ue_json_key_int(w, "flags", s->hflags);
+    ue_json_key_bool(w, "full_names", s->hflags & 1u);
+    ue_json_key_int(w, "offsets_table", s->table_ofs);
+    ue_json_key_int(w, "data_start", s->data_start);
+    ue_json_key_int(w, "total_size", s->total_size);
+    ue_json_key_int(w, "entry_list_offset", s->list_ofs);
+    ue_json_key_int(w, "names_offset", s->str_ofs);
+    ue_json_key_int(w, "data_offset", s->data_ofs);
+    ue_json_key_bool(w, "footer_ok", s->footer_ok);
+    ue_json_object_end(w);
 }
 
 /* A name as JSON: plain text when printable ASCII, else hex under "<key>_hex". */
-static void set_name(json_t *o, const char *key, const uint8_t *raw, size_t n, bool present) {
+static void write_name(ue_json *w, const char *key, const uint8_t *raw, size_t n, bool present) {
     if (!present) {
-        json_object_set_new(o, key, json_null());
+        ue_json_key(w, key);
+        ue_json_null(w);
         return;
     }
     bool text = true;
@@ -123,41 +124,48 @@ static void set_name(json_t *o, const char *key, const uint8_t *raw, size_t n, b
         char buf[260];
         memcpy(buf, raw, n);
         buf[n] = 0;
-        json_object_set_new(o, key, json_string(buf));
+        ue_json_key_string(w, key, buf);
     } else {
         char k[32];
         snprintf(k, sizeof k, "%s_hex", key);
-        json_object_set_new(o, k, ue_json_hex_new(raw, n));
+        ue_json_key(w, k);
+        ue_json_hex(w, raw, n);
     }
 }
 
-json_t *fsys_entry_json(const void *state, size_t i) {
+/* Entry i's fields as `list --json` has them, left open for what extract adds. */
+void fsys_entry_fields(const void *state, size_t i, ue_json *w) {
     const fsys_state *s = state;
     const fsys_entry *e = &s->e[i];
     ue_entry_info info;
     fsys_entry_info(state, i, &info);
-    json_t *o = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)i));
-    json_object_set_new(o, "name", json_string(info.name));
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", (int64_t)i);
+    ue_json_key_string(w, "name", info.name);
     uint8_t raw[256];
     size_t n;
     bool has = ue_fsys_raw_name(s, i, false, raw, &n);
-    set_name(o, "short_name", raw, n, has);
+    write_name(w, "short_name", raw, n, has);
     has = ue_fsys_raw_name(s, i, true, raw, &n);
-    set_name(o, "full_name", raw, n, has);
-    json_object_set_new(o, "type", json_string(info.type));
-    json_object_set_new(o, "type_code", json_integer(e->type_code));
-    json_object_set_new(o, "type_index", json_integer(e->type_index));
-    json_object_set_new(o, "file_id", json_integer(e->file_id));
-    json_object_set_new(o, "flags", json_integer(e->flags));
-    json_object_set_new(o, "compressed", json_boolean(e->compressed));
-    json_object_set_new(o, "data_offset", json_integer(e->data_off));
-    json_object_set_new(o, "stored_size", json_integer(e->stored_size));
-    json_object_set_new(o, "size", json_integer(e->usize));
-    json_object_set_new(o, "record_offset", json_integer((json_int_t)e->rec_off));
-    if (info.nested[0]) json_object_set_new(o, "nested", json_string(info.nested));
-    if (e->damaged) json_object_set_new(o, "damaged", json_true());
-    return o;
+    write_name(w, "full_name", raw, n, has);
+    ue_json_key_string(w, "type", info.type);
+    ue_json_key_int(w, "type_code", e->type_code);
+    ue_json_key_int(w, "type_index", e->type_index);
+    ue_json_key_int(w, "file_id", e->file_id);
+    ue_json_key_int(w, "flags", e->flags);
+    ue_json_key_bool(w, "compressed", e->compressed);
+    ue_json_key_int(w, "data_offset", e->data_off);
+    ue_json_key_int(w, "stored_size", e->stored_size);
+    ue_json_key_int(w, "size", e->usize);
+    ue_json_key_int(w, "record_offset", (int64_t)e->rec_off);
+    if (info.nested[0]) ue_json_key_string(w, "nested", info.nested);
+}
+
+static void fsys_entry_json(const void *state, size_t i, ue_json *w) {
+    fsys_entry_fields(state, i, w);
+    const fsys_state *s = state;
+    if (s->e[i].damaged) ue_json_key_bool(w, "damaged", true);
+    ue_json_object_end(w);
 }
 
 /* Walks the archive in file order: the bytes between payload segments are appended to `raw`

@@ -20,17 +20,32 @@
 
 /* ---- extract: entries read and decoded in parallel, written in entry order ---------------- */
 
+/* The skeleton's segments are listed while its bytes are made, and written after its hash
+ * (the manifest has "segments" last): one u64 each, a gap's size or an entry's index tagged. */
+#define SEGMENT_IS_ENTRY (UINT64_C(1) << 63)
+
 static void skeleton_gap(void *user, size_t n) {
-    json_t *g = json_object();
-    json_object_set_new(g, "raw", json_integer((json_int_t)n));
-    json_array_append_new(user, g);
+    uint64_t v = n;
+    ue_buf_put(user, &v, sizeof v);
 }
 
 static ue_result skeleton_entry(void *user, const fsys_segment *seg) {
-    json_t *g = json_object();
-    json_object_set_new(g, "entry", json_integer((json_int_t)seg->entry));
-    json_array_append_new(user, g);
+    uint64_t v = SEGMENT_IS_ENTRY | (uint64_t)seg->entry;
+    ue_buf_put(user, &v, sizeof v);
     return UE_OK;
+}
+
+static void write_segments(ue_json *w, const ue_buf *list) {
+    ue_json_array_begin(w);
+    for (size_t k = 0; k + sizeof(uint64_t) <= list->size; k += sizeof(uint64_t)) {
+        uint64_t v;
+        memcpy(&v, list->data + k, sizeof v);
+        ue_json_object_begin(w);
+        if (v & SEGMENT_IS_ENTRY) ue_json_key_int(w, "entry", (int64_t)(v & ~SEGMENT_IS_ENTRY));
+        else ue_json_key_int(w, "raw", (int64_t)v);
+        ue_json_object_end(w);
+    }
+    ue_json_array_end(w);
 }
 
 /* One entry as the worker that wrote it leaves it for the caller, who records it in the
@@ -163,23 +178,40 @@ static void extract_one(void *ctx, size_t worker, size_t k) {
 }
 
 /* Records entry i's files, written by its worker, in its manifest object. */
-static void record_entry(const fsys_entry *e, const extract_slot *sl, json_t *ej) {
-    if (sl->damaged_now) json_object_set_new(ej, "damaged", json_true());
+static void record_entry(const fsys_entry *e, const extract_slot *sl, ue_json *w) {
+    if (sl->damaged_now && !e->damaged) ue_json_key_bool(w, "damaged", true); /* else written */
     if (sl->decoded) {
-        json_object_set_new(ej, "file", json_string(sl->rel));
-        json_object_set_new(ej, "xxh64", json_string(e->compressed ? sl->plain_hex : sl->stored_hex));
+        ue_json_key_string(w, "file", sl->rel);
+        ue_json_key_string(w, "xxh64", e->compressed ? sl->plain_hex : sl->stored_hex);
     }
     if (e->compressed || !sl->decoded) {
         char srel[360];
         snprintf(srel, sizeof srel, "%s%s", sl->rel, e->compressed ? ".lzss" : ".stored");
-        json_object_set_new(ej, "stored_file", json_string(srel));
-        json_object_set_new(ej, "stored_xxh64", json_string(sl->stored_hex));
+        ue_json_key_string(w, "stored_file", srel);
+        ue_json_key_string(w, "stored_xxh64", sl->stored_hex);
     }
+}
+
+/* Entry first + k's record bytes and files, after its fields (object left open). */
+static ue_result record_batch_entry(extract_batch *b, size_t k, ue_json *w, ue_diag *d) {
+    const fsys_state *s = b->s;
+    const fsys_entry *e = &s->e[b->first + k];
+    if (e->damaged && !ue_range_ok(e->rec_off, e->rec_len, s->size)) return UE_OK;
+    uint8_t rec[0x70];
+    ue_result r = ue_source_read(&s->src, e->rec_off, rec, e->rec_len);
+    if (r != UE_OK) return r;
+    ue_json_key(w, "record_hex");
+    ue_json_hex(w, rec, e->rec_len);
+    if (!b->slot[k].wanted) return UE_OK;
+    ue_diag_append(d, &b->slot[k].diag, UE_SEV_INFO);
+    r = b->slot[k].r;
+    if (r == UE_OK) record_entry(e, &b->slot[k], w);
+    return r;
 }
 
 /* Entries [first, first + n): written by the workers, then recorded one by one in order. */
 static ue_result extract_batch_run(extract_batch *b, size_t first, size_t n, size_t threads,
-                                   json_t *entries, ue_diag *d) {
+                                   ue_json *w, ue_diag *d) {
     fsys_state *s = b->s;
     b->first = first;
     memset(b->slot, 0, n * sizeof *b->slot);
@@ -188,16 +220,10 @@ static ue_result extract_batch_run(extract_batch *b, size_t first, size_t n, siz
     for (size_t k = 0; k < n && r == UE_OK; k++) {
         size_t i = first + k;
         const fsys_entry *e = &s->e[i];
-        json_t *ej = fsys_entry_json(s, i);
-        json_array_append_new(entries, ej);
-        if (e->damaged && !ue_range_ok(e->rec_off, e->rec_len, s->size)) continue;
-        uint8_t rec[0x70];
-        if ((r = ue_source_read(&s->src, e->rec_off, rec, e->rec_len)) != UE_OK) break;
-        json_object_set_new(ej, "record_hex", ue_json_hex_new(rec, e->rec_len));
-        if (!b->slot[k].wanted) continue;
-        ue_diag_append(d, &b->slot[k].diag, UE_SEV_INFO);
-        r = b->slot[k].r;
-        if (r == UE_OK) record_entry(e, &b->slot[k], ej);
+        fsys_entry_fields(s, i, w);
+        if (e->damaged) ue_json_key_bool(w, "damaged", true);
+        r = record_batch_entry(b, k, w, d);
+        ue_json_object_end(w);
     }
     for (size_t k = 0; k < n; k++) ue_diag_free(&b->slot[k].diag);
     return r;
@@ -216,7 +242,7 @@ static size_t batch_size(const fsys_state *s, size_t first, size_t *lzss, bool *
     return n;
 }
 
-static ue_result extract_entries(fsys_state *s, json_t *entries, ue_outdir *o, ue_diag *d) {
+static ue_result extract_entries(fsys_state *s, ue_json *w, ue_outdir *o, ue_diag *d) {
     size_t threads = ue_cpu_count();
     if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
     uint8_t *window[EXTRACT_THREADS] = {NULL};
@@ -232,7 +258,7 @@ static ue_result extract_entries(fsys_state *s, json_t *entries, ue_outdir *o, u
         if (payloads && !made_dir && (r = ue_outdir_mkdir(o, "entries", d)) != UE_OK) break;
         made_dir |= payloads;
         /* Threads only pay for themselves where there is LZSS to decode. */
-        r = extract_batch_run(&b, first, n, lzss > 1 ? threads : 1, entries, d);
+        r = extract_batch_run(&b, first, n, lzss > 1 ? threads : 1, w, d);
         first += n;
     }
     if (viewed) ue_source_unview(&s->src, b.view);
@@ -241,35 +267,36 @@ static ue_result extract_entries(fsys_state *s, json_t *entries, ue_outdir *o, u
     return r;
 }
 
-ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+ue_result fsys_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d) {
     fsys_state *s = state;
-    json_t *m = json_object();
-    json_object_set_new(m, "header", fsys_info_json(state));
-    json_object_set_new(m, "header_hex", ue_json_hex_new(s->header, s->header_len));
-    json_t *entries = json_array();
-    json_object_set_new(m, "entries", entries);
-    ue_result r = extract_entries(s, entries, o, d);
+    ue_json_key(w, "header");
+    fsys_info_json(state, w);
+    ue_json_key(w, "header_hex");
+    ue_json_hex(w, s->header, s->header_len);
+    ue_json_key(w, "entries");
+    ue_json_array_begin(w);
+    ue_result r = extract_entries(s, w, o, d);
+    ue_json_array_end(w);
     /* The skeleton: all bytes outside the payload segments, in file order. */
     fsys_segment *segs = NULL;
     size_t nseg = 0;
     if (r == UE_OK) r = ue_fsys_layout(s, &segs, &nseg);
     if (r == UE_OK) {
-        ue_buf skel = {0};
-        json_t *layout = json_array();
-        r = fsys_walk_layout(s, segs, nseg, &skel, skeleton_gap, skeleton_entry, layout);
+        ue_buf skel = {0}, segments = {0};
+        r = fsys_walk_layout(s, segs, nseg, &skel, skeleton_gap, skeleton_entry, &segments);
+        if (r == UE_OK && segments.failed) r = UE_ERR_NOMEM;
         if (r == UE_OK) r = ue_outdir_write(o, "layout/skeleton.bin", skel.data, skel.size, d);
-        json_t *sk = json_object();
-        json_object_set_new(sk, "file", json_string("layout/skeleton.bin"));
-        json_object_set_new(sk, "xxh64", ue_json_xxh64(skel.data, skel.size));
-        json_object_set_new(sk, "segments", layout);
-        json_object_set_new(m, "skeleton", sk);
+        ue_json_key(w, "skeleton");
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "file", "layout/skeleton.bin");
+        ue_json_key(w, "xxh64");
+        ue_json_xxh64(w, skel.data, skel.size);
+        ue_json_key(w, "segments");
+        write_segments(w, &segments);
+        ue_json_object_end(w);
         ue_buf_free(&skel);
+        ue_buf_free(&segments);
     }
     free(segs);
-    if (r != UE_OK) {
-        json_decref(m);
-        return r;
-    }
-    *manifest = m;
-    return UE_OK;
+    return r;
 }

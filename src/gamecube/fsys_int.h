@@ -22,8 +22,9 @@ typedef struct pack_entry {
     bool changed;
 } pack_entry;
 
-json_t *fsys_info_json(const void *state);
-json_t *fsys_entry_json(const void *state, size_t i);
+void fsys_info_json(const void *state, ue_json *w);
+/* Entry i's fields up to "nested" ("damaged" and what extract adds come after), object open. */
+void fsys_entry_fields(const void *state, size_t i, ue_json *w);
 /* Walks the archive in file order: the bytes between payload segments are appended to `raw`
  * (and reported to on_gap), each payload segment is handed to on_entry. */
 ue_result fsys_walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg, ue_buf *raw,
@@ -33,7 +34,7 @@ ue_result fsys_walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg,
  * (FSYS_WINDOW bytes): ue_fsys_read_entry's checks and diagnostics without its buffer. */
 ue_result fsys_decode_chunks(const fsys_state *s, size_t i, const uint8_t *stored, size_t n,
                              uint8_t *window, ue_lzss_emit_fn emit, void *ctx, ue_diag *d);
-ue_result fsys_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d);
+ue_result fsys_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d);
 ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *popt,
                     ue_buf *out, ue_diag *d);
 /* Warns about informational keys of the manifest edited against the packed archive. */

@@ -96,32 +96,32 @@ static ue_result gclzss_read(void *state, size_t i, uint8_t **data, size_t *size
     return UE_OK;
 }
 
-static json_t *gclzss_info_json(const void *state) {
+static void gclzss_info_json(const void *state, ue_json *w) {
     const gclzss_state *s = state;
-    json_t *o = json_object();
-    json_object_set_new(o, "magic", json_string("LZSS"));
-    json_object_set_new(o, "uncompressed_size", json_integer(s->h.uncompressed_size));
-    json_object_set_new(o, "compressed_size", json_integer(s->h.compressed_size));
-    json_object_set_new(o, "reserved", json_integer(s->h.reserved));
-    json_object_set_new(o, "size_fallback", json_boolean(s->h.size_fallback));
-    json_object_set_new(o, "stream_end", json_integer((json_int_t)s->h.stream_end));
-    return o;
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "magic", "LZSS");
+    ue_json_key_int(w, "uncompressed_size", s->h.uncompressed_size);
+    ue_json_key_int(w, "compressed_size", s->h.compressed_size);
+    ue_json_key_int(w, "reserved", s->h.reserved);
+    ue_json_key_bool(w, "size_fallback", s->h.size_fallback);
+    ue_json_key_int(w, "stream_end", (int64_t)s->h.stream_end);
+    ue_json_object_end(w);
 }
 
-static json_t *gclzss_entry_json(const void *state, size_t i) {
+static void gclzss_entry_json(const void *state, size_t i, ue_json *w) {
     ue_entry_info e;
     gclzss_entry(state, i, &e);
-    json_t *o = json_object();
-    json_object_set_new(o, "index", json_integer(0));
-    json_object_set_new(o, "name", json_string(e.name));
-    json_object_set_new(o, "type", json_string(e.type));
-    json_object_set_new(o, "stored_size", json_integer((json_int_t)e.stored_size));
-    json_object_set_new(o, "size", json_integer((json_int_t)e.size));
-    if (e.nested[0]) json_object_set_new(o, "nested", json_string(e.nested));
-    return o;
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", 0);
+    ue_json_key_string(w, "name", e.name);
+    ue_json_key_string(w, "type", e.type);
+    ue_json_key_int(w, "stored_size", (int64_t)e.stored_size);
+    ue_json_key_int(w, "size", (int64_t)e.size);
+    if (e.nested[0]) ue_json_key_string(w, "nested", e.nested);
+    ue_json_object_end(w);
 }
 
-static ue_result gclzss_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+static ue_result gclzss_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d) {
     gclzss_state *s = state;
     ue_entry_info e;
     gclzss_entry(state, 0, &e);
@@ -130,15 +130,17 @@ static ue_result gclzss_extract(void *state, ue_outdir *o, json_t **manifest, ue
     ue_result r = ue_outdir_write(o, rel, s->plain, s->plain_size, d);
     if (r == UE_OK) r = ue_outdir_write(o, "layout/original.lzss", s->stored, s->stored_size, d);
     if (r != UE_OK) return r;
-    json_t *m = json_object();
-    json_object_set_new(m, "header", gclzss_info_json(state));
-    json_object_set_new(m, "file", json_string(rel));
-    json_object_set_new(m, "xxh64", ue_json_xxh64(s->plain, s->plain_size));
-    json_t *st = json_object();
-    json_object_set_new(st, "file", json_string("layout/original.lzss"));
-    json_object_set_new(st, "xxh64", ue_json_xxh64(s->stored, s->stored_size));
-    json_object_set_new(m, "stored", st);
-    *manifest = m;
+    ue_json_key(w, "header");
+    gclzss_info_json(state, w);
+    ue_json_key_string(w, "file", rel);
+    ue_json_key(w, "xxh64");
+    ue_json_xxh64(w, s->plain, s->plain_size);
+    ue_json_key(w, "stored");
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", "layout/original.lzss");
+    ue_json_key(w, "xxh64");
+    ue_json_xxh64(w, s->stored, s->stored_size);
+    ue_json_object_end(w);
     return UE_OK;
 }
 

@@ -459,178 +459,204 @@ static ue_result pkx_read(void *state, size_t i, uint8_t **data, size_t *size, u
     return UE_OK;
 }
 
-static json_t *json_u32_array(const uint8_t *p, size_t count, bool is_signed) {
-    json_t *a = json_array();
+static void write_u32_array(ue_json *w, const char *key, const uint8_t *p, size_t count, bool is_signed) {
+    ue_json_key(w, key);
+    ue_json_array_begin(w);
     for (size_t k = 0; k < count; k++) {
         uint32_t v = ue_load_u32be(p + 4 * k);
-        json_array_append_new(a, json_integer(is_signed ? (json_int_t)(int32_t)v : (json_int_t)v));
+        ue_json_int(w, is_signed ? (int64_t)(int32_t)v : (int64_t)v);
     }
-    return a;
+    ue_json_array_end(w);
 }
 
-static json_t *anim_json(const uint8_t *p, ue_pkx_layout layout) {
-    json_t *o = json_object();
-    json_object_set_new(o, "motion_kind", json_integer(ue_load_u32be(p)));
-    json_object_set_new(o, "sub_anim_count", json_integer(ue_load_u32be(p + 0x04)));
-    json_object_set_new(o, "damage_flags", json_integer(ue_load_u32be(p + 0x08)));
-    json_object_set_new(o, "word_0c", json_integer(ue_load_u32be(p + 0x0C)));
-    json_t *t = json_array();
+static void write_hex_key(ue_json *w, const char *key, const uint8_t *p, size_t n) {
+    ue_json_key(w, key);
+    ue_json_hex(w, p, n);
+}
+
+/* XD times its four phases in seconds (floats), Colosseum in frames (integers). */
+static void write_timing(ue_json *w, const uint8_t *p, ue_pkx_layout layout) {
+    ue_json_key(w, layout == UE_PKX_XD ? "timing_seconds" : "timing_frames");
+    ue_json_array_begin(w);
     for (int k = 0; k < 4; k++) {
-        uint32_t w = ue_load_u32be(p + 0x10 + 4 * k);
-        if (layout == UE_PKX_XD) {
-            float f;
-            memcpy(&f, &w, sizeof f);
-            json_array_append_new(t, isfinite(f) ? json_real(f) : json_null());
-        } else {
-            json_array_append_new(t, json_integer(w));
-        }
+        uint32_t word = ue_load_u32be(p + 0x10 + 4 * k);
+        float f;
+        memcpy(&f, &word, sizeof f);
+        if (layout != UE_PKX_XD) ue_json_int(w, word);
+        else if (isfinite(f)) ue_json_real(w, f);
+        else ue_json_null(w);
     }
-    json_object_set_new(o, layout == UE_PKX_XD ? "timing_seconds" : "timing_frames", t);
+    ue_json_array_end(w);
+}
+
+static void write_anim(ue_json *w, const uint8_t *p, ue_pkx_layout layout) {
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "motion_kind", ue_load_u32be(p));
+    ue_json_key_int(w, "sub_anim_count", ue_load_u32be(p + 0x04));
+    ue_json_key_int(w, "damage_flags", ue_load_u32be(p + 0x08));
+    ue_json_key_int(w, "word_0c", ue_load_u32be(p + 0x0C));
+    write_timing(w, p, layout);
     bool zero = true;
     for (size_t k = 0x20; k < 0x4C; k++)
         if (p[k]) zero = false;
-    if (!zero) json_object_set_new(o, "unknown_20_hex", ue_json_hex_new(p + 0x20, 0x2C));
-    json_object_set_new(o, "body_map", json_u32_array(p + 0x4C, 16, true));
-    json_t *subs = json_array();
+    if (!zero) write_hex_key(w, "unknown_20_hex", p + 0x20, 0x2C);
+    write_u32_array(w, "body_map", p + 0x4C, 16, true);
+    ue_json_key(w, "sub_anims");
+    ue_json_array_begin(w);
     for (int k = 0; k < 8; k++) {
-        json_t *su = json_object();
-        json_object_set_new(su, "motion_type", json_integer(ue_load_u32be(p + 0x8C + 8 * k)));
-        json_object_set_new(su, "anim_index", json_integer(ue_load_u32be(p + 0x90 + 8 * k)));
-        json_array_append_new(subs, su);
+        ue_json_object_begin(w);
+        ue_json_key_int(w, "motion_type", ue_load_u32be(p + 0x8C + 8 * k));
+        ue_json_key_int(w, "anim_index", ue_load_u32be(p + 0x90 + 8 * k));
+        ue_json_object_end(w);
     }
-    json_object_set_new(o, "sub_anims", subs);
-    json_object_set_new(o, "terminator", json_integer(ue_load_u32be(p + 0xCC)));
-    return o;
+    ue_json_array_end(w);
+    ue_json_key_int(w, "terminator", ue_load_u32be(p + 0xCC));
+    ue_json_object_end(w);
 }
 
 /* The entry table as `info` shows it (docs/formats/pkx.md#entry-slots): per slot its battle meaning and the animation
  * indices (ModelSet.anims[] / matanims[] positions) it plays. */
-static json_t *slots_json(const pkx_state *s) {
+static void write_slots(ue_json *w, const pkx_state *s) {
     ue_pkx_anim_entry *e = NULL;
     size_t n = 0;
-    if (ue_pkx_anim_entries(s->bytes, s->size, &s->info, UE_MODE_TOLERANT, &e, &n, NULL) != UE_OK)
-        return json_null();
+    if (ue_pkx_anim_entries(s->bytes, s->size, &s->info, UE_MODE_TOLERANT, &e, &n, NULL) != UE_OK) {
+        ue_json_null(w);
+        return;
+    }
     bool trainer = ue_pkx_is_trainer(s->bytes, s->size, &s->info);
-    json_t *a = json_array();
+    ue_json_array_begin(w);
     for (size_t k = 0; k < n; k++) {
         const char *name = ue_pkx_slot_name((uint32_t)k, trainer);
-        json_t *o = json_object(), *anims = json_array();
-        json_object_set_new(o, "slot", json_integer((json_int_t)k));
-        json_object_set_new(o, "name", name ? json_string(name) : json_null());
-        json_object_set_new(o, "motion_kind", json_integer(e[k].motion_kind));
-        for (uint32_t i = 0; i < e[k].anim_count; i++)
-            json_array_append_new(anims, json_integer(e[k].sub_anim[i]));
-        json_object_set_new(o, "anims", anims);
-        json_array_append_new(a, o);
+        ue_json_object_begin(w);
+        ue_json_key_int(w, "slot", (int64_t)k);
+        ue_json_key_string_or_null(w, "name", name);
+        ue_json_key_int(w, "motion_kind", e[k].motion_kind);
+        ue_json_key(w, "anims");
+        ue_json_array_begin(w);
+        for (uint32_t i = 0; i < e[k].anim_count; i++) ue_json_int(w, e[k].sub_anim[i]);
+        ue_json_array_end(w);
+        ue_json_object_end(w);
     }
+    ue_json_array_end(w);
     free(e);
-    return a;
 }
 
-static json_t *pkx_info_json(const void *state) {
+static void write_colosseum_header(ue_json *w, const ue_pkx_info *i, const uint8_t *p) {
+    ue_json_key_int(w, "particle_orientation", (int32_t)ue_load_u32be(p + 0x0C));
+    ue_json_key_int(w, "word_10", ue_load_u32be(p + 0x10));
+    ue_json_key_int(w, "word_14", (int32_t)ue_load_u32be(p + 0x14));
+    write_u32_array(w, "sub_anim_refs", p + 0x18, 3, true);
+    if (i->size - i->tail_offset >= 20) {
+        const uint8_t *sh = p + i->size - 20;
+        write_u32_array(w, "shiny_routing", sh, 4, false);
+        ue_json_key_int(w, "shiny_brightness", ue_load_u32be(sh + 16));
+    }
+}
+
+static void write_xd_header(ue_json *w, const uint8_t *p) {
+    ue_json_key_int(w, "particle_orientation", (int32_t)ue_load_u32be(p + 0x14));
+    ue_json_key_int(w, "species", ue_load_u16be(p + 0x18));
+    ue_json_key_int(w, "word_1a", ue_load_u16be(p + 0x1A));
+    ue_json_key(w, "part_anims");
+    ue_json_array_begin(w);
+    for (int b = 0; b < 4; b++) {
+        const uint8_t *q = p + 0x1C + 19 * b;
+        ue_json_object_begin(w);
+        ue_json_key_int(w, "type", q[0]);
+        ue_json_key_int(w, "count", q[1]);
+        write_hex_key(w, "parts_hex", q + 2, 8);
+        write_hex_key(w, "selectors_hex", q + 10, 8);
+        ue_json_key_int(w, "anim_index", q[18]);
+        ue_json_object_end(w);
+    }
+    ue_json_array_end(w);
+    ue_json_key_int(w, "flags", p[0x68]);
+    ue_json_key_int(w, "byte_69", p[0x69]);
+    ue_json_key_int(w, "distortion_param", ue_load_u16be(p + 0x6A));
+    ue_json_key_int(w, "distortion_type", p[0x6C]);
+    ue_json_key_int(w, "head_bone", ue_load_u16be(p + 0x6E));
+    write_u32_array(w, "shiny_routing", p + 0x70, 4, false);
+    write_hex_key(w, "shiny_brightness_hex", p + 0x80, 4);
+}
+
+static void pkx_info_json(const void *state, ue_json *w) {
     const pkx_state *s = state;
     const ue_pkx_info *i = &s->info;
     const uint8_t *p = s->bytes;
-    json_t *o = json_object();
-    json_object_set_new(o, "layout", json_string(i->layout == UE_PKX_XD ? "xd" : "colosseum"));
-    json_object_set_new(o, "declared_dat_size", json_integer(i->declared_dat_size));
-    json_object_set_new(o, "dat_offset", json_integer((json_int_t)i->dat_offset));
-    json_object_set_new(o, "dat_size", json_integer((json_int_t)i->dat_size));
-    json_object_set_new(o, "dat_size_fallback", json_boolean(i->dat_size_fallback));
-    json_object_set_new(o, "gpt1_offset", json_integer((json_int_t)i->gpt1_offset));
-    json_object_set_new(o, "gpt1_length", json_integer(i->gpt1_length));
-    json_object_set_new(o, "anim_offset", json_integer((json_int_t)i->anim_offset));
-    json_object_set_new(o, "anim_count", json_integer(i->anim_count));
-    json_object_set_new(o, "tail_offset", json_integer((json_int_t)i->tail_offset));
-    json_object_set_new(o, "tail_size", json_integer((json_int_t)(i->size - i->tail_offset)));
-    if (i->layout == UE_PKX_COLOSSEUM) {
-        json_object_set_new(o, "particle_orientation", json_integer((int32_t)ue_load_u32be(p + 0x0C)));
-        json_object_set_new(o, "word_10", json_integer(ue_load_u32be(p + 0x10)));
-        json_object_set_new(o, "word_14", json_integer((int32_t)ue_load_u32be(p + 0x14)));
-        json_object_set_new(o, "sub_anim_refs", json_u32_array(p + 0x18, 3, true));
-        if (i->size - i->tail_offset >= 20) {
-            const uint8_t *sh = p + i->size - 20;
-            json_object_set_new(o, "shiny_routing", json_u32_array(sh, 4, false));
-            json_object_set_new(o, "shiny_brightness", json_integer(ue_load_u32be(sh + 16)));
-        }
-    } else {
-        json_object_set_new(o, "particle_orientation", json_integer((int32_t)ue_load_u32be(p + 0x14)));
-        json_object_set_new(o, "species", json_integer(ue_load_u16be(p + 0x18)));
-        json_object_set_new(o, "word_1a", json_integer(ue_load_u16be(p + 0x1A)));
-        json_t *parts = json_array();
-        for (int b = 0; b < 4; b++) {
-            const uint8_t *q = p + 0x1C + 19 * b;
-            json_t *pa = json_object();
-            json_object_set_new(pa, "type", json_integer(q[0]));
-            json_object_set_new(pa, "count", json_integer(q[1]));
-            json_object_set_new(pa, "parts_hex", ue_json_hex_new(q + 2, 8));
-            json_object_set_new(pa, "selectors_hex", ue_json_hex_new(q + 10, 8));
-            json_object_set_new(pa, "anim_index", json_integer(q[18]));
-            json_array_append_new(parts, pa);
-        }
-        json_object_set_new(o, "part_anims", parts);
-        json_object_set_new(o, "flags", json_integer(p[0x68]));
-        json_object_set_new(o, "byte_69", json_integer(p[0x69]));
-        json_object_set_new(o, "distortion_param", json_integer(ue_load_u16be(p + 0x6A)));
-        json_object_set_new(o, "distortion_type", json_integer(p[0x6C]));
-        json_object_set_new(o, "head_bone", json_integer(ue_load_u16be(p + 0x6E)));
-        json_object_set_new(o, "shiny_routing", json_u32_array(p + 0x70, 4, false));
-        json_object_set_new(o, "shiny_brightness_hex", ue_json_hex_new(p + 0x80, 4));
-    }
-    json_t *anims = json_array();
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "layout", i->layout == UE_PKX_XD ? "xd" : "colosseum");
+    ue_json_key_int(w, "declared_dat_size", i->declared_dat_size);
+    ue_json_key_int(w, "dat_offset", (int64_t)i->dat_offset);
+    ue_json_key_int(w, "dat_size", (int64_t)i->dat_size);
+    ue_json_key_bool(w, "dat_size_fallback", i->dat_size_fallback);
+    ue_json_key_int(w, "gpt1_offset", (int64_t)i->gpt1_offset);
+    ue_json_key_int(w, "gpt1_length", i->gpt1_length);
+    ue_json_key_int(w, "anim_offset", (int64_t)i->anim_offset);
+    ue_json_key_int(w, "anim_count", i->anim_count);
+    ue_json_key_int(w, "tail_offset", (int64_t)i->tail_offset);
+    ue_json_key_int(w, "tail_size", (int64_t)(i->size - i->tail_offset));
+    if (i->layout == UE_PKX_COLOSSEUM) write_colosseum_header(w, i, p);
+    else write_xd_header(w, p);
+    ue_json_key(w, "animations");
+    ue_json_array_begin(w);
     for (uint32_t k = 0; k < i->anim_count; k++)
-        json_array_append_new(anims, anim_json(p + i->anim_offset + (size_t)k * UE_PKX_ANIM_ENTRY,
-                                               i->layout));
-    json_object_set_new(o, "animations", anims);
-    json_object_set_new(o, "slots", slots_json(s));
-    return o;
+        write_anim(w, p + i->anim_offset + (size_t)k * UE_PKX_ANIM_ENTRY, i->layout);
+    ue_json_array_end(w);
+    ue_json_key(w, "slots");
+    write_slots(w, s);
+    ue_json_object_end(w);
 }
 
-static json_t *pkx_entry_json(const void *state, size_t i) {
+static void pkx_entry_json(const void *state, size_t i, ue_json *w) {
     ue_entry_info e;
     pkx_entry(state, i, &e);
-    json_t *o = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)i));
-    json_object_set_new(o, "name", json_string(e.name));
-    json_object_set_new(o, "type", json_string(e.type));
-    json_object_set_new(o, "offset", json_integer((json_int_t)e.offset));
-    json_object_set_new(o, "size", json_integer((json_int_t)e.size));
-    return o;
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", (int64_t)i);
+    ue_json_key_string(w, "name", e.name);
+    ue_json_key_string(w, "type", e.type);
+    ue_json_key_int(w, "offset", (int64_t)e.offset);
+    ue_json_key_int(w, "size", (int64_t)e.size);
+    ue_json_object_end(w);
 }
 
-static json_t *layout_json(const ue_pkx_info *i) {
-    json_t *o = json_object();
-    json_object_set_new(o, "layout", json_string(i->layout == UE_PKX_XD ? "xd" : "colosseum"));
-    json_object_set_new(o, "size", json_integer((json_int_t)i->size));
-    json_object_set_new(o, "dat_offset", json_integer((json_int_t)i->dat_offset));
-    json_object_set_new(o, "dat_size", json_integer((json_int_t)i->dat_size));
-    json_object_set_new(o, "gpt1_offset", json_integer((json_int_t)i->gpt1_offset));
-    json_object_set_new(o, "gpt1_length", json_integer(i->gpt1_length));
-    json_object_set_new(o, "anim_offset", json_integer((json_int_t)i->anim_offset));
-    json_object_set_new(o, "anim_count", json_integer(i->anim_count));
-    json_object_set_new(o, "tail_offset", json_integer((json_int_t)i->tail_offset));
-    return o;
+static void write_layout(ue_json *w, const ue_pkx_info *i) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "layout", i->layout == UE_PKX_XD ? "xd" : "colosseum");
+    ue_json_key_int(w, "size", (int64_t)i->size);
+    ue_json_key_int(w, "dat_offset", (int64_t)i->dat_offset);
+    ue_json_key_int(w, "dat_size", (int64_t)i->dat_size);
+    ue_json_key_int(w, "gpt1_offset", (int64_t)i->gpt1_offset);
+    ue_json_key_int(w, "gpt1_length", i->gpt1_length);
+    ue_json_key_int(w, "anim_offset", (int64_t)i->anim_offset);
+    ue_json_key_int(w, "anim_count", i->anim_count);
+    ue_json_key_int(w, "tail_offset", (int64_t)i->tail_offset);
+    ue_json_object_end(w);
 }
 
-static ue_result pkx_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+/* A file extract wrote, under `key`: its path and the XXH64 of its bytes. */
+static void write_file(ue_json *w, const char *key, const char *rel, const uint8_t *p, size_t n) {
+    ue_json_key(w, key);
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", rel);
+    ue_json_key(w, "xxh64");
+    ue_json_xxh64(w, p, n);
+    ue_json_object_end(w);
+}
+
+static ue_result pkx_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d) {
     pkx_state *s = state;
     const ue_pkx_info *i = &s->info;
-    json_t *m = json_object();
-    json_object_set_new(m, "metadata", pkx_info_json(state));
-    json_object_set_new(m, "layout", layout_json(i));
+    ue_json_key(w, "metadata");
+    pkx_info_json(state, w);
+    ue_json_key(w, "layout");
+    write_layout(w, i);
     ue_result r = ue_outdir_write(o, "entries/0000_model.dat", s->bytes + i->dat_offset,
                                   i->dat_size, d);
-    json_t *dj = json_object();
-    json_object_set_new(dj, "file", json_string("entries/0000_model.dat"));
-    json_object_set_new(dj, "xxh64", ue_json_xxh64(s->bytes + i->dat_offset, i->dat_size));
-    json_object_set_new(m, "dat", dj);
+    write_file(w, "dat", "entries/0000_model.dat", s->bytes + i->dat_offset, i->dat_size);
     if (r == UE_OK && i->gpt1_length) {
         r = ue_outdir_write(o, "entries/0001_particles.gpt1", s->bytes + i->gpt1_offset,
                             i->gpt1_length, d);
-        json_t *gj = json_object();
-        json_object_set_new(gj, "file", json_string("entries/0001_particles.gpt1"));
-        json_object_set_new(gj, "xxh64", ue_json_xxh64(s->bytes + i->gpt1_offset, i->gpt1_length));
-        json_object_set_new(m, "gpt1", gj);
+        write_file(w, "gpt1", "entries/0001_particles.gpt1", s->bytes + i->gpt1_offset, i->gpt1_length);
     }
     /* The frame: every byte except the DAT and the GPT1 block, in file order. */
     ue_buf f = {0};
@@ -642,17 +668,9 @@ static ue_result pkx_extract(void *state, ue_outdir *o, json_t **manifest, ue_di
     ue_buf_put(&f, s->bytes + first + first_len, second - first - first_len);
     ue_buf_put(&f, s->bytes + second + second_len, s->size - second - second_len);
     if (r == UE_OK) r = f.failed ? UE_ERR_NOMEM : ue_outdir_write(o, "layout/frame.bin", f.data, f.size, d);
-    json_t *fj = json_object();
-    json_object_set_new(fj, "file", json_string("layout/frame.bin"));
-    json_object_set_new(fj, "xxh64", ue_json_xxh64(f.data, f.size));
-    json_object_set_new(m, "frame", fj);
+    write_file(w, "frame", "layout/frame.bin", f.data, f.size);
     ue_buf_free(&f);
-    if (r != UE_OK) {
-        json_decref(m);
-        return r;
-    }
-    *manifest = m;
-    return UE_OK;
+    return r;
 }
 
 static bool get_size(const ue_jv *o, const char *k, size_t *out, ue_diag *d) {

@@ -208,53 +208,45 @@ static ue_result bank_borrow(void *state, size_t i, const uint8_t **data, size_t
 }
 
 /* The FigaTree clips of every DAT: {entry, clip, frames, joints, root}, for `info`. */
-static json_t *clips_json(const bank_state *s) {
-    json_t *all = json_array();
+static void write_clips(const bank_state *s, ue_json *w) {
+    ue_json_array_begin(w);
     for (size_t i = 0; i < s->count; i++) {
         uint8_t *p = NULL;
         size_t n = 0;
         ue_dat dat;
         if (bank_read((void *)s, i, &p, &n, NULL) == UE_OK && ue_dat_parse(p, n, UE_MODE_TOLERANT, &dat, NULL) == UE_OK) {
-            json_t *clips = hsd_figatree_clips_json(&dat);
-            size_t k;
-            json_t *c;
-            json_array_foreach(clips, k, c) {
-                json_t *row = json_object();
-                json_object_set_new(row, "entry", json_integer((json_int_t)i));
-                json_object_update(row, c);
-                json_array_append_new(all, row);
-            }
-            json_decref(clips);
+            hsd_figatree_write_clips(&dat, (int64_t)i, w);
             ue_dat_free(&dat);
         }
         free(p);
     }
-    return all;
+    ue_json_array_end(w);
 }
 
-static json_t *bank_info_json(const void *state) {
+static void bank_info_json(const void *state, ue_json *w) {
     const bank_state *s = state;
-    json_t *o = json_object();
-    json_object_set_new(o, "dats", json_integer((json_int_t)s->count));
-    json_object_set_new(o, "alignment", json_integer(UE_DAT_BANK_ALIGN));
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "dats", (int64_t)s->count);
+    ue_json_key_int(w, "alignment", UE_DAT_BANK_ALIGN);
     size_t odd = 0;
     for (size_t i = 0; i < s->count; i++) odd += !s->e[i].plain_fill;
-    json_object_set_new(o, "other_padding", json_integer((json_int_t)odd));
-    json_object_set_new(o, "clips", clips_json(s));
-    return o;
+    ue_json_key_int(w, "other_padding", (int64_t)odd);
+    ue_json_key(w, "clips");
+    write_clips(s, w);
+    ue_json_object_end(w);
 }
 
-static json_t *bank_entry_json(const void *state, size_t i) {
+static void bank_entry_json(const void *state, size_t i, ue_json *w) {
     const bank_state *s = state;
     ue_entry_info e;
     bank_entry(state, i, &e);
-    json_t *o = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)i));
-    json_object_set_new(o, "name", json_string(e.name));
-    json_object_set_new(o, "offset", json_integer((json_int_t)e.offset));
-    json_object_set_new(o, "size", json_integer((json_int_t)e.size));
-    json_object_set_new(o, "padding", json_integer(s->e[i].padding));
-    return o;
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", (int64_t)i);
+    ue_json_key_string(w, "name", e.name);
+    ue_json_key_int(w, "offset", (int64_t)e.offset);
+    ue_json_key_int(w, "size", (int64_t)e.size);
+    ue_json_key_int(w, "padding", s->e[i].padding);
+    ue_json_object_end(w);
 }
 
 /* Entry i's padding bytes as stored (they are the rule's 0xFF fill when plain_fill). */
@@ -264,9 +256,11 @@ static ue_result padding_bytes(const bank_state *s, size_t i, uint8_t **out) {
 }
 
 /* Per entry {name, file, xxh64, offset, padding} and, when the gap is not the rule's, its bytes. */
-static ue_result bank_extract(void *state, ue_outdir *o, json_t **manifest, ue_diag *d) {
+static ue_result bank_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d) {
     bank_state *s = state;
-    json_t *entries = json_array();
+    ue_json_key_int(w, "alignment", UE_DAT_BANK_ALIGN);
+    ue_json_key(w, "entries");
+    ue_json_array_begin(w);
     ue_result r = UE_OK;
     for (size_t i = 0; i < s->count && r == UE_OK; i++) {
         ue_entry_info e;
@@ -277,26 +271,22 @@ static ue_result bank_extract(void *state, ue_outdir *o, json_t **manifest, ue_d
         uint64_t hash = 0;
         r = ue_outdir_copy(o, rel, s->src, s->e[i].offset, s->e[i].size, &hash, d);
         snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hash);
-        json_t *ej = json_object();
-        json_object_set_new(ej, "name", json_string(e.name));
-        json_object_set_new(ej, "file", json_string(rel));
-        json_object_set_new(ej, "xxh64", json_string(hex));
-        json_object_set_new(ej, "offset", json_integer((json_int_t)s->e[i].offset));
-        json_object_set_new(ej, "padding", json_integer(s->e[i].padding));
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "name", e.name);
+        ue_json_key_string(w, "file", rel);
+        ue_json_key_string(w, "xxh64", hex);
+        ue_json_key_int(w, "offset", (int64_t)s->e[i].offset);
+        ue_json_key_int(w, "padding", s->e[i].padding);
         uint8_t *pad = NULL;
-        if (r == UE_OK && !s->e[i].plain_fill && (r = padding_bytes(s, i, &pad)) == UE_OK)
-            json_object_set_new(ej, "padding_hex", ue_json_hex_new(pad, s->e[i].padding));
+        if (r == UE_OK && !s->e[i].plain_fill && (r = padding_bytes(s, i, &pad)) == UE_OK) {
+            ue_json_key(w, "padding_hex");
+            ue_json_hex(w, pad, s->e[i].padding);
+        }
         free(pad);
-        json_array_append_new(entries, ej);
+        ue_json_object_end(w);
     }
-    if (r != UE_OK) {
-        json_decref(entries);
-        return r;
-    }
-    *manifest = json_object();
-    json_object_set_new(*manifest, "alignment", json_integer(UE_DAT_BANK_ALIGN));
-    json_object_set_new(*manifest, "entries", entries);
-    return UE_OK;
+    ue_json_array_end(w);
+    return r;
 }
 
 static const char *const bank_manifest_keys[] = {"unearth_manifest", "format", "source", "alignment", "entries", NULL};

@@ -1,6 +1,5 @@
 /* unearth — what `info` says of an HSD model's animations: per clip its name (Animation_N), kind,
  * end frame and duration at 60 fps, and how many joints, materials and textures it animates with what. */
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,37 +103,38 @@ static clip_summary *summaries(const ue_hsd_anims *a) {
     return s;
 }
 
-static json_t *kinds_json(unsigned kinds) {
-    json_t *a = json_array();
+static void write_kinds(ue_json *w, unsigned kinds) {
+    ue_json_array_begin(w);
     for (size_t k = 0; k < TK_COUNT; k++)
-        if (kinds & (1u << k)) json_array_append_new(a, json_string(TK_NAMES[k]));
-    return a;
+        if (kinds & (1u << k)) ue_json_string(w, TK_NAMES[k]);
+    ue_json_array_end(w);
 }
 
-json_t *hsd_anims_json(const ue_hsd_model *m) {
+void hsd_anims_write(const ue_hsd_model *m, ue_json *w) {
     const ue_hsd_anims *a = &m->anims;
     clip_summary *s = summaries(a);
-    json_t *arr = json_array();
+    ue_json_array_begin(w);
     for (size_t c = 0; s && c < a->clip_count; c++) {
         const ue_hsd_clip *cl = &a->clips[c];
-        json_t *o = json_object();
         char name[32];
         snprintf(name, sizeof name, "Animation_%u", cl->index);
-        json_object_set_new(o, "name", json_string(name));
-        json_object_set_new(o, "index", json_integer(cl->index));
-        json_object_set_new(o, "kind", json_string(cl->material ? "material" : "skeletal"));
-        json_object_set_new(o, "model", json_integer(cl->set));
-        json_object_set_new(o, "root", cl->root_name ? json_string(cl->root_name) : json_null());
-        json_object_set_new(o, "end_frame", json_real(cl->end_frame));
-        json_object_set_new(o, "seconds", json_real(cl->end_frame / 60.0));
-        json_object_set_new(o, "joints", json_integer((json_int_t)s[c].joints));
-        json_object_set_new(o, "materials", json_integer((json_int_t)s[c].materials));
-        json_object_set_new(o, "textures", json_integer((json_int_t)s[c].textures));
-        json_object_set_new(o, "tracks", kinds_json(s[c].kinds));
-        json_array_append_new(arr, o);
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "name", name);
+        ue_json_key_int(w, "index", cl->index);
+        ue_json_key_string(w, "kind", cl->material ? "material" : "skeletal");
+        ue_json_key_int(w, "model", cl->set);
+        ue_json_key_string_or_null(w, "root", cl->root_name);
+        ue_json_key_real(w, "end_frame", cl->end_frame);
+        ue_json_key_real(w, "seconds", cl->end_frame / 60.0);
+        ue_json_key_int(w, "joints", (int64_t)s[c].joints);
+        ue_json_key_int(w, "materials", (int64_t)s[c].materials);
+        ue_json_key_int(w, "textures", (int64_t)s[c].textures);
+        ue_json_key(w, "tracks");
+        write_kinds(w, s[c].kinds);
+        ue_json_object_end(w);
     }
+    ue_json_array_end(w);
     free(s);
-    return arr;
 }
 
 void hsd_anims_text(const ue_hsd_model *m, ue_buf *b) {

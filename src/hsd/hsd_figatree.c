@@ -160,22 +160,28 @@ static void each_clip(const ue_dat *dat, void (*fn)(const ue_dat_symbol *, const
     free(heads);
 }
 
+typedef struct clip_writer {
+    ue_json *w;
+    int64_t bank_entry;
+} clip_writer;
+
 static void clip_json(const ue_dat_symbol *root, const hsd_figatree_head *h, void *arg) {
+    const clip_writer *c = arg;
     char name[128], full[256];
     hsd_figatree_clip_name(root->name, name, sizeof name);
     hsd_name_utf8(root->name, full, sizeof full);
-    json_t *o = json_object();
-    json_object_set_new(o, "clip", json_string(name));
-    json_object_set_new(o, "frames", json_real(h->frame_count));
-    json_object_set_new(o, "joints", json_integer(h->joint_count));
-    json_object_set_new(o, "root", json_string(full));
-    json_array_append_new(arg, o);
+    ue_json_object_begin(c->w);
+    if (c->bank_entry >= 0) ue_json_key_int(c->w, "entry", c->bank_entry);
+    ue_json_key_string(c->w, "clip", name);
+    ue_json_key_real(c->w, "frames", h->frame_count);
+    ue_json_key_int(c->w, "joints", h->joint_count);
+    ue_json_key_string(c->w, "root", full);
+    ue_json_object_end(c->w);
 }
 
-json_t *hsd_figatree_clips_json(const ue_dat *dat) {
-    json_t *a = json_array();
-    each_clip(dat, clip_json, a);
-    return a;
+void hsd_figatree_write_clips(const ue_dat *dat, int64_t bank_entry, ue_json *w) {
+    clip_writer c = {w, bank_entry};
+    each_clip(dat, clip_json, &c);
 }
 
 static void clip_text(const ue_dat_symbol *root, const hsd_figatree_head *h, void *arg) {

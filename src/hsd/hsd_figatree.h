@@ -3,7 +3,7 @@
 #ifndef UE_HSD_FIGATREE_H
 #define UE_HSD_FIGATREE_H
 
-#include <jansson.h>
+#include "common/json_writer.h"
 
 #include "common/parse.h"
 #include "unearth/hsd_model.h"
@@ -47,9 +47,10 @@ bool hsd_figatree_check(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, hsd_fi
  * "_figatree"; a name without "_ACTION_" loses only the suffix. */
 void hsd_figatree_clip_name(const char *root_name, char *out, size_t cap);
 
-/* `info`: one record per FigaTree root {clip, frames, joints, root} (a new array, empty when the
- * DAT has none), and the same as text lines ("  clip Wait1: 50 frames, 61 joints"). */
-json_t *hsd_figatree_clips_json(const ue_dat *dat);
+/* `info`: one record per FigaTree root {clip, frames, joints, root}, written as items of the
+ * array the caller opened in `w` (with "entry": bank_entry first when that is >= 0), and the
+ * same as text lines ("  clip Wait1: 50 frames, 61 joints"). */
+void hsd_figatree_write_clips(const ue_dat *dat, int64_t bank_entry, ue_json *w);
 void hsd_figatree_clips_text(const ue_dat *dat, ue_buf *b);
 
 /* The DATs whose clips a model was given: they hold the names and key bytes the clips point at,

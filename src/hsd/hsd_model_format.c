@@ -1,13 +1,12 @@
 /* unearth — HSD .dat as a model format of the registry (model_format.h): probe, conversion to the
  * scene IR, statistics, validation of every structure and the lossless DAT round trip. */
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/bytes.h"
-#include "common/json_tree.h"
+#include "common/json_writer.h"
 #include "common/parse.h"
 #include "common/text.h"
 #include "hsd/hsd_figatree.h"
@@ -177,35 +176,50 @@ static void kind_text(const ue_dat_symbol *r, ue_hsd_root_kind kind, char *out, 
     else snprintf(out, cap, "unknown: not a %s", ue_hsd_root_kind_name(named));
 }
 
-static json_t *roots_json(const ue_dat *dat) {
+static void write_roots(const ue_dat *dat, ue_json *w) {
     ue_hsd_root_kind *kinds = root_kinds(dat);
-    json_t *a = json_array();
+    ue_json_key(w, "roots");
+    ue_json_array_begin(w);
     for (size_t i = 0; kinds && i < dat->root_count; i++) {
         const ue_dat_symbol *r = &dat->roots[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "name", r->name ? json_string(r->name) : json_null());
-        json_object_set_new(o, "kind", json_string(ue_hsd_root_kind_name(kinds[i])));
-        json_object_set_new(o, "named", json_string(ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name))));
-        json_object_set_new(o, "offset", json_integer((json_int_t)r->data_offset + UE_DAT_HEADER));
-        json_array_append_new(a, o);
+        ue_json_object_begin(w);
+        ue_json_key_string_or_null(w, "name", r->name);
+        ue_json_key_string(w, "kind", ue_hsd_root_kind_name(kinds[i]));
+        ue_json_key_string(w, "named", ue_hsd_root_kind_name(ue_hsd_root_kind_of(r->name)));
+        ue_json_key_int(w, "offset", (int64_t)r->data_offset + UE_DAT_HEADER);
+        ue_json_object_end(w);
     }
+    ue_json_array_end(w);
     free(kinds);
-    return a;
 }
 
-static json_t *counts_json(const ue_hsd_model *m) {
-    json_t *j = json_object();
-    json_object_set_new(j, "models", json_integer((json_int_t)m->set_count));
-    json_object_set_new(j, "joints", json_integer((json_int_t)m->joint_count));
-    json_object_set_new(j, "meshes", json_integer((json_int_t)m->dobj_count));
-    json_object_set_new(j, "pobjs", json_integer((json_int_t)m->pobj_count));
-    json_object_set_new(j, "materials", json_integer((json_int_t)m->mobj_count));
-    json_object_set_new(j, "textures", json_integer((json_int_t)m->tobj_count));
-    json_object_set_new(j, "images", json_integer((json_int_t)m->image_count));
-    json_object_set_new(j, "envelopes", json_integer((json_int_t)m->envelope_count));
-    return j;
+static void write_clips(const ue_dat *dat, ue_json *w) {
+    ue_json_key(w, "figatree_clips");
+    ue_json_array_begin(w);
+    hsd_figatree_write_clips(dat, -1, w);
+    ue_json_array_end(w);
 }
 
+/* The statistics `info --json` shows: the counts, the roots, the clips of each kind. */
+static ue_result model_stats(const ue_dat *dat, const ue_hsd_model *m, ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "models", (int64_t)m->set_count);
+    ue_json_key_int(&w, "joints", (int64_t)m->joint_count);
+    ue_json_key_int(&w, "meshes", (int64_t)m->dobj_count);
+    ue_json_key_int(&w, "pobjs", (int64_t)m->pobj_count);
+    ue_json_key_int(&w, "materials", (int64_t)m->mobj_count);
+    ue_json_key_int(&w, "textures", (int64_t)m->tobj_count);
+    ue_json_key_int(&w, "images", (int64_t)m->image_count);
+    ue_json_key_int(&w, "envelopes", (int64_t)m->envelope_count);
+    write_roots(dat, &w);
+    ue_json_key(&w, "animations");
+    hsd_anims_write(m, &w);
+    write_clips(dat, &w);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
+}
 
 /* The DAT's header counts and one line per root: the part of `info` every DAT has. */
 static void dat_text(const ue_dat *dat, ue_buf *b) {
@@ -235,11 +249,7 @@ static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf
     ue_result r = model_open(data, size, mode, &dat, &m, d);
     if (r == UE_OK) {
         if (stats) {
-            json_t *tree = counts_json(&m);
-            json_object_set_new(tree, "roots", roots_json(&dat));
-            json_object_set_new(tree, "animations", hsd_anims_json(&m));
-            json_object_set_new(tree, "figatree_clips", hsd_figatree_clips_json(&dat));
-            r = ue_json_tree_put(tree, stats);
+            r = model_stats(&dat, &m, stats);
         }
         if (text) {
             info_text(&dat, &m, text);
@@ -252,6 +262,25 @@ static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf
 }
 
 /* ---- validate and roundtrip ---------------------------------------------------------------- */
+
+/* The validate report's statistics: nodes, batches, vertices, triangles (`counts`), and for a DAT
+ * without a model its relocations and roots under "dat". */
+static ue_result validate_stats(const size_t counts[4], const ue_dat *dat, ue_buf *stats) {
+    static const char *const keys[4] = {"nodes", "batches", "vertices", "triangles"};
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    for (size_t i = 0; i < 4; i++) ue_json_key_int(&w, keys[i], (int64_t)counts[i]);
+    if (dat) {
+        ue_json_key(&w, "dat");
+        ue_json_object_begin(&w);
+        ue_json_key_int(&w, "relocations", (int64_t)dat->reloc_raw_count);
+        write_roots(dat, &w);
+        ue_json_object_end(&w);
+    }
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL);
+}
 
 /* The table sizes of a model, without its tables (which die with the DAT). */
 static ue_hsd_model counts_only(const ue_hsd_model *m) {
@@ -304,12 +333,8 @@ static ue_result hsd_validate(const uint8_t *data, size_t size, ue_mode mode, ue
              m.joint_count, m.dobj_count, st.decoded_pobjs, st.vertices, st.triangles);
     /* The keys every model's validate report has (docs/schema/validate.schema.json): nodes are
      * the joints, batches the PObjs that decode. */
-    json_t *tree = json_object();
-    json_object_set_new(tree, "nodes", json_integer((json_int_t)m.joint_count));
-    json_object_set_new(tree, "batches", json_integer((json_int_t)st.decoded_pobjs));
-    json_object_set_new(tree, "vertices", json_integer((json_int_t)st.vertices));
-    json_object_set_new(tree, "triangles", json_integer((json_int_t)st.triangles));
-    if (ue_json_tree_put(tree, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
+    const size_t counts[4] = {m.joint_count, st.decoded_pobjs, st.vertices, st.triangles};
+    if (validate_stats(counts, NULL, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     return r;
 }
 
@@ -383,12 +408,15 @@ static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, ue_bu
     ue_result r = ue_dat_parse(data, size, mode, &dat, d);
     if (r != UE_OK) return r;
     if (stats) {
-        json_t *tree = json_object();
-        json_object_set_new(tree, "data_size", json_integer(dat.data_size));
-        json_object_set_new(tree, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
-        json_object_set_new(tree, "roots", roots_json(&dat));
-        json_object_set_new(tree, "figatree_clips", hsd_figatree_clips_json(&dat));
-        r = ue_json_tree_put(tree, stats);
+        ue_json w;
+        ue_json_init(&w, stats, 0);
+        ue_json_object_begin(&w);
+        ue_json_key_int(&w, "data_size", dat.data_size);
+        ue_json_key_int(&w, "relocations", (int64_t)dat.reloc_raw_count);
+        write_roots(&dat, &w);
+        write_clips(&dat, &w);
+        ue_json_object_end(&w);
+        r = ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
     }
     if (text) {
         dat_text(&dat, text);
@@ -409,14 +437,8 @@ static ue_result data_validate(const uint8_t *data, size_t size, ue_mode mode, u
     root_list(&dat, roots, sizeof roots);
     snprintf(out->summary, sizeof out->summary, "no model root: roots %s", roots);
     /* The keys every model's validate report has: no geometry, so all 0; the roots say what it holds. */
-    json_t *tree = json_object();
-    static const char *const zero[] = {"nodes", "batches", "vertices", "triangles"};
-    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) json_object_set_new(tree, zero[i], json_integer(0));
-    json_t *dj = json_object();
-    json_object_set_new(dj, "relocations", json_integer((json_int_t)dat.reloc_raw_count));
-    json_object_set_new(dj, "roots", roots_json(&dat));
-    json_object_set_new(tree, "dat", dj);
-    if (ue_json_tree_put(tree, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
+    const size_t zero[4] = {0, 0, 0, 0};
+    if (validate_stats(zero, &dat, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     ue_dat_free(&dat);
     return r;
 }

@@ -3,7 +3,7 @@
 #ifndef UNEARTH_HSD_READ_ANIM_H
 #define UNEARTH_HSD_READ_ANIM_H
 
-#include <jansson.h>
+#include "common/json_writer.h"
 
 #include "hsd/hsd_int.h"
 
@@ -65,7 +65,7 @@ void hsd_anim_walk_tree(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32
 extern const hsd_anim_tree_kind hsd_matanim_tree;
 
 /* `info` (hsd_anim_info.c): one JSON object per clip, and the same as text lines. */
-json_t *hsd_anims_json(const ue_hsd_model *m);
+void hsd_anims_write(const ue_hsd_model *m, ue_json *w);
 void hsd_anims_text(const ue_hsd_model *m, ue_buf *b);
 
 /* The file offset of a data offset, for diagnostics. */

@@ -138,42 +138,7 @@ static ue_result nres_borrow(void *state, size_t i, const uint8_t **data, size_t
     return r;
 }
 
-static json_t *nres_info_json(const void *state) {
-    const ue_nres *n = &((const nres_state *)state)->nres;
-    json_t *o = json_object();
-    json_object_set_new(o, "magic", json_string("NRes"));
-    json_object_set_new(o, "version", json_integer(n->version));
-    json_object_set_new(o, "entry_count", json_integer((json_int_t)n->count));
-    json_object_set_new(o, "total_size", json_integer(n->total_size));
-    json_object_set_new(o, "dir_offset", json_integer(n->dir_offset));
-    json_object_set_new(o, "sort_table_valid", json_boolean(n->sort_valid));
-    json_object_set_new(o, "unindexed_regions", json_integer((json_int_t)n->gap_count));
-    return o;
-}
-
-static json_t *nres_entry_json(const void *state, size_t i) {
-    const nres_state *s = state;
-    const ue_nres_entry *e = &s->nres.entries[i];
-    ue_entry_info info;
-    nres_entry(state, i, &info);
-    json_t *o = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)i));
-    json_object_set_new(o, "name", json_string(info.name));
-    json_object_set_new(o, "name_hex", ue_json_hex_new(e->name_raw, UE_NRES_NAME_SIZE));
-    json_object_set_new(o, "type", json_string(info.type));
-    json_object_set_new(o, "type_id", json_integer(e->type_id));
-    json_object_set_new(o, "attr1", json_integer(e->attr1));
-    json_object_set_new(o, "attr2", json_integer(e->attr2));
-    json_object_set_new(o, "attr3", json_integer(e->attr3));
-    json_object_set_new(o, "size", json_integer(e->size));
-    json_object_set_new(o, "data_offset", json_integer(e->data_offset));
-    json_object_set_new(o, "sort_index", json_integer(e->sort_index));
-    if (s->nested[i][0]) json_object_set_new(o, "nested", json_string(s->nested[i]));
-    if (e->damaged) json_object_set_new(o, "damaged", json_true());
-    return o;
-}
-
-/* The header as nres_info_json has it, written straight into the manifest. */
+/* The header, for `info --json` and the manifest. */
 static void write_header(const ue_nres *n, ue_json *w) {
     ue_json_object_begin(w);
     ue_json_key_string(w, "magic", "NRes");
@@ -187,8 +152,8 @@ static void write_header(const ue_nres *n, ue_json *w) {
     ue_json_object_end(w);
 }
 
-/* Entry i's fields in nres_entry_json's order (the manifest and `list --json` agree), left
- * open for the payload's "file" and "xxh64". */
+/* Entry i's fields as `list --json` has them (the manifest adds to them), left open for the
+ * payload's "file" and "xxh64". */
 static void write_entry_fields(const nres_state *s, size_t i, ue_json *w) {
     const ue_nres_entry *e = &s->nres.entries[i];
     ue_entry_info info;
@@ -212,6 +177,15 @@ static void write_entry_fields(const nres_state *s, size_t i, ue_json *w) {
         ue_json_key(w, "damaged");
         ue_json_bool(w, true);
     }
+}
+
+static void nres_info_json(const void *state, ue_json *w) {
+    write_header(&((const nres_state *)state)->nres, w);
+}
+
+static void nres_entry_json(const void *state, size_t i, ue_json *w) {
+    write_entry_fields(state, i, w);
+    ue_json_object_end(w);
 }
 
 /* Entry i's payload into entries/, its XXH64 (of the bytes written) into *hash. */
@@ -692,7 +666,7 @@ const ue_container_ops ue_nres_ops = {
     .borrow = nres_borrow,
     .info_json = nres_info_json,
     .entry_json = nres_entry_json,
-    .extract_mw = nres_extract,
+    .extract = nres_extract,
     .pack = nres_pack,
     .pack_to = nres_pack_to,
     .put = ue_parkan_nres_put,

@@ -113,45 +113,6 @@ static ue_result rsli_read(void *state, size_t i, uint8_t **data, size_t *size, 
     return ue_rsli_read(&((rsli_state *)state)->lib, i, data, size, d);
 }
 
-static json_t *rsli_info_json(const void *state) {
-    const ue_rsli *l = &((const rsli_state *)state)->lib;
-    json_t *o = json_object();
-    json_object_set_new(o, "magic", json_string("NL"));
-    json_object_set_new(o, "version", json_integer(l->header[3]));
-    json_object_set_new(o, "entry_count", json_integer((json_int_t)l->count));
-    json_object_set_new(o, "presorted", json_boolean(l->presorted));
-    json_object_set_new(o, "table_seed", json_integer(ue_load_u32le(l->header + 0x14)));
-    json_object_set_new(o, "file_size", json_integer((json_int_t)l->file_size));
-    json_object_set_new(o, "sort_table_valid", json_boolean(l->sort_valid));
-    if (l->has_ao) json_object_set_new(o, "ao_overlay", json_integer(l->overlay));
-    json_object_set_new(o, "unindexed_regions", json_integer((json_int_t)l->gap_count));
-    return o;
-}
-
-static json_t *rsli_entry_json(const void *state, size_t i) {
-    const rsli_state *s = state;
-    const ue_rsli_entry *e = &s->lib.entries[i];
-    ue_entry_info info;
-    rsli_entry(state, i, &info);
-    json_t *o = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)i));
-    json_object_set_new(o, "name", json_string(info.name));
-    json_object_set_new(o, "name_hex", ue_json_hex_new(e->name_raw, UE_RSLI_NAME_SIZE));
-    json_object_set_new(o, "service_hex", ue_json_hex_new(e->service, 4));
-    json_object_set_new(o, "flags", json_integer(e->flags));
-    json_object_set_new(o, "method", json_string(info.method));
-    json_object_set_new(o, "sort_to_original", json_integer(e->sort_disk));
-    json_object_set_new(o, "sort_value", json_integer(e->sort_value));
-    json_object_set_new(o, "unpacked_size", json_integer(e->unpacked_size));
-    json_object_set_new(o, "data_offset", json_integer(e->data_offset));
-    json_object_set_new(o, "packed_size", json_integer(e->packed_size));
-    json_object_set_new(o, "file_offset", json_integer((json_int_t)e->file_offset));
-    if (e->eof_plus_one) json_object_set_new(o, "deflate_eof_plus_one", json_true());
-    if (info.nested[0]) json_object_set_new(o, "nested", json_string(info.nested));
-    if (e->damaged) json_object_set_new(o, "damaged", json_true());
-    return o;
-}
-
 /* Stored and XOR payloads give back their packed bytes exactly; anything else also keeps the
  * original packed stream so an unchanged entry is re-emitted without re-compressing. */
 static bool needs_packed_copy(const ue_rsli_entry *e) {
@@ -160,7 +121,7 @@ static bool needs_packed_copy(const ue_rsli_entry *e) {
            e->stored_bytes != e->unpacked_size;
 }
 
-/* The header as rsli_info_json has it, written straight into the manifest. */
+/* The header, for `info --json` and the manifest. */
 static void write_info(const ue_rsli *l, ue_json *w) {
     ue_json_object_begin(w);
     ue_json_key_string(w, "magic", "NL");
@@ -192,7 +153,7 @@ static void write_file_hash(ue_json *w, const char *rel, const uint8_t *p, size_
     ue_json_key_string(w, "xxh64", hex);
 }
 
-/* Entry i's fields in rsli_entry_json's order, left open for what extract adds. */
+/* Entry i's fields as `list --json` has them, left open for what extract adds. */
 static void write_entry_fields(const rsli_state *s, size_t i, ue_json *w) {
     const ue_rsli_entry *e = &s->lib.entries[i];
     ue_entry_info info;
@@ -219,6 +180,13 @@ static void write_entry_fields(const rsli_state *s, size_t i, ue_json *w) {
         ue_json_key(w, "damaged");
         ue_json_bool(w, true);
     }
+}
+
+static void rsli_info_json(const void *state, ue_json *w) { write_info(&((const rsli_state *)state)->lib, w); }
+
+static void rsli_entry_json(const void *state, size_t i, ue_json *w) {
+    write_entry_fields(state, i, w);
+    ue_json_object_end(w);
 }
 
 /* The decoded payload into entries/; in tolerant mode an undecodable one marks the entry
@@ -703,7 +671,7 @@ const ue_container_ops ue_rsli_ops = {
     .read = rsli_read,
     .info_json = rsli_info_json,
     .entry_json = rsli_entry_json,
-    .extract_mw = rsli_extract,
+    .extract = rsli_extract,
     .pack = rsli_pack,
     .put = ue_parkan_rsli_put,
     .reencode = rsli_reencode,

@@ -1,9 +1,11 @@
 /* Tests of the arena JSON document: every syntax class parsed to the values written by hand,
  * escapes and surrogates to their UTF-8 bytes, and each refusal with its offset, line and column. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/json_doc.h"
+#include "common/json_writer.h"
 #include "test.h"
 
 /* Parses NUL-terminated text; the result, with the document left for the caller to free. */
@@ -277,7 +279,54 @@ static void number_getters(void) {
     ue_jdoc_free(&doc);
 }
 
+/* ue_json_real spells reals as jansson 2.14 did (checked against its json_dumps of the same
+ * doubles): %.17g, ".0" after integral values, exponents without '+' or leading zeros. */
+static void reals_are_spelled_as_jansson_did(void) {
+    const double v[] = {1.0, 0.1, 1e20, 1e-5, -0.0, (double)0.1f, 1e300, 123456789.0, -2.5e-300};
+    ue_buf out = {0};
+    ue_json j;
+    ue_json_init(&j, &out, 0);
+    ue_json_array_begin(&j);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) ue_json_real(&j, v[i]);
+    ue_json_array_end(&j);
+    REQUIRE(ue_json_finish(&j, NULL) == UE_OK);
+    const char *want = "[1.0,0.10000000000000001,1e20,1.0000000000000001e-5,-0.0,0.10000000149011612,"
+                       "1.0000000000000001e300,123456789.0,-2.5e-300]";
+    CHECK_STR((ue_buf_put(&out, "", 1), (const char *)out.data), want);
+    ue_buf_free(&out);
+}
+
+/* A parsed document written again gives its text back: order, integers, reals, escapes; and a
+ * NaN key is left out, as jansson left it out. */
+static void values_are_written_back(void) {
+    const char *text = "{\"a\":[1,-2,{}],\"r\":0.5,\"x\":[],\"s\":\"q\\\"\\n\",\"t\":true,\"f\":false,\"n\":null}";
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    REQUIRE(parse(text, &doc, &err) == UE_OK);
+    ue_buf out = {0};
+    ue_json j;
+    ue_json_init(&j, &out, 0);
+    ue_json_value(&j, &doc.root);
+    REQUIRE(ue_json_finish(&j, NULL) == UE_OK);
+    ue_buf_put(&out, "", 1);
+    CHECK_STR((const char *)out.data, "{\"a\":[1,-2,{}],\"r\":0.5,\"x\":[],\"s\":\"q\\\"\\n\",\"t\":true,\"f\":false,\"n\":null}");
+    ue_jdoc_free(&doc);
+    ue_buf_free(&out);
+    ue_buf o2 = {0};
+    ue_json_init(&j, &o2, 0);
+    ue_json_object_begin(&j);
+    ue_json_key_real(&j, "nan", NAN);
+    ue_json_key_real(&j, "one", 1);
+    ue_json_object_end(&j);
+    REQUIRE(ue_json_finish(&j, NULL) == UE_OK);
+    ue_buf_put(&o2, "", 1);
+    CHECK_STR((const char *)o2.data, "{\"one\":1.0}");
+    ue_buf_free(&o2);
+}
+
 int main(void) {
+    RUN(reals_are_spelled_as_jansson_did);
+    RUN(values_are_written_back);
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);
     RUN(syntax_errors_name_their_place);

@@ -2,6 +2,7 @@
  * writer), names and type rules of docs/formats/fsys.md, every defensive rule of docs/formats/fsys.md#defensive-rules, writer round trips. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <jansson.h>
 #include <unistd.h>
 
 #include "archive/container.h"
