@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/write_pool.h"
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
 
@@ -133,6 +134,17 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
     return kept;
 }
 
+/* The kept keys' times and values (kept × comps) into times / out. */
+static void copy_kept(const hsd_frames *f, const float *values, uint32_t comps, const uint8_t *keep, float *times,
+                      float *out) {
+    for (uint32_t i = 0, k = 0; i < f->count; i++) {
+        if (!keep[i]) continue;
+        times[k] = f->time[i];
+        memcpy(&out[k * comps], &values[i * comps], comps * sizeof *values);
+        k++;
+    }
+}
+
 ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target, ue_interp interp,
                                const hsd_frames *f, const float *values, ue_anim_channel **out) {
     *out = NULL;
@@ -141,19 +153,10 @@ ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target,
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     ue_anim_channel *ch = ue_scene_add_channel(s, anim, target, interp, kept);
-    if (!ch) {
-        free(keep);
-        return UE_ERR_NOMEM;
-    }
-    for (uint32_t i = 0, k = 0; i < f->count; i++) {
-        if (!keep[i]) continue;
-        ch->times[k] = f->time[i];
-        memcpy(&ch->values[k * comps], &values[i * comps], comps * sizeof *values);
-        k++;
-    }
+    if (ch) copy_kept(f, values, comps, keep, ch->times, ch->values);
     free(keep);
     *out = ch;
-    return UE_OK;
+    return ch ? UE_OK : UE_ERR_NOMEM;
 }
 
 /* ---- track questions ------------------------------------------------------------------------- */
@@ -230,18 +233,70 @@ static void frames_free(hsd_frames *f) {
 
 /* ---- skeletal channels --------------------------------------------------------------------- */
 
+/* Skeletal clips are baked (evaluated at every frame, decomposed, their keys reduced) on several
+ * threads, a window of clips at a time; the main thread then reports their diagnostics and adds
+ * their channels to the scene in clip order, so the output does not depend on the threads. A
+ * window holds at most BAKE_WINDOW_SAMPLES joint samples (frames × joints, 41 bytes each at most
+ * once reduced), so the memory held for it stays bounded whatever the clip count. */
+#define BAKE_WINDOW_SAMPLES (1u << 18)
+
+/* One reduced channel of a baked clip, waiting to be added to the scene. */
+typedef struct baked_channel {
+    ue_anim_target target;
+    ue_interp interp;
+    int32_t node;
+    ue_source_id source;
+    uint32_t count;
+    float *times, *values;
+} baked_channel;
+
+/* A joint whose transform is not finite at a frame: reported later, in the order found. */
+typedef struct bad_sample {
+    uint32_t frame, joint;
+} bad_sample;
+
+typedef struct baked_clip {
+    int32_t clip;          /* the skeletal clip, -1: none to bake */
+    double end;            /* its pair's end frame */
+    bool done;
+    ue_result r;
+    baked_channel *channels;
+    size_t channel_count, channel_cap;
+    bad_sample *bad;
+    size_t bad_count, bad_cap;
+} baked_clip;
+
+static void baked_free(baked_clip *b) {
+    for (size_t i = 0; i < b->channel_count; i++) free(b->channels[i].times), free(b->channels[i].values);
+    free(b->channels), free(b->bad);
+    b->channels = NULL, b->bad = NULL;
+    b->channel_count = b->channel_cap = b->bad_count = b->bad_cap = 0;
+}
+
+/* Room for one more element of `size` bytes in *items (count used of *cap). */
+static bool grow(void **items, size_t count, size_t *cap, size_t size) {
+    if (count < *cap) return true;
+    size_t n = *cap ? *cap * 2 : 16;
+    void *p = realloc(*items, n * size);
+    if (!p) return false;
+    *items = p, *cap = n;
+    return true;
+}
+
 typedef struct skel_work {
-    hsd_joint_state *states;
+    hsd_joint_state *states, *previous; /* this frame's and the last frame's evaluation */
+    uint8_t *reusable;     /* per joint: the last frame's transform is finite and may be reused */
+    uint8_t *changed;      /* per joint: its transform was computed afresh this frame */
     double *local, *scl;
     bool *has_scl;
     float *trs;            /* per frame, per joint: t[3] q[4] s[3] */
     uint8_t *visible;      /* per frame, per joint */
-    uint8_t *moved, *bad;  /* per joint: local differs from the bind pose / not finite once */
+    uint8_t *moved, *bad;  /* per joint: local differs from the bind pose / not finite (count, mod 256) */
     int32_t *target;       /* per joint: its JOINT target in the clip with TRS tracks, else -1 */
 } skel_work;
 
 static void skel_free(skel_work *w) {
-    free(w->states), free(w->local), free(w->scl), free(w->has_scl), free(w->trs);
+    free(w->states), free(w->previous), free(w->reusable), free(w->changed), free(w->local), free(w->scl), free(w->has_scl), free(w->trs);
     free(w->visible), free(w->moved), free(w->bad), free(w->target);
     memset(w, 0, sizeof *w);
 }
@@ -249,6 +304,8 @@ static void skel_free(skel_work *w) {
 static ue_result skel_alloc(skel_work *w, size_t joints, uint32_t frames) {
     size_t n = joints ? joints : 1;
     w->states = malloc(n * sizeof *w->states);
+    w->previous = malloc(n * sizeof *w->previous);
+    w->reusable = calloc(n, 1), w->changed = malloc(n);
     w->local = malloc(n * 16 * sizeof *w->local);
     w->scl = malloc(n * 3 * sizeof *w->scl);
     w->has_scl = malloc(n * sizeof *w->has_scl);
@@ -256,7 +313,7 @@ static ue_result skel_alloc(skel_work *w, size_t joints, uint32_t frames) {
     w->visible = malloc((size_t)frames * n);
     w->moved = calloc(n, 1), w->bad = calloc(n, 1);
     w->target = malloc(n * sizeof *w->target);
-    if (!w->states || !w->local || !w->scl || !w->has_scl || !w->trs || !w->visible || !w->moved || !w->bad ||
+    if (!w->states || !w->previous || !w->reusable || !w->changed || !w->local || !w->scl || !w->has_scl || !w->trs || !w->visible || !w->moved || !w->bad ||
         !w->target)
         return UE_ERR_NOMEM;
     for (size_t j = 0; j < n; j++) w->target[j] = -1;
@@ -275,27 +332,47 @@ static bool differs(const double *a, const double *b) {
     return false;
 }
 
+/* Whether joint j's transform at this frame is last frame's: the same evaluated SRT, and a parent
+ * (`parent` ≥ 0: one whose accumulated scale it may compensate) unchanged. Last frame's TRS is then what
+ * the computation would give again, bit for bit (its quaternion already on the short way from the
+ * frame before, which a unit quaternion's sign test keeps). Most joints of a real clip hold still
+ * for many frames. */
+static bool same_as_last_frame(const skel_work *w, size_t j, int32_t parent) {
+    const hsd_joint_state *now = &w->states[j], *last = &w->previous[j];
+    return w->reusable[j] && (parent < 0 || !w->changed[parent]) && now->classical_scale == last->classical_scale &&
+           memcmp(now->rotation, last->rotation, sizeof now->rotation) == 0 &&
+           memcmp(now->scale, last->scale, sizeof now->scale) == 0 &&
+           memcmp(now->translation, last->translation, sizeof now->translation) == 0;
+}
+
 /* One joint at one frame: the local matrix (docs/formats/hsd-model.md#joint-matrices) from the evaluated SRT (the bind pose's code), then the
- * node decomposition. A matrix that is not finite is reported once and the bind pose held. */
-static void skel_joint(hsd_scene_ctx *x, skel_work *w, size_t clip, size_t j, const hsd_frames *f, uint32_t fi) {
+ * node decomposition. A matrix that is not finite is noted for a report and the bind pose held. */
+static void skel_joint(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi) {
     const ue_hsd_model *m = x->m;
     int32_t parent = m->joints[j].parent;
     bool pscl = parent >= 0 && (size_t)parent < j && w->has_scl[parent];
     const hsd_joint_state *st = &w->states[j];
+    float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
+    if (same_as_last_frame(w, j, parent >= 0 && (size_t)parent < j ? parent : -1)) {
+        memcpy(o, o - m->joint_count * 10, 10 * sizeof *o);
+        w->visible[(size_t)fi * m->joint_count + j] = st->visible;
+        return;
+    }
+    w->changed[j] = 1;
+    w->previous[j] = *st;
     double *local = &w->local[16 * j];
     hsd_joint_local(st->rotation, st->scale, st->translation, st->classical_scale,
                     pscl ? &w->scl[3 * (size_t)parent] : NULL, local, &w->scl[3 * j], &w->has_scl[j]);
-    float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
     bool ok = finite16(local);
     if (ok) hsd_local_to_trs(local, o, o + 3, o + 7);
     for (int k = 0; k < 10 && ok; k++) ok = isfinite(o[k]);
+    w->reusable[j] = ok;
     if (!ok) {
         if (!w->bad[j]++) {
-            char path[64];
-            snprintf(path, sizeof path, "dat/anim[%zu]/joint[%zu]", clip, j);
-            ue_violation(&x->c, "hsd.anim.nan", (uint64_t)m->joints[j].offset + UE_DAT_HEADER, path,
-                         "the animated joint transform is not finite at frame %g; the bind pose is held",
-                         (double)f->frame[fi]);
+            if (grow((void **)&out->bad, out->bad_count, &out->bad_cap, sizeof *out->bad))
+                out->bad[out->bad_count++] = (bad_sample){fi, (uint32_t)j};
+            else
+                out->r = UE_ERR_NOMEM;
         }
         memcpy(local, &x->pose.local[16 * j], 16 * sizeof *local);
         /* the joint node's own TRS: finite even where the bind matrix overflows (hsd.pose.nan) */
@@ -308,7 +385,7 @@ static void skel_joint(hsd_scene_ctx *x, skel_work *w, size_t clip, size_t j, co
             hsd_local_to_trs(local, o, o + 3, o + 7);
         }
     }
-    if (differs(local, &x->pose.local[16 * j])) w->moved[j] = 1;
+    if (!w->moved[j] && differs(local, &x->pose.local[16 * j])) w->moved[j] = 1;
     if (fi > 0) { /* the short way: no sign flip between neighbouring keys */
         const float *p = o - m->joint_count * 10 + 3;
         double d = 0;
@@ -331,8 +408,27 @@ static void skel_targets(const ue_hsd_model *m, const ue_hsd_clip *c, skel_work 
     }
 }
 
-static ue_result trs_channels(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f, size_t j,
-                              float *buf) {
+/* The channel of one sample per frame, its keys reduced (hsd_anim_add_sampled's rule), appended
+ * to the baked clip. */
+static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float *values, ue_anim_target target,
+                              ue_interp interp, int32_t node, ue_source_id source) {
+    uint32_t comps = ue_anim_target_components(target);
+    if (!grow((void **)&out->channels, out->channel_count, &out->channel_cap, sizeof *out->channels))
+        return UE_ERR_NOMEM;
+    baked_channel *b = &out->channels[out->channel_count];
+    uint8_t *keep = malloc(f->count ? f->count : 1);
+    if (!keep) return UE_ERR_NOMEM;
+    uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
+    *b = (baked_channel){target, interp, node, source, kept, malloc(kept * sizeof(float)),
+                         malloc((size_t)kept * comps * sizeof(float))};
+    if (b->times && b->values) copy_kept(f, values, comps, keep, b->times, b->values);
+    free(keep);
+    out->channel_count++; /* freed with the clip even when incomplete */
+    return b->times && b->values ? UE_OK : UE_ERR_NOMEM;
+}
+
+static ue_result trs_channels(const hsd_scene_ctx *x, const skel_work *w, baked_clip *out, const hsd_frames *f,
+                              size_t j, float *buf) {
     static const ue_anim_target targets[3] = {UE_TARGET_TRANSLATION, UE_TARGET_ROTATION, UE_TARGET_SCALE};
     static const int first[3] = {0, 3, 7}, comps[3] = {3, 4, 3};
     const ue_hsd_model *m = x->m;
@@ -344,18 +440,15 @@ static ue_result trs_channels(hsd_scene_ctx *x, skel_work *w, int32_t anim, cons
         size_t step = (size_t)m->joint_count * 10;
         for (uint32_t fi = 0; fi < f->count; fi++, from += step)
             for (int k = 0; k < comps[c]; k++) buf[fi * (uint32_t)comps[c] + (uint32_t)k] = from[k];
-        ue_anim_channel *ch;
-        ue_result r = hsd_anim_add_sampled(x->s, anim, targets[c], UE_INTERP_LINEAR, f, buf, &ch);
+        ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, x->joint_node[j], src);
         if (r != UE_OK) return r;
-        ch->node = x->joint_node[j];
-        ch->source = src;
     }
     return UE_OK;
 }
 
 /* NODE / BRANCH: the visibility of the joint's mesh node, where it leaves its rest state. */
-static ue_result visibility_channel(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f, size_t j,
-                                   int32_t mesh_node, float *buf) {
+static ue_result visibility_channel(const hsd_scene_ctx *x, const skel_work *w, baked_clip *out,
+                                   const hsd_frames *f, size_t j, int32_t mesh_node, float *buf) {
     const ue_hsd_model *m = x->m;
     bool rest = !x->s->nodes[mesh_node].hidden, changes = false;
     for (uint32_t fi = 0; fi < f->count; fi++) {
@@ -364,10 +457,8 @@ static ue_result visibility_channel(hsd_scene_ctx *x, skel_work *w, int32_t anim
         changes = changes || v != rest;
     }
     if (!changes) return UE_OK;
-    ue_anim_channel *ch;
-    ue_result r = hsd_anim_add_sampled(x->s, anim, UE_TARGET_VISIBILITY, UE_INTERP_STEP, f, buf, &ch);
-    if (r == UE_OK) ch->node = mesh_node, ch->source = hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j);
-    return r;
+    return bake_channel(out, f, buf, UE_TARGET_VISIBILITY, UE_INTERP_STEP, mesh_node,
+                        hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j));
 }
 
 /* The mesh node hsd_scene_joint_meshes made for each joint (a scene root with the JObj's id). */
@@ -381,39 +472,71 @@ static void mesh_nodes(const hsd_scene_ctx *x, int32_t *out) {
     }
 }
 
-static ue_result skel_emit(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f) {
-    size_t J = x->m->joint_count;
+static ue_result skel_emit(const hsd_scene_ctx *x, const int32_t *mesh_node, const skel_work *w, baked_clip *out,
+                           const hsd_frames *f) {
     float *buf = malloc((size_t)f->count * 4 * sizeof *buf);
-    int32_t *mesh_node = malloc((J ? J : 1) * sizeof *mesh_node);
-    ue_result r = buf && mesh_node ? UE_OK : UE_ERR_NOMEM;
-    if (r == UE_OK) mesh_nodes(x, mesh_node);
-    for (size_t j = 0; j < J && r == UE_OK; j++) {
-        if (x->joint_node[j] >= 0 && (w->target[j] >= 0 || w->moved[j])) r = trs_channels(x, w, anim, f, j, buf);
-        if (r == UE_OK && mesh_node[j] >= 0) r = visibility_channel(x, w, anim, f, j, mesh_node[j], buf);
+    ue_result r = buf ? UE_OK : UE_ERR_NOMEM;
+    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++) {
+        if (x->joint_node[j] >= 0 && (w->target[j] >= 0 || w->moved[j])) r = trs_channels(x, w, out, f, j, buf);
+        if (r == UE_OK && mesh_node[j] >= 0) r = visibility_channel(x, w, out, f, j, mesh_node[j], buf);
     }
     free(buf);
-    free(mesh_node);
     return r;
 }
 
-static ue_result skeletal_clip(hsd_scene_ctx *x, size_t clip, int32_t anim, const hsd_frames *f) {
+/* Evaluates out->clip at every frame up to out->end and reduces its channels; touches neither the
+ * scene nor the diagnostics, so clips may be baked side by side. */
+static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node, baked_clip *out) {
     const ue_hsd_model *m = x->m;
+    size_t clip = (size_t)out->clip;
+    hsd_frames f;
+    memset(&f, 0, sizeof f);
     skel_work w;
     memset(&w, 0, sizeof w);
-    ue_result r = skel_alloc(&w, m->joint_count, f->count);
+    ue_result r = frames_make(out->end, &f);
+    if (r == UE_OK) r = skel_alloc(&w, m->joint_count, f.count);
     size_t tracks = hsd_anim_clip_tracks(m, clip);
     hsd_key_cursor *cursors = malloc((tracks ? tracks : 1) * sizeof *cursors);
     if (!cursors) r = UE_ERR_NOMEM;
     for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
-    for (uint32_t fi = 0; fi < f->count && r == UE_OK; fi++) {
-        hsd_anim_joint_states_at(m, clip, f->frame[fi], cursors, w.states);
-        for (size_t j = 0; j < m->joint_count; j++) skel_joint(x, &w, clip, j, f, fi);
+    for (uint32_t fi = 0; fi < f.count && r == UE_OK; fi++) {
+        hsd_anim_joint_states_at(m, clip, f.frame[fi], cursors, w.states);
+        memset(w.changed, 0, m->joint_count);
+        for (size_t j = 0; j < m->joint_count; j++) skel_joint(x, &w, out, j, fi);
+        r = out->r;
     }
     free(cursors);
-    if (r == UE_OK && !ue_parse_failed(&x->c)) r = skel_emit(x, &w, anim, f);
+    if (r == UE_OK) r = skel_emit(x, mesh_node, &w, out, &f);
     skel_free(&w);
+    frames_free(&f);
+    out->done = true;
     return r;
+}
+
+/* The baked clip into the scene: its non-finite joints reported in the order found, then (unless
+ * that failed the parse) its channels as animation `anim`'s. */
+static ue_result skeletal_clip(hsd_scene_ctx *x, baked_clip *b, int32_t anim, const hsd_frames *f) {
+    const ue_hsd_model *m = x->m;
+    for (size_t i = 0; i < b->bad_count; i++) {
+        size_t j = b->bad[i].joint;
+        char path[64];
+        snprintf(path, sizeof path, "dat/anim[%zu]/joint[%zu]", (size_t)b->clip, j);
+        ue_violation(&x->c, "hsd.anim.nan", (uint64_t)m->joints[j].offset + UE_DAT_HEADER, path,
+                     "the animated joint transform is not finite at frame %g; the bind pose is held",
+                     (double)f->frame[b->bad[i].frame]);
+    }
+    if (b->r != UE_OK || ue_parse_failed(&x->c)) return b->r;
+    for (size_t i = 0; i < b->channel_count; i++) {
+        const baked_channel *c = &b->channels[i];
+        ue_anim_channel *ch = ue_scene_add_channel(x->s, anim, c->target, c->interp, c->count);
+        if (!ch) return UE_ERR_NOMEM;
+        memcpy(ch->times, c->times, c->count * sizeof *c->times);
+        memcpy(ch->values, c->values, (size_t)c->count * ch->components * sizeof *c->values);
+        ch->node = c->node;
+        ch->source = c->source;
+    }
+    return UE_OK;
 }
 
 /* ---- clips -------------------------------------------------------------------------------- */
@@ -446,22 +569,32 @@ static uint64_t clip_cost(const ue_hsd_model *m, int32_t clip) {
     return JOINT_SAMPLE_WEIGHT * joints + clip_key_count(m, c) + c->target_count + 1;
 }
 
-/* The clip's end frame (the larger of the pair's), checked; false when it is refused. */
-static bool pair_end(hsd_scene_ctx *x, const clip_pair *p, double *end) {
-    const ue_hsd_model *m = x->m;
-    int32_t first = p->joint >= 0 ? p->joint : p->material;
-    const ue_hsd_clip *c = &m->anims.clips[first];
-    char path[48];
-    snprintf(path, sizeof path, "dat/anim[%d]", (int)first);
+/* The pair's end frame (the larger of its clips') and the samples it would take (*cost). */
+static double pair_cost(const ue_hsd_model *m, const clip_pair *p, uint64_t *cost) {
     double e = 0;
     for (int k = 0; k < 2; k++) {
         int32_t id = k ? p->material : p->joint;
         if (id >= 0) e = fmax(e, isfinite(m->anims.clips[id].end_frame) ? m->anims.clips[id].end_frame : INFINITY);
     }
-    uint64_t cost = (clip_cost(m, p->joint) + clip_cost(m, p->material)) * (uint64_t)(fmin(e, 1e12) + 2);
-    if (!(e <= UE_HSD_MAX_FRAMES) || cost > x->samples_left) {
-        ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.anim.budget", (uint64_t)c->offset + UE_DAT_HEADER, path,
-                        "end frame %g would take %llu samples, more than this file has left (%llu); clip left out",
+    *cost = (clip_cost(m, p->joint) + clip_cost(m, p->material)) * (uint64_t)(fmin(e, 1e12) + 2);
+    return e;
+}
+
+static bool pair_admitted(double end, uint64_t cost, uint64_t samples_left) {
+    return end <= UE_HSD_MAX_FRAMES && cost <= samples_left;
+}
+
+/* The clip's end frame, checked against the budget; false when it is refused. */
+static bool pair_end(hsd_scene_ctx *x, const clip_pair *p, double *end) {
+    const ue_hsd_model *m = x->m;
+    int32_t first = p->joint >= 0 ? p->joint : p->material;
+    uint64_t cost;
+    double e = pair_cost(m, p, &cost);
+    if (!pair_admitted(e, cost, x->samples_left)) {
+        char path[48];
+        snprintf(path, sizeof path, "dat/anim[%d]", (int)first);
+        ue_violation_as(&x->c, UE_ERR_LIMIT, "hsd.anim.budget", (uint64_t)m->anims.clips[first].offset + UE_DAT_HEADER,
+                        path, "end frame %g would take %llu samples, more than this file has left (%llu); clip left out",
                         e, (unsigned long long)cost, (unsigned long long)x->samples_left);
         return false;
     }
@@ -470,7 +603,21 @@ static bool pair_end(hsd_scene_ctx *x, const clip_pair *p, double *end) {
     return true;
 }
 
-static ue_result build_pair(hsd_scene_ctx *x, hsd_atlas *const *atlases, const clip_pair *p) {
+/* Every pair of the model in output order, and the window of them being baked. */
+typedef struct clip_run {
+    hsd_scene_ctx *x;
+    hsd_atlas **atlases;
+    int32_t *mesh_node;    /* per joint: its mesh node (mesh_nodes), read by the bakers */
+    clip_pair *pairs;
+    size_t count, cap;
+    baked_clip *window;    /* WINDOW_PAIRS entries: window[k] is pairs[first + k] */
+    uint64_t planned_left; /* the budget as the pairs planned so far leave it */
+} clip_run;
+
+#define WINDOW_PAIRS 64u
+
+static ue_result build_pair(clip_run *run, const clip_pair *p, baked_clip *b) {
+    hsd_scene_ctx *x = run->x;
     const ue_hsd_model *m = x->m;
     double end;
     if (!pair_end(x, p, &end)) return UE_OK;
@@ -491,9 +638,15 @@ static ue_result build_pair(hsd_scene_ctx *x, hsd_atlas *const *atlases, const c
     hsd_frames f;
     memset(&f, 0, sizeof f);
     ue_result r = frames_make(end, &f);
-    if (r == UE_OK && p->joint >= 0) r = skeletal_clip(x, (size_t)p->joint, anim, &f);
+    if (r == UE_OK && p->joint >= 0) {
+        if (!b->done) { /* not planned in the window (the plan follows this budget, so never expected) */
+            b->clip = p->joint, b->end = end;
+            b->r = bake_skeletal(x, run->mesh_node, b);
+        }
+        r = skeletal_clip(x, b, anim, &f);
+    }
     if (r == UE_OK && p->material >= 0 && !ue_parse_failed(&x->c))
-        r = hsd_matanim_to_scene(x, atlases, (size_t)p->material, anim, &f);
+        r = hsd_matanim_to_scene(x, run->atlases, (size_t)p->material, anim, &f);
     frames_free(&f);
     return r;
 }
@@ -504,9 +657,14 @@ static bool in_group(const ue_hsd_clip *c, uint32_t set, bool standalone) {
     return c->set == set && !c->figatree && (c->root_name != NULL) == standalone;
 }
 
-static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t set, bool standalone,
-                           uint32_t *next) {
-    const ue_hsd_anims *a = &x->m->anims;
+static ue_result add_pair(clip_run *run, clip_pair p) {
+    if (!grow((void **)&run->pairs, run->count, &run->cap, sizeof *run->pairs)) return UE_ERR_NOMEM;
+    run->pairs[run->count++] = p;
+    return UE_OK;
+}
+
+static ue_result set_pairs(clip_run *run, uint32_t set, bool standalone, uint32_t *next) {
+    const ue_hsd_anims *a = &run->x->m->anims;
     uint32_t count = 0;
     for (size_t c = 0; c < a->clip_count; c++)
         if (in_group(&a->clips[c], set, standalone) && a->clips[c].index < MAX_INDEX && a->clips[c].index >= count)
@@ -522,30 +680,80 @@ static ue_result set_pairs(hsd_scene_ctx *x, hsd_atlas *const *atlases, uint32_t
         if (*slot < 0) *slot = (int32_t)c;
     }
     ue_result r = UE_OK;
-    for (uint32_t i = 0; i < count && r == UE_OK && !ue_parse_failed(&x->c); i++)
-        if (pairs[i].joint >= 0 || pairs[i].material >= 0) r = build_pair(x, atlases, &pairs[i]);
+    for (uint32_t i = 0; i < count && r == UE_OK; i++)
+        if (pairs[i].joint >= 0 || pairs[i].material >= 0) r = add_pair(run, pairs[i]);
     free(pairs);
     *next += count;
     return r;
 }
 
-ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
-    const ue_hsd_anims *a = &x->m->anims;
-    if (a->clip_count == 0) return UE_OK;
-    hsd_atlas **atlases = NULL;
-    x->samples_left = sample_budget(x->m);
-    ue_result r = hsd_swaps_prepare(x, &atlases);
+/* Every pair in output order: each set's arrays, then the standalone `*_animjoint` /
+ * `*_matanim_joint` roots set by set (paired by their per-set index as a ModelSet's arrays are),
+ * then the FigaTree clips (the DAT's own and --anims banks'), one skeletal clip each. */
+static ue_result collect_pairs(clip_run *run) {
+    const ue_hsd_model *m = run->x->m;
     uint32_t next = 0;
-    for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, false, &next);
-    /* Standalone `*_animjoint` / `*_matanim_joint` roots continue the numbering, set by set, paired
-     * by their per-set index as a ModelSet's arrays are. */
-    for (uint32_t set = 0; set < x->m->set_count && r == UE_OK; set++) r = set_pairs(x, atlases, set, true, &next);
-    /* FigaTree clips (the DAT's own and --anims banks') are one skeletal clip each, in source order. */
-    for (size_t c = 0; c < a->clip_count && r == UE_OK && !ue_parse_failed(&x->c); c++) {
-        if (!a->clips[c].figatree) continue;
-        clip_pair p = {(int32_t)c, -1, next++};
-        r = build_pair(x, atlases, &p);
+    ue_result r = UE_OK;
+    for (uint32_t set = 0; set < m->set_count && r == UE_OK; set++) r = set_pairs(run, set, false, &next);
+    for (uint32_t set = 0; set < m->set_count && r == UE_OK; set++) r = set_pairs(run, set, true, &next);
+    for (size_t c = 0; c < m->anims.clip_count && r == UE_OK; c++)
+        if (m->anims.clips[c].figatree) r = add_pair(run, (clip_pair){(int32_t)c, -1, next++});
+    return r;
+}
+
+/* The pairs from `first` on that the next window bakes: each skeletal clip the budget admits
+ * (as pair_end will decide, in order) gets an entry; the window stops before BAKE_WINDOW_SAMPLES
+ * joint samples or WINDOW_PAIRS pairs. Returns the end of the window. */
+static size_t plan_window(clip_run *run, size_t first) {
+    const ue_hsd_model *m = run->x->m;
+    uint64_t samples = 0;
+    size_t k = first;
+    for (; k < run->count && k - first < WINDOW_PAIRS; k++) {
+        const clip_pair *p = &run->pairs[k];
+        uint64_t cost;
+        double e = pair_cost(m, p, &cost);
+        bool admitted = pair_admitted(e, cost, run->planned_left);
+        uint64_t joint_samples = admitted && p->joint >= 0 ? (uint64_t)(floor(e) + 2) * m->joint_count : 0;
+        if (k > first && samples + joint_samples > BAKE_WINDOW_SAMPLES) break;
+        if (admitted) run->planned_left -= cost;
+        samples += joint_samples;
+        run->window[k - first] = (baked_clip){.clip = admitted && p->joint >= 0 ? p->joint : -1, .end = e};
     }
-    hsd_swaps_free(atlases, x->m->tobj_count);
+    return k;
+}
+
+static void bake_one(void *ctx, size_t i) {
+    clip_run *run = ctx;
+    baked_clip *b = &run->window[i];
+    if (b->clip >= 0) b->r = bake_skeletal(run->x, run->mesh_node, b);
+}
+
+static ue_result build_all(clip_run *run) {
+    hsd_scene_ctx *x = run->x;
+    ue_result r = UE_OK;
+    for (size_t first = 0; first < run->count && r == UE_OK && !ue_parse_failed(&x->c);) {
+        size_t end = plan_window(run, first);
+        mesh_nodes(x, run->mesh_node);
+        ue_parallel_for(end - first, ue_cpu_count(), bake_one, run);
+        for (size_t k = first; k < end && r == UE_OK && !ue_parse_failed(&x->c); k++)
+            r = build_pair(run, &run->pairs[k], &run->window[k - first]);
+        for (size_t k = first; k < end; k++) baked_free(&run->window[k - first]);
+        first = end;
+    }
+    return r;
+}
+
+ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
+    if (x->m->anims.clip_count == 0) return UE_OK;
+    x->samples_left = sample_budget(x->m);
+    clip_run run = {.x = x, .planned_left = x->samples_left};
+    run.mesh_node = malloc((x->m->joint_count ? x->m->joint_count : 1) * sizeof *run.mesh_node);
+    run.window = malloc(WINDOW_PAIRS * sizeof *run.window);
+    ue_result r = run.mesh_node && run.window ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) r = hsd_swaps_prepare(x, &run.atlases);
+    if (r == UE_OK) r = collect_pairs(&run);
+    if (r == UE_OK) r = build_all(&run);
+    hsd_swaps_free(run.atlases, x->m->tobj_count);
+    free(run.mesh_node), free(run.window), free(run.pairs);
     return r;
 }

@@ -62,6 +62,11 @@ uint32_t hsd_u32(const hsd_reader *r, uint32_t off);
 uint16_t hsd_u16(const hsd_reader *r, uint32_t off);
 float hsd_f32(const hsd_reader *r, uint32_t off);
 /* Records that memory ran out: the read fails in either mode. */
+/* base + suffix, and base + name + "[index]", into out (cap bytes, cut as snprintf cuts): the
+ * readers name every node they visit for messages they rarely write, so these spare them
+ * printf's format machinery. */
+void hsd_path_cat(char *out, size_t cap, const char *base, const char *suffix);
+void hsd_path_index(char *out, size_t cap, const char *base, const char *name, size_t index);
 void hsd_nomem(hsd_reader *r);
 /* True when reading must stop (strict failure or no memory). */
 bool hsd_stop(const hsd_reader *r);

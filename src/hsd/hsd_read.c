@@ -149,6 +149,33 @@ typedef struct pending_link {
     link_kind kind;
 } pending_link;
 
+/* Appends n bytes of s at out[at], as far as cap - 1 bytes allow; returns the new length. */
+static size_t path_put(char *out, size_t cap, size_t at, const char *s, size_t n) {
+    size_t room = cap - 1 - at;
+    if (n > room) n = room;
+    memcpy(out + at, s, n);
+    return at + n;
+}
+
+void hsd_path_cat(char *out, size_t cap, const char *base, const char *suffix) {
+    if (cap == 0) return;
+    size_t at = path_put(out, cap, 0, base, strlen(base));
+    out[path_put(out, cap, at, suffix, strlen(suffix))] = '\0';
+}
+
+void hsd_path_index(char *out, size_t cap, const char *base, const char *name, size_t index) {
+    if (cap == 0) return;
+    char digits[24];
+    size_t d = sizeof digits;
+    digits[--d] = ']';
+    do digits[--d] = (char)('0' + index % 10), index /= 10;
+    while (index);
+    digits[--d] = '[';
+    size_t at = path_put(out, cap, 0, base, strlen(base));
+    at = path_put(out, cap, at, name, strlen(name));
+    out[path_put(out, cap, at, digits + d, sizeof digits - d)] = '\0';
+}
+
 static void joint_path(char *out, size_t n, int32_t j, const char *field) {
     snprintf(out, n, "dat/joint[%d]%s%s", (int)j, field ? "/" : "", field ? field : "");
 }

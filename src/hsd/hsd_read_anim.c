@@ -58,7 +58,7 @@ static void decode_keys(hsd_anim_reader *ar, ue_hsd_track *t, const char *path) 
 static bool track_data(hsd_anim_reader *ar, ue_hsd_track *t, const char *path) {
     hsd_reader *r = ar->r;
     char sub[HSD_ANIM_PATH + 8];
-    snprintf(sub, sizeof sub, "%s/data", path);
+    hsd_path_cat(sub, sizeof sub, path, "/data");
     if (!hsd_follow(r, t->offset + 0x10, 0, false, sub, &t->data_offset)) {
         if (t->length && !hsd_stop(r))
             ue_violation(&r->c, "hsd.anim.track.data", hsd_anim_file_at(t->offset + 0x10), sub,
@@ -107,7 +107,7 @@ static void read_tracks(hsd_anim_reader *ar, int32_t row, uint32_t field, const 
     uint32_t first = (uint32_t)r->m->anims.track_count;
     for (size_t i = 0; !hsd_stop(r); i++) {
         char sub[HSD_ANIM_PATH + 24];
-        snprintf(sub, sizeof sub, "%s/track[%zu]", path, i);
+        hsd_path_index(sub, sizeof sub, path, "/track", i);
         uint32_t off = 0;
         int32_t seen = 0;
         if (!hsd_follow(r, field, 0x14, true, sub, &off)) break;
@@ -144,7 +144,7 @@ int32_t hsd_anim_read_aobj(hsd_anim_reader *ar, uint32_t field, const char *path
     ao->first_track = (uint32_t)a->track_count;
     if (!hsd_map_put(r, HSD_K_AOBJ, off, row)) return UE_HSD_NONE;
     char sub[HSD_ANIM_PATH + 8];
-    snprintf(sub, sizeof sub, "%s/joint", path);
+    hsd_path_cat(sub, sizeof sub, path, "/joint");
     uint32_t obj = hsd_raw_pointer(r, off + 0x0C, sub);
     r->m->anims.aobjs[row].obj_offset = obj;
     if (!end_frame_ok(r->m->anims.aobjs[row].end_frame))
@@ -186,20 +186,18 @@ void hsd_anim_walk_tree(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32
                         uint32_t from, int32_t joint, const char *clip, const char *where) {
     hsd_reader *r = ar->r;
     char here[HSD_ANIM_PATH];
-    snprintf(here, sizeof here, "%s", where);
+    hsd_path_cat(here, sizeof here, where, "");
     while (!hsd_stop(r) && tree_node_ok(ar, k, off, from, joint, here)) {
         char node[HSD_ANIM_PATH], sub[HSD_ANIM_PATH + 8];
-        snprintf(node, sizeof node, "%s", clip);
-        size_t n = strlen(node);
-        snprintf(node + n, sizeof node - n, "/joint[%d]", (int)joint);
+        hsd_path_index(node, sizeof node, clip, "/joint", (size_t)joint); /* joint ≥ 0 (tree_node_ok) */
         if (!k->visit(ar, off, joint, node)) return;
         const ue_hsd_joint *jt = &r->m->joints[joint];
         uint32_t child = 0;
-        snprintf(sub, sizeof sub, "%s/child", node);
+        hsd_path_cat(sub, sizeof sub, node, "/child");
         if (!(jt->flags & UE_JOBJ_INSTANCE) &&
             hsd_follow(r, off + k->child_field, k->node_size, true, sub, &child))
             hsd_anim_walk_tree(ar, k, child, off + k->child_field, jt->first_child, clip, sub);
-        snprintf(here, sizeof here, "%s/next", node);
+        hsd_path_cat(here, sizeof here, node, "/next");
         from = off + k->next_field;
         if (!hsd_follow(r, from, k->node_size, true, here, &off)) return;
         joint = jt->next_sibling;
@@ -210,12 +208,12 @@ void hsd_anim_walk_tree(hsd_anim_reader *ar, const hsd_anim_tree_kind *k, uint32
 static bool visit_animjoint(hsd_anim_reader *ar, uint32_t off, int32_t joint, const char *node) {
     hsd_reader *r = ar->r;
     char sub[HSD_ANIM_PATH + 8];
-    snprintf(sub, sizeof sub, "%s/aobj", node);
+    hsd_path_cat(sub, sizeof sub, node, "/aobj");
     bool fresh = false;
     ue_hsd_anim_target t = {UE_HSD_ANIM_JOINT, off, joint, UE_HSD_NONE, UE_HSD_NONE,
                             hsd_anim_read_aobj(ar, off + 8, sub, &fresh),
                             hsd_u32(r, off + 0x10), 0, 0, 0, 0, 0};
-    snprintf(sub, sizeof sub, "%s/robj", node);
+    hsd_path_cat(sub, sizeof sub, node, "/robj");
     t.raw_offset = hsd_raw_pointer(r, off + 0x0C, sub);
     return hsd_anim_add_target(ar, &t) >= 0;
 }

@@ -1,6 +1,8 @@
 /* unearth tests — the HSD struct reader: DAT images laid out by hand from docs/formats/hsd-model.md (joints,
  * DObj/MObj/TObj/Image/TLUT, PObjs, envelopes, scene_data), every field checked, bad input. */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "test.h"
 #include "dat_image.h"
@@ -704,6 +706,30 @@ static void test_no_model(void) {
     }
 }
 
+/* The readers' path builders give snprintf's bytes, cut where it cuts (the checks' independent
+ * computation is snprintf itself). */
+static void test_path_builders(void) {
+    static const char *bases[] = {"", "dat/anim[3]", "dat/root[12]/x_animjoint/joint[47]/child/next"};
+    static const size_t indices[] = {0, 7, 10, 4294967295u, (size_t)-1};
+    for (size_t cap = 1; cap <= 64; cap++)
+        for (size_t b = 0; b < sizeof bases / sizeof *bases; b++) {
+            char got[64], want[64];
+            memset(got, 'x', sizeof got);
+            hsd_path_cat(got, cap, bases[b], "/aobj");
+            snprintf(want, cap, "%s/aobj", bases[b]);
+            CHECK_STR(got, want);
+            for (size_t i = 0; i < sizeof indices / sizeof *indices; i++) {
+                memset(got, 'x', sizeof got);
+                hsd_path_index(got, cap, bases[b], "/track", indices[i]);
+                snprintf(want, cap, "%s/track[%zu]", bases[b], indices[i]);
+                CHECK_STR(got, want);
+            }
+        }
+    char exact[12];
+    hsd_path_index(exact, sizeof exact, "a", "/joint", 47);
+    CHECK_STR(exact, "a/joint[47]");
+}
+
 int main(void) {
     RUN(test_full_image);
     RUN(test_scene_data);
@@ -713,5 +739,6 @@ int main(void) {
     RUN(test_no_model);
     RUN(test_depth_cap);
     RUN(test_envelope_count);
+    RUN(test_path_builders);
     return TEST_SUMMARY();
 }
