@@ -277,15 +277,15 @@ static void diag_replay(ue_diag *d, const ue_diag *from) {
     if (d) d->dropped += from->dropped;
 }
 
-/* model_open, its reports in `d`; with `keep`, kept in a new hsd_kept when it succeeds. */
-static ue_result open_kept(const uint8_t *data, size_t size, ue_mode mode, ue_dat *dat, ue_hsd_model *m, ue_diag *d,
-                           hsd_kept **keep) {
-    if (!keep) return model_open(data, size, mode, dat, m, d);
+/* model_open into a new hsd_kept, its reports in `d` and kept for to_scene; NULL when the read
+ * fails. The model points at its DAT: both are read where they stay. */
+static ue_result open_kept(const uint8_t *data, size_t size, ue_mode mode, ue_diag *d, hsd_kept **keep) {
     *keep = calloc(1, sizeof **keep);
     if (!*keep) return UE_ERR_NOMEM;
-    ue_result r = model_open(data, size, mode, dat, m, &(*keep)->read);
+    ue_result r = model_open(data, size, mode, &(*keep)->dat, &(*keep)->model, &(*keep)->read);
     diag_replay(d, &(*keep)->read);
     if (r != UE_OK) {
+        model_close(&(*keep)->dat, &(*keep)->model);
         ue_diag_free(&(*keep)->read);
         free(*keep);
         *keep = NULL;
@@ -297,26 +297,29 @@ static ue_result open_kept(const uint8_t *data, size_t size, ue_mode mode, ue_da
  * With `keep`, the model read is handed back (NULL when reading failed). */
 static ue_result check_all(const uint8_t *data, size_t size, ue_mode mode, ue_hsd_model *counts, hsd_stats *st,
                            ue_diag *d, hsd_kept **keep) {
-    ue_dat dat;
-    ue_hsd_model m;
-    ue_result r = open_kept(data, size, mode, &dat, &m, d, keep);
+    ue_dat own_dat;
+    ue_hsd_model own_model;
+    ue_dat *dat = &own_dat;
+    ue_hsd_model *m = &own_model;
+    ue_result r;
+    if (keep) {
+        r = open_kept(data, size, mode, d, keep);
+        if (*keep) dat = &(*keep)->dat, m = &(*keep)->model;
+    } else {
+        r = model_open(data, size, mode, dat, m, d);
+    }
     if (r == UE_OK) {
         hsd_pose pose;
-        r = hsd_pose_compute(&m, mode, &pose, d);
+        r = hsd_pose_compute(m, mode, &pose, d);
         hsd_pose_free(&pose);
-        ue_result rd = decode_all(&m, mode, st, d);
+        ue_result rd = decode_all(m, mode, st, d);
         if (r == UE_OK) r = rd;
         /* the roots the model reader does not walk: cameras, lights, fog, FigaTrees, … */
-        ue_result rr = hsd_roots_check(&dat, mode, true, d);
+        ue_result rr = hsd_roots_check(dat, mode, true, d);
         if (r == UE_OK) r = rr;
-        *counts = counts_only(&m);
+        *counts = counts_only(m);
     }
-    if (keep && *keep) {
-        (*keep)->dat = dat;
-        (*keep)->model = m;
-    } else {
-        model_close(&dat, &m);
-    }
+    if (!keep) model_close(dat, m);
     return r;
 }
 

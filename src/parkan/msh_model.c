@@ -279,13 +279,12 @@ static void diag_replay(ue_diag *d, const ue_diag *from) {
     if (d) d->dropped += from->dropped;
 }
 
-/* ue_msh_parse, its reports in `d`; with `keep`, the model parsed is handed back in a new
- * msh_kept when the parse succeeds, and not freed here. */
-static ue_result parse_kept(const uint8_t *data, size_t size, ue_mode mode, ue_msh *m, ue_diag *d, msh_kept **keep) {
-    if (!keep) return ue_msh_parse(data, size, mode, m, d);
+/* ue_msh_parse into a new msh_kept, its reports in `d` and kept for to_scene; NULL when the
+ * parse fails. */
+static ue_result parse_kept(const uint8_t *data, size_t size, ue_mode mode, ue_diag *d, msh_kept **keep) {
     *keep = calloc(1, sizeof **keep);
     if (!*keep) return UE_ERR_NOMEM;
-    ue_result r = ue_msh_parse(data, size, mode, m, &(*keep)->read);
+    ue_result r = ue_msh_parse(data, size, mode, &(*keep)->model, &(*keep)->read);
     diag_replay(d, &(*keep)->read);
     if (r != UE_OK) { /* the parse freed the model */
         ue_diag_free(&(*keep)->read);
@@ -298,18 +297,20 @@ static ue_result parse_kept(const uint8_t *data, size_t size, ue_mode mode, ue_m
 static ue_result validate_kept(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d,
                                msh_kept **keep) {
     memset(out, 0, sizeof *out);
-    ue_msh m;
+    ue_msh own_model;
+    ue_msh *m = &own_model;
     ue_msh_stats st = {0};
     ue_diag own = {0}; /* the tolerant read's reports, when the caller keeps none */
     ue_diag_mark before = ue_diag_mark_at(d ? d : &own);
-    ue_result r = parse_kept(data, size, mode, &m, d ? d : &own, keep);
+    ue_result r = keep ? parse_kept(data, size, mode, d ? d : &own, keep)
+                       : ue_msh_parse(data, size, mode, m, d ? d : &own);
+    if (keep && *keep) m = &(*keep)->model;
     out->reads = 1;
     bool stepped_over = ue_diag_warned_since(before);
     ue_diag_free(&own);
     if (r == UE_OK) {
-        ue_msh_stats_compute(&m, &st);
-        if (keep) (*keep)->model = m;
-        else ue_msh_free(&m);
+        ue_msh_stats_compute(m, &st);
+        if (!keep) ue_msh_free(m);
         /* A read that reported nothing lost nothing: no strict read is needed to tell. */
         bool strict_read = mode == UE_MODE_TOLERANT && stepped_over;
         out->lost_parts = strict_read && lost_parts(data, size);
