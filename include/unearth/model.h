@@ -68,6 +68,19 @@ UE_API size_t ue_model_title_length(const ue_model_found *m);
 UE_API ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode mode,
                             const ue_model_options *opts, ue_scene *s, ue_diag *d);
 
+/* One read for a model's verdict and its scene (docs/architecture.md#one-read-per-input).
+ * The format's validate on (data, size); when `kept` is given and the format reads once (its
+ * read_once hooks), *kept gets the model as it was read, else NULL. New in 0.3.0. */
+UE_API ue_result ue_model_validate_kept(const ue_model_format *f, const uint8_t *data, size_t size, ue_mode mode,
+                                        ue_model_check *out, ue_diag *d, ue_model_kept **kept);
+/* ue_model_to_scene from what ue_model_validate_kept kept of `m` (consumed, whatever the
+ * result), without reading m->data again; with `kept` NULL, ue_model_to_scene itself. The
+ * same scene, result and diagnostics either way. New in 0.3.0. */
+UE_API ue_result ue_model_to_scene_kept(const ue_model_found *m, ue_model_kept *kept, const char *name, ue_mode mode,
+                                        const ue_model_options *opts, ue_scene *s, ue_diag *d);
+/* Frees what ue_model_validate_kept kept of a model of format `f` (NULL: nothing). */
+UE_API void ue_model_kept_free(const ue_model_format *f, ue_model_kept *kept);
+
 /* The model's textures decoded (its format's `images` hook), appended to `out`, which the
  * caller zeroed and frees with ue_model_images_free. UE_ERR_UNSUPPORTED (with the diagnostic
  * model.images.none) when the format carries no images. */

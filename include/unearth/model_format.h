@@ -43,6 +43,9 @@ typedef struct ue_model_check {
     /* validate in tolerant mode: reading had to leave a part of the model out (a strict read
      * fails), which makes the verdict DAMAGED */
     bool lost_parts;
+    /* validate: how many times the format parsed the model's bytes (1; 2 in tolerant mode when
+     * a strict parse had to tell what was lost); 0 where the format does not count. New in 0.3.0 */
+    unsigned reads;
     /* one line without the verdict: "6 nodes, 3 batches, 120 vertices, 40 triangles" for
      * validate, "12 tables decoded and re-encoded" for roundtrip; "" when there is nothing */
     char summary[160];
@@ -79,6 +82,27 @@ UE_API ue_model_image *ue_model_images_add(ue_model_images *l, const char *name,
                                            uint32_t level_count);
 /* Frees every level of every image and the list; safe on a zeroed or half-filled list. */
 UE_API void ue_model_images_free(ue_model_images *l);
+
+/* ---- one read for a model's verdict and its scene (optional) ----------------------------- */
+
+/* What a format keeps of a model its validate read: the format's own (opaque here), owning
+ * every byte it needs, so the model's bytes may be freed once it is kept. */
+typedef struct ue_model_kept ue_model_kept;
+
+/* The hooks of a format that reads a model once for both validate and to_scene
+ * (docs/architecture.md#one-read-per-input); all three are set. */
+typedef struct ue_model_read_once {
+    /* validate, which also hands back the model as it read it in *kept when that read
+     * succeeded (NULL otherwise): the same result, check and diagnostics as validate. */
+    ue_result (*validate)(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                          ue_diag *d, ue_model_kept **kept);
+    /* to_scene on a kept model, which it consumes (freed, whatever the result): the same
+     * scene, result and diagnostics as to_scene on the bytes, those of the read included. */
+    ue_result (*to_scene)(ue_model_kept *kept, const char *name, ue_mode mode,
+                          const ue_model_options *opts, ue_scene *s, ue_diag *d);
+    /* Frees a kept model no scene was made of; NULL is a no-op. */
+    void (*free)(ue_model_kept *kept);
+} ue_model_read_once;
 
 /* ---- the format ------------------------------------------------------------------------ */
 
@@ -120,6 +144,10 @@ typedef struct ue_model_format {
      * no images (docs/models.md: how a family joins the `textures` verb). */
     ue_result (*images)(const uint8_t *data, size_t size, ue_mode mode, bool all_levels,
                         ue_model_images *out, ue_diag *d);
+
+    /* One read for validate and to_scene (see ue_model_read_once), or NULL: each reads the
+     * model's bytes itself. A field added in 0.3.0: rebuild against this header. */
+    const ue_model_read_once *read_once;
 } ue_model_format;
 
 #ifdef __cplusplus

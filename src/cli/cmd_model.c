@@ -162,11 +162,13 @@ ue_result cli_model_summary(const ue_model_seen *m, ue_mode mode, char *out, siz
 
 /* ---- validate and roundtrip -------------------------------------------------------------- */
 
-/* One model's verdict by its format's validate; `check` keeps the summary and statistics. */
+/* One model's verdict by its format's validate; `check` keeps the summary and statistics.
+ * With `kept`, the model as validate read it is handed back for its scene (where the format
+ * reads once). */
 static int validate_one(const cli_opts *o, const ue_model_seen *m, ue_model_check *check, ue_diag *d,
-                        cli_tally *t, ue_result *r) {
+                        cli_tally *t, ue_result *r, ue_model_kept **kept) {
     memset(check, 0, sizeof *check);
-    *r = m->format->validate(m->data, m->size, o->mode, check, d);
+    *r = ue_model_validate_kept(m->format, m->data, m->size, o->mode, check, d, kept);
     cli_tally_add(t, d);
     t->dropped = check->lost_parts;
     return cli_verdict_code(*r, t);
@@ -224,7 +226,7 @@ static ue_result validate_visit(const ue_model_seen *m, void *ctx) {
     ue_model_check check;
     cli_tally t = {0};
     ue_result r;
-    int code = validate_one(v->o, m, &check, &d, &t, &r);
+    int code = validate_one(v->o, m, &check, &d, &t, &r, NULL);
     if (code > v->worst) v->worst = code;
     tally_sum(v->sum, &t);
     if (v->json_models) json_array_append_new(v->json_models, model_verdict_json(m, code, r, &t, &check, &d));
@@ -255,11 +257,12 @@ typedef struct model_verdict {
     ue_diag d;
 } model_verdict;
 
-static void model_verdict_check(const cli_opts *o, const ue_model_seen *m, model_verdict *mv) {
+static void model_verdict_check(const cli_opts *o, const ue_model_seen *m, model_verdict *mv,
+                                ue_model_kept **kept) {
     ue_model_check check;
     ue_result r;
     memset(mv, 0, sizeof *mv);
-    mv->code = validate_one(o, m, &check, &mv->d, &mv->t, &r);
+    mv->code = validate_one(o, m, &check, &mv->d, &mv->t, &r, kept);
     ue_buf_free(&check.stats);
 }
 
@@ -277,7 +280,7 @@ static void model_verdict_apply(model_visits *v, const char *name, const model_v
 /* A file's verdict (extract, convert): the same checks, only failures are shown. */
 static ue_result check_visit(const ue_model_seen *m, void *ctx) {
     model_verdict mv;
-    model_verdict_check(((model_visits *)ctx)->o, m, &mv);
+    model_verdict_check(((model_visits *)ctx)->o, m, &mv, NULL);
     model_verdict_apply(ctx, m->name, &mv);
     ue_diag_free(&mv.d);
     return UE_OK;
@@ -332,6 +335,7 @@ static const char *const kind_ext[] = {"", "glb", "gltf", "obj"};
 
 typedef struct job {
     ue_model_found model;    /* name (the model's address in UTF-8), format and bytes */
+    ue_model_kept *kept;     /* the model as its verdict read it, or NULL; model.data is then NULL */
     out_kind kind;
     char out_path[4096];
     ue_diag diag;
@@ -390,24 +394,33 @@ static void record_source(const ue_model_found *m, double scale, ue_scene_select
  * format that finds companion files (Parkan: the WEAR and material libraries, and --data's
  * folder, which is searched only for a model with an origin) declares the option "origin"
  * and is told where the model was found. Batch and single convert share this, so a model
- * converts to the same bytes either way. */
-ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
-                            ue_scene *s, ue_diag *d) {
+ * converts to the same bytes either way. From what the model's verdict kept of it (consumed)
+ * when `kept` is not NULL, without reading its bytes again. */
+static ue_result cli_convert_scene_kept(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
+                                        ue_model_kept *kept, ue_scene *s, ue_diag *d) {
     char base[sizeof s->name]; /* scene names hold 63 bytes: cut between characters, not inside one */
     out_names_model_title(m, base, sizeof base); /* "creature.pkx", not its "model.dat" */
     memcpy(s->name, base, sizeof base);
     size_t n;
     ue_model_option *items = cli_format_opts_for(format_opts, m->format, &n);
-    if (!items) return UE_ERR_NOMEM;
+    if (!items) {
+        ue_model_kept_free(m->format, kept);
+        return UE_ERR_NOMEM;
+    }
     for (size_t i = 0; i < m->format->option_count; i++)
         if (strcmp(m->format->options[i].key, "origin") == 0) items[n++] = (ue_model_option){"origin", m->name};
     ue_model_options with = {items, n, format_opts->cache};
-    ue_result r = ue_model_to_scene(m, base, o->mode, &with, s, d);
+    ue_result r = ue_model_to_scene_kept(m, kept, base, o->mode, &with, s, d);
     free(items);
     double scale;
     if (r == UE_OK && convert_scale(o, &scale) && scale != 1.0) scale_scene(s, scale);
     if (r == UE_OK) record_source(m, convert_scale(o, &scale) ? scale : 1.0, &s->selection);
     return r;
+}
+
+ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_model_found *m,
+                            ue_scene *s, ue_diag *d) {
+    return cli_convert_scene_kept(o, format_opts, m, NULL, s, d);
 }
 
 /* The job's files in writing order: the PNGs, the .bin/.mtl, the output itself. */
@@ -452,7 +465,8 @@ static void run_job(job *j, const job_queue *q) {
     ue_scene s;
     ue_scene_init(&s);
     j->ran = true;
-    j->result = cli_convert_scene(q->opts, q->format_opts, &j->model, &s, &j->diag);
+    j->result = cli_convert_scene_kept(q->opts, q->format_opts, &j->model, j->kept, &s, &j->diag);
+    j->kept = NULL; /* consumed */
     if (j->result == UE_OK) j->result = job_write(j, q->opts, q->into_dir, &s);
     ue_scene_free(&s);
 }
@@ -563,14 +577,17 @@ typedef struct scanned_model {
 
 /* What convert's one pass over an input gives (docs/architecture.md#one-read-per-input): the
  * container opened once, mapped, and checked as validate checks it, and each model met on the
- * way, its bytes copied for its job and checked by its format then and there, on the bytes
- * the check of its container read. */
+ * way, checked by its format then and there, on the bytes the check of its container read.
+ * A format that reads once keeps the model as its check read it, for the job; the bytes of
+ * any other model are copied for its job. A bare model (no container) is one such model. */
 typedef struct input_scan {
     const cli_opts *o;
-    ue_archive *a;
+    bool scanned;             /* the pass took the input: its verdict and models are here */
+    ue_archive *a;            /* the container, NULL for a bare model */
     ue_diag container;        /* opening and validation, as the file's verdict has them */
     ue_result checked;        /* validation's result */
-    ue_model_found *found;    /* the models, until the jobs take them */
+    ue_model_found *found;    /* the models, until the jobs take them; data NULL where kept */
+    ue_model_kept **kept;     /* what each model's check kept of it, or NULL, until the jobs take it */
     scanned_model *models;
     size_t count, cap;
 } input_scan;
@@ -583,27 +600,42 @@ static bool scan_reserve(input_scan *sc) {
     if (found) sc->found = found;
     scanned_model *models = found ? realloc(sc->models, cap * sizeof *models) : NULL;
     if (models) sc->models = models;
-    if (models) sc->cap = cap;
-    return models != NULL;
+    ue_model_kept **kept = models ? realloc(sc->kept, cap * sizeof *kept) : NULL;
+    if (kept) sc->kept = kept;
+    if (kept) sc->cap = cap;
+    return kept != NULL;
 }
 
 static ue_result scan_visit(const ue_model_seen *m, void *ctx) {
     input_scan *sc = ctx;
-    uint8_t *copy = scan_reserve(sc) ? ue_malloc_items(m->size, 1) : NULL;
-    if (!copy) return UE_ERR_NOMEM;
-    if (m->size) memcpy(copy, m->data, m->size);
+    if (!scan_reserve(sc)) return UE_ERR_NOMEM;
+    ue_model_kept *kept = NULL;
+    model_verdict_check(sc->o, m, &sc->models[sc->count].verdict, &kept);
+    uint8_t *copy = kept ? NULL : ue_malloc_items(m->size, 1);
+    if (!kept && !copy) {
+        ue_diag_free(&sc->models[sc->count].verdict.d);
+        return UE_ERR_NOMEM;
+    }
+    if (copy && m->size) memcpy(copy, m->data, m->size);
     ue_model_found *item = &sc->found[sc->count];
     memset(item, 0, sizeof *item);
     snprintf(item->name, sizeof item->name, "%s", m->name);
     item->format = m->format, item->data = copy, item->size = m->size, item->title_length = m->title_length;
     memcpy(sc->models[sc->count].name, item->name, sizeof item->name);
-    model_verdict_check(sc->o, m, &sc->models[sc->count].verdict);
-    sc->count++;
+    sc->kept[sc->count++] = kept;
     return UE_OK;
 }
 
+/* Frees the models and what was kept of them (`kept` may be NULL). */
+static void found_kept_free(ue_model_found *found, ue_model_kept **kept, size_t count) {
+    for (size_t i = 0; kept && i < count; i++) ue_model_kept_free(found[i].format, kept[i]);
+    free(kept);
+    ue_model_found_free(found, count);
+}
+
 static void scan_free(input_scan *sc) {
-    if (sc->found) ue_model_found_free(sc->found, sc->count);
+    if (sc->found) found_kept_free(sc->found, sc->kept, sc->count);
+    else free(sc->kept);
     for (size_t i = 0; sc->models && i < sc->count; i++) ue_diag_free(&sc->models[i].verdict.d);
     free(sc->models);
     ue_diag_free(&sc->container);
@@ -611,31 +643,36 @@ static void scan_free(input_scan *sc) {
     memset(sc, 0, sizeof *sc);
 }
 
-/* The pass over a container input; false when `file` is none (a bare model, a missing file) or
- * the pass could not see every model (a limit stopped validation): collect and the verdict
- * then read it their own way, as before. *fatal: out of memory. */
+/* The pass over an input; false when `file` is neither a container nor a model (a missing
+ * file) or the pass could not see every model (a limit stopped validation): collect and the
+ * verdict then read it their own way, as before. A bare model's verdict is its own check, as
+ * file_verdict has it. *fatal: out of memory. */
 static bool scan_input(const cli_opts *o, const char *file, input_scan *sc, int *fatal) {
     memset(sc, 0, sizeof *sc);
     sc->o = o;
+    ue_result r;
+    bool walked_all = true;
     if (ue_archive_open_mapped(file, o->mode, &sc->a, &sc->container) != UE_OK) {
         ue_diag_free(&sc->container);
         sc->a = NULL;
-        return false;
+        r = ue_model_walk(file, o->mode, scan_visit, sc, NULL); /* no container: a model, or nothing */
+    } else {
+        r = ue_model_walk_validated(sc->a, file, o->mode, scan_visit, sc, &sc->checked, &walked_all, &sc->container);
     }
-    bool walked_all;
-    ue_result r = ue_model_walk_validated(sc->a, file, o->mode, scan_visit, sc, &sc->checked, &walked_all,
-                                          &sc->container);
-    if (r == UE_OK && walked_all) return true;
+    sc->scanned = r == UE_OK && walked_all;
+    if (sc->scanned) return true;
     if (r == UE_ERR_NOMEM) *fatal = EXIT_IO;
     scan_free(sc);
     return false;
 }
 
-/* The models the pass found, handed over as ue_model_collect hands them. */
-static void scan_take_models(input_scan *sc, ue_model_found **found, size_t *count) {
+/* The models the pass found and what their checks kept of them, handed over. */
+static void scan_take_models(input_scan *sc, ue_model_found **found, ue_model_kept ***kept, size_t *count) {
     *found = sc->found;
+    *kept = sc->kept;
     *count = sc->count;
     sc->found = NULL;
+    sc->kept = NULL;
 }
 
 /* file_verdict's verdict from what the pass read: the container's checks, then its models'. */
@@ -656,7 +693,7 @@ static int scan_verdict(const cli_opts *o, const char *path, input_scan *sc, boo
 static int input_verdict(const cli_opts *o, const char *path, input_scan *sc, batch_record *file) {
     cli_tally t = {0};
     bool strict = o->mode == UE_MODE_STRICT;
-    int code = sc->a ? scan_verdict(o, path, sc, strict, &t) : file_verdict(o, path, strict, &t);
+    int code = sc->scanned ? scan_verdict(o, path, sc, strict, &t) : file_verdict(o, path, strict, &t);
     if (code) {
         char counts[96];
         cli_verdict_counts(&t, counts, sizeof counts);
@@ -675,8 +712,9 @@ typedef struct job_list {
     batch_records records;
 } job_list;
 
-/* Takes the models (their bytes move into the jobs), each with its record. */
-static int add_jobs(job_list *l, ue_model_found *found, size_t count) {
+/* Takes the models (their bytes, or what their checks kept, move into the jobs; `kept` may be
+ * NULL), each with its record. */
+static int add_jobs(job_list *l, ue_model_found *found, ue_model_kept **kept, size_t count) {
     job *grown = realloc(l->items, (l->count + count) * sizeof *grown);
     size_t k = 0;
     if (grown) l->items = grown;
@@ -687,11 +725,16 @@ static int add_jobs(job_list *l, ue_model_found *found, size_t count) {
         job *j = &l->items[l->count++];
         memset(j, 0, sizeof *j);
         j->model = found[k];
+        j->kept = kept ? kept[k] : NULL;
         j->record = rec;
     }
     bool all = k == count;
-    for (; k < count; k++) free(found[k].data); /* what did not become a job */
+    for (; k < count; k++) { /* what did not become a job */
+        free(found[k].data);
+        if (kept) ue_model_kept_free(found[k].format, kept[k]);
+    }
     free(found);
+    free(kept);
     return all ? 0 : EXIT_IO;
 }
 
@@ -716,6 +759,25 @@ size_t cli_drop_textures(ue_model_found *found, size_t *count) {
     }
     *count = kept;
     return dropped;
+}
+
+/* cli_drop_textures with what the checks kept of each model (`kept` may be NULL) in step. */
+static void drop_textures_kept(ue_model_found *found, ue_model_kept **kept, size_t *count) {
+    if (!kept) {
+        cli_drop_textures(found, count);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < *count; i++) {
+        if (found[i].format->to_scene) {
+            found[k] = found[i];
+            kept[k++] = kept[i];
+        } else {
+            free(found[i].data);
+            ue_model_kept_free(found[i].format, kept[i]);
+        }
+    }
+    *count = k;
 }
 
 /* Whether any of the models found has geometry (textures, MAT0/WEAR tables and DATs with no
@@ -760,9 +822,10 @@ static void say_no_geometry(const cli_opts *o, const char *file, const ue_model_
 static int collect_models(const cli_opts *o, const char *file, input_scan *sc, batch_record *rec, job_list *jobs,
                           int *fatal) {
     ue_model_found *found;
+    ue_model_kept **kept = NULL;
     size_t count;
     ue_result r = UE_OK;
-    if (sc->a) scan_take_models(sc, &found, &count);
+    if (sc->scanned) scan_take_models(sc, &found, &kept, &count);
     else r = ue_model_collect(file, o->mode, &found, &count, &rec->diag);
     if (r != UE_OK) {
         batch_record_fail(rec, r);
@@ -775,19 +838,19 @@ static int collect_models(const cli_opts *o, const char *file, input_scan *sc, b
             batch_record_set(rec, BATCH_FAILED, "no model to convert");
             say_no_geometry(o, file, found, count);
         }
-        ue_model_found_free(found, count);
+        found_kept_free(found, kept, count);
         return verdict ? verdict : EXIT_INVALID;
     }
-    cli_drop_textures(found, &count);
+    drop_textures_kept(found, kept, &count);
     rec->status = BATCH_READ;
     rec->models = count;
     /* A directory walk judges only the files it converts from, as it skips the others. */
     int verdict = o->recursive && count == 0 ? 0 : input_verdict(o, file, sc, rec);
     if ((verdict && o->mode == UE_MODE_STRICT) || count == 0) {
-        ue_model_found_free(found, count);
+        found_kept_free(found, kept, count);
         return verdict;
     }
-    *fatal = add_jobs(jobs, found, count);
+    *fatal = add_jobs(jobs, found, kept, count);
     return verdict;
 }
 
@@ -959,6 +1022,7 @@ static int say_what_exists(const cli_opts *o, const job_list *jobs) {
 static void free_jobs(job_list *jobs) {
     for (size_t i = 0; i < jobs->count; i++) {
         free(jobs->items[i].model.data);
+        ue_model_kept_free(jobs->items[i].model.format, jobs->items[i].kept);
         ue_diag_free(&jobs->items[i].diag);
     }
     free(jobs->items);

@@ -292,42 +292,92 @@ static ue_hsd_model counts_only(const ue_hsd_model *m) {
     return c;
 }
 
-/* Reading, the bind pose and every PObj's display list, in `mode`; *counts gets the sizes. */
-static ue_result check_all(const uint8_t *data, size_t size, ue_mode mode, ue_hsd_model *counts, hsd_stats *st,
-                           ue_diag *d) {
+/* A model validate read, for to_scene (model_format.h, ue_model_read_once): the DAT and its
+ * tables, and the reports of reading them, which to_scene makes again before its own. */
+typedef struct hsd_kept {
     ue_dat dat;
-    ue_hsd_model m;
-    ue_result r = model_open(data, size, mode, &dat, &m, d);
-    if (r == UE_OK) {
-        hsd_pose pose;
-        r = hsd_pose_compute(&m, mode, &pose, d);
-        hsd_pose_free(&pose);
-        ue_result rd = decode_all(&m, mode, st, d);
-        if (r == UE_OK) r = rd;
-        /* the roots the model reader does not walk: cameras, lights, fog, FigaTrees, … */
-        ue_result rr = hsd_roots_check(&dat, mode, true, d);
-        if (r == UE_OK) r = rr;
-        *counts = counts_only(&m);
+    ue_hsd_model model;
+    ue_diag read;
+} hsd_kept;
+
+/* `from`'s reports added to `d`, those the cap dropped counted there too. */
+static void diag_replay(ue_diag *d, const ue_diag *from) {
+    ue_diag_append(d, from, UE_SEV_INFO);
+    if (d) d->dropped += from->dropped;
+}
+
+/* model_open into a new hsd_kept, its reports in `d` and kept for to_scene; NULL when the read
+ * fails. The model points at its DAT: both are read where they stay. */
+static ue_result open_kept(const uint8_t *data, size_t size, ue_mode mode, ue_diag *d, hsd_kept **keep) {
+    *keep = calloc(1, sizeof **keep);
+    if (!*keep) return UE_ERR_NOMEM;
+    ue_result r = model_open(data, size, mode, &(*keep)->dat, &(*keep)->model, &(*keep)->read);
+    diag_replay(d, &(*keep)->read);
+    if (r != UE_OK) {
+        model_close(&(*keep)->dat, &(*keep)->model);
+        ue_diag_free(&(*keep)->read);
+        free(*keep);
+        *keep = NULL;
     }
-    model_close(&dat, &m);
     return r;
 }
 
-static ue_result hsd_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+/* Reading, the bind pose and every PObj's display list, in `mode`; *counts gets the sizes.
+ * With `keep`, the model read is handed back (NULL when reading failed). */
+static ue_result check_all(const uint8_t *data, size_t size, ue_mode mode, ue_hsd_model *counts, hsd_stats *st,
+                           ue_diag *d, hsd_kept **keep) {
+    ue_dat own_dat;
+    ue_hsd_model own_model;
+    ue_dat *dat = &own_dat;
+    ue_hsd_model *m = &own_model;
+    ue_result r;
+    if (keep) {
+        r = open_kept(data, size, mode, d, keep);
+        if (*keep) dat = &(*keep)->dat, m = &(*keep)->model;
+    } else {
+        r = model_open(data, size, mode, dat, m, d);
+    }
+    if (r == UE_OK) {
+        hsd_pose pose;
+        r = hsd_pose_compute(m, mode, &pose, d);
+        hsd_pose_free(&pose);
+        ue_result rd = decode_all(m, mode, st, d);
+        if (r == UE_OK) r = rd;
+        /* the roots the model reader does not walk: cameras, lights, fog, FigaTrees, … */
+        ue_result rr = hsd_roots_check(dat, mode, true, d);
+        if (r == UE_OK) r = rr;
+        *counts = counts_only(m);
+    }
+    if (!keep) model_close(dat, m);
+    return r;
+}
+
+static void hsd_kept_free(ue_model_kept *kept) {
+    hsd_kept *k = (hsd_kept *)kept;
+    if (!k) return;
+    model_close(&k->dat, &k->model);
+    ue_diag_free(&k->read);
+    free(k);
+}
+
+static ue_result validate_kept(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d,
+                               hsd_kept **keep) {
     memset(out, 0, sizeof *out);
     ue_hsd_model m;
     memset(&m, 0, sizeof m);
     hsd_stats st = {0, 0, 0};
     ue_diag own = {0}; /* the tolerant read's reports, when the caller keeps none */
     ue_diag_mark before = ue_diag_mark_at(d ? d : &own);
-    ue_result r = check_all(data, size, mode, &m, &st, d ? d : &own);
+    ue_result r = check_all(data, size, mode, &m, &st, d ? d : &own, keep);
+    out->reads = 1;
     bool stepped_over = ue_diag_warned_since(before);
     ue_diag_free(&own);
     /* A part is lost when a strict read fails; one that reported nothing would not. */
     if (r == UE_OK && mode == UE_MODE_TOLERANT && stepped_over) {
         ue_hsd_model again;
         hsd_stats st2 = {0, 0, 0};
-        out->lost_parts = check_all(data, size, UE_MODE_STRICT, &again, &st2, NULL) != UE_OK;
+        out->lost_parts = check_all(data, size, UE_MODE_STRICT, &again, &st2, NULL, NULL) != UE_OK;
+        out->reads++;
     }
     snprintf(out->summary, sizeof out->summary, "%zu joints, %zu meshes, %zu PObjs, %zu vertices, %zu triangles",
              m.joint_count, m.dobj_count, st.decoded_pobjs, st.vertices, st.triangles);
@@ -337,6 +387,33 @@ static ue_result hsd_validate(const uint8_t *data, size_t size, ue_mode mode, ue
     if (validate_stats(counts, NULL, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     return r;
 }
+
+static ue_result hsd_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
+    return validate_kept(data, size, mode, out, d, NULL);
+}
+
+static ue_result hsd_validate_keep(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d,
+                                   ue_model_kept **kept) {
+    hsd_kept *k = NULL;
+    ue_result r = validate_kept(data, size, mode, out, d, &k);
+    *kept = (ue_model_kept *)k;
+    return r;
+}
+
+/* hsd_to_scene after its read: the read's reports, then the clips and the scene. */
+static ue_result hsd_kept_to_scene(ue_model_kept *kept, const char *name, ue_mode mode, const ue_model_options *opts,
+                                   ue_scene *s, ue_diag *d) {
+    hsd_kept *k = (hsd_kept *)kept;
+    hsd_figatree_files clips = {NULL, 0};
+    diag_replay(d, &k->read);
+    ue_result r = hsd_figatree_attach_all(&k->model, opts, mode, &clips, d);
+    if (r == UE_OK) r = hsd_model_to_scene(&k->model, name, mode, s, d);
+    hsd_kept_free(kept); /* the model before its clips, as hsd_to_scene frees them */
+    hsd_figatree_files_free(&clips);
+    return r;
+}
+
+static const ue_model_read_once hsd_read_once = {hsd_validate_keep, hsd_kept_to_scene, hsd_kept_free};
 
 static ue_result hsd_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
@@ -454,6 +531,7 @@ const ue_model_format ue_hsd_data_format = {
     data_validate,
     hsd_roundtrip, /* the DAT's own round trip, as for a model */
     NULL,
+    NULL,
 };
 
 const ue_model_format ue_hsd_model_format = {
@@ -467,4 +545,5 @@ const ue_model_format ue_hsd_model_format = {
     hsd_validate,
     hsd_roundtrip,
     hsd_model_images, /* src/hsd/hsd_images.c */
+    &hsd_read_once,
 };

@@ -133,6 +133,7 @@ const ue_model_format ue_mat0_model_format = {
     mat0_info,   mat0_validate,
     mat0_roundtrip,
     NULL, /* its textures live in Textures.lib */
+    NULL,
 };
 
 /* ---- WEAR -------------------------------------------------------------------------------------- */
@@ -210,5 +211,6 @@ const ue_model_format ue_wear_model_format = {
     never,       NULL, /* no geometry */
     wear_info,   wear_validate,
     wear_roundtrip,
+    NULL,
     NULL,
 };

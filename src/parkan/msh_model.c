@@ -89,6 +89,20 @@ ue_result ue_msh_parse_options(const ue_model_options *opts, ue_msh_export_optio
     return UE_OK;
 }
 
+/* The scene of a parsed model, after the options were read (to_scene's steps past the read). */
+static ue_result scene_of(const ue_msh *m, const char *name, ue_mode mode, const ue_msh_export_options *eo,
+                          const ue_model_options *opts, ue_scene *s, ue_diag *d) {
+    size_t meshes_before = s->mesh_count;
+    size_t materials_before = s->material_count;
+    ue_result r = ue_msh_to_scene(m, name, eo, s, d);
+    /* An empty file helps nobody: an empty selection is an error naming what the model has. */
+    if (r == UE_OK && s->mesh_count == meshes_before) r = ue_msh_refuse_empty_selection(m, eo, d);
+    ue_parkan_search where = {ue_model_option_get(opts, "origin"), ue_model_option_get(opts, "data"),
+                              ue_model_option_get(opts, "wear"), opts ? opts->cache : NULL};
+    if (r == UE_OK) r = ue_msh_resolve_materials(s, materials_before, &where, mode, d);
+    return r;
+}
+
 static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name, ue_mode mode,
                               const ue_model_options *opts, ue_scene *s, ue_diag *d) {
     ue_msh_export_options eo;
@@ -97,14 +111,7 @@ static ue_result msh_to_scene(const uint8_t *data, size_t size, const char *name
     ue_msh m;
     r = ue_msh_parse(data, size, mode, &m, d);
     if (r != UE_OK) return r;
-    size_t meshes_before = s->mesh_count;
-    size_t materials_before = s->material_count;
-    r = ue_msh_to_scene(&m, name, &eo, s, d);
-    /* An empty file helps nobody: an empty selection is an error naming what the model has. */
-    if (r == UE_OK && s->mesh_count == meshes_before) r = ue_msh_refuse_empty_selection(&m, &eo, d);
-    ue_parkan_search where = {ue_model_option_get(opts, "origin"), ue_model_option_get(opts, "data"),
-                              ue_model_option_get(opts, "wear"), opts ? opts->cache : NULL};
-    if (r == UE_OK) r = ue_msh_resolve_materials(s, materials_before, &where, mode, d);
+    r = scene_of(&m, name, mode, &eo, opts, s, d);
     ue_msh_free(&m);
     return r;
 }
@@ -251,21 +258,63 @@ static json_t *validate_json(const ue_msh_stats *st) {
     return j;
 }
 
-static ue_result msh_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
-                              ue_diag *d) {
+/* A model validate read, for to_scene (model_format.h, ue_model_read_once): the parsed model
+ * (which owns its bytes) and the reports of parsing it, which to_scene makes again. */
+typedef struct msh_kept {
+    ue_msh model;
+    ue_diag read;
+} msh_kept;
+
+static void msh_kept_free(ue_model_kept *kept) {
+    msh_kept *k = (msh_kept *)kept;
+    if (!k) return;
+    ue_msh_free(&k->model);
+    ue_diag_free(&k->read);
+    free(k);
+}
+
+/* `from`'s reports added to `d`, those the cap dropped counted there too. */
+static void diag_replay(ue_diag *d, const ue_diag *from) {
+    ue_diag_append(d, from, UE_SEV_INFO);
+    if (d) d->dropped += from->dropped;
+}
+
+/* ue_msh_parse into a new msh_kept, its reports in `d` and kept for to_scene; NULL when the
+ * parse fails. */
+static ue_result parse_kept(const uint8_t *data, size_t size, ue_mode mode, ue_diag *d, msh_kept **keep) {
+    *keep = calloc(1, sizeof **keep);
+    if (!*keep) return UE_ERR_NOMEM;
+    ue_result r = ue_msh_parse(data, size, mode, &(*keep)->model, &(*keep)->read);
+    diag_replay(d, &(*keep)->read);
+    if (r != UE_OK) { /* the parse freed the model */
+        ue_diag_free(&(*keep)->read);
+        free(*keep);
+        *keep = NULL;
+    }
+    return r;
+}
+
+static ue_result validate_kept(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d,
+                               msh_kept **keep) {
     memset(out, 0, sizeof *out);
-    ue_msh m;
+    ue_msh own_model;
+    ue_msh *m = &own_model;
     ue_msh_stats st = {0};
     ue_diag own = {0}; /* the tolerant read's reports, when the caller keeps none */
     ue_diag_mark before = ue_diag_mark_at(d ? d : &own);
-    ue_result r = ue_msh_parse(data, size, mode, &m, d ? d : &own);
+    ue_result r = keep ? parse_kept(data, size, mode, d ? d : &own, keep)
+                       : ue_msh_parse(data, size, mode, m, d ? d : &own);
+    if (keep && *keep) m = &(*keep)->model;
+    out->reads = 1;
     bool stepped_over = ue_diag_warned_since(before);
     ue_diag_free(&own);
     if (r == UE_OK) {
-        ue_msh_stats_compute(&m, &st);
-        ue_msh_free(&m);
+        ue_msh_stats_compute(m, &st);
+        if (!keep) ue_msh_free(m);
         /* A read that reported nothing lost nothing: no strict read is needed to tell. */
-        out->lost_parts = mode == UE_MODE_TOLERANT && stepped_over && lost_parts(data, size);
+        bool strict_read = mode == UE_MODE_TOLERANT && stepped_over;
+        out->lost_parts = strict_read && lost_parts(data, size);
+        out->reads += strict_read;
         snprintf(out->summary, sizeof out->summary, "%zu nodes, %zu batches, %zu vertices, %zu triangles",
                  st.nodes, st.batches, st.vertices, st.triangles);
     }
@@ -273,6 +322,35 @@ static ue_result msh_validate(const uint8_t *data, size_t size, ue_mode mode, ue
     if (ue_json_tree_put(validate_json(&st), &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     return r;
 }
+
+static ue_result msh_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
+                              ue_diag *d) {
+    return validate_kept(data, size, mode, out, d, NULL);
+}
+
+static ue_result msh_validate_keep(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d,
+                                   ue_model_kept **kept) {
+    msh_kept *k = NULL;
+    ue_result r = validate_kept(data, size, mode, out, d, &k);
+    *kept = (ue_model_kept *)k;
+    return r;
+}
+
+/* msh_to_scene after its parse: the options, the parse's reports, then the scene. */
+static ue_result msh_kept_to_scene(ue_model_kept *kept, const char *name, ue_mode mode, const ue_model_options *opts,
+                                   ue_scene *s, ue_diag *d) {
+    msh_kept *k = (msh_kept *)kept;
+    ue_msh_export_options eo;
+    ue_result r = ue_msh_parse_options(opts, &eo, d);
+    if (r == UE_OK) {
+        diag_replay(d, &k->read);
+        r = scene_of(&k->model, name, mode, &eo, opts, s, d);
+    }
+    msh_kept_free(kept);
+    return r;
+}
+
+static const ue_model_read_once msh_read_once = {msh_validate_keep, msh_kept_to_scene, msh_kept_free};
 
 static ue_result msh_roundtrip(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out,
                                ue_diag *d) {
@@ -302,4 +380,5 @@ const ue_model_format ue_msh_model_format = {
     msh_validate,
     msh_roundtrip,
     NULL, /* images: Texm joins here (issue 10) */
+    &msh_read_once,
 };

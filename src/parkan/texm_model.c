@@ -155,4 +155,5 @@ const ue_model_format ue_texm_model_format = {
     texm_validate,
     texm_roundtrip,
     texm_images,
+    NULL, /* read once: nothing to convert */
 };

@@ -116,6 +116,28 @@ ue_result ue_model_to_scene(const ue_model_found *m, const char *name, ue_mode m
     return m->format->to_scene(m->data, m->size, name, mode, opts, s, d);
 }
 
+ue_result ue_model_validate_kept(const ue_model_format *f, const uint8_t *data, size_t size, ue_mode mode,
+                                 ue_model_check *out, ue_diag *d, ue_model_kept **kept) {
+    if (kept) *kept = NULL;
+    if (kept && f->read_once) return f->read_once->validate(data, size, mode, out, d, kept);
+    return f->validate(data, size, mode, out, d);
+}
+
+ue_result ue_model_to_scene_kept(const ue_model_found *m, ue_model_kept *kept, const char *name, ue_mode mode,
+                                 const ue_model_options *opts, ue_scene *s, ue_diag *d) {
+    if (!kept) return ue_model_to_scene(m, name, mode, opts, s, d);
+    ue_result r = ue_model_options_check(m->format, opts, d);
+    if (r != UE_OK) {
+        ue_model_kept_free(m->format, kept);
+        return r;
+    }
+    return m->format->read_once->to_scene(kept, name, mode, opts, s, d);
+}
+
+void ue_model_kept_free(const ue_model_format *f, ue_model_kept *kept) {
+    if (kept) f->read_once->free(kept);
+}
+
 /* ---- walking and collecting models ---------------------------------------------------- */
 
 /* The walk lends each model's bytes to a visit; collecting is the visit that copies them. */

@@ -10,10 +10,12 @@
 #include "registry/model_walk.h"
 #include "samples/samples.h"
 #include "test.h"
+#include "unearth/gltf.h"
 #include "unearth/hsd_model.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/nres.h"
+#include "unearth/texm.h"
 
 static char dir[256];
 static char fsys[512]; /* the sample pack's creature.fsys, written by main */
@@ -215,6 +217,79 @@ static void convert_reads_each_layer_once(void) {
     ue_diag_free(&d);
 }
 
+/* convert's one read of a model (docs/architecture.md#one-read-per-input): the check of the
+ * creature's DAT, made on the bytes the walk lends, parses it once (the count is the format's
+ * own, ue_model_check.reads) and keeps what it parsed; the scene is then made from that alone,
+ * after the walk has freed the bytes and with none given (data NULL, size 0), and is the scene
+ * ue_model_to_scene makes from collect's copy: the same GLB, the same diagnostics. */
+typedef struct kept_visit {
+    ue_model_check check;
+    ue_model_kept *kept;
+    ue_diag d;
+    size_t visits;
+} kept_visit;
+
+static ue_result check_and_keep(const ue_model_seen *m, void *ctx) {
+    kept_visit *v = ctx;
+    v->visits++;
+    ue_result r = ue_model_validate_kept(m->format, m->data, m->size, UE_MODE_STRICT, &v->check, &v->d, &v->kept);
+    ue_buf_free(&v->check.stats);
+    return r;
+}
+
+static bool glb_of(const ue_scene *s, ue_buf *out) {
+    ue_gltf_options o = {0};
+    o.format = UE_GLTF_GLB;
+    return ue_gltf_export(s, &o, out, NULL, NULL) == UE_OK;
+}
+
+static void convert_parses_the_dat_once(void) {
+    ue_archive *a;
+    REQUIRE(ue_archive_open_mapped(fsys, UE_MODE_STRICT, &a, NULL) == UE_OK);
+    kept_visit v = {0};
+    ue_result checked = UE_ERR_IO;
+    bool all = false;
+    CHECK_EQ_U(ue_model_walk_validated(a, fsys, UE_MODE_STRICT, check_and_keep, &v, &checked, &all, NULL), UE_OK);
+    ue_archive_close(a);
+    CHECK_EQ_U(v.visits, 1);
+    CHECK_EQ_U(v.check.reads, 1);
+    REQUIRE(v.kept != NULL);
+
+    ue_model_found *found;
+    size_t count;
+    REQUIRE(ue_model_collect(fsys, UE_MODE_STRICT, &found, &count, NULL) == UE_OK && count == 1);
+    CHECK(found[0].format == &ue_hsd_model_format);
+    ue_model_found bare = found[0];
+    bare.data = NULL, bare.size = 0; /* the kept model needs no bytes */
+    ue_scene from_kept, from_bytes;
+    ue_scene_init(&from_kept);
+    ue_scene_init(&from_bytes);
+    ue_diag dk = {0}, db = {0};
+    CHECK_EQ_U(ue_model_to_scene_kept(&bare, v.kept, "creature", UE_MODE_STRICT, NULL, &from_kept, &dk), UE_OK);
+    CHECK_EQ_U(ue_model_to_scene(&found[0], "creature", UE_MODE_STRICT, NULL, &from_bytes, &db), UE_OK);
+    ue_buf glb_kept = {0}, glb_bytes = {0};
+    CHECK(glb_of(&from_kept, &glb_kept) && glb_of(&from_bytes, &glb_bytes));
+    CHECK(glb_kept.size > 0 && glb_kept.size == glb_bytes.size && !memcmp(glb_kept.data, glb_bytes.data, glb_kept.size));
+    CHECK_EQ_U(dk.count, db.count);
+    for (size_t i = 0; i < dk.count && i < db.count; i++) CHECK_STR(dk.items[i].message, db.items[i].message);
+    /* A format that does not read once keeps nothing: its scene is made from its bytes. */
+    ue_model_kept *none = (ue_model_kept *)&v; /* overwritten with NULL */
+    ue_model_check c;
+    memset(&c, 0, sizeof c);
+    CHECK(ue_model_validate_kept(&ue_texm_model_format, found[0].data, found[0].size, UE_MODE_STRICT, &c, NULL,
+                                 &none) != UE_OK); /* a DAT is no Texm */
+    ue_buf_free(&c.stats);
+    CHECK(none == NULL);
+    ue_buf_free(&glb_kept);
+    ue_buf_free(&glb_bytes);
+    ue_scene_free(&from_kept);
+    ue_scene_free(&from_bytes);
+    ue_diag_free(&dk);
+    ue_diag_free(&db);
+    ue_diag_free(&v.d);
+    ue_model_found_free(found, count);
+}
+
 /* An NRes holding two MSH models (each a nested NRes): the one pass visits them in collect's
  * order, and validation still checks both nested containers. */
 static void one_pass_visits_what_collect_finds(void) {
@@ -317,6 +392,7 @@ int main(void) {
     RUN(damaged_nested_model_names_its_outer_offset);
     RUN(walks_lend_what_collect_copies);
     RUN(convert_reads_each_layer_once);
+    RUN(convert_parses_the_dat_once);
     RUN(one_pass_visits_what_collect_finds);
     return TEST_SUMMARY();
 }

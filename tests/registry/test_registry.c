@@ -409,7 +409,7 @@ static bool never(const uint8_t *data, size_t size) {
     return false;
 }
 static void options_belong_to_their_format(void) {
-    ue_model_format plain = {"plain", "a format without options", NULL, 0, never, NULL, NULL, NULL, NULL, NULL};
+    ue_model_format plain = {"plain", "a format without options", NULL, 0, never, NULL, NULL, NULL, NULL, NULL, NULL};
     ue_model_option lod[] = {{"lod", "1"}};
     ue_model_options list = {lod, 1};
     ue_diag d = {0};
