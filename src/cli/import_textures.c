@@ -31,13 +31,10 @@ static int find_library(const cli_opts *o, char *out, size_t cap) {
     return EXIT_USAGE;
 }
 
-/* An NRes or RsLi file, by its magic. */
+/* An NRes or RsLi file, as the library detects it (ue_detect_format). */
 static bool is_archive_file(const char *path) {
-    unsigned char magic[4] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
-    if (f) fclose(f);
-    return got == 4 && (!memcmp(magic, "NRes", 4) || !memcmp(magic, "NL\0\1", 4));
+    const char *format = cli_sniff_format(path);
+    return !strcmp(format, "nres") || !strcmp(format, "rsli");
 }
 
 /* The copy keeps the archive's extension or takes .lib or .rlb, as --into's output does. */

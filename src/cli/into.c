@@ -38,15 +38,11 @@ static int split_into(const char *verb, const char *into, char *archive, size_t 
     return 0;
 }
 
-/* The archive's kind from its magic: 'N' NRes, 'L' RsLi, 0 neither (or unreadable). */
+/* The archive's kind as the library detects it (ue_detect_format): 'N' NRes, 'L' RsLi, 0
+ * neither (or unreadable). */
 static char archive_kind(const char *archive) {
-    unsigned char magic[4] = {0};
-    FILE *f = fopen(archive, "rb");
-    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
-    if (f) fclose(f);
-    if (got == 4 && !memcmp(magic, "NRes", 4)) return 'N';
-    if (got == 4 && !memcmp(magic, "NL\0\1", 4)) return 'L';
-    return 0;
+    const char *format = cli_sniff_format(archive);
+    return !strcmp(format, "nres") ? 'N' : !strcmp(format, "rsli") ? 'L' : 0;
 }
 
 /* The extension of a path's last component ("" if none), without its dot. */
