@@ -163,7 +163,7 @@ ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_
     *out = NULL;
     if (n > cap) return UE_ERR_LIMIT;
     if (!ue_range_ok(off, n, s->size)) return UE_ERR_INVALID;
-    uint8_t *p = malloc(n ? n : 1);
+    uint8_t *p = ue_malloc_items(n, 1);
     if (!p) return UE_ERR_NOMEM;
     ue_result r = ue_source_read(s, off, p, n);
     if (r != UE_OK) {

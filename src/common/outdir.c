@@ -212,7 +212,7 @@ static ue_result outdir_copy_pooled(ue_outdir *o, const char *rel, const ue_sour
     char full[4096];
     ue_result r = outdir_path(o, rel, full, d);
     if (r != UE_OK) return r;
-    uint8_t *data = malloc(n ? n : 1);
+    uint8_t *data = ue_malloc_items(n, 1);
     char *path = strdup(full);
     if (!data || !path) {
         free(data), free(path);

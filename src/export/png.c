@@ -73,7 +73,7 @@ static ue_result deflate_sized(const uint8_t *src, size_t n, uint8_t **out, size
     if (deflateInit2(&zs, 6, Z_DEFLATED, wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
         return UE_ERR_NOMEM;
     uLong bound = deflateBound(&zs, (uLong)n);
-    *out = malloc(bound ? bound : 1);
+    *out = ue_malloc_items(bound, 1);
     ue_result r = UE_ERR_NOMEM;
     if (*out) {
         zs.next_in = (Bytef *)(uintptr_t)src;

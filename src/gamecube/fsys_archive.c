@@ -252,8 +252,8 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
     size_t lzss = 0, threads = ue_cpu_count();
     if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
     for (size_t i = 0; i < s->count; i++) lzss += s->e[i].compressed && !s->e[i].damaged;
-    validate_job j = {s, NULL, {NULL}, calloc(s->count ? s->count : 1, sizeof *j.result),
-                      calloc(s->count ? s->count : 1, sizeof *j.diag)};
+    validate_job j = {s, NULL, {NULL}, ue_calloc_items(s->count, sizeof *j.result),
+                      ue_calloc_items(s->count, sizeof *j.diag)};
     if (!j.result || !j.diag) {
         free(j.result), free(j.diag);
         return UE_ERR_NOMEM;

@@ -9,6 +9,7 @@
 
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
+#include "unearth/advanced/buffers.h"
 
 #define MAX_SPAN 256u          /* keys one dropped run may cover: bounds the key reduction's work */
 #define KEY_TOLERANCE 1e-6     /* relative error a dropped key may have */
@@ -137,7 +138,7 @@ ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target,
                                const hsd_frames *f, const float *values, ue_anim_channel **out) {
     *out = NULL;
     uint32_t comps = ue_anim_target_components(target);
-    uint8_t *keep = malloc(f->count ? f->count : 1);
+    uint8_t *keep = ue_malloc_items(f->count, 1);
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     ue_anim_channel *ch = ue_scene_add_channel(s, anim, target, interp, kept);
@@ -384,7 +385,7 @@ static void mesh_nodes(const hsd_scene_ctx *x, int32_t *out) {
 static ue_result skel_emit(hsd_scene_ctx *x, skel_work *w, int32_t anim, const hsd_frames *f) {
     size_t J = x->m->joint_count;
     float *buf = malloc((size_t)f->count * 4 * sizeof *buf);
-    int32_t *mesh_node = malloc((J ? J : 1) * sizeof *mesh_node);
+    int32_t *mesh_node = ue_malloc_items(J, sizeof *mesh_node);
     ue_result r = buf && mesh_node ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) mesh_nodes(x, mesh_node);
     for (size_t j = 0; j < J && r == UE_OK; j++) {
@@ -402,7 +403,7 @@ static ue_result skeletal_clip(hsd_scene_ctx *x, size_t clip, int32_t anim, cons
     memset(&w, 0, sizeof w);
     ue_result r = skel_alloc(&w, m->joint_count, f->count);
     size_t tracks = hsd_anim_clip_tracks(m, clip);
-    hsd_key_cursor *cursors = malloc((tracks ? tracks : 1) * sizeof *cursors);
+    hsd_key_cursor *cursors = ue_malloc_items(tracks, sizeof *cursors);
     if (!cursors) r = UE_ERR_NOMEM;
     for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);

@@ -11,6 +11,7 @@
 #include "registry/model_walk.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
+#include "unearth/advanced/buffers.h"
 
 #define MAX_DEPTH 6 /* containers inside containers; deeper nesting is not walked */
 
@@ -326,7 +327,7 @@ static ue_result push(found_list *l, const char *name, size_t title, const ue_mo
 
 /* The visit of collecting: the lent bytes become the item's own. */
 static ue_result collect_one(const ue_model_seen *m, void *ctx) {
-    uint8_t *copy = malloc(m->size ? m->size : 1);
+    uint8_t *copy = ue_malloc_items(m->size, 1);
     if (!copy) return UE_ERR_NOMEM;
     if (m->size) memcpy(copy, m->data, m->size);
     return push(ctx, m->name, m->title_length, m->format, copy, m->size);
@@ -383,7 +384,7 @@ ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *
     }
     /* No container: the bytes may still be a model that is none (an HSD .dat). */
     const ue_model_format *f = r != UE_ERR_IO ? probe_plain(name, data, size) : NULL;
-    uint8_t *copy = f ? malloc(size ? size : 1) : NULL;
+    uint8_t *copy = f ? ue_malloc_items(size, 1) : NULL;
     if (copy) {
         ue_diag_free(&tried);
         memcpy(copy, data, size);
