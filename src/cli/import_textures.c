@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "unearth/advanced/archive.h"
 #include "cli/cli.h"
@@ -39,10 +38,7 @@ static bool is_archive_file(const char *path) {
 
 /* The copy keeps the archive's extension or takes .lib or .rlb, as --into's output does. */
 static int check_out_name(const char *out, const char *library) {
-    const char *ext = strrchr(out, '.'), *own = strrchr(library, '.');
-    bool suits = ext && !strchr(ext, '/') &&
-                 (!strcasecmp(ext, ".lib") || !strcasecmp(ext, ".rlb") || (own && !strcasecmp(ext, own)));
-    if (suits) return 0;
+    if (cli_archive_copy_name_suits(out, library)) return 0;
     cli_error("import: --textures-out %s: the output is a copy of the texture archive %s; give it %s's "
               "extension, .lib or .rlb", out, library, library);
     return EXIT_USAGE;

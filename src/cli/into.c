@@ -63,10 +63,14 @@ static int refuse_msh_output(const char *verb, const char *output) {
 
 /* ... and it keeps the archive's extension or takes one the game gives its archives (.rlb,
  * .lib, either format), so that no archive goes out under a name that says another format. */
+bool cli_archive_copy_name_suits(const char *output, const char *archive) {
+    const char *ext = extension_of(output);
+    return !strcasecmp(ext, extension_of(archive)) || !strcasecmp(ext, "rlb") || !strcasecmp(ext, "lib");
+}
+
 static int check_output_extension(const char *verb, const char *output, const char *archive, char kind) {
-    const char *ext = extension_of(output), *own = extension_of(archive);
-    if (!strcasecmp(ext, own) || !strcasecmp(ext, "rlb") || !strcasecmp(ext, "lib"))
-        return 0;
+    if (cli_archive_copy_name_suits(output, archive)) return 0;
+    const char *own = extension_of(archive);
     bool own_is_usual = !own[0] || !strcasecmp(own, "rlb") || !strcasecmp(own, "lib");
     cli_error("%s: -o %s: with --into the output is a copy of %s, an %s archive; give it %s%s%s.rlb or .lib",
               verb, output, archive, kind == 'L' ? "RsLi" : "NRes", own_is_usual ? "" : "its extension (.",

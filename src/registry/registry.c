@@ -307,6 +307,16 @@ typedef struct found_list {
     size_t count;
 } found_list;
 
+/* One found model: its name (cut to the field), its bytes (taken) and its title's length. */
+static void found_fill(ue_model_found *item, const char *name, size_t title, const ue_model_format *f,
+                       uint8_t *data, size_t size) {
+    snprintf(item->name, sizeof item->name, "%s", name);
+    item->format = f;
+    item->data = data;
+    item->size = size;
+    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
+}
+
 /* Takes `data` (freed on failure too); `title` as in ue_model_found. */
 static ue_result push(found_list *l, const char *name, size_t title, const ue_model_format *f,
                       uint8_t *data, size_t size) {
@@ -316,12 +326,7 @@ static ue_result push(found_list *l, const char *name, size_t title, const ue_mo
         return UE_ERR_NOMEM;
     }
     l->items = grown;
-    ue_model_found *item = &l->items[l->count++];
-    snprintf(item->name, sizeof item->name, "%s", name);
-    item->format = f;
-    item->data = data;
-    item->size = size;
-    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
+    found_fill(&l->items[l->count++], name, title, f, data, size);
     return UE_OK;
 }
 
@@ -414,11 +419,7 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
         free(data);
         return UE_ERR_UNSUPPORTED;
     }
-    snprintf(item->name, sizeof item->name, "%s", path);
-    item->format = f;
-    item->data = data;
-    item->size = size;
-    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
+    found_fill(item, path, title, f, data, size);
     return UE_OK;
 }
 
