@@ -25,6 +25,10 @@ extern "C" {
  * in the input's size plus the files it names (docs/import.md, "Reading glTF"). */
 UE_API ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
                               ue_scene *out, ue_diag *d);
+/* Whether a file's first bytes look like glTF: the GLB magic, or a JSON object (after an
+ * optional UTF-8 byte order mark and whitespace). A cheap guess to tell inputs apart (a model
+ * given where a glTF is expected); only ue_gltf_read says whether the document is valid. */
+UE_API bool ue_gltf_probe(const uint8_t *head, size_t size);
 /* Reads the file at `path` (its directory is the base_dir). */
 UE_API ue_result ue_gltf_read_file(const char *path, ue_mode mode, ue_scene *out, ue_diag *d);
 

@@ -8,6 +8,7 @@
 #include "archive/container.h"
 #include "common/io.h"
 #include "common/text.h"
+#include "unearth/advanced/buffers.h"
 
 /* A chain like "a.fsys:b.pkx:c" is followed at most this deep. */
 #define MAX_NESTING 8
@@ -122,7 +123,7 @@ ue_result ue_archive_open_view(const uint8_t *data, size_t size, const char *dis
 ue_result ue_archive_open_memory(const void *data, size_t size, const char *display_name,
                                  ue_mode mode, ue_archive **out, ue_diag *d) {
     *out = NULL;
-    uint8_t *copy = malloc(size ? size : 1);
+    uint8_t *copy = ue_malloc_items(size, 1);
     if (!copy) return UE_ERR_NOMEM;
     if (size) memcpy(copy, data, size);
     return open_owned(copy, size, display_name, mode, out, d);

@@ -32,8 +32,8 @@ static float fps_option(const cli_opts *o) {
 
 /* ---- which file is what --------------------------------------------------------------------- */
 
-/* A glTF by its name (.glb, .gltf) or its first bytes (the GLB magic, or JSON's '{'). A file
- * that cannot be opened is left to the reader, which says why. */
+/* A glTF by its name (.glb, .gltf) or its first bytes (ue_gltf_probe: the GLB magic, or JSON's
+ * '{'). A file that cannot be opened is left to the reader, which says why. */
 static bool looks_like_gltf(const char *path, bool *readable) {
     FILE *f = fopen(path, "rb");
     *readable = f != NULL;
@@ -42,10 +42,7 @@ static bool looks_like_gltf(const char *path, bool *readable) {
     size_t n = fread(head, 1, sizeof head, f);
     fclose(f);
     if (ue_name_has_ext(path, ".glb") || ue_name_has_ext(path, ".gltf")) return true;
-    if (n >= 4 && !memcmp(head, "glTF", 4)) return true;
-    size_t i = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0; /* a UTF-8 byte order mark */
-    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
-    return i < n && head[i] == '{';
+    return ue_gltf_probe(head, n);
 }
 
 /* IN must be the glTF and --base the model: swapped, the reader would only report a JSON error. */

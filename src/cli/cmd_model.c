@@ -427,7 +427,7 @@ ue_result cli_convert_scene(const cli_opts *o, cli_format_opts *format_opts, ue_
 static ue_result write_parts(const job *j, const cli_opts *o, const output_parts *p, ue_diag *d) {
     size_t n = 0, cap = p->textures.count + 2;
     cli_out_file *files = calloc(cap, sizeof *files);
-    char (*paths)[4096] = calloc(p->textures.count ? p->textures.count : 1, sizeof *paths);
+    char (*paths)[4096] = ue_calloc_items(p->textures.count, sizeof *paths);
     ue_result r = files && paths ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < p->textures.count; i++) {
         const texture_file *f = &p->textures.files[i];

@@ -29,20 +29,12 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 static bool carries_mark(const char *path) {
-    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    const size_t text_len = sizeof MARK_KEY + sizeof MARK_TEXT - 1; /* key NUL text */
-    uint8_t head[8 + 25 + 8 + 64];
+    uint8_t head[8 + 25 + 8 + sizeof MARK_KEY + sizeof MARK_TEXT - 1]; /* up to the mark's end */
     FILE *f = fopen(path, "rb");
     if (!f) return false;
-    size_t got = fread(head, 1, 8 + 25 + 8 + text_len, f);
+    size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
-    if (got != 8 + 25 + 8 + text_len || memcmp(head, sig, 8) || memcmp(head + 12, "IHDR", 4))
-        return false;
-    const uint8_t *c = head + 33;
-    uint32_t len = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
-    return len == text_len && !memcmp(c + 4, "tEXt", 4) &&
-           !memcmp(c + 8, MARK_KEY, sizeof MARK_KEY) &&
-           !memcmp(c + 8 + sizeof MARK_KEY, MARK_TEXT, sizeof MARK_TEXT - 1);
+    return ue_png_has_text(head, got, MARK_KEY, MARK_TEXT);
 }
 
 static bool is_own_png(const char *rel, void *ctx) {

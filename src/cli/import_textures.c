@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "unearth/advanced/archive.h"
 #include "cli/cli.h"
@@ -31,21 +30,15 @@ static int find_library(const cli_opts *o, char *out, size_t cap) {
     return EXIT_USAGE;
 }
 
-/* An NRes or RsLi file, by its magic. */
+/* An NRes or RsLi file, as the library detects it (ue_detect_format). */
 static bool is_archive_file(const char *path) {
-    unsigned char magic[4] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
-    if (f) fclose(f);
-    return got == 4 && (!memcmp(magic, "NRes", 4) || !memcmp(magic, "NL\0\1", 4));
+    const char *format = cli_sniff_format(path);
+    return !strcmp(format, "nres") || !strcmp(format, "rsli");
 }
 
 /* The copy keeps the archive's extension or takes .lib or .rlb, as --into's output does. */
 static int check_out_name(const char *out, const char *library) {
-    const char *ext = strrchr(out, '.'), *own = strrchr(library, '.');
-    bool suits = ext && !strchr(ext, '/') &&
-                 (!strcasecmp(ext, ".lib") || !strcasecmp(ext, ".rlb") || (own && !strcasecmp(ext, own)));
-    if (suits) return 0;
+    if (cli_archive_copy_name_suits(out, library)) return 0;
     cli_error("import: --textures-out %s: the output is a copy of the texture archive %s; give it %s's "
               "extension, .lib or .rlb", out, library, library);
     return EXIT_USAGE;

@@ -38,15 +38,11 @@ static int split_into(const char *verb, const char *into, char *archive, size_t 
     return 0;
 }
 
-/* The archive's kind from its magic: 'N' NRes, 'L' RsLi, 0 neither (or unreadable). */
+/* The archive's kind as the library detects it (ue_detect_format): 'N' NRes, 'L' RsLi, 0
+ * neither (or unreadable). */
 static char archive_kind(const char *archive) {
-    unsigned char magic[4] = {0};
-    FILE *f = fopen(archive, "rb");
-    size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
-    if (f) fclose(f);
-    if (got == 4 && !memcmp(magic, "NRes", 4)) return 'N';
-    if (got == 4 && !memcmp(magic, "NL\0\1", 4)) return 'L';
-    return 0;
+    const char *format = cli_sniff_format(archive);
+    return !strcmp(format, "nres") ? 'N' : !strcmp(format, "rsli") ? 'L' : 0;
 }
 
 /* The extension of a path's last component ("" if none), without its dot. */
@@ -67,10 +63,14 @@ static int refuse_msh_output(const char *verb, const char *output) {
 
 /* ... and it keeps the archive's extension or takes one the game gives its archives (.rlb,
  * .lib, either format), so that no archive goes out under a name that says another format. */
+bool cli_archive_copy_name_suits(const char *output, const char *archive) {
+    const char *ext = extension_of(output);
+    return !strcasecmp(ext, extension_of(archive)) || !strcasecmp(ext, "rlb") || !strcasecmp(ext, "lib");
+}
+
 static int check_output_extension(const char *verb, const char *output, const char *archive, char kind) {
-    const char *ext = extension_of(output), *own = extension_of(archive);
-    if (!strcasecmp(ext, own) || !strcasecmp(ext, "rlb") || !strcasecmp(ext, "lib"))
-        return 0;
+    if (cli_archive_copy_name_suits(output, archive)) return 0;
+    const char *own = extension_of(archive);
     bool own_is_usual = !own[0] || !strcasecmp(own, "rlb") || !strcasecmp(own, "lib");
     cli_error("%s: -o %s: with --into the output is a copy of %s, an %s archive; give it %s%s%s.rlb or .lib",
               verb, output, archive, kind == 'L' ? "RsLi" : "NRes", own_is_usual ? "" : "its extension (.",

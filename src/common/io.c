@@ -163,7 +163,7 @@ ue_result ue_source_read_alloc(const ue_source *s, uint64_t off, size_t n, size_
     *out = NULL;
     if (n > cap) return UE_ERR_LIMIT;
     if (!ue_range_ok(off, n, s->size)) return UE_ERR_INVALID;
-    uint8_t *p = malloc(n ? n : 1);
+    uint8_t *p = ue_malloc_items(n, 1);
     if (!p) return UE_ERR_NOMEM;
     ue_result r = ue_source_read(s, off, p, n);
     if (r != UE_OK) {
@@ -259,24 +259,28 @@ bool ue_io_write_all(int fd, const void *data, size_t size) {
 }
 
 
+ue_result ue_io_mkdirs_from(char *dir, size_t from, ue_diag *d) {
+    size_t len = strlen(dir);
+    for (size_t i = from + 1; i <= len; i++) {
+        if (dir[i] != '/' && dir[i] != 0) continue;
+        char c = dir[i];
+        dir[i] = 0;
+        bool ok = mkdir(dir, 0755) == 0 || errno == EEXIST;
+        if (!ok)
+            ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir,
+                        "cannot create directory: %s", strerror(errno));
+        dir[i] = c;
+        if (!ok) return UE_ERR_IO;
+    }
+    return UE_OK;
+}
+
 ue_result ue_mkdirs(const char *path, ue_diag *d) {
     char buf[4096];
     size_t len = strlen(path);
     if (len == 0 || len >= sizeof buf) return UE_ERR_USAGE;
     memcpy(buf, path, len + 1);
-    for (size_t i = 1; i <= len; i++) {
-        if (buf[i] == '/' || buf[i] == 0) {
-            char c = buf[i];
-            buf[i] = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
-                ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, buf,
-                            "cannot create directory: %s", strerror(errno));
-                return UE_ERR_IO;
-            }
-            buf[i] = c;
-        }
-    }
-    return UE_OK;
+    return ue_io_mkdirs_from(buf, 0, d);
 }
 
 ue_result ue_make_parent_dirs(const char *path, ue_diag *d) {

@@ -19,6 +19,9 @@ int ue_io_source_fd(const ue_source *s);
 /* The write and copy callbacks of a ue_file_sink (ctx is the ue_file_sink). */
 ue_result ue_io_file_sink_write(void *ctx, const void *data, size_t n);
 ue_result ue_io_file_sink_copy(void *ctx, int from_fd, uint64_t off, size_t n);
+/* mkdir -p of `dir` past its first `from` bytes (the folders up to there exist or are not to be
+ * made); `dir` is cut at each '/' in turn and restored. UE_ERR_IO names the folder not made. */
+ue_result ue_io_mkdirs_from(char *dir, size_t from, ue_diag *d);
 /* Whether an existing `path` may be replaced by a new output directory (see ue_outdir_begin). */
 ue_result ue_io_check_dir_output(const char *path, bool overwrite,
                                  const ue_outdir_owner *owner, ue_diag *d);

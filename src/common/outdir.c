@@ -91,24 +91,6 @@ ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
     return UE_OK;
 }
 
-/* mkdir -p of `dir` below its first `root_len` bytes, the private temp directory, which is
- * never made again: once an interrupt has deleted it, nothing can be written back into it. */
-static ue_result mkdirs_below(char *dir, size_t root_len, ue_diag *d) {
-    size_t len = strlen(dir);
-    for (size_t i = root_len + 1; i <= len; i++) {
-        if (dir[i] != '/' && dir[i] != 0) continue;
-        char c = dir[i];
-        dir[i] = 0;
-        bool ok = mkdir(dir, 0755) == 0 || errno == EEXIST;
-        if (!ok)
-            ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, dir,
-                        "cannot create directory: %s", strerror(errno));
-        dir[i] = c;
-        if (!ok) return UE_ERR_IO;
-    }
-    return UE_OK;
-}
-
 /* The path of `rel` inside the private temp directory, its parent directories made. */
 static ue_result outdir_path(ue_outdir *o, const char *rel, char full[4096], ue_diag *d) {
     int n = snprintf(full, 4096, "%s/%s", o->temp_path, rel);
@@ -118,7 +100,9 @@ static ue_result outdir_path(ue_outdir *o, const char *rel, char full[4096], ue_
         *slash = 0;
         /* Entries land in a handful of directories: skip mkdir for the one used last. */
         if (strcmp(full, o->last_dir) != 0) {
-            ue_result r = mkdirs_below(full, strlen(o->temp_path), d);
+            /* Only below the private temp directory, which is never made again: once an
+             * interrupt has deleted it, nothing can be written back into it. */
+            ue_result r = ue_io_mkdirs_from(full, strlen(o->temp_path), d);
             if (r != UE_OK) return r;
             snprintf(o->last_dir, sizeof o->last_dir, "%s", full);
         }
@@ -151,7 +135,7 @@ ue_result ue_outdir_mkdir(ue_outdir *o, const char *rel, ue_diag *d) {
     char full[4096];
     int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
     if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
-    return mkdirs_below(full, strlen(o->temp_path), d);
+    return ue_io_mkdirs_from(full, strlen(o->temp_path), d);
 }
 
 ue_result ue_outdir_open_file(const ue_outdir *o, const char *rel, int *fd, ue_diag *d) {
@@ -212,7 +196,7 @@ static ue_result outdir_copy_pooled(ue_outdir *o, const char *rel, const ue_sour
     char full[4096];
     ue_result r = outdir_path(o, rel, full, d);
     if (r != UE_OK) return r;
-    uint8_t *data = malloc(n ? n : 1);
+    uint8_t *data = ue_malloc_items(n, 1);
     char *path = strdup(full);
     if (!data || !path) {
         free(data), free(path);

@@ -384,7 +384,7 @@ static bool same_image(const ue_scene *s, const image_key *a, const image_key *b
  * the search n log n, whatever the count. */
 static bool find_twins(const exporter *e, size_t *twin) {
     const ue_scene *s = e->s;
-    image_key *keys = malloc((s->texture_count ? s->texture_count : 1) * sizeof *keys);
+    image_key *keys = ue_malloc_items(s->texture_count, sizeof *keys);
     if (!keys) return false;
     for (size_t t = 0; t < s->texture_count; t++) {
         const ue_scene_texture *tx = &s->textures[t];
@@ -407,7 +407,7 @@ static bool find_twins(const exporter *e, size_t *twin) {
  * .gltf's images are the PNG files the caller named, one image per file. */
 static void write_images(exporter *e) {
     const ue_scene *s = e->s;
-    size_t *twin = malloc((s->texture_count ? s->texture_count : 1) * sizeof *twin);
+    size_t *twin = ue_malloc_items(s->texture_count, sizeof *twin);
     if (!twin || !find_twins(e, twin)) {
         free(twin);
         e->nomem = true;

@@ -73,7 +73,7 @@ static ue_result deflate_sized(const uint8_t *src, size_t n, uint8_t **out, size
     if (deflateInit2(&zs, 6, Z_DEFLATED, wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
         return UE_ERR_NOMEM;
     uLong bound = deflateBound(&zs, (uLong)n);
-    *out = malloc(bound ? bound : 1);
+    *out = ue_malloc_items(bound, 1);
     ue_result r = UE_ERR_NOMEM;
     if (*out) {
         zs.next_in = (Bytef *)(uintptr_t)src;
@@ -108,6 +108,16 @@ static bool text_chunk(const char *keyword, const char *text, uint8_t *data, siz
     memcpy(data + k + 1, text, t);
     *n = k + 1 + t;
     return true;
+}
+
+bool ue_png_has_text(const uint8_t *head, size_t size, const char *keyword, const char *text) {
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    size_t k = strlen(keyword), t = strlen(text);
+    const size_t chunk = 8 + 25; /* signature, IHDR (length, type, 13 bytes, CRC) */
+    if (size < chunk + 8 + k + 1 + t || memcmp(head, sig, 8) || memcmp(head + 12, "IHDR", 4)) return false;
+    const uint8_t *c = head + chunk;
+    return ue_load_u32be(c) == k + 1 + t && !memcmp(c + 4, "tEXt", 4) && !memcmp(c + 8, keyword, k + 1) &&
+           !memcmp(c + 8 + k + 1, text, t);
 }
 
 ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out) {

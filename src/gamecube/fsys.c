@@ -232,7 +232,7 @@ static bool spans_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) 
  * file, and records that overlap the header, the list or an earlier record, are marked. */
 static ue_result check_records(fsys_state *s, const uint8_t *list, uint8_t *verdict) {
     size_t n = s->list_count;
-    uint64_t *key = malloc((n ? n : 1) * sizeof *key);
+    uint64_t *key = ue_malloc_items(n, sizeof *key);
     if (!key) return UE_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) key[i] = (uint64_t)ue_load_u32be(list + 4 * i) << 32 | i;
     qsort(key, n, sizeof *key, cmp_u64);
@@ -296,7 +296,7 @@ static size_t report_records(fsys_state *s, ue_parse_ctx *c, const uint8_t *list
 /* Payloads of different entries must not overlap (each stored byte is decoded once); in
  * tolerant mode the later of two overlapping entries is kept as damaged, without a payload. */
 static ue_result check_payloads(fsys_state *s, ue_parse_ctx *c) {
-    uint64_t *key = malloc((s->count ? s->count : 1) * sizeof *key);
+    uint64_t *key = ue_malloc_items(s->count, sizeof *key);
     if (!key) return UE_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < s->count; i++)
@@ -413,7 +413,7 @@ static ue_result parse_kept_entries(fsys_state *s, ue_parse_ctx *c, const uint8_
 
 /* Checks the list as a whole, then parses the records that are kept, in list order. */
 static ue_result parse_entries(fsys_state *s, ue_parse_ctx *c) {
-    uint8_t *list = NULL, *verdict = calloc(s->list_count ? s->list_count : 1, 1);
+    uint8_t *list = NULL, *verdict = ue_calloc_items(s->list_count, 1);
     ue_result r = ue_source_read_alloc(&s->src, s->list_ofs, 4u * (size_t)s->list_count,
                                        4u * UE_CAP_TABLE_ENTRIES, &list);
     if (r == UE_OK && !verdict) r = UE_ERR_NOMEM;
@@ -421,7 +421,7 @@ static ue_result parse_entries(fsys_state *s, ue_parse_ctx *c) {
     size_t kept = r == UE_OK ? report_records(s, c, list, verdict) : 0;
     /* In strict mode a dropped record has already failed the parse: the rest is not read. */
     if (r == UE_OK && kept < s->list_count && ue_parse_failed(c)) r = c->failure;
-    if (r == UE_OK && !(s->e = calloc(kept ? kept : 1, sizeof *s->e))) r = UE_ERR_NOMEM;
+    if (r == UE_OK && !(s->e = ue_calloc_items(kept, sizeof *s->e))) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = parse_kept_entries(s, c, list, verdict);
     if (r == UE_OK) r = check_payloads(s, c);
     free(list);
@@ -516,8 +516,8 @@ static int cmp_range(const void *a, const void *b) {
 ue_result ue_fsys_layout(const fsys_state *s, fsys_segment **segs, size_t *nsegs) {
     *segs = NULL;
     *nsegs = 0;
-    range_ref *r = calloc(s->count ? s->count : 1, sizeof *r);
-    fsys_segment *out = calloc(s->count ? s->count : 1, sizeof *out);
+    range_ref *r = ue_calloc_items(s->count, sizeof *r);
+    fsys_segment *out = ue_calloc_items(s->count, sizeof *out);
     if (!r || !out) {
         free(r);
         free(out);
@@ -598,7 +598,7 @@ static ue_result plan_alloc(write_plan *p, size_t count, uint32_t version) {
 }
 
 static uint8_t *copy_bytes(const uint8_t *src, size_t n) {
-    uint8_t *out = malloc(n ? n : 1);
+    uint8_t *out = ue_malloc_items(n, 1);
     if (out && n) memcpy(out, src, n);
     return out;
 }
@@ -764,8 +764,8 @@ static void encode_one(void *ctx, size_t k) {
 
 static ue_result plan_payloads(write_plan *p, const ue_fsys_write_options *opt,
                                const ue_fsys_write_entry *entries, ue_diag *d) {
-    size_t *todo = malloc((p->count ? p->count : 1) * sizeof *todo);
-    ue_result *result = calloc(p->count ? p->count : 1, sizeof *result);
+    size_t *todo = ue_malloc_items(p->count, sizeof *todo);
+    ue_result *result = ue_calloc_items(p->count, sizeof *result);
     if (!todo || !result) {
         free(todo), free(result);
         return UE_ERR_NOMEM;

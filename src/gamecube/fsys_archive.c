@@ -295,9 +295,8 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
     size_t lzss = 0, threads = ue_cpu_count();
     if (threads > EXTRACT_THREADS) threads = EXTRACT_THREADS;
     for (size_t i = 0; i < s->count; i++) lzss += s->e[i].compressed && !s->e[i].damaged;
-    size_t slots = s->count ? s->count : 1;
-    validate_job j = {s, NULL, {NULL}, calloc(slots, sizeof *j.result), calloc(slots, sizeof *j.diag),
-                      calloc(slots, sizeof *j.keep)};
+    validate_job j = {s, NULL, {NULL}, ue_calloc_items(s->count, sizeof *j.result),
+                      ue_calloc_items(s->count, sizeof *j.diag), ue_calloc_items(s->count, sizeof *j.keep)};
     if (!j.result || !j.diag || !j.keep || !choose_kept(s, j.keep)) {
         free(j.result), free(j.diag), free(j.keep);
         return UE_ERR_NOMEM;

@@ -134,7 +134,7 @@ static bool load_original(original_archive *o) {
                                  &changed, NULL) != UE_OK || changed)
         return false;
     size_t nseg = ue_jv_size(segs), skel = 0;
-    o->spans = calloc(nseg ? nseg : 1, sizeof *o->spans);
+    o->spans = ue_calloc_items(nseg, sizeof *o->spans);
     if (!o->spans) return false;
     uint64_t at = 0, v;
     uint8_t rec[REC_HEX_MAX];
@@ -498,7 +498,7 @@ static ue_fsys_write_options pack_options(const ue_jv *manifest, const ue_pack_o
 
 static ue_result write_canonical(const ue_fsys_write_options *opt, const pack_entry *pes,
                                  size_t count, ue_buf *out, ue_diag *d) {
-    ue_fsys_write_entry *w = calloc(count ? count : 1, sizeof *w);
+    ue_fsys_write_entry *w = ue_calloc_items(count, sizeof *w);
     if (!w) return UE_ERR_NOMEM;
     for (size_t i = 0; i < count; i++) w[i] = pes[i].w;
     ue_result r = ue_fsys_write(opt, w, count, out, d);
@@ -519,7 +519,7 @@ ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_option
     }
     size_t count = ue_jv_size(entries), base = out->size;
     if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
-    pack_entry *pes = calloc(count ? count : 1, sizeof *pes);
+    pack_entry *pes = ue_calloc_items(count, sizeof *pes);
     if (!pes) return UE_ERR_NOMEM;
     uint8_t *header_raw = NULL;
     ue_fsys_write_options opt = pack_options(manifest, popt, &header_raw);

@@ -89,7 +89,7 @@ static ue_result gclzss_read(void *state, size_t i, uint8_t **data, size_t *size
     (void)i;
     (void)d;
     gclzss_state *s = state;
-    *data = malloc(s->plain_size ? s->plain_size : 1);
+    *data = ue_malloc_items(s->plain_size, 1);
     if (!*data) return UE_ERR_NOMEM;
     if (s->plain_size) memcpy(*data, s->plain, s->plain_size);
     *size = s->plain_size;

@@ -452,7 +452,7 @@ static ue_result pkx_read(void *state, size_t i, uint8_t **data, size_t *size, u
     pkx_state *s = state;
     ue_entry_info e;
     pkx_entry(state, i, &e);
-    *data = malloc(e.size ? (size_t)e.size : 1);
+    *data = ue_malloc_items((size_t)e.size, 1);
     if (!*data) return UE_ERR_NOMEM;
     if (e.size) memcpy(*data, s->bytes + e.offset, (size_t)e.size);
     *size = (size_t)e.size;
@@ -762,7 +762,7 @@ static ue_result pkx_pack(const ue_jv *manifest, const char *dir, const ue_pack_
         r = UE_ERR_INVALID;
     }
     if (r == UE_OK) {
-        orig = calloc(info.size ? info.size : 1, 1);
+        orig = ue_calloc_items(info.size, 1);
         if (!orig) r = UE_ERR_NOMEM;
     }
     if (r == UE_OK) {

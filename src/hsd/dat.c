@@ -156,7 +156,7 @@ static ue_result parse_relocs(ue_parse_ctx *c, ue_dat *dat) {
  * pass, so finding every name's length stays linear however many entries share a string. */
 static uint32_t *index_nuls(const ue_dat *dat) {
     size_t len = dat->strings_end - dat->strings_offset;
-    uint32_t *nul_at = malloc((len ? len : 1) * sizeof *nul_at);
+    uint32_t *nul_at = ue_malloc_items(len, sizeof *nul_at);
     if (!nul_at) return NULL;
     uint32_t next = NO_NUL;
     for (size_t i = len; i-- > 0;) {
@@ -192,8 +192,8 @@ static void check_symbol(ue_parse_ctx *c, ue_dat *dat, const uint32_t *nul_at, u
 static ue_result parse_symbols(ue_parse_ctx *c, ue_dat *dat) {
     if (dat->root_count == 0 && dat->ref_count == 0) return UE_OK;
     uint32_t *nul_at = index_nuls(dat);
-    dat->roots = calloc(dat->root_count ? dat->root_count : 1, sizeof *dat->roots);
-    dat->refs = calloc(dat->ref_count ? dat->ref_count : 1, sizeof *dat->refs);
+    dat->roots = ue_calloc_items(dat->root_count, sizeof *dat->roots);
+    dat->refs = ue_calloc_items(dat->ref_count, sizeof *dat->refs);
     if (!nul_at || !dat->roots || !dat->refs) {
         free(nul_at);
         return UE_ERR_NOMEM;

@@ -76,7 +76,7 @@ static clip_summary summarise(const ue_hsd_anims *a, kind_cache *kc, const ue_hs
 /* One summary per clip. Clips that share a tree (one root named twice) share their target range,
  * so a range is summarised once whatever number of clips name it: work stays linear. */
 static clip_summary *summaries(const ue_hsd_anims *a) {
-    clip_summary *s = calloc(a->clip_count ? a->clip_count : 1, sizeof *s);
+    clip_summary *s = ue_calloc_items(a->clip_count, sizeof *s);
     size_t *first_clip = malloc((a->target_count + 1) * sizeof *first_clip);
     kind_cache kc = {malloc((3 * a->aobj_count + 1) * sizeof *kc.kinds)};
     if (!s || !first_clip || !kc.kinds) {

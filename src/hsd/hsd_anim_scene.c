@@ -10,6 +10,7 @@
 #include "common/write_pool.h"
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
+#include "unearth/advanced/buffers.h"
 
 #define MAX_SPAN 256u          /* keys one dropped run may cover: bounds the key reduction's work */
 #define KEY_TOLERANCE 1e-6     /* relative error a dropped key may have */
@@ -149,7 +150,7 @@ ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target,
                                const hsd_frames *f, const float *values, ue_anim_channel **out) {
     *out = NULL;
     uint32_t comps = ue_anim_target_components(target);
-    uint8_t *keep = malloc(f->count ? f->count : 1);
+    uint8_t *keep = ue_malloc_items(f->count, 1);
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     ue_anim_channel *ch = ue_scene_add_channel(s, anim, target, interp, kept);
@@ -416,7 +417,7 @@ static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float 
     if (!grow((void **)&out->channels, out->channel_count, &out->channel_cap, sizeof *out->channels))
         return UE_ERR_NOMEM;
     baked_channel *b = &out->channels[out->channel_count];
-    uint8_t *keep = malloc(f->count ? f->count : 1);
+    uint8_t *keep = ue_malloc_items(f->count, 1);
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     *b = (baked_channel){target, interp, node, source, kept, malloc(kept * sizeof(float)),
@@ -496,7 +497,7 @@ static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node,
     ue_result r = frames_make(out->end, &f);
     if (r == UE_OK) r = skel_alloc(&w, m->joint_count, f.count);
     size_t tracks = hsd_anim_clip_tracks(m, clip);
-    hsd_key_cursor *cursors = malloc((tracks ? tracks : 1) * sizeof *cursors);
+    hsd_key_cursor *cursors = ue_malloc_items(tracks, sizeof *cursors);
     if (!cursors) r = UE_ERR_NOMEM;
     for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
@@ -747,7 +748,7 @@ ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
     if (x->m->anims.clip_count == 0) return UE_OK;
     x->samples_left = sample_budget(x->m);
     clip_run run = {.x = x, .planned_left = x->samples_left};
-    run.mesh_node = malloc((x->m->joint_count ? x->m->joint_count : 1) * sizeof *run.mesh_node);
+    run.mesh_node = ue_malloc_items(x->m->joint_count, sizeof *run.mesh_node);
     run.window = malloc(WINDOW_PAIRS * sizeof *run.window);
     ue_result r = run.mesh_node && run.window ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) r = hsd_swaps_prepare(x, &run.atlases);

@@ -18,13 +18,11 @@
 
 /* ---- the header ------------------------------------------------------------------------------ */
 
-static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
-
 /* The pointer at `field`: false when NULL or broken (a broken one is a violation). */
 static bool follow(const ue_dat *dat, ue_parse_ctx *c, uint32_t field, const char *path, uint32_t *target) {
     bool present = false;
     if (ue_dat_read_pointer(dat, field, &present, target) != UE_OK) {
-        ue_violation(c, "hsd.figatree.pointer", file_at(field), path,
+        ue_violation(c, "hsd.figatree.pointer", hsd_file_at(field), path,
                      "pointer at data offset 0x%x leaves the 0x%x-byte data block", field, dat->data_size);
         return false;
     }
@@ -38,7 +36,7 @@ hsd_figatree_budget hsd_figatree_budget_of(const ue_dat *dat) {
 }
 
 static void over_budget(ue_parse_ctx *c, uint32_t off, const char *path, const char *what) {
-    ue_violation(c, "hsd.anim.budget", file_at(off), path,
+    ue_violation(c, "hsd.anim.budget", hsd_file_at(off), path,
                  "%s add up to more than the file could hold (tables shared by many FigaTrees); "
                  "this one is not read", what);
 }
@@ -55,7 +53,7 @@ static bool count_nodes(const ue_dat *dat, ue_parse_ctx *c, const char *path, hs
         return false;
     }
     if (!end) {
-        ue_violation(c, "hsd.figatree.counts", file_at(h->counts_offset), path,
+        ue_violation(c, "hsd.figatree.counts", hsd_file_at(h->counts_offset), path,
                      "track count table at data offset 0x%x has no 0xFF end inside the data block",
                      h->counts_offset);
         return false;
@@ -71,7 +69,7 @@ bool hsd_figatree_head_read(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, co
     memset(h, 0, sizeof *h);
     h->offset = off;
     if (off % 4 != 0 || (uint64_t)off + HSD_FIGATREE_SIZE > dat->data_size) {
-        ue_violation(c, "hsd.figatree.offset", file_at(off), path,
+        ue_violation(c, "hsd.figatree.offset", hsd_file_at(off), path,
                      "FigaTree at data offset 0x%x is not a 4-aligned 0x%x-byte struct inside the "
                      "0x%x-byte data block", off, HSD_FIGATREE_SIZE, dat->data_size);
         return false;
@@ -79,7 +77,7 @@ bool hsd_figatree_head_read(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, co
     ue_dat_read_u32(dat, off, &h->type);
     ue_dat_read_f32(dat, off + 8, &h->frame_count);
     if (!(h->frame_count >= 0.0f && h->frame_count <= (float)UE_HSD_MAX_FRAMES)) {
-        ue_violation(c, "hsd.figatree.frames", file_at(off + 8), path,
+        ue_violation(c, "hsd.figatree.frames", hsd_file_at(off + 8), path,
                      "frame count %g is not a count 0..%u", (double)h->frame_count, UE_HSD_MAX_FRAMES);
         return false;
     }
@@ -91,7 +89,7 @@ bool hsd_figatree_head_read(const ue_dat *dat, uint32_t off, ue_parse_ctx *c, co
     if (c->failure != UE_OK && c->mode == UE_MODE_STRICT) return false;
     if (h->track_count && (!tracks || (uint64_t)h->tracks_offset + (uint64_t)h->track_count * HSD_FIGATREE_TRACK >
                                           dat->data_size)) {
-        ue_violation(c, "hsd.figatree.tracks", file_at(off + 0x10), sub,
+        ue_violation(c, "hsd.figatree.tracks", hsd_file_at(off + 0x10), sub,
                      "%u tracks of 0x%x bytes at data offset 0x%x do not fit the 0x%x-byte data block",
                      h->track_count, HSD_FIGATREE_TRACK, h->tracks_offset, dat->data_size);
         return false;
@@ -142,7 +140,7 @@ static bool figatree_root(const ue_dat_symbol *root) {
  * once, later roots naming it reuse its header. */
 static void each_clip(const ue_dat *dat, void (*fn)(const ue_dat_symbol *, const hsd_figatree_head *, void *),
                       void *arg) {
-    hsd_figatree_head *heads = calloc(dat->root_count ? dat->root_count : 1, sizeof *heads);
+    hsd_figatree_head *heads = ue_calloc_items(dat->root_count, sizeof *heads);
     figa_seen seen = seen_begin(dat);
     hsd_figatree_budget b = hsd_figatree_budget_of(dat);
     for (size_t i = 0; heads && i < dat->root_count; i++) {
@@ -225,9 +223,9 @@ static bool read_track(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_
     char sub[PATH_CAP + 8];
     snprintf(sub, sizeof sub, "%s/data", path);
     bool keys = follow(dat, c, off + 8, sub, &t.data_offset);
-    if (!keys && t.length) ue_violation(c, "hsd.figatree.track", file_at(off + 8), sub, "track claims 0x%x key bytes but has no data pointer", t.length);
+    if (!keys && t.length) ue_violation(c, "hsd.figatree.track", hsd_file_at(off + 8), sub, "track claims 0x%x key bytes but has no data pointer", t.length);
     if (keys && t.length > dat->data_size - t.data_offset) {
-        ue_violation(c, "hsd.figatree.track", file_at(off), sub,
+        ue_violation(c, "hsd.figatree.track", hsd_file_at(off), sub,
                      "track of 0x%x key bytes at data offset 0x%x runs past the 0x%x-byte data block",
                      t.length, t.data_offset, dat->data_size);
         t.length = dat->data_size - t.data_offset;
@@ -242,7 +240,7 @@ static bool read_track(figa_sink *s, const ue_dat *dat, ue_parse_ctx *c, uint32_
         ue_hsd_key *decoded = NULL;
         size_t n = 0;
         ue_result e = ue_hsd_keys_decode(t.data, t.length, t.value_format, t.slope_format, c->mode, &decoded, &n,
-                                         c->d, sub, file_at(t.data_offset));
+                                         c->d, sub, hsd_file_at(t.data_offset));
         if (e == UE_ERR_NOMEM) return false;
         if (e != UE_OK) ue_damage_reported(c);
         if (!s->a) {
@@ -392,7 +390,7 @@ static ue_result attach_root(figa_sink *s, const ue_hsd_model *m, const figa_tar
     hsd_figatree_clip_name(root->name, name, sizeof name);
     if (h.joint_count != tg->joint_count) {
         note_left_out(tally, h.joint_count);
-        ue_diag_add(c->d, UE_SEV_WARNING, "hsd.figatree.joints", file_at(root->data_offset), path,
+        ue_diag_add(c->d, UE_SEV_WARNING, "hsd.figatree.joints", hsd_file_at(root->data_offset), path,
                     "clip %s animates %u joints, the model has %u: left out (a clip of another "
                     "skeleton)", name, h.joint_count, tg->joint_count);
         return UE_OK;

@@ -8,6 +8,7 @@
 #include "hsd/hsd_to_scene.h"
 #include "unearth/gx.h"
 #include "unearth/hsd.h"
+#include "unearth/advanced/buffers.h"
 
 /* Has an earlier TObj already listed this (image, palette) pair? Walks the per-image chain. */
 static bool listed_before(const ue_hsd_model *m, const int32_t *first, const int32_t *next,
@@ -56,8 +57,8 @@ static ue_result list_tobj(const ue_hsd_model *m, size_t tobj, bool all_levels, 
 
 static ue_result list_model(const ue_hsd_model *m, bool all_levels, ue_parse_ctx *pc,
                             ue_model_images *out) {
-    int32_t *first = malloc((m->image_count ? m->image_count : 1) * sizeof *first);
-    int32_t *next = malloc((m->tobj_count ? m->tobj_count : 1) * sizeof *next);
+    int32_t *first = ue_malloc_items(m->image_count, sizeof *first);
+    int32_t *next = ue_malloc_items(m->tobj_count, sizeof *next);
     ue_result r = first && next ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < m->image_count; i++) first[i] = -1;
     uint64_t budget = hsd_rgba_budget(m);

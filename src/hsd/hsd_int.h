@@ -70,6 +70,14 @@ void hsd_path_index(char *out, size_t cap, const char *base, const char *name, s
 void hsd_nomem(hsd_reader *r);
 /* True when reading must stop (strict failure or no memory). */
 bool hsd_stop(const hsd_reader *r);
+/* The file offset of a data offset (data offsets count from the end of the DAT header). */
+static inline uint64_t hsd_file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
+/* Room for one more row of a model table (its count implies the capacity); false after
+ * hsd_nomem when memory runs out. Needs common/collections.h. */
+#define HSD_GROW(r, items, count)                                                             \
+    (ue_array_make_room((void **)&(items), (count), sizeof *(items), INT32_MAX) == UE_OK       \
+         ? true                                                                               \
+         : (hsd_nomem(r), false))
 
 /* Reads joint row `j`'s DObj list (joint rows are all read before meshes, so envelope and skin
  * joints resolve at once). */

@@ -11,6 +11,7 @@
 #include "hsd/hsd_to_scene.h"
 #include "unearth/gx.h"
 #include "unearth/hsd.h"
+#include "unearth/advanced/buffers.h"
 
 
 static uint64_t file_offset(uint32_t data_offset) { return (uint64_t)data_offset + UE_DAT_HEADER; }
@@ -18,7 +19,7 @@ static uint64_t file_offset(uint32_t data_offset) { return (uint64_t)data_offset
 /* ---- map ---------------------------------------------------------------------------------- */
 
 static int32_t *filled(size_t n) {
-    int32_t *a = malloc((n ? n : 1) * sizeof *a);
+    int32_t *a = ue_malloc_items(n, sizeof *a);
     for (size_t i = 0; a && i < n; i++) a[i] = -1;
     return a;
 }

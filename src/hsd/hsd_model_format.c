@@ -114,7 +114,7 @@ static void place_chain(const ue_hsd_model *m, int32_t po, int32_t j, int32_t k,
 }
 
 static pobj_owner *pobj_owners(const ue_hsd_model *m) {
-    pobj_owner *own = malloc((m->pobj_count ? m->pobj_count : 1) * sizeof *own);
+    pobj_owner *own = ue_malloc_items(m->pobj_count, sizeof *own);
     if (!own) return NULL;
     for (size_t i = 0; i < m->pobj_count; i++) own[i] = (pobj_owner){-1, -1, -1};
     for (size_t j = 0; j < m->joint_count; j++) {
@@ -161,7 +161,7 @@ static ue_result decode_all(const ue_hsd_model *m, ue_mode mode, hsd_stats *st, 
 
 /* Every root's kind by name and structure (hsd_roots.h); NULL when memory ran out. */
 static ue_hsd_root_kind *root_kinds(const ue_dat *dat) {
-    ue_hsd_root_kind *k = malloc((dat->root_count ? dat->root_count : 1) * sizeof *k);
+    ue_hsd_root_kind *k = ue_malloc_items(dat->root_count, sizeof *k);
     if (k && hsd_roots_classify(dat, k) != UE_OK) {
         free(k);
         return NULL;

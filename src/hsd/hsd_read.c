@@ -93,26 +93,24 @@ float hsd_f32(const hsd_reader *r, uint32_t off) {
     return v;
 }
 
-static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
-
 bool hsd_follow(hsd_reader *r, uint32_t field, uint32_t size, bool align4, const char *path,
                 uint32_t *target) {
     bool present = false;
     r->steps++;
     if (ue_dat_read_pointer(r->dat, field, &present, target) != UE_OK) {
-        ue_violation(&r->c, "hsd.pointer.outside", file_at(field), path,
+        ue_violation(&r->c, "hsd.pointer.outside", hsd_file_at(field), path,
                      "pointer field at data offset 0x%x is not a pointer into the 0x%x-byte "
                      "data block", field, r->dat->data_size);
         return false;
     }
     if (!present) return false;
     if (align4 && *target % 4 != 0) {
-        ue_violation(&r->c, "hsd.pointer.misaligned", file_at(field), path,
+        ue_violation(&r->c, "hsd.pointer.misaligned", hsd_file_at(field), path,
                      "struct pointer 0x%x is not 4-aligned", *target);
         return false;
     }
     if ((uint64_t)*target + size > r->dat->data_size) {
-        ue_violation(&r->c, "hsd.struct.truncated", file_at(*target), path,
+        ue_violation(&r->c, "hsd.struct.truncated", hsd_file_at(*target), path,
                      "a 0x%x-byte struct at data offset 0x%x runs past the 0x%x-byte data block",
                      size, *target, r->dat->data_size);
         return false;
@@ -132,7 +130,7 @@ const char *hsd_read_name(hsd_reader *r, uint32_t field, const char *path) {
     if (room > HSD_MAX_NAME + 1) room = HSD_MAX_NAME + 1; /* bounded: a name costs ≤ 1 KiB */
     const char *s = (const char *)r->dat->data + at;
     if (!memchr(s, 0, room)) {
-        ue_violation(&r->c, "hsd.name", file_at(at), path,
+        ue_violation(&r->c, "hsd.name", hsd_file_at(at), path,
                      "name at data offset 0x%x has no NUL within %zu bytes", at, room);
         return NULL;
     }
@@ -240,14 +238,14 @@ static int32_t follow_link(hsd_reader *r, const pending_link *l) {
     if (!hsd_follow(r, l->field, 0x40, true, path, &off)) return UE_HSD_NONE;
     int32_t seen = 0;
     if (hsd_map_find(&r->map, HSD_K_JOINT, off, &seen)) {
-        ue_violation(&r->c, "hsd.joint.shared", file_at(l->field), path,
+        ue_violation(&r->c, "hsd.joint.shared", hsd_file_at(l->field), path,
                      "joint at data offset 0x%x was reached before (a shared sub-tree or a "
                      "cycle); the link is dropped", off);
         return UE_HSD_NONE;
     }
     uint32_t depth = from->depth + (child ? 1u : 0u);
     if (depth > HSD_MAX_DEPTH) {
-        ue_violation(&r->c, "hsd.joint.depth", file_at(l->field), path,
+        ue_violation(&r->c, "hsd.joint.depth", hsd_file_at(l->field), path,
                      "joint tree deeper than %u levels; the link is dropped", HSD_MAX_DEPTH);
         return UE_HSD_NONE;
     }
@@ -325,7 +323,7 @@ static void read_model_set(hsd_reader *r, uint32_t ms, const char *root_name, si
     if (hsd_follow(r, ms, 0x40, true, path, &joint))
         set.root_joint = read_joint_tree(r, joint);
     else if (!hsd_stop(r))
-        ue_violation(&r->c, "hsd.modelset.joint", file_at(ms), path,
+        ue_violation(&r->c, "hsd.modelset.joint", hsd_file_at(ms), path,
                      "model set at data offset 0x%x has no root joint", ms);
     snprintf(path, sizeof path, "dat/scene/model[%zu]/anims", i);
     set.anim_joints_offset = hsd_raw_pointer(r, ms + 0x04, path);
@@ -365,7 +363,7 @@ static void read_roots(hsd_reader *r) {
         char path[48];
         snprintf(path, sizeof path, "dat/root[%zu]", i);
         if (off % 4 != 0 || (uint64_t)off + size > dat->data_size) {
-            ue_violation(&r->c, "hsd.root", file_at(off), path,
+            ue_violation(&r->c, "hsd.root", hsd_file_at(off), path,
                          "root \"%s\" names data offset 0x%x, not a 4-aligned 0x%x-byte struct "
                          "inside the data block", root->name, off, size);
             continue;

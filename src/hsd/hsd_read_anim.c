@@ -8,6 +8,7 @@
 #include "hsd/hsd_read_anim.h"
 #include "hsd/hsd_roots.h"
 #include "common/collections.h"
+#include "unearth/advanced/buffers.h"
 
 /* Room for `need` rows in one of the anims arrays; memory running out fails the read. */
 #define RESERVE(ar, items, cap, need)                                                          \
@@ -362,7 +363,7 @@ static int stem_order(const void *pa, const void *pb) {
 static bool stem_index_build(const ue_hsd_model *m, stem_index *ix) {
     memset(ix, 0, sizeof *ix);
     ix->first = UINT32_MAX;
-    ix->e = calloc(m->set_count ? m->set_count : 1, sizeof *ix->e);
+    ix->e = ue_calloc_items(m->set_count, sizeof *ix->e);
     if (!ix->e) return false;
     for (size_t s = 0; s < m->set_count; s++) {
         const char *joint = m->sets[s].root_name;

@@ -9,14 +9,6 @@
 #include "common/collections.h"
 #include "unearth/gx.h"
 
-static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
-
-/* Room for one more row of a model table (its count implies the capacity). */
-#define GROW(r, items, count)                                                                 \
-    (ue_array_make_room((void **)&(items), (count), sizeof *(items), INT32_MAX) == UE_OK       \
-         ? true                                                                               \
-         : (hsd_nomem(r), false))
-
 /* ---- materials and textures (docs/formats/hsd-materials.md#mobj, docs/formats/hsd-materials.md#tobj) ---- */
 
 /* The bytes every declared level needs, checked against the data block. */
@@ -25,19 +17,19 @@ static bool image_size(hsd_reader *r, ue_hsd_image *im, const char *path) {
     ue_result e = ue_gx_level_size(im->format, im->width, im->height, im->levels - 1, NULL, NULL,
                                    &bytes, &start);
     if (e == UE_ERR_UNSUPPORTED) {
-        ue_violation(&r->c, "hsd.image.format", file_at(im->offset + 8), path,
+        ue_violation(&r->c, "hsd.image.format", hsd_file_at(im->offset + 8), path,
                      "unknown GX texture format %u", im->format);
         return false;
     }
     if (e != UE_OK) {
-        ue_violation(&r->c, "hsd.image.size", file_at(im->offset + 4), path,
+        ue_violation(&r->c, "hsd.image.size", hsd_file_at(im->offset + 4), path,
                      "texture of %ux%u with %u levels is outside GX's limits", im->width,
                      im->height, im->levels);
         return false;
     }
     im->size = start + bytes;
     if (im->size > (size_t)r->dat->data_size - im->data_offset) {
-        ue_violation(&r->c, "hsd.image.size", file_at(im->data_offset), path,
+        ue_violation(&r->c, "hsd.image.size", hsd_file_at(im->data_offset), path,
                      "%ux%u %s texture with %u levels needs 0x%zx bytes, 0x%x are readable",
                      im->width, im->height, ue_gx_format_name(im->format), im->levels, im->size,
                      r->dat->data_size - im->data_offset);
@@ -53,7 +45,7 @@ static bool image_fields(hsd_reader *r, ue_hsd_image *im, const char *path) {
     snprintf(sub, sizeof sub, "%s/data", path);
     if (!hsd_follow(r, off, 0, false, sub, &im->data_offset)) {
         if (!hsd_stop(r))
-            ue_violation(&r->c, "hsd.image.data", file_at(off), sub, "image has no pixel data");
+            ue_violation(&r->c, "hsd.image.data", hsd_file_at(off), sub, "image has no pixel data");
         return false;
     }
     im->width = hsd_u16(r, off + 4);
@@ -65,7 +57,7 @@ static bool image_fields(hsd_reader *r, ue_hsd_image *im, const char *path) {
     im->levels = 1;
     if (im->mipmap) {
         if (!(im->max_lod >= 0.0f && im->max_lod <= (float)UE_GX_MAX_LEVEL)) {
-            ue_violation(&r->c, "hsd.image.lod", file_at(off + 0x14), path,
+            ue_violation(&r->c, "hsd.image.lod", hsd_file_at(off + 0x14), path,
                          "max LOD %g is not a level 0..%u", (double)im->max_lod,
                          UE_GX_MAX_LEVEL);
             return false;
@@ -84,7 +76,7 @@ int32_t hsd_read_image(hsd_reader *r, uint32_t field, const char *path) {
     im.offset = off;
     bool ok = image_fields(r, &im, path);
     ue_hsd_model *m = r->m;
-    if (ok && GROW(r, m->images, m->image_count)) {
+    if (ok && HSD_GROW(r, m->images, m->image_count)) {
         row = (int32_t)m->image_count++;
         m->images[row] = im;
     }
@@ -102,17 +94,17 @@ int32_t hsd_read_tlut(hsd_reader *r, uint32_t field, const char *path) {
     snprintf(sub, sizeof sub, "%s/data", path);
     bool ok = hsd_follow(r, off, 0, false, sub, &t.data_offset);
     if (ok && t.format > UE_GX_TLUT_RGB5A3) {
-        ue_violation(&r->c, "hsd.tlut.format", file_at(off + 4), path,
+        ue_violation(&r->c, "hsd.tlut.format", hsd_file_at(off + 4), path,
                      "unknown palette format %u", t.format);
         ok = false;
     }
     if (ok && 2u * t.n_entries > r->dat->data_size - t.data_offset) {
-        ue_violation(&r->c, "hsd.tlut.size", file_at(t.data_offset), path,
+        ue_violation(&r->c, "hsd.tlut.size", hsd_file_at(t.data_offset), path,
                      "palette of %u entries runs past the data block", t.n_entries);
         ok = false;
     }
     ue_hsd_model *m = r->m;
-    if (ok && GROW(r, m->tluts, m->tlut_count)) {
+    if (ok && HSD_GROW(r, m->tluts, m->tlut_count)) {
         t.data = r->dat->data + t.data_offset;
         row = (int32_t)m->tlut_count++;
         m->tluts[row] = t;
@@ -164,7 +156,7 @@ int32_t hsd_walk_chain(hsd_reader *r, uint32_t field, hsd_kind kind, uint32_t si
         if (!hsd_follow(r, field, size, true, path, &off)) break;
         bool seen = hsd_map_find(&r->map, kind, off, &row);
         if (seen && row >= chain_start) {
-            ue_violation(&r->c, "hsd.chain.cycle", file_at(field), path,
+            ue_violation(&r->c, "hsd.chain.cycle", hsd_file_at(field), path,
                          "%s list returns to data offset 0x%x; the link is dropped", name, off);
             break;
         }
@@ -182,7 +174,7 @@ int32_t hsd_walk_chain(hsd_reader *r, uint32_t field, hsd_kind kind, uint32_t si
 static int32_t make_tobj(hsd_reader *r, uint32_t off, const char *path, void *ctx) {
     (void)ctx;
     ue_hsd_model *m = r->m;
-    if (!GROW(r, m->tobjs, m->tobj_count)) return UE_HSD_NONE;
+    if (!HSD_GROW(r, m->tobjs, m->tobj_count)) return UE_HSD_NONE;
     int32_t row = (int32_t)m->tobj_count++;
     memset(&m->tobjs[row], 0, sizeof m->tobjs[row]);
     m->tobjs[row].offset = off;
@@ -225,7 +217,7 @@ static int32_t read_mobj(hsd_reader *r, uint32_t field, const char *path) {
     if (!hsd_follow(r, field, 0x18, true, path, &off)) return UE_HSD_NONE;
     if (hsd_map_find(&r->map, HSD_K_MOBJ, off, &row)) return row;
     ue_hsd_model *m = r->m;
-    if (!GROW(r, m->mobjs, m->mobj_count) || !hsd_map_put(r, HSD_K_MOBJ, off, -1))
+    if (!HSD_GROW(r, m->mobjs, m->mobj_count) || !hsd_map_put(r, HSD_K_MOBJ, off, -1))
         return UE_HSD_NONE;
     row = (int32_t)m->mobj_count++;
     ue_hsd_mobj *mo = &m->mobjs[row];
@@ -248,7 +240,7 @@ typedef struct dobj_ctx {
 
 static int32_t make_dobj(hsd_reader *r, uint32_t off, const char *path, void *ctx) {
     ue_hsd_model *m = r->m;
-    if (!GROW(r, m->dobjs, m->dobj_count)) return UE_HSD_NONE;
+    if (!HSD_GROW(r, m->dobjs, m->dobj_count)) return UE_HSD_NONE;
     int32_t row = (int32_t)m->dobj_count++;
     ue_hsd_dobj *dobj = &m->dobjs[row];
     memset(dobj, 0, sizeof *dobj);

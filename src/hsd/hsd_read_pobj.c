@@ -8,20 +8,13 @@
 #include "hsd/hsd_int.h"
 #include "common/collections.h"
 
-static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
-
-#define GROW(r, items, count)                                                                 \
-    (ue_array_make_room((void **)&(items), (count), sizeof *(items), INT32_MAX) == UE_OK       \
-         ? true                                                                               \
-         : (hsd_nomem(r), false))
-
 /* ---- vertex descriptors -------------------------------------------------------------------- */
 
 /* One descriptor at `off` (0x18 bytes, checked) into a new attrs row; false when it breaks a
  * rule (reported at `path`). */
 static bool read_attr(hsd_reader *r, uint32_t off, const char *path) {
     ue_hsd_model *m = r->m;
-    if (!GROW(r, m->attrs, m->attr_count)) return false;
+    if (!HSD_GROW(r, m->attrs, m->attr_count)) return false;
     ue_hsd_vtx_attr *a = &m->attrs[m->attr_count++];
     memset(a, 0, sizeof *a);
     a->offset = off;
@@ -41,12 +34,12 @@ static bool read_attr(hsd_reader *r, uint32_t off, const char *path) {
     hsd_attr_layout lay;
     const char *why = NULL;
     if (!hsd_attr_layout_of(a, &lay, &why)) {
-        ue_violation(&r->c, "hsd.pobj.attr", file_at(off), path, "vertex descriptor: %s", why);
+        ue_violation(&r->c, "hsd.pobj.attr", hsd_file_at(off), path, "vertex descriptor: %s", why);
         return false;
     }
     bool indexed = a->type == UE_GX_INDEX8 || a->type == UE_GX_INDEX16;
     if (indexed && !a->has_array) {
-        ue_violation(&r->c, "hsd.pobj.array", file_at(off + 20), path,
+        ue_violation(&r->c, "hsd.pobj.array", hsd_file_at(off + 20), path,
                      "indexed attribute %u has no array", a->attr);
         return false;
     }
@@ -75,7 +68,7 @@ static bool read_attrs(hsd_reader *r, int32_t p, const char *path) {
         uint32_t at = off + 0x18 * k;
         snprintf(sub, sizeof sub, "%s/attr[%u]", path, k);
         if (k == HSD_MAX_ATTRS || (uint64_t)at + 0x18 > r->dat->data_size) {
-            ue_violation(&r->c, "hsd.pobj.attr", file_at(at), sub,
+            ue_violation(&r->c, "hsd.pobj.attr", hsd_file_at(at), sub,
                          "descriptor array has no 0xFF terminator within %u entries inside the "
                          "data block", k);
             ok = false;
@@ -99,7 +92,7 @@ static void read_display_list(hsd_reader *r, ue_hsd_pobj *po, const char *path) 
     if (!hsd_follow(r, po->offset + 0x10, 0, false, sub, &po->dl_offset)) return;
     size_t size = (size_t)po->n_display * 32u;
     if (size > (size_t)r->dat->data_size - po->dl_offset) {
-        ue_violation(&r->c, "hsd.pobj.dl", file_at(po->offset + 0x0E), sub,
+        ue_violation(&r->c, "hsd.pobj.dl", hsd_file_at(po->offset + 0x0E), sub,
                      "display list of %u × 32 bytes at data offset 0x%x runs past the data "
                      "block", po->n_display, po->dl_offset);
         return;
@@ -119,29 +112,29 @@ static void read_weights(hsd_reader *r, uint32_t e, const char *path) {
         char sub[224];
         snprintf(sub, sizeof sub, "%s/weight[%u]", path, w);
         if ((uint64_t)at + 8 > r->dat->data_size) {
-            ue_violation(&r->c, "hsd.struct.truncated", file_at(at), sub,
+            ue_violation(&r->c, "hsd.struct.truncated", hsd_file_at(at), sub,
                          "envelope entry runs past the data block");
             return;
         }
         if (!hsd_follow(r, at, 0x40, true, sub, &joint)) return; /* NULL ends the envelope */
         if (w == HSD_MAX_WEIGHTS) {
-            ue_violation(&r->c, "hsd.envelope.weights", file_at(at), sub,
+            ue_violation(&r->c, "hsd.envelope.weights", hsd_file_at(at), sub,
                          "envelope has more than %u weights", HSD_MAX_WEIGHTS);
             return;
         }
         int32_t row = UE_HSD_NONE;
         float weight = hsd_f32(r, at + 4);
         if (!hsd_map_find(&r->map, HSD_K_JOINT, joint, &row) || row < 0) {
-            ue_violation(&r->c, "hsd.envelope.joint", file_at(at), sub,
+            ue_violation(&r->c, "hsd.envelope.joint", hsd_file_at(at), sub,
                          "envelope joint at data offset 0x%x is no joint of the model", joint);
             continue;
         }
         if (!isfinite(weight)) {
-            ue_violation(&r->c, "hsd.envelope.weight", file_at(at + 4), sub,
+            ue_violation(&r->c, "hsd.envelope.weight", hsd_file_at(at + 4), sub,
                          "envelope weight is not finite");
             continue;
         }
-        if (!GROW(r, m->weights, m->weight_count)) return;
+        if (!HSD_GROW(r, m->weights, m->weight_count)) return;
         m->weights[m->weight_count++] = (ue_hsd_weight){row, weight};
     }
 }
@@ -150,7 +143,7 @@ static void read_weights(hsd_reader *r, uint32_t e, const char *path) {
 static void add_envelope(hsd_reader *r, uint32_t e, const char *path) {
     ue_hsd_model *m = r->m;
     int32_t seen = 0;
-    if (!GROW(r, m->envelopes, m->envelope_count)) return;
+    if (!HSD_GROW(r, m->envelopes, m->envelope_count)) return;
     size_t row = m->envelope_count++;
     ue_hsd_envelope env = {e, (uint32_t)m->weight_count, 0};
     if (hsd_map_find(&r->map, HSD_K_WEIGHTS, e, &seen)) {
@@ -169,7 +162,7 @@ static void warn_unused_envelopes(hsd_reader *r, uint32_t list, uint32_t count, 
     if (count <= HSD_ENVELOPE_SLOTS) return;
     char sub[200];
     snprintf(sub, sizeof sub, "%s/env[%u]", path, HSD_ENVELOPE_SLOTS);
-    ue_diag_add(r->c.d, UE_SEV_WARNING, "hsd.envelope.count", file_at(list + 4 * HSD_ENVELOPE_SLOTS),
+    ue_diag_add(r->c.d, UE_SEV_WARNING, "hsd.envelope.count", hsd_file_at(list + 4 * HSD_ENVELOPE_SLOTS),
                 sub, "envelope list has %u entries; the runtime draws with the first %u (GX "
                 "PNMTX0-9), the other %u are never used", count, HSD_ENVELOPE_SLOTS,
                 count - HSD_ENVELOPE_SLOTS);
@@ -191,7 +184,7 @@ static void read_envelopes(hsd_reader *r, int32_t p, uint32_t list, const char *
         uint32_t e = 0;
         if (!hsd_follow(r, list + 4 * k, 8, true, sub, &e)) break;
         if (k == HSD_MAX_ENVELOPES) {
-            ue_violation(&r->c, "hsd.envelope.limit", file_at(list + 4 * k), sub,
+            ue_violation(&r->c, "hsd.envelope.limit", hsd_file_at(list + 4 * k), sub,
                          "envelope list has more than %u entries (unearth reads no more)",
                          HSD_MAX_ENVELOPES);
             break;
@@ -215,7 +208,7 @@ static void read_property(hsd_reader *r, int32_t p, const char *path) {
     if (!present) return;
     if (type == UE_POBJ_ENVELOPE) {
         if (off % 4 != 0) {
-            ue_violation(&r->c, "hsd.pointer.misaligned", file_at(po->offset + 0x14), sub,
+            ue_violation(&r->c, "hsd.pointer.misaligned", hsd_file_at(po->offset + 0x14), sub,
                          "envelope list pointer 0x%x is not 4-aligned", off);
             return;
         }
@@ -223,7 +216,7 @@ static void read_property(hsd_reader *r, int32_t p, const char *path) {
     } else if (type == UE_POBJ_SKIN) {
         int32_t row = UE_HSD_NONE;
         if (!hsd_map_find(&r->map, HSD_K_JOINT, off, &row) || row < 0) {
-            ue_violation(&r->c, "hsd.pobj.skin_joint", file_at(po->offset + 0x14), sub,
+            ue_violation(&r->c, "hsd.pobj.skin_joint", hsd_file_at(po->offset + 0x14), sub,
                          "skin joint at data offset 0x%x is no joint of the model", off);
             return;
         }
@@ -236,7 +229,7 @@ static void read_property(hsd_reader *r, int32_t p, const char *path) {
 static int32_t make_pobj(hsd_reader *r, uint32_t off, const char *path, void *ctx) {
     (void)ctx;
     ue_hsd_model *m = r->m;
-    if (!GROW(r, m->pobjs, m->pobj_count)) return UE_HSD_NONE;
+    if (!HSD_GROW(r, m->pobjs, m->pobj_count)) return UE_HSD_NONE;
     int32_t p = (int32_t)m->pobj_count++;
     ue_hsd_pobj *po = &m->pobjs[p];
     memset(po, 0, sizeof *po);

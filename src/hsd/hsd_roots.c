@@ -27,8 +27,6 @@ typedef struct root_walk {
     bool inherited_failure;     /* this root reached a struct an earlier, failed root holds */
 } root_walk;
 
-static uint64_t file_at(uint32_t data_offset) { return UE_DAT_HEADER + (uint64_t)data_offset; }
-
 static bool stopped(const root_walk *w) { return hsd_stop(&w->r); }
 
 /* True the first time (kind, offset) is seen; *earlier says whether it was seen under an
@@ -56,7 +54,7 @@ static bool linked_first(root_walk *w, hsd_kind kind, uint32_t field, uint32_t o
     bool earlier = false;
     if (first_seen(w, kind, off, &earlier)) return true;
     if (!earlier && !stopped(w))
-        ue_violation(&w->r.c, code, file_at(field), path,
+        ue_violation(&w->r.c, code, hsd_file_at(field), path,
                      "struct at data offset 0x%x was reached before (a cycle or a shared part)", off);
     return false;
 }
@@ -81,7 +79,7 @@ static void bad_value(root_walk *w, uint32_t off, const char *path, const char *
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    ue_violation(&w->r.c, "hsd.root.value", file_at(off), path, "%s", msg);
+    ue_violation(&w->r.c, "hsd.root.value", hsd_file_at(off), path, "%s", msg);
 }
 
 static void check_finite(root_walk *w, uint32_t off, const char *path, const char *what) {
@@ -98,13 +96,13 @@ static void check_keys(root_walk *w, uint32_t data_field, uint32_t length, uint8
     uint32_t data = 0;
     if (!follow(w, data_field, 0, false, sub, &data)) return;
     if (length > w->r.dat->data_size - data) {
-        ue_violation(&w->r.c, "hsd.anim.track.length", file_at(data_field), sub,
+        ue_violation(&w->r.c, "hsd.anim.track.length", hsd_file_at(data_field), sub,
                      "0x%x key bytes at data offset 0x%x run past the 0x%x-byte data block",
                      length, data, w->r.dat->data_size);
         return;
     }
     if (length > w->budget.key_bytes) {
-        ue_violation(&w->r.c, "hsd.anim.budget", file_at(data_field), sub,
+        ue_violation(&w->r.c, "hsd.anim.budget", hsd_file_at(data_field), sub,
                      "key streams add up to more bytes than the file could hold");
         return;
     }
@@ -112,7 +110,7 @@ static void check_keys(root_walk *w, uint32_t data_field, uint32_t length, uint8
     ue_hsd_key *keys = NULL;
     size_t n = 0;
     ue_result e = ue_hsd_keys_decode(w->r.dat->data + data, length, value_fmt, slope_fmt, w->r.c.mode,
-                                     &keys, &n, w->r.c.d, sub, file_at(data));
+                                     &keys, &n, w->r.c.d, sub, hsd_file_at(data));
     free(keys);
     if (e == UE_ERR_NOMEM) hsd_nomem(&w->r);
     else if (e != UE_OK) ue_damage_reported(&w->r.c);
@@ -240,7 +238,7 @@ static void check_camera(root_walk *w, uint32_t off, const char *path) {
         return;
     }
     if (projection != 1 && (uint64_t)off + 0x40 > w->r.dat->data_size) {
-        ue_violation(&w->r.c, "hsd.struct.truncated", file_at(off), path,
+        ue_violation(&w->r.c, "hsd.struct.truncated", hsd_file_at(off), path,
                      "a frustum or ortho camera (0x40 bytes) runs past the data block");
         return;
     }
@@ -270,7 +268,7 @@ static void check_lights(root_walk *w, uint32_t off, const char *path) {
         check_list(w, set, HSD_K_LIGHT, 0x1C, 4, light_item, sub, "light");
         pointer_only(w, set + 4, 4, sub);
         if ((uint64_t)slot + 8 > w->r.dat->data_size) {
-            ue_violation(&w->r.c, "hsd.struct.truncated", file_at(slot), path,
+            ue_violation(&w->r.c, "hsd.struct.truncated", hsd_file_at(slot), path,
                          "light set array has no NULL end inside the data block");
             return;
         }
@@ -302,7 +300,7 @@ static void check_scene_models(root_walk *w, uint32_t off, const char *path) {
     if (!first_visit(w, HSD_K_MODELARRAY, off)) return; /* shared by roots: judged with the first */
     for (uint32_t slot = off; !stopped(w) && follow(w, slot, 0x40, true, path, &joint); slot += 4)
         if ((uint64_t)slot + 8 > w->r.dat->data_size) {
-            ue_violation(&w->r.c, "hsd.struct.truncated", file_at(slot), path,
+            ue_violation(&w->r.c, "hsd.struct.truncated", hsd_file_at(slot), path,
                          "joint array has no NULL end inside the data block");
             return;
         }
@@ -366,7 +364,7 @@ static void check_root(root_walk *w, size_t i) {
     snprintf(path, sizeof path, "dat/root[%zu]", i);
     uint32_t off = root->data_offset;
     if (off % 4 != 0 || (uint64_t)off + shape.size > w->r.dat->data_size) {
-        ue_violation(&w->r.c, "hsd.root", file_at(off), path,
+        ue_violation(&w->r.c, "hsd.root", hsd_file_at(off), path,
                      "root \"%s\" names data offset 0x%x, not a 4-aligned 0x%x-byte struct inside "
                      "the data block", root->name, off, shape.size);
         return;
@@ -390,7 +388,7 @@ static void walk_end(root_walk *w) {
 ue_result hsd_roots_classify(const ue_dat *dat, ue_hsd_root_kind *kinds) {
     root_walk w;
     walk_begin(&w, dat, UE_MODE_STRICT, NULL);
-    bool *failed = calloc(dat->root_count ? dat->root_count : 1, sizeof *failed);
+    bool *failed = ue_calloc_items(dat->root_count, sizeof *failed);
     ue_result r = failed ? UE_OK : UE_ERR_NOMEM;
     w.root_failed = failed;
     for (size_t i = 0; i < dat->root_count && r == UE_OK; i++) {

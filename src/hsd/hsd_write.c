@@ -7,6 +7,7 @@
 #include "hsd/dat_builder.h"
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_write_anim.h"
+#include "unearth/advanced/buffers.h"
 
 #define NOWHERE UINT32_MAX
 #define ROOT_BITS (UE_JOBJ_ROOT_OPA | UE_JOBJ_ROOT_XLU | UE_JOBJ_ROOT_TEXEDGE)
@@ -223,8 +224,8 @@ static void scan_list(const ue_hsd_model *m, const ue_hsd_pobj *p, extent *e) {
 
 static bool array_lengths(writer *w) {
     const ue_hsd_model *m = w->m;
-    extent e = {calloc(m->attr_count ? m->attr_count : 1, sizeof(uint32_t)),
-                calloc(m->attr_count ? m->attr_count : 1, sizeof(bool))};
+    extent e = {ue_calloc_items(m->attr_count, sizeof(uint32_t)),
+                ue_calloc_items(m->attr_count, sizeof(bool))};
     bool ok = e.max_end && e.unknown;
     for (size_t i = 0; ok && i < m->pobj_count; i++) scan_list(m, &m->pobjs[i], &e);
     for (size_t i = 0; ok && i < m->attr_count; i++) {
@@ -494,7 +495,7 @@ static bool alloc_tables(writer *w) {
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-        *t[i].p = calloc(t[i].n ? t[i].n : 1, sizeof(uint32_t));
+        *t[i].p = ue_calloc_items(t[i].n, sizeof(uint32_t));
         ok = ok && *t[i].p;
     }
     return ok;

@@ -196,6 +196,13 @@ static ue_result read_listed(const uint8_t *data, size_t size, const char *base_
     return listed ? c.pc.failure : UE_ERR_NOMEM;
 }
 
+bool ue_gltf_probe(const uint8_t *head, size_t size) {
+    if (size >= 4 && memcmp(head, "glTF", 4) == 0) return true;
+    size_t i = size >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a UTF-8 byte order mark */
+    while (i < size && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+    return i < size && head[i] == '{';
+}
+
 ue_result ue_gltf_read(const uint8_t *data, size_t size, const char *base_dir, ue_mode mode,
                        ue_scene *out, ue_diag *d) {
     return read_listed(data, size, base_dir, mode, out, NULL, d);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "import/gltf_read_int.h"
+#include "unearth/advanced/buffers.h"
 
 /* Parent links from every node's children; a node listed twice or its own child is refused. */
 static bool link_children(gr_ctx *c, const ue_jv *nodes, int32_t *parent) {
@@ -39,7 +40,7 @@ static bool link_children(gr_ctx *c, const ue_jv *nodes, int32_t *parent) {
 /* With one parent per node, a cycle is a parent walk that meets itself; each node is walked
  * once (state 1 while on the current walk, 2 when known to reach a root). */
 static bool check_cycles(gr_ctx *c, const int32_t *parent, size_t n) {
-    uint8_t *state = calloc(n ? n : 1, 1);
+    uint8_t *state = ue_calloc_items(n, 1);
     if (!state) {
         ue_parse_fail(&c->pc, UE_ERR_NOMEM);
         return false;

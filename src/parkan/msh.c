@@ -106,10 +106,6 @@ static const uint8_t *payload(const ue_msh *m, int type) {
     return e < 0 ? NULL : m->container.entries[e].owned;
 }
 
-static void *alloc_array(size_t count, size_t elem) {
-    return calloc(count ? count : 1, elem);
-}
-
 static const ue_nres_entry *entry_of(const ue_msh *m, int type) {
     return &m->container.entries[m->entry_of[type]];
 }
@@ -150,7 +146,7 @@ static ue_result decode_nodes(ue_msh *m, ue_parse_ctx *c) {
     if (e->attr1 != n)
         ue_violation(c, "msh.res.attr1", dir_field(m, 1, 4), "msh/res1/attr1",
                      "attr1 is %u, but the table holds %zu nodes", e->attr1, n);
-    m->nodes = alloc_array(n, sizeof *m->nodes);
+    m->nodes = ue_calloc_items(n, sizeof *m->nodes);
     if (!m->nodes) return UE_ERR_NOMEM;
     m->node_count = n;
     decode_node_records(m, e->owned);
@@ -192,7 +188,7 @@ static ue_result decode_slots(ue_msh *m, ue_parse_ctx *c) {
     if (e->attr2 != 0)
         ue_diag_add(c->d, UE_SEV_WARNING, "msh.res.attr2", dir_field(m, 2, 8), "msh/res2/attr2",
                     "attr2 is %u, expected 0", e->attr2);
-    m->slots = alloc_array(n, sizeof *m->slots);
+    m->slots = ue_calloc_items(n, sizeof *m->slots);
     if (!m->slots) return UE_ERR_NOMEM;
     m->slot_count = n;
     decode_slot_records(m, e->owned + UE_MSH_HEADER_SIZE);
@@ -203,7 +199,7 @@ static ue_result decode_slots(ue_msh *m, ue_parse_ctx *c) {
 
 /* Little-endian 32-bit words as floats: exact on every host, whatever its byte order. */
 static float *take_f32(const uint8_t *p, size_t n) {
-    float *out = alloc_array(n, sizeof *out);
+    float *out = ue_calloc_items(n, sizeof *out);
     if (!out) return NULL;
     for (size_t i = 0; i < n; i++) {
         uint32_t u = ue_load_u32le(p + 4 * i);
@@ -213,14 +209,14 @@ static float *take_f32(const uint8_t *p, size_t n) {
 }
 
 static uint16_t *take_u16(const uint8_t *p, size_t n) {
-    uint16_t *out = alloc_array(n, sizeof *out);
+    uint16_t *out = ue_calloc_items(n, sizeof *out);
     if (!out) return NULL;
     for (size_t i = 0; i < n; i++) out[i] = ue_load_u16le(p + 2 * i);
     return out;
 }
 
 static int16_t *take_i16(const uint8_t *p, size_t n) {
-    int16_t *out = alloc_array(n, sizeof *out);
+    int16_t *out = ue_calloc_items(n, sizeof *out);
     if (!out) return NULL;
     for (size_t i = 0; i < n; i++) out[i] = (int16_t)ue_load_u16le(p + 2 * i);
     return out;
@@ -228,13 +224,13 @@ static int16_t *take_i16(const uint8_t *p, size_t n) {
 
 /* Records of bytes kept as they are (normals and colours are four bytes each). */
 static uint8_t *take_bytes(const uint8_t *p, size_t n, size_t elem) {
-    uint8_t *out = alloc_array(n, elem);
+    uint8_t *out = ue_calloc_items(n, elem);
     if (out && n) memcpy(out, p, n * elem);
     return out;
 }
 
 static ue_result decode_tris(ue_msh *m, size_t n) {
-    m->tris = alloc_array(n, sizeof *m->tris);
+    m->tris = ue_calloc_items(n, sizeof *m->tris);
     if (!m->tris) return UE_ERR_NOMEM;
     const uint8_t *base = payload(m, UE_MSH_TRIS);
     for (size_t i = 0; i < n; i++) {
@@ -250,7 +246,7 @@ static ue_result decode_tris(ue_msh *m, size_t n) {
 }
 
 static ue_result decode_batches(ue_msh *m, size_t n) {
-    m->batches = alloc_array(n, sizeof *m->batches);
+    m->batches = ue_calloc_items(n, sizeof *m->batches);
     if (!m->batches) return UE_ERR_NOMEM;
     const uint8_t *base = payload(m, UE_MSH_BATCHES);
     for (size_t i = 0; i < n; i++) {
@@ -270,7 +266,7 @@ static ue_result decode_batches(ue_msh *m, size_t n) {
 }
 
 static ue_result decode_keys(ue_msh *m, size_t n) {
-    m->keys = alloc_array(n, sizeof *m->keys);
+    m->keys = ue_calloc_items(n, sizeof *m->keys);
     if (!m->keys) return UE_ERR_NOMEM;
     const uint8_t *base = payload(m, UE_MSH_KEYS);
     for (size_t i = 0; i < n; i++) {
@@ -376,7 +372,7 @@ static ue_result decode_names(ue_msh *m, ue_parse_ctx *c) {
                     "attr3 is %u, expected 0", e->attr3);
     size_t want = m->nodes ? m->node_count : expect;
     if (want > e->size / 4 + 1) want = e->size / 4 + 1; /* a record needs ≥ 4 bytes */
-    m->names = alloc_array(want, sizeof *m->names);
+    m->names = ue_calloc_items(want, sizeof *m->names);
     if (!m->names) return UE_ERR_NOMEM;
     size_t at = 0, i = 0;
     ue_result r = UE_OK;
@@ -578,7 +574,7 @@ ue_result ue_msh_parse(const uint8_t *data, size_t size, ue_mode mode, ue_msh *o
     for (size_t i = 0; i < c->count; i++) {
         ue_nres_entry *e = &c->entries[i];
         if (e->damaged) continue;
-        e->owned = malloc(e->size ? e->size : 1);
+        e->owned = ue_malloc_items(e->size, 1);
         if (!e->owned) {
             ue_msh_free(out);
             return UE_ERR_NOMEM;

@@ -14,6 +14,7 @@
 #include "parkan/msh_materials.h"
 #include "unearth/archive.h"
 #include "unearth/parkan_material.h"
+#include "unearth/advanced/buffers.h"
 
 #define MAX_LIBRARY_BYTES ((size_t)512 << 20)
 #define MAX_KEPT_WEAR ((uint64_t)1 << 20)        /* one kept WEAR table; real ones hold a few rows */
@@ -246,7 +247,7 @@ static bool wear_in_archive(ue_cache *c, const char *origin, const char *name, u
     bool found = false;
     if (hit && hit->unread) {
         found = wear_in_archive(NULL, origin, name, data, size, where, cap);
-    } else if (hit && (*data = malloc(hit->size ? hit->size : 1)) != NULL) {
+    } else if (hit && (*data = ue_malloc_items(hit->size, 1)) != NULL) {
         if (hit->size) memcpy(*data, hit->data, hit->size);
         *size = hit->size;
         found = true;

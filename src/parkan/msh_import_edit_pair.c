@@ -345,7 +345,7 @@ static ue_result build_gl_side(pairing *q) {
     q->gv_vertex = ue_malloc_items(nv, sizeof *q->gv_vertex);
     q->mapped = ue_malloc_items(nv, sizeof *q->mapped);
     q->adj_start = calloc(nv + 2, sizeof *q->adj_start);
-    q->adj = malloc((nt ? 3 * nt : 1) * sizeof *q->adj);
+    q->adj = ue_malloc_items(3 * nt, sizeof *q->adj);
     q->gt = ue_malloc_items(nt, sizeof *q->gt);
     q->queue = ue_malloc_items(nt, sizeof *q->queue);
     q->queued = ue_calloc_items(nt, 1);
@@ -556,7 +556,7 @@ static bool all_attributes(const ue_scene_mesh *me, bool uv) {
  * pair per glTF vertex and model vertex is enough, as the pairs only carry values to compare
  * and write, and fewer make the pass over them short. Kept in first-use order. */
 static ue_result emit_pairs(pairing *q, edit_pair **pairs, size_t *count) {
-    edit_pair *out = malloc((q->ngt ? 3 * q->ngt : 1) * sizeof *out);
+    edit_pair *out = ue_malloc_items(3 * q->ngt, sizeof *out);
     uint32_t *last_model = ue_malloc_items(q->ngv, sizeof *last_model);
     if (!out || !last_model) {
         free(out);

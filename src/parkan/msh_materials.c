@@ -14,6 +14,7 @@
 #include "unearth/nres.h"
 #include "unearth/parkan_material.h"
 #include "unearth/texm.h"
+#include "unearth/advanced/buffers.h"
 
 #define PATH_CAP 1024
 
@@ -315,7 +316,7 @@ static bool uvs_tile(resolver *r, size_t mi) {
     const ue_scene *s = r->s;
     if (!r->tiles_known) {
         r->tiles_known = true;
-        r->tiles = calloc(s->material_count ? s->material_count : 1, sizeof *r->tiles);
+        r->tiles = ue_calloc_items(s->material_count, sizeof *r->tiles);
         for (size_t m = 0; r->tiles && m < s->mesh_count; m++)
             for (size_t p = 0; p < s->meshes[m].primitive_count; p++) {
                 const ue_scene_primitive *pr = &s->meshes[m].primitives[p];

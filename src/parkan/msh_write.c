@@ -360,8 +360,8 @@ void ue_msh_recompute_bounds(ue_msh *m) {
 }
 
 static void recompute_hull(ue_msh *m) {
-    float (*wt)[3] = calloc(m->node_count ? m->node_count : 1, sizeof *wt);
-    float (*wq)[4] = calloc(m->node_count ? m->node_count : 1, sizeof *wq);
+    float (*wt)[3] = ue_calloc_items(m->node_count, sizeof *wt);
+    float (*wq)[4] = ue_calloc_items(m->node_count, sizeof *wq);
     if (!wt || !wq) {
         free(wt);
         free(wq);

@@ -296,7 +296,7 @@ static bool decode_entry(ue_parse_ctx *c, ue_nres *out, const uint8_t *dir, size
 static ue_result read_directory(const ue_source *src, ue_parse_ctx *c, size_t count,
                                 ue_nres *out, range **ranges, size_t *nranges) {
     size_t dir_bytes = count * UE_NRES_ENTRY_SIZE;
-    out->entries = calloc(count ? count : 1, sizeof *out->entries);
+    out->entries = ue_calloc_items(count, sizeof *out->entries);
     if (out->entries) out->count = count; /* ue_nres_free walks `count` entries */
     uint8_t *dir = NULL;
     ue_result rr = out->entries
@@ -309,7 +309,7 @@ static ue_result read_directory(const ue_source *src, ue_parse_ctx *c, size_t co
         free(dir);
         return rr;
     }
-    *ranges = malloc((out->count ? out->count : 1) * sizeof **ranges);
+    *ranges = ue_malloc_items(out->count, sizeof **ranges);
     if (!*ranges) {
         free(dir);
         return UE_ERR_NOMEM;
@@ -358,7 +358,7 @@ static void check_overlaps(ue_parse_ctx *c, ue_nres *out, range *ranges, size_t 
 static ue_result check_ranges(const ue_source *src, ue_parse_ctx *c, ue_nres *out, range *ranges,
                               size_t nranges) {
     check_overlaps(c, out, ranges, nranges);
-    ue_span *spans = malloc((nranges ? nranges : 1) * sizeof *spans);
+    ue_span *spans = ue_malloc_items(nranges, sizeof *spans);
     if (!spans) return UE_ERR_NOMEM;
     for (size_t k = 0; k < nranges; k++) spans[k] = (ue_span){ranges[k].start, ranges[k].end};
     gap_scan g = {src, out, c->d};
@@ -560,7 +560,7 @@ static int payload_end_cmp(const void *a, const void *b) {
  * key i + 1, and a region sorts before an entry of equal key). */
 static ue_result place_gaps(const ue_nres *n, segment *segs, size_t *nsegs) {
     if (!n->gap_count) return UE_OK;
-    payload_end *ends = malloc((n->count ? n->count : 1) * sizeof *ends);
+    payload_end *ends = ue_malloc_items(n->count, sizeof *ends);
     if (!ends) return UE_ERR_NOMEM;
     size_t placed = 0;
     for (size_t i = 0; i < n->count; i++) {
@@ -588,8 +588,8 @@ static ue_result place_gaps(const ue_nres *n, segment *segs, size_t *nsegs) {
 ue_result ue_nres_write_to(const ue_nres *n, ue_nres_layout layout, ue_sink *out, ue_diag *d) {
     size_t count = n->count;
     if (count > UE_CAP_TABLE_ENTRIES || count > INT32_MAX) return UE_ERR_LIMIT;
-    uint32_t *offsets = malloc((count ? count : 1) * sizeof *offsets);
-    uint32_t *sort = malloc((count ? count : 1) * sizeof *sort);
+    uint32_t *offsets = ue_malloc_items(count, sizeof *offsets);
+    uint32_t *sort = ue_malloc_items(count, sizeof *sort);
     segment *segs = malloc((count + n->gap_count + 1) * sizeof *segs);
     ue_result r = UE_OK;
     if (!offsets || !sort || !segs) {
@@ -730,7 +730,7 @@ static ue_result set_name(ue_nres_entry *e, const char *name) {
 
 static ue_result copy_payload(const void *data, size_t size, uint8_t **out) {
     if (size > UINT32_MAX) return UE_ERR_USAGE;
-    *out = malloc(size ? size : 1);
+    *out = ue_malloc_items(size, 1);
     if (!*out) return UE_ERR_NOMEM;
     if (size) memcpy(*out, data, size);
     return UE_OK;

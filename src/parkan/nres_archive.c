@@ -36,7 +36,7 @@ static ue_result nres_open(const ue_source *src, ue_mode mode, void **state, ue_
         free(s);
         return r;
     }
-    s->nested = calloc(s->nres.count ? s->nres.count : 1, sizeof *s->nested);
+    s->nested = ue_calloc_items(s->nres.count, sizeof *s->nested);
     if (!s->nested) {
         ue_nres_free(&s->nres);
         free(s);
@@ -121,7 +121,7 @@ static ue_result nres_read(void *state, size_t i, uint8_t **data, size_t *size, 
     if (tmp) {
         *data = tmp;
     } else {
-        *data = malloc(n ? n : 1);
+        *data = ue_malloc_items(n, 1);
         if (!*data) return UE_ERR_NOMEM;
         if (n) memcpy(*data, p, n);
     }
@@ -390,7 +390,7 @@ static ue_result pack_entry_payload(const ue_jv *ej, size_t i, ue_nres_entry *e,
 static ue_result pack_entries(const ue_jv *entries, const char *dir, ue_nres *n, ue_diag *d) {
     size_t count = ue_jv_size(entries);
     if (count > UE_CAP_TABLE_ENTRIES) return UE_ERR_LIMIT;
-    n->entries = calloc(count ? count : 1, sizeof *n->entries);
+    n->entries = ue_calloc_items(count, sizeof *n->entries);
     if (!n->entries) return UE_ERR_NOMEM;
     ue_manifest_stats stats;
     ue_result r = ue_manifest_prestat_jv(dir, entries, "file", &stats);

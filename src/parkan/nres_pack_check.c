@@ -238,7 +238,7 @@ static ue_result check_layout(layout_check *c) {
 static ue_result check_sort(layout_check *c) {
     ue_nres *n = c->n;
     if (n->sort_dirty || ue_nres_sort_table_valid(n)) return UE_OK;
-    uint32_t *perm = malloc((n->count ? n->count : 1) * sizeof *perm);
+    uint32_t *perm = ue_malloc_items(n->count, sizeof *perm);
     if (!perm) return UE_ERR_NOMEM;
     ue_result r = ue_nres_compute_sort(n, perm);
     size_t differ = 0;

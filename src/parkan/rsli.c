@@ -115,7 +115,7 @@ static void merge_sort(uint16_t *idx, uint16_t *tmp, size_t n, const ue_rsli_ent
 
 ue_result ue_rsli_compute_sort(const ue_rsli *l, uint16_t *perm) {
     if (l->count > UE_RSLI_MAX_ENTRIES) return UE_ERR_USAGE;
-    uint16_t *tmp = malloc((l->count ? l->count : 1) * sizeof *tmp);
+    uint16_t *tmp = ue_malloc_items(l->count, sizeof *tmp);
     if (!tmp) return UE_ERR_NOMEM;
     for (size_t i = 0; i < l->count; i++) perm[i] = (uint16_t)i;
     merge_sort(perm, tmp, l->count, l->entries);
@@ -209,7 +209,7 @@ ue_result ue_rsli_unpack(uint32_t method, uint16_t key, const uint8_t *packed, s
     uint8_t *plain = NULL;
     if (method_has_xor(method)) {
         /* The whole packed stream is XORed before the inner codec sees it. */
-        plain = malloc(packed_size ? packed_size : 1);
+        plain = ue_malloc_items(packed_size, 1);
         if (!plain) {
             free(out);
             return UE_ERR_NOMEM;
@@ -305,7 +305,7 @@ static int u64_cmp(const void *a, const void *b) {
 }
 
 uint64_t *ue_rsli_packed_order(const ue_rsli *l, size_t *n) {
-    uint64_t *key = malloc((l->count ? l->count : 1) * sizeof *key);
+    uint64_t *key = ue_malloc_items(l->count, sizeof *key);
     if (!key) return NULL;
     *n = 0;
     for (size_t i = 0; i < l->count; i++)
@@ -363,7 +363,7 @@ static ue_result keep_gap(uint64_t start, uint64_t end, void *ctx) {
 /* Records every byte range of [table_end, data_end) that no entry covers, with its bytes, so
  * the lossless writer can put it back. */
 static ue_result collect_gaps(ue_rsli *l, uint64_t table_end, uint64_t data_end) {
-    ue_span *s = malloc((l->count ? l->count : 1) * sizeof *s);
+    ue_span *s = ue_malloc_items(l->count, sizeof *s);
     if (!s) return UE_ERR_NOMEM;
     size_t n = 0;
     for (size_t i = 0; i < l->count; i++) {
@@ -431,7 +431,7 @@ static ue_result read_table(const ue_source *src, ue_rsli *out, size_t count) {
     ue_result r = ue_source_read_alloc(src, UE_RSLI_HEADER_SIZE, table_bytes, table_bytes, &table);
     if (r != UE_OK) return r;
     ue_xor_buffer(seed, table, table_bytes);
-    out->entries = calloc(count ? count : 1, sizeof *out->entries);
+    out->entries = ue_calloc_items(count, sizeof *out->entries);
     if (!out->entries) {
         free(table);
         return UE_ERR_NOMEM;
@@ -568,7 +568,7 @@ static ue_result check_presorted(ue_parse_ctx *c, ue_rsli *out) {
     size_t count = out->count;
     bool perm_ok = true;
     char path[96];
-    uint8_t *seen = calloc(count ? count : 1, 1);
+    uint8_t *seen = ue_calloc_items(count, 1);
     if (!seen) return UE_ERR_NOMEM;
     for (size_t i = 0; i < count; i++) {
         uint16_t s = out->entries[i].sort_disk;
@@ -602,7 +602,7 @@ static ue_result check_presorted(ue_parse_ctx *c, ue_rsli *out) {
 
 /* Sort table: trusted from disk only under 0xABBA, otherwise rebuilt like the engine. */
 static ue_result check_sort_table(ue_parse_ctx *c, ue_rsli *out) {
-    uint16_t *perm = malloc((out->count ? out->count : 1) * sizeof *perm);
+    uint16_t *perm = ue_malloc_items(out->count, sizeof *perm);
     if (!perm) return UE_ERR_NOMEM;
     ue_result r = ue_rsli_compute_sort(out, perm);
     if (r == UE_OK && out->presorted) {
@@ -652,7 +652,7 @@ ue_result ue_rsli_packed(const ue_rsli *l, size_t i, uint8_t **data, size_t *siz
     char path[64];
     snprintf(path, sizeof path, "rsli/entry[%zu]", i);
     if (e->owned) {
-        uint8_t *p = malloc(e->stored_bytes ? e->stored_bytes : 1);
+        uint8_t *p = ue_malloc_items(e->stored_bytes, 1);
         if (!p) return UE_ERR_NOMEM;
         if (e->stored_bytes) memcpy(p, e->owned, e->stored_bytes);
         *data = p;
@@ -782,7 +782,7 @@ static ue_result write_lossless(const ue_rsli *l, ue_buf *out, ue_diag *d) {
 
 static ue_result write_rebuild(const ue_rsli *l, ue_buf *out, ue_diag *d) {
     size_t count = l->count;
-    uint16_t *perm = malloc((count ? count : 1) * sizeof *perm);
+    uint16_t *perm = ue_malloc_items(count, sizeof *perm);
     if (!perm) return UE_ERR_NOMEM;
     ue_result r = ue_rsli_compute_sort(l, perm);
     if (r != UE_OK) {

@@ -578,7 +578,7 @@ static ue_result rsli_pack(const ue_jv *manifest, const char *dir, const ue_pack
         return UE_ERR_INVALID;
     }
     if ((int16_t)ue_load_u16le(l.header + 4) != (int16_t)count) dirty = true;
-    l.entries = calloc(count ? count : 1, sizeof *l.entries);
+    l.entries = ue_calloc_items(count, sizeof *l.entries);
     if (!l.entries) return UE_ERR_NOMEM;
     ue_result r = UE_OK;
     for (size_t i = 0; i < count && r == UE_OK; i++) {

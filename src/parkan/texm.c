@@ -170,7 +170,7 @@ static ue_result parse_tail(ue_texm *t, size_t at, ue_parse_ctx *pc) {
 ue_result ue_texm_parse(const uint8_t *data, size_t size, ue_mode mode, ue_texm *t, ue_diag *d) {
     memset(t, 0, sizeof *t);
     ue_parse_ctx pc = ue_parse_begin(mode, d);
-    t->data = malloc(size ? size : 1);
+    t->data = ue_malloc_items(size, 1);
     if (!t->data) return UE_ERR_NOMEM;
     if (size) memcpy(t->data, data, size);
     t->size = size;

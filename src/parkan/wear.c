@@ -6,6 +6,7 @@
 
 #include "unearth/parkan_material.h"
 #include "common/parse.h"
+#include "unearth/advanced/buffers.h"
 
 typedef struct line {
     size_t off, len; /* without the line end */
@@ -93,7 +94,7 @@ static void copy_token(const wear_reader *r, size_t off, size_t len, char *out, 
 static ue_wear_row *read_rows(wear_reader *r, size_t want, const char *path, bool lightmaps, size_t *got) {
     /* Never more rows than lines left, whatever the count claims. */
     size_t cap = want < r->count - r->next ? want : r->count - r->next;
-    ue_wear_row *rows = calloc(cap ? cap : 1, sizeof *rows);
+    ue_wear_row *rows = ue_calloc_items(cap, sizeof *rows);
     *got = 0;
     if (!rows) return NULL;
     while (*got < want && r->next < r->count) {

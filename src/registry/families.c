@@ -5,6 +5,7 @@
 
 #include "registry/families.h"
 #include "unearth/model.h"
+#include "unearth/advanced/buffers.h"
 
 /* One line per family, in probe order; ue_NAME_family is defined in src/NAME/NAME_family.c.
  * PKX (gamecube) and DAT banks (hsd) have no magic number: their containers come last. */
@@ -49,7 +50,7 @@ static pthread_once_t format_list_once = PTHREAD_ONCE_INIT;
 static void build_format_list(void) {
     size_t n = 0;
     while (ue_family_format(n)) n++;
-    format_list = malloc((n ? n : 1) * sizeof *format_list);
+    format_list = ue_malloc_items(n, sizeof *format_list);
     if (!format_list) return; /* the list stays empty: ue_model_formats says 0 */
     for (size_t i = 0; i < n; i++) format_list[i] = ue_family_format(i);
     format_count = n;

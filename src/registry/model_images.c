@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "unearth/model.h"
+#include "unearth/advanced/buffers.h"
 
 /* Drops what was appended after `before` (the "nothing appended on failure" rule). */
 static void images_truncate(ue_model_images *out, size_t before) {
@@ -16,7 +17,7 @@ static void images_truncate(ue_model_images *out, size_t before) {
 /* One scene texture as an image of one level (a copy of its pixels). */
 static ue_result add_scene_texture(const ue_scene_texture *tex, ue_model_images *out) {
     size_t bytes = (size_t)tex->width * tex->height * 4;
-    uint8_t *copy = malloc(bytes ? bytes : 1);
+    uint8_t *copy = ue_malloc_items(bytes, 1);
     ue_model_image *img = copy ? ue_model_images_add(out, tex->name, 1) : NULL;
     if (!img) {
         free(copy);

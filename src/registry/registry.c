@@ -11,6 +11,7 @@
 #include "registry/model_walk.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
+#include "unearth/advanced/buffers.h"
 
 #define MAX_DEPTH 6 /* containers inside containers; deeper nesting is not walked */
 
@@ -400,6 +401,16 @@ typedef struct found_list {
     size_t count;
 } found_list;
 
+/* One found model: its name (cut to the field), its bytes (taken) and its title's length. */
+static void found_fill(ue_model_found *item, const char *name, size_t title, const ue_model_format *f,
+                       uint8_t *data, size_t size) {
+    snprintf(item->name, sizeof item->name, "%s", name);
+    item->format = f;
+    item->data = data;
+    item->size = size;
+    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
+}
+
 /* Takes `data` (freed on failure too); `title` as in ue_model_found. */
 static ue_result push(found_list *l, const char *name, size_t title, const ue_model_format *f,
                       uint8_t *data, size_t size) {
@@ -409,18 +420,13 @@ static ue_result push(found_list *l, const char *name, size_t title, const ue_mo
         return UE_ERR_NOMEM;
     }
     l->items = grown;
-    ue_model_found *item = &l->items[l->count++];
-    snprintf(item->name, sizeof item->name, "%s", name);
-    item->format = f;
-    item->data = data;
-    item->size = size;
-    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
+    found_fill(&l->items[l->count++], name, title, f, data, size);
     return UE_OK;
 }
 
 /* The visit of collecting: the lent bytes become the item's own. */
 static ue_result collect_one(const ue_model_seen *m, void *ctx) {
-    uint8_t *copy = malloc(m->size ? m->size : 1);
+    uint8_t *copy = ue_malloc_items(m->size, 1);
     if (!copy) return UE_ERR_NOMEM;
     if (m->size) memcpy(copy, m->data, m->size);
     return push(ctx, m->name, m->title_length, m->format, copy, m->size);
@@ -477,7 +483,7 @@ ue_result ue_model_collect_memory(const uint8_t *data, size_t size, const char *
     }
     /* No container: the bytes may still be a model that is none (an HSD .dat). */
     const ue_model_format *f = r != UE_ERR_IO ? probe_plain(name, data, size) : NULL;
-    uint8_t *copy = f ? malloc(size ? size : 1) : NULL;
+    uint8_t *copy = f ? ue_malloc_items(size, 1) : NULL;
     if (copy) {
         ue_diag_free(&tried);
         memcpy(copy, data, size);
@@ -507,11 +513,7 @@ ue_result ue_model_load(const char *path, ue_mode mode, ue_model_found *item, ue
         free(data);
         return UE_ERR_UNSUPPORTED;
     }
-    snprintf(item->name, sizeof item->name, "%s", path);
-    item->format = f;
-    item->data = data;
-    item->size = size;
-    item->title_length = title < strlen(item->name) ? title : strlen(item->name);
+    found_fill(item, path, title, f, data, size);
     return UE_OK;
 }
 

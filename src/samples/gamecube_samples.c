@@ -51,7 +51,7 @@ static uint8_t *placeholder_dat(const char *root, uint32_t seed, size_t blocks, 
 
 /* anim_count × 0xD0 animation entries (docs/formats/pkx.md#animation-entry). */
 static uint8_t *anim_table(uint32_t count, bool xd) {
-    uint8_t *a = calloc(count ? count : 1, 0xD0);
+    uint8_t *a = ue_calloc_items(count, 0xD0);
     if (!a) return NULL;
     for (uint32_t i = 0; i < count; i++) {
         uint8_t *e = a + (size_t)i * 0xD0;

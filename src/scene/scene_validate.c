@@ -8,6 +8,7 @@
 
 #include "scene/scene_int.h"
 #include "unearth/scene.h"
+#include "unearth/advanced/buffers.h"
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
@@ -77,7 +78,7 @@ static void validate_extras(vctx *v, const ue_extras *x, const char *base) {
 
 static void validate_nodes(vctx *v, const ue_scene *s) {
     /* 0 = unvisited, 1 = on the current parent walk, 2 = known to reach a root */
-    uint8_t *state = calloc(s->node_count ? s->node_count : 1, 1);
+    uint8_t *state = ue_calloc_items(s->node_count, 1);
     if (!state) {
         ue_scene_verr(v, "scene.nomem", "scene/nodes", "out of memory while validating");
         return;

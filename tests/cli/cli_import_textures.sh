@@ -107,6 +107,14 @@ refused "needs --textures-out NEW_ARCHIVE or --textures-dir DIR" "$UE" import e3
 refused "either --textures-out" "$UE" import e3.glb --base "$BASE" -o x.msh --textures-out y.lib --textures-dir y
 refused "e3.lib exists" "$UE" import e3.glb --base "$BASE" -o x.msh --textures-out e3.lib
 refused "holds no Texm entry" "$UE" import e3.glb --base "$BASE" -o x.msh --textures-into "$BASE" --textures-out x.lib
+# The texture archive's kind is the library's detection: an FSYS is named and refused (usage),
+# a file with RsLi's magic is an RsLi whose damage is told when it is read (invalid input).
+refused "the texture archive demo/gamecube/creature.fsys is a fsys, not an NRes or RsLi archive" \
+  "$UE" import e3.glb --base "$BASE" -o x.msh --textures-into demo/gamecube/creature.fsys --textures-out x.lib
+printf 'NL\0\1' > cut.lib
+expect_rc 1 "$UE" import e3.glb --base "$BASE" -o x.msh --textures-into cut.lib --textures-out x.lib
+grep -q "rsli.header.truncated" "$T/err" && ok || bad "a cut RsLi texture archive: $(cat "$T/err")"
+[ ! -e x.msh ] && ok || bad "an import with a cut texture archive wrote the model"
 [ ! -e x.lib ] && ok || bad "a refused import wrote the texture archive"
 check "the original archive after all" "$(sum "$LIB")" "$LIB_SUM"
 

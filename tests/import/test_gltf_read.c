@@ -1036,6 +1036,20 @@ static void bad_inputs(void) {
 
 /* Bounded work: 400 primitives naming one 256 KB accessor would decode 100 MB from a 270 KB
  * file; the reader stops at its budget (32 × the input + 64 MiB) with gltf.limit. */
+/* ue_gltf_probe tells a glTF from a model by its first bytes: GLB magic or a JSON object. */
+static void probe_tells_gltf_apart(void) {
+    const uint8_t glb[] = {'g', 'l', 'T', 'F', 2, 0, 0, 0};
+    const uint8_t json[] = "\xef\xbb\xbf \r\n\t{\"asset\":{}}";
+    CHECK(ue_gltf_probe(glb, sizeof glb));
+    CHECK(ue_gltf_probe(json, sizeof json - 1));
+    CHECK(ue_gltf_probe((const uint8_t *)"{", 1));
+    CHECK(!ue_gltf_probe((const uint8_t *)"glT", 3));           /* magic cut short */
+    CHECK(!ue_gltf_probe((const uint8_t *)"NRes\0\1\0\0", 8)); /* a Parkan archive */
+    CHECK(!ue_gltf_probe((const uint8_t *)"  [1]", 5));         /* JSON, but no object */
+    CHECK(!ue_gltf_probe((const uint8_t *)"\xef\xbb\xbf  ", 5)); /* nothing after the mark */
+    CHECK(!ue_gltf_probe(NULL, 0));
+}
+
 static void one_accessor_named_many_times(void) {
     const uint32_t verts = 21846, prims = 400;
     size_t bytes = (size_t)verts * 12;
@@ -1141,5 +1155,6 @@ int main(void) {
     RUN(bad_inputs);
     RUN(bad_glb_framing);
     RUN(one_accessor_named_many_times);
+    RUN(probe_tells_gltf_apart);
     return TEST_SUMMARY();
 }

@@ -59,6 +59,26 @@ static void test_own_encoder(void) {
     }
 }
 
+/* ue_png_has_text finds the tEXt mark ue_png_encode_rgba_text puts right after IHDR, from the
+ * file's first bytes alone (8 signature + 25 IHDR + 8 chunk head + "Software" NUL "me" = 52). */
+static void test_text_mark(void) {
+    uint8_t px[4 * 4] = {0};
+    ue_buf marked = {0}, plain = {0};
+    REQUIRE(ue_png_encode_rgba_text(2, 2, px, "Software", "me", &marked) == UE_OK);
+    REQUIRE(ue_png_encode_rgba(2, 2, px, &plain) == UE_OK);
+    CHECK(ue_png_has_text(marked.data, 52, "Software", "me"));
+    CHECK(ue_png_has_text(marked.data, marked.size, "Software", "me"));
+    CHECK(!ue_png_has_text(marked.data, 51, "Software", "me")); /* cut inside the text */
+    CHECK(!ue_png_has_text(marked.data, marked.size, "Software", "m")); /* another length */
+    CHECK(!ue_png_has_text(marked.data, marked.size, "Software", "mE"));
+    CHECK(!ue_png_has_text(marked.data, marked.size, "Softwarf", "me"));
+    CHECK(!ue_png_has_text(plain.data, plain.size, "Software", "me"));
+    marked.data[1] = 'p'; /* not a PNG signature */
+    CHECK(!ue_png_has_text(marked.data, marked.size, "Software", "me"));
+    ue_buf_free(&marked);
+    ue_buf_free(&plain);
+}
+
 static void test_grey_and_palette(void) {
     /* grey 2 × 2, row 0 "Sub" (10, +5 → 15), row 1 "Up" (+1 over row 0: 11, 16) */
     const uint8_t grey_rows[] = {1, 10, 5, 2, 1, 1};
@@ -129,6 +149,7 @@ static void test_refusals(void) {
 int main(void) {
     RUN(test_own_encoder);
     RUN(test_grey_and_palette);
+    RUN(test_text_mark);
     RUN(test_refusals);
     return TEST_SUMMARY();
 }
