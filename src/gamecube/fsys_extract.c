@@ -91,8 +91,9 @@ static ue_result payload_piece(void *ctx, uint64_t at, const uint8_t *p, size_t 
     return UE_ERR_IO;
 }
 
-ue_result fsys_decode_chunks(const fsys_state *s, size_t i, const uint8_t *stored, size_t n,
+ue_result fsys_decode_chunks(fsys_state *s, size_t i, const uint8_t *stored, size_t n,
                              uint8_t *window, ue_lzss_emit_fn emit, void *ctx, ue_diag *d) {
+    atomic_fetch_add_explicit(&s->decodes, 1, memory_order_relaxed);
     char path[64];
     snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
     size_t size;

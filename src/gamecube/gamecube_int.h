@@ -73,7 +73,7 @@ typedef struct fsys_state {
      * reads an entry. Validation keeps those decoded, and leaves the streams of the other
      * entries that hold no container to the extract. NULL: no extract follows. */
     bool (*extract_follows)(const ue_entry_info *info);
-    atomic_size_t decodes;      /* LZSS entries decoded so far (validation decodes in parallel) */
+    atomic_size_t decodes;      /* LZSS streams decoded so far, whole or through a window */
 } fsys_state;
 
 #define UE_FSYS_KEEP_MAX ((size_t)64 << 20)
