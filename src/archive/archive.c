@@ -373,6 +373,10 @@ ue_result ue_archive_read(ue_archive *a, size_t i, uint8_t **data, size_t *size,
     return a->ops->read(a->state, i, data, size, d);
 }
 
+void ue_archive_extract_follows_walk(ue_archive *a, bool (*walked)(const ue_entry_info *info)) {
+    if (a->mode == UE_MODE_STRICT && a->ops->extract_follows) a->ops->extract_follows(a->state, walked);
+}
+
 ue_result ue_archive_borrow(ue_archive *a, size_t i, const uint8_t **data, size_t *size,
                             uint8_t **to_free, ue_diag *d) {
     *data = NULL;

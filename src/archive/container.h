@@ -59,6 +59,10 @@ typedef struct ue_container_ops {
     void (*check_packed_keys)(const void *state, const ue_jv *manifest, ue_diag *d);
     /* Deep checks beyond open (decode every entry, ordering rules, ...); may be NULL. */
     ue_result (*validate)(void *state, ue_diag *d);
+    /* Optional: a strict extract follows validation and the model walk, which reads the
+     * entries `walked` says (ue_archive_extract_follows): validation may leave to the extract
+     * the checks it makes too, and keep what it reads for the walk and the extract. */
+    void (*extract_follows)(void *state, bool (*walked)(const ue_entry_info *info));
     /* Optional: how many entries the container has decoded so far (LZSS streams undone), for
      * ue_archive_count_reads; NULL for a format that stores its entries as they are. */
     size_t (*decoded)(const void *state);
@@ -201,6 +205,9 @@ typedef struct ue_read_stats {
  * ue_archive_validate_visit read from now on; `a` itself counts as one container opened.
  * Decodes are added when each container closes. */
 void ue_archive_count_reads(ue_archive *a, ue_read_stats *stats);
+/* ue_archive_extract_follows, with the model walk's choice of the entries it reads. */
+void ue_archive_extract_follows_walk(ue_archive *a, bool (*walked)(const ue_entry_info *info));
+
 /* Where `a` counts its reads, or NULL: the walk counts the containers it opens there too. */
 ue_read_stats *ue_archive_read_stats(const ue_archive *a);
 

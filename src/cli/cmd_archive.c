@@ -443,35 +443,85 @@ static bool entry_without_container(const cli_opts *o, const char *path) {
     return said;
 }
 
-int cmd_extract(const cli_opts *o) {
-    int rc;
-    const char *path = o->inputs[0];
-    if (entry_without_container(o, path)) return EXIT_INVALID;
-    /* Strict mode refuses whatever validate calls invalid, nested containers and models too. */
-    if (o->mode == UE_MODE_STRICT && (rc = extract_verdict(o, path))) return rc;
-    ue_archive *a;
-    ue_diag d = {0};
-    if ((rc = open_archive(o, path, &a, &d))) {
-        ue_diag_free(&d);
-        return rc;
-    }
-    ue_diag_free(&d);
-    ue_result r = ue_archive_extract(a, o->output, o->force, &d);
+/* What an extract from `a` said: the damaged entries skipped, its diagnostics, the count. */
+static int extract_report(const cli_opts *o, const char *path, ue_archive *a, ue_result r, ue_diag *d) {
     for (size_t i = 0; i < ue_archive_count(a); i++) {
         ue_entry_info e;
         ue_archive_entry(a, i, &e);
         if (e.damaged) fprintf(stderr, "%s: skipped damaged entry %zu (%s)\n", path, i, e.name);
     }
-    cli_print_diags_as(path, &d, 50);
+    cli_print_diags_as(path, d, 50);
     size_t written = ue_archive_count(a) - cli_damaged_entries(a);
     if (r == UE_OK && !o->quiet)
         fprintf(stderr, "%s: extracted %zu %s to %s\n", path, written, cli_plural(written, "entry", "entries"), o->output);
-    if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("extract: %s: %s", path, ue_result_name(r));
+    if (r != UE_OK && !ue_diag_count(d, UE_SEV_ERROR)) cli_error("extract: %s: %s", path, ue_result_name(r));
+    return cli_exit_code(r);
+}
+
+/* Opens `path` and extracts what it holds, reporting as extract does. */
+static int extract_opened(const cli_opts *o, const char *path) {
+    ue_archive *a;
+    ue_diag d = {0};
+    int rc = open_archive(o, path, &a, &d);
+    ue_diag_free(&d);
+    if (rc) return rc;
+    ue_result r = ue_archive_extract(a, o->output, o->force, &d);
+    rc = extract_report(o, path, a, r, &d);
     ue_diag_free(&d);
     ue_archive_close(a);
-    if (r != UE_OK) return cli_exit_code(r);
+    return rc;
+}
+
+/* Whether the opened `a` passes the verdict's checks as far as they go before its extract
+ * (ue_archive_extract_follows): the container's, then its models'. Nothing is printed. */
+static bool passes_before_extract(const cli_opts *o, const char *path, ue_archive *a, const ue_diag *opening) {
+    ue_diag d = {0};
+    cli_tally t = {0};
+    ue_diag_append(&d, opening, UE_SEV_INFO);
+    ue_result r = ue_archive_validate(a, &d);
+    cli_tally_add(&t, &d);
+    t.dropped += cli_damaged_entries(a);
+    ue_diag_free(&d);
+    return cli_verdict_code(r, &t) == 0 && models_check(o, path, a, false, &t) == 0;
+}
+
+/* Strict: the checks of the verdict and the extract share one open and one decode of each
+ * entry. Whatever fails, before the extract or in it (the staged output is then gone), the
+ * whole verdict is run again as before to say why, so that what is printed is the same. */
+static int extract_strict(const cli_opts *o, const char *path) {
+    ue_archive *a;
+    ue_diag d = {0};
+    int rc = 0;
+    ue_result r = ue_archive_open_mapped(path, o->mode, &a, &d);
+    if (r == UE_OK) {
+        ue_archive_extract_follows(a);
+        if (passes_before_extract(o, path, a, &d)) {
+            ue_diag done = {0};
+            r = ue_archive_extract(a, o->output, o->force, &done);
+            if (r == UE_OK || !(rc = extract_verdict(o, path))) {
+                if (d.count) cli_print_diags_as(path, &d, 50); /* the opening's, as open_archive */
+                rc = extract_report(o, path, a, r, &done);
+            }
+            ue_diag_free(&done);
+        } else {
+            r = UE_ERR_INVALID;
+        }
+        ue_archive_close(a);
+    }
+    ue_diag_free(&d);
+    /* Not opened here, or invalid: the verdict says why, or the open as before. */
+    if (r != UE_OK && !rc && !(rc = extract_verdict(o, path))) rc = extract_opened(o, path);
+    return rc;
+}
+
+int cmd_extract(const cli_opts *o) {
+    const char *path = o->inputs[0];
+    if (entry_without_container(o, path)) return EXIT_INVALID;
+    /* Strict mode refuses whatever validate calls invalid, nested containers and models too. */
+    if (o->mode == UE_MODE_STRICT) return extract_strict(o, path);
+    int rc = extract_opened(o, path);
     /* Tolerant: what is intact is written; the exit code is validate --tolerant's verdict. */
-    return o->mode == UE_MODE_TOLERANT ? extract_verdict(o, path) : 0;
+    return rc || o->mode != UE_MODE_TOLERANT ? rc : extract_verdict(o, path);
 }
 
 int cmd_pack(const cli_opts *o) {

@@ -266,28 +266,56 @@ static ue_result validate_kept(validate_job *j, size_t i) {
     return r;
 }
 
+/* An entry whose stream a strict extract that follows decodes and fails on anyway, with the
+ * same diagnostic: validation leaves it alone (ue_archive_extract_follows). */
+static bool left_to_extract(const fsys_state *s, const fsys_entry *e) {
+    return s->extract_follows && e->compressed && !is_nested(e) && !e->range_bad;
+}
+
 static void validate_one(void *ctx, size_t worker, size_t i) {
     validate_job *j = ctx;
     if (j->s->e[i].damaged) j->result[i] = UE_ERR_INVALID;
-    else j->result[i] = j->keep[i] ? validate_kept(j, i) : validate_entry(j, worker, i);
+    else if (j->keep[i]) j->result[i] = validate_kept(j, i);
+    else if (left_to_extract(j->s, &j->s->e[i])) j->result[i] = UE_OK;
+    else j->result[i] = validate_entry(j, worker, i);
 }
 
-/* Which decoded entries validation keeps: the compressed nested ones, in entry order, while
- * their decoded sizes fit UE_FSYS_KEEP_MAX; false when there is no room for the table. */
-static bool choose_kept(fsys_state *s, bool *keep) {
-    size_t room = UE_FSYS_KEEP_MAX, any = 0;
-    for (size_t i = 0; i < s->count; i++) {
-        const fsys_entry *e = &s->e[i];
-        keep[i] = !s->kept && is_nested(e) && e->compressed && !e->damaged && e->usize <= room;
-        if (keep[i]) room -= e->usize, any++;
-    }
-    if (!any) return true;
-    s->kept = calloc(s->count, sizeof *s->kept);
-    s->kept_size = calloc(s->count, sizeof *s->kept_size);
+/* The tables of kept entries, made on first need; false when there is no room for them. */
+static bool kept_tables(fsys_state *s) {
+    if (s->kept) return true;
+    s->kept = calloc(s->count ? s->count : 1, sizeof *s->kept);
+    s->kept_size = calloc(s->count ? s->count : 1, sizeof *s->kept_size);
     if (s->kept && s->kept_size) return true;
     free(s->kept), free(s->kept_size);
     s->kept = NULL, s->kept_size = NULL;
     return false;
+}
+
+/* Whether entry i, decoded, still fits the bytes kept in all (UE_FSYS_KEEP_MAX). */
+static bool room_to_keep(const fsys_state *s, const fsys_entry *e) {
+    return e->compressed && !e->damaged && e->usize <= UE_FSYS_KEEP_MAX - s->kept_bytes;
+}
+
+/* Whether the model walk reads entry i (an extract follows): kept for the walk and the extract. */
+static bool walked_then_extracted(const fsys_state *s, size_t i) {
+    if (!s->extract_follows) return false;
+    ue_entry_info info;
+    fsys_entry_info(s, i, &info);
+    return s->extract_follows(&info);
+}
+
+/* Which decoded entries validation keeps: the compressed nested ones, and when an extract
+ * follows those the model walk reads too, in entry order, while their decoded sizes fit
+ * UE_FSYS_KEEP_MAX; false when there is no room for the table. */
+static bool choose_kept(fsys_state *s, bool *keep) {
+    size_t any = 0;
+    bool first = !s->kept;
+    for (size_t i = 0; i < s->count; i++) {
+        const fsys_entry *e = &s->e[i];
+        keep[i] = first && (is_nested(e) || walked_then_extracted(s, i)) && room_to_keep(s, e);
+        if (keep[i]) s->kept_bytes += e->usize, any++;
+    }
+    return !any || kept_tables(s);
 }
 
 static ue_result fsys_validate(void *state, ue_diag *d) {
@@ -329,6 +357,11 @@ static ue_result fsys_borrow(void *state, size_t i, const uint8_t **data, size_t
     return r;
 }
 
+static void fsys_extract_follows(void *state, bool (*walked)(const ue_entry_info *info)) {
+    fsys_state *s = state;
+    s->extract_follows = walked;
+}
+
 static size_t fsys_decoded(const void *state) {
     return atomic_load(&((fsys_state *)state)->decodes);
 }
@@ -350,6 +383,7 @@ const ue_container_ops ue_fsys_ops = {
     .pack = fsys_pack,
     .reencode = fsys_reencode,
     .validate = fsys_validate,
+    .extract_follows = fsys_extract_follows,
     .decoded = fsys_decoded,
     .set_source_name = ue_fsys_set_archive_name,
 };

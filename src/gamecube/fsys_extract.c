@@ -106,8 +106,9 @@ static ue_result payload_piece(void *ctx, uint64_t at, const uint8_t *p, size_t 
     return UE_ERR_IO;
 }
 
-ue_result fsys_decode_chunks(const fsys_state *s, size_t i, const uint8_t *stored, size_t n,
+ue_result fsys_decode_chunks(fsys_state *s, size_t i, const uint8_t *stored, size_t n,
                              uint8_t *window, ue_lzss_emit_fn emit, void *ctx, ue_diag *d) {
+    atomic_fetch_add_explicit(&s->decodes, 1, memory_order_relaxed);
     char path[64];
     snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
     size_t size;
@@ -139,6 +140,16 @@ static ue_result write_decoded(extract_batch *b, size_t worker, size_t i, extrac
     return r;
 }
 
+/* Entry i as validation or a borrow kept it decoded (strict mode: the decode passed), written
+ * as it is. The decode's one warning possible then, a header's, is said again as it said it. */
+static ue_result write_kept(extract_batch *b, size_t i, extract_slot *sl, const uint8_t *stored, size_t n) {
+    char path[64];
+    snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
+    ue_gclzss_header h;
+    ue_gclzss_parse_header(stored, n, &h, &sl->diag, b->s->e[i].data_off, path);
+    return write_hashed(b->o, sl->rel, b->s->kept[i], b->s->kept_size[i], sl->plain_hex, &sl->diag);
+}
+
 /* Entry i's files, written on a worker thread: the payload, and for compressed or damaged
  * entries the stored bytes beside it (re-emitted as they are while the payload is unchanged). */
 static ue_result write_entry(extract_batch *b, size_t worker, size_t i, extract_slot *sl,
@@ -146,7 +157,9 @@ static ue_result write_entry(extract_batch *b, size_t worker, size_t i, extract_
     const fsys_entry *e = &b->s->e[i];
     ue_result r = UE_OK;
     sl->decoded = !e->damaged;
-    if (sl->decoded && e->compressed) r = write_decoded(b, worker, i, sl, stored, n);
+    bool kept = b->s->kept && b->s->kept[i] && b->s->mode == UE_MODE_STRICT;
+    if (sl->decoded && e->compressed && kept) r = write_kept(b, i, sl, stored, n);
+    else if (sl->decoded && e->compressed) r = write_decoded(b, worker, i, sl, stored, n);
     else if (sl->decoded) r = write_hashed(b->o, sl->rel, stored, n, sl->stored_hex, &sl->diag);
     if (r == UE_OK && (e->compressed || !sl->decoded)) {
         char srel[360];

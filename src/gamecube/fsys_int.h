@@ -32,7 +32,7 @@ ue_result fsys_walk_layout(fsys_state *s, const fsys_segment *segs, size_t nseg,
                           ue_result (*on_entry)(void *user, const fsys_segment *seg), void *user);
 /* Decodes compressed entry i (its `n` stored bytes) piece by piece into `emit` through `window`
  * (FSYS_WINDOW bytes): ue_fsys_read_entry's checks and diagnostics without its buffer. */
-ue_result fsys_decode_chunks(const fsys_state *s, size_t i, const uint8_t *stored, size_t n,
+ue_result fsys_decode_chunks(fsys_state *s, size_t i, const uint8_t *stored, size_t n,
                              uint8_t *window, ue_lzss_emit_fn emit, void *ctx, ue_diag *d);
 ue_result fsys_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d);
 ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *popt,

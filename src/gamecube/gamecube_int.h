@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 
+#include "unearth/archive.h"
 #include "unearth/common.h"
 #include "unearth/gamecube.h"
 #include "codec/lzss_stream.h"
@@ -67,7 +68,12 @@ typedef struct fsys_state {
      * every later borrow until the archive closes: each is decoded once (NULL: none kept). */
     uint8_t **kept;
     size_t *kept_size;
-    atomic_size_t decodes;      /* LZSS entries decoded so far (validation decodes in parallel) */
+    size_t kept_bytes;          /* their decoded sizes in all */
+    /* Set when a strict extract follows (ue_archive_extract_follows): whether the model walk
+     * reads an entry. Validation keeps those decoded, and leaves the streams of the other
+     * entries that hold no container to the extract. NULL: no extract follows. */
+    bool (*extract_follows)(const ue_entry_info *info);
+    atomic_size_t decodes;      /* LZSS streams decoded so far, whole or through a window */
 } fsys_state;
 
 #define UE_FSYS_KEEP_MAX ((size_t)64 << 20)

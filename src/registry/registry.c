@@ -357,6 +357,8 @@ static void frame_leave(void *frame, void *child) {
     free(c);
 }
 
+void ue_archive_extract_follows(ue_archive *a) { ue_archive_extract_follows_walk(a, may_be_plain_model); }
+
 ue_result ue_model_walk_validated(ue_archive *a, const char *name, ue_mode mode, ue_model_visit_fn fn,
                                   void *ctx, ue_result *checked, bool *walked_all, ue_diag *d) {
     walker w = {mode, fn, ctx, NULL, ue_archive_read_stats(a)};

@@ -12,6 +12,7 @@
 #include "test.h"
 #include "unearth/gltf.h"
 #include "unearth/hsd_model.h"
+#include "unearth/gamecube.h"
 #include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/nres.h"
@@ -382,6 +383,55 @@ static bool write_creature(char *path, size_t cap) {
     return ok;
 }
 
+/* The CLI's strict extract (ue_archive_extract_follows): validation, the model walk and the
+ * extract on one archive decode each LZSS stream once, the creature's PKX and, in an FSYS of
+ * its own, an entry the walk reads (typed dat) and one it does not (typed samp); the files
+ * written are the bytes the FSYS was made from. */
+static bool extracted_is(const char *out, const char *rel, const uint8_t *want, size_t n) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", out, rel);
+    uint8_t *got;
+    size_t got_n;
+    if (ue_file_read(path, (size_t)1 << 20, &got, &got_n, NULL) != UE_OK) return false;
+    bool same = got_n == n && !memcmp(got, want, n);
+    free(got);
+    return same;
+}
+
+static size_t strict_extract_decodes(const char *path, const char *out) {
+    ue_archive *a;
+    ue_read_stats stats = {0, 0};
+    if (ue_archive_open_mapped(path, UE_MODE_STRICT, &a, NULL) != UE_OK) return 0;
+    ue_archive_count_reads(a, &stats);
+    ue_archive_extract_follows(a);
+    seen_list seen = {0};
+    CHECK_EQ_U(ue_archive_validate(a, NULL), UE_OK);
+    CHECK_EQ_U(ue_model_walk_archive(a, path, UE_MODE_STRICT, remember, &seen, NULL), UE_OK);
+    for (size_t i = 0; i < seen.count; i++) free(seen.copies[i]);
+    CHECK_EQ_U(ue_archive_extract(a, out, false, NULL), UE_OK);
+    ue_archive_close(a);
+    return stats.decoded;
+}
+
+static void strict_extract_decodes_each_entry_once(void) {
+    char out[400], path[512];
+    snprintf(out, sizeof out, "%s/x_creature", dir);
+    CHECK_EQ_U(strict_extract_decodes(fsys, out), 1); /* the PKX: validation kept it */
+    uint8_t plain[2][3000];
+    for (size_t k = 0; k < sizeof plain[0]; k++) plain[0][k] = (uint8_t)(k % 7), plain[1][k] = (uint8_t)(k % 11 * 3);
+    ue_fsys_write_entry e[2] = {{.short_name = "d", .type_code = 0x04, .compressed = true, .data = plain[0], .size = 3000},
+                                {.short_name = "s", .type_code = 0x08, .compressed = true, .data = plain[1], .size = 3000}};
+    ue_fsys_write_options opt = {.version = 0x201};
+    ue_buf bytes = {0};
+    REQUIRE(ue_fsys_write(&opt, e, 2, &bytes, NULL) == UE_OK);
+    REQUIRE(write_file("two.fsys", bytes.data, bytes.size, path, sizeof path));
+    ue_buf_free(&bytes);
+    snprintf(out, sizeof out, "%s/x_two", dir);
+    CHECK_EQ_U(strict_extract_decodes(path, out), 2);
+    CHECK(extracted_is(out, "entries/0000_d.dat", plain[0], 3000));
+    CHECK(extracted_is(out, "entries/0001_s.samp", plain[1], 3000));
+}
+
 int main(void) {
     if (!make_dir() || !write_creature(fsys, sizeof fsys)) {
         fprintf(stderr, "cannot write the fixtures\n");
@@ -394,5 +444,6 @@ int main(void) {
     RUN(convert_reads_each_layer_once);
     RUN(convert_parses_the_dat_once);
     RUN(one_pass_visits_what_collect_finds);
+    RUN(strict_extract_decodes_each_entry_once);
     return TEST_SUMMARY();
 }

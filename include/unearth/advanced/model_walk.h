@@ -47,6 +47,14 @@ UE_API ue_result ue_model_walk_archive(ue_archive *a, const char *name, ue_mode 
 UE_API ue_result ue_model_walk_validated(ue_archive *a, const char *name, ue_mode mode, ue_model_visit_fn fn,
                                   void *ctx, ue_result *checked, bool *walked_all, ue_diag *d);
 
+/* Says that ue_archive_extract of `a`, in strict mode, follows its validation and model walk
+ * (the CLI's strict extract): validation then keeps decoded (up to a bound) the entries
+ * that hold a container or that the walk reads, for the walk and the extract, and leaves to
+ * the extract the LZSS streams of the others, which it decodes anyway and fails on with the
+ * same diagnostics, so that each entry is decoded once (docs/gamecube-containers.md). A
+ * validation that passes is then not the whole verdict until the extract has passed too. */
+UE_API void ue_archive_extract_follows(ue_archive *a);
+
 #ifdef __cplusplus
 }
 #endif
