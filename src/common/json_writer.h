@@ -50,6 +50,9 @@ void ue_json_float(ue_json *j, double v);
 void ue_json_real(ue_json *j, double v);
 void ue_json_bool(ue_json *j, bool v);
 void ue_json_null(ue_json *j);
+/* True when NUL-terminated `s` is UTF-8 (strict decoding, as the reader's): text that is not
+ * has no JSON string. */
+bool ue_json_is_utf8(const char *s);
 /* Key and value in one call. A string that is not UTF-8 is left out with its key (the
  * manifests' rule since jansson, which refused such text; a path still gives what it gave). */
 void ue_json_key_string(ue_json *j, const char *key, const char *s);
