@@ -209,3 +209,81 @@ json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, co
     json_object_set_new(j, "diagnostics", d ? cli_diags_json(d) : json_array());
     return j;
 }
+
+void cli_diags_write(ue_json *w, const ue_diag *d) {
+    static const char *const sev[] = {"info", "warning", "error"};
+    ue_json_array_begin(w);
+    for (size_t i = 0; i < d->count; i++) {
+        const ue_diag_item *it = &d->items[i];
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "severity", sev[it->severity]);
+        ue_json_key_string(w, "code", it->code);
+        ue_json_key(w, "offset");
+        if (it->offset == UE_NO_OFFSET) ue_json_null(w);
+        else ue_json_uint(w, it->offset);
+        ue_json_key_string(w, "path", it->path);
+        ue_json_key_string(w, "message", it->message);
+        ue_json_object_end(w);
+    }
+    ue_json_array_end(w);
+}
+
+ue_json *cli_json_begin(cli_json_out *out, ue_json *collect) {
+    memset(out, 0, sizeof *out);
+    if (collect) return out->w = collect;
+    ue_json_init_lines(&out->own, &out->buf);
+    return out->w = &out->own;
+}
+
+void cli_json_end(cli_json_out *out) {
+    if (out->w == &out->own && ue_json_finish(&out->own, NULL) == UE_OK) {
+        fwrite(out->buf.data, 1, out->buf.size, stdout);
+        putchar('\n');
+    }
+    ue_buf_free(&out->buf);
+}
+
+void cli_json_failure(ue_json *w, const char *verb, const char *path, ue_result r, const ue_diag *d) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", path);
+    ue_json_key_string(w, "format", cli_sniff_format(path));
+    ue_json_key(w, "error");
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "verb", verb);
+    ue_json_key_string(w, "result", ue_result_name(r));
+    ue_json_key_int(w, "exit_code", cli_exit_code(r));
+    /* The first error says why in one line; the full list follows in "diagnostics". */
+    char why[800];
+    snprintf(why, sizeof why, "%s", ue_result_name(r));
+    for (size_t i = 0; d && i < d->count; i++)
+        if (d->items[i].severity == UE_SEV_ERROR) {
+            ue_diag_format(&d->items[i], why, sizeof why);
+            break;
+        }
+    ue_json_key_string(w, "message", why);
+    ue_json_object_end(w);
+    ue_json_key(w, "diagnostics");
+    if (d) cli_diags_write(w, d);
+    else ue_json_array_begin(w), ue_json_array_end(w);
+    ue_json_object_end(w);
+}
+
+void cli_emit_failure(ue_json *collect, const char *verb, const char *path, ue_result r, const ue_diag *d) {
+    cli_json_out out;
+    cli_json_failure(cli_json_begin(&out, collect), verb, path, r, d);
+    cli_json_end(&out);
+}
+
+const ue_jv *cli_json_object(const void *text, size_t n, ue_jdoc *doc) {
+    ue_jdoc_error err;
+    memset(doc, 0, sizeof *doc);
+    if (!text || ue_jdoc_parse(text, n, doc, &err) != UE_OK) return NULL;
+    return ue_jv_is(&doc->root, UE_JV_OBJECT) ? &doc->root : NULL;
+}
+
+void cli_json_put_members(ue_json *w, const ue_jv *object) {
+    UE_JV_FOR_MEMBERS(object, m) {
+        ue_json_key(w, m->key);
+        ue_json_value(w, &m->value);
+    }
+}
