@@ -93,9 +93,7 @@ void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, cons
                        size_t most, const char *rest_in);
 /* Drops repeats of a diagnostic already in the list (one line per problem). */
 void cli_diag_dedupe(ue_diag *d);
-/* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */
-struct json_t *cli_diags_json(const ue_diag *d);
-/* The same array written into `w`. */
+/* Diagnostics as a JSON array of {severity, code, offset, path, message} written into `w`. */
 void cli_diags_write(ue_json *w, const ue_diag *d);
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -122,14 +120,6 @@ int cli_verdict_code(ue_result r, const cli_tally *t);
 const char *cli_verdict_word(ue_result r, const cli_tally *t);
 /* "2 errors, 1 warning" or, when only drops explain the verdict, "1 part dropped, 1 warning". */
 void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size);
-/* Prints a JSON value (indented, key order kept) to stdout and releases it. */
-void cli_print_json(struct json_t *j);
-/* cli_print_json, or when `collect` is not NULL appended to it (a report of several files). */
-void cli_emit_json(struct json_t *j, struct json_t *collect);
-/* The --json answer of a verb that failed on `path`, {file, format, error, diagnostics}: a new
- * reference, for cli_emit_json. */
-struct json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d);
-
 /* A --json report on stdout: written into `collect` when it is not NULL (one item of the array
  * of several files' reports), else a document of its own in jansson's JSON_INDENT(2) layout,
  * which the first reports had, printed with a newline by cli_json_end. */
@@ -140,7 +130,7 @@ typedef struct cli_json_out {
 } cli_json_out;
 ue_json *cli_json_begin(cli_json_out *out, ue_json *collect);
 void cli_json_end(cli_json_out *out);
-/* The failure object of cli_json_failure_new written into `w`. */
+/* The --json answer of a verb that failed on `path`, {file, format, error, diagnostics}. */
 void cli_json_failure(ue_json *w, const char *verb, const char *path, ue_result r, const ue_diag *d);
 /* cli_json_failure as a report of its own or into `collect`. */
 void cli_emit_failure(ue_json *collect, const char *verb, const char *path, ue_result r, const ue_diag *d);

@@ -1,6 +1,5 @@
 /* unearth CLI — how results reach the user: exit codes, diagnostics (each line naming its file),
  * the one verdict every verb gives a file, and the JSON shapes shared by the --json reports. */
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,23 +82,6 @@ void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, cons
                 rest_in ? ")" : "");
 }
 
-json_t *cli_diags_json(const ue_diag *d) {
-    static const char *const sev[] = {"info", "warning", "error"};
-    json_t *arr = json_array();
-    for (size_t i = 0; i < d->count; i++) {
-        const ue_diag_item *it = &d->items[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "severity", json_string(sev[it->severity]));
-        json_object_set_new(j, "code", json_string(it->code));
-        json_object_set_new(j, "offset", it->offset == UE_NO_OFFSET ? json_null()
-                                                                   : json_integer((json_int_t)it->offset));
-        json_object_set_new(j, "path", json_string(it->path));
-        json_object_set_new(j, "message", json_string(it->message));
-        json_array_append_new(arr, j);
-    }
-    return arr;
-}
-
 static bool same_item(const ue_diag_item *a, const ue_diag_item *b) {
     return a->severity == b->severity && a->offset == b->offset && !strcmp(a->code, b->code) &&
            !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
@@ -175,40 +157,6 @@ void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size) {
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
-
-void cli_print_json(json_t *j) {
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    if (s) puts(s);
-    free(s);
-    json_decref(j);
-}
-
-void cli_emit_json(json_t *j, json_t *collect) {
-    if (collect) json_array_append_new(collect, j);
-    else cli_print_json(j);
-}
-
-json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d) {
-    json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(path));
-    json_object_set_new(j, "format", json_string(cli_sniff_format(path)));
-    json_t *e = json_object();
-    json_object_set_new(e, "verb", json_string(verb));
-    json_object_set_new(e, "result", json_string(ue_result_name(r)));
-    json_object_set_new(e, "exit_code", json_integer(cli_exit_code(r)));
-    /* The first error says why in one line; the full list follows in "diagnostics". */
-    char why[800];
-    snprintf(why, sizeof why, "%s", ue_result_name(r));
-    for (size_t i = 0; d && i < d->count; i++)
-        if (d->items[i].severity == UE_SEV_ERROR) {
-            ue_diag_format(&d->items[i], why, sizeof why);
-            break;
-        }
-    json_object_set_new(e, "message", json_string(why));
-    json_object_set_new(j, "error", e);
-    json_object_set_new(j, "diagnostics", d ? cli_diags_json(d) : json_array());
-    return j;
-}
 
 void cli_diags_write(ue_json *w, const ue_diag *d) {
     static const char *const sev[] = {"info", "warning", "error"};
