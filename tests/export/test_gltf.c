@@ -1,5 +1,5 @@
 /* Tests of the export layer: scene IR helpers and validation, the JSON emitter, the PNG
- * encoder, glTF (.glb and .gltf + .bin, parsed back with jansson), pointer checks and OBJ. */
+ * encoder, glTF (.glb and .gltf + .bin, parsed back with the project's JSON reader), pointer checks and OBJ. */
 #include <locale.h>
 #include <math.h>
 #include <zlib.h>
