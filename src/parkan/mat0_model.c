@@ -18,14 +18,18 @@ static bool never(const uint8_t *data, size_t size) {
 
 /* validate's per-model keys are the same for every format (docs/schema/validate.schema.json):
  * a material has no geometry. */
+void ue_parkan_no_geometry_counts(ue_json *w) {
+    ue_json_key_int(w, "nodes", 0);
+    ue_json_key_int(w, "batches", 0);
+    ue_json_key_int(w, "vertices", 0);
+    ue_json_key_int(w, "triangles", 0);
+}
+
 static ue_result no_geometry_json(ue_buf *stats) {
     ue_json w;
     ue_json_init(&w, stats, 0);
     ue_json_object_begin(&w);
-    ue_json_key_int(&w, "nodes", 0);
-    ue_json_key_int(&w, "batches", 0);
-    ue_json_key_int(&w, "vertices", 0);
-    ue_json_key_int(&w, "triangles", 0);
+    ue_parkan_no_geometry_counts(&w);
     ue_json_object_end(&w);
     return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }

@@ -7,6 +7,7 @@
 
 #include "common/bytes.h"
 #include "common/json_writer.h"
+#include "parkan/mat0_model.h"
 #include "unearth/texm.h"
 
 static bool texm_probe(const uint8_t *data, size_t size) {
@@ -49,10 +50,7 @@ static ue_result validate_json(const ue_texm *t, ue_buf *stats) {
     ue_json w;
     ue_json_init(&w, stats, 0);
     ue_json_object_begin(&w);
-    ue_json_key_int(&w, "nodes", 0);
-    ue_json_key_int(&w, "batches", 0);
-    ue_json_key_int(&w, "vertices", 0);
-    ue_json_key_int(&w, "triangles", 0);
+    ue_parkan_no_geometry_counts(&w);
     if (t) {
         const char *fmt = ue_texm_format_name(t->format);
         ue_json_key(&w, "texture");
