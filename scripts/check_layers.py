@@ -23,6 +23,7 @@ PUBLIC = {
     # The advanced tier (include/unearth/advanced/, docs/public-api.md): what the CLI needs beyond
     # the plain API, each header in the layer that implements it.
     "advanced/files.h": "common", "advanced/text.h": "common", "advanced/buffers.h": "common",
+    "advanced/json.h": "common",
     "advanced/archive.h": "archive", "advanced/png.h": "import", "advanced/parkan.h": "parkan",
     "advanced/model_walk.h": "registry",
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything unearth needs on a fresh Debian 12 machine: compilers, CMake/Ninja,
-# zlib, jansson, libpng, clang's fuzzer runtime, strace, Blender 3.4 with numpy for the
+# zlib, libpng, clang's fuzzer runtime, strace, Blender 3.4 with numpy for the
 # real-client round trips (apt-get), and the glTF validator, gltf-transform, three.js and Skia
 # (@napi-rs/canvas: three.js's image decoding and encoding in Node) (npm ci).
 set -euo pipefail
@@ -12,7 +12,7 @@ SUDO=""
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential gcc clang libclang-rt-14-dev llvm cmake ninja-build pkg-config \
-  zlib1g-dev libjansson-dev libpng-dev python3 ca-certificates strace blender python3-numpy >/dev/null
+  zlib1g-dev libpng-dev python3 ca-certificates strace blender python3-numpy >/dev/null
 # Node.js may come from elsewhere with npm bundled; only install Debian's when npm is missing.
 if ! command -v npm >/dev/null 2>&1; then
   $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null

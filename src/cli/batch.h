@@ -161,9 +161,10 @@ void batch_print_warnings(const batch_records *l);
  * --report FILE an earlier run of the batch wrote, which a resumed run may replace). */
 bool batch_report_is_for(const char *path, const char *output);
 /* A report read back: only a regular file of at most BATCH_REPORT_READ_MAX bytes, never a FIFO
- * or a device (which could block); NULL when it is none or not JSON. */
+ * or a device (which could block); its root object, in `doc` (free it with ue_jdoc_free in any
+ * case), or NULL when it is none or not a JSON object. */
 #define BATCH_REPORT_READ_MAX ((size_t)512 << 20)
-struct json_t *batch_report_load(const char *path);
+const ue_jv *batch_report_load(const char *path, ue_jdoc *doc);
 
 /* ---- OUTDIR: the marker, in-place outputs, resuming (batch_outdir.c) ---- */
 

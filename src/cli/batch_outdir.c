@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,16 +137,17 @@ static void warn_left(const batch_outdir *od, marker_entry *e) {
 static bool load_report_files(batch_outdir *od) {
     char path[4300];
     snprintf(path, sizeof path, "%s/%s", od->root, BATCH_REPORT);
-    json_t *j = batch_report_load(path);
-    json_t *files = json_object_get(j, "files");
-    bool ok = json_is_integer(json_object_get(j, "unearth_batch")) && json_is_array(files);
-    for (size_t i = 0; ok && i < json_array_size(files); i++) {
-        const char *f = json_string_value(json_array_get(files, i));
+    ue_jdoc doc;
+    const ue_jv *j = batch_report_load(path, &doc);
+    const ue_jv *files = ue_jv_get(j, "files");
+    bool ok = ue_jv_is(ue_jv_get(j, "unearth_batch"), UE_JV_INTEGER) && ue_jv_is(files, UE_JV_ARRAY);
+    for (size_t i = 0; ok && i < ue_jv_items(files); i++) {
+        const char *f = ue_jv_string(ue_jv_at(files, i));
         marker_entry *e = f && batch_path_inside(f) ? marker_table_add(od->earlier, f) : NULL;
         ok = e != NULL;
         if (ok) e->placed = batch_file_id_of(od->root_fd, f, &e->id);
     }
-    json_decref(j);
+    ue_jdoc_free(&doc);
     return ok;
 }
 

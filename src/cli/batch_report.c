@@ -1,7 +1,6 @@
 /* unearth CLI — what a batch says when it ends: the counts, the closing summary with the first
  * reasons, the JSON report (docs/batch.md, docs/schema/batch.schema.json), and whether a --report
  * file is one an earlier run of the batch wrote. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +29,17 @@ void batch_summarise(const batch_records *l, batch_summary *s) {
 /* ---- JSON -------------------------------------------------------------------------------- */
 
 /* Text for JSON: file names on disk need not be UTF-8; bytes that are not become "\xNN". */
-static json_t *text_json(const char *s) {
-    json_t *j = json_string(s);
-    if (j) return j;
+static void text_json(ue_json *w, const char *s) {
+    if (ue_json_is_utf8(s)) {
+        ue_json_string(w, s);
+        return;
+    }
     size_t n = strlen(s);
     char *out = malloc(n * 4 + 1);
-    if (!out) return json_string("");
+    if (!out) {
+        ue_json_string(w, "");
+        return;
+    }
     size_t at = 0;
     for (size_t i = 0; i < n;) {
         uint32_t cp;
@@ -44,9 +48,15 @@ static json_t *text_json(const char *s) {
         else at += (size_t)sprintf(out + at, "\\x%02x", (unsigned char)s[i++]);
     }
     out[at] = 0;
-    j = json_string(out);
+    ue_json_string(w, out);
     free(out);
-    return j ? j : json_string("");
+}
+
+/* text_json under `key`, or null when `s` is NULL. */
+static void key_text(ue_json *w, const char *key, const char *s) {
+    ue_json_key(w, key);
+    if (s) text_json(w, s);
+    else ue_json_null(w);
 }
 
 static const char *kind_word(batch_kind k) {
@@ -59,35 +69,49 @@ static const char *status_word(const batch_record *r) {
     return words[r->status];
 }
 
-static json_t *record_json(const batch_record *r) {
-    json_t *j = json_object();
-    json_object_set_new(j, "input", text_json(r->input));
-    json_object_set_new(j, "kind", json_string(kind_word(r->kind)));
-    json_object_set_new(j, "status", json_string(status_word(r)));
-    json_object_set_new(j, "format", r->format ? json_string(r->format) : json_null());
-    if (r->kind == BATCH_FILE) json_object_set_new(j, "models", json_integer((json_int_t)r->models));
-    json_object_set_new(j, "output", r->output ? text_json(r->output) : json_null());
-    json_object_set_new(j, "companion", r->companion ? text_json(r->companion) : json_null());
+static void record_json(ue_json *w, const batch_record *r) {
+    ue_json_object_begin(w);
+    key_text(w, "input", r->input);
+    ue_json_key_string(w, "kind", kind_word(r->kind));
+    ue_json_key_string(w, "status", status_word(r));
+    ue_json_key_string_or_null(w, "format", r->format);
+    if (r->kind == BATCH_FILE) ue_json_key_int(w, "models", (int64_t)r->models);
+    key_text(w, "output", r->output);
+    key_text(w, "companion", r->companion);
     if (r->image_count) {
-        json_t *images = json_array();
-        for (size_t i = 0; i < r->image_count; i++) json_array_append_new(images, text_json(r->images[i]));
-        json_object_set_new(j, "images", images);
+        ue_json_key(w, "images");
+        ue_json_array_begin(w);
+        for (size_t i = 0; i < r->image_count; i++) text_json(w, r->images[i]);
+        ue_json_array_end(w);
     }
-    json_object_set_new(j, "reason", r->reason[0] ? text_json(r->reason) : json_null());
-    json_object_set_new(j, "diagnostics", cli_diags_json(&r->diag));
-    return j;
+    key_text(w, "reason", r->reason[0] ? r->reason : NULL);
+    ue_json_key(w, "diagnostics");
+    cli_diags_write(w, &r->diag);
+    ue_json_object_end(w);
+}
+
+/* What `w` wrote into `b` as a NUL-terminated string for the caller to free; NULL when out of
+ * memory. `b` is empty afterwards. */
+static char *finished_text(ue_json *w, ue_buf *b) {
+    ue_buf_put(b, "", 1);
+    size_t n;
+    char *text = ue_json_finish(w, NULL) == UE_OK ? (char *)ue_buf_take(b, &n) : NULL;
+    ue_buf_free(b);
+    return text;
 }
 
 /* Indent of a record in the report: it sits two levels deep (top object, "records" array). */
 #define RECORD_INDENT "    "
 
-/* The record's text as json_dumps prints it at depth 0, each line moved two levels in: the
- * same bytes as dumping it inside the whole report. */
+/* The record's text as the writer's lines layout prints it at depth 0, each line moved two
+ * levels in: the same bytes as writing it inside the whole report. */
 void batch_record_freeze(batch_record *r) {
     if (r->json) return;
-    json_t *j = record_json(r);
-    char *flat = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    json_decref(j);
+    ue_buf text = {0};
+    ue_json jw;
+    ue_json_init_lines(&jw, &text);
+    record_json(&jw, r);
+    char *flat = finished_text(&jw, &text);
     if (!flat) return; /* out of memory: formatted again at the end */
     size_t lines = 1, n = strlen(flat);
     for (size_t i = 0; i < n; i++) lines += flat[i] == '\n'; /* JSON strings escape their newlines */
@@ -105,43 +129,42 @@ void batch_record_freeze(batch_record *r) {
     r->json = out;
 }
 
-static json_t *summary_json(const batch_summary *s) {
-    json_t *j = json_object();
-    json_object_set_new(j, "files", json_integer((json_int_t)s->files));
-    json_object_set_new(j, "models", json_integer((json_int_t)s->models));
-    json_object_set_new(j, "converted", json_integer((json_int_t)s->converted));
-    json_object_set_new(j, "skipped", json_integer((json_int_t)s->skipped));
-    json_object_set_new(j, "failed", json_integer((json_int_t)s->failed));
-    json_object_set_new(j, "kept", json_integer((json_int_t)s->kept));
-    json_object_set_new(j, "left", json_integer((json_int_t)s->left));
-    json_object_set_new(j, "not_done", json_integer((json_int_t)(s->not_done_models + s->not_done_files)));
-    return j;
+static void summary_json(ue_json *w, const batch_summary *s) {
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "files", (int64_t)s->files);
+    ue_json_key_int(w, "models", (int64_t)s->models);
+    ue_json_key_int(w, "converted", (int64_t)s->converted);
+    ue_json_key_int(w, "skipped", (int64_t)s->skipped);
+    ue_json_key_int(w, "failed", (int64_t)s->failed);
+    ue_json_key_int(w, "kept", (int64_t)s->kept);
+    ue_json_key_int(w, "left", (int64_t)s->left);
+    ue_json_key_int(w, "not_done", (int64_t)(s->not_done_models + s->not_done_files));
+    ue_json_object_end(w);
 }
 
 /* Each format option a format does not have, and for how many of its models it was passed over. */
-static json_t *ignored_options_json(const cli_format_opts *f) {
-    json_t *list = json_array();
+static void ignored_options_json(ue_json *w, const cli_format_opts *f) {
+    ue_json_array_begin(w);
     for (size_t i = 0; f && i < f->ignored_count; i++) {
-        json_t *j = json_object();
-        json_object_set_new(j, "option", json_string(f->ignored[i].key));
-        json_object_set_new(j, "format", json_string(f->ignored[i].format->name));
-        json_object_set_new(j, "models", json_integer((json_int_t)f->ignored[i].models));
-        json_array_append_new(list, j);
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "option", f->ignored[i].key);
+        ue_json_key_string(w, "format", f->ignored[i].format->name);
+        ue_json_key_int(w, "models", (int64_t)f->ignored[i].models);
+        ue_json_object_end(w);
     }
-    return list;
+    ue_json_array_end(w);
 }
 
 /* Every output OUT holds, relative to it: converted now or kept from an earlier run. */
-static json_t *written_json(const batch_records *l) {
-    json_t *files = json_array();
+static void written_json(ue_json *w, const batch_records *l) {
+    ue_json_array_begin(w);
     for (size_t i = 0; i < l->count; i++) {
         const batch_record *r = l->items[i];
         if (r->status != BATCH_CONVERTED && r->status != BATCH_KEPT) continue;
-        json_array_append_new(files, text_json(r->output));
-        for (size_t k = 0; k < batch_record_side_count(r); k++)
-            json_array_append_new(files, text_json(batch_record_side(r, k, NULL)));
+        text_json(w, r->output);
+        for (size_t k = 0; k < batch_record_side_count(r); k++) text_json(w, batch_record_side(r, k, NULL));
     }
-    return files;
+    ue_json_array_end(w);
 }
 
 /* The report: `frame` (every key, "records" empty) with the records' texts put in its place. */
@@ -176,21 +199,30 @@ static char *join_records(const char *frame, const batch_records *l) {
 
 char *batch_report_json(const cli_opts *o, const char *type, const batch_records *l,
                         const batch_summary *s, const char *stopped, const cli_format_opts *format_opts) {
-    json_t *j = json_object();
-    json_object_set_new(j, "unearth_batch", json_integer(1));
-    json_t *inputs = json_array();
-    for (size_t i = 0; i < o->input_count; i++) json_array_append_new(inputs, text_json(o->inputs[i]));
-    json_object_set_new(j, "inputs", inputs);
-    json_object_set_new(j, "output", text_json(o->output));
-    json_object_set_new(j, "type", json_string(type));
-    json_object_set_new(j, "mode", json_string(o->mode == UE_MODE_STRICT ? "strict" : "tolerant"));
-    json_object_set_new(j, "summary", summary_json(s));
-    json_object_set_new(j, "stopped", stopped ? text_json(stopped) : json_null());
-    json_object_set_new(j, "ignored_options", ignored_options_json(format_opts));
-    json_object_set_new(j, "records", json_array());
-    json_object_set_new(j, "files", written_json(l));
-    char *frame = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(j);
+    ue_buf frame_text = {0};
+    ue_json w;
+    ue_json_init_lines(&w, &frame_text);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "unearth_batch", 1);
+    ue_json_key(&w, "inputs");
+    ue_json_array_begin(&w);
+    for (size_t i = 0; i < o->input_count; i++) text_json(&w, o->inputs[i]);
+    ue_json_array_end(&w);
+    key_text(&w, "output", o->output);
+    ue_json_key_string(&w, "type", type);
+    ue_json_key_string(&w, "mode", o->mode == UE_MODE_STRICT ? "strict" : "tolerant");
+    ue_json_key(&w, "summary");
+    summary_json(&w, s);
+    key_text(&w, "stopped", stopped);
+    ue_json_key(&w, "ignored_options");
+    ignored_options_json(&w, format_opts);
+    ue_json_key(&w, "records");
+    ue_json_array_begin(&w);
+    ue_json_array_end(&w);
+    ue_json_key(&w, "files");
+    written_json(&w, l);
+    ue_json_object_end(&w);
+    char *frame = finished_text(&w, &frame_text);
     char *text = frame ? join_records(frame, l) : NULL;
     free(frame);
     return text;
@@ -299,22 +331,24 @@ void batch_print_summary(const batch_summary *s, const batch_records *l, double 
 
 /* ---- an earlier --report file ----------------------------------------------------------------- */
 
-json_t *batch_report_load(const char *path) {
+const ue_jv *batch_report_load(const char *path, ue_jdoc *doc) {
     uint8_t *data;
     size_t size;
     ue_diag d = {0};
+    memset(doc, 0, sizeof *doc);
     ue_result r = ue_file_read(path, BATCH_REPORT_READ_MAX, &data, &size, &d); /* regular files only */
     ue_diag_free(&d);
     if (r != UE_OK) return NULL;
-    json_t *j = json_loadb((const char *)data, size, 0, NULL);
+    const ue_jv *j = cli_json_object(data, size, doc);
     free(data);
     return j;
 }
 
 bool batch_report_is_for(const char *path, const char *output) {
-    json_t *j = batch_report_load(path);
-    const char *out = json_string_value(json_object_get(j, "output"));
-    bool ours = json_is_integer(json_object_get(j, "unearth_batch")) && out && !strcmp(out, output);
-    json_decref(j);
+    ue_jdoc doc;
+    const ue_jv *j = batch_report_load(path, &doc);
+    const char *out = ue_jv_string(ue_jv_get(j, "output"));
+    bool ours = ue_jv_is(ue_jv_get(j, "unearth_batch"), UE_JV_INTEGER) && out && !strcmp(out, output);
+    ue_jdoc_free(&doc);
     return ours;
 }

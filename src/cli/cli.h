@@ -3,6 +3,7 @@
 #ifndef UE_CLI_H
 #define UE_CLI_H
 
+#include "unearth/advanced/json.h"
 #include "unearth/archive.h"
 #include "unearth/common.h"
 #include "unearth/model.h"
@@ -92,8 +93,8 @@ void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, cons
                        size_t most, const char *rest_in);
 /* Drops repeats of a diagnostic already in the list (one line per problem). */
 void cli_diag_dedupe(ue_diag *d);
-/* Diagnostics as a JSON array of {severity, code, offset, path, message} (new reference). */
-struct json_t *cli_diags_json(const ue_diag *d);
+/* Diagnostics as a JSON array of {severity, code, offset, path, message} written into `w`. */
+void cli_diags_write(ue_json *w, const ue_diag *d);
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -119,13 +120,25 @@ int cli_verdict_code(ue_result r, const cli_tally *t);
 const char *cli_verdict_word(ue_result r, const cli_tally *t);
 /* "2 errors, 1 warning" or, when only drops explain the verdict, "1 part dropped, 1 warning". */
 void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size);
-/* Prints a JSON value (indented, key order kept) to stdout and releases it. */
-void cli_print_json(struct json_t *j);
-/* cli_print_json, or when `collect` is not NULL appended to it (a report of several files). */
-void cli_emit_json(struct json_t *j, struct json_t *collect);
-/* The --json answer of a verb that failed on `path`, {file, format, error, diagnostics}: a new
- * reference, for cli_emit_json. */
-struct json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d);
+/* A --json report on stdout: written into `collect` when it is not NULL (one item of the array
+ * of several files' reports), else a document of its own in jansson's JSON_INDENT(2) layout,
+ * which the first reports had, printed with a newline by cli_json_end. */
+typedef struct cli_json_out {
+    ue_buf buf;
+    ue_json own;
+    ue_json *w;
+} cli_json_out;
+ue_json *cli_json_begin(cli_json_out *out, ue_json *collect);
+void cli_json_end(cli_json_out *out);
+/* The --json answer of a verb that failed on `path`, {file, format, error, diagnostics}. */
+void cli_json_failure(ue_json *w, const char *verb, const char *path, ue_result r, const ue_diag *d);
+/* cli_json_failure as a report of its own or into `collect`. */
+void cli_emit_failure(ue_json *collect, const char *verb, const char *path, ue_result r, const ue_diag *d);
+/* Reads JSON text the library handed out (statistics, info_json) into `doc` (free it with
+ * ue_jdoc_free in any case); its root, or NULL when the text is not a JSON object. */
+const ue_jv *cli_json_object(const void *text, size_t n, ue_jdoc *doc);
+/* Writes the members of `object` into the object open in `w`. */
+void cli_json_put_members(ue_json *w, const ue_jv *object);
 
 /* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output`, or the
  * `companion` file written beside it (x.gltf → x.bin, "my x.obj" → "my_x.mtl", named by the
@@ -219,7 +232,7 @@ int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c *
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not.
  * With --json the report is appended to `collect` when it is not NULL (info of several files),
  * else printed. */
-int model_info(const cli_opts *o, const char *path, struct json_t *collect);
+int model_info(const cli_opts *o, const char *path, ue_json *collect);
 /* The one-line summary the model's format gives when it validates it ("6 nodes, 10 batches, 216
  * vertices, 102 triangles"), in `mode`, into `out`; its result (the summary is "" on failure). */
 ue_result cli_model_summary(const struct ue_model_seen *m, ue_mode mode, char *out, size_t cap);
@@ -227,7 +240,7 @@ ue_result cli_model_summary(const struct ue_model_seen *m, ue_mode mode, char *o
  * when json is not NULL) and their counts to `sum`. Returns the worst exit code. `a` is the
  * container already opened from `path` with ue_archive_open_mapped (walked in place, not
  * opened again), or NULL. */
-int models_validate(const cli_opts *o, const char *path, ue_archive *a, void *json_models,
+int models_validate(const cli_opts *o, const char *path, ue_archive *a, ue_json *json_models,
                     cli_tally *sum);
 /* Checks every model reachable from `path` as validate does (in the mode of `o`), printing
  * only the diagnostics of models that fail when `print`; adds their counts to `sum` (may be

@@ -1,11 +1,11 @@
 /* unearth CLI — the container verbs: info, list, extract, pack, validate, roundtrip.
  * Reports go to stdout, diagnostics to stderr; every output file appears whole or not at all. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "unearth/advanced/buffers.h"
 #include "unearth/archive.h"
 #include "unearth/model.h"
 #include "unearth/advanced/archive.h"
@@ -78,14 +78,14 @@ static bool has_code(const ue_diag *d, const char *code) {
 /* Opens with diagnostics printed (or, with --json, a JSON error object, into `collect` when it
  * is not NULL) on failure; returns an exit code (0 on success). */
 static int open_archive_into(const cli_opts *o, const char *path, ue_archive **a, ue_diag *d,
-                             json_t *collect) {
+                             ue_json *collect) {
     ue_result r = ue_archive_open(path, o->mode, a, d);
     if (r == UE_OK) {
         if (d->count && !o->json) cli_print_diags_as(path, d, 50);
         return 0;
     }
     if (o->json) {
-        cli_emit_json(cli_json_failure_new(o->verb, path, r, d), collect);
+        cli_emit_failure(collect, o->verb, path, r, d);
     } else if (!(has_code(d, "archive.unknown") && describe_non_container(o, path))) {
         cli_print_diags_as(path, d, 50);
         /* A closing line only when no diagnostic already said why. */
@@ -107,7 +107,9 @@ static int open_archive(const cli_opts *o, const char *path, ue_archive **a, ue_
 typedef struct nested_models {
     const cli_opts *o;
     size_t prefix_len; /* "PATH:" left out of the addresses */
-    json_t *list;
+    ue_json *json;     /* --json: one object per model, into the open array */
+    ue_buf *lines;     /* text: one line per model */
+    size_t count;
 } nested_models;
 
 static ue_result nested_model_visit(const ue_model_seen *m, void *ctx) {
@@ -115,69 +117,88 @@ static ue_result nested_model_visit(const ue_model_seen *m, void *ctx) {
     if (!m->format->to_scene) return UE_OK;
     char summary[160];
     ue_result r = cli_model_summary(m, n->o->mode, summary, sizeof summary);
-    json_t *j = json_object();
     size_t skip = strlen(m->name) > n->prefix_len ? n->prefix_len : 0;
-    json_object_set_new(j, "model", json_string(m->name + skip));
-    json_object_set_new(j, "format", json_string(m->format->name));
-    json_object_set_new(j, "valid", json_boolean(r == UE_OK));
-    json_object_set_new(j, "summary", r == UE_OK ? json_string(summary) : json_string(ue_result_name(r)));
-    json_array_append_new(n->list, j);
+    const char *why = r == UE_OK ? summary : ue_result_name(r);
+    n->count++;
+    if (n->lines) {
+        ue_buf_printf(n->lines, "    %s (%s): %s%s\n", m->name + skip, m->format->name,
+                      r == UE_OK ? "" : "cannot be read: ", why);
+        return UE_OK;
+    }
+    ue_json_object_begin(n->json);
+    ue_json_key_string(n->json, "model", m->name + skip);
+    ue_json_key_string(n->json, "format", m->format->name);
+    ue_json_key_bool(n->json, "valid", r == UE_OK);
+    ue_json_key_string(n->json, "summary", why);
+    ue_json_object_end(n->json);
     return UE_OK;
 }
 
-static json_t *nested_models_json(const cli_opts *o, const char *path, ue_archive *a) {
-    nested_models n = {o, strlen(path) + 1, json_array()};
+/* The nested models as a JSON array into `json`, or as text lines into `lines`; their count. */
+static size_t nested_models_put(const cli_opts *o, const char *path, ue_archive *a, ue_json *json, ue_buf *lines) {
+    nested_models n = {o, strlen(path) + 1, json, lines, 0};
+    if (json) ue_json_array_begin(json);
     ue_model_walk_archive(a, path, o->mode, nested_model_visit, &n, NULL);
-    return n.list;
+    if (json) ue_json_array_end(json);
+    return n.count;
 }
 
-static int info_json(const cli_opts *o, const char *path, ue_archive *a, const ue_diag *d, json_t *collect) {
+static int info_json(const cli_opts *o, const char *path, ue_archive *a, const ue_diag *d, ue_json *collect) {
     char *text = ue_archive_info_json(a);
-    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    ue_jdoc doc;
+    const ue_jv *info = cli_json_object(text, text ? strlen(text) : 0, &doc);
     free(text);
-    if (!j) {
+    if (!info) {
+        ue_jdoc_free(&doc);
         cli_error("info: %s: %s", path, ue_result_name(UE_ERR_NOMEM));
         return EXIT_IO;
     }
-    json_object_set_new(j, "models", nested_models_json(o, path, a));
-    json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    cli_emit_json(j, collect);
+    cli_json_out out;
+    ue_json *w = cli_json_begin(&out, collect);
+    ue_json_object_begin(w);
+    cli_json_put_members(w, info);
+    ue_jdoc_free(&doc);
+    ue_json_key(w, "models");
+    nested_models_put(o, path, a, w, NULL);
+    ue_json_key(w, "diagnostics");
+    cli_diags_write(w, d);
+    ue_json_object_end(w);
+    cli_json_end(&out);
     return 0;
 }
 
 /* A header value as text: a string as it is, numbers as numbers, a list of them space-separated,
  * null as "-"; a list of records by its columns: "(motion_type anim_index) 2 0, 0 0". */
-static void print_value(const json_t *v) {
-    if (json_is_string(v)) {
-        fputs(json_string_value(v), stdout);
-    } else if (json_is_integer(v)) {
-        printf("%lld", (long long)json_integer_value(v));
-    } else if (json_is_real(v)) {
-        printf("%g", json_real_value(v));
-    } else if (json_is_boolean(v)) {
-        fputs(json_is_true(v) ? "true" : "false", stdout);
-    } else if (json_is_array(v)) {
-        const json_t *first = json_array_get(v, 0);
-        bool records = json_is_object(first);
-        const char *key;
-        const json_t *item, *field;
-        size_t i, k = 0;
+static void print_value(const ue_jv *v) {
+    if (ue_jv_is(v, UE_JV_STRING)) {
+        fputs(ue_jv_string(v), stdout);
+    } else if (ue_jv_is(v, UE_JV_INTEGER)) {
+        printf("%lld", (long long)ue_jv_integer(v));
+    } else if (ue_jv_is(v, UE_JV_REAL)) {
+        printf("%g", ue_jv_number(v));
+    } else if (ue_jv_is_bool(v)) {
+        fputs(ue_jv_is(v, UE_JV_TRUE) ? "true" : "false", stdout);
+    } else if (ue_jv_is(v, UE_JV_ARRAY)) {
+        const ue_jv *first = ue_jv_at(v, 0);
+        bool records = ue_jv_is(first, UE_JV_OBJECT);
+        size_t k = 0;
         if (records) {
             putchar('(');
-            json_object_foreach((json_t *)first, key, field) printf("%s%s", k++ ? " " : "", key);
+            UE_JV_FOR_MEMBERS(first, field) printf("%s%s", k++ ? " " : "", field->key);
             putchar(')');
         }
         if (!first) fputs("none", stdout);
-        json_array_foreach(v, i, item) {
+        for (size_t i = 0; i < ue_jv_items(v); i++) {
+            const ue_jv *item = ue_jv_at(v, i);
             fputs(records ? (i ? ", " : " ") : (i ? " " : ""), stdout);
-            if (!json_is_object(item)) {
+            if (!ue_jv_is(item, UE_JV_OBJECT)) {
                 print_value(item);
                 continue;
             }
             k = 0;
-            json_object_foreach((json_t *)item, key, field) {
+            UE_JV_FOR_MEMBERS(item, field) {
                 if (k++) putchar(' ');
-                print_value(field);
+                print_value(&field->value);
             }
         }
     } else {
@@ -186,40 +207,36 @@ static void print_value(const json_t *v) {
 }
 
 /* A list long enough for a line of its own below its record. */
-static bool long_list(const json_t *v) {
-    return json_is_array(v) && (json_array_size(v) > 4 || json_is_object(json_array_get(v, 0)));
+static bool long_list(const ue_jv *v) {
+    return ue_jv_is(v, UE_JV_ARRAY) && (ue_jv_items(v) > 4 || ue_jv_is(ue_jv_at(v, 0), UE_JV_OBJECT));
 }
 
 /* One record of a header table: its short fields on the first line ("motion_kind 2,
  * sub_anim_count 1"), each long list on a line of its own below, every field by its name. */
-static void print_record(size_t index, const json_t *record) {
-    const char *key;
-    const json_t *v;
+static void print_record(size_t index, const ue_jv *record) {
     printf("    [%zu]", index);
     size_t shown = 0;
-    json_object_foreach((json_t *)record, key, v) {
-        if (long_list(v)) continue;
-        printf("%s %s ", shown++ ? "," : "", key);
-        print_value(v);
+    UE_JV_FOR_MEMBERS(record, f) {
+        if (long_list(&f->value)) continue;
+        printf("%s %s ", shown++ ? "," : "", f->key);
+        print_value(&f->value);
     }
     putchar('\n');
-    json_object_foreach((json_t *)record, key, v) {
-        if (!long_list(v)) continue;
-        printf("        %s ", key);
-        print_value(v);
+    UE_JV_FOR_MEMBERS(record, f) {
+        if (!long_list(&f->value)) continue;
+        printf("        %s ", f->key);
+        print_value(&f->value);
         putchar('\n');
     }
 }
 
 /* One header field: a value on the key's line; a list of records (PKX animation entries and
  * slots) one record at a time, so a long table stays readable. */
-static void print_header_field(const char *key, json_t *v) {
-    bool records = json_is_array(v) && json_array_size(v) > 0 && json_is_object(json_array_get(v, 0));
+static void print_header_field(const char *key, const ue_jv *v) {
+    bool records = ue_jv_items(v) > 0 && ue_jv_is(ue_jv_at(v, 0), UE_JV_OBJECT);
     if (records) {
-        printf("  %s (%zu)\n", key, json_array_size(v));
-        size_t i;
-        json_t *item;
-        json_array_foreach(v, i, item) print_record(i, item);
+        printf("  %s (%zu)\n", key, ue_jv_items(v));
+        for (size_t i = 0; i < ue_jv_items(v); i++) print_record(i, ue_jv_at(v, i));
         return;
     }
     printf("  %-20s ", key);
@@ -227,29 +244,16 @@ static void print_header_field(const char *key, json_t *v) {
     putchar('\n');
 }
 
-static void print_nested_models(const json_t *models) {
-    size_t i;
-    const json_t *m;
-    printf("  %-20s %zu\n", "models", json_array_size(models));
-    json_array_foreach(models, i, m) {
-        bool valid = json_is_true(json_object_get(m, "valid"));
-        printf("    %s (%s): %s%s\n", json_string_value(json_object_get(m, "model")),
-               json_string_value(json_object_get(m, "format")), valid ? "" : "cannot be read: ",
-               json_string_value(json_object_get(m, "summary")));
-    }
-}
-
 static void info_text(const cli_opts *o, const char *path, ue_archive *a) {
     char *text = ue_archive_info_json(a);
-    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    ue_jdoc doc;
+    const ue_jv *j = cli_json_object(text, text ? strlen(text) : 0, &doc);
     free(text);
     size_t entries = ue_archive_count(a);
-    printf("%s: %s, %lld bytes, %zu %s\n", path, json_string_value(json_object_get(j, "description")),
-           (long long)json_integer_value(json_object_get(j, "size")), entries,
-           cli_plural(entries, "entry", "entries"));
-    const char *key;
-    json_t *v;
-    json_object_foreach(json_object_get(j, "header"), key, v) print_header_field(key, v);
+    printf("%s: %s, %lld bytes, %zu %s\n", path, ue_jv_string(ue_jv_get(j, "description")),
+           (long long)ue_jv_integer(ue_jv_get(j, "size")), entries, cli_plural(entries, "entry", "entries"));
+    UE_JV_FOR_MEMBERS(ue_jv_get(j, "header"), f) print_header_field(f->key, &f->value);
+    ue_jdoc_free(&doc);
     /* A per-kind summary helps spot nested models at a glance. */
     size_t nested = 0;
     for (size_t i = 0; i < ue_archive_count(a); i++) {
@@ -260,14 +264,15 @@ static void info_text(const cli_opts *o, const char *path, ue_archive *a) {
     printf("  %-20s %zu\n", "nested_containers", nested);
     size_t damaged = cli_damaged_entries(a);
     if (damaged) printf("  %-20s %zu\n", "damaged_entries", damaged);
-    json_t *models = nested_models_json(o, path, a);
-    print_nested_models(models);
-    json_decref(models);
-    json_decref(j);
+    ue_buf lines = {0};
+    size_t models = nested_models_put(o, path, a, NULL, &lines);
+    printf("  %-20s %zu\n", "models", models);
+    fwrite(lines.data, 1, lines.size, stdout);
+    ue_buf_free(&lines);
 }
 
 /* One FILE of info: a model's tables, or a container's header and the models inside it. */
-static int info_one(const cli_opts *o, const char *path, json_t *collect) {
+static int info_one(const cli_opts *o, const char *path, ue_json *collect) {
     int model_rc = model_info(o, path, collect);
     if (model_rc >= 0) return model_rc;
     ue_archive *a;
@@ -285,7 +290,12 @@ static int info_one(const cli_opts *o, const char *path, json_t *collect) {
 int cmd_info(const cli_opts *o) {
     /* Several files: a heading before each (text), one array of reports (--json). */
     bool several = o->input_count > 1;
-    json_t *collect = several && o->json ? json_array() : NULL;
+    cli_json_out out;
+    ue_json *collect = NULL;
+    if (several && o->json) {
+        collect = cli_json_begin(&out, NULL);
+        ue_json_array_begin(collect);
+    }
     int worst = 0;
     for (size_t f = 0; f < o->input_count; f++) {
         if (several && !o->json) printf("%s==> %s <==\n", f ? "\n" : "", o->inputs[f]);
@@ -293,7 +303,10 @@ int cmd_info(const cli_opts *o) {
         int rc = info_one(o, o->inputs[f], collect);
         if (rc > worst) worst = rc;
     }
-    if (collect) cli_print_json(collect);
+    if (collect) {
+        ue_json_array_end(collect);
+        cli_json_end(&out);
+    }
     return worst;
 }
 
@@ -349,42 +362,56 @@ int cmd_cat(const cli_opts *o) {
 }
 
 /* One entry in the keys every container shares; the format's own fields go under "extra". */
-static json_t *entry_json(const ue_entry_info *e, json_t *format_fields) {
+static void entry_json(ue_json *w, const ue_entry_info *e, const ue_jv *format_fields) {
     static const char *const common[] = {"index", "name", "type", "size", "stored_size",
                                          "method", "offset", "nested", "damaged"};
-    json_t *j = json_object();
-    json_object_set_new(j, "index", json_integer((json_int_t)e->index));
-    json_object_set_new(j, "name", json_string(e->name));
-    json_object_set_new(j, "type", json_string(e->type));
-    json_object_set_new(j, "size", json_integer((json_int_t)e->size));
-    json_object_set_new(j, "stored_size", json_integer((json_int_t)e->stored_size));
-    json_object_set_new(j, "method", json_string(e->method));
-    json_object_set_new(j, "offset", json_integer((json_int_t)e->offset));
-    json_object_set_new(j, "nested", e->nested[0] ? json_string(e->nested) : json_null());
-    json_object_set_new(j, "damaged", json_boolean(e->damaged));
-    json_t *extra = json_is_object(format_fields) ? json_deep_copy(format_fields) : json_object();
-    for (size_t k = 0; k < sizeof common / sizeof common[0]; k++) json_object_del(extra, common[k]);
-    json_object_set_new(j, "extra", extra);
-    return j;
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "index", (int64_t)e->index);
+    ue_json_key_string(w, "name", e->name);
+    ue_json_key_string(w, "type", e->type);
+    ue_json_key_int(w, "size", (int64_t)e->size);
+    ue_json_key_int(w, "stored_size", (int64_t)e->stored_size);
+    ue_json_key_string(w, "method", e->method);
+    ue_json_key_int(w, "offset", (int64_t)e->offset);
+    ue_json_key_string_or_null(w, "nested", e->nested[0] ? e->nested : NULL);
+    ue_json_key_bool(w, "damaged", e->damaged);
+    ue_json_key(w, "extra");
+    ue_json_object_begin(w);
+    UE_JV_FOR_MEMBERS(format_fields, f) {
+        bool shared = false;
+        for (size_t k = 0; k < sizeof common / sizeof common[0]; k++) shared |= !strcmp(f->key, common[k]);
+        if (shared) continue;
+        ue_json_key(w, f->key);
+        ue_json_value(w, &f->value);
+    }
+    ue_json_object_end(w);
+    ue_json_object_end(w);
 }
 
 static void list_json(const char *path, ue_archive *a, const ue_diag *d) {
     char *text = ue_archive_list_json(a);
-    json_t *per_format = text ? json_loads(text, 0, NULL) : NULL;
+    ue_jdoc doc = {0};
+    ue_jdoc_error err;
+    const ue_jv *per_format = text && ue_jdoc_parse(text, strlen(text), &doc, &err) == UE_OK ? &doc.root : NULL;
     free(text);
-    json_t *entries = json_array();
+    cli_json_out out;
+    ue_json *w = cli_json_begin(&out, NULL);
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", path);
+    ue_json_key_string(w, "format", ue_archive_format(a));
+    ue_json_key(w, "entries");
+    ue_json_array_begin(w);
     for (size_t i = 0; i < ue_archive_count(a); i++) {
         ue_entry_info e;
         ue_archive_entry(a, i, &e);
-        json_array_append_new(entries, entry_json(&e, json_array_get(per_format, i)));
+        entry_json(w, &e, ue_jv_at(per_format, i));
     }
-    json_decref(per_format);
-    json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(path));
-    json_object_set_new(j, "format", json_string(ue_archive_format(a)));
-    json_object_set_new(j, "entries", entries);
-    json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    cli_print_json(j);
+    ue_json_array_end(w);
+    ue_jdoc_free(&doc);
+    ue_json_key(w, "diagnostics");
+    cli_diags_write(w, d);
+    ue_json_object_end(w);
+    cli_json_end(&out);
 }
 
 static void list_text(ue_archive *a) {
@@ -581,23 +608,22 @@ int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) 
     return code;
 }
 
-/* validate's report of one file: the same keys whether it opened or not. The counts are the
- * file's totals, its models included; "diagnostics" are the container's own. */
-static json_t *validate_json(const char *path, const char *format, size_t entries, ue_result r,
-                             const cli_tally *t, const ue_diag *d, json_t *models) {
-    json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(path));
-    json_object_set_new(j, "format", json_string(format));
-    json_object_set_new(j, "valid", json_boolean(cli_verdict_code(r, t) == 0));
-    json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
-    json_object_set_new(j, "result", json_string(ue_result_name(r)));
-    json_object_set_new(j, "entries", json_integer((json_int_t)entries));
-    json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
-    json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
-    json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
-    json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    json_object_set_new(j, "models", models ? models : json_array());
-    return j;
+/* validate's report of one file up to its models: the same keys whether it opened or not (an
+ * unread entry's `verdict` is "not_read"). The counts are the file's totals, its models included;
+ * "diagnostics" are the container's own. */
+static void validate_json(ue_json *w, const char *path, const char *format, size_t entries, ue_result r,
+                          const cli_tally *t, const ue_diag *d, const char *verdict) {
+    ue_json_key_string(w, "file", path);
+    ue_json_key_string(w, "format", format);
+    ue_json_key_bool(w, "valid", cli_verdict_code(r, t) == 0);
+    ue_json_key_string(w, "verdict", verdict ? verdict : cli_verdict_word(r, t));
+    ue_json_key_string(w, "result", ue_result_name(r));
+    ue_json_key_int(w, "entries", (int64_t)entries);
+    ue_json_key_int(w, "errors", (int64_t)t->errors);
+    ue_json_key_int(w, "warnings", (int64_t)t->warnings);
+    ue_json_key_int(w, "dropped", (int64_t)t->dropped);
+    ue_json_key(w, "diagnostics");
+    cli_diags_write(w, d);
 }
 
 static void validate_summary(const char *path, const char *format, const ue_archive *a,
@@ -617,7 +643,7 @@ static void validate_summary(const char *path, const char *format, const ue_arch
  * are not wrong, unearth only has no reader for them. Its verdict is its container's checks,
  * and the line says what the entry is and which verb takes it. */
 static int validate_unread_entry(const cli_opts *o, const char *path, const char *outer,
-                                 const ue_entry_info *e, json_t *report) {
+                                 const ue_entry_info *e, ue_json *report) {
     ue_diag d = {0};
     ue_archive *a;
     cli_tally t = {0};
@@ -627,15 +653,19 @@ static int validate_unread_entry(const cli_opts *o, const char *path, const char
     char counts[96];
     cli_verdict_counts(&t, counts, sizeof counts);
     if (report) {
-        json_t *j = validate_json(path, "unknown", 0, r, &t, &d, NULL);
-        if (!code) json_object_set_new(j, "verdict", json_string("not_read"));
-        json_t *entry = json_object();
-        json_object_set_new(entry, "container", json_string(outer));
-        json_object_set_new(entry, "container_format", json_string(format));
-        json_object_set_new(entry, "type", json_string(e->type));
-        json_object_set_new(entry, "size", json_integer((json_int_t)e->size));
-        json_object_set_new(j, "entry", entry);
-        json_array_append_new(report, j);
+        ue_json_object_begin(report);
+        validate_json(report, path, "unknown", 0, r, &t, &d, code ? NULL : "not_read");
+        ue_json_key(report, "models");
+        ue_json_array_begin(report);
+        ue_json_array_end(report);
+        ue_json_key(report, "entry");
+        ue_json_object_begin(report);
+        ue_json_key_string(report, "container", outer);
+        ue_json_key_string(report, "container_format", format);
+        ue_json_key_string(report, "type", e->type);
+        ue_json_key_int(report, "size", (int64_t)e->size);
+        ue_json_object_end(report);
+        ue_json_object_end(report);
     } else {
         cli_print_diags_as(outer, &d, 0);
         printf("%s: %s (%s entry of type %s, %llu bytes; its container %s: %s): unearth does not read this "
@@ -649,7 +679,7 @@ static int validate_unread_entry(const cli_opts *o, const char *path, const char
 }
 
 /* Checks one file and its models: diagnostics, each model's line, then the file's verdict. */
-static int validate_one(const cli_opts *o, const char *path, json_t *report) {
+static int validate_one(const cli_opts *o, const char *path, ue_json *report) {
     ue_diag d = {0};
     ue_archive *a;
     cli_tally t = {0};
@@ -664,15 +694,32 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
     int code = cli_verdict_code(r, &t);
     if (!report) cli_print_diags_as(path, &d, 0);
     /* Every model inside (or the file itself, when it is one) gets its own summary. */
-    json_t *models = report ? json_array() : NULL;
+    /* The models' records come before the file's totals they add to: written aside, then in. */
+    ue_buf models_text = {0};
+    ue_json models;
+    ue_json_init(&models, &models_text, 0);
+    ue_json_array_begin(&models);
     const char *bare = a || r != UE_OK ? NULL : bare_model_format(o, path);
-    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, a, models, &t) && r == UE_OK)
+    if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, a, report ? &models : NULL, &t) &&
+        r == UE_OK)
         r = UE_ERR_INVALID;
+    ue_json_array_end(&models);
     const char *format = a ? ue_archive_format(a) : bare ? bare : cli_sniff_format(path);
-    if (report)
-        json_array_append_new(report, validate_json(path, format, a ? ue_archive_count(a) : 0, r,
-                                                    &t, &d, models));
-    else
+    if (report) {
+        ue_jdoc doc = {0};
+        ue_jdoc_error err;
+        bool read = ue_json_finish(&models, NULL) == UE_OK &&
+                    ue_jdoc_parse((const char *)models_text.data, models_text.size, &doc, &err) == UE_OK;
+        ue_json_object_begin(report);
+        validate_json(report, path, format, a ? ue_archive_count(a) : 0, r, &t, &d, NULL);
+        ue_json_key(report, "models");
+        if (read) ue_json_value(report, &doc.root);
+        else ue_json_array_begin(report), ue_json_array_end(report);
+        ue_json_object_end(report);
+        ue_jdoc_free(&doc);
+    }
+    ue_buf_free(&models_text);
+    if (!report)
         validate_summary(path, format, a, r, &t);
     ue_archive_close(a);
     ue_diag_free(&d);
@@ -681,12 +728,17 @@ static int validate_one(const cli_opts *o, const char *path, json_t *report) {
 
 int cmd_validate(const cli_opts *o) {
     int worst = 0;
-    json_t *report = o->json ? json_array() : NULL;
+    cli_json_out out;
+    ue_json *report = o->json ? cli_json_begin(&out, NULL) : NULL;
+    if (report) ue_json_array_begin(report);
     for (size_t f = 0; f < o->input_count; f++) {
         int code = validate_one(o, o->inputs[f], report);
         if (code > worst) worst = code;
     }
-    if (report) cli_print_json(report);
+    if (report) {
+        ue_json_array_end(report);
+        cli_json_end(&out);
+    }
     return worst;
 }
 

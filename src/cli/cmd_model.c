@@ -4,7 +4,6 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,29 +54,39 @@ static void scale_scene(ue_scene *s, double scale) {
 
 /* ---- info -------------------------------------------------------------------------------- */
 
-static void print_info_json(const char *path, const ue_model_format *f, json_t *stats, const ue_diag *d,
-                            json_t *collect) {
-    json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(path));
-    json_object_set_new(j, "format", json_string(f->name));
-    json_object_update(j, stats);
-    json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    cli_emit_json(j, collect);
+static void print_info_json(const char *path, const ue_model_format *f, const ue_jv *stats, const ue_jv *slots,
+                            const ue_diag *d, ue_json *collect) {
+    cli_json_out out;
+    ue_json *w = cli_json_begin(&out, collect);
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", path);
+    ue_json_key_string(w, "format", f->name);
+    cli_json_put_members(w, stats);
+    if (slots) {
+        ue_json_key(w, "animation_slots");
+        ue_json_value(w, slots);
+    }
+    ue_json_key(w, "diagnostics");
+    cli_diags_write(w, d);
+    ue_json_object_end(w);
+    cli_json_end(&out);
 }
 
 static int report_info_failure(const cli_opts *o, const char *path, const ue_model_format *f, ue_result r,
-                               const ue_diag *d, json_t *collect) {
-    if (o->json) cli_emit_json(cli_json_failure_new(o->verb, path, r, d), collect);
+                               const ue_diag *d, ue_json *collect) {
+    if (o->json) cli_emit_failure(collect, o->verb, path, r, d);
     else cli_print_diags_as(path, d, 50);
     if (!o->json && !ue_diag_count(d, UE_SEV_ERROR)) cli_error("%s: %s (%s)", path, ue_result_name(r), f->name);
     return cli_exit_code(r);
 }
 
 /* The animation slots of the container a model is read through ("x.pkx:model.dat"): the
- * "slots" its header reports (a PKX's entry table: slot name → animation indices), or NULL. Any
- * container whose header has them qualifies, so no format is named here either. */
-static json_t *container_slots(const char *path, ue_mode mode) {
+ * "slots" its header reports (a PKX's entry table: slot name → animation indices), or NULL.
+ * Any container whose header has them qualifies, so no format is named here either. They live
+ * in `doc` (free it with ue_jdoc_free in any case). */
+static const ue_jv *container_slots(const char *path, ue_mode mode, ue_jdoc *doc) {
     ue_address at;
+    memset(doc, 0, sizeof *doc);
     if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry) return NULL;
     size_t n = at.parent_length;
     char *parent = malloc(n + 1);
@@ -85,13 +94,11 @@ static json_t *container_slots(const char *path, ue_mode mode) {
     memcpy(parent, path, n);
     parent[n] = 0;
     ue_archive *a = NULL;
-    json_t *slots = NULL;
+    const ue_jv *slots = NULL;
     if (ue_archive_open(parent, mode, &a, NULL) == UE_OK) {
         char *text = ue_archive_info_json(a);
-        json_t *j = text ? json_loads(text, 0, NULL) : NULL;
-        slots = json_object_get(json_object_get(j, "header"), "slots");
-        slots = json_is_array(slots) ? json_incref(slots) : NULL;
-        json_decref(j);
+        slots = ue_jv_get(ue_jv_get(cli_json_object(text, text ? strlen(text) : 0, doc), "header"), "slots");
+        if (!ue_jv_is(slots, UE_JV_ARRAY)) slots = NULL;
         free(text);
         ue_archive_close(a);
     }
@@ -99,53 +106,43 @@ static json_t *container_slots(const char *path, ue_mode mode) {
     return slots;
 }
 
-static void print_slots_text(const json_t *slots) {
-    size_t i;
-    const json_t *slot;
-    json_array_foreach(slots, i, slot) {
-        const char *name = json_string_value(json_object_get(slot, "name"));
+static void print_slots_text(const ue_jv *slots) {
+    for (size_t i = 0; i < ue_jv_items(slots); i++) {
+        const ue_jv *slot = ue_jv_at(slots, i), *anims = ue_jv_get(slot, "anims");
+        const char *name = ue_jv_string(ue_jv_get(slot, "name"));
         printf("  animation slot %zu (%s):", i, name ? name : "no known meaning");
-        size_t k;
-        const json_t *anim;
-        json_array_foreach(json_object_get(slot, "anims"), k, anim)
-            printf("%s Animation_%lld", k ? "," : "", (long long)json_integer_value(anim));
+        for (size_t k = 0; k < ue_jv_items(anims); k++)
+            printf("%s Animation_%lld", k ? "," : "", (long long)ue_jv_integer(ue_jv_at(anims, k)));
         printf("\n");
     }
 }
 
-/* A format's statistics (the JSON text of one object) as a tree the report can merge; NULL
- * when there are none. */
-static json_t *stats_tree(const ue_buf *stats) {
-    return stats->size ? json_loadb((const char *)stats->data, stats->size, 0, NULL) : NULL;
-}
-
-int model_info(const cli_opts *o, const char *path, json_t *collect) {
+int model_info(const cli_opts *o, const char *path, ue_json *collect) {
     ue_model_found found;
     if (ue_model_load(path, o->mode, &found, NULL) != UE_OK) return -1;
     const ue_model_format *f = found.format;
     ue_diag d = {0};
     ue_buf stats_text = {0}, text = {0};
+    ue_jdoc stats_doc = {0}, slots_doc;
     ue_result r = f->info(found.data, found.size, o->mode, o->json ? &stats_text : NULL, o->json ? NULL : &text, &d);
-    json_t *stats = r == UE_OK && o->json ? stats_tree(&stats_text) : NULL;
+    const ue_jv *stats = r == UE_OK && o->json ? cli_json_object(stats_text.data, stats_text.size, &stats_doc) : NULL;
     ue_buf_free(&stats_text);
     if (r == UE_OK && o->json && !stats) r = UE_ERR_NOMEM;
     free(found.data);
     int rc = 0;
+    const ue_jv *slots = r == UE_OK ? container_slots(path, o->mode, &slots_doc) : NULL;
     if (r != UE_OK) {
         rc = report_info_failure(o, path, f, r, &d, collect);
     } else if (o->json) {
-        json_t *slots = container_slots(path, o->mode);
-        if (slots) json_object_set_new(stats, "animation_slots", slots);
-        print_info_json(path, f, stats, &d, collect);
+        print_info_json(path, f, stats, slots, &d, collect);
     } else {
         printf("%s: %s\n", path, f->description);
         fwrite(text.data, 1, text.size, stdout);
-        json_t *slots = container_slots(path, o->mode);
         print_slots_text(slots);
-        json_decref(slots);
         if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
     }
-    json_decref(stats);
+    if (r == UE_OK) ue_jdoc_free(&slots_doc);
+    ue_jdoc_free(&stats_doc);
     ue_buf_free(&text);
     ue_diag_free(&d);
     return rc;
@@ -180,20 +177,21 @@ static void tally_sum(cli_tally *sum, const cli_tally *t) {
     sum->dropped += t->dropped;
 }
 
-static json_t *model_verdict_json(const ue_model_seen *m, int code, ue_result r, const cli_tally *t,
-                                  const ue_model_check *check, const ue_diag *d) {
-    json_t *j = json_object();
-    json_object_set_new(j, "model", json_string(m->name));
-    json_object_set_new(j, "valid", json_boolean(code == 0));
-    json_object_set_new(j, "verdict", json_string(cli_verdict_word(r, t)));
-    json_t *stats = stats_tree(&check->stats);
-    if (stats) json_object_update(j, stats);
-    json_decref(stats);
-    json_object_set_new(j, "errors", json_integer((json_int_t)t->errors));
-    json_object_set_new(j, "warnings", json_integer((json_int_t)t->warnings));
-    json_object_set_new(j, "dropped", json_integer((json_int_t)t->dropped));
-    json_object_set_new(j, "diagnostics", cli_diags_json(d));
-    return j;
+static void write_model_verdict(ue_json *w, const ue_model_seen *m, int code, ue_result r, const cli_tally *t,
+                                const ue_model_check *check, const ue_diag *d) {
+    ue_jdoc stats;
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "model", m->name);
+    ue_json_key_bool(w, "valid", code == 0);
+    ue_json_key_string(w, "verdict", cli_verdict_word(r, t));
+    cli_json_put_members(w, cli_json_object(check->stats.data, check->stats.size, &stats));
+    ue_jdoc_free(&stats);
+    ue_json_key_int(w, "errors", (int64_t)t->errors);
+    ue_json_key_int(w, "warnings", (int64_t)t->warnings);
+    ue_json_key_int(w, "dropped", (int64_t)t->dropped);
+    ue_json_key(w, "diagnostics");
+    cli_diags_write(w, d);
+    ue_json_object_end(w);
 }
 
 static void print_model_verdict(const ue_model_seen *m, ue_result r, const cli_tally *t,
@@ -215,7 +213,7 @@ typedef struct model_visits {
     const cli_opts *o;
     int worst;
     cli_tally *sum;
-    json_t *json_models; /* validate --json: one record per model */
+    ue_json *json_models; /* validate --json: one record per model */
     bool print;          /* the verdict: print an invalid model's diagnostics */
 } model_visits;
 
@@ -229,7 +227,7 @@ static ue_result validate_visit(const ue_model_seen *m, void *ctx) {
     int code = validate_one(v->o, m, &check, &d, &t, &r, NULL);
     if (code > v->worst) v->worst = code;
     tally_sum(v->sum, &t);
-    if (v->json_models) json_array_append_new(v->json_models, model_verdict_json(m, code, r, &t, &check, &d));
+    if (v->json_models) write_model_verdict(v->json_models, m, code, r, &t, &check, &d);
     else print_model_verdict(m, r, &t, &check, &d);
     ue_buf_free(&check.stats);
     ue_diag_free(&d);
@@ -243,7 +241,7 @@ static void walk_models(const cli_opts *o, const char *path, ue_archive *a, ue_m
     else ue_model_walk(path, o->mode, fn, v, NULL);
 }
 
-int models_validate(const cli_opts *o, const char *path, ue_archive *a, void *json_models,
+int models_validate(const cli_opts *o, const char *path, ue_archive *a, ue_json *json_models,
                     cli_tally *sum) {
     model_visits v = {o, 0, sum, json_models, false};
     walk_models(o, path, a, validate_visit, &v);

@@ -1,6 +1,5 @@
 /* unearth CLI — entry point: parses the command line, dispatches to one verb, and maps results
  * to the exit codes of the contract (0 ok, 1 invalid input, 2 usage, 3 I/O or internal). */
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,5 @@
 /* unearth CLI — how results reach the user: exit codes, diagnostics (each line naming its file),
  * the one verdict every verb gives a file, and the JSON shapes shared by the --json reports. */
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,23 +82,6 @@ void cli_print_listing(size_t count, cli_listed_fn listed, const void *arg, cons
                 rest_in ? ")" : "");
 }
 
-json_t *cli_diags_json(const ue_diag *d) {
-    static const char *const sev[] = {"info", "warning", "error"};
-    json_t *arr = json_array();
-    for (size_t i = 0; i < d->count; i++) {
-        const ue_diag_item *it = &d->items[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "severity", json_string(sev[it->severity]));
-        json_object_set_new(j, "code", json_string(it->code));
-        json_object_set_new(j, "offset", it->offset == UE_NO_OFFSET ? json_null()
-                                                                   : json_integer((json_int_t)it->offset));
-        json_object_set_new(j, "path", json_string(it->path));
-        json_object_set_new(j, "message", json_string(it->message));
-        json_array_append_new(arr, j);
-    }
-    return arr;
-}
-
 static bool same_item(const ue_diag_item *a, const ue_diag_item *b) {
     return a->severity == b->severity && a->offset == b->offset && !strcmp(a->code, b->code) &&
            !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
@@ -176,26 +158,48 @@ void cli_verdict_counts(const cli_tally *t, char *out, size_t out_size) {
 
 /* ---- JSON ------------------------------------------------------------------------------- */
 
-void cli_print_json(json_t *j) {
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    if (s) puts(s);
-    free(s);
-    json_decref(j);
+void cli_diags_write(ue_json *w, const ue_diag *d) {
+    static const char *const sev[] = {"info", "warning", "error"};
+    ue_json_array_begin(w);
+    for (size_t i = 0; i < d->count; i++) {
+        const ue_diag_item *it = &d->items[i];
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "severity", sev[it->severity]);
+        ue_json_key_string(w, "code", it->code);
+        ue_json_key(w, "offset");
+        if (it->offset == UE_NO_OFFSET) ue_json_null(w);
+        else ue_json_uint(w, it->offset);
+        ue_json_key_string(w, "path", it->path);
+        ue_json_key_string(w, "message", it->message);
+        ue_json_object_end(w);
+    }
+    ue_json_array_end(w);
 }
 
-void cli_emit_json(json_t *j, json_t *collect) {
-    if (collect) json_array_append_new(collect, j);
-    else cli_print_json(j);
+ue_json *cli_json_begin(cli_json_out *out, ue_json *collect) {
+    memset(out, 0, sizeof *out);
+    if (collect) return out->w = collect;
+    ue_json_init_lines(&out->own, &out->buf);
+    return out->w = &out->own;
 }
 
-json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, const ue_diag *d) {
-    json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(path));
-    json_object_set_new(j, "format", json_string(cli_sniff_format(path)));
-    json_t *e = json_object();
-    json_object_set_new(e, "verb", json_string(verb));
-    json_object_set_new(e, "result", json_string(ue_result_name(r)));
-    json_object_set_new(e, "exit_code", json_integer(cli_exit_code(r)));
+void cli_json_end(cli_json_out *out) {
+    if (out->w == &out->own && ue_json_finish(&out->own, NULL) == UE_OK) {
+        fwrite(out->buf.data, 1, out->buf.size, stdout);
+        putchar('\n');
+    }
+    ue_buf_free(&out->buf);
+}
+
+void cli_json_failure(ue_json *w, const char *verb, const char *path, ue_result r, const ue_diag *d) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "file", path);
+    ue_json_key_string(w, "format", cli_sniff_format(path));
+    ue_json_key(w, "error");
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "verb", verb);
+    ue_json_key_string(w, "result", ue_result_name(r));
+    ue_json_key_int(w, "exit_code", cli_exit_code(r));
     /* The first error says why in one line; the full list follows in "diagnostics". */
     char why[800];
     snprintf(why, sizeof why, "%s", ue_result_name(r));
@@ -204,8 +208,30 @@ json_t *cli_json_failure_new(const char *verb, const char *path, ue_result r, co
             ue_diag_format(&d->items[i], why, sizeof why);
             break;
         }
-    json_object_set_new(e, "message", json_string(why));
-    json_object_set_new(j, "error", e);
-    json_object_set_new(j, "diagnostics", d ? cli_diags_json(d) : json_array());
-    return j;
+    ue_json_key_string(w, "message", why);
+    ue_json_object_end(w);
+    ue_json_key(w, "diagnostics");
+    if (d) cli_diags_write(w, d);
+    else ue_json_array_begin(w), ue_json_array_end(w);
+    ue_json_object_end(w);
+}
+
+void cli_emit_failure(ue_json *collect, const char *verb, const char *path, ue_result r, const ue_diag *d) {
+    cli_json_out out;
+    cli_json_failure(cli_json_begin(&out, collect), verb, path, r, d);
+    cli_json_end(&out);
+}
+
+const ue_jv *cli_json_object(const void *text, size_t n, ue_jdoc *doc) {
+    ue_jdoc_error err;
+    memset(doc, 0, sizeof *doc);
+    if (!text || ue_jdoc_parse(text, n, doc, &err) != UE_OK) return NULL;
+    return ue_jv_is(&doc->root, UE_JV_OBJECT) ? &doc->root : NULL;
+}
+
+void cli_json_put_members(ue_json *w, const ue_jv *object) {
+    UE_JV_FOR_MEMBERS(object, m) {
+        ue_json_key(w, m->key);
+        ue_json_value(w, &m->value);
+    }
 }

@@ -274,8 +274,7 @@ void ue_json_real(ue_json *j, double v) {
     put_raw(j, t);
 }
 
-/* Text that is not UTF-8 has no JSON string (strict decoding, as the reader's). */
-static bool is_utf8(const char *s) {
+bool ue_json_is_utf8(const char *s) {
     for (size_t n = strlen(s), i = 0; i < n;) {
         uint32_t cp;
         size_t len = ue_utf8_decode(s + i, n - i, &cp);
@@ -286,7 +285,7 @@ static bool is_utf8(const char *s) {
 }
 
 void ue_json_key_string(ue_json *j, const char *key, const char *s) {
-    if (!is_utf8(s)) return;
+    if (!ue_json_is_utf8(s)) return;
     ue_json_key(j, key);
     ue_json_string(j, s);
 }

@@ -3,10 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "common/bytes.h"
-#include "common/json_tree.h"
+#include "common/json_writer.h"
 #include "common/text.h"
 #include "parkan/mat0_model.h"
 #include "parkan/mat0_phases.h"
@@ -20,13 +18,20 @@ static bool never(const uint8_t *data, size_t size) {
 
 /* validate's per-model keys are the same for every format (docs/schema/validate.schema.json):
  * a material has no geometry. */
-static json_t *no_geometry_json(void) {
-    json_t *j = json_object();
-    json_object_set_new(j, "nodes", json_integer(0));
-    json_object_set_new(j, "batches", json_integer(0));
-    json_object_set_new(j, "vertices", json_integer(0));
-    json_object_set_new(j, "triangles", json_integer(0));
-    return j;
+void ue_parkan_no_geometry_counts(ue_json *w) {
+    ue_json_key_int(w, "nodes", 0);
+    ue_json_key_int(w, "batches", 0);
+    ue_json_key_int(w, "vertices", 0);
+    ue_json_key_int(w, "triangles", 0);
+}
+
+static ue_result no_geometry_json(ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_parkan_no_geometry_counts(&w);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
 
 static const char *mode_name(uint32_t mode) {
@@ -36,37 +41,51 @@ static const char *mode_name(uint32_t mode) {
 
 /* ---- MAT0 -------------------------------------------------------------------------------------- */
 
-static json_t *mat0_anim_json(const ue_mat0_anim *a) {
-    json_t *j = json_object(), *keys = json_array();
-    json_object_set_new(j, "mode", json_string(mode_name(ue_mat0_anim_mode(a))));
-    json_object_set_new(j, "interpolation_mask", json_integer(a->header >> 3));
-    json_object_set_new(j, "cycle_ms", json_integer(ue_mat0_cycle(a)));
+static void write_anim(ue_json *w, const ue_mat0_anim *a) {
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "mode", mode_name(ue_mat0_anim_mode(a)));
+    ue_json_key_int(w, "interpolation_mask", a->header >> 3);
+    ue_json_key_int(w, "cycle_ms", ue_mat0_cycle(a));
+    ue_json_key(w, "keys");
+    ue_json_array_begin(w);
     for (size_t k = 0; k < a->key_count; k++) {
-        json_t *key = json_object();
-        json_object_set_new(key, "phase", json_integer(a->keys[k].k0));
-        json_object_set_new(key, "time", json_integer(a->keys[k].k1));
-        json_object_set_new(key, "k2", json_integer(a->keys[k].k2));
-        json_array_append_new(keys, key);
+        ue_json_object_begin(w);
+        ue_json_key_int(w, "phase", a->keys[k].k0);
+        ue_json_key_int(w, "time", a->keys[k].k1);
+        ue_json_key_int(w, "k2", a->keys[k].k2);
+        ue_json_object_end(w);
     }
-    json_object_set_new(j, "keys", keys);
-    return j;
+    ue_json_array_end(w);
+    ue_json_object_end(w);
 }
 
-static json_t *mat0_json(const ue_mat0 *m) {
-    json_t *j = json_object(), *phases = json_array(), *anims = json_array();
-    json_object_set_new(j, "version", json_integer(m->version));
-    json_object_set_new(j, "meta", json_pack("[i, i, I, I]", m->meta_a, m->meta_b, (json_int_t)m->meta_c,
-                                             (json_int_t)m->meta_d));
+static ue_result mat0_json(const ue_mat0 *m, ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "version", m->version);
+    ue_json_key(&w, "meta");
+    ue_json_array_begin(&w);
+    ue_json_int(&w, m->meta_a);
+    ue_json_int(&w, m->meta_b);
+    ue_json_int(&w, m->meta_c);
+    ue_json_int(&w, m->meta_d);
+    ue_json_array_end(&w);
+    ue_json_key(&w, "phase_textures");
+    ue_json_array_begin(&w);
     for (size_t p = 0; p < m->phase_count; p++) {
         char tex[UE_MAT0_NAME_BYTES + 1], utf8[64];
         ue_mat0_texture_name(&m->phases[p], tex);
         ue_cp1251_to_utf8(tex, utf8, sizeof utf8);
-        json_array_append_new(phases, json_string(utf8));
+        if (ue_json_is_utf8(utf8)) ue_json_string(&w, utf8);
     }
-    json_object_set_new(j, "phase_textures", phases);
-    for (size_t i = 0; i < m->anim_count; i++) json_array_append_new(anims, mat0_anim_json(&m->anims[i]));
-    json_object_set_new(j, "animations", anims);
-    return j;
+    ue_json_array_end(&w);
+    ue_json_key(&w, "animations");
+    ue_json_array_begin(&w);
+    for (size_t i = 0; i < m->anim_count; i++) write_anim(&w, &m->anims[i]);
+    ue_json_array_end(&w);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
 
 static void mat0_text(const ue_mat0 *m, ue_buf *text) {
@@ -90,7 +109,7 @@ static ue_result mat0_info(const uint8_t *data, size_t size, ue_mode mode, ue_bu
     ue_mat0 m;
     ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
     if (r != UE_OK) return r;
-    if (stats) r = ue_json_tree_put(mat0_json(&m), stats);
+    if (stats) r = mat0_json(&m, stats);
     if (text) mat0_text(&m, text);
     ue_mat0_free(&m);
     return r;
@@ -98,7 +117,7 @@ static ue_result mat0_info(const uint8_t *data, size_t size, ue_mode mode, ue_bu
 
 static ue_result mat0_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
-    if (ue_json_tree_put(no_geometry_json(), &out->stats) != UE_OK) return UE_ERR_NOMEM;
+    if (no_geometry_json(&out->stats) != UE_OK) return UE_ERR_NOMEM;
     ue_mat0 m;
     ue_result r = ue_mat0_parse(data, size, UE_MAT0_BARE_VERSION, 0, mode, &m, d);
     if (r != UE_OK) return r;
@@ -138,14 +157,32 @@ const ue_model_format ue_mat0_model_format = {
 
 /* ---- WEAR -------------------------------------------------------------------------------------- */
 
-static json_t *rows_json(const ue_wear_row *rows, size_t n) {
-    json_t *a = json_array();
+/* A row whose id is not UTF-8 is left out, as it always was (such text has no JSON string). */
+static void write_rows(ue_json *w, const char *key, const ue_wear_row *rows, size_t n) {
+    ue_json_key(w, key);
+    ue_json_array_begin(w);
     for (size_t i = 0; i < n; i++) {
         char utf8[3 * UE_WEAR_NAME_MAX];
         ue_cp1251_to_utf8(rows[i].name, utf8, sizeof utf8);
-        json_array_append_new(a, json_pack("{s:s, s:s}", "id", rows[i].legacy_id, "name", utf8));
+        if (!ue_json_is_utf8(rows[i].legacy_id) || !ue_json_is_utf8(utf8)) continue;
+        ue_json_object_begin(w);
+        ue_json_key_string(w, "id", rows[i].legacy_id);
+        ue_json_key_string(w, "name", utf8);
+        ue_json_object_end(w);
     }
-    return a;
+    ue_json_array_end(w);
+}
+
+static ue_result wear_json(const ue_wear *t, ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    write_rows(&w, "materials", t->materials, t->material_count);
+    write_rows(&w, "lightmaps", t->lightmaps, t->lightmap_count);
+    ue_json_key_bool(&w, "crlf", t->crlf);
+    ue_json_key_bool(&w, "canonical", t->canonical);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
 
 static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats, ue_buf *text,
@@ -153,14 +190,7 @@ static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, ue_bu
     ue_wear w;
     ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
     if (r != UE_OK) return r;
-    if (stats) {
-        json_t *tree = json_object();
-        json_object_set_new(tree, "materials", rows_json(w.materials, w.material_count));
-        json_object_set_new(tree, "lightmaps", rows_json(w.lightmaps, w.lightmap_count));
-        json_object_set_new(tree, "crlf", json_boolean(w.crlf));
-        json_object_set_new(tree, "canonical", json_boolean(w.canonical));
-        r = ue_json_tree_put(tree, stats);
-    }
+    if (stats) r = wear_json(&w, stats);
     for (size_t i = 0; text && i < w.material_count; i++) {
         char utf8[3 * UE_WEAR_NAME_MAX];
         ue_cp1251_to_utf8(w.materials[i].name, utf8, sizeof utf8);
@@ -177,7 +207,7 @@ static ue_result wear_info(const uint8_t *data, size_t size, ue_mode mode, ue_bu
 
 static ue_result wear_validate(const uint8_t *data, size_t size, ue_mode mode, ue_model_check *out, ue_diag *d) {
     memset(out, 0, sizeof *out);
-    if (ue_json_tree_put(no_geometry_json(), &out->stats) != UE_OK) return UE_ERR_NOMEM;
+    if (no_geometry_json(&out->stats) != UE_OK) return UE_ERR_NOMEM;
     ue_wear w;
     ue_result r = ue_wear_parse(data, size, 0, mode, &w, d);
     if (r != UE_OK) return r;

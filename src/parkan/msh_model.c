@@ -1,14 +1,13 @@
 /* unearth — Parkan MSH as a model format of the registry (model_format.h): probe, conversion
  * with its `lod`, `group`, `fps`, `data`, `origin` and `wear` options (materials: msh_materials.c),
  * statistics, validation and the table round trip. */
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/bytes.h"
-#include "common/json_tree.h"
+#include "common/json_writer.h"
 #include "common/parse.h"
 #include "common/text.h"
 #include "parkan/msh_materials.h"
@@ -126,17 +125,22 @@ static bool node_name_utf8(const ue_msh *m, size_t node, char *out, size_t cap) 
     return raw != NULL;
 }
 
-static json_t *node_json(const ue_msh *m, size_t n) {
-    json_t *nj = json_object();
+static void write_node(ue_json *w, const ue_msh *m, size_t n) {
     char nm[256];
     bool named = node_name_utf8(m, n, nm, sizeof nm);
-    json_object_set_new(nj, "name", named ? json_string(nm) : json_null());
-    json_object_set_new(nj, "parent", m->nodes[n].parent == UE_MSH_NONE ? json_null() : json_integer(m->nodes[n].parent));
-    json_t *slots = json_array();
-    for (int s = 0; s < UE_MSH_LODS * UE_MSH_GROUPS; s++)
-        json_array_append_new(slots, m->nodes[n].slot[s] == UE_MSH_NONE ? json_null() : json_integer(m->nodes[n].slot[s]));
-    json_object_set_new(nj, "slots", slots);
-    return nj;
+    ue_json_object_begin(w);
+    ue_json_key_string_or_null(w, "name", named ? nm : NULL);
+    ue_json_key(w, "parent");
+    if (m->nodes[n].parent == UE_MSH_NONE) ue_json_null(w);
+    else ue_json_int(w, m->nodes[n].parent);
+    ue_json_key(w, "slots");
+    ue_json_array_begin(w);
+    for (int s = 0; s < UE_MSH_LODS * UE_MSH_GROUPS; s++) {
+        if (m->nodes[n].slot[s] == UE_MSH_NONE) ue_json_null(w);
+        else ue_json_int(w, m->nodes[n].slot[s]);
+    }
+    ue_json_array_end(w);
+    ue_json_object_end(w);
 }
 
 static size_t animated_nodes(const ue_msh *m) {
@@ -146,31 +150,37 @@ static size_t animated_nodes(const ue_msh *m) {
 }
 
 /* Res8/Res19 in numbers: the timeline's frames, the nodes with a frame map, the keys. */
-static json_t *animation_json(const ue_msh *m) {
-    json_t *a = json_object();
-    json_object_set_new(a, "frames", json_integer(m->frame_count));
-    json_object_set_new(a, "animated_nodes", json_integer((json_int_t)animated_nodes(m)));
-    json_object_set_new(a, "keys", json_integer((json_int_t)m->key_count));
-    return a;
+static void write_animation(ue_json *w, const ue_msh *m) {
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "frames", m->frame_count);
+    ue_json_key_int(w, "animated_nodes", (int64_t)animated_nodes(m));
+    ue_json_key_int(w, "keys", (int64_t)m->key_count);
+    ue_json_object_end(w);
 }
 
-static json_t *info_json(const ue_msh *m, const ue_msh_stats *st) {
-    json_t *j = json_object();
-    json_object_set_new(j, "nodes", json_integer((json_int_t)st->nodes));
-    json_object_set_new(j, "lods", json_integer((json_int_t)st->lods));
-    json_object_set_new(j, "groups", json_integer((json_int_t)st->groups));
-    json_object_set_new(j, "slots", json_integer((json_int_t)st->slots));
-    json_object_set_new(j, "batches", json_integer((json_int_t)st->batches));
-    json_object_set_new(j, "vertices", json_integer((json_int_t)st->vertices));
-    json_object_set_new(j, "triangles", json_integer((json_int_t)st->triangles));
-    json_t *per = json_array();
-    for (int l = 0; l < UE_MSH_LODS; l++) json_array_append_new(per, json_integer((json_int_t)st->triangles_per_lod[l]));
-    json_object_set_new(j, "triangles_per_lod", per);
-    json_t *nodes = json_array();
-    for (size_t n = 0; n < m->node_count; n++) json_array_append_new(nodes, node_json(m, n));
-    json_object_set_new(j, "node_table", nodes);
-    json_object_set_new(j, "animation", animation_json(m));
-    return j;
+static ue_result info_json(const ue_msh *m, const ue_msh_stats *st, ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "nodes", (int64_t)st->nodes);
+    ue_json_key_int(&w, "lods", (int64_t)st->lods);
+    ue_json_key_int(&w, "groups", (int64_t)st->groups);
+    ue_json_key_int(&w, "slots", (int64_t)st->slots);
+    ue_json_key_int(&w, "batches", (int64_t)st->batches);
+    ue_json_key_int(&w, "vertices", (int64_t)st->vertices);
+    ue_json_key_int(&w, "triangles", (int64_t)st->triangles);
+    ue_json_key(&w, "triangles_per_lod");
+    ue_json_array_begin(&w);
+    for (int l = 0; l < UE_MSH_LODS; l++) ue_json_int(&w, (int64_t)st->triangles_per_lod[l]);
+    ue_json_array_end(&w);
+    ue_json_key(&w, "node_table");
+    ue_json_array_begin(&w);
+    for (size_t n = 0; n < m->node_count; n++) write_node(&w, m, n);
+    ue_json_array_end(&w);
+    ue_json_key(&w, "animation");
+    write_animation(&w, m);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
 
 /* printf's %-20s counts bytes; a column of Cyrillic names must count characters. */
@@ -232,7 +242,7 @@ static ue_result msh_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf
     if (r != UE_OK) return r;
     ue_msh_stats st;
     ue_msh_stats_compute(&m, &st);
-    if (stats) r = ue_json_tree_put(info_json(&m, &st), stats);
+    if (stats) r = info_json(&m, &st, stats);
     if (text) info_text(&m, &st, text);
     ue_msh_free(&m);
     return r;
@@ -249,13 +259,16 @@ static bool lost_parts(const uint8_t *data, size_t size) {
     return false;
 }
 
-static json_t *validate_json(const ue_msh_stats *st) {
-    json_t *j = json_object();
-    json_object_set_new(j, "nodes", json_integer((json_int_t)st->nodes));
-    json_object_set_new(j, "batches", json_integer((json_int_t)st->batches));
-    json_object_set_new(j, "vertices", json_integer((json_int_t)st->vertices));
-    json_object_set_new(j, "triangles", json_integer((json_int_t)st->triangles));
-    return j;
+static ue_result validate_json(const ue_msh_stats *st, ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "nodes", (int64_t)st->nodes);
+    ue_json_key_int(&w, "batches", (int64_t)st->batches);
+    ue_json_key_int(&w, "vertices", (int64_t)st->vertices);
+    ue_json_key_int(&w, "triangles", (int64_t)st->triangles);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
 
 /* A model validate read, for to_scene (model_format.h, ue_model_read_once): the parsed model
@@ -319,7 +332,7 @@ static ue_result validate_kept(const uint8_t *data, size_t size, ue_mode mode, u
                  st.nodes, st.batches, st.vertices, st.triangles);
     }
     /* zeros for a model that does not parse */
-    if (ue_json_tree_put(validate_json(&st), &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
+    if (validate_json(&st, &out->stats) != UE_OK && r == UE_OK) r = UE_ERR_NOMEM;
     return r;
 }
 

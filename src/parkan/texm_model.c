@@ -5,68 +5,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "common/bytes.h"
-#include "common/json_tree.h"
+#include "common/json_writer.h"
+#include "parkan/mat0_model.h"
 #include "unearth/texm.h"
 
 static bool texm_probe(const uint8_t *data, size_t size) {
     return size >= 4 && ue_load_u32le(data) == UE_TEXM_MAGIC; /* a cut header is reported */
 }
 
-static json_t *stats_json(const ue_texm *t) {
-    json_t *j = json_object();
+static ue_result stats_json(const ue_texm *t, ue_buf *stats) {
     const char *fmt = ue_texm_format_name(t->format);
-    json_object_set_new(j, "width", json_integer(t->width));
-    json_object_set_new(j, "height", json_integer(t->height));
-    json_object_set_new(j, "pixel_format", json_string(fmt ? fmt : "unknown"));
-    json_object_set_new(j, "format_code", json_integer(t->format));
-    json_object_set_new(j, "mip_count", json_integer(t->mip_count));
-    json_object_set_new(j, "levels", json_integer(t->level_count));
-    json_object_set_new(j, "flags4", json_integer(t->flags4));
-    json_object_set_new(j, "flags5", json_integer(t->flags5));
-    json_object_set_new(j, "unknown6", json_integer(t->unknown6));
-    json_t *rects = json_array();
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "width", t->width);
+    ue_json_key_int(&w, "height", t->height);
+    ue_json_key_string(&w, "pixel_format", fmt ? fmt : "unknown");
+    ue_json_key_int(&w, "format_code", t->format);
+    ue_json_key_int(&w, "mip_count", t->mip_count);
+    ue_json_key_int(&w, "levels", t->level_count);
+    ue_json_key_int(&w, "flags4", t->flags4);
+    ue_json_key_int(&w, "flags5", t->flags5);
+    ue_json_key_int(&w, "unknown6", t->unknown6);
+    ue_json_key(&w, "page_rects");
+    ue_json_array_begin(&w);
     for (uint32_t i = 0; i < t->rect_count; i++) {
-        json_t *r = json_object();
-        json_object_set_new(r, "x", json_integer(t->rects[i].x));
-        json_object_set_new(r, "w", json_integer(t->rects[i].w));
-        json_object_set_new(r, "y", json_integer(t->rects[i].y));
-        json_object_set_new(r, "h", json_integer(t->rects[i].h));
-        json_array_append_new(rects, r);
+        ue_json_object_begin(&w);
+        ue_json_key_int(&w, "x", t->rects[i].x);
+        ue_json_key_int(&w, "w", t->rects[i].w);
+        ue_json_key_int(&w, "y", t->rects[i].y);
+        ue_json_key_int(&w, "h", t->rects[i].h);
+        ue_json_object_end(&w);
     }
-    json_object_set_new(j, "page_rects", rects);
-    return j;
+    ue_json_array_end(&w);
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
 
 /* validate's per-model keys are the same for every format (docs/schema/validate.schema.json):
- * a texture has no geometry, so those counts are 0, and its own figures go under "texture". */
-static json_t *validate_json(const ue_texm *t) {
-    json_t *j = json_object();
-    json_object_set_new(j, "nodes", json_integer(0));
-    json_object_set_new(j, "batches", json_integer(0));
-    json_object_set_new(j, "vertices", json_integer(0));
-    json_object_set_new(j, "triangles", json_integer(0));
-    if (!t) return j; /* a texture that does not parse: the counts only */
-    json_t *tex = json_object();
-    const char *fmt = ue_texm_format_name(t->format);
-    json_object_set_new(tex, "width", json_integer(t->width));
-    json_object_set_new(tex, "height", json_integer(t->height));
-    json_object_set_new(tex, "pixel_format", json_string(fmt ? fmt : "unknown"));
-    json_object_set_new(tex, "mip_count", json_integer(t->mip_count));
-    json_object_set_new(tex, "levels", json_integer(t->level_count));
-    json_object_set_new(j, "texture", tex);
-    return j;
+ * a texture has no geometry, so those counts are 0, and its own figures go under "texture"
+ * (not for a texture that does not parse, `t` NULL). */
+static ue_result validate_json(const ue_texm *t, ue_buf *stats) {
+    ue_json w;
+    ue_json_init(&w, stats, 0);
+    ue_json_object_begin(&w);
+    ue_parkan_no_geometry_counts(&w);
+    if (t) {
+        const char *fmt = ue_texm_format_name(t->format);
+        ue_json_key(&w, "texture");
+        ue_json_object_begin(&w);
+        ue_json_key_int(&w, "width", t->width);
+        ue_json_key_int(&w, "height", t->height);
+        ue_json_key_string(&w, "pixel_format", fmt ? fmt : "unknown");
+        ue_json_key_int(&w, "mip_count", t->mip_count);
+        ue_json_key_int(&w, "levels", t->level_count);
+        ue_json_object_end(&w);
+    }
+    ue_json_object_end(&w);
+    return ue_json_finish(&w, NULL) == UE_OK ? UE_OK : UE_ERR_NOMEM;
 }
-
 
 static ue_result texm_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats,
                            ue_buf *text, ue_diag *d) {
     ue_texm t;
     ue_result r = ue_texm_parse(data, size, mode, &t, d);
     if (r != UE_OK) return r;
-    if (stats) r = ue_json_tree_put(stats_json(&t), stats);
+    if (stats) r = stats_json(&t, stats);
     if (text) {
         const char *fmt = ue_texm_format_name(t.format);
         ue_buf_printf(text, "  texture: %u x %u, format %s, %u mip levels\n", t.width, t.height,
@@ -87,10 +92,10 @@ static ue_result texm_validate(const uint8_t *data, size_t size, ue_mode mode, u
     ue_texm t;
     ue_result r = ue_texm_parse(data, size, mode, &t, d);
     if (r != UE_OK) {
-        ue_json_tree_put(validate_json(NULL), &out->stats);
+        validate_json(NULL, &out->stats);
         return r;
     }
-    if (ue_json_tree_put(validate_json(&t), &out->stats) != UE_OK) r = UE_ERR_NOMEM;
+    if (validate_json(&t, &out->stats) != UE_OK) r = UE_ERR_NOMEM;
     out->lost_parts = t.level_count < t.mip_count;
     const char *fmt = ue_texm_format_name(t.format);
     snprintf(out->summary, sizeof out->summary, "%u x %u texture, format %s, %u of %u mip levels",

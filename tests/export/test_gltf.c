@@ -1,12 +1,12 @@
 /* Tests of the export layer: scene IR helpers and validation, the JSON emitter, the PNG
- * encoder, glTF (.glb and .gltf + .bin, parsed back with jansson), pointer checks and OBJ. */
-#include <jansson.h>
+ * encoder, glTF (.glb and .gltf + .bin, parsed back with the project's JSON reader), pointer checks and OBJ. */
 #include <locale.h>
 #include <math.h>
 #include <zlib.h>
 
 #include "gltf_scenes.h"
 #include "test.h"
+#include "common/json_doc.h"
 #include "unearth/gltf.h"
 #include "unearth/image.h"
 #include "common/json_writer.h"
@@ -29,9 +29,10 @@ static float rd_f32(const uint8_t *p) {
     return f;
 }
 
-/* A parsed .glb: the JSON document and a pointer into the BIN chunk. */
+/* A parsed .glb: the JSON document (root in doc) and a pointer into the BIN chunk. */
 typedef struct glb {
-    json_t *root;
+    ue_jdoc doc;
+    const ue_jv *root;
     const uint8_t *bin;
     size_t bin_len;
 } glb;
@@ -43,12 +44,13 @@ static bool parse_glb(const ue_buf *b, glb *g) {
     uint32_t jlen = ue_load_u32le(b->data + 12);
     if (memcmp(b->data + 16, "JSON", 4) != 0 || jlen % 4 != 0 || 20 + (size_t)jlen > b->size)
         return false;
-    json_error_t err;
-    g->root = json_loadb((const char *)b->data + 20, jlen, 0, &err);
-    if (!g->root) {
-        fprintf(stderr, "JSON parse error: %s (line %d)\n", err.text, err.line);
+    ue_jdoc_error err;
+    if (ue_jdoc_parse((const char *)b->data + 20, jlen, &g->doc, &err) != UE_OK) {
+        fprintf(stderr, "JSON parse error: %s (line %zu)\n", err.text, err.line);
+        ue_jdoc_free(&g->doc);
         return false;
     }
+    g->root = &g->doc.root;
     size_t off = 20 + (size_t)jlen;
     if (off == b->size) return true;
     if (off + 8 > b->size) return false;
@@ -60,19 +62,19 @@ static bool parse_glb(const ue_buf *b, glb *g) {
     return true;
 }
 
-static json_t *at(json_t *root, const char *arr, size_t i) {
-    return json_array_get(json_object_get(root, arr), i);
+static const ue_jv *at(const ue_jv *root, const char *arr, size_t i) {
+    return ue_jv_at(ue_jv_get(root, arr), i);
 }
-static long long geti(json_t *obj, const char *key) {
-    return json_integer_value(json_object_get(obj, key));
+static long long geti(const ue_jv *obj, const char *key) {
+    return ue_jv_integer(ue_jv_get(obj, key));
 }
-static double getf(json_t *arr, size_t i) { return json_number_value(json_array_get(arr, i)); }
+static double getf(const ue_jv *arr, size_t i) { return ue_jv_number(ue_jv_at(arr, i)); }
 
 /* Pointer to accessor `ai`'s first byte in `bin`, after checking it lies inside its view. */
-static const uint8_t *accessor_data(json_t *root, const uint8_t *bin, size_t bin_len, long long ai,
+static const uint8_t *accessor_data(const ue_jv *root, const uint8_t *bin, size_t bin_len, long long ai,
                                     size_t elem_size) {
-    json_t *a = at(root, "accessors", (size_t)ai);
-    json_t *v = at(root, "bufferViews", (size_t)geti(a, "bufferView"));
+    const ue_jv *a = at(root, "accessors", (size_t)ai);
+    const ue_jv *v = at(root, "bufferViews", (size_t)geti(a, "bufferView"));
     size_t off = (size_t)geti(v, "byteOffset"), len = (size_t)geti(v, "byteLength");
     size_t count = (size_t)geti(a, "count");
     if (!a || !v || off + len > bin_len || count * elem_size > len) return NULL;
@@ -81,20 +83,20 @@ static const uint8_t *accessor_data(json_t *root, const uint8_t *bin, size_t bin
 
 /* Structural checks every export must pass: views 4-aligned and inside the buffer, byteStride
  * only on vertex views, buffer length equal to the binary we got. */
-static void check_layout(json_t *root, size_t bin_len) {
-    json_t *views = json_object_get(root, "bufferViews");
+static void check_layout(const ue_jv *root, size_t bin_len) {
+    const ue_jv *views = ue_jv_get(root, "bufferViews");
     size_t i;
-    json_t *v;
+    const ue_jv *v;
     CHECK_EQ_U(geti(at(root, "buffers", 0), "byteLength"), bin_len);
-    json_array_foreach(views, i, v) {
+    for (i = 0; (v = ue_jv_at(views, i)) != NULL; i++) {
         long long off = geti(v, "byteOffset"), len = geti(v, "byteLength");
         CHECK_EQ_U(off % 4, 0);
         CHECK((size_t)(off + len) <= bin_len);
-        if (json_object_get(v, "byteStride")) CHECK_EQ_U(geti(v, "target"), 34962);
+        if (ue_jv_get(v, "byteStride")) CHECK_EQ_U(geti(v, "target"), 34962);
     }
-    json_t *a;
-    json_array_foreach(json_object_get(root, "accessors"), i, a) {
-        CHECK(geti(a, "bufferView") < (long long)json_array_size(views));
+    const ue_jv *a;
+    for (i = 0; (a = ue_jv_at(ue_jv_get(root, "accessors"), i)) != NULL; i++) {
+        CHECK(geti(a, "bufferView") < (long long)ue_jv_items(views));
         CHECK(geti(a, "count") > 0);
     }
 }
@@ -124,13 +126,14 @@ static void json_escapes_and_numbers(void) {
                        "\"n\":[0.100000001,0,1e+20,-9223372036854775808,9007199254740993,true,null]}";
     CHECK_EQ_U(b.size, strlen(want));
     CHECK(b.size == strlen(want) && memcmp(b.data, want, b.size) == 0);
-    /* jansson agrees it is valid and reads the same string back. */
-    json_t *r = json_loadb((const char *)b.data, b.size, JSON_ALLOW_NUL, NULL);
-    REQUIRE(r);
-    CHECK_EQ_U(json_string_length(json_object_get(r, "s")), 18);
-    CHECK((float)getf(json_object_get(r, "n"), 0) == 0.1f);
-    CHECK(json_integer_value(json_array_get(json_object_get(r, "n"), 4)) == 9007199254740993LL);
-    json_decref(r);
+    /* The reader takes the numbers back (the string holds \u0000, which it refuses by design). */
+    const char *numbers = strstr((const char *)b.data, "[0.1");
+    ue_jdoc doc;
+    ue_jdoc_error err;
+    REQUIRE(numbers && ue_jdoc_parse(numbers, b.size - (size_t)(numbers - (const char *)b.data) - 1, &doc, &err) == UE_OK);
+    CHECK((float)getf(&doc.root, 0) == 0.1f);
+    CHECK(ue_jv_integer(ue_jv_at(&doc.root, 4)) == 9007199254740993LL);
+    ue_jdoc_free(&doc);
     ue_buf_free(&b);
 }
 
@@ -379,43 +382,43 @@ static void glb_textured_cube(void) {
     CHECK_EQ_U(d.count, 0);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    json_t *r = g.root;
-    CHECK_STR(json_string_value(json_object_get(json_object_get(r, "asset"), "version")), "2.0");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(r, "asset"), "generator")), "unearth");
+    const ue_jv *r = g.root;
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_get(r, "asset"), "version")), "2.0");
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_get(r, "asset"), "generator")), "unearth");
     check_layout(r, g.bin_len);
 
     /* extensions */
-    json_t *used = json_object_get(r, "extensionsUsed");
-    CHECK_EQ_U(json_array_size(used), 2);
-    CHECK_STR(json_string_value(json_array_get(used, 0)), "KHR_materials_unlit");
-    CHECK_STR(json_string_value(json_array_get(used, 1)), "KHR_texture_transform");
-    CHECK(json_object_get(r, "extensionsRequired") == NULL);
+    const ue_jv *used = ue_jv_get(r, "extensionsUsed");
+    CHECK_EQ_U(ue_jv_items(used), 2);
+    CHECK_STR(ue_jv_string(ue_jv_at(used, 0)), "KHR_materials_unlit");
+    CHECK_STR(ue_jv_string(ue_jv_at(used, 1)), "KHR_texture_transform");
+    CHECK(ue_jv_get(r, "extensionsRequired") == NULL);
 
     /* scene and nodes */
     CHECK_EQ_U(geti(r, "scene"), 0);
-    json_t *sc = at(r, "scenes", 0);
-    CHECK_STR(json_string_value(json_object_get(sc, "name")), "cube_scene");
-    CHECK_EQ_U(json_array_size(json_object_get(sc, "nodes")), 1);
-    json_t *n0 = at(r, "nodes", 0), *n1 = at(r, "nodes", 1);
-    CHECK_STR(json_string_value(json_object_get(n0, "name")), "root");
-    CHECK_EQ_U(json_integer_value(json_array_get(json_object_get(n0, "children"), 0)), 1);
-    CHECK(getf(json_object_get(n0, "translation"), 2) == 3.0);
-    CHECK(json_object_get(n0, "scale") == NULL);
-    CHECK(json_object_get(n1, "rotation") == NULL && json_object_get(n1, "mesh") != NULL);
-    CHECK(getf(json_object_get(n1, "scale"), 0) == 2.0);
-    json_t *src = json_object_get(json_object_get(n1, "extras"), "unearth_source");
-    CHECK_STR(json_string_value(json_object_get(src, "format")), "msh");
+    const ue_jv *sc = at(r, "scenes", 0);
+    CHECK_STR(ue_jv_string(ue_jv_get(sc, "name")), "cube_scene");
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(sc, "nodes")), 1);
+    const ue_jv *n0 = at(r, "nodes", 0), *n1 = at(r, "nodes", 1);
+    CHECK_STR(ue_jv_string(ue_jv_get(n0, "name")), "root");
+    CHECK_EQ_U(ue_jv_integer(ue_jv_at(ue_jv_get(n0, "children"), 0)), 1);
+    CHECK(getf(ue_jv_get(n0, "translation"), 2) == 3.0);
+    CHECK(ue_jv_get(n0, "scale") == NULL);
+    CHECK(ue_jv_get(n1, "rotation") == NULL && ue_jv_get(n1, "mesh") != NULL);
+    CHECK(getf(ue_jv_get(n1, "scale"), 0) == 2.0);
+    const ue_jv *src = ue_jv_get(ue_jv_get(n1, "extras"), "unearth_source");
+    CHECK_STR(ue_jv_string(ue_jv_get(src, "format")), "msh");
     CHECK_EQ_U(geti(src, "type"), 1);
     CHECK_EQ_U(geti(src, "offset"), 0x80);
     CHECK_EQ_U(geti(src, "index"), 1);
 
     /* mesh: POSITION bounds equal to an independent scan of the scene's floats */
-    json_t *prim0 = json_array_get(json_object_get(at(r, "meshes", 0), "primitives"), 0);
-    json_t *attrs = json_object_get(prim0, "attributes");
+    const ue_jv *prim0 = ue_jv_at(ue_jv_get(at(r, "meshes", 0), "primitives"), 0);
+    const ue_jv *attrs = ue_jv_get(prim0, "attributes");
     long long pos = geti(attrs, "POSITION");
-    json_t *pa = at(r, "accessors", (size_t)pos);
+    const ue_jv *pa = at(r, "accessors", (size_t)pos);
     CHECK_EQ_U(geti(pa, "count"), 20);
-    CHECK_STR(json_string_value(json_object_get(pa, "type")), "VEC3");
+    CHECK_STR(ue_jv_string(ue_jv_get(pa, "type")), "VEC3");
     const ue_scene_primitive *p = &s.meshes[0].primitives[0];
     for (int c = 0; c < 3; c++) {
         float mn = p->positions[c], mx = p->positions[c];
@@ -423,61 +426,61 @@ static void glb_textured_cube(void) {
             mn = fminf(mn, p->positions[v * 3 + (uint32_t)c]);
             mx = fmaxf(mx, p->positions[v * 3 + (uint32_t)c]);
         }
-        CHECK((float)getf(json_object_get(pa, "min"), (size_t)c) == mn);
-        CHECK((float)getf(json_object_get(pa, "max"), (size_t)c) == mx);
+        CHECK((float)getf(ue_jv_get(pa, "min"), (size_t)c) == mn);
+        CHECK((float)getf(ue_jv_get(pa, "max"), (size_t)c) == mx);
     }
-    CHECK((float)getf(json_object_get(pa, "max"), 0) == 0.3f);
+    CHECK((float)getf(ue_jv_get(pa, "max"), 0) == 0.3f);
     const uint8_t *pd = accessor_data(r, g.bin, g.bin_len, pos, 12);
     REQUIRE(pd);
     for (uint32_t i = 0; i < 60; i++) CHECK(rd_f32(pd + i * 4) == p->positions[i]);
     CHECK(geti(attrs, "NORMAL") >= 0 && geti(attrs, "TEXCOORD_0") >= 0);
-    json_t *ca = at(r, "accessors", (size_t)geti(attrs, "COLOR_0"));
-    CHECK_STR(json_string_value(json_object_get(ca, "type")), "VEC4");
+    const ue_jv *ca = at(r, "accessors", (size_t)geti(attrs, "COLOR_0"));
+    CHECK_STR(ue_jv_string(ue_jv_get(ca, "type")), "VEC4");
     CHECK_EQ_U(geti(ca, "componentType"), 5126);
-    json_t *ia = at(r, "accessors", (size_t)geti(prim0, "indices"));
+    const ue_jv *ia = at(r, "accessors", (size_t)geti(prim0, "indices"));
     CHECK_EQ_U(geti(ia, "componentType"), 5123);
     CHECK_EQ_U(geti(ia, "count"), 30);
-    json_t *iv = at(r, "bufferViews", (size_t)geti(ia, "bufferView"));
+    const ue_jv *iv = at(r, "bufferViews", (size_t)geti(ia, "bufferView"));
     CHECK_EQ_U(geti(iv, "target"), 34963);
-    CHECK(json_object_get(iv, "byteStride") == NULL);
+    CHECK(ue_jv_get(iv, "byteStride") == NULL);
     CHECK_EQ_U(geti(iv, "byteLength"), 60);
-    json_t *pv = at(r, "bufferViews", (size_t)geti(pa, "bufferView"));
+    const ue_jv *pv = at(r, "bufferViews", (size_t)geti(pa, "bufferView"));
     CHECK_EQ_U(geti(pv, "byteStride"), 12);
     CHECK_EQ_U(geti(pv, "target"), 34962);
 
     /* materials */
-    json_t *m0 = at(r, "materials", 0), *m1 = at(r, "materials", 1);
-    CHECK_STR(json_string_value(json_object_get(m0, "name")), "painted \"metal\"");
-    json_t *pbr = json_object_get(m0, "pbrMetallicRoughness");
-    CHECK((float)getf(json_object_get(pbr, "baseColorFactor"), 0) == 0.8f);
-    CHECK((float)json_number_value(json_object_get(pbr, "metallicFactor")) == 0.25f);
-    json_t *tt = json_object_get(json_object_get(json_object_get(pbr, "baseColorTexture"), "extensions"),
+    const ue_jv *m0 = at(r, "materials", 0), *m1 = at(r, "materials", 1);
+    CHECK_STR(ue_jv_string(ue_jv_get(m0, "name")), "painted \"metal\"");
+    const ue_jv *pbr = ue_jv_get(m0, "pbrMetallicRoughness");
+    CHECK((float)getf(ue_jv_get(pbr, "baseColorFactor"), 0) == 0.8f);
+    CHECK((float)ue_jv_number(ue_jv_get(pbr, "metallicFactor")) == 0.25f);
+    const ue_jv *tt = ue_jv_get(ue_jv_get(ue_jv_get(pbr, "baseColorTexture"), "extensions"),
                                  "KHR_texture_transform");
-    CHECK(getf(json_object_get(tt, "offset"), 0) == 0.5 && getf(json_object_get(tt, "scale"), 1) == 2.0);
-    CHECK(json_object_get(m0, "alphaMode") == NULL);
-    CHECK_STR(json_string_value(json_object_get(m1, "alphaMode")), "MASK");
-    CHECK((float)json_number_value(json_object_get(m1, "alphaCutoff")) == 0.3f);
-    CHECK(json_is_true(json_object_get(m1, "doubleSided")));
-    CHECK(json_object_get(json_object_get(m1, "extensions"), "KHR_materials_unlit") != NULL);
+    CHECK(getf(ue_jv_get(tt, "offset"), 0) == 0.5 && getf(ue_jv_get(tt, "scale"), 1) == 2.0);
+    CHECK(ue_jv_get(m0, "alphaMode") == NULL);
+    CHECK_STR(ue_jv_string(ue_jv_get(m1, "alphaMode")), "MASK");
+    CHECK((float)ue_jv_number(ue_jv_get(m1, "alphaCutoff")) == 0.3f);
+    CHECK(ue_jv_is(ue_jv_get(m1, "doubleSided"), UE_JV_TRUE));
+    CHECK(ue_jv_get(ue_jv_get(m1, "extensions"), "KHR_materials_unlit") != NULL);
 
     /* texture → image → PNG in the BIN chunk; sampler clamps t only */
-    json_t *tex = at(r, "textures", 0);
-    json_t *img = at(r, "images", (size_t)geti(tex, "source"));
-    CHECK_STR(json_string_value(json_object_get(img, "mimeType")), "image/png");
-    json_t *imv = at(r, "bufferViews", (size_t)geti(img, "bufferView"));
-    CHECK(json_object_get(imv, "target") == NULL);
+    const ue_jv *tex = at(r, "textures", 0);
+    const ue_jv *img = at(r, "images", (size_t)geti(tex, "source"));
+    CHECK_STR(ue_jv_string(ue_jv_get(img, "mimeType")), "image/png");
+    const ue_jv *imv = at(r, "bufferViews", (size_t)geti(img, "bufferView"));
+    CHECK(ue_jv_get(imv, "target") == NULL);
     uint8_t px[64];
     uint32_t w = 0, h = 0;
     int ct = 0;
     CHECK(decode_png(g.bin + geti(imv, "byteOffset"), (size_t)geti(imv, "byteLength"), &w, &h, &ct,
                      px, sizeof px));
     CHECK_MEM(px, s.textures[0].rgba, 64);
-    json_t *smp = at(r, "samplers", (size_t)geti(tex, "sampler"));
+    const ue_jv *smp = at(r, "samplers", (size_t)geti(tex, "sampler"));
     CHECK_EQ_U(geti(smp, "wrapT"), 33071);
-    CHECK(json_object_get(smp, "wrapS") == NULL);
-    src = json_object_get(json_object_get(tex, "extras"), "unearth_source");
-    CHECK_STR(json_string_value(json_object_get(src, "format")), "texm");
-    CHECK(json_object_get(src, "offset") == NULL);
+    CHECK(ue_jv_get(smp, "wrapS") == NULL);
+    src = ue_jv_get(ue_jv_get(tex, "extras"), "unearth_source");
+    CHECK_STR(ue_jv_string(ue_jv_get(src, "format")), "texm");
+    CHECK(ue_jv_get(src, "offset") == NULL);
 
     /* determinism */
     ue_buf again = {0};
@@ -485,7 +488,7 @@ static void glb_textured_cube(void) {
     CHECK(again.size == out.size && memcmp(again.data, out.data, out.size) == 0);
     ue_buf_free(&again);
 
-    json_decref(r);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -498,10 +501,12 @@ static void gltf_separate_bin(void) {
     ue_buf js = {0}, bin = {0}, glbuf = {0};
     REQUIRE(ue_gltf_export(&s, &o, &js, &bin, NULL) == UE_OK);
     REQUIRE(ue_gltf_export(&s, NULL, &glbuf, NULL, NULL) == UE_OK);
-    json_t *r = json_loadb((const char *)js.data, js.size, 0, NULL);
+    ue_jdoc r_doc;
+    ue_jdoc_error r_err;
+    const ue_jv *r = ue_jdoc_parse((const char *)js.data, js.size, &r_doc, &r_err) == UE_OK ? &r_doc.root : NULL;
     REQUIRE(r);
-    json_t *buf0 = at(r, "buffers", 0);
-    CHECK_STR(json_string_value(json_object_get(buf0, "uri")), "my%20cube.bin");
+    const ue_jv *buf0 = at(r, "buffers", 0);
+    CHECK_STR(ue_jv_string(ue_jv_get(buf0, "uri")), "my%20cube.bin");
     CHECK_EQ_U(geti(buf0, "byteLength"), bin.size);
     CHECK_EQ_U(bin.size % 4, 0);
     check_layout(r, bin.size);
@@ -510,8 +515,8 @@ static void gltf_separate_bin(void) {
     REQUIRE(parse_glb(&glbuf, &g));
     CHECK(g.bin_len == bin.size && memcmp(g.bin, bin.data, bin.size) == 0);
     CHECK(js.size > 0 && memchr(js.data, '\n', js.size) != NULL); /* pretty */
-    json_decref(g.root);
-    json_decref(r);
+    ue_jdoc_free(&g.doc);
+    ue_jdoc_free(&r_doc);
     ue_buf_free(&js);
     ue_buf_free(&bin);
     ue_buf_free(&glbuf);
@@ -532,15 +537,17 @@ static void gltf_image_uris_with_null_entries(void) {
     ue_gltf_options o = {UE_GLTF_SEPARATE, NULL, false, false, .image_uris = uris};
     ue_buf js = {0}, bin = {0};
     REQUIRE(ue_gltf_export(&s, &o, &js, &bin, NULL) == UE_OK);
-    json_t *r = json_loadb((const char *)js.data, js.size, 0, NULL);
+    ue_jdoc r_doc;
+    ue_jdoc_error r_err;
+    const ue_jv *r = ue_jdoc_parse((const char *)js.data, js.size, &r_doc, &r_err) == UE_OK ? &r_doc.root : NULL;
     REQUIRE(r);
-    CHECK_EQ_U(json_array_size(json_object_get(r, "images")), 2);
-    CHECK_STR(json_string_value(json_object_get(at(r, "images", 0), "uri")), "a.png");
-    CHECK(json_object_get(at(r, "images", 1), "bufferView") != NULL);
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(r, "images")), 2);
+    CHECK_STR(ue_jv_string(ue_jv_get(at(r, "images", 0), "uri")), "a.png");
+    CHECK(ue_jv_get(at(r, "images", 1), "bufferView") != NULL);
     long long source[4];
     for (size_t t = 0; t < 4; t++) source[t] = geti(at(r, "textures", t), "source");
     CHECK(source[0] == 0 && source[2] == 0 && source[1] == 1 && source[3] == 1);
-    json_decref(r);
+    ue_jdoc_free(&r_doc);
     ue_buf_free(&js);
     ue_buf_free(&bin);
     ue_scene_free(&s);
@@ -556,13 +563,15 @@ static void gltf_long_uri_whole(void) {
     ue_gltf_options o = {UE_GLTF_SEPARATE, name, false, false};
     ue_buf js = {0}, bin = {0};
     REQUIRE(ue_gltf_export(&s, &o, &js, &bin, NULL) == UE_OK);
-    json_t *r = json_loadb((const char *)js.data, js.size, 0, NULL);
+    ue_jdoc r_doc;
+    ue_jdoc_error r_err;
+    const ue_jv *r = ue_jdoc_parse((const char *)js.data, js.size, &r_doc, &r_err) == UE_OK ? &r_doc.root : NULL;
     REQUIRE(r);
-    const char *uri = json_string_value(json_object_get(at(r, "buffers", 0), "uri"));
+    const char *uri = ue_jv_string(ue_jv_get(at(r, "buffers", 0), "uri"));
     REQUIRE(uri);
     CHECK_EQ_U(strlen(uri), 600 * 6 + 4);
     CHECK(!strncmp(uri, "%D0%AF", 6) && !strcmp(uri + 600 * 6, ".bin"));
-    json_decref(r);
+    ue_jdoc_free(&r_doc);
     ue_buf_free(&js);
     ue_buf_free(&bin);
     ue_scene_free(&s);
@@ -576,15 +585,15 @@ static void glb_skinned_animation(void) {
     REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    json_t *r = g.root;
+    const ue_jv *r = g.root;
     check_layout(r, g.bin_len);
-    json_t *scn = json_object_get(at(r, "scenes", 0), "nodes");
-    CHECK_EQ_U(json_array_size(scn), 2);
-    json_t *attrs = json_object_get(json_array_get(json_object_get(at(r, "meshes", 0), "primitives"), 0),
+    const ue_jv *scn = ue_jv_get(at(r, "scenes", 0), "nodes");
+    CHECK_EQ_U(ue_jv_items(scn), 2);
+    const ue_jv *attrs = ue_jv_get(ue_jv_at(ue_jv_get(at(r, "meshes", 0), "primitives"), 0),
                                     "attributes");
-    json_t *ja = at(r, "accessors", (size_t)geti(attrs, "JOINTS_0"));
+    const ue_jv *ja = at(r, "accessors", (size_t)geti(attrs, "JOINTS_0"));
     CHECK_EQ_U(geti(ja, "componentType"), 5123);
-    CHECK_STR(json_string_value(json_object_get(ja, "type")), "VEC4");
+    CHECK_STR(ue_jv_string(ue_jv_get(ja, "type")), "VEC4");
     const uint8_t *jd = accessor_data(r, g.bin, g.bin_len, geti(attrs, "JOINTS_0"), 8);
     const uint8_t *wd = accessor_data(r, g.bin, g.bin_len, geti(attrs, "WEIGHTS_0"), 16);
     REQUIRE(jd && wd);
@@ -603,38 +612,38 @@ static void glb_skinned_animation(void) {
         }
         CHECK(fabs((double)acc - 1.0) <= nz * 2e-7);
     }
-    json_t *skin = at(r, "skins", 0);
-    CHECK_EQ_U(json_array_size(json_object_get(skin, "joints")), 2);
+    const ue_jv *skin = at(r, "skins", 0);
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(skin, "joints")), 2);
     CHECK_EQ_U(geti(skin, "skeleton"), 1);
     long long ibm = geti(skin, "inverseBindMatrices");
-    CHECK_STR(json_string_value(json_object_get(at(r, "accessors", (size_t)ibm), "type")), "MAT4");
+    CHECK_STR(ue_jv_string(ue_jv_get(at(r, "accessors", (size_t)ibm), "type")), "MAT4");
     const uint8_t *id = accessor_data(r, g.bin, g.bin_len, ibm, 64);
     REQUIRE(id);
     CHECK(rd_f32(id + 64 + 13 * 4) == -1.0f);
 
-    json_t *an = at(r, "animations", 0);
-    CHECK_STR(json_string_value(json_object_get(an, "name")), "Animation_0");
-    json_t *ch = json_object_get(an, "channels"), *sm = json_object_get(an, "samplers");
-    CHECK_EQ_U(json_array_size(ch), 4);
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(ch, 0), "target"), "path")),
+    const ue_jv *an = at(r, "animations", 0);
+    CHECK_STR(ue_jv_string(ue_jv_get(an, "name")), "Animation_0");
+    const ue_jv *ch = ue_jv_get(an, "channels"), *sm = ue_jv_get(an, "samplers");
+    CHECK_EQ_U(ue_jv_items(ch), 4);
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_get(ue_jv_at(ch, 0), "target"), "path")),
               "rotation");
-    CHECK_EQ_U(geti(json_object_get(json_array_get(ch, 1), "target"), "node"), 2);
-    CHECK_STR(json_string_value(json_object_get(json_array_get(sm, 0), "interpolation")), "LINEAR");
-    CHECK_STR(json_string_value(json_object_get(json_array_get(sm, 1), "interpolation")), "STEP");
-    CHECK_STR(json_string_value(json_object_get(json_array_get(sm, 2), "interpolation")), "CUBICSPLINE");
+    CHECK_EQ_U(geti(ue_jv_get(ue_jv_at(ch, 1), "target"), "node"), 2);
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_at(sm, 0), "interpolation")), "LINEAR");
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_at(sm, 1), "interpolation")), "STEP");
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_at(sm, 2), "interpolation")), "CUBICSPLINE");
     /* same key times → one shared input accessor, with exact bounds */
-    CHECK_EQ_U(geti(json_array_get(sm, 0), "input"), geti(json_array_get(sm, 1), "input"));
-    json_t *in = at(r, "accessors", (size_t)geti(json_array_get(sm, 0), "input"));
-    CHECK(getf(json_object_get(in, "min"), 0) == 0.0 && getf(json_object_get(in, "max"), 0) == 1.25);
-    json_t *cub = at(r, "accessors", (size_t)geti(json_array_get(sm, 2), "output"));
+    CHECK_EQ_U(geti(ue_jv_at(sm, 0), "input"), geti(ue_jv_at(sm, 1), "input"));
+    const ue_jv *in = at(r, "accessors", (size_t)geti(ue_jv_at(sm, 0), "input"));
+    CHECK(getf(ue_jv_get(in, "min"), 0) == 0.0 && getf(ue_jv_get(in, "max"), 0) == 1.25);
+    const ue_jv *cub = at(r, "accessors", (size_t)geti(ue_jv_at(sm, 2), "output"));
     CHECK_EQ_U(geti(cub, "count"), 6);
     /* rotation keys normalised: (0,0,0,2) → (0,0,0,1), (0,0,1,1) → (0,0,.7071,.7071) */
-    const uint8_t *rd = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sm, 0), "output"), 16);
+    const uint8_t *rd = accessor_data(r, g.bin, g.bin_len, geti(ue_jv_at(sm, 0), "output"), 16);
     REQUIRE(rd);
     CHECK(rd_f32(rd + 12) == 1.0f);
     CHECK(fabsf(rd_f32(rd + 16 + 8) - 0.70710678f) < 1e-6f);
     CHECK(rd_f32(rd + 32 + 8) == 1.0f);
-    json_decref(r);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -648,30 +657,30 @@ static void glb_pointer_channels(void) {
     REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, &d) == UE_OK);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    json_t *r = g.root;
-    json_t *used = json_object_get(r, "extensionsUsed");
-    CHECK_STR(json_string_value(json_array_get(used, 0)), "KHR_animation_pointer");
-    CHECK_STR(json_string_value(json_array_get(used, 1)), "KHR_texture_transform");
-    json_t *ch0 = json_array_get(json_object_get(at(r, "animations", 0), "channels"), 0);
-    json_t *tg = json_object_get(ch0, "target");
-    CHECK_STR(json_string_value(json_object_get(tg, "path")), "pointer");
-    CHECK(json_object_get(tg, "node") == NULL);
-    CHECK_STR(json_string_value(json_object_get(
-                  json_object_get(json_object_get(tg, "extensions"), "KHR_animation_pointer"), "pointer")),
+    const ue_jv *r = g.root;
+    const ue_jv *used = ue_jv_get(r, "extensionsUsed");
+    CHECK_STR(ue_jv_string(ue_jv_at(used, 0)), "KHR_animation_pointer");
+    CHECK_STR(ue_jv_string(ue_jv_at(used, 1)), "KHR_texture_transform");
+    const ue_jv *ch0 = ue_jv_at(ue_jv_get(at(r, "animations", 0), "channels"), 0);
+    const ue_jv *tg = ue_jv_get(ch0, "target");
+    CHECK_STR(ue_jv_string(ue_jv_get(tg, "path")), "pointer");
+    CHECK(ue_jv_get(tg, "node") == NULL);
+    CHECK_STR(ue_jv_string(ue_jv_get(
+                  ue_jv_get(ue_jv_get(tg, "extensions"), "KHR_animation_pointer"), "pointer")),
               "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset");
     /* a typed node rotation is a core channel, not a pointer */
-    json_t *tg2 = json_object_get(json_array_get(json_object_get(at(r, "animations", 0), "channels"), 2), "target");
-    CHECK_STR(json_string_value(json_object_get(tg2, "path")), "rotation");
+    const ue_jv *tg2 = ue_jv_get(ue_jv_at(ue_jv_get(at(r, "animations", 0), "channels"), 2), "target");
+    CHECK_STR(ue_jv_string(ue_jv_get(tg2, "path")), "rotation");
     CHECK_EQ_U(geti(tg2, "node"), 0);
-    json_t *sm = json_object_get(at(r, "animations", 0), "samplers");
-    json_t *o0 = at(r, "accessors", (size_t)geti(json_array_get(sm, 0), "output"));
-    CHECK_STR(json_string_value(json_object_get(o0, "type")), "VEC2");
-    const uint8_t *rd = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sm, 2), "output"), 16);
+    const ue_jv *sm = ue_jv_get(at(r, "animations", 0), "samplers");
+    const ue_jv *o0 = at(r, "accessors", (size_t)geti(ue_jv_at(sm, 0), "output"));
+    CHECK_STR(ue_jv_string(ue_jv_get(o0, "type")), "VEC2");
+    const uint8_t *rd = accessor_data(r, g.bin, g.bin_len, geti(ue_jv_at(sm, 2), "output"), 16);
     REQUIRE(rd);
     CHECK(fabsf(rd_f32(rd + 24) - 0.6f) < 1e-6f && fabsf(rd_f32(rd + 28) - 0.8f) < 1e-6f);
-    json_t *smp = at(r, "samplers", 0);
+    const ue_jv *smp = at(r, "samplers", 0);
     CHECK_EQ_U(geti(smp, "magFilter"), 9728);
-    json_decref(r);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -693,18 +702,18 @@ static void no_animation_pointer_option(void) {
     CHECK(strstr(d.items[0].message, "2 KHR_animation_pointer channels") != NULL);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    json_t *r = g.root;
-    json_t *used = json_object_get(r, "extensionsUsed");
-    CHECK(json_array_size(used) == 1);
-    CHECK_STR(json_string_value(json_array_get(used, 0)), "KHR_texture_transform");
-    json_t *chans = json_object_get(at(r, "animations", 0), "channels");
-    REQUIRE(json_array_size(chans) == 1);
-    json_t *tg = json_object_get(json_array_get(chans, 0), "target");
-    CHECK_STR(json_string_value(json_object_get(tg, "path")), "rotation");
-    CHECK_EQ_U(geti(json_array_get(chans, 0), "sampler"), 0);
-    CHECK(json_array_size(json_object_get(at(r, "animations", 0), "samplers")) == 1);
+    const ue_jv *r = g.root;
+    const ue_jv *used = ue_jv_get(r, "extensionsUsed");
+    CHECK(ue_jv_items(used) == 1);
+    CHECK_STR(ue_jv_string(ue_jv_at(used, 0)), "KHR_texture_transform");
+    const ue_jv *chans = ue_jv_get(at(r, "animations", 0), "channels");
+    REQUIRE(ue_jv_items(chans) == 1);
+    const ue_jv *tg = ue_jv_get(ue_jv_at(chans, 0), "target");
+    CHECK_STR(ue_jv_string(ue_jv_get(tg, "path")), "rotation");
+    CHECK_EQ_U(geti(ue_jv_at(chans, 0), "sampler"), 0);
+    CHECK(ue_jv_items(ue_jv_get(at(r, "animations", 0), "samplers")) == 1);
     CHECK(!memmem_ok((const char *)out.data, out.size, "KHR_animation_pointer"));
-    json_decref(r);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -714,9 +723,9 @@ static void no_animation_pointer_option(void) {
     REQUIRE(ue_gltf_export(&s, &o, &out, NULL, &d) == UE_OK);
     CHECK(!has_code(&d, "gltf.anim.empty") && has_code(&d, "gltf.anim.no_pointer"));
     REQUIRE(parse_glb(&out, &g));
-    CHECK(json_object_get(g.root, "animations") == NULL);
+    CHECK(ue_jv_get(g.root, "animations") == NULL);
     CHECK(!memmem_ok((const char *)out.data, out.size, "KHR_animation_pointer"));
-    json_decref(g.root);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -797,79 +806,79 @@ static void glb_layers(void) {
     if (d.count) dump_diag(&d);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    json_t *r = g.root;
+    const ue_jv *r = g.root;
     check_layout(r, g.bin_len);
-    json_t *used = json_object_get(r, "extensionsUsed");
-    CHECK_EQ_U(json_array_size(used), 3);
-    CHECK_STR(json_string_value(json_array_get(used, 1)), "KHR_node_visibility");
+    const ue_jv *used = ue_jv_get(r, "extensionsUsed");
+    CHECK_EQ_U(ue_jv_items(used), 3);
+    CHECK_STR(ue_jv_string(ue_jv_at(used, 1)), "KHR_node_visibility");
 
     /* two UV sets, two colour sets, tangents */
-    json_t *attrs = json_object_get(json_array_get(json_object_get(at(r, "meshes", 0), "primitives"), 0), "attributes");
+    const ue_jv *attrs = ue_jv_get(ue_jv_at(ue_jv_get(at(r, "meshes", 0), "primitives"), 0), "attributes");
     const uint8_t *uv1 = accessor_data(r, g.bin, g.bin_len, geti(attrs, "TEXCOORD_1"), 8);
     REQUIRE(uv1);
     CHECK(rd_f32(uv1 + 2 * 8) == 2.0f && rd_f32(uv1 + 2 * 8 + 4) == 2.0f);
     const uint8_t *c1 = accessor_data(r, g.bin, g.bin_len, geti(attrs, "COLOR_1"), 16);
     REQUIRE(c1);
     CHECK(rd_f32(c1 + 16 * 3) == 0.25f && rd_f32(c1 + 16 * 3 + 12) == 0.5f);
-    CHECK(json_object_get(attrs, "TANGENT") != NULL && json_object_get(attrs, "TEXCOORD_2") == NULL);
+    CHECK(ue_jv_get(attrs, "TANGENT") != NULL && ue_jv_get(attrs, "TEXCOORD_2") == NULL);
 
     /* texture roles, UV sets and transforms */
-    json_t *m0 = at(r, "materials", 0);
-    json_t *pbr = json_object_get(m0, "pbrMetallicRoughness");
-    CHECK_EQ_U(geti(json_object_get(pbr, "baseColorTexture"), "index"), 0);
-    CHECK(json_object_get(json_object_get(pbr, "baseColorTexture"), "texCoord") == NULL);
-    CHECK_EQ_U(geti(json_object_get(pbr, "metallicRoughnessTexture"), "index"), 1);
-    json_t *nt = json_object_get(m0, "normalTexture");
+    const ue_jv *m0 = at(r, "materials", 0);
+    const ue_jv *pbr = ue_jv_get(m0, "pbrMetallicRoughness");
+    CHECK_EQ_U(geti(ue_jv_get(pbr, "baseColorTexture"), "index"), 0);
+    CHECK(ue_jv_get(ue_jv_get(pbr, "baseColorTexture"), "texCoord") == NULL);
+    CHECK_EQ_U(geti(ue_jv_get(pbr, "metallicRoughnessTexture"), "index"), 1);
+    const ue_jv *nt = ue_jv_get(m0, "normalTexture");
     CHECK_EQ_U(geti(nt, "texCoord"), 1);
-    CHECK(json_number_value(json_object_get(nt, "scale")) == 0.5);
-    json_t *tt = json_object_get(json_object_get(nt, "extensions"), "KHR_texture_transform");
-    CHECK(json_number_value(json_object_get(tt, "rotation")) == 0.25);
+    CHECK(ue_jv_number(ue_jv_get(nt, "scale")) == 0.5);
+    const ue_jv *tt = ue_jv_get(ue_jv_get(nt, "extensions"), "KHR_texture_transform");
+    CHECK(ue_jv_number(ue_jv_get(tt, "rotation")) == 0.25);
     CHECK_EQ_U(geti(tt, "texCoord"), 1);
-    CHECK(json_number_value(json_object_get(json_object_get(m0, "occlusionTexture"), "strength")) == 0.75);
-    CHECK_EQ_U(geti(json_object_get(m0, "emissiveTexture"), "index"), 0);
-    CHECK(getf(json_object_get(m0, "emissiveFactor"), 1) == 0.5);
+    CHECK(ue_jv_number(ue_jv_get(ue_jv_get(m0, "occlusionTexture"), "strength")) == 0.75);
+    CHECK_EQ_U(geti(ue_jv_get(m0, "emissiveTexture"), "index"), 0);
+    CHECK(getf(ue_jv_get(m0, "emissiveFactor"), 1) == 0.5);
 
     /* extras: reader pairs after the source id; clip metadata */
-    json_t *nx = json_object_get(at(r, "nodes", 0), "extras");
+    const ue_jv *nx = ue_jv_get(at(r, "nodes", 0), "extras");
     CHECK_EQ_U(geti(nx, "engine_flags"), 5);
-    CHECK_STR(json_string_value(json_object_get(nx, "original_name")), "\xd0\xb3\xd0\xbe\xd0\xbb\xd0\xbe\xd0\xb2\xd0\xb0");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(m0, "extras"), "shader")), "chrome");
-    CHECK(json_number_value(json_object_get(json_object_get(at(r, "meshes", 0), "extras"), "lod_distance")) == 12.5);
-    json_t *an = at(r, "animations", 0);
-    json_t *clip = json_object_get(json_object_get(an, "extras"), "unearth_clip");
-    CHECK(json_number_value(json_object_get(clip, "fps")) == 30 && json_number_value(json_object_get(clip, "end_frame")) == 45);
-    CHECK(json_is_true(json_object_get(clip, "loop")));
-    CHECK_EQ_U(geti(json_object_get(json_object_get(an, "extras"), "unearth_source"), "offset"), 0x2000);
-    CHECK_EQ_U(geti(json_object_get(json_object_get(an, "extras"), "unearth_source"), "index"), 1);
-    CHECK_EQ_U(geti(json_object_get(json_object_get(an, "extras"), "unearth_source"), "type"), 0x414E4A);
-    CHECK_EQ_U(geti(json_object_get(an, "extras"), "flags"), 2);
+    CHECK_STR(ue_jv_string(ue_jv_get(nx, "original_name")), "\xd0\xb3\xd0\xbe\xd0\xbb\xd0\xbe\xd0\xb2\xd0\xb0");
+    CHECK_STR(ue_jv_string(ue_jv_get(ue_jv_get(m0, "extras"), "shader")), "chrome");
+    CHECK(ue_jv_number(ue_jv_get(ue_jv_get(at(r, "meshes", 0), "extras"), "lod_distance")) == 12.5);
+    const ue_jv *an = at(r, "animations", 0);
+    const ue_jv *clip = ue_jv_get(ue_jv_get(an, "extras"), "unearth_clip");
+    CHECK(ue_jv_number(ue_jv_get(clip, "fps")) == 30 && ue_jv_number(ue_jv_get(clip, "end_frame")) == 45);
+    CHECK(ue_jv_is(ue_jv_get(clip, "loop"), UE_JV_TRUE));
+    CHECK_EQ_U(geti(ue_jv_get(ue_jv_get(an, "extras"), "unearth_source"), "offset"), 0x2000);
+    CHECK_EQ_U(geti(ue_jv_get(ue_jv_get(an, "extras"), "unearth_source"), "index"), 1);
+    CHECK_EQ_U(geti(ue_jv_get(ue_jv_get(an, "extras"), "unearth_source"), "type"), 0x414E4A);
+    CHECK_EQ_U(geti(ue_jv_get(an, "extras"), "flags"), 2);
 
     /* visibility: KHR_node_visibility object and unsigned-byte STEP keys 0 1 0 */
-    json_t *lamp = at(r, "nodes", 1);
-    CHECK(json_is_false(json_object_get(json_object_get(json_object_get(lamp, "extensions"), "KHR_node_visibility"), "visible")));
-    json_t *chs = json_object_get(an, "channels"), *sms = json_object_get(an, "samplers");
-    CHECK_EQ_U(json_array_size(chs), 4); /* the alpha of "layers" is folded into its colour */
-    json_t *vs = json_array_get(sms, 0);
-    CHECK_STR(json_string_value(json_object_get(vs, "interpolation")), "STEP");
-    json_t *va = at(r, "accessors", (size_t)geti(vs, "output"));
+    const ue_jv *lamp = at(r, "nodes", 1);
+    CHECK(ue_jv_is(ue_jv_get(ue_jv_get(ue_jv_get(lamp, "extensions"), "KHR_node_visibility"), "visible"), UE_JV_FALSE));
+    const ue_jv *chs = ue_jv_get(an, "channels"), *sms = ue_jv_get(an, "samplers");
+    CHECK_EQ_U(ue_jv_items(chs), 4); /* the alpha of "layers" is folded into its colour */
+    const ue_jv *vs = ue_jv_at(sms, 0);
+    CHECK_STR(ue_jv_string(ue_jv_get(vs, "interpolation")), "STEP");
+    const ue_jv *va = at(r, "accessors", (size_t)geti(vs, "output"));
     CHECK_EQ_U(geti(va, "componentType"), 5121);
     const uint8_t *vb = accessor_data(r, g.bin, g.bin_len, geti(vs, "output"), 1);
     REQUIRE(vb);
     CHECK(vb[0] == 0 && vb[1] == 1 && vb[2] == 0);
-    CHECK_EQ_U(geti(json_object_get(json_object_get(json_array_get(chs, 0), "extras"), "unearth_source"), "offset"), 0x2040);
+    CHECK_EQ_U(geti(ue_jv_get(ue_jv_get(ue_jv_at(chs, 0), "extras"), "unearth_source"), "offset"), 0x2040);
 
     /* colour + alpha merged: RGB from the colour channel, A from the alpha channel */
-    const uint8_t *cb = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sms, 1), "output"), 16);
+    const uint8_t *cb = accessor_data(r, g.bin, g.bin_len, geti(ue_jv_at(sms, 1), "output"), 16);
     REQUIRE(cb);
     CHECK(rd_f32(cb) == 1.0f && rd_f32(cb + 12) == 0.5f && rd_f32(cb + 16) == 0.25f && rd_f32(cb + 28) == 1.0f);
     /* alpha alone: RGB from the material's factor */
-    const uint8_t *ab = accessor_data(r, g.bin, g.bin_len, geti(json_array_get(sms, 2), "output"), 16);
+    const uint8_t *ab = accessor_data(r, g.bin, g.bin_len, geti(ue_jv_at(sms, 2), "output"), 16);
     REQUIRE(ab);
     CHECK(rd_f32(ab) == 1.0f && rd_f32(ab + 12) == 1.0f && rd_f32(ab + 16 + 12) == 0.0f);
-    CHECK_EQ_U(geti(at(r, "accessors", (size_t)geti(json_array_get(sms, 2), "output")), "count"), 2);
+    CHECK_EQ_U(geti(at(r, "accessors", (size_t)geti(ue_jv_at(sms, 2), "output")), "count"), 2);
 
     /* 8 influences reduced to 4 and renormalised: vertex 2's joints are (k + 2) % 8 */
-    json_t *battrs = json_object_get(json_array_get(json_object_get(at(r, "meshes", 1), "primitives"), 0), "attributes");
+    const ue_jv *battrs = ue_jv_get(ue_jv_at(ue_jv_get(at(r, "meshes", 1), "primitives"), 0), "attributes");
     const uint8_t *jb = accessor_data(r, g.bin, g.bin_len, geti(battrs, "JOINTS_0"), 8);
     const uint8_t *wb = accessor_data(r, g.bin, g.bin_len, geti(battrs, "WEIGHTS_0"), 16);
     REQUIRE(jb && wb);
@@ -882,7 +891,7 @@ static void glb_layers(void) {
         sum = (float)(sum + rd_f32(wb + 2 * 16 + 4 * k));
     }
     CHECK(fabsf(sum - 1.0f) < 1e-6f);
-    json_decref(r);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -926,10 +935,10 @@ static void unsupported_targets_warned(void) {
     CHECK(named);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    CHECK_EQ_U(json_array_size(json_object_get(g.root, "animations")), 1);
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(g.root, "animations")), 1);
     /* written: visibility, colour of "layers" (alpha folded in), UV rotation, colour of "fade" */
-    CHECK_EQ_U(json_array_size(json_object_get(at(g.root, "animations", 0), "channels")), 4);
-    json_decref(g.root);
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(at(g.root, "animations", 0), "channels")), 4);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_diag_free(&d);
     ue_scene_free(&s);
@@ -994,15 +1003,15 @@ static void big_mesh_uses_32bit_indices(void) {
     REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, NULL) == UE_OK);
     glb g;
     REQUIRE(parse_glb(&out, &g));
-    json_t *prim = json_array_get(json_object_get(at(g.root, "meshes", 0), "primitives"), 0);
-    json_t *ia = at(g.root, "accessors", (size_t)geti(prim, "indices"));
+    const ue_jv *prim = ue_jv_at(ue_jv_get(at(g.root, "meshes", 0), "primitives"), 0);
+    const ue_jv *ia = at(g.root, "accessors", (size_t)geti(prim, "indices"));
     CHECK_EQ_U(geti(ia, "componentType"), 5125);
     CHECK_EQ_U(geti(ia, "count"), 255 * 256 * 6);
-    json_t *pa = at(g.root, "accessors", (size_t)geti(json_object_get(prim, "attributes"), "POSITION"));
-    CHECK((float)getf(json_object_get(pa, "max"), 0) == 255.0f * 0.01f);
-    CHECK((float)getf(json_object_get(pa, "min"), 2) == 256.0f * -0.01f);
+    const ue_jv *pa = at(g.root, "accessors", (size_t)geti(ue_jv_get(prim, "attributes"), "POSITION"));
+    CHECK((float)getf(ue_jv_get(pa, "max"), 0) == 255.0f * 0.01f);
+    CHECK((float)getf(ue_jv_get(pa, "min"), 2) == 256.0f * -0.01f);
     check_layout(g.root, g.bin_len);
-    json_decref(g.root);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_scene_free(&s);
 }
@@ -1019,24 +1028,24 @@ static void misc_and_empty_scenes(void) {
     size_t rawlen = ue_load_u32le(out.data + 12);
     CHECK(memmem_ok(raw, rawlen, "\"\xd1\x83\xd0\xb7\xd0\xb5\xd0\xbb\""));
     CHECK(memmem_ok(raw, rawlen, "\"bad\\u00c0name\""));
-    CHECK(json_object_get(at(g.root, "nodes", 1), "name") == NULL);
-    json_t *prim = json_array_get(json_object_get(at(g.root, "meshes", 0), "primitives"), 0);
-    CHECK(json_object_get(prim, "indices") == NULL && json_object_get(prim, "material") == NULL);
+    CHECK(ue_jv_get(at(g.root, "nodes", 1), "name") == NULL);
+    const ue_jv *prim = ue_jv_at(ue_jv_get(at(g.root, "meshes", 0), "primitives"), 0);
+    CHECK(ue_jv_get(prim, "indices") == NULL && ue_jv_get(prim, "material") == NULL);
     const uint8_t *nd =
-        accessor_data(g.root, g.bin, g.bin_len, geti(json_object_get(prim, "attributes"), "NORMAL"), 12);
+        accessor_data(g.root, g.bin, g.bin_len, geti(ue_jv_get(prim, "attributes"), "NORMAL"), 12);
     REQUIRE(nd);
     CHECK(rd_f32(nd + 8) == 1.0f);
-    CHECK_EQ_U(json_array_size(json_object_get(at(g.root, "scenes", 0), "nodes")), 2);
-    json_decref(g.root);
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(at(g.root, "scenes", 0), "nodes")), 2);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_scene_free(&s);
 
     gs_empty(&s);
     REQUIRE(ue_gltf_export(&s, NULL, &out, NULL, NULL) == UE_OK);
     REQUIRE(parse_glb(&out, &g));
-    CHECK(g.bin == NULL && json_object_get(g.root, "buffers") == NULL);
+    CHECK(g.bin == NULL && ue_jv_get(g.root, "buffers") == NULL);
     CHECK_EQ_U(out.size, 20 + ue_load_u32le(out.data + 12));
-    json_decref(g.root);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_scene_free(&s);
 }

@@ -2,17 +2,31 @@
  * writer), names and type rules of docs/formats/fsys.md, every defensive rule of docs/formats/fsys.md#defensive-rules, writer round trips. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
-#include <jansson.h>
 #include <unistd.h>
 
 #include "archive/container.h"
 #include "gamecube/gamecube_int.h"
 #include "test.h"
+#include "common/json_doc.h"
 #include "unearth/archive.h"
 #include "samples/samples.h"
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
 #include "common/io.h"
+#include "common/json_writer.h"
+
+/* A manifest read back into `doc` (free it with ue_jdoc_free); its root, or NULL. */
+static const ue_jv *load_manifest(const char *path, ue_jdoc *doc) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ue_jdoc_error err;
+    memset(doc, 0, sizeof *doc);
+    if (ue_file_read(path, (size_t)1 << 30, &data, &size, NULL) != UE_OK) return NULL;
+    ue_result r = ue_jdoc_parse((const char *)data, size, doc, &err);
+    free(data);
+    return r == UE_OK ? &doc->root : NULL;
+}
+
 
 /* ---- hand-built image ------------------------------------------------------------------------
  * 0x000 header | 0x040 offsets table | 0x060 entry list | 0x080 names | 0x100 records (0x50 each)
@@ -481,14 +495,15 @@ static void parallel_extract_many(void) {
      * one-shot hashes of the bytes the archive was made from. */
     char manifest[400];
     snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
-    json_t *root = json_load_file(manifest, 0, NULL);
+    ue_jdoc doc;
+    const ue_jv *root = load_manifest(manifest, &doc);
     for (size_t i = MANY; i < MANY + BIG; i++) {
         char want[17];
         ue_xxh64_hex(m.data[i], m.e[i].size, want);
-        json_t *entry = json_array_get(json_object_get(root, "entries"), i);
-        CHECK_STR(json_string_value(json_object_get(entry, "xxh64")), want);
+        const ue_jv *entry = ue_jv_at(ue_jv_get(root, "entries"), i);
+        CHECK_STR(ue_jv_string(ue_jv_get(entry, "xxh64")), want);
     }
-    json_decref(root);
+    ue_jdoc_free(&doc);
     ue_buf b = {0};
     REQUIRE(ue_archive_pack(dir, &b, &d) == UE_OK);
     CHECK(b.size == m.bytes.size && memcmp(b.data, m.bytes.data, b.size) == 0);
@@ -574,11 +589,12 @@ static void damaged_among_parallel(void) {
     snprintf(rel, sizeof rel, "entries/%04zu_e%zu.dat", cut + 1, cut + 1);
     CHECK(file_is(dir, rel, m.data[cut + 1], m.e[cut + 1].size));
     snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
-    json_t *root = json_load_file(manifest, 0, NULL);
-    json_t *entry = json_array_get(json_object_get(root, "entries"), cut);
-    CHECK(json_is_true(json_object_get(entry, "damaged")));
-    CHECK(json_object_get(entry, "file") == NULL);
-    json_decref(root);
+    ue_jdoc doc;
+    const ue_jv *root = load_manifest(manifest, &doc);
+    const ue_jv *entry = ue_jv_at(ue_jv_get(root, "entries"), cut);
+    CHECK(ue_jv_is(ue_jv_get(entry, "damaged"), UE_JV_TRUE));
+    CHECK(ue_jv_get(entry, "file") == NULL);
+    ue_jdoc_free(&doc);
     ue_archive_close(a);
     ue_diag_free(&want);
     many_free(&m);
@@ -595,12 +611,28 @@ static ue_result pack_at(const char *dir, int level, ue_buf *out) {
 static void set_manifest_level(const char *dir, int level) {
     char path[400];
     snprintf(path, sizeof path, "%s/manifest.json", dir);
-    json_t *m = json_load_file(path, 0, NULL);
+    ue_jdoc doc;
+    const ue_jv *m = load_manifest(path, &doc);
     REQUIRE(m != NULL);
-    if (level < 0) json_object_del(m, "lzss_level");
-    else json_object_set_new(m, "lzss_level", json_integer(level));
-    REQUIRE(json_dump_file(m, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0);
-    json_decref(m);
+    /* The manifest again with "lzss_level" set in its place (or last), or left out. */
+    ue_buf text = {0};
+    ue_json w;
+    ue_json_init_lines(&w, &text);
+    ue_json_object_begin(&w);
+    bool set = false;
+    UE_JV_FOR_MEMBERS(m, f) {
+        bool level_key = !strcmp(f->key, "lzss_level");
+        if (level_key && level < 0) continue;
+        if (level_key) ue_json_key_int(&w, f->key, level), set = true;
+        else ue_json_key(&w, f->key), ue_json_value(&w, &f->value);
+    }
+    if (!set && level >= 0) ue_json_key_int(&w, "lzss_level", level);
+    ue_json_object_end(&w);
+    REQUIRE(ue_json_finish(&w, NULL) == UE_OK);
+    FILE *out = fopen(path, "wb");
+    REQUIRE(out && fwrite(text.data, 1, text.size, out) == text.size && fclose(out) == 0);
+    ue_buf_free(&text);
+    ue_jdoc_free(&doc);
 }
 
 static void pack_level(void) {

@@ -6,13 +6,13 @@
 #include "hsd/hsd_to_scene.h"
 #include "samples/samples.h"
 #include "test.h"
+#include "common/json_doc.h"
 #include "unearth/gltf.h"
 #include "unearth/gx.h"
 #include "unearth/hsd.h"
 #include "unearth/hsd_model.h"
 #include "unearth/image.h"
 
-#include <jansson.h>
 
 static const char *out_dir; /* with an argument: the glb files go there for the validator */
 
@@ -87,9 +87,11 @@ static void export_glb(const ue_scene *s, ue_buf *glb, const char *file) {
     printf("%s\n", path);
 }
 
-static json_t *glb_json(const ue_buf *glb) {
+/* The glb's JSON in `doc` (free it with ue_jdoc_free); NULL when it does not parse. */
+static const ue_jv *glb_json(const ue_buf *glb, ue_jdoc *doc) {
     uint32_t n = ue_load_u32le(glb->data + 12);
-    return json_loadb((const char *)glb->data + 20, n, 0, NULL); /* NULL: the caller's REQUIRE */
+    ue_jdoc_error err;
+    return ue_jdoc_parse((const char *)glb->data + 20, n, doc, &err) == UE_OK ? &doc->root : NULL;
 }
 
 /* ---- a detail layer over the body ------------------------------------------------------------ */
@@ -240,24 +242,25 @@ static void reflection_only_material_keeps_its_texture(void) {
     CHECK(sl->role == UE_TEX_REFLECTION && sl->generated);
     ue_buf glb = {0};
     export_glb(&s, &glb, "creature_reflection.glb");
-    json_t *j = glb_json(&glb);
+    ue_jdoc doc;
+    const ue_jv *j = glb_json(&glb, &doc);
     REQUIRE(j);
-    json_t *jm = json_array_get(json_object_get(j, "materials"), (size_t)mat);
-    CHECK(!json_object_get(json_object_get(jm, "pbrMetallicRoughness"), "baseColorTexture"));
-    json_t *list = json_object_get(json_object_get(jm, "extras"), "unearth_textures");
-    REQUIRE(json_array_size(list) == 1);
-    json_t *e = json_array_get(list, 0);
-    CHECK_STR(json_string_value(json_object_get(e, "role")), "reflection");
-    CHECK_STR(json_string_value(json_object_get(e, "coordinate")), "reflection");
-    CHECK_STR(json_string_value(json_object_get(e, "light_map")), "ext");
-    CHECK_STR(json_string_value(json_object_get(e, "blend")), "modulate");
-    CHECK(json_is_true(json_object_get(e, "generated")));
-    json_int_t idx = json_integer_value(json_object_get(e, "index"));
+    const ue_jv *jm = ue_jv_at(ue_jv_get(j, "materials"), (size_t)mat);
+    CHECK(!ue_jv_get(ue_jv_get(jm, "pbrMetallicRoughness"), "baseColorTexture"));
+    const ue_jv *list = ue_jv_get(ue_jv_get(jm, "extras"), "unearth_textures");
+    REQUIRE(ue_jv_items(list) == 1);
+    const ue_jv *e = ue_jv_at(list, 0);
+    CHECK_STR(ue_jv_string(ue_jv_get(e, "role")), "reflection");
+    CHECK_STR(ue_jv_string(ue_jv_get(e, "coordinate")), "reflection");
+    CHECK_STR(ue_jv_string(ue_jv_get(e, "light_map")), "ext");
+    CHECK_STR(ue_jv_string(ue_jv_get(e, "blend")), "modulate");
+    CHECK(ue_jv_is(ue_jv_get(e, "generated"), UE_JV_TRUE));
+    int64_t idx = ue_jv_integer(ue_jv_get(e, "index"));
     CHECK(idx == sl->texture);
-    json_t *jt = json_array_get(json_object_get(j, "textures"), (size_t)idx);
+    const ue_jv *jt = ue_jv_at(ue_jv_get(j, "textures"), (size_t)idx);
     REQUIRE(jt);
-    json_int_t src = json_integer_value(json_object_get(jt, "source"));
-    CHECK(json_array_get(json_object_get(j, "images"), (size_t)src) != NULL);
+    int64_t src = ue_jv_integer(ue_jv_get(jt, "source"));
+    CHECK(ue_jv_at(ue_jv_get(j, "images"), (size_t)src) != NULL);
     /* the eye atlas's pixels, decoded independently, are the texture's */
     const ue_hsd_tobj *to = &c.m.tobjs[t];
     uint8_t *px = decode(&c.m, to->image, to->tlut);
@@ -265,7 +268,7 @@ static void reflection_only_material_keeps_its_texture(void) {
     const ue_scene_texture *tex = &s.textures[sl->texture];
     CHECK(!memcmp(px, tex->rgba, (size_t)tex->width * tex->height * 4u));
     free(px);
-    json_decref(j);
+    ue_jdoc_free(&doc);
     ue_buf_free(&glb);
     ue_scene_free(&s);
     ue_diag_free(&d);
@@ -312,19 +315,20 @@ static void repeated_images_are_stored_once(void) {
     CHECK(distinct + 1 == s.texture_count); /* the skin's pixels are there twice */
     ue_buf glb = {0};
     export_glb(&s, &glb, "creature_repeated.glb");
-    json_t *j = glb_json(&glb);
+    ue_jdoc doc;
+    const ue_jv *j = glb_json(&glb, &doc);
     REQUIRE(j);
-    json_t *images = json_object_get(j, "images");
-    CHECK_EQ_U(json_array_size(json_object_get(j, "textures")), s.texture_count);
-    CHECK_EQ_U(json_array_size(images), distinct);
+    const ue_jv *images = ue_jv_get(j, "images");
+    CHECK_EQ_U(ue_jv_items(ue_jv_get(j, "textures")), s.texture_count);
+    CHECK_EQ_U(ue_jv_items(images), distinct);
     size_t stored = 0;
-    json_t *views = json_object_get(j, "bufferViews");
-    for (size_t i = 0; i < json_array_size(images); i++) {
-        json_int_t v = json_integer_value(json_object_get(json_array_get(images, i), "bufferView"));
-        stored += (size_t)json_integer_value(json_object_get(json_array_get(views, (size_t)v), "byteLength"));
+    const ue_jv *views = ue_jv_get(j, "bufferViews");
+    for (size_t i = 0; i < ue_jv_items(images); i++) {
+        int64_t v = ue_jv_integer(ue_jv_get(ue_jv_at(images, i), "bufferView"));
+        stored += (size_t)ue_jv_integer(ue_jv_get(ue_jv_at(views, (size_t)v), "byteLength"));
     }
     CHECK_EQ_U(stored, bytes);
-    json_decref(j);
+    ue_jdoc_free(&doc);
     ue_buf_free(&glb);
     ue_scene_free(&s);
     ue_diag_free(&d);

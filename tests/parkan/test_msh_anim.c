@@ -1,10 +1,10 @@
 /* Tests of MSH animation (docs/formats/msh-anim.md): the engine's frame rounding, key selection and SLERP
  * against poses computed by hand, the writer and checks of docs/formats/msh-anim.md#canonical-layout, and the exported glTF curves
  * sampled here and compared with the engine at every integer and half-integer frame. */
-#include <jansson.h>
 #include <math.h>
 
 #include "test.h"
+#include "common/json_doc.h"
 #include "unearth/gltf.h"
 #include "unearth/msh.h"
 #include "samples/samples.h"
@@ -305,7 +305,8 @@ static void each_animation_violation_is_reported(void) {
 /* ---- the glTF clip, sampled as a viewer would ---------------------------------------------- */
 
 typedef struct glb {
-    json_t *json;
+    ue_jdoc doc;
+    const ue_jv *json;
     const uint8_t *bin;
     size_t bin_size;
 } glb;
@@ -313,7 +314,8 @@ typedef struct glb {
 static bool glb_open(const ue_buf *b, glb *g) {
     if (b->size < 28 || memcmp(b->data, "glTF", 4)) return false;
     uint32_t json_len = ue_load_u32le(b->data + 12);
-    g->json = json_loadb((const char *)b->data + 20, json_len, 0, NULL);
+    ue_jdoc_error err;
+    g->json = ue_jdoc_parse((const char *)b->data + 20, json_len, &g->doc, &err) == UE_OK ? &g->doc.root : NULL;
     g->bin = b->data + 20 + json_len + 8;
     g->bin_size = ue_load_u32le(b->data + 20 + json_len);
     return g->json != NULL;
@@ -321,12 +323,12 @@ static bool glb_open(const ue_buf *b, glb *g) {
 
 /* The floats of accessor i (FLOAT, tightly packed as the exporter writes animation data). */
 static const float *accessor_floats(const glb *g, size_t i, size_t *count) {
-    json_t *acc = json_array_get(json_object_get(g->json, "accessors"), i);
-    json_t *view = json_array_get(json_object_get(g->json, "bufferViews"),
-                                  (size_t)json_integer_value(json_object_get(acc, "bufferView")));
-    size_t off = (size_t)json_integer_value(json_object_get(view, "byteOffset")) +
-                 (size_t)json_integer_value(json_object_get(acc, "byteOffset"));
-    *count = (size_t)json_integer_value(json_object_get(acc, "count"));
+    const ue_jv *acc = ue_jv_at(ue_jv_get(g->json, "accessors"), i);
+    const ue_jv *view = ue_jv_at(ue_jv_get(g->json, "bufferViews"),
+                                  (size_t)ue_jv_integer(ue_jv_get(acc, "bufferView")));
+    size_t off = (size_t)ue_jv_integer(ue_jv_get(view, "byteOffset")) +
+                 (size_t)ue_jv_integer(ue_jv_get(acc, "byteOffset"));
+    *count = (size_t)ue_jv_integer(ue_jv_get(acc, "count"));
     return (const float *)(const void *)(g->bin + off);
 }
 
@@ -392,21 +394,21 @@ static int check_clip_against_engine(const ue_msh *m, float fps) {
         CHECK(exported);
         goto done;
     }
-    json_t *anim = json_array_get(json_object_get(g.json, "animations"), 0);
+    const ue_jv *anim = ue_jv_at(ue_jv_get(g.json, "animations"), 0);
     if (!anim) goto done;
-    json_t *clip = json_object_get(json_object_get(anim, "extras"), "unearth_clip");
-    CHECK(json_real_value(json_object_get(clip, "fps")) == fps || json_integer_value(json_object_get(clip, "fps")) == (json_int_t)fps);
-    json_t *chans = json_object_get(anim, "channels"), *samplers = json_object_get(anim, "samplers");
-    channels = (int)json_array_size(chans);
-    for (size_t c = 0; c < json_array_size(chans); c++) {
-        json_t *ch = json_array_get(chans, c), *target = json_object_get(ch, "target");
-        json_t *smp = json_array_get(samplers, (size_t)json_integer_value(json_object_get(ch, "sampler")));
-        json_t *node = json_array_get(json_object_get(g.json, "nodes"), (size_t)json_integer_value(json_object_get(target, "node")));
-        int mn = model_node_named(m, json_string_value(json_object_get(node, "name")));
-        bool rotation = !strcmp(json_string_value(json_object_get(target, "path")), "rotation");
+    const ue_jv *clip = ue_jv_get(ue_jv_get(anim, "extras"), "unearth_clip");
+    CHECK(ue_jv_number(ue_jv_get(clip, "fps")) == fps || ue_jv_integer(ue_jv_get(clip, "fps")) == (int64_t)fps);
+    const ue_jv *chans = ue_jv_get(anim, "channels"), *samplers = ue_jv_get(anim, "samplers");
+    channels = (int)ue_jv_items(chans);
+    for (size_t c = 0; c < ue_jv_items(chans); c++) {
+        const ue_jv *ch = ue_jv_at(chans, c), *target = ue_jv_get(ch, "target");
+        const ue_jv *smp = ue_jv_at(samplers, (size_t)ue_jv_integer(ue_jv_get(ch, "sampler")));
+        const ue_jv *node = ue_jv_at(ue_jv_get(g.json, "nodes"), (size_t)ue_jv_integer(ue_jv_get(target, "node")));
+        int mn = model_node_named(m, ue_jv_string(ue_jv_get(node, "name")));
+        bool rotation = !strcmp(ue_jv_string(ue_jv_get(target, "path")), "rotation");
         size_t nt, nv;
-        const float *times = accessor_floats(&g, (size_t)json_integer_value(json_object_get(smp, "input")), &nt);
-        const float *values = accessor_floats(&g, (size_t)json_integer_value(json_object_get(smp, "output")), &nv);
+        const float *times = accessor_floats(&g, (size_t)ue_jv_integer(ue_jv_get(smp, "input")), &nt);
+        const float *values = accessor_floats(&g, (size_t)ue_jv_integer(ue_jv_get(smp, "output")), &nv);
         if (mn < 0 || nt != nv || nt == 0) {
             bool channel_complete = false;
             CHECK(channel_complete);
@@ -428,7 +430,7 @@ static int check_clip_against_engine(const ue_msh *m, float fps) {
         }
     }
 done:
-    json_decref(g.json);
+    ue_jdoc_free(&g.doc);
     ue_buf_free(&out);
     ue_scene_free(&s);
     return channels;
