@@ -10,7 +10,7 @@
 #include "import/gltf_read_int.h"
 #include "unearth/gltf_read.h"
 
-/* JSON text larger than this is refused before parsing: jansson's tree costs a multiple of it. */
+/* JSON text larger than this is refused before parsing: the parsed document costs a multiple of it. */
 #define GR_MAX_JSON ((size_t)256 << 20)
 /* A .gltf or .glb file larger than this is refused by ue_gltf_read_file. */
 #define GR_MAX_FILE ((size_t)1 << 31)
