@@ -228,7 +228,9 @@ UE_API void ue_cache_free(ue_cache *c);
 
 /* Calls fn(ctx, i) for every i below n, in order of i, on up to `threads` threads (the
  * caller's included, at most UE_PARALLEL_MAX_THREADS) and returns when all are done; fn must
- * not touch what another index touches without its own lock. */
+ * not touch what another index touches without its own lock. A loop started from inside
+ * another loop that runs on several threads runs on its caller's thread alone, so nested work
+ * (a model's clips inside convert's jobs) never asks for more threads than the outer loop has. */
 #define UE_PARALLEL_MAX_THREADS 64
 UE_API void ue_parallel_for(size_t n, size_t threads, void (*fn)(void *ctx, size_t i), void *ctx);
 

@@ -136,22 +136,30 @@ int ue_write_pool_finish(ue_write_pool *p, char *failed, size_t cap) {
 typedef struct loop {
     pthread_mutex_t lock;
     size_t next, n, workers;
+    bool parallel; /* more than one thread takes indices */
     void (*fn)(void *ctx, size_t worker, size_t i);
     void *ctx;
 } loop;
+
+/* Set on every thread of a loop that runs on several: a loop started there runs on one. */
+static _Thread_local bool in_parallel_loop;
 
 static void *loop_worker(void *arg) {
     loop *l = arg;
     pthread_mutex_lock(&l->lock);
     size_t worker = l->workers++;
     pthread_mutex_unlock(&l->lock);
+    bool was = in_parallel_loop;
+    in_parallel_loop = in_parallel_loop || l->parallel;
     for (;;) {
         pthread_mutex_lock(&l->lock);
         size_t i = l->next < l->n ? l->next++ : l->n;
         pthread_mutex_unlock(&l->lock);
-        if (i == l->n) return NULL;
+        if (i == l->n) break;
         l->fn(l->ctx, worker, i);
     }
+    in_parallel_loop = was;
+    return NULL;
 }
 
 void ue_parallel_for_workers(size_t n, size_t threads,
@@ -162,6 +170,8 @@ void ue_parallel_for_workers(size_t n, size_t threads,
     size_t started = 0;
     if (threads > n) threads = n;
     if (threads > UE_PARALLEL_MAX_THREADS) threads = UE_PARALLEL_MAX_THREADS;
+    if (in_parallel_loop) threads = 1;
+    l.parallel = threads > 1;
     /* Threads that fail to start leave their share to the others: the loop still ends. */
     while (started + 1 < threads && start_thread(&extra[started], loop_worker, &l) == 0)
         started++;

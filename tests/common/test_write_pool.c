@@ -2,6 +2,7 @@
  * output directory's pooled small payloads and buffered file sink (src/common/io.c). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,48 @@ static void parallel_for_visits_each_index(void) {
     free(v);
 }
 
+/* A loop inside a loop of several threads runs on its caller's thread: each inner index
+ * records the thread that ran it, and each must be the thread of its outer index. A loop inside
+ * a one-thread loop is not held back (its own indices are still all visited). */
+typedef struct nested {
+    pthread_t outer[8], inner[8][50];
+} nested;
+
+typedef struct inner_ctx {
+    nested *n;
+    size_t outer;
+} inner_ctx;
+
+static void inner_step(void *ctx, size_t i) {
+    inner_ctx *c = ctx;
+    c->n->inner[c->outer][i] = pthread_self();
+    usleep(200); /* long enough for other threads, were there any, to take indices */
+}
+
+static void outer_step(void *ctx, size_t i) {
+    nested *n = ctx;
+    n->outer[i] = pthread_self();
+    inner_ctx c = {n, i};
+    ue_parallel_for(50, 4, inner_step, &c);
+}
+
+static void nested_loops_run_inner_on_the_caller(void) {
+    nested *n = calloc(1, sizeof *n);
+    ue_parallel_for(8, 2, outer_step, n);
+    size_t same = 0;
+    for (size_t o = 0; o < 8; o++)
+        for (size_t i = 0; i < 50; i++) same += pthread_equal(n->inner[o][i], n->outer[o]) != 0;
+    CHECK_EQ_U(same, 8u * 50u);
+    uint64_t *v = calloc(1000, sizeof *v);
+    ue_parallel_for(1, 1, outer_step, n); /* one thread outside: the inner loop may spread */
+    ue_parallel_for(1000, 3, add_square, v);   /* and after the loops, a loop is free again */
+    uint64_t sum = 0;
+    for (size_t i = 0; i < 1000; i++) sum += v[i];
+    CHECK_EQ_U(sum, 332833500u);
+    free(v);
+    free(n);
+}
+
 /* Payloads from a file source go through the pool; the tree appears whole on commit, with the
  * bytes and hashes of each range. */
 static void outdir_extracts_small_payloads(void) {
@@ -148,6 +191,7 @@ int main(void) {
     RUN(pool_writes_every_file);
     RUN(pool_reports_first_failure);
     RUN(parallel_for_visits_each_index);
+    RUN(nested_loops_run_inner_on_the_caller);
     RUN(outdir_extracts_small_payloads);
     RUN(file_sink_buffers_in_order);
     ue_remove_tree(root);
