@@ -68,3 +68,8 @@ bool ue_diag_warned_since(ue_diag_mark m) {
         if (m.d->items[i].severity >= UE_SEV_WARNING) return true;
     return false;
 }
+
+void ue_diag_replay(ue_diag *d, const ue_diag *from) {
+    ue_diag_append(d, from, UE_SEV_INFO);
+    if (d) d->dropped += from->dropped;
+}

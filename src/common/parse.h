@@ -76,4 +76,8 @@ ue_diag_mark ue_diag_mark_at(const ue_diag *d);
 /* True when a warning or an error was added since `m`, or an item was dropped at the cap. */
 bool ue_diag_warned_since(ue_diag_mark m);
 
+/* Every report of `from` added to `d` again, with the count of those dropped at the cap: the
+ * reports of a parse kept for a later step, said again where that step reports (NULL d: none). */
+void ue_diag_replay(ue_diag *d, const ue_diag *from);
+
 #endif

@@ -300,19 +300,13 @@ typedef struct hsd_kept {
     ue_diag read;
 } hsd_kept;
 
-/* `from`'s reports added to `d`, those the cap dropped counted there too. */
-static void diag_replay(ue_diag *d, const ue_diag *from) {
-    ue_diag_append(d, from, UE_SEV_INFO);
-    if (d) d->dropped += from->dropped;
-}
-
 /* model_open into a new hsd_kept, its reports in `d` and kept for to_scene; NULL when the read
  * fails. The model points at its DAT: both are read where they stay. */
 static ue_result open_kept(const uint8_t *data, size_t size, ue_mode mode, ue_diag *d, hsd_kept **keep) {
     *keep = calloc(1, sizeof **keep);
     if (!*keep) return UE_ERR_NOMEM;
     ue_result r = model_open(data, size, mode, &(*keep)->dat, &(*keep)->model, &(*keep)->read);
-    diag_replay(d, &(*keep)->read);
+    ue_diag_replay(d, &(*keep)->read);
     if (r != UE_OK) {
         model_close(&(*keep)->dat, &(*keep)->model);
         ue_diag_free(&(*keep)->read);
@@ -405,7 +399,7 @@ static ue_result hsd_kept_to_scene(ue_model_kept *kept, const char *name, ue_mod
                                    ue_scene *s, ue_diag *d) {
     hsd_kept *k = (hsd_kept *)kept;
     hsd_figatree_files clips = {NULL, 0};
-    diag_replay(d, &k->read);
+    ue_diag_replay(d, &k->read);
     ue_result r = hsd_figatree_attach_all(&k->model, opts, mode, &clips, d);
     if (r == UE_OK) r = hsd_model_to_scene(&k->model, name, mode, s, d);
     hsd_kept_free(kept); /* the model before its clips, as hsd_to_scene frees them */

@@ -286,19 +286,13 @@ static void msh_kept_free(ue_model_kept *kept) {
     free(k);
 }
 
-/* `from`'s reports added to `d`, those the cap dropped counted there too. */
-static void diag_replay(ue_diag *d, const ue_diag *from) {
-    ue_diag_append(d, from, UE_SEV_INFO);
-    if (d) d->dropped += from->dropped;
-}
-
 /* ue_msh_parse into a new msh_kept, its reports in `d` and kept for to_scene; NULL when the
  * parse fails. */
 static ue_result parse_kept(const uint8_t *data, size_t size, ue_mode mode, ue_diag *d, msh_kept **keep) {
     *keep = calloc(1, sizeof **keep);
     if (!*keep) return UE_ERR_NOMEM;
     ue_result r = ue_msh_parse(data, size, mode, &(*keep)->model, &(*keep)->read);
-    diag_replay(d, &(*keep)->read);
+    ue_diag_replay(d, &(*keep)->read);
     if (r != UE_OK) { /* the parse freed the model */
         ue_diag_free(&(*keep)->read);
         free(*keep);
@@ -356,7 +350,7 @@ static ue_result msh_kept_to_scene(ue_model_kept *kept, const char *name, ue_mod
     ue_msh_export_options eo;
     ue_result r = ue_msh_parse_options(opts, &eo, d);
     if (r == UE_OK) {
-        diag_replay(d, &k->read);
+        ue_diag_replay(d, &k->read);
         r = scene_of(&k->model, name, mode, &eo, opts, s, d);
     }
     msh_kept_free(kept);
