@@ -25,6 +25,21 @@ uint64_t ue_lzss_max_output(size_t in_size) {
     return most;
 }
 
+/* Input a fast group may read from its flag byte on: the flag, seven references of 2 bytes,
+ * then the 8-byte copy of a literal run. */
+#define FAST_GROUP_INPUT (1u + 7u * 2u + 8u)
+
+/* How many literals the flag bits `f` (at most 8 of them, the rest zero) begin with. */
+static inline unsigned literal_run(unsigned f) {
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctz(~f | 0x100u);
+#else
+    unsigned n = 0;
+    for (; f & 1u; f >>= 1) n++;
+    return n;
+#endif
+}
+
 /* Where a decode stands: the input position, the flag bits left, and the output written so far
  * into `out` (the caller's whole buffer, or a window whose first byte is output byte `base`). */
 typedef struct decode_state {
@@ -49,22 +64,26 @@ static ue_result decode_run(const ue_lzss_params *p, const uint8_t *in, size_t i
 
     while (op < op_stop) {
         if ((flags & 0x100u) == 0) {
-            /* Fast path for a whole group of 8 items: with 17 input bytes, 8 × 18 bytes of
-             * output room, and every reference inside the output already written (op ≥ ring
-             * size), no check is needed per item. */
-            if (in_size - ip >= 17 && op_limit - op >= 8 * UE_LZSS_MAX_MATCH && op >= UE_LZSS_RING &&
-                ip < in_size) {
+            /* Fast path for a whole group of 8 items: with FAST_GROUP_INPUT input bytes, 8 × 18
+             * bytes of output room, and every reference inside the output already written
+             * (op ≥ ring size), no check is needed per item. */
+            if (in_size - ip >= FAST_GROUP_INPUT && op_limit - op >= 8 * UE_LZSS_MAX_MATCH &&
+                op >= UE_LZSS_RING) {
                 unsigned f = in[ip++];
-                if (f == 0xFFu) { /* eight literals */
+                if (f == 0xFFu) { /* eight literals: incompressible data */
                     memcpy(out + op, in + ip, 8);
                     op += 8, ip += 8;
                     continue;
                 }
-                for (int k = 0; k < 8; k++, f >>= 1) {
-                    if (f & 1u) {
-                        out[op++] = in[ip++];
-                        continue;
-                    }
+                unsigned items = 8;
+                for (;;) {
+                    /* A run of literals is one 8-byte copy, not a branch per flag bit (literal
+                     * or reference is a coin toss on real data); bytes past the run are
+                     * rewritten by the next items. */
+                    unsigned run = literal_run(f);
+                    memcpy(out + op, in + ip, 8);
+                    op += run, ip += run, f >>= run, items -= run;
+                    if (items == 0) break;
                     unsigned b0 = in[ip], b1 = in[ip + 1];
                     ip += 2;
                     size_t pos = b0 | ((b1 & 0xF0u) << 4), len = (b1 & 0x0Fu) + 3;
@@ -82,6 +101,8 @@ static ue_result decode_run(const ue_lzss_params *p, const uint8_t *in, size_t i
                         for (size_t c = 0; c < len; c++) dst[c] = src[c]; /* overlap intended */
                     }
                     op += len;
+                    f >>= 1;
+                    if (--items == 0) break;
                 }
                 continue;
             }
