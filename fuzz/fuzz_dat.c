@@ -15,6 +15,7 @@
 #include "hsd/hsd_to_scene.h"
 #include "unearth/hsd.h"
 #include "unearth/hsd_model.h"
+#include "fuzz_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -210,8 +211,7 @@ static void check_bank(const uint8_t *data, size_t size) {
         ue_source src = ue_source_memory(data, size);
         void *s = NULL;
         if (ue_datbank_ops.open(&src, (ue_mode)mode, &s, NULL) != UE_OK) continue;
-        for (size_t i = 0; i < ue_datbank_ops.count(s); i++) json_decref(ue_datbank_ops.entry_json(s, i));
-        json_decref(ue_datbank_ops.info_json(s));
+        fuzz_container_json(&ue_datbank_ops, s, ue_datbank_ops.count(s));
         ue_buf out = {0};
         if (ue_datbank_ops.reencode(s, &out, NULL) == UE_OK && mode == UE_MODE_STRICT &&
             (out.size != size || memcmp(out.data, data, size) != 0))

@@ -5,6 +5,7 @@
 
 #include "archive/container.h"
 #include "gamecube/gamecube_int.h"
+#include "fuzz_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,9 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 ue_entry_info info;
                 ue_fsys_ops.entry(s, i, &info);
                 ue_fsys_ops.find(s, info.name, &idx);
-                json_decref(ue_fsys_ops.entry_json(s, i));
             }
-            json_decref(ue_fsys_ops.info_json(s));
+            fuzz_container_json(&ue_fsys_ops, s, s->count < 64 ? s->count : 64);
             /* validate decodes every entry on several threads (extract's parallel path) */
             ue_fsys_ops.validate(s, &d);
             ue_buf out = {0};

@@ -7,6 +7,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/gamecube.h"
 #include "unearth/lzss.h"
+#include "fuzz_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,8 +35,7 @@ static void open_as_container(const uint8_t *data, size_t size) {
     uint8_t *p;
     size_t n;
     if (ue_gclzss_ops.read(s, 0, &p, &n, NULL) == UE_OK) free(p);
-    json_decref(ue_gclzss_ops.info_json(s));
-    json_decref(ue_gclzss_ops.entry_json(s, 0));
+    fuzz_container_json(&ue_gclzss_ops, s, 1);
     ue_buf out = {0};
     if (ue_gclzss_ops.reencode(s, &out, NULL) != UE_OK || out.size != size ||
         memcmp(out.data, data, size) != 0)

@@ -7,6 +7,7 @@
 #include "gamecube/gamecube_int.h"
 #include "unearth/archive.h"
 #include "unearth/gamecube.h"
+#include "fuzz_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ue_source src = ue_source_memory(data, size);
         void *s;
         if (ue_pkx_ops.open(&src, UE_MODE_TOLERANT, &s, NULL) == UE_OK) {
-            json_decref(ue_pkx_ops.info_json(s));
+            fuzz_container_json(&ue_pkx_ops, s, 0);
             ue_pkx_ops.close(s);
         }
     }
