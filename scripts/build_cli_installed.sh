@@ -18,8 +18,11 @@ cp "$SRC"/src/cli/*.h "$WORK/stage/cli/"
 cp "$SRC/src/samples/samples.h" "$WORK/stage/samples/"
 PC="$(dirname "$(find "$WORK/prefix" -name unearth.pc | head -1)")"
 
+# The library's own compiler: a sanitizer build's runtime and warnings are those of the compiler
+# that built it (the asan preset uses clang).
+CC_OF_BUILD="$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")"
 PKG_CONFIG_PATH="$PC" cmake -S "$SRC/tests/install/cli_project" -B "$WORK/build" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DUE_SOURCE="$SRC" -DUE_STAGE="$WORK/stage" \
+  ${CC_OF_BUILD:+-DCMAKE_C_COMPILER="$CC_OF_BUILD"} -DCMAKE_BUILD_TYPE=Release -DUE_SOURCE="$SRC" -DUE_STAGE="$WORK/stage" \
   -DUE_SAMPLES_LIB="$BUILD/libunearth_samples.a" -DUE_EXTRA_FLAGS="$EXTRA" >/dev/null
 cmake --build "$WORK/build" -j2 >/dev/null
 
