@@ -228,7 +228,7 @@ int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations *
 int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
 
-/* Model-aware parts of the generic verbs (src/cli/cmd_model.c). */
+/* Model-aware parts of the generic verbs (src/cli/cmd_model.c; convert's in cmd_convert.c). */
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not.
  * With --json the report is appended to `collect` when it is not NULL (info of several files),
  * else printed. */
