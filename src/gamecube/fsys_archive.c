@@ -283,8 +283,8 @@ static void validate_one(void *ctx, size_t worker, size_t i) {
 /* The tables of kept entries, made on first need; false when there is no room for them. */
 static bool kept_tables(fsys_state *s) {
     if (s->kept) return true;
-    s->kept = calloc(s->count ? s->count : 1, sizeof *s->kept);
-    s->kept_size = calloc(s->count ? s->count : 1, sizeof *s->kept_size);
+    s->kept = ue_calloc_items(s->count, sizeof *s->kept);
+    s->kept_size = ue_calloc_items(s->count, sizeof *s->kept_size);
     if (s->kept && s->kept_size) return true;
     free(s->kept), free(s->kept_size);
     s->kept = NULL, s->kept_size = NULL;
@@ -315,7 +315,9 @@ static bool choose_kept(fsys_state *s, bool *keep) {
         keep[i] = first && (is_nested(e) || walked_then_extracted(s, i)) && room_to_keep(s, e);
         if (keep[i]) s->kept_bytes += e->usize, any++;
     }
-    return !any || kept_tables(s);
+    if (!any || kept_tables(s)) return true;
+    s->kept_bytes = 0;
+    return false;
 }
 
 static ue_result fsys_validate(void *state, ue_diag *d) {
@@ -335,6 +337,7 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
     for (size_t t = 0; t < EXTRACT_THREADS; t++) free(j.window[t]);
     ue_result worst = UE_OK;
     for (size_t i = 0; i < s->count; i++) {
+        if (j.keep[i] && !s->kept[i]) s->kept_bytes -= s->e[i].usize; /* its decode failed: room again */
         ue_diag_append(d, &j.diag[i], UE_SEV_INFO);
         ue_diag_free(&j.diag[i]);
         ue_result r = j.result[i];

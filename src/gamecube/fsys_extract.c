@@ -1,5 +1,6 @@
 /* unearth — FSYS extract: each entry decoded once by a worker thread, written and hashed piece
  * by piece; manifest objects in entry order; the layout skeleton of every non-payload byte. */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,9 +98,17 @@ typedef struct payload_sink {
     ue_xxh64_state hash;
 } payload_sink;
 
+/* A piece at output byte 0 starts the payload: the first piece, or a tolerant decode's second
+ * attempt from the stream's start, which replaces what the first one wrote. */
 static ue_result payload_piece(void *ctx, uint64_t at, const uint8_t *p, size_t n) {
     payload_sink *ps = ctx;
-    if (at == 0 && lseek(ps->fd, 0, SEEK_SET) == 0) ue_xxh64_init(&ps->hash, 0); /* a retry */
+    if (at == 0) {
+        ue_xxh64_init(&ps->hash, 0);
+        if (lseek(ps->fd, 0, SEEK_SET) != 0 || ftruncate(ps->fd, 0) != 0) {
+            ps->err = errno;
+            return UE_ERR_IO;
+        }
+    }
     ue_xxh64_update(&ps->hash, p, n);
     if (ue_io_write_all(ps->fd, p, n)) return UE_OK;
     ps->err = errno;
