@@ -443,7 +443,7 @@ static ue_result extract_manifest(ue_archive *a, ue_outdir *o, ue_diag *d) {
     ue_result r = a->ops->extract(a->state, o, &w, d);
     ue_json_object_end(&w);
     ue_buf_put_u8(&text, '\n');
-    if (r == UE_OK && ue_json_failed(&w)) r = UE_ERR_NOMEM;
+    if (r == UE_OK) r = ue_json_finish(&w, d);
     if (r == UE_OK) r = ue_outdir_write(o, "manifest.json", text.data, text.size, d);
     ue_buf_free(&text);
     return r;

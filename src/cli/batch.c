@@ -467,14 +467,7 @@ static void settle_records(const batch_run *run, batch_records *l, int sig) {
 /* Like every output, the --report file gets the folders it names. It replaces an existing file
  * with -f, or when that file is this batch's own report from an earlier run. */
 static ue_result write_report_file(const cli_opts *o, const char *text, ue_diag *d) {
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", o->report);
-    char *slash = strrchr(parent, '/');
-    ue_result r = UE_OK;
-    if (slash && slash != parent) {
-        *slash = 0;
-        r = ue_mkdirs(parent, d);
-    }
+    ue_result r = ue_make_parent_dirs(o->report, d);
     bool replace = o->force || batch_report_is_for(o->report, o->output);
     return r == UE_OK ? ue_file_write_atomic(o->report, text, strlen(text), replace, d) : r;
 }

@@ -73,14 +73,7 @@ ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
     ue_result r = ue_io_check_dir_output(o->final_path, overwrite, owner, d);
     if (r != UE_OK) return r;
     /* The parent must exist for rename(2) to work; create it. */
-    char parent[4096];
-    memcpy(parent, o->final_path, len + 1);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = 0;
-        r = ue_mkdirs(parent, d);
-        if (r != UE_OK) return r;
-    }
+    if ((r = ue_make_parent_dirs(o->final_path, d)) != UE_OK) return r;
     if (!make_marked_temp_dir(o->final_path, o->temp_path, &o->temp_fd)) {
         ue_diag_add(d, UE_SEV_ERROR, "io.mkdir", UE_NO_OFFSET, o->final_path,
                     "cannot create directory: %s", strerror(errno));
@@ -91,10 +84,15 @@ ue_result ue_outdir_begin(ue_outdir *o, const char *final_path, bool overwrite,
     return UE_OK;
 }
 
+/* `rel` inside the temp directory; false when the path does not fit. */
+static bool temp_join(const ue_outdir *o, const char *rel, char full[4096]) {
+    int n = snprintf(full, 4096, "%s/%s", o->temp_path, rel);
+    return n >= 0 && n < 4096;
+}
+
 /* The path of `rel` inside the private temp directory, its parent directories made. */
 static ue_result outdir_path(ue_outdir *o, const char *rel, char full[4096], ue_diag *d) {
-    int n = snprintf(full, 4096, "%s/%s", o->temp_path, rel);
-    if (n < 0 || (size_t)n >= 4096) return UE_ERR_USAGE;
+    if (!temp_join(o, rel, full)) return UE_ERR_USAGE;
     char *slash = strrchr(full, '/');
     if (slash && slash > full + strlen(o->temp_path)) {
         *slash = 0;
@@ -133,22 +131,19 @@ static ue_result outdir_create(ue_outdir *o, const char *rel, int *fd_out, ue_di
 
 ue_result ue_outdir_mkdir(ue_outdir *o, const char *rel, ue_diag *d) {
     char full[4096];
-    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
-    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
+    if (!temp_join(o, rel, full)) return UE_ERR_USAGE;
     return ue_io_mkdirs_from(full, strlen(o->temp_path), d);
 }
 
 ue_result ue_outdir_open_file(const ue_outdir *o, const char *rel, int *fd, ue_diag *d) {
     char full[4096];
-    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
-    if (n < 0 || (size_t)n >= sizeof full) return UE_ERR_USAGE;
+    if (!temp_join(o, rel, full)) return UE_ERR_USAGE;
     return open_new(full, rel, fd, d);
 }
 
 void ue_outdir_remove_file(const ue_outdir *o, const char *rel) {
     char full[4096];
-    int n = snprintf(full, sizeof full, "%s/%s", o->temp_path, rel);
-    if (n > 0 && (size_t)n < sizeof full) unlink(full);
+    if (temp_join(o, rel, full)) unlink(full);
 }
 
 /* Waits for the pool's files; a failure among them is reported as the file's own. */

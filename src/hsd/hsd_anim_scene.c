@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/collections.h"
 #include "common/write_pool.h"
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
@@ -276,12 +277,7 @@ static void baked_free(baked_clip *b) {
 
 /* Room for one more element of `size` bytes in *items (count used of *cap). */
 static bool grow(void **items, size_t count, size_t *cap, size_t size) {
-    if (count < *cap) return true;
-    size_t n = *cap ? *cap * 2 : 16;
-    void *p = realloc(*items, n * size);
-    if (!p) return false;
-    *items = p, *cap = n;
-    return true;
+    return ue_array_reserve(items, cap, count + 1, size, SIZE_MAX) == UE_OK;
 }
 
 typedef struct skel_work {
@@ -734,7 +730,6 @@ static ue_result build_all(clip_run *run) {
     ue_result r = UE_OK;
     for (size_t first = 0; first < run->count && r == UE_OK && !ue_parse_failed(&x->c);) {
         size_t end = plan_window(run, first);
-        mesh_nodes(x, run->mesh_node);
         ue_parallel_for(end - first, ue_cpu_count(), bake_one, run);
         for (size_t k = first; k < end && r == UE_OK && !ue_parse_failed(&x->c); k++)
             r = build_pair(run, &run->pairs[k], &run->window[k - first]);
@@ -751,6 +746,7 @@ ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
     run.mesh_node = ue_malloc_items(x->m->joint_count, sizeof *run.mesh_node);
     run.window = malloc(WINDOW_PAIRS * sizeof *run.window);
     ue_result r = run.mesh_node && run.window ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) mesh_nodes(x, run.mesh_node); /* clips add channels, never nodes */
     if (r == UE_OK) r = hsd_swaps_prepare(x, &run.atlases);
     if (r == UE_OK) r = collect_pairs(&run);
     if (r == UE_OK) r = build_all(&run);

@@ -68,7 +68,10 @@ UE_API ue_result ue_jdoc_parse(const char *text, size_t size, ue_jdoc *doc, ue_j
 UE_API void ue_jdoc_free(ue_jdoc *doc);
 
 /* Lookups that accept NULL and values of the wrong kind (they then return NULL/false/0), so
- * chains like ue_jv_string(ue_jv_get(o, "name")) need no checks in between. */
+ * chains like ue_jv_string(ue_jv_get(o, "name")) need no checks in between. The values are
+ * read-only: an object of 16 members or more is looked up through a key index that
+ * ue_jdoc_parse lays out behind its members, so only objects of a parsed document, unchanged,
+ * may be given to ue_jv_get. */
 UE_API const ue_jv *ue_jv_get(const ue_jv *object, const char *key);
 UE_API const ue_jv *ue_jv_at(const ue_jv *array, size_t i);
 UE_API size_t ue_jv_size(const ue_jv *array_or_object);
