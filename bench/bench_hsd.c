@@ -178,7 +178,11 @@ static int peer(const char *unearth, const char *addon, int rounds) {
     ue_buf dat = {0};
     char in[] = "/tmp/bench_hsd_peer_XXXXXX", report[sizeof in + 4], out[sizeof in + 4];
     int fd = ue_sample_creature_dat(&dat) == UE_OK ? mkstemp(in) : -1;
-    if (fd < 0 || write(fd, dat.data, dat.size) != (ssize_t)dat.size) return 1;
+    if (fd < 0 || write(fd, dat.data, dat.size) != (ssize_t)dat.size) {
+        if (fd >= 0) close(fd), unlink(in);
+        ue_buf_free(&dat);
+        return 1;
+    }
     close(fd);
     snprintf(report, sizeof report, "%s.txt", in);
     snprintf(out, sizeof out, "%s.glb", in);

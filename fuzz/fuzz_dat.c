@@ -9,6 +9,7 @@
 
 
 #include "archive/container.h"
+#include "unearth/advanced/buffers.h"
 #include "hsd/dat_bank.h"
 #include "hsd/hsd_figatree.h"
 #include "hsd/hsd_roots.h"
@@ -145,7 +146,7 @@ static bool read_models(const ue_dat *dat, ue_mode mode) {
 /* Every root's kind is the one its name announces or unknown; the structures of the roots the
  * model reader did not walk are checked (a refusal says why); the FigaTree clips are listed. */
 static void check_roots(const ue_dat *dat, ue_mode mode, bool model_read) {
-    ue_hsd_root_kind *kinds = malloc((dat->root_count ? dat->root_count : 1) * sizeof *kinds);
+    ue_hsd_root_kind *kinds = ue_malloc_items(dat->root_count, sizeof *kinds);
     if (kinds && hsd_roots_classify(dat, kinds) == UE_OK)
         for (size_t i = 0; i < dat->root_count; i++)
             if (kinds[i] != UE_HSD_ROOT_UNKNOWN && kinds[i] != ue_hsd_root_kind_of(dat->roots[i].name)) abort();

@@ -201,6 +201,9 @@ int cli_into_check(const char *verb, const cli_opts *o);
 /* The ARCHIVE of --into (NULL: none) into `archive`, read by the address rule for an address that
  * must name an entry (UE_ADDRESS_NAMES_ENTRY); false when there is none or it does not fit. */
 bool cli_into_archive(const char *into, char *archive, size_t cap);
+/* The archive's kind as the library detects it (ue_detect_format): 'N' NRes, 'L' RsLi, 0
+ * neither (or unreadable). */
+char cli_parkan_archive_kind(const char *archive);
 /* Whether a copy of an NRes or RsLi archive may be named `output`: it keeps the archive's
  * extension (any case; none if the archive has none) or takes .rlb or .lib, the game's. */
 bool cli_archive_copy_name_suits(const char *output, const char *archive);

@@ -244,11 +244,16 @@ static void print_header_field(const char *key, const ue_jv *v) {
     putchar('\n');
 }
 
-static void info_text(const cli_opts *o, const char *path, ue_archive *a) {
+static int info_text(const cli_opts *o, const char *path, ue_archive *a) {
     char *text = ue_archive_info_json(a);
     ue_jdoc doc;
     const ue_jv *j = cli_json_object(text, text ? strlen(text) : 0, &doc);
     free(text);
+    if (!j) {
+        ue_jdoc_free(&doc);
+        cli_error("info: %s: %s", path, ue_result_name(UE_ERR_NOMEM));
+        return EXIT_IO;
+    }
     size_t entries = ue_archive_count(a);
     printf("%s: %s, %lld bytes, %zu %s\n", path, ue_jv_string(ue_jv_get(j, "description")),
            (long long)ue_jv_integer(ue_jv_get(j, "size")), entries, cli_plural(entries, "entry", "entries"));
@@ -269,6 +274,7 @@ static void info_text(const cli_opts *o, const char *path, ue_archive *a) {
     printf("  %-20s %zu\n", "models", models);
     fwrite(lines.data, 1, lines.size, stdout);
     ue_buf_free(&lines);
+    return 0;
 }
 
 /* One FILE of info: a model's tables, or a container's header and the models inside it. */
@@ -280,7 +286,7 @@ static int info_one(const cli_opts *o, const char *path, ue_json *collect) {
     int rc = open_archive_into(o, path, &a, &d, collect);
     if (!rc) {
         if (o->json) rc = info_json(o, path, a, &d, collect);
-        else info_text(o, path, a);
+        else rc = info_text(o, path, a);
         ue_archive_close(a);
     }
     ue_diag_free(&d);

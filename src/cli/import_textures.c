@@ -30,12 +30,6 @@ static int find_library(const cli_opts *o, char *out, size_t cap) {
     return EXIT_USAGE;
 }
 
-/* An NRes or RsLi file, as the library detects it (ue_detect_format). */
-static bool is_archive_file(const char *path) {
-    const char *format = cli_sniff_format(path);
-    return !strcmp(format, "nres") || !strcmp(format, "rsli");
-}
-
 /* The copy keeps the archive's extension or takes .lib or .rlb, as --into's output does. */
 static int check_out_name(const char *out, const char *library) {
     if (cli_archive_copy_name_suits(out, library)) return 0;
@@ -73,7 +67,7 @@ int cli_import_textures_check(const cli_opts *o) {
     char library[PATH_CAP], into[PATH_CAP];
     int rc = find_library(o, library, sizeof library);
     if (rc) return rc;
-    if (!is_archive_file(library)) {
+    if (!cli_parkan_archive_kind(library)) {
         cli_error("import: the texture archive %s is a %s, not an NRes or RsLi archive", library, cli_sniff_format(library));
         return EXIT_USAGE;
     }
@@ -151,7 +145,7 @@ static int make_copy(const cli_opts *o, cli_texture_work *w) {
  * (its refusals too), and the changed images are counted (import.texture.not_written). */
 static void warn_unwritten(const cli_opts *o, const ue_scene *s, const ue_scene *ref) {
     char library[PATH_CAP];
-    bool found = ue_msh_texture_library(o->base, library, sizeof library) == UE_OK && is_archive_file(library);
+    bool found = ue_msh_texture_library(o->base, library, sizeof library) == UE_OK && cli_parkan_archive_kind(library);
     ue_texture_edit_options eo = {o->base, found ? library : NULL, ref};
     ue_texture_edits edits;
     ue_diag d = {0};

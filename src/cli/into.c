@@ -38,9 +38,7 @@ static int split_into(const char *verb, const char *into, char *archive, size_t 
     return 0;
 }
 
-/* The archive's kind as the library detects it (ue_detect_format): 'N' NRes, 'L' RsLi, 0
- * neither (or unreadable). */
-static char archive_kind(const char *archive) {
+char cli_parkan_archive_kind(const char *archive) {
     const char *format = cli_sniff_format(archive);
     return !strcmp(format, "nres") ? 'N' : !strcmp(format, "rsli") ? 'L' : 0;
 }
@@ -104,7 +102,7 @@ int cli_into_check(const char *verb, const cli_opts *o) {
     if (rc) return rc;
     const char *input = archive;
     if ((rc = cli_check_output(verb, o->output, &input, 1)) || (rc = refuse_msh_output(verb, o->output))) return rc;
-    char kind = archive_kind(archive);
+    char kind = cli_parkan_archive_kind(archive);
     if (!kind) {
         cli_error("%s: --into %s is a %s, not an NRes or RsLi archive", verb, archive, cli_sniff_format(archive));
         return EXIT_USAGE;
