@@ -505,15 +505,23 @@ static int extract_opened(const cli_opts *o, const char *path) {
     return rc;
 }
 
+/* The container's checks after its open (`r` its result): validation when it opened, then the
+ * diagnostics deduplicated and tallied with its damaged entries. */
+static ue_result container_tally(ue_archive *a, ue_result r, ue_diag *d, cli_tally *t) {
+    if (r == UE_OK && a) r = ue_archive_validate(a, d);
+    cli_diag_dedupe(d);
+    cli_tally_add(t, d);
+    t->dropped += cli_damaged_entries(a);
+    return r;
+}
+
 /* Whether the opened `a` passes the verdict's checks as far as they go before its extract
  * (ue_archive_extract_follows): the container's, then its models'. Nothing is printed. */
 static bool passes_before_extract(const cli_opts *o, const char *path, ue_archive *a, const ue_diag *opening) {
     ue_diag d = {0};
     cli_tally t = {0};
     ue_diag_append(&d, opening, UE_SEV_INFO);
-    ue_result r = ue_archive_validate(a, &d);
-    cli_tally_add(&t, &d);
-    t.dropped += cli_damaged_entries(a);
+    ue_result r = container_tally(a, UE_OK, &d, &t);
     ue_diag_free(&d);
     return cli_verdict_code(r, &t) == 0 && models_check(o, path, a, false, &t) == 0;
 }
@@ -591,11 +599,7 @@ static ue_result container_check(const cli_opts *o, const char *path, ue_archive
     if (r != UE_OK && bare_model_format(o, path)) r = UE_OK;
     else ue_diag_append(d, &opening, UE_SEV_INFO);
     ue_diag_free(&opening);
-    if (r == UE_OK && *a) r = ue_archive_validate(*a, d);
-    cli_diag_dedupe(d);
-    cli_tally_add(t, d);
-    t->dropped += cli_damaged_entries(*a);
-    return r;
+    return container_tally(*a, r, d, t);
 }
 
 int file_verdict(const cli_opts *o, const char *path, bool print, cli_tally *t) {
