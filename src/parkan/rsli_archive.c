@@ -139,18 +139,15 @@ static void write_info(const ue_rsli *l, ue_json *w) {
 }
 
 static void write_hex(ue_json *w, const char *key, const uint8_t *p, size_t n) {
-    char hex[2 * UE_RSLI_HEADER_SIZE + 1];
-    if (2 * n + 1 > sizeof hex) return;
-    ue_hex_encode(p, n, hex);
-    ue_json_key_string(w, key, hex);
+    ue_json_key(w, key);
+    ue_json_hex(w, p, n);
 }
 
 /* A file written for the manifest: its path and the XXH64 of its bytes. */
 static void write_file_hash(ue_json *w, const char *rel, const uint8_t *p, size_t n) {
-    char hex[17];
-    ue_xxh64_hex(p, n, hex);
     ue_json_key_string(w, "file", rel);
-    ue_json_key_string(w, "xxh64", hex);
+    ue_json_key(w, "xxh64");
+    ue_json_xxh64(w, p, n);
 }
 
 /* Entry i's fields as `list --json` has them, left open for what extract adds. */
