@@ -14,6 +14,12 @@ extern "C" {
 typedef struct ue_msh_import_options {
     float fps;        /* frames per second that animation times are resampled at; 0 = UE_MSH_DEFAULT_FPS */
     const char *name; /* the model's name in diagnostics, or NULL */
+    /* Edit mode only. `reference`: the base's export ue_msh_edit_reference made for the same
+     * base, scene and options, which ue_msh_apply_scene matches the scene with instead of
+     * exporting the base itself; NULL: it exports the base. `base_exports`: when given, each
+     * export of the base adds one (the library's count of docs/architecture.md#one-read-per-input). */
+    const ue_scene *reference;
+    size_t *base_exports;
 } ue_msh_import_options;
 
 /* A new model from a scene: glTF axes back to the engine's (the inverse of ue_msh_to_scene),
@@ -34,6 +40,17 @@ UE_API ue_result ue_msh_from_scene(const ue_scene *s, const ue_msh_import_option
  * matched by source id; a scene whose node tree does not match `base` is UE_ERR_INVALID. */
 UE_API ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_import_options *o,
                                     ue_diag *d);
+
+/* Edit mode's one export of `base`, shared by ue_msh_apply_scene (o->reference) and
+ * ue_msh_texture_edits (reference), so that an edit exports its base once: the model as `convert`
+ * exported the scene — the selection the scene records (asset.extras.unearth_selection), else
+ * the one its names show, at the frame rate ue_msh_apply_scene compares times at (o->fps, else
+ * the scene's clip's) — with its materials resolved from `origin` as convert resolves them
+ * (NULL: not resolved). Adds one to *o->base_exports when given. A base that does not convert
+ * with that selection is UE_ERR_INVALID (import.base.tree). `ref` is initialised here;
+ * ue_scene_free it. */
+UE_API ue_result ue_msh_edit_reference(const ue_msh *base, const ue_scene *s, const ue_msh_import_options *o,
+                                       const char *origin, ue_scene *ref, ue_diag *d);
 
 /* ---- texture edits of edit mode (docs/import.md#textures-back-into-the-game) ---------------- */
 
@@ -57,8 +74,9 @@ typedef struct ue_texture_edit_options {
                              Material.lib are found from there, as `convert` finds them */
     const char *library;  /* the texture archive (NRes or RsLi) holding the original Texm entries;
                              NULL: no texture is compared, only the untextured materials' colours */
-    const ue_scene *reference; /* the base from ue_msh_texture_reference, or NULL: made here from
-                                  `base` and `origin` */
+    const ue_scene *reference; /* the base from ue_msh_edit_reference (or ue_msh_texture_reference),
+                                  or NULL: made here from `base` and `origin` */
+    size_t *base_exports; /* when given, the export made here (reference NULL) adds one */
 } ue_texture_edit_options;
 
 /* The base as `convert` exports it to compare edits with: every LOD, materials resolved from

@@ -88,7 +88,7 @@ static bool carries_clip(const ue_scene *s, const char *name) {
 /* The clips convert writes beside the model's own that the glTF lost (Blender 3.4 drops
  * KHR_animation_pointer clips such as a material's phase clip): import leaves the materials as
  * they are, so the base's clip stays; a note (import.anim.kept) says so. `ref` is the base as
- * convert exports it (ue_msh_texture_reference), made once for this and the texture edits. */
+ * convert exported it (ue_msh_edit_reference), made once for this, the edit and the texture edits. */
 static void note_lost_clips(const ue_scene *ref, const ue_scene *s, ue_diag *d) {
     for (size_t a = 0; a < ref->animation_count; a++) {
         const char *name = ref->animations[a].name;
@@ -99,9 +99,11 @@ static void note_lost_clips(const ue_scene *ref, const ue_scene *s, ue_diag *d) 
     }
 }
 
-/* The one model at --base (a file or ARCHIVE:ENTRY), which must be a Parkan MSH; `ref` its
- * export with materials resolved. */
-static int load_base(const cli_opts *o, const ue_scene *s, ue_msh *m, ue_scene *ref, ue_diag *d) {
+/* The one model at --base (a file or ARCHIVE:ENTRY), which must be a Parkan MSH, read and
+ * parsed once; `ref` its one export, with the glTF's selection and materials resolved, which
+ * the edit (io->reference) and the texture edits share. */
+static int load_base(const cli_opts *o, const ue_scene *s, const ue_msh_import_options *io, ue_msh *m,
+                     ue_scene *ref, ue_diag *d) {
     ue_model_found *found = NULL;
     size_t count = 0;
     ue_result r = ue_model_collect(o->base, o->mode, &found, &count, d);
@@ -113,8 +115,11 @@ static int load_base(const cli_opts *o, const ue_scene *s, ue_msh *m, ue_scene *
         cli_error("import: --base %s is a %s; import writes Parkan MSH models", o->base, found[0].format->description);
         rc = EXIT_USAGE;
     } else if (r == UE_OK && (r = ue_msh_parse(found[0].data, found[0].size, o->mode, m, d)) == UE_OK) {
-        if ((r = ue_msh_texture_reference(m, found[0].name, ref)) == UE_OK) note_lost_clips(ref, s, d);
+        if ((r = ue_msh_edit_reference(m, s, io, found[0].name, ref, d)) == UE_OK) note_lost_clips(ref, s, d);
         else ue_msh_free(m);
+        ue_model_found_free(found, count);
+        /* A base that does not convert with the glTF's selection is the glTF's error, as before. */
+        return r == UE_OK ? 0 : fail_with(o->inputs[0], d, r);
     }
     ue_model_found_free(found, count);
     if (rc) return rc;
@@ -136,14 +141,15 @@ static void changed_tables(const ue_msh *m, char *out, size_t cap) {
 static int build_model(const cli_opts *o, const ue_scene *s, ue_buf *out, char *changed, size_t cap,
                        ue_scene *ref, ue_diag *d) {
     ue_msh m;
-    ue_msh_import_options io = {fps_option(o), o->inputs[0]};
+    ue_msh_import_options io = {.fps = fps_option(o), .name = o->inputs[0]};
     /* A clip converted with --fps N records N: frames come back where they were. */
     if (io.fps == 0 && s->animation_count && s->animations[0].fps > 0 && s->animations[0].fps <= 1000)
         io.fps = s->animations[0].fps;
     ue_result r;
     if (o->base) {
-        int rc = load_base(o, s, &m, ref, d);
+        int rc = load_base(o, s, &io, &m, ref, d);
         if (rc) return rc;
+        io.reference = ref;
         r = ue_msh_apply_scene(&m, s, &io, d);
     } else {
         r = ue_msh_from_scene(s, &io, &m, d);

@@ -146,7 +146,7 @@ static int make_copy(const cli_opts *o, cli_texture_work *w) {
 static void warn_unwritten(const cli_opts *o, const ue_scene *s, const ue_scene *ref) {
     char library[PATH_CAP];
     bool found = ue_msh_texture_library(o->base, library, sizeof library) == UE_OK && cli_parkan_archive_kind(library);
-    ue_texture_edit_options eo = {o->base, found ? library : NULL, ref};
+    ue_texture_edit_options eo = {.origin = o->base, .library = found ? library : NULL, .reference = ref};
     ue_texture_edits edits;
     ue_diag d = {0};
     ue_result r = ue_msh_texture_edits(NULL, s, &eo, &edits, &d);
@@ -178,7 +178,7 @@ int cli_import_textures_prepare(const cli_opts *o, const ue_scene *s, const ue_s
     int rc = find_library(o, w->library, sizeof w->library);
     if (rc) return rc;
     ue_diag d = {0};
-    ue_texture_edit_options eo = {o->base, w->library, ref};
+    ue_texture_edit_options eo = {.origin = o->base, .library = w->library, .reference = ref};
     ue_result r = ue_msh_texture_edits(NULL, s, &eo, &w->edits, &d);
     cli_diag_dedupe(&d);
     if (d.count) cli_print_diags_as(o->inputs[0], &d, 50);

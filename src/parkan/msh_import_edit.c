@@ -21,7 +21,7 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 /* ---- nodes: names and rest poses --------------------------------------------------------- */
 
 static ue_result apply_name(edit_ctx *x, size_t si, size_t n) {
-    const char *want = x->s->nodes[si].name, *had = x->base.nodes[x->b_of_s[si]].name;
+    const char *want = x->s->nodes[si].name, *had = x->base->nodes[x->b_of_s[si]].name;
     if (ue_msh_edit_same_name(want, had)) return UE_OK;
     char stored[sizeof x->s->nodes[0].name];
     size_t len = 0, at = 0;
@@ -52,7 +52,7 @@ static ue_result check_scale(edit_ctx *x, size_t si) {
  * key to hold a transform; moving every model node under it would also rewrite their tracks,
  * so a changed transform there is refused rather than dropped. */
 static ue_result check_unmapped_pose(edit_ctx *x, size_t si) {
-    const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base.nodes[x->b_of_s[si]];
+    const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base->nodes[x->b_of_s[si]];
     char path[48];
     bool moved = ue_msh_edit_translation_differs(sn->translation, bn->translation);
     snprintf(path, sizeof path, "/nodes/%zu/%s", si, moved ? "translation" : "rotation");
@@ -66,7 +66,7 @@ static ue_result check_unmapped_pose(edit_ctx *x, size_t si) {
 /* A static node's rest pose is its one key; an animated node's is its last key, owned by the
  * animation, so a differing node transform there is reported and the animation decides. */
 static ue_result apply_rest_pose(edit_ctx *x, size_t si, size_t n) {
-    const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base.nodes[x->b_of_s[si]];
+    const ue_scene_node *sn = &x->s->nodes[si], *bn = &x->base->nodes[x->b_of_s[si]];
     char path[48];
     snprintf(path, sizeof path, "/nodes/%zu", si);
     bool moved = ue_msh_edit_translation_differs(sn->translation, bn->translation);
@@ -100,7 +100,7 @@ static void list_name(char *list, size_t cap, const char *name) {
  * nothing else through): removed with their slots and tracks, and named in one warning, since
  * every node after them changes its index. */
 static ue_result remove_deleted_nodes(edit_ctx *x) {
-    size_t nb = x->base.node_count, count = 0;
+    size_t nb = x->base->node_count, count = 0;
     bool *matched = calloc(nb + 1, sizeof *matched), *doomed = calloc(x->m->node_count + 1, sizeof *doomed);
     char names[200] = "";
     if (!matched || !doomed) return free(matched), free(doomed), UE_ERR_NOMEM;
@@ -110,7 +110,7 @@ static ue_result remove_deleted_nodes(edit_ctx *x) {
         if (!matched[b] && x->msh_of_b[b] >= 0) {
             doomed[x->msh_of_b[b]] = true;
             count++;
-            list_name(names, sizeof names, x->base.nodes[b].name);
+            list_name(names, sizeof names, x->base->nodes[b].name);
         }
     ue_result r = UE_OK;
     if (count == x->m->node_count)
@@ -129,6 +129,15 @@ static ue_result remove_deleted_nodes(edit_ctx *x) {
 
 /* ---- the entry point ------------------------------------------------------------------------ */
 
+/* Times compare only at the rate the glTF was written with: the option, else the clip's. */
+float ue_msh_edit_fps(const ue_scene *s, const ue_msh_import_options *o) {
+    if (o && o->fps > 0) return o->fps;
+    size_t others = 0;
+    int32_t clip = ue_msh_import_node_clip(s, &others);
+    if (clip >= 0 && s->animations[clip].fps > 0 && s->animations[clip].fps <= 1000) return s->animations[clip].fps;
+    return UE_MSH_DEFAULT_FPS;
+}
+
 static ue_result edit_alloc(edit_ctx *x) {
     size_t nodes = x->s->node_count + 1, verts = x->m->vertex_count + 1, slots = x->m->slot_count + 1;
     x->b_of_s = calloc(nodes, sizeof *x->b_of_s);
@@ -145,7 +154,7 @@ static ue_result edit_alloc(edit_ctx *x) {
 
 static void edit_free(edit_ctx *x) {
     ue_msh_edit_match_free(x);
-    ue_scene_free(&x->base);
+    ue_scene_free(&x->own_base);
     free(x->b_of_s);
     free(x->msh_of_b);
     free(x->moved);
@@ -195,13 +204,10 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
     edit_ctx x;
     memset(&x, 0, sizeof x);
     x.m = base, x.s = s, x.d = d;
-    /* Times compare only at the rate the glTF was written with: the option, else the clip's. */
-    x.fps = UE_MSH_DEFAULT_FPS;
-    size_t others = 0;
-    int32_t clip = ue_msh_import_node_clip(s, &others);
-    if (clip >= 0 && s->animations[clip].fps > 0 && s->animations[clip].fps <= 1000) x.fps = s->animations[clip].fps;
-    if (o && o->fps > 0) x.fps = o->fps;
-    ue_scene_init(&x.base);
+    x.fps = ue_msh_edit_fps(s, o);
+    x.reference = o ? o->reference : NULL;
+    x.base_exports = o ? o->base_exports : NULL;
+    ue_scene_init(&x.own_base);
     ue_result r = edit_alloc(&x);
     if (r == UE_OK && ue_scene_validate(s, d) != UE_OK)
         r = ue_msh_edit_fail(&x, "import.scene", "/", "the glTF scene is not consistent (see the messages above)");
@@ -209,7 +215,7 @@ ue_result ue_msh_apply_scene(ue_msh *base, const ue_scene *s, const ue_msh_impor
     if (r == UE_OK) r = ue_msh_edit_match_selection(&x);
     if (r == UE_OK) {
         ue_msh_edit_material_rows(&x);
-        x.pos_tol = ue_msh_edit_position_tolerance(&x.base);
+        x.pos_tol = ue_msh_edit_position_tolerance(x.base);
         ue_msh_edit_save_bounds(&x);
         r = apply_nodes(&x);
     }

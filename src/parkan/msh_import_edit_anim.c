@@ -274,8 +274,8 @@ static ue_result apply_node_track(edit_ctx *x, size_t b, size_t si, const node_c
     curve ct, cr, bt, br;
     curve_init(&ct, client->t, UE_TARGET_TRANSLATION, &x->s->nodes[si]);
     curve_init(&cr, client->r, UE_TARGET_ROTATION, &x->s->nodes[si]);
-    curve_init(&bt, base->t, UE_TARGET_TRANSLATION, &x->base.nodes[b]);
-    curve_init(&br, base->r, UE_TARGET_ROTATION, &x->base.nodes[b]);
+    curve_init(&bt, base->t, UE_TARGET_TRANSLATION, &x->base->nodes[b]);
+    curve_init(&br, base->r, UE_TARGET_ROTATION, &x->base->nodes[b]);
     bool t_same = curve_unchanged(&ct.ch, &bt.ch, step), r_same = curve_unchanged(&cr.ch, &br.ch, step);
     if (t_same && r_same) return UE_OK;
     char path[48];
@@ -285,13 +285,13 @@ static ue_result apply_node_track(edit_ctx *x, size_t b, size_t si, const node_c
 
 /* Nodes that neither clip animates are left to their rest pose (msh_import_edit.c). */
 static ue_result apply_changed_tracks(edit_ctx *x, const node_channels *sc, const node_channels *bc, float step) {
-    int32_t *s_of_b = malloc((x->base.node_count + 1) * sizeof *s_of_b);
+    int32_t *s_of_b = malloc((x->base->node_count + 1) * sizeof *s_of_b);
     if (!s_of_b) return UE_ERR_NOMEM;
-    for (size_t b = 0; b < x->base.node_count; b++) s_of_b[b] = -1; /* a node the glTF deleted */
+    for (size_t b = 0; b < x->base->node_count; b++) s_of_b[b] = -1; /* a node the glTF deleted */
     for (size_t i = 0; i < x->s->node_count; i++)
         if (x->b_of_s[i] >= 0) s_of_b[x->b_of_s[i]] = (int32_t)i; /* -1: a client's wrapper */
     ue_result r = UE_OK;
-    for (size_t b = 0; b < x->base.node_count && r == UE_OK; b++) {
+    for (size_t b = 0; b < x->base->node_count && r == UE_OK; b++) {
         bool animated = sc[b].t || sc[b].r || bc[b].t || bc[b].r;
         if (x->msh_of_b[b] >= 0 && s_of_b[b] >= 0 && animated)
             r = apply_node_track(x, b, (size_t)s_of_b[b], &sc[b], &bc[b], step);
@@ -304,7 +304,7 @@ ue_result ue_msh_edit_apply_animation(edit_ctx *x) {
     size_t others = 0, base_others = 0;
     int32_t clip = ue_msh_import_node_clip(x->s, &others);
     if (clip < 0) {
-        if (ue_msh_import_node_clip(&x->base, &base_others) >= 0)
+        if (ue_msh_import_node_clip(x->base, &base_others) >= 0)
             ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.absent", UE_NO_OFFSET, "/animations",
                         "the glTF has no animation that moves nodes; the base model's animation is kept");
         return UE_OK;
@@ -313,10 +313,10 @@ ue_result ue_msh_edit_apply_animation(edit_ctx *x) {
         ue_diag_add(x->d, UE_SEV_WARNING, "import.anim.extra", UE_NO_OFFSET, "/animations",
                     "MSH holds one animation: /animations/%d is imported, %zu more that move nodes "
                     "are not", (int)clip, others);
-    node_channels *sc = calloc(x->base.node_count + 1, sizeof *sc), *bc = calloc(x->base.node_count + 1, sizeof *bc);
+    node_channels *sc = calloc(x->base->node_count + 1, sizeof *sc), *bc = calloc(x->base->node_count + 1, sizeof *bc);
     ue_result r = sc && bc ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) r = collect_channels(x, x->s, true, sc);
-    if (r == UE_OK) r = collect_channels(x, &x->base, false, bc);
+    if (r == UE_OK) r = collect_channels(x, x->base, false, bc);
     if (r == UE_OK) r = apply_changed_tracks(x, sc, bc, clip_step(&x->s->animations[clip]));
     free(sc);
     free(bc);

@@ -145,7 +145,7 @@ ue_result ue_msh_edit_fold_poses(edit_ctx *x) {
         int32_t b = x->b_of_s[i];
         if (b < 0 || x->fold[i].carrier >= 0 || nf.children[i] || nf.animated[i] || !quantised_mesh(s, sn->mesh))
             continue;
-        const ue_scene_node *bn = &x->base.nodes[b];
+        const ue_scene_node *bn = &x->base->nodes[b];
         if (!pose_differs(sn, bn) || ue_msh_edit_quat_differs(sn->rotation, bn->rotation)) continue;
         double inv[16], local[16], xf[16];
         trs_inverse(bn->translation, bn->rotation, bn->scale, inv);

@@ -45,7 +45,10 @@ typedef struct node_fold {
 typedef struct edit_ctx {
     ue_msh *m;
     const ue_scene *s;           /* the edited scene (from glTF) */
-    ue_scene base;               /* the base model as convert exports it */
+    const ue_scene *base;        /* the base model as convert exports it: o->reference, or own_base */
+    ue_scene own_base;           /* the export made here when no reference was given */
+    const ue_scene *reference;   /* o->reference: ue_msh_edit_reference's export, or NULL */
+    size_t *base_exports;        /* o->base_exports: counts the export made here, or NULL */
     ue_msh_export_options eo;    /* the selection the scene was exported with */
     int32_t *b_of_s;             /* scene node → base scene node; -1 only for a root a client
                                     wrapped the model in (identity, no mesh: three.js's scene) */
@@ -85,8 +88,14 @@ ue_result ue_msh_edit_fail(edit_ctx *x, const char *code, const char *path, cons
 /* Same source id (format, table, offset, index). */
 bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b);
 
+/* The selection the scene was exported with: the one it records (asset.extras.unearth_selection,
+ * *recorded true), else inferred from its names; eo->fps is left as it is. */
+void ue_msh_edit_selection(const ue_scene *s, ue_msh_export_options *eo, bool *recorded);
+/* The frame rate an edit compares times at: o->fps, else the scene's node clip's, else the default. */
+float ue_msh_edit_fps(const ue_scene *s, const ue_msh_import_options *o);
+
 /* Exports the base once with the selection the scene records (else infers it from the
- * scene's names) into x->base, fills x->msh_of_b (base scene node → model node) and matches
+ * scene's names) into x->own_base unless o->reference is that export already, fills x->msh_of_b (base scene node → model node) and matches
  * every scene node (x->b_of_s, set on success but for a client's wrappers; a base node no
  * scene node matched is a model node the glTF deleted), mesh, material, texture and primitive
  * to it. msh_import_match.c; ue_msh_edit_match_free frees the maps. */

@@ -238,7 +238,7 @@ static ue_result apply_pairs(edit_ctx *x, mesh_pairs *mp, bool *split) {
  * (added when the scene gives the node a mesh). */
 static ue_result slot_of(edit_ctx *x, int32_t b, int32_t bmesh, size_t *slot) {
     if (bmesh >= 0) {
-        *slot = x->base.meshes[bmesh].source.index;
+        *slot = x->base->meshes[bmesh].source.index;
         return *slot < x->m->slot_count ? UE_OK : UE_ERR_INVALID;
     }
     int32_t n = x->msh_of_b[b];
@@ -311,7 +311,7 @@ static bool unedited_in_order(edit_ctx *x, const ue_scene_mesh *sm, const ue_sce
 /* The mesh's triangles paired with the slot's: the vertex edits they carry written in place.
  * *rebuild when the triangles differ or one model vertex would need two values. */
 static ue_result edit_in_place(edit_ctx *x, const ue_scene_mesh *me, int32_t bm, const char *path, bool *rebuild) {
-    mesh_pairs mp = {me, &x->base.meshes[bm], NULL, 0};
+    mesh_pairs mp = {me, &x->base->meshes[bm], NULL, 0};
     size_t unpaired = 0;
     bool split = false;
     if (unedited_in_order(x, mp.sm, mp.bm)) {
@@ -337,7 +337,7 @@ static ue_result edit_in_place(edit_ctx *x, const ue_scene_mesh *me, int32_t bm,
 /* The checks, then vertex edits in place, else the slot rebuilt, for mesh `me` (scene mesh sm, or
  * its copy through the node's fold) that scene node si (base node b) shows. */
 static ue_result apply_node_mesh(edit_ctx *x, size_t si, const ue_scene_mesh *me, int32_t sm) {
-    int32_t b = x->b_of_s[si], bm = x->base.nodes[b].mesh;
+    int32_t b = x->b_of_s[si], bm = x->base->nodes[b].mesh;
     for (size_t p = 0; p < me->primitive_count; p++) {
         char ppath[64];
         snprintf(ppath, sizeof ppath, "/meshes/%d/primitives/%zu", sm, p);
@@ -360,7 +360,7 @@ static ue_result apply_node_mesh(edit_ctx *x, size_t si, const ue_scene_mesh *me
 }
 
 ue_result ue_msh_edit_apply_mesh(edit_ctx *x, size_t si) {
-    int32_t b = x->b_of_s[si], sm = ue_msh_edit_node_mesh(x, si), bm = x->base.nodes[b].mesh;
+    int32_t b = x->b_of_s[si], sm = ue_msh_edit_node_mesh(x, si), bm = x->base->nodes[b].mesh;
     char path[48];
     snprintf(path, sizeof path, "/nodes/%zu/mesh", si);
     if (sm < 0 && bm < 0) return UE_OK;

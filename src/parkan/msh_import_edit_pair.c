@@ -586,7 +586,7 @@ ue_result ue_msh_edit_pair_mesh(edit_ctx *x, const ue_scene_mesh *sm, int32_t bm
                                 size_t *count, size_t *unpaired) {
     pairing q;
     memset(&q, 0, sizeof q);
-    q.x = x, q.sm = sm, q.bm = &x->base.meshes[bmesh];
+    q.x = x, q.sm = sm, q.bm = &x->base->meshes[bmesh];
     q.key.pos_tol = x->pos_tol;
     q.key.inv_pos_width = 1.0f / (CELL_TOLS * x->pos_tol);
     q.key.uv = all_attributes(q.sm, true) && all_attributes(q.bm, true);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "parkan/msh_import_edit_int.h"
+#include "parkan/msh_materials.h"
 
 bool ue_msh_edit_same_source(const ue_source_id *a, const ue_source_id *b) {
     return !strcmp(a->format, b->format) && a->type == b->type && a->offset == b->offset && a->index == b->index;
@@ -300,7 +301,7 @@ typedef struct matcher {
 
 /* The client's wrappers: the plain roots above the model that the base's export lacks. */
 static bool find_wrappers(matcher *mt) {
-    const ue_scene *s = mt->x->s, *b = &mt->x->base;
+    const ue_scene *s = mt->x->s, *b = mt->x->base;
     int32_t *child = malloc(((s->node_count > b->node_count ? s->node_count : b->node_count) + 1) * sizeof *child);
     if (!child) return false;
     int32_t top = -1, btop = -1;
@@ -325,7 +326,7 @@ static void match_children(matcher *mt, int32_t sp, int32_t bp) {
     for (int32_t k = bt->first[bi]; k < bt->first[bi + 1]; k++)
         if (!mt->taken[bt->kids[k]]) mt->b_left[nb++] = bt->kids[k];
     if (ns > 1 && nb > 1) {
-        for (size_t k = 0; k < nb; k++) mt->geo[k] = geometry_of(&mt->x->base, bt, mt->b_left[k], mt->bbox);
+        for (size_t k = 0; k < nb; k++) mt->geo[k] = geometry_of(mt->x->base, bt, mt->b_left[k], mt->bbox);
         qsort(mt->geo, nb, sizeof *mt->geo, geo_cmp);
         for (size_t k = 0; k < ns; k++) {
             geo_key g = geometry_of(mt->x->s, st, mt->s_left[k], mt->sbox);
@@ -349,10 +350,10 @@ static void match_children(matcher *mt, int32_t sp, int32_t bp) {
 /* By source id, then by name (the client's renames undone), for every node at once. */
 static bool match_by_identity(matcher *mt) {
     edit_ctx *x = mt->x;
-    size_t kn = 0, nb = x->base.node_count;
-    keyed *k = index_sources((const char *)&x->base.nodes[0].source, sizeof x->base.nodes[0], nb, &kn);
+    size_t kn = 0, nb = x->base->node_count;
+    keyed *k = index_sources((const char *)&x->base->nodes[0].source, sizeof x->base->nodes[0], nb, &kn);
     name_index ix;
-    bool ok = name_index_build(&ix, x->base.nodes[0].name, sizeof x->base.nodes[0], nb, false) && k;
+    bool ok = name_index_build(&ix, x->base->nodes[0].name, sizeof x->base->nodes[0], nb, false) && k;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; ok && i < x->s->node_count; i++) {
             const ue_scene_node *sn = &x->s->nodes[i];
@@ -386,7 +387,7 @@ static bool match_by_position(matcher *mt) {
  * count: a deletion takes a model node (not convert's root nor a holder) whose parent is
  * there, with everything under it, as clients delete (edit mode then removes them). */
 static size_t first_not_deleted(const matcher *mt) {
-    const ue_scene *b = &mt->x->base;
+    const ue_scene *b = mt->x->base;
     for (size_t i = 0; i < b->node_count; i++) {
         int32_t p = b->nodes[i].parent;
         if (mt->taken[i] || (p >= 0 && !mt->taken[p])) continue; /* matched, or under a deleted node */
@@ -399,7 +400,7 @@ static size_t first_not_deleted(const matcher *mt) {
  * first node that differs (scene order, then base order). */
 static bool check_tree(const matcher *mt, char *why, size_t cap) {
     const edit_ctx *x = mt->x;
-    size_t ns = x->s->node_count, nb = x->base.node_count, fs = ns, fb = nb;
+    size_t ns = x->s->node_count, nb = x->base->node_count, fs = ns, fb = nb;
     for (size_t i = 0; i < ns && fs == ns; i++)
         if (x->b_of_s[i] < 0 && !mt->wrapper[i]) fs = i;
     for (size_t b = 0; b < nb && fb == nb; b++)
@@ -409,24 +410,24 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
                         x->s->nodes[fs].name), false;
     if (fs == ns && fb < nb && (fb = first_not_deleted(mt)) < nb)
         return snprintf(why, cap, "the base model's node \"%s\" is missing, and is no model node deleted with its "
-                        "subtree (import --base removes only those)", x->base.nodes[fb].name), false;
+                        "subtree (import --base removes only those)", x->base->nodes[fb].name), false;
     if (fs < ns)
         return snprintf(why, cap, "/nodes/%zu (\"%s\") matches no node of the base model (the first left unmatched "
-                        "there is \"%s\")", fs, x->s->nodes[fs].name, x->base.nodes[fb].name), false;
+                        "there is \"%s\")", fs, x->s->nodes[fs].name, x->base->nodes[fb].name), false;
     for (size_t i = 0; i < ns; i++) {
         if (mt->wrapper[i]) continue;
-        int32_t sp = matched_parent(x->s, mt->wrapper, i), bp = x->base.nodes[x->b_of_s[i]].parent;
+        int32_t sp = matched_parent(x->s, mt->wrapper, i), bp = x->base->nodes[x->b_of_s[i]].parent;
         int32_t want = sp < 0 ? -1 : x->b_of_s[sp];
         if (want != bp)
             return snprintf(why, cap, "/nodes/%zu (\"%s\") has a different parent than in the base model (\"%s\", "
-                            "not \"%s\")", i, x->s->nodes[i].name, bp < 0 ? "(none)" : x->base.nodes[bp].name,
-                            want < 0 ? "(none)" : x->base.nodes[want].name), false;
-        int32_t sm = ue_msh_edit_node_mesh(x, i), bm = x->base.nodes[x->b_of_s[i]].mesh, c = x->fold[i].carrier;
+                            "not \"%s\")", i, x->s->nodes[i].name, bp < 0 ? "(none)" : x->base->nodes[bp].name,
+                            want < 0 ? "(none)" : x->base->nodes[want].name), false;
+        int32_t sm = ue_msh_edit_node_mesh(x, i), bm = x->base->nodes[x->b_of_s[i]].mesh, c = x->fold[i].carrier;
         if (c >= 0 && bm < 0)
             return snprintf(why, cap, "/nodes/%d (\"%s\") is not in the base model: import --base adds no nodes", c,
                             x->s->nodes[c].name), false;
         if (sm < 0 || (size_t)sm >= x->s->mesh_count || strcmp(x->s->meshes[sm].source.format, "msh")) continue;
-        if (bm < 0 || !ue_msh_edit_same_source(&x->s->meshes[sm].source, &x->base.meshes[bm].source))
+        if (bm < 0 || !ue_msh_edit_same_source(&x->s->meshes[sm].source, &x->base->meshes[bm].source))
             return snprintf(why, cap, "/nodes/%zu: its mesh is another slot than the base model's", i), false;
     }
     return true;
@@ -434,7 +435,7 @@ static bool check_tree(const matcher *mt, char *why, size_t cap) {
 
 static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) {
     matcher mt = {x, {0}, {0}, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    size_t nb = x->base.node_count + 1, ns = x->s->node_count + 1;
+    size_t nb = x->base->node_count + 1, ns = x->s->node_count + 1;
     for (size_t i = 0; i < x->s->node_count; i++) x->b_of_s[i] = -1;
     mt.taken = calloc(nb, sizeof *mt.taken);
     mt.wrapper = calloc(ns, sizeof *mt.wrapper);
@@ -442,10 +443,10 @@ static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) 
     mt.b_left = malloc(nb * sizeof *mt.b_left);
     mt.geo = malloc(nb * sizeof *mt.geo);
     mt.sbox = calloc(x->s->mesh_count + 1, sizeof *mt.sbox);
-    mt.bbox = calloc(x->base.mesh_count + 1, sizeof *mt.bbox);
+    mt.bbox = calloc(x->base->mesh_count + 1, sizeof *mt.bbox);
     bool ok = mt.taken && mt.wrapper && mt.s_left && mt.b_left && mt.geo && mt.sbox && mt.bbox && find_wrappers(&mt) &&
               match_by_identity(&mt) && ue_msh_edit_find_carriers(x, mt.wrapper) == UE_OK &&
-              tree_build(&mt.st, x->s, mt.wrapper) && tree_build(&mt.bt, &x->base, NULL) && match_by_position(&mt);
+              tree_build(&mt.st, x->s, mt.wrapper) && tree_build(&mt.bt, x->base, NULL) && match_by_position(&mt);
     if (ok) *matched = check_tree(&mt, why, cap);
     tree_free(&mt.st);
     tree_free(&mt.bt);
@@ -462,12 +463,12 @@ static ue_result match_nodes(edit_ctx *x, char *why, size_t cap, bool *matched) 
 /* Base node → model node (x->msh_of_b, -1 for convert's root and the holders): regular nodes
  * carry their Res1 record offset, group children a slot word of it. */
 static bool map_model_nodes(edit_ctx *x) {
-    x->msh_of_b = malloc((x->base.node_count + 1) * sizeof *x->msh_of_b);
+    x->msh_of_b = malloc((x->base->node_count + 1) * sizeof *x->msh_of_b);
     if (!x->msh_of_b) return false;
     int32_t e = x->m->entry_of[UE_MSH_NODES];
     uint64_t res1 = e < 0 ? 0 : x->m->container.entries[e].data_offset;
-    for (size_t b = 0; b < x->base.node_count; b++) {
-        const ue_source_id *id = &x->base.nodes[b].source;
+    for (size_t b = 0; b < x->base->node_count; b++) {
+        const ue_source_id *id = &x->base->nodes[b].source;
         x->msh_of_b[b] = -1;
         if (is_msh_node_source(id) && id->index < x->m->node_count &&
             id->offset == res1 + (uint64_t)UE_MSH_NODE_STRIDE * id->index)
@@ -482,7 +483,7 @@ static bool map_model_nodes(edit_ctx *x) {
 static void match_meshes(edit_ctx *x) {
     for (size_t i = 0; i < x->s->node_count; i++) {
         if (x->b_of_s[i] < 0) continue; /* a client's wrapper or carrier */
-        int32_t sm = ue_msh_edit_node_mesh(x, i), bm = x->base.nodes[x->b_of_s[i]].mesh;
+        int32_t sm = ue_msh_edit_node_mesh(x, i), bm = x->base->nodes[x->b_of_s[i]].mesh;
         if (sm >= 0 && (size_t)sm < x->s->mesh_count && bm >= 0 && x->bmesh_of_s[sm] < 0) x->bmesh_of_s[sm] = bm;
     }
 }
@@ -516,16 +517,16 @@ static bool match_listed(object_list sl, object_list bl, bool stems, int32_t *ou
 /* Materials by source id, then by name; the rest by what they are attached to: the material of
  * primitive p of a matched mesh whose primitive count agrees. */
 static bool match_materials(edit_ctx *x) {
-    size_t nb = x->base.material_count;
+    size_t nb = x->base->material_count;
     bool *taken = calloc(nb + 1, sizeof *taken);
     bool ok = taken && (!nb || !x->s->material_count ||
                         match_listed(OBJECTS(x->s->materials, x->s->material_count),
-                                     OBJECTS(x->base.materials, nb), false, x->bmat_of_s, taken));
+                                     OBJECTS(x->base->materials, nb), false, x->bmat_of_s, taken));
     for (size_t m = 0; ok && m < x->s->mesh_count; m++) {
         int32_t bm = x->bmesh_of_s[m];
-        if (bm < 0 || x->s->meshes[m].primitive_count != x->base.meshes[bm].primitive_count) continue;
+        if (bm < 0 || x->s->meshes[m].primitive_count != x->base->meshes[bm].primitive_count) continue;
         for (size_t p = 0; p < x->s->meshes[m].primitive_count; p++) {
-            int32_t sa = x->s->meshes[m].primitives[p].material, ba = x->base.meshes[bm].primitives[p].material;
+            int32_t sa = x->s->meshes[m].primitives[p].material, ba = x->base->meshes[bm].primitives[p].material;
             if (sa >= 0 && (size_t)sa < x->s->material_count && ba >= 0 && x->bmat_of_s[sa] < 0 && !taken[ba])
                 x->bmat_of_s[sa] = ba, taken[ba] = true;
         }
@@ -537,15 +538,15 @@ static bool match_materials(edit_ctx *x) {
 /* Textures by source id, then by name (the image's stem too), then by the slot of the same
  * role in a matched material. */
 static bool match_textures(edit_ctx *x) {
-    size_t nb = x->base.texture_count;
+    size_t nb = x->base->texture_count;
     bool *taken = calloc(nb + 1, sizeof *taken);
     bool ok = taken && (!nb || !x->s->texture_count ||
                         match_listed(OBJECTS(x->s->textures, x->s->texture_count),
-                                     OBJECTS(x->base.textures, nb), true, x->btex_of_s, taken));
+                                     OBJECTS(x->base->textures, nb), true, x->btex_of_s, taken));
     for (size_t m = 0; ok && m < x->s->material_count; m++) {
         const ue_scene_material *sm = &x->s->materials[m];
         if (x->bmat_of_s[m] < 0) continue;
-        const ue_scene_material *bm = &x->base.materials[x->bmat_of_s[m]];
+        const ue_scene_material *bm = &x->base->materials[x->bmat_of_s[m]];
         for (size_t a = 0; a < sm->slot_count && a < UE_MAX_TEXTURE_SLOTS; a++) {
             int32_t st = sm->slots[a].texture, bt = ue_scene_material_texture(bm, sm->slots[a].role);
             if (st >= 0 && (size_t)st < x->s->texture_count && bt >= 0 && x->btex_of_s[st] < 0 && !taken[bt])
@@ -573,7 +574,7 @@ static bool match_primitives(edit_ctx *x, size_t m) {
     int32_t *out = &x->bprim_of_s[x->sprim_first[m]];
     for (size_t p = 0; p < sm->primitive_count; p++) out[p] = -1;
     if (x->bmesh_of_s[m] < 0) return true;
-    const ue_scene_mesh *bm = &x->base.meshes[x->bmesh_of_s[m]];
+    const ue_scene_mesh *bm = &x->base->meshes[x->bmesh_of_s[m]];
     size_t nb = bm->primitive_count;
     prim_key *k = malloc((nb + 1) * sizeof *k);
     bool *used = calloc(nb + 1, sizeof *used);
@@ -703,20 +704,58 @@ static void describe_selection(const ue_msh_export_options *eo, char *out, size_
     else snprintf(out, cap, "LOD %d, group %d", eo->lod, eo->group);
 }
 
-/* The base exported once with the glTF's selection, and every object matched to it. */
+void ue_msh_edit_selection(const ue_scene *s, ue_msh_export_options *eo, bool *recorded) {
+    *recorded = recorded_selection(s, eo);
+    if (!*recorded) infer_selection(s, eo);
+}
+
+static ue_result refuse_selection(ue_diag *d, const ue_msh_export_options *eo, bool recorded) {
+    char which[64];
+    describe_selection(eo, which, sizeof which);
+    ue_diag_add(d, UE_SEV_ERROR, "import.base.tree", UE_NO_OFFSET, "/nodes", "the base model does not convert with %s (%s)",
+                which, recorded ? "recorded by convert" : "inferred from the glTF's names");
+    return UE_ERR_INVALID;
+}
+
+/* The base as convert exported the scene: its selection and frame rate, materials resolved
+ * from `origin` when given (NULL: the matcher's own export, which needs none). */
+static ue_result export_base(const ue_msh *base, const ue_scene *s, const ue_msh_import_options *o,
+                             const char *origin, ue_scene *out, ue_diag *d) {
+    ue_msh_export_options eo;
+    bool recorded;
+    ue_msh_edit_selection(s, &eo, &recorded);
+    eo.fps = ue_msh_edit_fps(s, o);
+    ue_diag scratch = {0};
+    ue_parkan_search where = {.origin = origin};
+    ue_result r = ue_msh_to_scene(base, "model", &eo, out, &scratch);
+    if (r == UE_OK && origin) r = ue_msh_resolve_materials(out, 0, &where, UE_MODE_TOLERANT, &scratch);
+    ue_diag_free(&scratch);
+    if (o && o->base_exports) ++*o->base_exports;
+    return r == UE_OK || r == UE_ERR_NOMEM ? r : refuse_selection(d, &eo, recorded);
+}
+
+ue_result ue_msh_edit_reference(const ue_msh *base, const ue_scene *s, const ue_msh_import_options *o,
+                                const char *origin, ue_scene *ref, ue_diag *d) {
+    if (ref) ue_scene_init(ref);
+    if (!base || !s || !ref) return UE_ERR_USAGE;
+    ue_result r = export_base(base, s, o, origin, ref, d);
+    if (r != UE_OK) ue_scene_free(ref);
+    return r;
+}
+
+/* The base exported once with the glTF's selection (or the caller's export of it), and every
+ * object matched to it. */
 ue_result ue_msh_edit_match_selection(edit_ctx *x) {
-    bool recorded = recorded_selection(x->s, &x->eo);
-    if (!recorded) infer_selection(x->s, &x->eo);
+    bool recorded;
+    ue_msh_edit_selection(x->s, &x->eo, &recorded);
     x->eo.fps = x->fps;
     char which[64], why[384] = "";
     describe_selection(&x->eo, which, sizeof which);
-    ue_diag scratch = {0};
-    ue_result r = ue_msh_to_scene(x->m, "model", &x->eo, &x->base, &scratch);
-    ue_diag_free(&scratch);
-    if (r == UE_ERR_NOMEM) return r;
-    if (r != UE_OK)
-        return ue_msh_edit_fail(x, "import.base.tree", "/nodes", "the base model does not convert with %s (%s)",
-                                which, recorded ? "recorded by convert" : "inferred from the glTF's names");
+    ue_msh_import_options io = {.fps = x->fps, .base_exports = x->base_exports};
+    ue_result r = UE_OK;
+    x->base = x->reference ? x->reference : &x->own_base;
+    if (!x->reference) r = export_base(x->m, x->s, &io, NULL, &x->own_base, x->d);
+    if (r != UE_OK) return r;
     bool matched = false;
     if (!map_model_nodes(x)) return UE_ERR_NOMEM;
     r = match_nodes(x, why, sizeof why, &matched);

@@ -530,6 +530,7 @@ ue_result ue_msh_texture_edits(const ue_msh *base, const ue_scene *s, const ue_t
     edit_ctx x = {.s = s, .ref = o->reference, .library = o->library, .out = out, .d = d};
     ue_scene_init(&x.own_ref);
     ue_result r = UE_OK;
+    if (!x.ref && o->base_exports) ++*o->base_exports;
     if (!x.ref && (r = export_reference(base, o->origin, &x.own_ref)) == UE_OK) x.ref = &x.own_ref;
     if (r == UE_OK) r = index_materials(&x);
     if (r == UE_OK) note_untextured_colours(&x);

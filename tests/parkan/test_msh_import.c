@@ -420,7 +420,7 @@ static void cubic_clip_is_resampled_to_frames(void) {
     CHECK(fabsf(pose.translation[2] - (float)(3 * 4.0 / 9 - 2 * 8.0 / 27)) < 1e-6f);
     ue_msh_free(&m);
     /* At 10 fps the same clip has 11 frames. */
-    ue_msh_import_options o = {10.0f, NULL};
+    ue_msh_import_options o = {.fps = 10.0f};
     REQUIRE(ue_msh_from_scene(&s, &o, &m, NULL) == UE_OK);
     CHECK_EQ_U(m.frame_count, 11);
     ue_msh_free(&m);

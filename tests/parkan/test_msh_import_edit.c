@@ -363,6 +363,55 @@ static void test_changed_animation_key(void) {
     teardown(&f);
 }
 
+/* import --base's one export of its base (docs/architecture.md#one-read-per-input): the export
+ * ue_msh_edit_reference makes serves the edit and the texture comparison, neither exports the
+ * base again (the library's own count, base_exports), and the edit writes what an edit that
+ * exports the base itself writes: byte for byte, for an unchanged scene and a moved vertex, in
+ * a LOD 1 export (the selection the shared export must follow) and in an every-LOD one. */
+static void edit_of(int lod, int group, bool move, bool shared, ue_buf *out, size_t *exports) {
+    fixture f;
+    REQUIRE(setup_with(&f, lod, group));
+    REQUIRE(f.s.mesh_count > 0 && f.s.meshes[0].primitive_count > 0);
+    if (move) f.s.meshes[0].primitives[0].positions[1] += 0.25f; /* one vertex of the first slot shown */
+    ue_scene ref;
+    ue_msh_import_options io = {.base_exports = exports};
+    if (shared) {
+        CHECK_EQ_U(ue_msh_edit_reference(&f.m, &f.s, &io, NULL, &ref, &f.d), UE_OK);
+        io.reference = &ref;
+    }
+    CHECK_EQ_U(ue_msh_apply_scene(&f.m, &f.s, &io, &f.d), UE_OK);
+    CHECK_EQ_U(ue_msh_write(&f.m, out, &f.d), UE_OK);
+    if (shared) {
+        ue_texture_edit_options eo = {.reference = &ref, .base_exports = exports};
+        ue_texture_edits edits;
+        CHECK_EQ_U(ue_msh_texture_edits(NULL, &f.s, &eo, &edits, &f.d), UE_OK);
+        CHECK_EQ_U(edits.count, 0);
+        ue_texture_edits_free(&edits);
+        ue_scene_free(&ref);
+    }
+    teardown(&f);
+}
+
+static void test_base_exported_once(void) {
+    const int selections[][2] = {{0, 0}, {1, 0}, {UE_MSH_LOD_ALL, 0}, {0, UE_MSH_GROUP_ALL}};
+    for (size_t k = 0; k < sizeof selections / sizeof selections[0]; k++)
+        for (int move = 0; move < 2; move++) {
+            ue_buf own = {0}, shared = {0}, original = {0};
+            size_t own_exports = 0, shared_exports = 0;
+            edit_of(selections[k][0], selections[k][1], move, false, &own, &own_exports);
+            edit_of(selections[k][0], selections[k][1], move, true, &shared, &shared_exports);
+            CHECK_EQ_U(own_exports, 1);
+            CHECK_EQ_U(shared_exports, 1); /* the edit and the texture edits took the shared export */
+            CHECK(own.size > 0 && own.size == shared.size && !memcmp(own.data, shared.data, own.size));
+            REQUIRE(ue_sample_robot(&original) == UE_OK);
+            bool same = original.size == shared.size && !memcmp(original.data, shared.data, original.size);
+            CHECK(same == !move); /* the moved vertex did reach the model */
+            ue_buf_free(&own);
+            ue_buf_free(&shared);
+            ue_buf_free(&original);
+        }
+}
+
 int main(void) {
     RUN(test_unchanged_is_byte_identical);
     RUN(test_every_group_export_is_recognised);
@@ -380,5 +429,6 @@ int main(void) {
     RUN(test_topology_change_rebuilds_the_slot);
     RUN(test_nonfinite_position_is_refused);
     RUN(test_changed_animation_key);
+    RUN(test_base_exported_once);
     return TEST_SUMMARY();
 }

@@ -88,14 +88,14 @@ static int32_t scene_node(const ue_scene *s, const char *name) {
 static ue_result run_matcher(fixture *f, edit_ctx *x) {
     memset(x, 0, sizeof *x);
     x->m = &f->m, x->s = &f->s, x->d = &f->d, x->fps = UE_MSH_DEFAULT_FPS;
-    ue_scene_init(&x->base);
+    ue_scene_init(&x->own_base);
     x->b_of_s = calloc(f->s.node_count + 1, sizeof *x->b_of_s);
     return x->b_of_s ? ue_msh_edit_match_selection(x) : UE_ERR_NOMEM;
 }
 
 static void matcher_free(edit_ctx *x) {
     ue_msh_edit_match_free(x);
-    ue_scene_free(&x->base);
+    ue_scene_free(&x->own_base);
     free(x->b_of_s);
     free(x->msh_of_b);
 }
@@ -120,7 +120,7 @@ static void test_client_rewrite_is_matched(void) {
         CHECK_EQ_U(x.eo.lod, selections[k][0]);
         CHECK_EQ_U(x.eo.group, selections[k][1]);
         size_t n = f.s.node_count;
-        CHECK_EQ_U(x.base.node_count, n);
+        CHECK_EQ_U(x.base->node_count, n);
         for (size_t i = 0; x.bprim_of_s && i < n; i++) CHECK_EQ_U(x.b_of_s[i], flip((int32_t)i, n));
         for (size_t m = 0; x.bprim_of_s && m < f.s.mesh_count; m++) {
             CHECK_EQ_U(x.bmesh_of_s[m], flip((int32_t)m, f.s.mesh_count));
