@@ -404,8 +404,7 @@ static char *layout_text(const ue_archive *a, void (*write)(const ue_archive *a,
     return (char *)text.data;
 }
 
-static void write_info(const ue_archive *a, ue_json *w) {
-    ue_json_object_begin(w);
+void ue_archive_write_info_fields(const ue_archive *a, ue_json *w) {
     ue_json_key_string(w, "file", a->display);
     ue_json_key_string(w, "format", a->ops->name);
     ue_json_key_string(w, "description", a->ops->description);
@@ -413,19 +412,26 @@ static void write_info(const ue_archive *a, ue_json *w) {
     ue_json_key_int(w, "entry_count", (int64_t)ue_archive_count(a));
     ue_json_key(w, "header");
     a->ops->info_json(a->state, w);
+}
+
+void ue_archive_write_info(const ue_archive *a, ue_json *w) {
+    ue_json_object_begin(w);
+    ue_archive_write_info_fields(a, w);
     ue_json_object_end(w);
 }
 
-static void write_entries(const ue_archive *a, ue_json *w) {
+void ue_archive_write_entry(const ue_archive *a, size_t i, ue_json *w) { a->ops->entry_json(a->state, i, w); }
+
+void ue_archive_write_list(const ue_archive *a, ue_json *w) {
     ue_json_array_begin(w);
     size_t n = ue_archive_count(a);
-    for (size_t i = 0; i < n; i++) a->ops->entry_json(a->state, i, w);
+    for (size_t i = 0; i < n; i++) ue_archive_write_entry(a, i, w);
     ue_json_array_end(w);
 }
 
-char *ue_archive_info_json(const ue_archive *a) { return layout_text(a, write_info); }
+char *ue_archive_info_json(const ue_archive *a) { return layout_text(a, ue_archive_write_info); }
 
-char *ue_archive_list_json(const ue_archive *a) { return layout_text(a, write_entries); }
+char *ue_archive_list_json(const ue_archive *a) { return layout_text(a, ue_archive_write_list); }
 
 /* manifest.json, written as the format produces it (no tree of 20,000 entries). */
 static ue_result extract_manifest(ue_archive *a, ue_outdir *o, ue_diag *d) {

@@ -144,20 +144,10 @@ static size_t nested_models_put(const cli_opts *o, const char *path, ue_archive 
 }
 
 static int info_json(const cli_opts *o, const char *path, ue_archive *a, const ue_diag *d, ue_json *collect) {
-    char *text = ue_archive_info_json(a);
-    ue_jdoc doc;
-    const ue_jv *info = cli_json_object(text, text ? strlen(text) : 0, &doc);
-    free(text);
-    if (!info) {
-        ue_jdoc_free(&doc);
-        cli_error("info: %s: %s", path, ue_result_name(UE_ERR_NOMEM));
-        return EXIT_IO;
-    }
     cli_json_out out;
     ue_json *w = cli_json_begin(&out, collect);
     ue_json_object_begin(w);
-    cli_json_put_members(w, info);
-    ue_jdoc_free(&doc);
+    ue_archive_write_info_fields(a, w);
     ue_json_key(w, "models");
     nested_models_put(o, path, a, w, NULL);
     ue_json_key(w, "diagnostics");
@@ -368,9 +358,9 @@ int cmd_cat(const cli_opts *o) {
 }
 
 /* One entry in the keys every container shares; the format's own fields go under "extra". */
-static void entry_json(ue_json *w, const ue_entry_info *e, const ue_jv *format_fields) {
+static void entry_json(ue_json *w, const ue_archive *a, size_t i, const ue_entry_info *e) {
     static const char *const common[] = {"index", "name", "type", "size", "stored_size",
-                                         "method", "offset", "nested", "damaged"};
+                                         "method", "offset", "nested", "damaged", NULL};
     ue_json_object_begin(w);
     ue_json_key_int(w, "index", (int64_t)e->index);
     ue_json_key_string(w, "name", e->name);
@@ -382,24 +372,13 @@ static void entry_json(ue_json *w, const ue_entry_info *e, const ue_jv *format_f
     ue_json_key_string_or_null(w, "nested", e->nested[0] ? e->nested : NULL);
     ue_json_key_bool(w, "damaged", e->damaged);
     ue_json_key(w, "extra");
-    ue_json_object_begin(w);
-    UE_JV_FOR_MEMBERS(format_fields, f) {
-        bool shared = false;
-        for (size_t k = 0; k < sizeof common / sizeof common[0]; k++) shared |= !strcmp(f->key, common[k]);
-        if (shared) continue;
-        ue_json_key(w, f->key);
-        ue_json_value(w, &f->value);
-    }
-    ue_json_object_end(w);
+    ue_json_skip_keys(w, common);
+    ue_archive_write_entry(a, i, w);
+    ue_json_skip_keys(w, NULL);
     ue_json_object_end(w);
 }
 
 static void list_json(const char *path, ue_archive *a, const ue_diag *d) {
-    char *text = ue_archive_list_json(a);
-    ue_jdoc doc = {0};
-    ue_jdoc_error err;
-    const ue_jv *per_format = text && ue_jdoc_parse(text, strlen(text), &doc, &err) == UE_OK ? &doc.root : NULL;
-    free(text);
     cli_json_out out;
     ue_json *w = cli_json_begin(&out, NULL);
     ue_json_object_begin(w);
@@ -410,10 +389,9 @@ static void list_json(const char *path, ue_archive *a, const ue_diag *d) {
     for (size_t i = 0; i < ue_archive_count(a); i++) {
         ue_entry_info e;
         ue_archive_entry(a, i, &e);
-        entry_json(w, &e, ue_jv_at(per_format, i));
+        entry_json(w, a, i, &e);
     }
     ue_json_array_end(w);
-    ue_jdoc_free(&doc);
     ue_json_key(w, "diagnostics");
     cli_diags_write(w, d);
     ue_json_object_end(w);

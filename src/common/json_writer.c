@@ -43,6 +43,11 @@ static void newline(ue_json *j) {
  * inside arrays stay on one line so vectors and matrices remain readable (not in `lines`). */
 static bool before_value(ue_json *j, bool container) {
     if (j->error) return false;
+    if (j->skipping) { /* a dropped member's value: a scalar ends it, a container is counted */
+        if (container) j->skip_nest++;
+        else if (!j->skip_nest) j->skipping = false;
+        return false;
+    }
     if (j->done) {
         fail(j, "a second top-level value");
         return false;
@@ -88,6 +93,10 @@ static void open_container(ue_json *j, bool object, char c) {
 
 static void close_container(ue_json *j, bool object, char c) {
     if (j->error) return;
+    if (j->skipping) {
+        j->skipping = --j->skip_nest > 0;
+        return;
+    }
     if (j->depth == 0 || j->in_object[j->depth - 1] != object || j->key_pending) {
         fail(j, "unbalanced close");
         return;
@@ -151,8 +160,22 @@ static void put_escaped(ue_buf *b, const char *s, size_t n, bool lines) {
     put_byte(b, '"');
 }
 
+/* A member ue_json_skip_keys drops: the key is not written, nor the value that follows. */
+static bool skipped_key(ue_json *j, const char *key) {
+    if (j->skipping) return true;
+    if (!j->skip_keys || j->depth != j->skip_depth) return false;
+    for (const char *const *k = j->skip_keys; *k; k++)
+        if (!strcmp(*k, key)) return j->skipping = true, j->skip_nest = 0, true;
+    return false;
+}
+
+void ue_json_skip_keys(ue_json *j, const char *const *keys) {
+    j->skip_keys = keys;
+    j->skip_depth = j->depth + 1;
+}
+
 void ue_json_key(ue_json *j, const char *key) {
-    if (j->error) return;
+    if (j->error || skipped_key(j, key)) return;
     if (j->depth == 0 || !j->in_object[j->depth - 1] || j->key_pending) {
         fail(j, "key outside an object or two keys in a row");
         return;

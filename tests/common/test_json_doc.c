@@ -324,8 +324,43 @@ static void values_are_written_back(void) {
     ue_buf_free(&o2);
 }
 
+/* ue_json_skip_keys: the next object drops the members named, nested values and all, at its
+ * own level only; the others keep their order and commas; NULL writes everything again. */
+static void skipped_members(void) {
+    static const char *const drop[] = {"index", "name", NULL};
+    ue_buf out = {0};
+    ue_json w;
+    ue_json_init(&w, &out, 0);
+    ue_json_object_begin(&w);
+    ue_json_key(&w, "extra");
+    ue_json_skip_keys(&w, drop);
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "index", 3);
+    ue_json_key(&w, "name");
+    ue_json_object_begin(&w);
+    ue_json_key(&w, "deep");
+    ue_json_array_begin(&w);
+    ue_json_int(&w, 1);
+    ue_json_array_end(&w);
+    ue_json_object_end(&w);
+    ue_json_key(&w, "kept");
+    ue_json_object_begin(&w);
+    ue_json_key_int(&w, "index", 7); /* a level below: kept */
+    ue_json_object_end(&w);
+    ue_json_key_string(&w, "type", "x");
+    ue_json_object_end(&w);
+    ue_json_skip_keys(&w, NULL);
+    ue_json_key_int(&w, "index", 1);
+    ue_json_object_end(&w);
+    CHECK_EQ_U(ue_json_finish(&w, NULL), UE_OK);
+    ue_buf_put_u8(&out, 0);
+    CHECK_STR((const char *)out.data, "{\"extra\":{\"kept\":{\"index\":7},\"type\":\"x\"},\"index\":1}");
+    ue_buf_free(&out);
+}
+
 int main(void) {
     RUN(reals_are_spelled_as_jansson_did);
+    RUN(skipped_members);
     RUN(values_are_written_back);
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);

@@ -4,6 +4,7 @@
 #define UNEARTH_ADVANCED_ARCHIVE_H
 
 #include "unearth/archive.h"
+#include "unearth/advanced/json.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,6 +18,15 @@ UE_API ue_result ue_archive_open_mapped(const char *path, ue_mode mode, ue_archi
  * up to three entries close to `name` (same letters in another case, the name without its
  * extension, or one or two typing slips): "did you mean ROBOT.msh?". */
 UE_API ue_result ue_archive_find_reported(const ue_archive *a, const char *name, size_t *index, ue_diag *d);
+
+/* What ue_archive_info_json and ue_archive_list_json say, written straight into the caller's
+ * writer (no text to parse again): the info object (file, format, description, size,
+ * entry_count, header); its members alone, into the object open in `w`, for a caller that adds
+ * its own; entry i's object with every format-specific field; the array of every entry's. */
+UE_API void ue_archive_write_info(const ue_archive *a, ue_json *w);
+UE_API void ue_archive_write_info_fields(const ue_archive *a, ue_json *w);
+UE_API void ue_archive_write_entry(const ue_archive *a, size_t i, ue_json *w);
+UE_API void ue_archive_write_list(const ue_archive *a, ue_json *w);
 
 #ifdef __cplusplus
 }

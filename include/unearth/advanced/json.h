@@ -109,6 +109,10 @@ typedef struct ue_json {
     bool key_pending;                    /* a key was written; its value comes next */
     bool done;                           /* the top-level value is complete */
     const char *error;                   /* first misuse, static text; NULL while fine */
+    const char *const *skip_keys;        /* ue_json_skip_keys: keys dropped at depth skip_depth */
+    int skip_depth;
+    bool skipping;                       /* inside a dropped member's value */
+    int skip_nest;                       /* containers open inside it */
 } ue_json;
 
 /* glTF's layout: with an indent, scalars inside arrays stay on one line ("[1, 2, 3]"). */
@@ -117,6 +121,10 @@ UE_API void ue_json_init(ue_json *j, ue_buf *out, int indent);
  * two spaces a level, every array item on a line of its own, control characters as \u00XX in
  * upper case, DEL as it is. */
 UE_API void ue_json_init_lines(ue_json *j, ue_buf *out);
+/* The next object opened drops its members whose key is in the NULL-terminated `keys`, value
+ * and all (the CLI's "extra" of `list`: a format's entry fields less the ones every container
+ * shares); NULL stops dropping. `keys` must live until then. */
+UE_API void ue_json_skip_keys(ue_json *j, const char *const *keys);
 UE_API void ue_json_object_begin(ue_json *j);
 UE_API void ue_json_object_end(ue_json *j);
 UE_API void ue_json_array_begin(ue_json *j);
