@@ -43,15 +43,12 @@ bool cli_import_base_is_hsd(const char *base) {
 static int check_options(const cli_opts *o) {
     const char *later = o->into ? "--into" : o->textures_into ? "--textures-into" : o->textures_out ? "--textures-out"
                                              : o->textures_dir ? "--textures-dir" : NULL;
-    if (later) {
-        cli_error("import: %s is not available for an HSD base (%s) yet; write the DAT with -o OUT.dat", later, o->base);
-        return EXIT_USAGE;
-    }
-    if (ue_name_has_ext(o->output, ".pkx") || ue_name_has_ext(o->output, ".fsys")) {
-        cli_error("import: -o %s: an HSD edit writes the model's DAT (-o OUT.dat); putting it back into a PKX or FSYS "
-                  "is not available yet", o->output);
-        return EXIT_USAGE;
-    }
+    if (later)
+        return cli_usage_error("import", "%s is not available for an HSD base (%s) yet; write the DAT with -o OUT.dat",
+                               later, o->base);
+    if (ue_name_has_ext(o->output, ".pkx") || ue_name_has_ext(o->output, ".fsys"))
+        return cli_usage_error("import", "-o %s: an HSD edit writes the model's DAT (-o OUT.dat); putting it back "
+                               "into a PKX or FSYS is not available yet", o->output);
     int rc = cli_check_output("import", o->output, &o->base, 1);
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }

@@ -27,6 +27,7 @@ typedef struct edit_ctx {
     uint8_t *bytes;        /* the copy being edited: the whole DAT */
     size_t size;
     uint8_t *written;      /* per byte of `bytes`: changed by an edit */
+    uint8_t *kept;         /* per byte: an array element a vertex the glTF left unchanged uses */
     size_t *claim_first;   /* per ref mesh: its first slot in `claimed` */
     bool *claimed;         /* per ref primitive: matched to a glTF primitive */
     ue_hsd_edit_stats stats;
@@ -159,6 +160,13 @@ static const uint8_t *element_bytes(const edit_ctx *x, const attr_site *t, uint3
     return x->bytes + UE_DAT_HEADER + at;
 }
 
+/* Vertex v is unchanged: its array element should stay as it is (a direct value is its own). */
+static void mark_kept(edit_ctx *x, const attr_site *t, uint32_t v) {
+    if (t->a->type == UE_GX_DIRECT) return;
+    uint64_t off = UE_DAT_HEADER + element_at(t, v);
+    if (off + t->lay.elem_bytes <= x->size) memset(x->kept + off, 1, t->lay.elem_bytes);
+}
+
 /* Vertex v's new element bytes into its array element, or into every record of a direct value. */
 static void put_element(edit_ctx *x, const attr_site *t, uint32_t v, const uint8_t *val, size_t *counter) {
     int changed = 0;
@@ -208,7 +216,10 @@ static const hsd_skin_slot *slot_of(const prim_pair *q, uint32_t v, size_t *k) {
 static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) {
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
-        if (close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) continue;
+        if (close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
         size_t k;
         slot_of(q, v, &k);
         const double *a = q->inv[k];
@@ -229,7 +240,10 @@ static void edit_normals(edit_ctx *x, const attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
-        if (close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) continue;
+        if (close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
         if (t->lay.comps != 3) {
             edit_error(x, "import.hsd.nbt", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
                        "vertex %u: PObj %zu stores normals with binormals and tangents (NBT), which are not "
@@ -258,7 +272,10 @@ static void edit_uvs(edit_ctx *x, const attr_site *t, const prim_pair *q, int se
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
-        if (close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) continue;
+        if (close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
         double st[2] = {guv[0], guv[1]};
         if (t->lay.comps == 1 && guv[1] != 0.0f) {
             edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
@@ -275,7 +292,10 @@ static void edit_colors(edit_ctx *x, const attr_site *t, const prim_pair *q, int
     if (!q->gp->colors[set] || !q->rp->colors[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gc = &q->gp->colors[set][4 * (size_t)v];
-        if (close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) continue;
+        if (close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
         uint8_t val[4];
         memcpy(val, element_bytes(x, t, v), t->lay.elem_bytes); /* RGBX8 keeps its fourth byte */
         const char *why = "";
@@ -434,6 +454,19 @@ static void check_all_claimed(edit_ctx *x) {
     }
 }
 
+/* An edited array element that vertices the glTF left unchanged use too (PObjs sharing an array,
+ * or records that share one element): they change with it, and the user is told. */
+static void note_shared(edit_ctx *x) {
+    size_t bytes = 0, first = 0;
+    for (size_t i = 0; i < x->size; i++)
+        if (x->written[i] && x->kept[i]) first = bytes++ ? first : i;
+    if (bytes)
+        ue_diag_add(x->d, UE_SEV_WARNING, "import.hsd.shared", first, "/meshes",
+                    "%zu edited bytes of attribute arrays (the first at 0x%zx) are also used by vertices the glTF "
+                    "left unchanged (PObjs sharing an array, or vertices sharing an element): those vertices change "
+                    "with the edit", bytes, first);
+}
+
 static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
     size_t prims = 0;
     x->claim_first = malloc((x->ref->mesh_count + 1) * sizeof *x->claim_first);
@@ -442,7 +475,8 @@ static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
     x->claimed = calloc(prims + 1, sizeof *x->claimed);
     x->bytes = malloc(size ? size : 1);
     x->written = calloc(size ? size : 1, 1);
-    if (!x->claimed || !x->bytes || !x->written) return UE_ERR_NOMEM;
+    x->kept = calloc(size ? size : 1, 1);
+    if (!x->claimed || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
     memcpy(x->bytes, base, size);
     x->size = size;
     return UE_OK;
@@ -453,6 +487,7 @@ static void ctx_free(edit_ctx *x) {
     free(x->claimed);
     free(x->bytes);
     free(x->written);
+    free(x->kept);
     hsd_pose_free(&x->pose);
 }
 
@@ -483,6 +518,7 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK) r = ctx_init(&x, base, size);
     if (r == UE_OK) r = apply_nodes(&x);
     if (r == UE_OK) check_all_claimed(&x);
+    if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
     if (r == UE_OK) r = check_result(x.bytes, x.size, d);
     if (r == UE_OK && !ue_buf_try_reserve(out, x.size)) r = UE_ERR_NOMEM;
