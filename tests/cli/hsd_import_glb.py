@@ -13,26 +13,10 @@
 #                                          exactly where EDITED did not change it, else EDITED's within TOL
 #   bytes-differ A B                       how many bytes two files of one size differ in
 #   value GLB NODE PRIM ATTR V             the value, comma-separated
-import json, struct, sys
+import os, struct, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-def load(path):
-    data = open(path, "rb").read()
-    assert data[:4] == b"glTF", "not a GLB"
-    n = struct.unpack_from("<I", data, 12)[0]
-    doc = json.loads(data[20:20 + n])
-    at = 20 + n
-    blen = struct.unpack_from("<I", data, at)[0]
-    return doc, bytearray(data[at + 8:at + 8 + blen])
-
-def save(path, doc, binary):
-    js = json.dumps(doc, separators=(",", ":")).encode()
-    js += b" " * (-len(js) % 4)
-    binary = bytes(binary) + b"\0" * (-len(binary) % 4)
-    total = 12 + 8 + len(js) + 8 + len(binary)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<4sII", b"glTF", 2, total))
-        f.write(struct.pack("<I4s", len(js), b"JSON") + js)
-        f.write(struct.pack("<I4s", len(binary), b"BIN\0") + binary)
+from glb_image import read_glb as load, write_glb as save  # the GLB framing the other glb tools share
 
 COMPS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 
