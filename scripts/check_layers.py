@@ -18,7 +18,7 @@ PUBLIC = {
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan", "texm.h": "parkan",
     "parkan_material.h": "parkan", "msh_import.h": "parkan",
     "gamecube.h": "gamecube", "gx.h": "gamecube",
-    "hsd.h": "hsd", "hsd_model.h": "hsd", "hsd_anim.h": "hsd",
+    "hsd.h": "hsd", "hsd_model.h": "hsd", "hsd_anim.h": "hsd", "hsd_import.h": "hsd",
     "model.h": "registry",
     # The advanced tier (include/unearth/advanced/, docs/public-api.md): what the CLI needs beyond
     # the plain API, each header in the layer that implements it.

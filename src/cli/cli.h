@@ -229,6 +229,10 @@ int cmd_textures(const cli_opts *o); /* src/cli/cmd_textures.c */
 int cmd_texm(const cli_opts *o);     /* src/cli/cmd_texm.c */
 int cmd_edit(const cli_opts *o); /* runs o->ops, an ordered list of operations */
 int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
+/* import with an HSD --base (src/cli/import_hsd.c): a FSYS or PKX file, a name ending .dat or
+ * .pkx, or a file whose first word is its size (a DAT header). */
+bool cli_import_base_is_hsd(const char *base);
+int cmd_import_hsd(const cli_opts *o);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c; convert's in cmd_convert.c). */

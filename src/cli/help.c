@@ -317,12 +317,16 @@ static const cli_verb_def verb_table[] = {
      "The game finds a model's materials by its stem (robot2.msh: robot2.wea); written under\n"
      "another stem than --base, a note says so (not with -q).\n"
      "With --textures-out or --textures-dir, images the glTF changed go back as Texm textures\n"
-     "in their original pixel format, size and mip count.\n",
+     "in their original pixel format, size and mip count.\n"
+     "An HSD --base (a .dat, a .pkx, or FSYS:ENTRY) writes the model's DAT: the glTF's vertex\n"
+     "positions, normals, UVs and colours go back in each attribute's own format, every other\n"
+     "byte of the DAT is kept (docs/hsd-import.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh --textures-into demo/parkan/Textures.lib --textures-out Textures2.lib\n"
-     "unearth import tank.gltf -o tank.msh\n"},
+     "unearth import tank.gltf -o tank.msh\n"
+     "unearth import creature.glb -o creature2.dat --base demo/gamecube/creature.pkx\n"},
     {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
      "directory for the sample pack (required)", "unearth demo -o DIR [-f]",
      "write the built-in sample assets",

@@ -7,6 +7,7 @@
 
 #include "hsd/hsd_int.h"
 #include "common/bytes.h"
+#include "common/collections.h"
 
 enum {
     PRIM_QUADS = 0x80, PRIM_TRIANGLES = 0x90, PRIM_STRIP = 0x98, PRIM_FAN = 0xA0,
@@ -28,6 +29,7 @@ typedef struct hsd_decoder {
     size_t slot_cap;
     uint32_t *prim;             /* vertex ids of the primitive being read */
     size_t prim_cap;
+    hsd_records *rec;           /* NULL, or where every drawn record lies (edits in place) */
     char path[160];             /* "dat/joint[j]/dobj[k]/pobj[p]", or "dat/pobj[i]" */
 } hsd_decoder;
 
@@ -291,6 +293,18 @@ static bool rehash(hsd_decoder *k) {
     return true;
 }
 
+/* Notes that the drawn record at list offset `at` is vertex `v` (hsd_records). */
+static bool note_record(hsd_decoder *k, uint32_t at, uint32_t v) {
+    hsd_records *r = k->rec;
+    if (!r) return true;
+    if (ue_array_make_room((void **)&r->occ_at, r->occ_count, sizeof *r->occ_at, UINT32_MAX) != UE_OK ||
+        ue_array_make_room((void **)&r->occ_vertex, r->occ_count, sizeof *r->occ_vertex, UINT32_MAX) != UE_OK)
+        return false;
+    r->occ_at[r->occ_count] = at;
+    r->occ_vertex[r->occ_count++] = v;
+    return true;
+}
+
 /* The vertex of the record at list offset `at`: the one of an identical record seen before, or
  * a new one decoded now. False after a violation or when memory runs out. */
 static bool vertex_of(hsd_decoder *k, uint32_t at, uint32_t *out) {
@@ -304,7 +318,9 @@ static bool vertex_of(hsd_decoder *k, uint32_t at, uint32_t *out) {
         uint32_t v = k->slots[s] - 1;
         if (memcmp(k->po->dl + k->first_seen[v], rec, k->record) == 0) {
             *out = v;
-            return true;
+            if (note_record(k, at, v)) return true;
+            nomem(k);
+            return false;
         }
     }
     if (!vertex_room(k)) {
@@ -317,7 +333,9 @@ static bool vertex_of(hsd_decoder *k, uint32_t at, uint32_t *out) {
     k->slots[s] = v + 1;
     k->g->vertex_count++;
     *out = v;
-    return true;
+    if (note_record(k, at, v)) return true;
+    nomem(k);
+    return false;
 }
 
 /* ---- primitives (docs/formats/hsd-model.md#triangles) -------------------------------------- */
@@ -432,13 +450,28 @@ ue_result ue_hsd_pobj_decode(const ue_hsd_model *m, size_t index, ue_mode mode,
 
 ue_result hsd_pobj_decode_at(const ue_hsd_model *m, size_t index, const char *path, ue_mode mode,
                              ue_hsd_geometry *g, ue_diag *d) {
+    return hsd_pobj_decode_records(m, index, path, mode, g, NULL, d);
+}
+
+void hsd_records_free(hsd_records *r) {
+    if (!r) return;
+    free(r->first_at);
+    free(r->occ_at);
+    free(r->occ_vertex);
+    memset(r, 0, sizeof *r);
+}
+
+ue_result hsd_pobj_decode_records(const ue_hsd_model *m, size_t index, const char *path, ue_mode mode,
+                                  ue_hsd_geometry *g, hsd_records *rec, ue_diag *d) {
     memset(g, 0, sizeof *g);
+    if (rec) memset(rec, 0, sizeof *rec);
     if (!m || index >= m->pobj_count) return UE_ERR_USAGE;
     hsd_decoder k;
     memset(&k, 0, sizeof k);
     k.c = ue_parse_begin(mode, d);
     k.po = &m->pobjs[index];
     k.g = g;
+    k.rec = rec;
     if (path) snprintf(k.path, sizeof k.path, "%s", path);
     else snprintf(k.path, sizeof k.path, "dat/pobj[%zu]", index);
     if (k.po->dl && k.po->dl_size > 0 && check_attrs(&k, m)) {
@@ -449,9 +482,14 @@ ue_result hsd_pobj_decode_at(const ue_hsd_model *m, size_t index, const char *pa
         ue_diag_add(d, UE_SEV_INFO, "hsd.dl.skipped", file_at(k.po->dl_offset), k.path,
                     "%zu lines and %zu points are not drawn", g->skipped_lines,
                     g->skipped_points);
+    if (rec && !ue_parse_failed(&k.c)) {
+        rec->first_at = k.first_seen; /* handed over: where each vertex's record lies */
+        rec->record_bytes = k.record;
+        k.first_seen = NULL;
+    }
     free(k.first_seen);
     free(k.slots);
     free(k.prim);
-    if (ue_parse_failed(&k.c)) ue_hsd_geometry_free(g);
+    if (ue_parse_failed(&k.c)) ue_hsd_geometry_free(g), hsd_records_free(rec);
     return k.c.failure;
 }

@@ -129,4 +129,20 @@ ue_result hsd_model_read_counted(const ue_dat *dat, ue_mode mode, ue_hsd_model *
 ue_result hsd_pobj_decode_at(const ue_hsd_model *m, size_t index, const char *path, ue_mode mode,
                              ue_hsd_geometry *g, ue_diag *d);
 
+/* Where the vertices of a decoded PObj lie in its display list, for edits in place
+ * (hsd_import.c): the list offset of each vertex's first record, and every drawn record (the
+ * same vertex recurs wherever the list repeats its record bytes). */
+typedef struct hsd_records {
+    uint32_t *first_at;            /* per vertex */
+    uint32_t *occ_at, *occ_vertex; /* per drawn record: list offset and vertex */
+    size_t occ_count;
+    uint32_t record_bytes;         /* bytes of one vertex record */
+} hsd_records;
+
+/* hsd_pobj_decode_at that also fills `rec` (NULL: not wanted); freed with hsd_records_free,
+ * already freed after a failure. */
+ue_result hsd_pobj_decode_records(const ue_hsd_model *m, size_t index, const char *path, ue_mode mode,
+                                  ue_hsd_geometry *g, hsd_records *rec, ue_diag *d);
+void hsd_records_free(hsd_records *r);
+
 #endif

@@ -1,0 +1,37 @@
+/* unearth — glTF edits back into an HSD model (docs/hsd-import.md): edit mode keeps every byte
+ * of the base DAT and rewrites, in place, the vertex values a scene read from a glTF changed. */
+#ifndef UNEARTH_HSD_IMPORT_H
+#define UNEARTH_HSD_IMPORT_H
+
+#include "unearth/common.h"
+#include "unearth/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What an edit rewrote: attribute elements (an array element, or a direct value wherever the
+ * display list repeats its vertex) whose bytes changed, and the PObjs they belong to. */
+typedef struct ue_hsd_edit_stats {
+    size_t positions, normals, uvs, colors;
+    size_t pobjs;
+} ue_hsd_edit_stats;
+
+/* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
+ * positions, normals, UV sets 0–1 and colour sets 0–1 of the scene `s` (a glTF as
+ * ue_gltf_read reads it) written back where they differ from the base's own conversion. Each
+ * glTF mesh node is matched to the base's `<joint>_mesh` by name, each primitive to a PObj by
+ * its triangles (docs/hsd-import.md#matching); values go back through the inverse of the
+ * vertex's skinning matrix and are re-quantised in the attribute's own format. Everything else
+ * of the base is kept byte for byte, so an unedited scene gives `base` back. Refused
+ * (UE_ERR_INVALID, errors naming the glTF path and the DAT offset, `out` untouched): a mesh or
+ * primitive that matches nothing, a PObj the scene lacks, changed triangles, a value its format
+ * cannot hold, two different values for one stored element. `name` names the model in
+ * messages. `stats` may be NULL. The result is read back strictly before it is returned. */
+UE_API ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s,
+                                    ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

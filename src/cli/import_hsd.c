@@ -1,0 +1,145 @@
+/* unearth CLI — `import IN.glb --base ORIG.dat|.pkx|ARCHIVE:ENTRY -o OUT.dat`: a glTF's vertex edits
+ * back into a copy of an HSD model's DAT (edit mode, docs/hsd-import.md), every other byte kept. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "unearth/archive.h"
+#include "unearth/gltf_read.h"
+#include "unearth/hsd_import.h"
+#include "unearth/hsd_model.h"
+#include "unearth/model.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
+
+/* ---- which import this is ------------------------------------------------------------------ */
+
+/* A DAT header's first word is the file's size (docs/formats/dat.md). */
+static bool dat_header_fits(const uint8_t *head, size_t n, uint64_t size) {
+    return n >= 0x20 && ((uint64_t)head[0] << 24 | (uint64_t)head[1] << 16 | (uint64_t)head[2] << 8 | head[3]) == size;
+}
+
+bool cli_import_base_is_hsd(const char *base) {
+    const char *leaf = ue_address_leaf(base);
+    if (ue_name_has_ext(leaf, ".dat") || ue_name_has_ext(leaf, ".pkx")) return true;
+    ue_address a;
+    if (ue_address_split(base, 0, &a) != UE_OK) return false;
+    FILE *f = fopen(a.file, "rb");
+    if (!f) return false;
+    uint8_t head[256];
+    size_t n = fread(head, 1, sizeof head, f);
+    bool sized = fseek(f, 0, SEEK_END) == 0;
+    long size = sized ? ftell(f) : -1;
+    fclose(f);
+    const char *fmt = ue_detect_format(head, n, size < 0 ? n : (uint64_t)size);
+    if (!strcmp(fmt, "fsys") || !strcmp(fmt, "pkx")) return true;
+    return !fmt[0] && size >= 0 && dat_header_fits(head, n, (uint64_t)size);
+}
+
+/* ---- before any work ----------------------------------------------------------------------- */
+
+/* What edit mode of an HSD base does not do yet is a usage error before anything is read. */
+static int check_options(const cli_opts *o) {
+    const char *later = o->into ? "--into" : o->textures_into ? "--textures-into" : o->textures_out ? "--textures-out"
+                                             : o->textures_dir ? "--textures-dir" : NULL;
+    if (later)
+        return cli_usage_error("import", "%s is not available for an HSD base (%s) yet; write the DAT with -o OUT.dat",
+                               later, o->base);
+    if (ue_name_has_ext(o->output, ".pkx") || ue_name_has_ext(o->output, ".fsys"))
+        return cli_usage_error("import", "-o %s: an HSD edit writes the model's DAT (-o OUT.dat); putting it back "
+                               "into a PKX or FSYS is not available yet", o->output);
+    int rc = cli_check_output("import", o->output, &o->base, 1);
+    return rc ? rc : cli_refuse_existing("import", o->output, o->force);
+}
+
+static int fail_as(const char *who, ue_diag *d, ue_result r) {
+    cli_diag_dedupe(d);
+    cli_print_diags_as(who, d, 50);
+    if (!ue_diag_count(d, UE_SEV_ERROR)) cli_error("import: %s: %s", who, ue_result_name(r));
+    return cli_exit_code(r);
+}
+
+/* The one model at --base, which must be an HSD model. */
+static int load_base(const cli_opts *o, ue_model_found **found, size_t *count) {
+    ue_diag d = {0};
+    ue_result r = ue_model_collect(o->base, o->mode, found, count, &d);
+    int rc = r == UE_OK ? 0 : fail_as(o->base, &d, r);
+    ue_diag_free(&d);
+    if (!rc && *count != 1) {
+        cli_error("import: --base %s holds %zu models; address one as ARCHIVE:ENTRY", o->base, *count);
+        rc = *count ? EXIT_USAGE : EXIT_INVALID;
+    } else if (!rc && (*found)[0].format != &ue_hsd_model_format) {
+        cli_error("import: --base %s is a %s, not an HSD model", o->base, (*found)[0].format->description);
+        rc = EXIT_USAGE;
+    }
+    return rc;
+}
+
+/* ---- telling what was done ----------------------------------------------------------------- */
+
+static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_edit_stats *st) {
+    if (!cli_shows(UE_SEV_WARNING)) return;
+    fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    if (!st->pobjs) {
+        fprintf(stderr, "changed: nothing (byte-identical to the base)\n");
+        return;
+    }
+    fprintf(stderr, "changed: %zu %s, %zu %s, %zu %s, %zu %s in %zu %s\n", st->positions,
+            cli_plural(st->positions, "position", "positions"), st->normals, cli_plural(st->normals, "normal", "normals"),
+            st->uvs, cli_plural(st->uvs, "UV", "UVs"), st->colors, cli_plural(st->colors, "colour", "colours"), st->pobjs,
+            cli_plural(st->pobjs, "PObj", "PObjs"));
+}
+
+/* ---- the verb ------------------------------------------------------------------------------ */
+
+static int write_dat(const cli_opts *o, const ue_buf *out, const ue_gltf_files *opened) {
+    ue_diag d = {0};
+    const char **inputs = malloc((opened->count + 2) * sizeof *inputs);
+    ue_result r = inputs ? ue_make_parent_dirs(o->output, &d) : UE_ERR_NOMEM;
+    if (r == UE_OK) {
+        size_t n = 0;
+        inputs[n++] = o->inputs[0];
+        inputs[n++] = o->base;
+        for (size_t i = 0; i < opened->count; i++) inputs[n++] = opened->paths[i];
+        cli_out_file file = {o->output, out->data, out->size};
+        r = cli_write_outputs(&file, 1, o->force, inputs, n, &d);
+    }
+    free(inputs);
+    int rc = r == UE_OK ? 0 : fail_as(o->output, &d, r);
+    if (rc) cli_error("import: nothing written");
+    ue_diag_free(&d);
+    return rc;
+}
+
+int cmd_import_hsd(const cli_opts *o) {
+    int rc = check_options(o);
+    if (rc) return rc;
+    const char *in = o->inputs[0];
+    ue_diag d = {0};
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_gltf_files opened = {0};
+    ue_result r = ue_gltf_read_file_listed(in, o->mode, &s, &opened, &d);
+    rc = r == UE_OK ? 0 : fail_as(in, &d, r);
+    if (!rc && opened.count)
+        rc = cli_check_output("import", o->output, (const char *const *)opened.paths, opened.count);
+    ue_model_found *found = NULL;
+    size_t count = 0;
+    if (!rc) rc = load_base(o, &found, &count);
+    ue_buf out = {0};
+    ue_hsd_edit_stats stats;
+    if (!rc) {
+        r = ue_hsd_apply_scene(found[0].data, found[0].size, found[0].name, &s, &out, &stats, &d);
+        rc = r == UE_OK ? 0 : fail_as(in, &d, r);
+    }
+    if (!rc && d.count) cli_print_diags_as(in, &d, 50);
+    if (!rc) rc = write_dat(o, &out, &opened);
+    if (!rc) tell(o, &out, &stats);
+    ue_diag_free(&d);
+    ue_buf_free(&out);
+    ue_model_found_free(found, count);
+    ue_gltf_files_free(&opened);
+    ue_scene_free(&s);
+    return rc;
+}

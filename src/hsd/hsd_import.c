@@ -1,0 +1,545 @@
+/* unearth — edit-mode import of HSD models (docs/hsd-import.md): the vertex values a glTF changed,
+ * written in place into a copy of the base DAT through the inverse skinning, every other byte kept. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bytes.h"
+#include "hsd/hsd_import_int.h"
+#include "hsd/hsd_int.h"
+#include "hsd/hsd_pose.h"
+#include "hsd/hsd_to_scene.h"
+#include "unearth/hsd_import.h"
+
+/* How far a glTF value may lie from the base's own export and still be no edit: the float
+ * noise of a client that reads and writes the file again (docs/hsd-import.md#what-changed). */
+#define POS_TOLERANCE 1e-5  /* relative, at least 1e-5 absolute */
+#define NORMAL_TOLERANCE 1e-5
+#define VALUE_TOLERANCE 1e-6 /* UVs and colours, relative (at least absolute) */
+
+typedef struct edit_ctx {
+    const ue_hsd_model *m;
+    const ue_scene *s;     /* the glTF */
+    const ue_scene *ref;   /* the base as convert exports it */
+    hsd_pose pose;
+    uint8_t *bytes;        /* the copy being edited: the whole DAT */
+    size_t size;
+    uint8_t *written;      /* per byte of `bytes`: changed by an edit */
+    uint8_t *kept;         /* per byte: an array element a vertex the glTF left unchanged uses */
+    size_t *claim_first;   /* per ref mesh: its first slot in `claimed` */
+    bool *claimed;         /* per ref primitive: matched to a glTF primitive */
+    ue_hsd_edit_stats stats;
+    ue_diag *d;
+    size_t errors;
+} edit_ctx;
+
+static void edit_error(edit_ctx *x, const char *code, uint64_t offset, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void edit_error(edit_ctx *x, const char *code, uint64_t offset, const char *path, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ue_diag_addv(x->d, UE_SEV_ERROR, code, offset, path, fmt, ap);
+    va_end(ap);
+    x->errors++;
+}
+
+static bool close_to(const float *a, const float *b, int n, double rel, double floor_abs) {
+    for (int i = 0; i < n; i++) {
+        double tol = fabs((double)b[i]) * rel;
+        if (!(fabs((double)a[i] - (double)b[i]) <= (tol > floor_abs ? tol : floor_abs))) return false;
+    }
+    return true;
+}
+
+/* ---- matching (docs/hsd-import.md#matching) ------------------------------------------------- */
+
+/* A glTF node name against the base's: equal, or equal once a client's ".NNN" suffix is cut. */
+static bool names_match(const char *gltf, const char *ref) {
+    if (!strcmp(gltf, ref)) return true;
+    size_t n = strlen(ref);
+    if (strncmp(gltf, ref, n) || gltf[n] != '.' || !gltf[n + 1]) return false;
+    for (const char *p = gltf + n + 1; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    return true;
+}
+
+static bool same_triangles(const ue_scene_primitive *a, const ue_scene_primitive *b) {
+    return a->vertex_count == b->vertex_count && a->index_count == b->index_count &&
+           (a->index_count == 0 || !memcmp(a->indices, b->indices, a->index_count * sizeof *a->indices));
+}
+
+/* Vertices whose positions are those of the base primitive: ranks candidates of equal triangles. */
+static size_t position_score(const ue_scene_primitive *a, const ue_scene_primitive *b) {
+    size_t n = 0;
+    for (uint32_t v = 0; v < a->vertex_count; v++)
+        n += close_to(&a->positions[3 * (size_t)v], &b->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE);
+    return n;
+}
+
+typedef struct ref_match {
+    int32_t mesh, node;
+    size_t prim;
+    bool named;       /* some base mesh node has the glTF node's name */
+    bool same_counts; /* some unclaimed primitive has the counts but other triangles */
+} ref_match;
+
+/* The base primitive for glTF primitive `gp` of node `gnode`: an unclaimed primitive of a base
+ * mesh node of the same name with the same triangles; among several, the one with the most
+ * unmoved positions. */
+static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const ue_scene_primitive *gp) {
+    ref_match best = {-1, -1, 0, false, false};
+    size_t best_score = 0;
+    for (size_t n = 0; n < x->ref->node_count; n++) {
+        const ue_scene_node *rn = &x->ref->nodes[n];
+        if (rn->mesh < 0 || !names_match(gnode->name, rn->name)) continue;
+        best.named = true;
+        const ue_scene_mesh *rm = &x->ref->meshes[rn->mesh];
+        for (size_t p = 0; p < rm->primitive_count; p++) {
+            if (x->claimed[x->claim_first[rn->mesh] + p]) continue;
+            const ue_scene_primitive *rp = &rm->primitives[p];
+            if (!same_triangles(gp, rp)) {
+                best.same_counts |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
+                continue;
+            }
+            size_t score = position_score(gp, rp);
+            if (best.mesh < 0 || score > best_score) {
+                best.mesh = rn->mesh, best.node = (int32_t)n, best.prim = p;
+                best_score = score;
+            }
+        }
+    }
+    return best;
+}
+
+/* ---- writing one element ------------------------------------------------------------------- */
+
+/* Where one attribute of one PObj lies: its descriptor, layout, byte position in the vertex
+ * record, and the records of the decoded vertices. */
+typedef struct attr_site {
+    const ue_hsd_pobj *po;
+    const ue_hsd_vtx_attr *a;
+    hsd_attr_layout lay;
+    uint32_t field;
+    const hsd_records *rec;
+    const int32_t *head, *next; /* per vertex: its drawn records, chained */
+    size_t pobj;
+    char gpath[160];            /* "/meshes/M/primitives/P/attributes/NAME" */
+} attr_site;
+
+/* Puts `n` bytes at data offset `at`: 0 when they are already there, 1 when written, -1 when an
+ * earlier edit put other bytes there (two glTF vertices disagree about one stored element). */
+static int write_at(edit_ctx *x, const attr_site *t, uint64_t at, const uint8_t *val, uint32_t n, uint32_t v) {
+    uint64_t off = UE_DAT_HEADER + at;
+    if (off + n > x->size) return 0; /* the decoder checked every element: not reached */
+    if (!memcmp(x->bytes + off, val, n)) return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (x->written[off + i]) {
+            edit_error(x, "import.hsd.conflict", off, t->gpath,
+                       "vertex %u: another vertex of the glTF gave this stored element (PObj %zu, attribute %u) "
+                       "a different value; vertices that share one element must be edited alike",
+                       v, t->pobj, t->a->attr);
+            return -1;
+        }
+    memcpy(x->bytes + off, val, n);
+    memset(x->written + off, 1, n);
+    return 1;
+}
+
+static uint64_t element_at(const attr_site *t, uint32_t v) {
+    const uint8_t *field = t->po->dl + t->rec->first_at[v] + t->field;
+    uint32_t idx = t->a->type == UE_GX_INDEX8 ? field[0] : ue_load_u16be(field);
+    return (uint64_t)t->a->array_offset + (uint64_t)idx * t->a->stride;
+}
+
+/* The current bytes of vertex v's element (its first place). */
+static const uint8_t *element_bytes(const edit_ctx *x, const attr_site *t, uint32_t v) {
+    uint64_t at = t->a->type == UE_GX_DIRECT ? (uint64_t)t->po->dl_offset + t->rec->first_at[v] + t->field
+                                             : element_at(t, v);
+    return x->bytes + UE_DAT_HEADER + at;
+}
+
+/* Vertex v is unchanged: its array element should stay as it is (a direct value is its own). */
+static void mark_kept(edit_ctx *x, const attr_site *t, uint32_t v) {
+    if (t->a->type == UE_GX_DIRECT) return;
+    uint64_t off = UE_DAT_HEADER + element_at(t, v);
+    if (off + t->lay.elem_bytes <= x->size) memset(x->kept + off, 1, t->lay.elem_bytes);
+}
+
+/* Vertex v's new element bytes into its array element, or into every record of a direct value. */
+static void put_element(edit_ctx *x, const attr_site *t, uint32_t v, const uint8_t *val, size_t *counter) {
+    int changed = 0;
+    if (t->a->type == UE_GX_DIRECT) {
+        for (int32_t o = t->head[v]; o >= 0 && changed >= 0; o = t->next[o]) {
+            int w = write_at(x, t, (uint64_t)t->po->dl_offset + t->rec->occ_at[o] + t->field, val, t->lay.elem_bytes, v);
+            changed = w < 0 ? -1 : changed | w;
+        }
+    } else {
+        changed = write_at(x, t, element_at(t, v), val, t->lay.elem_bytes, v);
+    }
+    if (changed > 0) (*counter)++;
+}
+
+/* Components into element bytes; false after a range error naming the attribute and the limit. */
+static bool quantise(edit_ctx *x, const attr_site *t, uint32_t v, const double *val, uint32_t comps, uint8_t *out,
+                     const char *what) {
+    for (uint32_t c = 0; c < comps; c++) {
+        double lo, hi;
+        if (hsd_quantise_component(val[c], t->a->comp_type, t->a->frac, out + c * t->lay.comp_bytes, &lo, &hi))
+            continue;
+        static const char *const types[5] = {"U8", "S8", "U16", "S16", "F32"};
+        edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                   "vertex %u: %s component %u is %g in the PObj's stored space; PObj %zu stores it as %s with %u "
+                   "fractional bits, which holds %g … %g (a wider format is not written yet)",
+                   v, what, c, val[c], t->pobj, t->a->comp_type < 5 ? types[t->a->comp_type] : "?", t->a->frac, lo, hi);
+        return false;
+    }
+    return true;
+}
+
+/* ---- one attribute of one primitive -------------------------------------------------------- */
+
+typedef struct prim_pair {
+    const ue_scene_primitive *gp, *rp;
+    const ue_hsd_geometry *g;
+    const hsd_pobj_skin *sk;
+    double inv[HSD_SKIN_SLOTS][16];
+    bool inv_ok[HSD_SKIN_SLOTS];
+} prim_pair;
+
+static const hsd_skin_slot *slot_of(const prim_pair *q, uint32_t v, size_t *k) {
+    *k = q->g->pnmtx ? q->g->pnmtx[v] / 3u : 0;
+    return &q->sk->slot[*k];
+}
+
+static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) {
+    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+        const float *gpos = &q->gp->positions[3 * (size_t)v];
+        if (close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
+        size_t k;
+        slot_of(q, v, &k);
+        const double *a = q->inv[k];
+        double st[3];
+        for (int r = 0; r < 3; r++) st[r] = a[r] * gpos[0] + a[4 + r] * gpos[1] + a[8 + r] * gpos[2] + a[12 + r];
+        if (t->lay.comps == 2 && fabs(st[2]) > POS_TOLERANCE * (1 + fabs(st[0]) + fabs(st[1]))) {
+            edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "vertex %u: PObj %zu stores positions as X and Y only, and the edit gives Z = %g in its "
+                       "stored space", v, t->pobj, st[2]);
+            continue;
+        }
+        uint8_t val[16];
+        if (quantise(x, t, v, st, t->lay.comps, val, "POSITION")) put_element(x, t, v, val, &x->stats.positions);
+    }
+}
+
+static void edit_normals(edit_ctx *x, const attr_site *t, const prim_pair *q) {
+    if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
+    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+        const float *gn = &q->gp->normals[3 * (size_t)v];
+        if (close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
+        if (t->lay.comps != 3) {
+            edit_error(x, "import.hsd.nbt", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "vertex %u: PObj %zu stores normals with binormals and tangents (NBT), which are not "
+                       "rewritten yet", v, t->pobj);
+            return;
+        }
+        size_t k;
+        const double *a = slot_of(q, v, &k)->matrix;
+        /* The export took n to cof(M)·n, normalised; M^T undoes it up to a length. */
+        double dir[3], len = 0, stored_len = 0;
+        for (int r = 0; r < 3; r++) {
+            dir[r] = a[r * 4 + 0] * gn[0] + a[r * 4 + 1] * gn[1] + a[r * 4 + 2] * gn[2];
+            len += dir[r] * dir[r];
+            double s = q->g->normals[3 * (size_t)v + (size_t)r];
+            stored_len += s * s;
+        }
+        len = sqrt(len), stored_len = sqrt(stored_len);
+        double scale = (stored_len > 0 ? stored_len : 1.0) / (len > 0 ? len : 1.0);
+        for (int r = 0; r < 3; r++) dir[r] *= scale;
+        uint8_t val[16];
+        if (quantise(x, t, v, dir, 3, val, "NORMAL")) put_element(x, t, v, val, &x->stats.normals);
+    }
+}
+
+static void edit_uvs(edit_ctx *x, const attr_site *t, const prim_pair *q, int set) {
+    if (!q->gp->uv[set] || !q->rp->uv[set]) return;
+    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+        const float *guv = &q->gp->uv[set][2 * (size_t)v];
+        if (close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
+        double st[2] = {guv[0], guv[1]};
+        if (t->lay.comps == 1 && guv[1] != 0.0f) {
+            edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "vertex %u: PObj %zu stores one texture coordinate (s), and the edit gives t = %g", v,
+                       t->pobj, st[1]);
+            continue;
+        }
+        uint8_t val[16];
+        if (quantise(x, t, v, st, t->lay.comps, val, "TEXCOORD")) put_element(x, t, v, val, &x->stats.uvs);
+    }
+}
+
+static void edit_colors(edit_ctx *x, const attr_site *t, const prim_pair *q, int set) {
+    if (!q->gp->colors[set] || !q->rp->colors[set]) return;
+    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+        const float *gc = &q->gp->colors[set][4 * (size_t)v];
+        if (close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+            mark_kept(x, t, v);
+            continue;
+        }
+        uint8_t val[4];
+        memcpy(val, element_bytes(x, t, v), t->lay.elem_bytes); /* RGBX8 keeps its fourth byte */
+        const char *why = "";
+        if (hsd_encode_vertex_color(gc, t->a->comp_type, val, &why)) put_element(x, t, v, val, &x->stats.colors);
+        else
+            edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "vertex %u: colour (%g, %g, %g, %g) does not fit PObj %zu's colour format %u: %s", v, gc[0],
+                       gc[1], gc[2], gc[3], t->pobj, t->a->comp_type, why);
+    }
+}
+
+/* A UV set the material samples but the PObj lacks is exported as zeros: it can stay zeros. */
+static void check_missing_uvs(edit_ctx *x, const prim_pair *q, const char *gpath, size_t pobj) {
+    for (int k = 0; k < 2; k++) {
+        if (q->g->uv[k] || !q->gp->uv[k] || !q->rp->uv[k]) continue;
+        for (uint32_t v = 0; v < q->gp->vertex_count; v++)
+            if (q->gp->uv[k][2 * (size_t)v] != 0.0f || q->gp->uv[k][2 * (size_t)v + 1] != 0.0f) {
+                edit_error(x, "import.hsd.attribute", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset, gpath,
+                           "TEXCOORD_%d: PObj %zu has no TEX%d attribute (the export wrote zeros); adding an "
+                           "attribute is not written yet", k, pobj, k);
+                break;
+            }
+    }
+    for (int k = 0; k < 2; k++)
+        if (q->gp->colors[k] && !q->rp->colors[k])
+            ue_diag_add(x->d, UE_SEV_WARNING, "import.hsd.attribute", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset,
+                        gpath, "COLOR_%d is left out: PObj %zu draws no vertex colour set %d", k, pobj, k);
+}
+
+/* ---- one primitive ------------------------------------------------------------------------- */
+
+/* Chains each vertex's drawn records: head[v] → next[o] → ... (-1 ends). */
+static bool chain_records(const hsd_records *rec, uint32_t vertices, int32_t **head, int32_t **next) {
+    *head = malloc(((size_t)vertices + 1) * sizeof **head);
+    *next = malloc((rec->occ_count + 1) * sizeof **next);
+    if (!*head || !*next || rec->occ_count > INT32_MAX) return false;
+    for (uint32_t v = 0; v < vertices; v++) (*head)[v] = -1;
+    for (size_t o = rec->occ_count; o-- > 0;) {
+        uint32_t v = rec->occ_vertex[o];
+        (*next)[o] = v < vertices ? (*head)[v] : -1;
+        if (v < vertices) (*head)[v] = (int32_t)o;
+    }
+    return true;
+}
+
+static void edit_attributes(edit_ctx *x, attr_site *t, const prim_pair *q, int mesh, size_t prim) {
+    const ue_hsd_pobj *po = t->po;
+    for (uint32_t i = 0; i < po->attr_count && !x->errors; i++) {
+        t->a = &x->m->attrs[po->attr_first + i];
+        const char *why;
+        if (!hsd_attr_layout_of(t->a, &t->lay, &why)) return; /* the decoder accepted them: not reached */
+        uint32_t attr = t->a->attr;
+        const char *names[] = {"POSITION", "NORMAL", "COLOR_0", "COLOR_1", "TEXCOORD_0", "TEXCOORD_1"};
+        int which = attr == UE_GX_VA_NBT ? 1 : attr >= UE_GX_VA_POS && attr <= UE_GX_VA_TEX0 + 1 ? (int)(attr - UE_GX_VA_POS) : -1;
+        if (t->a->type != UE_GX_NONE && which >= 0) {
+            snprintf(t->gpath, sizeof t->gpath, "/meshes/%d/primitives/%zu/attributes/%s", mesh, prim, names[which]);
+            if (attr == UE_GX_VA_POS) edit_positions(x, t, q);
+            else if (attr == UE_GX_VA_NRM || attr == UE_GX_VA_NBT) edit_normals(x, t, q);
+            else if (attr == UE_GX_VA_CLR0 || attr == UE_GX_VA_CLR1) edit_colors(x, t, q, (int)(attr - UE_GX_VA_CLR0));
+            else edit_uvs(x, t, q, (int)(attr - UE_GX_VA_TEX0));
+        }
+        t->field += t->lay.record_bytes;
+    }
+}
+
+static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, const ue_scene_primitive *rp, int mesh,
+                                 size_t prim, size_t pobj, int32_t owner) {
+    char gpath[96];
+    snprintf(gpath, sizeof gpath, "/meshes/%d/primitives/%zu", mesh, prim);
+    prim_pair q = {gp, rp, NULL, NULL, {{0}}, {false}};
+    hsd_pobj_skin sk;
+    ue_hsd_geometry g;
+    hsd_records rec;
+    memset(&g, 0, sizeof g);
+    memset(&rec, 0, sizeof rec);
+    ue_result r = hsd_pobj_skin_compute(x->m, &x->pose, pobj, owner, UE_MODE_STRICT, gpath, &sk, x->d);
+    if (r == UE_OK) r = hsd_pobj_decode_records(x->m, pobj, NULL, UE_MODE_STRICT, &g, &rec, x->d);
+    if (r != UE_OK) return r;
+    int32_t *head = NULL, *next = NULL;
+    if (g.vertex_count != gp->vertex_count || !rec.first_at) {
+        edit_error(x, "import.hsd.internal", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset, gpath,
+                   "PObj %zu decodes to %u vertices, its export had %u", pobj, g.vertex_count, gp->vertex_count);
+    } else if (!chain_records(&rec, g.vertex_count, &head, &next)) {
+        r = UE_ERR_NOMEM;
+    } else {
+        q.g = &g, q.sk = &sk;
+        for (int k = 0; k < HSD_SKIN_SLOTS; k++) q.inv_ok[k] = sk.slot[k].used && hsd_mat_invert(sk.slot[k].matrix, q.inv[k]);
+        attr_site t = {.po = &x->m->pobjs[pobj], .rec = &rec, .head = head, .next = next, .pobj = pobj};
+        ue_hsd_edit_stats before = x->stats;
+        edit_attributes(x, &t, &q, mesh, prim);
+        check_missing_uvs(x, &q, gpath, pobj);
+        x->stats.pobjs += memcmp(&before, &x->stats, sizeof before) != 0;
+    }
+    free(head);
+    free(next);
+    hsd_records_free(&rec);
+    ue_hsd_geometry_free(&g);
+    return r;
+}
+
+/* ---- the whole scene ----------------------------------------------------------------------- */
+
+static void report_unmatched(edit_ctx *x, const ue_scene_node *gn, int mesh, size_t p, const ref_match *rm) {
+    char gpath[96];
+    snprintf(gpath, sizeof gpath, "/meshes/%d/primitives/%zu", mesh, p);
+    if (!rm->named)
+        edit_error(x, "import.hsd.unmatched", UE_NO_OFFSET, gpath,
+                   "node '%s' names no mesh of the base (convert names them <joint>_mesh); new meshes are not "
+                   "written in edit mode yet", gn->name);
+    else if (rm->same_counts)
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': the triangles or their vertex order differ from the base's PObj; edit mode keeps "
+                   "the base's triangles", gn->name);
+    else
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': no PObj of the base has this primitive's %u vertices and %u triangles; edit mode "
+                   "keeps the base's triangles", gn->name, x->s->meshes[mesh].primitives[p].vertex_count,
+                   x->s->meshes[mesh].primitives[p].index_count / 3);
+}
+
+static ue_result apply_nodes(edit_ctx *x) {
+    for (size_t n = 0; n < x->s->node_count && !x->errors; n++) {
+        const ue_scene_node *gn = &x->s->nodes[n];
+        if (gn->mesh < 0) continue;
+        const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
+        for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
+            ref_match rm = find_ref(x, gn, &gm->primitives[p]);
+            if (rm.mesh < 0) {
+                report_unmatched(x, gn, gn->mesh, p, &rm);
+                break;
+            }
+            x->claimed[x->claim_first[rm.mesh] + rm.prim] = true;
+            const ue_scene_primitive *rp = &x->ref->meshes[rm.mesh].primitives[rm.prim];
+            ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
+                                          (int32_t)x->ref->nodes[rm.node].source.index);
+            if (r != UE_OK) return r;
+        }
+    }
+    return UE_OK;
+}
+
+/* Every PObj the base draws must be in the glTF: deleting geometry is a later step. */
+static void check_all_claimed(edit_ctx *x) {
+    for (size_t n = 0; n < x->ref->node_count && !x->errors; n++) {
+        const ue_scene_node *rn = &x->ref->nodes[n];
+        if (rn->mesh < 0) continue;
+        const ue_scene_mesh *rm = &x->ref->meshes[rn->mesh];
+        for (size_t p = 0; p < rm->primitive_count; p++)
+            if (!x->claimed[x->claim_first[rn->mesh] + p]) {
+                edit_error(x, "import.hsd.missing", UE_DAT_HEADER + (uint64_t)rm->primitives[p].source.offset, "/meshes",
+                           "the glTF has no primitive for PObj %zu of mesh node '%s' (%u vertices, %u triangles); "
+                           "edit mode does not delete geometry", (size_t)rm->primitives[p].source.index, rn->name,
+                           rm->primitives[p].vertex_count, rm->primitives[p].index_count / 3);
+                return;
+            }
+    }
+}
+
+/* An edited array element that vertices the glTF left unchanged use too (PObjs sharing an array,
+ * or records that share one element): they change with it, and the user is told. */
+static void note_shared(edit_ctx *x) {
+    size_t bytes = 0, first = 0;
+    for (size_t i = 0; i < x->size; i++)
+        if (x->written[i] && x->kept[i]) first = bytes++ ? first : i;
+    if (bytes)
+        ue_diag_add(x->d, UE_SEV_WARNING, "import.hsd.shared", first, "/meshes",
+                    "%zu edited bytes of attribute arrays (the first at 0x%zx) are also used by vertices the glTF "
+                    "left unchanged (PObjs sharing an array, or vertices sharing an element): those vertices change "
+                    "with the edit", bytes, first);
+}
+
+static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
+    size_t prims = 0;
+    x->claim_first = malloc((x->ref->mesh_count + 1) * sizeof *x->claim_first);
+    if (!x->claim_first) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < x->ref->mesh_count; i++) x->claim_first[i] = prims, prims += x->ref->meshes[i].primitive_count;
+    x->claimed = calloc(prims + 1, sizeof *x->claimed);
+    x->bytes = malloc(size ? size : 1);
+    x->written = calloc(size ? size : 1, 1);
+    x->kept = calloc(size ? size : 1, 1);
+    if (!x->claimed || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
+    memcpy(x->bytes, base, size);
+    x->size = size;
+    return UE_OK;
+}
+
+static void ctx_free(edit_ctx *x) {
+    free(x->claim_first);
+    free(x->claimed);
+    free(x->bytes);
+    free(x->written);
+    free(x->kept);
+    hsd_pose_free(&x->pose);
+}
+
+/* The edited bytes read back as the game's loader and unearth's strict reader would. */
+static ue_result check_result(const uint8_t *bytes, size_t size, ue_diag *d) {
+    ue_dat dat;
+    ue_hsd_model m;
+    memset(&m, 0, sizeof m);
+    ue_result r = ue_dat_parse(bytes, size, UE_MODE_STRICT, &dat, d);
+    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    return r;
+}
+
+static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t size, const char *name,
+                            const ue_scene *s, ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d) {
+    ue_scene ref;
+    ue_scene_init(&ref);
+    ue_diag conv = {0};
+    ue_result r = hsd_model_to_scene(m, name, UE_MODE_STRICT, &ref, &conv);
+    if (r != UE_OK) ue_diag_append(d, &conv, UE_SEV_INFO);
+    ue_diag_free(&conv);
+    edit_ctx x;
+    memset(&x, 0, sizeof x);
+    x.m = m, x.s = s, x.ref = &ref, x.d = d;
+    if (r == UE_OK) r = hsd_pose_compute(m, UE_MODE_STRICT, &x.pose, d);
+    if (r == UE_OK) r = ctx_init(&x, base, size);
+    if (r == UE_OK) r = apply_nodes(&x);
+    if (r == UE_OK) check_all_claimed(&x);
+    if (r == UE_OK && !x.errors) note_shared(&x);
+    if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
+    if (r == UE_OK) r = check_result(x.bytes, x.size, d);
+    if (r == UE_OK && !ue_buf_try_reserve(out, x.size)) r = UE_ERR_NOMEM;
+    if (r == UE_OK) ue_buf_put(out, x.bytes, x.size);
+    if (r == UE_OK && stats) *stats = x.stats;
+    ctx_free(&x);
+    ue_scene_free(&ref);
+    return r;
+}
+
+ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s, ue_buf *out,
+                             ue_hsd_edit_stats *stats, ue_diag *d) {
+    if (!base || !s || !out) return UE_ERR_USAGE;
+    if (stats) memset(stats, 0, sizeof *stats);
+    ue_dat dat;
+    ue_hsd_model m;
+    memset(&m, 0, sizeof m);
+    ue_result r = ue_dat_parse(base, size, UE_MODE_STRICT, &dat, d);
+    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
+    if (r == UE_OK) r = edit_model(&m, base, size, name, s, out, stats, d);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    return r;
+}

@@ -1,0 +1,28 @@
+/* unearth — internal: how an edited value goes back into a GX vertex attribute (hsd_quantise.c),
+ * shared by the edit-mode import (hsd_import.c) and its unit test. */
+#ifndef UNEARTH_HSD_IMPORT_INT_H
+#define UNEARTH_HSD_IMPORT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* GX component types of POS, NRM and TEX descriptors. */
+enum { HSD_COMP_U8 = 0, HSD_COMP_S8 = 1, HSD_COMP_U16 = 2, HSD_COMP_S16 = 3, HSD_COMP_F32 = 4 };
+
+/* One component `v` in `comp_type` with `frac` fractional bits, big-endian into `out` (1, 2 or
+ * 4 bytes): q = v · 2^frac rounded to the nearest integer, halves away from zero; F32 stores
+ * (float)v. False when q lies outside the type; *lo and *hi then give the values the type can
+ * hold (min · 2^-frac … max · 2^-frac). */
+bool hsd_quantise_component(double v, uint32_t comp_type, uint32_t frac, uint8_t *out, double *lo, double *hi);
+
+/* The bytes of one component of `comp_type` (1, 2 or 4; 0 for an unknown type). */
+uint32_t hsd_component_bytes(uint32_t comp_type);
+
+/* An RGBA colour (each channel 0..1) in GX vertex colour format `format` (0 RGB565, 1 RGB8,
+ * 2 RGBX8, 3 RGBA4, 4 RGBA6, 5 RGBA8) into `out` (2, 3 or 4 bytes; RGBX8's fourth byte is left
+ * as `out` holds it): each n-bit channel is round(c · (2^n − 1)), so a value the decoder
+ * expanded by bit replication comes back to its own bits. False, with *why, when a channel lies
+ * outside 0..1 or a format without alpha is given an alpha other than 1. */
+bool hsd_encode_vertex_color(const float rgba[4], uint32_t format, uint8_t *out, const char **why);
+
+#endif

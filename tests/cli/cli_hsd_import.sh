@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# import --base of an HSD model (edit mode, docs/hsd-import.md): convert → import unedited gives the
+# DAT byte for byte (the sample creature as a bare DAT, a PKX and FSYS:ENTRY, and every synthetic DAT
+# of the fuzz corpus that converts); an edited glb (moved vertices, a UV, a colour) gives exactly
+# those values back on re-conversion and the file changes nowhere else; every refusal: exit 1 or 2,
+# the glTF path named, nothing written.
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_hsd_import
+. "$HERE/cli_lib.sh"
+edit() { python3 "$HERE/hsd_import_glb.py" "$@"; }
+no_output() { [ ! -e "$1" ] && ok || bad "$1 was written"; }
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+G="$T/demo/gamecube"
+DAT="$G/dat/creature.dat"
+
+# ---- unedited round trips: byte for byte ------------------------------------------------------
+expect_rc 0 "$UE" convert "$DAT" -o "$T/c.glb"
+for BASE in "$DAT" "$G/creature.pkx" "$G/creature.fsys" "$G/creature.fsys:creature.pkx"; do
+  rm -f "$T/c2.dat"
+  expect_rc 0 "$UE" import "$T/c.glb" --base "$BASE" -o "$T/c2.dat"
+  cmp -s "$DAT" "$T/c2.dat" && ok || bad "unedited import onto $BASE is not the DAT byte for byte"
+  grep -q "^changed: nothing (byte-identical to the base)$" "$T/err" && ok || bad "no 'changed: nothing': $(cat "$T/err")"
+done
+FIXTURES=0
+for F in "$HERE/../../fuzz/corpus/dat/"*.dat; do
+  "$UE" convert "$F" -o "$T/f.glb" -f -q >/dev/null 2>&1 || continue  # no model to convert
+  FIXTURES=$((FIXTURES + 1))
+  expect_rc 0 "$UE" import "$T/f.glb" --base "$F" -o "$T/f.dat" -f
+  cmp -s "$F" "$T/f.dat" && ok || bad "unedited import of $(basename "$F") differs"
+done
+[ "$FIXTURES" -ge 8 ] && ok || bad "only $FIXTURES fixtures converted"
+
+# ---- edits: exactly those values come back, the file changes nowhere else --------------------
+# root_mesh 0 is an envelope PObj (F32 positions, RGBA8 colours); head_mesh 0 S16 positions with 4
+# fractional bits under the head's 1.5 scale (a step of 1/16 stored is at most 0.047 drawn); head_mesh 1
+# direct U8 UVs with 7 fractional bits (0.25 and 0.75 are exact).
+edit offset "$T/c.glb" "$T/e1.glb" root_mesh 0 POSITION 3 0.25,-0.5,0.125 >/dev/null
+edit offset "$T/e1.glb" "$T/e2.glb" head_mesh 0 POSITION 0 0.5,0,0 >/dev/null
+edit set "$T/e2.glb" "$T/e3.glb" head_mesh 1 TEXCOORD_0 0 0.25,0.75 >/dev/null
+edit set "$T/e3.glb" "$T/e.glb" root_mesh 0 COLOR_0 0 0.2,0.4,0.6,1 >/dev/null
+expect_rc 0 "$UE" import "$T/e.glb" --base "$DAT" -o "$T/e.dat"
+grep -q "^changed: 2 positions, 0 normals, 2 UVs, 11 colours in 3 PObjs$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/e.dat"
+expect_rc 0 "$UE" convert "$T/e.dat" -o "$T/back.glb"
+expect_rc 0 edit check "$T/c.glb" "$T/e.glb" "$T/back.glb" 0.05
+check "edited vertex values" "$(cat "$T/out")" 17
+# F32 positions come back to float precision, UVs and colours on their grid exactly.
+check "F32 position" "$(edit value "$T/back.glb" root_mesh 0 POSITION 3)" "$(edit value "$T/e.glb" root_mesh 0 POSITION 3)"
+check "U8 UV" "$(edit value "$T/back.glb" head_mesh 1 TEXCOORD_0 0)" "0.25,0.75"
+check "RGBA8 colour" "$(edit value "$T/back.glb" root_mesh 0 COLOR_0 0)" "0.2,0.4,0.6,1"
+# Bytes: one F32 position (at most 12 bytes), one S16 position (6), two U8 UV records (4), one
+# RGBA8 colour in each of its direct records (3 channels changed each); the size the same.
+expect_rc 0 edit bytes-differ "$DAT" "$T/e.dat"
+N=$(cat "$T/out"); [ "$N" -gt 0 ] && [ "$N" -le 60 ] && ok || bad "$N bytes differ"
+# A UV element the torso shares with the limbs: both change, and a warning says so.
+edit set "$T/c.glb" "$T/s.glb" root_mesh 0 TEXCOORD_0 0 0.25,0.75 >/dev/null
+expect_rc 0 "$UE" import "$T/s.glb" --base "$DAT" -o "$T/s.dat"
+grep -q "import.hsd.shared" "$T/err" && ok || bad "no shared warning: $(cat "$T/err")"
+expect_rc 0 "$UE" convert "$T/s.dat" -o "$T/sb.glb"
+check "shared UV" "$(edit value "$T/sb.glb" root_mesh 2 TEXCOORD_0 0)" "0.25,0.75"
+
+# ---- refusals: exit 1 (invalid) or 2 (usage), nothing written --------------------------------
+refused() { # refused RC CODE GLB [ARGS]: import GLB onto the creature is refused with CODE
+  local rc=$1 code=$2 glb=$3; shift 3
+  rm -f "$T/r.dat"
+  expect_rc "$rc" "$UE" import "$glb" --base "$DAT" -o "$T/r.dat" "$@"
+  [ -z "$code" ] || grep -q "$code" "$T/err" && ok || bad "$glb: no $code: $(cat "$T/err")"
+  no_output "$T/r.dat"
+}
+edit offset "$T/c.glb" "$T/far.glb" head_mesh 0 POSITION 0 5000,0,0 >/dev/null
+refused 1 "import.hsd.range" "$T/far.glb"
+grep -q "/meshes/1/primitives/0/attributes/POSITION.*S16 with 4 fractional bits, which holds -2048 … 2047.94" "$T/err" && ok ||
+  bad "range message: $(cat "$T/err")"
+edit set "$T/c.glb" "$T/rgb.glb" root_mesh 0 COLOR_0 0 1.5,0,0,1 >/dev/null
+refused 1 "scene.prim.color" "$T/rgb.glb"   # the glTF reader refuses it first
+edit pair "$T/c.glb" "$T/pair.glb" head_mesh 0 0.25
+refused 1 "import.hsd.conflict" "$T/pair.glb"
+edit drop-triangle "$T/c.glb" "$T/tri.glb" head_mesh 0
+refused 1 "import.hsd.topology" "$T/tri.glb"
+edit rename "$T/c.glb" "$T/ren.glb" head_mesh face_mesh
+refused 1 "import.hsd.unmatched" "$T/ren.glb"
+head -c 200 "$T/c.glb" > "$T/cut.glb"
+refused 1 "gltf.glb" "$T/cut.glb"
+refused 2 "" "$T/c.glb" --into "$G/creature.fsys:creature.pkx"
+expect_rc 2 "$UE" import "$T/c.glb" --base "$DAT" -o "$T/r.pkx"
+no_output "$T/r.pkx"
+cp "$DAT" "$T/copy.dat"
+expect_rc 2 "$UE" import "$T/c.glb" --base "$T/copy.dat" -o "$T/copy.dat" -f
+cmp -s "$DAT" "$T/copy.dat" && ok || bad "the base was overwritten"
+cp "$T/e.dat" "$T/e_before.dat"
+expect_rc 2 "$UE" import "$T/c.glb" --base "$DAT" -o "$T/e.dat"   # exists, no -f
+cmp -s "$T/e.dat" "$T/e_before.dat" && ok || bad "an existing output was replaced without -f"
+expect_rc 0 "$UE" import "$T/c.glb" --base "$DAT" -o "$T/e.dat" -f
+cmp -s "$DAT" "$T/e.dat" && ok || bad "-f did not replace the output"
+
+finish

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# unearth CLI tests — edits inside a .glb that `convert` wrote from an HSD model, and the checks of
+# what `import --base` made of them (tests/cli/cli_hsd_import.sh), read here with the glTF rules alone.
+# Usage: hsd_import_glb.py COMMAND ARGS
+#   set IN OUT NODE PRIM ATTR V VALUES    ATTR (POSITION, TEXCOORD_0, COLOR_0, ...) of vertex V of
+#                                         primitive PRIM of node NODE's mesh, and of every vertex of
+#                                         that primitive holding the same value, set to VALUES (a,b,..)
+#   offset IN OUT NODE PRIM ATTR V DELTAS  the same, the value moved by DELTAS
+#   pair IN OUT NODE PRIM DX               two vertices with one position moved apart (DX and -DX on x)
+#   drop-triangle IN OUT NODE PRIM         the primitive's last triangle left out
+#   rename IN OUT NODE NEW                 a node renamed
+#   check ORIG EDITED BACK TOL             every value of BACK (the re-conversion of the import) is ORIG's
+#                                          exactly where EDITED did not change it, else EDITED's within TOL
+#   bytes-differ A B                       how many bytes two files of one size differ in
+#   value GLB NODE PRIM ATTR V             the value, comma-separated
+import os, struct, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from glb_image import read_glb as load, write_glb as save  # the GLB framing the other glb tools share
+
+COMPS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+
+def place(doc, index):  # (byte offset, stride, components) of a float accessor
+    a = doc["accessors"][index]
+    assert a["componentType"] == 5126, "float accessors only"
+    v = doc["bufferViews"][a["bufferView"]]
+    comps = COMPS[a["type"]]
+    return v.get("byteOffset", 0) + a.get("byteOffset", 0), v.get("byteStride", 4 * comps), comps, a["count"]
+
+def read(binary, doc, index, i):
+    base, stride, comps, _ = place(doc, index)
+    return list(struct.unpack_from("<%df" % comps, binary, base + i * stride))
+
+def write(binary, doc, index, i, vals):
+    base, stride, comps, _ = place(doc, index)
+    struct.pack_into("<%df" % comps, binary, base + i * stride, *vals)
+
+def primitive(doc, node, prim):
+    for n in doc["nodes"]:
+        if n.get("name") == node and "mesh" in n:
+            return doc["meshes"][n["mesh"]]["primitives"][int(prim)]
+    sys.exit("no mesh node " + node)
+
+def edit(args, how):
+    src, dst, node, prim, attr, v, vals = args
+    doc, binary = load(src)
+    acc = primitive(doc, node, prim)["attributes"][attr]
+    old = read(binary, doc, acc, int(v))
+    vals = [float(x) for x in vals.split(",")]
+    new = how(old, vals)
+    count = place(doc, acc)[3]
+    same = [i for i in range(count) if read(binary, doc, acc, i) == old]
+    for i in same:
+        write(binary, doc, acc, i, new)
+    save(dst, doc, binary)
+    print(len(same))
+
+def cmd_pair(args):
+    src, dst, node, prim, dx = args
+    doc, binary = load(src)
+    acc = primitive(doc, node, prim)["attributes"]["POSITION"]
+    count = place(doc, acc)[3]
+    seen = {}
+    for i in range(count):
+        p = tuple(read(binary, doc, acc, i))
+        if p in seen:
+            a, b = seen[p], i
+            pa, pb = list(p), list(p)
+            pa[0] += float(dx); pb[0] -= float(dx)
+            write(binary, doc, acc, a, pa); write(binary, doc, acc, b, pb)
+            save(dst, doc, binary)
+            return
+        seen[p] = i
+    sys.exit("no two vertices share a position")
+
+def cmd_drop_triangle(args):
+    src, dst, node, prim = args
+    doc, binary = load(src)
+    doc["accessors"][primitive(doc, node, prim)["indices"]]["count"] -= 3
+    save(dst, doc, binary)
+
+def cmd_rename(args):
+    src, dst, node, new = args
+    doc, binary = load(src)
+    for n in doc["nodes"]:
+        if n.get("name") == node: n["name"] = new
+    save(dst, doc, binary)
+
+def cmd_check(args):
+    orig, edited, back, tol = args
+    (do, bo), (de, be), (db, bb) = load(orig), load(edited), load(back)
+    tol = float(tol); changed = 0
+    for m, mesh in enumerate(do["meshes"]):
+        for p, pr in enumerate(mesh["primitives"]):
+            for attr, acc in pr["attributes"].items():
+                if do["accessors"][acc]["componentType"] != 5126 or attr.startswith("WEIGHTS"): continue
+                acc_e = de["meshes"][m]["primitives"][p]["attributes"][attr]
+                acc_b = db["meshes"][m]["primitives"][p]["attributes"][attr]
+                for i in range(place(do, acc)[3]):
+                    o, e, b = read(bo, do, acc, i), read(be, de, acc_e, i), read(bb, db, acc_b, i)
+                    if e == o:
+                        if b != o: sys.exit("%s %s/%d/%s[%d]: %s, the base had %s" % (back, mesh["name"], p, attr, i, b, o))
+                    else:
+                        changed += 1
+                        if any(abs(x - y) > tol for x, y in zip(b, e)):
+                            sys.exit("%s %s/%d/%s[%d]: %s, the edit was %s" % (back, mesh["name"], p, attr, i, b, e))
+    print(changed)
+
+def cmd_bytes_differ(args):
+    a, b = open(args[0], "rb").read(), open(args[1], "rb").read()
+    if len(a) != len(b): sys.exit("sizes differ: %d and %d" % (len(a), len(b)))
+    print(sum(x != y for x, y in zip(a, b)))
+
+def cmd_value(args):
+    path, node, prim, attr, v = args
+    doc, binary = load(path)
+    print(",".join("%.6g" % x for x in read(binary, doc, primitive(doc, node, prim)["attributes"][attr], int(v))))
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "set": edit(args, lambda old, vals: vals)
+    elif cmd == "offset": edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)])
+    elif cmd == "pair": cmd_pair(args)
+    elif cmd == "drop-triangle": cmd_drop_triangle(args)
+    elif cmd == "rename": cmd_rename(args)
+    elif cmd == "check": cmd_check(args)
+    elif cmd == "bytes-differ": cmd_bytes_differ(args)
+    elif cmd == "value": cmd_value(args)
+    else: sys.exit("unknown command " + cmd)
+
+main()
