@@ -194,7 +194,7 @@ static void put_url_path(ue_buf *b, const char *s) {
 static const char PAGE_HEAD[] =
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-    "<meta name=\"generator\" content=\"unearth convert -r --gallery\">\n<title>unearth gallery</title>\n<style>\n"
+    "<meta name=\"generator\" content=\"unearth convert -r --gallery\">\n<title>unearth gallery</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>\n"
     "body{font:14px/1.4 system-ui,sans-serif;margin:1em;background:#f4f4f4;color:#222}\n"
     "ul.models{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:12px}\n"
     ".model{background:#fff;border:1px solid #ccc;border-radius:4px;padding:8px;overflow-wrap:anywhere}\n"
