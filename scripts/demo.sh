@@ -3,6 +3,7 @@
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
 # input is never overwritten, an archive's models and one entry's bytes (cat), then convert
 # several models at once and every model of the pack twice (the second run keeps every output),
+# the pack's gallery (convert -r --gallery),
 # the robot to OBJ, show the creature's animation clips and the FigaTree clips of its animation
 # bank (convert --anims), import a glTF back into an MSH and into its archive, paint a texture in
 # a .gltf's PNG files and import it back into a Textures.lib copy, scale the robot, and write the
@@ -67,6 +68,12 @@ grep -q '^batch: \([1-9][0-9]*\) models in [0-9]* files: 0 converted, \1 kept, [
 "$UE" convert "$PACK/parkan/robot.msh" -o "$OUT/robot.obj" -f
 "$UE" info "$PACK/gamecube/creature.fsys:creature.pkx:model.dat"   # joints, meshes and its clips
 (cd "$OUT/converted" && find . -name '*.glb' | sort)
+
+echo "== a gallery of the pack: index.html and the viewer page (docs/gallery.md)"
+"$UE" convert -r "$PACK" -o "$OUT/gallery" -f --gallery
+[ "$(grep -c '<li class="model' "$OUT/gallery/index.html")" = 5 ] \
+  || { echo "the gallery does not list the pack's 5 models" >&2; exit 1; }
+echo "open it: python3 -m http.server -d $OUT/gallery -b 127.0.0.1, then http://127.0.0.1:8000/"
 
 echo "== the animated creature: idle (with blinking eyes and a mouth swap) and attack"
 "$UE" convert "$PACK/gamecube/creature.fsys" -o "$OUT/creature.glb" -f

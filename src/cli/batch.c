@@ -13,6 +13,7 @@
 
 #include "cli/batch_run.h"
 #include "cli/format_opts.h"
+#include "cli/gallery.h"
 #include "unearth/advanced/text.h"
 
 /* No new file or model is started once interrupted or stopped. */
@@ -343,7 +344,9 @@ static ue_result run_batch(batch_run *run, batch_records *walked, batch_records 
     batch_names *names = batch_names_new();
     /* OUT's own files: no output takes their names */
     if (!names || batch_names_reserve(names, BATCH_REPORT) != UE_OK || batch_names_reserve(names, BATCH_MARKER) != UE_OK ||
-        batch_names_reserve(names, BATCH_STAGING) != UE_OK) {
+        batch_names_reserve(names, BATCH_STAGING) != UE_OK ||
+        (run->o->gallery && (batch_names_reserve(names, GALLERY_INDEX) != UE_OK ||
+                             batch_names_reserve(names, GALLERY_VIEWER_DIR) != UE_OK))) {
         batch_names_free(names);
         return UE_ERR_NOMEM;
     }
@@ -519,9 +522,11 @@ static int finish(batch_run *run, batch_records *records, double start, ue_resul
     if (sig) cli_error("convert: interrupted (%s)", cli_signal_name(sig));
     else if (early) cli_error("convert: stopped: %s; no further model was tried", run->stop_reason);
     const char *stopped = sig ? "interrupted" : early ? run->stop_reason : NULL;
+    if (o->gallery) gallery_take_earlier(batch_outdir_root(run->od), records); /* before the report is replaced */
     char *text = batch_report_json(o, run->type, records, &s, stopped, run->format_opts);
     bool reported = write_reports(run, text);
     free(text);
+    if (o->gallery && !batch_outdir_gone(run->od)) gallery_write(run->od, records);
     batch_outdir_close(run->od, records, !early);
     run->od = NULL;
     records->rest_in = reported ? "all of them in the report" : NULL;

@@ -38,6 +38,14 @@ typedef struct batch_file_id {
     int64_t mtime_ns;
 } batch_file_id;
 
+/* convert -r --gallery: what the gallery page says of a model (docs/gallery.md). */
+typedef struct batch_gallery {
+    bool counted;     /* the counts are known: converted now, or read from the earlier report */
+    uint64_t triangles, joints, clips, textures;
+    char *thumbnail;  /* its thumbnail below OUT (also one of its images); NULL when none */
+    char *warnings;   /* its warnings, "code: message" a line; NULL when none */
+} batch_gallery;
+
 typedef struct batch_record {
     batch_kind kind;
     batch_status status;
@@ -59,6 +67,7 @@ typedef struct batch_record {
     struct batch_record *file;  /* models: the file record they came from */
     batch_file_id output_id, companion_id; /* models converted or kept: their files as placed */
     batch_file_id *image_ids;                /* ... and each of its images */
+    batch_gallery gallery;      /* models, with --gallery */
 } batch_record;
 
 /* Records in input order; each is its own allocation, so a worker may hold one while the
@@ -202,6 +211,11 @@ bool batch_outdir_gone(const batch_outdir *od);
 /* Whether a converted or kept model's files are in OUT as it placed or kept them: 0, ENOENT (one
  * is gone) or EEXIST (one was changed or replaced since). */
 int batch_outdir_holds(const batch_outdir *od, const batch_record *rec);
+/* One more file of the batch's own besides the outputs (the gallery's pages and viewer files),
+ * at `rel` below OUT: its folders made, staged, placed (a file that is not the batch's standing
+ * there is left: EEXIST), listed in the marker and kept listed when the batch settles. 0 or the
+ * errno. */
+int batch_outdir_put_extra(batch_outdir *od, const char *rel, const void *data, size_t size);
 /* Writes OUT/unearth-batch.json (staged and renamed); 0 or the errno. */
 int batch_outdir_put_report(batch_outdir *od, const char *text);
 /* Ends the batch in OUT: after a complete run, outputs an earlier run listed that this one did

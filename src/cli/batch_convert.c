@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/batch_run.h"
+#include "cli/gallery.h"
 #include "unearth/advanced/text.h"
 #include "unearth/advanced/buffers.h"
 
@@ -37,6 +38,7 @@ bool batch_convert_model(const batch_run *run, batch_record *rec, ue_model_found
     /* As single convert does: origin (Parkan's WEAR and libraries beside the model), --scale. */
     ue_result r = cli_convert_scene(run->o, run->format_opts, model, &s, &rec->diag);
     if (r == UE_OK) r = output_parts_export(&s, rec->output, run->type, run->o->no_animation_pointer, out, &rec->diag);
+    if (r == UE_OK && run->o->gallery) r = gallery_model(&s, rec, out);
     if (r == UE_OK) r = name_images(rec, &out->textures);
     ue_scene_free(&s);
     free(model->data);

@@ -29,6 +29,9 @@ struct batch_outdir {
     ue_buf header;              /* this command: the magic line and one line per option */
     marker_table *earlier;      /* every path an earlier run's marker lists */
     atomic_size_t staged;       /* names of staged files: 0, 1, 2, ... */
+    char **extras;              /* the batch's own files besides the outputs (the gallery's) */
+    batch_file_id *extra_ids;   /* ... as placed */
+    size_t extra_count, extra_cap;
 };
 
 /* ---- the command ------------------------------------------------------------------------------ */
@@ -62,6 +65,7 @@ static void build_header(const cli_opts *o, const char *type, ue_buf *b) {
     batch_marker_option(b, "scale", scale);
     batch_marker_option(b, "animation-pointer", o->no_animation_pointer ? "no" : "yes");
     batch_marker_option(b, "follow-links", o->follow_links ? "yes" : "no");
+    batch_marker_option(b, "gallery", o->gallery ? "yes" : "no");
     for (size_t i = 0; i < o->input_count; i++) {
         char input[4096];
         char *real = realpath(o->inputs[i], NULL);
@@ -86,7 +90,7 @@ static void option_values(const char *header, const char *name, ue_buf *out) {
 /* "format, lod": the options whose values differ between two headers. */
 static void header_difference(const char *a, const char *b, char *out, size_t cap) {
     static const char *const names[] = {"version", "format", "mode", "lod", "group", "fps", "data",
-                                        "scale", "animation-pointer", "follow-links", "input"};
+                                        "scale", "animation-pointer", "follow-links", "gallery", "input"};
     out[0] = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         ue_buf x = {0}, y = {0};
@@ -621,6 +625,56 @@ int batch_outdir_put_report(batch_outdir *od, const char *text) {
     return replace_own(od, BATCH_REPORT, text, strlen(text));
 }
 
+/* ---- the batch's own files besides the outputs ---------------------------------------------------- */
+
+/* The folders of `rel` below OUT, each made unless it is there (a link or a file in the way: ENOTDIR). */
+static int make_dirs_below(const batch_outdir *od, const char *rel) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", rel) >= (int)sizeof path) return ENAMETOOLONG;
+    for (char *slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = 0;
+        struct stat st;
+        if (mkdirat(od->root_fd, path, 0755) != 0 && errno != EEXIST) return errno;
+        if (fstatat(od->root_fd, path, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
+        if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+        *slash = '/';
+    }
+    return 0;
+}
+
+static bool note_extra(batch_outdir *od, const char *rel, const batch_file_id *id) {
+    if (od->extra_count == od->extra_cap) {
+        size_t cap = od->extra_cap ? 2 * od->extra_cap : 16;
+        char **paths = realloc(od->extras, cap * sizeof *paths);
+        if (paths) od->extras = paths;
+        batch_file_id *ids = paths ? realloc(od->extra_ids, cap * sizeof *ids) : NULL;
+        if (ids) od->extra_ids = ids;
+        if (!paths || !ids) return false;
+        od->extra_cap = cap;
+    }
+    if ((od->extras[od->extra_count] = strdup(rel)) == NULL) return false;
+    od->extra_ids[od->extra_count++] = *id;
+    return true;
+}
+
+int batch_outdir_put_extra(batch_outdir *od, const char *rel, const void *data, size_t size) {
+    if (!batch_path_inside(rel)) return EINVAL;
+    char staged[4300];
+    batch_file_id id;
+    int err = make_dirs_below(od, rel);
+    if (!err) err = stage(od, data, size, staged, sizeof staged);
+    if (err) return err;
+    if ((err = place(od, staged, rel, &id)) != 0) {
+        unlink(staged);
+        return err;
+    }
+    ue_buf line = {0};
+    err = batch_marker_placed_line(&line, rel, &id) ? append_marker(od, &line) : (ue_buf_free(&line), ENAMETOOLONG);
+    if (!err && !note_extra(od, rel, &id)) err = ENOMEM;
+    if (err) remove_output(od, rel); /* listed, or absent */
+    return err;
+}
+
 /* ---- the end ---------------------------------------------------------------------------------- */
 
 static bool is_output(batch_status s) { return s == BATCH_CONVERTED || s == BATCH_KEPT; }
@@ -657,6 +711,8 @@ static void settle(batch_outdir *od, const batch_records *l) {
         if (r->kind == BATCH_MODEL && (is_output(r->status) || r->status == BATCH_LEFT))
             ok = settle_record(od, r, now, &text);
     }
+    for (size_t i = 0; ok && i < od->extra_count; i++)
+        ok = marker_table_add(now, od->extras[i]) && batch_marker_placed_line(&text, od->extras[i], &od->extra_ids[i]);
     marker_entry *e;
     for (size_t i = 0; ok && marker_table_at(od->earlier, i, &e); i++) {
         if (!e || marker_table_get(now, e->path)) continue;
@@ -683,6 +739,9 @@ void batch_outdir_close(batch_outdir *od, const batch_records *l, bool complete)
     if (od->root_fd >= 0) close(od->root_fd); /* the lock ends */
     marker_table_free(od->earlier);
     ue_buf_free(&od->header);
+    for (size_t i = 0; i < od->extra_count; i++) free(od->extras[i]);
+    free(od->extras);
+    free(od->extra_ids);
     free(od);
 }
 

@@ -69,6 +69,30 @@ static const char *status_word(const batch_record *r) {
     return words[r->status];
 }
 
+/* --gallery: the counts, thumbnail and warnings the gallery page shows (a kept model's are read
+ * back from here by the next run). */
+static void gallery_json(ue_json *w, const batch_gallery *g) {
+    ue_json_key(w, "gallery");
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "triangles", (int64_t)g->triangles);
+    ue_json_key_int(w, "joints", (int64_t)g->joints);
+    ue_json_key_int(w, "clips", (int64_t)g->clips);
+    ue_json_key_int(w, "textures", (int64_t)g->textures);
+    key_text(w, "thumbnail", g->thumbnail);
+    ue_json_key(w, "warnings");
+    ue_json_array_begin(w);
+    for (const char *line = g->warnings; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char *one = malloc(n + 1);
+        if (one) memcpy(one, line, n), one[n] = 0, text_json(w, one);
+        free(one);
+        line += n + (end != NULL);
+    }
+    ue_json_array_end(w);
+    ue_json_object_end(w);
+}
+
 static void record_json(ue_json *w, const batch_record *r) {
     ue_json_object_begin(w);
     key_text(w, "input", r->input);
@@ -85,6 +109,7 @@ static void record_json(ue_json *w, const batch_record *r) {
         ue_json_array_end(w);
     }
     key_text(w, "reason", r->reason[0] ? r->reason : NULL);
+    if (r->gallery.counted) gallery_json(w, &r->gallery);
     ue_json_key(w, "diagnostics");
     cli_diags_write(w, &r->diag);
     ue_json_object_end(w);

@@ -53,6 +53,8 @@ void batch_record_unname(batch_record *r) {
     free(r->companion);
     r->output = r->companion = NULL;
     forget_images(r);
+    free(r->gallery.thumbnail);
+    r->gallery.thumbnail = NULL;
 }
 
 bool batch_record_set_images(batch_record *r, const char *const *paths, size_t count) {
@@ -111,6 +113,7 @@ void batch_records_free(batch_records *l) {
         free(l->items[i]->source.path);
         batch_record_unname(l->items[i]);
         free(l->items[i]->json);
+        free(l->items[i]->gallery.warnings);
         ue_diag_free(&l->items[i]->diag);
         free(l->items[i]);
     }

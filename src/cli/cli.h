@@ -40,6 +40,7 @@ typedef struct cli_opts {
     bool follow_links;      /* convert -r --follow-links: enter linked directories (once each) */
     bool no_animation_pointer; /* convert --no-animation-pointer: glTF without pointer channels */
     bool fresh, resume;     /* convert -r --fresh / --resume: redo or continue an earlier batch */
+    bool gallery;           /* convert -r --gallery: thumbnails, index.html and the viewer page */
     const char *like;       /* texm --like FILE: the Texm whose format and flags are copied */
     const char *pixel_format; /* texm --pixel-format F, a checked choice, NULL if absent */
     long mip_levels;        /* texm --mip-levels N (0 = full chain) when mip_levels_given */
@@ -288,7 +289,7 @@ typedef enum {
     OPT_FOLLOW_LINKS, OPT_DATA, OPT_NO_ANIMATION_POINTER,
     OPT_WEAR, /* convert, textures */
     OPT_ANIMS, /* convert, repeatable */
-    OPT_FRESH, OPT_RESUME, /* convert -r */
+    OPT_FRESH, OPT_RESUME, OPT_GALLERY, /* convert -r */
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */
     OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */

@@ -691,9 +691,11 @@ int cmd_convert(const cli_opts *o) {
         return cli_usage_error(o->verb, "--anims %s: the clips of one skeleton, and -r converts many", o->anims[0]);
     if (o->anims_count > CLI_ANIMS_MAX)
         return cli_usage_error(o->verb, "--anims given %zu times; at most %d", o->anims_count, CLI_ANIMS_MAX);
-    if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume))
+    if (!o->recursive && (o->report || o->follow_links || o->fresh || o->resume || o->gallery))
         return cli_usage_error(o->verb, "%s works with -r only", o->report ? "--report" : o->follow_links ? "--follow-links"
-                               : o->fresh ? "--fresh" : "--resume");
+                               : o->fresh ? "--fresh" : o->resume ? "--resume" : "--gallery");
+    if (o->gallery && kind == OUT_OBJ)
+        return cli_usage_error(o->verb, "--gallery shows glTF in the browser: use --format glb or gltf");
     /* Several outputs, which convert names itself when interrupted (say_what_exists here and in
      * batch.c). */
     cli_interrupt_install(o->verb, NULL);

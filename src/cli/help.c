@@ -84,6 +84,10 @@ static const cli_option_def option_table[] = {
      "with -r: keep each output an earlier run of the same command placed,\n"
      "unchanged since, of its input as it is now; refuse an OUT of other options\n"
      "(the default when OUT's marker names this command)"},
+    {OPT_GALLERY, NULL, "--gallery", 0, NULL, NO_RANGE, NULL,
+     "with -r: also a thumbnail per model, OUTDIR/index.html listing every\n"
+     "model, and OUTDIR/viewer.html showing one in the browser (glb or gltf;\n"
+     "docs/gallery.md)"},
     {OPT_LIKE, NULL, "--like", 1, "ORIG", NO_RANGE, NULL,
      "the Texm being replaced (a file or ARCHIVE:ENTRY): its pixel format,\n"
      "flags, mip count and Page rects are kept (default: 8888, full chain)"},
@@ -208,7 +212,7 @@ static const cli_verb_def verb_table[] = {
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_RECURSIVE) | BIT(OPT_LOD) |
          BIT(OPT_GROUP) | BIT(OPT_FPS) | BIT(OPT_DATA) | BIT(OPT_WEAR) | BIT(OPT_ANIMS) | BIT(OPT_JOBS) | BIT(OPT_FORMAT) | BIT(OPT_SCALE) |
          BIT(OPT_REPORT) | BIT(OPT_FOLLOW_LINKS) | BIT(OPT_NO_ANIMATION_POINTER) | BIT(OPT_FRESH) |
-         BIT(OPT_RESUME),
+         BIT(OPT_RESUME) | BIT(OPT_GALLERY),
      "IN...", 1, 0, "OUT",
      ".glb, .gltf (+ .bin + PNGs) or .obj (+ .mtl + PNGs) file for one\n"
      "model, or a directory for several, one file each (required)",
@@ -218,7 +222,7 @@ static const cli_verb_def verb_table[] = {
      "                [-j N] [-f]\n"
      "                [--strict|--tolerant] [-q|-v]\n"
      "       unearth convert -r DIR... -o OUTDIR [--report FILE.json] [--follow-links]\n"
-     "                [--fresh|--resume] [-j N] [--data DIR] [--scale S] ...",
+     "                [--fresh|--resume] [--gallery] [-j N] [--data DIR] [--scale S] ...",
      "models to glTF (.glb/.gltf) or OBJ",
      "IN is a model, an archive (every model inside, recursively), ARCHIVE:ENTRY, or with -r\n"
      "a directory. glTF output is right-handed, Y-up, metres (docs/gltf-output.md).\n"

@@ -172,6 +172,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_FOLLOW_LINKS: o->follow_links = true; break;
     case OPT_FRESH: o->fresh = true; break;
     case OPT_RESUME: o->resume = true; break;
+    case OPT_GALLERY: o->gallery = true; break;
     case OPT_NO_ANIMATION_POINTER: o->no_animation_pointer = true; break;
     case OPT_LIKE: o->like = values[0]; break;
     case OPT_PIXEL_FORMAT: o->pixel_format = values[0]; break;

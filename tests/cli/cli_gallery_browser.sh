@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The gallery in a real browser: `convert -r --gallery` of the sample pack, then
+# tests/clients/gallery_browser.mjs opens index.html and every viewer page in Debian's headless
+# Chromium (WebGL through SwiftShader): every model listed with the counts of its glb, every clip
+# listed, the KHR_animation_pointer clips bound and changing material values, no console error,
+# a non-blank canvas. Chromium and playwright-core come from scripts/setup.sh; without them it fails.
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_gallery_browser
+. "$HERE/cli_lib.sh"
+
+[ -x "${UE_CHROMIUM:-/usr/bin/chromium}" ] || { bad "no chromium (apt-get install chromium; scripts/setup.sh)"; finish; exit; }
+[ -f "$HERE/../node_modules/playwright-core/package.json" ] || { bad "no playwright-core (cd tests && npm ci)"; finish; exit; }
+
+expect_rc 0 "$UE" demo -o "$T/pack"
+expect_rc 0 "$UE" convert -r "$T/pack" -o "$T/gallery" --gallery -q
+[ -f "$T/gallery/unearth-viewer/viewer.html" ] && ok || bad "no viewer page in OUTDIR (cd viewer && npm ci)"
+if node "$HERE/../clients/gallery_browser.mjs" "$T/gallery" >"$T/browser.log" 2>&1; then ok; else bad "gallery_browser.mjs"; cat "$T/browser.log" >&2; fi
+finish

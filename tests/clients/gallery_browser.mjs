@@ -1,0 +1,181 @@
+// The gallery of `convert -r --gallery` in a real browser (Debian's headless Chromium, WebGL through
+// SwiftShader, driven by playwright-core): OUTDIR served on 127.0.0.1, index.html lists every model
+// the report holds with the counts read here from each glb's own JSON, and every viewer page loads
+// its model with no console error, lists every clip of the glb, draws a non-blank canvas, and each
+// clip with KHR_animation_pointer channels has a track per channel and changes a material value.
+// Usage: node gallery_browser.mjs OUTDIR   (exit 0 when all holds; each failure on stderr)
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(process.argv[2] ?? '');
+const CHROMIUM = process.env.UE_CHROMIUM ?? '/usr/bin/chromium';
+let failures = 0;
+const fail = (what) => { failures++; console.error(`FAIL: ${what}`); };
+const check = (what, got, want) => {
+  const g = JSON.stringify(got), w = JSON.stringify(want);
+  if (g !== w) fail(`${what}: got ${g}, want ${w}`);
+};
+
+// ---- the expected: the report's models, and each glb's JSON read here ----
+
+function glbJson(file) {
+  const d = readFileSync(file);
+  if (d.readUInt32LE(0) !== 0x46546c67) throw new Error(`${file}: not a GLB`);
+  const length = d.readUInt32LE(12);
+  return JSON.parse(d.subarray(20, 20 + length).toString('utf8'));
+}
+
+// The counts as the gallery states them, computed from the glTF: triangles of every mesh (each
+// mesh once, as the scene holds it), distinct joint nodes of the skins, clips, textures.
+function countsOf(doc) {
+  let triangles = 0;
+  for (const mesh of doc.meshes ?? [])
+    for (const p of mesh.primitives)
+      triangles += Math.floor((p.indices !== undefined ? doc.accessors[p.indices].count : doc.accessors[p.attributes.POSITION].count) / 3);
+  const joints = new Set((doc.skins ?? []).flatMap((s) => s.joints)).size;
+  return { triangles, joints, clips: (doc.animations ?? []).length, textures: (doc.textures ?? []).length };
+}
+
+const report = JSON.parse(readFileSync(path.join(root, 'unearth-batch.json'), 'utf8'));
+const models = report.records.filter((r) => r.kind === 'model' && (r.status === 'converted' || r.status === 'kept'));
+if (!models.length) fail('the report lists no converted model');
+for (const m of models) {
+  m.doc = glbJson(path.join(root, m.output));
+  m.pointerClips = (m.doc.animations ?? []).map((a, i) => ({
+    index: i, name: a.name, channels: a.channels.length,
+    pointers: a.channels.filter((c) => c.target.path === 'pointer').length,
+  }));
+}
+
+// ---- a static server of OUTDIR, on 127.0.0.1 and an ephemeral port ----
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.glb': 'model/gltf-binary', '.gltf': 'model/gltf+json',
+  '.png': 'image/png', '.json': 'application/json', '.bin': 'application/octet-stream' };
+const server = createServer(async (req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const file = path.join(root, rel);
+  try {
+    if (req.method !== 'GET' || !(file === root || file.startsWith(root + path.sep))) throw new Error('refused');
+    const st = await stat(file);
+    const body = await readFile(st.isDirectory() ? path.join(file, 'index.html') : file);
+    res.writeHead(200, { 'content-type': TYPES[path.extname(st.isDirectory() ? 'index.html' : file)] ?? 'application/octet-stream' });
+    res.end(body);
+  } catch {
+    res.writeHead(404);
+    res.end();
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless=new', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'],
+});
+
+async function openPage(url) {
+  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(url);
+  return { page, errors };
+}
+
+try {
+  // ---- index.html: every model, its counts, its link to the viewer ----
+  const { page: index, errors: indexErrors } = await openPage(base + 'index.html');
+  const cards = await index.$$eval('li.model', (lis) => lis.map((li) => ({
+    name: li.dataset.name,
+    href: li.querySelector('a').getAttribute('href'),
+    source: li.querySelector('.source').textContent,
+    counts: li.querySelector('.counts')?.textContent ?? null,
+    thumbnail: li.querySelector('img')?.getAttribute('src') ?? null,
+  })));
+  check('index.html: models listed, in the report\'s order', cards.map((c) => c.source), models.map((m) => m.input));
+  models.forEach((m, i) => {
+    const c = cards[i];
+    if (!c) return;
+    const n = countsOf(m.doc);
+    check(`${m.input}: counts`, c.counts, `${n.triangles} triangles, ${n.joints} joints, ${n.clips} clips, ${n.textures} textures`);
+    check(`${m.input}: viewer link`, c.href, `unearth-viewer/viewer.html?m=${m.output.split('/').map(encodeURIComponent).join('/')}`);
+  });
+  // The live filter box (the script's enhancement) hides what does not match.
+  const first = cards[0]?.name ?? '';
+  await index.fill('#filter', first);
+  const shown = await index.$$eval('li.model', (lis) => lis.filter((li) => !li.hidden).map((li) => li.dataset.name));
+  check('filter box: the models shown', shown, cards.filter((c) => c.name.toLowerCase().includes(first.toLowerCase())).map((c) => c.name));
+  check('index.html: console errors', indexErrors, []);
+  await index.close();
+
+  // ---- every viewer page ----
+  for (const [i, m] of models.entries()) {
+    const { page, errors } = await openPage(base + (cards[i]?.href ?? ''));
+    await page.waitForFunction(() => window.unearthViewer && window.unearthViewer.status !== 'loading', null, { timeout: 60000 });
+    const status = await page.evaluate(() => [window.unearthViewer.status, window.unearthViewer.error]);
+    check(`${m.input}: viewer status`, status, ['ready', null]);
+    if (status[0] !== 'ready') { await page.close(); continue; }
+    check(`${m.input}: clips listed`, await page.evaluate(() => window.unearthViewer.clips), m.pointerClips.map((c) => c.name));
+    check(`${m.input}: clip buttons`, await page.$$eval('#clips button', (b) => b.length), m.pointerClips.length);
+    // Every channel becomes a track, pointer channels too (three.js's loader alone drops those);
+    // a material the loader copied per mesh (skinned, vertex colours) gets a track per copy.
+    const tracks = await page.evaluate(() => window.unearthViewer.gltf.animations.map((a) => a.tracks.length));
+    m.pointerClips.forEach((c, k) => {
+      if (!(tracks[k] >= c.channels)) fail(`${m.input}: clip ${c.name}: ${tracks[k]} tracks for ${c.channels} channels (${c.pointers} pointer)`);
+    });
+    // The canvas, read back: pixels other than the clear colour (0x303030).
+    const drawn = await page.evaluate(() => {
+      const v = window.unearthViewer;
+      v.render();
+      const gl = v.renderer.getContext();
+      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight, px = new Uint8Array(w * h * 4);
+      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      let other = 0;
+      for (let k = 0; k < px.length; k += 4) if (px[k] !== 0x30 || px[k + 1] !== 0x30 || px[k + 2] !== 0x30) other++;
+      return { other, total: w * h };
+    });
+    if (!(drawn.other > drawn.total / 100)) fail(`${m.input}: blank canvas (${drawn.other} of ${drawn.total} pixels drawn)`);
+    // Each clip with pointer channels, shown at several times: some material value changes.
+    for (const clip of m.pointerClips.filter((c) => c.pointers > 0)) {
+      const samples = await page.evaluate((index) => {
+        const v = window.unearthViewer;
+        v.select(index);
+        const duration = v.gltf.animations[index].duration;
+        const snapshot = () => {
+          const values = [];
+          v.scene.traverse((o) => {
+            for (const mat of [].concat(o.material ?? [])) {
+              values.push(mat.color?.toArray(), mat.opacity, mat.map?.offset.toArray(), mat.map?.repeat.toArray());
+            }
+          });
+          return JSON.stringify(values);
+        };
+        return [0, 0.25, 0.5, 0.75, 1].map((f) => { v.setTime(f * duration); return snapshot(); });
+      }, clip.index);
+      if (new Set(samples).size < 2) fail(`${m.input}: clip ${clip.name} (${clip.pointers} pointer channels) changes no material value`);
+    }
+    // Play and pause: time moves while playing, stands while paused.
+    if (m.pointerClips.length) {
+      await page.click('#play');
+      await page.waitForTimeout(300);
+      await page.click('#play');
+      const t1 = await page.evaluate(() => window.unearthViewer.action.time);
+      await page.waitForTimeout(200);
+      const t2 = await page.evaluate(() => window.unearthViewer.action.time);
+      if (!(t1 > 0)) fail(`${m.input}: play did not advance the clip (time ${t1})`);
+      check(`${m.input}: paused clip time`, t2, t1);
+    }
+    check(`${m.input}: console errors`, errors, []);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(`gallery_browser: ${models.length} models, ${failures} failures`);
+process.exit(failures ? 1 : 0);
