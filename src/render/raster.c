@@ -41,11 +41,14 @@ static double reduce(double c, ue_wrap wrap) {
     }
 }
 
+/* A texel index of a reduced coordinate (one period, plus one texel either side for the bilinear
+ * neighbours) into 0..n-1: one step back into the period, no division. */
 static int32_t wrap_index(int32_t i, int32_t n, ue_wrap wrap) {
     if (wrap == UE_WRAP_CLAMP) return i < 0 ? 0 : i >= n ? n - 1 : i;
     int32_t period = wrap == UE_WRAP_MIRROR ? 2 * n : n;
-    i %= period;
     if (i < 0) i += period;
+    else if (i >= period) i -= period;
+    if (i < 0 || i >= period) i = 0; /* not reached: reduce() keeps the coordinate in its period */
     return i < n ? i : period - 1 - i;
 }
 
