@@ -13,6 +13,7 @@ PUBLIC = {
     "codec.h": "codec", "lzss.h": "codec",
     "archive.h": "archive",
     "scene.h": "scene", "model_format.h": "scene",
+    "preview.h": "render",
     "gltf.h": "export", "image.h": "export", "obj.h": "export",
     "obj_read.h": "import", "gltf_read.h": "import",
     "nres.h": "parkan", "rsli.h": "parkan", "msh.h": "parkan", "texm.h": "parkan",
@@ -37,6 +38,7 @@ BASE = {
     "archive": {"common", "codec"},
     "scene": {"common"},
     "export": {"common", "scene"},
+    "render": {"common", "scene"},  # previews and contact sheets: reads the scene IR only
     "import": {"common", "scene"},
 }
 # A family is a folder of src/ with a descriptor, src/NAME/NAME_family.c (docs/architecture.md,

@@ -52,6 +52,13 @@ typedef struct cli_opts {
     const char *textures_dir;  /* import --textures-dir DIR: edited textures as DIR/ENTRY.tex */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
+    long size;              /* preview --size N when size_given */
+    bool size_given;
+    const char *view;       /* preview --view V (a checked choice), NULL if absent */
+    const char *background; /* preview, textures --sheet: --background transparent|#rrggbb */
+    const char *clip;       /* preview --clip NAME: the clip to pose the model at */
+    const char *frame;      /* preview --frame F as given (checked by the verb) */
+    bool sheet;             /* textures --sheet: one contact sheet PNG instead of a directory */
     const char **ops;       /* edit: operation names (long form) and their values, in order */
     size_t op_count;
 } cli_opts;
@@ -235,6 +242,7 @@ int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
 bool cli_import_base_is_hsd(const char *base);
 int cmd_import_hsd(const cli_opts *o);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
+int cmd_preview(const cli_opts *o); /* src/cli/cmd_preview.c */
 
 /* Model-aware parts of the generic verbs (src/cli/cmd_model.c; convert's in cmd_convert.c). */
 /* Prints model statistics when `path` is (or addresses) one model; returns -1 if it is not.
@@ -294,6 +302,8 @@ typedef enum {
     OPT_BASE, OPT_INTO, /* import */
     OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */
     OPT_LEVEL, /* pack */
+    OPT_SIZE, OPT_VIEW, OPT_BACKGROUND, OPT_CLIP, OPT_FRAME, /* preview */
+    OPT_SHEET, /* textures */
     /* edit operations: kept in order in cli_opts.ops */
     OPT_RENAME_NODE, OPT_VERTICES, OPT_TRANSLATE, OPT_SCALE, OPT_REPLACE_SLOT, OPT_MATERIAL,
     OPT_COUNT_

@@ -6,11 +6,14 @@
 
 #include "cli/cli.h"
 #include "cli/out_names.h"
+#include "cli/preview_cli.h"
 #include "cli/texture_files.h"
 #include "unearth/advanced/files.h"
 #include "unearth/advanced/model_walk.h"
+#include "unearth/advanced/text.h"
 #include "unearth/image.h"
 #include "unearth/model.h"
+#include "unearth/preview.h"
 
 /* Every PNG the verb writes carries this tEXt chunk right after IHDR: it is how `-f` tells a
  * previous output of `textures` from a folder of somebody's pictures. */
@@ -89,6 +92,8 @@ typedef struct run {
     size_t materials_missing; /* models whose materials were not found: noted, not damage */
     ue_diag missing; /* what was not found: a line per model and code, the model as its path */
     ue_buf listing; /* "DIR/FILE\tWxH" lines, printed once the directory is in place */
+    ue_sheet_cell *cells; /* --sheet: level 0 of every image (owned), labelled MODEL.IMAGE */
+    size_t cell_count;
     ue_diag d;
 } run;
 
@@ -122,6 +127,48 @@ static ue_result write_images(run *r, const ue_model_found *m, const ue_model_im
         }
     }
     return UE_OK;
+}
+
+/* --sheet: each image's level 0 becomes a cell (taken from imgs), labelled with the name its file
+ * would have. */
+static ue_result sheet_add(run *r, const ue_model_found *m, ue_model_images *imgs) {
+    ue_sheet_cell *grown = realloc(r->cells, (r->cell_count + imgs->count + 1) * sizeof *grown);
+    if (!grown) return UE_ERR_NOMEM;
+    r->cells = grown;
+    for (size_t i = 0; i < imgs->count; i++) {
+        char name[600];
+        ue_result named = unique_name(&r->names, m, &imgs->items[i], 1, name, sizeof name);
+        if (named != UE_OK) return named;
+        char *label = malloc(strlen(name) + 1);
+        if (!label) return UE_ERR_NOMEM;
+        memcpy(label, name, strlen(name) + 1);
+        ue_model_image_level *l = &imgs->items[i].levels[0];
+        r->cells[r->cell_count++] = (ue_sheet_cell){l->rgba, l->width, l->height, label};
+        l->rgba = NULL; /* the cell owns it now */
+        r->written++;
+    }
+    return UE_OK;
+}
+
+static void sheet_free(run *r) {
+    for (size_t i = 0; i < r->cell_count; i++) {
+        free((void *)r->cells[i].rgba);
+        free((void *)r->cells[i].label);
+    }
+    free(r->cells);
+}
+
+/* The cells as one contact sheet PNG at -o. */
+static ue_result sheet_write(run *r) {
+    ue_sheet_options so;
+    ue_sheet_options_default(&so);
+    if (cli_parse_background(r->o->verb, r->o->background, &so.transparent, so.background_rgb)) return UE_ERR_USAGE;
+    uint8_t *rgba = NULL;
+    uint32_t w, h;
+    ue_result res = ue_sheet_compose(r->cells, r->cell_count, &so, &rgba, &w, &h, &r->d);
+    if (res == UE_OK && cli_write_png(r->o, rgba, w, h)) res = UE_ERR_IO;
+    free(rgba);
+    return res;
 }
 
 /* Warnings that say a companion of the model was not found where it was looked for (the WEAR
@@ -182,7 +229,7 @@ static ue_result model_textures(run *r, const ue_model_found *m) {
         r->dropped++;
     }
     if (res == UE_OK && not_found) r->materials_missing++;
-    if (res == UE_OK) res = write_images(r, m, &imgs);
+    if (res == UE_OK) res = r->o->sheet ? sheet_add(r, m, &imgs) : write_images(r, m, &imgs);
     else if (r->o->mode == UE_MODE_TOLERANT && res != UE_ERR_NOMEM && res != UE_ERR_IO) {
         fprintf(stderr, "%s: textures not written: %s\n", m->name, ue_result_name(res));
         r->dropped++;
@@ -258,7 +305,7 @@ static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
     owner_ctx owner_state = {NULL};
     const ue_outdir_owner owner = {"a previous unearth textures output", dir_is_textures_output,
                                    &owner_state};
-    ue_result res = ue_outdir_begin(&r->dir, r->o->output, r->o->force, &owner, &r->d);
+    ue_result res = r->o->sheet ? UE_OK : ue_outdir_begin(&r->dir, r->o->output, r->o->force, &owner, &r->d);
     for (size_t i = 0; res == UE_OK && i < count; i++) res = model_textures(r, &found[i]);
     /* No texture at all: nothing is written, whether materials were not found or none exist. */
     if (res == UE_OK && r->written == 0 && r->materials_missing) {
@@ -271,7 +318,7 @@ static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
         say_no_texture(r, found, count);
         res = UE_ERR_INVALID;
     }
-    if (res == UE_OK) res = ue_outdir_commit(&r->dir, &r->d);
+    if (res == UE_OK) res = r->o->sheet ? sheet_write(r) : ue_outdir_commit(&r->dir, &r->d);
     else if (r->dir.active) ue_outdir_abort(&r->dir);
     return res;
 }
@@ -279,6 +326,10 @@ static ue_result textures_of(run *r, ue_model_found *found, size_t count) {
 int cmd_textures(const cli_opts *o) {
     const char *in = o->inputs[0];
     int code = cli_check_output("textures", o->output, o->inputs, o->input_count);
+    if (!code && o->sheet && !ue_name_has_ext(o->output, ".png"))
+        code = cli_usage_error(o->verb, "--sheet: -o %s names the sheet's PNG image (name it .png)", o->output);
+    if (!code && o->sheet) code = cli_refuse_existing(o->verb, o->output, o->force);
+    if (!code && o->background && !o->sheet) code = cli_usage_error(o->verb, "--background colours a --sheet only");
     if (code) return code;
     run r;
     memset(&r, 0, sizeof r);
@@ -313,6 +364,7 @@ int cmd_textures(const cli_opts *o) {
         cli_error("textures: %zu model%s damaged or left out (--tolerant)", r.dropped, r.dropped == 1 ? "" : "s");
     ue_model_found_free(found, count);
     out_names_free(&r.names);
+    sheet_free(&r);
     ue_buf_free(&r.listing);
     ue_diag_free(&r.d);
     ue_diag_free(&r.missing);

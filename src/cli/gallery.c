@@ -12,14 +12,23 @@
 #include "cli/batch_marker.h"
 #include "cli/gallery.h"
 #include "unearth/advanced/json.h"
+#include "unearth/advanced/buffers.h"
 #include "unearth/advanced/text.h"
+#include "unearth/image.h"
+#include "unearth/preview.h"
 
 /* ---- one model ------------------------------------------------------------------------------- */
 
 ue_result gallery_thumbnail(const ue_scene *s, ue_buf *png, ue_diag *d) {
-    /* The software renderer (unearth preview) draws it; until then no thumbnail is made. */
-    (void)s, (void)png, (void)d;
-    return UE_OK;
+    /* The preview's defaults (docs/preview.md): the same picture `unearth preview` draws. */
+    ue_preview_options o;
+    ue_preview_options_default(&o);
+    uint8_t *rgba = ue_malloc_items((size_t)o.size * o.size, 4);
+    if (!rgba) return UE_ERR_NOMEM;
+    ue_result r = ue_preview_render(s, &o, rgba, d);
+    if (r == UE_OK) r = ue_png_encode_rgba(o.size, o.size, rgba, png);
+    free(rgba);
+    return r;
 }
 
 /* Joints: the distinct nodes any skin names. */

@@ -120,6 +120,23 @@ static const cli_option_def option_table[] = {
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
      "the manifest's \"lzss_level\" (default: that value, else 6; a bare\n"
      "LZSS file 9). Unchanged entries keep their bytes"},
+    {OPT_SIZE, NULL, "--size", 1, "N", 1, 8192, NULL,
+     "image side in pixels, 1..8192 (default: 256); of a sheet, each\n"
+     "thumbnail's side, 16..1024 (default: 128)"},
+    {OPT_VIEW, NULL, "--view", 1, "V", NO_RANGE, "front|back|left|right|top|iso",
+     "orthographic view: front|back|left|right|top|iso, framed on the\n"
+     "posed model's bounds (default: iso; docs/preview.md)"},
+    {OPT_BACKGROUND, NULL, "--background", 1, "B", NO_RANGE, NULL,
+     "transparent, or an opaque colour #rrggbb (default: transparent)"},
+    {OPT_CLIP, NULL, "--clip", 1, "NAME", NO_RANGE, NULL,
+     "pose the model at a frame of the animation NAME (default: the bind\n"
+     "pose, every node at rest)"},
+    {OPT_FRAME, NULL, "--frame", 1, "F", NO_RANGE, NULL,
+     "with --clip: the frame, 0 to the clip's end, in frames at the clip's\n"
+     "own rate (30 when it has none; fractions allowed; default: 0)"},
+    {OPT_SHEET, NULL, "--sheet", 0, NULL, NO_RANGE, NULL,
+     "write one contact sheet instead: -o names a PNG with every texture as\n"
+     "a labelled thumbnail (default: off, one PNG per texture in DIR)"},
     {OPT_RENAME_NODE, NULL, "--rename-node", 2, "N NAME", NO_RANGE, NULL,
      "name node N, 0..nodes-1, in UTF-8 (stored as Windows-1251; \"\" removes the name)"},
     {OPT_VERTICES, NULL, "--vertices", 2, "FIRST COUNT", NO_RANGE, NULL,
@@ -262,9 +279,12 @@ static const cli_verb_def verb_table[] = {
      "unearth convert demo/gamecube/creature.fsys -o creature.glb --scale 0.1\n"
      "unearth convert PlMrNr.dat --anims PlMrAJ.dat -o mario.glb\n"},
     {"textures", cmd_textures,
-     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS) | BIT(OPT_WEAR), "IN", 1, 1, "DIR",
-     "directory for the PNG files, created whole or not at all (required)",
-     "unearth textures IN -o DIR [--mips] [--wear FILE] [-f] [--strict|--tolerant] [-q|-v]",
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_MIPS) | BIT(OPT_WEAR) | BIT(OPT_SHEET) |
+         BIT(OPT_BACKGROUND), "IN", 1, 1, "DIR",
+     "directory for the PNG files, created whole or not at all (required);\n"
+     "with --sheet, the sheet's .png file",
+     "unearth textures IN -o DIR [--mips] [--wear FILE] [-f] [--strict|--tolerant] [-q|-v]\n"
+     "       unearth textures IN -o SHEET.png --sheet [--background B] ...",
      "every texture of the models in IN as PNG",
      "IN is a model, a container (every model inside, recursively) or ARCHIVE:ENTRY. Each\n"
      "texture becomes DIR/MODEL.IMAGE.png (level 0; --mips adds .mipN.png), the name a .gltf\n"
@@ -275,9 +295,32 @@ static const cli_verb_def verb_table[] = {
      "damage: listed once per kind (the first models; -v all), every texture found is written\n"
      "and the exit code is 0; when none at all was found, that is the error above. --wear\n"
      "gives the one Parkan model in IN the WEAR table of another name, as for convert.\n"
-     "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n",
+     "-f replaces only a directory `textures` wrote before (docs/output-safety.md).\n"
+     "--sheet writes one PNG instead: every texture (level 0) as a thumbnail of 128 pixels,\n"
+     "labelled MODEL.IMAGE, in a grid (docs/preview.md#contact-sheets).\n",
      "unearth textures demo/gamecube/creature.fsys -o textures\n"
+     "unearth textures demo/gamecube/creature.fsys -o creature_textures.png --sheet\n"
      "unearth textures demo/gamecube/creature.pkx:model.dat -o textures --mips -f\n"},
+    {"preview", cmd_preview,
+     BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_SIZE) | BIT(OPT_VIEW) |
+         BIT(OPT_BACKGROUND) | BIT(OPT_CLIP) | BIT(OPT_FRAME),
+     "IN", 1, 1, "OUT.png", "the PNG image to write (required)",
+     "unearth preview IN -o OUT.png [--size N] [--view V] [--background B]\n"
+     "                [--clip NAME [--frame F]] [-f] [--strict|--tolerant] [-q|-v]",
+     "a picture of a model (or a contact sheet of a container's models)",
+     "Draws the model with unearth's own software rasteriser (no GPU): textures with their\n"
+     "wrap modes and UV transforms, vertex colours, alpha mask and blend, two-sided materials,\n"
+     "skinning, a fixed key light and ambient. IN is anything convert reads (a model, ARCHIVE:ENTRY,\n"
+     "a chain of containers) or a .glb/.gltf; Parkan models show LOD 0, group 0 as the game\n"
+     "draws them. The view is orthographic and framed on the posed model's bounds; the camera,\n"
+     "framing and light are given in docs/preview.md. A container of several models gives one\n"
+     "contact sheet: a grid of thumbnails, each labelled with its entry's name. The same input\n"
+     "and options always give the same bytes. OUT.png is written whole or not at all.\n",
+     "unearth preview demo/parkan/robot.msh -o robot.png\n"
+     "unearth preview demo/gamecube/creature.fsys -o creature.png --view front --size 512\n"
+     "unearth preview demo/gamecube/dat/creature.dat -o wave.png --clip Animation_1 --frame 20\n"
+     "unearth preview demo/parkan/objects.rlb -o sheet.png --background '#202020'\n"
+     "unearth preview robot.glb -o robot_top.png --view top\n"},
     {"texm", cmd_texm,
      BIT(OPT_HELP) | WRITE_OPTS | TALK_OPTS | BIT(OPT_LIKE) | BIT(OPT_PIXEL_FORMAT) |
          BIT(OPT_MIP_LEVELS),

@@ -183,6 +183,12 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_TEXTURES_OUT: o->textures_out = values[0]; break;
     case OPT_TEXTURES_DIR: o->textures_dir = values[0]; break;
     case OPT_LEVEL: o->level = number, o->level_given = true; break;
+    case OPT_SIZE: o->size = number, o->size_given = true; break;
+    case OPT_VIEW: o->view = values[0]; break;
+    case OPT_BACKGROUND: o->background = values[0]; break;
+    case OPT_CLIP: o->clip = values[0]; break;
+    case OPT_FRAME: o->frame = values[0]; break;
+    case OPT_SHEET: o->sheet = true; break;
     default: /* an edit operation: kept in order, in its long form, for cmd_edit */
         o->ops[o->op_count++] = opt->long_name;
         for (int k = 0; k < opt->value_count; k++) o->ops[o->op_count++] = values[k];

@@ -8,14 +8,14 @@ NAME=cli_help
 . "$HERE/cli_lib.sh"
 
 # The verbs of the command-line contract (DESIGN.md section 5, plus edit and texm), in table order.
-VERBS="info list extract cat pack validate roundtrip convert textures texm edit import demo"
+VERBS="info list extract cat pack validate roundtrip convert textures preview texm edit import demo"
 
 # ---- help for every verb -------------------------------------------------------------
 expect_rc 0 "$UE" help;      cp "$T/out" "$T/overview"
 for v in $VERBS; do
   grep -q "^  $v " "$T/overview" && ok || bad "overview lacks verb $v"
 done
-n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 13 ] && ok || bad "overview lists $n verbs, want 13"
+n=$(grep -c '^  [a-z]' "$T/overview"); [ "$n" = 14 ] && ok || bad "overview lists $n verbs, want 14"
 expect_rc 0 "$UE" --help;    cmp -s "$T/out" "$T/overview" && ok || bad "--help differs from help"
 expect_rc 0 "$UE" -h;        cmp -s "$T/out" "$T/overview" && ok || bad "-h differs from help"
 expect_rc 0 "$UE" --version
@@ -31,6 +31,7 @@ sample_values() {
     --like) echo x.texm ;;   --pixel-format) echo 565 ;;   --mip-levels) echo 1 ;;
     --base) echo x.msh ;;   --into) echo x.rlb:x.msh ;;   --level) echo 9 ;;
     --wear) echo x.wea ;;   --anims) echo x.dat ;;
+    --size) echo 64 ;;   --view) echo iso ;;   --background) echo '#000000' ;;   --clip) echo a ;;   --frame) echo 1 ;;
     --textures-into) echo x.lib ;;   --textures-out) echo "$T/probe.lib" ;;   --textures-dir) echo "$T/probe" ;;
     *) echo "NO-SAMPLE" ;;
   esac
@@ -117,7 +118,7 @@ while read -r long short count; do
   [ -n "$row" ] && ok || { bad "README does not document $long"; continue; }
   documented=$(printf '%s' "$row" | awk -F'|' '{gsub(/^ +| +$/, "", $3); print $3}')
   accepted=${ACCEPTED[$long]}
-  [ "$accepted" = "info, list, extract, cat, pack, validate, roundtrip, convert, textures, texm, edit, import, demo" ] && accepted="every verb"
+  [ "$accepted" = "info, list, extract, cat, pack, validate, roundtrip, convert, textures, preview, texm, edit, import, demo" ] && accepted="every verb"
   [ "$documented" = "$accepted" ] && ok || bad "README: $long on '$documented', parser: '$accepted'"
   if [ "$short" != - ]; then
     printf '%s' "$row" | grep -q -- "\`$short, $long" && ok || bad "README row of $long lacks $short"

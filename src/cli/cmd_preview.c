@@ -1,0 +1,238 @@
+/* unearth CLI — `preview`: one model drawn by the library's rasteriser into a PNG, or every model
+ * of a container as one contact sheet of labelled thumbnails (docs/preview.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/format_opts.h"
+#include "cli/preview_cli.h"
+#include "unearth/advanced/buffers.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/model_walk.h"
+#include "unearth/advanced/text.h"
+#include "unearth/gltf_read.h"
+#include "unearth/image.h"
+#include "unearth/preview.h"
+
+#define SHEET_CELL 128 /* thumbnail side of a sheet when --size is not given */
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+static int hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int cli_parse_background(const char *verb, const char *text, bool *transparent, uint8_t rgb[3]) {
+    *transparent = true;
+    memset(rgb, 0, 3);
+    if (!text) return 0;
+    char lower[16] = "";
+    for (size_t i = 0; text[i] && i + 1 < sizeof lower; i++) lower[i] = cli_ascii_lower(text[i]), lower[i + 1] = 0;
+    if (!strcmp(lower, "transparent") && strlen(text) == 11) return 0;
+    bool ok = text[0] == '#' && strlen(text) == 7;
+    for (int k = 0; ok && k < 3; k++) {
+        int hi = hex_digit(text[1 + 2 * k]), lo = hex_digit(text[2 + 2 * k]);
+        ok = hi >= 0 && lo >= 0;
+        if (ok) rgb[k] = (uint8_t)(hi * 16 + lo);
+    }
+    if (!ok) return cli_usage_error(verb, "--background takes transparent or #rrggbb (six hex digits), not '%s'", text);
+    *transparent = false;
+    return 0;
+}
+
+/* The preview options of the command line; 0 or the usage error's exit code. */
+static int preview_options(const cli_opts *o, ue_preview_options *po) {
+    ue_preview_options_default(po);
+    if (o->size_given) po->size = (uint32_t)o->size;
+    if (o->view && ue_preview_view_parse(o->view, &po->view) != UE_OK)
+        return cli_usage_error(o->verb, "--view takes front|back|left|right|top|iso, not '%s'", o->view);
+    int rc = cli_parse_background(o->verb, o->background, &po->transparent, po->background_rgb);
+    if (rc) return rc;
+    if (o->frame && !o->clip) return cli_usage_error(o->verb, "--frame %s needs --clip NAME (the clip it is a frame of)", o->frame);
+    po->clip = o->clip;
+    if (o->frame) {
+        char *end;
+        po->frame = ue_parse_double(o->frame, &end);
+        if (end == o->frame || *end || !(po->frame >= 0 && po->frame <= 1e9))
+            return cli_usage_error(o->verb, "--frame takes a frame number of 0 or more, not '%s'", o->frame);
+    }
+    return 0;
+}
+
+/* ---- inputs ------------------------------------------------------------------------------- */
+
+static bool is_gltf_input(const char *path) {
+    if (ue_name_has_ext(path, ".glb") || ue_name_has_ext(path, ".gltf")) return true;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    uint8_t head[64];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return ue_gltf_probe(head, n);
+}
+
+/* One drawable model: its address and scene. */
+typedef struct preview_model {
+    char label[300];
+    ue_scene scene;
+} preview_model;
+
+/* The entry part of a model's address ("robot.msh" of "objects.rlb:robot.msh"); the whole name
+ * for a bare file. */
+static void label_of(const char *input, const char *name, char *out, size_t cap) {
+    size_t n = strlen(input);
+    if (!strncmp(name, input, n) && name[n] == ':') name += n + 1;
+    else if (strrchr(name, '/')) name = strrchr(name, '/') + 1;
+    snprintf(out, cap, "%s", name);
+}
+
+/* Every model of IN with geometry, each converted as `convert` converts it (the format's default
+ * selection: Parkan LOD 0, group 0). Returns an exit code. */
+static int load_models(const cli_opts *o, preview_model **out, size_t *count) {
+    const char *in = o->inputs[0];
+    *out = NULL, *count = 0;
+    ue_diag d = {0};
+    if (is_gltf_input(in)) {
+        preview_model *m = calloc(1, sizeof *m);
+        if (!m) return EXIT_IO;
+        ue_scene_init(&m->scene);
+        ue_gltf_files opened = {0};
+        ue_result r = ue_gltf_read_file_listed(in, o->mode, &m->scene, &opened, &d);
+        cli_print_diags_as(in, &d, 20);
+        ue_diag_free(&d);
+        int rc = r == UE_OK ? 0 : cli_exit_code(r);
+        if (!rc && opened.count) rc = cli_check_output("preview", o->output, (const char *const *)opened.paths, opened.count);
+        ue_gltf_files_free(&opened);
+        label_of(in, in, m->label, sizeof m->label);
+        *out = m, *count = 1;
+        return rc;
+    }
+    ue_model_found *found = NULL;
+    size_t n = 0;
+    ue_result r = ue_model_collect(in, o->mode, &found, &n, &d);
+    if (r == UE_OK) cli_drop_textures(found, &n);
+    preview_model *models = r == UE_OK ? ue_calloc_items(n, sizeof *models) : NULL;
+    if (r == UE_OK && !models) r = UE_ERR_NOMEM;
+    cli_format_opts fo;
+    cli_format_opts_init(&fo, o);
+    fo.cache = ue_cache_new();
+    fo.per_format = true;
+    for (size_t i = 0; r == UE_OK && i < n; i++) {
+        if (!found[i].format->to_scene) continue; /* no geometry: a DAT without a model root */
+        preview_model *m = &models[*count];
+        ue_scene_init(&m->scene);
+        ue_diag md = {0};
+        r = cli_convert_scene(o, &fo, &found[i], &m->scene, &md);
+        cli_print_diags_as(found[i].name, &md, 20);
+        ue_diag_free(&md);
+        label_of(in, found[i].name, m->label, sizeof m->label);
+        ++*count;
+    }
+    ue_cache_free(fo.cache);
+    cli_format_opts_destroy(&fo);
+    cli_print_diags_as(in, &d, 20);
+    ue_diag_free(&d);
+    ue_model_found_free(found, n);
+    *out = models;
+    if (r != UE_OK) return cli_exit_code(r);
+    if (!*count) {
+        cli_error("preview: %s: no model to draw (`unearth info %s` lists what it holds)", in, in);
+        return EXIT_INVALID;
+    }
+    return 0;
+}
+
+static void free_models(preview_model *m, size_t count) {
+    for (size_t i = 0; i < count; i++) ue_scene_free(&m[i].scene);
+    free(m);
+}
+
+/* ---- output ------------------------------------------------------------------------------- */
+
+int cli_write_png(const cli_opts *o, const uint8_t *rgba, uint32_t w, uint32_t h) {
+    ue_buf png = {0};
+    ue_diag d = {0};
+    ue_result r = ue_png_encode_rgba(w, h, rgba, &png);
+    cli_out_file file = {o->output, png.data, png.size};
+    if (r == UE_OK) r = cli_write_outputs(&file, 1, o->force, o->inputs, o->input_count, &d);
+    cli_print_diags(&d, 0);
+    ue_diag_free(&d);
+    ue_buf_free(&png);
+    if (r != UE_OK) {
+        cli_error("%s: %s: nothing written (%s)", o->verb, o->output, ue_result_name(r));
+        return cli_exit_code(r);
+    }
+    if (!o->quiet) fprintf(stderr, "%s: wrote %s (%ux%u)\n", o->verb, o->output, w, h);
+    return 0;
+}
+
+/* One model, or a sheet of several; the image in *rgba (free it). Returns an exit code. */
+static int draw(const cli_opts *o, ue_preview_options *po, preview_model *models, size_t count, uint8_t **rgba,
+                uint32_t *w, uint32_t *h) {
+    if (count > 1) po->size = o->size_given ? (uint32_t)o->size : SHEET_CELL;
+    size_t side = po->size;
+    uint8_t *images = ue_malloc_items(count, side * side * 4);
+    ue_sheet_cell *cells = ue_calloc_items(count, sizeof *cells);
+    if (!images || !cells) {
+        free(images), free(cells);
+        return EXIT_IO;
+    }
+    int rc = 0;
+    for (size_t i = 0; !rc && i < count; i++) {
+        ue_diag d = {0};
+        ue_result r = ue_preview_render(&models[i].scene, po, images + i * side * side * 4, &d);
+        cli_print_diags_as(models[i].label, &d, 20);
+        ue_diag_free(&d);
+        if (r != UE_OK) rc = cli_exit_code(r);
+        cells[i] = (ue_sheet_cell){images + i * side * side * 4, po->size, po->size, models[i].label};
+    }
+    if (!rc && count == 1) {
+        *rgba = images, *w = *h = po->size;
+        free(cells);
+        return 0;
+    }
+    if (!rc) {
+        ue_sheet_options so;
+        ue_sheet_options_default(&so);
+        so.cell = po->size;
+        so.transparent = po->transparent;
+        memcpy(so.background_rgb, po->background_rgb, 3);
+        ue_diag d = {0};
+        ue_result r = ue_sheet_compose(cells, count, &so, rgba, w, h, &d);
+        cli_print_diags_as(o->inputs[0], &d, 20);
+        ue_diag_free(&d);
+        if (r != UE_OK) rc = cli_exit_code(r);
+    }
+    free(images);
+    free(cells);
+    return rc;
+}
+
+int cmd_preview(const cli_opts *o) {
+    if (!ue_name_has_ext(o->output, ".png"))
+        return cli_usage_error(o->verb, "-o %s: preview writes a PNG image (name it .png)", o->output);
+    ue_preview_options po;
+    int rc = preview_options(o, &po);
+    if (!rc) rc = cli_check_output(o->verb, o->output, o->inputs, o->input_count);
+    if (!rc) rc = cli_refuse_existing(o->verb, o->output, o->force);
+    if (rc) return rc;
+    cli_interrupt_install(o->verb, o->output);
+    preview_model *models = NULL;
+    size_t count = 0;
+    rc = load_models(o, &models, &count);
+    bool said = false; /* a usage error said it all */
+    if (!rc && count > 1 && o->clip)
+        said = true, rc = cli_usage_error(o->verb, "--clip %s: %s holds %zu models; give one (ARCHIVE:ENTRY) to pose it",
+                             o->clip, o->inputs[0], count);
+    if (!rc && count > 1 && o->size_given && (o->size < 16 || o->size > 1024))
+        said = true, rc = cli_usage_error(o->verb, "--size %ld: a sheet's thumbnails are 16 to 1024 pixels", o->size);
+    uint8_t *rgba = NULL;
+    uint32_t w = 0, h = 0;
+    if (!rc) rc = draw(o, &po, models, count, &rgba, &w, &h);
+    if (!rc) rc = cli_write_png(o, rgba, w, h);
+    else if (!said) cli_error("preview: %s: nothing written", o->inputs[0]);
+    free(rgba);
+    free_models(models, count);
+    return rc;
+}

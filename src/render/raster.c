@@ -1,0 +1,188 @@
+/* unearth render layer — the triangle rasteriser: edge functions on a 1/256-pixel fixed-point grid
+ * (exact, so shared edges are drawn once by the top-left rule), a z-buffer, texture sampling. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render_int.h"
+
+#define SUBPIXEL 256 /* fixed-point steps per pixel */
+
+ue_result render_target_init(render_target *t, uint32_t size) {
+    size_t pixels = (size_t)size * size;
+    t->size = size;
+    t->color = calloc(pixels * 4, sizeof *t->color);
+    t->depth = malloc(pixels * sizeof *t->depth);
+    if (!t->color || !t->depth) {
+        render_target_free(t);
+        return UE_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < pixels; i++) t->depth[i] = INFINITY;
+    return UE_OK;
+}
+
+void render_target_free(render_target *t) {
+    free(t->color);
+    free(t->depth);
+    t->color = t->depth = NULL;
+}
+
+/* ---- textures ---------------------------------------------------------------------------- */
+
+/* A coordinate brought into one period of its wrap mode first, so that huge values cannot
+ * overflow the texel index (NaN counts as 0). */
+static double reduce(double c, ue_wrap wrap) {
+    if (!(c == c)) return 0;
+    switch (wrap) {
+    case UE_WRAP_CLAMP: return c < -1 ? -1 : c > 2 ? 2 : c;
+    case UE_WRAP_MIRROR: return c - 2 * floor(c / 2);
+    default: return c - floor(c);
+    }
+}
+
+/* A texel index of a reduced coordinate (one period, plus one texel either side for the bilinear
+ * neighbours) into 0..n-1: one step back into the period, no division. */
+static int32_t wrap_index(int32_t i, int32_t n, ue_wrap wrap) {
+    if (wrap == UE_WRAP_CLAMP) return i < 0 ? 0 : i >= n ? n - 1 : i;
+    int32_t period = wrap == UE_WRAP_MIRROR ? 2 * n : n;
+    if (i < 0) i += period;
+    else if (i >= period) i -= period;
+    if (i < 0 || i >= period) i = 0; /* not reached: reduce() keeps the coordinate in its period */
+    return i < n ? i : period - 1 - i;
+}
+
+static void texel(const ue_scene_texture *tex, int32_t x, int32_t y, float w, float acc[4]) {
+    const uint8_t *p = tex->rgba + ((size_t)y * tex->width + (size_t)x) * 4;
+    for (int c = 0; c < 4; c++) acc[c] += w * (float)p[c];
+}
+
+void render_sample(const ue_scene_texture *tex, float u, float v, float out[4]) {
+    int32_t w = (int32_t)tex->width, h = (int32_t)tex->height;
+    double x = reduce(u, tex->wrap_s) * w, y = reduce(v, tex->wrap_t) * h;
+    float acc[4] = {0, 0, 0, 0};
+    if (tex->nearest) {
+        texel(tex, wrap_index((int32_t)floor(x), w, tex->wrap_s), wrap_index((int32_t)floor(y), h, tex->wrap_t), 1, acc);
+    } else {
+        x -= 0.5, y -= 0.5; /* texel centres lie at half-integers */
+        double x0 = floor(x), y0 = floor(y);
+        float fx = (float)(x - x0), fy = (float)(y - y0);
+        int32_t xa = wrap_index((int32_t)x0, w, tex->wrap_s), xb = wrap_index((int32_t)x0 + 1, w, tex->wrap_s);
+        int32_t ya = wrap_index((int32_t)y0, h, tex->wrap_t), yb = wrap_index((int32_t)y0 + 1, h, tex->wrap_t);
+        texel(tex, xa, ya, (1 - fx) * (1 - fy), acc);
+        texel(tex, xb, ya, fx * (1 - fy), acc);
+        texel(tex, xa, yb, (1 - fx) * fy, acc);
+        texel(tex, xb, yb, fx * fy, acc);
+    }
+    for (int c = 0; c < 4; c++) out[c] = acc[c] / 255.0f;
+}
+
+/* ---- one pixel --------------------------------------------------------------------------- */
+
+typedef struct tri_setup {
+    const render_vertex *v[3];
+    int side;                  /* which shade set: 0 front, 1 back */
+    double inv_area;
+} tri_setup;
+
+/* Colours the pixel at index i with barycentric weights b; returns without writing when the
+ * alpha mask discards it. */
+static void shade_pixel(render_target *t, size_t i, const double b[3], float z, const tri_setup *ts,
+                        const render_paint *paint) {
+    const render_vertex *const *v = ts->v;
+    double inv_w = b[0] * v[0]->inv_w + b[1] * v[1]->inv_w + b[2] * v[2]->inv_w;
+    float color[4];
+    for (int c = 0; c < 4; c++) {
+        double s = b[0] * v[0]->shade_w[ts->side][c] + b[1] * v[1]->shade_w[ts->side][c] +
+                   b[2] * v[2]->shade_w[ts->side][c];
+        color[c] = (float)(s / inv_w) * paint->base_color[c];
+    }
+    if (paint->texture) {
+        float uv[2], tx[4];
+        for (int k = 0; k < 2; k++)
+            uv[k] = (float)((b[0] * v[0]->uv_w[k] + b[1] * v[1]->uv_w[k] + b[2] * v[2]->uv_w[k]) / inv_w);
+        render_sample(paint->texture, uv[0], uv[1], tx);
+        for (int c = 0; c < 4; c++) color[c] *= tx[c];
+    }
+    float *dst = t->color + i * 4;
+    if (paint->alpha_mode == UE_ALPHA_MASK && !(color[3] >= paint->alpha_cutoff)) return;
+    if (paint->alpha_mode != UE_ALPHA_BLEND) {
+        memcpy(dst, color, 3 * sizeof *dst);
+        dst[3] = 1;
+    } else {
+        float a = color[3] < 0 ? 0 : color[3] > 1 ? 1 : color[3], da = dst[3], out_a = a + da * (1 - a);
+        for (int c = 0; c < 3; c++) dst[c] = out_a > 0 ? (color[c] * a + dst[c] * da * (1 - a)) / out_a : 0;
+        dst[3] = out_a;
+    }
+    if (paint->depth_write) t->depth[i] = z;
+}
+
+/* ---- one triangle ------------------------------------------------------------------------ */
+
+/* a / SUBPIXEL rounded down, negative values included */
+static int64_t floor_div(int64_t a) {
+    return a >= 0 ? a / SUBPIXEL : -((-a + SUBPIXEL - 1) / SUBPIXEL);
+}
+
+/* Whether edge a→b is a top or a left edge of a triangle of positive area (y down): a pixel
+ * centre exactly on it belongs to this triangle, not to its neighbour. */
+static bool top_left(int64_t ax, int64_t ay, int64_t bx, int64_t by) {
+    return (by == ay && bx > ax) || by < ay;
+}
+
+void render_triangle(render_target *t, const render_vertex *v0, const render_vertex *v1,
+                     const render_vertex *v2, bool back, const render_paint *paint) {
+    tri_setup ts = {{v0, v1, v2}, back ? 1 : 0, 0};
+    double limit = 16.0 * t->size; /* far outside the image: not drawn (no clipping) */
+    int64_t X[3], Y[3];
+    for (int k = 0; k < 3; k++) {
+        if (!(fabs(ts.v[k]->x) < limit && fabs(ts.v[k]->y) < limit)) return;
+        X[k] = llround(ts.v[k]->x * SUBPIXEL);
+        Y[k] = llround(ts.v[k]->y * SUBPIXEL);
+    }
+    int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
+    if (area == 0) return;
+    if (area < 0) { /* one orientation for the edge functions; the caller culled already */
+        const render_vertex *sv = ts.v[1];
+        ts.v[1] = ts.v[2], ts.v[2] = sv;
+        int64_t sx = X[1], sy = Y[1];
+        X[1] = X[2], Y[1] = Y[2], X[2] = sx, Y[2] = sy;
+        area = -area;
+    }
+    ts.inv_area = 1.0 / (double)area;
+    int64_t min_x = X[0], max_x = X[0], min_y = Y[0], max_y = Y[0];
+    for (int k = 1; k < 3; k++) {
+        min_x = X[k] < min_x ? X[k] : min_x, max_x = X[k] > max_x ? X[k] : max_x;
+        min_y = Y[k] < min_y ? Y[k] : min_y, max_y = Y[k] > max_y ? Y[k] : max_y;
+    }
+    const int64_t half = SUBPIXEL / 2, last = (int64_t)t->size - 1;
+    /* pixels whose centre (p + 1/2) lies in the bounding box */
+    int64_t px0 = floor_div(min_x - half + SUBPIXEL - 1), px1 = floor_div(max_x - half);
+    int64_t py0 = floor_div(min_y - half + SUBPIXEL - 1), py1 = floor_div(max_y - half);
+    px0 = px0 < 0 ? 0 : px0, py0 = py0 < 0 ? 0 : py0;
+    px1 = px1 > last ? last : px1, py1 = py1 > last ? last : py1;
+    if (px0 > px1 || py0 > py1) return;
+    /* edge k runs between the two other vertices; E_k / area is vertex k's weight */
+    int64_t e_row[3], step_x[3], step_y[3], bias[3];
+    for (int k = 0; k < 3; k++) {
+        int a = (k + 1) % 3, b = (k + 2) % 3;
+        int64_t cx = px0 * SUBPIXEL + half, cy = py0 * SUBPIXEL + half;
+        e_row[k] = (X[b] - X[a]) * (cy - Y[a]) - (Y[b] - Y[a]) * (cx - X[a]);
+        step_x[k] = -(Y[b] - Y[a]) * SUBPIXEL;
+        step_y[k] = (X[b] - X[a]) * SUBPIXEL;
+        bias[k] = top_left(X[a], Y[a], X[b], Y[b]) ? 0 : -1;
+    }
+    for (int64_t py = py0; py <= py1; py++) {
+        int64_t e[3] = {e_row[0], e_row[1], e_row[2]};
+        for (int64_t px = px0; px <= px1; px++) {
+            if (e[0] + bias[0] >= 0 && e[1] + bias[1] >= 0 && e[2] + bias[2] >= 0) {
+                double b[3] = {(double)e[0] * ts.inv_area, (double)e[1] * ts.inv_area, (double)e[2] * ts.inv_area};
+                float z = (float)(b[0] * ts.v[0]->z + b[1] * ts.v[1]->z + b[2] * ts.v[2]->z);
+                size_t i = (size_t)py * t->size + (size_t)px;
+                if (z < t->depth[i]) shade_pixel(t, i, b, z, &ts, paint);
+            }
+            for (int k = 0; k < 3; k++) e[k] += step_x[k];
+        }
+        for (int k = 0; k < 3; k++) e_row[k] += step_y[k];
+    }
+}
