@@ -36,11 +36,36 @@ static double quat_dot(const float *a, const float *b) {
     return d;
 }
 
+/* A proof, without a sine, that slerp from qa to qb misses key q (a unit quaternion, qa·qb = d in
+ * [0, SLERP_AS_LERP), the key's time inside the span): every weighted sum wa·qa + wb·qb lies in the
+ * plane of qa and qb, so if q lies farther from that plane than the tolerances allow (their length,
+ * plus 1e-9 for rounding: with weights in [0, 1] the check's own rounding is near 1e-15 and this
+ * distance's near 1e-12), no weights reproduce it. False when it cannot tell. */
+static bool off_plane(const float *qa, const float *qb, double d, const float *q) {
+    double na = sqrt(quat_dot(qa, qa)), e1[4], e2[4], len2 = 0, tol2 = 0, r2 = 0, p1 = 0, p2 = 0;
+    for (int c = 0; c < 4; c++) e1[c] = qa[c] / na;
+    double along = d / na;
+    for (int c = 0; c < 4; c++) e2[c] = qb[c] - along * e1[c], len2 += e2[c] * e2[c];
+    double len = sqrt(len2);
+    if (!(len > 1e-4)) return false;
+    for (int c = 0; c < 4; c++) e2[c] /= len, p1 += q[c] * e1[c], p2 += q[c] * e2[c];
+    for (int c = 0; c < 4; c++) {
+        double r = q[c] - p1 * e1[c] - p2 * e2[c], tol = tol_of(q[c]);
+        r2 += r * r, tol2 += tol * tol;
+    }
+    double reach = sqrt(tol2) + 1e-9;
+    return r2 > reach * reach; /* NaN: false */
+}
+
 /* Does glTF's LINEAR for a rotation (slerp between unit quaternions in one hemisphere) from key
- * a to key b reproduce every key strictly between them? Angle and sine once per span. */
+ * a to key b reproduce every key strictly between them? Angle and sine once per span, unless a
+ * key is seen to lie off the arc's plane first. */
 static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b) {
     const float *qa = &v[a * 4], *qb = &v[b * 4];
     double d = quat_dot(qa, qb), th = 0, s = 1;
+    if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b])
+        for (uint32_t k = a + 1; k < b; k++)
+            if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, d, &v[k * 4])) return false;
     bool arc = d < SLERP_AS_LERP;
     if (arc) th = acos(d < -1 ? -1 : d), s = sin(th);
     for (uint32_t k = a + 1; k < b; k++) {
@@ -361,7 +386,7 @@ static void skel_joint(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, si
     hsd_joint_local(st->rotation, st->scale, st->translation, st->classical_scale,
                     pscl ? &w->scl[3 * (size_t)parent] : NULL, local, &w->scl[3 * j], &w->has_scl[j]);
     bool ok = finite16(local);
-    if (ok) hsd_local_to_trs(local, o, o + 3, o + 7);
+    if (ok) hsd_local_to_trs_unchecked(local, o, o + 3, o + 7);
     for (int k = 0; k < 10 && ok; k++) ok = isfinite(o[k]);
     w->reusable[j] = ok;
     if (!ok) {
@@ -379,7 +404,7 @@ static void skel_joint(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, si
             memcpy(o + 3, n->rotation, 4 * sizeof *o);
             memcpy(o + 7, n->scale, 3 * sizeof *o);
         } else {
-            hsd_local_to_trs(local, o, o + 3, o + 7);
+            hsd_local_to_trs_unchecked(local, o, o + 3, o + 7);
         }
     }
     if (!w->moved[j] && differs(local, &x->pose.local[16 * j])) w->moved[j] = 1;
