@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
 #include "hsd_big_model.h"
 
 #include "common/write_pool.h"
@@ -124,20 +125,9 @@ static int run_convert(const char *unearth, const char *in, const char *out, dou
     return run_child(argv, secs, cpu, rss);
 }
 
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (sorted in place), n ≥ 1. */
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One line of the whole-process figure: median, range, MB/s of the median and its ratio to the goal. */
 static void whole_process_line(const char *what, double *secs, int n, double mb) {
-    double mid = median(secs, n);
+    double mid = bench_median(secs, n); /* secs now sorted: the range is its ends */
     printf("  %-5s median %6.1f ms (%5.1f - %5.1f)  %5.1f MB/s  goal 20 MB/s: %.2fx %s\n", what, mid * 1e3,
            secs[0] * 1e3, secs[n - 1] * 1e3, mb / mid, mb / mid / 20.0, mb / mid >= 20.0 ? "met" : "not met");
 }
