@@ -406,7 +406,7 @@ static bool find_twins(const exporter *e, size_t *twin) {
 /* PNGs are encoded on every processor, a window at a time (at most IMAGE_WINDOW_PIXELS of
  * pixels, so the encoded images held at once stay bounded), each into its own buffer, then
  * appended in texture order: the bytes do not depend on the threads. */
-#define IMAGE_WINDOW_PIXELS (16u << 20)
+#define IMAGE_WINDOW_PIXELS (4u << 20)
 
 typedef struct png_job {
     const ue_scene *s;
