@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
+
 #include "unearth/gltf.h"
 #include "unearth/gltf_read.h"
 #include "unearth/msh.h"
@@ -166,16 +168,6 @@ static bool write_shuffled(const uint8_t *client, size_t size, const char *path)
     return ok;
 }
 
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double least(const double *v, int n) {
     double m = v[0];
     for (int k = 1; k < n; k++) m = v[k] < m ? v[k] : m;
@@ -225,7 +217,7 @@ typedef struct samples {
 static void print_side(const char *what, samples *s, int rounds) {
     double wmin = least(s->wall, rounds), cmin = least(s->cpu, rounds);
     printf("  %-42s wall min %7.2f  median %7.2f   CPU min %7.2f  median %7.2f ms\n", what, wmin * 1e3,
-           median(s->wall, rounds) * 1e3, cmin * 1e3, median(s->cpu, rounds) * 1e3);
+           bench_median(s->wall, rounds) * 1e3, cmin * 1e3, bench_median(s->cpu, rounds) * 1e3);
 }
 
 /* The issue's measure: `unearth convert MODEL -o X.glb` and `unearth import CLIENT.glb --base MODEL
@@ -251,7 +243,7 @@ static int time_processes(const char *cli, const char *dir, const char *model, c
     printf("whole processes (%s), %d rounds each, alternated; imported: %s\n", cli, rounds, what);
     print_side("unearth convert tube.msh -o x.glb", &c, rounds);
     print_side("unearth import client.glb --base tube.msh", &i, rounds);
-    double ratio_med = median(i.wall, rounds) / median(c.wall, rounds); /* print_side sorted them */
+    double ratio_med = bench_median(i.wall, rounds) / bench_median(c.wall, rounds); /* print_side sorted them */
     printf("  ratio import / convert: wall min %.2f, wall median %.2f, CPU min %.2f (goal <= 2)\n", ratio_min,
            ratio_med, ratio_cpu);
     printf("  unedited re-export written back byte-identical: %s\n", identical ? "yes" : "NO");
@@ -284,7 +276,7 @@ static int time_phases(const uint8_t *client, size_t client_size, const ue_buf *
         ue_buf_free(&b);
         ue_diag_free(&dk);
     }
-    double c = median(tc, rounds), i = median(ti, rounds);
+    double c = bench_median(tc, rounds), i = bench_median(ti, rounds);
     printf("in this process (library calls, CPU time, medians; no exec, no file I/O, no output check):\n");
     printf("  convert (parse, scene, GLB)               %7.3f ms\n", c * 1e3);
     printf("  import --base (read, parse, apply, write) %7.3f ms (ratio %.2f)\n", i * 1e3, i / c);

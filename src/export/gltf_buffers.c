@@ -10,6 +10,7 @@
 #include "common/json_writer.h"
 #include "common/bytes.h"
 #include "common/io.h"
+#include "common/write_pool.h"
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return true;
@@ -402,18 +403,59 @@ static bool find_twins(const exporter *e, size_t *twin) {
     return true;
 }
 
+/* PNGs are encoded on every processor, a window at a time (at most IMAGE_WINDOW_PIXELS of
+ * pixels, so the encoded images held at once stay bounded), each into its own buffer, then
+ * appended in texture order: the bytes do not depend on the threads. */
+#define IMAGE_WINDOW_PIXELS (4u << 20)
+
+typedef struct png_job {
+    const ue_scene *s;
+    const size_t *texture; /* the window's textures to encode */
+    ue_buf *png;           /* one per texture */
+    ue_result *r;
+} png_job;
+
+static void encode_one(void *ctx, size_t i) {
+    png_job *j = ctx;
+    const ue_scene_texture *tx = &j->s->textures[j->texture[i]];
+    j->r[i] = ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &j->png[i]);
+}
+
+/* Encodes the window texture[0..n) and appends each as an image view; false for no memory. */
+static bool encode_window(exporter *e, const size_t *texture, size_t n) {
+    ue_buf *png = calloc(n ? n : 1, sizeof *png);
+    ue_result *r = malloc((n ? n : 1) * sizeof *r);
+    bool ok = png && r;
+    if (ok) {
+        png_job j = {e->s, texture, png, r};
+        ue_parallel_for(n, ue_cpu_count(), encode_one, &j);
+    }
+    for (size_t i = 0; i < n && ok; i++) {
+        size_t start = view_begin(e);
+        ue_buf_put(&e->bin, png[i].data, png[i].size);
+        ok = r[i] == UE_OK && !e->bin.failed;
+        if (ok) e->image_view[texture[i]] = view_end(e, start, 0, 0);
+    }
+    for (size_t i = 0; png && i < n; i++) ue_buf_free(&png[i]);
+    free(png), free(r);
+    return ok;
+}
+
 /* Identical pixels are stored once (the key is the decoded pixels; each texture keeps its own
  * sampler), so a model that repeats an image under other names or samplers pays for it once; a
  * .gltf's images are the PNG files the caller named, one image per file. */
 static void write_images(exporter *e) {
     const ue_scene *s = e->s;
     size_t *twin = ue_malloc_items(s->texture_count, sizeof *twin);
-    if (!twin || !find_twins(e, twin)) {
-        free(twin);
+    size_t *encode = ue_malloc_items(s->texture_count, sizeof *encode);
+    if (!twin || !encode || !find_twins(e, twin)) {
+        free(twin), free(encode);
         e->nomem = true;
         return;
     }
     int32_t images = 0;
+    size_t queued = 0;
+    uint64_t pixels = 0;
     for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
         const ue_scene_texture *tx = &s->textures[t];
         e->texture_sampler[t] = sampler_index(e, tx);
@@ -424,14 +466,15 @@ static void write_images(exporter *e) {
         }
         e->texture_image[t] = images++;
         if (image_uri(e, t)) continue; /* a PNG file of its own, written by the caller */
-        size_t start = view_begin(e);
-        if (ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &e->bin) != UE_OK) {
-            e->nomem = true;
-            break;
+        uint64_t own = (uint64_t)tx->width * tx->height;
+        if (queued && pixels + own > IMAGE_WINDOW_PIXELS) {
+            if (!encode_window(e, encode, queued)) e->nomem = true;
+            queued = 0, pixels = 0;
         }
-        e->image_view[t] = view_end(e, start, 0, 0);
+        encode[queued++] = t, pixels += own;
     }
-    free(twin);
+    if (!e->nomem && queued && !encode_window(e, encode, queued)) e->nomem = true;
+    free(twin), free(encode);
 }
 
 void ue_gltf_write_binary(exporter *e) {

@@ -36,11 +36,37 @@ static double quat_dot(const float *a, const float *b) {
     return d;
 }
 
+/* A proof, without a sine, that slerp from qa to qb misses key q (unit quaternions, qa·qb in
+ * [0, SLERP_AS_LERP), the key's time inside the span): every weighted sum wa·qa + wb·qb lies in the
+ * plane of qa and qb, so if q lies farther from that plane than the tolerances allow (their length,
+ * plus 1e-9 for rounding: with weights in [0, 1] the check's own rounding is near 1e-15 and this
+ * distance's near 1e-12), no weights reproduce it. The plane's second axis e = qb − (qa·qb / qa·qa)·qa
+ * is left unnormalised, and the tolerances' length is bounded above without a square root
+ * (√t ≤ t / 4e-6 + 1e-6, equal for four components of 1e-6). False when it cannot tell. */
+static bool off_plane(const float *qa, const float *qb, const float *q) {
+    double aa = 0, ab = 0, qa_q = 0;
+    for (int c = 0; c < 4; c++) aa += (double)qa[c] * qa[c], ab += (double)qa[c] * qb[c], qa_q += (double)q[c] * qa[c];
+    double k = ab / aa, e[4], ee = 0, qe = 0;
+    for (int c = 0; c < 4; c++) e[c] = qb[c] - k * qa[c], ee += e[c] * e[c], qe += q[c] * e[c];
+    if (!(ee > 1e-8)) return false; /* (an arc has ee = sin²θ > 2e-7) */
+    double c1 = qa_q / aa, c2 = qe / ee, r2 = 0, tol2 = 0;
+    for (int c = 0; c < 4; c++) {
+        double r = q[c] - c1 * qa[c] - c2 * e[c], tol = tol_of(q[c]);
+        r2 += r * r, tol2 += tol * tol;
+    }
+    double reach = tol2 * 2.5e5 + 1e-6 + 1e-9;
+    return r2 > reach * reach; /* NaN: false */
+}
+
 /* Does glTF's LINEAR for a rotation (slerp between unit quaternions in one hemisphere) from key
- * a to key b reproduce every key strictly between them? Angle and sine once per span. */
+ * a to key b reproduce every key strictly between them? Angle and sine once per span, unless a
+ * key is seen to lie off the arc's plane first. */
 static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b) {
     const float *qa = &v[a * 4], *qb = &v[b * 4];
     double d = quat_dot(qa, qb), th = 0, s = 1;
+    if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b])
+        for (uint32_t k = a + 1; k < b; k++)
+            if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4])) return false;
     bool arc = d < SLERP_AS_LERP;
     if (arc) th = acos(d < -1 ? -1 : d), s = sin(th);
     for (uint32_t k = a + 1; k < b; k++) {
@@ -284,6 +310,7 @@ typedef struct skel_work {
     hsd_joint_state *states, *previous; /* this frame's and the last frame's evaluation */
     uint8_t *reusable;     /* per joint: the last frame's transform is finite and may be reused */
     uint8_t *changed;      /* per joint: its transform was computed afresh this frame */
+    bool *fresh, *finite;  /* per joint, this frame: computed afresh; its local matrix finite */
     double *local, *scl;
     bool *has_scl;
     float *trs;            /* per frame, per joint: t[3] q[4] s[3] */
@@ -294,7 +321,7 @@ typedef struct skel_work {
 
 static void skel_free(skel_work *w) {
     free(w->states), free(w->previous), free(w->reusable), free(w->changed), free(w->local), free(w->scl), free(w->has_scl), free(w->trs);
-    free(w->visible), free(w->moved), free(w->bad), free(w->target);
+    free(w->visible), free(w->moved), free(w->bad), free(w->target), free(w->fresh), free(w->finite);
     memset(w, 0, sizeof *w);
 }
 
@@ -310,8 +337,9 @@ static ue_result skel_alloc(skel_work *w, size_t joints, uint32_t frames) {
     w->visible = malloc((size_t)frames * n);
     w->moved = calloc(n, 1), w->bad = calloc(n, 1);
     w->target = malloc(n * sizeof *w->target);
+    w->fresh = malloc(n * sizeof *w->fresh), w->finite = malloc(n * sizeof *w->finite);
     if (!w->states || !w->previous || !w->reusable || !w->changed || !w->local || !w->scl || !w->has_scl || !w->trs || !w->visible || !w->moved || !w->bad ||
-        !w->target)
+        !w->target || !w->fresh || !w->finite)
         return UE_ERR_NOMEM;
     for (size_t j = 0; j < n; j++) w->target[j] = -1;
     return UE_OK;
@@ -342,26 +370,37 @@ static bool same_as_last_frame(const skel_work *w, size_t j, int32_t parent) {
            memcmp(now->translation, last->translation, sizeof now->translation) == 0;
 }
 
-/* One joint at one frame: the local matrix (docs/formats/hsd-model.md#joint-matrices) from the evaluated SRT (the bind pose's code), then the
- * node decomposition. A matrix that is not finite is noted for a report and the bind pose held. */
-static void skel_joint(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi) {
+/* A frame is baked in three passes over the joints, so that the decompositions (chains of square
+ * roots and divisions, independent from joint to joint) follow one another and overlap in the
+ * processor instead of waiting each behind its joint's sines: skel_local, then
+ * hsd_local_to_trs_unchecked for each joint it computed, then skel_finish. */
+
+/* Pass 1, joint j: last frame's TRS when nothing changed (false), else its local matrix
+ * (docs/formats/hsd-model.md#joint-matrices) from the evaluated SRT, the bind pose's code (true). */
+static bool skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uint32_t fi) {
     const ue_hsd_model *m = x->m;
     int32_t parent = m->joints[j].parent;
     bool pscl = parent >= 0 && (size_t)parent < j && w->has_scl[parent];
     const hsd_joint_state *st = &w->states[j];
     float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
+    w->visible[(size_t)fi * m->joint_count + j] = st->visible;
     if (same_as_last_frame(w, j, parent >= 0 && (size_t)parent < j ? parent : -1)) {
         memcpy(o, o - m->joint_count * 10, 10 * sizeof *o);
-        w->visible[(size_t)fi * m->joint_count + j] = st->visible;
-        return;
+        return false;
     }
     w->changed[j] = 1;
     w->previous[j] = *st;
-    double *local = &w->local[16 * j];
     hsd_joint_local(st->rotation, st->scale, st->translation, st->classical_scale,
-                    pscl ? &w->scl[3 * (size_t)parent] : NULL, local, &w->scl[3 * j], &w->has_scl[j]);
-    bool ok = finite16(local);
-    if (ok) hsd_local_to_trs(local, o, o + 3, o + 7);
+                    pscl ? &w->scl[3 * (size_t)parent] : NULL, &w->local[16 * j], &w->scl[3 * j], &w->has_scl[j]);
+    return true;
+}
+
+/* Pass 3, joint j computed afresh (its TRS decomposed when the matrix was finite): a transform that
+ * is not finite is noted for a report and the bind pose held; then the short way from last frame. */
+static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi, bool ok) {
+    const ue_hsd_model *m = x->m;
+    double *local = &w->local[16 * j];
+    float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
     for (int k = 0; k < 10 && ok; k++) ok = isfinite(o[k]);
     w->reusable[j] = ok;
     if (!ok) {
@@ -379,7 +418,7 @@ static void skel_joint(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, si
             memcpy(o + 3, n->rotation, 4 * sizeof *o);
             memcpy(o + 7, n->scale, 3 * sizeof *o);
         } else {
-            hsd_local_to_trs(local, o, o + 3, o + 7);
+            hsd_local_to_trs_unchecked(local, o, o + 3, o + 7);
         }
     }
     if (!w->moved[j] && differs(local, &x->pose.local[16 * j])) w->moved[j] = 1;
@@ -390,7 +429,20 @@ static void skel_joint(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, si
         if (d < 0)
             for (int k = 0; k < 4; k++) o[3 + k] = -o[3 + k];
     }
-    w->visible[(size_t)fi * m->joint_count + j] = st->visible;
+}
+
+/* Every joint at frame fi, in the three passes above. */
+static void skel_frame(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, uint32_t fi) {
+    size_t n = x->m->joint_count;
+    memset(w->changed, 0, n);
+    for (size_t j = 0; j < n; j++) w->fresh[j] = skel_local(x, w, j, fi);
+    for (size_t j = 0; j < n; j++) {
+        w->finite[j] = w->fresh[j] && finite16(&w->local[16 * j]);
+        float *o = &w->trs[((size_t)fi * n + j) * 10];
+        if (w->finite[j]) hsd_local_to_trs_unchecked(&w->local[16 * j], o, o + 3, o + 7);
+    }
+    for (size_t j = 0; j < n; j++)
+        if (w->fresh[j]) skel_finish(x, w, out, j, fi, w->finite[j]);
 }
 
 /* Which joints have TRS tracks in the clip (the targets bound to them by the reader's lock-step
@@ -499,8 +551,7 @@ static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node,
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
     for (uint32_t fi = 0; fi < f.count && r == UE_OK; fi++) {
         hsd_anim_joint_states_at(m, clip, f.frame[fi], cursors, w.states);
-        memset(w.changed, 0, m->joint_count);
-        for (size_t j = 0; j < m->joint_count; j++) skel_joint(x, &w, out, j, fi);
+        skel_frame(x, &w, out, fi);
         r = out->r;
     }
     free(cursors);

@@ -61,20 +61,22 @@ bool hsd_mat_invert(const double m[16], double out[16]) {
     return true;
 }
 
-void hsd_mat_rotation_zyx(const float euler[3], double out[16]) {
+/* R = Rz·Ry·Rx as its nine elements, row-major: r[3 * row + column]. */
+static void rotation_zyx(const float euler[3], double r[9]) {
     double sx = sin(euler[0]), cx = cos(euler[0]);
     double sy = sin(euler[1]), cy = cos(euler[1]);
     double sz = sin(euler[2]), cz = cos(euler[2]);
+    r[0] = cz * cy, r[1] = cz * sy * sx - sz * cx, r[2] = cz * sy * cx + sz * sx;
+    r[3] = sz * cy, r[4] = sz * sy * sx + cz * cx, r[5] = sz * sy * cx - sx * cz;
+    r[6] = -sy, r[7] = cy * sx, r[8] = cy * cx;
+}
+
+void hsd_mat_rotation_zyx(const float euler[3], double out[16]) {
+    double r[9];
+    rotation_zyx(euler, r);
     hsd_mat_identity(out);
-    out[0] = cz * cy;                /* row 0 */
-    out[4] = cz * sy * sx - sz * cx;
-    out[8] = cz * sy * cx + sz * sx;
-    out[1] = sz * cy;                /* row 1 */
-    out[5] = sz * sy * sx + cz * cx;
-    out[9] = sz * sy * cx - sx * cz;
-    out[2] = -sy;                    /* row 2 */
-    out[6] = cy * sx;
-    out[10] = cy * cx;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) out[k * 4 + i] = r[3 * i + k];
 }
 
 static bool all_finite(const double *v, size_t n) {
@@ -104,15 +106,19 @@ static void joint_srt(const ue_hsd_joint *j, size_t index, ue_parse_ctx *c, floa
  * the children); otherwise the joint's scale multiplies into it. */
 void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,
                      const double *parent_scl, double local[16], double scl[3], bool *has_scl) {
-    double r[16];
-    hsd_mat_rotation_zyx(rot, r);
-    hsd_mat_identity(local);
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++) {
-            double comp = parent_scl ? parent_scl[k] / parent_scl[i] : 1.0;
-            local[k * 4 + i] = r[k * 4 + i] * scale[k] * comp;
-        }
-    for (int i = 0; i < 3; i++) local[12 + i] = trans[i];
+    double r[9];
+    rotation_zyx(rot, r);
+    /* p_k / p_i is exactly 1 when the parent's scale is uniform (finite, not 0), and a product
+     * by 1 changes no bit: the nine divisions are only needed for a non-uniform parent. */
+    const double *p = parent_scl;
+    bool uniform = !p || (p[0] == p[1] && p[1] == p[2] && isfinite(p[0]) && p[0] != 0);
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 3; k++)
+            local[k * 4 + i] = uniform ? r[3 * i + k] * scale[k] : r[3 * i + k] * scale[k] * (p[k] / p[i]);
+        local[i * 4 + 3] = 0;
+        local[12 + i] = trans[i];
+    }
+    local[15] = 1;
     *has_scl = classical ? parent_scl != NULL : true;
     for (int k = 0; k < 3; k++) {
         double own = classical ? 1.0 : scale[k];

@@ -114,17 +114,19 @@ static void quat_from_basis(const double q0[3], const double q1[3], const double
     out[0] = (float)(x / len), out[1] = (float)(y / len), out[2] = (float)(z / len), out[3] = (float)(w / len);
 }
 
-bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]) {
-    double c[3][3], b[3][3];
-    for (int k = 0; k < 3; k++) {
-        t[k] = (float)local[12 + k];
-        for (int i = 0; i < 3; i++) c[k][i] = local[k * 4 + i];
-    }
-    /* Gram–Schmidt: L = Q·U; the node takes R = Q and S = diag(U), exact when U is diagonal.
-     * The third axis is q0 × q1 so R stays a rotation; a mirror shows as a negative scale. */
-    double s0 = sqrt(dot3(c[0], c[0]));
-    memcpy(b[0], c[0], sizeof b[0]);
-    if (normalise3(b[0]) <= 1e-12) b[0][0] = 1, b[0][1] = 0, b[0][2] = 0;
+/* Gram–Schmidt: L = Q·U; the node takes R = Q and S = diag(U), exact when U is diagonal. The
+ * third axis is q0 × q1 so R stays a rotation; a mirror shows as a negative scale. b receives Q's
+ * columns, u the diagonal of U and u[3] its first off-diagonal element (hsd_local_to_trs's check). */
+static void gram_schmidt_trs(double c[3][3], const double local[16], double b[3][3], double u[4], float t[3],
+                             float q[4], float s[3]) {
+    for (int k = 0; k < 3; k++) t[k] = (float)local[12 + k];
+    double s0 = sqrt(dot3(c[0], c[0])); /* normalise3's length, taken once */
+    if (s0 > 1e-12)
+        for (int i = 0; i < 3; i++) b[0][i] = c[0][i] / s0;
+    else if (s0 <= 1e-12)
+        b[0][0] = 1, b[0][1] = 0, b[0][2] = 0;
+    else
+        memcpy(b[0], c[0], sizeof b[0]); /* NaN: kept, as normalise3 keeps it */
     double k01 = dot3(b[0], c[1]);
     for (int i = 0; i < 3; i++) b[1][i] = c[1][i] - k01 * b[0][i];
     double s1 = normalise3(b[1]);
@@ -135,9 +137,27 @@ bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]
     double s2 = dot3(b[2], c[2]);
     s[0] = (float)s0, s[1] = (float)s1, s[2] = (float)s2;
     quat_from_basis(b[0], b[1], b[2], q);
-    double scale = fmax(fmax(s0, s1), fmax(fabs(s2), 1e-30));
-    double off = fabs(k01) + fabs(dot3(b[0], c[2])) + fabs(dot3(b[1], c[2]));
+    u[0] = s0, u[1] = s1, u[2] = s2, u[3] = k01;
+}
+
+static void columns_of(const double local[16], double c[3][3]) {
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++) c[k][i] = local[k * 4 + i];
+}
+
+bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]) {
+    double c[3][3], b[3][3], u[4];
+    columns_of(local, c);
+    gram_schmidt_trs(c, local, b, u, t, q, s);
+    double scale = fmax(fmax(u[0], u[1]), fmax(fabs(u[2]), 1e-30));
+    double off = fabs(u[3]) + fabs(dot3(b[0], c[2])) + fabs(dot3(b[1], c[2]));
     return off <= 1e-6 * scale;
+}
+
+void hsd_local_to_trs_unchecked(const double local[16], float t[3], float q[4], float s[3]) {
+    double c[3][3], b[3][3], u[4];
+    columns_of(local, c);
+    gram_schmidt_trs(c, local, b, u, t, q, s);
 }
 
 /* The node's local matrix from the floats it carries (what a glTF reader rebuilds). */

@@ -35,6 +35,8 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
  * scale. Exact when the matrix has orthogonal columns; otherwise (shear from compensated
  * scale) the nearest T·R·S by Gram–Schmidt, and false. */
 bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]);
+/* The same TRS, bit for bit, without the exactness check (a clip's frames do not report it). */
+void hsd_local_to_trs_unchecked(const double local[16], float t[3], float q[4], float s[3]);
 
 /* ---- shared by hsd_to_scene.c (joints, skins) and hsd_scene_mesh.c (meshes) ---------------- */
 

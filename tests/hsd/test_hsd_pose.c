@@ -253,6 +253,40 @@ static void test_trs(void) {
     hsd_pose_free(&p);
 }
 
+/* A parent of uniform scale compensates nothing (p_k / p_i = 1): the local matrix is bit for bit
+ * the one without a parent, and the accumulated scale is the product. A non-uniform parent gives
+ * element (i, k) = R_ik · s_k · p_k / p_i: with R = I, s = (1, 3, 1) and P = (1, 2, 4), the diagonal
+ * (1, 3, 1) and nothing off it; under Z 90° (R = [[0,-1,0],[1,0,0],[0,0,1]]) element (0, 1) is
+ * −1·3·2/1 = −6 and element (1, 0) is 1·1·1/2 = 0.5. */
+static void test_joint_local_parent_scale(void) {
+    const float rot[3] = {0.3f, -1.1f, 2.5f}, scale[3] = {1.5f, 0.75f, 2.0f}, trans[3] = {1, 2, 3};
+    const double uniform[3] = {2.5, 2.5, 2.5};
+    double alone[16], under[16], scl[3], scl2[3];
+    bool has, has2;
+    hsd_joint_local(rot, scale, trans, false, NULL, alone, scl, &has);
+    hsd_joint_local(rot, scale, trans, false, uniform, under, scl2, &has2);
+    CHECK(memcmp(alone, under, sizeof alone) == 0);
+    CHECK(has && has2 && scl2[0] == 1.5 * 2.5 && scl2[1] == 0.75 * 2.5 && scl2[2] == 2.0 * 2.5);
+    const double p[3] = {1, 2, 4};
+    const float none[3] = {0, 0, 0}, s[3] = {1, 3, 1}, z90[3] = {0, 0, PI_2};
+    double l[16];
+    hsd_joint_local(none, s, trans, false, p, l, scl, &has);
+    CHECK(l[0] == 1 && l[5] == 3 && l[10] == 1 && l[4] == 0 && l[1] == 0 && l[15] == 1 && l[3] == 0);
+    hsd_joint_local(z90, s, trans, false, p, l, scl, &has);
+    CHECK(fabs(l[4] - -6.0) < 1e-6 && fabs(l[1] - 0.5) < 1e-6 && fabs(l[0]) < 1e-6 && l[12] == 1 && l[14] == 3);
+}
+
+/* The clips' decomposition is the nodes' one without the exactness check: the same floats, also
+ * for a sheared matrix the check refuses. */
+static void test_trs_unchecked(void) {
+    const double sheared[16] = {1, 0.5, 0, 0, 0.25, 2, 0.1, 0, 0.3, -0.2, 0.5, 0, 4, 5, 6, 1};
+    float t[3], q[4], s[3], t2[3], q2[4], s2[3];
+    CHECK(!hsd_local_to_trs(sheared, t, q, s));
+    hsd_local_to_trs_unchecked(sheared, t2, q2, s2);
+    CHECK(memcmp(t, t2, sizeof t) == 0 && memcmp(q, q2, sizeof q) == 0 && memcmp(s, s2, sizeof s) == 0);
+    check_vec(t2, 4, 5, 6, __LINE__);
+}
+
 static void test_names(void) {
     char out[64];
     hsd_name_utf8("Bone_01", out, sizeof out);
@@ -272,6 +306,8 @@ int main(void) {
     RUN(test_envelope_owner_is_skeleton);
     RUN(test_bad_values);
     RUN(test_trs);
+    RUN(test_joint_local_parent_scale);
+    RUN(test_trs_unchecked);
     RUN(test_names);
     return TEST_SUMMARY();
 }
