@@ -49,9 +49,11 @@ typedef struct ue_model_check {
     /* one line without the verdict: "6 nodes, 3 batches, 120 vertices, 40 triangles" for
      * validate, "12 tables decoded and re-encoded" for roundtrip; "" when there is nothing */
     char summary[160];
-    /* validate: the format's statistics as the text of one JSON object (empty when there are
-     * none), whose keys the CLI puts into its per-model report; the caller frees it with
-     * ue_buf_free. Changed in 0.3.0 (was a jansson json_t) */
+    /* validate: the format's statistics, the calls of a ue_json writer that write one JSON
+     * object, recorded (ue_json_init_record; empty when there are none): ue_json_replay_members
+     * puts its keys into a caller's object (the CLI's per-model report), ue_json_replay into a
+     * text writer gives its JSON text. The caller frees it with ue_buf_free. Changed in 0.3.0
+     * (was a jansson json_t) */
     ue_buf stats;
 } ue_model_check;
 
@@ -124,9 +126,9 @@ typedef struct ue_model_format {
     ue_result (*to_scene)(const uint8_t *data, size_t size, const char *name, ue_mode mode,
                           const ue_model_options *opts, ue_scene *s, ue_diag *d);
 
-    /* Statistics as the text of one JSON object appended to `stats` (counts and tables, no
-     * "file" or "format" key; changed in 0.3.0, was a jansson json_t) and the same for people
-     * in `text` (lines indented by two spaces); either may be NULL. */
+    /* Statistics as one JSON object recorded into `stats` as ue_model_check.stats is (counts
+     * and tables, no "file" or "format" key; changed in 0.3.0, was a jansson json_t) and the
+     * same for people in `text` (lines indented by two spaces); either may be NULL. */
     ue_result (*info)(const uint8_t *data, size_t size, ue_mode mode, ue_buf *stats,
                       ue_buf *text, ue_diag *d);
 

@@ -142,11 +142,13 @@ void cli_json_end(cli_json_out *out);
 void cli_json_failure(ue_json *w, const char *verb, const char *path, ue_result r, const ue_diag *d);
 /* cli_json_failure as a report of its own or into `collect`. */
 void cli_emit_failure(ue_json *collect, const char *verb, const char *path, ue_result r, const ue_diag *d);
-/* Reads JSON text the library handed out (statistics, info_json) into `doc` (free it with
- * ue_jdoc_free in any case); its root, or NULL when the text is not a JSON object. */
+/* Reads the JSON text of a user's file (an earlier run's unearth-batch.json) into `doc` (free
+ * it with ue_jdoc_free in any case); its root, or NULL when the text is not a JSON object. */
 const ue_jv *cli_json_object(const void *text, size_t n, ue_jdoc *doc);
-/* Writes the members of `object` into the object open in `w`. */
-void cli_json_put_members(ue_json *w, const ue_jv *object);
+/* A container's info for people (src/cli/info_text.c): "PATH: DESCRIPTION, SIZE bytes, N
+ * entries" and a line per header field (a table of records a line per record), appended to
+ * `out` from the calls ue_archive_write_info makes; UE_ERR_NOMEM when memory ran out. */
+ue_result cli_archive_info_text(const ue_archive *a, const char *path, ue_buf *out);
 
 /* Output safety (src/cli/outputs.c). The diagnostic form: UE_ERR_USAGE when `output`, or the
  * `companion` file written beside it (x.gltf → x.bin, "my x.obj" → "my_x.mtl", named by the

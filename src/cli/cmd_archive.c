@@ -157,98 +157,15 @@ static int info_json(const cli_opts *o, const char *path, ue_archive *a, const u
     return 0;
 }
 
-/* A header value as text: a string as it is, numbers as numbers, a list of them space-separated,
- * null as "-"; a list of records by its columns: "(motion_type anim_index) 2 0, 0 0". */
-static void print_value(const ue_jv *v) {
-    if (ue_jv_is(v, UE_JV_STRING)) {
-        fputs(ue_jv_string(v), stdout);
-    } else if (ue_jv_is(v, UE_JV_INTEGER)) {
-        printf("%lld", (long long)ue_jv_integer(v));
-    } else if (ue_jv_is(v, UE_JV_REAL)) {
-        printf("%g", ue_jv_number(v));
-    } else if (ue_jv_is_bool(v)) {
-        fputs(ue_jv_is(v, UE_JV_TRUE) ? "true" : "false", stdout);
-    } else if (ue_jv_is(v, UE_JV_ARRAY)) {
-        const ue_jv *first = ue_jv_at(v, 0);
-        bool records = ue_jv_is(first, UE_JV_OBJECT);
-        size_t k = 0;
-        if (records) {
-            putchar('(');
-            UE_JV_FOR_MEMBERS(first, field) printf("%s%s", k++ ? " " : "", field->key);
-            putchar(')');
-        }
-        if (!first) fputs("none", stdout);
-        for (size_t i = 0; i < ue_jv_items(v); i++) {
-            const ue_jv *item = ue_jv_at(v, i);
-            fputs(records ? (i ? ", " : " ") : (i ? " " : ""), stdout);
-            if (!ue_jv_is(item, UE_JV_OBJECT)) {
-                print_value(item);
-                continue;
-            }
-            k = 0;
-            UE_JV_FOR_MEMBERS(item, field) {
-                if (k++) putchar(' ');
-                print_value(&field->value);
-            }
-        }
-    } else {
-        putchar('-');
-    }
-}
-
-/* A list long enough for a line of its own below its record. */
-static bool long_list(const ue_jv *v) {
-    return ue_jv_is(v, UE_JV_ARRAY) && (ue_jv_items(v) > 4 || ue_jv_is(ue_jv_at(v, 0), UE_JV_OBJECT));
-}
-
-/* One record of a header table: its short fields on the first line ("motion_kind 2,
- * sub_anim_count 1"), each long list on a line of its own below, every field by its name. */
-static void print_record(size_t index, const ue_jv *record) {
-    printf("    [%zu]", index);
-    size_t shown = 0;
-    UE_JV_FOR_MEMBERS(record, f) {
-        if (long_list(&f->value)) continue;
-        printf("%s %s ", shown++ ? "," : "", f->key);
-        print_value(&f->value);
-    }
-    putchar('\n');
-    UE_JV_FOR_MEMBERS(record, f) {
-        if (!long_list(&f->value)) continue;
-        printf("        %s ", f->key);
-        print_value(&f->value);
-        putchar('\n');
-    }
-}
-
-/* One header field: a value on the key's line; a list of records (PKX animation entries and
- * slots) one record at a time, so a long table stays readable. */
-static void print_header_field(const char *key, const ue_jv *v) {
-    bool records = ue_jv_items(v) > 0 && ue_jv_is(ue_jv_at(v, 0), UE_JV_OBJECT);
-    if (records) {
-        printf("  %s (%zu)\n", key, ue_jv_items(v));
-        for (size_t i = 0; i < ue_jv_items(v); i++) print_record(i, ue_jv_at(v, i));
-        return;
-    }
-    printf("  %-20s ", key);
-    print_value(v);
-    putchar('\n');
-}
-
 static int info_text(const cli_opts *o, const char *path, ue_archive *a) {
-    char *text = ue_archive_info_json(a);
-    ue_jdoc doc;
-    const ue_jv *j = cli_json_object(text, text ? strlen(text) : 0, &doc);
-    free(text);
-    if (!j) {
-        ue_jdoc_free(&doc);
+    ue_buf text = {0};
+    if (cli_archive_info_text(a, path, &text) != UE_OK) {
+        ue_buf_free(&text);
         cli_error("info: %s: %s", path, ue_result_name(UE_ERR_NOMEM));
         return EXIT_IO;
     }
-    size_t entries = ue_archive_count(a);
-    printf("%s: %s, %lld bytes, %zu %s\n", path, ue_jv_string(ue_jv_get(j, "description")),
-           (long long)ue_jv_integer(ue_jv_get(j, "size")), entries, cli_plural(entries, "entry", "entries"));
-    UE_JV_FOR_MEMBERS(ue_jv_get(j, "header"), f) print_header_field(f->key, &f->value);
-    ue_jdoc_free(&doc);
+    fwrite(text.data, 1, text.size, stdout);
+    ue_buf_free(&text);
     /* A per-kind summary helps spot nested models at a glance. */
     size_t nested = 0;
     for (size_t i = 0; i < ue_archive_count(a); i++) {
@@ -683,9 +600,9 @@ static int validate_one(const cli_opts *o, const char *path, ue_json *report) {
     if (!report) cli_print_diags_as(path, &d, 0);
     /* Every model inside (or the file itself, when it is one) gets its own summary. */
     /* The models' records come before the file's totals they add to: written aside, then in. */
-    ue_buf models_text = {0};
+    ue_buf models_calls = {0};
     ue_json models;
-    ue_json_init(&models, &models_text, 0);
+    ue_json_init_record(&models, &models_calls);
     ue_json_array_begin(&models);
     const char *bare = a || r != UE_OK ? NULL : bare_model_format(o, path);
     if ((a || bare) && code <= EXIT_INVALID && models_validate(o, path, a, report ? &models : NULL, &t) &&
@@ -694,19 +611,15 @@ static int validate_one(const cli_opts *o, const char *path, ue_json *report) {
     ue_json_array_end(&models);
     const char *format = a ? ue_archive_format(a) : bare ? bare : cli_sniff_format(path);
     if (report) {
-        ue_jdoc doc = {0};
-        ue_jdoc_error err;
-        bool read = ue_json_finish(&models, NULL) == UE_OK &&
-                    ue_jdoc_parse((const char *)models_text.data, models_text.size, &doc, &err) == UE_OK;
+        bool recorded = ue_json_finish(&models, NULL) == UE_OK;
         ue_json_object_begin(report);
         validate_json(report, path, format, a ? ue_archive_count(a) : 0, r, &t, &d, NULL);
         ue_json_key(report, "models");
-        if (read) ue_json_value(report, &doc.root);
+        if (recorded) ue_json_replay(&models_calls, report);
         else ue_json_array_begin(report), ue_json_array_end(report);
         ue_json_object_end(report);
-        ue_jdoc_free(&doc);
     }
-    ue_buf_free(&models_text);
+    ue_buf_free(&models_calls);
     if (!report)
         validate_summary(path, format, a, r, &t);
     ue_archive_close(a);

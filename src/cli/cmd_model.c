@@ -17,17 +17,17 @@
 
 /* ---- info -------------------------------------------------------------------------------- */
 
-static void print_info_json(const char *path, const ue_model_format *f, const ue_jv *stats, const ue_jv *slots,
+static void print_info_json(const char *path, const ue_model_format *f, const ue_buf *stats, const ue_buf *slots,
                             const ue_diag *d, ue_json *collect) {
     cli_json_out out;
     ue_json *w = cli_json_begin(&out, collect);
     ue_json_object_begin(w);
     ue_json_key_string(w, "file", path);
     ue_json_key_string(w, "format", f->name);
-    cli_json_put_members(w, stats);
-    if (slots) {
+    ue_json_replay_members(stats, w);
+    if (slots->size) {
         ue_json_key(w, "animation_slots");
-        ue_json_value(w, slots);
+        ue_json_replay(slots, w);
     }
     ue_json_key(w, "diagnostics");
     cli_diags_write(w, d);
@@ -43,41 +43,104 @@ static int report_info_failure(const cli_opts *o, const char *path, const ue_mod
     return cli_exit_code(r);
 }
 
+/* The value at a path of members ({"header", "slots"}) in what a writer is given, passed on
+ * to another writer when it is an array; the rest is let through unseen. */
+typedef struct array_pick {
+    const char *const *path; /* NULL-terminated */
+    ue_json *into;
+    int depth;               /* containers open */
+    int matched;             /* objects of the path open */
+    bool on_path;            /* the last key was the path's next one */
+    int passing;             /* depth of the array being passed on, 0 when none */
+} array_pick;
+
+static void array_pick_event(void *ctx, const ue_json_event *e) {
+    array_pick *p = ctx;
+    bool begins = e->kind == UE_JSON_OBJECT_BEGIN || e->kind == UE_JSON_ARRAY_BEGIN;
+    bool ends = e->kind == UE_JSON_OBJECT_END || e->kind == UE_JSON_ARRAY_END;
+    if (p->on_path && !p->path[p->matched + 1] && e->kind == UE_JSON_ARRAY_BEGIN) p->passing = p->depth + 1;
+    else if (p->on_path && e->kind == UE_JSON_OBJECT_BEGIN && p->path[p->matched + 1]) p->matched++;
+    p->on_path = e->kind == UE_JSON_KEY && !p->passing && p->depth == p->matched + 1 &&
+                 !strcmp(e->text, p->path[p->matched]);
+    if (p->passing) ue_json_put_event(p->into, e);
+    if (begins) p->depth++;
+    if (!ends) return;
+    if (p->depth-- == p->passing) p->passing = 0;
+    else if (p->matched && p->depth == p->matched) p->matched--;
+}
+
 /* The animation slots of the container a model is read through ("x.pkx:model.dat"): the
- * "slots" its header reports (a PKX's entry table: slot name → animation indices), or NULL.
- * Any container whose header has them qualifies, so no format is named here either. They live
- * in `doc` (free it with ue_jdoc_free in any case). */
-static const ue_jv *container_slots(const char *path, ue_mode mode, ue_jdoc *doc) {
+ * "slots" its header reports (a PKX's entry table: slot name → animation indices), recorded
+ * into `slots` (ue_json_init_record), which stays empty when there are none. Any container
+ * whose header has them qualifies, so no format is named here either. */
+static void container_slots(const char *path, ue_mode mode, ue_buf *slots) {
+    static const char *const at_slots[] = {"header", "slots", NULL};
     ue_address at;
-    memset(doc, 0, sizeof *doc);
-    if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry) return NULL;
+    if (ue_address_split(path, 0, &at) == UE_ERR_USAGE || !at.last_entry) return;
     size_t n = at.parent_length;
     char *parent = malloc(n + 1);
-    if (!parent) return NULL;
+    if (!parent) return;
     memcpy(parent, path, n);
     parent[n] = 0;
     ue_archive *a = NULL;
-    const ue_jv *slots = NULL;
     if (ue_archive_open(parent, mode, &a, NULL) == UE_OK) {
-        char *text = ue_archive_info_json(a);
-        slots = ue_jv_get(ue_jv_get(cli_json_object(text, text ? strlen(text) : 0, doc), "header"), "slots");
-        if (!ue_jv_is(slots, UE_JV_ARRAY)) slots = NULL;
-        free(text);
+        ue_json record, info;
+        ue_json_init_record(&record, slots);
+        array_pick pick = {at_slots, &record, 0, 0, false, 0};
+        ue_json_init_sink(&info, array_pick_event, &pick);
+        ue_archive_write_info(a, &info);
+        if (ue_json_finish(&record, NULL) != UE_OK) ue_buf_free(slots); /* none, or cut short */
         ue_archive_close(a);
     }
     free(parent);
-    return slots;
 }
 
-static void print_slots_text(const ue_jv *slots) {
-    for (size_t i = 0; i < ue_jv_items(slots); i++) {
-        const ue_jv *slot = ue_jv_at(slots, i), *anims = ue_jv_get(slot, "anims");
-        const char *name = ue_jv_string(ue_jv_get(slot, "name"));
-        printf("  animation slot %zu (%s):", i, name ? name : "no known meaning");
-        for (size_t k = 0; k < ue_jv_items(anims); k++)
-            printf("%s Animation_%lld", k ? "," : "", (long long)ue_jv_integer(ue_jv_at(anims, k)));
-        printf("\n");
+/* The slots' lines, from their recorded calls: "  animation slot 2 (physical A): Animation_1". */
+typedef struct slot_lines {
+    int depth;          /* 1 in the list, 2 in a slot, 3 in its anims */
+    size_t slot;
+    bool at_name, at_anims, in_anims;
+    bool named;
+    ue_buf name, anims; /* NUL-terminated text */
+    size_t anim_count;
+} slot_lines;
+
+static void slot_line_print(slot_lines *s) {
+    ue_buf_put_u8(&s->name, 0);
+    ue_buf_put_u8(&s->anims, 0);
+    printf("  animation slot %zu (%s):%s\n", s->slot++, s->named ? (const char *)s->name.data : "no known meaning",
+           (const char *)s->anims.data);
+    s->named = s->at_name = s->at_anims = s->in_anims = false;
+    s->name.size = s->anims.size = s->anim_count = 0;
+}
+
+static void slot_line_event(void *ctx, const ue_json_event *e) {
+    slot_lines *s = ctx;
+    bool begins = e->kind == UE_JSON_OBJECT_BEGIN || e->kind == UE_JSON_ARRAY_BEGIN;
+    bool ends = e->kind == UE_JSON_OBJECT_END || e->kind == UE_JSON_ARRAY_END;
+    if (s->depth == 2 && e->kind == UE_JSON_KEY) {
+        s->at_name = !strcmp(e->text, "name");
+        s->at_anims = !strcmp(e->text, "anims");
+    } else if (s->depth == 2 && !ends) {
+        s->named |= s->at_name && e->kind == UE_JSON_STRING;
+        if (s->at_name && e->kind == UE_JSON_STRING) ue_buf_put(&s->name, e->text, e->size);
+        s->in_anims = s->at_anims && e->kind == UE_JSON_ARRAY_BEGIN;
+    } else if (s->depth == 3 && s->in_anims && !ends) { /* an index; anything else counts as 0 */
+        long long index = e->kind == UE_JSON_INT ? (long long)e->v.integer : 0;
+        ue_buf_printf(&s->anims, "%s Animation_%lld", s->anim_count++ ? "," : "", index);
     }
+    if (begins) s->depth++;
+    if (ends) s->depth--;
+    if (s->depth == 1 && (ends || !begins)) slot_line_print(s); /* a slot's end, or a slot not an object */
+}
+
+static void print_slots_text(const ue_buf *slots) {
+    slot_lines lines = {0};
+    ue_json w;
+    ue_json_init_sink(&w, slot_line_event, &lines);
+    ue_json_replay(slots, &w);
+    ue_buf_free(&lines.name);
+    ue_buf_free(&lines.anims);
 }
 
 int model_info(const cli_opts *o, const char *path, ue_json *collect) {
@@ -85,27 +148,24 @@ int model_info(const cli_opts *o, const char *path, ue_json *collect) {
     if (ue_model_load(path, o->mode, &found, NULL) != UE_OK) return -1;
     const ue_model_format *f = found.format;
     ue_diag d = {0};
-    ue_buf stats_text = {0}, text = {0};
-    ue_jdoc stats_doc = {0}, slots_doc;
-    ue_result r = f->info(found.data, found.size, o->mode, o->json ? &stats_text : NULL, o->json ? NULL : &text, &d);
-    const ue_jv *stats = r == UE_OK && o->json ? cli_json_object(stats_text.data, stats_text.size, &stats_doc) : NULL;
-    ue_buf_free(&stats_text);
-    if (r == UE_OK && o->json && !stats) r = UE_ERR_NOMEM;
+    ue_buf stats = {0}, text = {0}, slots = {0};
+    ue_result r = f->info(found.data, found.size, o->mode, o->json ? &stats : NULL, o->json ? NULL : &text, &d);
+    if (r == UE_OK && stats.failed) r = UE_ERR_NOMEM;
     free(found.data);
     int rc = 0;
-    const ue_jv *slots = r == UE_OK ? container_slots(path, o->mode, &slots_doc) : NULL;
+    if (r == UE_OK) container_slots(path, o->mode, &slots);
     if (r != UE_OK) {
         rc = report_info_failure(o, path, f, r, &d, collect);
     } else if (o->json) {
-        print_info_json(path, f, stats, slots, &d, collect);
+        print_info_json(path, f, &stats, &slots, &d, collect);
     } else {
         printf("%s: %s\n", path, f->description);
         fwrite(text.data, 1, text.size, stdout);
-        print_slots_text(slots);
+        print_slots_text(&slots);
         if (d.count && !o->quiet) cli_print_diags_as(path, &d, 50);
     }
-    if (r == UE_OK) ue_jdoc_free(&slots_doc);
-    ue_jdoc_free(&stats_doc);
+    ue_buf_free(&stats);
+    ue_buf_free(&slots);
     ue_buf_free(&text);
     ue_diag_free(&d);
     return rc;
@@ -142,13 +202,11 @@ static void tally_sum(cli_tally *sum, const cli_tally *t) {
 
 static void write_model_verdict(ue_json *w, const ue_model_seen *m, int code, ue_result r, const cli_tally *t,
                                 const ue_model_check *check, const ue_diag *d) {
-    ue_jdoc stats;
     ue_json_object_begin(w);
     ue_json_key_string(w, "model", m->name);
     ue_json_key_bool(w, "valid", code == 0);
     ue_json_key_string(w, "verdict", cli_verdict_word(r, t));
-    cli_json_put_members(w, cli_json_object(check->stats.data, check->stats.size, &stats));
-    ue_jdoc_free(&stats);
+    ue_json_replay_members(&check->stats, w);
     ue_json_key_int(w, "errors", (int64_t)t->errors);
     ue_json_key_int(w, "warnings", (int64_t)t->warnings);
     ue_json_key_int(w, "dropped", (int64_t)t->dropped);

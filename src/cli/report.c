@@ -228,10 +228,3 @@ const ue_jv *cli_json_object(const void *text, size_t n, ue_jdoc *doc) {
     if (!text || ue_jdoc_parse(text, n, doc, &err) != UE_OK) return NULL;
     return ue_jv_is(&doc->root, UE_JV_OBJECT) ? &doc->root : NULL;
 }
-
-void cli_json_put_members(ue_json *w, const ue_jv *object) {
-    UE_JV_FOR_MEMBERS(object, m) {
-        ue_json_key(w, m->key);
-        ue_json_value(w, &m->value);
-    }
-}

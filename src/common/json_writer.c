@@ -1,5 +1,6 @@
 /* unearth — the streaming JSON writer of glTF, manifests and reports: output is a pure function
- * of the calls made, with locale-independent numbers and strict UTF-8 strings. */
+ * of the calls made, with locale-independent numbers and strict UTF-8 strings; or the calls
+ * themselves, checked the same way, handed to a sink or recorded to be made again. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,15 @@ void ue_json_init_lines(ue_json *j, ue_buf *out) {
     ue_json_init(j, out, 2);
     j->lines = true;
 }
+
+void ue_json_init_sink(ue_json *j, ue_json_sink sink, void *ctx) {
+    memset(j, 0, sizeof *j);
+    j->sink = sink;
+    j->sink_ctx = ctx;
+}
+
+/* Hands one call to the sink of a writer set up by ue_json_init_sink. */
+static void emit(ue_json *j, ue_json_event e) { j->sink(j->sink_ctx, &e); }
 
 static void fail(ue_json *j, const char *why) {
     if (!j->error) j->error = why;
@@ -61,7 +71,7 @@ static bool before_value(ue_json *j, bool container) {
         return true; /* the key already wrote comma and indentation */
     }
     if (j->depth > 0) {
-        if (j->has_items[j->depth - 1]) {
+        if (j->has_items[j->depth - 1] && !j->sink) {
             bool spaced = j->indent && !container && !j->lines;
             ue_buf_put_fast(j->out, spaced ? ", " : ",", spaced ? 2 : 1);
         }
@@ -84,7 +94,8 @@ static void open_container(ue_json *j, bool object, char c) {
         fail(j, "nesting deeper than UE_JSON_MAX_DEPTH");
         return;
     }
-    put_byte(j->out, c);
+    if (j->sink) emit(j, (ue_json_event){.kind = object ? UE_JSON_OBJECT_BEGIN : UE_JSON_ARRAY_BEGIN});
+    else put_byte(j->out, c);
     j->in_object[j->depth] = object;
     j->has_items[j->depth] = false;
     j->multiline[j->depth] = false;
@@ -105,7 +116,8 @@ static void close_container(ue_json *j, bool object, char c) {
     j->depth--;
     /* Objects always break before '}'; arrays only when their items were on lines of their own. */
     if (had && j->indent && (object || j->multiline[j->depth])) newline(j);
-    put_byte(j->out, c);
+    if (j->sink) emit(j, (ue_json_event){.kind = object ? UE_JSON_OBJECT_END : UE_JSON_ARRAY_END});
+    else put_byte(j->out, c);
     after_value(j);
 }
 
@@ -180,24 +192,32 @@ void ue_json_key(ue_json *j, const char *key) {
         fail(j, "key outside an object or two keys in a row");
         return;
     }
-    if (j->has_items[j->depth - 1]) put_byte(j->out, ',');
-    newline(j);
+    bool comma = j->has_items[j->depth - 1];
     j->has_items[j->depth - 1] = true;
+    j->key_pending = true;
+    if (j->sink) {
+        emit(j, (ue_json_event){.kind = UE_JSON_KEY, .text = key, .size = strlen(key)});
+        return;
+    }
+    if (comma) put_byte(j->out, ',');
+    newline(j);
     put_escaped(j->out, key, strlen(key), j->lines);
     ue_buf_put_fast(j->out, j->indent ? ": " : ":", j->indent ? 2 : 1);
-    j->key_pending = true;
 }
 
 void ue_json_string_n(ue_json *j, const char *s, size_t n) {
     if (!before_value(j, false)) return;
-    put_escaped(j->out, s, n, j->lines);
+    if (j->sink) emit(j, (ue_json_event){.kind = UE_JSON_STRING, .text = s, .size = n});
+    else put_escaped(j->out, s, n, j->lines);
     after_value(j);
 }
 void ue_json_string(ue_json *j, const char *s) { ue_json_string_n(j, s, strlen(s)); }
 
-static void put_raw(ue_json *j, const char *txt) {
+/* A number, true, false or null: its text, or the call `e` to a sink. */
+static void put_scalar(ue_json *j, const char *txt, ue_json_event e) {
     if (!before_value(j, false)) return;
-    ue_buf_put_fast(j->out, txt, strlen(txt));
+    if (j->sink) emit(j, e);
+    else ue_buf_put_fast(j->out, txt, strlen(txt));
     after_value(j);
 }
 
@@ -214,14 +234,16 @@ static const char *decimal(uint64_t v, bool negative, char t[24]) {
 void ue_json_int(ue_json *j, int64_t v) {
     char t[24];
     uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    put_raw(j, decimal(mag, v < 0, t));
+    put_scalar(j, decimal(mag, v < 0, t), (ue_json_event){.kind = UE_JSON_INT, .v.integer = v});
 }
 void ue_json_uint(ue_json *j, uint64_t v) {
     char t[24];
-    put_raw(j, decimal(v, false, t));
+    put_scalar(j, decimal(v, false, t), (ue_json_event){.kind = UE_JSON_UINT, .v.uinteger = v});
 }
-void ue_json_bool(ue_json *j, bool v) { put_raw(j, v ? "true" : "false"); }
-void ue_json_null(ue_json *j) { put_raw(j, "null"); }
+void ue_json_bool(ue_json *j, bool v) {
+    put_scalar(j, v ? "true" : "false", (ue_json_event){.kind = UE_JSON_BOOL, .v.boolean = v});
+}
+void ue_json_null(ue_json *j) { put_scalar(j, "null", (ue_json_event){.kind = UE_JSON_NULL}); }
 
 size_t ue_format_float(double v, char out[32]) {
     if (!isfinite(v)) {
@@ -256,7 +278,7 @@ void ue_json_float(ue_json *j, double v) {
         fail(j, "NaN or infinity has no JSON form");
         return;
     }
-    put_raw(j, t);
+    put_scalar(j, t, (ue_json_event){.kind = UE_JSON_FLOAT, .v.real = v});
 }
 
 size_t ue_format_real17(double v, char out[40]) {
@@ -294,7 +316,7 @@ void ue_json_real(ue_json *j, double v) {
         fail(j, "NaN or infinity has no JSON form");
         return;
     }
-    put_raw(j, t);
+    put_scalar(j, t, (ue_json_event){.kind = UE_JSON_REAL, .v.real = v});
 }
 
 bool ue_json_is_utf8(const char *s) {
@@ -363,7 +385,99 @@ void ue_json_value(ue_json *j, const ue_jv *v) {
     }
 }
 
-bool ue_json_failed(const ue_json *j) { return j->error != NULL || j->out->failed; }
+/* ---- events ------------------------------------------------------------------------------ */
+
+void ue_json_put_event(ue_json *j, const ue_json_event *e) {
+    switch (e->kind) {
+    case UE_JSON_OBJECT_BEGIN: ue_json_object_begin(j); break;
+    case UE_JSON_OBJECT_END: ue_json_object_end(j); break;
+    case UE_JSON_ARRAY_BEGIN: ue_json_array_begin(j); break;
+    case UE_JSON_ARRAY_END: ue_json_array_end(j); break;
+    case UE_JSON_KEY: ue_json_key(j, e->text); break;
+    case UE_JSON_STRING: ue_json_string_n(j, e->text, e->size); break;
+    case UE_JSON_INT: ue_json_int(j, e->v.integer); break;
+    case UE_JSON_UINT: ue_json_uint(j, e->v.uinteger); break;
+    case UE_JSON_FLOAT: ue_json_float(j, e->v.real); break;
+    case UE_JSON_REAL: ue_json_real(j, e->v.real); break;
+    case UE_JSON_BOOL: ue_json_bool(j, e->v.boolean); break;
+    case UE_JSON_NULL: ue_json_null(j); break;
+    }
+}
+
+/* A recording is one record per call: the kind's byte, then for a key or string its size (8
+ * bytes), its bytes and a NUL, for a number its 8 bytes, for a bool one byte. */
+static void record_event(void *ctx, const ue_json_event *e) {
+    ue_buf *b = ctx;
+    ue_buf_put_u8(b, (uint8_t)e->kind);
+    switch (e->kind) {
+    case UE_JSON_KEY:
+    case UE_JSON_STRING: {
+        uint64_t n = e->size;
+        ue_buf_put(b, &n, sizeof n);
+        ue_buf_put(b, e->text, e->size);
+        ue_buf_put_u8(b, 0);
+        break;
+    }
+    case UE_JSON_INT:
+    case UE_JSON_UINT:
+    case UE_JSON_FLOAT:
+    case UE_JSON_REAL: ue_buf_put(b, &e->v, 8); break;
+    case UE_JSON_BOOL: ue_buf_put_u8(b, e->v.boolean); break;
+    default: break;
+    }
+}
+
+void ue_json_init_record(ue_json *j, ue_buf *calls) {
+    ue_json_init_sink(j, record_event, calls);
+    j->out = calls; /* so that ue_json_finish reports a buffer that could not grow */
+}
+
+/* The call recorded at *at, which moves past it; false at the end or where the recording is cut. */
+static bool next_event(const ue_buf *calls, size_t *at, ue_json_event *e) {
+    const uint8_t *p = calls->data;
+    size_t n = calls->size, i = *at;
+    if (!p || i >= n || p[i] > UE_JSON_NULL) return false;
+    memset(e, 0, sizeof *e);
+    e->kind = (ue_json_event_kind)p[i++];
+    if (e->kind == UE_JSON_KEY || e->kind == UE_JSON_STRING) {
+        uint64_t len;
+        if (n - i < sizeof len) return false;
+        memcpy(&len, p + i, sizeof len);
+        i += sizeof len;
+        if (len >= n - i) return false; /* its bytes and the NUL after them */
+        e->text = (const char *)p + i;
+        e->size = (size_t)len;
+        i += e->size + 1;
+    } else if (e->kind >= UE_JSON_INT && e->kind <= UE_JSON_REAL) {
+        if (n - i < 8) return false;
+        memcpy(&e->v, p + i, 8);
+        i += 8;
+    } else if (e->kind == UE_JSON_BOOL) {
+        if (i >= n) return false;
+        e->v.boolean = p[i++] != 0;
+    }
+    *at = i;
+    return true;
+}
+
+void ue_json_replay(const ue_buf *calls, ue_json *w) {
+    ue_json_event e;
+    for (size_t at = 0; next_event(calls, &at, &e);) ue_json_put_event(w, &e);
+}
+
+void ue_json_replay_members(const ue_buf *calls, ue_json *w) {
+    ue_json_event e;
+    size_t at = 0;
+    if (!next_event(calls, &at, &e) || e.kind != UE_JSON_OBJECT_BEGIN) return;
+    for (int depth = 1; next_event(calls, &at, &e);) {
+        depth += e.kind == UE_JSON_OBJECT_BEGIN || e.kind == UE_JSON_ARRAY_BEGIN;
+        depth -= e.kind == UE_JSON_OBJECT_END || e.kind == UE_JSON_ARRAY_END;
+        if (depth == 0) return; /* the object's own end */
+        ue_json_put_event(w, &e);
+    }
+}
+
+bool ue_json_failed(const ue_json *j) { return j->error != NULL || (j->out && j->out->failed); }
 
 ue_result ue_json_finish(ue_json *j, ue_diag *d) {
     if (!j->error && (j->depth != 0 || !j->done)) j->error = "incomplete JSON value";
@@ -371,7 +485,7 @@ ue_result ue_json_finish(ue_json *j, ue_diag *d) {
         ue_diag_add(d, UE_SEV_ERROR, "json.usage", UE_NO_OFFSET, "json", "%s", j->error);
         return UE_ERR_USAGE;
     }
-    if (j->out->failed) {
+    if (j->out && j->out->failed) {
         ue_diag_add(d, UE_SEV_ERROR, "json.nomem", UE_NO_OFFSET, "json",
                     "out of memory or over the output size limit");
         return UE_ERR_NOMEM;

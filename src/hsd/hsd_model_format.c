@@ -203,7 +203,7 @@ static void write_clips(const ue_dat *dat, ue_json *w) {
 /* The statistics `info --json` shows: the counts, the roots, the clips of each kind. */
 static ue_result model_stats(const ue_dat *dat, const ue_hsd_model *m, ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_json_key_int(&w, "models", (int64_t)m->set_count);
     ue_json_key_int(&w, "joints", (int64_t)m->joint_count);
@@ -268,7 +268,7 @@ static ue_result hsd_info(const uint8_t *data, size_t size, ue_mode mode, ue_buf
 static ue_result validate_stats(const size_t counts[4], const ue_dat *dat, ue_buf *stats) {
     static const char *const keys[4] = {"nodes", "batches", "vertices", "triangles"};
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     for (size_t i = 0; i < 4; i++) ue_json_key_int(&w, keys[i], (int64_t)counts[i]);
     if (dat) {
@@ -480,7 +480,7 @@ static ue_result data_info(const uint8_t *data, size_t size, ue_mode mode, ue_bu
     if (r != UE_OK) return r;
     if (stats) {
         ue_json w;
-        ue_json_init(&w, stats, 0);
+        ue_json_init_record(&w, stats);
         ue_json_object_begin(&w);
         ue_json_key_int(&w, "data_size", dat.data_size);
         ue_json_key_int(&w, "relocations", (int64_t)dat.reloc_raw_count);

@@ -27,7 +27,7 @@ void ue_parkan_no_geometry_counts(ue_json *w) {
 
 static ue_result no_geometry_json(ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_parkan_no_geometry_counts(&w);
     ue_json_object_end(&w);
@@ -61,7 +61,7 @@ static void write_anim(ue_json *w, const ue_mat0_anim *a) {
 
 static ue_result mat0_json(const ue_mat0 *m, ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_json_key_int(&w, "version", m->version);
     ue_json_key(&w, "meta");
@@ -175,7 +175,7 @@ static void write_rows(ue_json *w, const char *key, const ue_wear_row *rows, siz
 
 static ue_result wear_json(const ue_wear *t, ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     write_rows(&w, "materials", t->materials, t->material_count);
     write_rows(&w, "lightmaps", t->lightmaps, t->lightmap_count);

@@ -160,7 +160,7 @@ static void write_animation(ue_json *w, const ue_msh *m) {
 
 static ue_result info_json(const ue_msh *m, const ue_msh_stats *st, ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_json_key_int(&w, "nodes", (int64_t)st->nodes);
     ue_json_key_int(&w, "lods", (int64_t)st->lods);
@@ -261,7 +261,7 @@ static bool lost_parts(const uint8_t *data, size_t size) {
 
 static ue_result validate_json(const ue_msh_stats *st, ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_json_key_int(&w, "nodes", (int64_t)st->nodes);
     ue_json_key_int(&w, "batches", (int64_t)st->batches);

@@ -17,7 +17,7 @@ static bool texm_probe(const uint8_t *data, size_t size) {
 static ue_result stats_json(const ue_texm *t, ue_buf *stats) {
     const char *fmt = ue_texm_format_name(t->format);
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_json_key_int(&w, "width", t->width);
     ue_json_key_int(&w, "height", t->height);
@@ -48,7 +48,7 @@ static ue_result stats_json(const ue_texm *t, ue_buf *stats) {
  * (not for a texture that does not parse, `t` NULL). */
 static ue_result validate_json(const ue_texm *t, ue_buf *stats) {
     ue_json w;
-    ue_json_init(&w, stats, 0);
+    ue_json_init_record(&w, stats);
     ue_json_object_begin(&w);
     ue_parkan_no_geometry_counts(&w);
     if (t) {

@@ -358,9 +358,152 @@ static void skipped_members(void) {
     ue_buf_free(&out);
 }
 
+/* Every kind of call, nested, with strings that need escapes (a NUL, a byte that is not UTF-8,
+ * a control character, DEL) and members ue_json_skip_keys drops. */
+static void write_every_call(ue_json *w) {
+    static const char *const drop[] = {"dropped", NULL};
+    ue_json_object_begin(w);
+    ue_json_key_string(w, "name", "crate \"A\"");
+    ue_json_key(w, "bytes");
+    ue_json_string_n(w, "a\0b\xff\x01\x7f", 6);
+    ue_json_key_int(w, "min", INT64_MIN);
+    ue_json_key(w, "max");
+    ue_json_uint(w, UINT64_MAX);
+    ue_json_key(w, "numbers");
+    ue_json_array_begin(w);
+    ue_json_float(w, 0.1f);
+    ue_json_real(w, 1e20);
+    ue_json_real(w, -0.0);
+    ue_json_bool(w, false);
+    ue_json_null(w);
+    ue_json_array_begin(w);
+    ue_json_array_end(w);
+    ue_json_array_end(w);
+    ue_json_key(w, "records");
+    ue_json_skip_keys(w, drop);
+    ue_json_object_begin(w);
+    ue_json_key_int(w, "dropped", 1);
+    ue_json_key_bool(w, "kept", true);
+    ue_json_object_end(w);
+    ue_json_skip_keys(w, NULL);
+    ue_json_object_end(w);
+}
+
+static char *written_text(const ue_buf *calls, bool lines) {
+    ue_buf out = {0};
+    ue_json w;
+    if (lines) ue_json_init_lines(&w, &out);
+    else ue_json_init(&w, &out, 2);
+    if (calls) ue_json_replay(calls, &w);
+    else write_every_call(&w);
+    CHECK_EQ_U(ue_json_finish(&w, NULL), UE_OK);
+    ue_buf_put_u8(&out, 0);
+    return (char *)out.data;
+}
+
+/* Calls recorded and replayed give the text the same calls give made directly, in both layouts. */
+static void recorded_calls_replay_the_same_text(void) {
+    ue_buf calls = {0};
+    ue_json rec;
+    ue_json_init_record(&rec, &calls);
+    write_every_call(&rec);
+    CHECK_EQ_U(ue_json_finish(&rec, NULL), UE_OK);
+    for (int lines = 0; lines < 2; lines++) {
+        char *direct = written_text(NULL, lines), *replayed = written_text(&calls, lines);
+        CHECK_STR(replayed, direct);
+        free(direct);
+        free(replayed);
+    }
+    char *compact = written_text(&calls, true);
+    CHECK(strstr(compact, "\"bytes\": \"a\\u0000b\\u00FF\\u0001\x7f\"") != NULL);
+    CHECK(strstr(compact, "\"max\": 18446744073709551615") != NULL);
+    CHECK(strstr(compact, "\"records\": {\n    \"kept\": true\n  }") != NULL);
+    free(compact);
+    ue_buf_free(&calls);
+}
+
+/* A recorded object's members go into an object the caller has open, after its own. */
+static void recorded_members_join_an_object(void) {
+    ue_buf calls = {0}, out = {0};
+    ue_json rec, w;
+    ue_json_init_record(&rec, &calls);
+    ue_json_object_begin(&rec);
+    ue_json_key_int(&rec, "nodes", 6);
+    ue_json_key(&rec, "table");
+    ue_json_array_begin(&rec);
+    ue_json_object_begin(&rec);
+    ue_json_key_int(&rec, "x", 1);
+    ue_json_object_end(&rec);
+    ue_json_array_end(&rec);
+    ue_json_object_end(&rec);
+    CHECK_EQ_U(ue_json_finish(&rec, NULL), UE_OK);
+    ue_json_init(&w, &out, 0);
+    ue_json_object_begin(&w);
+    ue_json_key_string(&w, "model", "robot");
+    ue_json_replay_members(&calls, &w);
+    ue_json_replay_members(&(ue_buf){0}, &w); /* nothing recorded: nothing added */
+    ue_json_key_int(&w, "errors", 0);
+    ue_json_object_end(&w);
+    CHECK_EQ_U(ue_json_finish(&w, NULL), UE_OK);
+    ue_buf_put_u8(&out, 0);
+    CHECK_STR((const char *)out.data, "{\"model\":\"robot\",\"nodes\":6,\"table\":[{\"x\":1}],\"errors\":0}");
+    ue_buf_free(&out);
+    ue_buf_free(&calls);
+}
+
+/* A sink gets the calls a text writer would write, checked the same way: a misuse is refused
+ * and nothing after it reaches the sink. */
+static void tally_event(void *ctx, const ue_json_event *e) {
+    static const char marks[] = "{}[]ks#u.rb0";
+    ue_buf_put_u8(ctx, (uint8_t)marks[e->kind]);
+}
+
+static void sinks_get_the_calls(void) {
+    ue_buf seen = {0};
+    ue_json w;
+    ue_json_init_sink(&w, tally_event, &seen);
+    write_every_call(&w);
+    CHECK_EQ_U(ue_json_finish(&w, NULL), UE_OK);
+    ue_buf_put_u8(&seen, 0);
+    CHECK_STR((const char *)seen.data, "{ksksk#kuk[.rrb0[]]k{kb}}");
+    seen.size = 0;
+    ue_json_init_sink(&w, tally_event, &seen);
+    ue_json_object_begin(&w);
+    ue_json_int(&w, 1); /* no key */
+    ue_json_key_int(&w, "late", 2);
+    CHECK_EQ_U(ue_json_finish(&w, NULL), UE_ERR_USAGE);
+    ue_buf_put_u8(&seen, 0);
+    CHECK_STR((const char *)seen.data, "{");
+    ue_buf_free(&seen);
+}
+
+/* A recording cut anywhere replays what it holds up to the cut and no further. */
+static void cut_recordings_stop_at_the_cut(void) {
+    ue_buf calls = {0};
+    ue_json rec;
+    ue_json_init_record(&rec, &calls);
+    write_every_call(&rec);
+    CHECK_EQ_U(ue_json_finish(&rec, NULL), UE_OK);
+    size_t complete = 0;
+    for (size_t n = 0; n <= calls.size; n++) {
+        ue_buf cut = {calls.data, n, n, 0, false}, out = {0};
+        ue_json w;
+        ue_json_init(&w, &out, 0);
+        ue_json_replay(&cut, &w);
+        complete += ue_json_finish(&w, NULL) == UE_OK;
+        ue_buf_free(&out);
+    }
+    CHECK_EQ_U(complete, 1); /* the whole recording alone */
+    ue_buf_free(&calls);
+}
+
 int main(void) {
     RUN(reals_are_spelled_as_jansson_did);
     RUN(skipped_members);
+    RUN(recorded_calls_replay_the_same_text);
+    RUN(recorded_members_join_an_object);
+    RUN(sinks_get_the_calls);
+    RUN(cut_recordings_stop_at_the_cut);
     RUN(values_are_written_back);
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);

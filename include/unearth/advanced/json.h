@@ -1,5 +1,6 @@
 /* unearth advanced API — the project's one JSON reader (a read-only document parsed into an
- * arena, lookups that accept NULL) and its one writer (streaming into a ue_buf, keys in order). */
+ * arena, lookups that accept NULL) and its one writer (streaming into a ue_buf, keys in order,
+ * or its calls as events for a function of the caller, or recorded to be made again). */
 #ifndef UNEARTH_ADVANCED_JSON_H
 #define UNEARTH_ADVANCED_JSON_H
 
@@ -96,6 +97,10 @@ UE_API bool ue_jv_is_bool(const ue_jv *v);
 
 #define UE_JSON_MAX_DEPTH 64
 
+/* One call made on a writer, and what receives such calls (ue_json_init_sink, below). */
+typedef struct ue_json_event ue_json_event;
+typedef void (*ue_json_sink)(void *ctx, const ue_json_event *e);
+
 /* Misuse (a value where a key is due, NaN, unbalanced nesting, depth over the cap) sets
  * `error` and later calls do nothing, so writers check once in ue_json_finish. */
 typedef struct ue_json {
@@ -113,6 +118,8 @@ typedef struct ue_json {
     int skip_depth;
     bool skipping;                       /* inside a dropped member's value */
     int skip_nest;                       /* containers open inside it */
+    ue_json_sink sink;                   /* ue_json_init_sink: the calls go here, not to text */
+    void *sink_ctx;
 } ue_json;
 
 /* glTF's layout: with an indent, scalars inside arrays stay on one line ("[1, 2, 3]"). */
@@ -164,6 +171,56 @@ UE_API bool ue_json_failed(const ue_json *j);
 /* UE_OK when exactly one complete value was written and the buffer did not fail;
  * UE_ERR_NOMEM on a buffer failure, UE_ERR_USAGE on misuse (with the reason in *d). */
 UE_API ue_result ue_json_finish(ue_json *j, ue_diag *d);
+
+/* ---- events: the writer's calls without text --------------------------------------------- */
+
+/* One call made on a writer. A writer set up by ue_json_init_sink checks each call as a text
+ * writer does (nesting, a key before every member, ue_json_skip_keys) and hands it to a
+ * function instead of writing text, so what the library writes can be printed for people, or
+ * kept and written later, without JSON text made and parsed again. */
+typedef enum ue_json_event_kind {
+    UE_JSON_OBJECT_BEGIN,
+    UE_JSON_OBJECT_END,
+    UE_JSON_ARRAY_BEGIN,
+    UE_JSON_ARRAY_END,
+    UE_JSON_KEY,    /* text (NUL-terminated), size */
+    UE_JSON_STRING, /* text, size: the bytes as given, NUL bytes included */
+    UE_JSON_INT,    /* v.integer (ue_json_int) */
+    UE_JSON_UINT,   /* v.uinteger (ue_json_uint) */
+    UE_JSON_FLOAT,  /* v.real (ue_json_float, written with %.9g) */
+    UE_JSON_REAL,   /* v.real (ue_json_real, written as jansson did) */
+    UE_JSON_BOOL,   /* v.boolean */
+    UE_JSON_NULL,
+} ue_json_event_kind;
+
+struct ue_json_event {
+    ue_json_event_kind kind;
+    const char *text; /* KEY and STRING: lent for the duration of the call */
+    size_t size;
+    union {
+        int64_t integer;
+        uint64_t uinteger;
+        double real;
+        bool boolean;
+    } v;
+};
+
+/* A writer whose calls go to `sink` (with `ctx`) instead of into a buffer. ue_json_failed and
+ * ue_json_finish work as for text, but know nothing of what the sink does with the calls. */
+UE_API void ue_json_init_sink(ue_json *j, ue_json_sink sink, void *ctx);
+/* Makes on `j` the call `e` stands for. */
+UE_API void ue_json_put_event(ue_json *j, const ue_json_event *e);
+/* A writer that appends its calls to `calls` (a recording only ue_json_replay reads), for a
+ * value whose place in the output comes after the moment it is known: a model's statistics,
+ * written by its validate before the verdict they follow. ue_json_finish reports a buffer that
+ * could not grow. */
+UE_API void ue_json_init_record(ue_json *j, ue_buf *calls);
+/* Makes the recorded calls on `w` again, as they were made: the output is that of the calls
+ * made on `w` directly. A recording cut short stops where it is cut. */
+UE_API void ue_json_replay(const ue_buf *calls, ue_json *w);
+/* The members of a recorded object, into the object open in `w` (nothing when `calls` is
+ * empty or does not hold an object). */
+UE_API void ue_json_replay_members(const ue_buf *calls, ue_json *w);
 
 #ifdef __cplusplus
 }
