@@ -30,6 +30,8 @@ typedef struct edit_ctx {
     uint8_t *kept;         /* per byte: an array element a vertex the glTF left unchanged uses */
     size_t *claim_first;   /* per ref mesh: its first slot in `claimed` */
     bool *claimed;         /* per ref primitive: matched to a glTF primitive */
+    int32_t *material_pairs; /* (glTF material, ref material) of each matched primitive */
+    size_t material_pair_count;
     ue_hsd_edit_stats stats;
     ue_diag *d;
     size_t errors;
@@ -416,6 +418,15 @@ static void report_unmatched(edit_ctx *x, const ue_scene_node *gn, int mesh, siz
                    x->s->meshes[mesh].primitives[p].index_count / 3);
 }
 
+/* The materials of a matched primitive pair, once each, for the image and material edits. */
+static void note_materials(edit_ctx *x, int32_t gltf, int32_t ref) {
+    if (gltf < 0 || ref < 0) return;
+    for (size_t i = 0; i < x->material_pair_count; i++)
+        if (x->material_pairs[2 * i] == gltf && x->material_pairs[2 * i + 1] == ref) return;
+    x->material_pairs[2 * x->material_pair_count] = gltf;
+    x->material_pairs[2 * x->material_pair_count++ + 1] = ref;
+}
+
 static ue_result apply_nodes(edit_ctx *x) {
     for (size_t n = 0; n < x->s->node_count && !x->errors; n++) {
         const ue_scene_node *gn = &x->s->nodes[n];
@@ -429,6 +440,7 @@ static ue_result apply_nodes(edit_ctx *x) {
             }
             x->claimed[x->claim_first[rm.mesh] + rm.prim] = true;
             const ue_scene_primitive *rp = &x->ref->meshes[rm.mesh].primitives[rm.prim];
+            note_materials(x, gm->primitives[p].material, rp->material);
             ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
                                           (int32_t)x->ref->nodes[rm.node].source.index);
             if (r != UE_OK) return r;
@@ -467,16 +479,26 @@ static void note_shared(edit_ctx *x) {
                     "with the edit", bytes, first);
 }
 
+static ue_result apply_images(edit_ctx *x) {
+    hsd_image_edit_in in = {x->m, x->s, x->ref, x->bytes, x->written, x->size, x->material_pairs,
+                            x->material_pair_count, x->d};
+    size_t errors = 0;
+    ue_result r = hsd_edit_images(&in, &x->stats.images, &errors);
+    x->errors += errors;
+    return r;
+}
+
 static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
     size_t prims = 0;
     x->claim_first = malloc((x->ref->mesh_count + 1) * sizeof *x->claim_first);
     if (!x->claim_first) return UE_ERR_NOMEM;
     for (size_t i = 0; i < x->ref->mesh_count; i++) x->claim_first[i] = prims, prims += x->ref->meshes[i].primitive_count;
     x->claimed = calloc(prims + 1, sizeof *x->claimed);
+    x->material_pairs = malloc((2 * prims + 2) * sizeof *x->material_pairs); /* one pair per claimed primitive */
     x->bytes = malloc(size ? size : 1);
     x->written = calloc(size ? size : 1, 1);
     x->kept = calloc(size ? size : 1, 1);
-    if (!x->claimed || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
+    if (!x->claimed || !x->material_pairs || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
     memcpy(x->bytes, base, size);
     x->size = size;
     return UE_OK;
@@ -485,6 +507,7 @@ static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
 static void ctx_free(edit_ctx *x) {
     free(x->claim_first);
     free(x->claimed);
+    free(x->material_pairs);
     free(x->bytes);
     free(x->written);
     free(x->kept);
@@ -518,6 +541,7 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK) r = ctx_init(&x, base, size);
     if (r == UE_OK) r = apply_nodes(&x);
     if (r == UE_OK) check_all_claimed(&x);
+    if (r == UE_OK && !x.errors) r = apply_images(&x);
     if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
     if (r == UE_OK) r = check_result(x.bytes, x.size, d);

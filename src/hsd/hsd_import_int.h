@@ -1,10 +1,13 @@
-/* unearth — internal: how an edited value goes back into a GX vertex attribute (hsd_quantise.c),
- * shared by the edit-mode import (hsd_import.c) and its unit test. */
+/* unearth — internal: how an edited value goes back into a GX vertex attribute (hsd_quantise.c,
+ * shared by the edit-mode import and its unit test) and the image edits (hsd_import_images.c). */
 #ifndef UNEARTH_HSD_IMPORT_INT_H
 #define UNEARTH_HSD_IMPORT_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "unearth/hsd_model.h"
+#include "unearth/scene.h"
 
 /* GX component types of POS, NRM and TEX descriptors. */
 enum { HSD_COMP_U8 = 0, HSD_COMP_S8 = 1, HSD_COMP_U16 = 2, HSD_COMP_S16 = 3, HSD_COMP_F32 = 4 };
@@ -24,5 +27,26 @@ uint32_t hsd_component_bytes(uint32_t comp_type);
  * expanded by bit replication comes back to its own bits. False, with *why, when a channel lies
  * outside 0..1 or a format without alpha is given an alpha other than 1. */
 bool hsd_encode_vertex_color(const float rgba[4], uint32_t format, uint8_t *out, const char **why);
+
+/* The images of an edit: the glTF `s`, the base's own export `ref`, the base model `m` and the
+ * copy of its bytes being edited (`written` marks bytes an edit put there). material_pairs holds
+ * material_pair_count (glTF material, ref material) pairs, one per matched primitive's materials. */
+typedef struct hsd_image_edit_in {
+    const ue_hsd_model *m;
+    const ue_scene *s, *ref;
+    uint8_t *bytes, *written;
+    size_t size;
+    const int32_t *material_pairs;
+    size_t material_pair_count;
+    ue_diag *d;
+} hsd_image_edit_in;
+
+/* Each glTF texture a matched material shows in a slot of its base material's role and rank,
+ * compared with the base's export of that slot: an image whose pixels differ is re-encoded in
+ * its GX format (mip levels remade by 2 × 2 means; C4/C8 keep their palette, each texel its
+ * nearest entry) and written over the image's bytes. *changed counts rewritten images, *errors
+ * the refusals (a size change, a baked texture, C14X2, two textures disagreeing about one image),
+ * each reported into in->d. UE_ERR_NOMEM only. docs/hsd-import.md#images. */
+ue_result hsd_edit_images(const hsd_image_edit_in *in, size_t *changed, size_t *errors);
 
 #endif

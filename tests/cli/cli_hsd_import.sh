@@ -2,7 +2,8 @@
 # import --base of an HSD model (edit mode, docs/hsd-import.md): convert → import unedited gives the
 # DAT byte for byte (the sample creature as a bare DAT, a PKX and FSYS:ENTRY, and every synthetic DAT
 # of the fuzz corpus that converts); an edited glb (moved vertices, a UV, a colour) gives exactly
-# those values back on re-conversion and the file changes nowhere else; every refusal: exit 1 or 2,
+# those values back on re-conversion and the file changes nowhere else; a replaced image comes back
+# as its GX format stores it (CMPR, RGB5A3, C4 with its palette); every refusal: exit 1 or 2,
 # the glTF path named, nothing written.
 set -u
 UE="$1"
@@ -42,7 +43,7 @@ edit offset "$T/e1.glb" "$T/e2.glb" head_mesh 0 POSITION 0 0.5,0,0 >/dev/null
 edit set "$T/e2.glb" "$T/e3.glb" head_mesh 1 TEXCOORD_0 0 0.25,0.75 >/dev/null
 edit set "$T/e3.glb" "$T/e.glb" root_mesh 0 COLOR_0 0 0.2,0.4,0.6,1 >/dev/null
 expect_rc 0 "$UE" import "$T/e.glb" --base "$DAT" -o "$T/e.dat"
-grep -q "^changed: 2 positions, 0 normals, 2 UVs, 11 colours in 3 PObjs$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
+grep -q "^changed: 2 positions, 0 normals, 2 UVs, 11 colours in 3 PObjs, 0 images$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
 expect_rc 0 "$UE" validate --strict "$T/e.dat"
 expect_rc 0 "$UE" convert "$T/e.dat" -o "$T/back.glb"
 expect_rc 0 edit check "$T/c.glb" "$T/e.glb" "$T/back.glb" 0.05
@@ -62,6 +63,35 @@ grep -q "import.hsd.shared" "$T/err" && ok || bad "no shared warning: $(cat "$T/
 expect_rc 0 "$UE" convert "$T/s.dat" -o "$T/sb.glb"
 check "shared UV" "$(edit value "$T/sb.glb" root_mesh 2 TEXCOORD_0 0)" "0.25,0.75"
 
+# ---- images: re-encoded in their own GX format, the others kept ------------------------------
+# skin is CMPR 16 x 16 (the checker's 4 x 4 squares: one colour per block, its RGB565 value),
+# eye_atlas RGB5A3 (every texel its own colour, both the opaque and the alpha form), head_skin C4
+# (its palette kept: each texel the nearest palette colour, with a warning).
+img() { python3 "$HERE/glb_image.py" "$@"; }
+img set "$T/c.glb" "$T/i1.glb" skin checker
+img set "$T/i1.glb" "$T/i2.glb" eye_atlas grad
+img set "$T/i2.glb" "$T/i.glb" head_skin checker
+expect_rc 0 "$UE" import "$T/i.glb" --base "$DAT" -o "$T/i.dat"
+grep -q "^changed: 0 positions, 0 normals, 0 UVs, 0 colours in 0 PObjs, 3 images$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
+grep -q "import.hsd.palette" "$T/err" && ok || bad "no palette warning: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/i.dat"
+expect_rc 0 "$UE" convert "$T/i.dat" -o "$T/ib.glb"
+expect_rc 0 edit expect-image "$T/ib.glb" skin checker RGB565 "$T/c.glb"
+check "CMPR texels" "$(cat "$T/out")" 256
+expect_rc 0 edit expect-image "$T/ib.glb" eye_atlas grad RGB5A3 "$T/c.glb"
+check "RGB5A3 texels" "$(cat "$T/out")" 256
+expect_rc 0 edit expect-image "$T/ib.glb" head_skin checker PALETTE "$T/c.glb"
+check "C4 texels" "$(cat "$T/out")" 64
+expect_rc 0 edit same-image "$T/c.glb" "$T/ib.glb" mouth_atlas
+expect_rc 0 edit check "$T/c.glb" "$T/c.glb" "$T/ib.glb" 0   # no vertex changed
+# Only image bytes changed: CMPR 16 x 16 is 128 bytes, RGB5A3 16 x 16 512, C4 8 x 8 32.
+expect_rc 0 edit bytes-differ "$DAT" "$T/i.dat"
+N=$(cat "$T/out"); [ "$N" -gt 0 ] && [ "$N" -le 672 ] && ok || bad "$N bytes differ"
+# The same image put back (PNG re-encoded by another writer) is no edit.
+img set "$T/c.glb" "$T/same.glb" skin same
+expect_rc 0 "$UE" import "$T/same.glb" --base "$DAT" -o "$T/same.dat"
+cmp -s "$DAT" "$T/same.dat" && ok || bad "an unchanged image changed the DAT"
+
 # ---- refusals: exit 1 (invalid) or 2 (usage), nothing written --------------------------------
 refused() { # refused RC CODE GLB [ARGS]: import GLB onto the creature is refused with CODE
   local rc=$1 code=$2 glb=$3; shift 3
@@ -80,6 +110,9 @@ edit pair "$T/c.glb" "$T/pair.glb" head_mesh 0 0.25
 refused 1 "import.hsd.conflict" "$T/pair.glb"
 edit drop-triangle "$T/c.glb" "$T/tri.glb" head_mesh 0
 refused 1 "import.hsd.topology" "$T/tri.glb"
+img set "$T/c.glb" "$T/big.glb" skin checker --size 32 32
+refused 1 "import.hsd.image_size" "$T/big.glb"
+grep -q "is 32 × 32; the base's CMPR image is 16 × 16" "$T/err" && ok || bad "size message: $(cat "$T/err")"
 edit rename "$T/c.glb" "$T/ren.glb" head_mesh face_mesh
 refused 1 "import.hsd.unmatched" "$T/ren.glb"
 head -c 200 "$T/c.glb" > "$T/cut.glb"

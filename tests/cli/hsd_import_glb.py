@@ -13,10 +13,16 @@
 #                                          exactly where EDITED did not change it, else EDITED's within TOL
 #   bytes-differ A B                       how many bytes two files of one size differ in
 #   value GLB NODE PRIM ATTR V             the value, comma-separated
+#   expect-image BACK IMAGE PATTERN HOW ORIG  image IMAGE of BACK is glb_image.py's PATTERN as HOW stores
+#                                          it, computed here: RGB5A3, RGB565 (CMPR of one colour per
+#                                          4 x 4 block), PALETTE (each texel the nearest colour of
+#                                          ORIG's image, the palette it keeps); prints the texel count
+#   same-image A B IMAGE                   image IMAGE has the same pixels in two glbs
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from glb_image import read_glb as load, write_glb as save  # the GLB framing the other glb tools share
+from glb_image import image_bytes, image_index, pattern, png_decode
 
 COMPS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 
@@ -116,6 +122,38 @@ def cmd_value(args):
     doc, binary = load(path)
     print(",".join("%.6g" % x for x in read(binary, doc, primitive(doc, node, prim)["attributes"][attr], int(v))))
 
+def image_pixels(path, name):
+    doc, binary = load(path)
+    return png_decode(image_bytes(doc, binary, image_index(doc, name)))
+
+def step(v, bits):  # an 8-bit channel to the nearest of 2^bits levels and back by bit replication
+    q, out, shift = round(v * ((1 << bits) - 1) / 255), 0, 8 - bits
+    while shift > -bits:
+        out |= q << shift if shift >= 0 else q >> -shift
+        shift -= bits
+    return out
+
+def rgb5a3(t):
+    if round(t[3] * 7 / 255) == 7: return [step(t[0], 5), step(t[1], 5), step(t[2], 5), 255]
+    return [step(t[0], 4), step(t[1], 4), step(t[2], 4), step(t[3], 3)]
+
+def cmd_expect_image(args):
+    back, name, pat, how, orig = args
+    w, h, got = image_pixels(back, name)
+    want = pattern(pat, w, h)
+    if how == 'RGB5A3': want = [rgb5a3(t) for t in want]
+    elif how == 'RGB565': want = [[step(t[0], 5), step(t[1], 6), step(t[2], 5), 255] for t in want]
+    elif how == 'PALETTE':
+        palette = sorted({tuple(t) for t in image_pixels(orig, name)[2]})
+        want = [list(min(palette, key=lambda p: sum((a - b) ** 2 for a, b in zip(p, t)))) for t in want]
+    else: sys.exit('unknown HOW ' + how)
+    for i, (g, e) in enumerate(zip(got, want)):
+        if g != e: sys.exit('%s %s texel (%d, %d): %s, expected %s' % (back, name, i % w, i // w, g, e))
+    print(len(got))
+
+def cmd_same_image(args):
+    if image_pixels(args[0], args[2]) != image_pixels(args[1], args[2]): sys.exit(args[2] + ' differs')
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "set": edit(args, lambda old, vals: vals)
@@ -126,6 +164,8 @@ def main():
     elif cmd == "check": cmd_check(args)
     elif cmd == "bytes-differ": cmd_bytes_differ(args)
     elif cmd == "value": cmd_value(args)
+    elif cmd == "expect-image": cmd_expect_image(args)
+    elif cmd == "same-image": cmd_same_image(args)
     else: sys.exit("unknown command " + cmd)
 
 main()
