@@ -11,16 +11,17 @@ extern "C" {
 #endif
 
 /* What an edit rewrote: attribute elements (an array element, or a direct value wherever the
- * display list repeats its vertex) whose bytes changed, the PObjs they belong to, and images
- * whose bytes changed. */
+ * display list repeats its vertex) whose bytes changed, the PObjs they belong to, and the
+ * images and materials (MObjs) whose bytes changed. */
 typedef struct ue_hsd_edit_stats {
     size_t positions, normals, uvs, colors;
     size_t pobjs;
-    size_t images;
+    size_t images, materials;
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
- * positions, normals, UV sets 0–1, colour sets 0–1 and images of the scene `s` (a glTF as
+ * positions, normals, UV sets 0–1, colour sets 0–1, images, base colour factors and
+ * alpha modes of the scene `s` (a glTF as
  * ue_gltf_read reads it) written back where they differ from the base's own conversion. Each
  * glTF mesh node is matched to the base's `<joint>_mesh` by name, each primitive to a PObj by
  * its triangles (docs/hsd-import.md#matching); values go back through the inverse of the

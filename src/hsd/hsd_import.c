@@ -479,11 +479,14 @@ static void note_shared(edit_ctx *x) {
                     "with the edit", bytes, first);
 }
 
+/* Images and materials of the matched primitives (hsd_import_images.c, hsd_import_materials.c). */
 static ue_result apply_images(edit_ctx *x) {
     hsd_image_edit_in in = {x->m, x->s, x->ref, x->bytes, x->written, x->size, x->material_pairs,
                             x->material_pair_count, x->d};
     size_t errors = 0;
     ue_result r = hsd_edit_images(&in, &x->stats.images, &errors);
+    x->errors += errors;
+    if (r == UE_OK && !x->errors) r = hsd_edit_materials(&in, &x->stats.materials, &errors);
     x->errors += errors;
     return r;
 }

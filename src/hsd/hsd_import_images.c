@@ -165,6 +165,18 @@ static uint8_t *stored_pixels(const ue_hsd_model *m, const ue_hsd_tobj *t) {
     return px;
 }
 
+bool hsd_texture_is_baked(const ue_hsd_model *m, const ue_scene_texture *tex) {
+    if (tex->source.type != HSD_KIND_TOBJ || tex->source.index >= m->tobj_count || !tex->rgba) return false;
+    const ue_hsd_tobj *t = &m->tobjs[tex->source.index];
+    if (t->image < 0 || (size_t)t->image >= m->image_count) return false;
+    const ue_hsd_image *im = &m->images[t->image];
+    if (tex->width != im->width || tex->height != im->height) return true;
+    uint8_t *stored = stored_pixels(m, t);
+    bool baked = !stored || memcmp(stored, tex->rgba, (size_t)tex->width * tex->height * 4);
+    free(stored);
+    return baked;
+}
+
 static ue_result edit_texture(image_ctx *x, int32_t gt, int32_t rt) {
     const ue_scene_texture *g = &x->in->s->textures[gt], *r = &x->in->ref->textures[rt];
     const ue_hsd_model *m = x->in->m;
@@ -185,10 +197,7 @@ static ue_result edit_texture(image_ctx *x, int32_t gt, int32_t rt) {
         x->image_state[t->image] |= IMAGE_KEPT;
         return UE_OK;
     }
-    uint8_t *stored = stored_pixels(m, t);
-    bool baked = !stored || r->width != im->width || r->height != im->height || memcmp(stored, r->rgba, bytes);
-    free(stored);
-    if (baked) {
+    if (hsd_texture_is_baked(m, r)) {
         image_error(x, "import.hsd.baked", desc, gt,
                     "image '%s' was baked from several texture layers of its material; edit the layers' images "
                     "(not written back yet)", g->name);

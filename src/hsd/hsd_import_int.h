@@ -49,4 +49,16 @@ typedef struct hsd_image_edit_in {
  * each reported into in->d. UE_ERR_NOMEM only. docs/hsd-import.md#images. */
 ue_result hsd_edit_images(const hsd_image_edit_in *in, size_t *changed, size_t *errors);
 
+/* A texture of the base's export that is not its TObj's stored image (level 0): one `convert`
+ * baked from several layers. */
+bool hsd_texture_is_baked(const ue_hsd_model *m, const ue_scene_texture *tex);
+
+/* Each matched material's baseColorFactor, alphaMode and alphaCutoff, where they differ from the
+ * base's export, written into its MObj within each field's own format: the diffuse colour
+ * (sRGB bytes) and alpha (F32) of the Material struct where the render mode takes the colour
+ * from the material, the render mode's XLU bit, the PE block's alpha test. *changed counts the
+ * MObjs whose bytes changed, *errors the refusals (reported into in->d).
+ * docs/hsd-import.md#materials. */
+ue_result hsd_edit_materials(const hsd_image_edit_in *in, size_t *changed, size_t *errors);
+
 #endif

@@ -18,6 +18,10 @@
 #                                          4 x 4 block), PALETTE (each texel the nearest colour of
 #                                          ORIG's image, the palette it keeps); prints the texel count
 #   same-image A B IMAGE                   image IMAGE has the same pixels in two glbs
+#   material IN OUT NAME FACTOR|- [MODE [CUTOFF]]  every material NAME gets baseColorFactor FACTOR
+#                                          (r,g,b,a; - keeps it) and alphaMode MODE (alphaCutoff CUTOFF)
+#   factor GLB NAME                        material NAME's baseColorFactor, then its alphaMode and cutoff
+#   srgb-step C                            C (linear) through an sRGB byte and back, as a Material stores it
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -154,6 +158,30 @@ def cmd_expect_image(args):
 def cmd_same_image(args):
     if image_pixels(args[0], args[2]) != image_pixels(args[1], args[2]): sys.exit(args[2] + ' differs')
 
+def cmd_material(args):
+    src, dst, name, factor = args[:4]
+    doc, binary = load(src)
+    for m in doc["materials"]:
+        if m.get("name") != name: continue
+        if factor != "-": m["pbrMetallicRoughness"]["baseColorFactor"] = [float(v) for v in factor.split(",")]
+        if len(args) > 4: m["alphaMode"] = args[4]
+        if len(args) > 5: m["alphaCutoff"] = float(args[5])
+        elif len(args) > 4: m.pop("alphaCutoff", None)
+    save(dst, doc, binary)
+
+def cmd_factor(args):
+    doc, _ = load(args[0])
+    m = [m for m in doc["materials"] if m.get("name") == args[1]][0]
+    f = m.get("pbrMetallicRoughness", {}).get("baseColorFactor", [1, 1, 1, 1])
+    mode = m.get("alphaMode", "OPAQUE")
+    print(",".join("%.6g" % x for x in f) + " " + mode + ("" if mode != "MASK" else " %.6g" % m.get("alphaCutoff", 0.5)))
+
+def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formulas of the sRGB standard
+    c = float(args[0])
+    s = c * 12.92 if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
+    v = round(s * 255) / 255
+    print("%.6g" % (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4))
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "set": edit(args, lambda old, vals: vals)
@@ -166,6 +194,9 @@ def main():
     elif cmd == "value": cmd_value(args)
     elif cmd == "expect-image": cmd_expect_image(args)
     elif cmd == "same-image": cmd_same_image(args)
+    elif cmd == "material": cmd_material(args)
+    elif cmd == "factor": cmd_factor(args)
+    elif cmd == "srgb-step": cmd_srgb_step(args)
     else: sys.exit("unknown command " + cmd)
 
 main()
