@@ -24,7 +24,8 @@ typedef struct ue_hsd_edit_stats {
  * alpha modes of the scene `s` (a glTF as
  * ue_gltf_read reads it) written back where they differ from the base's own conversion. Each
  * glTF mesh node is matched to the base's `<joint>_mesh` by name, each primitive to a PObj by
- * its triangles (docs/hsd-import.md#matching); values go back through the inverse of the
+ * its triangle list, or, for a client's re-export, each triangle by its geometry
+ * (docs/hsd-import.md#matching); values go back through the inverse of the
  * vertex's skinning matrix and are re-quantised in the attribute's own format. Everything else
  * of the base is kept byte for byte, so an unedited scene gives `base` back. Refused
  * (UE_ERR_INVALID, errors naming the glTF path and the DAT offset, `out` untouched): a mesh or

@@ -427,24 +427,97 @@ static void note_materials(edit_ctx *x, int32_t gltf, int32_t ref) {
     x->material_pairs[2 * x->material_pair_count++ + 1] = ref;
 }
 
+/* Convert's own vertex order: every primitive of the node matched to a base primitive with the
+ * same triangle list (claimed in found[]); false, nothing claimed, when one is not. */
+static bool match_by_index(edit_ctx *x, const ue_scene_node *gn, ref_match *found, ref_match *first_miss) {
+    const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
+    size_t p = 0;
+    for (; p < gm->primitive_count; p++) {
+        found[p] = find_ref(x, gn, &gm->primitives[p]);
+        if (found[p].mesh < 0) break;
+        x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = true;
+    }
+    if (p == gm->primitive_count) return true;
+    *first_miss = found[p];
+    while (p-- > 0) x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = false;
+    return false;
+}
+
+static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_match *found) {
+    const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
+    for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
+        const ue_scene_primitive *rp = &x->ref->meshes[found[p].mesh].primitives[found[p].prim];
+        note_materials(x, gm->primitives[p].material, rp->material);
+        ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
+                                      (int32_t)x->ref->nodes[found[p].node].source.index);
+        if (r != UE_OK) return r;
+    }
+    return UE_OK;
+}
+
+/* The base mesh node of gn's name none of whose primitives is claimed yet, or -1. */
+static int32_t free_ref_node(const edit_ctx *x, const ue_scene_node *gn) {
+    for (size_t n = 0; n < x->ref->node_count; n++) {
+        const ue_scene_node *rn = &x->ref->nodes[n];
+        if (rn->mesh < 0 || !names_match(gn->name, rn->name)) continue;
+        bool any = false;
+        for (size_t p = 0; p < x->ref->meshes[rn->mesh].primitive_count; p++) any |= x->claimed[x->claim_first[rn->mesh] + p];
+        if (!any) return (int32_t)n;
+    }
+    return -1;
+}
+
+/* A client's re-export: the node's triangles found on the base mesh's by geometry. */
+static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t ref_node) {
+    const ue_scene_node *rn = &x->ref->nodes[ref_node];
+    const ue_scene_mesh *gm = &x->s->meshes[gn->mesh], *rm = &x->ref->meshes[rn->mesh];
+    char gpath[64];
+    snprintf(gpath, sizeof gpath, "/meshes/%d", gn->mesh);
+    hsd_geometry_match g;
+    ue_result r = hsd_match_geometry(x->s, (int32_t)(gn - x->s->nodes), x->ref, ref_node, &g);
+    if (r == UE_OK && g.over_budget)
+        edit_error(x, "import.hsd.limit", UE_NO_OFFSET, gpath,
+                   "node '%s': matching its triangles by geometry stopped after 50 million comparisons (many "
+                   "triangles at one place)", gn->name);
+    else if (r == UE_OK && (g.unmatched_ref || g.unmatched_gltf))
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': %zu of the base's triangles have no glTF triangle at the same place (corners at "
+                   "the same positions or UVs) and %zu glTF triangles are left over; edit mode keeps the base's "
+                   "triangles", gn->name, g.unmatched_ref, g.unmatched_gltf);
+    else if (r == UE_OK && !g.conflicts)
+        ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.geometry", UE_NO_OFFSET, gpath,
+                    "node '%s': vertices matched by their triangles' geometry (the glTF's vertex order or "
+                    "primitives differ from the base's)", gn->name);
+    if (r == UE_OK && !x->errors && g.conflicts)
+        edit_error(x, "import.hsd.conflict", UE_NO_OFFSET, gpath,
+                   "node '%s': %zu base vertices are edited differently by the glTF corners drawn there (a split "
+                   "vertex given two values)", gn->name, g.conflicts);
+    for (size_t p = 0; r == UE_OK && !x->errors && p < rm->primitive_count; p++) {
+        const ue_scene_primitive *rp = &rm->primitives[p];
+        x->claimed[x->claim_first[rn->mesh] + p] = true;
+        int32_t gp = g.gltf_prim[p];
+        if (gp >= 0) note_materials(x, gm->primitives[gp].material, rp->material);
+        r = apply_primitive(x, &g.virt[p], rp, gn->mesh, gp >= 0 ? (size_t)gp : 0, rp->source.index,
+                            (int32_t)rn->source.index);
+    }
+    hsd_geometry_match_free(&g);
+    return r;
+}
+
 static ue_result apply_nodes(edit_ctx *x) {
     for (size_t n = 0; n < x->s->node_count && !x->errors; n++) {
         const ue_scene_node *gn = &x->s->nodes[n];
         if (gn->mesh < 0) continue;
         const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
-        for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
-            ref_match rm = find_ref(x, gn, &gm->primitives[p]);
-            if (rm.mesh < 0) {
-                report_unmatched(x, gn, gn->mesh, p, &rm);
-                break;
-            }
-            x->claimed[x->claim_first[rm.mesh] + rm.prim] = true;
-            const ue_scene_primitive *rp = &x->ref->meshes[rm.mesh].primitives[rm.prim];
-            note_materials(x, gm->primitives[p].material, rp->material);
-            ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
-                                          (int32_t)x->ref->nodes[rm.node].source.index);
-            if (r != UE_OK) return r;
-        }
+        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false};
+        if (!found) return UE_ERR_NOMEM;
+        ue_result r = UE_OK;
+        int32_t ref_node;
+        if (match_by_index(x, gn, found, &miss)) r = apply_by_index(x, gn, found);
+        else if ((ref_node = free_ref_node(x, gn)) >= 0) r = apply_by_geometry(x, gn, ref_node);
+        else report_unmatched(x, gn, gn->mesh, 0, &miss);
+        free(found);
+        if (r != UE_OK) return r;
     }
     return UE_OK;
 }

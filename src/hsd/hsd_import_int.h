@@ -28,6 +28,28 @@ uint32_t hsd_component_bytes(uint32_t comp_type);
  * outside 0..1 or a format without alpha is given an alpha other than 1. */
 bool hsd_encode_vertex_color(const float rgba[4], uint32_t format, uint8_t *out, const char **why);
 
+/* A glTF mesh matched to the base's mesh of the same name by its triangles' geometry, for
+ * clients that split, weld, reorder vertices or merge primitives. Positions and normals are
+ * compared as drawn at rest (through each side's own skin or node matrix). Per base primitive,
+ * `virt` has the base's vertices and triangles with each glTF edit in place, taken back into the
+ * base's space (a value within float noise of the base's stays the base's), and gltf_prim the glTF primitive its first triangle matched. */
+typedef struct hsd_geometry_match {
+    ue_scene_primitive *virt;
+    int32_t *gltf_prim;
+    size_t count;                          /* the base mesh's primitives */
+    size_t unmatched_ref, unmatched_gltf;  /* triangles left without a partner */
+    size_t conflicts;                      /* vertices two corners edited differently */
+    bool over_budget;                      /* stopped after 50M triangle comparisons */
+} hsd_geometry_match;
+
+/* Each base triangle to one glTF triangle (winding kept, corners rotated as needed) in passes:
+ * all corners at the same position and UV; the same positions (a UV edit); the same UVs, one
+ * candidate only (moved vertices); two corners at the same position, one candidate only (moved
+ * vertices without UVs; skipped past 4M corner pairs). docs/hsd-import.md#matching. */
+ue_result hsd_match_geometry(const ue_scene *gltf, int32_t gltf_node, const ue_scene *ref, int32_t ref_node,
+                             hsd_geometry_match *out);
+void hsd_geometry_match_free(hsd_geometry_match *m);
+
 /* The images of an edit: the glTF `s`, the base's own export `ref`, the base model `m` and the
  * copy of its bytes being edited (`written` marks bytes an edit put there). material_pairs holds
  * material_pair_count (glTF material, ref material) pairs, one per matched primitive's materials. */

@@ -21,6 +21,8 @@
 #   material IN OUT NAME FACTOR|- [MODE [CUTOFF]]  every material NAME gets baseColorFactor FACTOR
 #                                          (r,g,b,a; - keeps it) and alphaMode MODE (alphaCutoff CUTOFF)
 #   factor GLB NAME                        material NAME's baseColorFactor, then its alphaMode and cutoff
+#   moved ORIG BACK NODE                   positions of NODE's mesh that differ between two conversions of
+#                                          one model: their count and the first one's offset x,y,z
 #   srgb-step C                            C (linear) through an sRGB byte and back, as a Material stores it
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -176,6 +178,18 @@ def cmd_factor(args):
     mode = m.get("alphaMode", "OPAQUE")
     print(",".join("%.6g" % x for x in f) + " " + mode + ("" if mode != "MASK" else " %.6g" % m.get("alphaCutoff", 0.5)))
 
+def cmd_moved(args):
+    (do, bo), (db, bb) = load(args[0]), load(args[1])
+    moved = []
+    for m_o, m_b in zip(do["meshes"], db["meshes"]):
+        if m_o["name"] != args[2]: continue
+        for p_o, p_b in zip(m_o["primitives"], m_b["primitives"]):
+            a_o, a_b = p_o["attributes"]["POSITION"], p_b["attributes"]["POSITION"]
+            for i in range(place(do, a_o)[3]):
+                o, b = read(bo, do, a_o, i), read(bb, db, a_b, i)
+                if o != b: moved.append([y - x for x, y in zip(o, b)])
+    print(len(moved), ",".join("%.3f" % (round(v, 3) + 0.0) for v in (moved[0] if moved else [])))  # no "-0.000"
+
 def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formulas of the sRGB standard
     c = float(args[0])
     s = c * 12.92 if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
@@ -197,6 +211,7 @@ def main():
     elif cmd == "material": cmd_material(args)
     elif cmd == "factor": cmd_factor(args)
     elif cmd == "srgb-step": cmd_srgb_step(args)
+    elif cmd == "moved": cmd_moved(args)
     else: sys.exit("unknown command " + cmd)
 
 main()
