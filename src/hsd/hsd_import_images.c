@@ -21,17 +21,18 @@ typedef struct image_ctx {
     size_t changed, errors, off_palette;
 } image_ctx;
 
-static void image_error(image_ctx *x, const char *code, uint64_t offset, int32_t texture, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void image_error(image_ctx *x, const char *code, uint64_t offset, int32_t texture, const char *fmt, ...) {
-    char path[32];
-    snprintf(path, sizeof path, "/textures/%d", (int)texture);
+void hsd_import_error(ue_diag *d, const char *code, uint64_t offset, const char *table, int32_t index,
+                      const char *fmt, ...) {
+    char path[48];
+    snprintf(path, sizeof path, "/%s/%d", table, (int)index);
     va_list ap;
     va_start(ap, fmt);
-    ue_diag_addv(x->in->d, UE_SEV_ERROR, code, offset, path, fmt, ap);
+    ue_diag_addv(d, UE_SEV_ERROR, code, offset, path, fmt, ap);
     va_end(ap);
-    x->errors++;
 }
+
+#define image_error(x, code, offset, texture, ...) \
+    ((x)->errors++, hsd_import_error((x)->in->d, code, offset, "textures", texture, __VA_ARGS__))
 
 /* ---- the texture pairs: through matched primitives' materials ------------------------------ */
 

@@ -28,6 +28,10 @@ uint32_t hsd_component_bytes(uint32_t comp_type);
  * outside 0..1 or a format without alpha is given an alpha other than 1. */
 bool hsd_encode_vertex_color(const float rgba[4], uint32_t format, uint8_t *out, const char **why);
 
+/* An edit-mode error at glTF path "/TABLE/INDEX" (e.g. "/textures/2") and DAT file offset `offset`. */
+void hsd_import_error(ue_diag *d, const char *code, uint64_t offset, const char *table, int32_t index,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
 /* A glTF mesh matched to the base's mesh of the same name by its triangles' geometry, for
  * clients that split, weld, reorder vertices or merge primitives. Positions and normals are
  * compared as drawn at rest (through each side's own skin or node matrix). Per base primitive,

@@ -1,7 +1,6 @@
 /* unearth — edit-mode import of HSD materials (docs/hsd-import.md#materials): a glTF material's
  * base colour factor and alpha mode written back into its MObj, the inverse of how convert reads them. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +24,8 @@ typedef struct material_ctx {
     size_t errors;
 } material_ctx;
 
-static void material_error(material_ctx *x, const char *code, uint64_t offset, int32_t material, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void material_error(material_ctx *x, const char *code, uint64_t offset, int32_t material, const char *fmt,
-                           ...) {
-    char path[32];
-    snprintf(path, sizeof path, "/materials/%d", (int)material);
-    va_list ap;
-    va_start(ap, fmt);
-    ue_diag_addv(x->in->d, UE_SEV_ERROR, code, offset, path, fmt, ap);
-    va_end(ap);
-    x->errors++;
-}
+#define material_error(x, code, offset, material, ...) \
+    ((x)->errors++, hsd_import_error((x)->in->d, code, offset, "materials", material, __VA_ARGS__))
 
 /* `n` bytes at file offset `at` for MObj `mobj`; two glTF materials disagreeing about them conflict. */
 static void put(material_ctx *x, size_t mobj, int32_t material, uint64_t at, const uint8_t *val, size_t n) {

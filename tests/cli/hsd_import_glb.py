@@ -196,22 +196,18 @@ def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formu
     v = round(s * 255) / 255
     print("%.6g" % (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4))
 
+COMMANDS = {
+    "set": lambda args: edit(args, lambda old, vals: vals),
+    "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
+    "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename, "check": cmd_check,
+    "bytes-differ": cmd_bytes_differ, "value": cmd_value, "expect-image": cmd_expect_image,
+    "same-image": cmd_same_image, "material": cmd_material, "factor": cmd_factor,
+    "srgb-step": cmd_srgb_step, "moved": cmd_moved,
+}
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    if cmd == "set": edit(args, lambda old, vals: vals)
-    elif cmd == "offset": edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)])
-    elif cmd == "pair": cmd_pair(args)
-    elif cmd == "drop-triangle": cmd_drop_triangle(args)
-    elif cmd == "rename": cmd_rename(args)
-    elif cmd == "check": cmd_check(args)
-    elif cmd == "bytes-differ": cmd_bytes_differ(args)
-    elif cmd == "value": cmd_value(args)
-    elif cmd == "expect-image": cmd_expect_image(args)
-    elif cmd == "same-image": cmd_same_image(args)
-    elif cmd == "material": cmd_material(args)
-    elif cmd == "factor": cmd_factor(args)
-    elif cmd == "srgb-step": cmd_srgb_step(args)
-    elif cmd == "moved": cmd_moved(args)
-    else: sys.exit("unknown command " + cmd)
+    if cmd not in COMMANDS: sys.exit("unknown command " + cmd)
+    COMMANDS[cmd](args)
 
 main()
