@@ -475,6 +475,11 @@ static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t
     snprintf(gpath, sizeof gpath, "/meshes/%d", gn->mesh);
     hsd_geometry_match g;
     ue_result r = hsd_match_geometry(x->s, (int32_t)(gn - x->s->nodes), x->ref, ref_node, &g);
+    if (r == UE_ERR_INVALID) {
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': its skin's joints or its node have no world matrix (a parent cycle)", gn->name);
+        r = UE_OK, g.over_budget = false, g.unmatched_ref = g.unmatched_gltf = g.conflicts = 0;
+    }
     if (r == UE_OK && g.over_budget)
         edit_error(x, "import.hsd.limit", UE_NO_OFFSET, gpath,
                    "node '%s': matching its triangles by geometry stopped after 50 million comparisons (many "
@@ -559,7 +564,9 @@ static ue_result apply_images(edit_ctx *x) {
     size_t errors = 0;
     ue_result r = hsd_edit_images(&in, &x->stats.images, &errors);
     x->errors += errors;
-    if (r == UE_OK && !x->errors) r = hsd_edit_materials(&in, &x->stats.materials, &errors);
+    if (r != UE_OK || x->errors) return r;
+    errors = 0;
+    r = hsd_edit_materials(&in, &x->stats.materials, &errors);
     x->errors += errors;
     return r;
 }
