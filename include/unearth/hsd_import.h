@@ -11,22 +11,27 @@ extern "C" {
 #endif
 
 /* What an edit rewrote: attribute elements (an array element, or a direct value wherever the
- * display list repeats its vertex) whose bytes changed, and the PObjs they belong to. */
+ * display list repeats its vertex) whose bytes changed, the PObjs they belong to, and the
+ * images and materials (MObjs) whose bytes changed. */
 typedef struct ue_hsd_edit_stats {
     size_t positions, normals, uvs, colors;
     size_t pobjs;
+    size_t images, materials;
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
- * positions, normals, UV sets 0–1 and colour sets 0–1 of the scene `s` (a glTF as
+ * positions, normals, UV sets 0–1, colour sets 0–1, images, base colour factors and
+ * alpha modes of the scene `s` (a glTF as
  * ue_gltf_read reads it) written back where they differ from the base's own conversion. Each
  * glTF mesh node is matched to the base's `<joint>_mesh` by name, each primitive to a PObj by
- * its triangles (docs/hsd-import.md#matching); values go back through the inverse of the
+ * its triangle list, or, for a client's re-export, each triangle by its geometry
+ * (docs/hsd-import.md#matching); values go back through the inverse of the
  * vertex's skinning matrix and are re-quantised in the attribute's own format. Everything else
  * of the base is kept byte for byte, so an unedited scene gives `base` back. Refused
  * (UE_ERR_INVALID, errors naming the glTF path and the DAT offset, `out` untouched): a mesh or
  * primitive that matches nothing, a PObj the scene lacks, changed triangles, a value its format
- * cannot hold, two different values for one stored element. `name` names the model in
+ * cannot hold, two different values for one stored element, an image of another size or one
+ * baked from several layers (images: docs/hsd-import.md#images). `name` names the model in
  * messages. `stats` may be NULL. The result is read back strictly before it is returned. */
 UE_API ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s,
                                     ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d);

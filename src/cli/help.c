@@ -366,8 +366,9 @@ static const cli_verb_def verb_table[] = {
      "With --textures-out or --textures-dir, images the glTF changed go back as Texm textures\n"
      "in their original pixel format, size and mip count.\n"
      "An HSD --base (a .dat, a .pkx, or FSYS:ENTRY) writes the model's DAT: the glTF's vertex\n"
-     "positions, normals, UVs and colours go back in each attribute's own format, every other\n"
-     "byte of the DAT is kept (docs/hsd-import.md).\n",
+     "positions, normals, UVs and colours go back in each attribute's own format, changed\n"
+     "images in their GX format and size, material colours and alpha modes; every other byte\n"
+     "of the DAT is kept (docs/hsd-import.md).\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"

@@ -81,14 +81,15 @@ static int load_base(const cli_opts *o, ue_model_found **found, size_t *count) {
 static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_edit_stats *st) {
     if (!cli_shows(UE_SEV_WARNING)) return;
     fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
-    if (!st->pobjs) {
+    if (!st->pobjs && !st->images && !st->materials) {
         fprintf(stderr, "changed: nothing (byte-identical to the base)\n");
         return;
     }
-    fprintf(stderr, "changed: %zu %s, %zu %s, %zu %s, %zu %s in %zu %s\n", st->positions,
+    fprintf(stderr, "changed: %zu %s, %zu %s, %zu %s, %zu %s in %zu %s, %zu %s, %zu %s\n", st->positions,
             cli_plural(st->positions, "position", "positions"), st->normals, cli_plural(st->normals, "normal", "normals"),
             st->uvs, cli_plural(st->uvs, "UV", "UVs"), st->colors, cli_plural(st->colors, "colour", "colours"), st->pobjs,
-            cli_plural(st->pobjs, "PObj", "PObjs"));
+            cli_plural(st->pobjs, "PObj", "PObjs"), st->images, cli_plural(st->images, "image", "images"), st->materials,
+            cli_plural(st->materials, "material", "materials"));
 }
 
 /* ---- the verb ------------------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /* unearth — GX texture encoders (docs/formats/hsd-materials.md#gx-texel-formats): RGBA8 or palette indices to tiled blocks of
- * I8, IA8, RGB565, RGB5A3, C4, C8 and CMPR, rounding to what the hardware expands back. */
+ * I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8 and CMPR, rounding to what the hardware expands back. */
 #include <string.h>
 
 #include "gamecube/gx_encode.h"
@@ -44,19 +44,52 @@ static bool side_ok(uint32_t w, uint32_t h) {
     return w >= 1 && h >= 1 && w <= UE_GX_MAX_SIDE && h <= UE_GX_MAX_SIDE;
 }
 
+static block_shape shape_of(uint32_t format) {
+    if (format == UE_GX_I4) return (block_shape){8, 8};
+    if (format == UE_GX_I8 || format == UE_GX_IA4) return (block_shape){8, 4};
+    return (block_shape){4, 4};
+}
+
+/* One texel of the byte-or-wider direct formats; I4 is packed by put_i4_pair. */
+static void put_texel(uint32_t format, const uint8_t *c, ue_buf *out) {
+    uint16_t ia = pack_ia8(c);
+    if (format == UE_GX_I8) ue_buf_put_u8(out, (uint8_t)ia);
+    else if (format == UE_GX_IA4) ue_buf_put_u8(out, (uint8_t)(quant(c[3], 4) << 4 | quant(ia & 0xFFu, 4)));
+    else if (format == UE_GX_IA8) ue_buf_put_u16be(out, ia);
+    else if (format == UE_GX_RGB565) ue_buf_put_u16be(out, ue_gx_pack_rgb565(c));
+    else ue_buf_put_u16be(out, ue_gx_pack_rgb5a3(c));
+}
+
+/* RGBA8 blocks hold 16 (A, R) pairs, then 16 (G, B) pairs, in texel order. */
+static void put_rgba8_block(const uint8_t *rgba, uint32_t w, uint32_t h, uint32_t bx, uint32_t by, ue_buf *out) {
+    for (unsigned half = 0; half < 2; half++)
+        for (uint32_t k = 0; k < 16; k++) {
+            const uint8_t *c = texel(rgba, 4, w, h, bx + k % 4, by + k / 4);
+            ue_buf_put_u8(out, half ? c[1] : c[3]);
+            ue_buf_put_u8(out, half ? c[2] : c[0]);
+        }
+}
+
 /* Walks the blocks left to right, top to bottom, and the texels inside each in row order. */
 static void put_direct(uint32_t format, const uint8_t *rgba, uint32_t w, uint32_t h, ue_buf *out) {
-    block_shape s = format == UE_GX_I8 ? (block_shape){8, 4} : (block_shape){4, 4};
+    block_shape s = shape_of(format);
     for (uint32_t by = 0; by < h; by += s.bh)
-        for (uint32_t bx = 0; bx < w; bx += s.bw)
+        for (uint32_t bx = 0; bx < w; bx += s.bw) {
+            if (format == UE_GX_RGBA8) {
+                put_rgba8_block(rgba, w, h, bx, by, out);
+                continue;
+            }
             for (uint32_t y = 0; y < s.bh; y++)
-                for (uint32_t x = 0; x < s.bw; x++) {
+                for (uint32_t x = 0; x < s.bw; x += format == UE_GX_I4 ? 2 : 1) {
                     const uint8_t *c = texel(rgba, 4, w, h, bx + x, by + y);
-                    if (format == UE_GX_I8) ue_buf_put_u8(out, (uint8_t)pack_ia8(c));
-                    else if (format == UE_GX_IA8) ue_buf_put_u16be(out, pack_ia8(c));
-                    else if (format == UE_GX_RGB565) ue_buf_put_u16be(out, ue_gx_pack_rgb565(c));
-                    else ue_buf_put_u16be(out, ue_gx_pack_rgb5a3(c));
+                    if (format != UE_GX_I4) {
+                        put_texel(format, c, out);
+                        continue;
+                    }
+                    unsigned right = pack_ia8(texel(rgba, 4, w, h, bx + x + 1, by + y)) & 0xFFu;
+                    ue_buf_put_u8(out, (uint8_t)(quant(pack_ia8(c) & 0xFFu, 4) << 4 | quant(right, 4)));
                 }
+        }
 }
 
 /* ---- CMPR ------------------------------------------------------------------------------------ */
@@ -153,8 +186,8 @@ ue_result ue_gx_encode_rgba(uint32_t format, const uint8_t *rgba, uint32_t width
                             ue_buf *out) {
     if (!rgba || !out || !side_ok(width, height)) return UE_ERR_USAGE;
     if (format == UE_GX_CMPR) put_cmpr(rgba, width, height, out);
-    else if (format == UE_GX_I8 || format == UE_GX_IA8 || format == UE_GX_RGB565 ||
-             format == UE_GX_RGB5A3)
+    else if (format == UE_GX_I4 || format == UE_GX_I8 || format == UE_GX_IA4 || format == UE_GX_IA8 ||
+             format == UE_GX_RGB565 || format == UE_GX_RGB5A3 || format == UE_GX_RGBA8)
         put_direct(format, rgba, width, height, out);
     else
         return UE_ERR_USAGE;

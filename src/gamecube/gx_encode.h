@@ -1,15 +1,17 @@
 /* unearth — internal: GX texture encoders for the DAT writer and the sample pack (the inverse of
- * gx_texture.c for I8, IA8, RGB565, RGB5A3, C4, C8, their palettes, and CMPR), level 0 only. */
+ * gx_texture.c for I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, their palettes, and CMPR), level 0 only. */
 #ifndef UE_GAMECUBE_GX_ENCODE_H
 #define UE_GAMECUBE_GX_ENCODE_H
 
 #include "unearth/gx.h"
 
-/* Encodes a width × height RGBA8 image (rows top to bottom) as level 0 of `format` (UE_GX_I8,
- * UE_GX_IA8, UE_GX_RGB565, UE_GX_RGB5A3 or UE_GX_CMPR), appending the tiled bytes to `out`
- * (ue_gx_level_size bytes; texels of padding blocks repeat the nearest edge texel). Channels
+/* Encodes a width × height RGBA8 image (rows top to bottom) as level 0 of `format` (UE_GX_I4,
+ * UE_GX_I8, UE_GX_IA4, UE_GX_IA8, UE_GX_RGB565, UE_GX_RGB5A3, UE_GX_RGBA8 or UE_GX_CMPR),
+ * appending the tiled bytes to `out` (ue_gx_level_size bytes; texels of padding blocks repeat the nearest edge texel). Channels
  * are rounded to the nearest value the format holds, so an image of values the format can
- * represent (bit-replicated) comes back exactly from ue_gx_decode_level. CMPR picks, per 4×4
+ * represent (bit-replicated) comes back exactly from ue_gx_decode_level. The intensity formats
+ * take the luma (77 R + 150 G + 29 B + 128) >> 8, so a grey texel keeps its value; I4 and I8
+ * store no alpha (the decoder repeats the intensity there). CMPR picks, per 4×4
  * sub-block, the two texels farthest apart as end points and each texel's nearest of the four
  * colours; a texel with alpha < 128 switches the sub-block to the 3-colour mode (transparent
  * black). UE_ERR_USAGE for another format or a side outside 1..1024. */

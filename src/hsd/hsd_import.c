@@ -30,6 +30,8 @@ typedef struct edit_ctx {
     uint8_t *kept;         /* per byte: an array element a vertex the glTF left unchanged uses */
     size_t *claim_first;   /* per ref mesh: its first slot in `claimed` */
     bool *claimed;         /* per ref primitive: matched to a glTF primitive */
+    int32_t *material_pairs; /* (glTF material, ref material) of each matched primitive */
+    size_t material_pair_count;
     ue_hsd_edit_stats stats;
     ue_diag *d;
     size_t errors;
@@ -416,23 +418,111 @@ static void report_unmatched(edit_ctx *x, const ue_scene_node *gn, int mesh, siz
                    x->s->meshes[mesh].primitives[p].index_count / 3);
 }
 
+/* The materials of a matched primitive pair, once each, for the image and material edits. */
+static void note_materials(edit_ctx *x, int32_t gltf, int32_t ref) {
+    if (gltf < 0 || ref < 0) return;
+    for (size_t i = 0; i < x->material_pair_count; i++)
+        if (x->material_pairs[2 * i] == gltf && x->material_pairs[2 * i + 1] == ref) return;
+    x->material_pairs[2 * x->material_pair_count] = gltf;
+    x->material_pairs[2 * x->material_pair_count++ + 1] = ref;
+}
+
+/* Convert's own vertex order: every primitive of the node matched to a base primitive with the
+ * same triangle list (claimed in found[]); false, nothing claimed, when one is not. */
+static bool match_by_index(edit_ctx *x, const ue_scene_node *gn, ref_match *found, ref_match *first_miss) {
+    const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
+    size_t p = 0;
+    for (; p < gm->primitive_count; p++) {
+        found[p] = find_ref(x, gn, &gm->primitives[p]);
+        if (found[p].mesh < 0) break;
+        x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = true;
+    }
+    if (p == gm->primitive_count) return true;
+    *first_miss = found[p];
+    while (p-- > 0) x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = false;
+    return false;
+}
+
+static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_match *found) {
+    const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
+    for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
+        const ue_scene_primitive *rp = &x->ref->meshes[found[p].mesh].primitives[found[p].prim];
+        note_materials(x, gm->primitives[p].material, rp->material);
+        ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
+                                      (int32_t)x->ref->nodes[found[p].node].source.index);
+        if (r != UE_OK) return r;
+    }
+    return UE_OK;
+}
+
+/* The base mesh node of gn's name none of whose primitives is claimed yet, or -1. */
+static int32_t free_ref_node(const edit_ctx *x, const ue_scene_node *gn) {
+    for (size_t n = 0; n < x->ref->node_count; n++) {
+        const ue_scene_node *rn = &x->ref->nodes[n];
+        if (rn->mesh < 0 || !names_match(gn->name, rn->name)) continue;
+        bool any = false;
+        for (size_t p = 0; p < x->ref->meshes[rn->mesh].primitive_count; p++) any |= x->claimed[x->claim_first[rn->mesh] + p];
+        if (!any) return (int32_t)n;
+    }
+    return -1;
+}
+
+/* A client's re-export: the node's triangles found on the base mesh's by geometry. */
+static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t ref_node) {
+    const ue_scene_node *rn = &x->ref->nodes[ref_node];
+    const ue_scene_mesh *gm = &x->s->meshes[gn->mesh], *rm = &x->ref->meshes[rn->mesh];
+    char gpath[64];
+    snprintf(gpath, sizeof gpath, "/meshes/%d", gn->mesh);
+    hsd_geometry_match g;
+    ue_result r = hsd_match_geometry(x->s, (int32_t)(gn - x->s->nodes), x->ref, ref_node, &g);
+    if (r == UE_ERR_INVALID) {
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': its skin's joints or its node have no world matrix (a parent cycle)", gn->name);
+        r = UE_OK, g.over_budget = false, g.unmatched_ref = g.unmatched_gltf = g.conflicts = 0;
+    }
+    if (r == UE_OK && g.over_budget)
+        edit_error(x, "import.hsd.limit", UE_NO_OFFSET, gpath,
+                   "node '%s': matching its triangles by geometry stopped after 50 million comparisons (many "
+                   "triangles at one place)", gn->name);
+    else if (r == UE_OK && (g.unmatched_ref || g.unmatched_gltf))
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': %zu of the base's triangles have no glTF triangle at the same place (corners at "
+                   "the same positions or UVs) and %zu glTF triangles are left over; edit mode keeps the base's "
+                   "triangles", gn->name, g.unmatched_ref, g.unmatched_gltf);
+    else if (r == UE_OK && !g.conflicts)
+        ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.geometry", UE_NO_OFFSET, gpath,
+                    "node '%s': vertices matched by their triangles' geometry (the glTF's vertex order or "
+                    "primitives differ from the base's)", gn->name);
+    if (r == UE_OK && !x->errors && g.conflicts)
+        edit_error(x, "import.hsd.conflict", UE_NO_OFFSET, gpath,
+                   "node '%s': %zu base vertices are edited differently by the glTF corners drawn there (a split "
+                   "vertex given two values)", gn->name, g.conflicts);
+    for (size_t p = 0; r == UE_OK && !x->errors && p < rm->primitive_count; p++) {
+        const ue_scene_primitive *rp = &rm->primitives[p];
+        x->claimed[x->claim_first[rn->mesh] + p] = true;
+        int32_t gp = g.gltf_prim[p];
+        if (gp >= 0) note_materials(x, gm->primitives[gp].material, rp->material);
+        r = apply_primitive(x, &g.virt[p], rp, gn->mesh, gp >= 0 ? (size_t)gp : 0, rp->source.index,
+                            (int32_t)rn->source.index);
+    }
+    hsd_geometry_match_free(&g);
+    return r;
+}
+
 static ue_result apply_nodes(edit_ctx *x) {
     for (size_t n = 0; n < x->s->node_count && !x->errors; n++) {
         const ue_scene_node *gn = &x->s->nodes[n];
         if (gn->mesh < 0) continue;
         const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
-        for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
-            ref_match rm = find_ref(x, gn, &gm->primitives[p]);
-            if (rm.mesh < 0) {
-                report_unmatched(x, gn, gn->mesh, p, &rm);
-                break;
-            }
-            x->claimed[x->claim_first[rm.mesh] + rm.prim] = true;
-            const ue_scene_primitive *rp = &x->ref->meshes[rm.mesh].primitives[rm.prim];
-            ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
-                                          (int32_t)x->ref->nodes[rm.node].source.index);
-            if (r != UE_OK) return r;
-        }
+        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false};
+        if (!found) return UE_ERR_NOMEM;
+        ue_result r = UE_OK;
+        int32_t ref_node;
+        if (match_by_index(x, gn, found, &miss)) r = apply_by_index(x, gn, found);
+        else if ((ref_node = free_ref_node(x, gn)) >= 0) r = apply_by_geometry(x, gn, ref_node);
+        else report_unmatched(x, gn, gn->mesh, 0, &miss);
+        free(found);
+        if (r != UE_OK) return r;
     }
     return UE_OK;
 }
@@ -467,16 +557,31 @@ static void note_shared(edit_ctx *x) {
                     "with the edit", bytes, first);
 }
 
+/* Images and materials of the matched primitives (hsd_import_images.c, hsd_import_materials.c). */
+static ue_result apply_images(edit_ctx *x) {
+    hsd_image_edit_in in = {x->m, x->s, x->ref, x->bytes, x->written, x->size, x->material_pairs,
+                            x->material_pair_count, x->d};
+    size_t errors = 0;
+    ue_result r = hsd_edit_images(&in, &x->stats.images, &errors);
+    x->errors += errors;
+    if (r != UE_OK || x->errors) return r;
+    errors = 0;
+    r = hsd_edit_materials(&in, &x->stats.materials, &errors);
+    x->errors += errors;
+    return r;
+}
+
 static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
     size_t prims = 0;
     x->claim_first = malloc((x->ref->mesh_count + 1) * sizeof *x->claim_first);
     if (!x->claim_first) return UE_ERR_NOMEM;
     for (size_t i = 0; i < x->ref->mesh_count; i++) x->claim_first[i] = prims, prims += x->ref->meshes[i].primitive_count;
     x->claimed = calloc(prims + 1, sizeof *x->claimed);
+    x->material_pairs = malloc((2 * prims + 2) * sizeof *x->material_pairs); /* one pair per claimed primitive */
     x->bytes = malloc(size ? size : 1);
     x->written = calloc(size ? size : 1, 1);
     x->kept = calloc(size ? size : 1, 1);
-    if (!x->claimed || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
+    if (!x->claimed || !x->material_pairs || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
     memcpy(x->bytes, base, size);
     x->size = size;
     return UE_OK;
@@ -485,6 +590,7 @@ static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
 static void ctx_free(edit_ctx *x) {
     free(x->claim_first);
     free(x->claimed);
+    free(x->material_pairs);
     free(x->bytes);
     free(x->written);
     free(x->kept);
@@ -518,6 +624,7 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK) r = ctx_init(&x, base, size);
     if (r == UE_OK) r = apply_nodes(&x);
     if (r == UE_OK) check_all_claimed(&x);
+    if (r == UE_OK && !x.errors) r = apply_images(&x);
     if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
     if (r == UE_OK) r = check_result(x.bytes, x.size, d);

@@ -1,10 +1,13 @@
-/* unearth — internal: how an edited value goes back into a GX vertex attribute (hsd_quantise.c),
- * shared by the edit-mode import (hsd_import.c) and its unit test. */
+/* unearth — internal: how an edited value goes back into a GX vertex attribute (hsd_quantise.c,
+ * shared by the edit-mode import and its unit test) and the image edits (hsd_import_images.c). */
 #ifndef UNEARTH_HSD_IMPORT_INT_H
 #define UNEARTH_HSD_IMPORT_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "unearth/hsd_model.h"
+#include "unearth/scene.h"
 
 /* GX component types of POS, NRM and TEX descriptors. */
 enum { HSD_COMP_U8 = 0, HSD_COMP_S8 = 1, HSD_COMP_U16 = 2, HSD_COMP_S16 = 3, HSD_COMP_F32 = 4 };
@@ -24,5 +27,64 @@ uint32_t hsd_component_bytes(uint32_t comp_type);
  * expanded by bit replication comes back to its own bits. False, with *why, when a channel lies
  * outside 0..1 or a format without alpha is given an alpha other than 1. */
 bool hsd_encode_vertex_color(const float rgba[4], uint32_t format, uint8_t *out, const char **why);
+
+/* An edit-mode error at glTF path "/TABLE/INDEX" (e.g. "/textures/2") and DAT file offset `offset`. */
+void hsd_import_error(ue_diag *d, const char *code, uint64_t offset, const char *table, int32_t index,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* A glTF mesh matched to the base's mesh of the same name by its triangles' geometry, for
+ * clients that split, weld, reorder vertices or merge primitives. Positions and normals are
+ * compared as drawn at rest (through each side's own skin or node matrix). Per base primitive,
+ * `virt` has the base's vertices and triangles with each glTF edit in place, taken back into the
+ * base's space (a value within float noise of the base's stays the base's), and gltf_prim the glTF primitive its first triangle matched. */
+typedef struct hsd_geometry_match {
+    ue_scene_primitive *virt;
+    int32_t *gltf_prim;
+    size_t count;                          /* the base mesh's primitives */
+    size_t unmatched_ref, unmatched_gltf;  /* triangles left without a partner */
+    size_t conflicts;                      /* vertices two corners edited differently */
+    bool over_budget;                      /* stopped after 50M triangle comparisons */
+} hsd_geometry_match;
+
+/* Each base triangle to one glTF triangle (winding kept, corners rotated as needed) in passes:
+ * all corners at the same position and UV; the same positions (a UV edit); the same UVs, one
+ * candidate only (moved vertices); two corners at the same position, one candidate only (moved
+ * vertices without UVs; skipped past 4M corner pairs). docs/hsd-import.md#matching. */
+ue_result hsd_match_geometry(const ue_scene *gltf, int32_t gltf_node, const ue_scene *ref, int32_t ref_node,
+                             hsd_geometry_match *out);
+void hsd_geometry_match_free(hsd_geometry_match *m);
+
+/* The images of an edit: the glTF `s`, the base's own export `ref`, the base model `m` and the
+ * copy of its bytes being edited (`written` marks bytes an edit put there). material_pairs holds
+ * material_pair_count (glTF material, ref material) pairs, one per matched primitive's materials. */
+typedef struct hsd_image_edit_in {
+    const ue_hsd_model *m;
+    const ue_scene *s, *ref;
+    uint8_t *bytes, *written;
+    size_t size;
+    const int32_t *material_pairs;
+    size_t material_pair_count;
+    ue_diag *d;
+} hsd_image_edit_in;
+
+/* Each glTF texture a matched material shows in a slot of its base material's role and rank,
+ * compared with the base's export of that slot: an image whose pixels differ is re-encoded in
+ * its GX format (mip levels remade by 2 × 2 means; C4/C8 keep their palette, each texel its
+ * nearest entry) and written over the image's bytes. *changed counts rewritten images, *errors
+ * the refusals (a size change, a baked texture, C14X2, two textures disagreeing about one image),
+ * each reported into in->d. UE_ERR_NOMEM only. docs/hsd-import.md#images. */
+ue_result hsd_edit_images(const hsd_image_edit_in *in, size_t *changed, size_t *errors);
+
+/* A texture of the base's export that is not its TObj's stored image (level 0): one `convert`
+ * baked from several layers. */
+bool hsd_texture_is_baked(const ue_hsd_model *m, const ue_scene_texture *tex);
+
+/* Each matched material's baseColorFactor, alphaMode and alphaCutoff, where they differ from the
+ * base's export, written into its MObj within each field's own format: the diffuse colour
+ * (sRGB bytes) and alpha (F32) of the Material struct where the render mode takes the colour
+ * from the material, the render mode's XLU bit, the PE block's alpha test. *changed counts the
+ * MObjs whose bytes changed, *errors the refusals (reported into in->d).
+ * docs/hsd-import.md#materials. */
+ue_result hsd_edit_materials(const hsd_image_edit_in *in, size_t *changed, size_t *errors);
 
 #endif

@@ -338,10 +338,7 @@ static bool alpha_test_passes(const ue_hsd_pe *pe, unsigned a) {
     }
 }
 
-/* The PE alpha test as a glTF cutoff: the least passing alpha k when exactly the alphas ≥ k pass
- * (cutoff k/255 keeps the same 8-bit texels); 0 when every alpha passes; -1 when no threshold
- * describes it (LESS, EQUAL, nothing passes …). */
-static int alpha_threshold(const ue_hsd_pe *pe) {
+int hsd_alpha_threshold(const ue_hsd_pe *pe) {
     int k = -1;
     for (unsigned a = 0; a < 256; a++) {
         bool pass = alpha_test_passes(pe, a);
@@ -359,7 +356,7 @@ static void alpha_mode(const ue_hsd_mobj *mo, ue_scene_material *mat, ue_diag *d
         return;
     }
     if (!mo->has_pe) return;
-    int k = alpha_threshold(&mo->pe);
+    int k = hsd_alpha_threshold(&mo->pe);
     if (k > 0) {
         mat->alpha_mode = UE_ALPHA_MASK;
         mat->alpha_cutoff = (float)k / 255.0f;

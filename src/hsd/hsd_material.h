@@ -61,6 +61,11 @@ bool hsd_uv_affine_to_khr(const double a[4], const double b[2], ue_uv_transform 
 void hsd_material_base_color(const ue_hsd_model *m, size_t mobj, const ue_hsd_material *values,
                              int32_t base_tobj, bool baked, float out[4]);
 
+/* The PE alpha test as a glTF cutoff: the least passing alpha k when exactly the alphas ≥ k pass
+ * (cutoff k/255 keeps the same 8-bit texels); 0 when every alpha passes; -1 when no threshold
+ * describes it (LESS, EQUAL, nothing passes …). */
+int hsd_alpha_threshold(const ue_hsd_pe *pe);
+
 /* ---- diffuse layers baked into the base colour (hsd_layers.c, docs/hsd-materials.md) ---- */
 
 /* Does TObj `layer` bake into the base colour texture of TObj `base`: a diffuse light map on UV

@@ -2,7 +2,9 @@
 # import --base of an HSD model (edit mode, docs/hsd-import.md): convert → import unedited gives the
 # DAT byte for byte (the sample creature as a bare DAT, a PKX and FSYS:ENTRY, and every synthetic DAT
 # of the fuzz corpus that converts); an edited glb (moved vertices, a UV, a colour) gives exactly
-# those values back on re-conversion and the file changes nowhere else; every refusal: exit 1 or 2,
+# those values back on re-conversion and the file changes nowhere else; a replaced image comes back
+# as its GX format stores it (CMPR, RGB5A3, C4 with its palette), a material's factor and alpha
+# mode as the MObj stores them; every refusal: exit 1 or 2,
 # the glTF path named, nothing written.
 set -u
 UE="$1"
@@ -42,7 +44,7 @@ edit offset "$T/e1.glb" "$T/e2.glb" head_mesh 0 POSITION 0 0.5,0,0 >/dev/null
 edit set "$T/e2.glb" "$T/e3.glb" head_mesh 1 TEXCOORD_0 0 0.25,0.75 >/dev/null
 edit set "$T/e3.glb" "$T/e.glb" root_mesh 0 COLOR_0 0 0.2,0.4,0.6,1 >/dev/null
 expect_rc 0 "$UE" import "$T/e.glb" --base "$DAT" -o "$T/e.dat"
-grep -q "^changed: 2 positions, 0 normals, 2 UVs, 11 colours in 3 PObjs$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
+grep -q "^changed: 2 positions, 0 normals, 2 UVs, 11 colours in 3 PObjs, 0 images, 0 materials$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
 expect_rc 0 "$UE" validate --strict "$T/e.dat"
 expect_rc 0 "$UE" convert "$T/e.dat" -o "$T/back.glb"
 expect_rc 0 edit check "$T/c.glb" "$T/e.glb" "$T/back.glb" 0.05
@@ -62,6 +64,52 @@ grep -q "import.hsd.shared" "$T/err" && ok || bad "no shared warning: $(cat "$T/
 expect_rc 0 "$UE" convert "$T/s.dat" -o "$T/sb.glb"
 check "shared UV" "$(edit value "$T/sb.glb" root_mesh 2 TEXCOORD_0 0)" "0.25,0.75"
 
+# ---- images: re-encoded in their own GX format, the others kept ------------------------------
+# skin is CMPR 16 x 16 (the checker's 4 x 4 squares: one colour per block, its RGB565 value),
+# eye_atlas RGB5A3 (every texel its own colour, both the opaque and the alpha form), head_skin C4
+# (its palette kept: each texel the nearest palette colour, with a warning).
+img() { python3 "$HERE/glb_image.py" "$@"; }
+img set "$T/c.glb" "$T/i1.glb" skin checker
+img set "$T/i1.glb" "$T/i2.glb" eye_atlas grad
+img set "$T/i2.glb" "$T/i.glb" head_skin checker
+expect_rc 0 "$UE" import "$T/i.glb" --base "$DAT" -o "$T/i.dat"
+grep -q "^changed: 0 positions, 0 normals, 0 UVs, 0 colours in 0 PObjs, 3 images, 0 materials$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
+grep -q "import.hsd.palette" "$T/err" && ok || bad "no palette warning: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/i.dat"
+expect_rc 0 "$UE" convert "$T/i.dat" -o "$T/ib.glb"
+expect_rc 0 edit expect-image "$T/ib.glb" skin checker RGB565 "$T/c.glb"
+check "CMPR texels" "$(cat "$T/out")" 256
+expect_rc 0 edit expect-image "$T/ib.glb" eye_atlas grad RGB5A3 "$T/c.glb"
+check "RGB5A3 texels" "$(cat "$T/out")" 256
+expect_rc 0 edit expect-image "$T/ib.glb" head_skin checker PALETTE "$T/c.glb"
+check "C4 texels" "$(cat "$T/out")" 64
+expect_rc 0 edit same-image "$T/c.glb" "$T/ib.glb" mouth_atlas
+expect_rc 0 edit check "$T/c.glb" "$T/c.glb" "$T/ib.glb" 0   # no vertex changed
+# Only image bytes changed: CMPR 16 x 16 is 128 bytes, RGB5A3 16 x 16 512, C4 8 x 8 32.
+expect_rc 0 edit bytes-differ "$DAT" "$T/i.dat"
+N=$(cat "$T/out"); [ "$N" -gt 0 ] && [ "$N" -le 672 ] && ok || bad "$N bytes differ"
+# The same image put back (PNG re-encoded by another writer) is no edit.
+img set "$T/c.glb" "$T/same.glb" skin same
+expect_rc 0 "$UE" import "$T/same.glb" --base "$DAT" -o "$T/same.dat"
+cmp -s "$DAT" "$T/same.dat" && ok || bad "an unchanged image changed the DAT"
+
+# ---- materials: the base colour factor through the Material's sRGB bytes, alpha mode via XLU ----
+# head_mat takes colour and alpha from its Material (MODULATE texture): RGB comes back as the sRGB
+# byte it rounds to, alpha as the F32 it is; eye_mat BLEND → OPAQUE clears XLU (no PE block).
+edit material "$T/c.glb" "$T/m1.glb" head_mat 0.5,0.25,1,0.6 BLEND
+edit material "$T/m1.glb" "$T/m.glb" eye_mat - OPAQUE
+expect_rc 0 "$UE" import "$T/m.glb" --base "$DAT" -o "$T/m.dat"
+grep -q "^changed: 0 positions, 0 normals, 0 UVs, 0 colours in 0 PObjs, 0 images, 2 materials$" "$T/err" && ok || bad "changed line: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/m.dat"
+expect_rc 0 "$UE" convert "$T/m.dat" -o "$T/mb.glb"
+check "head_mat" "$(edit factor "$T/mb.glb" head_mat)" "$(edit srgb-step 0.5),$(edit srgb-step 0.25),$(edit srgb-step 1),0.6 BLEND"
+check "eye_mat" "$(edit factor "$T/mb.glb" eye_mat)" "1,1,1,1 OPAQUE"
+check "body_mat kept" "$(edit factor "$T/mb.glb" body_mat)" "$(edit factor "$T/c.glb" body_mat)"
+check "mouth_mat kept" "$(edit factor "$T/mb.glb" mouth_mat)" "$(edit factor "$T/c.glb" mouth_mat)"
+# Bytes: head_mat's diffuse RGB (3), alpha F32 (at most 4), two render modes (one bit each).
+expect_rc 0 edit bytes-differ "$DAT" "$T/m.dat"
+N=$(cat "$T/out"); [ "$N" -ge 3 ] && [ "$N" -le 9 ] && ok || bad "$N bytes differ"
+
 # ---- refusals: exit 1 (invalid) or 2 (usage), nothing written --------------------------------
 refused() { # refused RC CODE GLB [ARGS]: import GLB onto the creature is refused with CODE
   local rc=$1 code=$2 glb=$3; shift 3
@@ -80,6 +128,14 @@ edit pair "$T/c.glb" "$T/pair.glb" head_mesh 0 0.25
 refused 1 "import.hsd.conflict" "$T/pair.glb"
 edit drop-triangle "$T/c.glb" "$T/tri.glb" head_mesh 0
 refused 1 "import.hsd.topology" "$T/tri.glb"
+img set "$T/c.glb" "$T/big.glb" skin checker --size 32 32
+refused 1 "import.hsd.image_size" "$T/big.glb"
+grep -q "is 32 × 32; the base's CMPR image is 16 × 16" "$T/err" && ok || bad "size message: $(cat "$T/err")"
+edit material "$T/c.glb" "$T/mask.glb" body_mat - MASK 0.5
+refused 1 "import.hsd.material" "$T/mask.glb"
+grep -q "alphaMode MASK needs an alpha test, and MObj 0 has no PE block" "$T/err" && ok || bad "mask message: $(cat "$T/err")"
+edit material "$T/c.glb" "$T/mf.glb" eye_mat 1,1,0.5,1
+refused 1 "import.hsd.material" "$T/mf.glb"   # eye_mat's texture replaces the colour
 edit rename "$T/c.glb" "$T/ren.glb" head_mesh face_mesh
 refused 1 "import.hsd.unmatched" "$T/ren.glb"
 head -c 200 "$T/c.glb" > "$T/cut.glb"

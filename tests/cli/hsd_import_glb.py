@@ -13,10 +13,22 @@
 #                                          exactly where EDITED did not change it, else EDITED's within TOL
 #   bytes-differ A B                       how many bytes two files of one size differ in
 #   value GLB NODE PRIM ATTR V             the value, comma-separated
+#   expect-image BACK IMAGE PATTERN HOW ORIG  image IMAGE of BACK is glb_image.py's PATTERN as HOW stores
+#                                          it, computed here: RGB5A3, RGB565 (CMPR of one colour per
+#                                          4 x 4 block), PALETTE (each texel the nearest colour of
+#                                          ORIG's image, the palette it keeps); prints the texel count
+#   same-image A B IMAGE                   image IMAGE has the same pixels in two glbs
+#   material IN OUT NAME FACTOR|- [MODE [CUTOFF]]  every material NAME gets baseColorFactor FACTOR
+#                                          (r,g,b,a; - keeps it) and alphaMode MODE (alphaCutoff CUTOFF)
+#   factor GLB NAME                        material NAME's baseColorFactor, then its alphaMode and cutoff
+#   moved ORIG BACK NODE                   positions of NODE's mesh that differ between two conversions of
+#                                          one model: their count and the first one's offset x,y,z
+#   srgb-step C                            C (linear) through an sRGB byte and back, as a Material stores it
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from glb_image import read_glb as load, write_glb as save  # the GLB framing the other glb tools share
+from glb_image import image_bytes, image_index, pattern, png_decode
 
 COMPS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 
@@ -116,16 +128,86 @@ def cmd_value(args):
     doc, binary = load(path)
     print(",".join("%.6g" % x for x in read(binary, doc, primitive(doc, node, prim)["attributes"][attr], int(v))))
 
+def image_pixels(path, name):
+    doc, binary = load(path)
+    return png_decode(image_bytes(doc, binary, image_index(doc, name)))
+
+def step(v, bits):  # an 8-bit channel to the nearest of 2^bits levels and back by bit replication
+    q, out, shift = round(v * ((1 << bits) - 1) / 255), 0, 8 - bits
+    while shift > -bits:
+        out |= q << shift if shift >= 0 else q >> -shift
+        shift -= bits
+    return out
+
+def rgb5a3(t):
+    if round(t[3] * 7 / 255) == 7: return [step(t[0], 5), step(t[1], 5), step(t[2], 5), 255]
+    return [step(t[0], 4), step(t[1], 4), step(t[2], 4), step(t[3], 3)]
+
+def cmd_expect_image(args):
+    back, name, pat, how, orig = args
+    w, h, got = image_pixels(back, name)
+    want = pattern(pat, w, h)
+    if how == 'RGB5A3': want = [rgb5a3(t) for t in want]
+    elif how == 'RGB565': want = [[step(t[0], 5), step(t[1], 6), step(t[2], 5), 255] for t in want]
+    elif how == 'PALETTE':
+        palette = sorted({tuple(t) for t in image_pixels(orig, name)[2]})
+        want = [list(min(palette, key=lambda p: sum((a - b) ** 2 for a, b in zip(p, t)))) for t in want]
+    else: sys.exit('unknown HOW ' + how)
+    for i, (g, e) in enumerate(zip(got, want)):
+        if g != e: sys.exit('%s %s texel (%d, %d): %s, expected %s' % (back, name, i % w, i // w, g, e))
+    print(len(got))
+
+def cmd_same_image(args):
+    if image_pixels(args[0], args[2]) != image_pixels(args[1], args[2]): sys.exit(args[2] + ' differs')
+
+def cmd_material(args):
+    src, dst, name, factor = args[:4]
+    doc, binary = load(src)
+    for m in doc["materials"]:
+        if m.get("name") != name: continue
+        if factor != "-": m["pbrMetallicRoughness"]["baseColorFactor"] = [float(v) for v in factor.split(",")]
+        if len(args) > 4: m["alphaMode"] = args[4]
+        if len(args) > 5: m["alphaCutoff"] = float(args[5])
+        elif len(args) > 4: m.pop("alphaCutoff", None)
+    save(dst, doc, binary)
+
+def cmd_factor(args):
+    doc, _ = load(args[0])
+    m = [m for m in doc["materials"] if m.get("name") == args[1]][0]
+    f = m.get("pbrMetallicRoughness", {}).get("baseColorFactor", [1, 1, 1, 1])
+    mode = m.get("alphaMode", "OPAQUE")
+    print(",".join("%.6g" % x for x in f) + " " + mode + ("" if mode != "MASK" else " %.6g" % m.get("alphaCutoff", 0.5)))
+
+def cmd_moved(args):
+    (do, bo), (db, bb) = load(args[0]), load(args[1])
+    moved = []
+    for m_o, m_b in zip(do["meshes"], db["meshes"]):
+        if m_o["name"] != args[2]: continue
+        for p_o, p_b in zip(m_o["primitives"], m_b["primitives"]):
+            a_o, a_b = p_o["attributes"]["POSITION"], p_b["attributes"]["POSITION"]
+            for i in range(place(do, a_o)[3]):
+                o, b = read(bo, do, a_o, i), read(bb, db, a_b, i)
+                if o != b: moved.append([y - x for x, y in zip(o, b)])
+    print(len(moved), ",".join("%.3f" % (round(v, 3) + 0.0) for v in (moved[0] if moved else [])))  # no "-0.000"
+
+def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formulas of the sRGB standard
+    c = float(args[0])
+    s = c * 12.92 if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
+    v = round(s * 255) / 255
+    print("%.6g" % (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4))
+
+COMMANDS = {
+    "set": lambda args: edit(args, lambda old, vals: vals),
+    "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
+    "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename, "check": cmd_check,
+    "bytes-differ": cmd_bytes_differ, "value": cmd_value, "expect-image": cmd_expect_image,
+    "same-image": cmd_same_image, "material": cmd_material, "factor": cmd_factor,
+    "srgb-step": cmd_srgb_step, "moved": cmd_moved,
+}
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    if cmd == "set": edit(args, lambda old, vals: vals)
-    elif cmd == "offset": edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)])
-    elif cmd == "pair": cmd_pair(args)
-    elif cmd == "drop-triangle": cmd_drop_triangle(args)
-    elif cmd == "rename": cmd_rename(args)
-    elif cmd == "check": cmd_check(args)
-    elif cmd == "bytes-differ": cmd_bytes_differ(args)
-    elif cmd == "value": cmd_value(args)
-    else: sys.exit("unknown command " + cmd)
+    if cmd not in COMMANDS: sys.exit("unknown command " + cmd)
+    COMMANDS[cmd](args)
 
 main()

@@ -143,10 +143,46 @@ static void test_cmpr(void) {
     ue_buf_free(&b);
 }
 
+/* I4 (8 × 8 blocks, two texels a byte), IA4 (8 × 4, alpha in the high nibble) and RGBA8 (4 × 4,
+ * A R pairs then G B pairs) on 9 × 10 texels; off-grid values round to the nearest step. */
+static void test_i4_ia4_rgba8(void) {
+    uint8_t grey4[9 * 10 * 4], ia4[9 * 10 * 4], full[9 * 10 * 4];
+    for (unsigned i = 0; i < 90; i++) {
+        set(grey4 + 4 * i, x4(i % 16), x4(i % 16), x4(i % 16), x4(i % 16));
+        set(ia4 + 4 * i, x4((3 * i) % 16), x4((3 * i) % 16), x4((3 * i) % 16), x4(15 - i % 16));
+        set(full + 4 * i, (i * 7) & 255, (i * 11) & 255, 255 - i, (i * 29) & 255);
+    }
+    ue_buf b = {0};
+    REQUIRE(ue_gx_encode_rgba(UE_GX_I4, grey4, 9, 10, &b) == UE_OK);
+    CHECK(decodes_to(UE_GX_I4, &b, 9, 10, grey4, NULL, 0));
+    CHECK_EQ_U(b.data[0], 0x01);         /* texels 0 and 1: intensities 0 and 1 */
+    CHECK_EQ_U(b.data[4], (9u << 4) | 10u); /* row 1 starts at texel 9 */
+    ue_buf_free(&b);
+    REQUIRE(ue_gx_encode_rgba(UE_GX_IA4, ia4, 9, 10, &b) == UE_OK);
+    CHECK(decodes_to(UE_GX_IA4, &b, 9, 10, ia4, NULL, 0));
+    CHECK_EQ_U(b.data[1], (14u << 4) | 3u); /* texel 1: alpha 15 − 1, intensity 3 */
+    ue_buf_free(&b);
+    REQUIRE(ue_gx_encode_rgba(UE_GX_RGBA8, full, 9, 10, &b) == UE_OK);
+    CHECK(decodes_to(UE_GX_RGBA8, &b, 9, 10, full, NULL, 0));
+    CHECK_EQ_U(b.data[2], 29);  /* texel 1: A, R */
+    CHECK_EQ_U(b.data[3], 7);
+    CHECK_EQ_U(b.data[34], 11); /* then G, B */
+    CHECK_EQ_U(b.data[35], 254);
+    ue_buf_free(&b);
+    /* Off the grid: intensity 100 is 100·15/255 = 5.88 → 6 (102); alpha 30 → 1.76 → 2 (34). */
+    uint8_t odd[4] = {100, 100, 100, 30};
+    REQUIRE(ue_gx_encode_rgba(UE_GX_IA4, odd, 1, 1, &b) == UE_OK);
+    CHECK_EQ_U(b.data[0], (2u << 4) | 6u);
+    ue_buf_free(&b);
+    REQUIRE(ue_gx_encode_rgba(UE_GX_I4, odd, 1, 1, &b) == UE_OK);
+    CHECK_EQ_U(b.data[0] >> 4, 6);
+    ue_buf_free(&b);
+}
+
 static void test_usage(void) {
     uint8_t px[4] = {0};
     ue_buf b = {0};
-    CHECK(ue_gx_encode_rgba(UE_GX_RGBA8, px, 1, 1, &b) == UE_ERR_USAGE);
+    CHECK(ue_gx_encode_rgba(UE_GX_C14X2, px, 1, 1, &b) == UE_ERR_USAGE);
     CHECK(ue_gx_encode_rgba(UE_GX_I8, px, 0, 1, &b) == UE_ERR_USAGE);
     CHECK(ue_gx_encode_rgba(UE_GX_I8, px, 1025, 1, &b) == UE_ERR_USAGE);
     CHECK(ue_gx_encode_palette(7, px, 1, &b) == UE_ERR_USAGE);
@@ -159,6 +195,7 @@ int main(void) {
     RUN(test_rgb565_ia8_i8);
     RUN(test_palettes);
     RUN(test_cmpr);
+    RUN(test_i4_ia4_rgba8);
     RUN(test_usage);
     return TEST_SUMMARY();
 }
