@@ -1,8 +1,9 @@
-/* libFuzzer target: the LZSS decoder with both ring fills on arbitrary streams, and the
- * encoder → decoder round trip on the same bytes treated as plain data. */
+/* libFuzzer target: the LZSS decoder with both ring fills on arbitrary streams (and decoding in
+ * pieces equal to decoding whole), and the encoder → decoder round trip on the same bytes. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/lzss_stream.h"
 #include "unearth/lzss.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -15,13 +16,37 @@ static size_t bounded_out_size(size_t declared, size_t stream_size) {
     return declared < most ? declared : (size_t)most;
 }
 
+static ue_result next_piece(void *ctx, uint64_t at, const uint8_t *data, size_t n) {
+    size_t *next = ctx;
+    if (at != *next) abort();
+    (void)data;
+    *next = (size_t)at + n;
+    return UE_OK;
+}
+
+/* Decoding in pieces (of a size the stream chooses) gives the whole decode's result, counts and
+ * bytes, and hands out the pieces in order. */
+static void pieces_equal_whole(const uint8_t *stream, size_t n, size_t out_size, ue_result whole_r,
+                               const ue_lzss_stats *whole_st, const uint8_t *whole) {
+    uint8_t *out = malloc(out_size + 1);
+    if (!out) return;
+    size_t piece = 1u + (n ? stream[n - 1] : 0u), next = 0;
+    ue_lzss_stats st;
+    ue_result r = ue_lzss_decode_pieces(&UE_LZSS_PARKAN, stream, n, out, out_size, piece, next_piece,
+                                        &next, &st, NULL, 0, "fuzz");
+    if (r != whole_r || st.produced != whole_st->produced || st.consumed != whole_st->consumed ||
+        next > st.produced || memcmp(out, whole, st.produced) != 0)
+        abort();
+    free(out);
+}
+
 static void decode_both_fills(const uint8_t *stream, size_t n, size_t out_size) {
     uint8_t *out = malloc(out_size + 1);
     if (!out) return;
     ue_lzss_stats st;
-    if (ue_lzss_decode(&UE_LZSS_PARKAN, stream, n, out, out_size, &st, NULL, 0, "fuzz") == UE_OK &&
-        (st.produced != out_size || st.consumed > n))
-        abort();
+    ue_result r = ue_lzss_decode(&UE_LZSS_PARKAN, stream, n, out, out_size, &st, NULL, 0, "fuzz");
+    if (r == UE_OK && (st.produced != out_size || st.consumed > n)) abort();
+    pieces_equal_whole(stream, n, out_size, r, &st, out);
     ue_lzss_params strict = UE_LZSS_GAMECUBE;
     strict.forbid_prefill = true;
     ue_lzss_decode(&strict, stream, n, out, out_size, NULL, NULL, 0, "fuzz");

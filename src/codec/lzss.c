@@ -169,6 +169,26 @@ ue_result ue_lzss_decode(const ue_lzss_params *p, const uint8_t *in, size_t in_s
     return r;
 }
 
+ue_result ue_lzss_decode_pieces(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
+                                uint8_t *out, size_t out_size, size_t piece, ue_lzss_emit_fn emit,
+                                void *ctx, ue_lzss_stats *stats, ue_diag *d, uint64_t diag_base,
+                                const char *diag_path) {
+    if (piece == 0) return UE_ERR_USAGE;
+    decode_state st = {0, 0, 0, 0, p->start & RING_MASK};
+    ue_result r = UE_OK;
+    /* Stopping between items and going on later is the same decode as one run to the end. */
+    while (r == UE_OK && st.op < out_size) {
+        size_t from = st.op, stop = out_size - from > piece ? from + piece : out_size;
+        r = decode_run(p, in, in_size, out, stop, out_size, &st, out_size, d, diag_base, diag_path);
+        if (r == UE_OK) r = emit(ctx, from, out + from, st.op - from);
+    }
+    if (stats) {
+        stats->consumed = st.ip;
+        stats->produced = st.op;
+    }
+    return r;
+}
+
 ue_result ue_lzss_decode_chunks(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
                                 uint64_t out_size, uint8_t *window, size_t window_size,
                                 ue_lzss_emit_fn emit, void *ctx, ue_lzss_stats *stats,

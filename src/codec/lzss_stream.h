@@ -20,4 +20,13 @@ ue_result ue_lzss_decode_chunks(const ue_lzss_params *p, const uint8_t *in, size
                                 ue_lzss_emit_fn emit, void *ctx, ue_lzss_stats *stats,
                                 ue_diag *d, uint64_t diag_base, const char *diag_path);
 
+/* ue_lzss_decode into the whole of `out`, each new stretch of about `piece` bytes (one group of
+ * 8 items may end past it) handed to `emit` as soon as it is decoded, while it is still in the
+ * cache: a hash of the output costs no second pass over memory. Same bytes, diagnostics and
+ * stats as ue_lzss_decode; on an error the stretch that failed is not handed out. */
+ue_result ue_lzss_decode_pieces(const ue_lzss_params *p, const uint8_t *in, size_t in_size,
+                                uint8_t *out, size_t out_size, size_t piece, ue_lzss_emit_fn emit,
+                                void *ctx, ue_lzss_stats *stats, ue_diag *d, uint64_t diag_base,
+                                const char *diag_path);
+
 #endif

@@ -200,6 +200,22 @@ ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t
     return UE_OK;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *ue_malloc_large(size_t n) {
+#ifdef MADV_HUGEPAGE
+    if (n >= 2 * HUGE_PAGE && n <= SIZE_MAX - HUGE_PAGE) {
+        size_t rounded = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *p = aligned_alloc(HUGE_PAGE, rounded);
+        if (p) {
+            madvise(p, rounded, MADV_HUGEPAGE); /* a hint: without it the pages are small */
+            return p;
+        }
+    }
+#endif
+    return malloc(n ? n : 1);
+}
+
 ue_result ue_source_view(const ue_source *s, const uint8_t **view) {
     *view = NULL;
     if (s->memory) {

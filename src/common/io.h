@@ -12,6 +12,11 @@
 ue_result ue_source_view(const ue_source *s, const uint8_t **view);
 void ue_source_unview(const ue_source *s, const uint8_t *view);
 
+/* Room for a large decoded payload, freed with free(). From a few MiB on it is aligned to 2 MiB
+ * and marked for transparent huge pages where the system has them, so that the first touch of
+ * each 2 MiB costs one page fault instead of 512 (a fault is costly on virtual machines). */
+void *ue_malloc_large(size_t n);
+
 /* ---- files ---------------------------------------------------------------------------- */
 
 /* Reads exactly `size` bytes of the regular file `path` into dst (one open, fstat, read, close;

@@ -11,6 +11,7 @@
 #include "unearth/gamecube.h"
 #include "common/bytes.h"
 #include "common/write_pool.h"
+#include "common/xxh64.h"
 
 #define HEADER_MIN 0x44u      /* the entry-list word at 0x40 must be readable (docs/formats/fsys.md#header) */
 #define HEADER_KEEP 0x60u     /* header + offsets table, kept raw for re-emission */
@@ -452,9 +453,8 @@ ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_
 
 void ue_fsys_free(fsys_state *s) {
     if (!s) return;
-    for (size_t i = 0; s->kept && i < s->count; i++) free(s->kept[i]);
+    for (size_t i = 0; s->kept && i < s->count; i++) free(s->kept[i].data);
     free(s->kept);
-    free(s->kept_size);
     free(s->e);
     free(s);
 }
@@ -477,6 +477,18 @@ ue_result ue_fsys_read_stored(fsys_state *s, size_t i, uint8_t **data, size_t *s
     return r;
 }
 
+/* Decodes compressed entry i from its `n` stored bytes into a new buffer (*data); `emit`, when
+ * not NULL, sees each stretch of it as soon as it is decoded. */
+static ue_result decode_stored(fsys_state *s, size_t i, const uint8_t *stored, size_t n,
+                               uint8_t **data, size_t *size, ue_lzss_emit_fn emit, void *ctx,
+                               ue_diag *d) {
+    char path[64];
+    snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
+    atomic_fetch_add_explicit(&s->decodes, 1, memory_order_relaxed);
+    return ue_gclzss_decode_emit(stored, n, s->mode, data, size, emit, ctx, d, s->e[i].data_off,
+                                 path);
+}
+
 ue_result ue_fsys_read_entry(fsys_state *s, size_t i, uint8_t **data, size_t *size,
                              ue_diag *d) {
     fsys_entry *e = &s->e[i];
@@ -489,11 +501,33 @@ ue_result ue_fsys_read_entry(fsys_state *s, size_t i, uint8_t **data, size_t *si
         *size = n;
         return UE_OK;
     }
-    char path[64];
-    snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
-    atomic_fetch_add_explicit(&s->decodes, 1, memory_order_relaxed);
-    r = ue_gclzss_decode(stored, n, s->mode, data, size, d, e->data_off, path);
+    r = decode_stored(s, i, stored, n, data, size, NULL, NULL, d);
     free(stored);
+    return r;
+}
+
+static ue_result hash_piece(void *ctx, uint64_t at, const uint8_t *p, size_t n) {
+    ue_xxh64_state *h = ctx;
+    if (at == 0) ue_xxh64_init(h, 0); /* a tolerant decode's second attempt starts over */
+    ue_xxh64_update(h, p, n);
+    return UE_OK;
+}
+
+ue_result ue_fsys_keep_entry(fsys_state *s, size_t i, const uint8_t *view, ue_diag *d) {
+    const fsys_entry *e = &s->e[i];
+    uint8_t *stored = NULL;
+    size_t n = e->stored_size;
+    ue_result r = UE_OK;
+    if (!view || !ue_range_ok(e->data_off, e->stored_size, s->size))
+        r = ue_fsys_read_stored(s, i, &stored, &n, d);
+    if (r != UE_OK) return r;
+    ue_xxh64_state h;
+    ue_xxh64_init(&h, 0);
+    fsys_kept *k = &s->kept[i];
+    r = decode_stored(s, i, stored ? stored : view + e->data_off, n, &k->data, &k->size,
+                      hash_piece, &h, d);
+    free(stored);
+    k->xxh64 = ue_xxh64_digest(&h);
     return r;
 }
 

@@ -256,16 +256,6 @@ static ue_result validate_entry(validate_job *j, size_t worker, size_t i) {
                               drop_piece, NULL, &j->diag[i]);
 }
 
-/* An entry kept decoded for the reads that follow validation (choose_kept). */
-static ue_result validate_kept(validate_job *j, size_t i) {
-    uint8_t *p = NULL;
-    size_t n;
-    ue_result r = ue_fsys_read_entry(j->s, i, &p, &n, &j->diag[i]);
-    if (r == UE_OK) j->s->kept[i] = p, j->s->kept_size[i] = n;
-    else free(p);
-    return r;
-}
-
 /* An entry whose stream a strict extract that follows decodes and fails on anyway, with the
  * same diagnostic: validation leaves it alone (ue_archive_extract_follows). */
 static bool left_to_extract(const fsys_state *s, const fsys_entry *e) {
@@ -275,20 +265,15 @@ static bool left_to_extract(const fsys_state *s, const fsys_entry *e) {
 static void validate_one(void *ctx, size_t worker, size_t i) {
     validate_job *j = ctx;
     if (j->s->e[i].damaged) j->result[i] = UE_ERR_INVALID;
-    else if (j->keep[i]) j->result[i] = validate_kept(j, i);
+    else if (j->keep[i]) j->result[i] = ue_fsys_keep_entry(j->s, i, j->view, &j->diag[i]);
     else if (left_to_extract(j->s, &j->s->e[i])) j->result[i] = UE_OK;
     else j->result[i] = validate_entry(j, worker, i);
 }
 
 /* The tables of kept entries, made on first need; false when there is no room for them. */
 static bool kept_tables(fsys_state *s) {
-    if (s->kept) return true;
-    s->kept = ue_calloc_items(s->count, sizeof *s->kept);
-    s->kept_size = ue_calloc_items(s->count, sizeof *s->kept_size);
-    if (s->kept && s->kept_size) return true;
-    free(s->kept), free(s->kept_size);
-    s->kept = NULL, s->kept_size = NULL;
-    return false;
+    if (!s->kept) s->kept = ue_calloc_items(s->count, sizeof *s->kept);
+    return s->kept != NULL;
 }
 
 /* Whether entry i, decoded, still fits the bytes kept in all (UE_FSYS_KEEP_MAX). */
@@ -337,7 +322,7 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
     for (size_t t = 0; t < EXTRACT_THREADS; t++) free(j.window[t]);
     ue_result worst = UE_OK;
     for (size_t i = 0; i < s->count; i++) {
-        if (j.keep[i] && !s->kept[i]) s->kept_bytes -= s->e[i].usize; /* its decode failed: room again */
+        if (j.keep[i] && !s->kept[i].data) s->kept_bytes -= s->e[i].usize; /* its decode failed: room again */
         ue_diag_append(d, &j.diag[i], UE_SEV_INFO);
         ue_diag_free(&j.diag[i]);
         ue_result r = j.result[i];
@@ -351,8 +336,8 @@ static ue_result fsys_validate(void *state, ue_diag *d) {
 static ue_result fsys_borrow(void *state, size_t i, const uint8_t **data, size_t *size, uint8_t **to_free,
                              ue_diag *d) {
     fsys_state *s = state;
-    if (s->kept && s->kept[i]) {
-        *data = s->kept[i], *size = s->kept_size[i];
+    if (s->kept && s->kept[i].data) {
+        *data = s->kept[i].data, *size = s->kept[i].size;
         return UE_OK;
     }
     ue_result r = ue_fsys_read_entry(s, i, to_free, size, d);

@@ -81,14 +81,23 @@ static bool entry_has_payload(const fsys_state *s, const fsys_entry *e) {
     return !e->range_bad;
 }
 
-/* Writes `n` bytes to the new file `rel` and returns their XXH64 in hex. */
-static ue_result write_hashed(const ue_outdir *o, const char *rel, const uint8_t *p, size_t n,
-                              char hex[17], ue_diag *d) {
+/* Writes `n` bytes to the new file `rel`; with `hex`, their XXH64 too, each stretch hashed
+ * right before it is written, so that the write reads it from the cache. */
+static ue_result write_file(const ue_outdir *o, const char *rel, const uint8_t *p, size_t n,
+                            char hex[17], ue_diag *d) {
     int fd;
     ue_result r = ue_outdir_open_file(o, rel, &fd, d);
     if (r != UE_OK) return r;
-    ue_xxh64_hex(p, n, hex);
-    return ue_outdir_close_file(fd, ue_io_write_all(fd, p, n), rel, d);
+    ue_xxh64_state h;
+    ue_xxh64_init(&h, 0);
+    bool ok = true;
+    for (size_t at = 0, step; ok && at < n; at += step) {
+        step = n - at < FSYS_WINDOW ? n - at : FSYS_WINDOW;
+        if (hex) ue_xxh64_update(&h, p + at, step);
+        ok = ue_io_write_all(fd, p + at, step);
+    }
+    if (hex) ue_xxh64_format(ue_xxh64_digest(&h), hex);
+    return ue_outdir_close_file(fd, ok, rel, d);
 }
 
 /* Where decoded pieces go: the payload file, and the hash of what it holds. */
@@ -156,7 +165,9 @@ static ue_result write_kept(extract_batch *b, size_t i, extract_slot *sl, const 
     snprintf(path, sizeof path, "fsys/entry[%zu]/lzss", i);
     ue_gclzss_header h;
     ue_gclzss_parse_header(stored, n, &h, &sl->diag, b->s->e[i].data_off, path);
-    return write_hashed(b->o, sl->rel, b->s->kept[i], b->s->kept_size[i], sl->plain_hex, &sl->diag);
+    const fsys_kept *k = &b->s->kept[i];
+    ue_xxh64_format(k->xxh64, sl->plain_hex);
+    return write_file(b->o, sl->rel, k->data, k->size, NULL, &sl->diag);
 }
 
 /* Entry i's files, written on a worker thread: the payload, and for compressed or damaged
@@ -166,14 +177,14 @@ static ue_result write_entry(extract_batch *b, size_t worker, size_t i, extract_
     const fsys_entry *e = &b->s->e[i];
     ue_result r = UE_OK;
     sl->decoded = !e->damaged;
-    bool kept = b->s->kept && b->s->kept[i] && b->s->mode == UE_MODE_STRICT;
+    bool kept = b->s->kept && b->s->kept[i].data && b->s->mode == UE_MODE_STRICT;
     if (sl->decoded && e->compressed && kept) r = write_kept(b, i, sl, stored, n);
     else if (sl->decoded && e->compressed) r = write_decoded(b, worker, i, sl, stored, n);
-    else if (sl->decoded) r = write_hashed(b->o, sl->rel, stored, n, sl->stored_hex, &sl->diag);
+    else if (sl->decoded) r = write_file(b->o, sl->rel, stored, n, sl->stored_hex, &sl->diag);
     if (r == UE_OK && (e->compressed || !sl->decoded)) {
         char srel[360];
         snprintf(srel, sizeof srel, "%s%s", sl->rel, e->compressed ? ".lzss" : ".stored");
-        r = write_hashed(b->o, srel, stored, n, sl->stored_hex, &sl->diag);
+        r = write_file(b->o, srel, stored, n, sl->stored_hex, &sl->diag);
     }
     return r;
 }

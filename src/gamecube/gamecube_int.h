@@ -25,6 +25,13 @@ ue_result ue_gclzss_decode_chunks(const uint8_t *p, size_t n, ue_mode mode, uint
                                   size_t *out_size, ue_diag *d, uint64_t diag_base,
                                   const char *diag_path);
 
+/* ue_gclzss_decode, each decoded stretch also handed to `emit` as soon as it is done (a hash
+ * of the output made while it is in the cache). In tolerant mode a second decode from the start
+ * makes `at` go back to 0, as with ue_gclzss_decode_chunks. */
+ue_result ue_gclzss_decode_emit(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
+                                size_t *out_size, ue_lzss_emit_fn emit, void *ctx, ue_diag *d,
+                                uint64_t diag_base, const char *diag_path);
+
 /* One kept entry. Names stay in the file: only their offsets and lengths are kept, so an entry
  * costs a fixed 48 bytes whatever its names (see docs/bounded-work.md). */
 typedef struct fsys_entry {
@@ -48,6 +55,14 @@ typedef struct fsys_entry {
     bool name_bad;              /* a name pointer was unusable */
 } fsys_entry;
 
+/* An entry validation kept decoded (data NULL: none), with the XXH64 of its bytes, made while
+ * they were decoded, for the extract's manifest. */
+typedef struct fsys_kept {
+    uint8_t *data;
+    size_t size;
+    uint64_t xxh64;
+} fsys_kept;
+
 /* Tolerant mode keeps at most this many entries whose records are damaged beyond reading; the
  * rest are reported once and dropped (every kept readable record owns >= 0x28 distinct bytes). */
 #define UE_FSYS_MAX_BAD_ENTRIES 4096u
@@ -66,8 +81,7 @@ typedef struct fsys_state {
     char archive_name[64];
     /* Nested entries validation decoded, kept (up to UE_FSYS_KEEP_MAX bytes in all) and lent to
      * every later borrow until the archive closes: each is decoded once (NULL: none kept). */
-    uint8_t **kept;
-    size_t *kept_size;
+    struct fsys_kept *kept;
     size_t kept_bytes;          /* their decoded sizes in all */
     /* Set when a strict extract follows (ue_archive_extract_follows): whether the model walk
      * reads an entry. Validation keeps those decoded, and leaves the streams of the other
@@ -88,6 +102,9 @@ ue_result ue_fsys_parse(const ue_source *src, ue_mode mode, const char *archive_
 void ue_fsys_free(fsys_state *s);
 ue_result ue_fsys_read_stored(fsys_state *s, size_t i, uint8_t **data, size_t *size, ue_diag *d);
 ue_result ue_fsys_read_entry(fsys_state *s, size_t i, uint8_t **data, size_t *size, ue_diag *d);
+/* Decodes compressed entry i into s->kept[i] and hashes it on the way; its stored bytes are read
+ * from `view` (the whole archive) when not NULL. */
+ue_result ue_fsys_keep_entry(fsys_state *s, size_t i, const uint8_t *view, ue_diag *d);
 ue_result ue_fsys_layout(const fsys_state *s, fsys_segment **segs, size_t *nsegs);
 
 /* Sets the name used by the fallback "<archive-name>_entry_<index><ext>" (default "fsys").

@@ -7,6 +7,7 @@
 #include "unearth/lzss.h"
 #include "codec/lzss_stream.h"
 #include "common/bytes.h"
+#include "common/io.h"
 #include "gamecube/gamecube_int.h"
 
 /* Okumura's encoder indexes the F = 18 ring positions just before r, so genuine streams may
@@ -73,10 +74,15 @@ static ue_result checked_header(const uint8_t *p, size_t n, ue_gclzss_header *h,
     return UE_OK;
 }
 
-/* One decode of the stream into wherever `out` says: a whole buffer, or a window and a sink. */
+/* The stretch a whole-buffer decode hands out at a time: small enough to be still in the
+ * cache when the sink reads it. */
+#define GCLZSS_PIECE ((size_t)128 << 10)
+
+/* One decode of the stream into wherever `out` says: a whole buffer (its pieces also handed to
+ * a sink when there is one), or a window and a sink. */
 typedef struct decode_target {
     uint8_t *buf;               /* whole output, or NULL */
-    uint8_t *window;            /* else: a window and where its pieces go */
+    uint8_t *window;            /* else: a window */
     size_t window_size;
     ue_lzss_emit_fn emit;
     void *ctx;
@@ -86,6 +92,9 @@ static ue_result decode_once(const decode_target *t, const ue_lzss_params *param
                              const uint8_t *stream, size_t len, uint32_t size, ue_diag *d,
                              uint64_t diag_base, const char *diag_path) {
     ue_lzss_stats st;
+    if (t->buf && t->emit)
+        return ue_lzss_decode_pieces(params, stream, len, t->buf, size, GCLZSS_PIECE, t->emit,
+                                     t->ctx, &st, d, diag_base, diag_path);
     if (t->buf) return ue_lzss_decode(params, stream, len, t->buf, size, &st, d, diag_base, diag_path);
     return ue_lzss_decode_chunks(params, stream, len, size, t->window, t->window_size, t->emit,
                                  t->ctx, &st, d, diag_base, diag_path);
@@ -128,7 +137,7 @@ static ue_result decode_blob(const uint8_t *p, size_t n, ue_mode mode, decode_ta
     size_t stream_len;
     ue_result r = checked_header(p, n, &h, &stream, &stream_len, d, diag_base, diag_path);
     if (r != UE_OK) return r;
-    if (!t->window && !(t->buf = malloc(h.uncompressed_size ? h.uncompressed_size : 1u)))
+    if (!t->window && !(t->buf = ue_malloc_large(h.uncompressed_size)))
         return UE_ERR_NOMEM;
     r = decode_stream(t, stream, stream_len, h.uncompressed_size, mode, d,
                       diag_base + UE_GCLZSS_HEADER, diag_path);
@@ -144,7 +153,13 @@ static ue_result decode_blob(const uint8_t *p, size_t n, ue_mode mode, decode_ta
 ue_result ue_gclzss_decode(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
                            size_t *out_size, ue_diag *d, uint64_t diag_base,
                            const char *diag_path) {
-    decode_target t = {0};
+    return ue_gclzss_decode_emit(p, n, mode, out, out_size, NULL, NULL, d, diag_base, diag_path);
+}
+
+ue_result ue_gclzss_decode_emit(const uint8_t *p, size_t n, ue_mode mode, uint8_t **out,
+                                size_t *out_size, ue_lzss_emit_fn emit, void *ctx, ue_diag *d,
+                                uint64_t diag_base, const char *diag_path) {
+    decode_target t = {NULL, NULL, 0, emit, ctx};
     ue_result r = decode_blob(p, n, mode, &t, out_size, d, diag_base, diag_path);
     *out = t.buf;
     return r;

@@ -290,6 +290,75 @@ static void chunked_decode_equals_whole(void) {
                UE_ERR_USAGE);
 }
 
+/* The whole-buffer decoder that hands out its pieces: each piece is the stretch of the output
+ * just decoded (in order, no gaps, at most one group of 8 items past the piece size), the output is the
+ * whole decode's, and a stream cut short fails as the whole decode does. */
+typedef struct pieces_seen {
+    const uint8_t *out;
+    uint64_t next;
+    size_t piece, largest;
+} pieces_seen;
+
+static ue_result see_piece(void *ctx, uint64_t at, const uint8_t *data, size_t n) {
+    pieces_seen *p = ctx;
+    CHECK_EQ_U(at, p->next);
+    CHECK(data == p->out + at);
+    CHECK(n > 0);
+    if (n > p->largest) p->largest = n;
+    p->next = at + n;
+    return UE_OK;
+}
+
+static void pieces_decode_equals_whole(void) {
+    const size_t sizes[] = {0, 1, 4096, 70000, 300000};
+    const size_t pieces[] = {1, 100, 4096, 65536};
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t n = sizes[s];
+            uint8_t *src = make_corpus(n, kind), *out = malloc(n + 1);
+            ue_buf enc = {0};
+            REQUIRE(ue_lzss_encode(&UE_LZSS_GAMECUBE, 6, src, n, &enc) == UE_OK);
+            for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
+                pieces_seen p = {out, 0, pieces[k], 0};
+                ue_lzss_stats st = {0};
+                memset(out, 0xA5, n + 1);
+                CHECK_EQ_U(ue_lzss_decode_pieces(&UE_LZSS_GAMECUBE, enc.data, enc.size, out, n,
+                                                 pieces[k], see_piece, &p, &st, NULL, 0, "t"),
+                           UE_OK);
+                CHECK_EQ_U(p.next, n);
+                CHECK(p.largest < pieces[k] + 8 * UE_LZSS_MAX_MATCH); /* one group of items past */
+                CHECK(n == 0 || memcmp(out, src, n) == 0);
+                CHECK_EQ_U(st.consumed, enc.size);
+                CHECK_EQ_U(st.produced, n);
+            }
+            if (n > 8192) { /* cut short: the same error at the same offset, after the same output */
+                uint8_t *whole = malloc(n);
+                ue_diag d1 = {0}, d2 = {0};
+                ue_lzss_stats s1, s2;
+                pieces_seen p = {out, 0, 4096, 0};
+                size_t cut = enc.size / 2;
+                CHECK_EQ_U(ue_lzss_decode(&UE_LZSS_GAMECUBE, enc.data, cut, whole, n, &s1, &d1, 7, "t"),
+                           UE_ERR_INVALID);
+                CHECK_EQ_U(ue_lzss_decode_pieces(&UE_LZSS_GAMECUBE, enc.data, cut, out, n, 4096,
+                                                 see_piece, &p, &s2, &d2, 7, "t"),
+                           UE_ERR_INVALID);
+                REQUIRE(d1.count == 1 && d2.count == 1);
+                CHECK_STR(d2.items[0].message, d1.items[0].message);
+                CHECK_EQ_U(d2.items[0].offset, d1.items[0].offset);
+                CHECK_EQ_U(s2.produced, s1.produced);
+                CHECK(p.next <= s1.produced); /* the failed stretch is not handed out */
+                CHECK(memcmp(out, whole, s1.produced) == 0);
+                ue_diag_free(&d1), ue_diag_free(&d2);
+                free(whole);
+            }
+            free(src), free(out);
+            ue_buf_free(&enc);
+        }
+    CHECK_EQ_U(ue_lzss_decode_pieces(&UE_LZSS_GAMECUBE, NULL, 0, NULL, 0, 0, see_piece, NULL,
+                                     NULL, NULL, 0, "t"),
+               UE_ERR_USAGE);
+}
+
 int main(void) {
     RUN(spec_vectors_parkan);
     RUN(gamecube_ring_starts_with_zeros);
@@ -301,5 +370,6 @@ int main(void) {
     RUN(max_output_counts_flags_and_references);
     RUN(small_stream_claiming_more_stays_bounded);
     RUN(chunked_decode_equals_whole);
+    RUN(pieces_decode_equals_whole);
     return TEST_SUMMARY();
 }

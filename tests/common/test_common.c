@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -391,6 +392,25 @@ static void entry_names_and_file_names(void) {
 
 /* Numbers use '.', whatever LC_NUMERIC says. The machine may lack a comma locale (CI images
  * often have only C and C.UTF-8); then the second half says so and checks nothing more. */
+/* Room for large payloads: writable to the last byte and freed with free(); from 4 MiB on
+ * aligned to 2 MiB where the system can be asked for huge pages; an impossible size is NULL. */
+static void large_allocations_align_for_huge_pages(void) {
+    const size_t sizes[] = {0, 100, ((size_t)4 << 20) - 1, ((size_t)5 << 20) + 3};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint8_t *p = ue_malloc_large(sizes[i]);
+        REQUIRE(p != NULL);
+        if (sizes[i]) {
+            memset(p, 0xA5, sizes[i]);
+            CHECK_EQ_U(p[sizes[i] - 1], 0xA5);
+        }
+#ifdef MADV_HUGEPAGE
+        if (sizes[i] >= ((size_t)4 << 20)) CHECK_EQ_U((uintptr_t)p % ((size_t)2 << 20), 0);
+#endif
+        free(p);
+    }
+    CHECK(ue_malloc_large(SIZE_MAX) == NULL);
+}
+
 static void numbers_ignore_the_locale(void) {
     char *end;
     CHECK(setlocale(LC_NUMERIC, "C.UTF-8") != NULL || setlocale(LC_NUMERIC, "C") != NULL);
@@ -419,6 +439,7 @@ static void numbers_ignore_the_locale(void) {
 
 int main(void) {
     RUN(numbers_ignore_the_locale);
+    RUN(large_allocations_align_for_huge_pages);
     RUN(xxh64_in_pieces_equals_whole);
     RUN(results_are_distinct_and_named);
     RUN(version_macros_agree);

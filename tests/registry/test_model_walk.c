@@ -413,14 +413,33 @@ static size_t strict_extract_decodes(const char *path, const char *out) {
     return stats.decoded;
 }
 
+/* Whether the manifest in `out` gives `want`'s one-shot XXH64 as an entry's "xxh64". */
+static bool manifest_has_hash(const char *out, const uint8_t *want, size_t n) {
+    char path[600], line[64];
+    snprintf(path, sizeof path, "%s/manifest.json", out);
+    uint8_t *text;
+    size_t len;
+    if (ue_file_read(path, (size_t)1 << 20, &text, &len, NULL) != UE_OK) return false;
+    snprintf(line, sizeof line, "\"xxh64\": \"%016llx\"", (unsigned long long)ue_xxh64(want, n, 0));
+    bool found = false;
+    for (size_t i = 0; !found && i + strlen(line) <= len; i++) found = !memcmp(text + i, line, strlen(line));
+    free(text);
+    return found;
+}
+
 static void strict_extract_decodes_each_entry_once(void) {
     char out[400], path[512];
     snprintf(out, sizeof out, "%s/x_creature", dir);
     CHECK_EQ_U(strict_extract_decodes(fsys, out), 1); /* the PKX: validation kept it */
-    uint8_t plain[2][3000];
-    for (size_t k = 0; k < sizeof plain[0]; k++) plain[0][k] = (uint8_t)(k % 7), plain[1][k] = (uint8_t)(k % 11 * 3);
-    ue_fsys_write_entry e[2] = {{.short_name = "d", .type_code = 0x04, .compressed = true, .data = plain[0], .size = 3000},
-                                {.short_name = "s", .type_code = 0x08, .compressed = true, .data = plain[1], .size = 3000}};
+    /* The dat entry is kept decoded by validation, and hashed piece by piece as it is decoded
+     * (300,000 bytes: several pieces); the samp entry is decoded by the extract. */
+    enum { KEPT = 300000, SAMP = 3000 };
+    uint8_t *kept = malloc(KEPT), samp[SAMP];
+    REQUIRE(kept);
+    for (size_t k = 0; k < KEPT; k++) kept[k] = (uint8_t)(k % 7 + k / 5000);
+    for (size_t k = 0; k < SAMP; k++) samp[k] = (uint8_t)(k % 11 * 3);
+    ue_fsys_write_entry e[2] = {{.short_name = "d", .type_code = 0x04, .compressed = true, .data = kept, .size = KEPT},
+                                {.short_name = "s", .type_code = 0x08, .compressed = true, .data = samp, .size = SAMP}};
     ue_fsys_write_options opt = {.version = 0x201};
     ue_buf bytes = {0};
     REQUIRE(ue_fsys_write(&opt, e, 2, &bytes, NULL) == UE_OK);
@@ -428,8 +447,11 @@ static void strict_extract_decodes_each_entry_once(void) {
     ue_buf_free(&bytes);
     snprintf(out, sizeof out, "%s/x_two", dir);
     CHECK_EQ_U(strict_extract_decodes(path, out), 2);
-    CHECK(extracted_is(out, "entries/0000_d.dat", plain[0], 3000));
-    CHECK(extracted_is(out, "entries/0001_s.samp", plain[1], 3000));
+    CHECK(extracted_is(out, "entries/0000_d.dat", kept, KEPT));
+    CHECK(extracted_is(out, "entries/0001_s.samp", samp, SAMP));
+    CHECK(manifest_has_hash(out, kept, KEPT));
+    CHECK(manifest_has_hash(out, samp, SAMP));
+    free(kept);
 }
 
 int main(void) {
