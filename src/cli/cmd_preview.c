@@ -153,7 +153,7 @@ static void free_models(preview_model *m, size_t count) {
 int cli_write_png(const cli_opts *o, const uint8_t *rgba, uint32_t w, uint32_t h) {
     ue_buf png = {0};
     ue_diag d = {0};
-    ue_result r = ue_png_encode_rgba(w, h, rgba, &png);
+    ue_result r = ue_png_encode_rgba_quick(w, h, rgba, &png);
     cli_out_file file = {o->output, png.data, png.size};
     if (r == UE_OK) r = cli_write_outputs(&file, 1, o->force, o->inputs, o->input_count, &d);
     cli_print_diags(&d, 0);
