@@ -10,12 +10,9 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_preview_crosscheck
 . "$HERE/cli_lib.sh"
 
-[ -x "${UE_CHROMIUM:-/usr/bin/chromium}" ] || { bad "no chromium (apt-get install chromium; scripts/setup.sh)"; finish; exit; }
-[ -f "$HERE/../node_modules/playwright-core/package.json" ] || { bad "no playwright-core (cd tests && npm ci)"; finish; exit; }
-
-expect_rc 0 "$UE" demo -o "$T/pack"
-expect_rc 0 "$UE" convert -r "$T/pack" -o "$T/gallery" --gallery -q
-[ -f "$T/gallery/unearth-viewer/node_modules/three/build/three.module.js" ] && ok || bad "no three.js in OUTDIR (cd viewer && npm ci)"
+. "$HERE/browser_lib.sh"
+browser_ready || { finish; exit; }
+gallery_of_pack
 if node "$HERE/../clients/preview_crosscheck.mjs" "$UE" "$T/gallery" >"$T/crosscheck.log" 2>&1; then ok; else bad "preview_crosscheck.mjs"; fi
 cat "$T/crosscheck.log"
 finish
