@@ -1,7 +1,8 @@
 /* Benchmark: `convert -r` of a generated game folder (2,000 models by default: bare MSH files and
  * NRes archives holding one, in 20 folders) with -j 1 and -j 2 side by side, as whole processes,
  * alternating A B A B; prints each run, the medians and the pairwise speed-up -j 1 / -j 2, next
- * to what a perfectly parallel CPU-bound control gains on the machine at the same moment. */
+ * to what a perfectly parallel CPU-bound control gains on the machine at the same moment.
+ * With --gallery: `convert -r -j 2` without and with --gallery instead, and the cost of the gallery. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,8 @@ static double children_cpu(void) {
 /* One whole `convert -r` process into a fresh OUT; seconds of wall time, < 0 on failure; *cpu
  * gets its CPU seconds (user + system, all threads): unlike the wall time, the other load on the
  * machine barely moves it, and two threads that contend in the kernel show up in it. */
-static double run_batch(const char *unearth, const char *corpus, const char *out, int jobs, double *cpu) {
+static double run_batch(const char *unearth, const char *corpus, const char *out, int jobs, const char *extra,
+                        double *cpu) {
     char cmd[13000];
     /* The previous output is moved aside, not deleted (deleted with the corpus at the end):
      * ext4 without a journal scans past every inode deleted in the last 60 s on each create,
@@ -72,7 +74,7 @@ static double run_batch(const char *unearth, const char *corpus, const char *out
              out, out, out, out);
     if (system(cmd) != 0) return -1;
     sync(); /* the previous run's writeback must not land inside this one */
-    snprintf(cmd, sizeof cmd, "'%s' convert -r '%s' -o '%s' -j %d -q", unearth, corpus, out, jobs);
+    snprintf(cmd, sizeof cmd, "'%s' convert -r '%s' -o '%s' -j %d -q %s", unearth, corpus, out, jobs, extra);
     double c0 = children_cpu(), t0 = now();
     int rc = system(cmd);
     double t = now() - t0;
@@ -121,10 +123,10 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
     snprintf(out2, sizeof out2, "%s/out-j2", dir);
     double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS], ceil[MAX_RUNS], ca[MAX_RUNS], cb[MAX_RUNS];
     /* one warm-up of each: page cache and binary loaded */
-    if (run_batch(unearth, corpus, out1, 1, &ca[0]) < 0 || run_batch(unearth, corpus, out2, 2, &cb[0]) < 0) return 1;
+    if (run_batch(unearth, corpus, out1, 1, "", &ca[0]) < 0 || run_batch(unearth, corpus, out2, 2, "", &cb[0]) < 0) return 1;
     for (size_t r = 0; r < runs; r++) {
-        a[r] = run_batch(unearth, corpus, out1, 1, &ca[r]);
-        b[r] = run_batch(unearth, corpus, out2, 2, &cb[r]);
+        a[r] = run_batch(unearth, corpus, out1, 1, "", &ca[r]);
+        b[r] = run_batch(unearth, corpus, out2, 2, "", &cb[r]);
         if (a[r] < 0 || b[r] < 0) return 1;
         ratio[r] = a[r] / b[r];
         ceil[r] = ceiling();
@@ -150,18 +152,47 @@ static int compare(const char *unearth, const char *dir, size_t models, size_t r
     return same ? 0 : 1;
 }
 
+/* The gallery's cost: the same batch at -j 2 without and with --gallery (a thumbnail per model,
+ * index.html, the viewer's files copied), alternating; the ratio of wall and of CPU time, with
+ * the machine's load average, since other work on it moves the wall time. */
+static int compare_gallery(const char *unearth, const char *dir, size_t models, size_t runs) {
+    char corpus[4200], plain[4200], gallery[4200];
+    snprintf(corpus, sizeof corpus, "%s/corpus", dir);
+    snprintf(plain, sizeof plain, "%s/out-plain", dir);
+    snprintf(gallery, sizeof gallery, "%s/out-gallery", dir);
+    double a[MAX_RUNS], b[MAX_RUNS], ratio[MAX_RUNS], ca[MAX_RUNS], cb[MAX_RUNS], cratio[MAX_RUNS], load[3];
+    if (run_batch(unearth, corpus, plain, 2, "", &ca[0]) < 0 || run_batch(unearth, corpus, gallery, 2, "--gallery", &cb[0]) < 0)
+        return 1;
+    for (size_t r = 0; r < runs; r++) {
+        a[r] = run_batch(unearth, corpus, plain, 2, "", &ca[r]);
+        b[r] = run_batch(unearth, corpus, gallery, 2, "--gallery", &cb[r]);
+        if (a[r] < 0 || b[r] < 0) return 1;
+        ratio[r] = b[r] / a[r], cratio[r] = cb[r] / ca[r];
+        if (getloadavg(load, 1) < 1) load[0] = -1;
+        printf("run %zu: convert -r -j 2 %.3f s (CPU %.2f s), with --gallery %.3f s (CPU %.2f s): %.2fx wall, %.2fx "
+               "CPU (load average %.2f)\n", r + 1, a[r], ca[r], b[r], cb[r], ratio[r], cratio[r], load[0]);
+    }
+    double ma = median(a, runs), mb = median(b, runs), mr = median(ratio, runs), mc = median(cratio, runs);
+    printf("models %zu: without --gallery median %.3f s (%.3f - %.3f), with median %.3f s (%.3f - %.3f)\n", models,
+           ma, a[0], a[runs - 1], mb, b[0], b[runs - 1]);
+    printf("--gallery costs: wall median %.2fx (%.2f - %.2f), CPU median %.2fx (%.2f - %.2f) (goal <= 1.50x)\n", mr,
+           ratio[0], ratio[runs - 1], mc, cratio[0], cratio[runs - 1]);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *unearth = "./unearth", *dir = "/tmp/unearth-bench-batch";
     size_t models = 2000, runs = 5;
-    bool keep = false;
+    bool keep = false, gallery = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--unearth") && i + 1 < argc) unearth = argv[++i];
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--models") && i + 1 < argc) models = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--keep")) keep = true; /* leave the corpus for farm runs */
+        else if (!strcmp(argv[i], "--gallery")) gallery = true;
         else {
-            fprintf(stderr, "usage: %s [--unearth PATH] [--dir D] [--models N] [--runs R] [--keep]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--unearth PATH] [--dir D] [--models N] [--runs R] [--keep] [--gallery]\n", argv[0]);
             return 2;
         }
     }
@@ -174,7 +205,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot make the corpus in %s\n", corpus);
         return 3;
     }
-    int rc = compare(unearth, dir, models, runs);
+    int rc = gallery ? compare_gallery(unearth, dir, models, runs) : compare(unearth, dir, models, runs);
     if (!keep && system(cmd) != 0) return 3;
     return rc ? 1 : 0;
 }

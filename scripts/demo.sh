@@ -3,7 +3,7 @@
 # archive in it (info, list, validate, extract, pack, byte-compare, roundtrip), show that an
 # input is never overwritten, an archive's models and one entry's bytes (cat), then convert
 # several models at once and every model of the pack twice (the second run keeps every output),
-# the pack's gallery (convert -r --gallery),
+# the pack's gallery (convert -r --gallery) and previews of its models (a few views, a contact sheet),
 # the robot to OBJ, show the creature's animation clips and the FigaTree clips of its animation
 # bank (convert --anims), import a glTF back into an MSH and into its archive, paint a texture in
 # a .gltf's PNG files and import it back into a Textures.lib copy, scale the robot, and write the
@@ -73,7 +73,20 @@ echo "== a gallery of the pack: index.html and the viewer page (docs/gallery.md)
 "$UE" convert -r "$PACK" -o "$OUT/gallery" -f --gallery
 [ "$(grep -c '<li class="model' "$OUT/gallery/index.html")" = 5 ] \
   || { echo "the gallery does not list the pack's 5 models" >&2; exit 1; }
+[ "$(find "$OUT/gallery" -name '*.preview.png' | wc -l)" = 5 ] && [ "$(grep -c '<img [^>]*src="[^"]*\.preview\.png"' "$OUT/gallery/index.html")" = 5 ] \
+  || { echo "the gallery has not a thumbnail on each of its 5 models" >&2; exit 1; }
 echo "open it: python3 -m http.server -d $OUT/gallery -b 127.0.0.1, then http://127.0.0.1:8000/"
+
+echo "== previews: unearth's own software renderer, no GPU (docs/preview.md)"
+"$(dirname "$0")/preview_samples.sh" "$UE" "$PACK" "$OUT/previews"   # the pictures of docs/images
+"$UE" preview "$A" -o "$OUT/previews/objects.rlb.png" -f -q   # one model inside: a picture, not a sheet
+python3 - "$OUT/previews" <<'EOF_PY'
+import os, struct, sys
+for name in sorted(os.listdir(sys.argv[1])):
+    head = open(os.path.join(sys.argv[1], name), "rb").read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n": sys.exit(name + ": not a PNG")
+    print("%-30s %dx%d" % (name, *struct.unpack(">II", head[16:24])))
+EOF_PY
 
 echo "== the animated creature: idle (with blinking eyes and a mouth swap) and attack"
 "$UE" convert "$PACK/gamecube/creature.fsys" -o "$OUT/creature.glb" -f

@@ -21,6 +21,10 @@ UE_API ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba,
  * most 255 bytes, both Latin-1, else UE_ERR_USAGE. keyword and text NULL: no chunk. */
 UE_API ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba,
                                          const char *keyword, const char *text, ue_buf *out);
+/* As ue_png_encode_rgba, traded for speed: every row with the Up filter and zlib at level 1
+ * (files about 1.3 times larger, made several times faster): for pictures drawn in bulk, the
+ * previews, sheets and a gallery's thumbnails. Deterministic as well. */
+UE_API ue_result ue_png_encode_rgba_quick(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out);
 /* Whether PNG bytes begin as ue_png_encode_rgba_text writes them with this keyword and text:
  * the signature, IHDR, then that tEXt chunk (its CRC is not checked). `head` needs to hold only
  * the file's first 41 + strlen(keyword) + 1 + strlen(text) bytes; fewer: false. */

@@ -153,7 +153,7 @@ static void free_models(preview_model *m, size_t count) {
 int cli_write_png(const cli_opts *o, const uint8_t *rgba, uint32_t w, uint32_t h) {
     ue_buf png = {0};
     ue_diag d = {0};
-    ue_result r = ue_png_encode_rgba(w, h, rgba, &png);
+    ue_result r = ue_png_encode_rgba_quick(w, h, rgba, &png);
     cli_out_file file = {o->output, png.data, png.size};
     if (r == UE_OK) r = cli_write_outputs(&file, 1, o->force, o->inputs, o->input_count, &d);
     cli_print_diags(&d, 0);
@@ -165,6 +165,23 @@ int cli_write_png(const cli_opts *o, const uint8_t *rgba, uint32_t w, uint32_t h
     }
     if (!o->quiet) fprintf(stderr, "%s: wrote %s (%ux%u)\n", o->verb, o->output, w, h);
     return 0;
+}
+
+/* With -v: the camera of one drawn model as a line of JSON on stderr (docs/preview.md#framing),
+ * for anyone drawing the same view with another renderer. */
+static void say_camera(const preview_model *m, const ue_preview_options *po) {
+    ue_preview_camera c;
+    ue_diag d = {0};
+    ue_result r = ue_preview_camera_get(&m->scene, po, &c, &d);
+    ue_diag_free(&d);
+    if (r != UE_OK) return;
+    const double *v[] = {c.forward, c.up, c.right, c.center};
+    const char *key[] = {"forward", "up", "right", "center"};
+    fprintf(stderr, "preview: camera of %s: {\"view\":\"%s\",\"size\":%u", m->label, ue_preview_view_name(po->view),
+            po->size);
+    for (int k = 0; k < 4; k++) fprintf(stderr, ",\"%s\":[%.17g,%.17g,%.17g]", key[k], v[k][0], v[k][1], v[k][2]);
+    fprintf(stderr, ",\"extent\":%.17g,\"near\":%.17g,\"far\":%.17g,\"empty\":%s}\n", c.extent, c.near_depth,
+            c.far_depth, c.empty ? "true" : "false");
 }
 
 /* One model, or a sheet of several; the image in *rgba (free it). Returns an exit code. */
@@ -185,6 +202,7 @@ static int draw(const cli_opts *o, ue_preview_options *po, preview_model *models
         cli_print_diags_as(models[i].label, &d, 20);
         ue_diag_free(&d);
         if (r != UE_OK) rc = cli_exit_code(r);
+        if (!rc && o->verbose) say_camera(&models[i], po);
         cells[i] = (ue_sheet_cell){images + i * side * side * 4, po->size, po->size, models[i].label};
     }
     if (!rc && count == 1) {

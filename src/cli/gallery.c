@@ -26,7 +26,7 @@ ue_result gallery_thumbnail(const ue_scene *s, ue_buf *png, ue_diag *d) {
     uint8_t *rgba = ue_malloc_items((size_t)o.size * o.size, 4);
     if (!rgba) return UE_ERR_NOMEM;
     ue_result r = ue_preview_render(s, &o, rgba, d);
-    if (r == UE_OK) r = ue_png_encode_rgba(o.size, o.size, rgba, png);
+    if (r == UE_OK) r = ue_png_encode_rgba_quick(o.size, o.size, rgba, png);
     free(rgba);
     return r;
 }

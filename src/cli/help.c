@@ -315,7 +315,8 @@ static const cli_verb_def verb_table[] = {
      "draws them. The view is orthographic and framed on the posed model's bounds; the camera,\n"
      "framing and light are given in docs/preview.md. A container of several models gives one\n"
      "contact sheet: a grid of thumbnails, each labelled with its entry's name. The same input\n"
-     "and options always give the same bytes. OUT.png is written whole or not at all.\n",
+     "and options always give the same bytes. OUT.png is written whole or not at all. -v also\n"
+     "prints each model's camera as a line of JSON (forward, up, right, centre, extent).\n",
      "unearth preview demo/parkan/robot.msh -o robot.png\n"
      "unearth preview demo/gamecube/creature.fsys -o creature.png --view front --size 512\n"
      "unearth preview demo/gamecube/dat/creature.dat -o wave.png --clip Animation_1 --frame 20\n"

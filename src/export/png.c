@@ -61,16 +61,16 @@ static uint64_t filter_row(int f, const uint8_t *cur, const uint8_t *prev, size_
     return cost;
 }
 
-/* One zlib stream of `n` bytes (level 6) whose window and hash table are no larger than the
+/* One zlib stream of `n` bytes (at `level`) whose window and hash table are no larger than the
  * data needs: zlib's defaults allocate and clear about 256 KiB per stream, which dominated the
  * cost of the small textures models carry. Deterministic: the same bytes give the same stream. */
-static ue_result deflate_sized(const uint8_t *src, size_t n, uint8_t **out, size_t *out_len) {
+static ue_result deflate_sized(const uint8_t *src, size_t n, int level, uint8_t **out, size_t *out_len) {
     int wbits = 9; /* zlib's smallest deflate window */
     while (wbits < 15 && ((size_t)1 << wbits) < n) wbits++;
     int mem_level = wbits - 7 < 1 ? 1 : wbits - 7; /* 8 (the default) for a full window */
     z_stream zs;
     memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 6, Z_DEFLATED, wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&zs, level, Z_DEFLATED, wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
         return UE_ERR_NOMEM;
     uLong bound = deflateBound(&zs, (uLong)n);
     *out = ue_malloc_items(bound, 1);
@@ -120,12 +120,28 @@ bool ue_png_has_text(const uint8_t *head, size_t size, const char *keyword, cons
            !memcmp(c + 8 + k + 1, text, t);
 }
 
+/* How a PNG is compressed: each row's filter chosen by the heuristic at zlib level 6 (the
+ * files unearth keeps), or the Up filter on every row at level 1 (the pictures it draws in bulk). */
+typedef enum png_effort { PNG_SMALL, PNG_QUICK } png_effort;
+
+static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char *keyword, const char *text,
+                        png_effort effort, ue_buf *out);
+
 ue_result ue_png_encode_rgba(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out) {
-    return ue_png_encode_rgba_text(w, h, rgba, NULL, NULL, out);
+    return encode(w, h, rgba, NULL, NULL, PNG_SMALL, out);
+}
+
+ue_result ue_png_encode_rgba_quick(uint32_t w, uint32_t h, const uint8_t *rgba, ue_buf *out) {
+    return encode(w, h, rgba, NULL, NULL, PNG_QUICK, out);
 }
 
 ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba, const char *keyword,
                                   const char *text, ue_buf *out) {
+    return encode(w, h, rgba, keyword, text, PNG_SMALL, out);
+}
+
+static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char *keyword, const char *text,
+                        png_effort effort, ue_buf *out) {
     uint8_t note[256];
     size_t note_len = 0;
     if (!rgba || !out || w == 0 || h == 0 || w > UE_PNG_MAX_SIDE || h > UE_PNG_MAX_SIDE)
@@ -146,16 +162,23 @@ ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba, c
     uint8_t *zbuf = NULL;
     ue_result rc = UE_ERR_NOMEM;
     if (!rows || !filtered || !trial) goto done;
-    for (size_t i = 0; i < npix; i++) memcpy(rows + rowlen + i * bpp, rgba + i * 4, bpp);
+    if (bpp == 4) memcpy(rows + rowlen, rgba, npix * 4); /* RGBA as it is: one copy, not one per pixel */
+    else
+        for (size_t i = 0; i < npix; i++) memcpy(rows + rowlen + i * bpp, rgba + i * 4, bpp);
 
     for (size_t y = 0; y < h; y++) {
         const uint8_t *cur = rows + (y + 1) * rowlen, *prev = cur - rowlen;
         uint8_t *dst = filtered + y * (rowlen + 1);
         /* The usual heuristic: the filter whose output has the smallest sum of |signed byte|
          * (the first of equals); the winner so far stays in dst, a trial goes to `trial`. */
+        if (effort == PNG_QUICK) {
+            dst[0] = 2;
+            filter_row(2, cur, prev, rowlen, bpp, dst + 1);
+            continue;
+        }
         dst[0] = 0;
         uint64_t best_cost = filter_row(0, cur, prev, rowlen, bpp, dst + 1);
-        for (int f = 1; f < 5; f++) {
+        for (int f = 1; f < 5 && best_cost; f++) { /* no filter beats a cost of 0 (a row of zeros) */
             uint64_t cost = filter_row(f, cur, prev, rowlen, bpp, trial);
             if (cost < best_cost) {
                 best_cost = cost;
@@ -167,7 +190,7 @@ ue_result ue_png_encode_rgba_text(uint32_t w, uint32_t h, const uint8_t *rgba, c
 
     size_t raw_len = (rowlen + 1) * h;
     size_t zlen;
-    if (deflate_sized(filtered, raw_len, &zbuf, &zlen) != UE_OK) goto done;
+    if (deflate_sized(filtered, raw_len, effort == PNG_QUICK ? 1 : 6, &zbuf, &zlen) != UE_OK) goto done;
 
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     uint8_t ihdr[13];

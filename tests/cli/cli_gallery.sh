@@ -71,6 +71,44 @@ node "$HERE/../json_schema_check.mjs" "$HERE/../../docs/schema/batch.schema.json
 [ -f "$T/g1/unearth-viewer/viewer.html" ] && [ -f "$T/g1/unearth-viewer/node_modules/three/build/three.module.js" ] \
   && ok || bad "the viewer's files are not in OUTDIR (cd viewer && npm ci)"
 
+# The thumbnails of the whole sample pack: each model's is a 256x256 PNG, the very bytes
+# `unearth preview MODEL` writes with its defaults, and its card shows it; the files that hold no
+# model (texture and material libraries, WEAR tables, animation banks) get no card at all.
+expect_rc 0 "$UE" convert -r "$T/demo" -o "$T/gp" --gallery -q
+python3 - "$T/gp" >"$T/thumbs" <<'PY' && ok || bad "thumbnails of the sample pack: $(cat "$T/thumbs")"
+import html.parser, json, struct, sys, urllib.parse
+root = sys.argv[1]
+report = json.load(open(root + "/unearth-batch.json"))
+models = [r for r in report["records"] if r["kind"] == "model" and r["status"] == "converted"]
+class Thumbs(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.cards = []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "li" and "model" in (a.get("class") or "").split(): self.cards.append(None)
+        elif tag == "img" and self.cards: self.cards[-1] = urllib.parse.unquote(a["src"])
+page = open(root + "/index.html", encoding="utf-8").read()
+p = Thumbs(); p.feed(page)
+errors = []
+if len(models) != 5 or len(p.cards) != 5: errors.append("%d models, %d cards, want 5" % (len(models), len(p.cards)))
+if "nopreview" in page.split("</style>")[1]: errors.append("a 'no preview' box on the page")
+for m, shown in zip(models, p.cards):
+    thumb = m["gallery"].get("thumbnail")
+    png = open(root + "/" + thumb, "rb").read() if thumb else b""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR" or struct.unpack(">II", png[16:24]) != (256, 256):
+        errors.append("%s: %r is not a 256x256 PNG" % (m["input"], thumb))
+    if shown != thumb: errors.append("%s: the card shows %r, not %r" % (m["input"], shown, thumb))
+    print(m["input"] + "\t" + (thumb or ""))
+skipped = [r["input"] for r in report["records"] if r["kind"] == "file" and r["status"] == "skipped"]
+if not skipped or any(html.escape(s) in page for s in skipped): errors.append("files without a model on the page: %r" % skipped)
+print("\n".join(errors), file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+while IFS="$(printf '\t')" read -r model thumb; do
+  expect_rc 0 "$UE" preview "$model" -o "$T/preview.png" -f
+  cmp -s "$T/preview.png" "$T/gp/$thumb" && ok || bad "$thumb is not what unearth preview $model draws"
+done < "$T/thumbs"
+
 # Resumed: every model kept, the same page (its counts read back from the earlier report).
 cp "$T/g1/index.html" "$T/index.before"
 expect_rc 0 "$UE" convert -r "$T/in" -o "$T/g1" --gallery

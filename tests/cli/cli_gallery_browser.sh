@@ -10,11 +10,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 NAME=cli_gallery_browser
 . "$HERE/cli_lib.sh"
 
-[ -x "${UE_CHROMIUM:-/usr/bin/chromium}" ] || { bad "no chromium (apt-get install chromium; scripts/setup.sh)"; finish; exit; }
-[ -f "$HERE/../node_modules/playwright-core/package.json" ] || { bad "no playwright-core (cd tests && npm ci)"; finish; exit; }
-
-expect_rc 0 "$UE" demo -o "$T/pack"
-expect_rc 0 "$UE" convert -r "$T/pack" -o "$T/gallery" --gallery -q
-[ -f "$T/gallery/unearth-viewer/viewer.html" ] && ok || bad "no viewer page in OUTDIR (cd viewer && npm ci)"
+. "$HERE/browser_lib.sh"
+browser_ready || { finish; exit; }
+gallery_of_pack
 if node "$HERE/../clients/gallery_browser.mjs" "$T/gallery" >"$T/browser.log" 2>&1; then ok; else bad "gallery_browser.mjs"; cat "$T/browser.log" >&2; fi
 finish

@@ -4,14 +4,11 @@
 // its model with no console error, lists every clip of the glb, draws a non-blank canvas, and each
 // clip with KHR_animation_pointer channels has a track per channel and changes a material value.
 // Usage: node gallery_browser.mjs OUTDIR   (exit 0 when all holds; each failure on stderr)
-import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { serveDirectory, launchChromium, openPage as openPageIn, glbJson } from './browser_lib.mjs';
 
 const root = path.resolve(process.argv[2] ?? '');
-const CHROMIUM = process.env.UE_CHROMIUM ?? '/usr/bin/chromium';
 let failures = 0;
 const fail = (what) => { failures++; console.error(`FAIL: ${what}`); };
 const check = (what, got, want) => {
@@ -20,13 +17,6 @@ const check = (what, got, want) => {
 };
 
 // ---- the expected: the report's models, and each glb's JSON read here ----
-
-function glbJson(file) {
-  const d = readFileSync(file);
-  if (d.readUInt32LE(0) !== 0x46546c67) throw new Error(`${file}: not a GLB`);
-  const length = d.readUInt32LE(12);
-  return JSON.parse(d.subarray(20, 20 + length).toString('utf8'));
-}
 
 // The counts as the gallery states them, computed from the glTF: triangles of every mesh (each
 // mesh once, as the scene holds it), distinct joint nodes of the skins, clips, textures.
@@ -43,49 +33,19 @@ const report = JSON.parse(readFileSync(path.join(root, 'unearth-batch.json'), 'u
 const models = report.records.filter((r) => r.kind === 'model' && (r.status === 'converted' || r.status === 'kept'));
 if (!models.length) fail('the report lists no converted model');
 for (const m of models) {
-  m.doc = glbJson(path.join(root, m.output));
+  m.doc = glbJson(readFileSync(path.join(root, m.output)), m.output);
   m.pointerClips = (m.doc.animations ?? []).map((a, i) => ({
     index: i, name: a.name, channels: a.channels.length,
     pointers: a.channels.filter((c) => c.target.path === 'pointer').length,
   }));
 }
 
-// ---- a static server of OUTDIR, on 127.0.0.1 and an ephemeral port ----
+// ---- OUTDIR served on 127.0.0.1, and the browser ----
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.glb': 'model/gltf-binary', '.gltf': 'model/gltf+json',
-  '.png': 'image/png', '.json': 'application/json', '.bin': 'application/octet-stream' };
-const server = createServer(async (req, res) => {
-  const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  const file = path.join(root, rel);
-  try {
-    if (req.method !== 'GET' || !(file === root || file.startsWith(root + path.sep))) throw new Error('refused');
-    const st = await stat(file);
-    const body = await readFile(st.isDirectory() ? path.join(file, 'index.html') : file);
-    res.writeHead(200, { 'content-type': TYPES[path.extname(st.isDirectory() ? 'index.html' : file)] ?? 'application/octet-stream' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--headless=new', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'],
-});
-
-async function openPage(url) {
-  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
-  page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto(url);
-  return { page, errors };
-}
+const server = await serveDirectory(root);
+const base = server.base;
+const browser = await launchChromium();
+const openPage = (url) => openPageIn(browser, url);
 
 try {
   // ---- index.html: every model, its counts, its link to the viewer ----

@@ -346,22 +346,41 @@ static bool decode_png(const uint8_t *p, size_t n, uint32_t *w, uint32_t *h, int
     return true;
 }
 
+/* The filter type byte of each row of our PNG (one IDAT), into types[h]. */
+static bool png_row_filters(const uint8_t *p, size_t n, uint32_t h, size_t row, uint8_t *types) {
+    size_t off = 8;
+    while (off + 12 <= n && memcmp(p + off + 4, "IDAT", 4)) off += 12 + ue_load_u32be(p + off);
+    if (off + 12 > n) return false;
+    uLongf raw_len = (uLongf)((row + 1) * h);
+    uint8_t *raw = malloc(raw_len);
+    bool ok = raw && uncompress(raw, &raw_len, p + off + 8, ue_load_u32be(p + off)) == Z_OK;
+    for (uint32_t y = 0; ok && y < h; y++) types[y] = raw[y * (row + 1)];
+    free(raw);
+    return ok;
+}
+
 static void png_round_trip(void) {
     uint8_t px[5 * 3 * 4], back[5 * 3 * 4];
     for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)(i * 37 + (i / 7) * 11);
-    for (int opaque = 0; opaque < 2; opaque++) {
-        if (opaque)
+    for (int opaque = 0; opaque < 4; opaque++) {
+        bool quick = opaque >= 2; /* ue_png_encode_rgba_quick: the same pixels back, Up on every row */
+        if (opaque & 1)
             for (size_t i = 3; i < sizeof px; i += 4) px[i] = 255;
+        else
+            for (size_t i = 3; i < sizeof px; i += 4) px[i] = (uint8_t)(i * 37 + (i / 7) * 11);
         ue_buf b = {0}, b2 = {0};
-        REQUIRE(ue_png_encode_rgba(5, 3, px, &b) == UE_OK);
-        REQUIRE(ue_png_encode_rgba(5, 3, px, &b2) == UE_OK);
+        REQUIRE((quick ? ue_png_encode_rgba_quick : ue_png_encode_rgba)(5, 3, px, &b) == UE_OK);
+        REQUIRE((quick ? ue_png_encode_rgba_quick : ue_png_encode_rgba)(5, 3, px, &b2) == UE_OK);
+        uint8_t types[3] = {0};
+        CHECK(png_row_filters(b.data, b.size, 3, 5 * ((opaque & 1) ? 3 : 4), types));
+        if (quick) CHECK(types[0] == 2 && types[1] == 2 && types[2] == 2);
         CHECK(b.size == b2.size && memcmp(b.data, b2.data, b.size) == 0);
         uint32_t w = 0, h = 0;
         int ct = 0;
         CHECK(decode_png(b.data, b.size, &w, &h, &ct, back, sizeof back));
         CHECK_EQ_U(w, 5);
         CHECK_EQ_U(h, 3);
-        CHECK_EQ_U(ct, opaque ? 2 : 6);
+        CHECK_EQ_U(ct, (opaque & 1) ? 2 : 6);
         CHECK_MEM(back, px, sizeof px);
         ue_buf_free(&b);
         ue_buf_free(&b2);
