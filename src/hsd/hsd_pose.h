@@ -62,6 +62,11 @@ bool hsd_skin_normal(const hsd_skin_slot *s, const float in[3], float out[3]);
  * a root, or a CLASSICAL_SCALE chain from the root), and the joint's own accumulated scale. */
 void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,
                      const double *parent_scl, double local[16], double scl[3], bool *has_scl);
+/* Whether a parent's accumulated scale (NULL: none) changes its child's local matrix: only a
+ * non-uniform one does (p_k / p_i is exactly 1 otherwise), and the matrix is then T·R·S. */
+bool hsd_joint_compensates(const double *parent_scl);
+/* The joint's own accumulated scale, as hsd_joint_local gives it. */
+void hsd_joint_scl(const float scale[3], bool classical, const double *parent_scl, double scl[3], bool *has_scl);
 
 /* Small double matrix helpers shared by the scene conversion and the tests. */
 void hsd_mat_identity(double m[16]);
