@@ -122,17 +122,6 @@ void hsd_joint_local(const float rot[3], const float scale[3], const float trans
     hsd_joint_scl(scale, classical, parent_scl, scl, has_scl);
 }
 
-bool hsd_joint_compensates(const double *p) {
-    return p && !(p[0] == p[1] && p[1] == p[2] && isfinite(p[0]) && p[0] != 0);
-}
-
-void hsd_joint_scl(const float scale[3], bool classical, const double *parent_scl, double scl[3], bool *has_scl) {
-    *has_scl = classical ? parent_scl != NULL : true;
-    for (int k = 0; k < 3; k++) {
-        double own = classical ? 1.0 : scale[k];
-        scl[k] = parent_scl ? own * parent_scl[k] : own;
-    }
-}
 
 static void inverse_bind_of(const ue_hsd_joint *j, size_t index, ue_parse_ctx *c, double out[16]) {
     hsd_mat_identity(out);
