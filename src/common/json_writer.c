@@ -126,14 +126,33 @@ void ue_json_object_end(ue_json *j) { close_container(j, true, '}'); }
 void ue_json_array_begin(ue_json *j) { open_container(j, false, '['); }
 void ue_json_array_end(ue_json *j) { close_container(j, false, ']'); }
 
+/* Printable ASCII other than '"' and '\\': copied as it is. */
+static bool plain_byte(uint8_t c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
+
+/* The usual string (a key, a name: printable ASCII) quoted straight into the buffer while it is
+ * checked, when the buffer has room; false, nothing written, when it needs escapes or room. */
+static bool put_plain_quoted(ue_buf *b, const uint8_t *p, size_t n) {
+    if (!b->data || b->failed || n + 2 > b->capacity - b->size || (b->limit && n + 2 > b->limit - b->size))
+        return false;
+    uint8_t *dst = b->data + b->size + 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!plain_byte(p[i])) return false;
+        dst[i] = p[i];
+    }
+    dst[-1] = '"', dst[n] = '"';
+    b->size += n + 2;
+    return true;
+}
+
 static void put_escaped(ue_buf *b, const char *s, size_t n, bool lines) {
     const char *hex = lines ? "0123456789ABCDEF" : "0123456789abcdef";
     const uint8_t *p = (const uint8_t *)s;
+    if (put_plain_quoted(b, p, n)) return;
     put_byte(b, '"');
     size_t i = 0;
     while (i < n) {
         size_t plain = i; /* printable ASCII needs no escape: copied as one run */
-        while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7F && p[plain] != '"' && p[plain] != '\\') plain++;
+        while (plain < n && plain_byte(p[plain])) plain++;
         if (plain > i) {
             ue_buf_put_fast(b, p + i, plain - i);
             i = plain;

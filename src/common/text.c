@@ -334,3 +334,23 @@ size_t ue_edit_distance(const char *a, const char *b, bool fold_case, size_t lim
     }
     return prev[m] > limit ? over : prev[m];
 }
+
+static size_t put_text(char *out, size_t cap, size_t at, const char *s) {
+    for (; *s; s++, at++)
+        if (at + 1 < cap) out[at] = *s;
+    return at;
+}
+
+static size_t put_decimal(char *out, size_t cap, size_t at, uint64_t v) {
+    char t[24], *p = t + sizeof t;
+    *--p = 0;
+    do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
+    return put_text(out, cap, at, p);
+}
+
+void ue_text_indexed(char *out, size_t cap, const char *a, uint64_t i, const char *b, uint64_t j, const char *c) {
+    size_t at = put_decimal(out, cap, put_text(out, cap, 0, a), i);
+    at = put_text(out, cap, at, b);
+    if (c) at = put_text(out, cap, put_decimal(out, cap, at, j), c);
+    if (cap) out[at < cap ? at : cap - 1] = 0;
+}

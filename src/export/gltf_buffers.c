@@ -405,31 +405,41 @@ static bool find_twins(const exporter *e, size_t *twin) {
 
 /* PNGs are encoded on every processor, a window at a time (at most IMAGE_WINDOW_PIXELS of
  * pixels, so the encoded images held at once stay bounded), each into its own buffer, then
- * appended in texture order: the bytes do not depend on the threads. */
+ * appended in texture order: the bytes do not depend on the threads. The first window is encoded
+ * while one thread writes the accessor data (meshes, skins, clips), which precedes the images in
+ * the buffer and touches nothing the encoders touch. */
 #define IMAGE_WINDOW_PIXELS (4u << 20)
 
 typedef struct png_job {
-    const ue_scene *s;
+    exporter *e;
+    bool with_accessors;   /* item 0 writes the accessor data, the PNGs are items 1 … */
     const size_t *texture; /* the window's textures to encode */
     ue_buf *png;           /* one per texture */
     ue_result *r;
 } png_job;
 
+static void write_accessor_data(exporter *e);
+
 static void encode_one(void *ctx, size_t i) {
     png_job *j = ctx;
-    const ue_scene_texture *tx = &j->s->textures[j->texture[i]];
+    if (j->with_accessors && i-- == 0) {
+        write_accessor_data(j->e);
+        return;
+    }
+    const ue_scene_texture *tx = &j->e->s->textures[j->texture[i]];
     j->r[i] = ue_png_encode_rgba(tx->width, tx->height, tx->rgba, &j->png[i]);
 }
 
-/* Encodes the window texture[0..n) and appends each as an image view; false for no memory. */
-static bool encode_window(exporter *e, const size_t *texture, size_t n) {
+/* Encodes the window texture[0..n) (with the accessor data beside it when with_accessors) and
+ * appends each as an image view; false for no memory. */
+static bool encode_window(exporter *e, const size_t *texture, size_t n, bool with_accessors) {
     ue_buf *png = calloc(n ? n : 1, sizeof *png);
     ue_result *r = malloc((n ? n : 1) * sizeof *r);
     bool ok = png && r;
-    if (ok) {
-        png_job j = {e->s, texture, png, r};
-        ue_parallel_for(n, ue_cpu_count(), encode_one, &j);
-    }
+    png_job j = {e, with_accessors, texture, png, r};
+    if (ok) ue_parallel_for(n + with_accessors, ue_cpu_count(), encode_one, &j);
+    else if (with_accessors) write_accessor_data(e);
+    ok = ok && !e->nomem;
     for (size_t i = 0; i < n && ok; i++) {
         size_t start = view_begin(e);
         ue_buf_put(&e->bin, png[i].data, png[i].size);
@@ -443,8 +453,9 @@ static bool encode_window(exporter *e, const size_t *texture, size_t n) {
 
 /* Identical pixels are stored once (the key is the decoded pixels; each texture keeps its own
  * sampler), so a model that repeats an image under other names or samplers pays for it once; a
- * .gltf's images are the PNG files the caller named, one image per file. */
-static void write_images(exporter *e) {
+ * .gltf's images are the PNG files the caller named, one image per file. The accessor data is
+ * written beside the first window (or alone when there is none). */
+static void write_accessors_and_images(exporter *e) {
     const ue_scene *s = e->s;
     size_t *twin = ue_malloc_items(s->texture_count, sizeof *twin);
     size_t *encode = ue_malloc_items(s->texture_count, sizeof *encode);
@@ -455,8 +466,7 @@ static void write_images(exporter *e) {
     }
     int32_t images = 0;
     size_t queued = 0;
-    uint64_t pixels = 0;
-    for (size_t t = 0; t < s->texture_count && !e->nomem; t++) {
+    for (size_t t = 0; t < s->texture_count; t++) {
         const ue_scene_texture *tx = &s->textures[t];
         e->texture_sampler[t] = sampler_index(e, tx);
         e->image_view[t] = -1;
@@ -465,25 +475,25 @@ static void write_images(exporter *e) {
             continue;
         }
         e->texture_image[t] = images++;
-        if (image_uri(e, t)) continue; /* a PNG file of its own, written by the caller */
-        uint64_t own = (uint64_t)tx->width * tx->height;
-        if (queued && pixels + own > IMAGE_WINDOW_PIXELS) {
-            if (!encode_window(e, encode, queued)) e->nomem = true;
-            queued = 0, pixels = 0;
-        }
-        encode[queued++] = t, pixels += own;
+        if (!image_uri(e, t)) encode[queued++] = t; /* else a PNG file of its own, written by the caller */
     }
-    if (!e->nomem && queued && !encode_window(e, encode, queued)) e->nomem = true;
+    bool accessors = true;
+    for (size_t first = 0; (first < queued || accessors) && !e->nomem;) {
+        size_t end = first;
+        for (uint64_t pixels = 0; end < queued; end++) {
+            uint64_t own = (uint64_t)s->textures[encode[end]].width * s->textures[encode[end]].height;
+            if (end > first && pixels + own > IMAGE_WINDOW_PIXELS) break;
+            pixels += own;
+        }
+        if (!encode_window(e, encode + first, end - first, accessors)) e->nomem = true;
+        accessors = false, first = end;
+    }
     free(twin), free(encode);
 }
 
-void ue_gltf_write_binary(exporter *e) {
+/* The meshes' primitives, the skins' inverse binds and the clips' channels, in that order. */
+static void write_accessor_data(exporter *e) {
     const ue_scene *s = e->s;
-    size_t nprim = 0;
-    for (size_t m = 0; m < s->mesh_count; m++) {
-        e->prim_base[m] = nprim;
-        nprim += s->meshes[m].primitive_count;
-    }
     for (size_t m = 0; m < s->mesh_count && !e->nomem; m++)
         for (size_t p = 0; p < s->meshes[m].primitive_count; p++)
             write_primitive(e, &s->meshes[m].primitives[p], &e->prims[e->prim_base[m] + p]);
@@ -514,8 +524,16 @@ void ue_gltf_write_binary(exporter *e) {
         for (size_t c = 0; c < s->animations[a].channel_count && !e->nomem; c++)
             if (e->plans[e->chan_base[a] + c].sampler >= 0) write_channel(e, &inputs, a, c);
     free(inputs.slot);
+}
 
-    write_images(e);
+void ue_gltf_write_binary(exporter *e) {
+    const ue_scene *s = e->s;
+    size_t nprim = 0;
+    for (size_t m = 0; m < s->mesh_count; m++) {
+        e->prim_base[m] = nprim;
+        nprim += s->meshes[m].primitive_count;
+    }
+    write_accessors_and_images(e);
     ue_buf_align(&e->bin, 4);
     if (e->bin.failed) e->nomem = true;
 }

@@ -1,8 +1,10 @@
 /* unearth — typed animation targets → glTF targets and KHR_animation_pointer checks: the
  * Khronos validator does not resolve pointers, so we resolve each one against what we write. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "export/gltf_int.h"
 
 #define MAX_TOKENS 8
@@ -126,7 +128,8 @@ static ue_gltf_channel_form alpha_form(const ue_scene_animation *an, const ue_an
 ue_gltf_channel_form ue_gltf_channel_pointer(const ue_scene *s, size_t animation,
                                              size_t channel, char *pointer, size_t cap,
                                              const char **why) {
-    static const char *const trs[] = {"translation", "rotation", "scale"};
+    static const char *const trs[] = {"/translation", "/rotation", "/scale"};
+    static const char visible[] = "/extensions/KHR_node_visibility/visible";
     static const char *const uv[] = {"offset", "scale", "rotation"};
     const ue_scene_animation *an = &s->animations[animation];
     const ue_anim_channel *ch = &an->channels[channel];
@@ -141,14 +144,17 @@ ue_gltf_channel_form ue_gltf_channel_pointer(const ue_scene *s, size_t animation
         *why = "the target material or slot does not exist";
         return UE_GLTF_CHANNEL_UNSUPPORTED;
     }
+    bool plain_node = ch->node >= 0 && ch->node <= INT_MAX; /* "%d" of a node index, spelt by hand */
     switch (ch->target) {
     case UE_TARGET_TRANSLATION:
     case UE_TARGET_ROTATION:
     case UE_TARGET_SCALE:
-        snprintf(pointer, cap, "/nodes/%d/%s", (int)ch->node, trs[ch->target]);
+        if (plain_node) ue_text_indexed(pointer, cap, "/nodes/", (uint64_t)ch->node, trs[ch->target], 0, NULL);
+        else snprintf(pointer, cap, "/nodes/%d%s", (int)ch->node, trs[ch->target]);
         return UE_GLTF_CHANNEL_NODE_PATH;
     case UE_TARGET_VISIBILITY:
-        snprintf(pointer, cap, "/nodes/%d/extensions/KHR_node_visibility/visible", (int)ch->node);
+        if (plain_node) ue_text_indexed(pointer, cap, "/nodes/", (uint64_t)ch->node, visible, 0, NULL);
+        else snprintf(pointer, cap, "/nodes/%d%s", (int)ch->node, visible);
         return UE_GLTF_CHANNEL_POINTER;
     case UE_TARGET_BASE_COLOR:
     case UE_TARGET_ALPHA: {

@@ -111,10 +111,18 @@ static int cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Sorts the valid offsets and drops repeats: a repeated entry would relocate its field twice. */
+/* Whether the offsets already ascend (non-strictly), as writers usually emit them. */
+static bool relocs_ascend(const ue_dat *dat) {
+    for (size_t r = 1; r < dat->reloc_count; r++)
+        if (dat->relocs[r] < dat->relocs[r - 1]) return false;
+    return true;
+}
+
+/* Sorts the valid offsets (a table already in order is left as it is: sorting it would give the
+ * same) and drops repeats: a repeated entry would relocate its field twice. */
 static void sort_relocs(ue_parse_ctx *c, ue_dat *dat) {
     if (dat->reloc_count == 0) return;
-    qsort(dat->relocs, dat->reloc_count, sizeof *dat->relocs, cmp_u32);
+    if (!relocs_ascend(dat)) qsort(dat->relocs, dat->reloc_count, sizeof *dat->relocs, cmp_u32);
     size_t w = 1;
     for (size_t r = 1; r < dat->reloc_count; r++) {
         if (dat->relocs[r] == dat->relocs[w - 1]) {

@@ -310,7 +310,8 @@ typedef struct skel_work {
     hsd_joint_state *states, *previous; /* this frame's and the last frame's evaluation */
     uint8_t *reusable;     /* per joint: the last frame's transform is finite and may be reused */
     uint8_t *changed;      /* per joint: its transform was computed afresh this frame */
-    bool *fresh, *finite;  /* per joint, this frame: computed afresh; its local matrix finite */
+    uint8_t *step;         /* per joint, this frame: how its TRS was found (joint_step) */
+    bool *finite;          /* per joint, this frame: its TRS computed from finite values */
     double *local, *scl;
     bool *has_scl;
     float *trs;            /* per frame, per joint: t[3] q[4] s[3] */
@@ -321,7 +322,7 @@ typedef struct skel_work {
 
 static void skel_free(skel_work *w) {
     free(w->states), free(w->previous), free(w->reusable), free(w->changed), free(w->local), free(w->scl), free(w->has_scl), free(w->trs);
-    free(w->visible), free(w->moved), free(w->bad), free(w->target), free(w->fresh), free(w->finite);
+    free(w->visible), free(w->moved), free(w->bad), free(w->target), free(w->step), free(w->finite);
     memset(w, 0, sizeof *w);
 }
 
@@ -337,9 +338,9 @@ static ue_result skel_alloc(skel_work *w, size_t joints, uint32_t frames) {
     w->visible = malloc((size_t)frames * n);
     w->moved = calloc(n, 1), w->bad = calloc(n, 1);
     w->target = malloc(n * sizeof *w->target);
-    w->fresh = malloc(n * sizeof *w->fresh), w->finite = malloc(n * sizeof *w->finite);
+    w->step = malloc(n), w->finite = malloc(n * sizeof *w->finite);
     if (!w->states || !w->previous || !w->reusable || !w->changed || !w->local || !w->scl || !w->has_scl || !w->trs || !w->visible || !w->moved || !w->bad ||
-        !w->target || !w->fresh || !w->finite)
+        !w->target || !w->step || !w->finite)
         return UE_ERR_NOMEM;
     for (size_t j = 0; j < n; j++) w->target[j] = -1;
     return UE_OK;
@@ -373,11 +374,15 @@ static bool same_as_last_frame(const skel_work *w, size_t j, int32_t parent) {
 /* A frame is baked in three passes over the joints, so that the decompositions (chains of square
  * roots and divisions, independent from joint to joint) follow one another and overlap in the
  * processor instead of waiting each behind its joint's sines: skel_local, then
- * hsd_local_to_trs_unchecked for each joint it computed, then skel_finish. */
+ * hsd_local_to_trs_unchecked for each joint whose matrix it built, then skel_finish. */
+typedef enum joint_step { JOINT_KEPT, JOINT_DIRECT, JOINT_MATRIX } joint_step;
 
-/* Pass 1, joint j: last frame's TRS when nothing changed (false), else its local matrix
- * (docs/formats/hsd-model.md#joint-matrices) from the evaluated SRT, the bind pose's code (true). */
-static bool skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uint32_t fi) {
+/* Pass 1, joint j: last frame's TRS when nothing changed (KEPT); else, when its local matrix is a
+ * plain T·R·S (no parent scale to compensate: the usual case), its TRS straight from the
+ * evaluated SRT (DIRECT; the matrix is still built, for skel_finish's comparison with the bind
+ * pose, until the joint has been seen to leave it); else its local matrix
+ * (docs/formats/hsd-model.md#joint-matrices), the bind pose's code (MATRIX). */
+static joint_step skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uint32_t fi) {
     const ue_hsd_model *m = x->m;
     int32_t parent = m->joints[j].parent;
     bool pscl = parent >= 0 && (size_t)parent < j && w->has_scl[parent];
@@ -386,13 +391,16 @@ static bool skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uint32_t 
     w->visible[(size_t)fi * m->joint_count + j] = st->visible;
     if (same_as_last_frame(w, j, parent >= 0 && (size_t)parent < j ? parent : -1)) {
         memcpy(o, o - m->joint_count * 10, 10 * sizeof *o);
-        return false;
+        return JOINT_KEPT;
     }
     w->changed[j] = 1;
     w->previous[j] = *st;
-    hsd_joint_local(st->rotation, st->scale, st->translation, st->classical_scale,
-                    pscl ? &w->scl[3 * (size_t)parent] : NULL, &w->local[16 * j], &w->scl[3 * j], &w->has_scl[j]);
-    return true;
+    const double *p = pscl ? &w->scl[3 * (size_t)parent] : NULL;
+    bool direct = !hsd_joint_compensates(p) && hsd_srt_to_trs(st->rotation, st->scale, st->translation, o, o + 3, o + 7);
+    if (direct && w->moved[j]) hsd_joint_scl(st->scale, st->classical_scale, p, &w->scl[3 * j], &w->has_scl[j]);
+    else hsd_joint_local(st->rotation, st->scale, st->translation, st->classical_scale, p, &w->local[16 * j],
+                         &w->scl[3 * j], &w->has_scl[j]); /* (skel_finish compares it with the bind pose) */
+    return direct ? JOINT_DIRECT : JOINT_MATRIX;
 }
 
 /* Pass 3, joint j computed afresh (its TRS decomposed when the matrix was finite): a transform that
@@ -435,14 +443,14 @@ static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, s
 static void skel_frame(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, uint32_t fi) {
     size_t n = x->m->joint_count;
     memset(w->changed, 0, n);
-    for (size_t j = 0; j < n; j++) w->fresh[j] = skel_local(x, w, j, fi);
+    for (size_t j = 0; j < n; j++) w->step[j] = (uint8_t)skel_local(x, w, j, fi);
     for (size_t j = 0; j < n; j++) {
-        w->finite[j] = w->fresh[j] && finite16(&w->local[16 * j]);
+        w->finite[j] = w->step[j] == JOINT_DIRECT || (w->step[j] == JOINT_MATRIX && finite16(&w->local[16 * j]));
         float *o = &w->trs[((size_t)fi * n + j) * 10];
-        if (w->finite[j]) hsd_local_to_trs_unchecked(&w->local[16 * j], o, o + 3, o + 7);
+        if (w->step[j] == JOINT_MATRIX && w->finite[j]) hsd_local_to_trs_unchecked(&w->local[16 * j], o, o + 3, o + 7);
     }
     for (size_t j = 0; j < n; j++)
-        if (w->fresh[j]) skel_finish(x, w, out, j, fi, w->finite[j]);
+        if (w->step[j] != JOINT_KEPT) skel_finish(x, w, out, j, fi, w->finite[j]);
 }
 
 /* Which joints have TRS tracks in the clip (the targets bound to them by the reader's lock-step

@@ -111,7 +111,7 @@ void hsd_joint_local(const float rot[3], const float scale[3], const float trans
     /* p_k / p_i is exactly 1 when the parent's scale is uniform (finite, not 0), and a product
      * by 1 changes no bit: the nine divisions are only needed for a non-uniform parent. */
     const double *p = parent_scl;
-    bool uniform = !p || (p[0] == p[1] && p[1] == p[2] && isfinite(p[0]) && p[0] != 0);
+    bool uniform = !hsd_joint_compensates(p);
     for (int i = 0; i < 3; i++) {
         for (int k = 0; k < 3; k++)
             local[k * 4 + i] = uniform ? r[3 * i + k] * scale[k] : r[3 * i + k] * scale[k] * (p[k] / p[i]);
@@ -119,12 +119,9 @@ void hsd_joint_local(const float rot[3], const float scale[3], const float trans
         local[12 + i] = trans[i];
     }
     local[15] = 1;
-    *has_scl = classical ? parent_scl != NULL : true;
-    for (int k = 0; k < 3; k++) {
-        double own = classical ? 1.0 : scale[k];
-        scl[k] = parent_scl ? own * parent_scl[k] : own;
-    }
+    hsd_joint_scl(scale, classical, parent_scl, scl, has_scl);
 }
+
 
 static void inverse_bind_of(const ue_hsd_joint *j, size_t index, ue_parse_ctx *c, double out[16]) {
     hsd_mat_identity(out);

@@ -3,6 +3,8 @@
 #ifndef UNEARTH_HSD_POSE_H
 #define UNEARTH_HSD_POSE_H
 
+#include <math.h>
+
 #include "unearth/hsd_model.h"
 
 /* Matrices here are 4×4, column-major (element (row r, column c) at [c * 4 + r]), in double:
@@ -62,6 +64,21 @@ bool hsd_skin_normal(const hsd_skin_slot *s, const float in[3], float out[3]);
  * a root, or a CLASSICAL_SCALE chain from the root), and the joint's own accumulated scale. */
 void hsd_joint_local(const float rot[3], const float scale[3], const float trans[3], bool classical,
                      const double *parent_scl, double local[16], double scl[3], bool *has_scl);
+/* Whether a parent's accumulated scale (NULL: none) changes its child's local matrix: only a
+ * non-uniform one does (p_k / p_i is exactly 1 otherwise), and the matrix is then T·R·S.
+ * Inline, as the next one: every animated joint at every frame asks. */
+static inline bool hsd_joint_compensates(const double *p) {
+    return p && !(p[0] == p[1] && p[1] == p[2] && isfinite(p[0]) && p[0] != 0);
+}
+/* The joint's own accumulated scale, as hsd_joint_local gives it. */
+static inline void hsd_joint_scl(const float scale[3], bool classical, const double *parent_scl, double scl[3],
+                                 bool *has_scl) {
+    *has_scl = classical ? parent_scl != NULL : true;
+    for (int k = 0; k < 3; k++) {
+        double own = classical ? 1.0 : scale[k];
+        scl[k] = parent_scl ? own * parent_scl[k] : own;
+    }
+}
 
 /* Small double matrix helpers shared by the scene conversion and the tests. */
 void hsd_mat_identity(double m[16]);

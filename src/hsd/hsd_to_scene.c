@@ -160,6 +160,35 @@ void hsd_local_to_trs_unchecked(const double local[16], float t[3], float q[4], 
     gram_schmidt_trs(c, local, b, u, t, q, s);
 }
 
+/* R = Rz·Ry·Rx as qz ⊗ qy ⊗ qx from the half angles, signed as quat_from_basis signs it: w
+ * positive while the trace 4w² − 1 is, else the largest of x, y, z (first wins a tie, as there). */
+static void quat_zyx(const float euler[3], double q[4]) {
+    double sx = sin(0.5 * euler[0]), cx = cos(0.5 * euler[0]);
+    double sy = sin(0.5 * euler[1]), cy = cos(0.5 * euler[1]);
+    double sz = sin(0.5 * euler[2]), cz = cos(0.5 * euler[2]);
+    q[0] = sx * cy * cz - cx * sy * sz;
+    q[1] = cx * sy * cz + sx * cy * sz;
+    q[2] = cx * cy * sz - sx * sy * cz;
+    q[3] = cx * cy * cz + sx * sy * sz;
+    double xx = q[0] * q[0], yy = q[1] * q[1], zz = q[2] * q[2];
+    int lead = q[3] * q[3] > 0.25 ? 3 : xx > yy && xx > zz ? 0 : yy > zz ? 1 : 2;
+    if (q[lead] < 0)
+        for (int k = 0; k < 4; k++) q[k] = -q[k];
+}
+
+bool hsd_srt_to_trs(const float rot[3], const float scale[3], const float trans[3], float t[3], float q[4],
+                    float s[3]) {
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(rot[k]) || !isfinite(scale[k]) || !isfinite(trans[k])) return false;
+    if (!(scale[0] > 1e-11f && scale[1] > 1e-11f && scale[2] != 0)) return false;
+    double d[4];
+    quat_zyx(rot, d);
+    for (int k = 0; k < 4; k++) q[k] = (float)d[k];
+    memcpy(t, trans, 3 * sizeof *t);
+    memcpy(s, scale, 3 * sizeof *s);
+    return true;
+}
+
 /* The node's local matrix from the floats it carries (what a glTF reader rebuilds). */
 static void node_matrix(const ue_scene_node *n, double out[16]) {
     double x = n->rotation[0], y = n->rotation[1], z = n->rotation[2], w = n->rotation[3];

@@ -37,6 +37,13 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
 bool hsd_local_to_trs(const double local[16], float t[3], float q[4], float s[3]);
 /* The same TRS, bit for bit, without the exactness check (a clip's frames do not report it). */
 void hsd_local_to_trs_unchecked(const double local[16], float t[3], float q[4], float s[3]);
+/* The TRS of a local matrix that is exactly T·R·diag(scale) (no scale compensation), straight
+ * from the SRT without the matrix: t and s bit for bit hsd_local_to_trs's, the quaternion from
+ * the Euler angles' halves (as exact as the decomposition's or more: within the last bit of a
+ * float) with the sign hsd_local_to_trs picks. False, nothing written, where the decomposition
+ * would turn axes or fall back: a value not finite, scale x or y not above 1e-11, scale z 0. */
+bool hsd_srt_to_trs(const float rot[3], const float scale[3], const float trans[3], float t[3], float q[4],
+                    float s[3]);
 
 /* ---- shared by hsd_to_scene.c (joints, skins) and hsd_scene_mesh.c (meshes) ---------------- */
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "scene/scene_int.h"
 #include "unearth/scene.h"
 #include "unearth/advanced/buffers.h"
@@ -287,7 +288,7 @@ static void validate_animations(vctx *v, const ue_scene *s) {
             continue;
         }
         for (size_t c = 0; c < an->channel_count; c++) {
-            snprintf(base, sizeof base, "scene/animations[%zu]/channels[%zu]", a, c);
+            ue_text_indexed(base, sizeof base, "scene/animations[", a, "]/channels[", c, "]");
             validate_channel(v, s, an, c, base);
         }
     }

@@ -437,7 +437,27 @@ static void numbers_ignore_the_locale(void) {
     setlocale(LC_NUMERIC, "C");
 }
 
+/* ue_text_indexed spells what snprintf spells, cut at every length as snprintf cuts. */
+static void indexed_paths_are_snprintf_s(void) {
+    static const uint64_t values[] = {0, 7, 10, 99, 12345, 4294967296u, UINT64_MAX};
+    char want[80], got[80];
+    for (size_t k = 0; k < sizeof values / sizeof *values; k++)
+        for (size_t cap = 0; cap <= 64; cap++) {
+            uint64_t i = values[k], j = values[(k + 3) % 7];
+            memset(got, 'x', sizeof got);
+            snprintf(want, cap ? cap : 1, "scene/animations[%llu]/channels[%llu]", (unsigned long long)i,
+                     (unsigned long long)j);
+            ue_text_indexed(got, cap, "scene/animations[", i, "]/channels[", j, "]");
+            if (cap) CHECK_STR(got, want);
+            else CHECK(got[0] == 'x');
+            snprintf(want, cap ? cap : 1, "/nodes/%llu/rotation", (unsigned long long)i);
+            ue_text_indexed(got, cap, "/nodes/", i, "/rotation", 0, NULL);
+            if (cap) CHECK_STR(got, want);
+        }
+}
+
 int main(void) {
+    RUN(indexed_paths_are_snprintf_s);
     RUN(numbers_ignore_the_locale);
     RUN(large_allocations_align_for_huge_pages);
     RUN(xxh64_in_pieces_equals_whole);
