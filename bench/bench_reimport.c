@@ -1,5 +1,6 @@
 /* Benchmark: `unearth import --base` of a client's re-export of an unedited 10,000-triangle model
- * next to `unearth convert` of the same model, whole processes; Blender re-exports when installed. */
+ * next to `unearth convert` of the same model, whole processes; Blender re-exports when installed.
+ * Then (or alone, --hsd) the sample creature's HSD edit-mode import next to its convert. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <math.h>
@@ -251,6 +252,48 @@ static int time_processes(const char *cli, const char *dir, const char *model, c
     return identical ? 0 : 1;
 }
 
+/* Issue 23's measure: `unearth convert creature.dat -o c.glb` and `unearth import c.glb --base
+ * creature.dat -o c2.dat` (HSD edit mode) of the sample creature, whole processes, alternated; the
+ * glb is convert's own, so the DAT must come back byte for byte. */
+static int time_hsd_creature(const char *cli, const char *dir, int rounds) {
+    char demo[300], dat[340], glb[300], back[300];
+    snprintf(demo, sizeof demo, "%s/demo", dir);
+    snprintf(dat, sizeof dat, "%s/gamecube/dat/creature.dat", demo);
+    snprintf(glb, sizeof glb, "%s/c.glb", dir);
+    snprintf(back, sizeof back, "%s/c2.dat", dir);
+    char *make[] = {(char *)cli, "demo", "-o", demo, "-f", NULL};
+    char *conv[] = {(char *)cli, "convert", dat, "-o", glb, "-f", NULL};
+    char *imp[] = {(char *)cli, "import", glb, "--base", dat, "-o", back, "-f", NULL};
+    samples c = {calloc((size_t)rounds, sizeof(double)), calloc((size_t)rounds, sizeof(double))};
+    samples i = {calloc((size_t)rounds, sizeof(double)), calloc((size_t)rounds, sizeof(double))};
+    double w, u;
+    int rc = c.wall && c.cpu && i.wall && i.cpu ? 0 : 3;
+    if (!rc && !run_cli(make, &w, &u)) rc = 1;
+    for (int k = 0; !rc && k < rounds; k++)
+        if (!run_cli(conv, &c.wall[k], &c.cpu[k]) || !run_cli(imp, &i.wall[k], &i.cpu[k])) rc = 1;
+    ue_buf want = {0};
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    if (!rc && ue_file_read(dat, 1u << 30, &bytes, &size, NULL) != UE_OK) rc = 3;
+    want.data = bytes, want.size = size;
+    bool identical = !rc && same_file(back, &want);
+    free(bytes);
+    if (!rc) {
+        printf("HSD edit mode, the sample creature (%zu-byte DAT), whole processes, %d rounds each, alternated:\n",
+               size, rounds);
+        print_side("unearth convert creature.dat -o c.glb", &c, rounds);
+        print_side("unearth import c.glb --base creature.dat", &i, rounds);
+        printf("  ratio import / convert: wall median %.2f, CPU median %.2f (goal <= 3)\n",
+               bench_median(i.wall, rounds) / bench_median(c.wall, rounds),
+               bench_median(i.cpu, rounds) / bench_median(c.cpu, rounds));
+        printf("  unedited glb written back byte-identical: %s\n", identical ? "yes" : "NO");
+    } else {
+        fprintf(stderr, "%s failed; run it by hand: %s import %s --base %s -o %s\n", cli, cli, glb, dat, back);
+    }
+    free(c.wall), free(c.cpu), free(i.wall), free(i.cpu);
+    return rc ? rc : identical ? 0 : 1;
+}
+
 /* Where import's time goes, in this process (library calls, CPU time, medians): for profiling. */
 static int time_phases(const uint8_t *client, size_t client_size, const ue_buf *msh, int rounds) {
     double *tc = calloc((size_t)rounds, sizeof *tc), *ti = calloc((size_t)rounds, sizeof *ti);
@@ -288,15 +331,23 @@ static int time_phases(const uint8_t *client, size_t client_size, const ue_buf *
 
 int main(int argc, char **argv) {
     int rounds = 20;
-    bool keep = false;
+    bool keep = false, hsd_only = false;
     const char *cli = UE_CLI; /* --cli PATH: another build's binary, for a before/after */
     for (int a = 1; a < argc; a++)
         if (!strcmp(argv[a], "--keep")) keep = true;
+        else if (!strcmp(argv[a], "--hsd")) hsd_only = true;
         else if (!strcmp(argv[a], "--cli") && a + 1 < argc) cli = argv[++a];
         else rounds = atoi(argv[a]);
     if (rounds < 1 || rounds > 10000) rounds = 20;
     char dir[] = "/tmp/bench_reimport.XXXXXX", model[256], in[256], out[256], ordered[256];
     if (!mkdtemp(dir)) return 3;
+    if (hsd_only) {
+        int hrc = time_hsd_creature(cli, dir, rounds);
+        char rm[512];
+        snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+        if (!keep && system(rm) != 0) fprintf(stderr, "could not remove %s\n", dir);
+        return hrc;
+    }
     ue_buf msh = {0}, glb = {0};
     if (make_model(&msh) != UE_OK || convert(&msh, &glb) != UE_OK) return 3;
     snprintf(model, sizeof model, "%s/tube.msh", dir);
@@ -321,6 +372,7 @@ int main(int argc, char **argv) {
     /* A client that reorders vertices: no shortcut, every triangle paired by its values. */
     if (!rc && !write_shuffled(client, client_size, shuffled)) rc = 3;
     if (!rc) rc = time_processes(cli, dir, model, shuffled, "the re-export, vertices shuffled", &msh, rounds);
+    if (!rc) rc = time_hsd_creature(cli, dir, rounds);
     if (client != glb.data) free(client);
     ue_buf_free(&glb);
     ue_buf_free(&msh);

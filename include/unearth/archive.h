@@ -97,9 +97,13 @@ UE_API ue_result ue_archive_reencode(ue_archive *a, ue_buf *out, ue_diag *d);
  * entry's give the archive byte for byte. Strict only: the archive is read again in strict
  * mode, and one opened tolerant with damaged entries is refused (UE_ERR_INVALID) rather than
  * written with entries missing their bytes. `a` itself is not changed. *added tells which
- * happened. NRes and RsLi only: UE_ERR_UNSUPPORTED for the other formats; UE_ERR_USAGE for a
- * name the format cannot store and for an NRes that is a Parkan model (edit those with the MSH
- * API). */
+ * happened. NRes, RsLi, FSYS and PKX: UE_ERR_UNSUPPORTED for the other formats; UE_ERR_USAGE for
+ * a name the format cannot store and for an NRes that is a Parkan model (edit those with the MSH
+ * API). FSYS and PKX only replace (an absent name is UE_ERR_USAGE): an FSYS entry keeps its id,
+ * type code, names and record, is LZSS-compressed again when it was, and a changed FSYS is
+ * written by the canonical writer (ue_fsys_write, as `pack` writes an edited manifest; other
+ * entries keep their stored bytes); a PKX's model.dat or particles.gpt1 is re-wrapped in its
+ * frame (ue_pkx_rewrap). */
 UE_API ue_result ue_archive_put(const ue_archive *a, const char *name, const void *data, size_t size,
                                 ue_buf *out, bool *added, ue_diag *d);
 /* One entry of ue_archive_put_many. */

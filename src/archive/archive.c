@@ -693,7 +693,7 @@ ue_result ue_archive_put_many(const ue_archive *a, const ue_archive_put_entry *e
     *added = 0;
     if (!a->ops->put) {
         ue_diag_add(d, UE_SEV_ERROR, "archive.put.unsupported", UE_NO_OFFSET, a->display,
-                    "a %s cannot take an entry this way (NRes and RsLi can); extract it, change "
+                    "a %s cannot take an entry this way (NRes, RsLi, FSYS and PKX can); extract it, change "
                     "the entry, then pack", a->ops->description);
         return UE_ERR_UNSUPPORTED;
     }

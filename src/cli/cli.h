@@ -243,6 +243,24 @@ int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
  * .pkx, or a file whose first word is its size (a DAT header). */
 bool cli_import_base_is_hsd(const char *base);
 int cmd_import_hsd(const cli_opts *o);
+/* An HSD edit put back into a PKX or FSYS (src/cli/into_hsd.c): the copy of `container` (a
+ * file, or with from_base a level of the --base address) whose entry chain holds the DAT. */
+typedef struct cli_hsd_into {
+    bool active;          /* --into, or -o named .pkx/.fsys */
+    bool from_base;       /* no --into: the container is a level of --base */
+    char container[4096]; /* what the output is a copy of: "a.fsys", or "a.fsys:c.pkx" */
+    char file[4096];      /* the file that holds it (no output may be it) */
+    char chain[4096];     /* the entries inside it, outermost first ("" for a PKX's model.dat) */
+} cli_hsd_into;
+/* Before any work: the target of --into (or of -o named .pkx or .fsys), the output's name and
+ * safety. 0, or an exit code after a message. */
+int cli_into_hsd_plan(const cli_opts *o, cli_hsd_into *t);
+/* With the base's own container, the chain is the model's address below it. */
+void cli_into_hsd_chain_from_model(cli_hsd_into *t, const char *model_address);
+/* The DAT into a copy of the container (each nested level re-wrapped, innermost first), checked
+ * as `validate --strict` checks it; `written` names the entry as the archives do. Exit code. */
+int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
+                       size_t written_cap);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
 int cmd_preview(const cli_opts *o); /* src/cli/cmd_preview.c */
 

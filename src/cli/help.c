@@ -104,7 +104,9 @@ static const cli_option_def option_table[] = {
     {OPT_INTO, NULL, "--into", 1, "ARCHIVE:ENTRY", NO_RANGE, NULL,
      "put the model into a copy of the NRes or RsLi ARCHIVE as ENTRY\n"
      "(replaced where it is, or added last when absent; #N replaces entry N);\n"
-     "-o names the new archive, with ARCHIVE's extension, .rlb or .lib\n"
+     "-o names the new archive, with ARCHIVE's extension, .rlb or .lib;\n"
+     "an HSD model goes into a PKX (FILE.pkx) or replaces an FSYS entry\n"
+     "(ARCHIVE.fsys:ENTRY, through a PKX entry to its DAT)\n"
      "(default: -o is the model file)"},
     {OPT_TEXTURES_INTO, NULL, "--textures-into", 1, "ARCHIVE", NO_RANGE, NULL,
      "with --base: the texture archive (Textures.lib) whose Texm entries\n"
@@ -369,13 +371,16 @@ static const cli_verb_def verb_table[] = {
      "An HSD --base (a .dat, a .pkx, or FSYS:ENTRY) writes the model's DAT: the glTF's vertex\n"
      "positions, normals, UVs and colours go back in each attribute's own format, changed\n"
      "images in their GX format and size, material colours and alpha modes; every other byte\n"
-     "of the DAT is kept (docs/hsd-import.md).\n",
+     "of the DAT is kept (docs/hsd-import.md). With --into FILE.pkx or ARCHIVE.fsys:ENTRY,\n"
+     "or -o named .pkx or .fsys like a container of --base, the DAT goes back into a copy of\n"
+     "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh --textures-into demo/parkan/Textures.lib --textures-out Textures2.lib\n"
      "unearth import tank.gltf -o tank.msh\n"
-     "unearth import creature.glb -o creature2.dat --base demo/gamecube/creature.pkx\n"},
+     "unearth import creature.glb -o creature2.dat --base demo/gamecube/creature.pkx\n"
+     "unearth import creature.glb -o creature2.fsys --base demo/gamecube/creature.fsys:creature.pkx\n"},
     {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
      "directory for the sample pack (required)", "unearth demo -o DIR [-f]",
      "write the built-in sample assets",

@@ -39,17 +39,16 @@ bool cli_import_base_is_hsd(const char *base) {
 
 /* ---- before any work ----------------------------------------------------------------------- */
 
-/* What edit mode of an HSD base does not do yet is a usage error before anything is read. */
-static int check_options(const cli_opts *o) {
-    const char *later = o->into ? "--into" : o->textures_into ? "--textures-into" : o->textures_out ? "--textures-out"
-                                             : o->textures_dir ? "--textures-dir" : NULL;
+/* What edit mode of an HSD base does not do yet is a usage error before anything is read; so is
+ * an output that cannot be written (-o, and with --into or -o .pkx/.fsys the container's copy). */
+static int check_options(const cli_opts *o, cli_hsd_into *into) {
+    const char *later = o->textures_into ? "--textures-into" : o->textures_out ? "--textures-out"
+                                         : o->textures_dir ? "--textures-dir" : NULL;
     if (later)
         return cli_usage_error("import", "%s is not available for an HSD base (%s) yet; write the DAT with -o OUT.dat",
                                later, o->base);
-    if (ue_name_has_ext(o->output, ".pkx") || ue_name_has_ext(o->output, ".fsys"))
-        return cli_usage_error("import", "-o %s: an HSD edit writes the model's DAT (-o OUT.dat); putting it back "
-                               "into a PKX or FSYS is not available yet", o->output);
-    int rc = cli_check_output("import", o->output, &o->base, 1);
+    int rc = cli_into_hsd_plan(o, into);
+    if (!rc) rc = cli_check_output("import", o->output, &o->base, 1);
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }
 
@@ -78,9 +77,10 @@ static int load_base(const cli_opts *o, ue_model_found **found, size_t *count) {
 
 /* ---- telling what was done ----------------------------------------------------------------- */
 
-static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_edit_stats *st) {
+static void tell(const cli_opts *o, const ue_buf *out, const char *written, const ue_hsd_edit_stats *st) {
     if (!cli_shows(UE_SEV_WARNING)) return;
-    fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    if (written[0]) fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
+    else fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
     if (!st->pobjs && !st->images && !st->materials) {
         fprintf(stderr, "changed: nothing (byte-identical to the base)\n");
         return;
@@ -94,14 +94,16 @@ static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_edit_stats *
 
 /* ---- the verb ------------------------------------------------------------------------------ */
 
-static int write_dat(const cli_opts *o, const ue_buf *out, const ue_gltf_files *opened) {
+/* The DAT, or the container's copy that holds it, written to -o. */
+static int write_output(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const ue_gltf_files *opened) {
     ue_diag d = {0};
-    const char **inputs = malloc((opened->count + 2) * sizeof *inputs);
+    const char **inputs = malloc((opened->count + 3) * sizeof *inputs);
     ue_result r = inputs ? ue_make_parent_dirs(o->output, &d) : UE_ERR_NOMEM;
     if (r == UE_OK) {
         size_t n = 0;
         inputs[n++] = o->inputs[0];
         inputs[n++] = o->base;
+        if (into->active) inputs[n++] = into->file;
         for (size_t i = 0; i < opened->count; i++) inputs[n++] = opened->paths[i];
         cli_out_file file = {o->output, out->data, out->size};
         r = cli_write_outputs(&file, 1, o->force, inputs, n, &d);
@@ -114,7 +116,8 @@ static int write_dat(const cli_opts *o, const ue_buf *out, const ue_gltf_files *
 }
 
 int cmd_import_hsd(const cli_opts *o) {
-    int rc = check_options(o);
+    cli_hsd_into into;
+    int rc = check_options(o, &into);
     if (rc) return rc;
     const char *in = o->inputs[0];
     ue_diag d = {0};
@@ -135,8 +138,15 @@ int cmd_import_hsd(const cli_opts *o) {
         rc = r == UE_OK ? 0 : fail_as(in, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
-    if (!rc) rc = write_dat(o, &out, &opened);
-    if (!rc) tell(o, &out, &stats);
+    ue_buf copy = {0};
+    char written[4400] = "";
+    if (!rc && into.active) {
+        cli_into_hsd_chain_from_model(&into, found[0].name);
+        rc = cli_into_hsd_build(o, &into, &out, &copy, written, sizeof written);
+    }
+    if (!rc) rc = write_output(o, into.active ? &copy : &out, &into, &opened);
+    if (!rc) tell(o, &out, written, &stats);
+    ue_buf_free(&copy);
     ue_diag_free(&d);
     ue_buf_free(&out);
     ue_model_found_free(found, count);

@@ -65,8 +65,7 @@ static bool raw_name_is(const fsys_state *s, size_t i, const char *name) {
     return false;
 }
 
-static bool fsys_find(const void *state, const char *name, size_t *index) {
-    const fsys_state *s = state;
+bool ue_fsys_find_entry(const fsys_state *s, const char *name, size_t *index) {
     char shown[256];
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < s->count; i++) {
@@ -84,6 +83,10 @@ static bool fsys_find(const void *state, const char *name, size_t *index) {
         }
     }
     return false;
+}
+
+static bool fsys_find(const void *state, const char *name, size_t *index) {
+    return ue_fsys_find_entry(state, name, index);
 }
 
 static ue_result fsys_read(void *state, size_t i, uint8_t **data, size_t *size, ue_diag *d) {
@@ -369,6 +372,7 @@ const ue_container_ops ue_fsys_ops = {
     .entry_json = fsys_entry_json,
     .extract = fsys_extract,
     .pack = fsys_pack,
+    .put = ue_fsys_put,
     .reencode = fsys_reencode,
     .validate = fsys_validate,
     .extract_follows = fsys_extract_follows,

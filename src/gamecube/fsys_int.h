@@ -37,6 +37,11 @@ ue_result fsys_decode_chunks(fsys_state *s, size_t i, const uint8_t *stored, siz
 ue_result fsys_extract(void *state, ue_outdir *o, ue_json *w, ue_diag *d);
 ue_result fsys_pack(const ue_jv *manifest, const char *dir, const ue_pack_options *popt,
                     ue_buf *out, ue_diag *d);
+/* The entry `name` names: its shown name (list's), else its raw full or short name. */
+bool ue_fsys_find_entry(const fsys_state *s, const char *name, size_t *index);
+/* ue_archive_put for FSYS (fsys_put.c): named entries replaced, none added. */
+ue_result ue_fsys_put(const ue_source *src, const ue_archive_put_entry *entries, size_t count, ue_buf *out,
+                      size_t *added, ue_diag *d);
 /* Warns about informational keys of the manifest edited against the packed archive. */
 void fsys_check_informational(const ue_jv *manifest, const pack_entry *pes, size_t count,
                               bool layout_kept, const uint8_t *packed, size_t size, ue_diag *d);

@@ -795,6 +795,34 @@ static ue_result pkx_reencode(void *state, ue_buf *out, ue_diag *d) {
                          s->bytes + i->gpt1_offset, i->gpt1_length, out, d);
 }
 
+/* ue_archive_put: model.dat (the DAT) and particles.gpt1 replaced by re-wrapping the frame
+ * (header sizes, padding, animation table and every other byte kept); a PKX holds nothing else. */
+static ue_result pkx_put(const ue_source *src, const ue_archive_put_entry *entries, size_t count, ue_buf *out,
+                         size_t *added, ue_diag *d) {
+    *added = 0;
+    pkx_state *s = NULL;
+    ue_result r = pkx_open(src, UE_MODE_STRICT, (void **)&s, d);
+    const ue_pkx_info *i = r == UE_OK ? &s->info : NULL;
+    const uint8_t *dat = r == UE_OK ? s->bytes + i->dat_offset : NULL, *gpt1 = NULL;
+    size_t dat_size = r == UE_OK ? i->dat_size : 0, gpt1_size = 0;
+    for (size_t e = 0; r == UE_OK && e < count; e++) {
+        size_t index;
+        if (!pkx_find(s, entries[e].name, &index)) {
+            ue_diag_add(d, UE_SEV_ERROR, "archive.put.absent", UE_NO_OFFSET, "pkx",
+                        "a PKX holds %s only, not \"%s\"", i->gpt1_length ? "model.dat and particles.gpt1" : "model.dat",
+                        entries[e].name);
+            r = UE_ERR_USAGE;
+        } else if (index == 0) {
+            dat = entries[e].data, dat_size = entries[e].size;
+        } else {
+            gpt1 = entries[e].data, gpt1_size = entries[e].size;
+        }
+    }
+    if (r == UE_OK) r = ue_pkx_rewrap(s->bytes, s->size, i, dat, dat_size, gpt1, gpt1_size, out, d);
+    pkx_close(s);
+    return r;
+}
+
 const ue_container_ops ue_pkx_ops = {
     .name = "pkx",
     .names_made_up = true, /* "model.dat" */
@@ -810,6 +838,7 @@ const ue_container_ops ue_pkx_ops = {
     .entry_json = pkx_entry_json,
     .extract = pkx_extract,
     .pack = pkx_pack,
+    .put = pkx_put,
     .reencode = pkx_reencode,
     .validate = NULL,
 };

@@ -108,17 +108,21 @@ static void refusals(void) {
     REQUIRE(put(&in, "ROBOT.msh", robot.data, robot.size, &out, &added, NULL) == UE_OK);
     CHECK_EQ_U(dir_u32(&out, 2, 0x00), UE_MSH_ENTRY_TYPE);
     ue_buf_free(&robot);
-    /* A container without the operation says so. */
+    /* A container without the operation says so (a standalone LZSS file); an FSYS takes no new entry. */
     ue_sample_list gc = {0};
     REQUIRE(ue_samples_gamecube(&gc) == UE_OK);
+    size_t refused = 0;
     for (size_t i = 0; i < gc.count; i++) {
-        if (!strstr(gc.items[i].path, ".fsys")) continue;
-        ue_buf fsys = {.data = gc.items[i].data, .size = gc.items[i].size};
+        bool lzss = strstr(gc.items[i].path, ".lzss") != NULL, fsys = strstr(gc.items[i].path, ".fsys") != NULL;
+        if (!lzss && !fsys) continue;
+        ue_buf archive = {.data = gc.items[i].data, .size = gc.items[i].size};
         out.size = 0;
-        CHECK_EQ_U(put(&fsys, "x", "1", 1, &out, &added, &d), UE_ERR_UNSUPPORTED);
-        CHECK(diag_find(&d, "archive.put.unsupported", NULL) != NULL);
-        break;
+        CHECK_EQ_U(put(&archive, "x", "1", 1, &out, &added, &d), lzss ? UE_ERR_UNSUPPORTED : UE_ERR_USAGE);
+        CHECK(diag_find(&d, lzss ? "archive.put.unsupported" : "archive.put.absent", NULL) != NULL);
+        CHECK_EQ_U(out.size, 0);
+        refused++;
     }
+    CHECK(refused >= 2);
     ue_sample_list_free(&gc);
     ue_buf_free(&in);
     ue_buf_free(&out);

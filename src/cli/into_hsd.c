@@ -1,0 +1,175 @@
+/* unearth CLI — an HSD edit put back into the game's containers: `--into FILE.pkx`,
+ * `--into ARCHIVE.fsys:ENTRY[.pkx]`, or `-o` named like the --base's PKX or FSYS (docs/hsd-import.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "unearth/archive.h"
+#include "unearth/advanced/archive.h"
+#include "unearth/advanced/files.h"
+#include "unearth/advanced/text.h"
+
+/* Nested containers a chain may go through (an FSYS holding a PKX needs two). */
+#define INTO_MAX_DEPTH 4
+
+/* The extension of an address's innermost name, with its dot ("" if none). */
+static const char *leaf_extension(const char *address) {
+    const char *leaf = ue_address_leaf(address);
+    const char *dot = strrchr(leaf, '.');
+    return dot && dot != leaf ? dot : "";
+}
+
+/* The prefix of `address` up to and including its outermost level named *.EXT (the FILE, else an
+ * entry): what a copy named *.EXT is a copy of. False when no level is so named. */
+static bool level_named(const char *address, const char *ext, char *out, size_t cap) {
+    ue_address at;
+    if (ue_address_split(address, 0, &at) != UE_OK) return false;
+    if (ue_name_has_ext(at.file, ext)) return (size_t)snprintf(out, cap, "%s", at.file) < cap;
+    char name[256];
+    for (const char *rest = at.entries; rest && *rest;) {
+        const char *start = rest;
+        rest = ue_address_next_entry(rest, name, sizeof name);
+        if (!ue_name_has_ext(name, ext)) continue;
+        size_t len = (size_t)(start - address) + strlen(name);
+        return len < cap && (size_t)snprintf(out, cap, "%.*s", (int)len, address) < cap;
+    }
+    return false;
+}
+
+int cli_into_hsd_plan(const cli_opts *o, cli_hsd_into *t) {
+    memset(t, 0, sizeof *t);
+    const char *ext = ue_name_has_ext(o->output, ".pkx") ? ".pkx" : ue_name_has_ext(o->output, ".fsys") ? ".fsys" : NULL;
+    if (o->into) {
+        ue_address at;
+        if (ue_address_split(o->into, 0, &at) != UE_OK || (size_t)snprintf(t->container, sizeof t->container, "%s",
+                                                                            at.file) >= sizeof t->container) {
+            cli_error("import: --into %s: no such file", o->into);
+            return EXIT_USAGE;
+        }
+        snprintf(t->chain, sizeof t->chain, "%s", at.entries);
+        t->active = true;
+    } else if (ext) {
+        /* The copy of the base's own container: `--base a.fsys:c.pkx -o new.fsys` is
+         * `--into a.fsys:c.pkx -o new.fsys`, and `-o new.pkx` the PKX inside it. */
+        if (!level_named(o->base, ext, t->container, sizeof t->container)) {
+            cli_error("import: -o %s: --base %s holds no %s to put the DAT back into; write the DAT "
+                      "(-o OUT.dat), or name the container with --into FILE%s[:ENTRY]", o->output, o->base,
+                      ext + 1, ext);
+            return EXIT_USAGE;
+        }
+        t->from_base = true;
+        t->active = true;
+    }
+    if (!t->active) return 0;
+    ue_address at;
+    ue_address_split(t->container, 0, &at);
+    snprintf(t->file, sizeof t->file, "%s", at.file);
+    const char *own = leaf_extension(t->container);
+    if (!own[0] || !ue_name_has_ext(o->output, own)) {
+        cli_error("import: -o %s: the output is a copy of %s; give it its extension (%s)", o->output,
+                  t->container, own[0] ? own : "none");
+        return EXIT_USAGE;
+    }
+    const char *file = t->file;
+    return cli_check_output("import", o->output, &file, 1);
+}
+
+/* With the base's own container, the entries between it and the model come from the model's
+ * address ("a.fsys:c.pkx:model.dat" under "a.fsys" is "c.pkx:model.dat"). */
+void cli_into_hsd_chain_from_model(cli_hsd_into *t, const char *model_address) {
+    if (!t->from_base) return;
+    size_t n = strlen(t->container);
+    if (!strncmp(model_address, t->container, n) && model_address[n] == ':')
+        snprintf(t->chain, sizeof t->chain, "%s", model_address + n + 1);
+}
+
+/* ---- the chain put, innermost first -------------------------------------------------------- */
+
+typedef struct chain_put {
+    const uint8_t *dat;
+    size_t dat_size;
+    char *written; /* the entries as the archives name them, appended level by level */
+    size_t written_cap;
+    ue_diag *d;
+} chain_put;
+
+static ue_result put_level(ue_archive *a, const char *shown, const char *chain, int depth, chain_put *c,
+                           ue_buf *out);
+
+/* Entry `info` of `a` is a container: the DAT goes into a copy of it, which goes into `a`. */
+static ue_result put_through(ue_archive *a, const char *shown, const ue_entry_info *info, const char *rest,
+                             int depth, chain_put *c, ue_buf *out) {
+    if (depth >= INTO_MAX_DEPTH) {
+        ue_diag_add(c->d, UE_SEV_ERROR, "into.depth", UE_NO_OFFSET, shown,
+                    "--into goes through more than %d nested containers", INTO_MAX_DEPTH);
+        return UE_ERR_LIMIT;
+    }
+    uint8_t *inner = NULL;
+    size_t inner_size = 0;
+    ue_result r = ue_archive_read(a, info->index, &inner, &inner_size, c->d);
+    char child_name[4400];
+    snprintf(child_name, sizeof child_name, "%s:%s", shown, info->name);
+    ue_archive *child = NULL;
+    if (r == UE_OK) r = ue_archive_open_memory(inner, inner_size, child_name, UE_MODE_STRICT, &child, c->d);
+    free(inner);
+    ue_buf copy = {0};
+    if (r == UE_OK) r = put_level(child, child_name, rest, depth + 1, c, &copy);
+    ue_archive_close(child);
+    bool added = false;
+    if (r == UE_OK) r = ue_archive_put(a, info->name, copy.data, copy.size, out, &added, c->d);
+    ue_buf_free(&copy);
+    return r;
+}
+
+/* Appends to `out` the copy of `a` (shown as `shown`) whose entry chain `chain` holds the DAT. An
+ * empty chain in a PKX is its model.dat; an entry that is a PKX is gone through to its DAT. */
+static ue_result put_level(ue_archive *a, const char *shown, const char *chain, int depth, chain_put *c,
+                           ue_buf *out) {
+    char name[256];
+    const char *rest = NULL;
+    bool pkx = !strcmp(ue_archive_format(a), "pkx");
+    if (!chain[0] && !pkx) {
+        ue_diag_add(c->d, UE_SEV_ERROR, "into.entry", UE_NO_OFFSET, shown,
+                    "an FSYS holds many files: name the one the DAT replaces (--into %s:ENTRY)", shown);
+        return UE_ERR_USAGE;
+    }
+    if (chain[0]) rest = ue_address_next_entry(chain, name, sizeof name);
+    else snprintf(name, sizeof name, "model.dat");
+    size_t index;
+    ue_result r = ue_archive_find_reported(a, name, &index, c->d);
+    if (r != UE_OK) return r;
+    ue_entry_info info;
+    ue_archive_entry(a, index, &info);
+    size_t at = strlen(c->written);
+    snprintf(c->written + at, c->written_cap - at, ":%s", info.name);
+    if (rest || info.nested[0]) return put_through(a, shown, &info, rest ? rest : "", depth, c, out);
+    bool added = false;
+    return ue_archive_put(a, info.name, c->dat, c->dat_size, out, &added, c->d);
+}
+
+int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
+                       size_t written_cap) {
+    ue_diag d = {0}, check = {0};
+    snprintf(written, written_cap, "%s", t->container);
+    chain_put c = {dat->data, dat->size, written, written_cap, &d};
+    ue_archive *a = NULL;
+    ue_result r = ue_archive_open(t->container, UE_MODE_STRICT, &a, &d);
+    const char *format = r == UE_OK ? ue_archive_format(a) : "";
+    if (r == UE_OK && strcmp(format, "pkx") && strcmp(format, "fsys")) {
+        ue_diag_add(&d, UE_SEV_ERROR, "into.format", UE_NO_OFFSET, t->container,
+                    "is a %s; an HSD model goes into a PKX or an FSYS", format);
+        r = UE_ERR_USAGE;
+    }
+    if (r == UE_OK) r = put_level(a, t->container, t->chain, 0, &c, copy);
+    ue_archive_close(a);
+    bool refused = r == UE_OK && cli_check_archive_copy(o, o->output, copy, &check) != UE_OK;
+    cli_diag_dedupe(&d);
+    if (d.count) cli_print_diags(&d, 50); /* each names the archive or entry it is about */
+    if (refused) cli_say_copy_refused("import", o->output, &check);
+    else if (r != UE_OK && !ue_diag_count(&d, UE_SEV_ERROR)) cli_error("import: %s: %s", t->container, ue_result_name(r));
+    ue_diag_free(&d);
+    ue_diag_free(&check);
+    return refused ? EXIT_INVALID : cli_exit_code(r);
+}
