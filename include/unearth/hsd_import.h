@@ -11,12 +11,14 @@ extern "C" {
 #endif
 
 /* What an edit rewrote: attribute elements (an array element, or a direct value wherever the
- * display list repeats its vertex) whose bytes changed, the PObjs they belong to, and the
- * images and materials (MObjs) whose bytes changed. */
+ * display list repeats its vertex) whose bytes changed, the PObjs they belong to (or whose
+ * triangles changed), the images and materials (MObjs) whose bytes changed, and the display
+ * lists rebuilt as strips with the triangles they draw. */
 typedef struct ue_hsd_edit_stats {
     size_t positions, normals, uvs, colors;
     size_t pobjs;
     size_t images, materials;
+    size_t lists, triangles;
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
