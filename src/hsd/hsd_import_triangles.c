@@ -1,5 +1,6 @@
 /* unearth — edit-mode import of HSD models: PObjs whose triangles the glTF changed get new display
  * lists of strips, and the DAT is laid out anew by the model writer (docs/hsd-import.md#triangles). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +41,20 @@ static uint32_t *gx_triangles(const ue_scene_primitive *gp) {
     return t;
 }
 
+/* The first index at or past the vertex count (a scene not read by the glTF reader), or SIZE_MAX. */
+static size_t bad_index(const ue_scene_primitive *gp) {
+    for (size_t i = 0; i < gp->index_count; i++)
+        if (gp->indices[i] >= gp->vertex_count) return i;
+    return SIZE_MAX;
+}
+
 static bool refuse_list(const hsd_list_rebuild *rb, const ue_hsd_pobj *po, const ue_hsd_geometry *g, ue_diag *d) {
     uint64_t at = hsd_file_at(po->offset);
-    if (g->skipped_lines || g->skipped_points)
+    size_t bad = bad_index(rb->gp);
+    if (bad != SIZE_MAX)
+        ue_diag_add(d, UE_SEV_ERROR, "import.hsd.topology", at, rb->gpath, "index %zu names vertex %u of %u", bad,
+                    rb->gp->indices[bad], rb->gp->vertex_count);
+    else if (g->skipped_lines || g->skipped_points)
         ue_diag_add(d, UE_SEV_ERROR, "import.hsd.topology", at, rb->gpath,
                          "PObj %zu also draws lines or points, which the glTF does not carry; its triangles "
                          "cannot be rebuilt", rb->pobj);
