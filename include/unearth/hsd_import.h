@@ -11,12 +11,14 @@ extern "C" {
 #endif
 
 /* What an edit rewrote: attribute elements (an array element, or a direct value wherever the
- * display list repeats its vertex) whose bytes changed, the PObjs they belong to, and the
- * images and materials (MObjs) whose bytes changed. */
+ * display list repeats its vertex) whose bytes changed, the PObjs they belong to (or whose
+ * triangles changed), the images and materials (MObjs) whose bytes changed, and the display
+ * lists rebuilt as strips with the triangles they draw. */
 typedef struct ue_hsd_edit_stats {
     size_t positions, normals, uvs, colors;
     size_t pobjs;
     size_t images, materials;
+    size_t lists, triangles;
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
@@ -29,10 +31,13 @@ typedef struct ue_hsd_edit_stats {
  * vertex's skinning matrix and are re-quantised in the attribute's own format. Everything else
  * of the base is kept byte for byte, so an unedited scene gives `base` back. Refused
  * (UE_ERR_INVALID, errors naming the glTF path and the DAT offset, `out` untouched): a mesh or
- * primitive that matches nothing, a PObj the scene lacks, changed triangles, a value its format
+ * primitive that matches nothing, a PObj the scene lacks, new vertices, a value its format
  * cannot hold, two different values for one stored element, an image of another size or one
  * baked from several layers (images: docs/hsd-import.md#images). `name` names the model in
- * messages. `stats` may be NULL. The result is read back strictly before it is returned. */
+ * messages. `stats` may be NULL. A primitive with the PObj's vertices and other triangles gets a
+ * display list of strips, and the DAT is laid out anew by ue_hsd_model_write (only for a base it
+ * writes back byte for byte; docs/hsd-import.md#triangles). The result is read back strictly
+ * before it is returned. */
 UE_API ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s,
                                     ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d);
 

@@ -90,6 +90,9 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
             st->uvs, cli_plural(st->uvs, "UV", "UVs"), st->colors, cli_plural(st->colors, "colour", "colours"), st->pobjs,
             cli_plural(st->pobjs, "PObj", "PObjs"), st->images, cli_plural(st->images, "image", "images"), st->materials,
             cli_plural(st->materials, "material", "materials"));
+    if (st->lists)
+        fprintf(stderr, "rebuilt: %zu display %s as strips (%zu triangles)\n", st->lists,
+                cli_plural(st->lists, "list", "lists"), st->triangles);
 }
 
 /* ---- the verb ------------------------------------------------------------------------------ */

@@ -32,6 +32,8 @@ typedef struct edit_ctx {
     bool *claimed;         /* per ref primitive: matched to a glTF primitive */
     int32_t *material_pairs; /* (glTF material, ref material) of each matched primitive */
     size_t material_pair_count;
+    hsd_list_rebuild *rebuilds; /* PObjs whose triangles changed, one per matched primitive at most */
+    size_t rebuild_count;
     ue_hsd_edit_stats stats;
     ue_diag *d;
     size_t errors;
@@ -85,13 +87,15 @@ typedef struct ref_match {
     size_t prim;
     bool named;       /* some base mesh node has the glTF node's name */
     bool same_counts; /* some unclaimed primitive has the counts but other triangles */
+    bool rebuild;     /* matched by its vertices: the triangles differ, the list is rebuilt */
 } ref_match;
 
 /* The base primitive for glTF primitive `gp` of node `gnode`: an unclaimed primitive of a base
  * mesh node of the same name with the same triangles; among several, the one with the most
- * unmoved positions. */
-static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const ue_scene_primitive *gp) {
-    ref_match best = {-1, -1, 0, false, false};
+ * unmoved positions. With `rebuild`, one with the same vertex count and other triangles, more
+ * than half of its positions unmoved (convert's vertices, triangles added or deleted). */
+static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const ue_scene_primitive *gp, bool rebuild) {
+    ref_match best = {-1, -1, 0, false, false, rebuild};
     size_t best_score = 0;
     for (size_t n = 0; n < x->ref->node_count; n++) {
         const ue_scene_node *rn = &x->ref->nodes[n];
@@ -101,11 +105,11 @@ static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const u
         for (size_t p = 0; p < rm->primitive_count; p++) {
             if (x->claimed[x->claim_first[rn->mesh] + p]) continue;
             const ue_scene_primitive *rp = &rm->primitives[p];
-            if (!same_triangles(gp, rp)) {
-                best.same_counts |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
-                continue;
-            }
+            bool same = same_triangles(gp, rp);
+            if (!same) best.same_counts |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
+            if (same == rebuild || (rebuild && gp->vertex_count != rp->vertex_count)) continue;
             size_t score = position_score(gp, rp);
+            if (rebuild && 2 * score <= gp->vertex_count) continue;
             if (best.mesh < 0 || score > best_score) {
                 best.mesh = rn->mesh, best.node = (int32_t)n, best.prim = p;
                 best_score = score;
@@ -428,19 +432,21 @@ static void note_materials(edit_ctx *x, int32_t gltf, int32_t ref) {
 }
 
 /* Convert's own vertex order: every primitive of the node matched to a base primitive with the
- * same triangle list (claimed in found[]); false, nothing claimed, when one is not. */
+ * same triangle list, then the rest to one with the same vertices (its list rebuilt), claimed in
+ * found[]; false, nothing claimed, when one is left. */
 static bool match_by_index(edit_ctx *x, const ue_scene_node *gn, ref_match *found, ref_match *first_miss) {
     const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
-    size_t p = 0;
-    for (; p < gm->primitive_count; p++) {
-        found[p] = find_ref(x, gn, &gm->primitives[p]);
-        if (found[p].mesh < 0) break;
-        x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = true;
-    }
-    if (p == gm->primitive_count) return true;
-    *first_miss = found[p];
-    while (p-- > 0) x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = false;
-    return false;
+    bool all = true;
+    for (int rebuild = 0; rebuild < 2; rebuild++)
+        for (size_t p = 0; p < gm->primitive_count; p++) {
+            if (rebuild && found[p].mesh >= 0) continue;
+            found[p] = find_ref(x, gn, &gm->primitives[p], rebuild);
+            if (found[p].mesh >= 0) x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = true;
+            else if (rebuild && all) *first_miss = found[p], all = false;
+        }
+    for (size_t p = 0; !all && p < gm->primitive_count; p++)
+        if (found[p].mesh >= 0) x->claimed[x->claim_first[found[p].mesh] + found[p].prim] = false;
+    return all;
 }
 
 static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_match *found) {
@@ -448,9 +454,16 @@ static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_
     for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
         const ue_scene_primitive *rp = &x->ref->meshes[found[p].mesh].primitives[found[p].prim];
         note_materials(x, gm->primitives[p].material, rp->material);
+        size_t pobjs = x->stats.pobjs;
         ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
                                       (int32_t)x->ref->nodes[found[p].node].source.index);
         if (r != UE_OK) return r;
+        if (found[p].rebuild) {
+            hsd_list_rebuild *rb = &x->rebuilds[x->rebuild_count++];
+            rb->pobj = rp->source.index, rb->gp = &gm->primitives[p];
+            snprintf(rb->gpath, sizeof rb->gpath, "/meshes/%d/primitives/%zu", gn->mesh, p);
+            x->stats.pobjs = pobjs + 1;
+        }
     }
     return UE_OK;
 }
@@ -514,7 +527,7 @@ static ue_result apply_nodes(edit_ctx *x) {
         const ue_scene_node *gn = &x->s->nodes[n];
         if (gn->mesh < 0) continue;
         const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
-        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false};
+        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false, false};
         if (!found) return UE_ERR_NOMEM;
         ue_result r = UE_OK;
         int32_t ref_node;
@@ -578,10 +591,11 @@ static ue_result ctx_init(edit_ctx *x, const uint8_t *base, size_t size) {
     for (size_t i = 0; i < x->ref->mesh_count; i++) x->claim_first[i] = prims, prims += x->ref->meshes[i].primitive_count;
     x->claimed = calloc(prims + 1, sizeof *x->claimed);
     x->material_pairs = malloc((2 * prims + 2) * sizeof *x->material_pairs); /* one pair per claimed primitive */
+    x->rebuilds = malloc((prims + 1) * sizeof *x->rebuilds);
     x->bytes = malloc(size ? size : 1);
     x->written = calloc(size ? size : 1, 1);
     x->kept = calloc(size ? size : 1, 1);
-    if (!x->claimed || !x->material_pairs || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
+    if (!x->claimed || !x->material_pairs || !x->rebuilds || !x->bytes || !x->written || !x->kept) return UE_ERR_NOMEM;
     memcpy(x->bytes, base, size);
     x->size = size;
     return UE_OK;
@@ -591,6 +605,7 @@ static void ctx_free(edit_ctx *x) {
     free(x->claim_first);
     free(x->claimed);
     free(x->material_pairs);
+    free(x->rebuilds);
     free(x->bytes);
     free(x->written);
     free(x->kept);
@@ -627,10 +642,17 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK && !x.errors) r = apply_images(&x);
     if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
-    if (r == UE_OK) r = check_result(x.bytes, x.size, d);
-    if (r == UE_OK && !ue_buf_try_reserve(out, x.size)) r = UE_ERR_NOMEM;
-    if (r == UE_OK) ue_buf_put(out, x.bytes, x.size);
+    ue_buf relaid = {0}; /* the DAT laid out anew when triangles changed */
+    if (r == UE_OK && x.rebuild_count)
+        r = hsd_rebuild_lists(x.bytes, x.size, x.rebuilds, x.rebuild_count, &relaid, &x.stats.triangles, d);
+    x.stats.lists = x.rebuild_count;
+    const uint8_t *result = x.rebuild_count ? relaid.data : x.bytes;
+    size_t result_size = x.rebuild_count ? relaid.size : x.size;
+    if (r == UE_OK) r = check_result(result, result_size, d);
+    if (r == UE_OK && !ue_buf_try_reserve(out, result_size)) r = UE_ERR_NOMEM;
+    if (r == UE_OK) ue_buf_put(out, result, result_size);
     if (r == UE_OK && stats) *stats = x.stats;
+    ue_buf_free(&relaid);
     ctx_free(&x);
     ue_scene_free(&ref);
     return r;

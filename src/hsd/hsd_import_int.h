@@ -87,4 +87,21 @@ bool hsd_texture_is_baked(const ue_hsd_model *m, const ue_scene_texture *tex);
  * docs/hsd-import.md#materials. */
 ue_result hsd_edit_materials(const hsd_image_edit_in *in, size_t *changed, size_t *errors);
 
+/* A PObj whose triangles the glTF changed: glTF primitive `gp` has the PObj's vertices (convert's
+ * order, vertex i the i-th distinct record its list draws) and other triangles. */
+typedef struct hsd_list_rebuild {
+    size_t pobj;
+    const ue_scene_primitive *gp;
+    char gpath[96];                        /* "/meshes/M/primitives/P" */
+} hsd_list_rebuild;
+
+/* The edited DAT `bytes` laid out anew by the model writer (ue_hsd_model_write) with each
+ * rebuild's PObj drawing its primitive's triangles: strips of hsd_strips_build over the PObj's
+ * own vertex records, the rest of the model as read. Refused (UE_ERR_INVALID, errors into d): a
+ * DAT the writer does not give back byte for byte (import.hsd.layout), a PObj that also draws
+ * lines or points or would draw nothing, a list past 65535 × 32 bytes, two primitives rebuilding
+ * one PObj. *triangles adds the triangles drawn. docs/hsd-import.md#triangles. */
+ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_rebuild *rebuilds, size_t count,
+                            ue_buf *out, size_t *triangles, ue_diag *d);
+
 #endif

@@ -126,7 +126,11 @@ edit set "$T/c.glb" "$T/rgb.glb" root_mesh 0 COLOR_0 0 1.5,0,0,1 >/dev/null
 refused 1 "scene.prim.color" "$T/rgb.glb"   # the glTF reader refuses it first
 edit pair "$T/c.glb" "$T/pair.glb" head_mesh 0 0.25
 refused 1 "import.hsd.conflict" "$T/pair.glb"
-edit drop-triangle "$T/c.glb" "$T/tri.glb" head_mesh 0
+# New triangles over vertices most of which moved: no PObj of the base has these vertices.
+edit retriangle "$T/c.glb" "$T/tri0.glb" head_mesh 2 0 1 >/dev/null
+edit offset "$T/tri0.glb" "$T/tri1.glb" head_mesh 2 POSITION 0 0.5,0,0 >/dev/null
+edit offset "$T/tri1.glb" "$T/tri2.glb" head_mesh 2 POSITION 1 0.5,0,0 >/dev/null
+edit offset "$T/tri2.glb" "$T/tri.glb" head_mesh 2 POSITION 2 0.5,0,0 >/dev/null
 refused 1 "import.hsd.topology" "$T/tri.glb"
 img set "$T/c.glb" "$T/big.glb" skin checker --size 32 32
 refused 1 "import.hsd.image_size" "$T/big.glb"

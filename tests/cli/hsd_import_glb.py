@@ -8,6 +8,11 @@
 #   offset IN OUT NODE PRIM ATTR V DELTAS  the same, the value moved by DELTAS
 #   pair IN OUT NODE PRIM DX               two vertices with one position moved apart (DX and -DX on x)
 #   drop-triangle IN OUT NODE PRIM         the primitive's last triangle left out
+#   retriangle IN OUT NODE PRIM I J        triangles I and J left out and one added over their corners:
+#                                          I's first two and the first of J's not among them
+#   triangles GLB                          every primitive's triangles as position (and TEXCOORD_0)
+#                                          triples, each rotated to its smallest corner first (winding
+#                                          kept), sorted: one line per triangle, "MESH/PRIM: ..."
 #   rename IN OUT NODE NEW                 a node renamed
 #   check ORIG EDITED BACK TOL             every value of BACK (the re-conversion of the import) is ORIG's
 #                                          exactly where EDITED did not change it, else EDITED's within TOL
@@ -90,6 +95,48 @@ def cmd_drop_triangle(args):
     doc, binary = load(src)
     doc["accessors"][primitive(doc, node, prim)["indices"]]["count"] -= 3
     save(dst, doc, binary)
+
+def indices(doc, binary, prim):  # a primitive's index list, any component type
+    a = doc["accessors"][prim["indices"]]
+    v = doc["bufferViews"][a["bufferView"]]
+    fmt = {5121: "B", 5123: "H", 5125: "I"}[a["componentType"]]
+    return list(struct.unpack_from("<%d%s" % (a["count"], fmt), binary, v.get("byteOffset", 0) + a.get("byteOffset", 0)))
+
+def cmd_retriangle(args):
+    src, dst, node, prim, i, j = args
+    doc, binary = load(src)
+    pr = primitive(doc, node, prim)
+    idx = indices(doc, binary, pr)
+    ti, tj = idx[3 * int(i):3 * int(i) + 3], idx[3 * int(j):3 * int(j) + 3]
+    new = ti[:2] + [[c for c in tj if c not in ti[:2]][0]]
+    keep = [t for k, t in enumerate(zip(idx[0::3], idx[1::3], idx[2::3])) if k not in (int(i), int(j))]
+    out = [c for t in keep for c in t] + new
+    while len(binary) % 4: binary.append(0)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 4 * len(out)})
+    binary += struct.pack("<%dI" % len(out), *out)
+    doc["buffers"][0]["byteLength"] = len(binary)
+    doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": 5125, "count": len(out), "type": "SCALAR"})
+    pr["indices"] = len(doc["accessors"]) - 1
+    save(dst, doc, binary)
+    print(",".join(str(c) for c in new))
+
+def cmd_triangles(args):
+    doc, binary = load(args[0])
+    for mesh in doc["meshes"]:
+        for p, pr in enumerate(mesh["primitives"]):
+            at = pr["attributes"]
+            def corner(c):
+                v = tuple("%.6g" % x for x in read(binary, doc, at["POSITION"], c))
+                if "TEXCOORD_0" in at: v += tuple("%.6g" % x for x in read(binary, doc, at["TEXCOORD_0"], c))
+                return v
+            idx = indices(doc, binary, pr)
+            tris = []
+            for t in zip(idx[0::3], idx[1::3], idx[2::3]):
+                c = [corner(k) for k in t]
+                r = c.index(min(c))
+                tris.append(c[r:] + c[:r])
+            for t in sorted(tris):
+                print("%s/%d: %s" % (mesh["name"], p, " ".join(",".join(v) for v in t)))
 
 def cmd_rename(args):
     src, dst, node, new = args
@@ -199,7 +246,8 @@ def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formu
 COMMANDS = {
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
-    "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename, "check": cmd_check,
+    "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename,
+    "retriangle": cmd_retriangle, "triangles": cmd_triangles, "check": cmd_check,
     "bytes-differ": cmd_bytes_differ, "value": cmd_value, "expect-image": cmd_expect_image,
     "same-image": cmd_same_image, "material": cmd_material, "factor": cmd_factor,
     "srgb-step": cmd_srgb_step, "moved": cmd_moved,
