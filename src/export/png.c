@@ -68,6 +68,10 @@ static ue_result deflate_sized(const uint8_t *src, size_t n, int level, uint8_t 
     int wbits = 9; /* zlib's smallest deflate window */
     while (wbits < 15 && ((size_t)1 << wbits) < n) wbits++;
     int mem_level = wbits - 7 < 1 ? 1 : wbits - 7; /* 8 (the default) for a full window */
+    /* The quick encoding (level 1): a hash table of 4 Ki entries, not 32 Ki, so sliding the
+     * window costs half as much per byte (measured on previews: 10 % fewer instructions for the
+     * whole `unearth preview`, files within a few % of memLevel 8's). */
+    if (level == 1 && mem_level > 5) mem_level = 5;
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (deflateInit2(&zs, level, Z_DEFLATED, wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK)
@@ -154,20 +158,21 @@ static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char 
     for (size_t i = 0; i < npix && opaque; i++) opaque = rgba[i * 4 + 3] == 255;
     size_t bpp = opaque ? 3 : 4, rowlen = (size_t)w * bpp;
 
-    /* Unfiltered rows in the stored pixel layout (a row of zeros above the first), then the
-     * filtered stream (1 + rowlen each). */
-    uint8_t *rows = calloc(rowlen * (h + 1), 1);
+    /* Unfiltered rows in the stored pixel layout (RGBA is filtered where it lies; RGB is
+     * copied out of it), the row of zeros above the first, then the filtered stream (1 +
+     * rowlen each). */
+    uint8_t *rows = bpp == 4 ? NULL : malloc(rowlen * h);
+    uint8_t *zero_row = calloc(rowlen, 1);
     uint8_t *filtered = malloc((rowlen + 1) * h);
     uint8_t *trial = malloc(rowlen);
     uint8_t *zbuf = NULL;
     ue_result rc = UE_ERR_NOMEM;
-    if (!rows || !filtered || !trial) goto done;
-    if (bpp == 4) memcpy(rows + rowlen, rgba, npix * 4); /* RGBA as it is: one copy, not one per pixel */
-    else
-        for (size_t i = 0; i < npix; i++) memcpy(rows + rowlen + i * bpp, rgba + i * 4, bpp);
+    if ((bpp == 3 && !rows) || !zero_row || !filtered || !trial) goto done;
+    for (size_t i = 0; bpp == 3 && i < npix; i++) memcpy(rows + i * 3, rgba + i * 4, 3);
+    const uint8_t *image = bpp == 4 ? rgba : rows;
 
     for (size_t y = 0; y < h; y++) {
-        const uint8_t *cur = rows + (y + 1) * rowlen, *prev = cur - rowlen;
+        const uint8_t *cur = image + y * rowlen, *prev = y ? cur - rowlen : zero_row;
         uint8_t *dst = filtered + y * (rowlen + 1);
         /* The usual heuristic: the filter whose output has the smallest sum of |signed byte|
          * (the first of equals); the winner so far stays in dst, a trial goes to `trial`. */
@@ -212,6 +217,7 @@ static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char 
     rc = UE_OK;
 done:
     free(rows);
+    free(zero_row);
     free(filtered);
     free(trial);
     free(zbuf);
