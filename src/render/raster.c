@@ -117,7 +117,9 @@ typedef struct tri_setup {
 } tri_setup;
 
 #ifdef __SSE2__
-static __m128d widen2(const float *p) { return _mm_cvtps_pd(_mm_setr_ps(p[0], p[1], 0, 0)); }
+/* two floats loaded as one 64-bit lane (SSE2's unaligned, aliasing-safe load) */
+static __m128 load2(const float *p) { return _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)p)); }
+static __m128d widen2(const float *p) { return _mm_cvtps_pd(load2(p)); }
 #endif
 
 /* The vertex shades (divided by w) interpolated with weights b, divided by the interpolated 1/w,
@@ -130,7 +132,7 @@ static void interpolate_shade(const double b[3], const render_vertex *const *v, 
         __m128d s = _mm_mul_pd(_mm_set1_pd(b[0]), widen2(&v[0]->shade_w[side][c]));
         s = _mm_add_pd(s, _mm_mul_pd(_mm_set1_pd(b[1]), widen2(&v[1]->shade_w[side][c])));
         s = _mm_add_pd(s, _mm_mul_pd(_mm_set1_pd(b[2]), widen2(&v[2]->shade_w[side][c])));
-        __m128 q = _mm_mul_ps(_mm_cvtpd_ps(_mm_div_pd(s, _mm_set1_pd(inv_w))), _mm_setr_ps(base[c], base[c + 1], 0, 0));
+        __m128 q = _mm_mul_ps(_mm_cvtpd_ps(_mm_div_pd(s, _mm_set1_pd(inv_w))), load2(&base[c]));
         float out[4];
         _mm_storeu_ps(out, q);
         color[c] = out[0], color[c + 1] = out[1];
