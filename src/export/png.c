@@ -101,7 +101,7 @@ static ue_result deflate_sized(const uint8_t *src, size_t n, int level, uint8_t 
  * A picture's rows of transparent background (filter None, all bytes zero) never reach zlib: the
  * zlib stream is assembled here from raw deflate segments (each ended by a full flush, so no
  * match reaches back past it) and, between them, fixed-Huffman blocks written here that repeat
- * a zero byte at distance 1 (RFC 1951 §3.2.5 - 3.2.6), with the Adler-32 of the zeros computed
+ * a zero byte at distance 1 (RFC 1951's fixed code), with the Adler-32 of the zeros computed
  * in closed form. */
 
 typedef struct bit_writer {
