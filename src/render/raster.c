@@ -145,8 +145,8 @@ static void interpolate_shade(const double b[3], const render_vertex *const *v, 
 #endif
 }
 
-/* Colours the pixel at index i with barycentric weights b; returns without writing when the
- * alpha mask discards it. */
+/* Colours the pixel at index i of the target (its rectangle, row by row) with barycentric weights
+ * b; returns without writing when the alpha mask discards it. */
 static void shade_pixel(render_target *t, size_t i, const double b[3], float z, const tri_setup *ts,
                         const render_paint *paint) {
     const render_vertex *const *v = ts->v;
