@@ -97,6 +97,141 @@ static ue_result deflate_sized(const uint8_t *src, size_t n, int level, uint8_t 
     return r;
 }
 
+/* ---- the quick encoding: blank rows spliced in as runs of zeros ----------------------------
+ * A picture's rows of transparent background (filter None, all bytes zero) never reach zlib: the
+ * zlib stream is assembled here from raw deflate segments (each ended by a full flush, so no
+ * match reaches back past it) and, between them, fixed-Huffman blocks written here that repeat
+ * a zero byte at distance 1 (RFC 1951's fixed code), with the Adler-32 of the zeros computed
+ * in closed form. */
+
+typedef struct bit_writer {
+    uint8_t *out;
+    size_t at;
+    uint32_t acc;
+    int n;
+} bit_writer;
+
+/* `count` bits of v, least significant first (deflate's header and extra bits). */
+static void put_bits(bit_writer *w, uint32_t v, int count) {
+    w->acc |= v << w->n;
+    w->n += count;
+    for (; w->n >= 8; w->n -= 8, w->acc >>= 8) w->out[w->at++] = (uint8_t)w->acc;
+}
+
+/* A Huffman code of `len` bits: its most significant bit first. */
+static void put_code(bit_writer *w, uint32_t code, int len) {
+    uint32_t rev = 0;
+    for (int i = 0; i < len; i++) rev |= ((code >> i) & 1u) << (len - 1 - i);
+    put_bits(w, rev, len);
+}
+
+static void put_literal_zero(bit_writer *w) { put_code(w, 0x30, 8); } /* fixed code of literal 0 */
+
+/* A match of `len` (3..258) bytes at distance 1 in the fixed code. */
+static void put_repeat(bit_writer *w, uint32_t len) {
+    static const uint16_t base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99,
+                                      115, 131, 163, 195, 227, 258};
+    static const uint8_t extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+    int i = 28;
+    while (base[i] > len) i--;
+    uint32_t sym = 257u + (uint32_t)i;
+    if (sym < 280) put_code(w, sym - 256, 7);
+    else put_code(w, 0xC0 + (sym - 280), 8);
+    put_bits(w, len - base[i], extra[i]);
+    put_code(w, 0, 5); /* distance code 0: distance 1 */
+}
+
+/* One fixed-Huffman block (not the last) of n > 0 zero bytes, then an empty stored block that
+ * brings the stream back to a byte boundary for the next zlib segment. */
+static void put_zero_run(bit_writer *w, size_t n) {
+    put_bits(w, 0 | (1u << 1), 3); /* BFINAL 0, BTYPE 01 */
+    put_literal_zero(w);
+    for (size_t left = n - 1; left;) {
+        if (left < 3) {
+            put_literal_zero(w);
+            left--;
+            continue;
+        }
+        size_t len = left <= 258 ? left : left - 258 < 3 ? left - 3 : 258;
+        put_repeat(w, (uint32_t)len);
+        left -= len;
+    }
+    put_code(w, 0, 7);  /* end of block */
+    put_bits(w, 0, 3);  /* BFINAL 0, BTYPE 00: stored */
+    if (w->n) put_bits(w, 0, 8 - w->n);
+    static const uint8_t empty[4] = {0, 0, 0xFF, 0xFF}; /* LEN 0, NLEN */
+    memcpy(w->out + w->at, empty, 4);
+    w->at += 4;
+}
+
+/* Adler-32 after n more zero bytes: s1 unchanged, s2 grows by n × s1. */
+static uLong adler_zeros(uLong adler, size_t n) {
+    uint64_t s1 = adler & 0xFFFF, s2 = adler >> 16;
+    s2 = (s2 + (uint64_t)(n % 65521) * s1) % 65521;
+    return (uLong)((s2 << 16) | s1);
+}
+
+static uLong adler_of(uLong adler, const uint8_t *p, size_t n) {
+    for (size_t off = 0; off < n;) {
+        size_t part = n - off > 0x40000000u ? 0x40000000u : n - off;
+        adler = adler32(adler, p + off, (uInt)part);
+        off += part;
+    }
+    return adler;
+}
+
+/* The zlib stream of h filtered rows of `stride` bytes (type byte included), at level 1; a row
+ * with blank[y] set is all zeros. */
+static ue_result deflate_quick(const uint8_t *rows, size_t stride, size_t h, const bool *blank, uint8_t **out,
+                               size_t *out_len) {
+    size_t n = stride * h;
+    int wbits = 9;
+    while (wbits < 15 && ((size_t)1 << wbits) < n) wbits++;
+    /* a hash table of at most 4 Ki entries, not 32 Ki: sliding the window costs half as much per
+     * byte (measured on previews: 10 % fewer instructions for a whole `unearth preview`, files
+     * within a few % of memLevel 8's) */
+    int mem_level = wbits - 7 < 1 ? 1 : wbits - 7 > 5 ? 5 : wbits - 7;
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 1, Z_DEFLATED, -wbits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK) return UE_ERR_NOMEM;
+    /* zlib's bound, each segment's flush, each run's blocks (13 bits per 258 zeros), header, end */
+    size_t cap = deflateBound(&zs, (uLong)n) + 16 * h + n / 128 + 64;
+    bit_writer w = {ue_malloc_items(cap, 1), 0, 0, 0};
+    ue_result r = w.out ? UE_OK : UE_ERR_NOMEM;
+    uLong adler = adler32(0L, Z_NULL, 0);
+    if (r == UE_OK) w.out[w.at++] = 0x78, w.out[w.at++] = 0x01; /* deflate, 32 KiB window, level "fastest" */
+    for (size_t y = 0; r == UE_OK && y < h;) {
+        size_t end = y;
+        while (end < h && blank[end] == blank[y]) end++;
+        size_t len = (end - y) * stride;
+        if (blank[y]) {
+            put_zero_run(&w, len);
+            adler = adler_zeros(adler, len);
+        } else {
+            adler = adler_of(adler, rows + y * stride, len);
+            zs.next_in = (Bytef *)(uintptr_t)(rows + y * stride);
+            zs.avail_in = (uInt)len;
+            zs.next_out = w.out + w.at;
+            zs.avail_out = (uInt)(cap - w.at - 8);
+            if (deflate(&zs, Z_FULL_FLUSH) != Z_OK || zs.avail_in || !zs.avail_out) r = UE_ERR_NOMEM;
+            w.at = cap - 8 - zs.avail_out;
+        }
+        y = end;
+    }
+    deflateEnd(&zs); /* the stream is ended below, not by zlib */
+    if (r == UE_OK) {
+        put_bits(&w, 1 | (1u << 1), 3); /* the last block: BFINAL 1, fixed, empty */
+        put_code(&w, 0, 7);
+        if (w.n) put_bits(&w, 0, 8 - w.n);
+        ue_store_u32be(w.out + w.at, (uint32_t)adler);
+        *out = w.out;
+        *out_len = w.at + 4;
+    } else {
+        free(w.out);
+    }
+    return r;
+}
+
 /* A tEXt chunk's data: keyword (1..79 Latin-1 bytes), NUL, text; false when the keyword is
  * empty or too long or the whole does not fit. */
 static bool text_chunk(const char *keyword, const char *text, uint8_t *data, size_t cap,
@@ -154,26 +289,30 @@ static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char 
     for (size_t i = 0; i < npix && opaque; i++) opaque = rgba[i * 4 + 3] == 255;
     size_t bpp = opaque ? 3 : 4, rowlen = (size_t)w * bpp;
 
-    /* Unfiltered rows in the stored pixel layout (a row of zeros above the first), then the
-     * filtered stream (1 + rowlen each). */
-    uint8_t *rows = calloc(rowlen * (h + 1), 1);
+    /* Unfiltered rows in the stored pixel layout (RGBA is filtered where it lies; RGB is
+     * copied out of it), the row of zeros above the first, then the filtered stream (1 +
+     * rowlen each). */
+    uint8_t *rows = bpp == 4 ? NULL : malloc(rowlen * h);
+    uint8_t *zero_row = calloc(rowlen, 1);
     uint8_t *filtered = malloc((rowlen + 1) * h);
     uint8_t *trial = malloc(rowlen);
+    bool *blank = effort == PNG_QUICK ? malloc(h * sizeof *blank) : NULL;
     uint8_t *zbuf = NULL;
     ue_result rc = UE_ERR_NOMEM;
-    if (!rows || !filtered || !trial) goto done;
-    if (bpp == 4) memcpy(rows + rowlen, rgba, npix * 4); /* RGBA as it is: one copy, not one per pixel */
-    else
-        for (size_t i = 0; i < npix; i++) memcpy(rows + rowlen + i * bpp, rgba + i * 4, bpp);
+    if ((bpp == 3 && !rows) || !zero_row || !filtered || !trial || (effort == PNG_QUICK && !blank)) goto done;
+    for (size_t i = 0; bpp == 3 && i < npix; i++) memcpy(rows + i * 3, rgba + i * 4, 3);
+    const uint8_t *image = bpp == 4 ? rgba : rows;
 
     for (size_t y = 0; y < h; y++) {
-        const uint8_t *cur = rows + (y + 1) * rowlen, *prev = cur - rowlen;
+        const uint8_t *cur = image + y * rowlen, *prev = y ? cur - rowlen : zero_row;
         uint8_t *dst = filtered + y * (rowlen + 1);
         /* The usual heuristic: the filter whose output has the smallest sum of |signed byte|
          * (the first of equals); the winner so far stays in dst, a trial goes to `trial`. */
-        if (effort == PNG_QUICK) {
-            dst[0] = 2;
-            filter_row(2, cur, prev, rowlen, bpp, dst + 1);
+        if (effort == PNG_QUICK) { /* Up, or None on a blank row: all zeros, kept out of zlib */
+            blank[y] = !memcmp(cur, zero_row, rowlen);
+            dst[0] = blank[y] ? 0 : 2;
+            if (blank[y]) memset(dst + 1, 0, rowlen);
+            else filter_row(2, cur, prev, rowlen, bpp, dst + 1);
             continue;
         }
         dst[0] = 0;
@@ -190,7 +329,9 @@ static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char 
 
     size_t raw_len = (rowlen + 1) * h;
     size_t zlen;
-    if (deflate_sized(filtered, raw_len, effort == PNG_QUICK ? 1 : 6, &zbuf, &zlen) != UE_OK) goto done;
+    if ((effort == PNG_QUICK ? deflate_quick(filtered, rowlen + 1, h, blank, &zbuf, &zlen)
+                             : deflate_sized(filtered, raw_len, 6, &zbuf, &zlen)) != UE_OK)
+        goto done;
 
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     uint8_t ihdr[13];
@@ -212,6 +353,8 @@ static ue_result encode(uint32_t w, uint32_t h, const uint8_t *rgba, const char 
     rc = UE_OK;
 done:
     free(rows);
+    free(zero_row);
+    free(blank);
     free(filtered);
     free(trial);
     free(zbuf);

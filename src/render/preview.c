@@ -222,6 +222,20 @@ static ue_result pose_scene(const ue_scene *s, const ue_preview_options *o, pose
 
 /* ---- the camera -------------------------------------------------------------------------- */
 
+/* The extents of the 8 corners of the posed bounds along the camera's right, up and forward axes. */
+static void project_bounds(const posed_scene *ps, const ue_preview_camera *c, double lo[3], double hi[3]) {
+    const double *axes[3] = {c->right, c->up, c->forward};
+    for (int a = 0; a < 3; a++) lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (int corner = 0; corner < 8; corner++) {
+        double p[3] = {corner & 1 ? ps->max[0] : ps->min[0], corner & 2 ? ps->max[1] : ps->min[1],
+                       corner & 4 ? ps->max[2] : ps->min[2]};
+        for (int a = 0; a < 3; a++) {
+            lo[a] = fmin(lo[a], dot3(p, axes[a]));
+            hi[a] = fmax(hi[a], dot3(p, axes[a]));
+        }
+    }
+}
+
 /* The framing rule (docs/preview.md#framing): the 8 corners of the posed bounds projected on the
  * view's right, up and forward axes; the image centred on their extents, its side MARGIN times
  * the larger of width and height. */
@@ -231,22 +245,32 @@ static void frame_camera(const posed_scene *ps, ue_preview_view view, ue_preview
     c->empty = !ps->any;
     c->extent = 1;
     if (!ps->any) return;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    const double *axes[3] = {c->right, c->up, c->forward};
-    for (int corner = 0; corner < 8; corner++) {
-        double p[3] = {corner & 1 ? ps->max[0] : ps->min[0], corner & 2 ? ps->max[1] : ps->min[1],
-                       corner & 4 ? ps->max[2] : ps->min[2]};
-        for (int a = 0; a < 3; a++) {
-            lo[a] = fmin(lo[a], dot3(p, axes[a]));
-            hi[a] = fmax(hi[a], dot3(p, axes[a]));
-        }
-    }
+    double lo[3], hi[3];
+    project_bounds(ps, c, lo, hi);
     for (int i = 0; i < 3; i++)
         c->center[i] = 0.5 * ((lo[0] + hi[0]) * c->right[i] + (lo[1] + hi[1]) * c->up[i] + (lo[2] + hi[2]) * c->forward[i]);
     double side = fmax(hi[0] - lo[0], hi[1] - lo[1]);
     c->extent = side > 0 ? side * MARGIN : 1;
     c->near_depth = lo[2] - 0.5 * (lo[2] + hi[2]);
     c->far_depth = -c->near_depth;
+}
+
+/* The pixels the model can cover: its projected bounds in pixels, one pixel wider on every side
+ * (rounding), clipped to the image; nothing for an empty scene. Every vertex lies in the bounds,
+ * so no triangle draws outside; the rest of the image is background. */
+static render_rect model_rect(const posed_scene *ps, const ue_preview_camera *c, uint32_t size) {
+    render_rect r = {0, 0, 0, 0};
+    if (c->empty) return r;
+    double lo[3], hi[3], center[3] = {c->center[0], c->center[1], c->center[2]};
+    project_bounds(ps, c, lo, hi);
+    double cx = dot3(center, c->right), cy = dot3(center, c->up), scale = size / c->extent;
+    double x0 = floor((lo[0] - cx) * scale + 0.5 * size) - 1, x1 = ceil((hi[0] - cx) * scale + 0.5 * size) + 1;
+    double y0 = floor(0.5 * size - (hi[1] - cy) * scale) - 1, y1 = ceil(0.5 * size - (lo[1] - cy) * scale) + 1;
+    x0 = x0 >= 0 ? x0 : 0, y0 = y0 >= 0 ? y0 : 0; /* NaN too */
+    x1 = x1 <= size ? x1 : size, y1 = y1 <= size ? y1 : size;
+    if (!(x0 < x1 && y0 < y1)) return r;
+    r.x0 = (uint32_t)x0, r.y0 = (uint32_t)y0, r.width = (uint32_t)(x1 - x0), r.height = (uint32_t)(y1 - y0);
+    return r;
 }
 
 ue_result ue_preview_camera_get(const ue_scene *scene, const ue_preview_options *o, ue_preview_camera *out,
@@ -438,20 +462,42 @@ static uint8_t to_byte(float v) {
     return v <= 0 ? 0 : v >= 1 ? 255 : (uint8_t)(v * 255.0f + 0.5f);
 }
 
+/* The background inside the drawn rectangle: transparent (the target starts cleared) or opaque. */
 static void fill_background(render_target *t, const ue_preview_options *o) {
-    size_t pixels = (size_t)t->size * t->size;
+    size_t pixels = (size_t)t->rect.width * t->rect.height;
     for (size_t i = 0; !o->transparent && i < pixels; i++) {
         for (int k = 0; k < 3; k++) t->color[i * 4 + k] = o->background_rgb[k] / 255.0f;
         t->color[i * 4 + 3] = 1;
     }
 }
 
-static void write_pixels(const render_target *t, uint8_t *rgba) {
-    size_t pixels = (size_t)t->size * t->size;
-    for (size_t i = 0; i < pixels; i++) {
-        const float *c = t->color + i * 4;
-        bool clear = to_byte(c[3]) == 0;
-        for (int k = 0; k < 4; k++) rgba[i * 4 + k] = clear ? 0 : to_byte(c[k]);
+static void pixel_bytes(const float c[4], uint8_t out[4]) {
+    bool clear = !(c[3] > 0) || to_byte(c[3]) == 0; /* the first test spares the rest for background */
+    for (int k = 0; k < 4; k++) out[k] = clear ? 0 : to_byte(c[k]);
+}
+
+/* n pixels of one colour; of a transparent background, zeros at memset's speed. */
+static void fill_bytes(uint8_t *dst, uint32_t n, const uint8_t rgba[4]) {
+    if (!(rgba[0] | rgba[1] | rgba[2] | rgba[3])) memset(dst, 0, (size_t)n * 4);
+    else
+        for (uint32_t x = 0; x < n; x++) memcpy(dst + (size_t)x * 4, rgba, 4);
+}
+
+/* The image: the drawn rectangle converted, every pixel outside it the background's bytes. */
+static void write_pixels(const render_target *t, const ue_preview_options *o, uint8_t *rgba) {
+    float bg[4] = {0, 0, 0, 0};
+    for (int k = 0; !o->transparent && k < 4; k++) bg[k] = k < 3 ? o->background_rgb[k] / 255.0f : 1;
+    uint8_t bg_bytes[4];
+    pixel_bytes(bg, bg_bytes);
+    const render_rect *r = &t->rect;
+    for (uint32_t y = 0; y < t->size; y++) {
+        uint8_t *row = rgba + (size_t)y * t->size * 4;
+        bool inside = y >= r->y0 && y - r->y0 < r->height;
+        uint32_t from = inside ? r->x0 : t->size, to = inside ? r->x0 + r->width : t->size;
+        fill_bytes(row, from, bg_bytes);
+        const float *c = t->color + (size_t)(inside ? y - r->y0 : 0) * r->width * 4;
+        for (uint32_t x = from; x < to; x++, c += 4) pixel_bytes(c, row + (size_t)x * 4);
+        fill_bytes(row + (size_t)to * 4, t->size - to, bg_bytes);
     }
 }
 
@@ -463,9 +509,11 @@ ue_result ue_preview_render(const ue_scene *scene, const ue_preview_options *o, 
     ue_preview_camera cam;
     render_target target = {0};
     r = pose_scene(scene, o, &ps, d);
-    if (r == UE_OK) r = render_target_init(&target, o->size);
     if (r == UE_OK) {
         frame_camera(&ps, o->view, &cam);
+        r = render_target_init(&target, o->size, model_rect(&ps, &cam, o->size));
+    }
+    if (r == UE_OK) {
         draw_ctx c = {scene, &ps, &cam, &target, {0, 0, 0}, 0, o->size};
         for (int i = 0; i < 3; i++)
             c.light[i] = LIGHT_CAMERA[0] * cam.right[i] + LIGHT_CAMERA[1] * cam.up[i] - LIGHT_CAMERA[2] * cam.forward[i];
@@ -474,7 +522,7 @@ ue_result ue_preview_render(const ue_scene *scene, const ue_preview_options *o, 
         fill_background(&target, o);
         r = draw_all(&c);
     }
-    if (r == UE_OK) write_pixels(&target, rgba);
+    if (r == UE_OK) write_pixels(&target, o, rgba);
     if (r == UE_ERR_NOMEM) ue_diag_add(d, UE_SEV_ERROR, "preview.nomem", UE_NO_OFFSET, "preview", "out of memory");
     render_target_free(&target);
     posed_free(&ps, scene);

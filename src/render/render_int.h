@@ -27,10 +27,17 @@ void render_pose_free(render_pose *p);
 
 /* ---- the rasteriser (raster.c) ----------------------------------------------------------- */
 
+/* The pixels a picture can draw: the rectangle of the image (x0, y0, width × height) that holds the
+ * model's projected bounds; the rest of the image is background and costs nothing. */
+typedef struct render_rect {
+    uint32_t x0, y0, width, height;
+} render_rect;
+
 typedef struct render_target {
-    uint32_t size;
-    float *color;              /* 4 × size², straight-alpha RGBA in 0..1 */
-    float *depth;              /* size², smaller is nearer */
+    uint32_t size;             /* the image's side */
+    render_rect rect;          /* the only pixels drawn; color and depth cover just these */
+    float *color;              /* 4 × rect pixels, straight-alpha RGBA in 0..1, row by row */
+    float *depth;              /* rect pixels, smaller is nearer */
 } render_target;
 
 /* A vertex after projection: pixel coordinates, depth, 1/w, and its attributes divided by w
@@ -53,7 +60,9 @@ typedef struct render_paint {
     bool depth_write;
 } render_paint;
 
-ue_result render_target_init(render_target *t, uint32_t size);
+/* A target of a size × size image drawing only in `rect` (inside the image): colour cleared to
+ * transparent, depth to infinity. */
+ue_result render_target_init(render_target *t, uint32_t size, render_rect rect);
 void render_target_free(render_target *t);
 /* Draws one triangle (already culled or not by the caller): `back` picks the shade set. */
 void render_triangle(render_target *t, const render_vertex *v0, const render_vertex *v1,

@@ -390,6 +390,36 @@ static void png_round_trip(void) {
     CHECK_EQ_U(b.size, 0);
 }
 
+/* The quick encoder keeps blank rows (all bytes zero) out of zlib and writes them as runs of
+ * zeros itself: rows of 300 pixels (1,201 bytes with the type byte, several 258-byte matches and
+ * a remainder) blank at the top, in the middle and at the bottom, runs of 1 and of 3 rows; zlib
+ * (uncompress, which checks the Adler-32) must give the pixels back, blank rows filtered None. */
+static void png_quick_blank_rows(void) {
+    enum { W = 300, H = 9 };
+    static const bool blank_row[H] = {true, true, false, true, true, true, false, false, true};
+    uint8_t *px = calloc((size_t)W * H * 4, 1), *back = malloc((size_t)W * H * 4);
+    REQUIRE(px && back);
+    for (uint32_t y = 0; y < H; y++)
+        for (size_t i = 0; !blank_row[y] && i < (size_t)W * 4; i++) px[y * W * 4 + i] = (uint8_t)(i * 7 + y * 13 + (i > 600 ? 0 : 1));
+    for (int all_blank = 0; all_blank < 2; all_blank++) {
+        if (all_blank) memset(px, 0, (size_t)W * H * 4);
+        ue_buf b = {0};
+        REQUIRE(ue_png_encode_rgba_quick(W, H, px, &b) == UE_OK);
+        uint8_t types[H] = {0};
+        CHECK(png_row_filters(b.data, b.size, H, (size_t)W * 4, types));
+        for (uint32_t y = 0; y < H; y++) CHECK_EQ_U(types[y], all_blank || blank_row[y] ? 0 : 2);
+        uint32_t w = 0, h = 0;
+        int ct = 0;
+        CHECK(decode_png(b.data, b.size, &w, &h, &ct, back, (size_t)W * H * 4));
+        CHECK_EQ_U(w, W);
+        CHECK_EQ_U(h, H);
+        CHECK_MEM(back, px, (size_t)W * H * 4);
+        ue_buf_free(&b);
+    }
+    free(px);
+    free(back);
+}
+
 /* ---- glTF --------------------------------------------------------------------------------- */
 
 static void glb_textured_cube(void) {
@@ -1165,6 +1195,7 @@ int main(void) {
     RUN(scene_helpers_defaults);
     RUN(scene_validate_finds_errors);
     RUN(png_round_trip);
+    RUN(png_quick_blank_rows);
     RUN(glb_textured_cube);
     RUN(gltf_separate_bin);
     RUN(glb_skinned_animation);
