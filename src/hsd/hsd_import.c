@@ -561,6 +561,29 @@ static ue_result apply_nodes(edit_ctx *x) {
     return UE_OK;
 }
 
+/* A rebuilt PObj that another DObj draws too would change that mesh with it: refused (one drawn
+ * by two rebuilt primitives hsd_rebuild_lists refuses itself). */
+static void check_shared_rebuilds(edit_ctx *x) {
+    for (size_t i = 0; i < x->rebuild_count && !x->errors; i++) {
+        const hsd_list_rebuild *rb = &x->rebuilds[i];
+        size_t users = 0; /* DObjs whose PObj chain holds it (convert draws a shared one once) */
+        for (size_t o = 0; o < x->m->dobj_count; o++) {
+            size_t steps = 0;
+            for (int32_t p = x->m->dobjs[o].first_pobj; p >= 0 && (size_t)p < x->m->pobj_count &&
+                                                        steps++ < x->m->pobj_count; p = x->m->pobjs[p].next)
+                if ((size_t)p == rb->pobj) {
+                    users++;
+                    break;
+                }
+        }
+        if (users > 1)
+            edit_error(x, "import.hsd.conflict", UE_DAT_HEADER + (uint64_t)x->m->pobjs[rb->pobj].offset, rb->gpath,
+                       "PObj %zu, whose triangles this primitive changes, is drawn by %zu DObjs of the base (a shared "
+                       "PObj): the others would change with it; rebuilding a shared PObj is a later step",
+                       rb->pobj, users);
+    }
+}
+
 /* Every PObj the base draws must be in the glTF: deleting geometry is a later step. */
 static void check_all_claimed(edit_ctx *x) {
     for (size_t n = 0; n < x->ref->node_count && !x->errors; n++) {
@@ -660,6 +683,7 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK) r = ctx_init(&x, base, size);
     if (r == UE_OK) r = apply_nodes(&x);
     if (r == UE_OK) check_all_claimed(&x);
+    if (r == UE_OK) check_shared_rebuilds(&x);
     if (r == UE_OK && !x.errors) r = apply_images(&x);
     if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
