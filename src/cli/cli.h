@@ -258,7 +258,8 @@ int cli_into_hsd_plan(const cli_opts *o, cli_hsd_into *t);
 /* With the base's own container, the chain is the model's address below it. */
 void cli_into_hsd_chain_from_model(cli_hsd_into *t, const char *model_address);
 /* The DAT into a copy of the container (each nested level re-wrapped, innermost first), checked
- * as `validate --strict` checks it; `written` names the entry as the archives do. Exit code. */
+ * as `validate --strict` checks it; `written` names the entry as the archives do. Exit code.
+ * Without `dat` only the target is checked (a model DAT whose name no other entry shares). */
 int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */

@@ -73,7 +73,10 @@ int cli_into_hsd_plan(const cli_opts *o, cli_hsd_into *t) {
         return EXIT_USAGE;
     }
     const char *file = t->file;
-    return cli_check_output("import", o->output, &file, 1);
+    int rc = cli_check_output("import", o->output, &file, 1);
+    if (rc || !o->into) return rc;
+    char written[4400];
+    return cli_into_hsd_build(o, t, NULL, NULL, written, sizeof written); /* the target, before work */
 }
 
 /* With the base's own container, the entries between it and the model come from the model's
@@ -93,6 +96,7 @@ typedef struct chain_put {
     char *written; /* the entries as the archives name them, appended level by level */
     size_t written_cap;
     ue_diag *d;
+    bool dry; /* only the target checked (before any work): nothing put */
 } chain_put;
 
 static ue_result put_level(ue_archive *a, const char *shown, const char *chain, int depth, chain_put *c,
@@ -118,9 +122,29 @@ static ue_result put_through(ue_archive *a, const char *shown, const ue_entry_in
     if (r == UE_OK) r = put_level(child, child_name, rest, depth + 1, c, &copy);
     ue_archive_close(child);
     bool added = false;
-    if (r == UE_OK) r = ue_archive_put(a, info->name, copy.data, copy.size, out, &added, c->d);
+    if (r == UE_OK && !c->dry) r = ue_archive_put(a, info->name, copy.data, copy.size, out, &added, c->d);
     ue_buf_free(&copy);
     return r;
+}
+
+/* ue_archive_put replaces an entry by name, so one whose name an earlier entry shares is refused;
+ * the innermost entry must be a model DAT: a PKX's model.dat (entry 0) or an FSYS entry of a DAT
+ * type (a PKX in it is gone through), never a GPT1, camera or other slot. */
+static ue_result check_target(const ue_archive *a, const char *shown, const ue_entry_info *info, bool pkx,
+                              bool innermost, ue_diag *d) {
+    size_t first;
+    if (ue_archive_find(a, info->name, &first) == UE_OK && first != info->index) {
+        ue_diag_add(d, UE_SEV_ERROR, "into.index", UE_NO_OFFSET, shown,
+                    "entry %zu shares its name \"%s\" with entry %zu, which --into would replace instead",
+                    info->index, info->name, first);
+        return UE_ERR_USAGE;
+    }
+    bool dat = pkx ? info->index == 0 : !strcmp(info->type, "dat") || !strcmp(info->type, "rdat");
+    if (!innermost || dat) return UE_OK;
+    ue_diag_add(d, UE_SEV_ERROR, "into.entry_kind", UE_NO_OFFSET, shown,
+                "entry %zu \"%s\" is a %s, not %s; an HSD model goes only there", info->index, info->name,
+                info->type, pkx ? "the PKX's model DAT (entry 0)" : "a DAT or a PKX");
+    return UE_ERR_USAGE;
 }
 
 /* Appends to `out` the copy of `a` (shown as `shown`) whose entry chain `chain` holds the DAT. An
@@ -142,18 +166,20 @@ static ue_result put_level(ue_archive *a, const char *shown, const char *chain, 
     if (r != UE_OK) return r;
     ue_entry_info info;
     ue_archive_entry(a, index, &info);
+    r = check_target(a, shown, &info, pkx, !rest && !info.nested[0], c->d);
+    if (r != UE_OK) return r;
     size_t at = strlen(c->written);
     snprintf(c->written + at, c->written_cap - at, ":%s", info.name);
     if (rest || info.nested[0]) return put_through(a, shown, &info, rest ? rest : "", depth, c, out);
     bool added = false;
-    return ue_archive_put(a, info.name, c->dat, c->dat_size, out, &added, c->d);
+    return c->dry ? UE_OK : ue_archive_put(a, info.name, c->dat, c->dat_size, out, &added, c->d);
 }
 
 int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap) {
     ue_diag d = {0}, check = {0};
     snprintf(written, written_cap, "%s", t->container);
-    chain_put c = {dat->data, dat->size, written, written_cap, &d};
+    chain_put c = {dat ? dat->data : NULL, dat ? dat->size : 0, written, written_cap, &d, !dat};
     ue_archive *a = NULL;
     ue_result r = ue_archive_open(t->container, UE_MODE_STRICT, &a, &d);
     const char *format = r == UE_OK ? ue_archive_format(a) : "";
@@ -164,7 +190,7 @@ int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *d
     }
     if (r == UE_OK) r = put_level(a, t->container, t->chain, 0, &c, copy);
     ue_archive_close(a);
-    bool refused = r == UE_OK && cli_check_archive_copy(o, o->output, copy, &check) != UE_OK;
+    bool refused = r == UE_OK && dat && cli_check_archive_copy(o, o->output, copy, &check) != UE_OK;
     cli_diag_dedupe(&d);
     if (d.count) cli_print_diags(&d, 50); /* each names the archive or entry it is about */
     if (refused) cli_say_copy_refused("import", o->output, &check);

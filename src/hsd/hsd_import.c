@@ -204,6 +204,14 @@ static bool quantise(edit_ctx *x, const attr_site *t, uint32_t v, const double *
     return true;
 }
 
+bool hsd_skin_invert(const double m[16], double inv[16]) {
+    double det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
+                 m[8] * (m[1] * m[6] - m[5] * m[2]);
+    double lengths = 1;
+    for (int c = 0; c < 3; c++) lengths *= sqrt(m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] + m[4 * c + 2] * m[4 * c + 2]);
+    return fabs(det) > 1e-6 * lengths && hsd_mat_invert(m, inv);
+}
+
 /* ---- one attribute of one primitive -------------------------------------------------------- */
 
 typedef struct prim_pair {
@@ -228,6 +236,13 @@ static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) 
         }
         size_t k;
         slot_of(q, v, &k);
+        if (!q->inv_ok[k]) {
+            edit_error(x, "import.hsd.singular", UE_DAT_HEADER + (uint64_t)t->po->offset, t->gpath,
+                       "vertex %u: PObj %zu places it with a matrix that has no inverse (envelope %zu: its joints' "
+                       "blend flattens space), so the edited position cannot be taken back into its stored space",
+                       v, t->pobj, k);
+            return;
+        }
         const double *a = q->inv[k];
         double st[3];
         for (int r = 0; r < 3; r++) st[r] = a[r] * gpos[0] + a[4 + r] * gpos[1] + a[8 + r] * gpos[2] + a[12 + r];
@@ -388,7 +403,7 @@ static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, cons
         r = UE_ERR_NOMEM;
     } else {
         q.g = &g, q.sk = &sk;
-        for (int k = 0; k < HSD_SKIN_SLOTS; k++) q.inv_ok[k] = sk.slot[k].used && hsd_mat_invert(sk.slot[k].matrix, q.inv[k]);
+        for (int k = 0; k < HSD_SKIN_SLOTS; k++) q.inv_ok[k] = sk.slot[k].used && hsd_skin_invert(sk.slot[k].matrix, q.inv[k]);
         attr_site t = {.po = &x->m->pobjs[pobj], .rec = &rec, .head = head, .next = next, .pobj = pobj};
         ue_hsd_edit_stats before = x->stats;
         edit_attributes(x, &t, &q, mesh, prim);
@@ -506,6 +521,12 @@ static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t
         ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.geometry", UE_NO_OFFSET, gpath,
                     "node '%s': vertices matched by their triangles' geometry (the glTF's vertex order or "
                     "primitives differ from the base's)", gn->name);
+    if (r == UE_OK && !x->errors && g.singular)
+        edit_error(x, "import.hsd.singular", UE_DAT_HEADER + (uint64_t)rm->primitives[g.singular_prim].source.offset,
+                   gpath, "node '%s': %zu edited vertices (the first: vertex %u of PObj %zu) are placed by a matrix "
+                   "that has no inverse (an envelope whose joints' blend flattens space), so their positions cannot "
+                   "be taken back into the stored space", gn->name, g.singular, g.singular_vertex,
+                   (size_t)rm->primitives[g.singular_prim].source.index);
     if (r == UE_OK && !x->errors && g.conflicts)
         edit_error(x, "import.hsd.conflict", UE_NO_OFFSET, gpath,
                    "node '%s': %zu base vertices are edited differently by the glTF corners drawn there (a split "
@@ -538,6 +559,29 @@ static ue_result apply_nodes(edit_ctx *x) {
         if (r != UE_OK) return r;
     }
     return UE_OK;
+}
+
+/* A rebuilt PObj that another DObj draws too would change that mesh with it: refused (one drawn
+ * by two rebuilt primitives hsd_rebuild_lists refuses itself). */
+static void check_shared_rebuilds(edit_ctx *x) {
+    for (size_t i = 0; i < x->rebuild_count && !x->errors; i++) {
+        const hsd_list_rebuild *rb = &x->rebuilds[i];
+        size_t users = 0; /* DObjs whose PObj chain holds it (convert draws a shared one once) */
+        for (size_t o = 0; o < x->m->dobj_count; o++) {
+            size_t steps = 0;
+            for (int32_t p = x->m->dobjs[o].first_pobj; p >= 0 && (size_t)p < x->m->pobj_count &&
+                                                        steps++ < x->m->pobj_count; p = x->m->pobjs[p].next)
+                if ((size_t)p == rb->pobj) {
+                    users++;
+                    break;
+                }
+        }
+        if (users > 1)
+            edit_error(x, "import.hsd.conflict", UE_DAT_HEADER + (uint64_t)x->m->pobjs[rb->pobj].offset, rb->gpath,
+                       "PObj %zu, whose triangles this primitive changes, is drawn by %zu DObjs of the base (a shared "
+                       "PObj): the others would change with it; rebuilding a shared PObj is a later step",
+                       rb->pobj, users);
+    }
 }
 
 /* Every PObj the base draws must be in the glTF: deleting geometry is a later step. */
@@ -639,6 +683,7 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK) r = ctx_init(&x, base, size);
     if (r == UE_OK) r = apply_nodes(&x);
     if (r == UE_OK) check_all_claimed(&x);
+    if (r == UE_OK) check_shared_rebuilds(&x);
     if (r == UE_OK && !x.errors) r = apply_images(&x);
     if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;

@@ -32,6 +32,11 @@ bool hsd_encode_vertex_color(const float rgba[4], uint32_t format, uint8_t *out,
 void hsd_import_error(ue_diag *d, const char *code, uint64_t offset, const char *table, int32_t index,
                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* The inverse of a skinning matrix (an envelope's blend, a joint's world): false when the matrix
+ * flattens space (its 3 × 3 part's determinant is under 1e-6 of its columns' lengths' product),
+ * so an edited position cannot be taken back into the PObj's stored space (import.hsd.singular). */
+bool hsd_skin_invert(const double m[16], double inv[16]);
+
 /* A glTF mesh matched to the base's mesh of the same name by its triangles' geometry, for
  * clients that split, weld, reorder vertices or merge primitives. Positions and normals are
  * compared as drawn at rest (through each side's own skin or node matrix). Per base primitive,
@@ -43,6 +48,9 @@ typedef struct hsd_geometry_match {
     size_t count;                          /* the base mesh's primitives */
     size_t unmatched_ref, unmatched_gltf;  /* triangles left without a partner */
     size_t conflicts;                      /* vertices two corners edited differently */
+    size_t singular;                       /* edited vertices whose matrix has no inverse (hsd_skin_invert) */
+    size_t singular_prim;                  /* the first of them: base primitive and vertex */
+    uint32_t singular_vertex;
     bool over_budget;                      /* stopped after 50M triangle comparisons */
 } hsd_geometry_match;
 

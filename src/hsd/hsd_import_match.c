@@ -223,14 +223,18 @@ typedef struct match_ctx {
     int32_t *gltf_prim;         /* per ref primitive: the glTF primitive of its first matched triangle */
     size_t conflicts;
     double work;                /* triangle pairs compared so far */
+    size_t singular, singular_prim; /* edited vertices put_position could not place; the first */
+    uint32_t singular_vertex;
 } match_ctx;
 
-/* A glTF position (world) back into the base vertex's space: the inverse of its matrix. */
-static void put_position(float *dst, const float *world, const double *m) {
+/* A glTF position (world) back into the base vertex's space: the inverse of its matrix; false
+ * (dst kept) when the matrix has none. */
+static bool put_position(float *dst, const float *world, const double *m) {
     double inv[16];
-    if (!hsd_mat_invert(m, inv)) return;
+    if (!hsd_skin_invert(m, inv)) return false;
     for (int r = 0; r < 3; r++)
         dst[r] = (float)(inv[r] * world[0] + inv[4 + r] * world[1] + inv[8 + r] * world[2] + inv[12 + r]);
+    return true;
 }
 
 /* A glTF normal (world) back: the transpose undoes the inverse transpose, up to a length. */
@@ -267,7 +271,9 @@ static void assign(match_ctx *x, const tri *g, int rot, const tri *r) {
         bool e;
         const float *gpos = &x->gm->pos[g->prim][3 * gv], *rpos = &x->rm->pos[r->prim][3 * rv];
         e = *seen & 1;
-        if (edit_of(gpos, rpos, 3, POS_TOL, &e, NULL, &x->conflicts)) put_position(&vp->positions[3 * rv], gpos, m);
+        if (edit_of(gpos, rpos, 3, POS_TOL, &e, NULL, &x->conflicts) && !put_position(&vp->positions[3 * rv], gpos, m) &&
+            !x->singular++)
+            x->singular_prim = r->prim, x->singular_vertex = (uint32_t)rv;
         *seen |= e;
         if (vp->normals && x->gm->nrm[g->prim] && x->rm->nrm[r->prim]) {
             const float *gn = &x->gm->nrm[g->prim][3 * gv], *rn = &x->rm->nrm[r->prim][3 * rv];
@@ -380,7 +386,7 @@ ue_result hsd_match_geometry(const ue_scene *gs, int32_t gnode, const ue_scene *
                              hsd_geometry_match *out) {
     memset(out, 0, sizeof *out);
     side g = {0}, r = {0};
-    match_ctx x = {&g, &r, NULL, NULL, NULL, 0, 0};
+    match_ctx x = {&g, &r, NULL, NULL, NULL, 0, 0, 0, 0, 0};
     tri_set gt = {0}, rt = {0};
     ue_result res = side_init(&g, gs, gnode);
     if (res == UE_OK) res = side_init(&r, rs, rnode);
@@ -400,6 +406,7 @@ ue_result hsd_match_geometry(const ue_scene *gs, int32_t gnode, const ue_scene *
         out->unmatched_ref = unclaimed(&rt);
         out->unmatched_gltf = unclaimed(&gt);
         out->conflicts = x.conflicts;
+        out->singular = x.singular, out->singular_prim = x.singular_prim, out->singular_vertex = x.singular_vertex;
         out->over_budget = x.work > WORK_BUDGET;
     }
     for (size_t p = 0; x.seen && p < r.mesh->primitive_count; p++) free(x.seen[p]);

@@ -156,4 +156,20 @@ cmp -s "$T/e.dat" "$T/e_before.dat" && ok || bad "an existing output was replace
 expect_rc 0 "$UE" import "$T/c.glb" --base "$DAT" -o "$T/e.dat" -f
 cmp -s "$DAT" "$T/e.dat" && ok || bad "-f did not replace the output"
 
+# A singular skinning matrix: the chest mirrored (scale z = -1, patched at its JObj's scale,
+# docs/formats/hsd-model.md) blends with the hips' identity at 0.5/0.5 in root_mesh 0's envelope 1,
+# a projection. Vertex 3 uses it: an edit of it cannot be placed and is refused, not written at 0.
+python3 -c "import struct, sys; b = bytearray(open(sys.argv[1], 'rb').read())
+u = lambda o: struct.unpack('>I', b[0x20 + o:0x24 + o])[0]
+chest = u(u(u(u(u(0))) + 8) + 8)  # scene_data → models → ModelSet → root → hips → chest
+b[0x20 + chest + 0x28:0x20 + chest + 0x2c] = struct.pack('>f', -1.0)
+open(sys.argv[2], 'wb').write(b)" "$DAT" "$T/mirror.dat"
+expect_rc 0 "$UE" convert "$T/mirror.dat" -o "$T/mirror.glb"
+expect_rc 0 "$UE" import "$T/mirror.glb" --base "$T/mirror.dat" -o "$T/mirror2.dat"
+cmp -s "$T/mirror.dat" "$T/mirror2.dat" && ok || bad "the unedited mirrored model changed"
+edit offset "$T/mirror.glb" "$T/mirror_e.glb" root_mesh 0 POSITION 3 0.25,-0.5,0.125 >/dev/null
+expect_rc 1 "$UE" import "$T/mirror_e.glb" --base "$T/mirror.dat" -o "$T/mirror3.dat"
+grep -q "/meshes/0/primitives/0/attributes/POSITION @0x[0-9a-f]*: vertex 3: PObj 0 places it with a matrix that has no inverse (envelope 1.*\[import.hsd.singular\]" "$T/err" && ok || bad "singular: $(cat "$T/err")"
+no_output "$T/mirror3.dat"
+
 finish

@@ -54,4 +54,19 @@ expect_rc 1 "$UE" import "$T/o2.glb" --base "$F" -o "$T/o.dat"
 grep -q "import.hsd.layout" "$T/err" && ok || bad "no import.hsd.layout: $(cat "$T/err")"
 [ ! -e "$T/o.dat" ] && ok || bad "o.dat was written"
 
+# A PObj two DObjs share (head_mesh's second DObj pointed at the first's PObj, patched at the
+# DObj's PObj field +0x0C, docs/formats/hsd-model.md): rebuilding its triangles would change the
+# other DObj too, which convert draws once: refused by name, nothing written.
+python3 -c "import struct, sys; b = bytearray(open(sys.argv[1], 'rb').read())
+u = lambda o: struct.unpack('>I', b[0x20 + o:0x24 + o])[0]
+head = u(u(u(u(u(u(0))) + 8) + 8) + 8)  # scene_data → models → ModelSet → root → hips → chest → head
+d0 = u(head + 0x10); d1 = u(d0 + 4)
+b[0x20 + d1 + 0xc:0x24 + d1 + 0xc] = b[0x20 + d0 + 0xc:0x24 + d0 + 0xc]
+open(sys.argv[2], 'wb').write(b)" "$DAT" "$T/shared.dat"
+expect_rc 0 "$UE" convert "$T/shared.dat" -o "$T/shared.glb"
+edit retriangle "$T/shared.glb" "$T/shared_t.glb" head_mesh 0 0 3 >/dev/null
+expect_rc 1 "$UE" import "$T/shared_t.glb" --base "$T/shared.dat" -o "$T/shared2.dat"
+grep -q "PObj [0-9]*, whose triangles this primitive changes, is drawn by 2 DObjs of the base.*\[import.hsd.conflict\]" "$T/err" && ok || bad "shared PObj: $(cat "$T/err")"
+[ ! -e "$T/shared2.dat" ] && ok || bad "shared2.dat was written"
+
 finish

@@ -132,6 +132,34 @@ cp "$T/new.fsys" "$T/before.fsys"
 expect_rc 2 "$UE" import "$T/c.glb" --base "$DAT" --into "$G/creature.fsys:creature.pkx" -o "$T/new.fsys"
 cmp -s "$T/new.fsys" "$T/before.fsys" && ok || bad "an existing output was replaced without -f"
 
+# Two entries named demo_xd.pkx (the second was demo_xd_gpt1.pkx): a put by name would replace
+# entry 0, so #1 is refused by name; the first is taken by its name, and entry 1 is kept.
+expect_rc 0 "$UE" extract "$G/demo_xd.fsys" -o "$T/dup"
+python3 -c "import json, sys; p = sys.argv[1]; m = json.load(open(p)); e = m['entries'][1]
+e['name'], e['short_name'], e['full_name'] = 'demo_xd.pkx', 'demo_xd', 'demo_xd.pkx'; json.dump(m, open(p, 'w'))" "$T/dup/manifest.json"
+expect_rc 0 "$UE" pack "$T/dup" -o "$T/dup.fsys"
+check "shared name" "$("$UE" list "$T/dup.fsys" | grep -c ' demo_xd.pkx ')" 2
+expect_rc 2 "$UE" import "$T/e.glb" --base "$DAT" --into "$T/dup.fsys:#1" -o "$T/r.fsys"
+grep -q 'entry 1 shares its name "demo_xd.pkx" with entry 0.*\[into.index\]' "$T/err" && ok || bad "shared name: $(cat "$T/err")"
+no_output "$T/r.fsys"
+expect_rc 0 "$UE" import "$T/e.glb" --base "$DAT" --into "$T/dup.fsys:demo_xd.pkx" -o "$T/dup2.fsys"
+for N in 1 2 3; do
+  expect_rc 0 "$UE" cat "$T/dup.fsys:#$N" -o "$T/d1_$N"
+  expect_rc 0 "$UE" cat "$T/dup2.fsys:#$N" -o "$T/d2_$N"
+  cmp -s "$T/d1_$N" "$T/d2_$N" && ok || bad "entry $N of the shared-name FSYS changed"
+done
+moved "$T/dup2.fsys" "$T/dup2.fsys:#0"
+# Only a model DAT is a target: a PKX's GPT1, an FSYS's camera or blob is refused before any work.
+for TARGET in "$G/demo_colo.pkx:particles.gpt1" "$G/demo_colo.fsys:demo_cam.cam" "$G/demo_colo.fsys:#4"; do
+  FILE="${TARGET%%:*}"; OUT="$T/kind.${FILE##*.}"
+  expect_rc 2 "$UE" import "$T/e.glb" --base "$DAT" --into "$TARGET" -o "$OUT"
+  grep -q "into.entry_kind" "$T/err" && ok || bad "$TARGET: $(cat "$T/err")"
+  grep -q "^changed:" "$T/err" && bad "$TARGET: refused after the import" || ok
+  no_output "$OUT"
+done
+expect_rc 0 "$UE" import "$T/e.glb" --base "$DAT" --into "$G/demo_colo.fsys:demo_model.dat" -o "$T/kind.fsys"
+moved "$T/kind.fsys" "$T/kind.fsys:demo_model.dat"
+
 check "originals untouched" "$(digest "$G/creature.pkx" "$G/creature.fsys" "$G/demo_xd.fsys" "$G/demo_colo.pkx" "$DAT")" "$ORIGINALS"
 check "test containers untouched" "$(digest "$T/multi.fsys" "$T/colo.pkx")" "$MULTI"
 finish
