@@ -12,10 +12,11 @@ const FPS = 60;
 const $ = (id) => document.getElementById(id);
 const state = window.unearthViewer = { status: 'loading', error: null, clips: [], current: -1 };
 
-// Only a model inside the gallery: a relative path without '..', no scheme, no query.
+// Only a model inside the gallery: a relative path without '..', no scheme, no backslash. A '#' or
+// '?' in a name (batch output names keep '#') is fine: each segment is percent-encoded below.
 function modelUrl() {
   const m = new URLSearchParams(location.search).get('m');
-  if (!m || /^[a-z][a-z0-9+.-]*:/i.test(m) || m.startsWith('/') || m.split('/').includes('..') || /[?#\\]/.test(m))
+  if (!m || /^[a-z][a-z0-9+.-]*:/i.test(m) || m.startsWith('/') || m.split('/').includes('..') || m.includes('\\'))
     throw new Error(`no model to show: give viewer.html?m=PATH, a glTF file below the gallery (got ${JSON.stringify(m)})`);
   return { name: m, url: new URL(m.split('/').map(encodeURIComponent).join('/'), new URL('../', location.href)) };
 }

@@ -32,6 +32,8 @@ function countsOf(doc) {
 const report = JSON.parse(readFileSync(path.join(root, 'unearth-batch.json'), 'utf8'));
 const models = report.records.filter((r) => r.kind === 'model' && (r.status === 'converted' || r.status === 'kept'));
 if (!models.length) fail('the report lists no converted model');
+// cli_gallery_browser.sh adds a model whose output name keeps a '#': its viewer page must load too.
+if (!models.some((m) => m.output.includes('#'))) fail('no model with a \'#\' in its output name');
 for (const m of models) {
   m.doc = glbJson(readFileSync(path.join(root, m.output)), m.output);
   m.pointerClips = (m.doc.animations ?? []).map((a, i) => ({
@@ -63,7 +65,10 @@ try {
     if (!c) return;
     const n = countsOf(m.doc);
     check(`${m.input}: counts`, c.counts, `${n.triangles} triangles, ${n.joints} joints, ${n.clips} clips, ${n.textures} textures`);
-    check(`${m.input}: viewer link`, c.href, `unearth-viewer/viewer.html?m=${m.output.split('/').map(encodeURIComponent).join('/')}`);
+    // The link, decoded as the viewer decodes it, names the glb ('#', '&', quotes percent-encoded).
+    const [page, query] = c.href.split('?');
+    check(`${m.input}: viewer link`, [page, new URLSearchParams(query).get('m'), /[#&'"]/.test(query.slice(2))],
+      ['unearth-viewer/viewer.html', m.output, false]);
   });
   // The live filter box (the script's enhancement) hides what does not match.
   const first = cards[0]?.name ?? '';
