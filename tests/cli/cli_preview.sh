@@ -94,6 +94,9 @@ expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o sheet_tex2.png --sheet
 cmp -s sheet_tex.png sheet_tex2.png && ok || bad "two texture sheets differ"
 
 # ---- refusals: usage errors (exit 2) and no file left ---------------------------------------------
+# a bad --background of textures --sheet is refused before the input is even opened
+expect_usage "unearth: textures: --background takes transparent or #rrggbb (six hex digits), not 'red'; see 'unearth textures --help'" \
+  "$UE" textures missing.fsys -o bad0.png --sheet --background red
 expect_usage "unearth: preview: --view takes one of front|back|left|right|top|iso, not 'side'; see 'unearth preview --help'" \
   "$UE" preview demo/parkan/robot.msh -o bad1.png --view side
 expect_usage "unearth: preview: --background takes transparent or #rrggbb (six hex digits), not 'red'; see 'unearth preview --help'" \
