@@ -7,15 +7,21 @@ import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFAnimationPointerExtension } from '@needle-tools/three-animation-pointer';
 
-// The slider steps in frames of 1/60 s, the rate the HAL SysDolphin clips are keyed at.
-const FPS = 60;
+// The slider steps in the clip's own frames, as `unearth preview --frame` counts them: the rate
+// its glTF animation records in extras.fps, 30 when it records none (docs/preview.md).
+const DEFAULT_FPS = 30;
+const clipFps = (i) => {
+  const fps = state.gltf.parser.json.animations?.[i]?.extras?.fps;
+  return typeof fps === 'number' && fps > 0 ? fps : DEFAULT_FPS;
+};
 const $ = (id) => document.getElementById(id);
-const state = window.unearthViewer = { status: 'loading', error: null, clips: [], current: -1 };
+const state = window.unearthViewer = { status: 'loading', error: null, clips: [], current: -1, fps: DEFAULT_FPS };
 
-// Only a model inside the gallery: a relative path without '..', no scheme, no query.
+// Only a model inside the gallery: a relative path without '..', no scheme, no backslash. A '#' or
+// '?' in a name (batch output names keep '#') is fine: each segment is percent-encoded below.
 function modelUrl() {
   const m = new URLSearchParams(location.search).get('m');
-  if (!m || /^[a-z][a-z0-9+.-]*:/i.test(m) || m.startsWith('/') || m.split('/').includes('..') || /[?#\\]/.test(m))
+  if (!m || /^[a-z][a-z0-9+.-]*:/i.test(m) || m.startsWith('/') || m.split('/').includes('..') || m.includes('\\'))
     throw new Error(`no model to show: give viewer.html?m=PATH, a glTF file below the gallery (got ${JSON.stringify(m)})`);
   return { name: m, url: new URL(m.split('/').map(encodeURIComponent).join('/'), new URL('../', location.href)) };
 }
@@ -67,21 +73,22 @@ function frame(object) {
 function showTime() {
   const action = state.action;
   const t = action ? action.time : 0;
-  $('time').value = String(Math.round(t * FPS));
-  $('clock').textContent = action ? `frame ${Math.round(t * FPS)} / ${$('time').max}` : '';
+  $('time').value = String(Math.round(t * state.fps));
+  $('clock').textContent = action ? `frame ${Math.round(t * state.fps)} / ${$('time').max}` : '';
 }
 
 // Makes clip i the one shown, stopped at its start.
 state.select = (i) => {
   if (state.action) state.action.stop();
   state.current = i;
+  state.fps = clipFps(i);
   const clip = state.gltf.animations[i];
   state.action = state.mixer.clipAction(clip);
   state.action.reset().play();
   state.action.paused = true;
   state.mixer.update(0);
   document.querySelectorAll('#clips button').forEach((b, k) => b.classList.toggle('on', k === i));
-  $('time').max = String(Math.max(1, Math.round(clip.duration * FPS)));
+  $('time').max = String(Math.max(1, Math.round(clip.duration * state.fps)));
   $('time').disabled = $('play').disabled = false;
   $('play').textContent = 'play';
   showTime();
@@ -103,7 +110,7 @@ $('play').addEventListener('click', () => {
   state.action.paused = !state.action.paused;
   $('play').textContent = state.action.paused ? 'play' : 'pause';
 });
-$('time').addEventListener('input', () => state.setTime(Number($('time').value) / FPS));
+$('time').addEventListener('input', () => state.setTime(Number($('time').value) / state.fps));
 
 function listClips(animations) {
   animations.forEach((clip, i) => {

@@ -77,6 +77,20 @@ typedef struct ue_sheet_options {
     uint8_t text_rgb[3];      /* label colour; default 255, 255, 255 */
 } ue_sheet_options;
 UE_API void ue_sheet_options_default(ue_sheet_options *o);
+/* The grid of a sheet of `count` cells: columns × rows, and its size in pixels. */
+typedef struct ue_sheet_grid {
+    uint32_t columns, rows, width, height;
+    size_t count;
+} ue_sheet_grid;
+/* The grid of `count` cells before any is drawn, so a caller refuses a sheet too large before
+ * any work: UE_ERR_USAGE for no cells or bad options, UE_ERR_LIMIT past 16384 pixels a side. */
+UE_API ue_result ue_sheet_layout(size_t count, const ue_sheet_options *o, ue_sheet_grid *g, ue_diag *d);
+/* The sheet's background, g->width × g->height × 4 bytes in *rgba (free it); UE_ERR_NOMEM. */
+UE_API ue_result ue_sheet_begin(const ue_sheet_grid *g, const ue_sheet_options *o, uint8_t **rgba);
+/* Draws cell `index` (its image scaled and its label) into a sheet from ue_sheet_begin; the
+ * cell's pixels may be freed after. */
+UE_API void ue_sheet_put(uint8_t *rgba, const ue_sheet_grid *g, const ue_sheet_options *o, size_t index,
+                         const ue_sheet_cell *cell);
 /* Lays the cells out in a grid, each image scaled (nearest texel, aspect kept) to fit its
  * square and centred, its label under it (docs/preview.md#contact-sheets); *rgba is allocated
  * (free it with free) as *width × *height × 4 bytes. UE_ERR_USAGE for no cells or bad options,

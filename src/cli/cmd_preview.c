@@ -87,65 +87,81 @@ static void label_of(const char *input, const char *name, char *out, size_t cap)
     snprintf(out, cap, "%s", name);
 }
 
-/* Every model of IN with geometry, each converted as `convert` converts it (the format's default
- * selection: Parkan LOD 0, group 0). Returns an exit code. */
-static int load_models(const cli_opts *o, preview_model **out, size_t *count) {
-    const char *in = o->inputs[0];
-    *out = NULL, *count = 0;
-    ue_diag d = {0};
-    if (is_gltf_input(in)) {
-        preview_model *m = calloc(1, sizeof *m);
-        if (!m) return EXIT_IO;
-        ue_scene_init(&m->scene);
-        ue_gltf_files opened = {0};
-        ue_result r = ue_gltf_read_file_listed(in, o->mode, &m->scene, &opened, &d);
-        cli_print_diags_as(in, &d, 20);
-        ue_diag_free(&d);
-        int rc = r == UE_OK ? 0 : cli_exit_code(r);
-        if (!rc && opened.count) rc = cli_check_output("preview", o->output, (const char *const *)opened.paths, opened.count);
-        ue_gltf_files_free(&opened);
-        label_of(in, in, m->label, sizeof m->label);
-        *out = m, *count = 1;
-        return rc;
-    }
-    ue_model_found *found = NULL;
-    size_t n = 0;
-    ue_result r = ue_model_collect(in, o->mode, &found, &n, &d);
-    if (r == UE_OK) cli_drop_textures(found, &n);
-    preview_model *models = r == UE_OK ? ue_calloc_items(n, sizeof *models) : NULL;
-    if (r == UE_OK && !models) r = UE_ERR_NOMEM;
+/* The models of IN to draw, converted one at a time: a glTF file is one; a container holds the
+ * entries with geometry, each converted as `convert` converts it (the format's default
+ * selection: Parkan LOD 0, group 0). */
+typedef struct preview_source {
+    const char *in;
+    ue_model_found *found; /* NULL for a glTF file */
+    size_t found_count;
+    size_t *drawable; /* indices into found of the entries with geometry */
+    size_t count;
     cli_format_opts fo;
-    cli_format_opts_init(&fo, o);
-    fo.cache = ue_cache_new();
-    fo.per_format = true;
-    for (size_t i = 0; r == UE_OK && i < n; i++) {
-        if (!found[i].format->to_scene) continue; /* no geometry: a DAT without a model root */
-        preview_model *m = &models[*count];
-        ue_scene_init(&m->scene);
-        ue_diag md = {0};
-        r = cli_convert_scene(o, &fo, &found[i], &m->scene, &md);
-        cli_print_diags_as(found[i].name, &md, 20);
-        ue_diag_free(&md);
-        label_of(in, found[i].name, m->label, sizeof m->label);
-        ++*count;
+} preview_source;
+
+static void source_close(preview_source *src) {
+    if (src->found) {
+        ue_cache_free(src->fo.cache);
+        cli_format_opts_destroy(&src->fo);
+        ue_model_found_free(src->found, src->found_count);
     }
-    ue_cache_free(fo.cache);
-    cli_format_opts_destroy(&fo);
-    cli_print_diags_as(in, &d, 20);
+    free(src->drawable);
+}
+
+/* Lists the models of IN without converting any. Returns an exit code; *said when the error
+ * was already said in full. */
+static int source_open(const cli_opts *o, preview_source *src, bool *said) {
+    memset(src, 0, sizeof *src);
+    src->in = o->inputs[0];
+    if (is_gltf_input(src->in)) {
+        src->count = 1;
+        return 0;
+    }
+    ue_diag d = {0};
+    ue_result r = ue_model_collect(src->in, o->mode, &src->found, &src->found_count, &d);
+    cli_print_diags_as(src->in, &d, 20);
     ue_diag_free(&d);
-    ue_model_found_free(found, n);
-    *out = models;
     if (r != UE_OK) return cli_exit_code(r);
-    if (!*count) {
-        cli_error("preview: %s: no model to draw (`unearth info %s` lists what it holds)", in, in);
+    cli_drop_textures(src->found, &src->found_count);
+    cli_format_opts_init(&src->fo, o);
+    src->fo.cache = ue_cache_new();
+    src->fo.per_format = true;
+    src->drawable = ue_calloc_items(src->found_count ? src->found_count : 1, sizeof *src->drawable);
+    if (!src->drawable) return EXIT_IO;
+    for (size_t i = 0; i < src->found_count; i++)
+        if (src->found[i].format->to_scene) src->drawable[src->count++] = i; /* else a DAT without a model root */
+    if (!src->count) {
+        cli_error("preview: %s: no model to draw (`unearth info %s` lists what it holds); nothing written", src->in,
+                  src->in);
+        *said = true;
         return EXIT_INVALID;
     }
     return 0;
 }
 
-static void free_models(preview_model *m, size_t count) {
-    for (size_t i = 0; i < count; i++) ue_scene_free(&m[i].scene);
-    free(m);
+/* Converts model i of the source into *m (free its scene). Returns an exit code. */
+static int source_load(const cli_opts *o, preview_source *src, size_t i, preview_model *m) {
+    ue_scene_init(&m->scene);
+    ue_diag d = {0};
+    int rc;
+    if (!src->found) {
+        ue_gltf_files opened = {0};
+        ue_result r = ue_gltf_read_file_listed(src->in, o->mode, &m->scene, &opened, &d);
+        cli_print_diags_as(src->in, &d, 20);
+        rc = r == UE_OK ? 0 : cli_exit_code(r);
+        if (!rc && opened.count)
+            rc = cli_check_output("preview", o->output, (const char *const *)opened.paths, opened.count);
+        ue_gltf_files_free(&opened);
+        label_of(src->in, src->in, m->label, sizeof m->label);
+    } else {
+        ue_model_found *f = &src->found[src->drawable[i]];
+        ue_result r = cli_convert_scene(o, &src->fo, f, &m->scene, &d);
+        cli_print_diags_as(f->name, &d, 20);
+        rc = r == UE_OK ? 0 : cli_exit_code(r);
+        label_of(src->in, f->name, m->label, sizeof m->label);
+    }
+    ue_diag_free(&d);
+    return rc;
 }
 
 /* ---- output ------------------------------------------------------------------------------- */
@@ -184,47 +200,64 @@ static void say_camera(const preview_model *m, const ue_preview_options *po) {
             c.far_depth, c.empty ? "true" : "false");
 }
 
-/* One model, or a sheet of several; the image in *rgba (free it). Returns an exit code. */
-static int draw(const cli_opts *o, ue_preview_options *po, preview_model *models, size_t count, uint8_t **rgba,
-                uint32_t *w, uint32_t *h) {
-    if (count > 1) po->size = o->size_given ? (uint32_t)o->size : SHEET_CELL;
-    size_t side = po->size;
-    uint8_t *images = ue_malloc_items(count, side * side * 4);
-    ue_sheet_cell *cells = ue_calloc_items(count, sizeof *cells);
-    if (!images || !cells) {
-        free(images), free(cells);
-        return EXIT_IO;
-    }
-    int rc = 0;
-    for (size_t i = 0; !rc && i < count; i++) {
-        ue_diag d = {0};
-        ue_result r = ue_preview_render(&models[i].scene, po, images + i * side * side * 4, &d);
-        cli_print_diags_as(models[i].label, &d, 20);
-        ue_diag_free(&d);
-        if (r != UE_OK) rc = cli_exit_code(r);
-        if (!rc && o->verbose) say_camera(&models[i], po);
-        cells[i] = (ue_sheet_cell){images + i * side * side * 4, po->size, po->size, models[i].label};
-    }
-    if (!rc && count == 1) {
-        *rgba = images, *w = *h = po->size;
-        free(cells);
-        return 0;
-    }
+/* Model i of the source loaded and drawn into `pixels` (po->size² × 4 bytes), its scene freed
+ * after; its label in *label. Returns an exit code. */
+static int draw_model(const cli_opts *o, const ue_preview_options *po, preview_source *src, size_t i,
+                      uint8_t *pixels, char *label, size_t label_cap) {
+    preview_model m;
+    int rc = source_load(o, src, i, &m);
     if (!rc) {
-        ue_sheet_options so;
-        ue_sheet_options_default(&so);
-        so.cell = po->size;
-        so.transparent = po->transparent;
-        memcpy(so.background_rgb, po->background_rgb, 3);
         ue_diag d = {0};
-        ue_result r = ue_sheet_compose(cells, count, &so, rgba, w, h, &d);
-        cli_print_diags_as(o->inputs[0], &d, 20);
+        ue_result r = ue_preview_render(&m.scene, po, pixels, &d);
+        cli_print_diags_as(m.label, &d, 20);
         ue_diag_free(&d);
         if (r != UE_OK) rc = cli_exit_code(r);
+        if (!rc && o->verbose) say_camera(&m, po);
     }
-    free(images);
-    free(cells);
+    snprintf(label, label_cap, "%s", m.label);
+    ue_scene_free(&m.scene);
     return rc;
+}
+
+/* A sheet of every model: its size checked before any model is converted, then each model
+ * converted, drawn into the one cell buffer and placed, one at a time (memory: one model and the
+ * sheet). The image in *rgba (free it). Returns an exit code. */
+static int draw_sheet(const cli_opts *o, ue_preview_options *po, preview_source *src, uint8_t **rgba, uint32_t *w,
+                      uint32_t *h) {
+    po->size = o->size_given ? (uint32_t)o->size : SHEET_CELL;
+    ue_sheet_options so;
+    ue_sheet_options_default(&so);
+    so.cell = po->size;
+    so.transparent = po->transparent;
+    memcpy(so.background_rgb, po->background_rgb, 3);
+    ue_sheet_grid grid;
+    ue_diag d = {0};
+    ue_result r = ue_sheet_layout(src->count, &so, &grid, &d);
+    cli_print_diags_as(src->in, &d, 20);
+    ue_diag_free(&d);
+    if (r == UE_OK) r = ue_sheet_begin(&grid, &so, rgba);
+    if (r != UE_OK) return cli_exit_code(r);
+    uint8_t *cell = ue_malloc_items((size_t)po->size * po->size, 4);
+    int rc = cell ? 0 : EXIT_IO;
+    for (size_t i = 0; !rc && i < src->count; i++) {
+        char label[300];
+        rc = draw_model(o, po, src, i, cell, label, sizeof label);
+        if (!rc) ue_sheet_put(*rgba, &grid, &so, i, &(ue_sheet_cell){cell, po->size, po->size, label});
+    }
+    free(cell);
+    *w = grid.width, *h = grid.height;
+    return rc;
+}
+
+/* One model, or a sheet of several; the image in *rgba (free it). Returns an exit code. */
+static int draw(const cli_opts *o, ue_preview_options *po, preview_source *src, uint8_t **rgba, uint32_t *w,
+                uint32_t *h) {
+    if (src->count > 1) return draw_sheet(o, po, src, rgba, w, h);
+    *rgba = ue_malloc_items((size_t)po->size * po->size, 4);
+    if (!*rgba) return EXIT_IO;
+    char label[300];
+    *w = *h = po->size;
+    return draw_model(o, po, src, 0, *rgba, label, sizeof label);
 }
 
 int cmd_preview(const cli_opts *o) {
@@ -236,21 +269,20 @@ int cmd_preview(const cli_opts *o) {
     if (!rc) rc = cli_refuse_existing(o->verb, o->output, o->force);
     if (rc) return rc;
     cli_interrupt_install(o->verb, o->output);
-    preview_model *models = NULL;
-    size_t count = 0;
-    rc = load_models(o, &models, &count);
-    bool said = false; /* a usage error said it all */
-    if (!rc && count > 1 && o->clip)
+    preview_source src;
+    bool said = false; /* the error was said in full */
+    rc = source_open(o, &src, &said);
+    if (!rc && src.count > 1 && o->clip)
         said = true, rc = cli_usage_error(o->verb, "--clip %s: %s holds %zu models; give one (ARCHIVE:ENTRY) to pose it",
-                             o->clip, o->inputs[0], count);
-    if (!rc && count > 1 && o->size_given && (o->size < 16 || o->size > 1024))
+                             o->clip, src.in, src.count);
+    if (!rc && src.count > 1 && o->size_given && (o->size < 16 || o->size > 1024))
         said = true, rc = cli_usage_error(o->verb, "--size %ld: a sheet's thumbnails are 16 to 1024 pixels", o->size);
     uint8_t *rgba = NULL;
     uint32_t w = 0, h = 0;
-    if (!rc) rc = draw(o, &po, models, count, &rgba, &w, &h);
+    if (!rc) rc = draw(o, &po, &src, &rgba, &w, &h);
     if (!rc) rc = cli_write_png(o, rgba, w, h);
-    else if (!said) cli_error("preview: %s: nothing written", o->inputs[0]);
+    else if (!said) cli_error("preview: %s: nothing written", src.in);
     free(rgba);
-    free_models(models, count);
+    source_close(&src);
     return rc;
 }

@@ -330,6 +330,10 @@ int cmd_textures(const cli_opts *o) {
         code = cli_usage_error(o->verb, "--sheet: -o %s names the sheet's PNG image (name it .png)", o->output);
     if (!code && o->sheet) code = cli_refuse_existing(o->verb, o->output, o->force);
     if (!code && o->background && !o->sheet) code = cli_usage_error(o->verb, "--background colours a --sheet only");
+    if (!code && o->sheet) { /* a bad colour is said before anything is decoded */
+        ue_sheet_options so;
+        code = cli_parse_background(o->verb, o->background, &so.transparent, so.background_rgb);
+    }
     if (code) return code;
     run r;
     memset(&r, 0, sizeof r);

@@ -69,11 +69,12 @@ static const uint8_t *glyph_of(unsigned char c) {
 
 void ue_font_draw(uint8_t *rgba, uint32_t width, uint32_t height, int32_t x, int32_t y, const char *text,
                   const uint8_t rgb[3]) {
-    for (; *text; text++, x += UE_FONT_ADVANCE) {
+    /* a 64-bit pen, stopped at the right edge: no overflow whatever x a caller gives */
+    for (int64_t pen = x; *text && pen < (int64_t)width; text++, pen += UE_FONT_ADVANCE) {
         const uint8_t *g = glyph_of((unsigned char)*text);
         for (int32_t row = 0; row < 7; row++)
             for (int32_t col = 0; col < 5; col++) {
-                int64_t px = (int64_t)x + col, py = (int64_t)y + row + 1; /* one blank row above */
+                int64_t px = pen + col, py = (int64_t)y + row + 1; /* one blank row above */
                 if (!(g[row] & (0x10 >> col)) || px < 0 || py < 0 || px >= width || py >= height) continue;
                 uint8_t *p = rgba + ((size_t)py * width + (size_t)px) * 4;
                 p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
@@ -89,20 +90,17 @@ void ue_sheet_options_default(ue_sheet_options *o) {
 }
 
 /* The label as drawn: one byte per character (a UTF-8 sequence is one '?'), cut to `fit`
- * characters with ".." in front, so the end of a long entry path stays readable. */
+ * characters with ".." in front, so the end of a long entry path stays readable, however long. */
 static void label_text(const char *label, size_t fit, char *out, size_t cap) {
-    char flat[512];
+    const unsigned char *text = (const unsigned char *)(label ? label : "");
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)(label ? label : ""); *p && n + 1 < sizeof flat; p++)
-        if ((*p & 0xC0) != 0x80) flat[n++] = *p < 0x80 ? (char)*p : '?';
-    flat[n] = 0;
+    for (const unsigned char *p = text; *p; p++) n += (*p & 0xC0) != 0x80;
     if (fit >= cap) fit = cap - 1;
-    if (n <= fit) memcpy(out, flat, n + 1);
-    else if (fit < 3) memcpy(out, flat + n - fit, fit + 1);
-    else {
-        out[0] = out[1] = '.';
-        memcpy(out + 2, flat + n - (fit - 2), fit - 1);
-    }
+    size_t keep = n <= fit ? n : fit < 3 ? fit : fit - 2, used = 0, seen = 0;
+    if (keep < n && fit >= 3) out[used++] = '.', out[used++] = '.';
+    for (const unsigned char *p = text; *p; p++)
+        if ((*p & 0xC0) != 0x80 && seen++ >= n - keep) out[used++] = *p < 0x80 ? (char)*p : '?';
+    out[used] = 0;
 }
 
 static void blend_pixel(uint8_t *dst, const uint8_t *src, bool transparent) {
@@ -130,10 +128,9 @@ static void place_image(uint8_t *sheet, uint32_t width, uint32_t x0, uint32_t y0
     }
 }
 
-ue_result ue_sheet_compose(const ue_sheet_cell *cells, size_t count, const ue_sheet_options *o, uint8_t **rgba,
-                           uint32_t *width, uint32_t *height, ue_diag *d) {
-    *rgba = NULL;
-    if (!cells || !count || !o || o->cell < 16 || o->cell > 1024) {
+ue_result ue_sheet_layout(size_t count, const ue_sheet_options *o, ue_sheet_grid *g, ue_diag *d) {
+    memset(g, 0, sizeof *g);
+    if (!count || !o || o->cell < 16 || o->cell > 1024) {
         ue_diag_add(d, UE_SEV_ERROR, "sheet.usage", UE_NO_OFFSET, "sheet", "no cells, or a cell side outside 16..1024");
         return UE_ERR_USAGE;
     }
@@ -148,23 +145,41 @@ ue_result ue_sheet_compose(const ue_sheet_cell *cells, size_t count, const ue_sh
                     (unsigned long long)w, (unsigned long long)h, SHEET_SIDE_MAX);
         return UE_ERR_LIMIT;
     }
-    uint8_t *img = malloc((size_t)(w * h * 4));
+    *g = (ue_sheet_grid){(uint32_t)cols, (uint32_t)rows, (uint32_t)w, (uint32_t)h, count};
+    return UE_OK;
+}
+
+ue_result ue_sheet_begin(const ue_sheet_grid *g, const ue_sheet_options *o, uint8_t **rgba) {
+    size_t pixels = (size_t)g->width * g->height;
+    uint8_t *img = *rgba = malloc(pixels * 4);
     if (!img) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < w * h; i++) {
-        memcpy(img + i * 4, o->background_rgb, 3);
-        img[i * 4 + 3] = o->transparent ? 0 : 255;
-        if (o->transparent) memset(img + i * 4, 0, 3);
+    for (size_t i = 0; i < pixels; i++) {
+        if (o->transparent) memset(img + i * 4, 0, 4);
+        else memcpy(img + i * 4, o->background_rgb, 3), img[i * 4 + 3] = 255;
     }
-    size_t fit = o->cell / UE_FONT_ADVANCE;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t x0 = (uint32_t)(PAD + (i % cols) * (o->cell + PAD));
-        uint32_t y0 = (uint32_t)(PAD + (i / cols) * (o->cell + LABEL + PAD));
-        place_image(img, (uint32_t)w, x0, y0, o->cell, &cells[i], o->transparent);
-        char text[200];
-        label_text(cells[i].label, fit, text, sizeof text);
-        int32_t tx = (int32_t)(x0 + (o->cell - strlen(text) * UE_FONT_ADVANCE + 1) / 2);
-        ue_font_draw(img, (uint32_t)w, (uint32_t)h, tx, (int32_t)(y0 + o->cell + 1), text, o->text_rgb);
-    }
-    *rgba = img, *width = (uint32_t)w, *height = (uint32_t)h;
+    return UE_OK;
+}
+
+void ue_sheet_put(uint8_t *rgba, const ue_sheet_grid *g, const ue_sheet_options *o, size_t index,
+                  const ue_sheet_cell *cell) {
+    if (index >= g->count) return;
+    uint32_t x0 = (uint32_t)(PAD + (index % g->columns) * (o->cell + PAD));
+    uint32_t y0 = (uint32_t)(PAD + (index / g->columns) * (o->cell + LABEL + PAD));
+    place_image(rgba, g->width, x0, y0, o->cell, cell, o->transparent);
+    char text[200];
+    label_text(cell->label, o->cell / UE_FONT_ADVANCE, text, sizeof text);
+    int32_t tx = (int32_t)(x0 + (o->cell - strlen(text) * UE_FONT_ADVANCE + 1) / 2);
+    ue_font_draw(rgba, g->width, g->height, tx, (int32_t)(y0 + o->cell + 1), text, o->text_rgb);
+}
+
+ue_result ue_sheet_compose(const ue_sheet_cell *cells, size_t count, const ue_sheet_options *o, uint8_t **rgba,
+                           uint32_t *width, uint32_t *height, ue_diag *d) {
+    *rgba = NULL;
+    ue_sheet_grid g;
+    ue_result r = cells ? ue_sheet_layout(count, o, &g, d) : ue_sheet_layout(0, o, &g, d);
+    if (r == UE_OK) r = ue_sheet_begin(&g, o, rgba);
+    if (r != UE_OK) return r;
+    for (size_t i = 0; i < count; i++) ue_sheet_put(*rgba, &g, o, i, &cells[i]);
+    *width = g.width, *height = g.height;
     return UE_OK;
 }

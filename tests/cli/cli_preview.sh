@@ -10,44 +10,19 @@ NAME=cli_preview
 cd "$T" || exit 3
 "$UE" demo -o demo >/dev/null || { bad "demo"; finish; exit 1; }
 
-# png_info FILE: "WIDTHxHEIGHT OPAQUE_PIXELS COLOURS CORNER" of an 8-bit RGB or RGBA PNG, decoded with
-# zlib alone (CORNER: the top-left pixel as RGBA hex).
+# png_info FILE: "WIDTHxHEIGHT OPAQUE_PIXELS COLOURS CORNER" of an 8-bit RGB or RGBA PNG, decoded by
+# glb_image.py's own decoder (zlib alone; CORNER: the top-left pixel as RGBA hex).
 png_info() {
-  python3 - "$1" <<'PY'
-import struct, sys, zlib
+  python3 - "$1" "$HERE" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from glb_image import png_decode
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat, w = 8, b"", 0
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0], "bad CRC"
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-        assert depth == 8 and ctype in (2, 6), "not 8-bit RGB or RGBA"
-        bpp = 4 if ctype == 6 else 3
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-raw, stride = zlib.decompress(idat), w * bpp
-prev, rows = bytearray(stride), []
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    prev = line
-    rows.append(line if bpp == 4 else bytearray(b"".join(bytes(line[i:i + 3]) + b"\xff" for i in range(0, stride, 3))))
-opaque = sum(1 for r in rows for i in range(3, w * 4, 4) if r[i] == 255)
-colours = len({bytes(r[i:i + 3]) for r in rows for i in range(0, w * 4, 4) if r[i + 3]})
-print(f"{w}x{h} {opaque} {colours} {bytes(rows[0][:4]).hex()}")
+w, h, texels = png_decode(data)
+opaque = sum(1 for t in texels if t[3] == 255)
+colours = len({tuple(t[:3]) for t in texels if t[3]})
+print(f"{w}x{h} {opaque} {colours} {bytes(texels[0]).hex()}")
 PY
 }
 # drawn FILE SIZE: a valid PNG of SIZE x SIZE with a model on it (some opaque pixels, several colours).
@@ -109,11 +84,19 @@ expect_usage "unearth: preview: --clip walk: robots.rlb holds 5 models; give one
   "$UE" preview -q robots.rlb -o sheet3.png --clip walk
 expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o sheet_tex.png --sheet
 info=$(png_info sheet_tex.png) || bad "textures --sheet: not a PNG"
-[ "${info%% *}" != "" ] && ok || bad "textures --sheet: no size"
+# the grid rule of docs/preview.md: n cells of 128 in c = ceil(sqrt(n)) columns and ceil(n / c)
+# rows: 4 + c x 132 wide, 4 + rows x (128 + 12 + 4) high; n, the PNGs `textures -o DIR` writes.
+expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o tex_dir -q
+cells=$(find tex_dir -name '*.png' | grep -c .)
+want=$(python3 -c "import math,sys; n=int(sys.argv[1]); c=math.isqrt(n-1)+1; print(f'{4+c*132}x{4+-(-n//c)*144}')" "$cells")
+check "textures --sheet size for $cells cells" "${info%% *}" "$want"
 expect_rc 0 "$UE" textures demo/gamecube/creature.fsys -o sheet_tex2.png --sheet
 cmp -s sheet_tex.png sheet_tex2.png && ok || bad "two texture sheets differ"
 
 # ---- refusals: usage errors (exit 2) and no file left ---------------------------------------------
+# a bad --background of textures --sheet is refused before the input is even opened
+expect_usage "unearth: textures: --background takes transparent or #rrggbb (six hex digits), not 'red'; see 'unearth textures --help'" \
+  "$UE" textures missing.fsys -o bad0.png --sheet --background red
 expect_usage "unearth: preview: --view takes one of front|back|left|right|top|iso, not 'side'; see 'unearth preview --help'" \
   "$UE" preview demo/parkan/robot.msh -o bad1.png --view side
 expect_usage "unearth: preview: --background takes transparent or #rrggbb (six hex digits), not 'red'; see 'unearth preview --help'" \
@@ -128,6 +111,23 @@ expect_rc 2 "$UE" preview demo/gamecube/dat/creature.dat -o bad8.png --clip Anim
 grep -q "frame 41 is outside the clip Animation_1: it has frames 0 to 40" "$T/err" && ok || bad "frame past the end: $(cat "$T/err")"
 expect_rc 1 "$UE" preview demo/gamecube/dat/creature_data.dat -o bad9.png
 grep -q "no model to draw" "$T/err" && ok || bad "no model: $(cat "$T/err")"
+[ "$(grep -c . "$T/err")" = 1 ] && ok || bad "no model: more than one message: $(cat "$T/err")"
+# A sheet past 16384 pixels a side is refused before any model is converted: 231 cells of 1024
+# need 16 columns (4 + 16 x 1028 = 16452); the broken first entry is never read.
+robots_archive 230 big.rlb
+head -c 40 "$T/robots/entries/0006_ROBOT.msh" >"$T/robots/broken.msh"
+python3 - "$T/robots/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+robot = next(e for e in m["entries"] if e["name"] == "R0000.msh")
+m["entries"].insert(0, dict(robot, name="A_BROKEN.msh", file="broken.msh"))
+json.dump(m, open(sys.argv[1], "w"))
+PY
+"$UE" pack "$T/robots" -o big.rlb -f --tolerant >/dev/null 2>&1 || bad "pack big.rlb"
+expect_rc 1 "$UE" preview big.rlb -o bad11.png --size 1024
+grep -q "231 cells of 1024 pixels make a sheet of 16452x15604; the limit is 16384 a side" "$T/err" && ok \
+  || bad "oversized sheet: $(cat "$T/err")"
+grep -q "A_BROKEN" "$T/err" && bad "an oversized sheet converted its models first: $(cat "$T/err")" || ok
 expect_rc 3 "$UE" preview missing.msh -o bad10.png
 ls bad*.png bad*.jpg >/dev/null 2>&1 && bad "a refused preview left a file: $(ls bad*)" || ok
 # an existing output needs -f; an input is never an output

@@ -32,13 +32,19 @@ function countsOf(doc) {
 const report = JSON.parse(readFileSync(path.join(root, 'unearth-batch.json'), 'utf8'));
 const models = report.records.filter((r) => r.kind === 'model' && (r.status === 'converted' || r.status === 'kept'));
 if (!models.length) fail('the report lists no converted model');
+// cli_gallery_browser.sh adds a model whose output name keeps a '#': its viewer page must load too.
+if (!models.some((m) => m.output.includes('#'))) fail('no model with a \'#\' in its output name');
 for (const m of models) {
   m.doc = glbJson(readFileSync(path.join(root, m.output)), m.output);
   m.pointerClips = (m.doc.animations ?? []).map((a, i) => ({
-    index: i, name: a.name, channels: a.channels.length,
+    index: i, name: a.name, channels: a.channels.length, fps: a.extras?.fps > 0 ? a.extras.fps : 30,
+    duration: Math.max(0, ...a.channels.map((c) => m.doc.accessors[a.samplers[c.sampler].input].max?.[0] ?? 0)),
     pointers: a.channels.filter((c) => c.target.path === 'pointer').length,
   }));
 }
+
+// The robot's clips are keyed at rates other than 60 fps (30, 1000): the slider must follow them.
+if (!models.some((m) => m.pointerClips.some((c) => c.fps !== 60))) fail('no clip at a rate other than 60 fps');
 
 // ---- OUTDIR served on 127.0.0.1, and the browser ----
 
@@ -63,7 +69,10 @@ try {
     if (!c) return;
     const n = countsOf(m.doc);
     check(`${m.input}: counts`, c.counts, `${n.triangles} triangles, ${n.joints} joints, ${n.clips} clips, ${n.textures} textures`);
-    check(`${m.input}: viewer link`, c.href, `unearth-viewer/viewer.html?m=${m.output.split('/').map(encodeURIComponent).join('/')}`);
+    // The link, decoded as the viewer decodes it, names the glb ('#', '&', quotes percent-encoded).
+    const [page, query] = c.href.split('?');
+    check(`${m.input}: viewer link`, [page, new URLSearchParams(query).get('m'), /[#&'"]/.test(query.slice(2))],
+      ['unearth-viewer/viewer.html', m.output, false]);
   });
   // The live filter box (the script's enhancement) hides what does not match.
   const first = cards[0]?.name ?? '';
@@ -82,6 +91,13 @@ try {
     if (status[0] !== 'ready') { await page.close(); continue; }
     check(`${m.input}: clips listed`, await page.evaluate(() => window.unearthViewer.clips), m.pointerClips.map((c) => c.name));
     check(`${m.input}: clip buttons`, await page.$$eval('#clips button', (b) => b.length), m.pointerClips.length);
+    // The slider counts the clip's own frames, as `preview --frame` does: duration × extras.fps
+    // (30 without one), the duration read here from the samplers' input accessors.
+    const sliderMax = await page.evaluate((n) => [...Array(n).keys()].map((k) => {
+      window.unearthViewer.select(k);
+      return Number(document.getElementById('time').max);
+    }), m.pointerClips.length);
+    check(`${m.input}: slider frames per clip`, sliderMax, m.pointerClips.map((c) => Math.max(1, Math.round(c.duration * c.fps))));
     // Every channel becomes a track, pointer channels too (three.js's loader alone drops those);
     // a material the loader copied per mesh (skinned, vertex colours) gets a track per copy.
     const tracks = await page.evaluate(() => window.unearthViewer.gltf.animations.map((a) => a.tracks.length));
