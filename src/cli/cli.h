@@ -50,6 +50,7 @@ typedef struct cli_opts {
     const char *textures_into; /* import --textures-into ARCHIVE: the texture archive edited images go back to */
     const char *textures_out;  /* import --textures-out NEW_ARCHIVE: its copy with them */
     const char *textures_dir;  /* import --textures-dir DIR: edited textures as DIR/ENTRY.tex */
+    const char *texture_format; /* import --texture-format F of a new HSD model, a checked choice */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
     long size;              /* preview --size N when size_given */
@@ -243,6 +244,8 @@ int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
  * .pkx, or a file whose first word is its size (a DAT header). */
 bool cli_import_base_is_hsd(const char *base);
 int cmd_import_hsd(const cli_opts *o);
+/* import with no --base and a .dat output: a new HSD model from the glTF (src/cli/import_hsd_new.c). */
+int cmd_import_hsd_new(const cli_opts *o);
 /* An HSD edit put back into a PKX or FSYS (src/cli/into_hsd.c): the copy of `container` (a
  * file, or with from_base a level of the --base address) whose entry chain holds the DAT. */
 typedef struct cli_hsd_into {
@@ -321,6 +324,7 @@ typedef enum {
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */
     OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */
+    OPT_TEXTURE_FORMAT, /* import of a new HSD model */
     OPT_LEVEL, /* pack */
     OPT_SIZE, OPT_VIEW, OPT_BACKGROUND, OPT_CLIP, OPT_FRAME, /* preview */
     OPT_SHEET, /* textures */

@@ -117,6 +117,9 @@ static const cli_option_def option_table[] = {
      "(.lib, .rlb or ARCHIVE's extension; validated strictly first)"},
     {OPT_TEXTURES_DIR, NULL, "--textures-dir", 1, "DIR", NO_RANGE, NULL,
      "write each edited texture as DIR/ENTRY.tex, a bare Texm, instead"},
+    {OPT_TEXTURE_FORMAT, NULL, "--texture-format", 1, "F", NO_RANGE, "auto|cmpr|rgb5a3|rgba8|rgb565",
+     "a new HSD model's GX texture format (default: auto, CMPR for opaque\n"
+     "images and RGB5A3 for images with alpha)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -353,7 +356,8 @@ static const cli_verb_def verb_table[] = {
      "unearth edit demo/parkan/objects.rlb:ROBOT.msh -o objects2.rlb --scale 2 --into demo/parkan/objects.rlb:ROBOT.msh\n"},
     {"import", cmd_import,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO) |
-         BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR),
+         BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR) |
+         BIT(OPT_TEXTURE_FORMAT),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
      "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
      "               [--textures-into ARCHIVE] [--textures-out NEW_ARCHIVE | --textures-dir DIR]\n"
