@@ -41,6 +41,16 @@ quarter=$(printf '%.4f' "$(python3 "$HERE/hsd_import_glb.py" srgb-step 0.25)")
 check "materials back" "$(glb materials "$T/sb.glb" | tr '\n' ';')" \
   "$half,$quarter,1.0000,1.0000 OPAQUE;1.0000,1.0000,1.0000,0.7500 BLEND;"
 check "12 x 6 image made 8 x 4" "$(glb image-size "$T/sb.glb" 0)" 8x4
+# MASK with cutoff 0.5: an alpha test alpha >= ceil(255 * 0.5) = 128, read back as cutoff 128/255.
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['materials'][0].update(alphaMode='MASK', alphaCutoff=0.5); json.dump(d, open(sys.argv[2], 'w'))" \
+  "$T/s.gltf" "$T/m.gltf"
+expect_rc 0 "$UE" import "$T/m.gltf" -o "$T/m.dat"
+expect_rc 0 "$UE" convert "$T/m.dat" -o "$T/mb.glb"
+cutoff=$(python3 -c "
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read(); n = struct.unpack('<I', b[12:16])[0]
+print(*['%s %.6f' % (m['alphaMode'], m['alphaCutoff']) for m in json.loads(b[20:20 + n])['materials'] if 'alphaCutoff' in m])" "$T/mb.glb")
+check "MASK cutoff back" "$cutoff" "MASK $(python3 -c 'print("%.6f" % (128 / 255))')"
 # Another texture format: RGBA8 takes 4 bytes a texel (8 x 4 x 4 = 128) where RGB5A3 took 64.
 expect_rc 0 "$UE" import "$T/s.gltf" -o "$T/s8.dat" --texture-format rgba8
 check "RGBA8 adds 64 bytes" "$(( $(stat -c %s "$T/s8.dat") - $(stat -c %s "$T/s.dat") ))" 64
