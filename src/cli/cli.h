@@ -264,6 +264,13 @@ void cli_into_hsd_chain_from_model(cli_hsd_into *t, const char *model_address);
  * as `validate --strict` checks it; `written` names the entry as the archives do. Exit code. */
 int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap);
+struct ue_gltf_files;
+/* Shared by both (import_hsd.c): a failure's diagnostics under `who` and its exit code; the glTF
+ * read with the output checked against every file it opened; the DAT (or with `into` active, its
+ * container's copy) written to -o, never over IN, --base, the container or the glTF's files. */
+int cli_import_hsd_fail(const char *who, ue_diag *d, ue_result r);
+int cli_import_hsd_read_gltf(const cli_opts *o, ue_scene *s, struct ue_gltf_files *opened, ue_diag *d);
+int cli_import_hsd_write(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const struct ue_gltf_files *opened);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
 int cmd_preview(const cli_opts *o); /* src/cli/cmd_preview.c */
 

@@ -33,6 +33,7 @@ static void hsd_new_free(hsd_new *b) {
     ue_hsd_model *m = &b->m;
     free(m->joints), free(m->dobjs), free(m->pobjs), free(m->attrs), free(m->mobjs), free(m->tobjs);
     free(m->images), free(b->joint_of_node), free(b->mobj_of_material), free(b->image_of_texture);
+    free(b->material_colours);
     for (size_t i = 0; i < b->buf_count; i++) ue_buf_free(b->bufs[i]), free(b->bufs[i]);
     free(b->bufs);
 }
@@ -60,9 +61,21 @@ static int32_t add_joint(hsd_new *b, const char *name, int32_t parent, int32_t *
     return j;
 }
 
+/* Each node's children in node order as linked lists (first_child, next_sibling by node). */
+static void child_lists(const ue_scene *s, int32_t *first_child, int32_t *next_sibling) {
+    for (size_t i = 0; i < s->node_count; i++) first_child[i] = next_sibling[i] = -1;
+    for (size_t i = s->node_count; i-- > 0;) {
+        int32_t p = s->nodes[i].parent;
+        if (p < 0 || (size_t)p >= s->node_count) continue;
+        next_sibling[i] = first_child[p];
+        first_child[p] = (int32_t)i;
+    }
+}
+
 /* Node `node` and its subtree in depth-first pre-order (children in node order), without
  * recursion: `stack` holds up to node_count entries. */
-static ue_result add_subtree(hsd_new *b, int32_t node, int32_t parent, int32_t *stack, int32_t *last_child) {
+static ue_result add_subtree(hsd_new *b, int32_t node, int32_t parent, int32_t *stack, int32_t *last_child,
+                             const int32_t *first_child, const int32_t *next_sibling) {
     const ue_scene *s = b->s;
     size_t top = 0;
     stack[top++] = node;
@@ -84,13 +97,18 @@ static ue_result add_subtree(hsd_new *b, int32_t node, int32_t parent, int32_t *
         hsd_euler_from_quaternion(sn->rotation, jt->rotation);
         memcpy(jt->scale, sn->scale, sizeof jt->scale);
         memcpy(jt->translation, sn->translation, sizeof jt->translation);
-        /* Children pushed last first, so they come out in node order. */
-        for (size_t c = s->node_count; c-- > 0;)
-            if (s->nodes[c].parent == n && b->joint_of_node[c] == -1) {
+        /* Children pushed, then that run reversed, so they come out in node order. */
+        size_t run = top;
+        for (int32_t c = first_child[n]; c >= 0; c = next_sibling[c])
+            if (b->joint_of_node[c] == -1) {
                 if (top >= s->node_count) return UE_ERR_INVALID;
                 b->joint_of_node[c] = -2;
-                stack[top++] = (int32_t)c;
+                stack[top++] = c;
             }
+        for (size_t i = run, k = top; i + 1 < k; i++, k--) {
+            int32_t t = stack[i];
+            stack[i] = stack[k - 1], stack[k - 1] = t;
+        }
     }
     return UE_OK;
 }
@@ -104,7 +122,10 @@ static ue_result build_joints(hsd_new *b) {
     b->joint_of_node = malloc((s->node_count + 1) * sizeof *b->joint_of_node);
     int32_t *stack = malloc((s->node_count + 1) * sizeof *stack);
     int32_t *last_child = malloc((s->node_count + 2) * sizeof *last_child);
-    ue_result r = b->joint_of_node && stack && last_child ? UE_OK : UE_ERR_NOMEM;
+    int32_t *first_child = malloc((s->node_count + 1) * sizeof *first_child);
+    int32_t *next_sibling = malloc((s->node_count + 1) * sizeof *next_sibling);
+    ue_result r = b->joint_of_node && stack && last_child && first_child && next_sibling ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) child_lists(s, first_child, next_sibling);
     for (size_t i = 0; r == UE_OK && i < s->node_count + 2; i++) last_child[i] = -1;
     for (size_t i = 0; r == UE_OK && i < s->node_count; i++) b->joint_of_node[i] = -1;
     /* The runtime needs one root joint with no rotation: one is added when the scene lacks it. */
@@ -112,7 +133,7 @@ static ue_result build_joints(hsd_new *b) {
     if (r == UE_OK && (roots != 1 || !identity_rotation(&s->nodes[first_root])))
         top = add_joint(b, "root", -1, last_child), r = top < 0 ? UE_ERR_NOMEM : UE_OK;
     for (size_t i = 0; r == UE_OK && i < s->node_count; i++)
-        if (s->nodes[i].parent < 0) r = add_subtree(b, (int32_t)i, top, stack, last_child);
+        if (s->nodes[i].parent < 0) r = add_subtree(b, (int32_t)i, top, stack, last_child, first_child, next_sibling);
     for (size_t i = 0; r == UE_OK && i < s->node_count; i++)
         if (b->joint_of_node[i] < 0) { /* a parent cycle the reader let through */
             ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.joint", UE_NO_OFFSET, "/nodes", "node %zu is in no tree (a parent cycle)", i);
@@ -120,6 +141,8 @@ static ue_result build_joints(hsd_new *b) {
         }
     free(stack);
     free(last_child);
+    free(first_child);
+    free(next_sibling);
     b->st.joints = b->m.joint_count;
     return r;
 }
@@ -154,6 +177,24 @@ static ue_result build_meshes(hsd_new *b) {
     return r;
 }
 
+/* Which materials (+1: 0 is the default) draw vertex colours (bit 1) with some alpha below 1 (bit 2),
+ * in one pass over every primitive. */
+static ue_result material_colours(hsd_new *b) {
+    const ue_scene *s = b->s;
+    b->material_colours = calloc(s->material_count + 1, 1);
+    if (!b->material_colours) return UE_ERR_NOMEM;
+    for (size_t m = 0; m < s->mesh_count; m++)
+        for (size_t p = 0; p < s->meshes[m].primitive_count; p++) {
+            const ue_scene_primitive *pr = &s->meshes[m].primitives[p];
+            if (!pr->colors[0]) continue;
+            size_t at = pr->material >= 0 && (size_t)pr->material < s->material_count ? (size_t)pr->material + 1 : 0;
+            b->material_colours[at] |= 1;
+            for (uint32_t i = 0; i < pr->vertex_count && !(b->material_colours[at] & 2); i++)
+                if (pr->colors[0][4 * i + 3] < 1) b->material_colours[at] |= 2;
+        }
+    return UE_OK;
+}
+
 /* ---- checks before any work ----------------------------------------------------------------- */
 
 static ue_result refuse_skins(hsd_new *b) {
@@ -177,12 +218,6 @@ static ue_result refuse_skins(hsd_new *b) {
 static ue_result check_result(hsd_new *b) {
     if (!b->st.triangles) {
         ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.empty", UE_NO_OFFSET, "/meshes", "the scene has no triangles to draw");
-        return UE_ERR_INVALID;
-    }
-    if (b->m.pobj_count > HSD_NEW_MAX_POBJS) {
-        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, "/meshes",
-                    "the model needs %zu PObjs; the runtime draws about %d per model (merge primitives or meshes)",
-                    b->m.pobj_count, HSD_NEW_MAX_POBJS);
         return UE_ERR_INVALID;
     }
     return UE_OK;
@@ -228,6 +263,7 @@ ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_b
         for (size_t i = 0; r == UE_OK && i <= s->material_count; i++) b.mobj_of_material[i] = -1;
         for (size_t i = 0; r == UE_OK && i <= s->texture_count; i++) b.image_of_texture[i] = -1;
     }
+    if (r == UE_OK) r = material_colours(&b);
     if (r == UE_OK) r = build_joints(&b);
     if (r == UE_OK) r = build_meshes(&b);
     if (r == UE_OK) r = check_result(&b);

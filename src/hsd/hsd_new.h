@@ -17,6 +17,7 @@ typedef struct hsd_new {
     int32_t *joint_of_node;       /* scene node → joint */
     int32_t *mobj_of_material;    /* scene material + 1 (0: the default) → mobj, -1 not made yet */
     int32_t *image_of_texture;    /* scene texture → image */
+    uint8_t *material_colours;    /* scene material + 1: bit 1 vertex colours drawn, bit 2 with alpha < 1 */
     ue_buf **bufs;                /* owned bytes the tables point into (stable addresses) */
     size_t buf_count, buf_cap;
     ue_hsd_new_stats st;

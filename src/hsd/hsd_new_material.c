@@ -89,26 +89,13 @@ static ue_hsd_pe pe_for(const ue_scene_material *mat) {
     return (ue_hsd_pe){0x13, 0, 0, 255, 1, 4, 5, 3, 3, 7, 0, 7};
 }
 
-static bool material_uses_colours(const hsd_new *b, int32_t material, bool *alpha) {
-    bool any = false;
-    *alpha = false;
-    for (size_t m = 0; m < b->s->mesh_count; m++)
-        for (size_t p = 0; p < b->s->meshes[m].primitive_count; p++) {
-            const ue_scene_primitive *pr = &b->s->meshes[m].primitives[p];
-            if (pr->material != material || !pr->colors[0]) continue;
-            any = true;
-            for (uint32_t i = 0; i < pr->vertex_count && !*alpha; i++) *alpha = pr->colors[0][4 * i + 3] < 1;
-        }
-    return any;
-}
-
 int32_t hsd_new_material(hsd_new *b, int32_t material) {
     if (material < -1 || (material >= 0 && (size_t)material >= b->s->material_count)) material = -1;
     if (b->mobj_of_material[material + 1] >= 0) return b->mobj_of_material[material + 1];
     const ue_scene_material *mat = material >= 0 ? &b->s->materials[material] : NULL;
     int32_t i = hsd_new_row((void **)&b->m.mobjs, &b->m.mobj_count, &b->mobj_cap, sizeof *b->m.mobjs);
     if (i < 0) return -1;
-    bool colour_alpha, colours = material_uses_colours(b, material, &colour_alpha);
+    bool colours = b->material_colours[material + 1] & 1, colour_alpha = b->material_colours[material + 1] & 2;
     uint32_t rm = (colours ? RM_DIFFUSE_BOTH : RM_DIFFUSE_MAT) | (colour_alpha ? RM_ALPHA_BOTH : RM_ALPHA_MAT);
     if (!mat || !mat->unlit) rm |= RM_LIT;
     float base[4] = {1, 1, 1, 1};

@@ -220,6 +220,12 @@ static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, boo
         ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path, "a display list past 65535 × 32 bytes");
         r = UE_ERR_INVALID;
     }
+    if (r == UE_OK && b->m.pobj_count >= HSD_NEW_MAX_POBJS) {
+        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path,
+                    "the model needs more than %d PObjs; the runtime draws about %d per model (merge primitives or meshes)",
+                    HSD_NEW_MAX_POBJS, HSD_NEW_MAX_POBJS);
+        r = UE_ERR_INVALID;
+    }
     int32_t p = r == UE_OK ? hsd_new_row((void **)&b->m.pobjs, &b->m.pobj_count, &b->pobj_cap, sizeof *b->m.pobjs) : -1;
     if (r == UE_OK && p < 0) r = UE_ERR_NOMEM;
     if (r != UE_OK) return r;

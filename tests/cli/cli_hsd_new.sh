@@ -61,6 +61,14 @@ expect_rc 0 glb skinned "$T/k.gltf"
 expect_rc 1 "$UE" import "$T/k.gltf" -o "$T/k.dat"
 grep -q "import.hsd.new.skin" "$T/err" && ok || bad "skin refusal: $(cat "$T/err")"
 [ ! -e "$T/k.dat" ] && ok || bad "a refused import wrote k.dat"
+# The runtime's PObj limit: 240 one-triangle primitives are written, 241 refused by name.
+expect_rc 0 glb many "$T/p240.gltf" 240
+expect_rc 0 "$UE" import "$T/p240.gltf" -o "$T/p240.dat"
+expect_rc 0 "$UE" validate --strict "$T/p240.dat"
+expect_rc 0 glb many "$T/p241.gltf" 241
+expect_rc 1 "$UE" import "$T/p241.gltf" -o "$T/p241.dat"
+grep -q "more than 240 PObjs.*import.hsd.new.limit" "$T/err" && ok || bad "PObj limit: $(cat "$T/err")"
+[ ! -e "$T/p241.dat" ] && ok || bad "a refused import wrote p241.dat"
 # An existing output without -f, options a new model does not take.
 expect_rc 2 "$UE" import "$T/s.gltf" -o "$T/s.dat"
 expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --into "$T/demo/gamecube/creature.pkx"

@@ -6,6 +6,7 @@
 #                                colours under a rotated, non-uniformly scaled parent; two root nodes
 #   skinned OUT.gltf             a strip of 12 joints in a chain, one mesh whose vertices each follow
 #                                two neighbouring joints
+#   many OUT.gltf N              one mesh of N primitives, one triangle each (N PObjs)
 #   same A B REL                 every triangle of A (world space: node matrices, skins Σ w·World·IBM)
 #                                has its own triangle in B with the same winding and every corner within
 #                                REL × the model's extent, and the counts agree; prints the count
@@ -132,6 +133,18 @@ def cmd_skinned(args):
     b.doc["scenes"][0]["nodes"] = [first, skinned]
     b.save(args[0])
 
+def cmd_many(args):
+    b = Builder()
+    n = int(args[1])
+    b.doc["materials"] = [{"name": "m"}]
+    pos = b.add("3f", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], "VEC3", 5126)
+    idx = b.add("3H", [(0, 1, 2)], "SCALAR", 5123, 34963)
+    b.doc["accessors"][idx]["count"] = 3
+    b.doc["meshes"] = [{"name": "many", "primitives": [{"attributes": {"POSITION": pos}, "indices": idx, "material": 0}] * n}]
+    b.node(name="many", mesh=0)
+    b.doc["scenes"][0]["nodes"] = [0]
+    b.save(args[0])
+
 def load_any(path):
     if path.endswith(".glb"):
         return load(path)
@@ -206,5 +219,5 @@ def cmd_image_size(args):
     print("%dx%d" % struct.unpack(">II", head[16:24]))
 
 if __name__ == "__main__":
-    {"static": cmd_static, "skinned": cmd_skinned, "same": cmd_same, "materials": cmd_materials,
+    {"static": cmd_static, "skinned": cmd_skinned, "many": cmd_many, "same": cmd_same, "materials": cmd_materials,
      "image-size": cmd_image_size}[sys.argv[1]](sys.argv[2:])
