@@ -73,6 +73,7 @@ grep -q "more than 240 PObjs.*import.hsd.new.limit" "$T/err" && ok || bad "PObj 
 expect_rc 2 "$UE" import "$T/s.gltf" -o "$T/s.dat"
 expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --into "$T/demo/gamecube/creature.pkx"
 expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.msh" --texture-format cmpr
+expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.dat" --base "$T/r.dat" --texture-format cmpr
 expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --texture-format bc7
 [ ! -e "$T/n.dat" ] && ok || bad "a usage error wrote n.dat"
 finish
