@@ -41,6 +41,30 @@ typedef struct ue_hsd_edit_stats {
 UE_API ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s,
                                     ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d);
 
+
+/* ---- new models (docs/hsd-import.md#new-models) ------------------------------------------- */
+
+#define UE_HSD_TEXTURE_AUTO UINT32_MAX /* CMPR for opaque images, RGB5A3 for images with alpha */
+
+typedef struct ue_hsd_new_options {
+    uint32_t texture_format;       /* UE_HSD_TEXTURE_AUTO, or UE_GX_CMPR, UE_GX_RGB5A3, UE_GX_RGBA8, UE_GX_RGB565 */
+} ue_hsd_new_options;
+
+typedef struct ue_hsd_new_stats {
+    size_t joints, dobjs, pobjs, triangles, materials, images, resized_images;
+    size_t f32_attributes;         /* descriptors no integer format held within its error */
+} ue_hsd_new_stats;
+
+/* A new DAT from a static or rigid scene (a glTF as ue_gltf_read reads it): a joint per node
+ * (names kept, TRS as Euler XYZ; an identity root added when the scene has several roots or a
+ * rotated one), each primitive a DObj under its node's joint with PObjs of quantised attributes
+ * and strip display lists, a MObj per material (TObj and GX image for the base colour texture),
+ * written by ue_hsd_model_write under a `scene_data` root and read back strictly. Refused
+ * (UE_ERR_INVALID, errors `import.hsd.new.*` naming the glTF path, `out` untouched): skinned
+ * meshes, a scene without triangles, a model past the runtime's limits. `stats` may be NULL. */
+UE_API ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_buf *out,
+                                   ue_hsd_new_stats *stats, ue_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -50,6 +50,7 @@ typedef struct cli_opts {
     const char *textures_into; /* import --textures-into ARCHIVE: the texture archive edited images go back to */
     const char *textures_out;  /* import --textures-out NEW_ARCHIVE: its copy with them */
     const char *textures_dir;  /* import --textures-dir DIR: edited textures as DIR/ENTRY.tex */
+    const char *texture_format; /* import --texture-format F of a new HSD model, a checked choice */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
     long size;              /* preview --size N when size_given */
@@ -243,6 +244,8 @@ int cmd_import(const cli_opts *o); /* src/cli/cmd_import.c */
  * .pkx, or a file whose first word is its size (a DAT header). */
 bool cli_import_base_is_hsd(const char *base);
 int cmd_import_hsd(const cli_opts *o);
+/* import with no --base and a .dat output: a new HSD model from the glTF (src/cli/import_hsd_new.c). */
+int cmd_import_hsd_new(const cli_opts *o);
 /* An HSD edit put back into a PKX or FSYS (src/cli/into_hsd.c): the copy of `container` (a
  * file, or with from_base a level of the --base address) whose entry chain holds the DAT. */
 typedef struct cli_hsd_into {
@@ -262,6 +265,13 @@ void cli_into_hsd_chain_from_model(cli_hsd_into *t, const char *model_address);
  * Without `dat` only the target is checked (a model DAT whose name no other entry shares). */
 int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap);
+struct ue_gltf_files;
+/* Shared by both (import_hsd.c): a failure's diagnostics under `who` and its exit code; the glTF
+ * read with the output checked against every file it opened; the DAT (or with `into` active, its
+ * container's copy) written to -o, never over IN, --base, the container or the glTF's files. */
+int cli_import_hsd_fail(const char *who, ue_diag *d, ue_result r);
+int cli_import_hsd_read_gltf(const cli_opts *o, ue_scene *s, struct ue_gltf_files *opened, ue_diag *d);
+int cli_import_hsd_write(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const struct ue_gltf_files *opened);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
 int cmd_preview(const cli_opts *o); /* src/cli/cmd_preview.c */
 
@@ -322,6 +332,7 @@ typedef enum {
     OPT_LIKE, OPT_PIXEL_FORMAT, OPT_MIP_LEVELS, /* texm */
     OPT_BASE, OPT_INTO, /* import */
     OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */
+    OPT_TEXTURE_FORMAT, /* import of a new HSD model */
     OPT_LEVEL, /* pack */
     OPT_SIZE, OPT_VIEW, OPT_BACKGROUND, OPT_CLIP, OPT_FRAME, /* preview */
     OPT_SHEET, /* textures */

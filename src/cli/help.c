@@ -117,6 +117,9 @@ static const cli_option_def option_table[] = {
      "(.lib, .rlb or ARCHIVE's extension; validated strictly first)"},
     {OPT_TEXTURES_DIR, NULL, "--textures-dir", 1, "DIR", NO_RANGE, NULL,
      "write each edited texture as DIR/ENTRY.tex, a bare Texm, instead"},
+    {OPT_TEXTURE_FORMAT, NULL, "--texture-format", 1, "F", NO_RANGE, "auto|cmpr|rgb5a3|rgba8|rgb565",
+     "a new HSD model's GX texture format (default: auto, CMPR for opaque\n"
+     "images and RGB5A3 for images with alpha)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -353,10 +356,12 @@ static const cli_verb_def verb_table[] = {
      "unearth edit demo/parkan/objects.rlb:ROBOT.msh -o objects2.rlb --scale 2 --into demo/parkan/objects.rlb:ROBOT.msh\n"},
     {"import", cmd_import,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO) |
-         BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR),
+         BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR) |
+         BIT(OPT_TEXTURE_FORMAT),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
      "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
      "               [--textures-into ARCHIVE] [--textures-out NEW_ARCHIVE | --textures-dir DIR]\n"
+     "               [--texture-format auto|cmpr|rgb5a3|rgba8|rgb565]\n"
      "               [--strict|--tolerant] [--fps N] [-q|-v]",
      "a glTF back into a Parkan MSH model (new, or an edit of --base)",
      "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
@@ -373,13 +378,17 @@ static const cli_verb_def verb_table[] = {
      "images in their GX format and size, material colours and alpha modes; every other byte\n"
      "of the DAT is kept (docs/hsd-import.md). With --into FILE.pkx or ARCHIVE.fsys:ENTRY,\n"
      "or -o named .pkx or .fsys like a container of --base, the DAT goes back into a copy of\n"
-     "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly.\n",
+     "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly.\n"
+     "Without --base, -o OUT.dat makes a new HSD model from a static or rigid glTF: a joint\n"
+     "per node, attributes in the smallest GX format within a stated error, strips, textures\n"
+     "as CMPR or RGB5A3 (--texture-format), read back strictly before it is written.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh --textures-into demo/parkan/Textures.lib --textures-out Textures2.lib\n"
      "unearth import tank.gltf -o tank.msh\n"
      "unearth import creature.glb -o creature2.dat --base demo/gamecube/creature.pkx\n"
+     "unearth import robot.glb -o robot.dat --texture-format rgb5a3\n"
      "unearth import creature.glb -o creature2.fsys --base demo/gamecube/creature.fsys:creature.pkx\n"},
     {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
      "directory for the sample pack (required)", "unearth demo -o DIR [-f]",

@@ -52,7 +52,7 @@ static int check_options(const cli_opts *o, cli_hsd_into *into) {
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }
 
-static int fail_as(const char *who, ue_diag *d, ue_result r) {
+int cli_import_hsd_fail(const char *who, ue_diag *d, ue_result r) {
     cli_diag_dedupe(d);
     cli_print_diags_as(who, d, 50);
     if (!ue_diag_count(d, UE_SEV_ERROR)) cli_error("import: %s: %s", who, ue_result_name(r));
@@ -63,7 +63,7 @@ static int fail_as(const char *who, ue_diag *d, ue_result r) {
 static int load_base(const cli_opts *o, ue_model_found **found, size_t *count) {
     ue_diag d = {0};
     ue_result r = ue_model_collect(o->base, o->mode, found, count, &d);
-    int rc = r == UE_OK ? 0 : fail_as(o->base, &d, r);
+    int rc = r == UE_OK ? 0 : cli_import_hsd_fail(o->base, &d, r);
     ue_diag_free(&d);
     if (!rc && *count != 1) {
         cli_error("import: --base %s holds %zu models; address one as ARCHIVE:ENTRY", o->base, *count);
@@ -97,22 +97,30 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
 
 /* ---- the verb ------------------------------------------------------------------------------ */
 
+int cli_import_hsd_read_gltf(const cli_opts *o, ue_scene *s, ue_gltf_files *opened, ue_diag *d) {
+    ue_result r = ue_gltf_read_file_listed(o->inputs[0], o->mode, s, opened, d);
+    int rc = r == UE_OK ? 0 : cli_import_hsd_fail(o->inputs[0], d, r);
+    if (!rc && opened->count)
+        rc = cli_check_output("import", o->output, (const char *const *)opened->paths, opened->count);
+    return rc;
+}
+
 /* The DAT, or the container's copy that holds it, written to -o. */
-static int write_output(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const ue_gltf_files *opened) {
+int cli_import_hsd_write(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const ue_gltf_files *opened) {
     ue_diag d = {0};
     const char **inputs = malloc((opened->count + 3) * sizeof *inputs);
     ue_result r = inputs ? ue_make_parent_dirs(o->output, &d) : UE_ERR_NOMEM;
     if (r == UE_OK) {
         size_t n = 0;
         inputs[n++] = o->inputs[0];
-        inputs[n++] = o->base;
-        if (into->active) inputs[n++] = into->file;
+        if (o->base) inputs[n++] = o->base;
+        if (into && into->active) inputs[n++] = into->file;
         for (size_t i = 0; i < opened->count; i++) inputs[n++] = opened->paths[i];
         cli_out_file file = {o->output, out->data, out->size};
         r = cli_write_outputs(&file, 1, o->force, inputs, n, &d);
     }
     free(inputs);
-    int rc = r == UE_OK ? 0 : fail_as(o->output, &d, r);
+    int rc = r == UE_OK ? 0 : cli_import_hsd_fail(o->output, &d, r);
     if (rc) cli_error("import: nothing written");
     ue_diag_free(&d);
     return rc;
@@ -127,18 +135,15 @@ int cmd_import_hsd(const cli_opts *o) {
     ue_scene s;
     ue_scene_init(&s);
     ue_gltf_files opened = {0};
-    ue_result r = ue_gltf_read_file_listed(in, o->mode, &s, &opened, &d);
-    rc = r == UE_OK ? 0 : fail_as(in, &d, r);
-    if (!rc && opened.count)
-        rc = cli_check_output("import", o->output, (const char *const *)opened.paths, opened.count);
+    rc = cli_import_hsd_read_gltf(o, &s, &opened, &d);
     ue_model_found *found = NULL;
     size_t count = 0;
     if (!rc) rc = load_base(o, &found, &count);
     ue_buf out = {0};
     ue_hsd_edit_stats stats;
     if (!rc) {
-        r = ue_hsd_apply_scene(found[0].data, found[0].size, found[0].name, &s, &out, &stats, &d);
-        rc = r == UE_OK ? 0 : fail_as(in, &d, r);
+        ue_result r = ue_hsd_apply_scene(found[0].data, found[0].size, found[0].name, &s, &out, &stats, &d);
+        rc = r == UE_OK ? 0 : cli_import_hsd_fail(in, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
     ue_buf copy = {0};
@@ -147,7 +152,7 @@ int cmd_import_hsd(const cli_opts *o) {
         cli_into_hsd_chain_from_model(&into, found[0].name);
         rc = cli_into_hsd_build(o, &into, &out, &copy, written, sizeof written);
     }
-    if (!rc) rc = write_output(o, into.active ? &copy : &out, &into, &opened);
+    if (!rc) rc = cli_import_hsd_write(o, into.active ? &copy : &out, &into, &opened);
     if (!rc) tell(o, &out, written, &stats);
     ue_buf_free(&copy);
     ue_diag_free(&d);

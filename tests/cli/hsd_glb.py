@@ -108,4 +108,5 @@ def main():
     elif cmd == "extent":
         print("%.6f" % max(max(abs(c) for c in p) for p in skinned_points(doc, binary)))
 
-main()
+if __name__ == "__main__":
+    main()

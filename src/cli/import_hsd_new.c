@@ -1,0 +1,63 @@
+/* unearth CLI — `import IN.glb -o OUT.dat` without --base: a new HSD model built from the glTF's
+ * scene (docs/hsd-import.md#new-models), checked as validate --strict reads it, written whole. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "unearth/gltf_read.h"
+#include "unearth/gx.h"
+#include "unearth/hsd_import.h"
+#include "unearth/advanced/files.h"
+
+/* What a new model does not take (usage errors before any work), and the output's safety. */
+static int check_options(const cli_opts *o, ue_hsd_new_options *io) {
+    const char *later = o->into ? "--into" : o->textures_into ? "--textures-into" : o->textures_out ? "--textures-out"
+                                           : o->textures_dir ? "--textures-dir" : NULL;
+    if (later)
+        return cli_usage_error("import", "%s is not available for a new HSD model yet; write the DAT with -o OUT.dat", later);
+    static const struct { const char *name; uint32_t format; } formats[] = {
+        {"auto", UE_HSD_TEXTURE_AUTO}, {"cmpr", UE_GX_CMPR}, {"rgb5a3", UE_GX_RGB5A3}, {"rgba8", UE_GX_RGBA8},
+        {"rgb565", UE_GX_RGB565}};
+    io->texture_format = UE_HSD_TEXTURE_AUTO;
+    for (size_t i = 0; o->texture_format && i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(o->texture_format, formats[i].name)) io->texture_format = formats[i].format;
+    int rc = cli_check_output("import", o->output, &o->inputs[0], 1);
+    return rc ? rc : cli_refuse_existing("import", o->output, o->force);
+}
+
+static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_new_stats *st) {
+    if (!cli_shows(UE_SEV_WARNING)) return;
+    fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    fprintf(stderr, "new model: %zu %s, %zu %s, %zu %s, %zu triangles, %zu %s, %zu %s (%zu resized)\n", st->joints,
+            cli_plural(st->joints, "joint", "joints"), st->dobjs, cli_plural(st->dobjs, "DObj", "DObjs"), st->pobjs,
+            cli_plural(st->pobjs, "PObj", "PObjs"), st->triangles, st->materials,
+            cli_plural(st->materials, "material", "materials"), st->images, cli_plural(st->images, "image", "images"),
+            st->resized_images);
+}
+
+int cmd_import_hsd_new(const cli_opts *o) {
+    ue_hsd_new_options io;
+    int rc = check_options(o, &io);
+    if (rc) return rc;
+    const char *in = o->inputs[0];
+    ue_diag d = {0};
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_gltf_files opened = {0};
+    rc = cli_import_hsd_read_gltf(o, &s, &opened, &d);
+    ue_buf out = {0};
+    ue_hsd_new_stats stats;
+    if (!rc) {
+        ue_result r = ue_hsd_from_scene(&s, &io, &out, &stats, &d);
+        rc = r == UE_OK ? 0 : cli_import_hsd_fail(in, &d, r);
+    }
+    if (!rc && d.count) cli_print_diags_as(in, &d, 50);
+    if (!rc) rc = cli_import_hsd_write(o, &out, NULL, &opened);
+    if (!rc) tell(o, &out, &stats);
+    ue_diag_free(&d);
+    ue_buf_free(&out);
+    ue_gltf_files_free(&opened);
+    ue_scene_free(&s);
+    return rc;
+}

@@ -1,0 +1,278 @@
+/* unearth — a new HSD model from any static or rigid glTF scene (docs/hsd-import.md#new-models):
+ * a joint per node, meshes and materials built by hsd_new_mesh.c / hsd_new_material.c, written as a DAT. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsd/hsd_new.h"
+#include "hsd/hsd_pose.h"
+
+int32_t hsd_new_row(void **p, size_t *n, size_t *cap, size_t elem) {
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        void *q = realloc(*p, c * elem);
+        if (!q) return -1;
+        *p = q, *cap = c;
+    }
+    memset((char *)*p + *n * elem, 0, elem);
+    return (int32_t)(*n)++;
+}
+
+ue_buf *hsd_new_buf(hsd_new *b) {
+    ue_buf *nb = calloc(1, sizeof *nb);
+    size_t at = b->buf_count;
+    if (!nb || hsd_new_row((void **)&b->bufs, &b->buf_count, &b->buf_cap, sizeof *b->bufs) < 0) {
+        free(nb);
+        return NULL;
+    }
+    b->bufs[at] = nb;
+    return nb;
+}
+
+static void hsd_new_free(hsd_new *b) {
+    ue_hsd_model *m = &b->m;
+    free(m->joints), free(m->dobjs), free(m->pobjs), free(m->attrs), free(m->mobjs), free(m->tobjs);
+    free(m->images), free(b->joint_of_node), free(b->mobj_of_material), free(b->image_of_texture);
+    free(b->material_colours);
+    for (size_t i = 0; i < b->buf_count; i++) ue_buf_free(b->bufs[i]), free(b->bufs[i]);
+    free(b->bufs);
+}
+
+/* ---- the joint tree ------------------------------------------------------------------------- */
+
+static bool identity_rotation(const ue_scene_node *n) {
+    return fabsf(n->rotation[0]) < 1e-6f && fabsf(n->rotation[1]) < 1e-6f && fabsf(n->rotation[2]) < 1e-6f;
+}
+
+static int32_t add_joint(hsd_new *b, const char *name, int32_t parent, int32_t *last_child) {
+    int32_t j = hsd_new_row((void **)&b->m.joints, &b->m.joint_count, &b->joint_cap, sizeof *b->m.joints);
+    if (j < 0) return -1;
+    ue_hsd_joint *jt = &b->m.joints[j];
+    jt->class_name = name;
+    jt->parent = parent;
+    jt->first_child = jt->next_sibling = jt->first_dobj = UE_HSD_NONE;
+    jt->scale[0] = jt->scale[1] = jt->scale[2] = 1;
+    if (parent >= 0) {
+        if (last_child[parent] < 0) b->m.joints[parent].first_child = j;
+        else b->m.joints[last_child[parent]].next_sibling = j;
+        last_child[parent] = j;
+        jt->depth = b->m.joints[parent].depth + 1;
+    }
+    return j;
+}
+
+/* Each node's children in node order as linked lists (first_child, next_sibling by node). */
+static void child_lists(const ue_scene *s, int32_t *first_child, int32_t *next_sibling) {
+    for (size_t i = 0; i < s->node_count; i++) first_child[i] = next_sibling[i] = -1;
+    for (size_t i = s->node_count; i-- > 0;) {
+        int32_t p = s->nodes[i].parent;
+        if (p < 0 || (size_t)p >= s->node_count) continue;
+        next_sibling[i] = first_child[p];
+        first_child[p] = (int32_t)i;
+    }
+}
+
+/* Node `node` and its subtree in depth-first pre-order (children in node order), without
+ * recursion: `stack` holds up to node_count entries. */
+static ue_result add_subtree(hsd_new *b, int32_t node, int32_t parent, int32_t *stack, int32_t *last_child,
+                             const int32_t *first_child, const int32_t *next_sibling) {
+    const ue_scene *s = b->s;
+    size_t top = 0;
+    stack[top++] = node;
+    b->joint_of_node[node] = -2; /* pending: its parent joint is `parent` */
+    int32_t root_parent = parent;
+    while (top) {
+        int32_t n = stack[--top];
+        const ue_scene_node *sn = &s->nodes[n];
+        int32_t pj = sn->parent >= 0 && n != node ? b->joint_of_node[sn->parent] : root_parent;
+        int32_t j = add_joint(b, sn->name, pj, last_child);
+        if (j < 0) return UE_ERR_NOMEM;
+        b->joint_of_node[n] = j;
+        ue_hsd_joint *jt = &b->m.joints[j];
+        if (jt->depth >= HSD_NEW_MAX_DEPTH) {
+            ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, "/nodes", "node %d is %u levels deep; the runtime's reader takes %d",
+                        (int)n, (unsigned)jt->depth, HSD_NEW_MAX_DEPTH);
+            return UE_ERR_INVALID;
+        }
+        hsd_euler_from_quaternion(sn->rotation, jt->rotation);
+        memcpy(jt->scale, sn->scale, sizeof jt->scale);
+        memcpy(jt->translation, sn->translation, sizeof jt->translation);
+        /* Children pushed, then that run reversed, so they come out in node order. */
+        size_t run = top;
+        for (int32_t c = first_child[n]; c >= 0; c = next_sibling[c])
+            if (b->joint_of_node[c] == -1) {
+                if (top >= s->node_count) return UE_ERR_INVALID;
+                b->joint_of_node[c] = -2;
+                stack[top++] = c;
+            }
+        for (size_t i = run, k = top; i + 1 < k; i++, k--) {
+            int32_t t = stack[i];
+            stack[i] = stack[k - 1], stack[k - 1] = t;
+        }
+    }
+    return UE_OK;
+}
+
+static ue_result build_joints(hsd_new *b) {
+    const ue_scene *s = b->s;
+    size_t roots = 0;
+    int32_t first_root = -1;
+    for (size_t i = 0; i < s->node_count; i++)
+        if (s->nodes[i].parent < 0) roots++, first_root = first_root < 0 ? (int32_t)i : first_root;
+    b->joint_of_node = malloc((s->node_count + 1) * sizeof *b->joint_of_node);
+    int32_t *stack = malloc((s->node_count + 1) * sizeof *stack);
+    int32_t *last_child = malloc((s->node_count + 2) * sizeof *last_child);
+    int32_t *first_child = malloc((s->node_count + 1) * sizeof *first_child);
+    int32_t *next_sibling = malloc((s->node_count + 1) * sizeof *next_sibling);
+    ue_result r = b->joint_of_node && stack && last_child && first_child && next_sibling ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) child_lists(s, first_child, next_sibling);
+    for (size_t i = 0; r == UE_OK && i < s->node_count + 2; i++) last_child[i] = -1;
+    for (size_t i = 0; r == UE_OK && i < s->node_count; i++) b->joint_of_node[i] = -1;
+    /* The runtime needs one root joint with no rotation: one is added when the scene lacks it. */
+    int32_t top = -1;
+    if (r == UE_OK && (roots != 1 || !identity_rotation(&s->nodes[first_root])))
+        top = add_joint(b, "root", -1, last_child), r = top < 0 ? UE_ERR_NOMEM : UE_OK;
+    for (size_t i = 0; r == UE_OK && i < s->node_count; i++)
+        if (s->nodes[i].parent < 0) r = add_subtree(b, (int32_t)i, top, stack, last_child, first_child, next_sibling);
+    for (size_t i = 0; r == UE_OK && i < s->node_count; i++)
+        if (b->joint_of_node[i] < 0) { /* a parent cycle the reader let through */
+            ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.joint", UE_NO_OFFSET, "/nodes", "node %zu is in no tree (a parent cycle)", i);
+            r = UE_ERR_INVALID;
+        }
+    free(stack);
+    free(last_child);
+    free(first_child);
+    free(next_sibling);
+    b->st.joints = b->m.joint_count;
+    return r;
+}
+
+/* ---- meshes --------------------------------------------------------------------------------- */
+
+static void to_double(const float f[16], double out[16]) {
+    for (int i = 0; i < 16; i++) out[i] = f[i];
+}
+
+/* Each mesh node's primitives under its joint, brought from the node's glTF world into the
+ * joint's HSD world (the same matrix unless parents scale non-uniformly). */
+static ue_result build_meshes(hsd_new *b) {
+    hsd_pose pose;
+    ue_result r = hsd_pose_compute(&b->m, UE_MODE_STRICT, &pose, b->d);
+    for (size_t n = 0; r == UE_OK && n < b->s->node_count; n++) {
+        if (b->s->nodes[n].mesh < 0) continue;
+        int32_t j = b->joint_of_node[n];
+        float wg[16];
+        double gw[16], inv[16], to_joint[16];
+        r = ue_scene_world_matrix(b->s, (int32_t)n, wg);
+        to_double(wg, gw);
+        if (r == UE_OK && !hsd_mat_invert(&pose.world[16 * (size_t)j], inv)) {
+            ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.joint", UE_NO_OFFSET, "/nodes", "node %zu (%s) has no inverse (a zero scale on it or a parent)",
+                        n, b->s->nodes[n].name);
+            r = UE_ERR_INVALID;
+        }
+        if (r == UE_OK) hsd_mat_mul(inv, gw, to_joint);
+        if (r == UE_OK) r = hsd_new_mesh(b, (int32_t)n, j, to_joint);
+    }
+    hsd_pose_free(&pose);
+    return r;
+}
+
+/* Which materials (+1: 0 is the default) draw vertex colours (bit 1) with some alpha below 1 (bit 2),
+ * in one pass over every primitive. */
+static ue_result material_colours(hsd_new *b) {
+    const ue_scene *s = b->s;
+    b->material_colours = calloc(s->material_count + 1, 1);
+    if (!b->material_colours) return UE_ERR_NOMEM;
+    for (size_t m = 0; m < s->mesh_count; m++)
+        for (size_t p = 0; p < s->meshes[m].primitive_count; p++) {
+            const ue_scene_primitive *pr = &s->meshes[m].primitives[p];
+            if (!pr->colors[0]) continue;
+            size_t at = pr->material >= 0 && (size_t)pr->material < s->material_count ? (size_t)pr->material + 1 : 0;
+            b->material_colours[at] |= 1;
+            for (uint32_t i = 0; i < pr->vertex_count && !(b->material_colours[at] & 2); i++)
+                if (pr->colors[0][4 * i + 3] < 1) b->material_colours[at] |= 2;
+        }
+    return UE_OK;
+}
+
+/* ---- checks before any work ----------------------------------------------------------------- */
+
+static ue_result refuse_skins(hsd_new *b) {
+    for (size_t n = 0; n < b->s->node_count; n++) {
+        const ue_scene_node *sn = &b->s->nodes[n];
+        bool skinned = sn->skin >= 0;
+        for (size_t p = 0; sn->mesh >= 0 && p < b->s->meshes[sn->mesh].primitive_count; p++)
+            skinned |= b->s->meshes[sn->mesh].primitives[p].joints != NULL;
+        if (skinned) {
+            ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.skin", UE_NO_OFFSET, "/nodes",
+                        "node %zu (%s) has a skinned mesh: a new model takes static and rigid meshes only so far "
+                        "(SKELETON/ENVELOPE joints, inverse binds, envelopes from the weights and PObjs split at 10 "
+                        "matrices are not written yet); import it with --base the model it came from, or remove the skin",
+                        n, sn->name);
+            return UE_ERR_INVALID;
+        }
+    }
+    return UE_OK;
+}
+
+static ue_result check_result(hsd_new *b) {
+    if (!b->st.triangles) {
+        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.empty", UE_NO_OFFSET, "/meshes", "the scene has no triangles to draw");
+        return UE_ERR_INVALID;
+    }
+    return UE_OK;
+}
+
+/* The DAT written and read back as validate --strict reads it. */
+static ue_result write_checked(hsd_new *b, ue_buf *out) {
+    ue_hsd_model_set set = {0, "scene_data", 0, 0, 0, 0};
+    b->m.sets = &set;
+    b->m.set_count = 1;
+    ue_buf tmp = {0};
+    ue_result r = ue_hsd_model_write(&b->m, &tmp, b->d);
+    ue_dat dat;
+    memset(&dat, 0, sizeof dat);
+    ue_hsd_model back;
+    memset(&back, 0, sizeof back);
+    if (r == UE_OK) r = ue_dat_parse(tmp.data, tmp.size, UE_MODE_STRICT, &dat, b->d);
+    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &back, b->d);
+    ue_hsd_model_free(&back);
+    ue_dat_free(&dat);
+    b->m.sets = NULL;
+    b->m.set_count = 0;
+    if (r == UE_OK) {
+        ue_buf_free(out);
+        *out = tmp;
+    } else {
+        ue_buf_free(&tmp);
+    }
+    return r;
+}
+
+ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_buf *out, ue_hsd_new_stats *stats,
+                            ue_diag *d) {
+    static const ue_hsd_new_options defaults = {UE_HSD_TEXTURE_AUTO};
+    hsd_new b;
+    memset(&b, 0, sizeof b);
+    b.s = s, b.o = o ? o : &defaults, b.d = d;
+    ue_result r = refuse_skins(&b);
+    if (r == UE_OK) {
+        b.mobj_of_material = malloc((s->material_count + 1) * sizeof *b.mobj_of_material);
+        b.image_of_texture = malloc((s->texture_count + 1) * sizeof *b.image_of_texture);
+        if (!b.mobj_of_material || !b.image_of_texture) r = UE_ERR_NOMEM;
+        for (size_t i = 0; r == UE_OK && i <= s->material_count; i++) b.mobj_of_material[i] = -1;
+        for (size_t i = 0; r == UE_OK && i <= s->texture_count; i++) b.image_of_texture[i] = -1;
+    }
+    if (r == UE_OK) r = material_colours(&b);
+    if (r == UE_OK) r = build_joints(&b);
+    if (r == UE_OK) r = build_meshes(&b);
+    if (r == UE_OK) r = check_result(&b);
+    if (r == UE_OK) r = write_checked(&b, out);
+    if (r == UE_OK && s->animation_count)
+        ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.clips", UE_NO_OFFSET, "/animations",
+                    "%zu animation%s left out: a new model's clips are not written yet", s->animation_count,
+                    s->animation_count == 1 ? "" : "s");
+    if (r == UE_OK && stats) *stats = b.st;
+    hsd_new_free(&b);
+    return r;
+}

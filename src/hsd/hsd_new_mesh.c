@@ -1,0 +1,310 @@
+/* unearth — a new model's meshes (docs/hsd-import.md#new-models): each glTF primitive a DObj whose
+ * PObjs hold its triangles in chunks, attributes quantised to their smallest format, lists as strips. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsd/hsd_import_int.h"
+#include "hsd/hsd_new.h"
+#include "hsd/hsd_pose.h"
+#include "hsd/hsd_strips.h"
+
+#define MAX_CHUNK_VERTS 65535u
+#define MAX_DL_BYTES (65535u * 32u) /* the PObj's u16 count of 32-byte units */
+
+/* A primitive's vertex values in the joint's space, ready to quantise (owned copies). */
+typedef struct prim_values {
+    uint32_t n;
+    float *pos, *nrm, *uv[2], *clr[2];
+} prim_values;
+
+/* The attributes a PObj stores, in GX descriptor order. */
+enum { A_POS, A_NRM, A_CLR0, A_CLR1, A_TEX0, A_TEX1, A_COUNT };
+static const uint32_t GX_ATTR[A_COUNT] = {UE_GX_VA_POS, UE_GX_VA_NRM, UE_GX_VA_CLR0, UE_GX_VA_CLR1, UE_GX_VA_TEX0,
+                                          UE_GX_VA_TEX0 + 1};
+static const uint32_t COMPS[A_COUNT] = {3, 3, 4, 4, 2, 2};
+
+static float *values_of(const prim_values *v, int a) {
+    switch (a) {
+    case A_POS: return v->pos;
+    case A_NRM: return v->nrm;
+    case A_CLR0: case A_CLR1: return v->clr[a - A_CLR0];
+    default: return v->uv[a - A_TEX0];
+    }
+}
+
+static void values_free(prim_values *v) {
+    free(v->pos), free(v->nrm), free(v->uv[0]), free(v->uv[1]), free(v->clr[0]), free(v->clr[1]);
+}
+
+static float *copy_floats(const float *src, size_t n) {
+    float *p = src ? malloc(n * sizeof *p) : NULL;
+    if (p) memcpy(p, src, n * sizeof *p);
+    return p;
+}
+
+static bool is_identity(const double m[16]) {
+    for (int i = 0; i < 16; i++)
+        if (fabs(m[i] - (i % 5 == 0 ? 1.0 : 0.0)) > 1e-9) return false;
+    return true;
+}
+
+/* Positions by M, normals by the inverse transpose of its 3×3 (renormalised). */
+static void transform(prim_values *v, const double m[16]) {
+    double inv[16];
+    bool normals = v->nrm && hsd_mat_invert(m, inv);
+    for (uint32_t i = 0; i < v->n; i++) {
+        float *p = v->pos + 3 * i;
+        double x = p[0], y = p[1], z = p[2];
+        for (int r = 0; r < 3; r++) p[r] = (float)(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
+        if (!normals) continue;
+        float *q = v->nrm + 3 * i;
+        double nx = q[0], ny = q[1], nz = q[2], o[3], len = 0;
+        for (int r = 0; r < 3; r++) o[r] = inv[4 * r] * nx + inv[4 * r + 1] * ny + inv[4 * r + 2] * nz, len += o[r] * o[r];
+        len = sqrt(len);
+        for (int r = 0; r < 3; r++) q[r] = len > 0 ? (float)(o[r] / len) : 0.0f;
+    }
+}
+
+/* KHR_texture_transform of the base colour slot baked into its UV set: u' = offset + R·(scale ⊙ uv). */
+static void bake_uv_transform(prim_values *v, const ue_texture_slot *slot) {
+    float *uv = slot->uv_set < 2 ? v->uv[slot->uv_set] : NULL;
+    if (!uv || !slot->transform.enabled) return;
+    double c = cos(slot->transform.rotation), s = sin(slot->transform.rotation);
+    for (uint32_t i = 0; i < v->n; i++) {
+        double u = uv[2 * i] * slot->transform.scale[0], w = uv[2 * i + 1] * slot->transform.scale[1];
+        uv[2 * i] = (float)(c * u + s * w + slot->transform.offset[0]);
+        uv[2 * i + 1] = (float)(-s * u + c * w + slot->transform.offset[1]);
+    }
+}
+
+static ue_result prepare_values(hsd_new *b, const ue_scene_primitive *p, const double to_joint[16], prim_values *v) {
+    memset(v, 0, sizeof *v);
+    v->n = p->vertex_count;
+    v->pos = copy_floats(p->positions, 3 * (size_t)v->n);
+    v->nrm = copy_floats(p->normals, 3 * (size_t)v->n);
+    bool ok = v->pos && (!p->normals || v->nrm);
+    for (int k = 0; k < 2; k++) {
+        v->uv[k] = copy_floats(p->uv[k], 2 * (size_t)v->n);
+        v->clr[k] = copy_floats(p->colors[k], 4 * (size_t)v->n);
+        ok = ok && (!p->uv[k] || v->uv[k]) && (!p->colors[k] || v->clr[k]);
+    }
+    if (!ok) return UE_ERR_NOMEM;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; v->clr[k] && i < 4 * (size_t)v->n; i++) {
+            float c = v->clr[k][i];
+            v->clr[k][i] = c > 1 ? 1 : c >= 0 ? c : 0;
+        }
+    if (!is_identity(to_joint)) transform(v, to_joint);
+    if (p->material >= 0 && (size_t)p->material < b->s->material_count) {
+        const ue_scene_material *mat = &b->s->materials[p->material];
+        for (size_t k = 0; k < mat->slot_count; k++)
+            if (mat->slots[k].role == UE_TEX_BASE_COLOR) {
+                bake_uv_transform(v, &mat->slots[k]);
+                break;
+            }
+    }
+    return UE_OK;
+}
+
+/* ---- one PObj ------------------------------------------------------------------------------- */
+
+typedef struct chunk {
+    const uint32_t *tris;         /* glTF triangles (primitive vertex ids) */
+    size_t tri_count;
+    uint32_t *verts;              /* local vertex → primitive vertex */
+    uint32_t vert_count;
+    int32_t *local;               /* primitive vertex → local, -1 when not in the chunk */
+} chunk;
+
+/* The element bytes of attribute `a` over the chunk's vertices, in its chosen format. */
+static ue_result encode_attr(hsd_new *b, const prim_values *v, int a, const chunk *c, ue_hsd_vtx_attr *out,
+                             const char *path) {
+    uint32_t comps = COMPS[a], n = c->vert_count;
+    float *vals = malloc((size_t)n * comps * sizeof *vals);
+    ue_buf *bytes = hsd_new_buf(b);
+    if (!vals || !bytes) return free(vals), UE_ERR_NOMEM;
+    const float *src = values_of(v, a);
+    double largest = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < comps; k++) {
+            float x = src[(size_t)c->verts[i] * comps + k];
+            vals[(size_t)i * comps + k] = x;
+            largest = fabs(x) > largest ? fabs(x) : largest;
+        }
+    ue_result r = UE_OK;
+    out->attr = GX_ATTR[a];
+    out->type = n <= 255 ? UE_GX_INDEX8 : UE_GX_INDEX16;
+    out->has_array = true;
+    if (a == A_CLR0 || a == A_CLR1) {
+        static const uint16_t size[6] = {2, 3, 4, 2, 3, 4};
+        out->comp_type = hsd_choose_color_format(vals, n);
+        out->comp_count = out->comp_type <= 2 ? 0 : 1;
+        out->stride = size[out->comp_type];
+        uint8_t el[4] = {0, 0, 0, 255};
+        const char *why = NULL;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!hsd_encode_vertex_color(vals + 4 * (size_t)i, out->comp_type, el, &why)) r = UE_ERR_INVALID;
+            ue_buf_put(bytes, el, out->stride);
+        }
+    } else {
+        /* Stated errors: positions 1/16384 of the chunk's largest coordinate, normals and UVs 2^-12. */
+        double tol = a == A_POS ? largest / 16384 : 1.0 / 4096;
+        hsd_comp_choice ch = hsd_choose_component(vals, (size_t)n * comps, tol, a == A_NRM);
+        out->comp_type = ch.comp_type, out->frac = (uint8_t)ch.frac;
+        out->comp_count = a == A_NRM ? 0 : 1;
+        out->stride = (uint16_t)(comps * hsd_component_bytes(ch.comp_type));
+        if (ch.comp_type == HSD_COMP_F32) b->st.f32_attributes++;
+        uint8_t el[4];
+        double lo, hi;
+        for (size_t i = 0; i < (size_t)n * comps; i++) {
+            if (!hsd_quantise_component(vals[i], ch.comp_type, ch.frac, el, &lo, &hi)) r = UE_ERR_INVALID;
+            ue_buf_put(bytes, el, hsd_component_bytes(ch.comp_type));
+        }
+    }
+    free(vals);
+    if (r != UE_OK)
+        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.attribute", UE_NO_OFFSET, path,
+                    "a value of attribute %u is not finite or cannot be stored", (unsigned)GX_ATTR[a]);
+    if (r == UE_OK && bytes->failed) r = UE_ERR_NOMEM;
+    out->array = bytes->data;
+    out->array_size = bytes->size;
+    return r;
+}
+
+/* The display list: strips over one record per local vertex (each attribute's index). */
+static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, bool wide, ue_buf **out) {
+    uint32_t rec = attr_count * (wide ? 2 : 1);
+    uint32_t *gx = malloc(c->tri_count * 3 * sizeof *gx);
+    uint8_t *records = malloc((size_t)c->vert_count * rec);
+    uint32_t *record_at = malloc((size_t)c->vert_count * sizeof *record_at);
+    *out = hsd_new_buf(b);
+    ue_result r = gx && records && record_at && *out ? UE_OK : UE_ERR_NOMEM;
+    for (size_t t = 0; r == UE_OK && t < c->tri_count; t++) { /* GX winding: each glTF triangle reversed */
+        gx[3 * t] = (uint32_t)c->local[c->tris[3 * t]];
+        gx[3 * t + 1] = (uint32_t)c->local[c->tris[3 * t + 2]];
+        gx[3 * t + 2] = (uint32_t)c->local[c->tris[3 * t + 1]];
+    }
+    for (uint32_t i = 0; r == UE_OK && i < c->vert_count; i++) {
+        record_at[i] = i * rec;
+        for (uint32_t a = 0; a < attr_count; a++) {
+            uint8_t *at = records + (size_t)i * rec + a * (wide ? 2 : 1);
+            if (wide) at[0] = (uint8_t)(i >> 8), at[1] = (uint8_t)i;
+            else at[0] = (uint8_t)i;
+        }
+    }
+    hsd_strips strips;
+    memset(&strips, 0, sizeof strips);
+    if (r == UE_OK) r = hsd_strips_build(gx, c->tri_count, &strips);
+    if (r == UE_OK) r = hsd_strips_display_list(&strips, records, record_at, rec, 0, *out);
+    hsd_strips_free(&strips);
+    free(gx), free(records), free(record_at);
+    return r;
+}
+
+static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, bool cull, int32_t *prev_pobj,
+                           int32_t *first_pobj, const char *path) {
+    uint32_t attr_first = (uint32_t)b->m.attr_count, attr_count = 0;
+    ue_result r = UE_OK;
+    for (int a = 0; r == UE_OK && a < A_COUNT; a++) {
+        if (!values_of(v, a)) continue;
+        int32_t row = hsd_new_row((void **)&b->m.attrs, &b->m.attr_count, &b->attr_cap, sizeof *b->m.attrs);
+        r = row < 0 ? UE_ERR_NOMEM : encode_attr(b, v, a, c, &b->m.attrs[row], path);
+        attr_count++;
+    }
+    ue_buf *dl = NULL;
+    if (r == UE_OK) r = chunk_list(b, c, attr_count, c->vert_count > 255, &dl);
+    if (r == UE_OK && dl->failed) r = UE_ERR_NOMEM;
+    if (r == UE_OK && dl->size > MAX_DL_BYTES) { /* unreachable by the chunk bound; kept as the limit's guard */
+        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path, "a display list past 65535 × 32 bytes");
+        r = UE_ERR_INVALID;
+    }
+    if (r == UE_OK && b->m.pobj_count >= HSD_NEW_MAX_POBJS) {
+        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path,
+                    "the model needs more than %d PObjs; the runtime draws about %d per model (merge primitives or meshes)",
+                    HSD_NEW_MAX_POBJS, HSD_NEW_MAX_POBJS);
+        r = UE_ERR_INVALID;
+    }
+    int32_t p = r == UE_OK ? hsd_new_row((void **)&b->m.pobjs, &b->m.pobj_count, &b->pobj_cap, sizeof *b->m.pobjs) : -1;
+    if (r == UE_OK && p < 0) r = UE_ERR_NOMEM;
+    if (r != UE_OK) return r;
+    ue_hsd_pobj *po = &b->m.pobjs[p];
+    po->next = UE_HSD_NONE;
+    po->flags = (uint16_t)(UE_POBJ_SKIN | (cull ? UE_POBJ_CULL_BACK : 0));
+    po->attr_first = attr_first, po->attr_count = attr_count;
+    po->dl = dl->data, po->dl_size = dl->size;
+    po->n_display = (uint16_t)((dl->size + 31) / 32);
+    po->skin_joint = UE_HSD_NONE;
+    if (*prev_pobj >= 0) b->m.pobjs[*prev_pobj].next = p;
+    else *first_pobj = p;
+    *prev_pobj = p;
+    b->st.pobjs++;
+    b->st.triangles += c->tri_count;
+    return UE_OK;
+}
+
+/* ---- one primitive -------------------------------------------------------------------------- */
+
+static ue_result add_primitive(hsd_new *b, const ue_scene_primitive *p, int32_t joint, const double to_joint[16],
+                               int32_t *last_dobj, const char *path) {
+    if (p->index_count < 3) return UE_OK;
+    int32_t mobj = hsd_new_material(b, p->material);
+    if (mobj < 0) return UE_ERR_NOMEM;
+    prim_values v;
+    ue_result r = prepare_values(b, p, to_joint, &v);
+    chunk c = {0};
+    c.local = malloc((size_t)(p->vertex_count ? p->vertex_count : 1) * sizeof *c.local);
+    c.verts = malloc((size_t)(MAX_CHUNK_VERTS + 3) * sizeof *c.verts);
+    if (r == UE_OK && (!c.local || !c.verts)) r = UE_ERR_NOMEM;
+    for (uint32_t i = 0; r == UE_OK && i < p->vertex_count; i++) c.local[i] = -1;
+    int attrs = 0;
+    for (int a = 0; a < A_COUNT; a++) attrs += values_of(&v, a) != NULL;
+    /* Worst case 3 records of 2-byte indices and a 3-byte header per triangle. */
+    size_t max_tris = (MAX_DL_BYTES - 64) / (3u * 2u * (unsigned)attrs + 3u);
+    bool cull = !(p->material >= 0 && (size_t)p->material < b->s->material_count && b->s->materials[p->material].double_sided);
+    int32_t first_pobj = -1, prev = -1;
+    size_t tri_total = p->index_count / 3, t = 0;
+    while (r == UE_OK && t < tri_total) {
+        c.tris = p->indices + 3 * t, c.tri_count = 0, c.vert_count = 0;
+        while (t + c.tri_count < tri_total && c.tri_count < max_tris) {
+            const uint32_t *tri = c.tris + 3 * c.tri_count;
+            uint32_t fresh = 0; /* corners new to the chunk, a repeated corner once */
+            for (int k = 0; k < 3; k++)
+                fresh += c.local[tri[k]] < 0 && (k < 1 || tri[k] != tri[0]) && (k < 2 || tri[k] != tri[1]);
+            if (c.vert_count + fresh > MAX_CHUNK_VERTS) break;
+            for (int k = 0; k < 3; k++)
+                if (c.local[tri[k]] < 0) c.local[tri[k]] = (int32_t)c.vert_count, c.verts[c.vert_count++] = tri[k];
+            c.tri_count++;
+        }
+        r = emit_pobj(b, &v, &c, cull, &prev, &first_pobj, path);
+        for (uint32_t i = 0; i < c.vert_count; i++) c.local[c.verts[i]] = -1;
+        t += c.tri_count;
+    }
+    if (r == UE_OK) {
+        int32_t dn = hsd_new_row((void **)&b->m.dobjs, &b->m.dobj_count, &b->dobj_cap, sizeof *b->m.dobjs);
+        if (dn < 0) r = UE_ERR_NOMEM;
+        else {
+            b->m.dobjs[dn] = (ue_hsd_dobj){0, NULL, UE_HSD_NONE, mobj, first_pobj, joint};
+            if (*last_dobj >= 0) b->m.dobjs[*last_dobj].next = dn;
+            else b->m.joints[joint].first_dobj = dn;
+            *last_dobj = dn;
+            b->st.dobjs++;
+        }
+    }
+    free(c.local), free(c.verts);
+    values_free(&v);
+    return r;
+}
+
+ue_result hsd_new_mesh(hsd_new *b, int32_t node, int32_t joint, const double to_joint[16]) {
+    const ue_scene_mesh *mesh = &b->s->meshes[b->s->nodes[node].mesh];
+    int32_t last = UE_HSD_NONE;
+    ue_result r = UE_OK;
+    for (size_t i = 0; r == UE_OK && i < mesh->primitive_count; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "/meshes/%d/primitives/%zu", (int)b->s->nodes[node].mesh, i);
+        r = add_primitive(b, &mesh->primitives[i], joint, to_joint, &last, path);
+    }
+    return r;
+}

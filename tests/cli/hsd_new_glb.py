@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# unearth CLI tests — new HSD models from glTF (tests/cli/cli_hsd_new.sh): hand-made glTF scenes, and
+# their triangles as drawn in world space, worked out here by the glTF rules alone.
+# Usage: hsd_new_glb.py COMMAND ARGS
+#   static OUT.gltf              a textured quad with alpha (BLEND, a 12 x 6 image), and a cube with vertex
+#                                colours under a rotated, non-uniformly scaled parent; two root nodes
+#   skinned OUT.gltf             a strip of 12 joints in a chain, one mesh whose vertices each follow
+#                                two neighbouring joints
+#   many OUT.gltf N              one mesh of N primitives, one triangle each (N PObjs)
+#   same A B REL                 every triangle of A (world space: node matrices, skins Σ w·World·IBM)
+#                                has its own triangle in B with the same winding and every corner within
+#                                REL × the model's extent, and the counts agree; prints the count
+#   materials GLB                every material's baseColorFactor (4 decimals) and alphaMode, one a line, sorted
+#   image-size GLB I             image I's width x height (its PNG header)
+import base64, json, math, struct, sys, zlib
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from hsd_glb import accessor, load, mat_mul, worlds  # noqa: E402
+
+def png(w, h, rgba):
+    raw = b"".join(b"\0" + bytes(rgba[y * w * 4:(y + 1) * w * 4]) for y in range(h))
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+class Builder:
+    def __init__(self):
+        self.bin = bytearray()
+        self.doc = {"asset": {"version": "2.0"}, "buffers": [], "bufferViews": [], "accessors": [],
+                    "nodes": [], "meshes": [], "materials": [], "scenes": [{"nodes": []}], "scene": 0}
+
+    def add(self, fmt, rows, gltf_type, ctype, target=None):
+        while len(self.bin) % 4:
+            self.bin.append(0)
+        start = len(self.bin)
+        for r in rows:
+            self.bin += struct.pack("<" + fmt, *r)
+        view = {"buffer": 0, "byteOffset": start, "byteLength": len(self.bin) - start}
+        if target:
+            view["target"] = target
+        self.doc["bufferViews"].append(view)
+        acc = {"bufferView": len(self.doc["bufferViews"]) - 1, "componentType": ctype, "count": len(rows),
+               "type": gltf_type}
+        if gltf_type == "VEC3" and fmt == "3f":
+            acc["min"] = [min(r[k] for r in rows) for k in range(3)]
+            acc["max"] = [max(r[k] for r in rows) for k in range(3)]
+        self.doc["accessors"].append(acc)
+        return len(self.doc["accessors"]) - 1
+
+    def mesh(self, name, attrs, tris, material):
+        prim = {"attributes": attrs, "indices": self.add("3H", tris, "SCALAR", 5123, 34963), "material": material}
+        for a in self.doc["accessors"][prim["indices"]:prim["indices"] + 1]:
+            a["count"] *= 3
+        self.doc["meshes"].append({"name": name, "primitives": [prim]})
+        return len(self.doc["meshes"]) - 1
+
+    def node(self, **kw):
+        self.doc["nodes"].append(kw)
+        return len(self.doc["nodes"]) - 1
+
+    def save(self, path):
+        self.doc["buffers"] = [{"byteLength": len(self.bin),
+                                "uri": "data:application/octet-stream;base64," + base64.b64encode(self.bin).decode()}]
+        open(path, "w").write(json.dumps(self.doc, indent=1))
+
+def cmd_static(args):
+    b = Builder()
+    # The quad's image: 12 x 6, opaque red on the left half, half-transparent blue on the right.
+    w, h = 12, 6
+    rgba = []
+    for y in range(h):
+        for x in range(w):
+            rgba += [255, 0, 0, 255] if x < 6 else [0, 0, 255, 128]
+    b.doc["images"] = [{"uri": "data:image/png;base64," + base64.b64encode(png(w, h, rgba)).decode()}]
+    b.doc["textures"] = [{"source": 0}]
+    b.doc["materials"] = [
+        {"name": "glass", "pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 0.75], "baseColorTexture": {"index": 0}},
+         "alphaMode": "BLEND", "doubleSided": True},
+        {"name": "paint", "pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.25, 1, 1]}}]
+    quad_pos = [(-1, 0, 0), (1, 0, 0), (1, 1.5, 0), (-1, 1.5, 0)]
+    quad = b.mesh("quad", {"POSITION": b.add("3f", quad_pos, "VEC3", 5126),
+                           "NORMAL": b.add("3f", [(0, 0, 1)] * 4, "VEC3", 5126),
+                           "TEXCOORD_0": b.add("2f", [(0, 1), (1, 1), (1, 0), (0, 0)], "VEC2", 5126)},
+                  [(0, 1, 2), (0, 2, 3)], 0)
+    # The cube: 24 vertices (4 per face), a colour per face, outward normals, counter-clockwise.
+    pos, nrm, col, tris = [], [], [], []
+    faces = [((1, 0, 0), (0, 1, 0), (0, 0, 1)), ((-1, 0, 0), (0, 0, 1), (0, 1, 0)),
+             ((0, 1, 0), (0, 0, 1), (1, 0, 0)), ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+             ((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (0, 1, 0), (1, 0, 0))]
+    colours = [(1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (1, 1, 0, 1), (0.2, 0.4, 0.6, 1), (1, 1, 1, 1)]
+    for f, (n, u, v) in enumerate(faces):
+        base = len(pos)
+        for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+            pos.append(tuple(0.5 * (n[k] + su * u[k] + sv * v[k]) for k in range(3)))
+            nrm.append(n)
+            col.append(colours[f])
+        tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+    cube = b.mesh("cube", {"POSITION": b.add("3f", pos, "VEC3", 5126), "NORMAL": b.add("3f", nrm, "VEC3", 5126),
+                           "COLOR_0": b.add("4f", col, "VEC4", 5126)}, tris, 1)
+    s = math.sqrt(0.5)
+    cube_node = b.node(name="cube", mesh=cube, translation=[0.25, 0.5, 0], rotation=[0, s, 0, s])
+    b.node(name="holder", children=[cube_node], translation=[3, 0, 0], rotation=[s, 0, 0, s], scale=[2, 1, 0.5])
+    b.node(name="quad", mesh=quad, translation=[0, 0, -1])
+    b.doc["scenes"][0]["nodes"] = [1, 2]
+    b.save(args[0])
+
+def cmd_skinned(args):
+    b = Builder()
+    joints = 12
+    pos, js, ws, tris = [], [], [], []
+    for i in range(joints + 1):
+        for x in (-0.5, 0.5):
+            pos.append((x, float(i), 0))
+            j = min(i, joints - 1)
+            js.append((j, max(j - 1, 0), 0, 0))
+            ws.append((0.75, 0.25, 0, 0) if 0 < i < joints else (1, 0, 0, 0))
+    for i in range(joints):
+        a = 2 * i
+        tris += [(a, a + 1, a + 3), (a, a + 3, a + 2)]
+    mesh = b.mesh("strip", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
+                            "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    b.doc["materials"] = [{"name": "m"}]
+    first = len(b.doc["nodes"])
+    for i in range(joints):
+        n = {"name": "bone%d" % i, "translation": [0, 0 if i == 0 else 1, 0]}
+        if i + 1 < joints:
+            n["children"] = [first + i + 1]
+        b.node(**n)
+    ibm = [(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -float(i), 0, 1) for i in range(joints)]
+    b.doc["skins"] = [{"joints": list(range(first, first + joints)), "inverseBindMatrices": b.add("16f", ibm, "MAT4", 5126)}]
+    skinned = b.node(name="strip", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [first, skinned]
+    b.save(args[0])
+
+def cmd_many(args):
+    b = Builder()
+    n = int(args[1])
+    b.doc["materials"] = [{"name": "m"}]
+    pos = b.add("3f", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], "VEC3", 5126)
+    idx = b.add("3H", [(0, 1, 2)], "SCALAR", 5123, 34963)
+    b.doc["accessors"][idx]["count"] = 3
+    b.doc["meshes"] = [{"name": "many", "primitives": [{"attributes": {"POSITION": pos}, "indices": idx, "material": 0}] * n}]
+    b.node(name="many", mesh=0)
+    b.doc["scenes"][0]["nodes"] = [0]
+    b.save(args[0])
+
+def load_any(path):
+    if path.endswith(".glb"):
+        return load(path)
+    doc = json.load(open(path))
+    uri = doc["buffers"][0]["uri"]
+    return doc, base64.b64decode(uri.split(",", 1)[1])
+
+def world_triangles(path):
+    doc, binary = load_any(path)
+    w = worlds(doc)
+    out = []
+    for ni, node in enumerate(doc["nodes"]):
+        if "mesh" not in node:
+            continue
+        skin = doc["skins"][node["skin"]] if "skin" in node else None
+        if skin:
+            ibm = accessor(doc, binary, skin["inverseBindMatrices"])
+            jm = [mat_mul(w[j], list(ibm[k])) for k, j in enumerate(skin["joints"])]
+        for prim in doc["meshes"][node["mesh"]]["primitives"]:
+            at = prim["attributes"]
+            pos = accessor(doc, binary, at["POSITION"])
+            if skin:
+                js, ws = accessor(doc, binary, at["JOINTS_0"]), accessor(doc, binary, at["WEIGHTS_0"])
+                mats = []
+                for jj, ww in zip(js, ws):
+                    mats.append([sum(ww[k] * jm[jj[k]][e] for k in range(4)) for e in range(16)])
+            else:
+                mats = [w[ni]] * len(pos)
+            pts = [tuple(sum(m[c * 4 + r] * (list(p) + [1])[c] for c in range(4)) for r in range(3))
+                   for p, m in zip(pos, mats)]
+            idx = [i[0] for i in accessor(doc, binary, prim["indices"])] if "indices" in prim else list(range(len(pts)))
+            for t in range(0, len(idx), 3):
+                out.append([pts[idx[t]], pts[idx[t + 1]], pts[idx[t + 2]]])
+    return out
+
+def cmd_same(args):
+    a, b, rel = world_triangles(args[0]), world_triangles(args[1]), float(args[2])
+    extent = max(abs(c) for t in a for p in t for c in p)
+    tol = rel * max(extent, 1e-9)
+    assert len(a) == len(b), "%d triangles in %s, %d in %s" % (len(a), args[0], len(b), args[1])
+    def close(p, q):
+        return all(abs(p[k] - q[k]) <= tol for k in range(3))
+    used = [False] * len(b)
+    for t in a:
+        found = False
+        for j, u in enumerate(b):
+            if used[j]:
+                continue
+            for rot in range(3):  # the same winding, any first corner
+                if all(close(t[k], u[(k + rot) % 3]) for k in range(3)):
+                    found = True
+                    break
+            if found:
+                used[j] = True
+                break
+        assert found, "no partner within %g for triangle %s" % (tol, t)
+    print(len(a))
+
+def cmd_materials(args):
+    doc, _ = load_any(args[0])
+    lines = []
+    for m in doc["materials"]:
+        f = m.get("pbrMetallicRoughness", {}).get("baseColorFactor", [1, 1, 1, 1])
+        lines.append(",".join("%.4f" % v for v in f) + " " + m.get("alphaMode", "OPAQUE"))
+    print("\n".join(sorted(lines)))
+
+def cmd_image_size(args):
+    doc, binary = load_any(args[0])
+    im = doc["images"][int(args[1])]
+    v = doc["bufferViews"][im["bufferView"]]
+    head = binary[v.get("byteOffset", 0):v.get("byteOffset", 0) + 24]
+    print("%dx%d" % struct.unpack(">II", head[16:24]))
+
+if __name__ == "__main__":
+    {"static": cmd_static, "skinned": cmd_skinned, "many": cmd_many, "same": cmd_same, "materials": cmd_materials,
+     "image-size": cmd_image_size}[sys.argv[1]](sys.argv[2:])
