@@ -148,11 +148,12 @@ static ue_result finish_nodes(const ue_scene *s, const ue_scene_node *nodes, ren
     ue_result r = done && chain ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < n; i++) {
         size_t len = 0;
-        for (int32_t k = (int32_t)i; k >= 0 && !done[k]; k = nodes[k].parent) {
-            if (len == n || (size_t)k >= n) {
-                r = UE_ERR_INVALID; /* a parent cycle or a link out of range */
+        for (int32_t k = (int32_t)i; k >= 0; k = nodes[k].parent) {
+            if ((size_t)k >= n || len == n) {
+                r = UE_ERR_INVALID; /* a link out of range or a parent cycle: checked before indexing */
                 break;
             }
+            if (done[k]) break;
             chain[len++] = k;
         }
         while (r == UE_OK && len) {
@@ -201,7 +202,8 @@ ue_result render_pose_build(const ue_scene *s, const char *clip, double frame, r
         for (size_t i = 0; anim && i < anim->channel_count; i++) apply_channel(s, &anim->channels[i], seconds, nodes, p);
         r = finish_nodes(s, nodes, p);
         if (r == UE_ERR_INVALID)
-            ue_diag_add(d, UE_SEV_ERROR, "preview.nodes", UE_NO_OFFSET, "nodes", "a node's parent chain is a cycle");
+            ue_diag_add(d, UE_SEV_ERROR, "preview.nodes", UE_NO_OFFSET, "nodes",
+                        "a node's parent chain is a cycle or names a node out of range");
     }
     free(nodes);
     if (r != UE_OK) render_pose_free(p);
