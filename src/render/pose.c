@@ -31,19 +31,6 @@ static void find_interval(const ue_anim_channel *c, double t, uint32_t *k, doubl
     *f = (t - c->times[lo]) / ((double)c->times[hi] - c->times[lo]);
 }
 
-static void slerp(const float *a, const float *b, double f, double out[4]) {
-    double dot = 0, sign = 1;
-    for (int i = 0; i < 4; i++) dot += (double)a[i] * b[i];
-    if (dot < 0) dot = -dot, sign = -1;
-    double wa = 1 - f, wb = f;
-    if (dot < 0.9995) {
-        double angle = acos(dot), s = sin(angle);
-        wa = sin((1 - f) * angle) / s;
-        wb = sin(f * angle) / s;
-    }
-    for (int i = 0; i < 4; i++) out[i] = wa * a[i] + wb * sign * b[i];
-}
-
 /* A channel's value at t (seconds) into out[components]; rotations come back unit length. */
 static void sample_channel(const ue_anim_channel *c, double t, double *out) {
     uint32_t n = c->components, k;
@@ -61,7 +48,7 @@ static void sample_channel(const ue_anim_channel *c, double t, double *out) {
             out[i] = (2 * f3 - 3 * f2 + 1) * v0[i] + (f3 - 2 * f2 + f) * dt * out_tan[i] +
                      (-2 * f3 + 3 * f2) * v1[i] + (f3 - f2) * dt * in_tan[i];
     } else if (c->target == UE_TARGET_ROTATION) {
-        slerp(v0, v0 + stride, f, out);
+        ue_quat_slerp(v0, v0 + stride, f, out);
     } else {
         for (uint32_t i = 0; i < n; i++) out[i] = (1 - f) * v0[i] + f * v0[stride + i];
     }
