@@ -3,7 +3,7 @@
  * struct reader and the display-list decoder of every PObj (links and indices must stay in range),
  * the kind and structures of every root (FigaTree clips, fighter data, camera, lights, fog), the
  * FigaTree clips of the DAT bound to its model, the whole model pipeline to the scene IR (bind pose,
- * skinning, meshes, clips), and a bank of DATs (the chain, each DAT as above, the re-encoding). */
+ * skinning, meshes, clips) and a small preview of it, and a bank of DATs (the chain, each DAT as above, the re-encoding). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@
 #include "unearth/hsd.h"
 #include "unearth/hsd_model.h"
 #include "fuzz_json.h"
+#include "fuzz_preview.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,12 +42,15 @@ static void touch(const ue_dat *dat) {
     }
 }
 
-/* The model as a scene: whatever the conversion accepts must be a valid scene. */
+/* The model as a scene: whatever the conversion accepts must be a valid scene, and draw. */
 static void to_scene(const ue_hsd_model *m, ue_mode mode) {
     ue_scene s;
     ue_diag d = {0};
     ue_scene_init(&s);
-    if (hsd_model_to_scene(m, "fuzz", mode, &s, &d) == UE_OK && ue_scene_validate(&s, NULL) != UE_OK) abort();
+    if (hsd_model_to_scene(m, "fuzz", mode, &s, &d) == UE_OK) {
+        if (ue_scene_validate(&s, NULL) != UE_OK) abort();
+        fuzz_preview(&s);
+    }
     ue_scene_free(&s);
     ue_diag_free(&d);
 }

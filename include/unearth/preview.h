@@ -34,8 +34,12 @@ UE_API void ue_preview_options_default(ue_preview_options *o);
 /* Draws `scene` into `rgba` (size × size × 4 bytes, rows top to bottom, straight alpha). Every
  * visible node with a mesh is drawn, posed at the clip's frame; the view is framed on the posed
  * model's bounds. Deterministic: the same scene and options give the same bytes. UE_ERR_USAGE
- * for bad options (size, view, a clip the scene has not, a frame outside it), UE_ERR_NOMEM
- * when out of memory. A scene with nothing to draw gives the background alone. */
+ * for bad options (size, view, a clip the scene has not, a frame outside it), UE_ERR_INVALID
+ * for a node whose parent chain is a cycle or leaves the node table (preview.nodes) and for
+ * posed geometry of no finite vertex (preview.nonfinite: vertices that are not finite are left
+ * out, with a warning, when others are), UE_ERR_LIMIT past the work limits of
+ * docs/preview.md#limits (preview.limit), UE_ERR_NOMEM when out of memory. A scene with nothing
+ * to draw gives the background alone. */
 UE_API ue_result ue_preview_render(const ue_scene *scene, const ue_preview_options *o, uint8_t *rgba,
                                    ue_diag *d);
 /* "front", "back", "left", "right", "top", "iso" (any letter case); UE_ERR_USAGE otherwise. */
@@ -52,10 +56,12 @@ typedef struct ue_preview_camera {
     double up[3];             /* unit, the image's upward direction */
     double right[3];          /* unit, forward × up */
     double center[3];         /* the world point at the image's centre */
-    double extent;            /* world units across the image's side (> 0) */
+    double extent;            /* world units across the image's side (> 0 and finite when
+                                 ue_preview_camera_get returns UE_OK) */
     double near_depth, far_depth; /* dot(P - center, forward) of the nearest and farthest bound */
     bool empty;               /* nothing to draw (the camera is then a unit frame at the origin) */
 } ue_preview_camera;
+/* The same results as ue_preview_render for the same scene and options. */
 UE_API ue_result ue_preview_camera_get(const ue_scene *scene, const ue_preview_options *o,
                                        ue_preview_camera *out, ue_diag *d);
 

@@ -100,6 +100,19 @@ void ue_quat_rotate(const double q[4], const double v[3], double out[3]) {
     memcpy(out, r, sizeof r);
 }
 
+void ue_quat_slerp(const float a[4], const float b[4], double t, double out[4]) {
+    double dot = 0, sign = 1;
+    for (int i = 0; i < 4; i++) dot += (double)a[i] * b[i];
+    if (dot < 0) dot = -dot, sign = -1;
+    double wa = 1 - t, wb = t;
+    if (dot < UE_SLERP_LERP_DOT) {
+        double angle = acos(dot), s = sin(angle);
+        wa = sin((1 - t) * angle) / s;
+        wb = sin(t * angle) / s;
+    }
+    for (int i = 0; i < 4; i++) out[i] = wa * a[i] + sign * wb * b[i];
+}
+
 void ue_quat_about_axis(int axis, double angle, double q[4]) {
     q[0] = q[1] = q[2] = 0;
     q[3] = cos(angle * 0.5);

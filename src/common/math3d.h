@@ -19,6 +19,11 @@ void ue_mat4_transform_normal(const float m[16], const float n[3], double out[3]
 void ue_quat_mul(const double a[4], const double b[4], double out[4]);
 /* v rotated by the unit quaternion q. */
 void ue_quat_rotate(const double q[4], const double v[3], double out[3]);
+/* glTF's spherical interpolation from unit quaternion a (t = 0) to b (t = 1), the short way;
+ * linear weights when |a · b| ≥ UE_SLERP_LERP_DOT (sin θ too small to divide by). Not
+ * renormalised. */
+#define UE_SLERP_LERP_DOT 0.9999995
+void ue_quat_slerp(const float a[4], const float b[4], double t, double out[4]);
 /* The rotation by `angle` radians about axis 0 (X), 1 (Y) or 2 (Z). */
 void ue_quat_about_axis(int axis, double angle, double q[4]);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/math3d.h"
 #include "parkan/msh_anim.h"
 #include "parkan/msh_import_int.h"
 #include "parkan/parkan_axes.h"
@@ -30,16 +31,9 @@ static void normalise4(float q[4]) {
 
 /* glTF's spherical interpolation: the short way, normalised. */
 static void slerp(const float a[4], const float b[4], float t, float out[4]) {
-    double d = 0, s = 1;
-    for (int c = 0; c < 4; c++) d += (double)a[c] * b[c];
-    if (d < 0) d = -d, s = -1;
-    double w0 = 1 - t, w1 = t;
-    if (d < 0.9999995) {
-        double th = acos(d), sn = sin(th);
-        w0 = sin((1 - t) * th) / sn;
-        w1 = sin(t * th) / sn;
-    }
-    for (int c = 0; c < 4; c++) out[c] = (float)(w0 * a[c] + s * w1 * b[c]);
+    double q[4];
+    ue_quat_slerp(a, b, t, q);
+    for (int c = 0; c < 4; c++) out[c] = (float)q[c];
     normalise4(out);
 }
 

@@ -31,19 +31,6 @@ static void find_interval(const ue_anim_channel *c, double t, uint32_t *k, doubl
     *f = (t - c->times[lo]) / ((double)c->times[hi] - c->times[lo]);
 }
 
-static void slerp(const float *a, const float *b, double f, double out[4]) {
-    double dot = 0, sign = 1;
-    for (int i = 0; i < 4; i++) dot += (double)a[i] * b[i];
-    if (dot < 0) dot = -dot, sign = -1;
-    double wa = 1 - f, wb = f;
-    if (dot < 0.9995) {
-        double angle = acos(dot), s = sin(angle);
-        wa = sin((1 - f) * angle) / s;
-        wb = sin(f * angle) / s;
-    }
-    for (int i = 0; i < 4; i++) out[i] = wa * a[i] + wb * sign * b[i];
-}
-
 /* A channel's value at t (seconds) into out[components]; rotations come back unit length. */
 static void sample_channel(const ue_anim_channel *c, double t, double *out) {
     uint32_t n = c->components, k;
@@ -61,7 +48,7 @@ static void sample_channel(const ue_anim_channel *c, double t, double *out) {
             out[i] = (2 * f3 - 3 * f2 + 1) * v0[i] + (f3 - 2 * f2 + f) * dt * out_tan[i] +
                      (-2 * f3 + 3 * f2) * v1[i] + (f3 - f2) * dt * in_tan[i];
     } else if (c->target == UE_TARGET_ROTATION) {
-        slerp(v0, v0 + stride, f, out);
+        ue_quat_slerp(v0, v0 + stride, f, out);
     } else {
         for (uint32_t i = 0; i < n; i++) out[i] = (1 - f) * v0[i] + f * v0[stride + i];
     }
@@ -148,11 +135,12 @@ static ue_result finish_nodes(const ue_scene *s, const ue_scene_node *nodes, ren
     ue_result r = done && chain ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < n; i++) {
         size_t len = 0;
-        for (int32_t k = (int32_t)i; k >= 0 && !done[k]; k = nodes[k].parent) {
-            if (len == n || (size_t)k >= n) {
-                r = UE_ERR_INVALID; /* a parent cycle or a link out of range */
+        for (int32_t k = (int32_t)i; k >= 0; k = nodes[k].parent) {
+            if ((size_t)k >= n || len == n) {
+                r = UE_ERR_INVALID; /* a link out of range or a parent cycle: checked before indexing */
                 break;
             }
+            if (done[k]) break;
             chain[len++] = k;
         }
         while (r == UE_OK && len) {
@@ -201,7 +189,8 @@ ue_result render_pose_build(const ue_scene *s, const char *clip, double frame, r
         for (size_t i = 0; anim && i < anim->channel_count; i++) apply_channel(s, &anim->channels[i], seconds, nodes, p);
         r = finish_nodes(s, nodes, p);
         if (r == UE_ERR_INVALID)
-            ue_diag_add(d, UE_SEV_ERROR, "preview.nodes", UE_NO_OFFSET, "nodes", "a node's parent chain is a cycle");
+            ue_diag_add(d, UE_SEV_ERROR, "preview.nodes", UE_NO_OFFSET, "nodes",
+                        "a node's parent chain is a cycle or names a node out of range");
     }
     free(nodes);
     if (r != UE_OK) render_pose_free(p);

@@ -1,5 +1,6 @@
 /* unearth render layer — a scene's preview: the model posed, the six orthographic views framed
  * on its bounds, a camera-fixed key light plus ambient, opaque then sorted blended triangles. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,14 @@ static const double LIGHT_CAMERA[3] = {-1.0 / 3, 2.0 / 3, 2.0 / 3};
 #define AMBIENT 0.4
 #define KEY 0.6
 #define MARGIN 1.1         /* the image side is 1.1 × the larger side of the framed bounds */
-#define MAX_POSED_VERTICES (1u << 26) /* vertices posed in all, instances counted */
+/* Posing and drawing work, a vertex or a triangle of a primitive each time a node draws it, is
+ * capped relative to the scene's own (each primitive counted once): a small file whose nodes
+ * draw one mesh thousands of times is refused (preview.limit), not drawn for minutes. */
+#define WORK_FLOOR ((size_t)1 << 20)
+#define WORK_PER_STORED 16
+/* Blended triangles wait for the sorted pass (216 bytes each): capped the same way, tighter. */
+#define BLEND_FLOOR ((size_t)1 << 18)
+#define BLEND_PER_STORED 4
 
 /* ---- options and views ------------------------------------------------------------------- */
 
@@ -99,21 +107,21 @@ typedef struct posed_prim {
 
 typedef struct posed_scene {
     render_pose pose;
-    posed_prim *items;
-    size_t count;
+    posed_prim scratch;        /* the primitive instance at hand: one instance is posed at a time */
+    float *pos_buf, *nrm_buf;  /* its storage, 3 × the largest primitive's vertex count each */
+    size_t instances;          /* primitives drawn, a primitive once per node drawing it */
+    size_t stored_work;        /* primitive_work of every primitive of the scene, once each */
     float **skin_matrices;     /* per skin: 16 × joints, world(joint) × inverse bind; built once */
-    double min[3], max[3];     /* bounds of every posed vertex */
+    double min[3], max[3];     /* bounds of every posed vertex of finite coordinates */
     bool any;
+    size_t nonfinite;          /* posed vertices left out: a coordinate not finite (an overflowing transform) */
 } posed_scene;
 
 static void posed_free(posed_scene *ps, const ue_scene *s) {
-    for (size_t i = 0; i < ps->count; i++) {
-        free(ps->items[i].pos);
-        free(ps->items[i].nrm);
-    }
+    free(ps->pos_buf);
+    free(ps->nrm_buf);
     for (size_t i = 0; ps->skin_matrices && i < s->skin_count; i++) free(ps->skin_matrices[i]);
     free(ps->skin_matrices);
-    free(ps->items);
     render_pose_free(&ps->pose);
     memset(ps, 0, sizeof *ps);
 }
@@ -154,12 +162,14 @@ static void skin_vertex(const ue_scene_primitive *p, uint32_t v, const float *ma
     for (int r = 0; r < 3; r++) out[r] = (float)acc[r];
 }
 
+/* Poses primitive p of `node` into ps->scratch (sized for the largest primitive); `bound`: the
+ * bounds pass, which adds its vertices to the bounds. */
 static ue_result pose_primitive(const ue_scene *s, posed_scene *ps, int32_t node, const ue_scene_primitive *p,
-                                posed_prim *out) {
+                                bool bound) {
+    posed_prim *out = &ps->scratch;
     out->prim = p;
-    out->pos = ue_malloc_items((size_t)p->vertex_count * 3, sizeof *out->pos);
-    out->nrm = p->normals ? ue_malloc_items((size_t)p->vertex_count * 3, sizeof *out->nrm) : NULL;
-    if (!out->pos || (p->normals && !out->nrm)) return UE_ERR_NOMEM;
+    out->pos = ps->pos_buf;
+    out->nrm = p->normals ? ps->nrm_buf : NULL;
     int32_t skin = s->nodes[node].skin;
     bool skinned = skin >= 0 && (size_t)skin < s->skin_count && p->joints && p->weights && p->influences;
     const float *mats = skinned ? skin_matrices(s, ps, skin) : NULL;
@@ -181,6 +191,11 @@ static ue_result pose_primitive(const ue_scene *s, posed_scene *ps, int32_t node
                 for (int i = 0; i < 3; i++) out->nrm[3 * (size_t)v + i] = (float)w[i];
             }
         }
+        if (!bound) continue;
+        if (!(isfinite(dst[0]) && isfinite(dst[1]) && isfinite(dst[2]))) {
+            ps->nonfinite++;
+            continue;
+        }
         for (int i = 0; i < 3; i++) {
             ps->min[i] = ps->any ? fmin(ps->min[i], dst[i]) : dst[i];
             ps->max[i] = ps->any ? fmax(ps->max[i], dst[i]) : dst[i];
@@ -190,34 +205,70 @@ static ue_result pose_primitive(const ue_scene *s, posed_scene *ps, int32_t node
     return UE_OK;
 }
 
-/* Every primitive of every visible node with a mesh, posed, in node order. */
+/* Vertices whose coordinates overflowed are not framed, and their triangles not drawn; with no
+ * finite vertex at all there are no bounds to frame: refused (preview.nonfinite). */
+static ue_result check_finite(const posed_scene *ps, ue_diag *d) {
+    if (!ps->nonfinite) return UE_OK;
+    bool none = !ps->any;
+    ue_diag_add(d, none ? UE_SEV_ERROR : UE_SEV_WARNING, "preview.nonfinite", UE_NO_OFFSET, "nodes",
+                "%zu posed vertices have a coordinate that is not a finite number (node transforms that overflow)%s",
+                ps->nonfinite, none ? ": no bounds to frame" : ": left out with their triangles");
+    return none ? UE_ERR_INVALID : UE_OK;
+}
+
+/* The mesh node n draws, or NULL: none, out of range, or hidden at the frame. */
+static const ue_scene_mesh *drawn_mesh(const ue_scene *s, const posed_scene *ps, size_t n) {
+    int32_t m = s->nodes[n].mesh;
+    return m >= 0 && (size_t)m < s->mesh_count && ps->pose.visible[n] ? &s->meshes[m] : NULL;
+}
+
+/* What posing and drawing a primitive once costs: one, and a vertex or a triangle each. */
+static size_t primitive_work(const ue_scene_primitive *p) { return 1 + (size_t)p->vertex_count + p->index_count / 3; }
+
+/* Counts the primitive instances, sizes the scratch for the largest, and refuses work past
+ * WORK_FLOOR + WORK_PER_STORED × the scene's own (docs/preview.md#limits). */
+static ue_result plan_instances(const ue_scene *s, posed_scene *ps, ue_diag *d) {
+    size_t stored = 0, work = 0, largest = 0;
+    bool normals = false;
+    for (size_t m = 0; m < s->mesh_count; m++)
+        for (size_t k = 0; k < s->meshes[m].primitive_count; k++) stored += primitive_work(&s->meshes[m].primitives[k]);
+    ps->stored_work = stored;
+    size_t limit = WORK_FLOOR + WORK_PER_STORED * stored;
+    for (size_t n = 0; n < s->node_count && work <= limit; n++) {
+        const ue_scene_mesh *mesh = drawn_mesh(s, ps, n);
+        for (size_t k = 0; mesh && k < mesh->primitive_count; k++) {
+            const ue_scene_primitive *p = &mesh->primitives[k];
+            work += primitive_work(p);
+            largest = p->vertex_count > largest ? p->vertex_count : largest;
+            normals |= p->normals != NULL;
+            ps->instances++;
+        }
+    }
+    if (work > limit) {
+        ue_diag_add(d, UE_SEV_ERROR, "preview.limit", UE_NO_OFFSET, "nodes",
+                    "the nodes draw their meshes so many times that posing them is over %zu vertices and "
+                    "triangles (the meshes hold %zu; the limit is %zu + %d times that)",
+                    work, stored, WORK_FLOOR, WORK_PER_STORED);
+        return UE_ERR_LIMIT;
+    }
+    ps->pos_buf = ue_malloc_items(largest * 3, sizeof *ps->pos_buf);
+    ps->nrm_buf = normals ? ue_malloc_items(largest * 3, sizeof *ps->nrm_buf) : NULL;
+    ps->skin_matrices = ue_calloc_items(s->skin_count, sizeof *ps->skin_matrices);
+    return ps->pos_buf && (ps->nrm_buf || !normals) && ps->skin_matrices ? UE_OK : UE_ERR_NOMEM;
+}
+
+/* The scene posed at the frame and the bounds of every primitive instance, each posed in turn
+ * (memory for one instance, whatever the number of nodes drawing a mesh). */
 static ue_result pose_scene(const ue_scene *s, const ue_preview_options *o, posed_scene *ps, ue_diag *d) {
     memset(ps, 0, sizeof *ps);
     ue_result r = render_pose_build(s, o->clip, o->frame, &ps->pose, d);
-    if (r != UE_OK) return r;
-    size_t prims = 0, vertices = 0;
-    for (size_t n = 0; n < s->node_count; n++) {
-        int32_t m = s->nodes[n].mesh;
-        if (m < 0 || (size_t)m >= s->mesh_count || !ps->pose.visible[n]) continue;
-        prims += s->meshes[m].primitive_count;
-        for (size_t k = 0; k < s->meshes[m].primitive_count; k++) vertices += s->meshes[m].primitives[k].vertex_count;
-    }
-    if (vertices > MAX_POSED_VERTICES) {
-        ue_diag_add(d, UE_SEV_ERROR, "preview.limit", UE_NO_OFFSET, "meshes",
-                    "%zu vertices to pose (meshes drawn by several nodes counted each time); the limit is %u",
-                    vertices, MAX_POSED_VERTICES);
-        return UE_ERR_LIMIT;
-    }
-    ps->items = ue_calloc_items(prims, sizeof *ps->items);
-    ps->skin_matrices = ue_calloc_items(s->skin_count, sizeof *ps->skin_matrices);
-    if (!ps->items || !ps->skin_matrices) return UE_ERR_NOMEM;
+    if (r == UE_OK) r = plan_instances(s, ps, d);
     for (size_t n = 0; r == UE_OK && n < s->node_count; n++) {
-        int32_t m = s->nodes[n].mesh;
-        if (m < 0 || (size_t)m >= s->mesh_count || !ps->pose.visible[n]) continue;
-        for (size_t k = 0; r == UE_OK && k < s->meshes[m].primitive_count; k++)
-            r = pose_primitive(s, ps, (int32_t)n, &s->meshes[m].primitives[k], &ps->items[ps->count++]);
+        const ue_scene_mesh *mesh = drawn_mesh(s, ps, n);
+        for (size_t k = 0; r == UE_OK && mesh && k < mesh->primitive_count; k++)
+            r = pose_primitive(s, ps, (int32_t)n, &mesh->primitives[k], true);
     }
-    return r;
+    return r == UE_OK ? check_finite(ps, d) : r;
 }
 
 /* ---- the camera -------------------------------------------------------------------------- */
@@ -288,7 +339,7 @@ ue_result ue_preview_camera_get(const ue_scene *scene, const ue_preview_options 
 
 typedef struct draw_ctx {
     const ue_scene *s;
-    const posed_scene *ps;
+    posed_scene *ps;           /* its scratch receives each primitive instance in turn */
     const ue_preview_camera *cam;
     render_target *target;
     double light[3];           /* world direction toward the key light */
@@ -331,6 +382,11 @@ static void look_of(const draw_ctx *c, const ue_scene_primitive *p, prim_look *l
     }
 }
 
+/* A double narrowed to float without overflowing it (huge scales): clamped to ±FLT_MAX, NaN kept. */
+static float to_float(double x) {
+    return (float)(x < -FLT_MAX ? -FLT_MAX : x > FLT_MAX ? FLT_MAX : x);
+}
+
 /* KHR_texture_transform: offset + rotation × scale × uv, rotation counter-clockwise. */
 static void transform_uv(const ue_uv_transform *t, const float in[2], float out[2]) {
     if (!t->enabled) {
@@ -338,8 +394,8 @@ static void transform_uv(const ue_uv_transform *t, const float in[2], float out[
         return;
     }
     double cs = cos(t->rotation), sn = sin(t->rotation), u = in[0] * (double)t->scale[0], v = in[1] * (double)t->scale[1];
-    out[0] = (float)(cs * u - sn * v + t->offset[0]);
-    out[1] = (float)(sn * u + cs * v + t->offset[1]);
+    out[0] = to_float(cs * u - sn * v + t->offset[0]);
+    out[1] = to_float(sn * u + cs * v + t->offset[1]);
 }
 
 static void make_vertex(const draw_ctx *c, const posed_prim *pp, const prim_look *look, uint32_t v,
@@ -391,10 +447,24 @@ typedef struct blend_list {
     blend_tri *items;
     size_t count, cap;
     prim_look *looks;
-    size_t look_count;
+    size_t look_count, look_cap;
+    size_t limit;              /* of count + look_count: BLEND_FLOOR + BLEND_PER_STORED × the scene's work */
 } blend_list;
 
+static ue_result blend_add_look(blend_list *b, const prim_look *look) {
+    if (b->count + b->look_count >= b->limit) return UE_ERR_LIMIT;
+    if (b->look_count == b->look_cap) {
+        size_t cap = b->look_cap ? b->look_cap * 2 : 16;
+        prim_look *grown = realloc(b->looks, cap * sizeof *grown);
+        if (!grown) return UE_ERR_NOMEM;
+        b->looks = grown, b->look_cap = cap;
+    }
+    b->looks[b->look_count++] = *look;
+    return UE_OK;
+}
+
 static ue_result blend_push(blend_list *b, const render_vertex v[3], bool back) {
+    if (b->count + b->look_count >= b->limit) return UE_ERR_LIMIT;
     if (b->count == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
         blend_tri *grown = realloc(b->items, cap * sizeof *grown);
@@ -416,8 +486,8 @@ static ue_result draw_primitive(const draw_ctx *c, const posed_prim *pp, blend_l
     prim_look look;
     look_of(c, p, &look);
     bool blended = look.paint.alpha_mode == UE_ALPHA_BLEND;
-    if (blended) blend->looks[blend->look_count++] = look;
-    for (uint32_t t = 0; t + 2 < p->index_count; t += 3) {
+    ue_result r = blended ? blend_add_look(blend, &look) : UE_OK;
+    for (uint32_t t = 0; r == UE_OK && t + 2 < p->index_count; t += 3) {
         uint32_t idx[3] = {p->indices[t], p->indices[t + 1], p->indices[t + 2]};
         if (idx[0] >= p->vertex_count || idx[1] >= p->vertex_count || idx[2] >= p->vertex_count) continue;
         double fn[3] = {0, 0, 0};
@@ -426,13 +496,14 @@ static ue_result draw_primitive(const draw_ctx *c, const posed_prim *pp, blend_l
         for (int k = 0; k < 3; k++) make_vertex(c, pp, &look, idx[k], fn, &v[k]);
         /* counter-clockwise in the world is clockwise on the y-down image: a negative area */
         double area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
-        if (area == 0) continue;
+        if (area == 0 || !isfinite(area) || !(isfinite(v[0].z) && isfinite(v[1].z) && isfinite(v[2].z)))
+            continue; /* flat, or a corner left out of the bounds (not finite) */
         bool back = (area > 0) != pp->mirrored;
         if (back && !look.double_sided) continue;
         if (!blended) render_triangle(c->target, &v[0], &v[1], &v[2], back, &look.paint);
-        else if (blend_push(blend, v, back) != UE_OK) return UE_ERR_NOMEM;
+        else r = blend_push(blend, v, back);
     }
-    return UE_OK;
+    return r;
 }
 
 static int farther_first(const void *a, const void *b) {
@@ -441,11 +512,22 @@ static int farther_first(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static ue_result draw_all(const draw_ctx *c) {
+/* Poses and draws each primitive instance in turn, then the blended triangles back to front. */
+static ue_result draw_all(const draw_ctx *c, ue_diag *d) {
     blend_list blend = {0};
-    blend.looks = ue_malloc_items(c->ps->count, sizeof *blend.looks);
-    ue_result r = blend.looks ? UE_OK : UE_ERR_NOMEM;
-    for (size_t i = 0; r == UE_OK && i < c->ps->count; i++) r = draw_primitive(c, &c->ps->items[i], &blend);
+    blend.limit = BLEND_FLOOR + BLEND_PER_STORED * c->ps->stored_work;
+    ue_result r = UE_OK;
+    for (size_t n = 0; r == UE_OK && n < c->s->node_count; n++) {
+        const ue_scene_mesh *mesh = drawn_mesh(c->s, c->ps, n);
+        for (size_t k = 0; r == UE_OK && mesh && k < mesh->primitive_count; k++) {
+            r = pose_primitive(c->s, c->ps, (int32_t)n, &mesh->primitives[k], false);
+            if (r == UE_OK) r = draw_primitive(c, &c->ps->scratch, &blend);
+        }
+    }
+    if (r == UE_ERR_LIMIT)
+        ue_diag_add(d, UE_SEV_ERROR, "preview.limit", UE_NO_OFFSET, "materials",
+                    "over %zu blended triangles to sort (meshes drawn by several nodes counted each time)",
+                    blend.limit);
     if (r == UE_OK && blend.count) {
         qsort(blend.items, blend.count, sizeof *blend.items, farther_first);
         for (size_t i = 0; i < blend.count; i++) {
@@ -458,8 +540,9 @@ static ue_result draw_all(const draw_ctx *c) {
     return r;
 }
 
+/* 0..1 to 0..255; NaN (a NaN vertex colour or normal) gives 0. */
 static uint8_t to_byte(float v) {
-    return v <= 0 ? 0 : v >= 1 ? 255 : (uint8_t)(v * 255.0f + 0.5f);
+    return !(v > 0) ? 0 : v >= 1 ? 255 : (uint8_t)(v * 255.0f + 0.5f);
 }
 
 /* The background inside the drawn rectangle: transparent (the target starts cleared) or opaque. */
@@ -520,7 +603,7 @@ ue_result ue_preview_render(const ue_scene *scene, const ue_preview_options *o, 
         double depth = cam.far_depth - cam.near_depth;
         c.depth_scale = depth > 0 ? 1 / depth : 0;
         fill_background(&target, o);
-        r = draw_all(&c);
+        r = draw_all(&c, d);
     }
     if (r == UE_OK) write_pixels(&target, o, rgba);
     if (r == UE_ERR_NOMEM) ue_diag_add(d, UE_SEV_ERROR, "preview.nomem", UE_NO_OFFSET, "preview", "out of memory");

@@ -43,9 +43,9 @@ static double floor_quick(double c) {
 }
 
 /* A coordinate brought into one period of its wrap mode first, so that huge values cannot
- * overflow the texel index (NaN counts as 0). */
+ * overflow the texel index (NaN and ±infinity count as 0: one period of infinity is NaN). */
 static double reduce(double c, ue_wrap wrap) {
-    if (!(c == c)) return 0;
+    if (!isfinite(c)) return 0;
     switch (wrap) {
     case UE_WRAP_CLAMP: return c < -1 ? -1 : c > 2 ? 2 : c;
     case UE_WRAP_MIRROR: return c - 2 * floor_quick(c / 2);
@@ -213,10 +213,11 @@ static bool row_span(const int64_t e[3], const int64_t step_x[3], const int64_t 
 void render_triangle(render_target *t, const render_vertex *v0, const render_vertex *v1,
                      const render_vertex *v2, bool back, const render_paint *paint) {
     tri_setup ts = {{v0, v1, v2}, back ? 1 : 0, 0};
-    double limit = 16.0 * t->size; /* far outside the image: not drawn (no clipping) */
+    /* a corner 16 image sides or more from the centre: not drawn (no clipping) */
+    double centre = 0.5 * t->size, limit = 16.0 * t->size;
     int64_t X[3], Y[3];
     for (int k = 0; k < 3; k++) {
-        if (!(fabs(ts.v[k]->x) < limit && fabs(ts.v[k]->y) < limit)) return;
+        if (!(fabs(ts.v[k]->x - centre) < limit && fabs(ts.v[k]->y - centre) < limit)) return;
         X[k] = llround(ts.v[k]->x * SUBPIXEL);
         Y[k] = llround(ts.v[k]->y * SUBPIXEL);
     }

@@ -75,10 +75,26 @@ static void quaternions_compose(void) {
     CHECK(near(v[0], 0, 1e-12) && near(v[1], 1, 1e-12) && near(v[2], 0, 1e-12));
 }
 
+/* Halfway from the identity to a quarter turn about Z is an eighth turn: (0, 0, sin π/8, cos π/8);
+ * the same from the negated quarter turn (the short way); a nearly equal pair takes linear weights. */
+static void slerp_short_way(void) {
+    const float id[4] = {0, 0, 0, 1}, quarter[4] = {0, 0, (float)sqrt(0.5), (float)sqrt(0.5)};
+    const float negated[4] = {0, 0, -quarter[2], -quarter[3]};
+    double q[4], pi = acos(-1.0);
+    ue_quat_slerp(id, quarter, 0.5, q);
+    CHECK(fabs(q[2] - sin(pi / 8)) < 1e-7 && fabs(q[3] - cos(pi / 8)) < 1e-7 && q[0] == 0 && q[1] == 0);
+    ue_quat_slerp(id, negated, 0.5, q);
+    CHECK(fabs(q[2] - sin(pi / 8)) < 1e-7 && fabs(q[3] - cos(pi / 8)) < 1e-7);
+    const float near[4] = {0, 0, 1e-4f, 1}; /* dot 1 > UE_SLERP_LERP_DOT: 0.25 × near + 0.75 × id */
+    ue_quat_slerp(id, near, 0.25, q);
+    CHECK(q[2] == 0.25 * (double)1e-4f && q[3] == 1);
+}
+
 int main(void) {
     RUN(inverse_times_matrix_is_identity);
     RUN(points_and_mirrors);
     RUN(normals_stay_perpendicular);
     RUN(quaternions_compose);
+    RUN(slerp_short_way);
     return TEST_SUMMARY();
 }

@@ -382,6 +382,20 @@ static void options_and_views(void) {
     o.view = UE_VIEW_TOP; /* from +Y, the model's front (+Z) at the bottom: up is -Z, right +X */
     REQUIRE(ue_preview_camera_get(&s, &o, &cam, NULL) == UE_OK);
     CHECK(cam.up[2] == -1 && cam.right[0] == 1);
+    /* the four side views' forward, up and right, as docs/preview.md#views gives them */
+    static const struct { ue_preview_view view; double axes[3][3]; } sides[4] = {
+        {UE_VIEW_FRONT, {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}},
+        {UE_VIEW_BACK, {{0, 0, 1}, {0, 1, 0}, {-1, 0, 0}}},
+        {UE_VIEW_LEFT, {{-1, 0, 0}, {0, 1, 0}, {0, 0, -1}}},
+        {UE_VIEW_RIGHT, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}},
+    };
+    for (int i = 0; i < 4; i++) {
+        o.view = sides[i].view;
+        REQUIRE(ue_preview_camera_get(&s, &o, &cam, NULL) == UE_OK);
+        const double *got[3] = {cam.forward, cam.up, cam.right};
+        for (int a = 0; a < 3; a++)
+            for (int k = 0; k < 3; k++) CHECK(got[a][k] == sides[i].axes[a][k]);
+    }
     ue_scene_free(&s);
 }
 
