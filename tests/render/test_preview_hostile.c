@@ -260,7 +260,7 @@ static void triangle_reach_from_centre(void) {
     double far_x[2] = {65, -63};
     for (int i = 0; i < 2; i++) {
         render_target t;
-        REQUIRE(render_target_init(&t, 4) == UE_OK);
+        REQUIRE(render_target_init(&t, 4, (render_rect){0, 0, 4, 4}) == UE_OK);
         render_vertex v[3] = {{0}};
         v[1].x = far_x[i], v[2].y = 4;
         if (far_x[i] < 0) v[1].y = 4, v[2].x = 4;
