@@ -214,20 +214,24 @@ static const char PAGE_HEAD[] =
     ".letters a{margin-right:.4em}#filter{font:inherit;padding:4px;width:20em}\n"
     "</style>\n</head>\n<body>\n<h1>unearth gallery</h1>\n";
 
-/* The letter a name is listed under in the page's index: A..Z, or '#' for any other start. */
-static char letter_of(const char *name) {
-    const char *base = strrchr(name, ':') ? strrchr(name, ':') + 1 : name;
-    base = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
-    char c = base[0];
-    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
-    return c >= 'A' && c <= 'Z' ? c : '#';
+/* The name a model is shown and listed by: the last part (entry, else file) of what names it,
+ * as its output is named: "a.fsys:creature.pkx:model.dat" (PKX's made-up entry) → "creature.pkx". */
+static void shown_name(const batch_record *r, char *name, size_t cap) {
+    size_t len = strlen(r->input);
+    if (r->title_length && r->title_length < len) len = r->title_length;
+    const char *start = r->input;
+    for (size_t i = 0; i < len; i++)
+        if (r->input[i] == ':' || r->input[i] == '/') start = r->input + i + 1;
+    snprintf(name, cap, "%.*s", (int)(len - (size_t)(start - r->input)), start);
 }
 
-/* The name shown: the model's last address part (the entry, or the file). */
-static const char *shown_name(const char *input) {
-    const char *colon = strrchr(input, ':'), *slash = strrchr(input, '/');
-    const char *at = colon && (!slash || colon > slash) ? colon : slash;
-    return at ? at + 1 : input;
+/* The letter a model is listed under in the page's index: A..Z, or '#' for any other start. */
+static char letter_of(const batch_record *r) {
+    char name[2];
+    shown_name(r, name, sizeof name);
+    char c = name[0];
+    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+    return c >= 'A' && c <= 'Z' ? c : '#';
 }
 
 static bool listed_model(const batch_record *r) {
@@ -240,7 +244,7 @@ static void put_letters(ue_buf *b, const batch_records *l) {
     bool used[27] = {false};
     for (size_t i = 0; i < l->count; i++) {
         if (!listed_model(l->items[i])) continue;
-        char c = letter_of(l->items[i]->input);
+        char c = letter_of(l->items[i]);
         used[c == '#' ? 26 : c - 'A'] = true;
     }
     ue_buf_put(b, "<style>\n", 8);
@@ -254,9 +258,10 @@ static void put_letters(ue_buf *b, const batch_records *l) {
 
 static void put_model(ue_buf *b, const batch_record *r, bool viewer) {
     const batch_gallery *g = &r->gallery;
-    char c = letter_of(r->input);
+    char c = letter_of(r), name[512];
+    shown_name(r, name, sizeof name);
     ue_buf_printf(b, "<li class=\"model l-%c\" data-name=\"", c == '#' ? '0' : c);
-    put_html(b, shown_name(r->input));
+    put_html(b, name);
     ue_buf_put(b, "\">\n<a href=\"", strlen("\">\n<a href=\""));
     if (viewer) ue_buf_printf(b, "%s/viewer.html?m=", GALLERY_VIEWER_DIR);
     put_url_path(b, r->output);
@@ -269,7 +274,7 @@ static void put_model(ue_buf *b, const batch_record *r, bool viewer) {
         ue_buf_put(b, "<span class=\"nopreview\">no preview</span>", strlen("<span class=\"nopreview\">no preview</span>"));
     }
     ue_buf_put(b, "<span class=\"name\">", strlen("<span class=\"name\">"));
-    put_html(b, shown_name(r->input));
+    put_html(b, name);
     ue_buf_put(b, "</span></a>\n<div class=\"source\">", strlen("</span></a>\n<div class=\"source\">"));
     put_html(b, r->input);
     ue_buf_put(b, "</div>\n", 7);
