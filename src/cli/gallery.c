@@ -94,17 +94,30 @@ static ue_result add_thumbnail(batch_record *rec, output_parts *out, ue_buf *png
     return UE_OK;
 }
 
+/* What the renderer said of the thumbnail joins the model's diagnostics as warnings: an error of
+ * the drawing is no error of the conversion, and the model stays converted. */
+static void add_render_diags(ue_diag *to, const ue_diag *drawn) {
+    for (size_t i = 0; i < drawn->count; i++) {
+        const ue_diag_item *it = &drawn->items[i];
+        ue_diag_add(to, it->severity == UE_SEV_ERROR ? UE_SEV_WARNING : it->severity, it->code, it->offset, it->path,
+                    "%s", it->message);
+    }
+}
+
 ue_result gallery_model(const ue_scene *s, batch_record *rec, output_parts *out) {
     count_scene(s, &rec->gallery);
-    rec->gallery.warnings = warning_lines(&rec->diag);
     ue_buf png = {0};
-    ue_result r = gallery_thumbnail(s, &png, &rec->diag);
+    ue_diag drawn = {0};
+    ue_result r = gallery_thumbnail(s, &png, &drawn);
     if (r == UE_OK && png.size) r = add_thumbnail(rec, out, &png);
     ue_buf_free(&png);
+    add_render_diags(&rec->diag, &drawn);
+    ue_diag_free(&drawn);
     if (r != UE_OK) { /* a model without a thumbnail is still a model */
         ue_diag_add(&rec->diag, UE_SEV_WARNING, "gallery.thumbnail", UE_NO_OFFSET, rec->input, "no thumbnail: %s",
                     ue_result_name(r));
     }
+    rec->gallery.warnings = warning_lines(&rec->diag); /* the thumbnail's own among them */
     return r == UE_ERR_NOMEM ? r : UE_OK;
 }
 
