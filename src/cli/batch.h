@@ -43,7 +43,8 @@ typedef struct batch_gallery {
     bool counted;     /* the counts are known: converted now, or read from the earlier report */
     uint64_t triangles, joints, clips, textures;
     char *thumbnail;  /* its thumbnail below OUT (also one of its images); NULL when none */
-    char *warnings;   /* its warnings, "code: message" a line; NULL when none */
+    char **warnings;  /* its warnings, each "code: message" */
+    size_t warning_count;
 } batch_gallery;
 
 typedef struct batch_record {
