@@ -193,6 +193,7 @@ static ue_result add_model(batch_run *run, batch_names *names, batch_records *ou
     batch_record *rec = batch_record_add(out, BATCH_MODEL, m->name);
     if (!rec) return UE_ERR_NOMEM;
     rec->format = m->format->name;
+    rec->title_length = ue_model_title_length(m);
     rec->file = file;
     char output[4096], companion[4096];
     ue_result r = batch_names_place(names, batch_outdir_root(run->od), file->rel, file->input, m, run->type,

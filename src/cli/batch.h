@@ -43,13 +43,16 @@ typedef struct batch_gallery {
     bool counted;     /* the counts are known: converted now, or read from the earlier report */
     uint64_t triangles, joints, clips, textures;
     char *thumbnail;  /* its thumbnail below OUT (also one of its images); NULL when none */
-    char *warnings;   /* its warnings, "code: message" a line; NULL when none */
+    char **warnings;  /* its warnings, each "code: message" */
+    size_t warning_count;
 } batch_gallery;
 
 typedef struct batch_record {
     batch_kind kind;
     batch_status status;
     char *input;       /* the path on disk, or the model's address (ARCHIVE:ENTRY) */
+    size_t title_length; /* models: how much of `input` names it (ue_model_title_length: not the
+                          * entries a container made up, a PKX's model.dat); 0: all of it */
     char *rel;         /* files: the mirrored path below OUT ("models/robot.msh") */
     const char *format;/* models: the registry's format name */
     char *output;      /* models: the file written, relative to OUT (NULL when none) */

@@ -81,14 +81,7 @@ static void gallery_json(ue_json *w, const batch_gallery *g) {
     key_text(w, "thumbnail", g->thumbnail);
     ue_json_key(w, "warnings");
     ue_json_array_begin(w);
-    for (const char *line = g->warnings; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t n = end ? (size_t)(end - line) : strlen(line);
-        char *one = malloc(n + 1);
-        if (one) memcpy(one, line, n), one[n] = 0, text_json(w, one);
-        free(one);
-        line += n + (end != NULL);
-    }
+    for (size_t i = 0; i < g->warning_count; i++) text_json(w, g->warnings[i]);
     ue_json_array_end(w);
     ue_json_object_end(w);
 }

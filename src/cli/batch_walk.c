@@ -113,6 +113,7 @@ void batch_records_free(batch_records *l) {
         free(l->items[i]->source.path);
         batch_record_unname(l->items[i]);
         free(l->items[i]->json);
+        for (size_t k = 0; k < l->items[i]->gallery.warning_count; k++) free(l->items[i]->gallery.warnings[k]);
         free(l->items[i]->gallery.warnings);
         ue_diag_free(&l->items[i]->diag);
         free(l->items[i]);

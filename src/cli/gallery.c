@@ -54,15 +54,22 @@ static void count_scene(const ue_scene *s, batch_gallery *g) {
     g->counted = true;
 }
 
-/* "code: message" of each warning, a line each. */
-static char *warning_lines(const ue_diag *d) {
-    ue_buf b = {0};
-    for (size_t i = 0; i < d->count; i++)
-        if (d->items[i].severity == UE_SEV_WARNING) ue_buf_printf(&b, "%s: %s\n", d->items[i].code, d->items[i].message);
-    if (!b.size) return NULL;
-    ue_buf_put(&b, "", 1);
-    size_t n;
-    return b.failed ? (ue_buf_free(&b), NULL) : (char *)ue_buf_take(&b, &n);
+/* One more warning the page shows (a copy of `text`); false when out of memory. */
+static bool add_warning(batch_gallery *g, const char *text) {
+    char **grown = realloc(g->warnings, (g->warning_count + 1) * sizeof *grown);
+    if (!grown) return false;
+    g->warnings = grown;
+    return (grown[g->warning_count] = strdup(text)) != NULL && ++g->warning_count;
+}
+
+/* "code: message" of each warning of `d`. */
+static void take_warnings(batch_gallery *g, const ue_diag *d) {
+    for (size_t i = 0; i < d->count; i++) {
+        const ue_diag_item *it = &d->items[i];
+        char line[sizeof it->code + sizeof it->message + 2];
+        snprintf(line, sizeof line, "%s: %s", it->code, it->message);
+        if (it->severity == UE_SEV_WARNING && !add_warning(g, line)) return;
+    }
 }
 
 static bool name_taken(const texture_files *t, const char *name) {
@@ -94,17 +101,30 @@ static ue_result add_thumbnail(batch_record *rec, output_parts *out, ue_buf *png
     return UE_OK;
 }
 
+/* What the renderer said of the thumbnail joins the model's diagnostics as warnings: an error of
+ * the drawing is no error of the conversion, and the model stays converted. */
+static void add_render_diags(ue_diag *to, const ue_diag *drawn) {
+    for (size_t i = 0; i < drawn->count; i++) {
+        const ue_diag_item *it = &drawn->items[i];
+        ue_diag_add(to, it->severity == UE_SEV_ERROR ? UE_SEV_WARNING : it->severity, it->code, it->offset, it->path,
+                    "%s", it->message);
+    }
+}
+
 ue_result gallery_model(const ue_scene *s, batch_record *rec, output_parts *out) {
     count_scene(s, &rec->gallery);
-    rec->gallery.warnings = warning_lines(&rec->diag);
     ue_buf png = {0};
-    ue_result r = gallery_thumbnail(s, &png, &rec->diag);
+    ue_diag drawn = {0};
+    ue_result r = gallery_thumbnail(s, &png, &drawn);
     if (r == UE_OK && png.size) r = add_thumbnail(rec, out, &png);
     ue_buf_free(&png);
+    add_render_diags(&rec->diag, &drawn);
+    ue_diag_free(&drawn);
     if (r != UE_OK) { /* a model without a thumbnail is still a model */
         ue_diag_add(&rec->diag, UE_SEV_WARNING, "gallery.thumbnail", UE_NO_OFFSET, rec->input, "no thumbnail: %s",
                     ue_result_name(r));
     }
+    take_warnings(&rec->gallery, &rec->diag); /* the thumbnail's own among them */
     return r == UE_ERR_NOMEM ? r : UE_OK;
 }
 
@@ -123,16 +143,11 @@ static bool read_gallery(const ue_jv *g, batch_gallery *out) {
         if (!ue_jv_is(v, UE_JV_INTEGER) || ue_jv_integer(v) < 0) return false;
         *dst[i] = (uint64_t)ue_jv_integer(v);
     }
-    ue_buf text = {0};
     const ue_jv *warnings = ue_jv_get(g, "warnings");
     for (size_t i = 0; i < ue_jv_items(warnings); i++) {
         const char *w = ue_jv_string(ue_jv_at(warnings, i));
-        if (w && !strchr(w, '\n')) ue_buf_printf(&text, "%s\n", w);
+        if (w && !add_warning(out, w)) break;
     }
-    ue_buf_put(&text, "", 1);
-    size_t n;
-    out->warnings = text.size > 1 && !text.failed ? (char *)ue_buf_take(&text, &n) : NULL;
-    ue_buf_free(&text);
     out->counted = true;
     return true;
 }
@@ -172,6 +187,9 @@ void gallery_take_earlier(const char *root, batch_records *l) {
 
 /* ---- the page ----------------------------------------------------------------------------------- */
 
+/* Text as it is (the page's own markup). */
+static void put_str(ue_buf *b, const char *s) { ue_buf_put(b, s, strlen(s)); }
+
 /* Text into HTML: the five special characters as entities; bytes that are not UTF-8 as U+FFFD. */
 static void put_html(ue_buf *b, const char *s) {
     size_t n = strlen(s);
@@ -179,12 +197,12 @@ static void put_html(ue_buf *b, const char *s) {
         uint32_t cp;
         size_t k = ue_utf8_decode(s + i, n - i, &cp);
         if (!k) {
-            ue_buf_put(b, "\xEF\xBF\xBD", 3), i++;
+            put_str(b, "\xEF\xBF\xBD"), i++;
             continue;
         }
         const char *entity = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : cp == '"' ? "&quot;"
                            : cp == '\'' ? "&#39;" : NULL;
-        if (entity) ue_buf_put(b, entity, strlen(entity));
+        if (entity) put_str(b, entity);
         else ue_buf_put(b, s + i, k);
         i += k;
     }
@@ -214,20 +232,24 @@ static const char PAGE_HEAD[] =
     ".letters a{margin-right:.4em}#filter{font:inherit;padding:4px;width:20em}\n"
     "</style>\n</head>\n<body>\n<h1>unearth gallery</h1>\n";
 
-/* The letter a name is listed under in the page's index: A..Z, or '#' for any other start. */
-static char letter_of(const char *name) {
-    const char *base = strrchr(name, ':') ? strrchr(name, ':') + 1 : name;
-    base = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
-    char c = base[0];
-    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
-    return c >= 'A' && c <= 'Z' ? c : '#';
+/* The name a model is shown and listed by: the last part (entry, else file) of what names it,
+ * as its output is named: "a.fsys:creature.pkx:model.dat" (PKX's made-up entry) → "creature.pkx". */
+static void shown_name(const batch_record *r, char *name, size_t cap) {
+    size_t len = strlen(r->input);
+    if (r->title_length && r->title_length < len) len = r->title_length;
+    const char *start = r->input;
+    for (size_t i = 0; i < len; i++)
+        if (r->input[i] == ':' || r->input[i] == '/') start = r->input + i + 1;
+    snprintf(name, cap, "%.*s", (int)(len - (size_t)(start - r->input)), start);
 }
 
-/* The name shown: the model's last address part (the entry, or the file). */
-static const char *shown_name(const char *input) {
-    const char *colon = strrchr(input, ':'), *slash = strrchr(input, '/');
-    const char *at = colon && (!slash || colon > slash) ? colon : slash;
-    return at ? at + 1 : input;
+/* The letter a model is listed under in the page's index: A..Z, or '#' for any other start. */
+static char letter_of(const batch_record *r) {
+    char name[2];
+    shown_name(r, name, sizeof name);
+    char c = name[0];
+    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+    return c >= 'A' && c <= 'Z' ? c : '#';
 }
 
 static bool listed_model(const batch_record *r) {
@@ -240,59 +262,50 @@ static void put_letters(ue_buf *b, const batch_records *l) {
     bool used[27] = {false};
     for (size_t i = 0; i < l->count; i++) {
         if (!listed_model(l->items[i])) continue;
-        char c = letter_of(l->items[i]->input);
+        char c = letter_of(l->items[i]);
         used[c == '#' ? 26 : c - 'A'] = true;
     }
-    ue_buf_put(b, "<style>\n", 8);
+    put_str(b, "<style>\n");
     for (int k = 0; k < 27; k++)
         if (used[k]) ue_buf_printf(b, "body:has(#l-%c:target) li.model:not(.l-%c){display:none}\n", k < 26 ? 'A' + k : '0', k < 26 ? 'A' + k : '0');
-    ue_buf_put(b, "</style>\n<p class=\"letters\">By name: <a href=\"#\">all</a>", strlen("</style>\n<p class=\"letters\">By name: <a href=\"#\">all</a>"));
+    put_str(b, "</style>\n<p class=\"letters\">By name: <a href=\"#\">all</a>");
     for (int k = 0; k < 27; k++)
         if (used[k]) ue_buf_printf(b, "<a id=\"l-%c\" href=\"#l-%c\">%c</a>", k < 26 ? 'A' + k : '0', k < 26 ? 'A' + k : '0', k < 26 ? 'A' + k : '#');
-    ue_buf_put(b, "</p>\n", 5);
+    put_str(b, "</p>\n");
 }
 
 static void put_model(ue_buf *b, const batch_record *r, bool viewer) {
     const batch_gallery *g = &r->gallery;
-    char c = letter_of(r->input);
+    char c = letter_of(r), name[512];
+    shown_name(r, name, sizeof name);
     ue_buf_printf(b, "<li class=\"model l-%c\" data-name=\"", c == '#' ? '0' : c);
-    put_html(b, shown_name(r->input));
-    ue_buf_put(b, "\">\n<a href=\"", strlen("\">\n<a href=\""));
+    put_html(b, name);
+    put_str(b, "\">\n<a href=\"");
     if (viewer) ue_buf_printf(b, "%s/viewer.html?m=", GALLERY_VIEWER_DIR);
     put_url_path(b, r->output);
-    ue_buf_put(b, "\">", 2);
+    put_str(b, "\">");
     if (g->thumbnail) {
-        ue_buf_put(b, "<img loading=\"lazy\" alt=\"\" src=\"", strlen("<img loading=\"lazy\" alt=\"\" src=\""));
+        put_str(b, "<img loading=\"lazy\" alt=\"\" src=\"");
         put_url_path(b, g->thumbnail);
-        ue_buf_put(b, "\">", 2);
+        put_str(b, "\">");
     } else {
-        ue_buf_put(b, "<span class=\"nopreview\">no preview</span>", strlen("<span class=\"nopreview\">no preview</span>"));
+        put_str(b, "<span class=\"nopreview\">no preview</span>");
     }
-    ue_buf_put(b, "<span class=\"name\">", strlen("<span class=\"name\">"));
-    put_html(b, shown_name(r->input));
-    ue_buf_put(b, "</span></a>\n<div class=\"source\">", strlen("</span></a>\n<div class=\"source\">"));
+    put_str(b, "<span class=\"name\">");
+    put_html(b, name);
+    put_str(b, "</span></a>\n<div class=\"source\">");
     put_html(b, r->input);
-    ue_buf_put(b, "</div>\n", 7);
+    put_str(b, "</div>\n");
     if (g->counted)
         ue_buf_printf(b, "<div class=\"counts\">%llu triangles, %llu joints, %llu clips, %llu textures</div>\n",
                       (unsigned long long)g->triangles, (unsigned long long)g->joints, (unsigned long long)g->clips,
                       (unsigned long long)g->textures);
-    if (g->warnings) {
-        ue_buf_put(b, "<ul class=\"warnings\">", strlen("<ul class=\"warnings\">"));
-        for (const char *line = g->warnings; *line;) {
-            const char *end = strchr(line, '\n');
-            size_t n = end ? (size_t)(end - line) : strlen(line);
-            char *one = malloc(n + 1);
-            if (one) {
-                memcpy(one, line, n), one[n] = 0;
-                ue_buf_put(b, "<li>", 4), put_html(b, one), ue_buf_put(b, "</li>", 5);
-            }
-            free(one);
-            line += n + (end != NULL);
-        }
-        ue_buf_put(b, "</ul>\n", 6);
+    if (g->warning_count) {
+        put_str(b, "<ul class=\"warnings\">");
+        for (size_t i = 0; i < g->warning_count; i++) put_str(b, "<li>"), put_html(b, g->warnings[i]), put_str(b, "</li>");
+        put_str(b, "</ul>\n");
     }
-    ue_buf_put(b, "</li>\n", 6);
+    put_str(b, "</li>\n");
 }
 
 /* The live filter box: an enhancement the page works without. */
@@ -309,7 +322,7 @@ static const char FILTER_SCRIPT[] =
 
 char *gallery_index_html(const batch_records *l, bool viewer) {
     ue_buf b = {0};
-    ue_buf_put(&b, PAGE_HEAD, strlen(PAGE_HEAD));
+    put_str(&b, PAGE_HEAD);
     size_t models = 0, not_shown = 0;
     for (size_t i = 0; i < l->count; i++) {
         models += listed_model(l->items[i]);
@@ -317,27 +330,26 @@ char *gallery_index_html(const batch_records *l, bool viewer) {
     }
     ue_buf_printf(&b, "<p>%zu %s", models, models == 1 ? "model" : "models");
     if (not_shown) ue_buf_printf(&b, "; %zu not converted (below)", not_shown);
-    ue_buf_put(&b, viewer ? ". Each opens in the viewer page (served over HTTP: docs/gallery.md).</p>\n"
-                          : ". The viewer page is not installed: each links to its glTF file.</p>\n",
-               strlen(viewer ? ". Each opens in the viewer page (served over HTTP: docs/gallery.md).</p>\n"
-                             : ". The viewer page is not installed: each links to its glTF file.</p>\n"));
+    put_str(&b, viewer ? ". Each opens in the viewer page (served over HTTP: docs/gallery.md).</p>\n"
+                       : ". The viewer page is not installed: each links to its glTF file.</p>\n");
     put_letters(&b, l);
-    ue_buf_put(&b, "<ul class=\"models\">\n", strlen("<ul class=\"models\">\n"));
+    put_str(&b, "<ul class=\"models\">\n");
     for (size_t i = 0; i < l->count; i++)
         if (listed_model(l->items[i])) put_model(&b, l->items[i], viewer);
-    ue_buf_put(&b, "</ul>\n", 6);
+    put_str(&b, "</ul>\n");
     if (not_shown) {
-        ue_buf_put(&b, "<h2>Not converted</h2>\n<ul class=\"failed\">\n", strlen("<h2>Not converted</h2>\n<ul class=\"failed\">\n"));
+        put_str(&b, "<h2>Not converted</h2>\n<ul class=\"failed\">\n");
         for (size_t i = 0; i < l->count; i++) {
             const batch_record *r = l->items[i];
             if (r->kind != BATCH_MODEL || listed_model(r)) continue;
-            ue_buf_put(&b, "<li>", 4), put_html(&b, r->input), ue_buf_put(&b, ": ", 2);
-            put_html(&b, r->reason[0] ? r->reason : "not done"), ue_buf_put(&b, "</li>\n", 6);
+            put_str(&b, "<li>"), put_html(&b, r->input), put_str(&b, ": ");
+            put_html(&b, r->reason[0] ? r->reason : "not done"), put_str(&b, "</li>\n");
         }
-        ue_buf_put(&b, "</ul>\n", 6);
+        put_str(&b, "</ul>\n");
     }
-    ue_buf_put(&b, FILTER_SCRIPT, strlen(FILTER_SCRIPT));
-    ue_buf_put(&b, "</body>\n</html>\n", strlen("</body>\n</html>\n") + 1);
+    put_str(&b, FILTER_SCRIPT);
+    put_str(&b, "</body>\n</html>\n");
+    ue_buf_put(&b, "", 1); /* the page as a C string */
     size_t n;
     return b.failed ? (ue_buf_free(&b), NULL) : (char *)ue_buf_take(&b, &n);
 }

@@ -85,11 +85,21 @@ class Thumbs(html.parser.HTMLParser):
         super().__init__(); self.cards = []
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "li" and "model" in (a.get("class") or "").split(): self.cards.append(None)
+        if tag == "li" and "model" in (a.get("class") or "").split():
+            self.cards.append(None); self.names.append((a["data-name"], a["class"]))
         elif tag == "img" and self.cards: self.cards[-1] = urllib.parse.unquote(a["src"])
+        elif tag == "a" and (a.get("id") or "").startswith("l-"): self.letters.append(a["id"][2:])
 page = open(root + "/index.html", encoding="utf-8").read()
-p = Thumbs(); p.feed(page)
+p = Thumbs(); p.names = []; p.letters = []; p.feed(page)
 errors = []
+# A PKX's one entry is named model.dat by unearth itself: its card goes by the PKX's name, as its
+# output does (creature.pkx:model.dat -> creature.glb), listed under that name's letter.
+for m, (name, cls) in zip(models, p.names):
+    named = m["input"][:-len(":model.dat")] if m["input"].endswith(".pkx:model.dat") else m["input"]
+    want = named.rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+    if (name, cls) != (want, "model l-" + (want[0].upper() if want[0].isalpha() else "0")):
+        errors.append("%s: card named %r (%s), want %r" % (m["input"], name, cls, want))
+if "M" in p.letters: errors.append("a letter M with no model named so: %r" % p.letters)
 if len(models) != 5 or len(p.cards) != 5: errors.append("%d models, %d cards, want 5" % (len(models), len(p.cards)))
 if "nopreview" in page.split("</style>")[1]: errors.append("a 'no preview' box on the page")
 for m, shown in zip(models, p.cards):

@@ -6,6 +6,7 @@
 // Usage: node gallery_browser.mjs OUTDIR   (exit 0 when all holds; each failure on stderr)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { serveDirectory, launchChromium, openPage as openPageIn, glbJson } from './browser_lib.mjs';
 
 const root = path.resolve(process.argv[2] ?? '');
@@ -81,6 +82,28 @@ try {
   check('filter box: the models shown', shown, cards.filter((c) => c.name.toLowerCase().includes(first.toLowerCase())).map((c) => c.name));
   check('index.html: console errors', indexErrors, []);
   await index.close();
+
+  // ---- index.html from disk with scripts off: the letters filter by CSS alone ----
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const plain = await noScript.newPage();
+    await plain.goto(pathToFileURL(path.join(root, 'index.html')).href);
+    check('index.html without a script: no filter box', await plain.$$eval('#filter', (f) => f.length), 0);
+    const visible = () => plain.$$eval('li.model', (lis) => lis.filter((li) => li.checkVisibility()).map((li) => li.dataset.name));
+    // A letter some models start with and others do not, from the names read above.
+    const letterOf = (name) => (/^[a-z]/i.test(name) ? name[0].toUpperCase() : '0');
+    const letters = [...new Set(cards.map((c) => letterOf(c.name)))];
+    if (letters.length < 2) fail(`index.html: every model under one letter (${letters}): the filter is not tried`);
+    for (const letter of letters) {
+      await plain.click(`#l-${letter}`);
+      check(`index.html without a script: letter ${letter} shows`, await visible(),
+        cards.filter((c) => letterOf(c.name) === letter).map((c) => c.name));
+    }
+    await plain.click('.letters a[href="#"]');
+    check('index.html without a script: "all" shows', await visible(), cards.map((c) => c.name));
+  } finally {
+    await noScript.close();
+  }
 
   // ---- every viewer page ----
   for (const [i, m] of models.entries()) {
