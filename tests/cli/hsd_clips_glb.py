@@ -13,6 +13,7 @@
 #   rotation GLB ANIM NODE FRAME        NODE's rotation in ANIM at FRAME, x,y,z,w (w ≥ 0)
 #   same-anim A B ANIM                  "same" when every channel of ANIM has the same key times and
 #                                       values in both (by node name and path), else what differs
+#   rest IN OUT NODE X,Y,Z,W            NODE's rest rotation set (a skeleton re-expressed)
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -147,7 +148,13 @@ def cmd_same_anim(args):
     diff = [k for k in sorted(set(ca) | set(cb)) if ca.get(k) != cb.get(k)]
     print("same" if not diff else "differs: " + ", ".join("%s/%s" % k for k in diff))
 
-COMMANDS = {"turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
+def cmd_rest(args):
+    src, dst, node, q = args
+    doc, binary = load(src)
+    joint_nodes(doc)[node]["rotation"] = [float(c) for c in q.split(",")]
+    save(dst, doc, binary)
+
+COMMANDS = {"rest": cmd_rest, "turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
