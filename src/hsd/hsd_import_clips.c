@@ -16,7 +16,8 @@
 #define SAME_CLIP_TOLERANCE 1e-4 /* a glTF clip this close to the base's bake at every frame is unedited */
 #define MAX_SPAN 120u            /* frames one key segment may cover: bounds the fit's work */
 #define MAX_CLIP_FRAMES 100000u  /* about 28 minutes at 60 fps */
-#define MAX_CLIP_SAMPLES (1u << 22) /* joints × frames of one clip */
+#define MAX_CLIP_SAMPLES (1u << 22) /* (joints + channels) × frames of one clip */
+#define MAX_COMPARE_WORK 1073741824.0 /* keys × (joints + channels) of the unedited test */
 #define PI 3.141592653589793
 #define TWO_PI (2 * PI)
 
@@ -175,13 +176,12 @@ static void joint_worlds(const ue_hsd_model *m, const double *trs, double *world
     }
 }
 
-/* Each joint's motion from its rest, world(t) · world(rest)⁻¹ (what skinning applies), over `rest`
- * (the inverted rest worlds): a client that re-expresses joints (Blender turns and unscales its
- * bones) keeps it. False when a rest world has no inverse. */
-static bool joint_motion(const ue_hsd_model *m, const double *trs, const double *rest_inv, double *world, double *out) {
+/* Each joint's motion from its rest, world(t) · world(rest)⁻¹ (what skinning applies; rest_inv holds
+ * the inverted rest worlds): a client that re-expresses joints (Blender turns and unscales its
+ * bones) keeps it. */
+static void joint_motion(const ue_hsd_model *m, const double *trs, const double *rest_inv, double *world, double *out) {
     joint_worlds(m, trs, world);
     for (size_t j = 0; j < m->joint_count; j++) hsd_mat_mul(&world[16 * j], &rest_inv[16 * j], &out[16 * j]);
-    return true;
 }
 
 static bool rest_inverses(const ue_hsd_model *m, const double *trs, double *world, double *inv) {
@@ -454,7 +454,14 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
     if (!moves_joints(an, jm->gltf_joint, s->node_count)) return UE_OK; /* material or visibility only */
     int32_t ref_anim;
     int32_t clip = base_clip(m, ref, an->name, &ref_anim);
-    double end = clip_end(an, jm->gltf_joint, s->node_count);
+    double end = clip_end(an, jm->gltf_joint, s->node_count), keys = 0;
+    for (size_t c = 0; c < an->channel_count; c++) keys += an->channels[c].key_count;
+    size_t ref_channels = ref_anim >= 0 ? ref->animations[ref_anim].channel_count : 0;
+    if (keys * (double)(m->joint_count + an->channel_count + ref_channels + 1) > MAX_COMPARE_WORK) {
+        clip_error(d, "import.hsd.limit", a, "animation '%s': comparing its %.0f keys with the base's clip would "
+                   "take more than 2^30 samples", an->name, keys);
+        return UE_ERR_INVALID;
+    }
     if (ref_anim >= 0 && unedited(m, s, ref, jm, an, &ref->animations[ref_anim], end)) {
         plan->kept++;
         return UE_OK;
@@ -468,9 +475,9 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
                     an->name);
         return UE_OK;
     }
-    if (end + 1 > MAX_CLIP_FRAMES || (end + 1) * (double)(m->joint_count + 1) > MAX_CLIP_SAMPLES) {
+    if (end + 1 > MAX_CLIP_FRAMES || (end + 1) * (double)(m->joint_count + an->channel_count + 1) > MAX_CLIP_SAMPLES) {
         clip_error(d, "import.hsd.limit", a, "animation '%s' lasts %g frames; edit mode writes clips of up to "
-                   "100000 frames and 4 million joint samples", an->name, end);
+                   "100000 frames and 4 million joint and channel samples", an->name, end);
         return UE_ERR_INVALID;
     }
     for (size_t j = 0; j < m->joint_count; j++) {
@@ -623,8 +630,16 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
     ue_result r = st ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; i < plan->count && r == UE_OK; i++) {
         const hsd_clip_edit *e = &plan->edits[i];
+        if ((size_t)e->clip >= m->anims.clip_count) {
+            r = UE_ERR_MISMATCH;
+            break;
+        }
+        size_t tracks = hsd_anim_clip_tracks(m, (size_t)e->clip);
+        hsd_key_cursor *cursors = malloc((tracks + 1) * sizeof *cursors); /* O(keys + frames) per track */
+        if (!cursors) r = UE_ERR_NOMEM;
+        for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
         for (uint32_t f = 0; f < e->frames && r == UE_OK; f++) {
-            hsd_anim_joint_states(m, (size_t)e->clip, (float)f, st);
+            hsd_anim_joint_states_at(m, (size_t)e->clip, (float)f, cursors, st);
             for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
                 for (int c = 0; c < 9 && r == UE_OK; c++) {
                     float got = c < 3 ? st[j].rotation[c] : c < 6 ? st[j].translation[c - 3] : st[j].scale[c - 6];
@@ -636,6 +651,7 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
                     r = UE_ERR_MISMATCH;
                 }
         }
+        free(cursors);
     }
     free(st);
     return r;
