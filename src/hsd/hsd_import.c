@@ -649,7 +649,7 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK && relayout)
         r = hsd_rebuild_lists(x.bytes, x.size, x.rebuilds, x.rebuild_count, &clips, &relaid, &x.stats.triangles, d);
     x.stats.lists = x.rebuild_count;
-    x.stats.clips = clips.count, x.stats.clips_kept = clips.kept;
+    x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
     hsd_clip_plan_free(&clips);
     const uint8_t *result = relayout ? relaid.data : x.bytes;
     size_t result_size = relayout ? relaid.size : x.size;

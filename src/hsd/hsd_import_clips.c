@@ -447,6 +447,48 @@ static void clip_error(ue_diag *d, const char *code, size_t anim, const char *fm
     va_end(ap);
 }
 
+/* The first set with ModelSet animation arrays (a scene_data root), or -1. */
+static int32_t scene_data_set(const ue_hsd_model *m) {
+    for (size_t i = 0; i < m->set_count; i++)
+        if (m->sets[i].root_name && !strcmp(m->sets[i].root_name, "scene_data") && m->sets[i].root_joint >= 0)
+            return (int32_t)i;
+    return -1;
+}
+
+/* The next free slot of the set's anims[] array, after the base's clips and the new ones planned. */
+static uint32_t next_index(const ue_hsd_model *m, const hsd_clip_plan *plan, uint32_t set) {
+    uint32_t next = 0;
+    for (size_t i = 0; i < m->anims.clip_count; i++) {
+        const ue_hsd_clip *c = &m->anims.clips[i];
+        if (c->set == set && !c->material && !c->root_name && !c->figatree && c->index + 1 > next) next = c->index + 1;
+    }
+    for (size_t i = 0; i < plan->count; i++)
+        if (plan->edits[i].set == set && plan->edits[i].index + 1 > next) next = plan->edits[i].index + 1;
+    return next;
+}
+
+/* The set's joints in the order the reader walks its tree (child before next sibling, the root's
+ * siblings included), each once. *order is malloc'd. */
+static ue_result set_joints(const ue_hsd_model *m, uint32_t set, int32_t **order, size_t *count) {
+    size_t n = m->joint_count;
+    int32_t *stack = malloc((2 * n + 2) * sizeof *stack);
+    uint8_t *seen = calloc(n + 1, 1);
+    *order = malloc((n + 1) * sizeof **order), *count = 0;
+    ue_result r = stack && seen && *order ? UE_OK : UE_ERR_NOMEM;
+    size_t top = 0;
+    if (r == UE_OK) stack[top++] = m->sets[set].root_joint;
+    while (r == UE_OK && top) {
+        int32_t j = stack[--top];
+        if (j < 0 || (size_t)j >= n || seen[j]) continue;
+        seen[j] = 1;
+        (*order)[(*count)++] = j;
+        stack[top++] = m->joints[j].next_sibling;
+        stack[top++] = m->joints[j].first_child;
+    }
+    free(stack), free(seen);
+    return r;
+}
+
 /* One glTF animation: kept (unedited), planned as the replacement of its base clip, or refused. */
 static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
                           size_t a, hsd_clip_plan *plan, ue_diag *d) {
@@ -466,12 +508,13 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
         plan->kept++;
         return UE_OK;
     }
-    if (clip < 0) { /* a new clip, or a FigaTree's (not part of the model's tables): the DAT keeps its own */
+    int32_t set = ref_anim < 0 ? scene_data_set(m) : -1; /* a name the base's export does not have: a new clip */
+    if (clip < 0 && set < 0) { /* a FigaTree's or a material clip's name, or no ModelSet to take it */
         char path[48];
         snprintf(path, sizeof path, "/animations/%zu", a);
         ue_diag_add(d, UE_SEV_WARNING, "import.hsd.clip", UE_NO_OFFSET, path,
-                    "animation '%s' matches no skeletal clip of the base's AnimJoint arrays (convert names them "
-                    "Animation_N); it is left out: new clips and FigaTree clips are not written in edit mode yet",
+                    "animation '%s' is no skeletal clip of the base's AnimJoint arrays and cannot be added to "
+                    "them (a FigaTree or material clip's name, or a model without scene_data); it is left out",
                     an->name);
         return UE_OK;
     }
@@ -493,16 +536,28 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
             return UE_ERR_INVALID;
         }
     }
+    uint32_t new_index = clip < 0 ? next_index(m, plan, (uint32_t)set) : 0;
     hsd_clip_edit *grown = realloc(plan->edits, (plan->count + 1) * sizeof *plan->edits);
     if (!grown) return UE_ERR_NOMEM;
     plan->edits = grown;
     hsd_clip_edit *e = &plan->edits[plan->count++];
     memset(e, 0, sizeof *e);
     e->clip = clip, e->anim = (int32_t)a;
+    e->set = clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set;
+    e->index = clip >= 0 ? m->anims.clips[clip].index : new_index;
+    plan->added += clip < 0;
     e->end_frame = (float)end;
     e->loop = an->loop;
     e->frames = (uint32_t)ceil(end) + 1;
     ue_result r = clip_srt(m, s, ref, jm, an, e);
+    if (clip < 0) { /* every joint of the set gets a node */
+        int32_t *order = NULL;
+        size_t count = 0;
+        if (r == UE_OK) r = set_joints(m, e->set, &order, &count);
+        for (size_t k = 0; k < count && r == UE_OK; k++) r = joint_tracks(m, (size_t)order[k], e);
+        free(order);
+        return r;
+    }
     const ue_hsd_clip *c = &m->anims.clips[clip];
     for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++) {
         const ue_hsd_anim_target *t = &m->anims.targets[c->first_target + k];
@@ -545,10 +600,11 @@ ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scen
     joint_map jm = {0};
     ue_result r = map_joints(m, s, ref, &jm);
     for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) r = plan_one(m, s, ref, &jm, a, plan, d);
-    for (size_t i = 0; i < plan->count && r == UE_OK; i++) r = check_reach(m, &plan->edits[i], d);
+    for (size_t i = 0; i < plan->count && r == UE_OK; i++)
+        if (plan->edits[i].clip >= 0) r = check_reach(m, &plan->edits[i], d);
     for (size_t i = 0; i < plan->count && r == UE_OK; i++)
         for (size_t k = 0; k < i; k++)
-            if (plan->edits[k].clip == plan->edits[i].clip) {
+            if (plan->edits[i].clip >= 0 && plan->edits[k].clip == plan->edits[i].clip) {
                 clip_error(d, "import.hsd.conflict", (size_t)plan->edits[i].anim,
                            "animation '%s' replaces a clip another animation of the glTF replaces too",
                            s->animations[plan->edits[i].anim].name);
@@ -612,11 +668,31 @@ static ue_result node_aobj(ue_hsd_model *m, ue_hsd_anim_target *t, const hsd_cli
     return UE_OK;
 }
 
+/* A new clip row at slot e->index of its set's anims[], one AnimJoint node per joint of the set. */
+static ue_result add_clip(ue_hsd_model *m, const hsd_clip_edit *e) {
+    ue_hsd_anims *a = &m->anims;
+    int32_t *order = NULL;
+    size_t count = 0;
+    ue_result r = set_joints(m, e->set, &order, &count);
+    if (r == UE_OK && (!grow_rows((void **)&a->targets, a->target_count, count, sizeof *a->targets) ||
+                       !grow_rows((void **)&a->clips, a->clip_count, 1, sizeof *a->clips)))
+        r = UE_ERR_NOMEM;
+    if (r == UE_OK) {
+        a->clips[a->clip_count++] = (ue_hsd_clip){e->set, e->index, false, NULL, 0, e->end_frame,
+                                                  (uint32_t)a->target_count, (uint32_t)count, false};
+        for (size_t k = 0; k < count; k++)
+            a->targets[a->target_count++] = (ue_hsd_anim_target){UE_HSD_ANIM_JOINT, 0, order[k], -1, -1, -1, 0, 0, 0, 0, 0, 0};
+    }
+    free(order);
+    return r;
+}
+
 ue_result hsd_apply_clip_plan(ue_hsd_model *m, const hsd_clip_plan *plan) {
     ue_result r = UE_OK;
     for (size_t i = 0; i < plan->count && r == UE_OK; i++) {
         const hsd_clip_edit *e = &plan->edits[i];
-        ue_hsd_clip *c = &m->anims.clips[e->clip];
+        int32_t row = e->clip >= 0 ? e->clip : (r = add_clip(m, e), (int32_t)m->anims.clip_count - 1);
+        ue_hsd_clip *c = &m->anims.clips[row];
         for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++)
             r = node_aobj(m, &m->anims.targets[c->first_target + k], e);
         c->end_frame = e->end_frame;
@@ -630,24 +706,30 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
     ue_result r = st ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; i < plan->count && r == UE_OK; i++) {
         const hsd_clip_edit *e = &plan->edits[i];
-        if ((size_t)e->clip >= m->anims.clip_count) {
+        size_t row = 0;
+        while (row < m->anims.clip_count && !(m->anims.clips[row].set == e->set && m->anims.clips[row].index == e->index &&
+                                              !m->anims.clips[row].material && !m->anims.clips[row].root_name))
+            row++;
+        if (row == m->anims.clip_count) {
+            ue_diag_add(d, UE_SEV_ERROR, "import.hsd.internal", UE_NO_OFFSET, "/animations",
+                        "the written DAT has no clip at anims[%u]", e->index);
             r = UE_ERR_MISMATCH;
             break;
         }
-        size_t tracks = hsd_anim_clip_tracks(m, (size_t)e->clip);
+        size_t tracks = hsd_anim_clip_tracks(m, row);
         hsd_key_cursor *cursors = malloc((tracks + 1) * sizeof *cursors); /* O(keys + frames) per track */
         if (!cursors) r = UE_ERR_NOMEM;
         for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
         for (uint32_t f = 0; f < e->frames && r == UE_OK; f++) {
-            hsd_anim_joint_states_at(m, (size_t)e->clip, (float)f, cursors, st);
+            hsd_anim_joint_states_at(m, row, (float)f, cursors, st);
             for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
                 for (int c = 0; c < 9 && r == UE_OK; c++) {
                     float got = c < 3 ? st[j].rotation[c] : c < 6 ? st[j].translation[c - 3] : st[j].scale[c - 6];
                     float want = e->srt[((size_t)j * 9 + (size_t)c) * e->frames + f];
                     if (fabs((double)got - want) <= hsd_clip_error_bound(want) * 1.001 + 1e-6 * fabs(want)) continue;
                     ue_diag_add(d, UE_SEV_ERROR, "import.hsd.internal", UE_NO_OFFSET, "/animations",
-                                "clip %d, joint %zu, component %d at frame %u: the written track gives %g, the glTF %g",
-                                e->clip, j, c, f, (double)got, (double)want);
+                                "anims[%u], joint %zu, component %d at frame %u: the written track gives %g, the glTF %g",
+                                e->index, j, c, f, (double)got, (double)want);
                     r = UE_ERR_MISMATCH;
                 }
         }

@@ -124,10 +124,11 @@ typedef struct hsd_clip_track {
     ue_buf bytes;
 } hsd_clip_track;
 
-/* A glTF animation that replaces skeletal clip `clip` of the base: its tracks, and the curve they
+/* A glTF animation that replaces skeletal clip `clip` of the base, or is appended: its tracks, and the curve they
  * stand for, per joint, per SRT component (rx ry rz tx ty tz sx sy sz), per frame 0 … frames − 1. */
 typedef struct hsd_clip_edit {
-    int32_t clip, anim;    /* the model's clip row; the glTF animation */
+    int32_t clip, anim;    /* the model's clip row (-1: a new clip); the glTF animation */
+    uint32_t set, index;   /* the clip's set and its slot in the set's anims[] */
     float end_frame;
     bool loop;
     uint32_t frames;
@@ -140,6 +141,7 @@ typedef struct hsd_clip_plan {
     hsd_clip_edit *edits;
     size_t count;
     size_t kept;           /* glTF clips equal to the base's bake: their bytes stay */
+    size_t added;          /* edits that are new clips */
 } hsd_clip_plan;
 
 /* Each glTF animation that moves joints, against the base's clip of its name: equal to the base's

@@ -6,14 +6,16 @@
 #   turn IN OUT ANIM NODE KEY AXIS DEG  rotation key KEY of NODE's channel in animation ANIM turned by
 #                                       DEG degrees about the node's own AXIS (x, y or z): q · r;
 #                                       prints the key's frame (time · 60)
-#   compare A B ANIM                    every joint node (a node without a mesh, named alike in both)
+#   compare A B ANIM [ANIM_B]           every joint node (a node without a mesh, named alike in both)
 #                                       sampled at every frame 0 … end (60 fps) of animation ANIM in
 #                                       both: the largest rotation angle between them (radians), then
-#                                       the largest translation and scale difference (relative beyond 1)
+#                                       the largest translation and scale difference (relative beyond 1);
+#                                       B's animation named ANIM_B when given
 #   rotation GLB ANIM NODE FRAME        NODE's rotation in ANIM at FRAME, x,y,z,w (w ≥ 0)
 #   same-anim A B ANIM                  "same" when every channel of ANIM has the same key times and
 #                                       values in both (by node name and path), else what differs
 #   rest IN OUT NODE X,Y,Z,W            NODE's rest rotation set (a skeleton re-expressed)
+#   rename-anim IN OUT OLD NEW          animation OLD renamed NEW
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -116,9 +118,9 @@ def cmd_turn(args):
     sys.exit("no rotation channel of %s in %s" % (node, anim_name))
 
 def cmd_compare(args):
-    a_path, b_path, name = args
+    a_path, b_path, name = args[:3]
     (da, ba), (db, bb) = load(a_path), load(b_path)
-    ca, cb = channels(da, ba, animation(da, name)), channels(db, bb, animation(db, name))
+    ca, cb = channels(da, ba, animation(da, name)), channels(db, bb, animation(db, args[3] if len(args) > 3 else name))
     frames = int(math.ceil(max(end_time(ca), end_time(cb)) * 60 - 1e-6))
     names = sorted(set(joint_nodes(da)) & set(joint_nodes(db)))
     worst = [0.0, 0.0, 0.0]
@@ -154,7 +156,13 @@ def cmd_rest(args):
     joint_nodes(doc)[node]["rotation"] = [float(c) for c in q.split(",")]
     save(dst, doc, binary)
 
-COMMANDS = {"rest": cmd_rest, "turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
+def cmd_rename_anim(args):
+    src, dst, old, new = args
+    doc, binary = load(src)
+    animation(doc, old)["name"] = new
+    save(dst, doc, binary)
+
+COMMANDS = {"rest": cmd_rest, "rename-anim": cmd_rename_anim, "turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
