@@ -19,6 +19,7 @@ typedef struct ue_hsd_edit_stats {
     size_t pobjs;
     size_t images, materials;
     size_t lists, triangles;
+    size_t clips, clips_added, clips_kept; /* skeletal clips replaced, appended; equal to the base's, kept */
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex

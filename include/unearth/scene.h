@@ -314,6 +314,10 @@ typedef enum ue_euler_order {
 
 /* Evaluates a curve at time t (seconds); UE_ERR_INVALID for keys out of order or non-finite. */
 UE_API ue_result ue_curve_eval(const ue_curve *c, double t, double *out);
+/* A channel's value at time t (seconds) as glTF plays it: held before the first key and after
+ * the last, STEP, LINEAR (rotations slerped the short way) or CUBICSPLINE; rotations come back
+ * unit length. out holds the target's components. UE_ERR_USAGE for a channel without keys. */
+UE_API ue_result ue_anim_channel_sample(const ue_anim_channel *c, double t, double *out);
 /* The unit quaternion (x, y, z, w) of Euler angles (radians) applied in `order`. */
 UE_API void ue_euler_to_quat(const double angles[3], ue_euler_order order, double q[4]);
 /* Bakes `components` curves (one per value component, each with its own key times) into a new

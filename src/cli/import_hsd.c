@@ -81,7 +81,10 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
     if (!cli_shows(UE_SEV_WARNING)) return;
     if (written[0]) fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
     else fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
-    if (!st->pobjs && !st->images && !st->materials) {
+    if (st->clips || st->clips_added)
+        fprintf(stderr, "clips: %zu replaced, %zu added, %zu kept as the base has them\n", st->clips, st->clips_added,
+                st->clips_kept);
+    if (!st->pobjs && !st->images && !st->materials && !st->clips && !st->clips_added) {
         fprintf(stderr, "changed: nothing (byte-identical to the base)\n");
         return;
     }

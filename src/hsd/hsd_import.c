@@ -60,7 +60,7 @@ static bool close_to(const float *a, const float *b, int n, double rel, double f
 /* ---- matching (docs/hsd-import.md#matching) ------------------------------------------------- */
 
 /* A glTF node name against the base's: equal, or equal once a client's ".NNN" suffix is cut. */
-static bool names_match(const char *gltf, const char *ref) {
+bool hsd_names_match(const char *gltf, const char *ref) {
     if (!strcmp(gltf, ref)) return true;
     size_t n = strlen(ref);
     if (strncmp(gltf, ref, n) || gltf[n] != '.' || !gltf[n + 1]) return false;
@@ -99,7 +99,7 @@ static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const u
     size_t best_score = 0;
     for (size_t n = 0; n < x->ref->node_count; n++) {
         const ue_scene_node *rn = &x->ref->nodes[n];
-        if (rn->mesh < 0 || !names_match(gnode->name, rn->name)) continue;
+        if (rn->mesh < 0 || !hsd_names_match(gnode->name, rn->name)) continue;
         best.named = true;
         const ue_scene_mesh *rm = &x->ref->meshes[rn->mesh];
         for (size_t p = 0; p < rm->primitive_count; p++) {
@@ -487,7 +487,7 @@ static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_
 static int32_t free_ref_node(const edit_ctx *x, const ue_scene_node *gn) {
     for (size_t n = 0; n < x->ref->node_count; n++) {
         const ue_scene_node *rn = &x->ref->nodes[n];
-        if (rn->mesh < 0 || !names_match(gn->name, rn->name)) continue;
+        if (rn->mesh < 0 || !hsd_names_match(gn->name, rn->name)) continue;
         bool any = false;
         for (size_t p = 0; p < x->ref->meshes[rn->mesh].primitive_count; p++) any |= x->claimed[x->claim_first[rn->mesh] + p];
         if (!any) return (int32_t)n;
@@ -687,12 +687,17 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK && !x.errors) r = apply_images(&x);
     if (r == UE_OK && !x.errors) note_shared(&x);
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
-    ue_buf relaid = {0}; /* the DAT laid out anew when triangles changed */
-    if (r == UE_OK && x.rebuild_count)
-        r = hsd_rebuild_lists(x.bytes, x.size, x.rebuilds, x.rebuild_count, &relaid, &x.stats.triangles, d);
+    hsd_clip_plan clips = {0};
+    if (r == UE_OK) r = hsd_plan_clips(m, s, &ref, &clips, d);
+    bool relayout = x.rebuild_count || clips.count;
+    ue_buf relaid = {0}; /* the DAT laid out anew when triangles or clips changed */
+    if (r == UE_OK && relayout)
+        r = hsd_rebuild_lists(x.bytes, x.size, x.rebuilds, x.rebuild_count, &clips, &relaid, &x.stats.triangles, d);
     x.stats.lists = x.rebuild_count;
-    const uint8_t *result = x.rebuild_count ? relaid.data : x.bytes;
-    size_t result_size = x.rebuild_count ? relaid.size : x.size;
+    x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
+    hsd_clip_plan_free(&clips);
+    const uint8_t *result = relayout ? relaid.data : x.bytes;
+    size_t result_size = relayout ? relaid.size : x.size;
     if (r == UE_OK) r = check_result(result, result_size, d);
     if (r == UE_OK && !ue_buf_try_reserve(out, result_size)) r = UE_ERR_NOMEM;
     if (r == UE_OK) ue_buf_put(out, result, result_size);

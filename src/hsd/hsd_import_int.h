@@ -103,6 +103,8 @@ typedef struct hsd_list_rebuild {
     char gpath[96];                        /* "/meshes/M/primitives/P" */
 } hsd_list_rebuild;
 
+struct hsd_clip_plan;
+
 /* The edited DAT `bytes` laid out anew by the model writer (ue_hsd_model_write) with each
  * rebuild's PObj drawing its primitive's triangles: strips of hsd_strips_build over the PObj's
  * own vertex records, the rest of the model as read. Refused (UE_ERR_INVALID, errors into d): a
@@ -110,6 +112,65 @@ typedef struct hsd_list_rebuild {
  * lines or points or would draw nothing, a list past 65535 × 32 bytes, two primitives rebuilding
  * one PObj. *triangles adds the triangles drawn. docs/hsd-import.md#triangles. */
 ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_rebuild *rebuilds, size_t count,
-                            ue_buf *out, size_t *triangles, ue_diag *d);
+                            const struct hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d);
+
+/* A glTF node name against the base's: equal, or equal once a client's ".NNN" suffix is cut. */
+bool hsd_names_match(const char *gltf, const char *ref);
+
+/* ---- clips (hsd_import_clips.c, docs/hsd-import.md#clips) ---- */
+
+/* Every written track component stays within HSD_CLIP_ERROR · max(1, |v|) of the glTF curve's
+ * value v at every frame (radians for rotations, the glTF's units otherwise). */
+#define HSD_CLIP_ERROR 1e-4
+double hsd_clip_error_bound(double v);
+
+/* One new track of an edited clip: its joint, type (UE_HSD_JT_*) and FLOAT key bytes. */
+typedef struct hsd_clip_track {
+    int32_t joint;
+    uint8_t type;
+    size_t key_count;
+    ue_buf bytes;
+} hsd_clip_track;
+
+/* A glTF animation that replaces skeletal clip `clip` of the base, or is appended: its tracks, and the curve they
+ * stand for, per joint, per SRT component (rx ry rz tx ty tz sx sy sz), per frame 0 … frames − 1. */
+typedef struct hsd_clip_edit {
+    int32_t clip, anim;    /* the model's clip row (-1: a new clip); the glTF animation */
+    uint32_t set, index;   /* the clip's set and its slot in the set's anims[] */
+    float end_frame;
+    bool loop;
+    uint32_t frames;
+    float *srt;            /* [(joint · 9 + component) · frames + frame] */
+    hsd_clip_track *tracks;
+    size_t track_count;
+} hsd_clip_edit;
+
+typedef struct hsd_clip_plan {
+    hsd_clip_edit *edits;
+    size_t count;
+    size_t kept;           /* glTF clips equal to the base's bake: their bytes stay */
+    size_t added;          /* edits that are new clips */
+} hsd_clip_plan;
+
+/* Each glTF animation that moves joints, against the base's clip of its name: equal to the base's
+ * bake (1e-4 at every frame) it is kept; else planned as that clip's new tracks. Refused
+ * (UE_ERR_INVALID, errors into d): a name that is no skeletal clip of the base (import.hsd.clip), a
+ * joint moved that the clip's tree has no node for, a clip past the frame limits. */
+ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_clip_plan *plan,
+                         ue_diag *d);
+void hsd_clip_plan_free(hsd_clip_plan *plan);
+/* The plan into the model's tables (new AObj and track rows; the clip's nodes point at them). */
+ue_result hsd_apply_clip_plan(ue_hsd_model *m, const hsd_clip_plan *plan);
+/* The written model's clips evaluated at every frame against the plan's curves (import.hsd.internal). */
+ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_diag *d);
+
+/* Keys for one sample per frame within hsd_clip_error_bound (LIN and SPL keys, SLP where a Hermite
+ * segment ends on a LIN key). *keys is malloc'd. */
+ue_result hsd_fit_keys(const float *v, uint32_t n, ue_hsd_key **keys, size_t *count);
+
+/* R = Rz·Ry·Rx (row-major 3×3), or a unit quaternion (x, y, z, w), to the HSD Euler angles nearest
+ * `near` (each unwrapped by 2π, the nearer of the two solutions; at gimbal lock X keeps near's). */
+void hsd_matrix_to_euler_near(const double r[9], const double near[3], double out[3]);
+void hsd_quat_to_euler_near(const double q[4], const double near[3], double out[3]);
 
 #endif

@@ -1,5 +1,5 @@
 /* unearth — edit-mode import of HSD models: PObjs whose triangles the glTF changed get new display
- * lists of strips, and the DAT is laid out anew by the model writer (docs/hsd-import.md#triangles). */
+ * lists of strips, edited clips new tracks, and the DAT is laid out anew by the model writer (docs/hsd-import.md#triangles). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +101,8 @@ static ue_result rebuild_one(const ue_hsd_model *m, const hsd_list_rebuild *rb, 
     return r;
 }
 
-static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds, size_t count, ue_buf *out,
-                               size_t *triangles, ue_diag *d) {
+static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds, size_t count,
+                               const hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d) {
     ue_buf *lists = calloc(count + 1, sizeof *lists);
     ue_result r = lists ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < count; i++) {
@@ -120,22 +120,37 @@ static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds
         m->pobjs[rebuilds[i].pobj].dl = lists[i].data;
         m->pobjs[rebuilds[i].pobj].dl_size = lists[i].size;
     }
+    if (r == UE_OK && clips) r = hsd_apply_clip_plan(m, clips);
     if (r == UE_OK) r = ue_hsd_model_write(m, out, d);
     for (size_t i = 0; lists && i < count; i++) ue_buf_free(&lists[i]);
     free(lists);
     return r;
 }
 
+/* The written DAT's clips against the plan's curves, read back as convert would read them. */
+static ue_result verify_clips(const ue_buf *out, const hsd_clip_plan *clips, ue_diag *d) {
+    ue_dat dat;
+    ue_hsd_model m;
+    memset(&m, 0, sizeof m);
+    ue_result r = ue_dat_parse(out->data, out->size, UE_MODE_STRICT, &dat, d);
+    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
+    if (r == UE_OK) r = hsd_verify_clips(&m, clips, d);
+    ue_hsd_model_free(&m);
+    ue_dat_free(&dat);
+    return r;
+}
+
 ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_rebuild *rebuilds, size_t count,
-                            ue_buf *out, size_t *triangles, ue_diag *d) {
+                            const hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d) {
     ue_dat dat;
     ue_hsd_model m;
     memset(&m, 0, sizeof m);
     ue_result r = ue_dat_parse(bytes, size, UE_MODE_STRICT, &dat, d);
     if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
     if (r == UE_OK) r = check_layout(&m, bytes, size, d);
-    if (r == UE_OK) r = rebuild_model(&m, rebuilds, count, out, triangles, d);
+    if (r == UE_OK) r = rebuild_model(&m, rebuilds, count, clips, out, triangles, d);
     ue_hsd_model_free(&m);
     ue_dat_free(&dat);
+    if (r == UE_OK && clips && clips->count) r = verify_clips(out, clips, d);
     return r;
 }

@@ -10,54 +10,6 @@
 
 #define DEFAULT_FPS 30.0
 
-/* The key interval holding t: keys k and k + 1, and how far between them (0..1). */
-static void find_interval(const ue_anim_channel *c, double t, uint32_t *k, double *f) {
-    uint32_t n = c->key_count;
-    if (t <= c->times[0] || n == 1) {
-        *k = 0, *f = 0;
-        return;
-    }
-    if (t >= c->times[n - 1]) {
-        *k = n - 1, *f = 0;
-        return;
-    }
-    uint32_t lo = 0, hi = n - 1; /* times[lo] <= t < times[hi] */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (c->times[mid] <= t) lo = mid;
-        else hi = mid;
-    }
-    *k = lo;
-    *f = (t - c->times[lo]) / ((double)c->times[hi] - c->times[lo]);
-}
-
-/* A channel's value at t (seconds) into out[components]; rotations come back unit length. */
-static void sample_channel(const ue_anim_channel *c, double t, double *out) {
-    uint32_t n = c->components, k;
-    double f;
-    find_interval(c, t, &k, &f);
-    bool cubic = c->interpolation == UE_INTERP_CUBIC;
-    size_t stride = cubic ? 3u * n : n;
-    const float *v0 = c->values + k * stride + (cubic ? n : 0);
-    if (f == 0 || c->interpolation == UE_INTERP_STEP) {
-        for (uint32_t i = 0; i < n; i++) out[i] = v0[i];
-    } else if (cubic) {
-        const float *v1 = v0 + stride, *out_tan = v0 + n, *in_tan = v1 - n;
-        double dt = (double)c->times[k + 1] - c->times[k], f2 = f * f, f3 = f2 * f;
-        for (uint32_t i = 0; i < n; i++)
-            out[i] = (2 * f3 - 3 * f2 + 1) * v0[i] + (f3 - 2 * f2 + f) * dt * out_tan[i] +
-                     (-2 * f3 + 3 * f2) * v1[i] + (f3 - f2) * dt * in_tan[i];
-    } else if (c->target == UE_TARGET_ROTATION) {
-        ue_quat_slerp(v0, v0 + stride, f, out);
-    } else {
-        for (uint32_t i = 0; i < n; i++) out[i] = (1 - f) * v0[i] + f * v0[stride + i];
-    }
-    if (c->target == UE_TARGET_ROTATION) {
-        double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-        for (int i = 0; i < 4; i++) out[i] = len > 0 ? out[i] / len : (i == 3);
-    }
-}
-
 static void set_floats(float *dst, const double *src, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) dst[i] = (float)src[i];
 }
@@ -69,7 +21,7 @@ static void apply_channel(const ue_scene *s, const ue_anim_channel *c, double t,
     if (!c->key_count || !c->times || !c->values || c->components != ue_anim_target_components(c->target))
         return;
     double v[4];
-    sample_channel(c, t, v);
+    ue_anim_channel_sample(c, t, v); /* glTF's sampling, shared with the HSD clip import */
     bool on_node = c->node >= 0 && (size_t)c->node < s->node_count;
     bool on_material = c->material >= 0 && (size_t)c->material < s->material_count;
     bool on_slot = on_material && c->slot >= 0 && c->slot < UE_MAX_TEXTURE_SLOTS;

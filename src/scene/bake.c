@@ -150,3 +150,47 @@ ue_result ue_bake_euler(ue_scene *s, int32_t animation, int32_t node, const ue_c
     if (out) *out = ch;
     return UE_OK;
 }
+
+/* ---- sampling a glTF channel ------------------------------------------------------------------ */
+
+/* The key k with times[k] <= t < times[k + 1] and how far between them (0 at or outside the ends). */
+static void channel_interval(const ue_anim_channel *c, double t, uint32_t *k, double *f) {
+    uint32_t n = c->key_count, lo = 0, hi = n - 1;
+    *k = t >= c->times[n - 1] ? n - 1 : 0, *f = 0;
+    if (n == 1 || t <= c->times[0] || t >= c->times[n - 1]) return;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->times[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    *k = lo;
+    *f = (t - c->times[lo]) / ((double)c->times[hi] - c->times[lo]);
+}
+
+ue_result ue_anim_channel_sample(const ue_anim_channel *c, double t, double *out) {
+    if (!c || !out || !c->key_count || !c->times || !c->values || c->components > 4) return UE_ERR_USAGE;
+    uint32_t n = c->components, k;
+    double f;
+    channel_interval(c, t, &k, &f);
+    bool cubic = c->interpolation == UE_INTERP_CUBIC;
+    size_t stride = cubic ? 3u * n : n;
+    const float *v0 = c->values + k * stride + (cubic ? n : 0);
+    if (f == 0 || c->interpolation == UE_INTERP_STEP) {
+        for (uint32_t i = 0; i < n; i++) out[i] = v0[i];
+    } else if (cubic) {
+        const float *v1 = v0 + stride, *out_tan = v0 + n, *in_tan = v1 - n;
+        double dt = (double)c->times[k + 1] - c->times[k], f2 = f * f, f3 = f2 * f;
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = (2 * f3 - 3 * f2 + 1) * v0[i] + (f3 - 2 * f2 + f) * dt * out_tan[i] + (-2 * f3 + 3 * f2) * v1[i] +
+                     (f3 - f2) * dt * in_tan[i];
+    } else if (c->target == UE_TARGET_ROTATION) {
+        ue_quat_slerp(v0, v0 + stride, f, out);
+    } else {
+        for (uint32_t i = 0; i < n; i++) out[i] = (1 - f) * v0[i] + f * v0[stride + i];
+    }
+    if (c->target == UE_TARGET_ROTATION) {
+        double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        for (int i = 0; i < 4; i++) out[i] = len > 0 ? out[i] / len : (i == 3);
+    }
+    return UE_OK;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# import --base with clips (docs/hsd-import.md#clips): one rotation key of the sample creature's
+# second clip turned in the glb becomes new AnimJoint tracks; converted back, every joint of that clip
+# follows the edited glb's curve within the stated bound at every frame, the turned key at its frame;
+# the other clip converts back exactly as before; a clip of a new name is appended and converts back
+# within the bound beside the unchanged others; the PKX takes the grown DAT; a changed clip over a
+# re-expressed skeleton is refused, nothing written. Curves are sampled by hsd_clips_glb.py's own
+# glTF rules and quaternion math.
+set -u
+UE="$1"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+NAME=cli_hsd_clips
+. "$HERE/cli_lib.sh"
+clip() { python3 "$HERE/hsd_clips_glb.py" "$@"; }
+within() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$1" "$2"; }
+
+expect_rc 0 "$UE" demo -o "$T/demo"
+G="$T/demo/gamecube"
+DAT="$G/dat/creature.dat"
+expect_rc 0 "$UE" convert "$DAT" -o "$T/c.glb"
+
+# Key 10 of the chest's rotation in Animation_1 turned by 30 degrees about its own x axis.
+FRAME=$(clip turn "$T/c.glb" "$T/e.glb" Animation_1 chest 10 x 30)
+check "turned key's frame" "$FRAME" 11
+expect_rc 0 "$UE" import "$T/e.glb" --base "$DAT" -o "$T/e.dat"
+grep -q "^clips: 1 replaced, 0 added, 1 kept as the base has them$" "$T/err" && ok || bad "clips line: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/e.dat"
+expect_rc 0 "$UE" convert "$T/e.dat" -o "$T/back.glb"
+
+# The bound: each Euler angle within 1e-4 rad at every frame, so the rotation within 3e-4 rad (the
+# three axes' errors add at most); translations within 1e-4 (relative beyond 1); scales, through the
+# parent-scale compensation of the jaw under the head's (1.5, 1, 0.8), within 3e-4.
+read -r ROT TRA SCA <<<"$(clip compare "$T/e.glb" "$T/back.glb" Animation_1)"
+within "$ROT" 3e-4 && ok || bad "rotation off by $ROT rad"
+within "$TRA" 1e-4 && ok || bad "translation off by $TRA"
+within "$SCA" 3e-4 && ok || bad "scale off by $SCA"
+# The edit is there: the turned key at its frame, 30 degrees from the unedited clip.
+check "turned key back" "$(clip rotation "$T/back.glb" Animation_1 chest "$FRAME")" "$(clip rotation "$T/e.glb" Animation_1 chest "$FRAME")"
+read -r ROT TRA SCA <<<"$(clip compare "$T/c.glb" "$T/back.glb" Animation_1)"
+within 0.52 "$ROT" && within "$ROT" 0.53 && ok || bad "the edit moved the chest by $ROT rad, not 30 degrees (0.5236)"
+# The other clip: the same keys and values as the base's conversion.
+check "Animation_0 kept" "$(clip same-anim "$T/c.glb" "$T/back.glb" Animation_0)" same
+
+# A new clip: the edited clip renamed "Wave" (no base clip has that name, and the glTF has no
+# Animation_1 any more, which stays as the base has it) is appended as anims[2], within the bound.
+clip rename-anim "$T/e.glb" "$T/w.glb" Animation_1 Wave
+expect_rc 0 "$UE" import "$T/w.glb" --base "$DAT" -o "$T/w.dat"
+grep -q "^clips: 0 replaced, 1 added, 1 kept as the base has them$" "$T/err" && ok || bad "clips line: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/w.dat"
+expect_rc 0 "$UE" convert "$T/w.dat" -o "$T/wb.glb"
+read -r ROT TRA SCA <<<"$(clip compare "$T/w.glb" "$T/wb.glb" Wave Animation_2)"
+within "$ROT" 3e-4 && within "$TRA" 1e-4 && within "$SCA" 3e-4 && ok || bad "new clip off by $ROT $TRA $SCA"
+check "Animation_0 kept beside a new clip" "$(clip same-anim "$T/c.glb" "$T/wb.glb" Animation_0)" same
+check "Animation_1 kept beside a new clip" "$(clip same-anim "$T/c.glb" "$T/wb.glb" Animation_1)" same
+
+# Into the PKX: the grown DAT re-wrapped, the copy valid.
+expect_rc 0 "$UE" import "$T/e.glb" --base "$G/creature.pkx" -o "$T/e.pkx"
+expect_rc 0 "$UE" validate --strict "$T/e.pkx"
+
+# A changed clip over a skeleton whose rest the glTF moved: refused, nothing written.
+clip rest "$T/e.glb" "$T/r.glb" chest 0,0,0,1
+expect_rc 1 "$UE" import "$T/r.glb" --base "$DAT" -o "$T/r.dat"
+grep -q "import.hsd.clip" "$T/err" && ok || bad "no import.hsd.clip: $(cat "$T/err")"
+[ ! -e "$T/r.dat" ] && ok || bad "r.dat was written"
+
+finish
