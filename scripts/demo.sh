@@ -5,7 +5,8 @@
 # several models at once and every model of the pack twice (the second run keeps every output),
 # the pack's gallery (convert -r --gallery) and previews of its models (a few views, a contact sheet),
 # the robot to OBJ, show the creature's animation clips and the FigaTree clips of its animation
-# bank (convert --anims), import a glTF back into an MSH and into its archive, paint a texture in
+# bank (convert --anims), import a glTF back into an MSH and into its archive, and into an HSD
+# DAT and a copy of its FSYS (and a new DAT from the robot), paint a texture in
 # a .gltf's PNG files and import it back into a Textures.lib copy, scale the robot, and write the
 # textures as PNG. Each step checks what it shows and fails loudly.
 set -euo pipefail
@@ -131,6 +132,18 @@ cmp "$PACK/parkan/robot.msh" "$WORK/robot_back.msh" && echo "convert → import 
 "$UE" import "$WORK/robot_edit.glb" -o "$WORK/objects_modded.rlb" -f \
   --base "$PACK/parkan/objects.rlb:ROBOT.msh" --into "$PACK/parkan/objects.rlb:ROBOT.msh"
 "$UE" validate --strict "$WORK/objects_modded.rlb"
+
+echo "== back into the GameCube games: glTF → HSD (unearth import; docs/hsd-import.md)"
+"$UE" convert "$PACK/gamecube/dat/creature.dat" -o "$WORK/creature_edit.glb" -f
+"$UE" import "$WORK/creature_edit.glb" -o "$WORK/creature_back.dat" --base "$PACK/gamecube/dat/creature.dat" -f
+cmp "$PACK/gamecube/dat/creature.dat" "$WORK/creature_back.dat" && echo "convert → import --base (DAT): byte-identical"
+"$UE" import "$WORK/creature_edit.glb" -o "$WORK/creature_modded.fsys" -f \
+  --base "$PACK/gamecube/creature.fsys:creature.pkx" --into "$PACK/gamecube/creature.fsys:creature.pkx"
+"$UE" validate --strict "$WORK/creature_modded.fsys"
+cmp "$PACK/gamecube/creature.fsys" "$WORK/creature_modded.fsys" && echo "… into a copy of the FSYS: byte-identical"
+"$UE" convert "$PACK/parkan/robot.msh" -o "$WORK/robot_for_gc.glb" -f
+"$UE" import "$WORK/robot_for_gc.glb" -o "$WORK/robot_new.dat" -f   # a new HSD model from any static glTF
+"$UE" validate --strict "$WORK/robot_new.dat"
 
 echo "== a texture painted over goes back into the game (a .gltf keeps its images as PNG files)"
 rm -rf "$WORK/loop"
