@@ -51,7 +51,7 @@ typedef struct hsd_geometry_match {
     size_t singular;                       /* edited vertices whose matrix has no inverse (hsd_skin_invert) */
     size_t singular_prim;                  /* the first of them: base primitive and vertex */
     uint32_t singular_vertex;
-    bool over_budget;                      /* stopped after 50M triangle comparisons */
+    bool over_budget;                      /* stopped after 50M candidates looked at */
 } hsd_geometry_match;
 
 /* Each base triangle to one glTF triangle (winding kept, corners rotated as needed) in passes:

@@ -13,7 +13,7 @@
 #define COLOR_TOL (1.5 / 255) /* absolute: Blender keeps vertex colours as sRGB bytes */
 #define NORMAL_TOL 1e-3 /* absolute: a client may store normals as 16-bit integers */
 #define PAIR_BUDGET 4000000.0 /* triangle pairs the last, unsorted pass may compare */
-#define WORK_BUDGET 50000000.0 /* triangle pairs all passes together may compare (coincident triangles) */
+#define WORK_BUDGET 50000000.0 /* candidates all passes together may visit, claimed or not (coincident triangles) */
 
 typedef struct tri {
     uint32_t prim, v[3];  /* a primitive of its mesh and its three vertices */
@@ -321,8 +321,8 @@ static void pass(match_ctx *x, tri_set *gs, tri_set *rs, unsigned need, bool two
         for (size_t j = lo; j < gs->n && found < 2; j++) {
             tri *g = &gs->t[j];
             if (sorted && g->key > r->key + win) break;
+            if (++x->work > WORK_BUDGET) return; /* a claimed candidate too: runs of them cost the same */
             if (g->claimed) continue;
-            if (++x->work > WORK_BUDGET) return;
             int rot = rotation(x->gm, g, x->rm, r, need, two_of_three);
             if (rot < 0) continue;
             if (!found++) pick = g, pick_rot = rot;
