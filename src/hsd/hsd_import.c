@@ -88,6 +88,7 @@ typedef struct ref_match {
     bool named;       /* some base mesh node has the glTF node's name */
     bool same_counts; /* some unclaimed primitive has the counts but other triangles */
     bool rebuild;     /* matched by its vertices: the triangles differ, the list is rebuilt */
+    bool taken;       /* a primitive with the same counts was claimed by an earlier glTF node */
 } ref_match;
 
 /* The base primitive for glTF primitive `gp` of node `gnode`: an unclaimed primitive of a base
@@ -95,7 +96,7 @@ typedef struct ref_match {
  * unmoved positions. With `rebuild`, one with the same vertex count and other triangles, more
  * than half of its positions unmoved (convert's vertices, triangles added or deleted). */
 static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const ue_scene_primitive *gp, bool rebuild) {
-    ref_match best = {-1, -1, 0, false, false, rebuild};
+    ref_match best = {-1, -1, 0, false, false, rebuild, false};
     size_t best_score = 0;
     for (size_t n = 0; n < x->ref->node_count; n++) {
         const ue_scene_node *rn = &x->ref->nodes[n];
@@ -103,8 +104,11 @@ static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const u
         best.named = true;
         const ue_scene_mesh *rm = &x->ref->meshes[rn->mesh];
         for (size_t p = 0; p < rm->primitive_count; p++) {
-            if (x->claimed[x->claim_first[rn->mesh] + p]) continue;
             const ue_scene_primitive *rp = &rm->primitives[p];
+            if (x->claimed[x->claim_first[rn->mesh] + p]) {
+                best.taken |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
+                continue;
+            }
             bool same = same_triangles(gp, rp);
             if (!same) best.same_counts |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
             if (same == rebuild || (rebuild && gp->vertex_count != rp->vertex_count)) continue;
@@ -426,6 +430,12 @@ static void report_unmatched(edit_ctx *x, const ue_scene_node *gn, int mesh, siz
         edit_error(x, "import.hsd.unmatched", UE_NO_OFFSET, gpath,
                    "node '%s' names no mesh of the base (convert names them <joint>_mesh); new meshes are not "
                    "written in edit mode yet", gn->name);
+    else if (rm->taken && !rm->same_counts)
+        edit_error(x, "import.hsd.duplicate", UE_NO_OFFSET, gpath,
+                   "node '%s': the base's PObj with this primitive's %u vertices and %u triangles is already "
+                   "edited by another glTF node of the same name (a duplicated node?); each PObj takes one",
+                   gn->name, x->s->meshes[mesh].primitives[p].vertex_count,
+                   x->s->meshes[mesh].primitives[p].index_count / 3);
     else if (rm->same_counts)
         edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
                    "node '%s': the triangles or their vertex order differ from the base's PObj; edit mode keeps "
@@ -548,7 +558,7 @@ static ue_result apply_nodes(edit_ctx *x) {
         const ue_scene_node *gn = &x->s->nodes[n];
         if (gn->mesh < 0) continue;
         const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
-        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false, false};
+        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false, false, false};
         if (!found) return UE_ERR_NOMEM;
         ue_result r = UE_OK;
         int32_t ref_node;
