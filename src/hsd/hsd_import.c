@@ -15,7 +15,7 @@
 
 /* How far a glTF value may lie from the base's own export and still be no edit: the float
  * noise of a client that reads and writes the file again (docs/hsd-import.md#what-changed). */
-#define POS_TOLERANCE 1e-5  /* relative, at least 1e-5 absolute */
+#define POS_TOLERANCE HSD_POS_TOLERANCE
 #define NORMAL_TOLERANCE 1e-5
 #define VALUE_TOLERANCE 1e-6 /* UVs and colours, relative (at least absolute) */
 
@@ -49,14 +49,6 @@ static void edit_error(edit_ctx *x, const char *code, uint64_t offset, const cha
     x->errors++;
 }
 
-static bool close_to(const float *a, const float *b, int n, double rel, double floor_abs) {
-    for (int i = 0; i < n; i++) {
-        double tol = fabs((double)b[i]) * rel;
-        if (!(fabs((double)a[i] - (double)b[i]) <= (tol > floor_abs ? tol : floor_abs))) return false;
-    }
-    return true;
-}
-
 /* ---- matching (docs/hsd-import.md#matching) ------------------------------------------------- */
 
 /* A glTF node name against the base's: equal, or equal once a client's ".NNN" suffix is cut. */
@@ -78,7 +70,7 @@ static bool same_triangles(const ue_scene_primitive *a, const ue_scene_primitive
 static size_t position_score(const ue_scene_primitive *a, const ue_scene_primitive *b) {
     size_t n = 0;
     for (uint32_t v = 0; v < a->vertex_count; v++)
-        n += close_to(&a->positions[3 * (size_t)v], &b->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE);
+        n += hsd_close_to(&a->positions[3 * (size_t)v], &b->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE);
     return n;
 }
 
@@ -234,7 +226,7 @@ static const hsd_skin_slot *slot_of(const prim_pair *q, uint32_t v, size_t *k) {
 static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) {
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
-        if (close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
+        if (hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -265,7 +257,7 @@ static void edit_normals(edit_ctx *x, const attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
-        if (close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
+        if (hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -297,7 +289,7 @@ static void edit_uvs(edit_ctx *x, const attr_site *t, const prim_pair *q, int se
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
-        if (close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+        if (hsd_close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -317,7 +309,7 @@ static void edit_colors(edit_ctx *x, const attr_site *t, const prim_pair *q, int
     if (!q->gp->colors[set] || !q->rp->colors[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gc = &q->gp->colors[set][4 * (size_t)v];
-        if (close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+        if (hsd_close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }

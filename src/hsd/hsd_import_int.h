@@ -3,6 +3,7 @@
 #ifndef UNEARTH_HSD_IMPORT_INT_H
 #define UNEARTH_HSD_IMPORT_INT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,6 +37,18 @@ void hsd_import_error(ue_diag *d, const char *code, uint64_t offset, const char 
  * flattens space (its 3 × 3 part's determinant is under 1e-6 of its columns' lengths' product),
  * so an edited position cannot be taken back into the PObj's stored space (import.hsd.singular). */
 bool hsd_skin_invert(const double m[16], double inv[16]);
+
+/* Positions within this (relative, at least absolute) are the same: a re-export's float noise. */
+#define HSD_POS_TOLERANCE 1e-5
+
+/* Each of n values of a within b's own magnitude × rel, or at least floor_abs, of b's. */
+static inline bool hsd_close_to(const float *a, const float *b, int n, double rel, double floor_abs) {
+    for (int i = 0; i < n; i++) {
+        double tol = fabs((double)b[i]) * rel;
+        if (!(fabs((double)a[i] - (double)b[i]) <= (tol > floor_abs ? tol : floor_abs))) return false;
+    }
+    return true;
+}
 
 /* A glTF mesh matched to the base's mesh of the same name by its triangles' geometry, for
  * clients that split, weld, reorder vertices or merge primitives. Positions and normals are

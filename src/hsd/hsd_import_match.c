@@ -8,7 +8,7 @@
 #include "hsd/hsd_pose.h"
 
 /* Corner values within these are the same vertex (the float noise of a re-export). */
-#define POS_TOL 1e-5  /* relative, at least absolute */
+#define POS_TOL HSD_POS_TOLERANCE
 #define UV_TOL 1e-5
 #define COLOR_TOL (1.5 / 255) /* absolute: Blender keeps vertex colours as sRGB bytes */
 #define NORMAL_TOL 1e-3 /* absolute: a client may store normals as 16-bit integers */
@@ -142,13 +142,7 @@ static void side_free(side *sd) {
     free(sd->mat), free(sd->pos), free(sd->nrm);
 }
 
-static bool near(const float *a, const float *b, int n, double tol) {
-    for (int i = 0; i < n; i++) {
-        double lim = fabs((double)b[i]) * tol;
-        if (!(fabs((double)a[i] - (double)b[i]) <= (lim > tol ? lim : tol))) return false;
-    }
-    return true;
-}
+static bool near(const float *a, const float *b, int n, double tol) { return hsd_close_to(a, b, n, tol, tol); }
 
 static const float *pos_of(const side *m, const tri *t, int k) { return &m->pos[t->prim][3 * (size_t)t->v[k]]; }
 
