@@ -463,7 +463,9 @@ static bool next_event(const ue_buf *calls, size_t *at, ue_json_event *e) {
         if (n - i < sizeof len) return false;
         memcpy(&len, p + i, sizeof len);
         i += sizeof len;
-        if (len >= n - i) return false; /* its bytes and the NUL after them */
+        if (len >= n - i || p[i + len] != 0) return false; /* its bytes and the NUL after them */
+        /* a key is read up to its NUL, so one inside it would cut it short */
+        if (e->kind == UE_JSON_KEY && memchr(p + i, 0, (size_t)len)) return false;
         e->text = (const char *)p + i;
         e->size = (size_t)len;
         i += e->size + 1;

@@ -15,7 +15,7 @@
 
 /* How far a glTF value may lie from the base's own export and still be no edit: the float
  * noise of a client that reads and writes the file again (docs/hsd-import.md#what-changed). */
-#define POS_TOLERANCE 1e-5  /* relative, at least 1e-5 absolute */
+#define POS_TOLERANCE HSD_POS_TOLERANCE
 #define NORMAL_TOLERANCE 1e-5
 #define VALUE_TOLERANCE 1e-6 /* UVs and colours, relative (at least absolute) */
 
@@ -49,14 +49,6 @@ static void edit_error(edit_ctx *x, const char *code, uint64_t offset, const cha
     x->errors++;
 }
 
-static bool close_to(const float *a, const float *b, int n, double rel, double floor_abs) {
-    for (int i = 0; i < n; i++) {
-        double tol = fabs((double)b[i]) * rel;
-        if (!(fabs((double)a[i] - (double)b[i]) <= (tol > floor_abs ? tol : floor_abs))) return false;
-    }
-    return true;
-}
-
 /* ---- matching (docs/hsd-import.md#matching) ------------------------------------------------- */
 
 /* A glTF node name against the base's: equal, or equal once a client's ".NNN" suffix is cut. */
@@ -78,7 +70,7 @@ static bool same_triangles(const ue_scene_primitive *a, const ue_scene_primitive
 static size_t position_score(const ue_scene_primitive *a, const ue_scene_primitive *b) {
     size_t n = 0;
     for (uint32_t v = 0; v < a->vertex_count; v++)
-        n += close_to(&a->positions[3 * (size_t)v], &b->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE);
+        n += hsd_close_to(&a->positions[3 * (size_t)v], &b->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE);
     return n;
 }
 
@@ -88,6 +80,7 @@ typedef struct ref_match {
     bool named;       /* some base mesh node has the glTF node's name */
     bool same_counts; /* some unclaimed primitive has the counts but other triangles */
     bool rebuild;     /* matched by its vertices: the triangles differ, the list is rebuilt */
+    bool taken;       /* a primitive with the same counts was claimed by an earlier glTF node */
 } ref_match;
 
 /* The base primitive for glTF primitive `gp` of node `gnode`: an unclaimed primitive of a base
@@ -95,7 +88,7 @@ typedef struct ref_match {
  * unmoved positions. With `rebuild`, one with the same vertex count and other triangles, more
  * than half of its positions unmoved (convert's vertices, triangles added or deleted). */
 static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const ue_scene_primitive *gp, bool rebuild) {
-    ref_match best = {-1, -1, 0, false, false, rebuild};
+    ref_match best = {-1, -1, 0, false, false, rebuild, false};
     size_t best_score = 0;
     for (size_t n = 0; n < x->ref->node_count; n++) {
         const ue_scene_node *rn = &x->ref->nodes[n];
@@ -103,8 +96,11 @@ static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const u
         best.named = true;
         const ue_scene_mesh *rm = &x->ref->meshes[rn->mesh];
         for (size_t p = 0; p < rm->primitive_count; p++) {
-            if (x->claimed[x->claim_first[rn->mesh] + p]) continue;
             const ue_scene_primitive *rp = &rm->primitives[p];
+            if (x->claimed[x->claim_first[rn->mesh] + p]) {
+                best.taken |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
+                continue;
+            }
             bool same = same_triangles(gp, rp);
             if (!same) best.same_counts |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
             if (same == rebuild || (rebuild && gp->vertex_count != rp->vertex_count)) continue;
@@ -230,7 +226,7 @@ static const hsd_skin_slot *slot_of(const prim_pair *q, uint32_t v, size_t *k) {
 static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) {
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
-        if (close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
+        if (hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -261,7 +257,7 @@ static void edit_normals(edit_ctx *x, const attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
-        if (close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
+        if (hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -293,7 +289,7 @@ static void edit_uvs(edit_ctx *x, const attr_site *t, const prim_pair *q, int se
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
-        if (close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+        if (hsd_close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -313,7 +309,7 @@ static void edit_colors(edit_ctx *x, const attr_site *t, const prim_pair *q, int
     if (!q->gp->colors[set] || !q->rp->colors[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gc = &q->gp->colors[set][4 * (size_t)v];
-        if (close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
+        if (hsd_close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -426,6 +422,12 @@ static void report_unmatched(edit_ctx *x, const ue_scene_node *gn, int mesh, siz
         edit_error(x, "import.hsd.unmatched", UE_NO_OFFSET, gpath,
                    "node '%s' names no mesh of the base (convert names them <joint>_mesh); new meshes are not "
                    "written in edit mode yet", gn->name);
+    else if (rm->taken && !rm->same_counts)
+        edit_error(x, "import.hsd.duplicate", UE_NO_OFFSET, gpath,
+                   "node '%s': the base's PObj with this primitive's %u vertices and %u triangles is already "
+                   "edited by another glTF node of the same name (a duplicated node?); each PObj takes one",
+                   gn->name, x->s->meshes[mesh].primitives[p].vertex_count,
+                   x->s->meshes[mesh].primitives[p].index_count / 3);
     else if (rm->same_counts)
         edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
                    "node '%s': the triangles or their vertex order differ from the base's PObj; edit mode keeps "
@@ -548,7 +550,7 @@ static ue_result apply_nodes(edit_ctx *x) {
         const ue_scene_node *gn = &x->s->nodes[n];
         if (gn->mesh < 0) continue;
         const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
-        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false, false};
+        ref_match *found = malloc((gm->primitive_count + 1) * sizeof *found), miss = {-1, -1, 0, false, false, false, false};
         if (!found) return UE_ERR_NOMEM;
         ue_result r = UE_OK;
         int32_t ref_node;

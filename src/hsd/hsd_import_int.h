@@ -3,6 +3,7 @@
 #ifndef UNEARTH_HSD_IMPORT_INT_H
 #define UNEARTH_HSD_IMPORT_INT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,6 +38,18 @@ void hsd_import_error(ue_diag *d, const char *code, uint64_t offset, const char 
  * so an edited position cannot be taken back into the PObj's stored space (import.hsd.singular). */
 bool hsd_skin_invert(const double m[16], double inv[16]);
 
+/* Positions within this (relative, at least absolute) are the same: a re-export's float noise. */
+#define HSD_POS_TOLERANCE 1e-5
+
+/* Each of n values of a within b's own magnitude × rel, or at least floor_abs, of b's. */
+static inline bool hsd_close_to(const float *a, const float *b, int n, double rel, double floor_abs) {
+    for (int i = 0; i < n; i++) {
+        double tol = fabs((double)b[i]) * rel;
+        if (!(fabs((double)a[i] - (double)b[i]) <= (tol > floor_abs ? tol : floor_abs))) return false;
+    }
+    return true;
+}
+
 /* A glTF mesh matched to the base's mesh of the same name by its triangles' geometry, for
  * clients that split, weld, reorder vertices or merge primitives. Positions and normals are
  * compared as drawn at rest (through each side's own skin or node matrix). Per base primitive,
@@ -51,7 +64,7 @@ typedef struct hsd_geometry_match {
     size_t singular;                       /* edited vertices whose matrix has no inverse (hsd_skin_invert) */
     size_t singular_prim;                  /* the first of them: base primitive and vertex */
     uint32_t singular_vertex;
-    bool over_budget;                      /* stopped after 50M triangle comparisons */
+    bool over_budget;                      /* stopped after 50M candidates looked at */
 } hsd_geometry_match;
 
 /* Each base triangle to one glTF triangle (winding kept, corners rotated as needed) in passes:

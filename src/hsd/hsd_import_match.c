@@ -8,12 +8,12 @@
 #include "hsd/hsd_pose.h"
 
 /* Corner values within these are the same vertex (the float noise of a re-export). */
-#define POS_TOL 1e-5  /* relative, at least absolute */
+#define POS_TOL HSD_POS_TOLERANCE
 #define UV_TOL 1e-5
 #define COLOR_TOL (1.5 / 255) /* absolute: Blender keeps vertex colours as sRGB bytes */
 #define NORMAL_TOL 1e-3 /* absolute: a client may store normals as 16-bit integers */
 #define PAIR_BUDGET 4000000.0 /* triangle pairs the last, unsorted pass may compare */
-#define WORK_BUDGET 50000000.0 /* triangle pairs all passes together may compare (coincident triangles) */
+#define WORK_BUDGET 50000000.0 /* candidates all passes together may visit, claimed or not (coincident triangles) */
 
 typedef struct tri {
     uint32_t prim, v[3];  /* a primitive of its mesh and its three vertices */
@@ -142,13 +142,7 @@ static void side_free(side *sd) {
     free(sd->mat), free(sd->pos), free(sd->nrm);
 }
 
-static bool near(const float *a, const float *b, int n, double tol) {
-    for (int i = 0; i < n; i++) {
-        double lim = fabs((double)b[i]) * tol;
-        if (!(fabs((double)a[i] - (double)b[i]) <= (lim > tol ? lim : tol))) return false;
-    }
-    return true;
-}
+static bool near(const float *a, const float *b, int n, double tol) { return hsd_close_to(a, b, n, tol, tol); }
 
 static const float *pos_of(const side *m, const tri *t, int k) { return &m->pos[t->prim][3 * (size_t)t->v[k]]; }
 
@@ -321,8 +315,8 @@ static void pass(match_ctx *x, tri_set *gs, tri_set *rs, unsigned need, bool two
         for (size_t j = lo; j < gs->n && found < 2; j++) {
             tri *g = &gs->t[j];
             if (sorted && g->key > r->key + win) break;
+            if (++x->work > WORK_BUDGET) return; /* a claimed candidate too: runs of them cost the same */
             if (g->claimed) continue;
-            if (++x->work > WORK_BUDGET) return;
             int rot = rotation(x->gm, g, x->rm, r, need, two_of_three);
             if (rot < 0) continue;
             if (!found++) pick = g, pick_rot = rot;

@@ -142,6 +142,10 @@ edit material "$T/c.glb" "$T/mf.glb" eye_mat 1,1,0.5,1
 refused 1 "import.hsd.material" "$T/mf.glb"   # eye_mat's texture replaces the colour
 edit rename "$T/c.glb" "$T/ren.glb" head_mesh face_mesh
 refused 1 "import.hsd.unmatched" "$T/ren.glb"
+edit duplicate "$T/c.glb" "$T/dup.glb" head_mesh head_mesh.001   # its PObjs taken by head_mesh first
+refused 1 "import.hsd.duplicate" "$T/dup.glb"
+grep -q "node 'head_mesh.001': the base's PObj with this primitive's 24 vertices and 12 triangles is already edited" "$T/err" &&
+  ok || bad "duplicate message: $(cat "$T/err")"
 head -c 200 "$T/c.glb" > "$T/cut.glb"
 refused 1 "gltf.glb" "$T/cut.glb"
 refused 2 "" "$T/c.glb" --into "$G/creature.fsys:creature.pkx"

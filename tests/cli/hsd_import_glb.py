@@ -14,6 +14,7 @@
 #                                          triples, each rotated to its smallest corner first (winding
 #                                          kept), sorted: one line per triangle, "MESH/PRIM: ..."
 #   rename IN OUT NODE NEW                 a node renamed
+#   duplicate IN OUT NODE NEW              a copy of node NODE named NEW, drawing the same mesh, beside it
 #   check ORIG EDITED BACK TOL             every value of BACK (the re-conversion of the import) is ORIG's
 #                                          exactly where EDITED did not change it, else EDITED's within TOL
 #   bytes-differ A B                       how many bytes two files of one size differ in
@@ -145,6 +146,17 @@ def cmd_rename(args):
         if n.get("name") == node: n["name"] = new
     save(dst, doc, binary)
 
+def cmd_duplicate(args):
+    src, dst, node, new = args
+    doc, binary = load(src)
+    i = next(k for k, n in enumerate(doc["nodes"]) if n.get("name") == node)
+    copy = {k: v for k, v in doc["nodes"][i].items() if k != "children"}
+    copy["name"] = new
+    doc["nodes"].append(copy)
+    parents = [n.get("children", []) for n in doc["nodes"]] + [s["nodes"] for s in doc.get("scenes", [])]
+    next(c for c in parents if i in c).append(len(doc["nodes"]) - 1)
+    save(dst, doc, binary)
+
 def cmd_check(args):
     orig, edited, back, tol = args
     (do, bo), (de, be), (db, bb) = load(orig), load(edited), load(back)
@@ -247,6 +259,7 @@ COMMANDS = {
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
     "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename,
+    "duplicate": cmd_duplicate,
     "retriangle": cmd_retriangle, "triangles": cmd_triangles, "check": cmd_check,
     "bytes-differ": cmd_bytes_differ, "value": cmd_value, "expect-image": cmd_expect_image,
     "same-image": cmd_same_image, "material": cmd_material, "factor": cmd_factor,

@@ -390,8 +390,6 @@ static void entry_names_and_file_names(void) {
     CHECK_STR(out, "a..b");
 }
 
-/* Numbers use '.', whatever LC_NUMERIC says. The machine may lack a comma locale (CI images
- * often have only C and C.UTF-8); then the second half says so and checks nothing more. */
 /* Room for large payloads: writable to the last byte and freed with free(); from 4 MiB on
  * aligned to 2 MiB where the system can be asked for huge pages; an impossible size is NULL. */
 static void large_allocations_align_for_huge_pages(void) {
@@ -411,6 +409,8 @@ static void large_allocations_align_for_huge_pages(void) {
     CHECK(ue_malloc_large(SIZE_MAX) == NULL);
 }
 
+/* Numbers use '.', whatever LC_NUMERIC says. The machine may lack a comma locale (CI images
+ * often have only C and C.UTF-8); then the second half says so and checks nothing more. */
 static void numbers_ignore_the_locale(void) {
     char *end;
     CHECK(setlocale(LC_NUMERIC, "C.UTF-8") != NULL || setlocale(LC_NUMERIC, "C") != NULL);

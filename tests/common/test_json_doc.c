@@ -486,15 +486,48 @@ static void cut_recordings_stop_at_the_cut(void) {
     CHECK_EQ_U(ue_json_finish(&rec, NULL), UE_OK);
     size_t complete = 0;
     for (size_t n = 0; n <= calls.size; n++) {
-        ue_buf cut = {calls.data, n, n, 0, false}, out = {0};
+        /* each prefix in a block of its own size, so that a read past it is caught under ASan */
+        uint8_t *prefix = malloc(n ? n : 1);
+        CHECK(prefix != NULL);
+        if (!prefix) break;
+        if (n) memcpy(prefix, calls.data, n);
+        ue_buf cut = {prefix, n, n, 0, false}, out = {0};
         ue_json w;
         ue_json_init(&w, &out, 0);
         ue_json_replay(&cut, &w);
         complete += ue_json_finish(&w, NULL) == UE_OK;
         ue_buf_free(&out);
+        free(prefix);
     }
     CHECK_EQ_U(complete, 1); /* the whole recording alone */
     ue_buf_free(&calls);
+}
+
+/* A key whose terminating NUL is missing, or which holds a NUL, is where replay stops: the
+ * key's text is read up to its NUL, past the recording or short of its size. */
+static void damaged_keys_stop_the_replay(void) {
+    for (int damage = 0; damage < 2; damage++) {
+        ue_buf calls = {0}, seen = {0};
+        ue_json rec, w;
+        ue_json_init_record(&rec, &calls);
+        ue_json_object_begin(&rec);
+        ue_json_key(&rec, "abc"); /* cut here: the key's record ends the recording */
+        size_t size = calls.size;
+        uint8_t *copy = malloc(size);
+        CHECK(copy != NULL);
+        if (!copy) return;
+        memcpy(copy, calls.data, size);
+        if (damage == 0) copy[size - 1] = 'x'; /* its NUL */
+        else copy[size - 3] = 0;               /* "a\0c" */
+        ue_buf cut = {copy, size, size, 0, false};
+        ue_json_init_sink(&w, tally_event, &seen);
+        ue_json_replay(&cut, &w);
+        ue_buf_put_u8(&seen, 0);
+        CHECK_STR((const char *)seen.data, "{");
+        free(copy);
+        ue_buf_free(&seen);
+        ue_buf_free(&calls);
+    }
 }
 
 int main(void) {
@@ -504,6 +537,7 @@ int main(void) {
     RUN(recorded_members_join_an_object);
     RUN(sinks_get_the_calls);
     RUN(cut_recordings_stop_at_the_cut);
+    RUN(damaged_keys_stop_the_replay);
     RUN(values_are_written_back);
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);

@@ -98,9 +98,34 @@ static void test_colors(void) {
     CHECK(!hsd_encode_vertex_color(red, 9, out, &why));
 }
 
+/* Values no integer type can hold (NaN, the infinities, 1e300 shifted by 31 bits) and colours
+ * with a NaN channel are refused and nothing is written (UBSan runs this without a report). */
+static void test_non_finite(void) {
+    const double bad[] = {NAN, INFINITY, -INFINITY, 1e300, -1e300};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        for (uint32_t type = HSD_COMP_U8; type <= HSD_COMP_F32; type++)
+            for (uint32_t frac = 0; frac <= 31; frac += 31) {
+                uint8_t out[4] = {0xAA, 0xAA, 0xAA, 0xAA};
+                double lo, hi;
+                CHECK(!hsd_quantise_component(bad[i], type, frac, out, &lo, &hi));
+                for (int b = 0; b < 4; b++) CHECK_EQ_U(out[b], 0xAA);
+            }
+    for (int channel = 0; channel < 4; channel++)
+        for (uint32_t format = 0; format <= 5; format++) {
+            float rgba[4] = {0.5f, 0.5f, 0.5f, 1.0f};
+            rgba[channel] = NAN;
+            uint8_t out[4] = {0xAA, 0xAA, 0xAA, 0xAA};
+            const char *why = NULL;
+            CHECK(!hsd_encode_vertex_color(rgba, format, out, &why));
+            CHECK(why != NULL);
+            for (int b = 0; b < 4; b++) CHECK_EQ_U(out[b], 0xAA);
+        }
+}
+
 int main(void) {
     RUN(test_integers);
     RUN(test_float);
     RUN(test_colors);
+    RUN(test_non_finite);
     return TEST_SUMMARY();
 }
