@@ -8,6 +8,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -203,6 +205,7 @@ ue_result ue_source_xxh64(const ue_source *src, uint64_t off, size_t n, uint64_t
 #define HUGE_PAGE ((size_t)2 << 20)
 
 void *ue_malloc_large(size_t n) {
+    if (n > PTRDIFF_MAX) return NULL; /* no object is that large; asked of malloc, a sanitizer aborts */
 #ifdef MADV_HUGEPAGE
     if (n >= 2 * HUGE_PAGE && n <= SIZE_MAX - HUGE_PAGE) {
         size_t rounded = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
