@@ -54,15 +54,18 @@ typedef struct ue_hsd_new_options {
 typedef struct ue_hsd_new_stats {
     size_t joints, dobjs, pobjs, triangles, materials, images, resized_images;
     size_t f32_attributes;         /* descriptors no integer format held within its error */
+    size_t envelopes;              /* distinct envelopes of the skinned meshes (0: none skinned) */
 } ue_hsd_new_stats;
 
-/* A new DAT from a static or rigid scene (a glTF as ue_gltf_read reads it): a joint per node
- * (names kept, TRS as Euler XYZ; an identity root added when the scene has several roots or a
- * rotated one), each primitive a DObj under its node's joint with PObjs of quantised attributes
- * and strip display lists, a MObj per material (TObj and GX image for the base colour texture),
- * written by ue_hsd_model_write under a `scene_data` root and read back strictly. Refused
- * (UE_ERR_INVALID, errors `import.hsd.new.*` naming the glTF path, `out` untouched): skinned
- * meshes, a scene without triangles, a model past the runtime's limits. `stats` may be NULL. */
+/* A new DAT from a scene (a glTF as ue_gltf_read reads it): a joint per node (names kept, TRS as
+ * Euler XYZ; an identity root added when the scene has several roots, a rotated one, or one that
+ * is a skin joint), each rigid primitive a DObj under its node's joint, each skinned one a DObj of
+ * the root (SKELETON_ROOT) with ENVELOPE PObjs of at most 10 envelopes (skin joints SKELETON with
+ * inverse binds), PObjs of quantised attributes and strip display lists, a MObj per material (TObj
+ * and GX image for the base colour texture), written by ue_hsd_model_write under a `scene_data`
+ * root and read back strictly. Refused (UE_ERR_INVALID, errors `import.hsd.new.*` naming the glTF
+ * path, `out` untouched): a scene without triangles, unusable skin weights, a model past the
+ * runtime's limits. `stats` may be NULL. */
 UE_API ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_buf *out,
                                    ue_hsd_new_stats *stats, ue_diag *d);
 

@@ -29,9 +29,12 @@ static int check_options(const cli_opts *o, ue_hsd_new_options *io) {
 static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_new_stats *st) {
     if (!cli_shows(UE_SEV_WARNING)) return;
     fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
-    fprintf(stderr, "new model: %zu %s, %zu %s, %zu %s, %zu triangles, %zu %s, %zu %s (%zu resized)\n", st->joints,
+    char envelopes[48] = "";
+    if (st->envelopes)
+        snprintf(envelopes, sizeof envelopes, ", %zu %s", st->envelopes, cli_plural(st->envelopes, "envelope", "envelopes"));
+    fprintf(stderr, "new model: %zu %s, %zu %s, %zu %s, %zu triangles%s, %zu %s, %zu %s (%zu resized)\n", st->joints,
             cli_plural(st->joints, "joint", "joints"), st->dobjs, cli_plural(st->dobjs, "DObj", "DObjs"), st->pobjs,
-            cli_plural(st->pobjs, "PObj", "PObjs"), st->triangles, st->materials,
+            cli_plural(st->pobjs, "PObj", "PObjs"), st->triangles, envelopes, st->materials,
             cli_plural(st->materials, "material", "materials"), st->images, cli_plural(st->images, "image", "images"),
             st->resized_images);
 }

@@ -1,5 +1,5 @@
-/* unearth — a new HSD model from any static or rigid glTF scene (docs/hsd-import.md#new-models):
- * a joint per node, meshes and materials built by hsd_new_mesh.c / hsd_new_material.c, written as a DAT. */
+/* unearth — a new HSD model from any glTF scene (docs/hsd-import.md#new-models): a joint per node,
+ * meshes, skins and materials built by hsd_new_mesh.c / hsd_new_skin.c / hsd_new_material.c, written as a DAT. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +34,7 @@ static void hsd_new_free(hsd_new *b) {
     free(m->joints), free(m->dobjs), free(m->pobjs), free(m->attrs), free(m->mobjs), free(m->tobjs);
     free(m->images), free(b->joint_of_node), free(b->mobj_of_material), free(b->image_of_texture);
     free(b->material_colours);
+    hsd_new_skin_free(&b->sk);
     for (size_t i = 0; i < b->buf_count; i++) ue_buf_free(b->bufs[i]), free(b->bufs[i]);
     free(b->bufs);
 }
@@ -128,9 +129,11 @@ static ue_result build_joints(hsd_new *b) {
     if (r == UE_OK) child_lists(s, first_child, next_sibling);
     for (size_t i = 0; r == UE_OK && i < s->node_count + 2; i++) last_child[i] = -1;
     for (size_t i = 0; r == UE_OK && i < s->node_count; i++) b->joint_of_node[i] = -1;
-    /* The runtime needs one root joint with no rotation: one is added when the scene lacks it. */
+    /* The runtime needs one root joint with no rotation, and a skinned mesh's owner (the root)
+     * must not be one of its weight joints: a root is added when the scene lacks such a one. */
     int32_t top = -1;
-    if (r == UE_OK && (roots != 1 || !identity_rotation(&s->nodes[first_root])))
+    if (r == UE_OK && (roots != 1 || !identity_rotation(&s->nodes[first_root]) ||
+                       (b->sk.owner >= 0 && hsd_new_skin_joint(s, first_root))))
         top = add_joint(b, "root", -1, last_child), r = top < 0 ? UE_ERR_NOMEM : UE_OK;
     for (size_t i = 0; r == UE_OK && i < s->node_count; i++)
         if (s->nodes[i].parent < 0) r = add_subtree(b, (int32_t)i, top, stack, last_child, first_child, next_sibling);
@@ -144,6 +147,10 @@ static ue_result build_joints(hsd_new *b) {
     free(first_child);
     free(next_sibling);
     b->st.joints = b->m.joint_count;
+    /* The owner of skinned meshes: the root, a skeleton root (no R: vertices of several joints in
+     * bind space, of one joint in that joint's space). */
+    if (r == UE_OK && b->sk.owner >= 0)
+        b->m.joints[0].flags |= UE_JOBJ_SKELETON_ROOT | UE_JOBJ_ENVELOPE_MODEL | UE_JOBJ_LIGHTING;
     return r;
 }
 
@@ -153,13 +160,23 @@ static void to_double(const float f[16], double out[16]) {
     for (int i = 0; i < 16; i++) out[i] = f[i];
 }
 
+static bool has_rigid(const ue_scene *s, int32_t node) {
+    const ue_scene_mesh *mesh = &s->meshes[s->nodes[node].mesh];
+    for (size_t p = 0; p < mesh->primitive_count; p++)
+        if (!mesh->primitives[p].joints) return true;
+    return false;
+}
+
 /* Each mesh node's primitives under its joint, brought from the node's glTF world into the
  * joint's HSD world (the same matrix unless parents scale non-uniformly). */
 static ue_result build_meshes(hsd_new *b) {
     hsd_pose pose;
     ue_result r = hsd_pose_compute(&b->m, UE_MODE_STRICT, &pose, b->d);
+    if (r == UE_OK && b->sk.owner >= 0) r = hsd_new_skin_binds(b, &pose);
     for (size_t n = 0; r == UE_OK && n < b->s->node_count; n++) {
         if (b->s->nodes[n].mesh < 0) continue;
+        if (hsd_new_skinned(b->s, (int32_t)n)) r = hsd_new_skinned_mesh(b, (int32_t)n);
+        if (r != UE_OK || !has_rigid(b->s, (int32_t)n)) continue;
         int32_t j = b->joint_of_node[n];
         float wg[16];
         double gw[16], inv[16], to_joint[16];
@@ -197,20 +214,18 @@ static ue_result material_colours(hsd_new *b) {
 
 /* ---- checks before any work ----------------------------------------------------------------- */
 
-static ue_result refuse_skins(hsd_new *b) {
+/* A primitive with joints needs its node's skin; a scene with one gets an owner joint. */
+static ue_result check_skins(hsd_new *b) {
+    b->sk.owner = -1;
     for (size_t n = 0; n < b->s->node_count; n++) {
         const ue_scene_node *sn = &b->s->nodes[n];
-        bool skinned = sn->skin >= 0;
-        for (size_t p = 0; sn->mesh >= 0 && p < b->s->meshes[sn->mesh].primitive_count; p++)
-            skinned |= b->s->meshes[sn->mesh].primitives[p].joints != NULL;
-        if (skinned) {
+        if (!hsd_new_skinned(b->s, (int32_t)n)) continue;
+        if (sn->skin < 0 || (size_t)sn->skin >= b->s->skin_count) {
             ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.skin", UE_NO_OFFSET, "/nodes",
-                        "node %zu (%s) has a skinned mesh: a new model takes static and rigid meshes only so far "
-                        "(SKELETON/ENVELOPE joints, inverse binds, envelopes from the weights and PObjs split at 10 "
-                        "matrices are not written yet); import it with --base the model it came from, or remove the skin",
-                        n, sn->name);
+                        "node %zu (%s) draws a mesh with joints but has no skin", n, sn->name);
             return UE_ERR_INVALID;
         }
+        b->sk.owner = 0; /* the tree root, once the tree is built */
     }
     return UE_OK;
 }
@@ -255,7 +270,7 @@ ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_b
     hsd_new b;
     memset(&b, 0, sizeof b);
     b.s = s, b.o = o ? o : &defaults, b.d = d;
-    ue_result r = refuse_skins(&b);
+    ue_result r = check_skins(&b);
     if (r == UE_OK) {
         b.mobj_of_material = malloc((s->material_count + 1) * sizeof *b.mobj_of_material);
         b.image_of_texture = malloc((s->texture_count + 1) * sizeof *b.image_of_texture);
@@ -272,6 +287,11 @@ ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_b
         ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.clips", UE_NO_OFFSET, "/animations",
                     "%zu animation%s left out: a new model's clips are not written yet", s->animation_count,
                     s->animation_count == 1 ? "" : "s");
+    if (r == UE_OK && b.sk.cut_vertices)
+        ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.influences", UE_NO_OFFSET, "/meshes",
+                    "%zu vertices had more than %d joint influences: the %d largest kept, their weights renormalised",
+                    b.sk.cut_vertices, HSD_NEW_MAX_INFLUENCES, HSD_NEW_MAX_INFLUENCES);
+    b.st.envelopes = b.sk.env_count;
     if (r == UE_OK && stats) *stats = b.st;
     hsd_new_free(&b);
     return r;

@@ -4,9 +4,25 @@
 #define UNEARTH_HSD_NEW_H
 
 #include "hsd/hsd_new_int.h"
+#include "hsd/hsd_pose.h"
 
 #define HSD_NEW_MAX_POBJS 240     /* the runtime's about-240 PObjs per model (issue 23) */
 #define HSD_NEW_MAX_DEPTH 1024    /* the struct reader's joint depth */
+
+/* A skinned scene's state (hsd_new_skin.c). */
+typedef struct hsd_new_env {      /* one distinct envelope */
+    hsd_influences inf;           /* HSD joints */
+    uint32_t first_weight;        /* its run in the model's weight rows */
+} hsd_new_env;
+typedef struct hsd_new_skin {
+    int32_t owner;                /* the joint whose DObj list holds every skinned mesh (the tree root), or -1 */
+    double *bind;                 /* 16 per joint (column-major): the inverse bind of SKELETON joints */
+    hsd_new_env *envs;            /* distinct envelopes, found by `hash` (open addressing, -1 empty) */
+    size_t env_count, env_cap;
+    int32_t *hash;
+    size_t hash_cap, weight_cap, envelope_cap;
+    size_t cut_vertices;          /* vertices that had more than 4 influences */
+} hsd_new_skin;
 
 typedef struct hsd_new {
     const ue_scene *s;
@@ -21,6 +37,7 @@ typedef struct hsd_new {
     ue_buf **bufs;                /* owned bytes the tables point into (stable addresses) */
     size_t buf_count, buf_cap;
     ue_hsd_new_stats st;
+    hsd_new_skin sk;
 } hsd_new;
 
 /* Growth of a table (*p, count *n, capacity *cap) by one zeroed row; its index or -1 (no memory). */
@@ -33,5 +50,25 @@ ue_buf *hsd_new_buf(hsd_new *b);
 ue_result hsd_new_mesh(hsd_new *b, int32_t node, int32_t joint, const double to_joint[16]);
 /* The MObj of scene material `material` (-1: the default), made on first use. -1 on failure. */
 int32_t hsd_new_material(hsd_new *b, int32_t material);
+
+/* ---- skinned meshes (hsd_new_skin.c) ---- */
+
+/* Whether node `node` draws a skinned mesh (a primitive with joints). */
+bool hsd_new_skinned(const ue_scene *s, int32_t node);
+/* Whether node `node` is a joint of some skin. */
+bool hsd_new_skin_joint(const ue_scene *s, int32_t node);
+/* SKELETON and the inverse bind W_hsd⁻¹ · W_gltf · IBM on every skin joint (`pose`: the HSD rest
+ * pose); refused (import.hsd.new.skin) when two skins bind a node differently. */
+ue_result hsd_new_skin_binds(hsd_new *b, const hsd_pose *pose);
+/* Each vertex's envelope id (the model's distinct envelopes, HSD joints) from primitive `p` of a
+ * node with skin `skin`; refused when a vertex has no weight or names no joint. */
+ue_result hsd_new_vertex_envelopes(hsd_new *b, const ue_scene_primitive *p, int32_t skin, int32_t *env_of_vertex,
+                                   const char *path);
+/* Envelope rows (the PObj's list) for the distinct envelopes ids[0 … n), contiguous; the first
+ * row's index, or -1 on no memory. */
+int32_t hsd_new_envelope_rows(hsd_new *b, const uint32_t *ids, size_t n);
+void hsd_new_skin_free(hsd_new_skin *sk);
+/* The skinned primitives of node `node`'s mesh as DObjs of the owner joint (hsd_new_mesh.c). */
+ue_result hsd_new_skinned_mesh(hsd_new *b, int32_t node);
 
 #endif

@@ -37,4 +37,43 @@ uint32_t hsd_texture_side(uint32_t side);
  * target texel the mean of the source texels under it, each weighted by the part it covers. */
 void hsd_resample_rgba(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw, uint32_t dh);
 
+/* ---- skinned meshes (hsd_new_skin.c) -------------------------------------------------------- */
+
+#define HSD_NEW_MAX_INFLUENCES 4  /* joints an envelope keeps per vertex */
+#define HSD_NEW_MAX_SLOTS 10      /* matrices a PObj loads (PNMTXIDX 0, 3, …, 27) */
+
+/* One vertex's envelope: `count` joints, largest weight first (the lower joint first on a tie),
+ * the weights summing to 1. */
+typedef struct hsd_influences {
+    uint32_t count;
+    uint32_t joint[HSD_NEW_MAX_INFLUENCES];
+    float weight[HSD_NEW_MAX_INFLUENCES];
+} hsd_influences;
+
+/* The envelope of a vertex from its `n` glTF influences: a joint named twice gets the sum of its
+ * weights, zero weights are dropped, the 4 largest are kept (the lower joint on a tie) and divided
+ * by their sum; when the largest then reaches 1 − FLT_EPSILON the envelope is that joint alone,
+ * weight 1 (what the runtime draws for such an envelope). Returns the number of joints with a
+ * positive weight before the cut (above 4: the vertex lost some), 0 when there is none, -1 for a
+ * negative or non-finite weight. */
+int hsd_envelope_of_vertex(const uint16_t *joints, const float *weights, uint32_t n, hsd_influences *out);
+
+/* Triangles (three envelope ids each) in PObjs of at most `max_slots` envelopes and `max_tris`
+ * triangles. A PObj starts empty; each pass over the triangles not yet placed (in input order)
+ * takes every triangle whose envelopes the PObj already has, and remembers the first of the others
+ * that fits with the fewest new envelopes; that one is then taken (its new envelopes appended in
+ * corner order) and another pass made; the PObj closes when none fits or it has max_tris. */
+typedef struct hsd_env_split {
+    uint32_t *order;              /* every triangle once, PObj by PObj, in the order taken */
+    size_t *tri_end;              /* per PObj: the end of its run in `order` */
+    uint32_t *env;                /* per PObj: its envelope ids in slot order */
+    size_t *env_end;              /* per PObj: the end of its run in `env` */
+    size_t count;                 /* PObjs */
+} hsd_env_split;
+/* UE_ERR_LIMIT when more than `max_pobjs` PObjs would be needed (the work stops there),
+ * UE_ERR_USAGE for max_slots < 3 or max_tris 0, UE_ERR_NOMEM. Work O(PObjs × 11 × triangles). */
+ue_result hsd_envelope_split(const uint32_t *tri_env, size_t tri_count, uint32_t max_slots, size_t max_tris,
+                             size_t max_pobjs, hsd_env_split *out);
+void hsd_env_split_free(hsd_env_split *s);
+
 #endif

@@ -50,20 +50,36 @@ static bool is_identity(const double m[16]) {
     return true;
 }
 
-/* Positions by M, normals by the inverse transpose of its 3×3 (renormalised). */
+/* Vertex i's position by M, its normal by the inverse transpose of M's 3×3 (`inv`: M⁻¹, or NULL
+ * without normals), renormalised. */
+static void transform_vertex(prim_values *v, uint32_t i, const double m[16], const double *inv) {
+    float *p = v->pos + 3 * (size_t)i;
+    double x = p[0], y = p[1], z = p[2];
+    for (int r = 0; r < 3; r++) p[r] = (float)(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
+    if (!inv) return;
+    float *q = v->nrm + 3 * (size_t)i;
+    double nx = q[0], ny = q[1], nz = q[2], o[3], len = 0;
+    for (int r = 0; r < 3; r++) o[r] = inv[4 * r] * nx + inv[4 * r + 1] * ny + inv[4 * r + 2] * nz, len += o[r] * o[r];
+    len = sqrt(len);
+    for (int r = 0; r < 3; r++) q[r] = len > 0 ? (float)(o[r] / len) : 0.0f;
+}
+
 static void transform(prim_values *v, const double m[16]) {
     double inv[16];
     bool normals = v->nrm && hsd_mat_invert(m, inv);
+    for (uint32_t i = 0; i < v->n; i++) transform_vertex(v, i, m, normals ? inv : NULL);
+}
+
+/* Skinned vertices as the runtime draws them from an owner without R (docs/formats/hsd-model.md#skinning):
+ * a one-joint envelope draws with W(j) alone, so its vertex goes into the joint's space by the
+ * inverse bind; a vertex of several joints stays in the glTF's bind space (Σ w·W·IB applies). */
+static void skin_values(hsd_new *b, prim_values *v, const int32_t *env_of_vertex) {
     for (uint32_t i = 0; i < v->n; i++) {
-        float *p = v->pos + 3 * i;
-        double x = p[0], y = p[1], z = p[2];
-        for (int r = 0; r < 3; r++) p[r] = (float)(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
-        if (!normals) continue;
-        float *q = v->nrm + 3 * i;
-        double nx = q[0], ny = q[1], nz = q[2], o[3], len = 0;
-        for (int r = 0; r < 3; r++) o[r] = inv[4 * r] * nx + inv[4 * r + 1] * ny + inv[4 * r + 2] * nz, len += o[r] * o[r];
-        len = sqrt(len);
-        for (int r = 0; r < 3; r++) q[r] = len > 0 ? (float)(o[r] / len) : 0.0f;
+        const hsd_influences *e = &b->sk.envs[env_of_vertex[i]].inf;
+        if (e->count != 1) continue;
+        const double *ib = &b->sk.bind[16 * (size_t)e->joint[0]];
+        double inv[16];
+        transform_vertex(v, i, ib, v->nrm && hsd_mat_invert(ib, inv) ? inv : NULL);
     }
 }
 
@@ -116,7 +132,18 @@ typedef struct chunk {
     uint32_t *verts;              /* local vertex → primitive vertex */
     uint32_t vert_count;
     int32_t *local;               /* primitive vertex → local, -1 when not in the chunk */
+    const int32_t *env_of_vertex; /* skinned: primitive vertex → envelope id, else NULL */
+    const uint32_t *env;          /* skinned: the PObj's envelope ids, slot order */
+    uint32_t env_count;
 } chunk;
+
+/* A skinned vertex's PNMTXIDX in its chunk: 3 × the slot of its envelope. */
+static uint8_t pnmtx_of(const chunk *c, uint32_t local) {
+    int32_t e = c->env_of_vertex[c->verts[local]];
+    uint32_t k = 0;
+    while (k + 1 < c->env_count && c->env[k] != (uint32_t)e) k++;
+    return (uint8_t)(3 * k);
+}
 
 /* The element bytes of attribute `a` over the chunk's vertices, in its chosen format. */
 static ue_result encode_attr(hsd_new *b, const prim_values *v, int a, const chunk *c, ue_hsd_vtx_attr *out,
@@ -175,7 +202,8 @@ static ue_result encode_attr(hsd_new *b, const prim_values *v, int a, const chun
 
 /* The display list: strips over one record per local vertex (each attribute's index). */
 static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, bool wide, ue_buf **out) {
-    uint32_t rec = attr_count * (wide ? 2 : 1);
+    uint32_t lead = c->env_of_vertex ? 1 : 0; /* the direct PNMTXIDX byte */
+    uint32_t rec = lead + attr_count * (wide ? 2 : 1);
     uint32_t *gx = malloc(c->tri_count * 3 * sizeof *gx);
     uint8_t *records = malloc((size_t)c->vert_count * rec);
     uint32_t *record_at = malloc((size_t)c->vert_count * sizeof *record_at);
@@ -188,8 +216,9 @@ static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, boo
     }
     for (uint32_t i = 0; r == UE_OK && i < c->vert_count; i++) {
         record_at[i] = i * rec;
+        if (lead) records[(size_t)i * rec] = pnmtx_of(c, i);
         for (uint32_t a = 0; a < attr_count; a++) {
-            uint8_t *at = records + (size_t)i * rec + a * (wide ? 2 : 1);
+            uint8_t *at = records + (size_t)i * rec + lead + a * (wide ? 2 : 1);
             if (wide) at[0] = (uint8_t)(i >> 8), at[1] = (uint8_t)i;
             else at[0] = (uint8_t)i;
         }
@@ -203,10 +232,22 @@ static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, boo
     return r;
 }
 
+static ue_result refuse_pobj_limit(hsd_new *b, const char *path) {
+    ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path,
+                "the model needs more than %d PObjs; the runtime draws about %d per model (merge primitives or meshes%s)",
+                HSD_NEW_MAX_POBJS, HSD_NEW_MAX_POBJS, b->sk.owner >= 0 ? ", or use fewer distinct skin weights" : "");
+    return UE_ERR_INVALID;
+}
+
 static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, bool cull, int32_t *prev_pobj,
                            int32_t *first_pobj, const char *path) {
     uint32_t attr_first = (uint32_t)b->m.attr_count, attr_count = 0;
     ue_result r = UE_OK;
+    if (c->env_of_vertex) { /* PNMTXIDX first (GX order), direct: one byte in each record */
+        int32_t row = hsd_new_row((void **)&b->m.attrs, &b->m.attr_count, &b->attr_cap, sizeof *b->m.attrs);
+        if (row < 0) return UE_ERR_NOMEM;
+        b->m.attrs[row].attr = UE_GX_VA_PNMTXIDX, b->m.attrs[row].type = UE_GX_DIRECT;
+    }
     for (int a = 0; r == UE_OK && a < A_COUNT; a++) {
         if (!values_of(v, a)) continue;
         int32_t row = hsd_new_row((void **)&b->m.attrs, &b->m.attr_count, &b->attr_cap, sizeof *b->m.attrs);
@@ -220,19 +261,20 @@ static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, boo
         ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path, "a display list past 65535 × 32 bytes");
         r = UE_ERR_INVALID;
     }
-    if (r == UE_OK && b->m.pobj_count >= HSD_NEW_MAX_POBJS) {
-        ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path,
-                    "the model needs more than %d PObjs; the runtime draws about %d per model (merge primitives or meshes)",
-                    HSD_NEW_MAX_POBJS, HSD_NEW_MAX_POBJS);
-        r = UE_ERR_INVALID;
-    }
+    if (r == UE_OK && b->m.pobj_count >= HSD_NEW_MAX_POBJS) r = refuse_pobj_limit(b, path);
+    int32_t env_first = r == UE_OK && c->env_of_vertex ? hsd_new_envelope_rows(b, c->env, c->env_count) : 0;
+    if (env_first < 0) r = UE_ERR_NOMEM;
     int32_t p = r == UE_OK ? hsd_new_row((void **)&b->m.pobjs, &b->m.pobj_count, &b->pobj_cap, sizeof *b->m.pobjs) : -1;
     if (r == UE_OK && p < 0) r = UE_ERR_NOMEM;
     if (r != UE_OK) return r;
     ue_hsd_pobj *po = &b->m.pobjs[p];
     po->next = UE_HSD_NONE;
     po->flags = (uint16_t)(UE_POBJ_SKIN | (cull ? UE_POBJ_CULL_BACK : 0));
-    po->attr_first = attr_first, po->attr_count = attr_count;
+    po->attr_first = attr_first, po->attr_count = attr_count + (c->env_of_vertex ? 1 : 0);
+    if (c->env_of_vertex) {
+        po->flags = (uint16_t)(po->flags | UE_POBJ_ENVELOPE);
+        po->env_first = (uint32_t)env_first, po->env_count = c->env_count;
+    }
     po->dl = dl->data, po->dl_size = dl->size;
     po->n_display = (uint16_t)((dl->size + 31) / 32);
     po->skin_joint = UE_HSD_NONE;
@@ -246,65 +288,138 @@ static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, boo
 
 /* ---- one primitive -------------------------------------------------------------------------- */
 
+/* The chunk's local vertices: each corner of c->tris[0 … c->tri_count) numbered on first use. */
+static void number_vertices(chunk *c) {
+    c->vert_count = 0;
+    for (size_t t = 0; t < 3 * c->tri_count; t++)
+        if (c->local[c->tris[t]] < 0) c->local[c->tris[t]] = (int32_t)c->vert_count, c->verts[c->vert_count++] = c->tris[t];
+}
+
+static void forget_vertices(chunk *c) {
+    for (uint32_t i = 0; i < c->vert_count; i++) c->local[c->verts[i]] = -1;
+}
+
+/* Rigid: triangles in input order, a PObj closed before it would pass the vertex or list bound. */
+static ue_result rigid_pobjs(hsd_new *b, const ue_scene_primitive *p, const prim_values *v, chunk *c, size_t max_tris,
+                             bool cull, int32_t *prev, int32_t *first, const char *path) {
+    size_t tri_total = p->index_count / 3, t = 0;
+    ue_result r = UE_OK;
+    while (r == UE_OK && t < tri_total) {
+        c->tris = p->indices + 3 * t, c->tri_count = 0;
+        uint32_t verts = 0;
+        while (t + c->tri_count < tri_total && c->tri_count < max_tris) {
+            const uint32_t *tri = c->tris + 3 * c->tri_count;
+            uint32_t fresh = 0; /* corners new to the chunk, a repeated corner once */
+            for (int k = 0; k < 3; k++)
+                fresh += c->local[tri[k]] < 0 && (k < 1 || tri[k] != tri[0]) && (k < 2 || tri[k] != tri[1]);
+            if (verts + fresh > MAX_CHUNK_VERTS) break;
+            for (int k = 0; k < 3; k++)
+                if (c->local[tri[k]] < 0) c->local[tri[k]] = 0, verts++;
+            c->tri_count++;
+        }
+        for (size_t i = 0; i < 3 * c->tri_count; i++) c->local[c->tris[i]] = -1;
+        number_vertices(c);
+        r = emit_pobj(b, v, c, cull, prev, first, path);
+        forget_vertices(c);
+        t += c->tri_count;
+    }
+    return r;
+}
+
+/* Skinned: the envelope split (at most 10 matrices and max_tris triangles a PObj; 3 × 21845 corners
+ * keep each PObj's vertices within 65535). */
+static ue_result skinned_pobjs(hsd_new *b, const ue_scene_primitive *p, const prim_values *v, chunk *c, size_t max_tris,
+                               bool cull, int32_t *prev, int32_t *first, const char *path) {
+    size_t tri_total = p->index_count / 3;
+    uint32_t *tri_env = malloc((3 * tri_total + 1) * sizeof *tri_env);
+    uint32_t *ordered = malloc((3 * tri_total + 1) * sizeof *ordered);
+    if (!tri_env || !ordered) return free(tri_env), free(ordered), UE_ERR_NOMEM;
+    for (size_t i = 0; i < 3 * tri_total; i++) tri_env[i] = (uint32_t)c->env_of_vertex[p->indices[i]];
+    hsd_env_split split;
+    size_t budget = HSD_NEW_MAX_POBJS - (b->m.pobj_count < HSD_NEW_MAX_POBJS ? b->m.pobj_count : HSD_NEW_MAX_POBJS);
+    ue_result r = hsd_envelope_split(tri_env, tri_total, HSD_NEW_MAX_SLOTS, max_tris < 21845 ? max_tris : 21845, budget, &split);
+    if (r == UE_ERR_LIMIT) r = refuse_pobj_limit(b, path);
+    for (size_t i = 0; r == UE_OK && i < tri_total; i++) memcpy(ordered + 3 * i, p->indices + 3 * (size_t)split.order[i], 3 * sizeof *ordered);
+    for (size_t k = 0, t0 = 0, e0 = 0; r == UE_OK && k < split.count; k++) {
+        c->tris = ordered + 3 * t0, c->tri_count = split.tri_end[k] - t0;
+        c->env = split.env + e0, c->env_count = (uint32_t)(split.env_end[k] - e0);
+        number_vertices(c);
+        r = emit_pobj(b, v, c, cull, prev, first, path);
+        forget_vertices(c);
+        t0 = split.tri_end[k], e0 = split.env_end[k];
+    }
+    hsd_env_split_free(&split);
+    free(tri_env), free(ordered);
+    return r;
+}
+
+/* Appends DObj `dn` to joint `joint`'s list (its tail found by the walk: lists are short). */
+static void link_dobj(hsd_new *b, int32_t joint, int32_t dn) {
+    int32_t *at = &b->m.joints[joint].first_dobj;
+    while (*at >= 0) at = &b->m.dobjs[*at].next;
+    *at = dn;
+}
+
+/* Primitive `p` as a DObj of joint `joint`: rigid (vertices by to_joint) when skin < 0, else
+ * skinned with skin `skin` (joint: the owner). */
 static ue_result add_primitive(hsd_new *b, const ue_scene_primitive *p, int32_t joint, const double to_joint[16],
-                               int32_t *last_dobj, const char *path) {
+                               int32_t skin, const char *path) {
     if (p->index_count < 3) return UE_OK;
     int32_t mobj = hsd_new_material(b, p->material);
     if (mobj < 0) return UE_ERR_NOMEM;
     prim_values v;
     ue_result r = prepare_values(b, p, to_joint, &v);
     chunk c = {0};
-    c.local = malloc((size_t)(p->vertex_count ? p->vertex_count : 1) * sizeof *c.local);
+    size_t nv = p->vertex_count ? p->vertex_count : 1;
+    int32_t *env_of_vertex = skin >= 0 ? malloc(nv * sizeof *env_of_vertex) : NULL;
+    c.local = malloc(nv * sizeof *c.local);
     c.verts = malloc((size_t)(MAX_CHUNK_VERTS + 3) * sizeof *c.verts);
-    if (r == UE_OK && (!c.local || !c.verts)) r = UE_ERR_NOMEM;
+    if (r == UE_OK && (!c.local || !c.verts || (skin >= 0 && !env_of_vertex))) r = UE_ERR_NOMEM;
     for (uint32_t i = 0; r == UE_OK && i < p->vertex_count; i++) c.local[i] = -1;
+    if (r == UE_OK && skin >= 0) r = hsd_new_vertex_envelopes(b, p, skin, env_of_vertex, path);
+    if (r == UE_OK && skin >= 0) skin_values(b, &v, env_of_vertex), c.env_of_vertex = env_of_vertex;
     int attrs = 0;
     for (int a = 0; a < A_COUNT; a++) attrs += values_of(&v, a) != NULL;
-    /* Worst case 3 records of 2-byte indices and a 3-byte header per triangle. */
-    size_t max_tris = (MAX_DL_BYTES - 64) / (3u * 2u * (unsigned)attrs + 3u);
+    /* Worst case 3 records of 2-byte indices (and the PNMTXIDX byte) and a 3-byte header per triangle. */
+    size_t max_tris = (MAX_DL_BYTES - 64) / (3u * (2u * (unsigned)attrs + (skin >= 0)) + 3u);
     bool cull = !(p->material >= 0 && (size_t)p->material < b->s->material_count && b->s->materials[p->material].double_sided);
     int32_t first_pobj = -1, prev = -1;
-    size_t tri_total = p->index_count / 3, t = 0;
-    while (r == UE_OK && t < tri_total) {
-        c.tris = p->indices + 3 * t, c.tri_count = 0, c.vert_count = 0;
-        while (t + c.tri_count < tri_total && c.tri_count < max_tris) {
-            const uint32_t *tri = c.tris + 3 * c.tri_count;
-            uint32_t fresh = 0; /* corners new to the chunk, a repeated corner once */
-            for (int k = 0; k < 3; k++)
-                fresh += c.local[tri[k]] < 0 && (k < 1 || tri[k] != tri[0]) && (k < 2 || tri[k] != tri[1]);
-            if (c.vert_count + fresh > MAX_CHUNK_VERTS) break;
-            for (int k = 0; k < 3; k++)
-                if (c.local[tri[k]] < 0) c.local[tri[k]] = (int32_t)c.vert_count, c.verts[c.vert_count++] = tri[k];
-            c.tri_count++;
-        }
-        r = emit_pobj(b, &v, &c, cull, &prev, &first_pobj, path);
-        for (uint32_t i = 0; i < c.vert_count; i++) c.local[c.verts[i]] = -1;
-        t += c.tri_count;
-    }
+    if (r == UE_OK)
+        r = skin >= 0 ? skinned_pobjs(b, p, &v, &c, max_tris, cull, &prev, &first_pobj, path)
+                      : rigid_pobjs(b, p, &v, &c, max_tris, cull, &prev, &first_pobj, path);
     if (r == UE_OK) {
         int32_t dn = hsd_new_row((void **)&b->m.dobjs, &b->m.dobj_count, &b->dobj_cap, sizeof *b->m.dobjs);
         if (dn < 0) r = UE_ERR_NOMEM;
         else {
             b->m.dobjs[dn] = (ue_hsd_dobj){0, NULL, UE_HSD_NONE, mobj, first_pobj, joint};
-            if (*last_dobj >= 0) b->m.dobjs[*last_dobj].next = dn;
-            else b->m.joints[joint].first_dobj = dn;
-            *last_dobj = dn;
+            link_dobj(b, joint, dn);
             b->st.dobjs++;
         }
     }
-    free(c.local), free(c.verts);
+    free(c.local), free(c.verts), free(env_of_vertex);
     values_free(&v);
     return r;
 }
 
-ue_result hsd_new_mesh(hsd_new *b, int32_t node, int32_t joint, const double to_joint[16]) {
-    const ue_scene_mesh *mesh = &b->s->meshes[b->s->nodes[node].mesh];
-    int32_t last = UE_HSD_NONE;
+/* The primitives of node `node`'s mesh with joints (`skinned`) or without. */
+static ue_result mesh_primitives(hsd_new *b, int32_t node, int32_t joint, const double to_joint[16], bool skinned) {
+    const ue_scene_node *sn = &b->s->nodes[node];
+    const ue_scene_mesh *mesh = &b->s->meshes[sn->mesh];
     ue_result r = UE_OK;
     for (size_t i = 0; r == UE_OK && i < mesh->primitive_count; i++) {
+        if ((mesh->primitives[i].joints != NULL) != skinned) continue;
         char path[96];
-        snprintf(path, sizeof path, "/meshes/%d/primitives/%zu", (int)b->s->nodes[node].mesh, i);
-        r = add_primitive(b, &mesh->primitives[i], joint, to_joint, &last, path);
+        snprintf(path, sizeof path, "/meshes/%d/primitives/%zu", (int)sn->mesh, i);
+        r = add_primitive(b, &mesh->primitives[i], joint, to_joint, skinned ? sn->skin : -1, path);
     }
     return r;
+}
+
+ue_result hsd_new_mesh(hsd_new *b, int32_t node, int32_t joint, const double to_joint[16]) {
+    return mesh_primitives(b, node, joint, to_joint, false);
+}
+
+ue_result hsd_new_skinned_mesh(hsd_new *b, int32_t node) {
+    static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    return mesh_primitives(b, node, b->sk.owner, identity, true);
 }
