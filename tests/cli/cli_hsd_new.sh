@@ -3,8 +3,9 @@
 # robot's glb and from hand-made glTF scenes (a textured quad with alpha, a cube with vertex colours
 # under a rotated, non-uniformly scaled parent) validates strictly and converts back to the same
 # triangles in world space within the stated quantisation error, with its materials' factors and
-# alpha modes and its image resized to powers of two; skinned input and options a new model does
-# not take are refused, nothing written.
+# alpha modes and its image resized to powers of two; skinned glTF (12 joints, a split into PObjs
+# of at most 10 matrices, a vertex of 6 influences cut to 4) and the sample creature's glb do the
+# same; each limit is refused by name and options a new model does not take, nothing written.
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -56,11 +57,52 @@ expect_rc 0 "$UE" import "$T/s.gltf" -o "$T/s8.dat" --texture-format rgba8
 check "RGBA8 adds 64 bytes" "$(( $(stat -c %s "$T/s8.dat") - $(stat -c %s "$T/s.dat") ))" 64
 expect_rc 0 "$UE" validate --strict "$T/s8.dat"
 
-# Refused: a skinned glTF (not written yet), nothing written.
-expect_rc 0 glb skinned "$T/k.gltf"
-expect_rc 1 "$UE" import "$T/k.gltf" -o "$T/k.dat"
-grep -q "import.hsd.new.skin" "$T/err" && ok || bad "skin refusal: $(cat "$T/err")"
-[ ! -e "$T/k.dat" ] && ok || bad "a refused import wrote k.dat"
+# Skinned: 12 joints bent at rest under a non-uniform scale, one mesh, a vertex of 6 influences.
+# 13 nodes; the one root is a skin joint, so an owner root is added (14 joints).
+expect_rc 0 glb skinned12 "$T/k.gltf"
+expect_rc 0 "$UE" import "$T/k.gltf" -o "$T/k.dat"
+grep -q "^new model: 14 joints, 1 DObj, 2 PObjs, 25 triangles, 14 envelopes, 1 material, 0 images (0 resized)$" "$T/err" &&
+  ok || bad "skinned summary: $(cat "$T/err")"
+grep -q "1 vertices had more than 4 joint influences.*import.hsd.new.influences" "$T/err" && ok ||
+  bad "the cut influences not told: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/k.dat"
+# PObjs and their matrices as the split rule gives them, worked out from the glTF; flags as read here.
+expect_rc 0 glb split "$T/k.gltf"
+split=$(cat "$T/out")
+check "split into 2 PObjs" "$split" "PObjs 2: 10 6"
+check "PObjs in the DAT" "$(glb dat-pobjs "$T/k.dat" | tr '\n' ';')" \
+  "$split;root flags SKELETON_ROOT 1 ENVELOPE_MODEL 1 SKELETON 0;skeleton joints with inverse binds 12;"
+expect_rc 0 "$UE" convert "$T/k.dat" -o "$T/kb.glb"
+expect_rc 0 glb same "$T/k.gltf" "$T/kb.glb" "$REL"
+check "skinned triangles back" "$(cat "$T/out")" 25
+# The 6 influences 0.3 0.25 0.2 0.15 0.06 0.04: the 4 largest over their sum 0.9.
+check "4 weights renormalised" "$(glb weights "$T/kb.glb" 0 -1 0)" \
+  "$(python3 -c 'print(" ".join("bone%d:%.4f" % (j, w / 0.9) for j, w in enumerate((0.3, 0.25, 0.2, 0.15))))')"
+
+# The sample creature (envelope and rigid meshes, joints under a non-uniform scale) in place.
+expect_rc 0 "$UE" convert "$T/demo/gamecube/dat/creature.dat" -o "$T/c.glb"
+expect_rc 0 "$UE" import "$T/c.glb" -o "$T/c.dat"
+grep -q "^new model: 12 joints, 6 DObjs, 6 PObjs, 52 triangles, 9 envelopes," "$T/err" && ok || bad "creature summary: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/c.dat"
+expect_rc 0 "$UE" convert "$T/c.dat" -o "$T/cb.glb"
+expect_rc 0 glb same "$T/c.glb" "$T/cb.glb" "$REL"
+check "creature triangles back" "$(cat "$T/out")" 52
+
+# Skinned limits by name, nothing written: 3 triangles of new envelopes fill a PObj (9 of 10
+# matrices), so 720 such triangles make the runtime's 240 PObjs and 723 one more.
+expect_rc 0 glb skinned-many "$T/e720.gltf" 720
+expect_rc 0 "$UE" import "$T/e720.gltf" -o "$T/e720.dat"
+check "720 triangles in 240 PObjs" "$(glb dat-pobjs "$T/e720.dat" | head -1 | cut -d: -f1)" "PObjs 240"
+expect_rc 0 "$UE" validate --strict "$T/e720.dat"
+expect_rc 0 glb skinned-many "$T/e723.gltf" 723
+expect_rc 1 "$UE" import "$T/e723.gltf" -o "$T/e723.dat"
+grep -q "more than 240 PObjs.*import.hsd.new.limit" "$T/err" && ok || bad "skinned PObj limit: $(cat "$T/err")"
+[ ! -e "$T/e723.dat" ] && ok || bad "a refused import wrote e723.dat"
+# One inverse bind per joint: two skins binding a node differently.
+expect_rc 0 glb two-skins "$T/two.gltf"
+expect_rc 1 "$UE" import "$T/two.gltf" -o "$T/two.dat"
+grep -q "another inverse bind matrix.*import.hsd.new.skin" "$T/err" && ok || bad "two binds: $(cat "$T/err")"
+[ ! -e "$T/two.dat" ] && ok || bad "a refused import wrote two.dat"
 # The runtime's PObj limit: 240 one-triangle primitives are written, 241 refused by name.
 expect_rc 0 glb many "$T/p240.gltf" 240
 expect_rc 0 "$UE" import "$T/p240.gltf" -o "$T/p240.dat"

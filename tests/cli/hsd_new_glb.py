@@ -4,8 +4,18 @@
 # Usage: hsd_new_glb.py COMMAND ARGS
 #   static OUT.gltf              a textured quad with alpha (BLEND, a 12 x 6 image), and a cube with vertex
 #                                colours under a rotated, non-uniformly scaled parent; two root nodes
-#   skinned OUT.gltf             a strip of 12 joints in a chain, one mesh whose vertices each follow
-#                                two neighbouring joints
+#   skinned12 OUT.gltf           a strip of 12 joints in a chain, one mesh whose vertices each follow two
+#                                neighbouring joints, bent at rest (bones 8 and 10 rotated under bone 3's non-uniform
+#                                scale; inverse binds of the straight chain), normals, its mesh node a child
+#                                of bone 0, and a vertex below it with 6 influences (bones 0-5)
+#   skinned-many OUT.gltf N      N separate triangles, every vertex its own two-joint envelope
+#   two-skins OUT.gltf           two skinned meshes whose skins bind bone 1 with different matrices
+#   split GLTF                   the envelopes of every vertex (4 largest weights, renormalised, float32) and
+#                                the PObjs the split rule of docs/hsd-import.md makes of each primitive:
+#                                "PObjs N: matrices per PObj", worked out here
+#   dat-pobjs DAT                the DAT read here from the spec: every ENVELOPE PObj's envelope count, the
+#                                root joint's flags, and how many joints are SKELETON with an inverse bind
+#   weights GLB X Y Z            the joint names and weights of the skinned vertex at (X, Y, Z)
 #   many OUT.gltf N              one mesh of N primitives, one triangle each (N PObjs)
 #   same A B REL                 every triangle of A (world space: node matrices, skins Σ w·World·IBM)
 #                                has its own triangle in B with the same winding and every corner within
@@ -105,10 +115,36 @@ def cmd_static(args):
     b.doc["scenes"][0]["nodes"] = [1, 2]
     b.save(args[0])
 
-def cmd_skinned(args):
+def chain(b, joints, rotations=None, scales=None, children=None):
+    """Bones 0 … joints-1 in a chain, each 1 up from its parent; the index of bone 0."""
+    first = len(b.doc["nodes"])
+    for i in range(joints):
+        n = {"name": "bone%d" % i, "translation": [0, 0 if i == 0 else 1, 0]}
+        if rotations and i in rotations:
+            n["rotation"] = rotations[i]
+        if scales and i in scales:
+            n["scale"] = scales[i]
+        kids = ([first + i + 1] if i + 1 < joints else []) + ((children or {}).get(i, []))
+        if kids:
+            n["children"] = kids
+        b.node(**n)
+    return first
+
+def straight_ibms(joints, scales):
+    """The inverse world matrices of the unrotated chain (column-major), scales kept."""
+    out, sx, sy, sz, y = [], 1.0, 1.0, 1.0, 0.0
+    for i in range(joints):
+        if i:
+            y += sy  # the parent's scale applies to the child's translation
+        s = scales.get(i, [1, 1, 1])
+        sx, sy, sz = sx * s[0], sy * s[1], sz * s[2]
+        out.append((1 / sx, 0, 0, 0, 0, 1 / sy, 0, 0, 0, 0, 1 / sz, 0, 0, -y / sy, 0, 1))
+    return out
+
+def cmd_skinned12(args):
     b = Builder()
     joints = 12
-    pos, js, ws, tris = [], [], [], []
+    pos, nrm, js, ws, js1, ws1, tris = [], [], [], [], [], [], []
     for i in range(joints + 1):
         for x in (-0.5, 0.5):
             pos.append((x, float(i), 0))
@@ -118,20 +154,178 @@ def cmd_skinned(args):
     for i in range(joints):
         a = 2 * i
         tris += [(a, a + 1, a + 3), (a, a + 3, a + 2)]
-    mesh = b.mesh("strip", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
-                            "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    js1 = [(0, 0, 0, 0)] * len(pos)
+    ws1 = [(0, 0, 0, 0)] * len(pos)
+    pos.append((0, -1, 0))  # six influences; bones 0-5 are at their bind pose, so the place is the same
+    js.append((0, 1, 2, 3))
+    ws.append((0.3, 0.25, 0.2, 0.15))
+    js1.append((4, 5, 0, 0))
+    ws1.append((0.06, 0.04, 0, 0))
+    tris.append((0, len(pos) - 1, 1))
+    nrm = [(0, 0, 1)] * len(pos)
     b.doc["materials"] = [{"name": "m"}]
-    first = len(b.doc["nodes"])
-    for i in range(joints):
-        n = {"name": "bone%d" % i, "translation": [0, 0 if i == 0 else 1, 0]}
-        if i + 1 < joints:
-            n["children"] = [first + i + 1]
-        b.node(**n)
-    ibm = [(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -float(i), 0, 1) for i in range(joints)]
-    b.doc["skins"] = [{"joints": list(range(first, first + joints)), "inverseBindMatrices": b.add("16f", ibm, "MAT4", 5126)}]
-    skinned = b.node(name="strip", mesh=mesh, skin=0)
-    b.doc["scenes"][0]["nodes"] = [first, skinned]
+    mesh = b.mesh("strip", {"POSITION": b.add("3f", pos, "VEC3", 5126), "NORMAL": b.add("3f", nrm, "VEC3", 5126),
+                            "JOINTS_0": b.add("4H", js, "VEC4", 5123), "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126),
+                            "JOINTS_1": b.add("4H", js1, "VEC4", 5123), "WEIGHTS_1": b.add("4f", ws1, "VEC4", 5126)},
+                  tris, 0)
+    s20, c20, s15, c15 = math.sin(math.radians(10)), math.cos(math.radians(10)), math.sin(math.radians(7.5)), math.cos(math.radians(7.5))
+    scales = {3: [1.25, 1, 0.8]}
+    skinned = joints  # the mesh node comes right after the chain
+    first = chain(b, joints, {8: [0, 0, s20, c20], 10: [s15, 0, 0, c15]}, scales, {0: [skinned]})
+    b.doc["skins"] = [{"joints": list(range(first, first + joints)),
+                       "inverseBindMatrices": b.add("16f", straight_ibms(joints, scales), "MAT4", 5126)}]
+    b.node(name="strip", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [first]
     b.save(args[0])
+
+def cmd_skinned_many(args):
+    b = Builder()
+    n = int(args[1])
+    pos, js, ws, tris = [], [], [], []
+    for t in range(n):
+        for k, (x, y) in enumerate(((0, 0), (1, 0), (0, 1))):
+            v = 3 * t + k
+            pos.append((x + 2 * t, y, 0))
+            js.append((0, 1, 0, 0))
+            a = (v + 1) / 8192  # a weight of its own: no two vertices share an envelope
+            ws.append((a, 1 - a, 0, 0))
+        tris.append((3 * t, 3 * t + 1, 3 * t + 2))
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tris", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
+                           "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    first = chain(b, 2)
+    b.doc["skins"] = [{"joints": [first, first + 1]}]
+    b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [first, first + 2]
+    b.save(args[0])
+
+def cmd_two_skins(args):
+    b = Builder()
+    pos = b.add("3f", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], "VEC3", 5126)
+    js = b.add("4H", [(1, 0, 0, 0)] * 3, "VEC4", 5123)
+    ws = b.add("4f", [(1, 0, 0, 0)] * 3, "VEC4", 5126)
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tri", {"POSITION": pos, "JOINTS_0": js, "WEIGHTS_0": ws}, [(0, 1, 2)], 0)
+    first = chain(b, 2)
+    ident = (1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    moved = (1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1)
+    b.doc["skins"] = [{"joints": [first, first + 1], "inverseBindMatrices": b.add("16f", [ident, moved], "MAT4", 5126)},
+                      {"joints": [first, first + 1], "inverseBindMatrices": b.add("16f", [ident, ident], "MAT4", 5126)}]
+    a = b.node(name="a", mesh=mesh, skin=0)
+    c = b.node(name="c", mesh=mesh, skin=1)
+    b.doc["scenes"][0]["nodes"] = [first, a, c]
+    b.save(args[0])
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+def envelope(joints, weights):
+    """The 4 largest weights (lower joint on a tie), merged per joint, renormalised; one joint when
+    the largest reaches 1 - 2^-23."""
+    acc = {}
+    for j, w in zip(joints, weights):
+        if w > 0:
+            acc[j] = acc.get(j, 0.0) + w
+    kept = sorted(acc.items(), key=lambda jw: (-jw[1], jw[0]))[:4]
+    total = sum(w for _, w in kept)
+    env = [(j, f32(w / total)) for j, w in kept]
+    if env[0][1] >= 1 - 2 ** -23:
+        env = [(env[0][0], 1.0)]
+    return tuple(env)
+
+def split(tri_env, max_slots=10):
+    """The PObjs of the rule: a pass takes every triangle the PObj's envelopes already cover and
+    remembers the first other that fits with the fewest new ones; that one joins and passes repeat."""
+    pending, pobjs = list(range(len(tri_env))), []
+    while pending:
+        have = []
+        while True:
+            best, best_new, rest = None, 4, []
+            for t in pending:
+                new = []
+                for e in tri_env[t]:
+                    if e not in have and e not in new:
+                        new.append(e)
+                if not new:
+                    continue
+                if len(have) + len(new) <= max_slots and len(new) < best_new:
+                    best, best_new, best_envs = t, len(new), new
+                rest.append(t)
+            pending = rest
+            if best is None:
+                break
+            have += best_envs
+            pending.remove(best)
+        pobjs.append(len(have))
+    return pobjs
+
+def cmd_split(args):
+    doc, binary = load_any(args[0])
+    out = []
+    for node in doc["nodes"]:
+        if "skin" not in node:
+            continue
+        for prim in doc["meshes"][node["mesh"]]["primitives"]:
+            at = prim["attributes"]
+            sets = [(accessor(doc, binary, at["JOINTS_%d" % k]), accessor(doc, binary, at["WEIGHTS_%d" % k]))
+                    for k in range(2) if "JOINTS_%d" % k in at]
+            envs = {}
+            ids = []
+            for v in range(len(sets[0][0])):
+                e = envelope([j for js, _ in sets for j in js[v]], [w for _, ws in sets for w in ws[v]])
+                ids.append(envs.setdefault(e, len(envs)))
+            idx = [i[0] for i in accessor(doc, binary, prim["indices"])]
+            out += split([tuple(ids[i] for i in idx[t:t + 3]) for t in range(0, len(idx), 3)])
+    print("PObjs %d: %s" % (len(out), " ".join(map(str, out))))
+
+def cmd_dat_pobjs(args):
+    d = open(args[0], "rb").read()
+    data_size, nb_reloc = struct.unpack_from(">II", d, 4)
+    data = d[0x20:0x20 + data_size]
+    u32 = lambda off: struct.unpack_from(">I", data, off)[0]
+    public = 0x20 + data_size + 4 * nb_reloc
+    scene = struct.unpack_from(">I", d, public)[0]
+    root = u32(u32(u32(scene)))  # SceneDesc → ModelSet*[0] → ModelSet.root
+    counts, skeleton, stack = [], 0, [root]
+    while stack:
+        j = stack.pop()
+        flags = u32(j + 4)
+        skeleton += bool(flags & 1 and u32(j + 0x38))
+        dobj = u32(j + 0x10) if not flags & 0x4020 else 0
+        while dobj:
+            pobj = u32(dobj + 0xC)
+            while pobj:
+                if struct.unpack_from(">H", data, pobj + 0xC)[0] & 0x3000 == 0x2000:
+                    lst, n = u32(pobj + 0x14), 0
+                    while u32(lst + 4 * n):
+                        n += 1
+                    counts.append(n)
+                pobj = u32(pobj + 4)
+            dobj = u32(dobj + 4)
+        for nxt in (u32(j + 0xC), u32(j + 8)):  # child popped first: pre-order
+            if nxt:
+                stack.append(nxt)
+    print("PObjs %d: %s" % (len(counts), " ".join(map(str, counts))))
+    print("root flags SKELETON_ROOT %d ENVELOPE_MODEL %d SKELETON %d" % (bool(u32(root + 4) & 2), bool(u32(root + 4) & 4),
+                                                                         bool(u32(root + 4) & 1)))
+    print("skeleton joints with inverse binds %d" % skeleton)
+
+def cmd_weights(args):
+    doc, binary = load_any(args[0])
+    want = [float(a) for a in args[1:4]]
+    for node in doc["nodes"]:
+        if "skin" not in node:
+            continue
+        names = [doc["nodes"][j]["name"] for j in doc["skins"][node["skin"]]["joints"]]
+        for prim in doc["meshes"][node["mesh"]]["primitives"]:
+            at = prim["attributes"]
+            pos = accessor(doc, binary, at["POSITION"])
+            js, ws = accessor(doc, binary, at["JOINTS_0"]), accessor(doc, binary, at["WEIGHTS_0"])
+            for p, j, w in zip(pos, js, ws):
+                if all(abs(p[k] - want[k]) < 1e-4 for k in range(3)):
+                    print(" ".join("%s:%.4f" % (names[jj], ww) for jj, ww in zip(j, w) if ww > 0))
+                    return
+    sys.exit("no skinned vertex at %s" % args[1:4])
 
 def cmd_many(args):
     b = Builder()
@@ -168,9 +362,12 @@ def world_triangles(path):
             pos = accessor(doc, binary, at["POSITION"])
             if skin:
                 js, ws = accessor(doc, binary, at["JOINTS_0"]), accessor(doc, binary, at["WEIGHTS_0"])
+                if "JOINTS_1" in at:
+                    js1, ws1 = accessor(doc, binary, at["JOINTS_1"]), accessor(doc, binary, at["WEIGHTS_1"])
+                    js, ws = [a + c for a, c in zip(js, js1)], [a + c for a, c in zip(ws, ws1)]
                 mats = []
                 for jj, ww in zip(js, ws):
-                    mats.append([sum(ww[k] * jm[jj[k]][e] for k in range(4)) for e in range(16)])
+                    mats.append([sum(ww[k] * jm[jj[k]][e] for k in range(len(jj))) for e in range(16)])
             else:
                 mats = [w[ni]] * len(pos)
             pts = [tuple(sum(m[c * 4 + r] * (list(p) + [1])[c] for c in range(4)) for r in range(3))
@@ -219,5 +416,7 @@ def cmd_image_size(args):
     print("%dx%d" % struct.unpack(">II", head[16:24]))
 
 if __name__ == "__main__":
-    {"static": cmd_static, "skinned": cmd_skinned, "many": cmd_many, "same": cmd_same, "materials": cmd_materials,
+    {"static": cmd_static, "many": cmd_many, "skinned12": cmd_skinned12,
+     "skinned-many": cmd_skinned_many, "two-skins": cmd_two_skins, "split": cmd_split, "dat-pobjs": cmd_dat_pobjs,
+     "weights": cmd_weights, "same": cmd_same, "materials": cmd_materials,
      "image-size": cmd_image_size}[sys.argv[1]](sys.argv[2:])
