@@ -1,0 +1,166 @@
+/* unearth tests — a new model's envelopes (src/hsd/hsd_new_skin.c): one vertex's envelope against
+ * hand-worked weights, and the split of triangles into PObjs of at most N matrices against a worked
+ * example, a reference written here from the rule in docs/hsd-import.md, and the split's invariants. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "hsd/hsd_new_int.h"
+
+static bool near(double a, double b) { return fabs(a - b) < 1e-6; }
+
+static void test_envelope_of_vertex(void) {
+    hsd_influences e;
+    /* 6 influences: the 4 largest over their sum 0.9. */
+    uint16_t j6[8] = {5, 2, 7, 1, 3, 4, 0, 0};
+    float w6[8] = {0.3f, 0.25f, 0.2f, 0.15f, 0.06f, 0.04f, 0, 0};
+    CHECK(hsd_envelope_of_vertex(j6, w6, 8, &e) == 6);
+    CHECK_EQ_U(e.count, 4);
+    CHECK(e.joint[0] == 5 && e.joint[1] == 2 && e.joint[2] == 7 && e.joint[3] == 1);
+    CHECK(near(e.weight[0], 0.3 / 0.9) && near(e.weight[1], 0.25 / 0.9) && near(e.weight[2], 0.2 / 0.9) &&
+          near(e.weight[3], 0.15 / 0.9));
+    CHECK(near((double)e.weight[0] + e.weight[1] + e.weight[2] + e.weight[3], 1.0));
+    /* A joint named twice gets the sum; equal weights: the lower joint first. */
+    uint16_t jd[4] = {3, 3, 1, 0};
+    float wd[4] = {0.25f, 0.25f, 0.5f, 0};
+    CHECK(hsd_envelope_of_vertex(jd, wd, 4, &e) == 2);
+    CHECK(e.count == 2 && e.joint[0] == 1 && e.joint[1] == 3 && e.weight[0] == 0.5f && e.weight[1] == 0.5f);
+    /* Five equal weights: joints 5 … 8 kept (the lower on a tie), a quarter each. */
+    uint16_t jt[5] = {9, 8, 7, 6, 5};
+    float wt[5] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
+    CHECK(hsd_envelope_of_vertex(jt, wt, 5, &e) == 5);
+    CHECK(e.count == 4 && e.joint[0] == 5 && e.joint[3] == 8 && e.weight[0] == 0.25f);
+    /* One joint; a largest weight within FLT_EPSILON of 1 is that joint alone (as the runtime draws it). */
+    uint16_t js[4] = {2, 0, 0, 0};
+    float ws[4] = {1, 0, 0, 0};
+    CHECK(hsd_envelope_of_vertex(js, ws, 4, &e) == 1);
+    CHECK(e.count == 1 && e.joint[0] == 2 && e.weight[0] == 1.0f);
+    uint16_t jn[2] = {4, 6};
+    float wn[2] = {1.0f - 1e-8f, 1e-8f};
+    CHECK(hsd_envelope_of_vertex(jn, wn, 2, &e) == 2);
+    CHECK(e.count == 1 && e.joint[0] == 4 && e.weight[0] == 1.0f);
+    float wk[2] = {0.9999f, 0.0001f};
+    CHECK(hsd_envelope_of_vertex(jn, wk, 2, &e) == 2 && e.count == 2 && e.weight[0] < 1.0f - FLT_EPSILON);
+    /* No weight, a negative one, a NaN. */
+    float wz[4] = {0, 0, 0, 0}, wneg[4] = {1.5f, -0.5f, 0, 0}, wnan[4] = {NAN, 1, 0, 0};
+    CHECK(hsd_envelope_of_vertex(js, wz, 4, &e) == 0);
+    CHECK(hsd_envelope_of_vertex(js, wneg, 4, &e) == -1);
+    CHECK(hsd_envelope_of_vertex(js, wnan, 4, &e) == -1);
+}
+
+/* Worked by hand with 4 slots (see the rule): PObj 1 takes t4 (1 new), then t1 (2 new), then
+ * nothing fits; PObj 2 takes t2, then t0 (1 new, before t5's tie), then t5 free, then t3. */
+static void test_split_worked(void) {
+    const uint32_t te[] = {0, 1, 2, 3, 4, 5, 0, 1, 1, 2, 3, 0, 5, 5, 5, 1, 2, 0};
+    hsd_env_split s;
+    REQUIRE(hsd_envelope_split(te, 6, 4, 100, 10, &s) == UE_OK);
+    CHECK_EQ_U(s.count, 2);
+    const uint32_t order[] = {4, 1, 2, 0, 5, 3}, env[] = {5, 3, 4, 0, 1, 2, 3};
+    CHECK_MEM(s.order, order, sizeof order);
+    CHECK_MEM(s.env, env, sizeof env);
+    CHECK(s.tri_end[0] == 2 && s.tri_end[1] == 6 && s.env_end[0] == 3 && s.env_end[1] == 7);
+    hsd_env_split_free(&s);
+    /* One PObj too few, a bad slot count. */
+    CHECK(hsd_envelope_split(te, 6, 4, 100, 1, &s) == UE_ERR_LIMIT);
+    CHECK(hsd_envelope_split(te, 6, 2, 100, 10, &s) == UE_ERR_USAGE);
+    REQUIRE(hsd_envelope_split(te, 0, 10, 100, 10, &s) == UE_OK);
+    CHECK_EQ_U(s.count, 0);
+    hsd_env_split_free(&s);
+}
+
+enum { N = 600, ENVS = 40 };
+
+/* The rule, straight: flags for placed triangles and the PObj's envelopes, every pass over all. */
+static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size_t max_tris, uint32_t *order,
+                              size_t *tri_end, uint32_t *env, size_t *env_end) {
+    bool used[N] = {0};
+    size_t placed = 0, pobjs = 0, envs = 0;
+    while (placed < n) {
+        bool in[ENVS] = {0};
+        uint32_t have = 0;
+        size_t taken = 0;
+        for (;;) {
+            long best = -1;
+            uint32_t best_new = 99;
+            for (size_t t = 0; t < n; t++) {
+                if (used[t] || taken == max_tris) continue;
+                bool seen[ENVS] = {0};
+                uint32_t fresh = 0;
+                for (int k = 0; k < 3; k++) {
+                    uint32_t e = te[3 * t + (size_t)k];
+                    if (!in[e] && !seen[e]) seen[e] = true, fresh++;
+                }
+                if (!fresh) used[t] = true, order[placed++] = (uint32_t)t, taken++;
+                else if (have + fresh <= slots && fresh < best_new) best = (long)t, best_new = fresh;
+            }
+            if (best < 0 || taken == max_tris) break;
+            for (int k = 0; k < 3; k++) {
+                uint32_t e = te[3 * (size_t)best + (size_t)k];
+                if (!in[e]) in[e] = true, env[envs + have++] = e;
+            }
+            used[best] = true, order[placed++] = (uint32_t)best, taken++;
+        }
+        envs += have;
+        tri_end[pobjs] = placed, env_end[pobjs] = envs;
+        pobjs++;
+    }
+    return pobjs;
+}
+
+/* Each PObj's list is exactly the distinct envelopes of its triangles, at most `slots`. */
+static bool lists_cover(const uint32_t *te, const hsd_env_split *s, uint32_t slots) {
+    for (size_t k = 0, t0 = 0, e0 = 0; k < s->count; t0 = s->tri_end[k], e0 = s->env_end[k], k++) {
+        bool need[ENVS] = {0}, listed[ENVS] = {0};
+        size_t needed = 0;
+        for (size_t i = t0; i < s->tri_end[k]; i++)
+            for (int c = 0; c < 3; c++) {
+                uint32_t e = te[3 * (size_t)s->order[i] + (size_t)c];
+                needed += !need[e], need[e] = true;
+            }
+        for (size_t i = e0; i < s->env_end[k]; i++) {
+            if (listed[s->env[i]] || !need[s->env[i]]) return false;
+            listed[s->env[i]] = true;
+        }
+        if (s->env_end[k] - e0 != needed || needed > slots) return false;
+    }
+    return true;
+}
+
+static void test_split_reference(void) {
+    static uint32_t te[3 * N], order[N], env[N * 10];
+    static size_t tri_end[N], env_end[N];
+    uint32_t seed = 12345;
+    for (int round = 0; round < 6; round++) {
+        /* Neighbouring envelopes along a strip (as weights along a limb), some jumps. */
+        for (size_t t = 0; t < N; t++)
+            for (int k = 0; k < 3; k++) {
+                seed = seed * 1103515245u + 12345u;
+                uint32_t near_env = (uint32_t)(t * ENVS / N) + (seed >> 16) % 3;
+                te[3 * t + (size_t)k] = (seed >> 8) % 17 == 0 ? (seed >> 20) % ENVS : near_env % ENVS;
+            }
+        size_t max_tris = round % 2 ? 7 : 1000;
+        hsd_env_split s;
+        REQUIRE(hsd_envelope_split(te, N, HSD_NEW_MAX_SLOTS, max_tris, 1000, &s) == UE_OK);
+        size_t want = reference_split(te, N, HSD_NEW_MAX_SLOTS, max_tris, order, tri_end, env, env_end);
+        CHECK_EQ_U(s.count, want);
+        CHECK_MEM(s.order, order, N * sizeof *order);
+        CHECK_MEM(s.tri_end, tri_end, want * sizeof *tri_end);
+        CHECK_MEM(s.env_end, env_end, want * sizeof *env_end);
+        CHECK_MEM(s.env, env, env_end[want - 1] * sizeof *env);
+        CHECK(lists_cover(te, &s, HSD_NEW_MAX_SLOTS));
+        bool seen[N] = {0}, once = true;
+        for (size_t i = 0; i < N; i++) once = once && !seen[s.order[i]], seen[s.order[i]] = true;
+        CHECK(once);
+        for (size_t k = 0, t0 = 0; k < s.count; t0 = s.tri_end[k], k++) CHECK(s.tri_end[k] - t0 <= max_tris);
+        hsd_env_split_free(&s);
+    }
+}
+
+int main(void) {
+    RUN(test_envelope_of_vertex);
+    RUN(test_split_worked);
+    RUN(test_split_reference);
+    return TEST_SUMMARY();
+}
