@@ -1,6 +1,7 @@
 /* Benchmark: `unearth import --base` of a client's re-export of an unedited 10,000-triangle model
  * next to `unearth convert` of the same model, whole processes; Blender re-exports when installed.
- * Then (or alone, --hsd) the sample creature's HSD edit-mode import next to its convert. */
+ * Then (or alone, --hsd) the sample creature's HSD edit-mode import next to its convert; alone,
+ * --hsd-new: a new HSD model from a generated 10,000-triangle, 40-joint skinned glb. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
 #include <math.h>
@@ -294,6 +295,90 @@ static int time_hsd_creature(const char *cli, const char *dir, int rounds) {
     return rc ? rc : identical ? 0 : 1;
 }
 
+#define SKIN_JOINTS 40
+
+/* The skinned tube of the new-model measure: ROWS × COLUMNS quads (10,000 triangles) around a
+ * chain of 40 joints up its axis (inverse binds of the rest pose), each row weighted to the two
+ * joints nearest its height, as a painted limb is; normals and UVs. */
+static ue_result write_skinned_tube(const char *path) {
+    ue_scene s;
+    ue_scene_init(&s);
+    const float height = 10, step = height / (SKIN_JOINTS - 1);
+    int32_t parent = -1, first = -1, tube = -1, skin = -1;
+    for (int j = 0; j < SKIN_JOINTS; j++) {
+        char name[16];
+        snprintf(name, sizeof name, "bone%d", j);
+        int32_t n = ue_scene_add_node(&s, name, parent);
+        if (n < 0) break;
+        s.nodes[n].translation[1] = j ? step : 0;
+        parent = n, first = j ? first : n;
+    }
+    int32_t mesh = ue_scene_add_mesh(&s, "tube");
+    ue_scene_primitive *p = mesh >= 0 ? ue_scene_add_primitive(&s, mesh) : NULL;
+    if (p) tube = ue_scene_add_node(&s, "tube", -1), skin = ue_scene_add_skin(&s, "rig", SKIN_JOINTS);
+    uint32_t nv = (ROWS + 1) * (COLUMNS + 1);
+    ue_result r = tube < 0 || skin < 0 || s.node_count != SKIN_JOINTS + 1 ? UE_ERR_NOMEM
+                  : ue_scene_primitive_alloc(p, nv, ROWS * COLUMNS * 6, UE_ATTR_NORMAL | UE_ATTR_UV0 | UE_ATTR_SKIN);
+    if (r == UE_OK) {
+        s.nodes[tube].mesh = mesh, s.nodes[tube].skin = skin;
+        for (int j = 0; j < SKIN_JOINTS; j++) {
+            s.skins[skin].joints[j] = first + j;
+            s.skins[skin].inverse_bind[16 * j + 13] = -step * (float)j;
+        }
+        for (uint32_t row = 0, v = 0; row <= ROWS; row++)
+            for (uint32_t col = 0; col <= COLUMNS; col++, v++) {
+                float a = 2 * PI_F * (float)col / COLUMNS, t = (float)row * (SKIN_JOINTS - 1) / ROWS;
+                uint32_t j0 = (uint32_t)t < SKIN_JOINTS - 1 ? (uint32_t)t : SKIN_JOINTS - 2;
+                float f = t - (float)j0;
+                float *pos = p->positions + 3 * v, *nrm = p->normals + 3 * v;
+                pos[0] = cosf(a), pos[1] = t * step, pos[2] = sinf(a);
+                nrm[0] = cosf(a), nrm[1] = 0, nrm[2] = sinf(a);
+                p->uv[0][2 * v] = (float)col / COLUMNS, p->uv[0][2 * v + 1] = (float)row / ROWS;
+                p->joints[4 * v] = (uint16_t)j0, p->joints[4 * v + 1] = (uint16_t)(j0 + 1);
+                p->weights[4 * v] = 1 - f, p->weights[4 * v + 1] = f;
+            }
+        for (uint32_t row = 0, i = 0; row < ROWS; row++)
+            for (uint32_t col = 0; col < COLUMNS; col++) {
+                uint32_t a = row * (COLUMNS + 1) + col, b = a + 1, c = a + COLUMNS + 1, d = c + 1;
+                uint32_t quad[6] = {a, c, b, b, c, d};
+                memcpy(p->indices + i, quad, sizeof quad);
+                i += 6;
+            }
+        r = ue_gltf_write_file(&s, path, false, true, NULL);
+    }
+    ue_scene_free(&s);
+    return r;
+}
+
+/* Issue 23's measure for new models: `unearth import tube.glb -o tube.dat` (no --base) of the
+ * skinned tube, whole processes; the result must pass `validate --strict`. Goal: 1 s. */
+static int time_hsd_new(const char *cli, const char *dir, int rounds) {
+    char glb[300], dat[300];
+    snprintf(glb, sizeof glb, "%s/skinned_tube.glb", dir);
+    snprintf(dat, sizeof dat, "%s/skinned_tube.dat", dir);
+    char *imp[] = {(char *)cli, "import", glb, "-o", dat, "-f", NULL};
+    char *check[] = {(char *)cli, "validate", "--strict", dat, NULL};
+    samples i = {calloc((size_t)rounds, sizeof(double)), calloc((size_t)rounds, sizeof(double))};
+    double w, u;
+    int rc = i.wall && i.cpu ? 0 : 3;
+    if (!rc && write_skinned_tube(glb) != UE_OK) rc = 3;
+    for (int k = 0; !rc && k < rounds; k++)
+        if (!run_cli(imp, &i.wall[k], &i.cpu[k])) rc = 1;
+    bool valid = !rc && run_cli(check, &w, &u);
+    if (!rc) {
+        printf("HSD new model, a skinned tube (%d triangles, %d joints, 2 weights a vertex), whole processes, %d rounds:\n",
+               ROWS * COLUMNS * 2, SKIN_JOINTS, rounds);
+        print_side("unearth import tube.glb -o tube.dat", &i, rounds);
+        printf("  ratio to the 1 s goal: wall median %.3f, CPU median %.3f\n", bench_median(i.wall, rounds),
+               bench_median(i.cpu, rounds));
+        printf("  result passes validate --strict: %s\n", valid ? "yes" : "NO");
+    } else {
+        fprintf(stderr, "%s failed; run it by hand: %s import %s -o %s\n", cli, cli, glb, dat);
+    }
+    free(i.wall), free(i.cpu);
+    return rc ? rc : valid ? 0 : 1;
+}
+
 /* Where import's time goes, in this process (library calls, CPU time, medians): for profiling. */
 static int time_phases(const uint8_t *client, size_t client_size, const ue_buf *msh, int rounds) {
     double *tc = calloc((size_t)rounds, sizeof *tc), *ti = calloc((size_t)rounds, sizeof *ti);
@@ -331,18 +416,19 @@ static int time_phases(const uint8_t *client, size_t client_size, const ue_buf *
 
 int main(int argc, char **argv) {
     int rounds = 20;
-    bool keep = false, hsd_only = false;
+    bool keep = false, hsd_only = false, hsd_new = false;
     const char *cli = UE_CLI; /* --cli PATH: another build's binary, for a before/after */
     for (int a = 1; a < argc; a++)
         if (!strcmp(argv[a], "--keep")) keep = true;
         else if (!strcmp(argv[a], "--hsd")) hsd_only = true;
+        else if (!strcmp(argv[a], "--hsd-new")) hsd_new = true;
         else if (!strcmp(argv[a], "--cli") && a + 1 < argc) cli = argv[++a];
         else rounds = atoi(argv[a]);
     if (rounds < 1 || rounds > 10000) rounds = 20;
     char dir[] = "/tmp/bench_reimport.XXXXXX", model[256], in[256], out[256], ordered[256];
     if (!mkdtemp(dir)) return 3;
-    if (hsd_only) {
-        int hrc = time_hsd_creature(cli, dir, rounds);
+    if (hsd_only || hsd_new) {
+        int hrc = hsd_new ? time_hsd_new(cli, dir, rounds) : time_hsd_creature(cli, dir, rounds);
         char rm[512];
         snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
         if (!keep && system(rm) != 0) fprintf(stderr, "could not remove %s\n", dir);
