@@ -379,9 +379,11 @@ static const cli_verb_def verb_table[] = {
      "of the DAT is kept (docs/hsd-import.md). With --into FILE.pkx or ARCHIVE.fsys:ENTRY,\n"
      "or -o named .pkx or .fsys like a container of --base, the DAT goes back into a copy of\n"
      "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly.\n"
-     "Without --base, -o OUT.dat makes a new HSD model from a static or rigid glTF: a joint\n"
-     "per node, attributes in the smallest GX format within a stated error, strips, textures\n"
-     "as CMPR or RGB5A3 (--texture-format), read back strictly before it is written.\n",
+     "Without --base, -o OUT.dat makes a new HSD model from a static, rigid or skinned glTF:\n"
+     "a joint per node, skinned meshes as envelopes (the 4 largest weights a vertex, at most\n"
+     "10 matrices a PObj), attributes in the smallest GX format within a stated error,\n"
+     "strips, textures as CMPR or RGB5A3 (--texture-format), read back strictly before it\n"
+     "is written.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"
