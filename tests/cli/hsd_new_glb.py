@@ -168,10 +168,12 @@ def cmd_skinned12(args):
                             "JOINTS_0": b.add("4H", js, "VEC4", 5123), "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126),
                             "JOINTS_1": b.add("4H", js1, "VEC4", 5123), "WEIGHTS_1": b.add("4f", ws1, "VEC4", 5126)},
                   tris, 0)
-    s20, c20, s15, c15 = math.sin(math.radians(10)), math.cos(math.radians(10)), math.sin(math.radians(7.5)), math.cos(math.radians(7.5))
+    # Quaternions of 20 degrees about z and 15 degrees about x (half angles).
+    z20 = [0, 0, math.sin(math.radians(10)), math.cos(math.radians(10))]
+    x15 = [math.sin(math.radians(7.5)), 0, 0, math.cos(math.radians(7.5))]
     scales = {3: [1.25, 1, 0.8]}
     skinned = joints  # the mesh node comes right after the chain
-    first = chain(b, joints, {8: [0, 0, s20, c20], 10: [s15, 0, 0, c15]}, scales, {0: [skinned]})
+    first = chain(b, joints, {8: z20, 10: x15}, scales, {0: [skinned]})
     b.doc["skins"] = [{"joints": list(range(first, first + joints)),
                        "inverseBindMatrices": b.add("16f", straight_ibms(joints, scales), "MAT4", 5126)}]
     b.node(name="strip", mesh=mesh, skin=0)
