@@ -4,10 +4,10 @@
 # --edit: every vertex of object MESH weighted to bone BONE alone moves by +0.25 in x (a rigid move
 # of that part: its normals stay, Blender keeps them relative to the faces); image IMAGE
 # gets glb_image.py's 'checker' picture (same size); a new action CLIP keys pose bone BONE's rotation
-# at frames 0 (rest), 15 (0.6 rad about the bone's x) and 30 (0.3 rad about its z).
+# at frames 0 (rest), 10 (0.6 rad about the bone's x) and 20 (0.3 rad about its z): at 24 fps, whole
+# frames of the clip's 60 (0, 25 and 50), where the import bounds its error.
 # Blender 3.4's exporter writes face-corner colours in the wrong order (glTF-Blender-IO #1815, fixed
 # in 3.5): they are moved to the vertices first, where the importer's one colour per vertex fits.
-import math
 import sys
 
 import numpy
@@ -51,10 +51,11 @@ def new_clip(bone, clip):
     arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
     pb = arm.pose.bones[bone]
     pb.rotation_mode = "QUATERNION"
+    bpy.context.scene.render.fps, bpy.context.scene.render.fps_base = 24, 1.0
     arm.animation_data_create()
     arm.animation_data.action = bpy.data.actions.new(clip)
     rest = pb.rotation_quaternion.copy()
-    for frame, q in ((0, Quaternion()), (15, Quaternion((1, 0, 0), 0.6)), (30, Quaternion((0, 0, 1), 0.3))):
+    for frame, q in ((0, Quaternion()), (10, Quaternion((1, 0, 0), 0.6)), (20, Quaternion((0, 0, 1), 0.3))):
         pb.rotation_quaternion = rest @ q
         pb.keyframe_insert("rotation_quaternion", frame=frame)
 
