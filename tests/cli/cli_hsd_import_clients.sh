@@ -3,7 +3,9 @@
 # weld (vertices merged and renumbered) and Blender (vertices split, reordered, primitives merged,
 # joints re-expressed without scale) import back byte for byte where the client kept the geometry, and
 # a vertex moved after the client's re-export comes back as that move; vertices are matched by their
-# triangles' geometry (the import says so with -v). Each client is skipped, saying so, when missing.
+# triangles' geometry (the import says so with -v); the sample creature goes from its FSYS through Blender
+# (edited: a part moved, a texture repainted, a new clip) into a copy of the FSYS. Each client is
+# skipped, saying so, when missing.
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -61,7 +63,7 @@ if command -v blender >/dev/null 2>&1; then
   check "moved joint_001_mesh" "$(edit moved "$T/chains_and_clips.glb" "$T/mvb.glb" joint_001_mesh)" "9 0.000,2.000,0.000"
   check "kept joint_000_mesh" "$(edit moved "$T/chains_and_clips.glb" "$T/mvb.glb" joint_000_mesh)" "0 "
 
-  # ---- Blender: the sample creature, from its FSYS and back (docs/hsd-import.md#blender) ---------
+  # ---- Blender: the sample creature, from its FSYS and back (docs/hsd-import.md#from-the-game-to-blender-and-back)
   # Its head and jaw hang from joints with a non-uniform rest scale, which Blender's bones cannot hold.
   FSYS="$T/demo/gamecube/creature.fsys"
   cp "$FSYS" "$T/creature.orig.fsys"
