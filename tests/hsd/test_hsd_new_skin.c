@@ -50,17 +50,18 @@ static void test_envelope_of_vertex(void) {
     CHECK(hsd_envelope_of_vertex(js, wnan, 4, &e) == -1);
 }
 
-/* Worked by hand with 4 slots (see the rule): PObj 1 takes t4 (1 new), then t1 (2 new), then
- * nothing fits; PObj 2 takes t2, then t0 (1 new, before t5's tie), then t5 free, then t3. */
+/* Worked by hand with 4 slots (see the rule): PObj 1 is seeded by t0 (0 1 2), its first pass takes
+ * t2 (0 1 1) and t5 (1 2 0) free and t3 (2 3 0: 3 new), then t1 (3 4 5) would need 2 more; t4
+ * (5 5 5) is off its frontier. PObj 2 is seeded by t1 and takes t4 free. */
 static void test_split_worked(void) {
     const uint32_t te[] = {0, 1, 2, 3, 4, 5, 0, 1, 1, 2, 3, 0, 5, 5, 5, 1, 2, 0};
     hsd_env_split s;
     REQUIRE(hsd_envelope_split(te, 6, 4, 100, 10, &s) == UE_OK);
     CHECK_EQ_U(s.count, 2);
-    const uint32_t order[] = {4, 1, 2, 0, 5, 3}, env[] = {5, 3, 4, 0, 1, 2, 3};
+    const uint32_t order[] = {0, 2, 5, 3, 1, 4}, env[] = {0, 1, 2, 3, 3, 4, 5};
     CHECK_MEM(s.order, order, sizeof order);
     CHECK_MEM(s.env, env, sizeof env);
-    CHECK(s.tri_end[0] == 2 && s.tri_end[1] == 6 && s.env_end[0] == 3 && s.env_end[1] == 7);
+    CHECK(s.tri_end[0] == 4 && s.tri_end[1] == 6 && s.env_end[0] == 4 && s.env_end[1] == 7);
     hsd_env_split_free(&s);
     /* One PObj too few, a bad slot count. */
     CHECK(hsd_envelope_split(te, 6, 4, 100, 1, &s) == UE_ERR_LIMIT);
@@ -72,7 +73,9 @@ static void test_split_worked(void) {
 
 enum { N = 600, ENVS = 40 };
 
-/* The rule, straight: flags for placed triangles and the PObj's envelopes, every pass over all. */
+/* The rule, straight: flags for placed triangles and the PObj's envelopes; a PObj seeded by the
+ * first unplaced triangle, each pass over every triangle in order, the frontier being those with a
+ * corner in the PObj, then the first unplaced triangle when nothing there fits. */
 static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size_t max_tris, uint32_t *order,
                               size_t *tri_end, uint32_t *env, size_t *env_end) {
     bool used[N] = {0};
@@ -81,26 +84,42 @@ static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size
         bool in[ENVS] = {0};
         uint32_t have = 0;
         size_t taken = 0;
+        long best = 0;
+        while (used[best]) best++;
         for (;;) {
-            long best = -1;
+            for (int k = 0; k < 3; k++) {
+                uint32_t e = te[3 * (size_t)best + (size_t)k];
+                if (!in[e]) in[e] = true, env[envs + have++] = e;
+            }
+            used[best] = true, order[placed++] = (uint32_t)best, taken++;
+            best = -1;
             uint32_t best_new = 99;
-            for (size_t t = 0; t < n; t++) {
-                if (used[t] || taken == max_tris) continue;
+            for (size_t t = 0; t < n && taken < max_tris; t++) {
+                if (used[t]) continue;
                 bool seen[ENVS] = {0};
                 uint32_t fresh = 0;
                 for (int k = 0; k < 3; k++) {
                     uint32_t e = te[3 * t + (size_t)k];
                     if (!in[e] && !seen[e]) seen[e] = true, fresh++;
                 }
+                bool frontier = in[te[3 * t]] || in[te[3 * t + 1]] || in[te[3 * t + 2]];
                 if (!fresh) used[t] = true, order[placed++] = (uint32_t)t, taken++;
-                else if (have + fresh <= slots && fresh < best_new) best = (long)t, best_new = fresh;
+                else if (frontier && have + fresh <= slots && fresh < best_new) best = (long)t, best_new = fresh;
             }
-            if (best < 0 || taken == max_tris) break;
-            for (int k = 0; k < 3; k++) {
-                uint32_t e = te[3 * (size_t)best + (size_t)k];
-                if (!in[e]) in[e] = true, env[envs + have++] = e;
+            if (taken == max_tris) break;
+            if (best < 0) { /* the first triangle left, if it fits */
+                size_t t = 0;
+                while (t < n && used[t]) t++;
+                if (t == n) break;
+                uint32_t fresh = 0;
+                bool seen[ENVS] = {0};
+                for (int k = 0; k < 3; k++) {
+                    uint32_t e = te[3 * t + (size_t)k];
+                    if (!in[e] && !seen[e]) seen[e] = true, fresh++;
+                }
+                if (have + fresh > slots) break;
+                best = (long)t;
             }
-            used[best] = true, order[placed++] = (uint32_t)best, taken++;
         }
         envs += have;
         tri_end[pobjs] = placed, env_end[pobjs] = envs;
