@@ -47,8 +47,12 @@ UE_API ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char
 
 #define UE_HSD_TEXTURE_AUTO UINT32_MAX /* CMPR for opaque images, RGB5A3 for images with alpha */
 
+#define UE_HSD_WEIGHTS_EXACT UINT32_MAX /* skin weights kept as given (no rounding) */
+
 typedef struct ue_hsd_new_options {
     uint32_t texture_format;       /* UE_HSD_TEXTURE_AUTO, or UE_GX_CMPR, UE_GX_RGB5A3, UE_GX_RGBA8, UE_GX_RGB565 */
+    uint32_t weight_units;         /* skin weights rounded to multiples of 1/weight_units; 0: the default 1/64,
+                                    * UE_HSD_WEIGHTS_EXACT: as given (docs/hsd-import.md#rounded-weights) */
 } ue_hsd_new_options;
 
 typedef struct ue_hsd_new_stats {

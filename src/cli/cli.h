@@ -51,6 +51,7 @@ typedef struct cli_opts {
     const char *textures_out;  /* import --textures-out NEW_ARCHIVE: its copy with them */
     const char *textures_dir;  /* import --textures-dir DIR: edited textures as DIR/ENTRY.tex */
     const char *texture_format; /* import --texture-format F of a new HSD model, a checked choice */
+    const char *weight_step; /* import --weight-step S of a new HSD model: 0 or 1/N, checked there */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
     long size;              /* preview --size N when size_given */
@@ -333,6 +334,7 @@ typedef enum {
     OPT_BASE, OPT_INTO, /* import */
     OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */
     OPT_TEXTURE_FORMAT, /* import of a new HSD model */
+    OPT_WEIGHT_STEP, /* import of a new HSD model */
     OPT_LEVEL, /* pack */
     OPT_SIZE, OPT_VIEW, OPT_BACKGROUND, OPT_CLIP, OPT_FRAME, /* preview */
     OPT_SHEET, /* textures */

@@ -219,6 +219,8 @@ int cmd_import(const cli_opts *o) {
     bool new_hsd = !o->base && o->output && ue_name_has_ext(o->output, ".dat");
     if (!rc && o->texture_format && !new_hsd)
         return cli_usage_error("import", "--texture-format applies to a new HSD model (-o OUT.dat without --base)");
+    if (!rc && o->weight_step && !new_hsd)
+        return cli_usage_error("import", "--weight-step applies to a new HSD model (-o OUT.dat without --base)");
     if (!rc && o->base && cli_import_base_is_hsd(o->base)) return cmd_import_hsd(o);
     if (!rc && new_hsd) return cmd_import_hsd_new(o);
     if (!rc) rc = check_outputs(o);

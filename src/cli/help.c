@@ -120,6 +120,10 @@ static const cli_option_def option_table[] = {
     {OPT_TEXTURE_FORMAT, NULL, "--texture-format", 1, "F", NO_RANGE, "auto|cmpr|rgb5a3|rgba8|rgb565",
      "a new HSD model's GX texture format (default: auto, CMPR for opaque\n"
      "images and RGB5A3 for images with alpha)"},
+    {OPT_WEIGHT_STEP, NULL, "--weight-step", 1, "S", NO_RANGE, NULL,
+     "a new HSD model's skin weights rounded to multiples of S (1/N, N\n"
+     "1..65536, as 1/N or a decimal) to merge envelopes; 0 keeps them as\n"
+     "given (default: 1/64)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -357,11 +361,11 @@ static const cli_verb_def verb_table[] = {
     {"import", cmd_import,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO) |
          BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR) |
-         BIT(OPT_TEXTURE_FORMAT),
+         BIT(OPT_TEXTURE_FORMAT) | BIT(OPT_WEIGHT_STEP),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
      "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
      "               [--textures-into ARCHIVE] [--textures-out NEW_ARCHIVE | --textures-dir DIR]\n"
-     "               [--texture-format auto|cmpr|rgb5a3|rgba8|rgb565]\n"
+     "               [--texture-format auto|cmpr|rgb5a3|rgba8|rgb565] [--weight-step S]\n"
      "               [--strict|--tolerant] [--fps N] [-q|-v]",
      "a glTF back into a Parkan MSH model (new, or an edit of --base)",
      "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
@@ -381,7 +385,8 @@ static const cli_verb_def verb_table[] = {
      "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly.\n"
      "Without --base, -o OUT.dat makes a new HSD model from a static, rigid or skinned glTF:\n"
      "a joint per node, skinned meshes as envelopes (the 4 largest weights a vertex, at most\n"
-     "10 matrices a PObj), attributes in the smallest GX format within a stated error,\n"
+     "10 matrices a PObj, weights rounded to 1/64 or --weight-step), attributes in the\n"
+     "smallest GX format within a stated error,\n"
      "strips, textures as CMPR or RGB5A3 (--texture-format), read back strictly before it\n"
      "is written.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"

@@ -1,5 +1,6 @@
 /* unearth CLI — `import IN.glb -o OUT.dat` without --base: a new HSD model built from the glTF's
  * scene (docs/hsd-import.md#new-models), checked as validate --strict reads it, written whole. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,24 @@
 #include "unearth/gx.h"
 #include "unearth/hsd_import.h"
 #include "unearth/advanced/files.h"
+
+/* --weight-step S: 0 (as given), "1/N" or a decimal whose inverse is a whole N in 1 … 65536. */
+static bool weight_units(const char *text, uint32_t *units) {
+    char *end;
+    double step;
+    if (!strncmp(text, "1/", 2)) {
+        double n = strtod(text + 2, &end);
+        step = n > 0 ? 1 / n : -1;
+    } else {
+        step = strtod(text, &end);
+    }
+    if (end == text || *end || !(step >= 0 && step <= 1)) return false;
+    if (step == 0) return *units = UE_HSD_WEIGHTS_EXACT, true;
+    double n = floor(1 / step + 0.5);
+    if (n < 1 || n > 65536 || fabs(1 / n - step) > 1e-9 * step) return false;
+    *units = (uint32_t)n;
+    return true;
+}
 
 /* What a new model does not take (usage errors before any work), and the output's safety. */
 static int check_options(const cli_opts *o, ue_hsd_new_options *io) {
@@ -22,6 +41,9 @@ static int check_options(const cli_opts *o, ue_hsd_new_options *io) {
     io->texture_format = UE_HSD_TEXTURE_AUTO;
     for (size_t i = 0; o->texture_format && i < sizeof formats / sizeof formats[0]; i++)
         if (!strcmp(o->texture_format, formats[i].name)) io->texture_format = formats[i].format;
+    io->weight_units = 0;
+    if (o->weight_step && !weight_units(o->weight_step, &io->weight_units))
+        return cli_usage_error("import", "--weight-step %s: give 0 or a step 1/N with N 1..65536 (1/64, 0.01)", o->weight_step);
     int rc = cli_check_output("import", o->output, &o->inputs[0], 1);
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }

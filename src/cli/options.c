@@ -183,6 +183,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_TEXTURES_OUT: o->textures_out = values[0]; break;
     case OPT_TEXTURES_DIR: o->textures_dir = values[0]; break;
     case OPT_TEXTURE_FORMAT: o->texture_format = values[0]; break;
+    case OPT_WEIGHT_STEP: o->weight_step = values[0]; break;
     case OPT_LEVEL: o->level = number, o->level_given = true; break;
     case OPT_SIZE: o->size = number, o->size_given = true; break;
     case OPT_VIEW: o->view = values[0]; break;

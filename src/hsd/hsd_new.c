@@ -266,7 +266,7 @@ static ue_result write_checked(hsd_new *b, ue_buf *out) {
 
 ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_buf *out, ue_hsd_new_stats *stats,
                             ue_diag *d) {
-    static const ue_hsd_new_options defaults = {UE_HSD_TEXTURE_AUTO};
+    static const ue_hsd_new_options defaults = {UE_HSD_TEXTURE_AUTO, 0};
     hsd_new b;
     memset(&b, 0, sizeof b);
     b.s = s, b.o = o ? o : &defaults, b.d = d;
@@ -291,7 +291,7 @@ ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_b
         ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.influences", UE_NO_OFFSET, "/meshes",
                     "%zu vertices had more than %d joint influences: the %d largest kept, their weights renormalised",
                     b.sk.cut_vertices, HSD_NEW_MAX_INFLUENCES, HSD_NEW_MAX_INFLUENCES);
-    b.st.envelopes = b.sk.env_count;
+    b.st.envelopes = b.sk.set.count;
     if (r == UE_OK && stats) *stats = b.st;
     hsd_new_free(&b);
     return r;

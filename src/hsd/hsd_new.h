@@ -10,17 +10,12 @@
 #define HSD_NEW_MAX_DEPTH 1024    /* the struct reader's joint depth */
 
 /* A skinned scene's state (hsd_new_skin.c). */
-typedef struct hsd_new_env {      /* one distinct envelope */
-    hsd_influences inf;           /* HSD joints */
-    uint32_t first_weight;        /* its run in the model's weight rows */
-} hsd_new_env;
 typedef struct hsd_new_skin {
     int32_t owner;                /* the joint whose DObj list holds every skinned mesh (the tree root), or -1 */
     double *bind;                 /* 16 per joint (column-major): the inverse bind of SKELETON joints */
-    hsd_new_env *envs;            /* distinct envelopes, found by `hash` (open addressing, -1 empty) */
-    size_t env_count, env_cap;
-    int32_t *hash;
-    size_t hash_cap, weight_cap, envelope_cap;
+    hsd_env_set set;              /* the model's distinct envelopes (HSD joints), as PObjs use them */
+    uint32_t *first_weight;       /* per envelope of `set`: its run in the model's weight rows */
+    size_t first_weight_cap, weight_cap, envelope_cap;
     size_t cut_vertices;          /* vertices that had more than 4 influences */
 } hsd_new_skin;
 
@@ -60,13 +55,16 @@ bool hsd_new_skin_joint(const ue_scene *s, int32_t node);
 /* SKELETON and the inverse bind W_hsd⁻¹ · W_gltf · IBM on every skin joint (`pose`: the HSD rest
  * pose); refused (import.hsd.new.skin) when two skins bind a node differently. */
 ue_result hsd_new_skin_binds(hsd_new *b, const hsd_pose *pose);
-/* Each vertex's envelope id (the model's distinct envelopes, HSD joints) from primitive `p` of a
- * node with skin `skin`; refused when a vertex has no weight or names no joint. */
-ue_result hsd_new_vertex_envelopes(hsd_new *b, const ue_scene_primitive *p, int32_t skin, int32_t *env_of_vertex,
-                                   const char *path);
-/* Envelope rows (the PObj's list) for the distinct envelopes ids[0 … n), contiguous; the first
- * row's index, or -1 on no memory. */
-int32_t hsd_new_envelope_rows(hsd_new *b, const uint32_t *ids, size_t n);
+/* The envelopes of primitive `p` of a node with skin `skin` (HSD joints) in `set`, vertex_env[v]
+ * each vertex's, and the PObj split of its triangles (ids into `set`), weights rounded to the
+ * option's step and coarser while the PObjs left cannot hold them (hsd_fit_envelopes; warning
+ * import.hsd.new.weights); refused when a vertex has no weight or names no joint
+ * (import.hsd.new.skin) or even one joint a vertex does not fit (import.hsd.new.limit). */
+ue_result hsd_new_skin_fit(hsd_new *b, const ue_scene_primitive *p, int32_t skin, size_t max_tris, hsd_env_set *set,
+                           uint32_t *vertex_env, hsd_env_split *split, const char *path);
+/* Envelope rows (the PObj's list) for the envelopes ids[0 … n) of `local`, contiguous, each found
+ * in or added to the model's; the first row's index, or -1 on no memory. */
+int32_t hsd_new_envelope_rows(hsd_new *b, const hsd_env_set *local, const uint32_t *ids, size_t n);
 void hsd_new_skin_free(hsd_new_skin *sk);
 /* The skinned primitives of node `node`'s mesh as DObjs of the owner joint (hsd_new_mesh.c). */
 ue_result hsd_new_skinned_mesh(hsd_new *b, int32_t node);

@@ -58,11 +58,35 @@ typedef struct hsd_influences {
  * negative or non-finite weight. */
 int hsd_envelope_of_vertex(const uint16_t *joints, const float *weights, uint32_t n, hsd_influences *out);
 
+/* Envelope weights rounded to whole units of 1/units (docs/hsd-import.md#rounded-weights): each
+ * weight × units is floored and the units left over go one each to the largest remainders (the
+ * earlier joint on a tie), so every weight moves by less than 1/units and the units add up to
+ * `units`; joints left with none are dropped, the rest sorted again (largest first, the lower joint
+ * on a tie) and the first weight set so that w0 + w1 + w2 + w3, added in that order in float, is 1.
+ * units 0 leaves the weights as they are but for that sum. Returns the largest change of a weight. */
+double hsd_quantise_envelope(hsd_influences *e, uint32_t units);
+
+#define HSD_NEW_WEIGHT_UNITS 64   /* the default step: weights in 1/64 */
+
+/* Distinct envelopes found by value (open addressing). */
+typedef struct hsd_env_set {
+    hsd_influences *envs;
+    size_t count, cap;
+    int32_t *hash;                /* -1: empty */
+    size_t hash_cap;
+} hsd_env_set;
+/* The id of `e` in the set, added when new; -1 on no memory. */
+int32_t hsd_env_set_id(hsd_env_set *s, const hsd_influences *e);
+void hsd_env_set_free(hsd_env_set *s);
+
 /* Triangles (three envelope ids each) in PObjs of at most `max_slots` envelopes and `max_tris`
- * triangles. A PObj starts empty; each pass over the triangles not yet placed (in input order)
- * takes every triangle whose envelopes the PObj already has, and remembers the first of the others
- * that fits with the fewest new envelopes; that one is then taken (its new envelopes appended in
- * corner order) and another pass made; the PObj closes when none fits or it has max_tris. */
+ * triangles, grown over shared envelopes so each PObj is one patch of the mesh. A PObj starts with
+ * the first triangle (input order) not yet placed; each pass looks at the frontier (the triangles
+ * not yet placed with a corner whose envelope the PObj has), ascending: it takes every one whose
+ * envelopes the PObj has, and remembers the first of the others that fits with the fewest new
+ * envelopes; that one is then taken (its new envelopes appended in corner order) and another pass
+ * made. When none on the frontier fits, the first triangle not yet placed is taken if it fits; the
+ * PObj closes when that does not fit either or it has max_tris. */
 typedef struct hsd_env_split {
     uint32_t *order;              /* every triangle once, PObj by PObj, in the order taken */
     size_t *tri_end;              /* per PObj: the end of its run in `order` */
@@ -71,9 +95,23 @@ typedef struct hsd_env_split {
     size_t count;                 /* PObjs */
 } hsd_env_split;
 /* UE_ERR_LIMIT when more than `max_pobjs` PObjs would be needed (the work stops there),
- * UE_ERR_USAGE for max_slots < 3 or max_tris 0, UE_ERR_NOMEM. Work O(PObjs × 11 × triangles). */
+ * UE_ERR_USAGE for max_slots < 3 or max_tris 0, UE_ERR_NOMEM. Work: each pass reads the PObj's
+ * envelopes' live triangles (placed ones dropped as met), at most 11 passes a PObj. */
 ue_result hsd_envelope_split(const uint32_t *tri_env, size_t tri_count, uint32_t max_slots, size_t max_tris,
                              size_t max_pobjs, hsd_env_split *out);
 void hsd_env_split_free(hsd_env_split *s);
+
+/* A skinned primitive's envelopes fitted to `max_pobjs` PObjs: the vertices' envelopes (`exact`,
+ * n of them) rounded to 1/units (units 0: as given) and split (hsd_envelope_split over `indices`,
+ * tri_count triangles); while the distinct envelopes cannot fit (more than 10 × max_pobjs) or the
+ * split needs more PObjs, the step is made coarser (units halved, rounded down; from 0 the first
+ * is 1024) down to one unit, one joint a vertex. On success `set` holds the distinct envelopes,
+ * vertex_env[v] each vertex's id in it, `split` the PObjs (ids into `set`), *units_used the units
+ * taken (0: as given) and *change the largest change of a weight. UE_ERR_LIMIT when even one unit
+ * does not fit, UE_ERR_NOMEM. Work: at most 12 roundings of the n vertices, a split only where
+ * the envelope count allows it. */
+ue_result hsd_fit_envelopes(const hsd_influences *exact, size_t n, const uint32_t *indices, size_t tri_count,
+                            uint32_t units, size_t max_tris, size_t max_pobjs, hsd_env_set *set, uint32_t *vertex_env,
+                            hsd_env_split *split, uint32_t *units_used, double *change);
 
 #endif

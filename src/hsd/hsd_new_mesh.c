@@ -73,9 +73,9 @@ static void transform(prim_values *v, const double m[16]) {
 /* Skinned vertices as the runtime draws them from an owner without R (docs/formats/hsd-model.md#skinning):
  * a one-joint envelope draws with W(j) alone, so its vertex goes into the joint's space by the
  * inverse bind; a vertex of several joints stays in the glTF's bind space (Σ w·W·IB applies). */
-static void skin_values(hsd_new *b, prim_values *v, const int32_t *env_of_vertex) {
+static void skin_values(hsd_new *b, prim_values *v, const hsd_env_set *set, const uint32_t *env_of_vertex) {
     for (uint32_t i = 0; i < v->n; i++) {
-        const hsd_influences *e = &b->sk.envs[env_of_vertex[i]].inf;
+        const hsd_influences *e = &set->envs[env_of_vertex[i]];
         if (e->count != 1) continue;
         const double *ib = &b->sk.bind[16 * (size_t)e->joint[0]];
         double inv[16];
@@ -132,16 +132,17 @@ typedef struct chunk {
     uint32_t *verts;              /* local vertex → primitive vertex */
     uint32_t vert_count;
     int32_t *local;               /* primitive vertex → local, -1 when not in the chunk */
-    const int32_t *env_of_vertex; /* skinned: primitive vertex → envelope id, else NULL */
+    const uint32_t *env_of_vertex; /* skinned: primitive vertex → envelope id in `set`, else NULL */
+    const hsd_env_set *set;       /* skinned: the primitive's distinct envelopes */
     const uint32_t *env;          /* skinned: the PObj's envelope ids, slot order */
     uint32_t env_count;
 } chunk;
 
 /* A skinned vertex's PNMTXIDX in its chunk: 3 × the slot of its envelope. */
 static uint8_t pnmtx_of(const chunk *c, uint32_t local) {
-    int32_t e = c->env_of_vertex[c->verts[local]];
+    uint32_t e = c->env_of_vertex[c->verts[local]];
     uint32_t k = 0;
-    while (k + 1 < c->env_count && c->env[k] != (uint32_t)e) k++;
+    while (k + 1 < c->env_count && c->env[k] != e) k++;
     return (uint8_t)(3 * k);
 }
 
@@ -262,7 +263,7 @@ static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, boo
         r = UE_ERR_INVALID;
     }
     if (r == UE_OK && b->m.pobj_count >= HSD_NEW_MAX_POBJS) r = refuse_pobj_limit(b, path);
-    int32_t env_first = r == UE_OK && c->env_of_vertex ? hsd_new_envelope_rows(b, c->env, c->env_count) : 0;
+    int32_t env_first = r == UE_OK && c->env_of_vertex ? hsd_new_envelope_rows(b, c->set, c->env, c->env_count) : 0;
     if (env_first < 0) r = UE_ERR_NOMEM;
     int32_t p = r == UE_OK ? hsd_new_row((void **)&b->m.pobjs, &b->m.pobj_count, &b->pobj_cap, sizeof *b->m.pobjs) : -1;
     if (r == UE_OK && p < 0) r = UE_ERR_NOMEM;
@@ -326,30 +327,23 @@ static ue_result rigid_pobjs(hsd_new *b, const ue_scene_primitive *p, const prim
     return r;
 }
 
-/* Skinned: the envelope split (at most 10 matrices and max_tris triangles a PObj; 3 × 21845 corners
- * keep each PObj's vertices within 65535). */
-static ue_result skinned_pobjs(hsd_new *b, const ue_scene_primitive *p, const prim_values *v, chunk *c, size_t max_tris,
-                               bool cull, int32_t *prev, int32_t *first, const char *path) {
+/* Skinned: the PObjs of the envelope split (hsd_new_skin_fit made it). */
+static ue_result skinned_pobjs(hsd_new *b, const ue_scene_primitive *p, const prim_values *v, chunk *c,
+                               const hsd_env_split *split, bool cull, int32_t *prev, int32_t *first, const char *path) {
     size_t tri_total = p->index_count / 3;
-    uint32_t *tri_env = malloc((3 * tri_total + 1) * sizeof *tri_env);
     uint32_t *ordered = malloc((3 * tri_total + 1) * sizeof *ordered);
-    if (!tri_env || !ordered) return free(tri_env), free(ordered), UE_ERR_NOMEM;
-    for (size_t i = 0; i < 3 * tri_total; i++) tri_env[i] = (uint32_t)c->env_of_vertex[p->indices[i]];
-    hsd_env_split split;
-    size_t budget = HSD_NEW_MAX_POBJS - (b->m.pobj_count < HSD_NEW_MAX_POBJS ? b->m.pobj_count : HSD_NEW_MAX_POBJS);
-    ue_result r = hsd_envelope_split(tri_env, tri_total, HSD_NEW_MAX_SLOTS, max_tris < 21845 ? max_tris : 21845, budget, &split);
-    if (r == UE_ERR_LIMIT) r = refuse_pobj_limit(b, path);
-    for (size_t i = 0; r == UE_OK && i < tri_total; i++) memcpy(ordered + 3 * i, p->indices + 3 * (size_t)split.order[i], 3 * sizeof *ordered);
-    for (size_t k = 0, t0 = 0, e0 = 0; r == UE_OK && k < split.count; k++) {
-        c->tris = ordered + 3 * t0, c->tri_count = split.tri_end[k] - t0;
-        c->env = split.env + e0, c->env_count = (uint32_t)(split.env_end[k] - e0);
+    if (!ordered) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < tri_total; i++) memcpy(ordered + 3 * i, p->indices + 3 * (size_t)split->order[i], 3 * sizeof *ordered);
+    ue_result r = UE_OK;
+    for (size_t k = 0, t0 = 0, e0 = 0; r == UE_OK && k < split->count; k++) {
+        c->tris = ordered + 3 * t0, c->tri_count = split->tri_end[k] - t0;
+        c->env = split->env + e0, c->env_count = (uint32_t)(split->env_end[k] - e0);
         number_vertices(c);
         r = emit_pobj(b, v, c, cull, prev, first, path);
         forget_vertices(c);
-        t0 = split.tri_end[k], e0 = split.env_end[k];
+        t0 = split->tri_end[k], e0 = split->env_end[k];
     }
-    hsd_env_split_free(&split);
-    free(tri_env), free(ordered);
+    free(ordered);
     return r;
 }
 
@@ -371,21 +365,25 @@ static ue_result add_primitive(hsd_new *b, const ue_scene_primitive *p, int32_t 
     ue_result r = prepare_values(b, p, to_joint, &v);
     chunk c = {0};
     size_t nv = p->vertex_count ? p->vertex_count : 1;
-    int32_t *env_of_vertex = skin >= 0 ? malloc(nv * sizeof *env_of_vertex) : NULL;
+    uint32_t *env_of_vertex = skin >= 0 ? malloc(nv * sizeof *env_of_vertex) : NULL;
+    hsd_env_set set = {0};
+    hsd_env_split split = {0};
     c.local = malloc(nv * sizeof *c.local);
     c.verts = malloc((size_t)(MAX_CHUNK_VERTS + 3) * sizeof *c.verts);
     if (r == UE_OK && (!c.local || !c.verts || (skin >= 0 && !env_of_vertex))) r = UE_ERR_NOMEM;
     for (uint32_t i = 0; r == UE_OK && i < p->vertex_count; i++) c.local[i] = -1;
-    if (r == UE_OK && skin >= 0) r = hsd_new_vertex_envelopes(b, p, skin, env_of_vertex, path);
-    if (r == UE_OK && skin >= 0) skin_values(b, &v, env_of_vertex), c.env_of_vertex = env_of_vertex;
     int attrs = 0;
     for (int a = 0; a < A_COUNT; a++) attrs += values_of(&v, a) != NULL;
-    /* Worst case 3 records of 2-byte indices (and the PNMTXIDX byte) and a 3-byte header per triangle. */
+    /* Worst case 3 records of 2-byte indices (and the PNMTXIDX byte) and a 3-byte header per triangle;
+     * a skinned PObj's 3 × 21845 corners keep its vertices within 65535. */
     size_t max_tris = (MAX_DL_BYTES - 64) / (3u * (2u * (unsigned)attrs + (skin >= 0)) + 3u);
+    if (r == UE_OK && skin >= 0)
+        r = hsd_new_skin_fit(b, p, skin, max_tris < 21845 ? max_tris : 21845, &set, env_of_vertex, &split, path);
+    if (r == UE_OK && skin >= 0) skin_values(b, &v, &set, env_of_vertex), c.env_of_vertex = env_of_vertex, c.set = &set;
     bool cull = !(p->material >= 0 && (size_t)p->material < b->s->material_count && b->s->materials[p->material].double_sided);
     int32_t first_pobj = -1, prev = -1;
     if (r == UE_OK)
-        r = skin >= 0 ? skinned_pobjs(b, p, &v, &c, max_tris, cull, &prev, &first_pobj, path)
+        r = skin >= 0 ? skinned_pobjs(b, p, &v, &c, &split, cull, &prev, &first_pobj, path)
                       : rigid_pobjs(b, p, &v, &c, max_tris, cull, &prev, &first_pobj, path);
     if (r == UE_OK) {
         int32_t dn = hsd_new_row((void **)&b->m.dobjs, &b->m.dobj_count, &b->dobj_cap, sizeof *b->m.dobjs);
@@ -397,6 +395,8 @@ static ue_result add_primitive(hsd_new *b, const ue_scene_primitive *p, int32_t 
         }
     }
     free(c.local), free(c.verts), free(env_of_vertex);
+    hsd_env_split_free(&split);
+    hsd_env_set_free(&set);
     values_free(&v);
     return r;
 }

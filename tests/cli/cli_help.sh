@@ -34,6 +34,7 @@ sample_values() {
     --size) echo 64 ;;   --view) echo iso ;;   --background) echo '#000000' ;;   --clip) echo a ;;   --frame) echo 1 ;;
     --textures-into) echo x.lib ;;   --textures-out) echo "$T/probe.lib" ;;   --textures-dir) echo "$T/probe" ;;
     --texture-format) echo cmpr ;;
+    --weight-step) echo 1/64 ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }

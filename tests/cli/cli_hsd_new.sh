@@ -75,9 +75,10 @@ check "PObjs in the DAT" "$(glb dat-pobjs "$T/k.dat" | tr '\n' ';')" \
 expect_rc 0 "$UE" convert "$T/k.dat" -o "$T/kb.glb"
 expect_rc 0 glb same "$T/k.gltf" "$T/kb.glb" "$REL"
 check "skinned triangles back" "$(cat "$T/out")" 25
-# The 6 influences 0.3 0.25 0.2 0.15 0.06 0.04: the 4 largest over their sum 0.9.
-check "4 weights renormalised" "$(glb weights "$T/kb.glb" 0 -1 0)" \
-  "$(python3 -c 'print(" ".join("bone%d:%.4f" % (j, w / 0.9) for j, w in enumerate((0.3, 0.25, 0.2, 0.15))))')"
+# The 6 influences 0.3 0.25 0.2 0.15 0.06 0.04: the 4 largest over their sum 0.9, in 1/64:
+# 21.33 17.78 14.22 10.67 floored to 21 17 14 10, the 2 units left to the largest remainders.
+check "4 weights renormalised and rounded" "$(glb weights "$T/kb.glb" 0 -1 0)" \
+  "$(python3 -c 'print(" ".join("bone%d:%.4f" % (j, u / 64) for j, u in enumerate((21, 18, 14, 11))))')"
 
 # The sample creature (envelope and rigid meshes, joints under a non-uniform scale) in place.
 expect_rc 0 "$UE" convert "$T/demo/gamecube/dat/creature.dat" -o "$T/c.glb"
@@ -88,16 +89,53 @@ expect_rc 0 "$UE" convert "$T/c.dat" -o "$T/cb.glb"
 expect_rc 0 glb same "$T/c.glb" "$T/cb.glb" "$REL"
 check "creature triangles back" "$(cat "$T/out")" 52
 
-# Skinned limits by name, nothing written: 3 triangles of new envelopes fill a PObj (9 of 10
-# matrices), so 720 such triangles make the runtime's 240 PObjs and 723 one more.
+# Skinned limits by name, nothing written. Weights as given (--weight-step 0): 3 triangles of new
+# envelopes fill a PObj (9 of 10 matrices), so 720 such triangles make the runtime's 240 PObjs; 723
+# are rounded to 1/1024 with a warning (then 2 weights a triangle at most: few PObjs); rounded to
+# the default 1/64 they share 17 envelopes from the start.
 expect_rc 0 glb skinned-many "$T/e720.gltf" 720
-expect_rc 0 "$UE" import "$T/e720.gltf" -o "$T/e720.dat"
+expect_rc 0 "$UE" import "$T/e720.gltf" -o "$T/e720.dat" --weight-step 0
 check "720 triangles in 240 PObjs" "$(glb dat-pobjs "$T/e720.dat" | head -1 | cut -d: -f1)" "PObjs 240"
 expect_rc 0 "$UE" validate --strict "$T/e720.dat"
 expect_rc 0 glb skinned-many "$T/e723.gltf" 723
-expect_rc 1 "$UE" import "$T/e723.gltf" -o "$T/e723.dat"
-grep -q "more than 240 PObjs.*import.hsd.new.limit" "$T/err" && ok || bad "skinned PObj limit: $(cat "$T/err")"
-[ ! -e "$T/e723.dat" ] && ok || bad "a refused import wrote e723.dat"
+expect_rc 0 "$UE" import "$T/e723.gltf" -o "$T/e723.dat" --weight-step 0
+grep -q "weights as given need more than the 240 PObjs left (10 matrices each): rounded to 1/1024 instead, .*import.hsd.new.weights" "$T/err" &&
+  ok || bad "723 triangles not rounded to 1/1024: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/e723.dat"
+expect_rc 0 glb split "$T/e723.gltf" 64
+pobjs=$(cut -d: -f1 "$T/out" | cut -d' ' -f2)
+expect_rc 0 "$UE" import "$T/e723.gltf" -o "$T/e723b.dat"
+grep -q ", $pobjs PObjs, 723 triangles, $(glb rounded "$T/e723.gltf" 64) envelopes," "$T/err" && ok || bad "723 in 1/64: $(cat "$T/err")"
+# One joint a vertex, each its own: 723 triangles need 241 PObjs whatever the step: refused.
+expect_rc 0 glb skinned-own "$T/o723.gltf" 723
+expect_rc 1 "$UE" import "$T/o723.gltf" -o "$T/o723.dat"
+grep -q "more than 240 PObjs even with one joint a vertex.*import.hsd.new.limit" "$T/err" && ok || bad "skinned PObj limit: $(cat "$T/err")"
+[ ! -e "$T/o723.dat" ] && ok || bad "a refused import wrote o723.dat"
+
+# A smoothly painted tube (10,000 triangles, 40 joints curled at rest, every vertex its own blend of
+# 2-4 joints): in 1/64 the split worked out here needs more than 240 PObjs, so 1/32 is taken with a
+# warning; the envelope and PObj counts as worked out here, and every vertex back in place within
+# 1/32 x the spread of its joints' transforms (plus the position error), its weights within 1/32.
+expect_rc 0 glb smooth-tube "$T/tube.gltf"
+expect_rc 0 glb split "$T/tube.gltf" 64
+[ "$(cat "$T/out" | cut -d: -f1 | cut -d' ' -f2)" -gt 240 ] && ok || bad "the tube fits in 1/64: $(cut -c1-40 "$T/out")"
+expect_rc 0 glb split "$T/tube.gltf" 32
+pobjs=$(cut -d: -f1 "$T/out" | cut -d' ' -f2)
+envs=$(glb rounded "$T/tube.gltf" 32)
+expect_rc 0 "$UE" import "$T/tube.gltf" -o "$T/tube.dat"
+grep -q "weights 1/64 need more than the 240 PObjs left (10 matrices each): rounded to 1/32 instead, $envs envelopes, .*import.hsd.new.weights" "$T/err" &&
+  ok || bad "tube warning: $(cat "$T/err")"
+grep -q "^new model: 42 joints, 1 DObj, $pobjs PObjs, 10000 triangles, $envs envelopes," "$T/err" && ok || bad "tube summary ($pobjs PObjs, $envs envelopes): $(cat "$T/err")"
+check "tube PObjs in the DAT" "$(glb dat-pobjs "$T/tube.dat" | head -1 | cut -d: -f1)" "PObjs $pobjs"
+expect_rc 0 "$UE" validate --strict "$T/tube.dat"
+expect_rc 0 "$UE" convert "$T/tube.dat" -o "$T/tubeb.glb"
+expect_rc 0 glb smooth-check "$T/tube.gltf" "$T/tubeb.glb" 32 "$REL"
+echo "tube: $pobjs PObjs, $envs envelopes; $(cat "$T/out")"
+grep -q "^5151 vertices" "$T/out" && ok || bad "tube vertices: $(cat "$T/out")"
+# --weight-step 1/16: fewer envelopes (as worked out here), no warning.
+expect_rc 0 "$UE" import "$T/tube.gltf" -o "$T/tube16.dat" --weight-step 1/16
+grep -q "import.hsd.new.weights" "$T/err" && bad "1/16 warned: $(cat "$T/err")" || ok
+grep -q " $(glb rounded "$T/tube.gltf" 16) envelopes," "$T/err" && ok || bad "tube 1/16: $(cat "$T/err")"
 # One inverse bind per joint: two skins binding a node differently.
 expect_rc 0 glb two-skins "$T/two.gltf"
 expect_rc 1 "$UE" import "$T/two.gltf" -o "$T/two.dat"
@@ -117,5 +155,8 @@ expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --into "$T/demo/gamecube/
 expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.msh" --texture-format cmpr
 expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.dat" --base "$T/r.dat" --texture-format cmpr
 expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --texture-format bc7
+expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --weight-step 0.3
+expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --weight-step 1/0
+expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.msh" --weight-step 1/64
 [ ! -e "$T/n.dat" ] && ok || bad "a usage error wrote n.dat"
 finish

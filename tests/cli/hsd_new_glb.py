@@ -9,8 +9,23 @@
 #                                scale; inverse binds of the straight chain), normals, its mesh node a child
 #                                of bone 0, and a vertex below it with 6 influences (bones 0-5)
 #   skinned-many OUT.gltf N      N separate triangles, every vertex its own two-joint envelope
+#   smooth-tube OUT.gltf         a tube of 10,000 triangles around a chain of 40 joints curled 4 degrees each at
+#                                rest (inverse binds of the straight chain), weights painted smoothly: a
+#                                vertex at height t (joint units) and angle a weighs joint j by
+#                                (1 - |t + d(a) - j| / 2)^2, d(a) = 0.05 sin a + 0.004 column, so every vertex
+#                                is its own blend of 2 to 4 joints
+#   rounded GLTF UNITS           the distinct envelopes of the skinned vertices after the rounding rule of
+#                                docs/hsd-import.md (largest remainders in 1/UNITS), worked out here
+#   smooth-check GLTF GLB UNITS REL  every skinned vertex of GLTF (its 4 largest weights renormalised) at rest is
+#                                within 1/UNITS x D + REL x extent of a vertex of GLB, D the largest distance
+#                                between its joints' transforms of it, with every weight within 1/UNITS of the
+#                                glTF's and a whole number of 1/UNITS; prints vertices, the largest error and
+#                                the largest error over its bound
+#   skinned-own OUT.gltf N       N separate triangles, every vertex weighted wholly to a joint of its own (3N
+#                                joints, children of one root)
 #   two-skins OUT.gltf           two skinned meshes whose skins bind bone 1 with different matrices
-#   split GLTF                   the envelopes of every vertex (4 largest weights, renormalised, float32) and
+#   split GLTF [UNITS]           the envelopes of every vertex (4 largest weights, renormalised, rounded to 1/UNITS,
+#                                default 64) and
 #                                the PObjs the split rule of docs/hsd-import.md makes of each primitive:
 #                                "PObjs N: matrices per PObj", worked out here
 #   dat-pobjs DAT                the DAT read here from the spec: every ENVELOPE PObj's envelope count, the
@@ -201,6 +216,134 @@ def cmd_skinned_many(args):
     b.doc["scenes"][0]["nodes"] = [first, first + 2]
     b.save(args[0])
 
+def cmd_smooth_tube(args):
+    b = Builder()
+    joints, rows, cols = 40, 50, 100
+    pos, nrm, js, ws, tris = [], [], [], [], []
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            a = 2 * math.pi * c / cols
+            t = r * (joints - 1) / rows
+            pos.append((math.cos(a), t, math.sin(a)))
+            nrm.append((math.cos(a), 0, math.sin(a)))
+            u = t + 0.05 * math.sin(a) + 0.004 * c
+            near = sorted(((max(0.0, 1 - abs(u - j) / 2) ** 2, j) for j in range(joints)), reverse=True)[:4]
+            js.append(tuple(j for _, j in near))
+            total = sum(w for w, _ in near)
+            ws.append(tuple(w / total for w, _ in near))
+    for r in range(rows):
+        for c in range(cols):
+            a = r * (cols + 1) + c
+            tris += [(a, a + cols + 1, a + 1), (a + 1, a + cols + 1, a + cols + 2)]
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tube", {"POSITION": b.add("3f", pos, "VEC3", 5126), "NORMAL": b.add("3f", nrm, "VEC3", 5126),
+                           "JOINTS_0": b.add("4H", js, "VEC4", 5123), "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)},
+                  tris, 0)
+    z4 = [0, 0, math.sin(math.radians(2)), math.cos(math.radians(2))]
+    first = chain(b, joints, {i: z4 for i in range(1, joints)})
+    b.doc["skins"] = [{"joints": list(range(first, first + joints)),
+                       "inverseBindMatrices": b.add("16f", straight_ibms(joints, {}), "MAT4", 5126)}]
+    b.node(name="tube", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [first, first + joints]
+    b.save(args[0])
+
+def rounded(env, units):
+    """The rule: floor of w x units, the units left over to the largest remainders (earlier joint on a tie)."""
+    total = sum(w for _, w in env)
+    x = [w / total * units for _, w in env]
+    u = [math.floor(v) for v in x]
+    for k in sorted(range(len(x)), key=lambda k: (-(x[k] - u[k]), k))[:units - sum(u)]:
+        u[k] += 1
+    kept = sorted(((n, j) for (j, _), n in zip(env, u) if n), key=lambda nj: (-nj[0], nj[1]))
+    return tuple((j, n / units) for n, j in kept)
+
+def skinned_vertices(path):
+    """Per skinned vertex: its rest position, its envelope (rule of `envelope`, joints as node names)
+    and the joints' skin matrices World x IBM."""
+    doc, binary = load_any(path)
+    w = worlds(doc)
+    out = []
+    for node in doc["nodes"]:
+        if "skin" not in node:
+            continue
+        skin = doc["skins"][node["skin"]]
+        ibm = (accessor(doc, binary, skin["inverseBindMatrices"]) if "inverseBindMatrices" in skin
+               else [(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)] * len(skin["joints"]))
+        jm = {doc["nodes"][j]["name"]: mat_mul(w[j], list(ibm[k])) for k, j in enumerate(skin["joints"])}
+        names = [doc["nodes"][j]["name"] for j in skin["joints"]]
+        for prim in doc["meshes"][node["mesh"]]["primitives"]:
+            at = prim["attributes"]
+            pos = accessor(doc, binary, at["POSITION"])
+            js, ws = accessor(doc, binary, at["JOINTS_0"]), accessor(doc, binary, at["WEIGHTS_0"])
+            for p, j, wt in zip(pos, js, ws):
+                env = envelope([names[k] for k in j], wt)
+                out.append((p, env, jm))
+    return out
+
+def apply(m, p):
+    return [sum(m[c * 4 + r] * (list(p) + [1])[c] for c in range(3)) + m[12 + r] for r in range(3)]
+
+def cmd_rounded(args):
+    units, seen = int(args[1]), set()
+    for _, env, _ in skinned_vertices(args[0]):
+        seen.add(rounded(env, units))
+    print(len(seen))
+
+def cmd_smooth_check(args):
+    units, rel = int(args[2]), float(args[3])
+    back = []
+    for p, env, jm in skinned_vertices(args[1]):
+        q = [sum(w * apply(jm[j], p)[r] for j, w in env) for r in range(3)]
+        back.append((q, dict(env)))
+    extent = max(abs(c) for q, _ in back for c in q)
+    tol = rel * extent
+    grid = {}
+    for i, (q, _) in enumerate(back):
+        grid.setdefault(tuple(int(math.floor(c / 0.25)) for c in q), []).append(i)
+    worst, worst_ratio, n = 0.0, 0.0, 0
+    for p, env, jm in skinned_vertices(args[0]):
+        pts = [apply(jm[j], p) for j, _ in env]
+        want = [sum(w * pt[r] for (_, w), pt in zip(env, pts)) for r in range(3)]
+        spread = max(math.dist(a, c) for a in pts for c in pts)
+        bound = spread / units + tol
+        cell = tuple(int(math.floor(c / 0.25)) for c in want)
+        best = None
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for dz in (-1, 0, 1):
+                    for i in grid.get((cell[0] + dx, cell[1] + dy, cell[2] + dz), []):
+                        d = math.dist(want, back[i][0])
+                        if best is None or d < best[0]:
+                            best = (d, i)
+        assert best and best[0] <= bound, "vertex %s at %s: nearest back %s, bound %g" % (n, want, best, bound)
+        got = back[best[1]][1]
+        for j in set(got) | {j for j, _ in env}:
+            w0, w1 = dict(env).get(j, 0.0), got.get(j, 0.0)
+            assert abs(w0 - w1) <= 1 / units + 1e-6, "vertex %d joint %s: weight %g back as %g" % (n, j, w0, w1)
+            assert abs(w1 * units - round(w1 * units)) < 1e-4, "vertex %d joint %s: %g not in 1/%d" % (n, j, w1, units)
+        worst = max(worst, best[0])
+        worst_ratio = max(worst_ratio, best[0] / bound)
+        n += 1
+    assert len(back) >= n, "%d vertices back for %d" % (len(back), n)
+    print("%d vertices, largest error %.5f, largest error over its bound %.3f" % (n, worst, worst_ratio))
+
+def cmd_skinned_own(args):
+    b = Builder()
+    n = int(args[1])
+    pos = [(x + 2 * t, y, 0) for t in range(n) for x, y in ((0, 0), (1, 0), (0, 1))]
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tris", {"POSITION": b.add("3f", pos, "VEC3", 5126),
+                           "JOINTS_0": b.add("4H", [(v, 0, 0, 0) for v in range(3 * n)], "VEC4", 5123),
+                           "WEIGHTS_0": b.add("4f", [(1, 0, 0, 0)] * (3 * n), "VEC4", 5126)},
+                  [(3 * t, 3 * t + 1, 3 * t + 2) for t in range(n)], 0)
+    root = b.node(name="root", children=list(range(1, 3 * n + 1)))
+    for v in range(3 * n):
+        b.node(name="j%d" % v)
+    b.doc["skins"] = [{"joints": list(range(1, 3 * n + 1))}]
+    b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [root, 3 * n + 1]
+    b.save(args[0])
+
 def cmd_two_skins(args):
     b = Builder()
     pos = b.add("3f", [(0, 0, 0), (1, 0, 0), (0, 1, 0)], "VEC3", 5126)
@@ -236,33 +379,36 @@ def envelope(joints, weights):
     return tuple(env)
 
 def split(tri_env, max_slots=10):
-    """The PObjs of the rule: a pass takes every triangle the PObj's envelopes already cover and
-    remembers the first other that fits with the fewest new ones; that one joins and passes repeat."""
-    pending, pobjs = list(range(len(tri_env))), []
-    while pending:
-        have = []
-        while True:
-            best, best_new, rest = None, 4, []
-            for t in pending:
-                new = []
-                for e in tri_env[t]:
-                    if e not in have and e not in new:
-                        new.append(e)
-                if not new:
+    """The PObjs of the rule: a PObj is seeded by the first triangle not yet placed; a pass over its
+    frontier (triangles with a corner it has), in order, takes every triangle it covers and remembers
+    the first other that fits with the fewest new envelopes; that one joins and passes repeat; when
+    none there fits, the first triangle left joins if it fits."""
+    placed, pobjs = [False] * len(tri_env), []
+    while not all(placed):
+        seed = placed.index(False)
+        have, best = [], seed
+        while best is not None:
+            have += [e for e in dict.fromkeys(tri_env[best]) if e not in have]
+            placed[best] = True
+            best, best_new = None, 4
+            for t in range(len(tri_env)):
+                if placed[t] or not any(e in have for e in tri_env[t]):
                     continue
-                if len(have) + len(new) <= max_slots and len(new) < best_new:
-                    best, best_new, best_envs = t, len(new), new
-                rest.append(t)
-            pending = rest
-            if best is None:
-                break
-            have += best_envs
-            pending.remove(best)
+                new = [e for e in dict.fromkeys(tri_env[t]) if e not in have]
+                if not new:
+                    placed[t] = True
+                elif len(have) + len(new) <= max_slots and len(new) < best_new:
+                    best, best_new = t, len(new)
+            if best is None and not all(placed):  # the first triangle left, if it fits
+                t = placed.index(False)
+                if len(have) + len([e for e in dict.fromkeys(tri_env[t]) if e not in have]) <= max_slots:
+                    best = t
         pobjs.append(len(have))
     return pobjs
 
 def cmd_split(args):
     doc, binary = load_any(args[0])
+    units = int(args[1]) if len(args) > 1 else 64
     out = []
     for node in doc["nodes"]:
         if "skin" not in node:
@@ -274,7 +420,7 @@ def cmd_split(args):
             envs = {}
             ids = []
             for v in range(len(sets[0][0])):
-                e = envelope([j for js, _ in sets for j in js[v]], [w for _, ws in sets for w in ws[v]])
+                e = rounded(envelope([j for js, _ in sets for j in js[v]], [w for _, ws in sets for w in ws[v]]), units)
                 ids.append(envs.setdefault(e, len(envs)))
             idx = [i[0] for i in accessor(doc, binary, prim["indices"])]
             out += split([tuple(ids[i] for i in idx[t:t + 3]) for t in range(0, len(idx), 3)])
@@ -357,7 +503,8 @@ def world_triangles(path):
             continue
         skin = doc["skins"][node["skin"]] if "skin" in node else None
         if skin:
-            ibm = accessor(doc, binary, skin["inverseBindMatrices"])
+            ibm = (accessor(doc, binary, skin["inverseBindMatrices"]) if "inverseBindMatrices" in skin
+               else [(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)] * len(skin["joints"]))
             jm = [mat_mul(w[j], list(ibm[k])) for k, j in enumerate(skin["joints"])]
         for prim in doc["meshes"][node["mesh"]]["primitives"]:
             at = prim["attributes"]
@@ -419,6 +566,7 @@ def cmd_image_size(args):
 
 if __name__ == "__main__":
     {"static": cmd_static, "many": cmd_many, "skinned12": cmd_skinned12,
-     "skinned-many": cmd_skinned_many, "two-skins": cmd_two_skins, "split": cmd_split, "dat-pobjs": cmd_dat_pobjs,
+     "skinned-many": cmd_skinned_many, "smooth-tube": cmd_smooth_tube, "skinned-own": cmd_skinned_own, "rounded": cmd_rounded,
+     "smooth-check": cmd_smooth_check, "two-skins": cmd_two_skins, "split": cmd_split, "dat-pobjs": cmd_dat_pobjs,
      "weights": cmd_weights, "same": cmd_same, "materials": cmd_materials,
      "image-size": cmd_image_size}[sys.argv[1]](sys.argv[2:])

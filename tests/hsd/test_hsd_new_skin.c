@@ -1,6 +1,6 @@
-/* unearth tests — a new model's envelopes (src/hsd/hsd_new_skin.c): one vertex's envelope against
- * hand-worked weights, and the split of triangles into PObjs of at most N matrices against a worked
- * example, a reference written here from the rule in docs/hsd-import.md, and the split's invariants. */
+/* unearth tests — a new model's envelopes (src/hsd/hsd_new_skin.c): one vertex's envelope, its
+ * rounding and the coarser steps against hand-worked weights, and the split of triangles into PObjs
+ * of at most N matrices against a worked example, a reference written here from the rule in docs/hsd-import.md, and the split's invariants. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -50,17 +50,18 @@ static void test_envelope_of_vertex(void) {
     CHECK(hsd_envelope_of_vertex(js, wnan, 4, &e) == -1);
 }
 
-/* Worked by hand with 4 slots (see the rule): PObj 1 takes t4 (1 new), then t1 (2 new), then
- * nothing fits; PObj 2 takes t2, then t0 (1 new, before t5's tie), then t5 free, then t3. */
+/* Worked by hand with 4 slots (see the rule): PObj 1 is seeded by t0 (0 1 2), its first pass takes
+ * t2 (0 1 1) and t5 (1 2 0) free and t3 (2 3 0: 3 new), then t1 (3 4 5) would need 2 more; t4
+ * (5 5 5) is off its frontier. PObj 2 is seeded by t1 and takes t4 free. */
 static void test_split_worked(void) {
     const uint32_t te[] = {0, 1, 2, 3, 4, 5, 0, 1, 1, 2, 3, 0, 5, 5, 5, 1, 2, 0};
     hsd_env_split s;
     REQUIRE(hsd_envelope_split(te, 6, 4, 100, 10, &s) == UE_OK);
     CHECK_EQ_U(s.count, 2);
-    const uint32_t order[] = {4, 1, 2, 0, 5, 3}, env[] = {5, 3, 4, 0, 1, 2, 3};
+    const uint32_t order[] = {0, 2, 5, 3, 1, 4}, env[] = {0, 1, 2, 3, 3, 4, 5};
     CHECK_MEM(s.order, order, sizeof order);
     CHECK_MEM(s.env, env, sizeof env);
-    CHECK(s.tri_end[0] == 2 && s.tri_end[1] == 6 && s.env_end[0] == 3 && s.env_end[1] == 7);
+    CHECK(s.tri_end[0] == 4 && s.tri_end[1] == 6 && s.env_end[0] == 4 && s.env_end[1] == 7);
     hsd_env_split_free(&s);
     /* One PObj too few, a bad slot count. */
     CHECK(hsd_envelope_split(te, 6, 4, 100, 1, &s) == UE_ERR_LIMIT);
@@ -72,7 +73,9 @@ static void test_split_worked(void) {
 
 enum { N = 600, ENVS = 40 };
 
-/* The rule, straight: flags for placed triangles and the PObj's envelopes, every pass over all. */
+/* The rule, straight: flags for placed triangles and the PObj's envelopes; a PObj seeded by the
+ * first unplaced triangle, each pass over every triangle in order, the frontier being those with a
+ * corner in the PObj, then the first unplaced triangle when nothing there fits. */
 static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size_t max_tris, uint32_t *order,
                               size_t *tri_end, uint32_t *env, size_t *env_end) {
     bool used[N] = {0};
@@ -81,26 +84,42 @@ static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size
         bool in[ENVS] = {0};
         uint32_t have = 0;
         size_t taken = 0;
+        long best = 0;
+        while (used[best]) best++;
         for (;;) {
-            long best = -1;
+            for (int k = 0; k < 3; k++) {
+                uint32_t e = te[3 * (size_t)best + (size_t)k];
+                if (!in[e]) in[e] = true, env[envs + have++] = e;
+            }
+            used[best] = true, order[placed++] = (uint32_t)best, taken++;
+            best = -1;
             uint32_t best_new = 99;
-            for (size_t t = 0; t < n; t++) {
-                if (used[t] || taken == max_tris) continue;
+            for (size_t t = 0; t < n && taken < max_tris; t++) {
+                if (used[t]) continue;
                 bool seen[ENVS] = {0};
                 uint32_t fresh = 0;
                 for (int k = 0; k < 3; k++) {
                     uint32_t e = te[3 * t + (size_t)k];
                     if (!in[e] && !seen[e]) seen[e] = true, fresh++;
                 }
+                bool frontier = in[te[3 * t]] || in[te[3 * t + 1]] || in[te[3 * t + 2]];
                 if (!fresh) used[t] = true, order[placed++] = (uint32_t)t, taken++;
-                else if (have + fresh <= slots && fresh < best_new) best = (long)t, best_new = fresh;
+                else if (frontier && have + fresh <= slots && fresh < best_new) best = (long)t, best_new = fresh;
             }
-            if (best < 0 || taken == max_tris) break;
-            for (int k = 0; k < 3; k++) {
-                uint32_t e = te[3 * (size_t)best + (size_t)k];
-                if (!in[e]) in[e] = true, env[envs + have++] = e;
+            if (taken == max_tris) break;
+            if (best < 0) { /* the first triangle left, if it fits */
+                size_t t = 0;
+                while (t < n && used[t]) t++;
+                if (t == n) break;
+                uint32_t fresh = 0;
+                bool seen[ENVS] = {0};
+                for (int k = 0; k < 3; k++) {
+                    uint32_t e = te[3 * t + (size_t)k];
+                    if (!in[e] && !seen[e]) seen[e] = true, fresh++;
+                }
+                if (have + fresh > slots) break;
+                best = (long)t;
             }
-            used[best] = true, order[placed++] = (uint32_t)best, taken++;
         }
         envs += have;
         tri_end[pobjs] = placed, env_end[pobjs] = envs;
@@ -158,7 +177,83 @@ static void test_split_reference(void) {
     }
 }
 
+static hsd_influences two(uint32_t j0, float w0, uint32_t j1, float w1) {
+    hsd_influences e = {2, {j0, j1, 0, 0}, {w0, w1, 0, 0}};
+    if (w1 > w0) e.joint[0] = j1, e.joint[1] = j0, e.weight[0] = w1, e.weight[1] = w0;
+    if (w0 == 0 || w1 == 0) e.count = 1, e.weight[0] = 1, e.weight[1] = 0;
+    return e;
+}
+
+static float f32_sum(const hsd_influences *e) {
+    float sum = e->weight[0];
+    for (uint32_t k = 1; k < e->count; k++) sum += e->weight[k];
+    return sum;
+}
+
+/* Largest remainders, worked by hand. */
+static void test_quantise(void) {
+    /* 0.3 0.25 0.2 0.15 over 0.9 in 1/64: 21.33 17.78 14.22 10.67 floored to 62 units, the 2 left
+     * to .78 and .67; the largest change 1/3 - 21/64 = 1/192. */
+    hsd_influences e = {4, {5, 2, 7, 1}, {0.3f / 0.9f, 0.25f / 0.9f, 0.2f / 0.9f, 0.15f / 0.9f}};
+    CHECK(near(hsd_quantise_envelope(&e, 64), 1.0 / 192));
+    CHECK(e.count == 4 && e.joint[0] == 5 && e.joint[1] == 2 && e.joint[2] == 7 && e.joint[3] == 1);
+    CHECK(e.weight[0] == 21 / 64.0f && e.weight[1] == 18 / 64.0f && e.weight[2] == 14 / 64.0f && e.weight[3] == 11 / 64.0f);
+    CHECK(f32_sum(&e) == 1.0f);
+    /* Thirds in 1/100: 33 each, the unit left to the first on the tie; the float sum made 1. */
+    hsd_influences t = {3, {4, 6, 9}, {1 / 3.0f, 1 / 3.0f, 1 / 3.0f}};
+    CHECK(near(hsd_quantise_envelope(&t, 100), 0.34 - 1 / 3.0));
+    CHECK(t.count == 3 && t.joint[0] == 4 && near(t.weight[0], 0.34) && near(t.weight[1], 0.33) && near(t.weight[2], 0.33));
+    CHECK(f32_sum(&t) == 1.0f);
+    /* 0.99 0.01 in 1/64: 63.36 and 0.64, the unit to the second. 0.995 0.005: 63.68 and 0.32, the
+     * unit to the first: one joint. */
+    hsd_influences a = two(3, 0.99f, 8, 0.01f), b = two(3, 0.995f, 8, 0.005f);
+    hsd_quantise_envelope(&a, 64);
+    CHECK(a.count == 2 && a.weight[0] == 63 / 64.0f && a.weight[1] == 1 / 64.0f && a.joint[1] == 8);
+    CHECK(near(hsd_quantise_envelope(&b, 64), 0.005));
+    CHECK(b.count == 1 && b.joint[0] == 3 && b.weight[0] == 1.0f);
+    /* One unit: the largest joint alone. */
+    hsd_influences c = two(2, 0.4f, 6, 0.6f);
+    CHECK(near(hsd_quantise_envelope(&c, 1), 0.4));
+    CHECK(c.count == 1 && c.joint[0] == 6 && c.weight[0] == 1.0f);
+    /* Units 0: weights as given but the float sum. */
+    hsd_influences g = {3, {1, 2, 3}, {0.7f, 0.2f, 0.1f}};
+    CHECK(hsd_quantise_envelope(&g, 0) == 0 && f32_sum(&g) == 1.0f && near(g.weight[0], 0.7));
+}
+
+/* 12 vertices weighing joints 0 and 1 by v/11 and 1 - v/11, in 4 triangles, into 1 PObj: 12
+ * envelopes in every step down to 1/16 (16/11 apart > 1), 9 in 1/8 (0 1 1 2 3 4 4 5 6 7 7 8): the
+ * largest change |16/11 - 1| / 8 = 5/88. With a joint of its own a vertex, 1 PObj never does. */
+static void test_fit(void) {
+    hsd_influences exact[12], own[12];
+    uint32_t idx[12], vertex_env[12], used;
+    for (uint32_t v = 0; v < 12; v++) {
+        exact[v] = two(0, (float)v / 11, 1, 1 - (float)v / 11);
+        own[v] = (hsd_influences){1, {v, 0, 0, 0}, {1, 0, 0, 0}};
+        idx[v] = v;
+    }
+    hsd_env_set set = {0};
+    hsd_env_split split;
+    double change;
+    REQUIRE(hsd_fit_envelopes(exact, 12, idx, 4, 64, 100, 1, &set, vertex_env, &split, &used, &change) == UE_OK);
+    CHECK_EQ_U(used, 8);
+    CHECK_EQ_U(set.count, 9);
+    CHECK(near(change, 5.0 / 88));
+    CHECK(split.count == 1 && split.env_end[0] == 9);
+    CHECK(vertex_env[1] == vertex_env[2] && vertex_env[5] == vertex_env[6] && vertex_env[9] == vertex_env[10]);
+    CHECK(set.envs[vertex_env[2]].weight[0] == 7 / 8.0f && set.envs[vertex_env[2]].joint[0] == 1);
+    hsd_env_split_free(&split);
+    /* As given, 2 PObjs: no rounding needed. */
+    REQUIRE(hsd_fit_envelopes(exact, 12, idx, 4, 0, 100, 2, &set, vertex_env, &split, &used, &change) == UE_OK);
+    CHECK(used == 0 && set.count == 12 && split.count == 2 && change == 0);
+    hsd_env_split_free(&split);
+    CHECK(hsd_fit_envelopes(own, 12, idx, 4, 64, 100, 1, &set, vertex_env, &split, &used, &change) == UE_ERR_LIMIT);
+    CHECK_EQ_U(used, 1);
+    hsd_env_set_free(&set);
+}
+
 int main(void) {
+    RUN(test_quantise);
+    RUN(test_fit);
     RUN(test_envelope_of_vertex);
     RUN(test_split_worked);
     RUN(test_split_reference);
