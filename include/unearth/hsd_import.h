@@ -54,6 +54,7 @@ typedef struct ue_hsd_new_options {
 typedef struct ue_hsd_new_stats {
     size_t joints, dobjs, pobjs, triangles, materials, images, resized_images;
     size_t f32_attributes;         /* descriptors no integer format held within its error */
+    size_t clips;                  /* glTF animations written as AnimJoint clips */
 } ue_hsd_new_stats;
 
 /* A new DAT from a static or rigid scene (a glTF as ue_gltf_read reads it): a joint per node

@@ -34,4 +34,13 @@ ue_result hsd_new_mesh(hsd_new *b, int32_t node, int32_t joint, const double to_
 /* The MObj of scene material `material` (-1: the default), made on first use. -1 on failure. */
 int32_t hsd_new_material(hsd_new *b, int32_t material);
 
+/* ---- clips (hsd_new_clips.c) ---- */
+struct hsd_clip_plan;
+/* The scene's animations planned and put into b->m's animation tables (before the DAT is written). */
+ue_result hsd_new_clips(hsd_new *b, struct hsd_clip_plan *plan);
+/* The written DAT's clips evaluated at every frame against the glTF's curves (import.hsd.internal;
+ * `out` is emptied on failure). */
+ue_result hsd_new_clips_check(const struct hsd_clip_plan *plan, ue_buf *out, ue_diag *d);
+void hsd_new_clips_free(hsd_new *b, struct hsd_clip_plan *plan);
+
 #endif
