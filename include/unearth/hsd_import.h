@@ -20,6 +20,8 @@ typedef struct ue_hsd_edit_stats {
     size_t images, materials;
     size_t lists, triangles;
     size_t clips, clips_added, clips_kept; /* skeletal clips replaced, appended; equal to the base's, kept */
+    int32_t *anim_index; /* in: NULL, or room for one entry per animation of the scene; out: each one's index
+                            in its ModelSet's anims[] in the result (what a PKX animation slot names), -1 if none */
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex

@@ -33,7 +33,7 @@ sample_values() {
     --wear) echo x.wea ;;   --anims) echo x.dat ;;
     --size) echo 64 ;;   --view) echo iso ;;   --background) echo '#000000' ;;   --clip) echo a ;;   --frame) echo 1 ;;
     --textures-into) echo x.lib ;;   --textures-out) echo "$T/probe.lib" ;;   --textures-dir) echo "$T/probe" ;;
-    --texture-format) echo cmpr ;;
+    --texture-format) echo cmpr ;;   --anim-slot) echo 0 a ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }
