@@ -81,13 +81,17 @@ static void map_free(joint_map *j) {
     free(j->ref_node), free(j->gltf_node), free(j->ref_joint), free(j->gltf_joint);
 }
 
-static ue_result map_joints(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, joint_map *jm) {
-    size_t n = m->joint_count + 1;
-    jm->ref_node = malloc(n * sizeof(int32_t)), jm->gltf_node = malloc(n * sizeof(int32_t));
-    jm->ref_joint = malloc((ref->node_count + 1) * sizeof(int32_t));
-    jm->gltf_joint = malloc((s->node_count + 1) * sizeof(int32_t));
+/* The map's rows for `joints` joints, `nodes` glTF and `ref_nodes` reference nodes, joints unmapped. */
+static ue_result map_alloc(joint_map *jm, size_t joints, size_t nodes, size_t ref_nodes) {
+    jm->ref_node = malloc((joints + 1) * sizeof(int32_t)), jm->gltf_node = malloc((joints + 1) * sizeof(int32_t));
+    jm->ref_joint = malloc((ref_nodes + 1) * sizeof(int32_t)), jm->gltf_joint = malloc((nodes + 1) * sizeof(int32_t));
     if (!jm->ref_node || !jm->gltf_node || !jm->ref_joint || !jm->gltf_joint) return UE_ERR_NOMEM;
-    for (size_t j = 0; j < n; j++) jm->ref_node[j] = jm->gltf_node[j] = -1;
+    for (size_t j = 0; j <= joints; j++) jm->ref_node[j] = jm->gltf_node[j] = -1;
+    return UE_OK;
+}
+
+static ue_result map_joints(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, joint_map *jm) {
+    if (map_alloc(jm, m->joint_count, s->node_count, ref->node_count) != UE_OK) return UE_ERR_NOMEM;
     for (size_t i = 0; i < ref->node_count; i++) {
         const ue_scene_node *rn = &ref->nodes[i];
         bool joint = rn->mesh < 0 && rn->source.type == HSD_KIND_JOBJ && rn->source.index < m->joint_count &&
@@ -647,11 +651,7 @@ ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scen
 /* A new model: joint j stands for scene node joint_node[j] (-1: a joint of its own, at identity),
  * the scene is its own reference. */
 static ue_result map_new_joints(const ue_hsd_model *m, const ue_scene *s, const int32_t *joint_of_node, joint_map *jm) {
-    size_t n = m->joint_count + 1;
-    jm->ref_node = malloc(n * sizeof(int32_t)), jm->gltf_node = malloc(n * sizeof(int32_t));
-    jm->ref_joint = malloc((s->node_count + 1) * sizeof(int32_t)), jm->gltf_joint = malloc((s->node_count + 1) * sizeof(int32_t));
-    if (!jm->ref_node || !jm->gltf_node || !jm->ref_joint || !jm->gltf_joint) return UE_ERR_NOMEM;
-    for (size_t j = 0; j < n; j++) jm->ref_node[j] = jm->gltf_node[j] = -1;
+    if (map_alloc(jm, m->joint_count, s->node_count, s->node_count) != UE_OK) return UE_ERR_NOMEM;
     for (size_t i = 0; i < s->node_count; i++) {
         int32_t j = joint_of_node[i];
         jm->ref_joint[i] = jm->gltf_joint[i] = j >= 0 && (size_t)j < m->joint_count ? j : -1;
