@@ -13,6 +13,7 @@
 #include "unearth/hsd_anim.h"
 #include "unearth/hsd_model.h"
 #include "unearth/lzss.h"
+#include "unearth/model.h"
 #include "unearth/msh.h"
 #include "unearth/nres.h"
 #include "unearth/obj.h"
@@ -31,6 +32,7 @@
 /* Seeds stay far below the -max_len scripts/fuzz.sh gives each target; only --real-size writes
  * a larger one, for long runs by hand (docs/fuzzing.md). */
 #define MAX_SEED 12000u
+#define MAX_HSD_IMPORT_SEED 49152u /* the sample creature's glb, its images inside: fuzz.sh's -max_len is 64 KiB */
 #define MAX_REAL_SIZE_SEED 1048576u
 
 static const char *g_root;
@@ -41,7 +43,8 @@ static void write_seed(const char *target, const char *name, const void *data, s
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s/%s", g_root, target);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (n > g_max_seed || ue_mkdirs(dir, NULL) != UE_OK ||
+    size_t max = strcmp(target, "hsd_import") ? g_max_seed : MAX_HSD_IMPORT_SEED;
+    if (n > max || ue_mkdirs(dir, NULL) != UE_OK ||
         ue_file_write_atomic(path, data, n, true, NULL) != UE_OK) {
         fprintf(stderr, "make_corpus: cannot write %s (%zu bytes)\n", path, n);
         g_failures++;
@@ -233,6 +236,37 @@ static void gltf_seeds(void) {
         ue_scene s;
         scenes[i](&s);
         gltf_seed(names[i], &s);
+        ue_scene_free(&s);
+    }
+}
+
+/* glTF → DAT seeds: the sample creature's DAT as convert exports it (the edit path against the same
+ * DAT gives it back byte for byte), and fixture scenes a new model takes (a rigid quad with a node
+ * clip and a texture, a textured cube, a triangle with vertex colours). */
+static void hsd_import_seeds(void) {
+    ue_buf dat = {0}, glb = {0};
+    ue_model_found *found = NULL;
+    size_t count = 0;
+    ue_scene s;
+    ue_scene_init(&s);
+    ue_gltf_options o = {.format = UE_GLTF_GLB};
+    ue_result r = ue_sample_creature_dat(&dat);
+    if (r == UE_OK) r = ue_model_collect_memory(dat.data, dat.size, "creature.dat", UE_MODE_STRICT, &found, &count, NULL);
+    if (r == UE_OK && count == 1) r = ue_model_to_scene(&found[0], "creature", UE_MODE_STRICT, NULL, &s, NULL);
+    if (r == UE_OK && count == 1) r = ue_gltf_export(&s, &o, &glb, NULL, NULL);
+    if (r == UE_OK && count == 1) write_seed("hsd_import", "creature.glb", glb.data, glb.size);
+    else g_failures++;
+    ue_buf_free(&glb), ue_buf_free(&dat);
+    ue_scene_free(&s);
+    ue_model_found_free(found, count);
+    void (*const scenes[])(ue_scene *) = {gs_pointer, gs_textured_cube, gs_misc};
+    static const char *const names[] = {"quad_clip.glb", "cube.glb", "triangle.glb"};
+    for (size_t i = 0; i < 3; i++) {
+        scenes[i](&s);
+        glb = (ue_buf){0};
+        if (ue_gltf_export(&s, &o, &glb, NULL, NULL) == UE_OK) write_seed("hsd_import", names[i], glb.data, glb.size);
+        else g_failures++;
+        ue_buf_free(&glb);
         ue_scene_free(&s);
     }
 }
@@ -751,6 +785,7 @@ int main(int argc, char **argv) {
     texm_seeds();
     hsd_anim_seeds();
     gltf_seeds();
+    hsd_import_seeds();
     json_doc_seeds();
     ue_sample_list_free(&pack);
     return g_failures ? 1 : 0;

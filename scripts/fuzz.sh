@@ -4,7 +4,7 @@
 #
 # usage: scripts/fuzz.sh SECONDS [TARGET...]      e.g. scripts/fuzz.sh 30, scripts/fuzz.sh 60 fsys
 # Targets are the directories of fuzz/corpus (nres lzss rsli lzhuf fsys gc_lzss pkx msh msh_anim mat0_wear obj
-# dat gx texm hsd_anim json_doc): a new target needs its fuzz_<name>.c in fuzz/CMakeLists.txt and its seeds there.
+# dat gx texm hsd_anim json_doc hsd_import): a new target needs its fuzz_<name>.c in fuzz/CMakeLists.txt and its seeds there.
 # Prints one line per target: executions, executions per second, coverage (libFuzzer's cov: and
 # ft: counters at the end of the run) and peak RSS. Crash inputs are kept under the printed dir.
 set -euo pipefail
@@ -18,10 +18,11 @@ seconds="$1"
 shift
 
 # Inputs stay small so every run is cheap: the codec targets' streams expand at most 9–1032×,
-# and every container seed is under 12 KB. Memory above 1 GiB counts as a failure (OOM).
+# and every container seed is under 12 KB (hsd_import's creature.glb: 40 KB). Memory above 1 GiB counts as a failure (OOM).
 max_len_of() {
   case "$1" in
     lzss | lzhuf | gc_lzss) echo 4096 ;;
+    hsd_import) echo 65536 ;; # the sample creature's glb with its images (about 40 KB)
     *) echo 16384 ;;
   esac
 }

@@ -20,6 +20,8 @@ typedef struct ue_hsd_edit_stats {
     size_t images, materials;
     size_t lists, triangles;
     size_t clips, clips_added, clips_kept; /* skeletal clips replaced, appended; equal to the base's, kept */
+    int32_t *anim_index; /* in: NULL, or room for one entry per animation of the scene; out: each one's index
+                            in its ModelSet's anims[] in the result (what a PKX animation slot names), -1 if none */
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
@@ -59,6 +61,7 @@ typedef struct ue_hsd_new_stats {
     size_t joints, dobjs, pobjs, triangles, materials, images, resized_images;
     size_t f32_attributes;         /* descriptors no integer format held within its error */
     size_t envelopes;              /* distinct envelopes of the skinned meshes (0: none skinned) */
+    size_t clips;                  /* glTF animations written as AnimJoint clips */
 } ue_hsd_new_stats;
 
 /* A new DAT from a scene (a glTF as ue_gltf_read reads it): a joint per node (names kept, TRS as

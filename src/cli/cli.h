@@ -52,6 +52,8 @@ typedef struct cli_opts {
     const char *textures_dir;  /* import --textures-dir DIR: edited textures as DIR/ENTRY.tex */
     const char *texture_format; /* import --texture-format F of a new HSD model, a checked choice */
     const char *weight_step; /* import --weight-step S of a new HSD model: 0 or 1/N, checked there */
+    const char **anim_slots; /* import --anim-slot N NAME, repeatable: N, NAME, N, NAME, ... as given */
+    size_t anim_slot_count;  /* pairs */
     long level;             /* pack --level N (0..9) when level_given */
     bool level_given;
     long size;              /* preview --size N when size_given */
@@ -255,6 +257,8 @@ typedef struct cli_hsd_into {
     char container[4096]; /* what the output is a copy of: "a.fsys", or "a.fsys:c.pkx" */
     char file[4096];      /* the file that holds it (no output may be it) */
     char chain[4096];     /* the entries inside it, outermost first ("" for a PKX's model.dat) */
+    const uint32_t *slots, *slot_clips; /* --anim-slot: PKX animation slot k plays anims[slot_clips[k]] */
+    size_t slot_count;
 } cli_hsd_into;
 /* Before any work: the target of --into (or of -o named .pkx or .fsys), the output's name and
  * safety. 0, or an exit code after a message. */
@@ -335,6 +339,7 @@ typedef enum {
     OPT_TEXTURES_INTO, OPT_TEXTURES_OUT, OPT_TEXTURES_DIR, /* import --base */
     OPT_TEXTURE_FORMAT, /* import of a new HSD model */
     OPT_WEIGHT_STEP, /* import of a new HSD model */
+    OPT_ANIM_SLOT, /* import --base of an HSD model into a PKX, repeatable */
     OPT_LEVEL, /* pack */
     OPT_SIZE, OPT_VIEW, OPT_BACKGROUND, OPT_CLIP, OPT_FRAME, /* preview */
     OPT_SHEET, /* textures */

@@ -221,7 +221,11 @@ int cmd_import(const cli_opts *o) {
         return cli_usage_error("import", "--texture-format applies to a new HSD model (-o OUT.dat without --base)");
     if (!rc && o->weight_step && !new_hsd)
         return cli_usage_error("import", "--weight-step applies to a new HSD model (-o OUT.dat without --base)");
-    if (!rc && o->base && cli_import_base_is_hsd(o->base)) return cmd_import_hsd(o);
+    bool hsd_base = !rc && o->base && cli_import_base_is_hsd(o->base);
+    if (!rc && o->anim_slot_count && !hsd_base)
+        return cli_usage_error("import", "--anim-slot maps a clip onto a PKX's animation slot: it needs an HSD "
+                               "--base (.dat, .pkx or FSYS:ENTRY) and a PKX output");
+    if (hsd_base) return cmd_import_hsd(o);
     if (!rc && new_hsd) return cmd_import_hsd_new(o);
     if (!rc) rc = check_outputs(o);
     if (rc) return rc;

@@ -124,6 +124,10 @@ static const cli_option_def option_table[] = {
      "a new HSD model's skin weights rounded to multiples of S (1/N, N\n"
      "1..65536, as 1/N or a decimal) to merge envelopes; 0 keeps them as\n"
      "given (default: 1/64)"},
+    {OPT_ANIM_SLOT, NULL, "--anim-slot", 2, "N NAME", NO_RANGE, NULL,
+     "with an HSD --base and a PKX output: animation slot N of the PKX\n"
+     "plays the glTF's clip NAME (its index in the DAT's ModelSet anims[]);\n"
+     "repeatable (default: the PKX's slots as they are)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -361,11 +365,12 @@ static const cli_verb_def verb_table[] = {
     {"import", cmd_import,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO) |
          BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR) |
-         BIT(OPT_TEXTURE_FORMAT) | BIT(OPT_WEIGHT_STEP),
+         BIT(OPT_TEXTURE_FORMAT) | BIT(OPT_WEIGHT_STEP) | BIT(OPT_ANIM_SLOT),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
      "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
      "               [--textures-into ARCHIVE] [--textures-out NEW_ARCHIVE | --textures-dir DIR]\n"
      "               [--texture-format auto|cmpr|rgb5a3|rgba8|rgb565] [--weight-step S]\n"
+     "               [--anim-slot N NAME]...\n"
      "               [--strict|--tolerant] [--fps N] [-q|-v]",
      "a glTF back into a Parkan MSH model (new, or an edit of --base)",
      "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
@@ -382,12 +387,13 @@ static const cli_verb_def verb_table[] = {
      "images in their GX format and size, material colours and alpha modes; every other byte\n"
      "of the DAT is kept (docs/hsd-import.md). With --into FILE.pkx or ARCHIVE.fsys:ENTRY,\n"
      "or -o named .pkx or .fsys like a container of --base, the DAT goes back into a copy of\n"
-     "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly.\n"
+     "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly;\n"
+     "--anim-slot N NAME makes the PKX's animation slot N play the glTF's clip NAME.\n"
      "Without --base, -o OUT.dat makes a new HSD model from a static, rigid or skinned glTF:\n"
      "a joint per node, skinned meshes as envelopes (the 4 largest weights a vertex, at most\n"
      "10 matrices a PObj, weights rounded to 1/64 or --weight-step), attributes in the\n"
-     "smallest GX format within a stated error,\n"
-     "strips, textures as CMPR or RGB5A3 (--texture-format), read back strictly before it\n"
+     "smallest GX format within a stated error, strips, textures as CMPR or RGB5A3\n"
+     "(--texture-format), the glTF's clips as AnimJoint trees, read back strictly before it\n"
      "is written.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
@@ -396,7 +402,8 @@ static const cli_verb_def verb_table[] = {
      "unearth import tank.gltf -o tank.msh\n"
      "unearth import creature.glb -o creature2.dat --base demo/gamecube/creature.pkx\n"
      "unearth import robot.glb -o robot.dat --texture-format rgb5a3\n"
-     "unearth import creature.glb -o creature2.fsys --base demo/gamecube/creature.fsys:creature.pkx\n"},
+     "unearth import creature.glb -o creature2.fsys --base demo/gamecube/creature.fsys:creature.pkx\n"
+     "unearth import creature.glb -o creature2.pkx --base demo/gamecube/creature.pkx --anim-slot 3 Wave\n"},
     {"demo", cmd_demo, BIT(OPT_HELP) | WRITE_OPTS, NULL, 0, 0, "DIR",
      "directory for the sample pack (required)", "unearth demo -o DIR [-f]",
      "write the built-in sample assets",

@@ -39,6 +39,45 @@ bool cli_import_base_is_hsd(const char *base) {
 
 /* ---- before any work ----------------------------------------------------------------------- */
 
+/* --anim-slot N NAME: N a slot number, and a PKX among the containers the output is a copy of. */
+static int check_slot_options(const cli_opts *o, const cli_hsd_into *into) {
+    for (size_t k = 0; k < o->anim_slot_count; k++) {
+        const char *n = o->anim_slots[2 * k];
+        char *end = NULL;
+        unsigned long v = n[0] >= '0' && n[0] <= '9' ? strtoul(n, &end, 10) : 0;
+        if (!end || *end || v > UINT32_MAX)
+            return cli_usage_error("import", "--anim-slot %s %s: N is a slot number of the PKX's animation table, "
+                                   "0, 1, ...", n, o->anim_slots[2 * k + 1]);
+    }
+    if (o->anim_slot_count && !into->active)
+        return cli_usage_error("import", "--anim-slot sets a slot of a PKX: write the PKX (-o OUT.pkx with a PKX "
+                               "--base, or --into FILE.pkx or ARCHIVE.fsys:ENTRY.pkx), not the bare DAT %s", o->output);
+    return 0;
+}
+
+/* Each --anim-slot's clip NAME as its index in the written DAT's anims[] (stats->anim_index). */
+static int resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
+                         uint32_t *clips) {
+    for (size_t k = 0; k < o->anim_slot_count; k++) {
+        const char *name = o->anim_slots[2 * k + 1];
+        size_t a = 0;
+        while (a < s->animation_count && strcmp(s->animations[a].name, name)) a++;
+        if (a == s->animation_count) {
+            cli_error("import: --anim-slot %s %s: %s has no animation named \"%s\"", o->anim_slots[2 * k], name,
+                      o->inputs[0], name);
+            return EXIT_INVALID;
+        }
+        if (anim_index[a] < 0) {
+            cli_error("import: --anim-slot %s %s: animation \"%s\" is no skeletal clip of the DAT's ModelSet "
+                      "(it moves no joint, or is a FigaTree or material clip); a PKX slot plays only those",
+                      o->anim_slots[2 * k], name, name);
+            return EXIT_INVALID;
+        }
+        slots[k] = (uint32_t)strtoul(o->anim_slots[2 * k], NULL, 10), clips[k] = (uint32_t)anim_index[a];
+    }
+    return 0;
+}
+
 /* What edit mode of an HSD base does not do yet is a usage error before anything is read; so is
  * an output that cannot be written (-o, and with --into or -o .pkx/.fsys the container's copy). */
 static int check_options(const cli_opts *o, cli_hsd_into *into) {
@@ -48,6 +87,7 @@ static int check_options(const cli_opts *o, cli_hsd_into *into) {
         return cli_usage_error("import", "%s is not available for an HSD base (%s) yet; write the DAT with -o OUT.dat",
                                later, o->base);
     int rc = cli_into_hsd_plan(o, into);
+    if (!rc) rc = check_slot_options(o, into);
     if (!rc) rc = cli_check_output("import", o->output, &o->base, 1);
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }
@@ -143,12 +183,17 @@ int cmd_import_hsd(const cli_opts *o) {
     size_t count = 0;
     if (!rc) rc = load_base(o, &found, &count);
     ue_buf out = {0};
-    ue_hsd_edit_stats stats;
+    ue_hsd_edit_stats stats = {0};
+    stats.anim_index = malloc((s.animation_count + 1) * sizeof *stats.anim_index);
+    uint32_t *slots = malloc((o->anim_slot_count + 1) * 2 * sizeof *slots);
+    if (!rc && (!stats.anim_index || !slots)) rc = cli_import_hsd_fail(in, &d, UE_ERR_NOMEM);
     if (!rc) {
         ue_result r = ue_hsd_apply_scene(found[0].data, found[0].size, found[0].name, &s, &out, &stats, &d);
         rc = r == UE_OK ? 0 : cli_import_hsd_fail(in, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
+    if (!rc) rc = resolve_slots(o, &s, stats.anim_index, slots, slots + o->anim_slot_count);
+    into.slots = slots, into.slot_clips = slots + o->anim_slot_count, into.slot_count = o->anim_slot_count;
     ue_buf copy = {0};
     char written[4400] = "";
     if (!rc && into.active) {
@@ -158,6 +203,8 @@ int cmd_import_hsd(const cli_opts *o) {
     if (!rc) rc = cli_import_hsd_write(o, into.active ? &copy : &out, &into, &opened);
     if (!rc) tell(o, &out, written, &stats);
     ue_buf_free(&copy);
+    free(stats.anim_index);
+    free(slots);
     ue_diag_free(&d);
     ue_buf_free(&out);
     ue_model_found_free(found, count);

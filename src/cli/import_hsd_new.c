@@ -59,6 +59,7 @@ static void tell(const cli_opts *o, const ue_buf *out, const ue_hsd_new_stats *s
             cli_plural(st->pobjs, "PObj", "PObjs"), st->triangles, envelopes, st->materials,
             cli_plural(st->materials, "material", "materials"), st->images, cli_plural(st->images, "image", "images"),
             st->resized_images);
+    if (st->clips) fprintf(stderr, "clips: %zu written as AnimJoint trees\n", st->clips);
 }
 
 int cmd_import_hsd_new(const cli_opts *o) {

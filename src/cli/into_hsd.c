@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "unearth/archive.h"
+#include "unearth/gamecube.h"
 #include "unearth/advanced/archive.h"
 #include "unearth/advanced/files.h"
 #include "unearth/advanced/text.h"
@@ -97,6 +98,8 @@ typedef struct chain_put {
     size_t written_cap;
     ue_diag *d;
     bool dry; /* only the target checked (before any work): nothing put */
+    const cli_hsd_into *t; /* its --anim-slot pairs */
+    bool pkx_seen;         /* a level of the chain is a PKX */
 } chain_put;
 
 static ue_result put_level(ue_archive *a, const char *shown, const char *chain, int depth, chain_put *c,
@@ -147,6 +150,36 @@ static ue_result check_target(const ue_archive *a, const char *shown, const ue_e
     return UE_ERR_USAGE;
 }
 
+static uint32_t load_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void store_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+/* The --anim-slot pairs into the PKX copy `pkx`: slot N's first sub-animation names the clip's index
+ * (docs/formats/pkx.md#animation-entry, +0x90 of the 0xD0-byte entry), an entry without
+ * sub-animations gets one; every other byte stays. A slot past the table is refused. */
+static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
+    if (!c->t->slot_count) return UE_OK;
+    ue_pkx_info info;
+    ue_result r = ue_pkx_parse(pkx->data, pkx->size, UE_MODE_STRICT, &info, c->d);
+    for (size_t k = 0; k < c->t->slot_count && r == UE_OK; k++) {
+        uint32_t slot = c->t->slots[k];
+        if (slot >= info.anim_count) {
+            ue_diag_add(c->d, UE_SEV_ERROR, "into.anim_slot", info.anim_offset, shown,
+                        "--anim-slot %u: the PKX's animation table has %u slots (0 … %u)", slot, info.anim_count,
+                        info.anim_count ? info.anim_count - 1 : 0);
+            return UE_ERR_INVALID;
+        }
+        uint8_t *e = pkx->data + info.anim_offset + (size_t)slot * UE_PKX_ANIM_ENTRY;
+        if (!load_be32(e + 0x04)) store_be32(e + 0x04, 1);
+        store_be32(e + 0x90, c->t->slot_clips[k]);
+    }
+    return r;
+}
+
 /* Appends to `out` the copy of `a` (shown as `shown`) whose entry chain `chain` holds the DAT. An
  * empty chain in a PKX is its model.dat; an entry that is a PKX is gone through to its DAT. */
 static ue_result put_level(ue_archive *a, const char *shown, const char *chain, int depth, chain_put *c,
@@ -170,16 +203,20 @@ static ue_result put_level(ue_archive *a, const char *shown, const char *chain, 
     if (r != UE_OK) return r;
     size_t at = strlen(c->written);
     snprintf(c->written + at, c->written_cap - at, ":%s", info.name);
-    if (rest || info.nested[0]) return put_through(a, shown, &info, rest ? rest : "", depth, c, out);
-    bool added = false;
-    return c->dry ? UE_OK : ue_archive_put(a, info.name, c->dat, c->dat_size, out, &added, c->d);
+    c->pkx_seen |= pkx;
+    if (rest || info.nested[0]) r = put_through(a, shown, &info, rest ? rest : "", depth, c, out);
+    else if (!c->dry) {
+        bool added = false;
+        r = ue_archive_put(a, info.name, c->dat, c->dat_size, out, &added, c->d);
+    }
+    return r == UE_OK && pkx && !c->dry ? set_slots(out, shown, c) : r;
 }
 
 int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap) {
     ue_diag d = {0}, check = {0};
     snprintf(written, written_cap, "%s", t->container);
-    chain_put c = {dat ? dat->data : NULL, dat ? dat->size : 0, written, written_cap, &d, !dat};
+    chain_put c = {dat ? dat->data : NULL, dat ? dat->size : 0, written, written_cap, &d, !dat, t, false};
     ue_archive *a = NULL;
     ue_result r = ue_archive_open(t->container, UE_MODE_STRICT, &a, &d);
     const char *format = r == UE_OK ? ue_archive_format(a) : "";
@@ -189,6 +226,12 @@ int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *d
         r = UE_ERR_USAGE;
     }
     if (r == UE_OK) r = put_level(a, t->container, t->chain, 0, &c, copy);
+    if (r == UE_OK && o->anim_slot_count && !c.pkx_seen) {
+        ue_diag_add(&d, UE_SEV_ERROR, "into.anim_slot", UE_NO_OFFSET, t->container,
+                    "--anim-slot sets a PKX's animation slot, and the model goes into no PKX here (an FSYS entry "
+                    "that is a bare DAT): address the PKX");
+        r = UE_ERR_USAGE;
+    }
     ue_archive_close(a);
     bool refused = r == UE_OK && dat && cli_check_archive_copy(o, o->output, copy, &check) != UE_OK;
     cli_diag_dedupe(&d);

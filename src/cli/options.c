@@ -184,6 +184,10 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
     case OPT_TEXTURES_DIR: o->textures_dir = values[0]; break;
     case OPT_TEXTURE_FORMAT: o->texture_format = values[0]; break;
     case OPT_WEIGHT_STEP: o->weight_step = values[0]; break;
+    case OPT_ANIM_SLOT:
+        o->anim_slots[2 * o->anim_slot_count] = values[0], o->anim_slots[2 * o->anim_slot_count + 1] = values[1];
+        o->anim_slot_count++;
+        break;
     case OPT_LEVEL: o->level = number, o->level_given = true; break;
     case OPT_SIZE: o->size = number, o->size_given = true; break;
     case OPT_VIEW: o->view = values[0]; break;
@@ -224,7 +228,7 @@ static int take_option(parse_state *ps, int argc, char **argv, int *i) {
                                spelled, opt->id == OPT_OUTPUT ? v->output : opt->metavar);
     for (int k = 0; !eq && k < n; k++) values[k] = argv[*i + 1 + k];
     if (!eq) *i += n;
-    if (n && !operation && opt->id != OPT_ANIMS && (ps->seen >> opt->id & 1ul))
+    if (n && !operation && opt->id != OPT_ANIMS && opt->id != OPT_ANIM_SLOT && (ps->seen >> opt->id & 1ul))
         return cli_usage_error(v->name, "%s given twice", spelled);
     ps->seen |= 1ul << opt->id;
     long number = 0;
@@ -299,7 +303,8 @@ static int parse_verb_arguments(const cli_verb_def *v, int argc, char **argv, cl
     o->inputs = calloc((size_t)argc, sizeof *o->inputs);
     o->ops = calloc((size_t)argc, sizeof *o->ops);
     o->anims = calloc((size_t)argc, sizeof *o->anims);
-    if (!o->inputs || !o->ops || !o->anims) {
+    o->anim_slots = calloc((size_t)argc, sizeof *o->anim_slots);
+    if (!o->inputs || !o->ops || !o->anims || !o->anim_slots) {
         cli_error("out of memory");
         return EXIT_IO;
     }
@@ -352,7 +357,9 @@ void cli_opts_free(cli_opts *o) {
     free(o->inputs);
     free(o->ops);
     free(o->anims);
+    free(o->anim_slots);
     o->inputs = NULL;
     o->ops = NULL;
     o->anims = NULL;
+    o->anim_slots = NULL;
 }

@@ -697,6 +697,9 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
         r = hsd_rebuild_lists(x.bytes, x.size, x.rebuilds, x.rebuild_count, &clips, &relaid, &x.stats.triangles, d);
     x.stats.lists = x.rebuild_count;
     x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
+    x.stats.anim_index = stats ? stats->anim_index : NULL;
+    if (r == UE_OK && x.stats.anim_index && s->animation_count)
+        memcpy(x.stats.anim_index, clips.anim_index, s->animation_count * sizeof *clips.anim_index);
     hsd_clip_plan_free(&clips);
     const uint8_t *result = relayout ? relaid.data : x.bytes;
     size_t result_size = relayout ? relaid.size : x.size;
@@ -713,7 +716,8 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
 ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s, ue_buf *out,
                              ue_hsd_edit_stats *stats, ue_diag *d) {
     if (!base || !s || !out) return UE_ERR_USAGE;
-    if (stats) memset(stats, 0, sizeof *stats);
+    int32_t *anim_index = stats ? stats->anim_index : NULL; /* the caller's room, kept */
+    if (stats) memset(stats, 0, sizeof *stats), stats->anim_index = anim_index;
     ue_dat dat;
     ue_hsd_model m;
     memset(&m, 0, sizeof m);

@@ -163,6 +163,7 @@ typedef struct hsd_clip_plan {
     size_t count;
     size_t kept;           /* glTF clips equal to the base's bake: their bytes stay */
     size_t added;          /* edits that are new clips */
+    int32_t *anim_index;   /* per glTF animation: its index in its ModelSet's anims[] once written, or -1 */
 } hsd_clip_plan;
 
 /* Each glTF animation that moves joints, against the base's clip of its name: equal to the base's
@@ -171,11 +172,19 @@ typedef struct hsd_clip_plan {
  * joint moved that the clip's tree has no node for, a clip past the frame limits. */
 ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_clip_plan *plan,
                          ue_diag *d);
+/* A new model's clips: each glTF animation that moves joints becomes a new clip of set 0 (which
+ * m->sets must hold), at anims[0], [1], … in glTF order; joint j of m stands for scene node n where
+ * joint_of_node[n] == j (a joint no node stands for stays at identity). An animation that moves no
+ * joint is left out with a warning (import.hsd.new.clips); a clip past the frame limits is refused. */
+ue_result hsd_plan_new_clips(const ue_hsd_model *m, const ue_scene *s, const int32_t *joint_of_node, hsd_clip_plan *plan,
+                             ue_diag *d);
 void hsd_clip_plan_free(hsd_clip_plan *plan);
 /* The plan into the model's tables (new AObj and track rows; the clip's nodes point at them). */
 ue_result hsd_apply_clip_plan(ue_hsd_model *m, const hsd_clip_plan *plan);
 /* The written model's clips evaluated at every frame against the plan's curves (import.hsd.internal). */
 ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_diag *d);
+/* The same of a written DAT, parsed and read strictly first. */
+ue_result hsd_verify_written_clips(const uint8_t *bytes, size_t size, const hsd_clip_plan *plan, ue_diag *d);
 
 /* Keys for one sample per frame within hsd_clip_error_bound (LIN and SPL keys, SLP where a Hermite
  * segment ends on a LIN key). *keys is malloc'd. */

@@ -127,19 +127,6 @@ static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds
     return r;
 }
 
-/* The written DAT's clips against the plan's curves, read back as convert would read them. */
-static ue_result verify_clips(const ue_buf *out, const hsd_clip_plan *clips, ue_diag *d) {
-    ue_dat dat;
-    ue_hsd_model m;
-    memset(&m, 0, sizeof m);
-    ue_result r = ue_dat_parse(out->data, out->size, UE_MODE_STRICT, &dat, d);
-    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
-    if (r == UE_OK) r = hsd_verify_clips(&m, clips, d);
-    ue_hsd_model_free(&m);
-    ue_dat_free(&dat);
-    return r;
-}
-
 ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_rebuild *rebuilds, size_t count,
                             const hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d) {
     ue_dat dat;
@@ -151,6 +138,6 @@ ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_re
     if (r == UE_OK) r = rebuild_model(&m, rebuilds, count, clips, out, triangles, d);
     ue_hsd_model_free(&m);
     ue_dat_free(&dat);
-    if (r == UE_OK && clips && clips->count) r = verify_clips(out, clips, d);
+    if (r == UE_OK && clips && clips->count) r = hsd_verify_written_clips(out->data, out->size, clips, d);
     return r;
 }

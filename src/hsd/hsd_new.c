@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hsd/hsd_import_int.h"
 #include "hsd/hsd_new.h"
 #include "hsd/hsd_pose.h"
 
@@ -282,17 +283,17 @@ ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_b
     if (r == UE_OK) r = build_joints(&b);
     if (r == UE_OK) r = build_meshes(&b);
     if (r == UE_OK) r = check_result(&b);
+    hsd_clip_plan clips = {0};
+    if (r == UE_OK) r = hsd_new_clips(&b, &clips);
     if (r == UE_OK) r = write_checked(&b, out);
-    if (r == UE_OK && s->animation_count)
-        ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.clips", UE_NO_OFFSET, "/animations",
-                    "%zu animation%s left out: a new model's clips are not written yet", s->animation_count,
-                    s->animation_count == 1 ? "" : "s");
+    if (r == UE_OK) r = hsd_new_clips_check(&clips, out, d);
     if (r == UE_OK && b.sk.cut_vertices)
         ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.influences", UE_NO_OFFSET, "/meshes",
                     "%zu vertices had more than %d joint influences: the %d largest kept, their weights renormalised",
                     b.sk.cut_vertices, HSD_NEW_MAX_INFLUENCES, HSD_NEW_MAX_INFLUENCES);
     b.st.envelopes = b.sk.set.count;
     if (r == UE_OK && stats) *stats = b.st;
+    hsd_new_clips_free(&b, &clips);
     hsd_new_free(&b);
     return r;
 }

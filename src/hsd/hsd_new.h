@@ -68,5 +68,13 @@ int32_t hsd_new_envelope_rows(hsd_new *b, const hsd_env_set *local, const uint32
 void hsd_new_skin_free(hsd_new_skin *sk);
 /* The skinned primitives of node `node`'s mesh as DObjs of the owner joint (hsd_new_mesh.c). */
 ue_result hsd_new_skinned_mesh(hsd_new *b, int32_t node);
+/* ---- clips (hsd_new_clips.c) ---- */
+struct hsd_clip_plan;
+/* The scene's animations planned and put into b->m's animation tables (before the DAT is written). */
+ue_result hsd_new_clips(hsd_new *b, struct hsd_clip_plan *plan);
+/* The written DAT's clips evaluated at every frame against the glTF's curves (import.hsd.internal;
+ * `out` is emptied on failure). */
+ue_result hsd_new_clips_check(const struct hsd_clip_plan *plan, ue_buf *out, ue_diag *d);
+void hsd_new_clips_free(hsd_new *b, struct hsd_clip_plan *plan);
 
 #endif

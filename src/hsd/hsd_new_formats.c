@@ -7,25 +7,10 @@
 #include "hsd/hsd_new_int.h"
 
 void hsd_euler_from_quaternion(const float q[4], float euler[3]) {
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double len = sqrt(x * x + y * y + z * z + w * w);
-    if (!(len > 0)) len = 1, x = y = z = 0, w = 1;
-    x /= len, y /= len, z /= len, w /= len;
-    /* The rotation matrix's entries R[row][col] that R = Rz·Ry·Rx pins down. */
-    double r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r10 = 2 * (x * y + z * w);
-    double r11 = 1 - 2 * (x * x + z * z), r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w);
-    double r22 = 1 - 2 * (x * x + y * y);
-    double sy = -r20 > 1 ? 1 : -r20 < -1 ? -1 : -r20;
-    double ry = asin(sy), cy = sqrt(r21 * r21 + r22 * r22);
-    double rx, rz;
-    if (cy < 1e-6) { /* gimbal lock: R01 = sy·sx, R11 = cx with z = 0 */
-        rz = 0;
-        rx = atan2(sy * r01, r11);
-    } else {
-        rx = atan2(r21, r22);
-        rz = atan2(r10, r00);
-    }
-    euler[0] = (float)rx, euler[1] = (float)ry, euler[2] = (float)rz;
+    const double qd[4] = {q[0], q[1], q[2], q[3]}, zero[3] = {0, 0, 0};
+    double e[3];
+    hsd_quat_to_euler_near(qd, zero, e); /* the clips' conversion, nearest no turn at all */
+    euler[0] = (float)e[0], euler[1] = (float)e[1], euler[2] = (float)e[2];
 }
 
 /* The largest shift 0…31 at which every value fits the integer type, or -1. */

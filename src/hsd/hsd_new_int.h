@@ -11,8 +11,9 @@
 #include "unearth/hsd_model.h"
 #include "unearth/scene.h"
 
-/* The joint Euler angles (radians, applied X, then Y, then Z: R = Rz·Ry·Rx) of a unit quaternion
- * x, y, z, w (normalised here). At the poles (|cos y| < 1e-6) z is 0 and x takes the rest. */
+/* The joint Euler angles (radians, applied X, then Y, then Z: R = Rz·Ry·Rx) of a quaternion x, y, z, w
+ * (normalised here): hsd_quat_to_euler_near's solution nearest (0, 0, 0), so each angle lies in
+ * −π … π; at gimbal lock (cos y = 0) x is 0 and z takes the rest. */
 void hsd_euler_from_quaternion(const float q[4], float euler[3]);
 
 /* A GX component format for `n` values: the first of U8, S8, U16, S16 (in that order, each with

@@ -35,6 +35,7 @@ sample_values() {
     --textures-into) echo x.lib ;;   --textures-out) echo "$T/probe.lib" ;;   --textures-dir) echo "$T/probe" ;;
     --texture-format) echo cmpr ;;
     --weight-step) echo 1/64 ;;
+    --anim-slot) echo 0 a ;;
     *) echo "NO-SAMPLE" ;;
   esac
 }

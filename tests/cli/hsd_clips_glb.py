@@ -70,7 +70,9 @@ def slerp(a, b, f):
 
 def sample(ch, t, path):
     times, vals, interp = ch
-    assert interp in ("LINEAR", "STEP"), "LINEAR and STEP channels only"
+    assert interp in ("LINEAR", "STEP", "CUBICSPLINE"), "LINEAR, STEP and CUBICSPLINE channels only"
+    if interp == "CUBICSPLINE":
+        return cubic(times, vals, t, path)
     if t <= times[0]:
         return vals[0]
     if t >= times[-1]:
@@ -82,6 +84,19 @@ def sample(ch, t, path):
     if path == "rotation":
         return slerp(vals[k], vals[k + 1], f)
     return [(1 - f) * x + f * y for x, y in zip(vals[k], vals[k + 1])]
+
+def cubic(times, vals, t, path):  # glTF 2.0 Appendix C: vals holds (in-tangent, value, out-tangent) per key
+    if t <= times[0]:
+        return vals[1]
+    if t >= times[-1]:
+        return vals[3 * len(times) - 2]
+    k = max(i for i in range(len(times)) if times[i] <= t)
+    d = times[k + 1] - times[k]
+    s = (t - times[k]) / d
+    p0, m0, p1, m1 = vals[3 * k + 1], vals[3 * k + 2], vals[3 * k + 4], vals[3 * k + 3]
+    h = (2 * s ** 3 - 3 * s ** 2 + 1, s ** 3 - 2 * s ** 2 + s, -2 * s ** 3 + 3 * s ** 2, s ** 3 - s ** 2)
+    out = [h[0] * a + h[1] * d * b + h[2] * c + h[3] * d * e for a, b, c, e in zip(p0, m0, p1, m1)]
+    return normalise(out) if path == "rotation" else out
 
 def rest(node, path):
     return {"translation": node.get("translation", [0, 0, 0]), "rotation": node.get("rotation", [0, 0, 0, 1]),
