@@ -20,6 +20,9 @@ typedef struct ue_hsd_edit_stats {
     size_t images, materials;
     size_t lists, triangles;
     size_t clips, clips_added, clips_kept; /* skeletal clips replaced, appended; equal to the base's, kept */
+    size_t reweighted, envelopes, trimmed;  /* vertices given another envelope, envelopes added, vertices
+                                               whose influences past 4 were dropped */
+    size_t widened;                         /* attributes written as a new array in a wider format */
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
