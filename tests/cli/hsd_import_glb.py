@@ -32,12 +32,14 @@
 #                                          one model: their count and the first one's offset x,y,z
 #   srgb-step C                            C (linear) through an sRGB byte and back, as a Material stores it
 #   weights IN OUT NODE PRIM V JOINT:W,..  JOINTS_0/WEIGHTS_0 of vertex V, and of every vertex of the primitive
-#                                          at its position, set to the named joints and weights (up to 4)
+#                                          at its position, set to the named joints and weights (past 4:
+#                                          JOINTS_1/WEIGHTS_1 too, added for the primitive)
 #   image-format DAT OUT W H FROM TO       the first W x H ImageDesc of GX format FROM stored as format TO
 #                                          (an intensity format over the same pixels' bytes, for a test)
 #   skin GLB NODE PRIM V                   vertex V's influences: joint:weight, by joint name, zeros left out
-#   skin-check ORIG EDITED BACK TOL        every vertex's influences in BACK are EDITED's within TOL (ORIG's
-#                                          where EDITED kept them); prints how many vertices EDITED changed
+#   skin-check ORIG EDITED BACK TOL        every vertex's influences in BACK are EDITED's (its 4 largest,
+#                                          renormalised) within TOL, ORIG's where EDITED kept them; prints
+#                                          how many vertices EDITED changed
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -268,17 +270,22 @@ def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formu
     v = round(s * 255) / 255
     print("%.6g" % (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4))
 
-def influences(doc, binary, prim, v):  # {joint name: weight} of vertex v, zero weights left out
-    at = prim["attributes"]
-    a = doc["accessors"][at["JOINTS_0"]]
-    view = doc["bufferViews"][a["bufferView"]]
-    joints = struct.unpack_from("<4H", binary, view.get("byteOffset", 0) + a.get("byteOffset", 0) + 8 * v)
-    weights = read(binary, doc, at["WEIGHTS_0"], v)
+def influences(doc, binary, prim, v):  # {joint name: weight} of vertex v (both sets), zero weights left out
+    at, out = prim["attributes"], {}
     names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
-    out = {}
-    for j, w in zip(joints, weights):
-        if w > 0: out[names[j]] = out.get(names[j], 0) + w
+    for k in (0, 1):
+        if "JOINTS_%d" % k not in at: continue
+        a = doc["accessors"][at["JOINTS_%d" % k]]
+        view = doc["bufferViews"][a["bufferView"]]
+        joints = struct.unpack_from("<4H", binary, view.get("byteOffset", 0) + a.get("byteOffset", 0) + 8 * v)
+        for j, w in zip(joints, read(binary, doc, at["WEIGHTS_%d" % k], v)):
+            if w > 0: out[names[j]] = out.get(names[j], 0) + w
     return out
+
+def four_largest(inf):  # docs/hsd-import.md#skin-weights: the 4 largest (the earlier on a tie), renormalised
+    keep = sorted(inf, key=lambda j: -inf[j])[:4]
+    total = sum(inf[j] for j in keep)
+    return {j: inf[j] / total for j in keep}
 
 def cmd_weights(args):
     src, dst, node, prim, v, spec = args
@@ -286,15 +293,29 @@ def cmd_weights(args):
     pr = primitive(doc, node, prim)
     names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
     pairs = [(names.index(p.split(":")[0]), float(p.split(":")[1])) for p in spec.split(",")]
-    pairs += [(0, 0.0)] * (4 - len(pairs))
-    a = doc["accessors"][pr["attributes"]["JOINTS_0"]]
-    view = doc["bufferViews"][a["bufferView"]]
-    base = view.get("byteOffset", 0) + a.get("byteOffset", 0)
+    sets = 2 if len(pairs) > 4 else 1
+    pairs += [(0, 0.0)] * (4 * sets - len(pairs))
+    count = doc["accessors"][pr["attributes"]["JOINTS_0"]]["count"]
+    if sets == 2 and "JOINTS_1" not in pr["attributes"]:  # a second set, zero for every vertex
+        for attr, ctype in (("JOINTS_1", 5123), ("WEIGHTS_1", 5126)):
+            size = (8 if ctype == 5123 else 16) * count
+            while len(binary) % 4: binary.append(0)
+            doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": size})
+            binary += bytes(size)
+            doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": ctype,
+                                     "count": count, "type": "VEC4"})
+            pr["attributes"][attr] = len(doc["accessors"]) - 1
+        doc["buffers"][0]["byteLength"] = len(binary)
     pos = read(binary, doc, pr["attributes"]["POSITION"], int(v))
-    same = [i for i in range(a["count"]) if read(binary, doc, pr["attributes"]["POSITION"], i) == pos]
-    for i in same:
-        struct.pack_into("<4H", binary, base + 8 * i, *[j for j, _ in pairs])
-        write(binary, doc, pr["attributes"]["WEIGHTS_0"], i, [w for _, w in pairs])
+    same = [i for i in range(count) if read(binary, doc, pr["attributes"]["POSITION"], i) == pos]
+    for k in range(sets):
+        a = doc["accessors"][pr["attributes"]["JOINTS_%d" % k]]
+        view = doc["bufferViews"][a["bufferView"]]
+        base = view.get("byteOffset", 0) + a.get("byteOffset", 0)
+        part = pairs[4 * k:4 * k + 4]
+        for i in same:
+            struct.pack_into("<4H", binary, base + 8 * i, *[j for j, _ in part])
+            write(binary, doc, pr["attributes"]["WEIGHTS_%d" % k], i, [w for _, w in part])
     save(dst, doc, binary)
     print(len(same))
 
@@ -326,7 +347,7 @@ def cmd_skin_check(args):
             for i in range(do["accessors"][pr["attributes"]["JOINTS_0"]]["count"]):
                 o, e, b = influences(do, bo, pr, i), influences(de, be, pe, i), influences(db, bb, pb, i)
                 changed += e != o
-                want = o if e == o else e
+                want = o if e == o else four_largest(e)
                 if set(b) != set(want) or any(abs(b[k] - want[k]) > tol for k in b):
                     sys.exit("%s %s/%d vertex %d: %s, expected %s" % (args[2], mesh["name"], p, i, b, want))
     print(changed)
