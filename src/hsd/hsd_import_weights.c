@@ -85,13 +85,15 @@ static influence_set slot_influences(const hsd_skin_slot *s) {
     return a;
 }
 
-/* Vertex v's glTF influences as model joints; -1 and *bad_joint for a skin joint the base lacks. */
+/* Vertex v's glTF influences as model joints; -1 and *bad_joint for a skin joint the base lacks
+ * (-1 for a weight that is not finite). */
 static int glTF_influences(const hsd_reweight_in *in, uint32_t v, influence_set *out, int32_t *bad_joint) {
     const ue_scene_primitive *gp = in->gp;
     memset(out, 0, sizeof *out);
     for (uint32_t k = 0; k < gp->influences; k++) {
         double w = gp->weights[(size_t)v * gp->influences + k];
         uint16_t j = gp->joints[(size_t)v * gp->influences + k];
+        if (!isfinite(w)) return *bad_joint = -1, -1;
         if (!(w > 0)) continue;
         if (j >= in->joint_map_count || in->joint_map[j] < 0) return *bad_joint = j, -1;
         add_to_set(out, in->joint_map[j], w);
@@ -202,8 +204,9 @@ ue_result hsd_reweight(const hsd_reweight_in *in, hsd_pobj_skin *skin, uint8_t *
         influence_set want, have = slot_influences(&skin->slot[in->g->pnmtx ? in->g->pnmtx[v] / 3u : 0]);
         int32_t bad = 0;
         if (glTF_influences(in, v, &want, &bad) < 0) {
-            refuse(&c, "import.hsd.weights", "vertex %u: JOINTS_0 names skin joint %d, which is no joint of the base",
-                   v, (int)bad);
+            if (bad < 0) refuse(&c, "import.hsd.weights", "vertex %u: a weight is not finite", v);
+            else refuse(&c, "import.hsd.weights", "vertex %u: JOINTS_0 names skin joint %d, which is no joint of the base",
+                        v, (int)bad);
             return UE_OK;
         }
         keep_largest(&have, HSD_NEW_INFLUENCES); /* as the export wrote them */
