@@ -22,6 +22,9 @@ typedef struct ue_hsd_edit_stats {
     size_t clips, clips_added, clips_kept; /* skeletal clips replaced, appended; equal to the base's, kept */
     int32_t *anim_index; /* in: NULL, or room for one entry per animation of the scene; out: each one's index
                             in its ModelSet's anims[] in the result (what a PKX animation slot names), -1 if none */
+    size_t reweighted, envelopes, trimmed;  /* vertices given another envelope, envelopes added, vertices
+                                               whose influences past 4 were dropped */
+    size_t widened;                         /* attributes written as a new array in a wider format */
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
@@ -34,13 +37,15 @@ typedef struct ue_hsd_edit_stats {
  * vertex's skinning matrix and are re-quantised in the attribute's own format. Everything else
  * of the base is kept byte for byte, so an unedited scene gives `base` back. Refused
  * (UE_ERR_INVALID, errors naming the glTF path and the DAT offset, `out` untouched): a mesh or
- * primitive that matches nothing, a PObj the scene lacks, new vertices, a value its format
- * cannot hold, two different values for one stored element, an image of another size or one
+ * primitive that matches nothing, a PObj the scene lacks, new vertices, a value a direct
+ * attribute's format cannot hold, two different values for one stored element, an image of another size or one
  * baked from several layers (images: docs/hsd-import.md#images). `name` names the model in
  * messages. `stats` may be NULL. A primitive with the PObj's vertices and other triangles gets a
  * display list of strips, and the DAT is laid out anew by ue_hsd_model_write (only for a base it
- * writes back byte for byte; docs/hsd-import.md#triangles). The result is read back strictly
- * before it is returned. */
+ * writes back byte for byte; docs/hsd-import.md#triangles), as it is when an indexed attribute is
+ * widened to hold a value or a vertex's JOINTS_0/WEIGHTS_0 give it another envelope
+ * (docs/hsd-import.md#widening, #skin-weights). The result is read back strictly before it is
+ * returned. */
 UE_API ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s,
                                     ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d);
 

@@ -136,6 +136,16 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
     if (st->lists)
         fprintf(stderr, "rebuilt: %zu display %s as strips (%zu triangles)\n", st->lists,
                 cli_plural(st->lists, "list", "lists"), st->triangles);
+    if (st->reweighted)
+        fprintf(stderr, "weights: %zu %s given another envelope, %zu %s added\n", st->reweighted,
+                cli_plural(st->reweighted, "vertex", "vertices"), st->envelopes,
+                cli_plural(st->envelopes, "envelope", "envelopes"));
+    if (st->trimmed)
+        fprintf(stderr, "note: %zu %s had more than 4 influences: the 4 largest were kept, renormalised\n",
+                st->trimmed, cli_plural(st->trimmed, "vertex", "vertices"));
+    if (st->widened)
+        fprintf(stderr, "widened: %zu %s (see the warnings above)\n", st->widened,
+                cli_plural(st->widened, "attribute", "attributes"));
 }
 
 /* ---- the verb ------------------------------------------------------------------------------ */

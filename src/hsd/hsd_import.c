@@ -34,6 +34,10 @@ typedef struct edit_ctx {
     size_t material_pair_count;
     hsd_list_rebuild *rebuilds; /* PObjs whose triangles changed, one per matched primitive at most */
     size_t rebuild_count;
+    hsd_layout_edits layout;    /* new envelopes and widened attributes: the DAT is laid out anew */
+    int32_t *joint_map;         /* the current glTF node's skin joints as base joints (hsd_skin_joint_map) */
+    bool nomem;
+    size_t joint_map_count;
     ue_hsd_edit_stats stats;
     ue_diag *d;
     size_t errors;
@@ -117,6 +121,10 @@ static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const u
 
 /* ---- writing one element ------------------------------------------------------------------- */
 
+/* How an attribute's values go: into its bytes; only checked against its format (a first pass
+ * that finds whether it must be widened); into the wide copy of its array. */
+enum { SITE_WRITE, SITE_PROBE, SITE_WIDE };
+
 /* Where one attribute of one PObj lies: its descriptor, layout, byte position in the vertex
  * record, and the records of the decoded vertices. */
 typedef struct attr_site {
@@ -128,6 +136,10 @@ typedef struct attr_site {
     const int32_t *head, *next; /* per vertex: its drawn records, chained */
     size_t pobj;
     char gpath[160];            /* "/meshes/M/primitives/P/attributes/NAME" */
+    int mode;                   /* SITE_* */
+    bool overflow;              /* SITE_PROBE: a value its format cannot hold */
+    hsd_wide_attr *wide;        /* SITE_WIDE */
+    const uint8_t *own;         /* SITE_WIDE: per vertex, != 0xFF: re-weighted, its value goes to an element of its own */
 } attr_site;
 
 /* Puts `n` bytes at data offset `at`: 0 when they are already there, 1 when written, -1 when an
@@ -164,7 +176,7 @@ static const uint8_t *element_bytes(const edit_ctx *x, const attr_site *t, uint3
 
 /* Vertex v is unchanged: its array element should stay as it is (a direct value is its own). */
 static void mark_kept(edit_ctx *x, const attr_site *t, uint32_t v) {
-    if (t->a->type == UE_GX_DIRECT) return;
+    if (t->a->type == UE_GX_DIRECT || t->mode != SITE_WRITE) return;
     uint64_t off = UE_DAT_HEADER + element_at(t, v);
     if (off + t->lay.elem_bytes <= x->size) memset(x->kept + off, 1, t->lay.elem_bytes);
 }
@@ -183,21 +195,72 @@ static void put_element(edit_ctx *x, const attr_site *t, uint32_t v, const uint8
     if (changed > 0) (*counter)++;
 }
 
-/* Components into element bytes; false after a range error naming the attribute and the limit. */
-static bool quantise(edit_ctx *x, const attr_site *t, uint32_t v, const double *val, uint32_t comps, uint8_t *out,
+/* An attribute that can take a wider array: indexed, one index per vertex (not NBT3), not F32. */
+static bool widenable(const attr_site *t) {
+    return t->a->type != UE_GX_DIRECT && t->lay.indices == 1 && t->a->comp_type != HSD_COMP_F32;
+}
+
+/* Components into element bytes; false after a range error naming the attribute and the limit
+ * (in SITE_PROBE, the overflow is only noted). */
+static bool quantise(edit_ctx *x, attr_site *t, uint32_t v, const double *val, uint32_t comps, uint8_t *out,
                      const char *what) {
     for (uint32_t c = 0; c < comps; c++) {
         double lo, hi;
         if (hsd_quantise_component(val[c], t->a->comp_type, t->a->frac, out + c * t->lay.comp_bytes, &lo, &hi))
             continue;
-        static const char *const types[5] = {"U8", "S8", "U16", "S16", "F32"};
+        if (t->mode == SITE_PROBE && widenable(t) && isfinite(val[c])) return t->overflow = true, false;
         edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
                    "vertex %u: %s component %u is %g in the PObj's stored space; PObj %zu stores it as %s with %u "
-                   "fractional bits, which holds %g … %g (a wider format is not written yet)",
-                   v, what, c, val[c], t->pobj, t->a->comp_type < 5 ? types[t->a->comp_type] : "?", t->a->frac, lo, hi);
+                   "fractional bits, which holds %g … %g%s",
+                   v, what, c, val[c], t->pobj, hsd_comp_type_name(t->a->comp_type), t->a->frac, lo, hi,
+                   t->a->type == UE_GX_DIRECT ? " (a direct attribute is not widened)" : "");
         return false;
     }
     return true;
+}
+
+/* A re-weighted vertex's value in a new element at the end of the PObj's own copy of the array,
+ * and every record of the vertex indexing it: the old element may be shared with vertices that
+ * keep their envelope (and their place). */
+static void own_element(edit_ctx *x, attr_site *t, uint32_t v, const double *val, size_t *counter) {
+    int64_t index = hsd_wide_append(t->wide, val);
+    if (index < 0) {
+        x->nomem = true;
+        return;
+    }
+    uint32_t width = t->a->type == UE_GX_INDEX8 ? 1 : 2;
+    if (index >= (width == 1 ? 256 : 65536)) {
+        edit_error(x, "import.hsd.limit", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                   "vertex %u: re-weighted, it needs an element of its own in PObj %zu's array, whose %u-bit indices "
+                   "reach no further", v, t->pobj, 8 * width);
+        return;
+    }
+    uint8_t idx[2] = {(uint8_t)(width == 1 ? index : index >> 8), (uint8_t)index};
+    for (int32_t o = t->head[v]; o >= 0; o = t->next[o])
+        if (write_at(x, t, (uint64_t)t->po->dl_offset + t->rec->occ_at[o] + t->field, idx, width, v) < 0) return;
+    (*counter)++;
+}
+
+/* Vertex v's new value: re-quantised into its element (SITE_WRITE), checked (SITE_PROBE), or into
+ * the wide copy of the array (SITE_WIDE). */
+static void store(edit_ctx *x, attr_site *t, uint32_t v, const double *val, uint32_t comps, const char *what,
+                  size_t *counter) {
+    if (t->mode == SITE_WIDE && t->own && t->own[v] != 0xFF) {
+        own_element(x, t, v, val, counter);
+        return;
+    }
+    if (t->mode == SITE_WIDE) {
+        uint32_t index = (uint32_t)((element_at(t, v) - t->a->array_offset) / t->a->stride);
+        int w = hsd_wide_put(t->wide, index, val);
+        if (w < 0)
+            edit_error(x, "import.hsd.conflict", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "vertex %u: another vertex of the glTF gave its stored element %u (PObj %zu, widened) a "
+                       "different value", v, index, t->pobj);
+        *counter += w > 0;
+        return;
+    }
+    uint8_t bytes[16];
+    if (quantise(x, t, v, val, comps, bytes, what) && t->mode == SITE_WRITE) put_element(x, t, v, bytes, counter);
 }
 
 bool hsd_skin_invert(const double m[16], double inv[16]) {
@@ -216,17 +279,23 @@ typedef struct prim_pair {
     const hsd_pobj_skin *sk;
     double inv[HSD_SKIN_SLOTS][16];
     bool inv_ok[HSD_SKIN_SLOTS];
+    const uint8_t *new_slot;    /* per vertex: the envelope slot its new weights take, 0xFF: kept */
+    bool reweights;             /* some vertex has a new slot */
 } prim_pair;
 
+static bool reweighted(const prim_pair *q, uint32_t v) { return q->new_slot && q->new_slot[v] != 0xFF; }
+
 static const hsd_skin_slot *slot_of(const prim_pair *q, uint32_t v, size_t *k) {
-    *k = q->g->pnmtx ? q->g->pnmtx[v] / 3u : 0;
+    *k = reweighted(q, v) ? q->new_slot[v] : q->g->pnmtx ? q->g->pnmtx[v] / 3u : 0;
     return &q->sk->slot[*k];
 }
 
-static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) {
+/* A re-weighted vertex keeps its drawn place: its stored position and normal are taken back
+ * through its new envelope's matrix. */
+static void edit_positions(edit_ctx *x, attr_site *t, const prim_pair *q) {
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
-        if (hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
+        if (!reweighted(q, v) && hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -248,16 +317,15 @@ static void edit_positions(edit_ctx *x, const attr_site *t, const prim_pair *q) 
                        "stored space", v, t->pobj, st[2]);
             continue;
         }
-        uint8_t val[16];
-        if (quantise(x, t, v, st, t->lay.comps, val, "POSITION")) put_element(x, t, v, val, &x->stats.positions);
+        store(x, t, v, st, t->lay.comps, "POSITION", &x->stats.positions);
     }
 }
 
-static void edit_normals(edit_ctx *x, const attr_site *t, const prim_pair *q) {
+static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
-        if (hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
+        if (!reweighted(q, v) && hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
@@ -280,12 +348,11 @@ static void edit_normals(edit_ctx *x, const attr_site *t, const prim_pair *q) {
         len = sqrt(len), stored_len = sqrt(stored_len);
         double scale = (stored_len > 0 ? stored_len : 1.0) / (len > 0 ? len : 1.0);
         for (int r = 0; r < 3; r++) dir[r] *= scale;
-        uint8_t val[16];
-        if (quantise(x, t, v, dir, 3, val, "NORMAL")) put_element(x, t, v, val, &x->stats.normals);
+        store(x, t, v, dir, 3, "NORMAL", &x->stats.normals);
     }
 }
 
-static void edit_uvs(edit_ctx *x, const attr_site *t, const prim_pair *q, int set) {
+static void edit_uvs(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
@@ -300,12 +367,11 @@ static void edit_uvs(edit_ctx *x, const attr_site *t, const prim_pair *q, int se
                        t->pobj, st[1]);
             continue;
         }
-        uint8_t val[16];
-        if (quantise(x, t, v, st, t->lay.comps, val, "TEXCOORD")) put_element(x, t, v, val, &x->stats.uvs);
+        store(x, t, v, st, t->lay.comps, "TEXCOORD", &x->stats.uvs);
     }
 }
 
-static void edit_colors(edit_ctx *x, const attr_site *t, const prim_pair *q, int set) {
+static void edit_colors(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
     if (!q->gp->colors[set] || !q->rp->colors[set]) return;
     for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
         const float *gc = &q->gp->colors[set][4 * (size_t)v];
@@ -358,31 +424,113 @@ static bool chain_records(const hsd_records *rec, uint32_t vertices, int32_t **h
     return true;
 }
 
-static void edit_attributes(edit_ctx *x, attr_site *t, const prim_pair *q, int mesh, size_t prim) {
+/* The PNMTXIDX of every record of a re-weighted vertex: 3 × its new envelope slot. */
+static void edit_matrix_indices(edit_ctx *x, attr_site *t, const prim_pair *q) {
+    for (uint32_t v = 0; v < q->gp->vertex_count; v++)
+        if (reweighted(q, v)) {
+            uint8_t idx = (uint8_t)(3 * q->new_slot[v]);
+            put_element(x, t, v, &idx, &x->stats.reweighted);
+        }
+}
+
+static void run_edit(edit_ctx *x, attr_site *t, const prim_pair *q) {
+    uint32_t attr = t->a->attr;
+    if (attr == UE_GX_VA_POS) edit_positions(x, t, q);
+    else if (attr == UE_GX_VA_NRM || attr == UE_GX_VA_NBT) edit_normals(x, t, q);
+    else if (attr == UE_GX_VA_CLR0 || attr == UE_GX_VA_CLR1) edit_colors(x, t, q, (int)(attr - UE_GX_VA_CLR0));
+    else edit_uvs(x, t, q, (int)(attr - UE_GX_VA_TEX0));
+}
+
+/* A first pass without writing or reporting: does some value not fit the attribute's format? */
+static bool overflows(edit_ctx *x, attr_site *t, const prim_pair *q) {
+    ue_diag scratch = {0}, *d = x->d;
+    size_t errors = x->errors;
+    ue_hsd_edit_stats stats = x->stats;
+    x->d = &scratch, t->mode = SITE_PROBE, t->overflow = false;
+    run_edit(x, t, q);
+    x->d = d, x->errors = errors, x->stats = stats, t->mode = SITE_WRITE;
+    ue_diag_free(&scratch);
+    return t->overflow;
+}
+
+/* The elements the PObj's list indexes in attribute t: the largest index + 1. */
+static uint32_t elements_used(const attr_site *t, uint32_t vertices) {
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < vertices; v++) {
+        uint32_t i = (uint32_t)((element_at(t, v) - t->a->array_offset) / t->a->stride);
+        if (i + 1 > n) n = i + 1;
+    }
+    return n;
+}
+
+/* Attribute t of this PObj as a new array of its own, in a wider format when a value does not fit
+ * (docs/hsd-import.md#widening), with new elements for re-weighted vertices; the old array stays
+ * for the PObjs that share it. */
+static ue_result widen(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t attr_index) {
+    hsd_layout_edits *e = &x->layout;
+    hsd_wide_attr *grown = realloc(e->wide, (e->wide_count + 1) * sizeof *grown);
+    if (!grown) return UE_ERR_NOMEM;
+    e->wide = grown;
+    hsd_wide_attr *w = &grown[e->wide_count++];
+    ue_result r = hsd_wide_init(w, t->pobj, attr_index, t->a, t->lay.comps, elements_used(t, q->gp->vertex_count),
+                                x->bytes, x->size);
+    if (r != UE_OK) return r;
+    t->mode = SITE_WIDE, t->wide = w, t->own = q->new_slot;
+    run_edit(x, t, q);
+    t->mode = SITE_WRITE, t->wide = NULL, t->own = NULL;
+    if (x->nomem) return UE_ERR_NOMEM;
+    if (x->errors) return UE_OK;
+    if (!hsd_wide_finish(w)) {
+        edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                   "PObj %zu: a value is beyond what F32 holds", t->pobj);
+        return UE_OK;
+    }
+    if (!w->array.data) return UE_ERR_NOMEM;
+    if (w->comp_type == w->from_type && w->frac == w->from_frac) {
+        ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.own_array", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                    "PObj %zu: re-weighted vertices take new elements in a copy of the array of its own", t->pobj);
+        return UE_OK;
+    }
+    x->stats.widened++;
+    char to[48];
+    if (w->comp_type == HSD_COMP_F32) snprintf(to, sizeof to, "F32");
+    else snprintf(to, sizeof to, "%s with %u fractional bits", hsd_comp_type_name(w->comp_type), w->frac);
+    ue_diag_add(x->d, UE_SEV_WARNING, "import.hsd.widened", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                "PObj %zu: an edited value does not fit %s with %u fractional bits; the attribute is widened to a "
+                "new array of %s (%u elements)", t->pobj, hsd_comp_type_name(w->from_type), w->from_frac, to, w->count);
+    return UE_OK;
+}
+
+static ue_result edit_attributes(edit_ctx *x, attr_site *t, const prim_pair *q, int mesh, size_t prim) {
     const ue_hsd_pobj *po = t->po;
     for (uint32_t i = 0; i < po->attr_count && !x->errors; i++) {
         t->a = &x->m->attrs[po->attr_first + i];
         const char *why;
-        if (!hsd_attr_layout_of(t->a, &t->lay, &why)) return; /* the decoder accepted them: not reached */
+        if (!hsd_attr_layout_of(t->a, &t->lay, &why)) return UE_OK; /* the decoder accepted them: not reached */
         uint32_t attr = t->a->attr;
         const char *names[] = {"POSITION", "NORMAL", "COLOR_0", "COLOR_1", "TEXCOORD_0", "TEXCOORD_1"};
         int which = attr == UE_GX_VA_NBT ? 1 : attr >= UE_GX_VA_POS && attr <= UE_GX_VA_TEX0 + 1 ? (int)(attr - UE_GX_VA_POS) : -1;
-        if (t->a->type != UE_GX_NONE && which >= 0) {
+        if (attr == UE_GX_VA_PNMTXIDX && t->a->type == UE_GX_DIRECT) {
+            snprintf(t->gpath, sizeof t->gpath, "/meshes/%d/primitives/%zu/attributes/JOINTS_0", mesh, prim);
+            edit_matrix_indices(x, t, q);
+        } else if (t->a->type != UE_GX_NONE && which >= 0) {
             snprintf(t->gpath, sizeof t->gpath, "/meshes/%d/primitives/%zu/attributes/%s", mesh, prim, names[which]);
-            if (attr == UE_GX_VA_POS) edit_positions(x, t, q);
-            else if (attr == UE_GX_VA_NRM || attr == UE_GX_VA_NBT) edit_normals(x, t, q);
-            else if (attr == UE_GX_VA_CLR0 || attr == UE_GX_VA_CLR1) edit_colors(x, t, q, (int)(attr - UE_GX_VA_CLR0));
-            else edit_uvs(x, t, q, (int)(attr - UE_GX_VA_TEX0));
+            bool colour = attr == UE_GX_VA_CLR0 || attr == UE_GX_VA_CLR1;
+            bool own = !colour && q->reweights && t->a->type != UE_GX_DIRECT && t->lay.indices == 1 &&
+                       (attr == UE_GX_VA_POS || attr == UE_GX_VA_NRM);
+            ue_result r = own || (!colour && overflows(x, t, q)) ? widen(x, t, q, i) : (run_edit(x, t, q), UE_OK);
+            if (r != UE_OK) return r;
         }
         t->field += t->lay.record_bytes;
     }
+    return UE_OK;
 }
 
 static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, const ue_scene_primitive *rp, int mesh,
                                  size_t prim, size_t pobj, int32_t owner) {
     char gpath[96];
     snprintf(gpath, sizeof gpath, "/meshes/%d/primitives/%zu", mesh, prim);
-    prim_pair q = {gp, rp, NULL, NULL, {{0}}, {false}};
+    prim_pair q = {gp, rp, NULL, NULL, {{0}}, {false}, NULL, false};
     hsd_pobj_skin sk;
     ue_hsd_geometry g;
     hsd_records rec;
@@ -392,20 +540,27 @@ static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, cons
     if (r == UE_OK) r = hsd_pobj_decode_records(x->m, pobj, NULL, UE_MODE_STRICT, &g, &rec, x->d);
     if (r != UE_OK) return r;
     int32_t *head = NULL, *next = NULL;
+    uint8_t *new_slot = NULL;
     if (g.vertex_count != gp->vertex_count || !rec.first_at) {
         edit_error(x, "import.hsd.internal", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset, gpath,
                    "PObj %zu decodes to %u vertices, its export had %u", pobj, g.vertex_count, gp->vertex_count);
-    } else if (!chain_records(&rec, g.vertex_count, &head, &next)) {
+    } else if (!chain_records(&rec, g.vertex_count, &head, &next) || !(new_slot = malloc(g.vertex_count + 1u))) {
         r = UE_ERR_NOMEM;
     } else {
-        q.g = &g, q.sk = &sk;
+        hsd_reweight_in in = {x->m, &x->pose, pobj, owner, gp, x->joint_map, x->joint_map_count, &g, gpath, x->d};
+        size_t envelopes = x->layout.envelope_count;
+        r = hsd_reweight(&in, &sk, new_slot, &x->layout, &x->errors, &x->stats.trimmed);
+        x->stats.envelopes += x->layout.envelope_count - envelopes;
+        q.g = &g, q.sk = &sk, q.new_slot = new_slot;
+        for (uint32_t v = 0; v < g.vertex_count; v++) q.reweights |= new_slot[v] != 0xFF;
         for (int k = 0; k < HSD_SKIN_SLOTS; k++) q.inv_ok[k] = sk.slot[k].used && hsd_skin_invert(sk.slot[k].matrix, q.inv[k]);
         attr_site t = {.po = &x->m->pobjs[pobj], .rec = &rec, .head = head, .next = next, .pobj = pobj};
         ue_hsd_edit_stats before = x->stats;
-        edit_attributes(x, &t, &q, mesh, prim);
+        if (r == UE_OK && !x->errors) r = edit_attributes(x, &t, &q, mesh, prim);
         check_missing_uvs(x, &q, gpath, pobj);
         x->stats.pobjs += memcmp(&before, &x->stats, sizeof before) != 0;
     }
+    free(new_slot);
     free(head);
     free(next);
     hsd_records_free(&rec);
@@ -468,6 +623,10 @@ static bool match_by_index(edit_ctx *x, const ue_scene_node *gn, ref_match *foun
 
 static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_match *found) {
     const ue_scene_mesh *gm = &x->s->meshes[gn->mesh];
+    bool nomem;
+    free(x->joint_map);
+    x->joint_map = hsd_skin_joint_map(x->s, (int32_t)(gn - x->s->nodes), x->ref, &x->joint_map_count, &nomem);
+    if (nomem) return UE_ERR_NOMEM;
     for (size_t p = 0; p < gm->primitive_count && !x->errors; p++) {
         const ue_scene_primitive *rp = &x->ref->meshes[found[p].mesh].primitives[found[p].prim];
         note_materials(x, gm->primitives[p].material, rp->material);
@@ -504,6 +663,8 @@ static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t
     char gpath[64];
     snprintf(gpath, sizeof gpath, "/meshes/%d", gn->mesh);
     hsd_geometry_match g;
+    free(x->joint_map); /* a client's re-export keeps the base's weights */
+    x->joint_map = NULL, x->joint_map_count = 0;
     ue_result r = hsd_match_geometry(x->s, (int32_t)(gn - x->s->nodes), x->ref, ref_node, &g);
     if (r == UE_ERR_INVALID) {
         edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
@@ -655,6 +816,8 @@ static void ctx_free(edit_ctx *x) {
     free(x->bytes);
     free(x->written);
     free(x->kept);
+    free(x->joint_map);
+    hsd_layout_edits_free(&x->layout);
     hsd_pose_free(&x->pose);
 }
 
@@ -691,10 +854,17 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
     hsd_clip_plan clips = {0};
     if (r == UE_OK) r = hsd_plan_clips(m, s, &ref, &clips, d);
-    bool relayout = x.rebuild_count || clips.count;
-    ue_buf relaid = {0}; /* the DAT laid out anew when triangles or clips changed */
-    if (r == UE_OK && relayout)
-        r = hsd_rebuild_lists(x.bytes, x.size, x.rebuilds, x.rebuild_count, &clips, &relaid, &x.stats.triangles, d);
+    bool restructured = x.layout.envelope_count || x.layout.wide_count;
+    bool relayout = restructured || x.rebuild_count || clips.count;
+    ue_buf grown = {0}, relaid = {0}; /* the DAT laid out anew: new envelopes or arrays; then triangles or clips */
+    if (r == UE_OK && restructured) r = hsd_check_layout(m, base, size, "a new envelope or a widened attribute", d);
+    if (r == UE_OK && restructured) r = hsd_relayout_edits(x.bytes, x.size, &x.layout, &grown, d);
+    if (r == UE_OK && (x.rebuild_count || clips.count))
+        r = hsd_rebuild_lists(restructured ? grown.data : x.bytes, restructured ? grown.size : x.size, x.rebuilds,
+                              x.rebuild_count, &clips, &relaid, &x.stats.triangles, d);
+    else if (r == UE_OK && restructured)
+        relaid = grown, memset(&grown, 0, sizeof grown);
+    ue_buf_free(&grown);
     x.stats.lists = x.rebuild_count;
     x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
     x.stats.anim_index = stats ? stats->anim_index : NULL;

@@ -178,6 +178,29 @@ bool hsd_texture_is_baked(const ue_hsd_model *m, const ue_scene_texture *tex) {
     return baked;
 }
 
+/* An intensity format keeps no colour (luma only), I4 and I8 no alpha either: an edited image
+ * that has them loses them, and the user is told which (docs/hsd-import.md#images). */
+static void warn_dropped_channels(image_ctx *x, const ue_scene_texture *g, const ue_hsd_image *im, int32_t gt) {
+    bool intensity = im->format == UE_GX_I4 || im->format == UE_GX_I8;
+    if (!intensity && im->format != UE_GX_IA4 && im->format != UE_GX_IA8) return;
+    bool colour = false, alpha = false;
+    for (size_t i = 0; i < (size_t)g->width * g->height; i++) {
+        const uint8_t *p = &g->rgba[4 * i];
+        colour |= p[0] != p[1] || p[1] != p[2];
+        alpha |= p[3] != 255;
+    }
+    alpha &= intensity;
+    if (!colour && !alpha) return;
+    char path[48];
+    snprintf(path, sizeof path, "/textures/%d", (int)gt);
+    ue_diag_add(x->in->d, UE_SEV_WARNING, "import.hsd.image_channels", hsd_file_at(im->offset), path,
+                "image '%s' is stored as %s, which holds %s: its %s", g->name, ue_gx_format_name(im->format),
+                intensity ? "intensity only" : "intensity and alpha",
+                colour && alpha ? "colour and alpha are dropped (the colour stored as luma, read back as alpha too)"
+                : colour        ? "colour is dropped (stored as luma)"
+                                : "alpha is dropped (the luma is read back as alpha)");
+}
+
 static ue_result edit_texture(image_ctx *x, int32_t gt, int32_t rt) {
     const ue_scene_texture *g = &x->in->s->textures[gt], *r = &x->in->ref->textures[rt];
     const ue_hsd_model *m = x->in->m;
@@ -211,6 +234,7 @@ static ue_result edit_texture(image_ctx *x, int32_t gt, int32_t rt) {
                     palette ? " without a palette" : "");
         return UE_OK;
     }
+    warn_dropped_channels(x, g, im, gt);
     ue_buf enc = {0};
     ue_result res = encode_levels(x, t, g->rgba, &enc);
     if (res == UE_OK && enc.failed) res = UE_ERR_NOMEM;

@@ -195,4 +195,91 @@ ue_result hsd_fit_keys(const float *v, uint32_t n, ue_hsd_key **keys, size_t *co
 void hsd_matrix_to_euler_near(const double r[9], const double near[3], double out[3]);
 void hsd_quat_to_euler_near(const double q[4], const double near[3], double out[3]);
 
+/* ---- skin weights and widened attributes (hsd_import_weights.c, hsd_import_widen.c) ---- */
+
+/* Two weights within this are the same (a client may store weights as normalised bytes). */
+#define HSD_WEIGHT_TOLERANCE (1.0 / 255)
+#define HSD_NEW_INFLUENCES 4 /* influences kept of a re-weighted vertex */
+
+/* An envelope appended to PObj `pobj`'s list, in the order added. */
+typedef struct hsd_new_envelope {
+    size_t pobj;
+    uint32_t count;
+    int32_t joint[HSD_NEW_INFLUENCES];
+    float weight[HSD_NEW_INFLUENCES];
+} hsd_new_envelope;
+
+/* One indexed attribute of one PObj written as a new array in a wider format: every element its
+ * PObj's list indexes (0 … count − 1), old values exact, edits in place (docs/hsd-import.md#widening). */
+typedef struct hsd_wide_attr {
+    size_t pobj;
+    uint32_t attr;                 /* the descriptor's place in the PObj's list */
+    uint32_t comps, count;
+    uint32_t own_first;            /* elements from here on were appended for re-weighted vertices */
+    uint32_t from_type, from_frac, comp_type, frac;
+    double *vals;                  /* count × comps */
+    uint8_t *set;                  /* per element: an edit put a value there */
+    ue_buf array;                  /* the encoded array (hsd_wide_finish) */
+} hsd_wide_attr;
+
+/* The edits that change the DAT's structure: the file is laid out anew (hsd_relayout_edits). */
+typedef struct hsd_layout_edits {
+    hsd_new_envelope *envelopes;
+    size_t envelope_count;
+    hsd_wide_attr *wide;
+    size_t wide_count;
+} hsd_layout_edits;
+void hsd_layout_edits_free(hsd_layout_edits *e);
+
+/* The glTF skin of mesh node `gnode` as model joints: per skin joint, the base joint of the same
+ * name (-1 for none). NULL (and *count 0) for a node without a skin; *nomem on failure. */
+int32_t *hsd_skin_joint_map(const ue_scene *s, int32_t gnode, const ue_scene *ref, size_t *count, bool *nomem);
+
+struct hsd_pose;
+struct hsd_pobj_skin;
+
+/* The weights of one glTF primitive matched by index against its PObj's envelopes. */
+typedef struct hsd_reweight_in {
+    const ue_hsd_model *m;
+    const struct hsd_pose *pose;
+    size_t pobj;
+    int32_t owner;
+    const ue_scene_primitive *gp;
+    const int32_t *joint_map;
+    size_t joint_map_count;
+    const ue_hsd_geometry *g;
+    const char *gpath;
+    ue_diag *d;
+} hsd_reweight_in;
+
+/* Per vertex whose JOINTS_0/WEIGHTS_0 differ from its envelope's (beyond HSD_WEIGHT_TOLERANCE):
+ * new_slot[v] = the envelope list slot whose weights match the new ones, an existing one or one
+ * appended to e (at most HSD_NEW_INFLUENCES kept, renormalised, *trimmed counted); skin gets the
+ * appended slots' matrices. 0xFF for an unchanged vertex. *errors counts refusals reported into
+ * in->d (a rigid PObj, an unknown or non-deforming joint, past the 10-matrix limit). */
+ue_result hsd_reweight(const hsd_reweight_in *in, struct hsd_pobj_skin *skin, uint8_t *new_slot, hsd_layout_edits *e,
+                       size_t *errors, size_t *trimmed);
+
+/* A wide copy of attribute `attr` (descriptor `a`, `comps` components) of PObj `pobj` whose
+ * elements `count` are decoded from `bytes` (the DAT) in the old format. */
+ue_result hsd_wide_init(hsd_wide_attr *w, size_t pobj, uint32_t attr, const ue_hsd_vtx_attr *a, uint32_t comps,
+                        uint32_t count, const uint8_t *bytes, size_t size);
+/* Element `index` takes `val`: 0 no change, 1 changed, -1 an earlier edit gave it another value. */
+int hsd_wide_put(hsd_wide_attr *w, uint32_t index, const double *val);
+/* A new element at the array's end holding `val` (or an appended one that already does): its
+ * index, -1 when out of memory. */
+int64_t hsd_wide_append(hsd_wide_attr *w, const double *val);
+/* The format: the old one when every value fits, else S16 with the old shift when the old type
+ * is U8, S8 or U16 and every value fits, else F32; the array encoded. False when a value is not
+ * finite even as F32. */
+bool hsd_wide_finish(hsd_wide_attr *w);
+const char *hsd_comp_type_name(uint32_t comp_type);
+
+/* The edited DAT read, new envelopes and widened arrays put into its tables, written anew by the
+ * model writer (the caller checked that the writer gives the base back: hsd_check_layout). */
+ue_result hsd_relayout_edits(const uint8_t *bytes, size_t size, const hsd_layout_edits *e, ue_buf *out, ue_diag *d);
+
+/* The model writer gives `bytes` back from `m` byte for byte; else import.hsd.layout, naming `why`. */
+ue_result hsd_check_layout(const ue_hsd_model *m, const uint8_t *bytes, size_t size, const char *why, ue_diag *d);
+
 #endif

@@ -13,7 +13,7 @@
 
 /* The writer's promise is write(read(D)) = D for the DATs it lays out; a DAT of another tool
  * (other order, padding, shared tails) would silently change beyond the edit, so it is refused. */
-static ue_result check_layout(const ue_hsd_model *m, const uint8_t *bytes, size_t size, ue_diag *d) {
+ue_result hsd_check_layout(const ue_hsd_model *m, const uint8_t *bytes, size_t size, const char *why, ue_diag *d) {
     ue_buf again = {0};
     ue_result r = ue_hsd_model_write(m, &again, d);
     if (r == UE_OK && (again.size != size || memcmp(again.data, bytes, size))) {
@@ -21,8 +21,8 @@ static ue_result check_layout(const ue_hsd_model *m, const uint8_t *bytes, size_
         while (at < size && at < again.size && again.data[at] == bytes[at]) at++;
         ue_diag_add(d, UE_SEV_ERROR, "import.hsd.layout", at, "/meshes",
                          "the base DAT is not laid out as unearth's DAT writer lays it out (first difference at "
-                         "file offset 0x%zx); a changed triangle list makes the file grow and be laid out anew, which is "
-                         "only written for such DATs so far", at);
+                         "file offset 0x%zx); %s makes the file be laid out anew, which is only written for such DATs "
+                         "so far", at, why);
         r = UE_ERR_INVALID;
     }
     ue_buf_free(&again);
@@ -134,7 +134,7 @@ ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_re
     memset(&m, 0, sizeof m);
     ue_result r = ue_dat_parse(bytes, size, UE_MODE_STRICT, &dat, d);
     if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
-    if (r == UE_OK) r = check_layout(&m, bytes, size, d);
+    if (r == UE_OK) r = hsd_check_layout(&m, bytes, size, "a changed triangle list or clip", d);
     if (r == UE_OK) r = rebuild_model(&m, rebuilds, count, clips, out, triangles, d);
     ue_hsd_model_free(&m);
     ue_dat_free(&dat);

@@ -118,9 +118,11 @@ refused() { # refused RC CODE GLB [ARGS]: import GLB onto the creature is refuse
   [ -z "$code" ] || grep -q "$code" "$T/err" && ok || bad "$glb: no $code: $(cat "$T/err")"
   no_output "$T/r.dat"
 }
-edit offset "$T/c.glb" "$T/far.glb" head_mesh 0 POSITION 0 5000,0,0 >/dev/null
+# A value beyond a direct attribute's format (head_mesh 0: direct U8 UVs, 7 fractional bits): not widened
+# (indexed attributes are: cli_hsd_import_weights.sh).
+edit set "$T/c.glb" "$T/far.glb" head_mesh 0 TEXCOORD_0 0 5,0.75 >/dev/null
 refused 1 "import.hsd.range" "$T/far.glb"
-grep -q "/meshes/1/primitives/0/attributes/POSITION.*S16 with 4 fractional bits, which holds -2048 … 2047.94" "$T/err" && ok ||
+grep -q "/meshes/1/primitives/0/attributes/TEXCOORD_0.*U8 with 7 fractional bits, which holds 0 … 1.99219 (a direct attribute is not widened)" "$T/err" && ok ||
   bad "range message: $(cat "$T/err")"
 edit set "$T/c.glb" "$T/rgb.glb" root_mesh 0 COLOR_0 0 1.5,0,0,1 >/dev/null
 refused 1 "scene.prim.color" "$T/rgb.glb"   # the glTF reader refuses it first
