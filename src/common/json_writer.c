@@ -129,13 +129,31 @@ void ue_json_array_end(ue_json *j) { close_container(j, false, ']'); }
 /* Printable ASCII other than '"' and '\\': copied as it is. */
 static bool plain_byte(uint8_t c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
 
+/* Eight bytes all plain_byte: none below 0x20 or from 0x7F up, none '"' or '\\' (the classic
+ * has-zero-byte test on w, on w ^ '"' and on w ^ '\\'; the high bits catch bytes past 0x7F). */
+static bool plain_word(uint64_t w) {
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t below_space = (w - ones * 0x20) & ~w;      /* a byte < 0x20 (or ≥ 0x80) sets its high bit */
+    uint64_t del_up = (w + ones * 0x01) | w;             /* a byte ≥ 0x7F sets its high bit */
+    uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    uint64_t quote = (q - ones) & ~q, backslash = (bs - ones) & ~bs;
+    return ((below_space | del_up | quote | backslash) & highs) == 0;
+}
+
 /* The usual string (a key, a name: printable ASCII) quoted straight into the buffer while it is
  * checked, when the buffer has room; false, nothing written, when it needs escapes or room. */
 static bool put_plain_quoted(ue_buf *b, const uint8_t *p, size_t n) {
     if (!b->data || b->failed || n + 2 > b->capacity - b->size || (b->limit && n + 2 > b->limit - b->size))
         return false;
     uint8_t *dst = b->data + b->size + 1;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* eight bytes at a time while none needs a look */
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (!plain_word(w)) break;
+        memcpy(dst + i, &w, 8);
+    }
+    for (; i < n; i++) {
         if (!plain_byte(p[i])) return false;
         dst[i] = p[i];
     }

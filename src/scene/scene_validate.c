@@ -225,8 +225,41 @@ static bool same_target(const ue_anim_channel *a, const ue_anim_channel *b) {
            a->slot == b->slot;
 }
 
+/* The first channel of the animation with each channel's target: first[c] == c for the first
+ * of its target, else the earlier one glTF's rule against two channels on one property names.
+ * A hash table of the targets seen, so a clip of thousands of channels is checked in linear
+ * time; NULL for no memory (validate_channel then walks the earlier channels). */
+static uint64_t target_hash(const ue_anim_channel *ch) {
+    uint64_t h = (uint64_t)(uint32_t)ch->target * 0x9E3779B97F4A7C15u;
+    h ^= (uint64_t)(uint32_t)ch->node * 0xC2B2AE3D27D4EB4Fu;
+    h ^= (uint64_t)(uint32_t)ch->material * 0x165667B19E3779F9u;
+    h ^= (uint64_t)(uint32_t)ch->slot * 0x27D4EB2F165667C5u;
+    return h ^ (h >> 29);
+}
+
+static size_t *first_same_targets(const ue_scene_animation *an) {
+    size_t n = an->channel_count, cap = 16;
+    if (n > SIZE_MAX / 4) return NULL;
+    while (cap < 2 * n) cap *= 2;
+    size_t *first = ue_malloc_items(n ? n : 1, sizeof *first);
+    size_t *slot = ue_malloc_items(cap, sizeof *slot); /* channel index + 1, 0: empty */
+    if (!first || !slot) {
+        free(first), free(slot);
+        return NULL;
+    }
+    memset(slot, 0, cap * sizeof *slot);
+    for (size_t c = 0; c < n; c++) {
+        size_t at = (size_t)target_hash(&an->channels[c]) & (cap - 1);
+        while (slot[at] && !same_target(&an->channels[slot[at] - 1], &an->channels[c])) at = (at + 1) & (cap - 1);
+        if (!slot[at]) slot[at] = c + 1;
+        first[c] = slot[at] - 1;
+    }
+    free(slot);
+    return first;
+}
+
 static void validate_channel(vctx *v, const ue_scene *s, const ue_scene_animation *an,
-                             size_t c, const char *base) {
+                             size_t c, const size_t *first_same, const char *base) {
     const ue_anim_channel *ch = &an->channels[c];
     uint32_t want = ue_anim_target_components(ch->target);
     if (want == 0) {
@@ -259,11 +292,11 @@ static void validate_channel(vctx *v, const ue_scene *s, const ue_scene_animatio
     validate_times(v, ch, base);
     validate_values(v, s, ch, base);
     /* glTF forbids two channels of one animation driving the same property. */
-    for (size_t c2 = 0; c2 < c; c2++)
-        if (same_target(&an->channels[c2], ch)) {
-            ue_scene_verr(v, "scene.anim.duplicate", base, "same target as channel %zu", c2);
-            break;
-        }
+    size_t c2 = 0;
+    if (first_same) c2 = first_same[c];
+    else
+        while (c2 < c && !same_target(&an->channels[c2], ch)) c2++;
+    if (c2 < c) ue_scene_verr(v, "scene.anim.duplicate", base, "same target as channel %zu", c2);
 }
 
 static void validate_clip(vctx *v, const ue_scene_animation *an, const char *base) {
@@ -287,10 +320,12 @@ static void validate_animations(vctx *v, const ue_scene *s) {
             ue_scene_verr(v, "scene.array", base, "channels NULL while the count is not zero");
             continue;
         }
+        size_t *first_same = first_same_targets(an);
         for (size_t c = 0; c < an->channel_count; c++) {
             ue_text_indexed(base, sizeof base, "scene/animations[", a, "]/channels[", c, "]");
-            validate_channel(v, s, an, c, base);
+            validate_channel(v, s, an, c, first_same, base);
         }
+        free(first_same);
     }
 }
 

@@ -90,6 +90,36 @@ static void escapes_and_surrogates(void) {
     ue_jdoc_free(&doc);
 }
 
+/* The writer's escapes of one byte at every position of a longer string (the writer copies
+ * plain ASCII eight bytes at a time): each special byte as JSON spells it, found by hand. */
+static void written_escapes_at_every_position(void) {
+    static const struct {
+        const char *bytes, *spelled;
+    } special[] = {{"\x01", "\\u0001"}, {"\x1f", "\\u001f"}, {"\n", "\\n"},     {"\"", "\\\""},
+                   {"\\", "\\\\"},   {"\x7f", "\\u007f"}, {"\x80", "\\u0080"}, {"\xff", "\\u00ff"},
+                   {" ", " "},         {"~", "~"},           {"\xC3\xA9", "\xC3\xA9"}};
+    for (size_t k = 0; k < sizeof special / sizeof *special; k++)
+        for (size_t at = 0; at < 18; at++) {
+            char in[40] = "", want[80] = "";
+            size_t len = strlen(special[k].bytes);
+            memset(in, 'a', 20);
+            memcpy(in + at, special[k].bytes, len);
+            in[20] = 0;
+            snprintf(want, sizeof want, "{\"%.*s%s%s\":\"%.*s%s%s\"}", (int)at, in, special[k].spelled, in + at + len,
+                     (int)at, in, special[k].spelled, in + at + len);
+            ue_buf out = {0};
+            ue_json w;
+            ue_json_init(&w, &out, 0);
+            ue_json_object_begin(&w);
+            ue_json_key(&w, in);
+            ue_json_string(&w, in);
+            ue_json_object_end(&w);
+            REQUIRE(ue_json_finish(&w, NULL) == UE_OK);
+            CHECK(out.size == strlen(want) && memcmp(out.data, want, out.size) == 0);
+            ue_buf_free(&out);
+        }
+}
+
 static void syntax_errors_name_their_place(void) {
     check_refused("", 0, 1, 1, "unexpected end of input");
     check_refused("{\"a\": 1,}", 8, 1, 9, "string or '}' expected");
@@ -539,6 +569,7 @@ int main(void) {
     RUN(cut_recordings_stop_at_the_cut);
     RUN(damaged_keys_stop_the_replay);
     RUN(values_are_written_back);
+    RUN(written_escapes_at_every_position);
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);
     RUN(syntax_errors_name_their_place);
