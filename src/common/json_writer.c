@@ -518,6 +518,32 @@ void ue_json_replay_members(const ue_buf *calls, ue_json *w) {
 
 bool ue_json_failed(const ue_json *j) { return j->error != NULL || (j->out && j->out->failed); }
 
+void ue_json_init_items(ue_json *part, ue_buf *out, const ue_json *parent, bool items_before) {
+    ue_json_init(part, out, parent->indent);
+    part->lines = parent->lines;
+    if (parent->sink || parent->skip_keys || parent->key_pending || parent->depth >= UE_JSON_MAX_DEPTH) {
+        fail(part, "array items apart from a writer that cannot have them");
+        return;
+    }
+    part->depth = parent->depth + 1;
+    memcpy(part->in_object, parent->in_object, (size_t)parent->depth * sizeof *part->in_object);
+    part->in_object[parent->depth] = false;
+    part->has_items[parent->depth] = items_before;
+}
+
+void ue_json_append_items(ue_json *parent, const ue_json *part) {
+    if (parent->error) return;
+    int level = parent->depth - 1;
+    if (part->error || part->depth != parent->depth || level < 0 || parent->in_object[level] || !part->out) {
+        fail(parent, part->error ? part->error : "array items appended where no such array is open");
+        return;
+    }
+    if (!part->out->failed) ue_buf_put(parent->out, part->out->data, part->out->size);
+    else parent->out->failed = true;
+    parent->has_items[level] = parent->has_items[level] || part->has_items[level];
+    parent->multiline[level] = parent->multiline[level] || part->multiline[level];
+}
+
 ue_result ue_json_finish(ue_json *j, ue_diag *d) {
     if (!j->error && (j->depth != 0 || !j->done)) j->error = "incomplete JSON value";
     if (j->error) {
