@@ -59,11 +59,11 @@ static bool off_plane(const float *qa, const float *qb, const float *q) {
 }
 
 /* Does glTF's LINEAR for a rotation (slerp between unit quaternions in one hemisphere) from key
- * a to key b reproduce every key strictly between them? Angle and sine once per span, unless a
- * key is seen to lie off the arc's plane first. */
-static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b) {
+ * a to key b (their dot d) reproduce every key strictly between them? Angle and sine once per
+ * span, unless a key is seen to lie off the arc's plane first. */
+static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b, double d) {
     const float *qa = &v[a * 4], *qb = &v[b * 4];
-    double d = quat_dot(qa, qb), th = 0, s = 1;
+    double th = 0, s = 1;
     if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b])
         for (uint32_t k = a + 1; k < b; k++)
             if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4])) return false;
@@ -152,9 +152,10 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
         for (uint32_t i = 1; i + 1 < n; i++) {
             uint32_t a = run.anchor;
             run_cover(&run, f, v, comps, i);
-            bool lerp = !quat || quat_dot(&v[a * 4], &v[(i + 1) * 4]) >= SLERP_AS_LERP;
+            double d = quat ? quat_dot(&v[a * 4], &v[(i + 1) * 4]) : 1; /* (the ends' dot, for slerp) */
+            bool lerp = !quat || d >= SLERP_AS_LERP;
             bool ok = i + 1 - a <= MAX_SPAN &&
-                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1));
+                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1, d));
             if (!ok) keep[i] = 1, run_start(&run, i);
         }
     }
@@ -403,13 +404,25 @@ static joint_step skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uin
     return direct ? JOINT_DIRECT : JOINT_MATRIX;
 }
 
+/* The ten floats of a TRS all finite: no exponent field all ones (one test for the ten). */
+static bool trs_finite(const float *o) {
+    uint32_t most = 0;
+    for (int k = 0; k < 10; k++) {
+        uint32_t u;
+        memcpy(&u, &o[k], sizeof u);
+        u &= 0x7FFFFFFFu;
+        most = u > most ? u : most;
+    }
+    return most < 0x7F800000u;
+}
+
 /* Pass 3, joint j computed afresh (its TRS decomposed when the matrix was finite): a transform that
  * is not finite is noted for a report and the bind pose held; then the short way from last frame. */
 static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi, bool ok) {
     const ue_hsd_model *m = x->m;
     double *local = &w->local[16 * j];
     float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
-    for (int k = 0; k < 10 && ok; k++) ok = isfinite(o[k]);
+    ok = ok && trs_finite(o);
     w->reusable[j] = ok;
     if (!ok) {
         if (!w->bad[j]++) {

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "common/text.h"
+#include "common/write_pool.h"
 #include "scene/scene_int.h"
 #include "unearth/scene.h"
 #include "unearth/advanced/buffers.h"
@@ -323,24 +325,59 @@ static void validate_clip(vctx *v, const ue_scene_animation *an, const char *bas
              (double)an->end_frame, (double)an->start_frame);
 }
 
-static void validate_animations(vctx *v, const ue_scene *s) {
-    for (size_t a = 0; a < s->animation_count; a++) {
-        const ue_scene_animation *an = &s->animations[a];
-        char base[160];
-        snprintf(base, sizeof base, "scene/animations[%zu]", a);
-        validate_clip(v, an, base);
-        validate_extras(v, &an->extras, base);
-        if (an->channel_count && !an->channels) {
-            ue_scene_verr(v, "scene.array", base, "channels NULL while the count is not zero");
-            continue;
-        }
-        size_t *first_same = first_same_targets(an);
-        for (size_t c = 0; c < an->channel_count; c++) {
-            ue_text_indexed(base, sizeof base, "scene/animations[", a, "]/channels[", c, "]");
-            validate_channel(v, s, an, c, first_same, base);
-        }
-        free(first_same);
+static void validate_animation(vctx *v, const ue_scene *s, size_t a) {
+    const ue_scene_animation *an = &s->animations[a];
+    char base[160];
+    snprintf(base, sizeof base, "scene/animations[%zu]", a);
+    validate_clip(v, an, base);
+    validate_extras(v, &an->extras, base);
+    if (an->channel_count && !an->channels) {
+        ue_scene_verr(v, "scene.array", base, "channels NULL while the count is not zero");
+        return;
     }
+    size_t *first_same = first_same_targets(an);
+    for (size_t c = 0; c < an->channel_count; c++) {
+        ue_text_indexed(base, sizeof base, "scene/animations[", a, "]/channels[", c, "]");
+        validate_channel(v, s, an, c, first_same, base);
+    }
+    free(first_same);
+}
+
+/* A scene of many clips (each key checked) has them checked on every processor, each clip's
+ * reports apart, then added in clip order: the report does not depend on the threads. */
+#define CHANNELS_APART 512u
+
+typedef struct clip_checks {
+    const ue_scene *s;
+    ue_diag *diag;  /* one per animation */
+    size_t *errors;
+} clip_checks;
+
+static void check_one_clip(void *ctx, size_t a) {
+    clip_checks *cc = ctx;
+    vctx v = {&cc->diag[a], 0, true};
+    validate_animation(&v, cc->s, a);
+    cc->errors[a] = v.errors;
+}
+
+static bool validate_animations_apart(vctx *v, const ue_scene *s) {
+    size_t channels = 0, n = s->animation_count;
+    for (size_t a = 0; a < n; a++) channels += s->animations[a].channel_count;
+    if (channels < CHANNELS_APART || n < 2 || ue_cpu_count() < 2 || !v->d) return false;
+    clip_checks cc = {s, ue_calloc_items(n, sizeof *cc.diag), ue_calloc_items(n, sizeof *cc.errors)};
+    bool ok = cc.diag && cc.errors;
+    if (ok) {
+        ue_parallel_for(n, ue_cpu_count(), check_one_clip, &cc);
+        for (size_t a = 0; a < n; a++) ue_diag_replay(v->d, &cc.diag[a]), v->errors += cc.errors[a];
+    }
+    for (size_t a = 0; cc.diag && a < n; a++) ue_diag_free(&cc.diag[a]);
+    free(cc.diag), free(cc.errors);
+    return ok;
+}
+
+static void validate_animations(vctx *v, const ue_scene *s) {
+    if (validate_animations_apart(v, s)) return;
+    for (size_t a = 0; a < s->animation_count; a++) validate_animation(v, s, a);
 }
 
 static void validate_slot(vctx *v, const ue_scene *s, const ue_texture_slot *sl,

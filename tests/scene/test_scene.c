@@ -174,14 +174,26 @@ static void duplicate_targets_named(void) {
         ch->node = s.animations[0].channels[repeat_of[k]].node;
         if (ch->target == UE_TARGET_ROTATION) ch->values[3] = 1;
     }
+    /* a second clip (clips of this many channels are checked side by side): node 5's
+     * translation twice; its report comes after the first clip's */
+    REQUIRE(ue_scene_add_animation(&s, "second") == 1);
+    for (int k = 0; k < 2; k++) {
+        ue_anim_channel *ch = ue_scene_add_channel(&s, 1, UE_TARGET_TRANSLATION, UE_INTERP_LINEAR, 1);
+        REQUIRE(ch);
+        ch->node = 5;
+    }
     CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
-    CHECK_EQ_U(d.count, 3);
+    CHECK_EQ_U(d.count, 4);
     for (int k = 0; k < 3 && k < (int)d.count; k++) {
         char path[64], message[64];
         snprintf(path, sizeof path, "scene/animations[0]/channels[%d]", 600 + k);
         snprintf(message, sizeof message, "same target as channel %d", repeat_of[k]);
         CHECK(strcmp(d.items[k].code, "scene.anim.duplicate") == 0 && strcmp(d.items[k].path, path) == 0);
         CHECK(strcmp(d.items[k].message, message) == 0);
+    }
+    if (d.count == 4) {
+        CHECK_STR(d.items[3].path, "scene/animations[1]/channels[1]");
+        CHECK_STR(d.items[3].message, "same target as channel 0");
     }
     ue_diag_free(&d);
     ue_scene_free(&s);
