@@ -11,6 +11,7 @@
 #include "common/write_pool.h"
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
+#include "scene/scene_int.h" /* ue_scene_take_channel */
 #include "unearth/advanced/buffers.h"
 
 #define MAX_SPAN 256u          /* keys one dropped run may cover: bounds the key reduction's work */
@@ -128,8 +129,9 @@ static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps
         if (!isfinite(v[c])) return false;
     if (quat && quat_dot(v, v) < SLERP_AS_LERP) return false;
     for (uint32_t i = 1; i < f->count; i++)
-        if (!(f->time[i] > f->time[i - 1]) || memcmp(&v[i * comps], v, comps * sizeof *v) != 0) return false;
-    return true;
+        if (!(f->time[i] > f->time[i - 1])) return false;
+    /* each key's bytes those of the key before it, so all those of the first */
+    return f->count < 2 || memcmp(&v[comps], v, (size_t)(f->count - 1) * comps * sizeof *v) == 0;
 }
 
 /* Marks the keys to keep: the first, the last, and (LINEAR) every key whose run could not be
@@ -140,7 +142,8 @@ static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps
 static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, ue_interp interp, bool quat,
                           uint8_t *keep) {
     uint32_t n = f->count, kept = 0;
-    for (uint32_t i = 0; i < n; i++) keep[i] = i == 0 || i + 1 == n;
+    memset(keep, 0, n);
+    if (n) keep[0] = keep[n - 1] = 1;
     if (interp == UE_INTERP_STEP) {
         for (uint32_t i = 1; i + 1 < n; i++)
             keep[i] = memcmp(&v[i * comps], &v[(i - 1) * comps], comps * sizeof *v) != 0;
@@ -508,8 +511,10 @@ static ue_result trs_channels(const hsd_scene_ctx *x, const skel_work *w, baked_
     for (int c = 0; c < 3; c++) {
         const float *from = &w->trs[j * 10 + (size_t)first[c]];
         size_t step = (size_t)m->joint_count * 10;
-        for (uint32_t fi = 0; fi < f->count; fi++, from += step)
-            for (int k = 0; k < comps[c]; k++) buf[fi * (uint32_t)comps[c] + (uint32_t)k] = from[k];
+        if (comps[c] == 4) /* (sizes the compiler knows: a move or two per frame) */
+            for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 4], from, 4 * sizeof *buf);
+        else
+            for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 3], from, 3 * sizeof *buf);
         ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, x->joint_node[j], src);
         if (r != UE_OK) return r;
     }
@@ -596,12 +601,11 @@ static ue_result skeletal_clip(hsd_scene_ctx *x, baked_clip *b, int32_t anim, co
                      (double)f->frame[b->bad[i].frame]);
     }
     if (b->r != UE_OK || ue_parse_failed(&x->c)) return b->r;
-    for (size_t i = 0; i < b->channel_count; i++) {
-        const baked_channel *c = &b->channels[i];
-        ue_anim_channel *ch = ue_scene_add_channel(x->s, anim, c->target, c->interp, c->count);
+    for (size_t i = 0; i < b->channel_count; i++) { /* the scene takes the baked arrays over */
+        baked_channel *c = &b->channels[i];
+        ue_anim_channel *ch = ue_scene_take_channel(x->s, anim, c->target, c->interp, c->count, c->times, c->values);
         if (!ch) return UE_ERR_NOMEM;
-        memcpy(ch->times, c->times, c->count * sizeof *c->times);
-        memcpy(ch->values, c->values, (size_t)c->count * ch->components * sizeof *c->values);
+        c->times = c->values = NULL;
         ch->node = c->node;
         ch->source = c->source;
     }
