@@ -170,8 +170,9 @@ static bool glb_in_place(ue_buf *bin, const ue_buf *json, size_t jpad, uint64_t 
     size_t head = (size_t)total - bin->size;
     if (main_out->data || main_out->size || main_out->failed || (main_out->limit && total > main_out->limit))
         return false;
-    if (!bin->size || bin->failed || !ue_buf_reserve(bin, head)) {
-        bin->failed = false; /* (a failed reserve leaves the bytes; the copy below decides) */
+    if (!bin->size || bin->failed) return false;
+    if (!ue_buf_reserve(bin, head)) {
+        bin->failed = false; /* (a failed reserve leaves the bytes; the copy decides) */
         return false;
     }
     memmove(bin->data + head, bin->data, bin->size);
