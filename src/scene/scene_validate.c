@@ -34,8 +34,6 @@ void ue_scene_vwarn(vctx *v, const char *code, const char *path, const char *fmt
     va_end(ap);
 }
 
-/* Reports the first non-finite value of an array (and how many there are), rather than
- * one diagnostic per value: a corrupt mesh would otherwise flood the list. */
 /* The largest magnitude's bits: at or past 0x7F800000 when a value is infinite or NaN. One
  * unsigned maximum per value, which the compiler vectorises (a mesh or clip has millions). */
 static uint32_t largest_bits(const float *a, size_t n) {
@@ -49,6 +47,8 @@ static uint32_t largest_bits(const float *a, size_t n) {
     return most;
 }
 
+/* Reports the first non-finite value of an array (and how many there are), rather than
+ * one diagnostic per value: a corrupt mesh would otherwise flood the list. */
 void ue_scene_check_finite(vctx *v, const char *base, const char *what, const float *a, size_t n) {
     size_t bad = 0, first = 0;
     if (largest_bits(a, n) < 0x7F800000u) return;
@@ -241,10 +241,7 @@ static bool same_target(const ue_anim_channel *a, const ue_anim_channel *b) {
            a->slot == b->slot;
 }
 
-/* The first channel of the animation with each channel's target: first[c] == c for the first
- * of its target, else the earlier one glTF's rule against two channels on one property names.
- * A hash table of the targets seen, so a clip of thousands of channels is checked in linear
- * time; NULL for no memory (validate_channel then walks the earlier channels). */
+/* A channel's target (what same_target compares), hashed. */
 static uint64_t target_hash(const ue_anim_channel *ch) {
     uint64_t h = (uint64_t)(uint32_t)ch->target * 0x9E3779B97F4A7C15u;
     h ^= (uint64_t)(uint32_t)ch->node * 0xC2B2AE3D27D4EB4Fu;
@@ -253,6 +250,10 @@ static uint64_t target_hash(const ue_anim_channel *ch) {
     return h ^ (h >> 29);
 }
 
+/* The first channel of the animation with each channel's target: first[c] == c for the first
+ * of its target, else the earlier one glTF's rule against two channels on one property names.
+ * A hash table of the targets seen, so a clip of thousands of channels is checked in linear
+ * time; NULL for no memory (validate_channel then walks the earlier channels). */
 static size_t *first_same_targets(const ue_scene_animation *an) {
     size_t n = an->channel_count, cap = 16;
     if (n > SIZE_MAX / 4) return NULL;
