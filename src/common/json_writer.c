@@ -129,13 +129,31 @@ void ue_json_array_end(ue_json *j) { close_container(j, false, ']'); }
 /* Printable ASCII other than '"' and '\\': copied as it is. */
 static bool plain_byte(uint8_t c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
 
+/* Eight bytes all plain_byte: none below 0x20 or from 0x7F up, none '"' or '\\' (the classic
+ * has-zero-byte test on w, on w ^ '"' and on w ^ '\\'; the high bits catch bytes past 0x7F). */
+static bool plain_word(uint64_t w) {
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t below_space = (w - ones * 0x20) & ~w;      /* a byte < 0x20 (or ≥ 0x80) sets its high bit */
+    uint64_t del_up = (w + ones * 0x01) | w;             /* a byte ≥ 0x7F sets its high bit */
+    uint64_t q = w ^ (ones * '"'), bs = w ^ (ones * '\\');
+    uint64_t quote = (q - ones) & ~q, backslash = (bs - ones) & ~bs;
+    return ((below_space | del_up | quote | backslash) & highs) == 0;
+}
+
 /* The usual string (a key, a name: printable ASCII) quoted straight into the buffer while it is
  * checked, when the buffer has room; false, nothing written, when it needs escapes or room. */
 static bool put_plain_quoted(ue_buf *b, const uint8_t *p, size_t n) {
     if (!b->data || b->failed || n + 2 > b->capacity - b->size || (b->limit && n + 2 > b->limit - b->size))
         return false;
     uint8_t *dst = b->data + b->size + 1;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* eight bytes at a time while none needs a look */
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (!plain_word(w)) break;
+        memcpy(dst + i, &w, 8);
+    }
+    for (; i < n; i++) {
         if (!plain_byte(p[i])) return false;
         dst[i] = p[i];
     }
@@ -499,6 +517,32 @@ void ue_json_replay_members(const ue_buf *calls, ue_json *w) {
 }
 
 bool ue_json_failed(const ue_json *j) { return j->error != NULL || (j->out && j->out->failed); }
+
+void ue_json_init_items(ue_json *part, ue_buf *out, const ue_json *parent, bool items_before) {
+    ue_json_init(part, out, parent->indent);
+    part->lines = parent->lines;
+    if (parent->sink || parent->skip_keys || parent->key_pending || parent->depth >= UE_JSON_MAX_DEPTH) {
+        fail(part, "array items apart from a writer that cannot have them");
+        return;
+    }
+    part->depth = parent->depth + 1;
+    memcpy(part->in_object, parent->in_object, (size_t)parent->depth * sizeof *part->in_object);
+    part->in_object[parent->depth] = false;
+    part->has_items[parent->depth] = items_before;
+}
+
+void ue_json_append_items(ue_json *parent, const ue_json *part) {
+    if (parent->error) return;
+    int level = parent->depth - 1;
+    if (part->error || part->depth != parent->depth || level < 0 || parent->in_object[level] || !part->out) {
+        fail(parent, part->error ? part->error : "array items appended where no such array is open");
+        return;
+    }
+    if (!part->out->failed) ue_buf_put(parent->out, part->out->data, part->out->size);
+    else parent->out->failed = true;
+    parent->has_items[level] = parent->has_items[level] || part->has_items[level];
+    parent->multiline[level] = parent->multiline[level] || part->multiline[level];
+}
 
 ue_result ue_json_finish(ue_json *j, ue_diag *d) {
     if (!j->error && (j->depth != 0 || !j->done)) j->error = "incomplete JSON value";

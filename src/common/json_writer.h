@@ -11,4 +11,12 @@ size_t ue_format_float(double v, char out[32]);
 /* ue_json_real's spelling; returns the length (< 40), or 0 for NaN/Inf. */
 size_t ue_format_real17(double v, char out[40]);
 
+/* Long arrays written on several threads: `part` writes into `out` the items of an array that
+ * `parent` will open inside the container it has open now, exactly the text `parent` would
+ * write for the same calls (`items_before`: the items follow earlier ones, so a comma leads).
+ * Text only (no sink, no skipped keys). ue_json_append_items then adds the part's text to
+ * `parent`, which must have just opened that array or appended the parts before. */
+void ue_json_init_items(ue_json *part, ue_buf *out, const ue_json *parent, bool items_before);
+void ue_json_append_items(ue_json *parent, const ue_json *part);
+
 #endif

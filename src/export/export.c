@@ -148,6 +148,42 @@ static void build_children(exporter *e) {
 }
 
 
+/* The GLB's headers and JSON chunk (total bytes in all, the JSON padded by jpad spaces). */
+static void glb_head(uint8_t *at, const ue_buf *json, size_t jpad, uint64_t total, size_t bin_size) {
+    memcpy(at, "glTF", 4);
+    ue_store_u32le(at + 4, 2);
+    ue_store_u32le(at + 8, (uint32_t)total);
+    ue_store_u32le(at + 12, (uint32_t)(json->size + jpad));
+    memcpy(at + 16, "JSON", 4);
+    memcpy(at + 20, json->data, json->size);
+    memset(at + 20 + json->size, ' ', jpad);
+    if (bin_size) {
+        ue_store_u32le(at + 20 + json->size + jpad, (uint32_t)bin_size); /* already 4-aligned */
+        memcpy(at + 24 + json->size + jpad, "BIN\0", 4);
+    }
+}
+
+/* An empty main_out (the usual case) becomes the binary buffer itself, its bytes moved up behind
+ * the headers and JSON written in front: the largest part is not copied into fresh memory. False
+ * (nothing changed) when main_out holds bytes or the buffer cannot grow; then the caller copies. */
+static bool glb_in_place(ue_buf *bin, const ue_buf *json, size_t jpad, uint64_t total, ue_buf *main_out) {
+    size_t head = (size_t)total - bin->size;
+    if (main_out->data || main_out->size || main_out->failed || (main_out->limit && total > main_out->limit))
+        return false;
+    if (!bin->size || bin->failed) return false;
+    if (!ue_buf_reserve(bin, head)) {
+        bin->failed = false; /* (a failed reserve leaves the bytes; the copy decides) */
+        return false;
+    }
+    memmove(bin->data + head, bin->data, bin->size);
+    glb_head(bin->data, json, jpad, total, bin->size);
+    bin->size += head;
+    bin->limit = main_out->limit;
+    *main_out = *bin;
+    memset(bin, 0, sizeof *bin);
+    return true;
+}
+
 ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *main_out,
                          ue_buf *bin_out, ue_diag *d) {
     static const ue_gltf_options defaults;
@@ -216,24 +252,15 @@ ue_result ue_gltf_export(const ue_scene *s, const ue_gltf_options *o, ue_buf *ma
             rc = UE_ERR_NOMEM;
             goto out;
         }
-        size_t start = main_out->size;
-        ue_buf_reserve(main_out, (size_t)total); /* one allocation, no copies as it grows */
-        ue_buf_put(main_out, "glTF", 4);
-        ue_buf_put_u32le(main_out, 2);
-        ue_buf_put_u32le(main_out, (uint32_t)total);
-        ue_buf_put_u32le(main_out, (uint32_t)(json.size + jpad));
-        ue_buf_put(main_out, "JSON", 4);
-        ue_buf_put(main_out, json.data, json.size);
-        for (size_t i = 0; i < jpad; i++) ue_buf_put_u8(main_out, ' ');
-        if (e.bin.size) {
-            ue_buf_put_u32le(main_out, (uint32_t)e.bin.size); /* already 4-aligned */
-            ue_buf_put(main_out, "BIN\0", 4);
-            ue_buf_put(main_out, e.bin.data, e.bin.size);
-        }
-        if (main_out->failed) {
-            if (main_out->size > start) main_out->size = start;
+        if (glb_in_place(&e.bin, &json, jpad, total, main_out)) goto out;
+        if (!ue_buf_reserve(main_out, (size_t)total)) { /* one allocation, the bytes copied once */
             rc = UE_ERR_NOMEM;
+            goto out;
         }
+        uint8_t *at = main_out->data + main_out->size;
+        glb_head(at, &json, jpad, total, e.bin.size);
+        if (e.bin.size) memcpy(at + ((size_t)total - e.bin.size), e.bin.data, e.bin.size);
+        main_out->size += (size_t)total;
     } else {
         size_t m0 = main_out->size, b0 = bin_out->size;
         ue_buf_put(main_out, json.data, json.size);

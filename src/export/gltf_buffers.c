@@ -31,6 +31,21 @@ static void put_f32(ue_buf *b, float f) {
     ue_buf_put_fast(b, le, 4);
 }
 
+/* Room for `bytes` more at the end of the binary buffer, filled by the caller, which then adds
+ * them to its size; NULL when the buffer cannot grow (it is then marked failed). One check per
+ * array instead of one per float. */
+static uint8_t *bin_room(exporter *e, size_t bytes) {
+    return ue_buf_reserve(&e->bin, bytes) ? e->bin.data + e->bin.size : NULL;
+}
+
+/* A float as glTF stores it: little-endian, -0 as +0 so bounds and data agree in every reader. */
+static void store_f32(uint8_t *at, float f) {
+    uint32_t u;
+    if (f == 0) f = 0;
+    memcpy(&u, &f, 4);
+    ue_store_u32le(at, u);
+}
+
 static void put_u16(ue_buf *b, uint16_t v) {
     uint8_t le[2];
     ue_store_u16le(le, v);
@@ -80,16 +95,19 @@ static int32_t float_accessor(exporter *e, const float *data, uint32_t count, ui
     size_t start = view_begin(e);
     size_t n = (size_t)count * ncomp;
     float mn[4] = {0}, mx[4] = {0};
+    uint8_t *out = bin_room(e, n * 4);
+    if (!out) n = 0;
     for (size_t i = 0; i < n; i++) {
         float f = data[i];
         if (f == 0) f = 0; /* store -0 as +0 so bounds and data agree in every reader */
-        put_f32(&e->bin, f);
+        store_f32(out + 4 * i, f);
         if (minmax && ncomp <= 4) {
             size_t c = i % ncomp;
             if (i < ncomp || f < mn[c]) mn[c] = f;
             if (i < ncomp || f > mx[c]) mx[c] = f;
         }
     }
+    e->bin.size += n * 4;
     uint32_t stride = target == GL_ARRAY_BUFFER ? 4 * ncomp : 0;
     int32_t a = add_accessor(e, view_end(e, start, stride, target), GL_FLOAT, count, ncomp);
     if (a >= 0 && minmax && ncomp <= 4) {
@@ -316,19 +334,21 @@ static int32_t float_output(exporter *e, const ue_anim_channel *ch) {
     bool quat = ch->target == UE_TARGET_ROTATION;
     uint32_t per = ch->interpolation == UE_INTERP_CUBIC ? 3 : 1;
     uint32_t count = ch->key_count * per;
-    size_t start = view_begin(e);
-    for (size_t k = 0; k < count; k++) {
+    size_t start = view_begin(e), bytes = (size_t)count * ch->components * 4;
+    uint8_t *room = bin_room(e, bytes);
+    for (size_t k = 0; k < count && room; k++) {
         const float *v = ch->values + k * ch->components;
+        uint8_t *out = room + k * ch->components * 4;
         /* Quaternion keys must be unit; cubic-spline tangents (k % 3 != 1) are not. */
         if (quat && (per == 1 || k % 3 == 1)) {
             float q[4];
             normalize4(v, q);
-            for (int i = 0; i < 4; i++) put_f32(&e->bin, q[i] == 0 ? 0.0f : q[i]);
+            for (int i = 0; i < 4; i++) store_f32(out + 4 * i, q[i]);
         } else {
-            for (uint32_t i = 0; i < ch->components; i++)
-                put_f32(&e->bin, v[i] == 0 ? 0.0f : v[i]);
+            for (uint32_t i = 0; i < ch->components; i++) store_f32(out + 4 * i, v[i]);
         }
     }
+    if (room) e->bin.size += bytes;
     return add_accessor(e, view_end(e, start, 0, 0), GL_FLOAT, count, ch->components);
 }
 

@@ -9,6 +9,8 @@
 #include "unearth/image.h"
 #include "common/json_writer.h"
 #include "common/io.h"
+#include "common/write_pool.h"
+#include "unearth/advanced/buffers.h"
 
 /* strnlen is POSIX, not C11: the length of a fixed-size name field that may lack its NUL. */
 static size_t bounded_len(const char *s, size_t max) {
@@ -613,48 +615,128 @@ static void write_skins(const exporter *e, ue_json *j) {
     ue_json_array_end(j);
 }
 
-/* Only clips with at least one channel written (glTF forbids empty animations). */
-static void write_animations(exporter *e, ue_json *j) {
-    bool any = false;
-    for (size_t a = 0; a < e->s->animation_count; a++) any = any || animation_written(e, a);
-    if (!any) return;
-    key_array_begin(j, "animations");
-    for (size_t a = 0; a < e->s->animation_count; a++)
-        if (animation_written(e, a)) write_animation(e, j, a);
-    ue_json_array_end(j);
-}
-
-static void write_accessors(const exporter *e, ue_json *j) {
-    if (!e->nacc) return;
-    key_array_begin(j, "accessors");
-    for (size_t i = 0; i < e->nacc; i++) {
-        const accessor *a = &e->acc[i];
-        ue_json_object_begin(j);
-        key_int(j, "bufferView", a->view);
-        key_int(j, "componentType", a->component_type);
-        key_int(j, "count", a->count);
-        key_str(j, "type", type_name(a->ncomp));
-        if (a->minmax) {
-            key_floats(j, "min", a->min, a->ncomp);
-            key_floats(j, "max", a->max, a->ncomp);
-        }
-        ue_json_object_end(j);
+static void write_accessor(const exporter *e, ue_json *j, size_t i) {
+    const accessor *a = &e->acc[i];
+    ue_json_object_begin(j);
+    key_int(j, "bufferView", a->view);
+    key_int(j, "componentType", a->component_type);
+    key_int(j, "count", a->count);
+    key_str(j, "type", type_name(a->ncomp));
+    if (a->minmax) {
+        key_floats(j, "min", a->min, a->ncomp);
+        key_floats(j, "max", a->max, a->ncomp);
     }
-    ue_json_array_end(j);
+    ue_json_object_end(j);
 }
 
-static void write_buffer_views(const exporter *e, ue_json *j) {
-    if (!e->nviews) return;
-    key_array_begin(j, "bufferViews");
-    for (size_t i = 0; i < e->nviews; i++) {
-        const view *v = &e->views[i];
-        ue_json_object_begin(j);
-        key_int(j, "buffer", 0);
-        if (v->offset) key_int(j, "byteOffset", (int64_t)v->offset);
-        key_int(j, "byteLength", (int64_t)v->length);
-        if (v->stride) key_int(j, "byteStride", v->stride);
-        if (v->target) key_int(j, "target", v->target);
-        ue_json_object_end(j);
+static void write_buffer_view(const exporter *e, ue_json *j, size_t i) {
+    const view *v = &e->views[i];
+    ue_json_object_begin(j);
+    key_int(j, "buffer", 0);
+    if (v->offset) key_int(j, "byteOffset", (int64_t)v->offset);
+    key_int(j, "byteLength", (int64_t)v->length);
+    if (v->stride) key_int(j, "byteStride", v->stride);
+    if (v->target) key_int(j, "target", v->target);
+    ue_json_object_end(j);
+}
+
+/* ---- the long lists: animations, accessors, buffer views -------------------------------- */
+
+/* A model with many clips has thousands of each (most of its JSON): their items are written on
+ * every processor, a part at a time, each part into its own text, then appended in order, so the
+ * bytes do not depend on the threads. */
+typedef enum list_kind { LIST_ANIMATIONS, LIST_ACCESSORS, LIST_VIEWS, LIST_KINDS } list_kind;
+
+#define PART_ITEMS 256u        /* accessors or buffer views per part; an animation is a part */
+#define ITEMS_APART 1024u      /* below this many items in all, the lists are written in line */
+
+typedef struct list_part {
+    list_kind kind;
+    size_t first, end;         /* its items */
+    ue_buf text;
+    ue_json j;
+} list_part;
+
+typedef struct list_parts {
+    exporter *e;
+    list_part *part;
+    size_t count;
+} list_parts;
+
+static size_t list_items(const exporter *e, list_kind k) {
+    return k == LIST_ANIMATIONS ? e->s->animation_count : k == LIST_ACCESSORS ? e->nacc : e->nviews;
+}
+
+/* Only clips with at least one channel written (glTF forbids empty animations). */
+static void write_list_items(exporter *e, ue_json *j, list_kind k, size_t first, size_t end) {
+    for (size_t i = first; i < end; i++) {
+        if (k == LIST_ANIMATIONS) {
+            if (animation_written(e, i)) write_animation(e, j, i);
+        } else if (k == LIST_ACCESSORS) {
+            write_accessor(e, j, i);
+        } else {
+            write_buffer_view(e, j, i);
+        }
+    }
+}
+
+static bool list_written(const exporter *e, list_kind k) {
+    if (k != LIST_ANIMATIONS) return list_items(e, k) != 0;
+    for (size_t a = 0; a < e->s->animation_count; a++)
+        if (animation_written(e, a)) return true;
+    return false;
+}
+
+static void write_part(void *ctx, size_t i) {
+    list_parts *ps = ctx;
+    list_part *p = &ps->part[i];
+    write_list_items(ps->e, &p->j, p->kind, p->first, p->end);
+}
+
+static void parts_free(list_parts *ps) {
+    for (size_t i = 0; ps->part && i < ps->count; i++) ue_buf_free(&ps->part[i].text);
+    free(ps->part);
+    ps->part = NULL, ps->count = 0;
+}
+
+/* The parts of every long list written apart, ready to append (j: the open top-level object);
+ * false (nothing held) when the lists are short, one processor serves, or memory is short. */
+static bool write_parts(exporter *e, const ue_json *j, list_parts *ps) {
+    memset(ps, 0, sizeof *ps);
+    ps->e = e;
+    size_t items = 0, parts = 0; /* (a channel counts as an item) */
+    for (size_t a = 0; a < e->s->animation_count; a++) items += e->s->animations[a].channel_count;
+    for (list_kind k = 0; k < LIST_KINDS; k++) {
+        size_t n = list_items(e, k);
+        items += k == LIST_ANIMATIONS ? 0 : n;
+        parts += k == LIST_ANIMATIONS ? n : (n + PART_ITEMS - 1) / PART_ITEMS;
+    }
+    if (items < ITEMS_APART || ue_cpu_count() < 2) return false;
+    ps->part = ue_calloc_items(parts, sizeof *ps->part);
+    if (!ps->part) return false;
+    for (list_kind k = 0; k < LIST_KINDS; k++) {
+        size_t n = list_items(e, k), step = k == LIST_ANIMATIONS ? 1 : PART_ITEMS;
+        bool before = false;
+        for (size_t first = 0; first < n; first += step) {
+            list_part *p = &ps->part[ps->count++];
+            p->kind = k, p->first = first, p->end = first + step < n ? first + step : n;
+            ue_json_init_items(&p->j, &p->text, j, before);
+            before = before || k != LIST_ANIMATIONS || animation_written(e, first);
+        }
+    }
+    ue_parallel_for(ps->count, ue_cpu_count(), write_part, ps);
+    return true;
+}
+
+/* "key": [items] of one list: its parts appended, or its items written in line. */
+static void write_list(exporter *e, ue_json *j, const char *key, list_kind k, const list_parts *ps) {
+    if (!list_written(e, k)) return;
+    key_array_begin(j, key);
+    if (ps->part) {
+        for (size_t i = 0; i < ps->count; i++)
+            if (ps->part[i].kind == k) ue_json_append_items(j, &ps->part[i].j);
+    } else {
+        write_list_items(e, j, k, 0, list_items(e, k));
     }
     ue_json_array_end(j);
 }
@@ -686,9 +768,12 @@ void ue_gltf_write_json(exporter *e, ue_json *j) {
         write_samplers(e, j);
     }
     write_skins(e, j);
-    write_animations(e, j);
-    write_accessors(e, j);
-    write_buffer_views(e, j);
+    list_parts parts;
+    write_parts(e, j, &parts);
+    write_list(e, j, "animations", LIST_ANIMATIONS, &parts);
+    write_list(e, j, "accessors", LIST_ACCESSORS, &parts);
+    write_list(e, j, "bufferViews", LIST_VIEWS, &parts);
+    parts_free(&parts);
     write_buffers(e, j);
     ue_json_object_end(j);
 }

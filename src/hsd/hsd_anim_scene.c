@@ -11,6 +11,7 @@
 #include "common/write_pool.h"
 #include "hsd/hsd_anim_eval.h"
 #include "hsd/hsd_figatree.h"
+#include "scene/scene_int.h" /* ue_scene_take_channel */
 #include "unearth/advanced/buffers.h"
 
 #define MAX_SPAN 256u          /* keys one dropped run may cover: bounds the key reduction's work */
@@ -59,11 +60,11 @@ static bool off_plane(const float *qa, const float *qb, const float *q) {
 }
 
 /* Does glTF's LINEAR for a rotation (slerp between unit quaternions in one hemisphere) from key
- * a to key b reproduce every key strictly between them? Angle and sine once per span, unless a
- * key is seen to lie off the arc's plane first. */
-static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b) {
+ * a to key b (their dot d) reproduce every key strictly between them? Angle and sine once per
+ * span, unless a key is seen to lie off the arc's plane first. */
+static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b, double d) {
     const float *qa = &v[a * 4], *qb = &v[b * 4];
-    double d = quat_dot(qa, qb), th = 0, s = 1;
+    double th = 0, s = 1;
     if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b])
         for (uint32_t k = a + 1; k < b; k++)
             if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4])) return false;
@@ -128,8 +129,9 @@ static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps
         if (!isfinite(v[c])) return false;
     if (quat && quat_dot(v, v) < SLERP_AS_LERP) return false;
     for (uint32_t i = 1; i < f->count; i++)
-        if (!(f->time[i] > f->time[i - 1]) || memcmp(&v[i * comps], v, comps * sizeof *v) != 0) return false;
-    return true;
+        if (!(f->time[i] > f->time[i - 1])) return false;
+    /* each key's bytes those of the key before it, so all those of the first */
+    return f->count < 2 || memcmp(&v[comps], v, (size_t)(f->count - 1) * comps * sizeof *v) == 0;
 }
 
 /* Marks the keys to keep: the first, the last, and (LINEAR) every key whose run could not be
@@ -140,7 +142,8 @@ static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps
 static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, ue_interp interp, bool quat,
                           uint8_t *keep) {
     uint32_t n = f->count, kept = 0;
-    for (uint32_t i = 0; i < n; i++) keep[i] = i == 0 || i + 1 == n;
+    memset(keep, 0, n);
+    if (n) keep[0] = keep[n - 1] = 1;
     if (interp == UE_INTERP_STEP) {
         for (uint32_t i = 1; i + 1 < n; i++)
             keep[i] = memcmp(&v[i * comps], &v[(i - 1) * comps], comps * sizeof *v) != 0;
@@ -152,9 +155,10 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
         for (uint32_t i = 1; i + 1 < n; i++) {
             uint32_t a = run.anchor;
             run_cover(&run, f, v, comps, i);
-            bool lerp = !quat || quat_dot(&v[a * 4], &v[(i + 1) * 4]) >= SLERP_AS_LERP;
+            double d = quat ? quat_dot(&v[a * 4], &v[(i + 1) * 4]) : 1; /* (the ends' dot, for slerp) */
+            bool lerp = !quat || d >= SLERP_AS_LERP;
             bool ok = i + 1 - a <= MAX_SPAN &&
-                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1));
+                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1, d));
             if (!ok) keep[i] = 1, run_start(&run, i);
         }
     }
@@ -403,13 +407,25 @@ static joint_step skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uin
     return direct ? JOINT_DIRECT : JOINT_MATRIX;
 }
 
+/* The ten floats of a TRS all finite: no exponent field all ones (one test for the ten). */
+static bool trs_finite(const float *o) {
+    uint32_t most = 0;
+    for (int k = 0; k < 10; k++) {
+        uint32_t u;
+        memcpy(&u, &o[k], sizeof u);
+        u &= 0x7FFFFFFFu;
+        most = u > most ? u : most;
+    }
+    return most < 0x7F800000u;
+}
+
 /* Pass 3, joint j computed afresh (its TRS decomposed when the matrix was finite): a transform that
  * is not finite is noted for a report and the bind pose held; then the short way from last frame. */
 static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi, bool ok) {
     const ue_hsd_model *m = x->m;
     double *local = &w->local[16 * j];
     float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
-    for (int k = 0; k < 10 && ok; k++) ok = isfinite(o[k]);
+    ok = ok && trs_finite(o);
     w->reusable[j] = ok;
     if (!ok) {
         if (!w->bad[j]++) {
@@ -495,8 +511,10 @@ static ue_result trs_channels(const hsd_scene_ctx *x, const skel_work *w, baked_
     for (int c = 0; c < 3; c++) {
         const float *from = &w->trs[j * 10 + (size_t)first[c]];
         size_t step = (size_t)m->joint_count * 10;
-        for (uint32_t fi = 0; fi < f->count; fi++, from += step)
-            for (int k = 0; k < comps[c]; k++) buf[fi * (uint32_t)comps[c] + (uint32_t)k] = from[k];
+        if (comps[c] == 4) /* (sizes the compiler knows: a move or two per frame) */
+            for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 4], from, 4 * sizeof *buf);
+        else
+            for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 3], from, 3 * sizeof *buf);
         ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, x->joint_node[j], src);
         if (r != UE_OK) return r;
     }
@@ -583,12 +601,11 @@ static ue_result skeletal_clip(hsd_scene_ctx *x, baked_clip *b, int32_t anim, co
                      (double)f->frame[b->bad[i].frame]);
     }
     if (b->r != UE_OK || ue_parse_failed(&x->c)) return b->r;
-    for (size_t i = 0; i < b->channel_count; i++) {
-        const baked_channel *c = &b->channels[i];
-        ue_anim_channel *ch = ue_scene_add_channel(x->s, anim, c->target, c->interp, c->count);
+    for (size_t i = 0; i < b->channel_count; i++) { /* the scene takes the baked arrays over */
+        baked_channel *c = &b->channels[i];
+        ue_anim_channel *ch = ue_scene_take_channel(x->s, anim, c->target, c->interp, c->count, c->times, c->values);
         if (!ch) return UE_ERR_NOMEM;
-        memcpy(ch->times, c->times, c->count * sizeof *c->times);
-        memcpy(ch->values, c->values, (size_t)c->count * ch->components * sizeof *c->values);
+        c->times = c->values = NULL;
         ch->node = c->node;
         ch->source = c->source;
     }

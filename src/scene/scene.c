@@ -252,24 +252,19 @@ uint32_t ue_anim_target_components(ue_anim_target target) {
     return (unsigned)target < UE_TARGET_COUNT ? comps[target] : 0;
 }
 
-ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_target target,
-                                      ue_interp interp, uint32_t key_count) {
-    uint32_t components = ue_anim_target_components(target);
-    if (animation < 0 || (size_t)animation >= s->animation_count) return NULL;
-    if (key_count == 0 || key_count > UE_SCENE_MAX_VERTICES || components == 0 ||
-        (unsigned)interp > UE_INTERP_CUBIC)
-        return NULL;
-    size_t nvals = (size_t)key_count * components * (interp == UE_INTERP_CUBIC ? 3u : 1u);
-    float *times = calloc(key_count, sizeof *times);
-    float *values = calloc(nvals, sizeof *values);
+static bool channel_admitted(const ue_scene *s, int32_t animation, ue_anim_target target, ue_interp interp,
+                             uint32_t key_count) {
+    return animation >= 0 && (size_t)animation < s->animation_count && key_count != 0 &&
+           key_count <= UE_SCENE_MAX_VERTICES && ue_anim_target_components(target) != 0 &&
+           (unsigned)interp <= UE_INTERP_CUBIC;
+}
+
+ue_anim_channel *ue_scene_take_channel(ue_scene *s, int32_t animation, ue_anim_target target, ue_interp interp,
+                                       uint32_t key_count, float *times, float *values) {
+    if (!times || !values || !channel_admitted(s, animation, target, interp, key_count)) return NULL;
     ue_scene_animation *a = &s->animations[animation];
-    ue_anim_channel *c =
-        (times && values) ? grow_one(a->channels, a->channel_count, sizeof *c) : NULL;
-    if (!c) {
-        free(times);
-        free(values);
-        return NULL;
-    }
+    ue_anim_channel *c = grow_one(a->channels, a->channel_count, sizeof *c);
+    if (!c) return NULL;
     a->channels = c;
     ue_anim_channel *ch = &c[a->channel_count++];
     ch->target = target;
@@ -278,8 +273,19 @@ ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_ta
     ch->key_count = key_count;
     ch->times = times;
     ch->values = values;
-    ch->components = components;
+    ch->components = ue_anim_target_components(target);
     ch->source.offset = UINT64_MAX;
+    return ch;
+}
+
+ue_anim_channel *ue_scene_add_channel(ue_scene *s, int32_t animation, ue_anim_target target,
+                                      ue_interp interp, uint32_t key_count) {
+    if (!channel_admitted(s, animation, target, interp, key_count)) return NULL;
+    size_t nvals = (size_t)key_count * ue_anim_target_components(target) * (interp == UE_INTERP_CUBIC ? 3u : 1u);
+    float *times = calloc(key_count, sizeof *times);
+    float *values = calloc(nvals, sizeof *values);
+    ue_anim_channel *ch = ue_scene_take_channel(s, animation, target, interp, key_count, times, values);
+    if (!ch) free(times), free(values);
     return ch;
 }
 

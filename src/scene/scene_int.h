@@ -36,6 +36,12 @@ void ue_scene_check_finite(vctx *v, const char *base, const char *what, const fl
 /* Whether a 64-byte name field is NUL-terminated. */
 bool ue_scene_name_ok(const char *name);
 
+/* ue_scene_add_channel with arrays the caller filled (malloc'd: key_count times, key_count ×
+ * components (× 3 for CUBIC) values): the scene takes them over, no copy. NULL (the arrays
+ * still the caller's) where ue_scene_add_channel would fail. */
+ue_anim_channel *ue_scene_take_channel(ue_scene *s, int32_t animation, ue_anim_target target, ue_interp interp,
+                                       uint32_t key_count, float *times, float *values);
+
 /* The mesh-side checks (scene_validate_mesh.c) that ue_scene_validate runs. */
 void ue_scene_validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t pi);
 void ue_scene_validate_skins(vctx *v, const ue_scene *s);

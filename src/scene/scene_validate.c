@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "common/text.h"
+#include "common/write_pool.h"
 #include "scene/scene_int.h"
 #include "unearth/scene.h"
 #include "unearth/advanced/buffers.h"
@@ -32,10 +34,24 @@ void ue_scene_vwarn(vctx *v, const char *code, const char *path, const char *fmt
     va_end(ap);
 }
 
+/* The largest magnitude's bits: at or past 0x7F800000 when a value is infinite or NaN. One
+ * unsigned maximum per value, which the compiler vectorises (a mesh or clip has millions). */
+static uint32_t largest_bits(const float *a, size_t n) {
+    uint32_t most = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &a[i], sizeof u);
+        u &= 0x7FFFFFFFu;
+        most = u > most ? u : most;
+    }
+    return most;
+}
+
 /* Reports the first non-finite value of an array (and how many there are), rather than
  * one diagnostic per value: a corrupt mesh would otherwise flood the list. */
 void ue_scene_check_finite(vctx *v, const char *base, const char *what, const float *a, size_t n) {
     size_t bad = 0, first = 0;
+    if (largest_bits(a, n) < 0x7F800000u) return;
     for (size_t i = 0; i < n; i++)
         if (!isfinite(a[i]) && bad++ == 0) first = i;
     if (bad) {
@@ -225,8 +241,42 @@ static bool same_target(const ue_anim_channel *a, const ue_anim_channel *b) {
            a->slot == b->slot;
 }
 
+/* A channel's target (what same_target compares), hashed. */
+static uint64_t target_hash(const ue_anim_channel *ch) {
+    uint64_t h = (uint64_t)(uint32_t)ch->target * 0x9E3779B97F4A7C15u;
+    h ^= (uint64_t)(uint32_t)ch->node * 0xC2B2AE3D27D4EB4Fu;
+    h ^= (uint64_t)(uint32_t)ch->material * 0x165667B19E3779F9u;
+    h ^= (uint64_t)(uint32_t)ch->slot * 0x27D4EB2F165667C5u;
+    return h ^ (h >> 29);
+}
+
+/* The first channel of the animation with each channel's target: first[c] == c for the first
+ * of its target, else the earlier one glTF's rule against two channels on one property names.
+ * A hash table of the targets seen, so a clip of thousands of channels is checked in linear
+ * time; NULL for no memory (validate_channel then walks the earlier channels). */
+static size_t *first_same_targets(const ue_scene_animation *an) {
+    size_t n = an->channel_count, cap = 16;
+    if (n > SIZE_MAX / 4) return NULL;
+    while (cap < 2 * n) cap *= 2;
+    size_t *first = ue_malloc_items(n ? n : 1, sizeof *first);
+    size_t *slot = ue_malloc_items(cap, sizeof *slot); /* channel index + 1, 0: empty */
+    if (!first || !slot) {
+        free(first), free(slot);
+        return NULL;
+    }
+    memset(slot, 0, cap * sizeof *slot);
+    for (size_t c = 0; c < n; c++) {
+        size_t at = (size_t)target_hash(&an->channels[c]) & (cap - 1);
+        while (slot[at] && !same_target(&an->channels[slot[at] - 1], &an->channels[c])) at = (at + 1) & (cap - 1);
+        if (!slot[at]) slot[at] = c + 1;
+        first[c] = slot[at] - 1;
+    }
+    free(slot);
+    return first;
+}
+
 static void validate_channel(vctx *v, const ue_scene *s, const ue_scene_animation *an,
-                             size_t c, const char *base) {
+                             size_t c, const size_t *first_same, const char *base) {
     const ue_anim_channel *ch = &an->channels[c];
     uint32_t want = ue_anim_target_components(ch->target);
     if (want == 0) {
@@ -259,11 +309,11 @@ static void validate_channel(vctx *v, const ue_scene *s, const ue_scene_animatio
     validate_times(v, ch, base);
     validate_values(v, s, ch, base);
     /* glTF forbids two channels of one animation driving the same property. */
-    for (size_t c2 = 0; c2 < c; c2++)
-        if (same_target(&an->channels[c2], ch)) {
-            ue_scene_verr(v, "scene.anim.duplicate", base, "same target as channel %zu", c2);
-            break;
-        }
+    size_t c2 = 0;
+    if (first_same) c2 = first_same[c];
+    else
+        while (c2 < c && !same_target(&an->channels[c2], ch)) c2++;
+    if (c2 < c) ue_scene_verr(v, "scene.anim.duplicate", base, "same target as channel %zu", c2);
 }
 
 static void validate_clip(vctx *v, const ue_scene_animation *an, const char *base) {
@@ -276,22 +326,59 @@ static void validate_clip(vctx *v, const ue_scene_animation *an, const char *bas
              (double)an->end_frame, (double)an->start_frame);
 }
 
-static void validate_animations(vctx *v, const ue_scene *s) {
-    for (size_t a = 0; a < s->animation_count; a++) {
-        const ue_scene_animation *an = &s->animations[a];
-        char base[160];
-        snprintf(base, sizeof base, "scene/animations[%zu]", a);
-        validate_clip(v, an, base);
-        validate_extras(v, &an->extras, base);
-        if (an->channel_count && !an->channels) {
-            ue_scene_verr(v, "scene.array", base, "channels NULL while the count is not zero");
-            continue;
-        }
-        for (size_t c = 0; c < an->channel_count; c++) {
-            ue_text_indexed(base, sizeof base, "scene/animations[", a, "]/channels[", c, "]");
-            validate_channel(v, s, an, c, base);
-        }
+static void validate_animation(vctx *v, const ue_scene *s, size_t a) {
+    const ue_scene_animation *an = &s->animations[a];
+    char base[160];
+    snprintf(base, sizeof base, "scene/animations[%zu]", a);
+    validate_clip(v, an, base);
+    validate_extras(v, &an->extras, base);
+    if (an->channel_count && !an->channels) {
+        ue_scene_verr(v, "scene.array", base, "channels NULL while the count is not zero");
+        return;
     }
+    size_t *first_same = first_same_targets(an);
+    for (size_t c = 0; c < an->channel_count; c++) {
+        ue_text_indexed(base, sizeof base, "scene/animations[", a, "]/channels[", c, "]");
+        validate_channel(v, s, an, c, first_same, base);
+    }
+    free(first_same);
+}
+
+/* A scene of many clips (each key checked) has them checked on every processor, each clip's
+ * reports apart, then added in clip order: the report does not depend on the threads. */
+#define CHANNELS_APART 512u
+
+typedef struct clip_checks {
+    const ue_scene *s;
+    ue_diag *diag;  /* one per animation */
+    size_t *errors;
+} clip_checks;
+
+static void check_one_clip(void *ctx, size_t a) {
+    clip_checks *cc = ctx;
+    vctx v = {&cc->diag[a], 0, true};
+    validate_animation(&v, cc->s, a);
+    cc->errors[a] = v.errors;
+}
+
+static bool validate_animations_apart(vctx *v, const ue_scene *s) {
+    size_t channels = 0, n = s->animation_count;
+    for (size_t a = 0; a < n; a++) channels += s->animations[a].channel_count;
+    if (channels < CHANNELS_APART || n < 2 || ue_cpu_count() < 2 || !v->d) return false;
+    clip_checks cc = {s, ue_calloc_items(n, sizeof *cc.diag), ue_calloc_items(n, sizeof *cc.errors)};
+    bool ok = cc.diag && cc.errors;
+    if (ok) {
+        ue_parallel_for(n, ue_cpu_count(), check_one_clip, &cc);
+        for (size_t a = 0; a < n; a++) ue_diag_replay(v->d, &cc.diag[a]), v->errors += cc.errors[a];
+    }
+    for (size_t a = 0; cc.diag && a < n; a++) ue_diag_free(&cc.diag[a]);
+    free(cc.diag), free(cc.errors);
+    return ok;
+}
+
+static void validate_animations(vctx *v, const ue_scene *s) {
+    if (validate_animations_apart(v, s)) return;
+    for (size_t a = 0; a < s->animation_count; a++) validate_animation(v, s, a);
 }
 
 static void validate_slot(vctx *v, const ue_scene *s, const ue_texture_slot *sl,

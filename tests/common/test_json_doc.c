@@ -90,6 +90,90 @@ static void escapes_and_surrogates(void) {
     ue_jdoc_free(&doc);
 }
 
+/* The writer's escapes of one byte at every position of a longer string (the writer copies
+ * plain ASCII eight bytes at a time): each special byte as JSON spells it, found by hand. */
+static void written_escapes_at_every_position(void) {
+    static const struct {
+        const char *bytes, *spelled;
+    } special[] = {{"\x01", "\\u0001"}, {"\x1f", "\\u001f"}, {"\n", "\\n"},     {"\"", "\\\""},
+                   {"\\", "\\\\"},   {"\x7f", "\\u007f"}, {"\x80", "\\u0080"}, {"\xff", "\\u00ff"},
+                   {" ", " "},         {"~", "~"},           {"\xC3\xA9", "\xC3\xA9"}};
+    for (size_t k = 0; k < sizeof special / sizeof *special; k++)
+        for (size_t at = 0; at < 18; at++) {
+            char in[40] = "", want[80] = "";
+            size_t len = strlen(special[k].bytes);
+            memset(in, 'a', 20);
+            memcpy(in + at, special[k].bytes, len);
+            in[20] = 0;
+            snprintf(want, sizeof want, "{\"%.*s%s%s\":\"%.*s%s%s\"}", (int)at, in, special[k].spelled, in + at + len,
+                     (int)at, in, special[k].spelled, in + at + len);
+            ue_buf out = {0};
+            ue_json w;
+            ue_json_init(&w, &out, 0);
+            ue_json_object_begin(&w);
+            ue_json_key(&w, in);
+            ue_json_string(&w, in);
+            ue_json_object_end(&w);
+            REQUIRE(ue_json_finish(&w, NULL) == UE_OK);
+            CHECK(out.size == strlen(want) && memcmp(out.data, want, out.size) == 0);
+            ue_buf_free(&out);
+        }
+}
+
+/* One item of the arrays below: an object with a nested array of scalars and a string. */
+static void write_item(ue_json *w, int i) {
+    ue_json_object_begin(w);
+    ue_json_key(w, "i");
+    ue_json_int(w, i);
+    ue_json_key(w, "v");
+    ue_json_array_begin(w);
+    for (int k = 0; k < i % 3; k++) ue_json_int(w, k);
+    ue_json_array_end(w);
+    ue_json_key_string(w, "s", "x\"y");
+    ue_json_object_end(w);
+}
+
+/* An array written in parts apart (ue_json_init_items) and appended is the array written in
+ * line, byte for byte, in every layout: compact, indented, one item a line. */
+static void items_written_apart_are_the_same_text(void) {
+    for (int layout = 0; layout < 3; layout++)
+        for (int cut = 0; cut <= 7; cut++) {
+            ue_buf whole = {0}, apart = {0}, first = {0}, second = {0};
+            ue_json a, b, p1, p2;
+            if (layout == 2) ue_json_init_lines(&a, &whole), ue_json_init_lines(&b, &apart);
+            else ue_json_init(&a, &whole, layout * 2), ue_json_init(&b, &apart, layout * 2);
+            ue_json_object_begin(&a);
+            ue_json_key(&a, "list");
+            ue_json_array_begin(&a);
+            for (int i = 0; i < 7; i++) write_item(&a, i);
+            ue_json_array_end(&a);
+            ue_json_object_end(&a);
+            ue_json_object_begin(&b);
+            ue_json_init_items(&p1, &first, &b, false);
+            ue_json_init_items(&p2, &second, &b, cut > 0);
+            for (int i = 0; i < 7; i++) write_item(i < cut ? &p1 : &p2, i);
+            ue_json_key(&b, "list");
+            ue_json_array_begin(&b);
+            ue_json_append_items(&b, &p1);
+            ue_json_append_items(&b, &p2);
+            ue_json_array_end(&b);
+            ue_json_object_end(&b);
+            REQUIRE(ue_json_finish(&a, NULL) == UE_OK && ue_json_finish(&b, NULL) == UE_OK);
+            CHECK(whole.size == apart.size && memcmp(whole.data, apart.data, whole.size) == 0);
+            ue_buf_free(&whole), ue_buf_free(&apart), ue_buf_free(&first), ue_buf_free(&second);
+        }
+    /* appended where no array is open: refused */
+    ue_buf out = {0}, part = {0};
+    ue_json w, p;
+    ue_json_init(&w, &out, 0);
+    ue_json_object_begin(&w);
+    ue_json_init_items(&p, &part, &w, false);
+    write_item(&p, 1);
+    ue_json_append_items(&w, &p);
+    CHECK(ue_json_finish(&w, NULL) == UE_ERR_USAGE);
+    ue_buf_free(&out), ue_buf_free(&part);
+}
+
 static void syntax_errors_name_their_place(void) {
     check_refused("", 0, 1, 1, "unexpected end of input");
     check_refused("{\"a\": 1,}", 8, 1, 9, "string or '}' expected");
@@ -539,6 +623,8 @@ int main(void) {
     RUN(cut_recordings_stop_at_the_cut);
     RUN(damaged_keys_stop_the_replay);
     RUN(values_are_written_back);
+    RUN(written_escapes_at_every_position);
+    RUN(items_written_apart_are_the_same_text);
     RUN(scalars_and_containers);
     RUN(escapes_and_surrogates);
     RUN(syntax_errors_name_their_place);

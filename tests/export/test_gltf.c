@@ -536,6 +536,17 @@ static void glb_textured_cube(void) {
     REQUIRE(ue_gltf_export(&s, NULL, &again, NULL, NULL) == UE_OK);
     CHECK(again.size == out.size && memcmp(again.data, out.data, out.size) == 0);
     ue_buf_free(&again);
+    /* appended to bytes already there (the GLB then copied behind them, not built in place) */
+    ue_buf_put(&again, "xyz", 3);
+    REQUIRE(ue_gltf_export(&s, NULL, &again, NULL, NULL) == UE_OK);
+    CHECK(again.size == out.size + 3 && memcmp(again.data, "xyz", 3) == 0 &&
+          memcmp(again.data + 3, out.data, out.size) == 0);
+    ue_buf_free(&again);
+    /* an output limit below the GLB's size: refused, nothing written */
+    again.limit = out.size - 1;
+    CHECK_EQ_U(ue_gltf_export(&s, NULL, &again, NULL, NULL), UE_ERR_NOMEM);
+    CHECK_EQ_U(again.size, 0);
+    ue_buf_free(&again);
 
     ue_jdoc_free(&g.doc);
     ue_buf_free(&out);

@@ -147,6 +147,58 @@ static void slots_and_targets_checked(void) {
     ue_scene_free(&s);
 }
 
+/* glTF forbids two channels of one animation on one property: each repeat names the first
+ * channel of its target, among hundreds of distinct ones (the check is a hash table). */
+static void duplicate_targets_named(void) {
+    ue_scene s;
+    ue_scene_init(&s);
+    for (int n = 0; n < 200; n++) REQUIRE(ue_scene_add_node(&s, "n", -1) == n);
+    REQUIRE(ue_scene_add_animation(&s, "clip") == 0);
+    /* channels 0 … 599: translation, rotation, scale of nodes 0 … 199, all distinct */
+    static const ue_anim_target trs[3] = {UE_TARGET_TRANSLATION, UE_TARGET_ROTATION, UE_TARGET_SCALE};
+    for (int c = 0; c < 600; c++) {
+        ue_anim_channel *ch = ue_scene_add_channel(&s, 0, trs[c % 3], UE_INTERP_LINEAR, 1);
+        REQUIRE(ch);
+        ch->node = c / 3;
+        if (trs[c % 3] == UE_TARGET_ROTATION) ch->values[3] = 1;
+    }
+    ue_diag d = {0};
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_OK);
+    /* 600: node 7's rotation again (channel 22), 601: node 199's scale (599), 602: node 7's
+     * rotation a third time (still channel 22, the first) */
+    static const int repeat_of[3] = {22, 599, 22};
+    for (int k = 0; k < 3; k++) {
+        const ue_anim_channel *first = &s.animations[0].channels[repeat_of[k]];
+        ue_anim_channel *ch = ue_scene_add_channel(&s, 0, first->target, UE_INTERP_LINEAR, 1);
+        REQUIRE(ch);
+        ch->node = s.animations[0].channels[repeat_of[k]].node;
+        if (ch->target == UE_TARGET_ROTATION) ch->values[3] = 1;
+    }
+    /* a second clip (clips of this many channels are checked side by side): node 5's
+     * translation twice; its report comes after the first clip's */
+    REQUIRE(ue_scene_add_animation(&s, "second") == 1);
+    for (int k = 0; k < 2; k++) {
+        ue_anim_channel *ch = ue_scene_add_channel(&s, 1, UE_TARGET_TRANSLATION, UE_INTERP_LINEAR, 1);
+        REQUIRE(ch);
+        ch->node = 5;
+    }
+    CHECK_EQ_U(ue_scene_validate(&s, &d), UE_ERR_INVALID);
+    CHECK_EQ_U(d.count, 4);
+    for (int k = 0; k < 3 && k < (int)d.count; k++) {
+        char path[64], message[64];
+        snprintf(path, sizeof path, "scene/animations[0]/channels[%d]", 600 + k);
+        snprintf(message, sizeof message, "same target as channel %d", repeat_of[k]);
+        CHECK(strcmp(d.items[k].code, "scene.anim.duplicate") == 0 && strcmp(d.items[k].path, path) == 0);
+        CHECK(strcmp(d.items[k].message, message) == 0);
+    }
+    if (d.count == 4) {
+        CHECK_STR(d.items[3].path, "scene/animations[1]/channels[1]");
+        CHECK_STR(d.items[3].message, "same target as channel 0");
+    }
+    ue_diag_free(&d);
+    ue_scene_free(&s);
+}
+
 /* ---- baking ----------------------------------------------------------------------------- */
 
 /* An independent cubic, p(t) = 0.5 t^3 - 2 t^2 + t + 3, and its slope. */
@@ -340,6 +392,7 @@ int main(void) {
     RUN(extras_validated);
     RUN(vertex_sets_and_influences_checked);
     RUN(slots_and_targets_checked);
+    RUN(duplicate_targets_named);
     RUN(hermite_and_piecewise_baked);
     RUN(bake_refuses_bad_input);
     RUN(primitive_alloc_refuses_over_limit);
