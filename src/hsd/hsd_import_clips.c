@@ -105,10 +105,25 @@ static ue_result map_joints(const ue_hsd_model *m, const ue_scene *s, const ue_s
     return UE_OK;
 }
 
-/* Every joint's TRS (t[3] q[4] s[3]) at time t: its node's rest, then the animation's channels. */
-static void sample_pose(const ue_scene *sc, const ue_scene_animation *an, const int32_t *joint_node,
-                        const int32_t *node_joint, const int32_t *fallback_node, const ue_scene *fallback,
-                        size_t joints, double t, double *trs) {
+/* A LINEAR rotation channel at time t as Blender plays it: the keys' components interpolated
+ * (the short way) and the result made unit length, where glTF slerps. Held outside the keys. */
+static void rotation_nlerp(const ue_anim_channel *ch, double t, double *q) {
+    uint32_t k = 0;
+    while (k + 1 < ch->key_count && ch->times[k + 1] <= t) k++;
+    const float *a = &ch->values[4 * (size_t)k], *b = k + 1 < ch->key_count ? a + 4 : a;
+    double span = k + 1 < ch->key_count ? (double)ch->times[k + 1] - ch->times[k] : 0;
+    double u = span > 0 && t > ch->times[k] ? (t - ch->times[k]) / span : 0, dot = 0, len = 0;
+    for (int i = 0; i < 4; i++) dot += (double)a[i] * b[i];
+    for (int i = 0; i < 4; i++) q[i] = a[i] + u * ((dot < 0 ? -b[i] : b[i]) - a[i]), len += q[i] * q[i];
+    len = sqrt(len);
+    for (int i = 0; i < 4; i++) q[i] = len > 0 ? q[i] / len : (i == 3);
+}
+
+/* Every joint's TRS (t[3] q[4] s[3]) at time t: its node's rest, then the animation's channels
+ * (LINEAR rotations slerped, or with `nlerp` as rotation_nlerp plays them). */
+static void sample_pose_as(const ue_scene *sc, const ue_scene_animation *an, const int32_t *joint_node,
+                           const int32_t *node_joint, const int32_t *fallback_node, const ue_scene *fallback,
+                           size_t joints, double t, bool nlerp, double *trs) {
     for (size_t j = 0; j < joints; j++) {
         const ue_scene_node *n = joint_node[j] >= 0 ? &sc->nodes[joint_node[j]]
                                  : fallback_node[j] >= 0 ? &fallback->nodes[fallback_node[j]] : NULL;
@@ -121,9 +136,17 @@ static void sample_pose(const ue_scene *sc, const ue_scene_animation *an, const 
         if (ch->node < 0 || (size_t)ch->node >= sc->node_count || node_joint[ch->node] < 0) continue;
         double *o = &trs[10 * (size_t)node_joint[ch->node]];
         if (ch->target == UE_TARGET_TRANSLATION) ue_anim_channel_sample(ch, t, o);
+        else if (ch->target == UE_TARGET_ROTATION && nlerp && ch->interpolation == UE_INTERP_LINEAR && ch->key_count)
+            rotation_nlerp(ch, t, o + 3);
         else if (ch->target == UE_TARGET_ROTATION) ue_anim_channel_sample(ch, t, o + 3);
         else if (ch->target == UE_TARGET_SCALE) ue_anim_channel_sample(ch, t, o + 7);
     }
+}
+
+static void sample_pose(const ue_scene *sc, const ue_scene_animation *an, const int32_t *joint_node,
+                        const int32_t *node_joint, const int32_t *fallback_node, const ue_scene *fallback,
+                        size_t joints, double t, double *trs) {
+    sample_pose_as(sc, an, joint_node, node_joint, fallback_node, fallback, joints, t, false, trs);
 }
 
 /* The clip's end frame: its last key over every channel that moves a joint. */
@@ -177,14 +200,19 @@ static void joint_worlds(const ue_hsd_model *m, const double *trs, double *world
 }
 
 /* Each joint's motion from its rest, world(t) · world(rest)⁻¹ (what skinning applies; rest_inv holds
- * the inverted rest worlds): a client that re-expresses joints (Blender turns and unscales its
- * bones) keeps it. */
+ * the inverted rest worlds, scales left out: rest_inverses): a client that re-expresses joints
+ * (Blender turns its bones and drops their rest scales) keeps it. */
 static void joint_motion(const ue_hsd_model *m, const double *trs, const double *rest_inv, double *world, double *out) {
     joint_worlds(m, trs, world);
     for (size_t j = 0; j < m->joint_count; j++) hsd_mat_mul(&world[16 * j], &rest_inv[16 * j], &out[16 * j]);
 }
 
-static bool rest_inverses(const ue_hsd_model *m, const double *trs, double *world, double *inv) {
+/* The inverted rest worlds composed of translations and rotations only (each rest scale set to 1 in
+ * trs): Blender builds its bones so and moves the rest scales into the vertices and the clip's
+ * poses, so a clip it re-exports moves each joint as the base's does from that rest (the mesh is
+ * compared in the same frames: hsd_import_match.c). */
+static bool rest_inverses(const ue_hsd_model *m, double *trs, double *world, double *inv) {
+    for (size_t j = 0; j < m->joint_count; j++) trs[10 * j + 7] = trs[10 * j + 8] = trs[10 * j + 9] = 1;
     joint_worlds(m, trs, world);
     for (size_t j = 0; j < m->joint_count; j++)
         if (!hsd_mat_invert(&world[16 * j], &inv[16 * j])) return false;
@@ -263,9 +291,59 @@ static bool joint_classical(const ue_hsd_model *m, int32_t clip, size_t j) {
     return (m->joints[j].flags & UE_JOBJ_CLASSICAL_SCALE) != 0;
 }
 
+/* The rest worlds a re-expressed glTF clip is read against: the glTF's inverted and the base's own,
+ * both of translations and rotations only (rest_inverses). */
+typedef struct reexpression {
+    double *gltf_rest_inv, *base_rest, *world, *motion;
+} reexpression;
+
+static void reexpression_free(reexpression *x) {
+    free(x->gltf_rest_inv), free(x->base_rest), free(x->world), free(x->motion);
+    memset(x, 0, sizeof *x);
+}
+
+static ue_result reexpression_init(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
+                                   reexpression *x) {
+    size_t n = m->joint_count + 1;
+    double *trs = malloc(n * 10 * sizeof *trs), *inv = malloc(n * 16 * sizeof *inv);
+    x->gltf_rest_inv = malloc(n * 16 * sizeof(double)), x->base_rest = malloc(n * 16 * sizeof(double));
+    x->world = malloc(n * 16 * sizeof(double)), x->motion = malloc(n * 16 * sizeof(double));
+    ue_result r = trs && inv && x->gltf_rest_inv && x->base_rest && x->world && x->motion ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) {
+        sample_pose(s, NULL, jm->gltf_node, jm->gltf_joint, jm->ref_node, ref, m->joint_count, 0, trs);
+        if (!rest_inverses(m, trs, x->world, x->gltf_rest_inv)) r = UE_ERR_INVALID;
+        sample_pose(ref, NULL, jm->ref_node, jm->ref_joint, jm->ref_node, ref, m->joint_count, 0, trs);
+        if (r == UE_OK && !rest_inverses(m, trs, x->base_rest, inv)) r = UE_ERR_INVALID;
+    }
+    free(trs), free(inv);
+    return r;
+}
+
+/* A pose of a client that re-expressed the skeleton (Blender: other bone axes, no rest scales) in
+ * the base's joint frames: each joint moves from the base's rest as the glTF's moves from its own
+ * (world(t) = motion(t) · base rest, rests without scale, as unedited() compares), and its local
+ * matrix under its parent's world is decomposed as convert decomposes the base's joints. */
+static bool to_base_frames(const ue_hsd_model *m, const reexpression *x, double *trs) {
+    joint_motion(m, trs, x->gltf_rest_inv, x->world, x->motion);
+    for (size_t j = 0; j < m->joint_count; j++) hsd_mat_mul(&x->motion[16 * j], &x->base_rest[16 * j], &x->world[16 * j]);
+    for (size_t j = 0; j < m->joint_count; j++) {
+        int32_t parent = m->joints[j].parent;
+        double local[16], parent_inv[16];
+        if (parent >= 0 && (size_t)parent < j) {
+            if (!hsd_mat_invert(&x->world[16 * (size_t)parent], parent_inv)) return false;
+            hsd_mat_mul(parent_inv, &x->world[16 * j], local);
+        } else memcpy(local, &x->world[16 * j], sizeof local);
+        float t[3], q[4], sc[3];
+        hsd_local_to_trs_unchecked(local, t, q, sc);
+        for (int k = 0; k < 3; k++) trs[10 * j + (size_t)k] = t[k], trs[10 * j + 7 + (size_t)k] = sc[k];
+        for (int k = 0; k < 4; k++) trs[10 * j + 3 + (size_t)k] = q[k];
+    }
+    return true;
+}
+
 /* The glTF clip in HSD terms at every frame: e->srt[(j · 9 + component) · frames + frame]. */
 static ue_result clip_srt(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
-                          const ue_scene_animation *an, hsd_clip_edit *e) {
+                          const ue_scene_animation *an, const reexpression *reexpressed, hsd_clip_edit *e) {
     size_t n = m->joint_count;
     double *trs = malloc((n + 1) * 10 * sizeof *trs), *scl = malloc((n + 1) * 3 * sizeof *scl);
     double *prev = malloc((n + 1) * 3 * sizeof *prev);
@@ -277,6 +355,10 @@ static ue_result clip_srt(const ue_hsd_model *m, const ue_scene *s, const ue_sce
     for (uint32_t f = 0; f < e->frames && r == UE_OK; f++) {
         double t = fmin((double)f, e->end_frame) / FPS;
         sample_pose(s, an, jm->gltf_node, jm->gltf_joint, jm->ref_node, ref, n, t, trs);
+        if (reexpressed && !to_base_frames(m, reexpressed, trs)) {
+            r = UE_ERR_INVALID;
+            break;
+        }
         for (size_t j = 0; j < n; j++) {
             int32_t parent = m->joints[j].parent;
             const double *p = parent >= 0 && (size_t)parent < j && has_scl[parent] ? &scl[3 * (size_t)parent] : NULL;
@@ -412,6 +494,10 @@ static bool same_at(const ue_hsd_model *m, const ue_scene *s, const ue_scene *re
     sample_pose(ref, ran, jm->ref_node, jm->ref_joint, jm->ref_node, ref, n, t, w->b);
     joint_motion(m, w->a, w->inv_a, w->world, w->ma);
     joint_motion(m, w->b, w->inv_b, w->world, w->mb);
+    if (same_motion(m, w->ma, w->mb)) return true;
+    /* A client that sampled the base's LINEAR rotation keys as Blender plays them (nlerp). */
+    sample_pose_as(ref, ran, jm->ref_node, jm->ref_joint, jm->ref_node, ref, n, t, true, w->b);
+    joint_motion(m, w->b, w->inv_b, w->world, w->mb);
     return same_motion(m, w->ma, w->mb);
 }
 
@@ -523,22 +609,30 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
                    "100000 frames and 4 million joint and channel samples", an->name, end);
         return UE_ERR_INVALID;
     }
+    bool reexpressed = false; /* a client moved the joints' rests (Blender's bones): read through to_base_frames */
     for (size_t j = 0; j < m->joint_count; j++) {
         const ue_scene_node *g = jm->gltf_node[j] >= 0 ? &s->nodes[jm->gltf_node[j]] : NULL;
         const ue_scene_node *b = jm->ref_node[j] >= 0 ? &ref->nodes[jm->ref_node[j]] : NULL;
         double gt[10], bt[10];
         for (int k = 0; g && b && k < 3; k++) gt[k] = g->translation[k], gt[7 + k] = g->scale[k], bt[k] = b->translation[k], bt[7 + k] = b->scale[k];
         for (int k = 0; g && b && k < 4; k++) gt[3 + k] = g->rotation[k], bt[3 + k] = b->rotation[k];
-        if (g && b && !same_trs(gt, bt)) {
-            clip_error(d, "import.hsd.clip", a, "animation '%s' changed, and the glTF's joint '%s' rests elsewhere than "
-                       "the base's (a client re-expressed the skeleton): edited clips are read in convert's own joint "
-                       "frames only", an->name, g->name);
-            return UE_ERR_INVALID;
-        }
+        reexpressed |= g && b && !same_trs(gt, bt);
+    }
+    reexpression x = {0};
+    ue_result rx = reexpressed ? reexpression_init(m, s, ref, jm, &x) : UE_OK;
+    if (rx != UE_OK) {
+        reexpression_free(&x);
+        if (rx == UE_ERR_INVALID)
+            clip_error(d, "import.hsd.clip", a, "animation '%s': the glTF's joints rest elsewhere than the base's and "
+                       "a rest flattens space, so the clip cannot be read in the base's joint frames", an->name);
+        return rx;
     }
     uint32_t new_index = clip < 0 ? next_index(m, plan, (uint32_t)set) : 0;
     hsd_clip_edit *grown = realloc(plan->edits, (plan->count + 1) * sizeof *plan->edits);
-    if (!grown) return UE_ERR_NOMEM;
+    if (!grown) {
+        reexpression_free(&x);
+        return UE_ERR_NOMEM;
+    }
     plan->edits = grown;
     hsd_clip_edit *e = &plan->edits[plan->count++];
     memset(e, 0, sizeof *e);
@@ -549,7 +643,11 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
     e->end_frame = (float)end;
     e->loop = an->loop;
     e->frames = (uint32_t)ceil(end) + 1;
-    ue_result r = clip_srt(m, s, ref, jm, an, e);
+    ue_result r = clip_srt(m, s, ref, jm, an, reexpressed ? &x : NULL, e);
+    reexpression_free(&x);
+    if (r == UE_ERR_INVALID)
+        clip_error(d, "import.hsd.clip", a, "animation '%s' poses a joint whose world flattens space: it cannot be "
+                   "read in the base's joint frames", an->name);
     if (clip < 0) { /* every joint of the set gets a node */
         int32_t *order = NULL;
         size_t count = 0;

@@ -41,14 +41,28 @@ static void to_double(const float *f, double *d) {
     for (int i = 0; i < 16; i++) d[i] = f[i];
 }
 
-/* A joint's world matrix with its scale taken out (each axis column made unit length): a bone
- * of Blender holds no scale, and its importer moves a joint's rest scale into the vertices. */
-static void without_scale(double *m) {
-    for (int c = 0; c < 3; c++) {
-        double len = sqrt(m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] + m[4 * c + 2] * m[4 * c + 2]);
-        if (len > 0)
-            for (int r = 0; r < 3; r++) m[4 * c + r] /= len;
+/* A joint's world matrix composed of its own and its ancestors' translations and rotations only,
+ * every scale left out (in double). Blender's bones hold no scale: its importer builds each bone
+ * from that chain (a child's offset is not stretched by its parent's scale either) and moves
+ * what the scales did into the vertices, so a mesh re-exported by it is drawn at rest exactly
+ * as the base's is through these matrices. A client that keeps the scales gives both sides the
+ * same matrices. */
+static ue_result world_without_scale(const ue_scene *s, int32_t node, double *out) {
+    static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(out, identity, sizeof identity);
+    for (size_t steps = 0; node >= 0; steps++) {
+        if ((size_t)node >= s->node_count || steps >= s->node_count) return UE_ERR_INVALID;
+        ue_scene_node unscaled = s->nodes[node];
+        unscaled.scale[0] = unscaled.scale[1] = unscaled.scale[2] = 1;
+        float lf[16];
+        double local[16], acc[16];
+        ue_scene_local_matrix(&unscaled, lf);
+        to_double(lf, local);
+        hsd_mat_mul(local, out, acc);
+        memcpy(out, acc, sizeof acc);
+        node = s->nodes[node].parent;
     }
+    return UE_OK;
 }
 
 /* The joint matrices of the node's skin (world without scale × inverse bind), or the node's own
@@ -67,10 +81,8 @@ static ue_result joint_matrices(const ue_scene *s, int32_t node, double **out, s
     }
     for (size_t j = 0; j < sk->joint_count; j++) {
         double wd[16], ib[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-        if (ue_scene_world_matrix(s, sk->joints[j], w) != UE_OK) return UE_ERR_INVALID;
-        to_double(w, wd);
+        if (world_without_scale(s, sk->joints[j], wd) != UE_OK) return UE_ERR_INVALID;
         if (sk->inverse_bind) to_double(&sk->inverse_bind[16 * j], ib);
-        without_scale(wd);
         hsd_mat_mul(wd, ib, &(*out)[16 * j]);
     }
     return UE_OK;
@@ -242,6 +254,20 @@ static void put_normal(float *dst, const float *world, const double *m) {
     for (int r = 0; r < 3; r++) dst[r] = (float)(len > 0 ? d[r] / len : 0);
 }
 
+/* A base normal through the vertex's matrix itself instead of its inverse transpose, made unit:
+ * how Blender's importer carries normals into a re-expressed joint (the same direction whenever
+ * the matrix keeps angles, so only under a non-uniform joint scale does this differ). A glTF
+ * normal equal to it is the base's own, unedited. */
+static void direct_normal(const double *m, const float *n, float *out) {
+    double d[3], len = 0;
+    for (int r = 0; r < 3; r++) {
+        d[r] = m[r] * n[0] + m[4 + r] * n[1] + m[8 + r] * n[2];
+        len += d[r] * d[r];
+    }
+    len = sqrt(len);
+    for (int r = 0; r < 3; r++) out[r] = (float)(len > 0 ? d[r] / len : 0);
+}
+
 /* Is the corner's value an edit of the base vertex's; a vertex two corners edit differently is a
  * conflict (then false). `edited` marks vertices an earlier corner edited. */
 static bool edit_of(const float *g, const float *r, int n, double tol, bool *edited, const float *earlier,
@@ -271,8 +297,11 @@ static void assign(match_ctx *x, const tri *g, int rot, const tri *r) {
         *seen |= e;
         if (vp->normals && x->gm->nrm[g->prim] && x->rm->nrm[r->prim]) {
             const float *gn = &x->gm->nrm[g->prim][3 * gv], *rn = &x->rm->nrm[r->prim][3 * rv];
+            float blender_rn[3];
+            direct_normal(m, &rp->normals[3 * rv], blender_rn);
             e = *seen & 2;
-            if (edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts)) put_normal(&vp->normals[3 * rv], gn, m);
+            if (!near(gn, blender_rn, 3, NORMAL_TOL) && edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts))
+                put_normal(&vp->normals[3 * rv], gn, m);
             *seen |= (uint8_t)(e << 1);
         }
         for (int s = 0; s < 2; s++) {

@@ -30,7 +30,11 @@
 #   moved ORIG BACK NODE                   positions of NODE's mesh that differ between two conversions of
 #                                          one model: their count and the first one's offset x,y,z
 #   srgb-step C                            C (linear) through an sRGB byte and back, as a Material stores it
-import os, struct, sys
+#   rotation-angle A CLIP_A B CLIP_B NODE T..  the largest angle (radians) between NODE's rotation in clip
+#                                          CLIP_A of A and in CLIP_B of B at times T (seconds), each
+#                                          channel played as glTF plays LINEAR keys (slerp); NODE and its
+#                                          ancestors must rest alike in A and B (the local frames agree)
+import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from glb_image import read_glb as load, write_glb as save  # the GLB framing the other glb tools share
@@ -255,6 +259,49 @@ def cmd_srgb_step(args):  # linear → sRGB byte (rounded) → linear, the formu
     v = round(s * 255) / 255
     print("%.6g" % (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4))
 
+def slerp(a, b, u):
+    d = sum(x * y for x, y in zip(a, b))
+    if d < 0: b, d = [-y for y in b], -d
+    if d > 0.9999995: return [x + u * (y - x) for x, y in zip(a, b)]
+    th = math.acos(min(1.0, d))
+    return [(math.sin((1 - u) * th) * x + math.sin(u * th) * y) / math.sin(th) for x, y in zip(a, b)]
+
+def clip_rotation(doc, binary, clip, node, t):
+    anim = next(a for a in doc["animations"] if a.get("name") == clip)
+    for ch in anim["channels"]:
+        if ch["target"].get("node") != node or ch["target"]["path"] != "rotation": continue
+        smp = anim["samplers"][ch["sampler"]]
+        times = [read(binary, doc, smp["input"], i)[0] for i in range(place(doc, smp["input"])[3])]
+        k = max([0] + [i for i, x in enumerate(times) if x <= t])
+        a = read(binary, doc, smp["output"], k)
+        if k + 1 >= len(times): return a
+        return slerp(a, read(binary, doc, smp["output"], k + 1), (t - times[k]) / (times[k + 1] - times[k]))
+    return doc["nodes"][node].get("rotation", [0, 0, 0, 1])
+
+def node_and_rests(doc, name):  # the node's index, and its and its ancestors' translations and rotations
+    index = next(i for i, n in enumerate(doc["nodes"]) if n.get("name") == name)
+    parent = {c: i for i, n in enumerate(doc["nodes"]) for c in n.get("children", [])}
+    chain, i = [], index
+    while i is not None:
+        n = doc["nodes"][i]
+        chain.append([n.get("translation", [0, 0, 0]), n.get("rotation", [0, 0, 0, 1])])
+        i = parent.get(i)
+    return index, chain
+
+def cmd_rotation_angle(args):
+    (da, ba), (db, bb) = load(args[0]), load(args[2])
+    na, ra = node_and_rests(da, args[4])
+    nb, rb = node_and_rests(db, args[4])
+    for (ta, qa), (tb, qb) in zip(ra, rb):
+        same_q = all(abs(x - y) < 1e-5 for x, y in zip(qa, qb)) or all(abs(x + y) < 1e-5 for x, y in zip(qa, qb))
+        if not same_q or any(abs(x - y) > 1e-5 for x, y in zip(ta, tb)): sys.exit(args[4] + ": the rests differ")
+    worst = 0.0
+    for t in map(float, args[5:]):
+        qa, qb = clip_rotation(da, ba, args[1], na, t), clip_rotation(db, bb, args[3], nb, t)
+        d = abs(sum(x * y for x, y in zip(qa, qb))) / math.sqrt(sum(x * x for x in qa) * sum(y * y for y in qb))
+        worst = max(worst, 2 * math.acos(min(1.0, d)))
+    print("%.6f" % worst)
+
 COMMANDS = {
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
@@ -263,7 +310,7 @@ COMMANDS = {
     "retriangle": cmd_retriangle, "triangles": cmd_triangles, "check": cmd_check,
     "bytes-differ": cmd_bytes_differ, "value": cmd_value, "expect-image": cmd_expect_image,
     "same-image": cmd_same_image, "material": cmd_material, "factor": cmd_factor,
-    "srgb-step": cmd_srgb_step, "moved": cmd_moved,
+    "srgb-step": cmd_srgb_step, "moved": cmd_moved, "rotation-angle": cmd_rotation_angle,
 }
 
 def main():
