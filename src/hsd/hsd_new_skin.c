@@ -149,6 +149,13 @@ static uint32_t hash_of(const hsd_influences *e) {
         h = (h ^ e->joint[k]) * 16777619u;
         h = (h ^ w) * 16777619u;
     }
+    /* Mixed down (murmur3's finaliser): rounded weights differ only in their high mantissa bits,
+     * and the table is indexed by the low bits, which FNV alone leaves the same for them all. */
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
     return h;
 }
 

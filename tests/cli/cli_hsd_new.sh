@@ -57,6 +57,17 @@ expect_rc 0 "$UE" import "$T/s.gltf" -o "$T/s8.dat" --texture-format rgba8
 check "RGBA8 adds 64 bytes" "$(( $(stat -c %s "$T/s8.dat") - $(stat -c %s "$T/s.dat") ))" 64
 expect_rc 0 "$UE" validate --strict "$T/s8.dat"
 
+# A flat skin of 30,000 joints under one root (10 of them weighted): every one a SKELETON joint with
+# its inverse bind (the checks and matrices linear in joints); listed twice, the reader refuses it.
+python3 "$HERE/hsd_new_glb.py" flat-skin "$T/flat.gltf" 30000
+expect_rc 0 "$UE" import "$T/flat.gltf" -o "$T/flat.dat"
+grep -q "^new model: 30003 joints, 1 DObj, 1 PObj, 10 triangles, 10 envelopes," "$T/err" && ok || bad "flat skin: $(cat "$T/err")"
+check "flat skin: 30000 inverse binds" "$(glb dat-pobjs "$T/flat.dat" | tail -1)" "skeleton joints with inverse binds 30000"
+python3 "$HERE/hsd_new_glb.py" flat-skin "$T/twice.gltf" 30000 twice
+expect_rc 1 "$UE" import "$T/twice.gltf" -o "$T/twice.dat"
+check "a joint listed twice, told once" "$(grep -c "joints\[30000\]: joint node 30000 listed twice \[scene.skin.joint\]" "$T/err")" 1
+[ ! -e "$T/twice.dat" ] && ok || bad "twice.dat written"
+
 # Skinned: 12 joints bent at rest under a non-uniform scale, one mesh, a vertex of 6 influences.
 # 13 nodes; the one root is a skin joint, so an owner root is added (14 joints).
 expect_rc 0 glb skinned12 "$T/k.gltf"

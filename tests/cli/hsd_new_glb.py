@@ -74,7 +74,9 @@ class Builder:
         return len(self.doc["accessors"]) - 1
 
     def mesh(self, name, attrs, tris, material):
-        prim = {"attributes": attrs, "indices": self.add("3H", tris, "SCALAR", 5123, 34963), "material": material}
+        wide = max(max(t) for t in tris) > 65535
+        prim = {"attributes": attrs, "indices": self.add("3I" if wide else "3H", tris, "SCALAR", 5125 if wide else 5123, 34963),
+                "material": material}
         for a in self.doc["accessors"][prim["indices"]:prim["indices"] + 1]:
             a["count"] *= 3
         self.doc["meshes"].append({"name": name, "primitives": [prim]})
@@ -214,6 +216,55 @@ def cmd_skinned_many(args):
     b.doc["skins"] = [{"joints": [first, first + 1]}]
     b.node(name="tris", mesh=mesh, skin=0)
     b.doc["scenes"][0]["nodes"] = [first, first + 2]
+    b.save(args[0])
+
+def cmd_flat_skin(args):
+    """A root and N joints side by side under it, all in the skin, the first 10 drawing a triangle
+    each (weighing it alone); with "twice" the skin lists its last joint a second time."""
+    b = Builder()
+    n = int(args[1])
+    pos, js, ws, tris = [], [], [], []
+    for j in range(min(n, 10)):
+        for x, y in ((0, 0), (1, 0), (0, 1)):
+            pos.append((x, y, 0))
+            js.append((j, 0, 0, 0))
+            ws.append((1, 0, 0, 0))
+        tris.append((3 * j, 3 * j + 1, 3 * j + 2))
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tris", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
+                           "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    b.node(name="root", children=list(range(1, n + 1)))
+    for j in range(n):
+        b.node(name="j%d" % j, translation=[2.0 * (j % 200), 2.0 * (j // 200), 0])
+    joints = list(range(1, n + 1)) + ([n] if len(args) > 2 and args[2] == "twice" else [])
+    b.doc["skins"] = [{"joints": joints}]
+    b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [0, n + 1]
+    b.save(args[0])
+
+def cmd_own_envelopes(args):
+    """N triangles, each of its own 3-joint envelope (weights that no other triangle has) over 40
+    joints side by side under a root: the split and the coarser steps at their largest."""
+    b = Builder()
+    n = int(args[1])
+    pos, js, ws, tris = [], [], [], []
+    for t in range(n):
+        a = 0.2 + 0.3 * (t % 997) / 997
+        c = 0.1 + 0.2 * (t // 997) / (n // 997 + 1)
+        for x, y in ((0, 0), (1, 0), (0, 1)):
+            pos.append((x + 2 * (t % 300), y + 2 * (t // 300), 0))
+            js.append((t % 40, (t + 7) % 40, (t + 19) % 40, 0))
+            ws.append((a, c, 1 - a - c, 0))
+        tris.append((3 * t, 3 * t + 1, 3 * t + 2))
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tris", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
+                           "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    b.node(name="root", children=list(range(1, 41)))
+    for j in range(40):
+        b.node(name="j%d" % j, translation=[float(j), 0, 0])
+    b.doc["skins"] = [{"joints": list(range(1, 41))}]
+    b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [0, 41]
     b.save(args[0])
 
 def cmd_smooth_tube(args):
@@ -569,4 +620,4 @@ if __name__ == "__main__":
      "skinned-many": cmd_skinned_many, "smooth-tube": cmd_smooth_tube, "skinned-own": cmd_skinned_own, "rounded": cmd_rounded,
      "smooth-check": cmd_smooth_check, "two-skins": cmd_two_skins, "split": cmd_split, "dat-pobjs": cmd_dat_pobjs,
      "weights": cmd_weights, "same": cmd_same, "materials": cmd_materials,
-     "image-size": cmd_image_size}[sys.argv[1]](sys.argv[2:])
+     "image-size": cmd_image_size, "flat-skin": cmd_flat_skin, "own-envelopes": cmd_own_envelopes}[sys.argv[1]](sys.argv[2:])
