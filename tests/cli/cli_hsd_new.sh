@@ -86,6 +86,11 @@ check "PObjs in the DAT" "$(glb dat-pobjs "$T/k.dat" | tr '\n' ';')" \
 expect_rc 0 "$UE" convert "$T/k.dat" -o "$T/kb.glb"
 expect_rc 0 glb same "$T/k.gltf" "$T/kb.glb" "$REL"
 check "skinned triangles back" "$(cat "$T/out")" 25
+# The same from the DAT's bytes alone, not through unearth's reader: joint worlds by HSD's rule from
+# the stored SRTs, the stored inverse binds, envelopes and positions, Σ w·W·IB·v (W alone for one
+# joint) against the glTF's skinned rest, so a misreading writer and reader share would show.
+expect_rc 0 glb dat-same "$T/k.dat" "$T/k.gltf" "$REL"
+check "skinned triangles placed by the DAT's own bytes" "$(cat "$T/out")" 25
 # The 6 influences 0.3 0.25 0.2 0.15 0.06 0.04: the 4 largest over their sum 0.9, in 1/64:
 # 21.33 17.78 14.22 10.67 floored to 21 17 14 10, the 2 units left to the largest remainders.
 check "4 weights renormalised and rounded" "$(glb weights "$T/kb.glb" 0 -1 0)" \
