@@ -127,6 +127,20 @@ static void test_split_limb(void) {
 
 enum { N = 600, ENVS = 40 };
 
+/* How many envelopes of triangle t the set `in` lacks (a repeated corner once). */
+static uint32_t fresh_envelopes(const uint32_t *te, size_t t, const bool *in) {
+    bool seen[ENVS] = {0};
+    uint32_t fresh = 0;
+    for (int k = 0; k < 3; k++) {
+        uint32_t e = te[3 * t + (size_t)k];
+        if (!in[e] && !seen[e]) {
+            seen[e] = true;
+            fresh++;
+        }
+    }
+    return fresh;
+}
+
 /* A regression check only: the rule of docs/hsd-import.md restated plainly (its tie-breaks
  * included, so it shares any fault of the rule itself; the invariants and the worked and counted
  * examples above are what assert it right). The rule, straight: flags for placed triangles and the PObj's envelopes; a PObj seeded by the
@@ -152,12 +166,7 @@ static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size
             uint32_t best_new = 99;
             for (size_t t = 0; t < n && taken < max_tris; t++) {
                 if (used[t]) continue;
-                bool seen[ENVS] = {0};
-                uint32_t fresh = 0;
-                for (int k = 0; k < 3; k++) {
-                    uint32_t e = te[3 * t + (size_t)k];
-                    if (!in[e] && !seen[e]) seen[e] = true, fresh++;
-                }
+                uint32_t fresh = fresh_envelopes(te, t, in);
                 bool frontier = in[te[3 * t]] || in[te[3 * t + 1]] || in[te[3 * t + 2]];
                 if (!fresh) used[t] = true, order[placed++] = (uint32_t)t, taken++;
                 else if (frontier && have + fresh <= slots && fresh < best_new) best = (long)t, best_new = fresh;
@@ -167,12 +176,7 @@ static size_t reference_split(const uint32_t *te, size_t n, uint32_t slots, size
                 size_t t = 0;
                 while (t < n && used[t]) t++;
                 if (t == n) break;
-                uint32_t fresh = 0;
-                bool seen[ENVS] = {0};
-                for (int k = 0; k < 3; k++) {
-                    uint32_t e = te[3 * t + (size_t)k];
-                    if (!in[e] && !seen[e]) seen[e] = true, fresh++;
-                }
+                uint32_t fresh = fresh_envelopes(te, t, in);
                 if (have + fresh > slots) break;
                 best = (long)t;
             }
@@ -213,12 +217,7 @@ static size_t in_order_pobjs(const uint32_t *te, size_t n, uint32_t slots, size_
         size_t taken = 0;
         pobjs++;
         for (; t < n && taken < max_tris; t++, taken++) {
-            uint32_t fresh = 0;
-            bool seen[ENVS] = {0};
-            for (int k = 0; k < 3; k++) {
-                uint32_t e = te[3 * t + (size_t)k];
-                if (!in[e] && !seen[e]) seen[e] = true, fresh++;
-            }
+            uint32_t fresh = fresh_envelopes(te, t, in);
             if (have + fresh > slots) break;
             for (int k = 0; k < 3; k++) {
                 uint32_t e = te[3 * t + (size_t)k];
