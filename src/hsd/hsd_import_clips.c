@@ -81,17 +81,13 @@ static void map_free(joint_map *j) {
     free(j->ref_node), free(j->gltf_node), free(j->ref_joint), free(j->gltf_joint);
 }
 
-/* The map's rows for `joints` joints, `nodes` glTF and `ref_nodes` reference nodes, joints unmapped. */
-static ue_result map_alloc(joint_map *jm, size_t joints, size_t nodes, size_t ref_nodes) {
-    jm->ref_node = malloc((joints + 1) * sizeof(int32_t)), jm->gltf_node = malloc((joints + 1) * sizeof(int32_t));
-    jm->ref_joint = malloc((ref_nodes + 1) * sizeof(int32_t)), jm->gltf_joint = malloc((nodes + 1) * sizeof(int32_t));
-    if (!jm->ref_node || !jm->gltf_node || !jm->ref_joint || !jm->gltf_joint) return UE_ERR_NOMEM;
-    for (size_t j = 0; j <= joints; j++) jm->ref_node[j] = jm->gltf_node[j] = -1;
-    return UE_OK;
-}
-
 static ue_result map_joints(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, joint_map *jm) {
-    if (map_alloc(jm, m->joint_count, s->node_count, ref->node_count) != UE_OK) return UE_ERR_NOMEM;
+    size_t n = m->joint_count + 1;
+    jm->ref_node = malloc(n * sizeof(int32_t)), jm->gltf_node = malloc(n * sizeof(int32_t));
+    jm->ref_joint = malloc((ref->node_count + 1) * sizeof(int32_t));
+    jm->gltf_joint = malloc((s->node_count + 1) * sizeof(int32_t));
+    if (!jm->ref_node || !jm->gltf_node || !jm->ref_joint || !jm->gltf_joint) return UE_ERR_NOMEM;
+    for (size_t j = 0; j < n; j++) jm->ref_node[j] = jm->gltf_node[j] = -1;
     for (size_t i = 0; i < ref->node_count; i++) {
         const ue_scene_node *rn = &ref->nodes[i];
         bool joint = rn->mesh < 0 && rn->source.type == HSD_KIND_JOBJ && rn->source.index < m->joint_count &&
@@ -579,63 +575,6 @@ static ue_result set_joints(const ue_hsd_model *m, uint32_t set, int32_t **order
     return r;
 }
 
-/* Clip row `clip`'s index in its ModelSet's anims[] (what a PKX animation slot names), or -1 for
- * none or a clip elsewhere (a FigaTree, a material clip, a `*_joint` root's). */
-static int32_t model_set_index(const ue_hsd_model *m, int32_t clip) {
-    const ue_hsd_clip *c = clip >= 0 ? &m->anims.clips[clip] : NULL;
-    return c && !c->material && !c->root_name && !c->figatree ? (int32_t)c->index : -1;
-}
-
-static bool within_limits(const ue_hsd_model *m, const ue_scene_animation *an, size_t a, double end, ue_diag *d) {
-    if (end + 1 <= MAX_CLIP_FRAMES && (end + 1) * (double)(m->joint_count + an->channel_count + 1) <= MAX_CLIP_SAMPLES)
-        return true;
-    clip_error(d, "import.hsd.limit", a, "animation '%s' lasts %g frames; clips are written of up to 100000 frames "
-               "and 4 million joint and channel samples", an->name, end);
-    return false;
-}
-
-/* glTF animation `a` planned as base clip `clip` (its tracks on the joints its AnimJoint tree has
- * nodes for), or with clip -1 as a new clip at the set's next free index (every joint of the set
- * gets a node): its curve sampled at every frame and its keys fitted. */
-static ue_result plan_edit(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm, size_t a,
-                           int32_t clip, uint32_t set, double end, const reexpression *x, hsd_clip_plan *plan,
-                           ue_diag *d) {
-    const ue_scene_animation *an = &s->animations[a];
-    uint32_t new_index = clip < 0 ? next_index(m, plan, set) : 0;
-    hsd_clip_edit *grown = realloc(plan->edits, (plan->count + 1) * sizeof *plan->edits);
-    if (!grown) return UE_ERR_NOMEM;
-    plan->edits = grown;
-    hsd_clip_edit *e = &plan->edits[plan->count++];
-    memset(e, 0, sizeof *e);
-    e->clip = clip, e->anim = (int32_t)a;
-    e->set = set;
-    e->index = clip >= 0 ? m->anims.clips[clip].index : new_index;
-    plan->anim_index[a] = (int32_t)e->index;
-    plan->added += clip < 0;
-    e->end_frame = (float)end;
-    e->loop = an->loop;
-    e->frames = (uint32_t)ceil(end) + 1;
-    ue_result r = clip_srt(m, s, ref, jm, an, x, e);
-    if (r == UE_ERR_INVALID)
-        clip_error(d, "import.hsd.clip", a, "animation '%s' poses a joint whose world flattens space: it cannot be "
-                   "read in the base's joint frames", an->name);
-    if (clip < 0) { /* every joint of the set gets a node */
-        int32_t *order = NULL;
-        size_t count = 0;
-        if (r == UE_OK) r = set_joints(m, e->set, &order, &count);
-        for (size_t k = 0; k < count && r == UE_OK; k++) r = joint_tracks(m, (size_t)order[k], e);
-        free(order);
-        return r;
-    }
-    const ue_hsd_clip *c = &m->anims.clips[clip];
-    for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++) {
-        const ue_hsd_anim_target *t = &m->anims.targets[c->first_target + k];
-        if (t->kind == UE_HSD_ANIM_JOINT && t->joint >= 0 && (size_t)t->joint < m->joint_count)
-            r = joint_tracks(m, (size_t)t->joint, e);
-    }
-    return r;
-}
-
 /* One glTF animation: kept (unedited), planned as the replacement of its base clip, or refused. */
 static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
                           size_t a, hsd_clip_plan *plan, ue_diag *d) {
@@ -653,7 +592,6 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
     }
     if (ref_anim >= 0 && unedited(m, s, ref, jm, an, &ref->animations[ref_anim], end)) {
         plan->kept++;
-        plan->anim_index[a] = model_set_index(m, clip);
         return UE_OK;
     }
     int32_t set = ref_anim < 0 ? scene_data_set(m) : -1; /* a name the base's export does not have: a new clip */
@@ -666,7 +604,11 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
                     an->name);
         return UE_OK;
     }
-    if (!within_limits(m, an, a, end, d)) return UE_ERR_INVALID;
+    if (end + 1 > MAX_CLIP_FRAMES || (end + 1) * (double)(m->joint_count + an->channel_count + 1) > MAX_CLIP_SAMPLES) {
+        clip_error(d, "import.hsd.limit", a, "animation '%s' lasts %g frames; edit mode writes clips of up to "
+                   "100000 frames and 4 million joint and channel samples", an->name, end);
+        return UE_ERR_INVALID;
+    }
     bool reexpressed = false; /* a client moved the joints' rests (Blender's bones): read through to_base_frames */
     for (size_t j = 0; j < m->joint_count; j++) {
         const ue_scene_node *g = jm->gltf_node[j] >= 0 ? &s->nodes[jm->gltf_node[j]] : NULL;
@@ -685,9 +627,41 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
                        "a rest flattens space, so the clip cannot be read in the base's joint frames", an->name);
         return rx;
     }
-    ue_result r = plan_edit(m, s, ref, jm, a, clip, clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set, end,
-                            reexpressed ? &x : NULL, plan, d);
+    uint32_t new_index = clip < 0 ? next_index(m, plan, (uint32_t)set) : 0;
+    hsd_clip_edit *grown = realloc(plan->edits, (plan->count + 1) * sizeof *plan->edits);
+    if (!grown) {
+        reexpression_free(&x);
+        return UE_ERR_NOMEM;
+    }
+    plan->edits = grown;
+    hsd_clip_edit *e = &plan->edits[plan->count++];
+    memset(e, 0, sizeof *e);
+    e->clip = clip, e->anim = (int32_t)a;
+    e->set = clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set;
+    e->index = clip >= 0 ? m->anims.clips[clip].index : new_index;
+    plan->added += clip < 0;
+    e->end_frame = (float)end;
+    e->loop = an->loop;
+    e->frames = (uint32_t)ceil(end) + 1;
+    ue_result r = clip_srt(m, s, ref, jm, an, reexpressed ? &x : NULL, e);
     reexpression_free(&x);
+    if (r == UE_ERR_INVALID)
+        clip_error(d, "import.hsd.clip", a, "animation '%s' poses a joint whose world flattens space: it cannot be "
+                   "read in the base's joint frames", an->name);
+    if (clip < 0) { /* every joint of the set gets a node */
+        int32_t *order = NULL;
+        size_t count = 0;
+        if (r == UE_OK) r = set_joints(m, e->set, &order, &count);
+        for (size_t k = 0; k < count && r == UE_OK; k++) r = joint_tracks(m, (size_t)order[k], e);
+        free(order);
+        return r;
+    }
+    const ue_hsd_clip *c = &m->anims.clips[clip];
+    for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++) {
+        const ue_hsd_anim_target *t = &m->anims.targets[c->first_target + k];
+        if (t->kind == UE_HSD_ANIM_JOINT && t->joint >= 0 && (size_t)t->joint < m->joint_count)
+            r = joint_tracks(m, (size_t)t->joint, e);
+    }
     return r;
 }
 
@@ -717,20 +691,12 @@ static ue_result check_reach(const ue_hsd_model *m, const hsd_clip_edit *e, ue_d
     return UE_OK;
 }
 
-/* An empty plan with each animation's index at -1. */
-static ue_result plan_init(hsd_clip_plan *plan, const ue_scene *s) {
-    memset(plan, 0, sizeof *plan);
-    plan->anim_index = malloc((s->animation_count + 1) * sizeof *plan->anim_index);
-    for (size_t a = 0; plan->anim_index && a < s->animation_count; a++) plan->anim_index[a] = -1;
-    return plan->anim_index ? UE_OK : UE_ERR_NOMEM;
-}
-
 ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_clip_plan *plan,
                          ue_diag *d) {
-    ue_result r = plan_init(plan, s);
-    if (r != UE_OK || !s->animation_count) return r;
+    memset(plan, 0, sizeof *plan);
+    if (!s->animation_count) return UE_OK;
     joint_map jm = {0};
-    r = map_joints(m, s, ref, &jm);
+    ue_result r = map_joints(m, s, ref, &jm);
     for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) r = plan_one(m, s, ref, &jm, a, plan, d);
     for (size_t i = 0; i < plan->count && r == UE_OK; i++)
         if (plan->edits[i].clip >= 0) r = check_reach(m, &plan->edits[i], d);
@@ -746,41 +712,6 @@ ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scen
     return r;
 }
 
-/* A new model: joint j stands for scene node joint_node[j] (-1: a joint of its own, at identity),
- * the scene is its own reference. */
-static ue_result map_new_joints(const ue_hsd_model *m, const ue_scene *s, const int32_t *joint_of_node, joint_map *jm) {
-    if (map_alloc(jm, m->joint_count, s->node_count, s->node_count) != UE_OK) return UE_ERR_NOMEM;
-    for (size_t i = 0; i < s->node_count; i++) {
-        int32_t j = joint_of_node[i];
-        jm->ref_joint[i] = jm->gltf_joint[i] = j >= 0 && (size_t)j < m->joint_count ? j : -1;
-        if (jm->gltf_joint[i] >= 0) jm->ref_node[j] = jm->gltf_node[j] = (int32_t)i;
-    }
-    return UE_OK;
-}
-
-ue_result hsd_plan_new_clips(const ue_hsd_model *m, const ue_scene *s, const int32_t *joint_of_node, hsd_clip_plan *plan,
-                             ue_diag *d) {
-    ue_result r = plan_init(plan, s);
-    if (r != UE_OK || !s->animation_count) return r;
-    joint_map jm = {0};
-    r = map_new_joints(m, s, joint_of_node, &jm);
-    for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) {
-        const ue_scene_animation *an = &s->animations[a];
-        if (!moves_joints(an, jm.gltf_joint, s->node_count)) {
-            char path[48];
-            snprintf(path, sizeof path, "/animations/%zu", a);
-            ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.clips", UE_NO_OFFSET, path,
-                        "animation '%s' moves no joint (material and visibility clips are not written); it is left out",
-                        an->name);
-            continue;
-        }
-        double end = clip_end(an, jm.gltf_joint, s->node_count);
-        r = within_limits(m, an, a, end, d) ? plan_edit(m, s, s, &jm, a, -1, 0, end, NULL, plan, d) : UE_ERR_INVALID;
-    }
-    map_free(&jm);
-    return r;
-}
-
 void hsd_clip_plan_free(hsd_clip_plan *plan) {
     for (size_t i = 0; i < plan->count; i++) {
         for (size_t t = 0; t < plan->edits[i].track_count; t++) ue_buf_free(&plan->edits[i].tracks[t].bytes);
@@ -788,7 +719,6 @@ void hsd_clip_plan_free(hsd_clip_plan *plan) {
         free(plan->edits[i].srt);
     }
     free(plan->edits);
-    free(plan->anim_index);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -904,17 +834,5 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
         free(cursors);
     }
     free(st);
-    return r;
-}
-
-ue_result hsd_verify_written_clips(const uint8_t *bytes, size_t size, const hsd_clip_plan *plan, ue_diag *d) {
-    ue_dat dat;
-    ue_hsd_model m;
-    memset(&m, 0, sizeof m);
-    ue_result r = ue_dat_parse(bytes, size, UE_MODE_STRICT, &dat, d);
-    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
-    if (r == UE_OK) r = hsd_verify_clips(&m, plan, d);
-    ue_hsd_model_free(&m);
-    ue_dat_free(&dat);
     return r;
 }

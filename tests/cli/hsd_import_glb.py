@@ -17,11 +17,10 @@
 #   duplicate IN OUT NODE NEW              a copy of node NODE named NEW, drawing the same mesh, beside it
 #   check ORIG EDITED BACK TOL             every value of BACK (the re-conversion of the import) is ORIG's
 #                                          exactly where EDITED did not change it, else EDITED's within TOL
-#                                          (ORIG's within TOL for a vertex whose weights EDITED changed)
 #   bytes-differ A B                       how many bytes two files of one size differ in
 #   value GLB NODE PRIM ATTR V             the value, comma-separated
 #   expect-image BACK IMAGE PATTERN HOW ORIG  image IMAGE of BACK is glb_image.py's PATTERN as HOW stores
-#                                          it, computed here: RGB5A3, LUMA (I8), RGB565 (CMPR of one colour per
+#                                          it, computed here: RGB5A3, RGB565 (CMPR of one colour per
 #                                          4 x 4 block), PALETTE (each texel the nearest colour of
 #                                          ORIG's image, the palette it keeps); prints the texel count
 #   same-image A B IMAGE                   image IMAGE has the same pixels in two glbs
@@ -35,15 +34,6 @@
 #                                          CLIP_A of A and in CLIP_B of B at times T (seconds), each
 #                                          channel played as glTF plays LINEAR keys (slerp); NODE and its
 #                                          ancestors must rest alike in A and B (the local frames agree)
-#   weights IN OUT NODE PRIM V JOINT:W,..  JOINTS_0/WEIGHTS_0 of vertex V, and of every vertex of the primitive
-#                                          at its position, set to the named joints and weights (past 4:
-#                                          JOINTS_1/WEIGHTS_1 too, added for the primitive)
-#   image-format DAT OUT W H FROM TO       the first W x H ImageDesc of GX format FROM stored as format TO
-#                                          (an intensity format over the same pixels' bytes, for a test)
-#   skin GLB NODE PRIM V                   vertex V's influences: joint:weight, by joint name, zeros left out
-#   skin-check ORIG EDITED BACK TOL        every vertex's influences in BACK are EDITED's (its 4 largest,
-#                                          renormalised) within TOL, ORIG's where EDITED kept them; prints
-#                                          how many vertices EDITED changed
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -181,13 +171,9 @@ def cmd_check(args):
                 if do["accessors"][acc]["componentType"] != 5126 or attr.startswith("WEIGHTS"): continue
                 acc_e = de["meshes"][m]["primitives"][p]["attributes"][attr]
                 acc_b = db["meshes"][m]["primitives"][p]["attributes"][attr]
-                pe = de["meshes"][m]["primitives"][p]
                 for i in range(place(do, acc)[3]):
                     o, e, b = read(bo, do, acc, i), read(be, de, acc_e, i), read(bb, db, acc_b, i)
-                    if e == o and "JOINTS_0" in pr["attributes"] and influences(do, bo, pr, i) != influences(de, be, pe, i):
-                        if any(abs(x - y) > tol for x, y in zip(b, o)):  # re-weighted: stored anew, within TOL
-                            sys.exit("%s %s/%d/%s[%d]: %s, re-weighted from %s" % (back, mesh["name"], p, attr, i, b, o))
-                    elif e == o:
+                    if e == o:
                         if b != o: sys.exit("%s %s/%d/%s[%d]: %s, the base had %s" % (back, mesh["name"], p, attr, i, b, o))
                     else:
                         changed += 1
@@ -225,7 +211,6 @@ def cmd_expect_image(args):
     w, h, got = image_pixels(back, name)
     want = pattern(pat, w, h)
     if how == 'RGB5A3': want = [rgb5a3(t) for t in want]
-    elif how == 'LUMA': want = [[(77 * t[0] + 150 * t[1] + 29 * t[2] + 128) >> 8] * 4 for t in want]  # GX: alpha = I
     elif how == 'RGB565': want = [[step(t[0], 5), step(t[1], 6), step(t[2], 5), 255] for t in want]
     elif how == 'PALETTE':
         palette = sorted({tuple(t) for t in image_pixels(orig, name)[2]})
@@ -317,90 +302,7 @@ def cmd_rotation_angle(args):
         worst = max(worst, 2 * math.acos(min(1.0, d)))
     print("%.6f" % worst)
 
-def influences(doc, binary, prim, v):  # {joint name: weight} of vertex v (both sets), zero weights left out
-    at, out = prim["attributes"], {}
-    names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
-    for k in (0, 1):
-        if "JOINTS_%d" % k not in at: continue
-        a = doc["accessors"][at["JOINTS_%d" % k]]
-        view = doc["bufferViews"][a["bufferView"]]
-        joints = struct.unpack_from("<4H", binary, view.get("byteOffset", 0) + a.get("byteOffset", 0) + 8 * v)
-        for j, w in zip(joints, read(binary, doc, at["WEIGHTS_%d" % k], v)):
-            if w > 0: out[names[j]] = out.get(names[j], 0) + w
-    return out
-
-def four_largest(inf):  # docs/hsd-import.md#skin-weights: the 4 largest (the earlier on a tie), renormalised
-    keep = sorted(inf, key=lambda j: -inf[j])[:4]
-    total = sum(inf[j] for j in keep)
-    return {j: inf[j] / total for j in keep}
-
-def cmd_weights(args):
-    src, dst, node, prim, v, spec = args
-    doc, binary = load(src)
-    pr = primitive(doc, node, prim)
-    names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
-    pairs = [(names.index(p.split(":")[0]), float(p.split(":")[1])) for p in spec.split(",")]
-    sets = 2 if len(pairs) > 4 else 1
-    pairs += [(0, 0.0)] * (4 * sets - len(pairs))
-    count = doc["accessors"][pr["attributes"]["JOINTS_0"]]["count"]
-    if sets == 2 and "JOINTS_1" not in pr["attributes"]:  # a second set, zero for every vertex
-        for attr, ctype in (("JOINTS_1", 5123), ("WEIGHTS_1", 5126)):
-            size = (8 if ctype == 5123 else 16) * count
-            while len(binary) % 4: binary.append(0)
-            doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": size})
-            binary += bytes(size)
-            doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": ctype,
-                                     "count": count, "type": "VEC4"})
-            pr["attributes"][attr] = len(doc["accessors"]) - 1
-        doc["buffers"][0]["byteLength"] = len(binary)
-    pos = read(binary, doc, pr["attributes"]["POSITION"], int(v))
-    same = [i for i in range(count) if read(binary, doc, pr["attributes"]["POSITION"], i) == pos]
-    for k in range(sets):
-        a = doc["accessors"][pr["attributes"]["JOINTS_%d" % k]]
-        view = doc["bufferViews"][a["bufferView"]]
-        base = view.get("byteOffset", 0) + a.get("byteOffset", 0)
-        part = pairs[4 * k:4 * k + 4]
-        for i in same:
-            struct.pack_into("<4H", binary, base + 8 * i, *[j for j, _ in part])
-            write(binary, doc, pr["attributes"]["WEIGHTS_%d" % k], i, [w for _, w in part])
-    save(dst, doc, binary)
-    print(len(same))
-
-def cmd_image_format(args):  # DAT header (docs/formats/dat.md): file size, data size, relocations
-    src, dst, w, h, old, new = args[0], args[1], *map(int, args[2:])
-    dat = bytearray(open(src, "rb").read())
-    data_size, relocs = struct.unpack_from(">II", dat, 4)
-    pointers = {struct.unpack_from(">I", dat, 0x20 + data_size + 4 * i)[0] for i in range(relocs)}
-    for at in range(0, data_size - 0x18, 4):
-        if at in pointers and struct.unpack_from(">HHI", dat, 0x20 + at + 4) == (w, h, old):
-            struct.pack_into(">I", dat, 0x20 + at + 8, new)
-            open(dst, "wb").write(dat)
-            return
-    sys.exit("no %d x %d image of format %d" % (w, h, old))
-
-def cmd_skin(args):
-    path, node, prim, v = args
-    doc, binary = load(path)
-    inf = influences(doc, binary, primitive(doc, node, prim), int(v))
-    print(",".join("%s:%.6g" % (k, inf[k]) for k in sorted(inf)))
-
-def cmd_skin_check(args):
-    (do, bo), (de, be), (db, bb) = load(args[0]), load(args[1]), load(args[2])
-    tol, changed = float(args[3]), 0
-    for m, mesh in enumerate(do["meshes"]):
-        for p, pr in enumerate(mesh["primitives"]):
-            if "JOINTS_0" not in pr["attributes"]: continue
-            pe, pb = de["meshes"][m]["primitives"][p], db["meshes"][m]["primitives"][p]
-            for i in range(do["accessors"][pr["attributes"]["JOINTS_0"]]["count"]):
-                o, e, b = influences(do, bo, pr, i), influences(de, be, pe, i), influences(db, bb, pb, i)
-                changed += e != o
-                want = o if e == o else four_largest(e)
-                if set(b) != set(want) or any(abs(b[k] - want[k]) > tol for k in b):
-                    sys.exit("%s %s/%d vertex %d: %s, expected %s" % (args[2], mesh["name"], p, i, b, want))
-    print(changed)
-
 COMMANDS = {
-    "weights": cmd_weights, "image-format": cmd_image_format, "skin": cmd_skin, "skin-check": cmd_skin_check,
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
     "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename,
