@@ -372,7 +372,7 @@ static const cli_verb_def verb_table[] = {
      "               [--texture-format auto|cmpr|rgb5a3|rgba8|rgb565] [--weight-step S]\n"
      "               [--anim-slot N NAME]...\n"
      "               [--strict|--tolerant] [--fps N] [-q|-v]",
-     "a glTF back into a Parkan MSH model (new, or an edit of --base)",
+     "a glTF back into a Parkan MSH or an HSD DAT (new, or an edit of --base)",
      "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
      "glTF is compared with what the base model converts to, and only what changed (positions,\n"
      "normals, UVs, topology, names, rest poses, animation) is written back: an unedited glTF\n"

@@ -41,32 +41,13 @@ static void to_double(const float *f, double *d) {
     for (int i = 0; i < 16; i++) d[i] = f[i];
 }
 
-/* A joint's world matrix composed of its own and its ancestors' translations and rotations only,
- * every scale left out (in double). Blender's bones hold no scale: its importer builds each bone
- * from that chain (a child's offset is not stretched by its parent's scale either) and moves
- * what the scales did into the vertices, so a mesh re-exported by it is drawn at rest exactly
- * as the base's is through these matrices. A client that keeps the scales gives both sides the
- * same matrices. */
-static ue_result world_without_scale(const ue_scene *s, int32_t node, double *out) {
-    static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    memcpy(out, identity, sizeof identity);
-    for (size_t steps = 0; node >= 0; steps++) {
-        if ((size_t)node >= s->node_count || steps >= s->node_count) return UE_ERR_INVALID;
-        ue_scene_node unscaled = s->nodes[node];
-        unscaled.scale[0] = unscaled.scale[1] = unscaled.scale[2] = 1;
-        float lf[16];
-        double local[16], acc[16];
-        ue_scene_local_matrix(&unscaled, lf);
-        to_double(lf, local);
-        hsd_mat_mul(local, out, acc);
-        memcpy(out, acc, sizeof acc);
-        node = s->nodes[node].parent;
-    }
-    return UE_OK;
-}
-
 /* The joint matrices of the node's skin (world without scale × inverse bind), or the node's own
- * world matrix alone. */
+ * world matrix alone. A joint's world here is composed of its own and its ancestors' translations
+ * and rotations only, every scale left out (hsd_scene_worlds, unscaled, once for every node).
+ * Blender's bones hold no scale: its importer builds each bone from that chain (a child's offset
+ * is not stretched by its parent's scale either) and moves what the scales did into the vertices,
+ * so a mesh re-exported by it is drawn at rest exactly as the base's is through these matrices.
+ * A client that keeps the scales gives both sides the same matrices. */
 static ue_result joint_matrices(const ue_scene *s, int32_t node, double **out, size_t *count) {
     const ue_scene_node *n = &s->nodes[node];
     const ue_scene_skin *sk = n->skin >= 0 && (size_t)n->skin < s->skin_count ? &s->skins[n->skin] : NULL;
@@ -79,13 +60,17 @@ static ue_result joint_matrices(const ue_scene *s, int32_t node, double **out, s
         to_double(w, *out);
         return UE_OK;
     }
-    for (size_t j = 0; j < sk->joint_count; j++) {
-        double wd[16], ib[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-        if (world_without_scale(s, sk->joints[j], wd) != UE_OK) return UE_ERR_INVALID;
-        if (sk->inverse_bind) to_double(&sk->inverse_bind[16 * j], ib);
-        hsd_mat_mul(wd, ib, &(*out)[16 * j]);
+    double *worlds = malloc((s->node_count + 1) * 16 * sizeof *worlds);
+    ue_result r = worlds ? hsd_scene_worlds(s, true, worlds) : UE_ERR_NOMEM;
+    for (size_t j = 0; r == UE_OK && j < sk->joint_count; j++) {
+        double ib[16];
+        if (sk->joints[j] < 0 || (size_t)sk->joints[j] >= s->node_count) r = UE_ERR_INVALID;
+        else if (sk->inverse_bind) to_double(&sk->inverse_bind[16 * j], ib);
+        else hsd_mat_identity(ib);
+        if (r == UE_OK) hsd_mat_mul(&worlds[16 * (size_t)sk->joints[j]], ib, &(*out)[16 * j]);
     }
-    return UE_OK;
+    free(worlds);
+    return r;
 }
 
 static void place_vertex(const ue_scene_primitive *p, uint32_t v, const double *joints, size_t count, bool skinned,
@@ -243,31 +228,6 @@ static bool put_position(float *dst, const float *world, const double *m) {
     return true;
 }
 
-/* A glTF normal (world) back: the transpose undoes the inverse transpose, up to a length. */
-static void put_normal(float *dst, const float *world, const double *m) {
-    double d[3], len = 0;
-    for (int r = 0; r < 3; r++) {
-        d[r] = m[r * 4] * world[0] + m[r * 4 + 1] * world[1] + m[r * 4 + 2] * world[2];
-        len += d[r] * d[r];
-    }
-    len = sqrt(len);
-    for (int r = 0; r < 3; r++) dst[r] = (float)(len > 0 ? d[r] / len : 0);
-}
-
-/* A base normal through the vertex's matrix itself instead of its inverse transpose, made unit:
- * how Blender's importer carries normals into a re-expressed joint (the same direction whenever
- * the matrix keeps angles, so only under a non-uniform joint scale does this differ). A glTF
- * normal equal to it is the base's own, unedited. */
-static void direct_normal(const double *m, const float *n, float *out) {
-    double d[3], len = 0;
-    for (int r = 0; r < 3; r++) {
-        d[r] = m[r] * n[0] + m[4 + r] * n[1] + m[8 + r] * n[2];
-        len += d[r] * d[r];
-    }
-    len = sqrt(len);
-    for (int r = 0; r < 3; r++) out[r] = (float)(len > 0 ? d[r] / len : 0);
-}
-
 /* Is the corner's value an edit of the base vertex's; a vertex two corners edit differently is a
  * conflict (then false). `edited` marks vertices an earlier corner edited. */
 static bool edit_of(const float *g, const float *r, int n, double tol, bool *edited, const float *earlier,
@@ -298,10 +258,13 @@ static void assign(match_ctx *x, const tri *g, int rot, const tri *r) {
         if (vp->normals && x->gm->nrm[g->prim] && x->rm->nrm[r->prim]) {
             const float *gn = &x->gm->nrm[g->prim][3 * gv], *rn = &x->rm->nrm[r->prim][3 * rv];
             float blender_rn[3];
-            direct_normal(m, &rp->normals[3 * rv], blender_rn);
+            /* how Blender's importer carries a base normal into a re-expressed joint: by the matrix itself,
+             * not its inverse transpose (the same direction unless a joint scale is non-uniform); a glTF
+             * normal equal to it is the base's own, unedited */
+            hsd_mat_normal(m, false, &rp->normals[3 * rv], blender_rn);
             e = *seen & 2;
             if (!near(gn, blender_rn, 3, NORMAL_TOL) && edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts))
-                put_normal(&vp->normals[3 * rv], gn, m);
+                hsd_mat_normal(m, true, gn, &vp->normals[3 * rv]); /* the transpose undoes the inverse transpose */
             *seen |= (uint8_t)(e << 1);
         }
         for (int s = 0; s < 2; s++) {

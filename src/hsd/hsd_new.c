@@ -34,6 +34,7 @@ static void hsd_new_free(hsd_new *b) {
     ue_hsd_model *m = &b->m;
     free(m->joints), free(m->dobjs), free(m->pobjs), free(m->attrs), free(m->mobjs), free(m->tobjs);
     free(m->images), free(b->joint_of_node), free(b->mobj_of_material), free(b->image_of_texture);
+    free(b->node_world);
     free(b->material_colours);
     hsd_new_skin_free(&b->sk);
     for (size_t i = 0; i < b->buf_count; i++) ue_buf_free(b->bufs[i]), free(b->bufs[i]);
@@ -157,10 +158,6 @@ static ue_result build_joints(hsd_new *b) {
 
 /* ---- meshes --------------------------------------------------------------------------------- */
 
-static void to_double(const float f[16], double out[16]) {
-    for (int i = 0; i < 16; i++) out[i] = f[i];
-}
-
 static bool has_rigid(const ue_scene *s, int32_t node) {
     const ue_scene_mesh *mesh = &s->meshes[s->nodes[node].mesh];
     for (size_t p = 0; p < mesh->primitive_count; p++)
@@ -173,22 +170,21 @@ static bool has_rigid(const ue_scene *s, int32_t node) {
 static ue_result build_meshes(hsd_new *b) {
     hsd_pose pose;
     ue_result r = hsd_pose_compute(&b->m, UE_MODE_STRICT, &pose, b->d);
+    b->node_world = r == UE_OK ? malloc((b->s->node_count + 1) * 16 * sizeof *b->node_world) : NULL;
+    if (r == UE_OK) r = b->node_world ? hsd_scene_worlds(b->s, false, b->node_world) : UE_ERR_NOMEM;
     if (r == UE_OK && b->sk.owner >= 0) r = hsd_new_skin_binds(b, &pose);
     for (size_t n = 0; r == UE_OK && n < b->s->node_count; n++) {
         if (b->s->nodes[n].mesh < 0) continue;
         if (hsd_new_skinned(b->s, (int32_t)n)) r = hsd_new_skinned_mesh(b, (int32_t)n);
         if (r != UE_OK || !has_rigid(b->s, (int32_t)n)) continue;
         int32_t j = b->joint_of_node[n];
-        float wg[16];
-        double gw[16], inv[16], to_joint[16];
-        r = ue_scene_world_matrix(b->s, (int32_t)n, wg);
-        to_double(wg, gw);
-        if (r == UE_OK && !hsd_mat_invert(&pose.world[16 * (size_t)j], inv)) {
+        double inv[16], to_joint[16];
+        if (!hsd_mat_invert(&pose.world[16 * (size_t)j], inv)) {
             ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.joint", UE_NO_OFFSET, "/nodes", "node %zu (%s) has no inverse (a zero scale on it or a parent)",
                         n, b->s->nodes[n].name);
             r = UE_ERR_INVALID;
         }
-        if (r == UE_OK) hsd_mat_mul(inv, gw, to_joint);
+        if (r == UE_OK) hsd_mat_mul(inv, &b->node_world[16 * n], to_joint);
         if (r == UE_OK) r = hsd_new_mesh(b, (int32_t)n, j, to_joint);
     }
     hsd_pose_free(&pose);

@@ -26,6 +26,7 @@ typedef struct hsd_new {
     ue_hsd_model m;
     size_t joint_cap, dobj_cap, pobj_cap, attr_cap, mobj_cap, tobj_cap, image_cap;
     int32_t *joint_of_node;       /* scene node → joint */
+    double *node_world;           /* scene node → its glTF world matrix (16 each), made once */
     int32_t *mobj_of_material;    /* scene material + 1 (0: the default) → mobj, -1 not made yet */
     int32_t *image_of_texture;    /* scene texture → image */
     uint8_t *material_colours;    /* scene material + 1: bit 1 vertex colours drawn, bit 2 with alpha < 1 */

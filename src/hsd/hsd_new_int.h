@@ -54,10 +54,15 @@ typedef struct hsd_influences {
 /* The envelope of a vertex from its `n` glTF influences: a joint named twice gets the sum of its
  * weights, zero weights are dropped, the 4 largest are kept (the lower joint on a tie) and divided
  * by their sum; when the largest then reaches 1 − FLT_EPSILON the envelope is that joint alone,
- * weight 1 (what the runtime draws for such an envelope). Returns the number of joints with a
- * positive weight before the cut (above 4: the vertex lost some), 0 when there is none, -1 for a
- * negative or non-finite weight. */
-int hsd_envelope_of_vertex(const uint16_t *joints, const float *weights, uint32_t n, hsd_influences *out);
+ * weight 1 (what the runtime draws for such an envelope). Every influence is checked, not only
+ * the kept ones. Returns the number of joints with a positive weight before the cut (above 4: the
+ * vertex lost some), 0 when there is none, or a refusal: HSD_ENV_BAD_WEIGHT (a weight negative or
+ * not finite), HSD_ENV_BAD_JOINT (a joint with a weight at or past joint_count), HSD_ENV_TOO_MANY
+ * (n past HSD_ENV_MAX_INPUT). */
+#define HSD_ENV_MAX_INPUT UE_MAX_INFLUENCES /* influences a vertex may give */
+enum { HSD_ENV_BAD_WEIGHT = -1, HSD_ENV_BAD_JOINT = -2, HSD_ENV_TOO_MANY = -3 };
+int hsd_envelope_of_vertex(const uint16_t *joints, const float *weights, uint32_t n, uint32_t joint_count,
+                           hsd_influences *out);
 
 /* Envelope weights rounded to whole units of 1/units (docs/hsd-import.md#rounded-weights): each
  * weight × units is floored and the units left over go one each to the largest remainders (the

@@ -46,7 +46,7 @@ static float *copy_floats(const float *src, size_t n) {
 
 static bool is_identity(const double m[16]) {
     for (int i = 0; i < 16; i++)
-        if (fabs(m[i] - (i % 5 == 0 ? 1.0 : 0.0)) > 1e-9) return false;
+        if (fabs(m[i] - HSD_MAT_IDENTITY[i]) > 1e-9) return false;
     return true;
 }
 
@@ -56,12 +56,7 @@ static void transform_vertex(prim_values *v, uint32_t i, const double m[16], con
     float *p = v->pos + 3 * (size_t)i;
     double x = p[0], y = p[1], z = p[2];
     for (int r = 0; r < 3; r++) p[r] = (float)(m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
-    if (!inv) return;
-    float *q = v->nrm + 3 * (size_t)i;
-    double nx = q[0], ny = q[1], nz = q[2], o[3], len = 0;
-    for (int r = 0; r < 3; r++) o[r] = inv[4 * r] * nx + inv[4 * r + 1] * ny + inv[4 * r + 2] * nz, len += o[r] * o[r];
-    len = sqrt(len);
-    for (int r = 0; r < 3; r++) q[r] = len > 0 ? (float)(o[r] / len) : 0.0f;
+    if (inv) hsd_mat_normal(inv, true, v->nrm + 3 * (size_t)i, v->nrm + 3 * (size_t)i);
 }
 
 static void transform(prim_values *v, const double m[16]) {
@@ -138,12 +133,13 @@ typedef struct chunk {
     uint32_t env_count;
 } chunk;
 
-/* A skinned vertex's PNMTXIDX in its chunk: 3 × the slot of its envelope. */
-static uint8_t pnmtx_of(const chunk *c, uint32_t local) {
+/* A skinned vertex's PNMTXIDX in its chunk: 3 × the slot of its envelope; -1 when the PObj's
+ * list lacks it (the split placed the vertex's triangle without its envelope: a fault here). */
+static int pnmtx_of(const chunk *c, uint32_t local) {
     uint32_t e = c->env_of_vertex[c->verts[local]];
-    uint32_t k = 0;
-    while (k + 1 < c->env_count && c->env[k] != e) k++;
-    return (uint8_t)(3 * k);
+    for (uint32_t k = 0; k < c->env_count && k < HSD_NEW_MAX_SLOTS; k++)
+        if (c->env[k] == e) return (int)(3 * k);
+    return -1;
 }
 
 /* The element bytes of attribute `a` over the chunk's vertices, in its chosen format. */
@@ -152,7 +148,10 @@ static ue_result encode_attr(hsd_new *b, const prim_values *v, int a, const chun
     uint32_t comps = COMPS[a], n = c->vert_count;
     float *vals = malloc((size_t)n * comps * sizeof *vals);
     ue_buf *bytes = hsd_new_buf(b);
-    if (!vals || !bytes) return free(vals), UE_ERR_NOMEM;
+    if (!vals || !bytes) {
+        free(vals);
+        return UE_ERR_NOMEM;
+    }
     const float *src = values_of(v, a);
     double largest = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -202,7 +201,8 @@ static ue_result encode_attr(hsd_new *b, const prim_values *v, int a, const chun
 }
 
 /* The display list: strips over one record per local vertex (each attribute's index). */
-static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, bool wide, ue_buf **out) {
+static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, bool wide, ue_buf **out,
+                            const char *path) {
     uint32_t lead = c->env_of_vertex ? 1 : 0; /* the direct PNMTXIDX byte */
     uint32_t rec = lead + attr_count * (wide ? 2 : 1);
     uint32_t *gx = malloc(c->tri_count * 3 * sizeof *gx);
@@ -217,7 +217,14 @@ static ue_result chunk_list(hsd_new *b, const chunk *c, uint32_t attr_count, boo
     }
     for (uint32_t i = 0; r == UE_OK && i < c->vert_count; i++) {
         record_at[i] = i * rec;
-        if (lead) records[(size_t)i * rec] = pnmtx_of(c, i);
+        int pnmtx = lead ? pnmtx_of(c, i) : 0;
+        if (pnmtx < 0) {
+            ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.internal", UE_NO_OFFSET, path,
+                        "vertex %u's envelope is not in its PObj's list", (unsigned)c->verts[i]);
+            r = UE_ERR_MISMATCH;
+            break;
+        }
+        if (lead) records[(size_t)i * rec] = (uint8_t)pnmtx;
         for (uint32_t a = 0; a < attr_count; a++) {
             uint8_t *at = records + (size_t)i * rec + lead + a * (wide ? 2 : 1);
             if (wide) at[0] = (uint8_t)(i >> 8), at[1] = (uint8_t)i;
@@ -256,7 +263,7 @@ static ue_result emit_pobj(hsd_new *b, const prim_values *v, const chunk *c, boo
         attr_count++;
     }
     ue_buf *dl = NULL;
-    if (r == UE_OK) r = chunk_list(b, c, attr_count, c->vert_count > 255, &dl);
+    if (r == UE_OK) r = chunk_list(b, c, attr_count, c->vert_count > 255, &dl, path);
     if (r == UE_OK && dl->failed) r = UE_ERR_NOMEM;
     if (r == UE_OK && dl->size > MAX_DL_BYTES) { /* unreachable by the chunk bound; kept as the limit's guard */
         ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path, "a display list past 65535 × 32 bytes");
@@ -379,7 +386,11 @@ static ue_result add_primitive(hsd_new *b, const ue_scene_primitive *p, int32_t 
     size_t max_tris = (MAX_DL_BYTES - 64) / (3u * (2u * (unsigned)attrs + (skin >= 0)) + 3u);
     if (r == UE_OK && skin >= 0)
         r = hsd_new_skin_fit(b, p, skin, max_tris < 21845 ? max_tris : 21845, &set, env_of_vertex, &split, path);
-    if (r == UE_OK && skin >= 0) skin_values(b, &v, &set, env_of_vertex), c.env_of_vertex = env_of_vertex, c.set = &set;
+    if (r == UE_OK && skin >= 0) {
+        skin_values(b, &v, &set, env_of_vertex);
+        c.env_of_vertex = env_of_vertex;
+        c.set = &set;
+    }
     bool cull = !(p->material >= 0 && (size_t)p->material < b->s->material_count && b->s->materials[p->material].double_sided);
     int32_t first_pobj = -1, prev = -1;
     if (r == UE_OK)
@@ -420,6 +431,5 @@ ue_result hsd_new_mesh(hsd_new *b, int32_t node, int32_t joint, const double to_
 }
 
 ue_result hsd_new_skinned_mesh(hsd_new *b, int32_t node) {
-    static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    return mesh_primitives(b, node, b->sk.owner, identity, true);
+    return mesh_primitives(b, node, b->sk.owner, HSD_MAT_IDENTITY, true);
 }

@@ -11,35 +11,63 @@
 
 /* ---- one vertex's envelope ------------------------------------------------------------------ */
 
-int hsd_envelope_of_vertex(const uint16_t *joints, const float *weights, uint32_t n, hsd_influences *out) {
-    enum { MAX_IN = 8 };
-    uint32_t j[MAX_IN];
-    double w[MAX_IN];
-    uint32_t m = 0;
-    memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < n && i < MAX_IN; i++) {
-        if (!isfinite(weights[i]) || weights[i] < 0) return -1;
+/* The vertex's distinct joints with a weight (`j`, `w`: HSD_ENV_MAX_INPUT entries), a repeated
+ * joint's weights added; how many, or a HSD_ENV_* refusal. */
+static int gather_influences(const uint16_t *joints, const float *weights, uint32_t n, uint32_t joint_count,
+                             uint32_t *j, double *w) {
+    if (n > HSD_ENV_MAX_INPUT) return HSD_ENV_TOO_MANY;
+    int m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!isfinite(weights[i]) || weights[i] < 0) return HSD_ENV_BAD_WEIGHT;
         if (weights[i] == 0) continue;
-        uint32_t k = 0;
+        if (joints[i] >= joint_count) return HSD_ENV_BAD_JOINT;
+        int k = 0;
         while (k < m && j[k] != joints[i]) k++;
-        if (k == m) j[m] = joints[i], w[m++] = 0;
+        if (k == m) {
+            j[m] = joints[i];
+            w[m] = 0;
+            m++;
+        }
         w[k] += weights[i];
     }
-    /* Largest first, the lower joint first on a tie (insertion sort: at most 8). */
-    for (uint32_t a = 1; a < m; a++)
-        for (uint32_t b = a; b > 0 && (w[b] > w[b - 1] || (w[b] == w[b - 1] && j[b] < j[b - 1])); b--) {
+    return m;
+}
+
+/* Largest weight first, the lower joint first on a tie (insertion sort: at most 8). */
+static void sort_influences(uint32_t *j, double *w, int m) {
+    for (int a = 1; a < m; a++)
+        for (int b = a; b > 0 && (w[b] > w[b - 1] || (w[b] == w[b - 1] && j[b] < j[b - 1])); b--) {
             double tw = w[b];
             uint32_t tj = j[b];
-            w[b] = w[b - 1], j[b] = j[b - 1], w[b - 1] = tw, j[b - 1] = tj;
+            w[b] = w[b - 1];
+            j[b] = j[b - 1];
+            w[b - 1] = tw;
+            j[b - 1] = tj;
         }
-    uint32_t kept = m < HSD_NEW_MAX_INFLUENCES ? m : HSD_NEW_MAX_INFLUENCES;
+}
+
+int hsd_envelope_of_vertex(const uint16_t *joints, const float *weights, uint32_t n, uint32_t joint_count,
+                           hsd_influences *out) {
+    uint32_t j[HSD_ENV_MAX_INPUT];
+    double w[HSD_ENV_MAX_INPUT];
+    memset(out, 0, sizeof *out);
+    int m = gather_influences(joints, weights, n, joint_count, j, w);
+    if (m <= 0) return m;
+    sort_influences(j, w, m);
+    uint32_t kept = m < HSD_NEW_MAX_INFLUENCES ? (uint32_t)m : HSD_NEW_MAX_INFLUENCES;
     double sum = 0;
     for (uint32_t k = 0; k < kept; k++) sum += w[k];
-    if (kept == 0 || !(sum > 0)) return 0;
+    if (!(sum > 0)) return 0;
     out->count = kept;
-    for (uint32_t k = 0; k < kept; k++) out->joint[k] = j[k], out->weight[k] = (float)(w[k] / sum);
-    if (out->weight[0] >= 1.0f - FLT_EPSILON) out->count = 1, out->weight[0] = 1.0f;
-    return (int)m;
+    for (uint32_t k = 0; k < kept; k++) {
+        out->joint[k] = j[k];
+        out->weight[k] = (float)(w[k] / sum);
+    }
+    if (out->weight[0] >= 1.0f - FLT_EPSILON) { /* what the runtime draws for such an envelope */
+        out->count = 1;
+        out->weight[0] = 1.0f;
+    }
+    return m;
 }
 
 /* ---- rounded weights ------------------------------------------------------------------------- */
@@ -58,12 +86,18 @@ static void sum_to_one(hsd_influences *e) {
 static void sort_units(hsd_influences *e, uint32_t *u) {
     uint32_t m = 0;
     for (uint32_t k = 0; k < e->count; k++)
-        if (u[k]) e->joint[m] = e->joint[k], u[m++] = u[k];
+        if (u[k]) {
+            e->joint[m] = e->joint[k];
+            u[m++] = u[k];
+        }
     e->count = m;
     for (uint32_t a = 1; a < m; a++)
         for (uint32_t b = a; b > 0 && (u[b] > u[b - 1] || (u[b] == u[b - 1] && e->joint[b] < e->joint[b - 1])); b--) {
             uint32_t tu = u[b], tj = e->joint[b];
-            u[b] = u[b - 1], e->joint[b] = e->joint[b - 1], u[b - 1] = tu, e->joint[b - 1] = tj;
+            u[b] = u[b - 1];
+            e->joint[b] = e->joint[b - 1];
+            u[b - 1] = tu;
+            e->joint[b - 1] = tj;
         }
 }
 
@@ -79,13 +113,16 @@ double hsd_quantise_envelope(hsd_influences *e, uint32_t units) {
     for (uint32_t k = 0; k < n; k++) sum += e->weight[k];
     for (uint32_t k = 0; k < n; k++) {
         before[k] = e->weight[k] / sum;
-        x[k] = before[k] * units, u[k] = (uint32_t)floor(x[k]), given += u[k];
+        x[k] = before[k] * units;
+        u[k] = (uint32_t)floor(x[k]);
+        given += u[k];
     }
     for (uint32_t k = 0; given < units && k < n; k++, given++) { /* the leftover units, largest remainder first */
         uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < n; i++)
             if (!bumped[i] && (best == UINT32_MAX || x[i] - u[i] > x[best] - u[best])) best = i;
-        bumped[best] = true, u[best]++;
+        bumped[best] = true;
+        u[best]++;
     }
     if (given < units) u[0] += units - given; /* unreachable: the remainders add up to fewer than n units */
     for (uint32_t k = 0; k < n; k++) {
@@ -94,7 +131,10 @@ double hsd_quantise_envelope(hsd_influences *e, uint32_t units) {
     }
     sort_units(e, u);
     for (uint32_t k = 0; k < e->count; k++) e->weight[k] = (float)((double)u[k] / units);
-    for (uint32_t k = e->count; k < HSD_NEW_MAX_INFLUENCES; k++) e->joint[k] = 0, e->weight[k] = 0;
+    for (uint32_t k = e->count; k < HSD_NEW_MAX_INFLUENCES; k++) {
+        e->joint[k] = 0;
+        e->weight[k] = 0;
+    }
     sum_to_one(e);
     return change;
 }
@@ -109,6 +149,13 @@ static uint32_t hash_of(const hsd_influences *e) {
         h = (h ^ e->joint[k]) * 16777619u;
         h = (h ^ w) * 16777619u;
     }
+    /* Mixed down (murmur3's finaliser): rounded weights differ only in their high mantissa bits,
+     * and the table is indexed by the low bits, which FNV alone leaves the same for them all. */
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
     return h;
 }
 
@@ -187,9 +234,14 @@ static uint32_t lacking(const split_state *st, uint32_t t) {
 static void take(split_state *st, hsd_env_split *out, size_t *placed, uint32_t t) {
     for (int k = 0; k < 3; k++) {
         uint32_t e = st->tri_env[3 * (size_t)t + (size_t)k];
-        if (!st->in_set[e]) st->in_set[e] = 1, st->set[st->n++] = e;
+        if (!st->in_set[e]) {
+            st->in_set[e] = 1;
+            st->set[st->n++] = e;
+        }
     }
-    st->placed[t] = 1, out->order[(*placed)++] = t, st->taken++;
+    st->placed[t] = 1;
+    out->order[(*placed)++] = t;
+    st->taken++;
 }
 
 /* The frontier, ascending: every unplaced triangle with a corner in the PObj's envelopes. */
@@ -205,7 +257,10 @@ static size_t frontier(split_state *st) {
                 l[j] = l[--st->live[e]];
                 continue;
             }
-            if (st->stamp[t] != st->pass) st->stamp[t] = st->pass, st->cand[count++] = t;
+            if (st->stamp[t] != st->pass) {
+                st->stamp[t] = st->pass;
+                st->cand[count++] = t;
+            }
             j++;
         }
     }
@@ -217,7 +272,8 @@ static size_t frontier(split_state *st) {
 static void fill_pobj(split_state *st, hsd_env_split *out, size_t *placed, uint32_t seed, uint32_t max_slots,
                       size_t max_tris, size_t tri_count) {
     size_t next_at = seed, *next = &next_at;
-    st->n = 0, st->taken = 0;
+    st->n = 0;
+    st->taken = 0;
     take(st, out, placed, seed);
     while (st->taken < max_tris) {
         size_t count = frontier(st);
@@ -225,7 +281,10 @@ static void fill_pobj(split_state *st, hsd_env_split *out, size_t *placed, uint3
         for (size_t i = 0; i < count && st->taken < max_tris; i++) {
             uint32_t t = st->cand[i], lack = lacking(st, t);
             if (!lack) take(st, out, placed, t);
-            else if (st->n + lack <= max_slots && lack < best_new) best = t, best_new = lack;
+            else if (st->n + lack <= max_slots && lack < best_new) {
+                best = t;
+                best_new = lack;
+            }
         }
         if (st->taken == max_tris) break;
         if (best == UINT32_MAX) { /* the patch is done: the first triangle left, if it fits */
@@ -338,11 +397,9 @@ static ue_result skin_refusal(hsd_new *b, const char *path, const char *why, siz
  * W_hsd·IB is the glTF skin matrix W_gltf·IBM (they differ only where HSD's scale rule does). */
 static ue_result bind_of(hsd_new *b, const hsd_pose *pose, size_t skin, size_t k, int32_t j, double ib[16]) {
     const ue_scene_skin *sk = &b->s->skins[skin];
-    float gw[16];
-    double g[16], ibm[16], inv[16], t[16];
-    ue_result r = ue_scene_world_matrix(b->s, sk->joints[k], gw);
-    if (r != UE_OK) return r;
-    for (int i = 0; i < 16; i++) g[i] = gw[i], ibm[i] = sk->inverse_bind ? sk->inverse_bind[16 * k + (size_t)i] : i % 5 == 0;
+    const double *g = &b->node_world[16 * (size_t)sk->joints[k]];
+    double ibm[16], inv[16], t[16];
+    for (int i = 0; i < 16; i++) ibm[i] = sk->inverse_bind ? sk->inverse_bind[16 * k + (size_t)i] : HSD_MAT_IDENTITY[i];
     if (fabs(ibm[3]) + fabs(ibm[7]) + fabs(ibm[11]) + fabs(ibm[15] - 1) > 1e-6)
         return skin_refusal(b, "/skins", "the inverse bind matrix is not affine (its last row is not 0 0 0 1)", skin, k);
     if (!hsd_mat_invert(&pose->world[16 * (size_t)j], inv)) {
@@ -390,7 +447,10 @@ static uint32_t coarser(uint32_t units) { return units ? units / 2 : 1024; }
 static size_t envelopes_used(const uint32_t *tri_env, size_t corners, uint8_t *seen) {
     size_t used = 0;
     for (size_t i = 0; i < corners; i++)
-        if (!seen[tri_env[i]]) seen[tri_env[i]] = 1, used++;
+        if (!seen[tri_env[i]]) {
+            seen[tri_env[i]] = 1;
+            used++;
+        }
     return used;
 }
 
@@ -442,10 +502,13 @@ static ue_result exact_envelopes(hsd_new *b, const ue_scene_primitive *p, int32_
     for (uint32_t v = 0; v < p->vertex_count; v++) {
         hsd_influences *e = &out[v];
         const uint16_t *js = p->joints + (size_t)v * p->influences;
-        int got = hsd_envelope_of_vertex(js, p->weights + (size_t)v * p->influences, p->influences, e);
-        const char *why = got < 0 ? "a weight is negative or not finite" : got == 0 ? "no joint has a weight" : NULL;
-        for (uint32_t k = 0; !why && k < e->count; k++)
-            if (e->joint[k] >= sk->joint_count) why = "a joint index is past the skin's joints";
+        int got = hsd_envelope_of_vertex(js, p->weights + (size_t)v * p->influences, p->influences,
+                                         (uint32_t)sk->joint_count, e);
+        const char *why = got == HSD_ENV_BAD_WEIGHT  ? "a weight is negative or not finite"
+                          : got == HSD_ENV_BAD_JOINT ? "a joint with a weight is past the skin's joints"
+                          : got == HSD_ENV_TOO_MANY  ? "more than 8 influences (JOINTS_0 and JOINTS_1 hold 8)"
+                          : got == 0                 ? "no joint has a weight"
+                                                     : NULL;
         if (why) {
             ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.skin", UE_NO_OFFSET, path, "vertex %u: %s", (unsigned)v, why);
             return UE_ERR_INVALID;
@@ -480,7 +543,8 @@ ue_result hsd_new_skin_fit(hsd_new *b, const ue_scene_primitive *p, int32_t skin
                               vertex_env, split, &used, &change);
     free(exact);
     char asked[24], taken[24];
-    tell_step(asked, sizeof asked, units), tell_step(taken, sizeof taken, used);
+    tell_step(asked, sizeof asked, units);
+    tell_step(taken, sizeof taken, used);
     if (r == UE_ERR_LIMIT) {
         ue_diag_add(b->d, UE_SEV_ERROR, "import.hsd.new.limit", UE_NO_OFFSET, path,
                     "the model needs more than %d PObjs even with one joint a vertex (each vertex drawn by its largest "

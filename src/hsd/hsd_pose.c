@@ -9,9 +9,61 @@
 
 #include "common/parse.h"
 
+const double HSD_MAT_IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
 void hsd_mat_identity(double m[16]) {
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1;
+    memcpy(m, HSD_MAT_IDENTITY, sizeof HSD_MAT_IDENTITY);
+}
+
+void hsd_mat_normal(const double m[16], bool transposed, const float in[3], float out[3]) {
+    double d[3], len = 0;
+    for (int r = 0; r < 3; r++) {
+        d[r] = 0;
+        for (int k = 0; k < 3; k++) d[r] += (transposed ? m[4 * r + k] : m[4 * k + r]) * in[k];
+        len += d[r] * d[r];
+    }
+    len = sqrt(len);
+    for (int r = 0; r < 3; r++) out[r] = len > 0 ? (float)(d[r] / len) : 0.0f;
+}
+
+/* Node n's world from its parent's (done already, or n a root). */
+static void scene_world_of(const ue_scene *s, int32_t n, bool unscaled, double *out) {
+    ue_scene_node node = s->nodes[n];
+    if (unscaled) node.scale[0] = node.scale[1] = node.scale[2] = 1;
+    float lf[16];
+    double local[16];
+    ue_scene_local_matrix(&node, lf);
+    for (int i = 0; i < 16; i++) local[i] = lf[i];
+    if (node.parent < 0) memcpy(&out[16 * (size_t)n], local, sizeof local);
+    else hsd_mat_mul(&out[16 * (size_t)node.parent], local, &out[16 * (size_t)n]);
+}
+
+ue_result hsd_scene_worlds(const ue_scene *s, bool unscaled, double *out) {
+    enum { TODO, WAITING, DONE };
+    uint8_t *state = calloc(s->node_count + 1, 1);
+    int32_t *chain = malloc((s->node_count + 1) * sizeof *chain);
+    ue_result r = state && chain ? UE_OK : UE_ERR_NOMEM;
+    /* Each node's undone ancestors climbed once, then worked out from the top down: linear in nodes. */
+    for (size_t i = 0; r == UE_OK && i < s->node_count; i++) {
+        size_t len = 0;
+        for (int32_t n = (int32_t)i; n >= 0; n = s->nodes[n].parent) {
+            if ((size_t)n >= s->node_count || state[n] == WAITING) {
+                r = UE_ERR_INVALID;
+                break;
+            }
+            if (state[n] == DONE) break;
+            state[n] = WAITING;
+            chain[len++] = n;
+        }
+        while (r == UE_OK && len) {
+            int32_t n = chain[--len];
+            scene_world_of(s, n, unscaled, out);
+            state[n] = DONE;
+        }
+    }
+    free(state);
+    free(chain);
+    return r;
 }
 
 void hsd_mat_mul(const double a[16], const double b[16], double out[16]) {

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "unearth/hsd_model.h"
+#include "unearth/scene.h"
 
 /* Matrices here are 4×4, column-major (element (row r, column c) at [c * 4 + r]), in double:
  * the conversion multiplies several of them per vertex and keeps float for its output only. */
@@ -81,7 +82,15 @@ static inline void hsd_joint_scl(const float scale[3], bool classical, const dou
 }
 
 /* Small double matrix helpers shared by the scene conversion and the tests. */
+extern const double HSD_MAT_IDENTITY[16];
 void hsd_mat_identity(double m[16]);
+/* A normal through the upper 3×3 of m (transposed: of its transpose; the inverse transpose of a
+ * matrix M is M⁻¹ transposed), made unit; 0 0 0 when it has no length. `in` may be `out`. */
+void hsd_mat_normal(const double m[16], bool transposed, const float in[3], float out[3]);
+/* Every glTF node's world matrix (16 doubles a node, column-major) in one pass over the tree, each
+ * from its parent's (unscaled: every node's scale taken as 1); UE_ERR_INVALID on a parent out of
+ * range or a cycle. */
+ue_result hsd_scene_worlds(const ue_scene *s, bool unscaled, double *out);
 void hsd_mat_mul(const double a[16], const double b[16], double out[16]);
 bool hsd_mat_invert(const double m[16], double out[16]);
 /* R = Rz·Ry·Rx of docs/formats/hsd-model.md#joint-matrices into the upper 3×3 of an identity matrix. */

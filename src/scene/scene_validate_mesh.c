@@ -9,19 +9,49 @@
 #include "scene/scene_int.h"
 #include "unearth/scene.h"
 
-/* The topmost ancestor of a node (the node itself for a root); assumes no cycles. */
-static size_t root_of(const ue_scene *s, size_t n) {
-    for (size_t steps = 0; s->nodes[n].parent >= 0 && steps <= s->node_count; steps++)
-        n = (size_t)s->nodes[n].parent;
-    return n;
-}
-static bool is_ancestor_or_self(const ue_scene *s, size_t anc, size_t n) {
-    for (size_t steps = 0; steps <= s->node_count; steps++) {
-        if (n == anc) return true;
-        if (s->nodes[n].parent < 0) return false;
+/* Scratch of the skin checks, one slot per node, so that each is linear in joints and nodes
+ * (a skin may list tens of thousands of joints). */
+typedef struct skin_scratch {
+    size_t *listed;   /* the skin (index + 1) that last listed the node as a joint */
+    size_t *root;     /* the node's topmost ancestor, SIZE_MAX until known */
+    size_t *under;    /* 2·(skin + 1) when the node is known under the skin's skeleton, that + 1 when not */
+    size_t *chain;    /* a walk's nodes */
+} skin_scratch;
+
+/* The topmost ancestor of node n (itself for a root), remembered for every node walked; assumes
+ * no cycles. */
+static size_t root_of(const ue_scene *s, skin_scratch *x, size_t n) {
+    size_t len = 0;
+    while (x->root[n] == SIZE_MAX && s->nodes[n].parent >= 0 && len < s->node_count) {
+        x->chain[len++] = n;
         n = (size_t)s->nodes[n].parent;
     }
-    return false;
+    size_t top = x->root[n] != SIZE_MAX ? x->root[n] : n;
+    x->root[n] = top;
+    while (len) x->root[x->chain[--len]] = top;
+    return top;
+}
+
+/* Whether node anc is n or one of its ancestors, the answer remembered for every node walked
+ * (tag: 2·(skin + 1), new for each skin); assumes no cycles. */
+static bool is_ancestor_or_self(const ue_scene *s, skin_scratch *x, size_t tag, size_t anc, size_t n) {
+    size_t len = 0;
+    bool yes = false;
+    for (;;) {
+        if (x->under[n] == tag || x->under[n] == tag + 1) {
+            yes = x->under[n] == tag;
+            break;
+        }
+        x->chain[len++] = n;
+        if (n == anc) {
+            yes = true;
+            break;
+        }
+        if (s->nodes[n].parent < 0 || len >= s->node_count) break;
+        n = (size_t)s->nodes[n].parent;
+    }
+    while (len) x->under[x->chain[--len]] = yes ? tag : tag + 1;
+    return yes;
 }
 
 /* UV and colour sets: finite, colours in [0, 1], and used in order (glTF numbers them
@@ -172,7 +202,26 @@ void ue_scene_validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t p
     }
 }
 
+static void skin_checks(vctx *v, const ue_scene *s, skin_scratch *x);
+
 void ue_scene_validate_skins(vctx *v, const ue_scene *s) {
+    if (!s->skin_count) return;
+    size_t n = s->node_count + 1;
+    skin_scratch x = {calloc(n, sizeof(size_t)), malloc(n * sizeof(size_t)), calloc(n, sizeof(size_t)),
+                      malloc(n * sizeof(size_t))};
+    if (x.listed && x.root && x.under && x.chain) {
+        for (size_t i = 0; i < n; i++) x.root[i] = SIZE_MAX;
+        skin_checks(v, s, &x);
+    } else {
+        ue_scene_verr(v, "scene.nomem", "scene/skins", "out of memory while validating");
+    }
+    free(x.listed);
+    free(x.root);
+    free(x.under);
+    free(x.chain);
+}
+
+static void skin_checks(vctx *v, const ue_scene *s, skin_scratch *x) {
     for (size_t i = 0; i < s->skin_count; i++) {
         const ue_scene_skin *k = &s->skins[i];
         char base[160], path[160];
@@ -190,12 +239,12 @@ void ue_scene_validate_skins(vctx *v, const ue_scene *s) {
                 range_ok = false;
                 continue;
             }
-            for (size_t j2 = 0; j2 < j; j2++)
-                if (k->joints[j2] == k->joints[j]) {
-                    snprintf(path, sizeof path, "%s/joints[%zu]", base, j);
-                    ue_scene_verr(v, "scene.skin.joint", path, "joint node %d listed twice",
-                         (int)k->joints[j]);
-                }
+            if (x->listed[k->joints[j]] == i + 1) {
+                snprintf(path, sizeof path, "%s/joints[%zu]", base, j);
+                ue_scene_verr(v, "scene.skin.joint", path, "joint node %d listed twice",
+                     (int)k->joints[j]);
+            }
+            x->listed[k->joints[j]] = i + 1;
         }
         if (k->inverse_bind) {
             ue_scene_check_finite(v, base, "inverse_bind", k->inverse_bind, k->joint_count * 16);
@@ -215,16 +264,16 @@ void ue_scene_validate_skins(vctx *v, const ue_scene *s) {
             ue_scene_verr(v, "scene.skin.skeleton", path, "skeleton node %d out of range", (int)k->skeleton);
         }
         if (!range_ok || !v->forest_ok) continue; /* ancestry needs a sound node forest */
-        size_t root = root_of(s, (size_t)k->joints[0]);
+        size_t root = root_of(s, x, (size_t)k->joints[0]);
         for (size_t j = 1; j < k->joint_count; j++)
-            if (root_of(s, (size_t)k->joints[j]) != root) {
+            if (root_of(s, x, (size_t)k->joints[j]) != root) {
                 snprintf(path, sizeof path, "%s/joints[%zu]", base, j);
                 ue_scene_verr(v, "scene.skin.root", path, "joints do not share a common root");
                 break;
             }
         if (k->skeleton >= 0)
             for (size_t j = 0; j < k->joint_count; j++)
-                if (!is_ancestor_or_self(s, (size_t)k->skeleton, (size_t)k->joints[j])) {
+                if (!is_ancestor_or_self(s, x, 2 * (i + 1), (size_t)k->skeleton, (size_t)k->joints[j])) {
                     snprintf(path, sizeof path, "%s/skeleton", base);
                     ue_scene_verr(v, "scene.skin.skeleton", path,
                          "skeleton node %d is not an ancestor of joint node %d",

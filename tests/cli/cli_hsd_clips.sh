@@ -68,10 +68,12 @@ expect_rc 0 "$UE" validate --strict "$T/r.dat"
 expect_rc 0 "$UE" convert "$T/r.dat" -o "$T/rb.glb"
 GOT=$(clip rotation "$T/rb.glb" Animation_1 chest "$FRAME")
 WANT=$(clip rotation "$T/r.glb" Animation_1 chest "$FRAME")
-python3 - "$GOT" "$WANT" <<'PY' && ok || bad "re-expressed chest at frame $FRAME: $GOT, glTF's $WANT"
+python3 - "$GOT" "$WANT" "$HERE" "$T/c.glb" <<'PY' && ok || bad "re-expressed chest at frame $FRAME: $GOT, glTF's $WANT"
 import sys
+sys.path.insert(0, sys.argv[3])
+from hsd_clips_glb import joint_nodes, load
 got, (x1, y1, z1, w1) = [float(c) for c in sys.argv[1].split(",")], [float(c) for c in sys.argv[2].split(",")]
-x2, y2, z2, w2 = 0.0741, 0.1490, -0.0112, 0.9860  # the base's chest rest (convert's glTF, 4 decimals)
+x2, y2, z2, w2 = joint_nodes(load(sys.argv[4])[0])["chest"]["rotation"]  # the base's chest rest, as convert gives it
 want = [w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
         w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2]
 sign = 1 if want[3] >= 0 else -1

@@ -57,6 +57,17 @@ expect_rc 0 "$UE" import "$T/s.gltf" -o "$T/s8.dat" --texture-format rgba8
 check "RGBA8 adds 64 bytes" "$(( $(stat -c %s "$T/s8.dat") - $(stat -c %s "$T/s.dat") ))" 64
 expect_rc 0 "$UE" validate --strict "$T/s8.dat"
 
+# A flat skin of 30,000 joints under one root (10 of them weighted): every one a SKELETON joint with
+# its inverse bind (the checks and matrices linear in joints); listed twice, the reader refuses it.
+python3 "$HERE/hsd_new_glb.py" flat-skin "$T/flat.gltf" 30000
+expect_rc 0 "$UE" import "$T/flat.gltf" -o "$T/flat.dat"
+grep -q "^new model: 30003 joints, 1 DObj, 1 PObj, 10 triangles, 10 envelopes," "$T/err" && ok || bad "flat skin: $(cat "$T/err")"
+check "flat skin: 30000 inverse binds" "$(glb dat-pobjs "$T/flat.dat" | tail -1)" "skeleton joints with inverse binds 30000"
+python3 "$HERE/hsd_new_glb.py" flat-skin "$T/twice.gltf" 30000 twice
+expect_rc 1 "$UE" import "$T/twice.gltf" -o "$T/twice.dat"
+check "a joint listed twice, told once" "$(grep -c "joints\[30000\]: joint node 30000 listed twice \[scene.skin.joint\]" "$T/err")" 1
+[ ! -e "$T/twice.dat" ] && ok || bad "twice.dat written"
+
 # Skinned: 12 joints bent at rest under a non-uniform scale, one mesh, a vertex of 6 influences.
 # 13 nodes; the one root is a skin joint, so an owner root is added (14 joints).
 expect_rc 0 glb skinned12 "$T/k.gltf"
@@ -75,6 +86,11 @@ check "PObjs in the DAT" "$(glb dat-pobjs "$T/k.dat" | tr '\n' ';')" \
 expect_rc 0 "$UE" convert "$T/k.dat" -o "$T/kb.glb"
 expect_rc 0 glb same "$T/k.gltf" "$T/kb.glb" "$REL"
 check "skinned triangles back" "$(cat "$T/out")" 25
+# The same from the DAT's bytes alone, not through unearth's reader: joint worlds by HSD's rule from
+# the stored SRTs, the stored inverse binds, envelopes and positions, Σ w·W·IB·v (W alone for one
+# joint) against the glTF's skinned rest, so a misreading writer and reader share would show.
+expect_rc 0 glb dat-same "$T/k.dat" "$T/k.gltf" "$REL"
+check "skinned triangles placed by the DAT's own bytes" "$(cat "$T/out")" 25
 # The 6 influences 0.3 0.25 0.2 0.15 0.06 0.04: the 4 largest over their sum 0.9, in 1/64:
 # 21.33 17.78 14.22 10.67 floored to 21 17 14 10, the 2 units left to the largest remainders.
 check "4 weights renormalised and rounded" "$(glb weights "$T/kb.glb" 0 -1 0)" \

@@ -74,7 +74,9 @@ class Builder:
         return len(self.doc["accessors"]) - 1
 
     def mesh(self, name, attrs, tris, material):
-        prim = {"attributes": attrs, "indices": self.add("3H", tris, "SCALAR", 5123, 34963), "material": material}
+        wide = max(max(t) for t in tris) > 65535
+        prim = {"attributes": attrs, "indices": self.add("3I" if wide else "3H", tris, "SCALAR", 5125 if wide else 5123, 34963),
+                "material": material}
         for a in self.doc["accessors"][prim["indices"]:prim["indices"] + 1]:
             a["count"] *= 3
         self.doc["meshes"].append({"name": name, "primitives": [prim]})
@@ -214,6 +216,55 @@ def cmd_skinned_many(args):
     b.doc["skins"] = [{"joints": [first, first + 1]}]
     b.node(name="tris", mesh=mesh, skin=0)
     b.doc["scenes"][0]["nodes"] = [first, first + 2]
+    b.save(args[0])
+
+def cmd_flat_skin(args):
+    """A root and N joints side by side under it, all in the skin, the first 10 drawing a triangle
+    each (weighing it alone); with "twice" the skin lists its last joint a second time."""
+    b = Builder()
+    n = int(args[1])
+    pos, js, ws, tris = [], [], [], []
+    for j in range(min(n, 10)):
+        for x, y in ((0, 0), (1, 0), (0, 1)):
+            pos.append((x, y, 0))
+            js.append((j, 0, 0, 0))
+            ws.append((1, 0, 0, 0))
+        tris.append((3 * j, 3 * j + 1, 3 * j + 2))
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tris", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
+                           "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    b.node(name="root", children=list(range(1, n + 1)))
+    for j in range(n):
+        b.node(name="j%d" % j, translation=[2.0 * (j % 200), 2.0 * (j // 200), 0])
+    joints = list(range(1, n + 1)) + ([n] if len(args) > 2 and args[2] == "twice" else [])
+    b.doc["skins"] = [{"joints": joints}]
+    b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [0, n + 1]
+    b.save(args[0])
+
+def cmd_own_envelopes(args):
+    """N triangles, each of its own 3-joint envelope (weights that no other triangle has) over 40
+    joints side by side under a root: the split and the coarser steps at their largest."""
+    b = Builder()
+    n = int(args[1])
+    pos, js, ws, tris = [], [], [], []
+    for t in range(n):
+        a = 0.2 + 0.3 * (t % 997) / 997
+        c = 0.1 + 0.2 * (t // 997) / (n // 997 + 1)
+        for x, y in ((0, 0), (1, 0), (0, 1)):
+            pos.append((x + 2 * (t % 300), y + 2 * (t // 300), 0))
+            js.append((t % 40, (t + 7) % 40, (t + 19) % 40, 0))
+            ws.append((a, c, 1 - a - c, 0))
+        tris.append((3 * t, 3 * t + 1, 3 * t + 2))
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("tris", {"POSITION": b.add("3f", pos, "VEC3", 5126), "JOINTS_0": b.add("4H", js, "VEC4", 5123),
+                           "WEIGHTS_0": b.add("4f", ws, "VEC4", 5126)}, tris, 0)
+    b.node(name="root", children=list(range(1, 41)))
+    for j in range(40):
+        b.node(name="j%d" % j, translation=[float(j), 0, 0])
+    b.doc["skins"] = [{"joints": list(range(1, 41))}]
+    b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [0, 41]
     b.save(args[0])
 
 def cmd_smooth_tube(args):
@@ -527,10 +578,119 @@ def world_triangles(path):
     return out
 
 def cmd_same(args):
-    a, b, rel = world_triangles(args[0]), world_triangles(args[1]), float(args[2])
+    print(same_triangles(world_triangles(args[0]), world_triangles(args[1]), float(args[2]), args[0], args[1]))
+
+def euler_zyx(rx, ry, rz):
+    """R = Rz·Ry·Rx as rows."""
+    cx, sx, cy, sy, cz, sz = math.cos(rx), math.sin(rx), math.cos(ry), math.sin(ry), math.cos(rz), math.sin(rz)
+    return [[cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx],
+            [sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx],
+            [-sy, cy * sx, cy * cx]]
+
+def dat_joint_worlds(u32, f32, root):
+    """Every JObj's world matrix (column-major) by the runtime's rule, read from the DAT's own SRTs:
+    Local = [P⁻¹·R·diag(scale)·P | translation], P the parent's accumulated scale."""
+    worlds, stack = {}, [(root, None, None)]
+    while stack:
+        j, parent, pscl = stack.pop()
+        rot = [f32(j + 0x14 + 4 * k) for k in range(3)]
+        scale = [f32(j + 0x20 + 4 * k) for k in range(3)]
+        trans = [f32(j + 0x2C + 4 * k) for k in range(3)]
+        classical = u32(j + 4) & 8
+        r, p = euler_zyx(*rot), pscl or [1, 1, 1]
+        local = [0.0] * 16
+        for c in range(3):
+            for i in range(3):
+                local[c * 4 + i] = r[i][c] * scale[c] * p[c] / p[i]
+            local[12 + c] = trans[c]
+        local[15] = 1
+        worlds[j] = mat_mul(worlds[parent], local) if parent else local
+        if classical:
+            scl = pscl
+        else:
+            scl = [scale[k] * (pscl[k] if pscl else 1) for k in range(3)]
+        for nxt, par, ps in ((u32(j + 0xC), parent, pscl), (u32(j + 8), j, scl)):
+            if nxt:
+                stack.append((nxt, par, ps))
+    return worlds
+
+def dat_skinned_triangles(path):
+    """Every triangle of a new model's envelope PObjs where the runtime draws it at rest, from the
+    DAT's bytes alone: PNMTXIDX picks the envelope, M = W(j) for one joint (a SKELETON_ROOT owner,
+    no R) or Σ w·W(j)·IB(j) (IB stored 3×4, rows), the stored position through M."""
+    d = open(path, "rb").read()
+    data_size, nb_reloc = struct.unpack_from(">II", d, 4)
+    data = d[0x20:0x20 + data_size]
+    u32 = lambda off: struct.unpack_from(">I", data, off)[0]
+    u16 = lambda off: struct.unpack_from(">H", data, off)[0]
+    f32 = lambda off: struct.unpack_from(">f", data, off)[0]
+    root = u32(u32(u32(struct.unpack_from(">I", d, 0x20 + data_size + 4 * nb_reloc)[0])))
+    worlds = dat_joint_worlds(u32, f32, root)
+    def skin_matrix(j):
+        ib = u32(j + 0x38)
+        m = [f32(ib + 4 * (row * 4 + col)) for col in range(4) for row in range(3)]
+        ibm = [m[3 * c + r] if r < 3 else float(c == 3) for c in range(4) for r in range(4)]
+        return mat_mul(worlds[j], ibm)
+    assert u32(root + 4) & 2, "the owner is not SKELETON_ROOT"
+    out, dobj = [], u32(root + 0x10)
+    while dobj:
+        pobj = u32(dobj + 0xC)
+        while pobj:
+            assert u16(pobj + 0xC) & 0x3000 == 0x2000, "not an envelope PObj"
+            mats, lst, k = [], u32(pobj + 0x14), 0
+            while u32(lst + 4 * k):
+                env, i, m = u32(lst + 4 * k), 0, [0.0] * 16
+                pairs = []
+                while u32(env + 8 * i):
+                    pairs.append((u32(env + 8 * i), f32(env + 8 * i + 4)))
+                    i += 1
+                if pairs[0][1] >= 1 - 2 ** -23:
+                    m = worlds[pairs[0][0]]
+                else:
+                    for j, w in pairs:
+                        m = [a + w * b for a, b in zip(m, skin_matrix(j))]
+                mats.append(m)
+                k += 1
+            # Descriptors: PNMTXIDX direct (1 byte), the rest indexed (1 or 2 bytes); positions read.
+            at, rec, pos_at, pos_desc = u32(pobj + 8), 0, None, None
+            while u32(at) != 0xFF:
+                attr, kind = u32(at), u32(at + 4)
+                if attr == 9:
+                    pos_at, pos_desc = rec, at
+                rec += 1 if kind in (1, 2) else 2
+                at += 0x18
+            kind, ctype, frac, stride, arr = (u32(pos_desc + 4), u32(pos_desc + 0xC), data[pos_desc + 0x10],
+                                              u16(pos_desc + 0x12), u32(pos_desc + 0x14))
+            fmt, size = {0: ("B", 1), 1: ("b", 1), 2: ("H", 2), 3: ("h", 2), 4: ("f", 4)}[ctype]
+            def position(i):
+                raw = struct.unpack_from(">3" + fmt, data, arr + stride * i)
+                return [c if ctype == 4 else c / (1 << frac) for c in raw]
+            dl, end = u32(pobj + 0x10), u32(pobj + 0x10) + 32 * u16(pobj + 0xE)
+            while dl < end and data[dl]:
+                op, n = data[dl] & 0xF8, u16(dl + 1)
+                verts = []
+                for v in range(n):
+                    r = dl + 3 + rec * v
+                    idx = data[r + pos_at] if kind == 2 else u16(r + pos_at)
+                    verts.append(apply(mats[data[r] // 3], position(idx)))
+                dl += 3 + rec * n
+                assert op in (0x90, 0x98), "display list command %#x" % op
+                tris = ([verts[i:i + 3] for i in range(0, n, 3)] if op == 0x90 else
+                        [[verts[i], verts[i + 1], verts[i + 2]] if i % 2 == 0 else [verts[i + 1], verts[i], verts[i + 2]]
+                         for i in range(n - 2)])
+                out += [[t[0], t[2], t[1]] for t in tris]  # GX winding is clockwise: glTF's reversed
+            pobj = u32(pobj + 4)
+        dobj = u32(dobj + 4)
+    return out
+
+def cmd_dat_same(args):
+    """The DAT's triangles as its bytes place them (dat_skinned_triangles) against the glTF's skinned rest."""
+    print(same_triangles(dat_skinned_triangles(args[0]), world_triangles(args[1]), float(args[2]), args[0], args[1]))
+
+def same_triangles(a, b, rel, a_name, b_name):
     extent = max(abs(c) for t in a for p in t for c in p)
     tol = rel * max(extent, 1e-9)
-    assert len(a) == len(b), "%d triangles in %s, %d in %s" % (len(a), args[0], len(b), args[1])
+    assert len(a) == len(b), "%d triangles in %s, %d in %s" % (len(a), a_name, len(b), b_name)
     def close(p, q):
         return all(abs(p[k] - q[k]) <= tol for k in range(3))
     used = [False] * len(b)
@@ -547,7 +707,7 @@ def cmd_same(args):
                 used[j] = True
                 break
         assert found, "no partner within %g for triangle %s" % (tol, t)
-    print(len(a))
+    return len(a)
 
 def cmd_materials(args):
     doc, _ = load_any(args[0])
@@ -569,4 +729,5 @@ if __name__ == "__main__":
      "skinned-many": cmd_skinned_many, "smooth-tube": cmd_smooth_tube, "skinned-own": cmd_skinned_own, "rounded": cmd_rounded,
      "smooth-check": cmd_smooth_check, "two-skins": cmd_two_skins, "split": cmd_split, "dat-pobjs": cmd_dat_pobjs,
      "weights": cmd_weights, "same": cmd_same, "materials": cmd_materials,
-     "image-size": cmd_image_size}[sys.argv[1]](sys.argv[2:])
+     "image-size": cmd_image_size, "flat-skin": cmd_flat_skin, "own-envelopes": cmd_own_envelopes,
+     "dat-same": cmd_dat_same}[sys.argv[1]](sys.argv[2:])
