@@ -67,6 +67,8 @@ typedef struct ue_hsd_new_stats {
     size_t f32_attributes;         /* descriptors no integer format held within its error */
     size_t envelopes;              /* distinct envelopes of the skinned meshes (0: none skinned) */
     size_t clips;                  /* glTF animations written as AnimJoint clips */
+    int32_t *anim_index; /* in: NULL, or room for one entry per animation of the scene; out: each one's index
+                          * in the ModelSet's anims[], or -1 (left out: it moves no joint) */
 } ue_hsd_new_stats;
 
 /* A new DAT from a scene (a glTF as ue_gltf_read reads it): a joint per node (names kept, TRS as

@@ -259,6 +259,8 @@ typedef struct cli_hsd_into {
     char chain[4096];     /* the entries inside it, outermost first ("" for a PKX's model.dat) */
     const uint32_t *slots, *slot_clips; /* --anim-slot: PKX animation slot k plays anims[slot_clips[k]] */
     size_t slot_count;
+    bool new_model;             /* a new model's DAT: the PKX's indices are fitted to its clips and joints */
+    size_t new_clips, new_joints;
 } cli_hsd_into;
 /* Before any work: the target of --into (or of -o named .pkx or .fsys), the output's name and
  * safety. 0, or an exit code after a message. */
@@ -275,6 +277,12 @@ struct ue_gltf_files;
  * read with the output checked against every file it opened; the DAT (or with `into` active, its
  * container's copy) written to -o, never over IN, --base, the container or the glTF's files. */
 int cli_import_hsd_fail(const char *who, ue_diag *d, ue_result r);
+/* --anim-slot N NAME: N a slot number, and a PKX among the containers the output is a copy of
+ * (before any work); then each NAME as its clip's index in the written DAT's anims[] (anim_index
+ * from the import's stats) into slots[k], clips[k]. 0, or an exit code after a message. */
+int cli_import_hsd_check_slots(const cli_opts *o, const cli_hsd_into *into);
+int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
+                                 uint32_t *clips);
 int cli_import_hsd_read_gltf(const cli_opts *o, ue_scene *s, struct ue_gltf_files *opened, ue_diag *d);
 int cli_import_hsd_write(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const struct ue_gltf_files *opened);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */

@@ -216,15 +216,17 @@ static int write_all(const cli_opts *o, const ue_buf *main_file, const cli_textu
 
 int cmd_import(const cli_opts *o) {
     int rc = check_roles(o);
-    bool new_hsd = !o->base && o->output && ue_name_has_ext(o->output, ".dat");
+    /* A new HSD model: -o OUT.dat, or a PKX or FSYS output (--into names the template, else refused there). */
+    bool new_hsd = !o->base && o->output && (ue_name_has_ext(o->output, ".dat") || ue_name_has_ext(o->output, ".pkx") ||
+                                             ue_name_has_ext(o->output, ".fsys"));
     if (!rc && o->texture_format && !new_hsd)
         return cli_usage_error("import", "--texture-format applies to a new HSD model (-o OUT.dat without --base)");
     if (!rc && o->weight_step && !new_hsd)
         return cli_usage_error("import", "--weight-step applies to a new HSD model (-o OUT.dat without --base)");
     bool hsd_base = !rc && o->base && cli_import_base_is_hsd(o->base);
-    if (!rc && o->anim_slot_count && !hsd_base)
+    if (!rc && o->anim_slot_count && !hsd_base && !new_hsd)
         return cli_usage_error("import", "--anim-slot maps a clip onto a PKX's animation slot: it needs an HSD "
-                               "--base (.dat, .pkx or FSYS:ENTRY) and a PKX output");
+                               "model (a --base .dat, .pkx or FSYS:ENTRY, or a new one) and a PKX output");
     if (hsd_base) return cmd_import_hsd(o);
     if (!rc && new_hsd) return cmd_import_hsd_new(o);
     if (!rc) rc = check_outputs(o);

@@ -125,7 +125,7 @@ static const cli_option_def option_table[] = {
      "1..65536, as 1/N or a decimal) to merge envelopes; 0 keeps them as\n"
      "given (default: 1/64)"},
     {OPT_ANIM_SLOT, NULL, "--anim-slot", 2, "N NAME", NO_RANGE, NULL,
-     "with an HSD --base and a PKX output: animation slot N of the PKX\n"
+     "with an HSD model (--base, or a new one) and a PKX output: slot N of the PKX\n"
      "plays the glTF's clip NAME (its index in the DAT's ModelSet anims[]);\n"
      "repeatable (default: the PKX's slots as they are)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
@@ -395,7 +395,8 @@ static const cli_verb_def verb_table[] = {
      "10 matrices a PObj, weights rounded to 1/64 or --weight-step), attributes in the\n"
      "smallest GX format within a stated error, strips, textures as CMPR or RGB5A3\n"
      "(--texture-format), the glTF's clips as AnimJoint trees, read back strictly before it\n"
-     "is written.\n",
+     "is written. With --into TEMPLATE.pkx or ARCHIVE.fsys:ENTRY (and -o named like it) the new\n"
+     "DAT goes into a copy of that PKX or FSYS; slots playing a clip it lacks play clip 0.\n",
      "unearth convert demo/parkan/robot.msh -o robot.glb\n"
      "unearth import robot.glb -o robot2.msh --base demo/parkan/robot.msh\n"
      "unearth import robot.glb -o objects2.rlb --base demo/parkan/objects.rlb:ROBOT.msh --into demo/parkan/objects.rlb:ROBOT.msh\n"

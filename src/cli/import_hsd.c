@@ -39,8 +39,7 @@ bool cli_import_base_is_hsd(const char *base) {
 
 /* ---- before any work ----------------------------------------------------------------------- */
 
-/* --anim-slot N NAME: N a slot number, and a PKX among the containers the output is a copy of. */
-static int check_slot_options(const cli_opts *o, const cli_hsd_into *into) {
+int cli_import_hsd_check_slots(const cli_opts *o, const cli_hsd_into *into) {
     for (size_t k = 0; k < o->anim_slot_count; k++) {
         const char *n = o->anim_slots[2 * k];
         char *end = NULL;
@@ -55,9 +54,8 @@ static int check_slot_options(const cli_opts *o, const cli_hsd_into *into) {
     return 0;
 }
 
-/* Each --anim-slot's clip NAME as its index in the written DAT's anims[] (stats->anim_index). */
-static int resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
-                         uint32_t *clips) {
+int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
+                                 uint32_t *clips) {
     for (size_t k = 0; k < o->anim_slot_count; k++) {
         const char *name = o->anim_slots[2 * k + 1];
         size_t a = 0;
@@ -87,7 +85,7 @@ static int check_options(const cli_opts *o, cli_hsd_into *into) {
         return cli_usage_error("import", "%s is not available for an HSD base (%s) yet; write the DAT with -o OUT.dat",
                                later, o->base);
     int rc = cli_into_hsd_plan(o, into);
-    if (!rc) rc = check_slot_options(o, into);
+    if (!rc) rc = cli_import_hsd_check_slots(o, into);
     if (!rc) rc = cli_check_output("import", o->output, &o->base, 1);
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }
@@ -202,7 +200,7 @@ int cmd_import_hsd(const cli_opts *o) {
         rc = r == UE_OK ? 0 : cli_import_hsd_fail(in, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
-    if (!rc) rc = resolve_slots(o, &s, stats.anim_index, slots, slots + o->anim_slot_count);
+    if (!rc) rc = cli_import_hsd_resolve_slots(o, &s, stats.anim_index, slots, slots + o->anim_slot_count);
     into.slots = slots, into.slot_clips = slots + o->anim_slot_count, into.slot_count = o->anim_slot_count;
     ue_buf copy = {0};
     char written[4400] = "";

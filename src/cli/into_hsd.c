@@ -158,11 +158,94 @@ static void store_be32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
 }
 
+/* ---- a new model in a template's PKX (docs/hsd-import.md#a-new-model-in-the-game) ----------- */
+
+/* What fit_template changed, told in one warning per kind. */
+typedef struct fit_count {
+    size_t clips, bodies, parts;
+    char slots[96]; /* the first slots whose clips were redirected */
+} fit_count;
+
+/* The sub-animations an entry uses ({motion type, index} pairs at +0x8C, +0x04 of them, at most 8)
+ * whose clip the new model lacks play clip 0 instead: the game would read past ModelSet.anims[]. */
+static ue_result fit_entry_clips(uint8_t *e, uint32_t slot, const char *shown, size_t at, chain_put *c,
+                                 fit_count *n) {
+    uint32_t used = load_be32(e + 0x04) < 8 ? load_be32(e + 0x04) : 8;
+    for (uint32_t k = 0; k < used; k++) {
+        uint32_t clip = load_be32(e + 0x90 + 8 * k);
+        if (clip < c->t->new_clips) continue;
+        if (!c->t->new_clips) {
+            ue_diag_add(c->d, UE_SEV_ERROR, "into.new_model_clips", at, shown,
+                        "animation slot %u plays clip %u, and the new model has no clips: the game would play "
+                        "a clip that is not there; give the glTF at least one animation", slot, clip);
+            return UE_ERR_INVALID;
+        }
+        if (!n->clips++ || strlen(n->slots) < sizeof n->slots - 16)
+            snprintf(n->slots + strlen(n->slots), sizeof n->slots - strlen(n->slots), "%s%u", n->slots[0] ? ", " : "",
+                     slot);
+        store_be32(e + 0x90 + 8 * k, 0);
+    }
+    return UE_OK;
+}
+
+/* Body-map joints (+0x4C, 16 pre-order indices, -1 unused) past the new tree become 0, the root. */
+static void fit_entry_bodies(uint8_t *e, chain_put *c, fit_count *n) {
+    for (size_t j = 0; j < 16; j++) {
+        uint32_t v = load_be32(e + 0x4C + 4 * j);
+        if (v >= 0x80000000u || v < c->t->new_joints) continue;
+        store_be32(e + 0x4C + 4 * j, 0);
+        n->bodies++;
+    }
+}
+
+/* XD: the head bone (+0x6E) past the new tree becomes 0; a part-animation block (+0x1C, four of 19
+ * bytes) naming a bone past it is switched off (type 0), the value that means "none". */
+static void fit_xd_header(uint8_t *p, chain_put *c, fit_count *n) {
+    if ((size_t)(p[0x6E] << 8 | p[0x6F]) >= c->t->new_joints) p[0x6E] = p[0x6F] = 0, n->bodies++;
+    for (size_t b = 0; b < 4; b++) {
+        uint8_t *block = p + 0x1C + 19 * b;
+        bool past = false;
+        for (size_t k = 0; k < 8; k++) past |= block[2 + k] != 0xFF && block[2 + k] >= c->t->new_joints;
+        if (block[0] && past) block[0] = 0, n->parts++;
+    }
+}
+
+static void tell_fit(const fit_count *n, const char *shown, size_t joints, ue_diag *d) {
+    if (n->clips)
+        ue_diag_add(d, UE_SEV_WARNING, "into.new_model_clips", UE_NO_OFFSET, shown,
+                    "%zu sub-animations (slots %s) played clips the new model does not have: they play clip 0 "
+                    "(map them with --anim-slot N NAME)", n->clips, n->slots);
+    if (n->bodies)
+        ue_diag_add(d, UE_SEV_WARNING, "into.new_model_joints", UE_NO_OFFSET, shown,
+                    "%zu body-map or head-bone joints lay past the new model's %zu joints: they name joint 0, the root",
+                    n->bodies, joints);
+    if (n->parts)
+        ue_diag_add(d, UE_SEV_WARNING, "into.new_model_joints", UE_NO_OFFSET, shown,
+                    "%zu part-animation blocks named bones past the new model's joints: switched off (type 0)",
+                    n->parts);
+}
+
+/* A new model's DAT in the template's PKX: the slot table and header indices that point past its
+ * clips or joints are brought into range (or refused: no clip at all); every other byte stays. */
+static ue_result fit_template(ue_buf *pkx, const ue_pkx_info *info, const char *shown, chain_put *c) {
+    fit_count n = {0};
+    ue_result r = UE_OK;
+    for (uint32_t slot = 0; slot < info->anim_count && r == UE_OK; slot++) {
+        size_t at = info->anim_offset + (size_t)slot * UE_PKX_ANIM_ENTRY;
+        r = fit_entry_clips(pkx->data + at, slot, shown, at, c, &n);
+        fit_entry_bodies(pkx->data + at, c, &n);
+    }
+    if (r == UE_OK && info->layout == UE_PKX_XD) fit_xd_header(pkx->data, c, &n);
+    if (r == UE_OK) tell_fit(&n, shown, c->t->new_joints, c->d);
+    return r;
+}
+
 /* The --anim-slot pairs into the PKX copy `pkx`: slot N's first sub-animation names the clip's index
  * (docs/formats/pkx.md#animation-entry, +0x90 of the 0xD0-byte entry), an entry without
- * sub-animations gets one; every other byte stays. A slot past the table is refused. */
+ * sub-animations gets one; every other byte stays. A slot past the table is refused. A new model's
+ * PKX is then fitted to it (fit_template), the slots just set being in range. */
 static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
-    if (!c->t->slot_count) return UE_OK;
+    if (!c->t->slot_count && !c->t->new_model) return UE_OK;
     ue_pkx_info info;
     ue_result r = ue_pkx_parse(pkx->data, pkx->size, UE_MODE_STRICT, &info, c->d);
     for (size_t k = 0; k < c->t->slot_count && r == UE_OK; k++) {
@@ -177,7 +260,7 @@ static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
         if (!load_be32(e + 0x04)) store_be32(e + 0x04, 1);
         store_be32(e + 0x90, c->t->slot_clips[k]);
     }
-    return r;
+    return r == UE_OK && c->t->new_model ? fit_template(pkx, &info, shown, c) : r;
 }
 
 /* Appends to `out` the copy of `a` (shown as `shown`) whose entry chain `chain` holds the DAT. An

@@ -288,7 +288,13 @@ ue_result ue_hsd_from_scene(const ue_scene *s, const ue_hsd_new_options *o, ue_b
                     "%zu vertices had more than %d joint influences: the %d largest kept, their weights renormalised",
                     b.sk.cut_vertices, HSD_NEW_MAX_INFLUENCES, HSD_NEW_MAX_INFLUENCES);
     b.st.envelopes = b.sk.set.count;
-    if (r == UE_OK && stats) *stats = b.st;
+    if (r == UE_OK && stats) {
+        int32_t *anim_index = stats->anim_index; /* the caller's room, kept */
+        *stats = b.st;
+        stats->anim_index = anim_index;
+        for (size_t a = 0; anim_index && a < s->animation_count; a++)
+            anim_index[a] = clips.anim_index ? clips.anim_index[a] : -1;
+    }
     hsd_new_clips_free(&b, &clips);
     hsd_new_free(&b);
     return r;

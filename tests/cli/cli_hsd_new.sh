@@ -167,7 +167,9 @@ grep -q "more than 240 PObjs.*import.hsd.new.limit" "$T/err" && ok || bad "PObj 
 [ ! -e "$T/p241.dat" ] && ok || bad "a refused import wrote p241.dat"
 # An existing output without -f, options a new model does not take.
 expect_rc 2 "$UE" import "$T/s.gltf" -o "$T/s.dat"
-expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --into "$T/demo/gamecube/creature.pkx"
+# --into a PKX writes a copy of it (cli_hsd_new_into.sh): a DAT output is refused.
+expect_rc 2 "$UE" import "$T/s.gltf" -o "$T/n.dat" --into "$T/demo/gamecube/creature.pkx"
+grep -q "give it its extension (.pkx)" "$T/err" && ok || bad "--into with -o .dat: $(cat "$T/err")"
 expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.msh" --texture-format cmpr
 expect_usage "" "$UE" import "$T/r.glb" -o "$T/n.dat" --base "$T/r.dat" --texture-format cmpr
 expect_usage "" "$UE" import "$T/s.gltf" -o "$T/n.dat" --texture-format bc7
