@@ -25,6 +25,7 @@ typedef struct ue_hsd_edit_stats {
     size_t reweighted, envelopes, trimmed;  /* vertices given another envelope, envelopes added, vertices
                                                whose influences past 4 were dropped */
     size_t widened;                         /* attributes written as a new array in a wider format */
+    size_t new_vertices;                    /* glTF vertices past their PObj's, appended */
 } ue_hsd_edit_stats;
 
 /* Edit mode: `base` (a DAT of `size` bytes with a model, read strictly) with the vertex
@@ -37,7 +38,7 @@ typedef struct ue_hsd_edit_stats {
  * vertex's skinning matrix and are re-quantised in the attribute's own format. Everything else
  * of the base is kept byte for byte, so an unedited scene gives `base` back. Refused
  * (UE_ERR_INVALID, errors naming the glTF path and the DAT offset, `out` untouched): a mesh or
- * primitive that matches nothing, a PObj the scene lacks, new vertices, a value a direct
+ * primitive that matches nothing, a PObj the scene lacks, new vertices in a client's re-export, a value a direct
  * attribute's format cannot hold, two different values for one stored element, an image of another size or one
  * baked from several layers (images: docs/hsd-import.md#images). `name` names the model in
  * messages. `stats` may be NULL. A primitive with the PObj's vertices and other triangles gets a

@@ -134,7 +134,9 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
     if (st->lists)
         fprintf(stderr, "rebuilt: %zu display %s as strips (%zu triangles)\n", st->lists,
                 cli_plural(st->lists, "list", "lists"), st->triangles);
-    if (st->reweighted)
+    if (st->new_vertices)
+        fprintf(stderr, "new vertices: %zu appended\n", st->new_vertices);
+    if (st->reweighted || st->envelopes)
         fprintf(stderr, "weights: %zu %s given another envelope, %zu %s added\n", st->reweighted,
                 cli_plural(st->reweighted, "vertex", "vertices"), st->envelopes,
                 cli_plural(st->envelopes, "envelope", "envelopes"));

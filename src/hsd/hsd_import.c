@@ -73,7 +73,7 @@ static bool same_triangles(const ue_scene_primitive *a, const ue_scene_primitive
 /* Vertices whose positions are those of the base primitive: ranks candidates of equal triangles. */
 static size_t position_score(const ue_scene_primitive *a, const ue_scene_primitive *b) {
     size_t n = 0;
-    for (uint32_t v = 0; v < a->vertex_count; v++)
+    for (uint32_t v = 0; v < b->vertex_count && v < a->vertex_count; v++)
         n += hsd_close_to(&a->positions[3 * (size_t)v], &b->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE);
     return n;
 }
@@ -89,8 +89,9 @@ typedef struct ref_match {
 
 /* The base primitive for glTF primitive `gp` of node `gnode`: an unclaimed primitive of a base
  * mesh node of the same name with the same triangles; among several, the one with the most
- * unmoved positions. With `rebuild`, one with the same vertex count and other triangles, more
- * than half of its positions unmoved (convert's vertices, triangles added or deleted). */
+ * unmoved positions. With `rebuild`, one with as many vertices or fewer and other triangles, more
+ * than half of its positions unmoved (convert's vertices, triangles added or deleted, new vertices
+ * after the base's). */
 static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const ue_scene_primitive *gp, bool rebuild) {
     ref_match best = {-1, -1, 0, false, false, rebuild, false};
     size_t best_score = 0;
@@ -107,9 +108,9 @@ static ref_match find_ref(const edit_ctx *x, const ue_scene_node *gnode, const u
             }
             bool same = same_triangles(gp, rp);
             if (!same) best.same_counts |= gp->vertex_count == rp->vertex_count && gp->index_count == rp->index_count;
-            if (same == rebuild || (rebuild && gp->vertex_count != rp->vertex_count)) continue;
+            if (same == rebuild || (rebuild && gp->vertex_count < rp->vertex_count)) continue;
             size_t score = position_score(gp, rp);
-            if (rebuild && 2 * score <= gp->vertex_count) continue;
+            if (rebuild && 2 * score <= rp->vertex_count) continue;
             if (best.mesh < 0 || score > best_score) {
                 best.mesh = rn->mesh, best.node = (int32_t)n, best.prim = p;
                 best_score = score;
@@ -281,49 +282,78 @@ typedef struct prim_pair {
     bool inv_ok[HSD_SKIN_SLOTS];
     const uint8_t *new_slot;    /* per vertex: the envelope slot its new weights take, 0xFF: kept */
     bool reweights;             /* some vertex has a new slot */
+    uint32_t base;              /* the PObj's vertices; glTF vertices from here on are new */
+    hsd_list_rebuild *rb;       /* where new vertices' records go (NULL: none) */
 } prim_pair;
 
 static bool reweighted(const prim_pair *q, uint32_t v) { return q->new_slot && q->new_slot[v] != 0xFF; }
 
+/* Vertex v's skinning slot: its new envelope's, its PNMTXIDX's, else 0 (a new vertex of a rigid PObj). */
 static const hsd_skin_slot *slot_of(const prim_pair *q, uint32_t v, size_t *k) {
-    *k = reweighted(q, v) ? q->new_slot[v] : q->g->pnmtx ? q->g->pnmtx[v] / 3u : 0;
+    *k = reweighted(q, v) ? q->new_slot[v] : q->g->pnmtx && v < q->base ? q->g->pnmtx[v] / 3u : 0;
     return &q->sk->slot[*k];
+}
+
+/* Vertex v's glTF position in the PObj's stored space, through the inverse of its slot's matrix:
+ * 1; after a refusal 0 (a Z the X–Y format cannot hold) or -1 (no inverse: the PObj's other
+ * vertices would say the same). */
+static int stored_position(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t v, double st[3]) {
+    const float *gpos = &q->gp->positions[3 * (size_t)v];
+    size_t k;
+    slot_of(q, v, &k);
+    if (!q->inv_ok[k]) {
+        edit_error(x, "import.hsd.singular", UE_DAT_HEADER + (uint64_t)t->po->offset, t->gpath,
+                   "vertex %u: PObj %zu places it with a matrix that has no inverse (envelope %zu: its joints' "
+                   "blend flattens space), so the edited position cannot be taken back into its stored space",
+                   v, t->pobj, k);
+        return -1;
+    }
+    const double *a = q->inv[k];
+    for (int r = 0; r < 3; r++) st[r] = a[r] * gpos[0] + a[4 + r] * gpos[1] + a[8 + r] * gpos[2] + a[12 + r];
+    if (t->lay.comps == 2 && fabs(st[2]) > POS_TOLERANCE * (1 + fabs(st[0]) + fabs(st[1]))) {
+        edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                   "vertex %u: PObj %zu stores positions as X and Y only, and the edit gives Z = %g in its "
+                   "stored space", v, t->pobj, st[2]);
+        return 0;
+    }
+    return 1;
 }
 
 /* A re-weighted vertex keeps its drawn place: its stored position and normal are taken back
  * through its new envelope's matrix. */
 static void edit_positions(edit_ctx *x, attr_site *t, const prim_pair *q) {
-    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+    for (uint32_t v = 0; v < q->base; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
         if (!reweighted(q, v) && hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
             mark_kept(x, t, v);
             continue;
         }
-        size_t k;
-        slot_of(q, v, &k);
-        if (!q->inv_ok[k]) {
-            edit_error(x, "import.hsd.singular", UE_DAT_HEADER + (uint64_t)t->po->offset, t->gpath,
-                       "vertex %u: PObj %zu places it with a matrix that has no inverse (envelope %zu: its joints' "
-                       "blend flattens space), so the edited position cannot be taken back into its stored space",
-                       v, t->pobj, k);
-            return;
-        }
-        const double *a = q->inv[k];
         double st[3];
-        for (int r = 0; r < 3; r++) st[r] = a[r] * gpos[0] + a[4 + r] * gpos[1] + a[8 + r] * gpos[2] + a[12 + r];
-        if (t->lay.comps == 2 && fabs(st[2]) > POS_TOLERANCE * (1 + fabs(st[0]) + fabs(st[1]))) {
-            edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
-                       "vertex %u: PObj %zu stores positions as X and Y only, and the edit gives Z = %g in its "
-                       "stored space", v, t->pobj, st[2]);
-            continue;
-        }
-        store(x, t, v, st, t->lay.comps, "POSITION", &x->stats.positions);
+        int got = stored_position(x, t, q, v, st);
+        if (got < 0) return;
+        if (got) store(x, t, v, st, t->lay.comps, "POSITION", &x->stats.positions);
     }
+}
+
+/* Vertex v's glTF normal in the stored space, `length` long (0: unit): the export took n to
+ * cof(M)·n, normalised; M^T undoes it up to a length. */
+static void stored_normal(const prim_pair *q, uint32_t v, double length, double dir[3]) {
+    const float *gn = &q->gp->normals[3 * (size_t)v];
+    size_t k;
+    const double *a = slot_of(q, v, &k)->matrix;
+    double len = 0;
+    for (int r = 0; r < 3; r++) {
+        dir[r] = a[r * 4 + 0] * gn[0] + a[r * 4 + 1] * gn[1] + a[r * 4 + 2] * gn[2];
+        len += dir[r] * dir[r];
+    }
+    len = sqrt(len);
+    double scale = (length > 0 ? length : 1.0) / (len > 0 ? len : 1.0);
+    for (int r = 0; r < 3; r++) dir[r] *= scale;
 }
 
 static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
-    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+    for (uint32_t v = 0; v < q->base; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
         if (!reweighted(q, v) && hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -335,26 +365,16 @@ static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
                        "rewritten yet", v, t->pobj);
             return;
         }
-        size_t k;
-        const double *a = slot_of(q, v, &k)->matrix;
-        /* The export took n to cof(M)·n, normalised; M^T undoes it up to a length. */
-        double dir[3], len = 0, stored_len = 0;
-        for (int r = 0; r < 3; r++) {
-            dir[r] = a[r * 4 + 0] * gn[0] + a[r * 4 + 1] * gn[1] + a[r * 4 + 2] * gn[2];
-            len += dir[r] * dir[r];
-            double s = q->g->normals[3 * (size_t)v + (size_t)r];
-            stored_len += s * s;
-        }
-        len = sqrt(len), stored_len = sqrt(stored_len);
-        double scale = (stored_len > 0 ? stored_len : 1.0) / (len > 0 ? len : 1.0);
-        for (int r = 0; r < 3; r++) dir[r] *= scale;
+        double dir[3], stored_len = 0;
+        for (int r = 0; r < 3; r++) stored_len += q->g->normals[3 * (size_t)v + (size_t)r] * q->g->normals[3 * (size_t)v + (size_t)r];
+        stored_normal(q, v, sqrt(stored_len), dir);
         store(x, t, v, dir, 3, "NORMAL", &x->stats.normals);
     }
 }
 
 static void edit_uvs(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
-    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+    for (uint32_t v = 0; v < q->base; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
         if (hsd_close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -373,7 +393,7 @@ static void edit_uvs(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
 
 static void edit_colors(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
     if (!q->gp->colors[set] || !q->rp->colors[set]) return;
-    for (uint32_t v = 0; v < q->gp->vertex_count; v++) {
+    for (uint32_t v = 0; v < q->base; v++) {
         const float *gc = &q->gp->colors[set][4 * (size_t)v];
         if (hsd_close_to(gc, &q->rp->colors[set][4 * (size_t)v], 4, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -426,7 +446,7 @@ static bool chain_records(const hsd_records *rec, uint32_t vertices, int32_t **h
 
 /* The PNMTXIDX of every record of a re-weighted vertex: 3 × its new envelope slot. */
 static void edit_matrix_indices(edit_ctx *x, attr_site *t, const prim_pair *q) {
-    for (uint32_t v = 0; v < q->gp->vertex_count; v++)
+    for (uint32_t v = 0; v < q->base; v++)
         if (reweighted(q, v)) {
             uint8_t idx = (uint8_t)(3 * q->new_slot[v]);
             put_element(x, t, v, &idx, &x->stats.reweighted);
@@ -453,6 +473,113 @@ static bool overflows(edit_ctx *x, attr_site *t, const prim_pair *q) {
     return t->overflow;
 }
 
+/* ---- new vertices (docs/hsd-import.md#new-vertices) ----------------------------------------- */
+
+#define COLOUR_SCAN_LIMIT (1u << 26) /* element comparisons finding new vertices' colours */
+
+/* The element of indexed colour attribute t whose bytes are `val` (among those the PObj's
+ * vertices use), or -1: colour arrays are not widened, so a new vertex reuses a colour. */
+static int64_t colour_element(edit_ctx *x, const attr_site *t, const prim_pair *q, const float rgba[4], size_t *work) {
+    for (uint32_t u = 0; u < q->base && (*work)++ < COLOUR_SCAN_LIMIT; u++) {
+        const uint8_t *have = element_bytes(x, t, u);
+        uint8_t val[4];
+        const char *why;
+        memcpy(val, have, t->lay.elem_bytes);
+        if (hsd_encode_vertex_color(rgba, t->a->comp_type, val, &why) && !memcmp(val, have, t->lay.elem_bytes))
+            return (int64_t)((element_at(t, u) - t->a->array_offset) / t->a->stride);
+    }
+    return -1;
+}
+
+/* New vertex v's colour into its record (direct) or as an element the PObj has (indexed). */
+static void new_colour(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t v, uint8_t *field, uint32_t *index,
+                       size_t *work) {
+    int set = (int)(t->a->attr - UE_GX_VA_CLR0);
+    static const float white[4] = {1, 1, 1, 1};
+    const float *c = q->gp->colors[set] ? &q->gp->colors[set][4 * (size_t)v] : white;
+    const char *why = "";
+    if (t->a->type == UE_GX_DIRECT) {
+        if (!hsd_encode_vertex_color(c, t->a->comp_type, field, &why))
+            edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "new vertex %u: colour (%g, %g, %g, %g) does not fit PObj %zu's colour format %u: %s", v, c[0],
+                       c[1], c[2], c[3], t->pobj, t->a->comp_type, why);
+        return;
+    }
+    int64_t k = colour_element(x, t, q, c, work);
+    if (k >= 0) *index = (uint32_t)k;
+    else
+        edit_error(x, *work > COLOUR_SCAN_LIMIT ? "import.hsd.limit" : "import.hsd.attribute",
+                   UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                   "new vertex %u: colour (%g, %g, %g, %g) is none that PObj %zu's vertices have; a new element in "
+                   "an indexed colour array is not written yet", v, c[0], c[1], c[2], c[3], t->pobj);
+}
+
+/* New vertex v's value of position, normal or UV attribute t in the stored space; false after a
+ * refusal. */
+static bool new_value(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t v, double *val) {
+    uint32_t attr = t->a->attr;
+    if (attr == UE_GX_VA_POS) return stored_position(x, t, q, v, val) > 0;
+    if (attr == UE_GX_VA_NRM || attr == UE_GX_VA_NBT) {
+        if (t->lay.comps != 3 || !q->gp->normals) {
+            edit_error(x, t->lay.comps != 3 ? "import.hsd.nbt" : "import.hsd.attribute",
+                       UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "new vertex %u: PObj %zu stores %s; a new vertex needs a NORMAL of three components", v,
+                       t->pobj, t->lay.comps != 3 ? "binormals and tangents (NBT)" : "normals the glTF lacks");
+            return false;
+        }
+        stored_normal(q, v, 1.0, val);
+        return true;
+    }
+    int set = (int)(attr - UE_GX_VA_TEX0);
+    const float *uv = q->gp->uv[set] ? &q->gp->uv[set][2 * (size_t)v] : NULL;
+    val[0] = uv ? uv[0] : 0, val[1] = uv ? uv[1] : 0;
+    if (t->lay.comps == 1 && val[1] != 0) {
+        edit_error(x, "import.hsd.range", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                   "new vertex %u: PObj %zu stores one texture coordinate (s), and the glTF gives t = %g", v, t->pobj,
+                   val[1]);
+        return false;
+    }
+    return true;
+}
+
+/* The glTF's new vertices (from q->base on) in attribute t (the PObj's descriptor attr_index):
+ * an element appended to the PObj's own array (SITE_WIDE), values in their records (direct), the
+ * matrix index of their envelope, or a colour element the PObj has. */
+static void add_new_vertices(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t attr_index) {
+    hsd_list_rebuild *rb = q->rb;
+    const char *what = t->a->attr == UE_GX_VA_POS ? "POSITION" : t->a->attr >= UE_GX_VA_TEX0 ? "TEXCOORD" : "NORMAL";
+    size_t work = 0;
+    for (uint32_t v = q->base; rb && v < q->gp->vertex_count && !x->errors; v++) {
+        uint8_t *field = rb->new_records + (size_t)(v - q->base) * t->rec->record_bytes + t->field;
+        uint32_t *index = &rb->new_index[(size_t)(v - q->base) * t->po->attr_count + attr_index];
+        double val[3];
+        size_t k;
+        if (t->a->attr == UE_GX_VA_PNMTXIDX) {
+            slot_of(q, v, &k);
+            *field = (uint8_t)(3 * k);
+        } else if (t->a->attr == UE_GX_VA_CLR0 || t->a->attr == UE_GX_VA_CLR1) {
+            new_colour(x, t, q, v, field, index, &work);
+        } else if (!new_value(x, t, q, v, val)) {
+            return;
+        } else if (t->mode == SITE_WIDE) {
+            int64_t at = hsd_wide_append(t->wide, val);
+            if (at < 0) x->nomem = true;
+            else if (at > 65535)
+                edit_error(x, "import.hsd.limit", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                           "new vertex %u: PObj %zu's array would pass 65536 elements, what 16-bit indices reach", v,
+                           t->pobj);
+            else *index = (uint32_t)at;
+        } else if (t->a->type == UE_GX_DIRECT) {
+            quantise(x, t, v, val, t->lay.comps, field, what);
+        } else {
+            edit_error(x, "import.hsd.nbt", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
+                       "new vertex %u: PObj %zu indexes normals, binormals and tangents separately (NBT3); a new "
+                       "vertex there is not written yet", v, t->pobj);
+        }
+        if (x->nomem) return;
+    }
+}
+
 /* The elements the PObj's list indexes in attribute t: the largest index + 1. */
 static uint32_t elements_used(const attr_site *t, uint32_t vertices) {
     uint32_t n = 0;
@@ -472,11 +599,12 @@ static ue_result widen(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t a
     if (!grown) return UE_ERR_NOMEM;
     e->wide = grown;
     hsd_wide_attr *w = &grown[e->wide_count++];
-    ue_result r = hsd_wide_init(w, t->pobj, attr_index, t->a, t->lay.comps, elements_used(t, q->gp->vertex_count),
-                                x->bytes, x->size);
+    ue_result r = hsd_wide_init(w, t->pobj, attr_index, t->a, t->lay.comps, elements_used(t, q->base), x->bytes,
+                                x->size);
     if (r != UE_OK) return r;
     t->mode = SITE_WIDE, t->wide = w, t->own = q->new_slot;
     run_edit(x, t, q);
+    add_new_vertices(x, t, q, attr_index);
     t->mode = SITE_WRITE, t->wide = NULL, t->own = NULL;
     if (x->nomem) return UE_ERR_NOMEM;
     if (x->errors) return UE_OK;
@@ -488,7 +616,8 @@ static ue_result widen(edit_ctx *x, attr_site *t, const prim_pair *q, uint32_t a
     if (!w->array.data) return UE_ERR_NOMEM;
     if (w->comp_type == w->from_type && w->frac == w->from_frac) {
         ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.own_array", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
-                    "PObj %zu: re-weighted vertices take new elements in a copy of the array of its own", t->pobj);
+                    "PObj %zu: re-weighted or new vertices take new elements in a copy of the array of its own",
+                    t->pobj);
         return UE_OK;
     }
     x->stats.widened++;
@@ -513,24 +642,43 @@ static ue_result edit_attributes(edit_ctx *x, attr_site *t, const prim_pair *q, 
         if (attr == UE_GX_VA_PNMTXIDX && t->a->type == UE_GX_DIRECT) {
             snprintf(t->gpath, sizeof t->gpath, "/meshes/%d/primitives/%zu/attributes/JOINTS_0", mesh, prim);
             edit_matrix_indices(x, t, q);
+            add_new_vertices(x, t, q, i);
         } else if (t->a->type != UE_GX_NONE && which >= 0) {
             snprintf(t->gpath, sizeof t->gpath, "/meshes/%d/primitives/%zu/attributes/%s", mesh, prim, names[which]);
             bool colour = attr == UE_GX_VA_CLR0 || attr == UE_GX_VA_CLR1;
-            bool own = !colour && q->reweights && t->a->type != UE_GX_DIRECT && t->lay.indices == 1 &&
-                       (attr == UE_GX_VA_POS || attr == UE_GX_VA_NRM);
-            ue_result r = own || (!colour && overflows(x, t, q)) ? widen(x, t, q, i) : (run_edit(x, t, q), UE_OK);
+            bool one_index = t->a->type != UE_GX_DIRECT && t->lay.indices == 1;
+            bool own = !colour && one_index &&
+                       ((q->reweights && (attr == UE_GX_VA_POS || attr == UE_GX_VA_NRM)) || q->gp->vertex_count > q->base);
+            ue_result r = UE_OK;
+            if (own || (!colour && overflows(x, t, q))) r = widen(x, t, q, i);
+            else run_edit(x, t, q), add_new_vertices(x, t, q, i);
             if (r != UE_OK) return r;
+            if (x->nomem) return UE_ERR_NOMEM;
         }
         t->field += t->lay.record_bytes;
     }
     return UE_OK;
 }
 
+/* Room for the new vertices' records in rb (each a copy of the PObj's first record, so a direct
+ * field no glTF attribute gives, such as a texture matrix index, is the first vertex's). */
+static bool new_records_init(hsd_list_rebuild *rb, const ue_hsd_pobj *po, const hsd_records *rec, uint32_t count) {
+    rb->new_count = count;
+    rb->new_records = malloc((size_t)count * rec->record_bytes + 1);
+    rb->new_index = calloc((size_t)count * po->attr_count + 1, sizeof *rb->new_index);
+    if (!rb->new_records || !rb->new_index) return false;
+    for (uint32_t v = 0; v < count; v++)
+        memcpy(rb->new_records + (size_t)v * rec->record_bytes, po->dl + rec->first_at[0], rec->record_bytes);
+    return true;
+}
+
+/* glTF primitive gp over base primitive rp (PObj `pobj` of joint `owner`); rb, when its triangles
+ * changed: its vertices past the PObj's are new, their records go there. */
 static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, const ue_scene_primitive *rp, int mesh,
-                                 size_t prim, size_t pobj, int32_t owner) {
+                                 size_t prim, size_t pobj, int32_t owner, hsd_list_rebuild *rb) {
     char gpath[96];
     snprintf(gpath, sizeof gpath, "/meshes/%d/primitives/%zu", mesh, prim);
-    prim_pair q = {gp, rp, NULL, NULL, {{0}}, {false}, NULL, false};
+    prim_pair q = {gp, rp, NULL, NULL, {{0}}, {false}, NULL, false, 0, rb};
     hsd_pobj_skin sk;
     ue_hsd_geometry g;
     hsd_records rec;
@@ -541,12 +689,16 @@ static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, cons
     if (r != UE_OK) return r;
     int32_t *head = NULL, *next = NULL;
     uint8_t *new_slot = NULL;
-    if (g.vertex_count != gp->vertex_count || !rec.first_at) {
+    uint32_t fresh = gp->vertex_count > g.vertex_count ? gp->vertex_count - g.vertex_count : 0;
+    if (g.vertex_count != rp->vertex_count || (fresh && !rb) || !rec.first_at) {
         edit_error(x, "import.hsd.internal", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset, gpath,
-                   "PObj %zu decodes to %u vertices, its export had %u", pobj, g.vertex_count, gp->vertex_count);
-    } else if (!chain_records(&rec, g.vertex_count, &head, &next) || !(new_slot = malloc(g.vertex_count + 1u))) {
+                   "PObj %zu decodes to %u vertices, its export had %u", pobj, g.vertex_count, rp->vertex_count);
+    } else if (!chain_records(&rec, g.vertex_count, &head, &next) || !(new_slot = malloc(gp->vertex_count + 1u)) ||
+               (fresh && !new_records_init(rb, &x->m->pobjs[pobj], &rec, fresh))) {
         r = UE_ERR_NOMEM;
     } else {
+        q.base = g.vertex_count;
+        x->stats.new_vertices += fresh;
         hsd_reweight_in in = {x->m, &x->pose, pobj, owner, gp, x->joint_map, x->joint_map_count, &g, gpath, x->d};
         size_t envelopes = x->layout.envelope_count;
         r = hsd_reweight(&in, &sk, new_slot, &x->layout, &x->errors, &x->stats.trimmed);
@@ -631,15 +783,17 @@ static ue_result apply_by_index(edit_ctx *x, const ue_scene_node *gn, const ref_
         const ue_scene_primitive *rp = &x->ref->meshes[found[p].mesh].primitives[found[p].prim];
         note_materials(x, gm->primitives[p].material, rp->material);
         size_t pobjs = x->stats.pobjs;
-        ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
-                                      (int32_t)x->ref->nodes[found[p].node].source.index);
-        if (r != UE_OK) return r;
+        hsd_list_rebuild *rb = NULL;
         if (found[p].rebuild) {
-            hsd_list_rebuild *rb = &x->rebuilds[x->rebuild_count++];
+            rb = &x->rebuilds[x->rebuild_count++];
+            memset(rb, 0, sizeof *rb);
             rb->pobj = rp->source.index, rb->gp = &gm->primitives[p];
             snprintf(rb->gpath, sizeof rb->gpath, "/meshes/%d/primitives/%zu", gn->mesh, p);
-            x->stats.pobjs = pobjs + 1;
         }
+        ue_result r = apply_primitive(x, &gm->primitives[p], rp, gn->mesh, p, rp->source.index,
+                                      (int32_t)x->ref->nodes[found[p].node].source.index, rb);
+        if (r != UE_OK) return r;
+        if (rb) x->stats.pobjs = pobjs + 1;
     }
     return UE_OK;
 }
@@ -700,7 +854,7 @@ static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t
         int32_t gp = g.gltf_prim[p];
         if (gp >= 0) note_materials(x, gm->primitives[gp].material, rp->material);
         r = apply_primitive(x, &g.virt[p], rp, gn->mesh, gp >= 0 ? (size_t)gp : 0, rp->source.index,
-                            (int32_t)rn->source.index);
+                            (int32_t)rn->source.index, NULL);
     }
     hsd_geometry_match_free(&g);
     return r;
@@ -812,6 +966,7 @@ static void ctx_free(edit_ctx *x) {
     free(x->claim_first);
     free(x->claimed);
     free(x->material_pairs);
+    for (size_t i = 0; x->rebuilds && i < x->rebuild_count; i++) free(x->rebuilds[i].new_records), free(x->rebuilds[i].new_index);
     free(x->rebuilds);
     free(x->bytes);
     free(x->written);
@@ -856,15 +1011,11 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     if (r == UE_OK) r = hsd_plan_clips(m, s, &ref, &clips, d);
     bool restructured = x.layout.envelope_count || x.layout.wide_count;
     bool relayout = restructured || x.rebuild_count || clips.count;
-    ue_buf grown = {0}, relaid = {0}; /* the DAT laid out anew: new envelopes or arrays; then triangles or clips */
+    ue_buf relaid = {0}; /* the DAT laid out anew: new envelopes or arrays, triangles, clips */
     if (r == UE_OK && restructured) r = hsd_check_layout(m, base, size, "a new envelope or a widened attribute", d);
-    if (r == UE_OK && restructured) r = hsd_relayout_edits(x.bytes, x.size, &x.layout, &grown, d);
-    if (r == UE_OK && (x.rebuild_count || clips.count))
-        r = hsd_rebuild_lists(restructured ? grown.data : x.bytes, restructured ? grown.size : x.size, x.rebuilds,
-                              x.rebuild_count, &clips, &relaid, &x.stats.triangles, d);
-    else if (r == UE_OK && restructured)
-        relaid = grown, memset(&grown, 0, sizeof grown);
-    ue_buf_free(&grown);
+    if (r == UE_OK && relayout)
+        r = hsd_rebuild_lists(x.bytes, x.size, restructured ? &x.layout : NULL, x.rebuilds, x.rebuild_count, &clips,
+                              &relaid, &x.stats.triangles, d);
     x.stats.lists = x.rebuild_count;
     x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
     x.stats.anim_index = stats ? stats->anim_index : NULL;

@@ -114,18 +114,27 @@ typedef struct hsd_list_rebuild {
     size_t pobj;
     const ue_scene_primitive *gp;
     char gpath[96];                        /* "/meshes/M/primitives/P" */
+    /* glTF vertices from the PObj's own count on are new (docs/hsd-import.md#new-vertices): */
+    uint32_t new_count;
+    uint8_t *new_records;                  /* new_count records in the PObj's record layout (index fields unset) */
+    uint32_t *new_index;                   /* new_count × the PObj's descriptors: the element an indexed one names */
 } hsd_list_rebuild;
 
 struct hsd_clip_plan;
 
-/* The edited DAT `bytes` laid out anew by the model writer (ue_hsd_model_write) with each
- * rebuild's PObj drawing its primitive's triangles: strips of hsd_strips_build over the PObj's
- * own vertex records, the rest of the model as read. Refused (UE_ERR_INVALID, errors into d): a
- * DAT the writer does not give back byte for byte (import.hsd.layout), a PObj that also draws
- * lines or points or would draw nothing, a list past 65535 × 32 bytes, two primitives rebuilding
- * one PObj. *triangles adds the triangles drawn. docs/hsd-import.md#triangles. */
-ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_rebuild *rebuilds, size_t count,
-                            const struct hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d);
+struct hsd_layout_edits;
+
+/* The edited DAT `bytes` laid out anew by the model writer (ue_hsd_model_write), in one pass, with
+ * the new envelopes and arrays of `e` (NULL: none), each rebuild's PObj drawing its primitive's
+ * triangles (strips of hsd_strips_build over the PObj's own vertex records and the new ones) and
+ * the clips: the rest of the model as read. Refused (UE_ERR_INVALID, errors into d): a
+ * DAT the writer does not give back byte for byte (import.hsd.layout; with `e`, the caller checked
+ * the base), a PObj that also draws lines or points or would draw nothing, a list past 65535 × 32
+ * bytes, two primitives rebuilding one PObj. *triangles adds the triangles drawn.
+ * docs/hsd-import.md#triangles. */
+ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const struct hsd_layout_edits *e,
+                            const hsd_list_rebuild *rebuilds, size_t count, const struct hsd_clip_plan *clips,
+                            ue_buf *out, size_t *triangles, ue_diag *d);
 
 /* A glTF node name against the base's: equal, or equal once a client's ".NNN" suffix is cut. */
 bool hsd_names_match(const char *gltf, const char *ref);
@@ -275,9 +284,11 @@ int64_t hsd_wide_append(hsd_wide_attr *w, const double *val);
 bool hsd_wide_finish(hsd_wide_attr *w);
 const char *hsd_comp_type_name(uint32_t comp_type);
 
-/* The edited DAT read, new envelopes and widened arrays put into its tables, written anew by the
- * model writer (the caller checked that the writer gives the base back: hsd_check_layout). */
-ue_result hsd_relayout_edits(const uint8_t *bytes, size_t size, const hsd_layout_edits *e, ue_buf *out, ue_diag *d);
+/* New envelopes and widened arrays put into the model's tables (rows added; the arrays are e's). */
+ue_result hsd_apply_layout_edits(ue_hsd_model *m, const hsd_layout_edits *e);
+
+/* PObj `pobj`'s descriptor rows, its own: copied to the table's end when another PObj shares them. */
+ue_result hsd_own_descriptors(ue_hsd_model *m, size_t pobj);
 
 /* The model writer gives `bytes` back from `m` byte for byte; else import.hsd.layout, naming `why`. */
 ue_result hsd_check_layout(const ue_hsd_model *m, const uint8_t *bytes, size_t size, const char *why, ue_diag *d);

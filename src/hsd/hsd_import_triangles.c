@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "hsd/hsd_import_int.h"
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_strips.h"
@@ -61,19 +62,85 @@ static bool refuse_list(const hsd_list_rebuild *rb, const ue_hsd_pobj *po, const
     else if (rb->gp->index_count < 3)
         ue_diag_add(d, UE_SEV_ERROR, "import.hsd.topology", at, rb->gpath,
                          "PObj %zu would draw no triangle; edit mode does not delete PObjs", rb->pobj);
-    else if (g->vertex_count != rb->gp->vertex_count)
-        ue_diag_add(d, UE_SEV_ERROR, "import.hsd.internal", at, rb->gpath, "PObj %zu decodes to %u vertices, the glTF has %u",
-                         rb->pobj, g->vertex_count, rb->gp->vertex_count);
+    else if ((uint64_t)g->vertex_count + rb->new_count != rb->gp->vertex_count)
+        ue_diag_add(d, UE_SEV_ERROR, "import.hsd.internal", at, rb->gpath,
+                    "PObj %zu decodes to %u vertices and %u are new, the glTF has %u", rb->pobj, g->vertex_count,
+                    rb->new_count, rb->gp->vertex_count);
     else
         return false;
     return true;
 }
 
+/* Every vertex record of a rebuilt PObj, the base's and the new ones, in one buffer: the base's as
+ * the list holds them and the new ones after, each 8-bit index field of a descriptor in `wide16`
+ * (a bit per descriptor) written as 16 bits. */
+typedef struct record_set {
+    uint8_t *bytes;
+    uint32_t *at;         /* per vertex: its record's offset in `bytes` */
+    uint32_t record_bytes;
+    uint32_t wide16;
+} record_set;
+
+/* One record in the new layout: indexed fields take `index` (NULL: the old record's own). */
+static uint8_t *put_record(const ue_hsd_model *m, const ue_hsd_pobj *po, uint32_t wide16, const uint8_t *old,
+                           const uint32_t *index, uint8_t *out) {
+    for (uint32_t i = 0; i < po->attr_count; i++) {
+        const ue_hsd_vtx_attr *a = &m->attrs[po->attr_first + i];
+        hsd_attr_layout lay;
+        const char *why;
+        if (!hsd_attr_layout_of(a, &lay, &why)) continue; /* the decoder accepted them: not reached */
+        if (a->type == UE_GX_DIRECT || a->type == UE_GX_NONE) {
+            memcpy(out, old, lay.record_bytes);
+            out += lay.record_bytes, old += lay.record_bytes;
+            continue;
+        }
+        uint32_t from = a->type == UE_GX_INDEX8 ? 1 : 2, to = wide16 >> i & 1u ? 2 : from;
+        for (uint32_t k = 0; k < lay.indices; k++, old += from) {
+            uint32_t v = index && lay.indices == 1 ? index[i] : from == 1 ? old[0] : ue_load_u16be(old);
+            if (to == 2) *out++ = (uint8_t)(v >> 8);
+            *out++ = (uint8_t)v;
+        }
+    }
+    return out;
+}
+
+/* The descriptors whose 8-bit indices a new vertex's element passes (docs/hsd-import.md#new-vertices). */
+static uint32_t indices_past_8_bits(const ue_hsd_model *m, const ue_hsd_pobj *po, const hsd_list_rebuild *rb) {
+    uint32_t wide = 0;
+    for (uint32_t i = 0; i < po->attr_count && i < 32; i++)
+        if (m->attrs[po->attr_first + i].type == UE_GX_INDEX8)
+            for (uint32_t v = 0; v < rb->new_count; v++)
+                if (rb->new_index[(size_t)v * po->attr_count + i] > 255) wide |= 1u << i;
+    return wide;
+}
+
+static ue_result gather_records(const ue_hsd_model *m, const hsd_list_rebuild *rb, const hsd_records *rec,
+                                uint32_t base_count, record_set *out) {
+    const ue_hsd_pobj *po = &m->pobjs[rb->pobj];
+    out->wide16 = indices_past_8_bits(m, po, rb);
+    out->record_bytes = rec->record_bytes;
+    for (uint32_t i = 0; i < po->attr_count && i < 32; i++)
+        if (out->wide16 >> i & 1u) out->record_bytes++; /* one index per vertex: NBT3 takes no new vertex */
+    size_t count = (size_t)base_count + rb->new_count;
+    out->bytes = malloc(count * out->record_bytes + 1);
+    out->at = malloc((count + 1) * sizeof *out->at);
+    if (!out->bytes || !out->at || count * out->record_bytes > UINT32_MAX) return UE_ERR_NOMEM;
+    for (size_t v = 0; v < count; v++) {
+        out->at[v] = (uint32_t)(v * out->record_bytes);
+        const uint8_t *old = v < base_count ? po->dl + rec->first_at[v]
+                                            : rb->new_records + (v - base_count) * rec->record_bytes;
+        const uint32_t *index = v < base_count ? NULL : rb->new_index + (v - base_count) * po->attr_count;
+        put_record(m, po, out->wide16, old, index, out->bytes + out->at[v]);
+    }
+    return UE_OK;
+}
+
 /* PObj rb->pobj's new display list: the glTF triangles as strips over the PObj's own vertex
  * records (each glTF vertex is the record convert made it from, with its indices, matrix
- * index and direct values as edited in place). */
+ * index and direct values as edited in place) and the new vertices' records. *wide16 gets the
+ * descriptors whose indices became 16-bit. */
 static ue_result rebuild_one(const ue_hsd_model *m, const hsd_list_rebuild *rb, ue_buf *list, size_t *triangles,
-                             ue_diag *d) {
+                             uint32_t *wide16, ue_diag *d) {
     const ue_hsd_pobj *po = &m->pobjs[rb->pobj];
     ue_hsd_geometry g;
     hsd_records rec;
@@ -86,7 +153,15 @@ static ue_result rebuild_one(const ue_hsd_model *m, const hsd_list_rebuild *rb, 
     memset(&s, 0, sizeof s);
     if (r == UE_OK && !tris) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = hsd_strips_build(tris, rb->gp->index_count / 3, &s);
-    if (r == UE_OK) r = hsd_strips_display_list(&s, po->dl, rec.first_at, rec.record_bytes, po->dl[0] & 7u, list);
+    record_set all = {NULL, NULL, 0, 0};
+    if (r == UE_OK && rb->new_count) r = gather_records(m, rb, &rec, g.vertex_count, &all);
+    if (r == UE_OK && rb->new_count)
+        r = hsd_strips_display_list(&s, all.bytes, all.at, all.record_bytes, po->dl[0] & 7u, list);
+    else if (r == UE_OK)
+        r = hsd_strips_display_list(&s, po->dl, rec.first_at, rec.record_bytes, po->dl[0] & 7u, list);
+    *wide16 = all.wide16;
+    free(all.bytes);
+    free(all.at);
     if (r == UE_OK && list->size > (size_t)MAX_LIST_UNITS * 32) {
         ue_diag_add(d, UE_SEV_ERROR, "import.hsd.limit", hsd_file_at(po->offset), rb->gpath,
                          "PObj %zu: the rebuilt display list takes %zu bytes, past the 65535 × 32 bytes its u16 "
@@ -101,10 +176,26 @@ static ue_result rebuild_one(const ue_hsd_model *m, const hsd_list_rebuild *rb, 
     return r;
 }
 
+/* The descriptors of `wide16` become 16-bit indexed (the PObj's own rows: others may share them). */
+static ue_result widen_indices(ue_hsd_model *m, const hsd_list_rebuild *rb, uint32_t wide16, ue_diag *d) {
+    if (!wide16) return UE_OK;
+    ue_result r = hsd_own_descriptors(m, rb->pobj);
+    for (uint32_t i = 0; r == UE_OK && i < m->pobjs[rb->pobj].attr_count && i < 32; i++)
+        if (wide16 >> i & 1u) {
+            ue_hsd_vtx_attr *a = &m->attrs[m->pobjs[rb->pobj].attr_first + i];
+            a->type = UE_GX_INDEX16;
+            ue_diag_add(d, UE_SEV_WARNING, "import.hsd.widened", hsd_file_at(a->offset), rb->gpath,
+                        "PObj %zu: new vertices' elements of attribute %u lie past index 255; its indices are widened "
+                        "from 8 to 16 bits", rb->pobj, a->attr);
+        }
+    return r;
+}
+
 static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds, size_t count,
                                const hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d) {
     ue_buf *lists = calloc(count + 1, sizeof *lists);
-    ue_result r = lists ? UE_OK : UE_ERR_NOMEM;
+    uint32_t *wide16 = calloc(count + 1, sizeof *wide16);
+    ue_result r = lists && wide16 ? UE_OK : UE_ERR_NOMEM;
     for (size_t i = 0; r == UE_OK && i < count; i++) {
         for (size_t k = 0; k < i; k++)
             if (rebuilds[k].pobj == rebuilds[i].pobj) {
@@ -113,8 +204,9 @@ static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds
                                  "its triangles", rebuilds[i].pobj);
                 r = UE_ERR_INVALID;
             }
-        if (r == UE_OK) r = rebuild_one(m, &rebuilds[i], &lists[i], triangles, d);
+        if (r == UE_OK) r = rebuild_one(m, &rebuilds[i], &lists[i], triangles, &wide16[i], d);
     }
+    for (size_t i = 0; r == UE_OK && i < count; i++) r = widen_indices(m, &rebuilds[i], wide16[i], d);
     /* The rows take the new lists only now: every list was decoded from the base's records. */
     for (size_t i = 0; r == UE_OK && i < count; i++) {
         m->pobjs[rebuilds[i].pobj].dl = lists[i].data;
@@ -124,17 +216,20 @@ static ue_result rebuild_model(ue_hsd_model *m, const hsd_list_rebuild *rebuilds
     if (r == UE_OK) r = ue_hsd_model_write(m, out, d);
     for (size_t i = 0; lists && i < count; i++) ue_buf_free(&lists[i]);
     free(lists);
+    free(wide16);
     return r;
 }
 
-ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_list_rebuild *rebuilds, size_t count,
-                            const hsd_clip_plan *clips, ue_buf *out, size_t *triangles, ue_diag *d) {
+ue_result hsd_rebuild_lists(const uint8_t *bytes, size_t size, const hsd_layout_edits *e,
+                            const hsd_list_rebuild *rebuilds, size_t count, const hsd_clip_plan *clips, ue_buf *out,
+                            size_t *triangles, ue_diag *d) {
     ue_dat dat;
     ue_hsd_model m;
     memset(&m, 0, sizeof m);
     ue_result r = ue_dat_parse(bytes, size, UE_MODE_STRICT, &dat, d);
     if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
-    if (r == UE_OK) r = hsd_check_layout(&m, bytes, size, "a changed triangle list or clip", d);
+    if (r == UE_OK && !e) r = hsd_check_layout(&m, bytes, size, "a changed triangle list or clip", d);
+    if (r == UE_OK && e) r = hsd_apply_layout_edits(&m, e);
     if (r == UE_OK) r = rebuild_model(&m, rebuilds, count, clips, out, triangles, d);
     ue_hsd_model_free(&m);
     ue_dat_free(&dat);

@@ -194,14 +194,21 @@ ue_result hsd_reweight(const hsd_reweight_in *in, hsd_pobj_skin *skin, uint8_t *
                        size_t *errors, size_t *trimmed) {
     const ue_scene_primitive *gp = in->gp;
     memset(new_slot, 0xFF, gp->vertex_count);
-    if (!gp->joints || !gp->weights || !in->joint_map) return UE_OK;
     const ue_hsd_pobj *po = &in->m->pobjs[in->pobj];
+    bool enveloped = (po->flags & UE_POBJ_TYPE_MASK) == UE_POBJ_ENVELOPE && in->g->pnmtx;
     reweight_ctx c = {in, skin, e, 0, errors};
+    if (!gp->joints || !gp->weights || !in->joint_map) {
+        if (enveloped && gp->vertex_count > in->g->vertex_count)
+            refuse(&c, "import.hsd.weights", "vertex %u: new in PObj %zu, whose vertices take envelopes, and the glTF "
+                   "gives it no JOINTS_0/WEIGHTS_0", in->g->vertex_count, in->pobj);
+        return UE_OK;
+    }
     while (c.slots < HSD_SKIN_SLOTS && skin->slot[c.slots].used) c.slots++;
     if ((po->flags & UE_POBJ_TYPE_MASK) == UE_POBJ_ENVELOPE)
         c.slots = po->env_count < HSD_SKIN_SLOTS ? po->env_count : HSD_SKIN_SLOTS;
     for (uint32_t v = 0; v < gp->vertex_count; v++) {
-        influence_set want, have = slot_influences(&skin->slot[in->g->pnmtx ? in->g->pnmtx[v] / 3u : 0]);
+        bool fresh = v >= in->g->vertex_count; /* a new vertex: it takes an envelope whatever its weights */
+        influence_set want, have = slot_influences(&skin->slot[in->g->pnmtx && !fresh ? in->g->pnmtx[v] / 3u : 0]);
         int32_t bad = 0;
         if (glTF_influences(in, v, &want, &bad) < 0) {
             if (bad < 0) refuse(&c, "import.hsd.weights", "vertex %u: a weight is not finite", v);
@@ -212,12 +219,12 @@ ue_result hsd_reweight(const hsd_reweight_in *in, hsd_pobj_skin *skin, uint8_t *
         keep_largest(&have, HSD_NEW_INFLUENCES); /* as the export wrote them */
         influence_set given = want;
         keep_largest(&given, HSD_SKIN_INFLUENCES);
-        if (same_influences(&given, &have)) continue;
+        if (same_influences(&given, &have) && (!fresh || !enveloped)) continue;
         if (!want.count) {
             refuse(&c, "import.hsd.weights", "vertex %u: every weight is 0", v);
             return UE_OK;
         }
-        if ((po->flags & UE_POBJ_TYPE_MASK) != UE_POBJ_ENVELOPE || !in->g->pnmtx) {
+        if (!enveloped) {
             refuse(&c, "import.hsd.weights",
                    "vertex %u: its weights changed, but PObj %zu is drawn %s; giving it envelopes is a later step", v,
                    in->pobj, in->g->pnmtx ? "rigidly by its joint" : "without matrix indices (PNMTXIDX)");
@@ -228,7 +235,7 @@ ue_result hsd_reweight(const hsd_reweight_in *in, hsd_pobj_skin *skin, uint8_t *
         int k = find_or_add_slot(&c, &want, v);
         if (k == -2) return UE_ERR_NOMEM;
         if (k < 0) return UE_OK;
-        if (!in->g->pnmtx || (uint32_t)k != in->g->pnmtx[v] / 3u) new_slot[v] = (uint8_t)k;
+        if (fresh || (uint32_t)k != in->g->pnmtx[v] / 3u) new_slot[v] = (uint8_t)k;
     }
     return UE_OK;
 }

@@ -127,8 +127,7 @@ static ue_result insert_envelope(ue_hsd_model *m, const hsd_new_envelope *ne) {
     return UE_OK;
 }
 
-/* The PObj's descriptor rows, its own: copied to the table's end when another PObj shares them. */
-static ue_result own_descriptors(ue_hsd_model *m, size_t pobj) {
+ue_result hsd_own_descriptors(ue_hsd_model *m, size_t pobj) {
     ue_hsd_pobj *po = &m->pobjs[pobj];
     bool shared = false;
     for (size_t p = 0; p < m->pobj_count; p++)
@@ -144,7 +143,7 @@ static ue_result own_descriptors(ue_hsd_model *m, size_t pobj) {
 }
 
 static ue_result apply_wide(ue_hsd_model *m, const hsd_wide_attr *w) {
-    ue_result r = own_descriptors(m, w->pobj);
+    ue_result r = hsd_own_descriptors(m, w->pobj);
     if (r != UE_OK) return r;
     ue_hsd_vtx_attr *a = &m->attrs[m->pobjs[w->pobj].attr_first + w->attr];
     a->comp_type = w->comp_type, a->frac = (uint8_t)w->frac;
@@ -153,16 +152,9 @@ static ue_result apply_wide(ue_hsd_model *m, const hsd_wide_attr *w) {
     return UE_OK;
 }
 
-ue_result hsd_relayout_edits(const uint8_t *bytes, size_t size, const hsd_layout_edits *e, ue_buf *out, ue_diag *d) {
-    ue_dat dat;
-    ue_hsd_model m;
-    memset(&m, 0, sizeof m);
-    ue_result r = ue_dat_parse(bytes, size, UE_MODE_STRICT, &dat, d);
-    if (r == UE_OK) r = ue_hsd_model_read(&dat, UE_MODE_STRICT, &m, d);
-    for (size_t i = 0; r == UE_OK && i < e->envelope_count; i++) r = insert_envelope(&m, &e->envelopes[i]);
-    for (size_t i = 0; r == UE_OK && i < e->wide_count; i++) r = apply_wide(&m, &e->wide[i]);
-    if (r == UE_OK) r = ue_hsd_model_write(&m, out, d);
-    ue_hsd_model_free(&m);
-    ue_dat_free(&dat);
+ue_result hsd_apply_layout_edits(ue_hsd_model *m, const hsd_layout_edits *e) {
+    ue_result r = UE_OK;
+    for (size_t i = 0; r == UE_OK && i < e->envelope_count; i++) r = insert_envelope(m, &e->envelopes[i]);
+    for (size_t i = 0; r == UE_OK && i < e->wide_count; i++) r = apply_wide(m, &e->wide[i]);
     return r;
 }

@@ -44,6 +44,25 @@
 #   skin-check ORIG EDITED BACK TOL        every vertex's influences in BACK are EDITED's (its 4 largest,
 #                                          renormalised) within TOL, ORIG's where EDITED kept them; prints
 #                                          how many vertices EDITED changed
+#   subdivide IN OUT NODE PRIM T [JOINT:W,..]  triangle T split into 3 around a new vertex at its
+#                                          corners' mean (normal normalised; JOINTS_0/WEIGHTS_0 as given,
+#                                          else corner 0's; COLOR_0 corner 0's), appended to every
+#                                          attribute; prints the new vertex's position
+#   split-edge IN OUT NODE PRIM T K [JOINT:W,..]  K new vertices evenly along triangle T's first edge
+#                                          (values interpolated; weights as given, else the corner's), the
+#                                          triangle fanned over them from its third corner (+K triangles)
+#   extrude IN OUT NODE PRIM T D           triangle T raised by D along its face normal: three new vertices
+#                                          (copies of its corners, moved), the top and three side quads
+#                                          (+6 triangles); prints the count of vertices
+#   tri-match ORIG EDITED BACK NODE PRIM TOL [UVTOL]  every triangle of EDITED's primitive has one of BACK's (same
+#                                          winding) with each corner's position within TOL, and the counts
+#                                          agree; every BACK vertex has exactly the values (and influences)
+#                                          of one of ORIG's, or its position lies within TOL (its TEXCOORD_0
+#                                          within UVTOL, default 0) of one of EDITED's new vertices (past
+#                                          ORIG's count); prints the triangles
+#                                          and the BACK vertices that are new
+#   count-triangles GLB NODE PRIM          the primitive's triangle count
+#   skin-near GLB NODE PRIM X,Y,Z TOL      the influences of each vertex within TOL of X,Y,Z
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -399,7 +418,168 @@ def cmd_skin_check(args):
                     sys.exit("%s %s/%d vertex %d: %s, expected %s" % (args[2], mesh["name"], p, i, b, want))
     print(changed)
 
-COMMANDS = {
+CTYPE = {5126: "f", 5123: "H", 5121: "B"}
+
+def element(doc, binary, acc, i):  # one element of any accessor (float, u16 or u8 components)
+    a = doc["accessors"][acc]
+    v = doc["bufferViews"][a["bufferView"]]
+    fmt = "<%d%s" % (COMPS[a["type"]], CTYPE[a["componentType"]])
+    stride = v.get("byteStride", struct.calcsize(fmt))
+    return list(struct.unpack_from(fmt, binary, v.get("byteOffset", 0) + a.get("byteOffset", 0) + i * stride))
+
+def append_vertices(doc, binary, pr, rows):  # rows: [{attribute: values}], one per new vertex
+    for attr, acc in list(pr["attributes"].items()):
+        a = doc["accessors"][acc]
+        fmt = "<%d%s" % (COMPS[a["type"]], CTYPE[a["componentType"]])
+        vals = [element(doc, binary, acc, i) for i in range(a["count"])] + [r[attr] for r in rows]
+        while len(binary) % 4: binary.append(0)
+        doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": struct.calcsize(fmt) * len(vals)})
+        for v in vals: binary += struct.pack(fmt, *v)
+        new = {k: x for k, x in a.items() if k not in ("min", "max", "byteOffset")}
+        new.update(bufferView=len(doc["bufferViews"]) - 1, count=len(vals))
+        if attr == "POSITION":
+            new["min"] = [min(v[k] for v in vals) for k in range(3)]
+            new["max"] = [max(v[k] for v in vals) for k in range(3)]
+        doc["accessors"].append(new)
+        pr["attributes"][attr] = len(doc["accessors"]) - 1
+
+def set_indices(doc, binary, pr, out):
+    while len(binary) % 4: binary.append(0)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 4 * len(out)})
+    binary += struct.pack("<%dI" % len(out), *out)
+    doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": 5125, "count": len(out), "type": "SCALAR"})
+    pr["indices"] = len(doc["accessors"]) - 1
+    doc["buffers"][0]["byteLength"] = len(binary)
+
+def skin_row(doc, spec):  # JOINT:W,.. (at most 4) as one vertex's JOINTS_0 and WEIGHTS_0
+    names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
+    pairs = [(names.index(p.split(":")[0]), float(p.split(":")[1])) for p in spec.split(",")]
+    pairs += [(0, 0.0)] * (4 - len(pairs))
+    return {"JOINTS_0": [j for j, _ in pairs], "WEIGHTS_0": [w for _, w in pairs]}
+
+def cmd_subdivide(args):
+    src, dst, node, prim, t = args[:5]
+    doc, binary = load(src)
+    pr = primitive(doc, node, prim)
+    idx = indices(doc, binary, pr)
+    corners = idx[3 * int(t):3 * int(t) + 3]
+    n = doc["accessors"][pr["attributes"]["POSITION"]]["count"]
+    row = {}
+    for attr, acc in pr["attributes"].items():
+        vals = [element(doc, binary, acc, c) for c in corners]
+        if attr in ("POSITION", "NORMAL") or attr.startswith("TEXCOORD"):
+            row[attr] = [sum(v[k] for v in vals) / 3 for k in range(len(vals[0]))]
+        else:
+            row[attr] = vals[0]
+    if "NORMAL" in row:
+        length = math.sqrt(sum(x * x for x in row["NORMAL"]))
+        row["NORMAL"] = [x / length for x in row["NORMAL"]]
+    if len(args) > 5: row.update(skin_row(doc, args[5]))
+    append_vertices(doc, binary, pr, [row])
+    a, b, c = corners
+    keep = [x for k in range(len(idx) // 3) if k != int(t) for x in idx[3 * k:3 * k + 3]]
+    set_indices(doc, binary, pr, keep + [a, b, n, b, c, n, c, a, n])
+    save(dst, doc, binary)
+    print(",".join("%.6g" % x for x in row["POSITION"]))
+
+def cmd_split_edge(args):
+    src, dst, node, prim, t, k = args[:6]
+    doc, binary = load(src)
+    pr = primitive(doc, node, prim)
+    idx = indices(doc, binary, pr)
+    a, b, c = idx[3 * int(t):3 * int(t) + 3]
+    n, k = doc["accessors"][pr["attributes"]["POSITION"]]["count"], int(k)
+    rows = []
+    for i in range(1, k + 1):
+        u = i / (k + 1)
+        row = {}
+        for attr, acc in pr["attributes"].items():
+            va, vb = element(doc, binary, acc, a), element(doc, binary, acc, b)
+            mix = attr in ("POSITION", "NORMAL") or attr.startswith("TEXCOORD")
+            row[attr] = [x + u * (y - x) for x, y in zip(va, vb)] if mix else va
+        rows.append(row)
+    if len(args) > 6:
+        for row in rows: row.update(skin_row(doc, args[6]))
+    append_vertices(doc, binary, pr, rows)
+    chain = [a] + list(range(n, n + k)) + [b]
+    keep = [x for q in range(len(idx) // 3) if q != int(t) for x in idx[3 * q:3 * q + 3]]
+    set_indices(doc, binary, pr, keep + [x for i in range(k + 1) for x in (chain[i], chain[i + 1], c)])
+    save(dst, doc, binary)
+    print(k)
+
+def cmd_extrude(args):
+    src, dst, node, prim, t, d = args
+    doc, binary = load(src)
+    pr = primitive(doc, node, prim)
+    idx = indices(doc, binary, pr)
+    corners = idx[3 * int(t):3 * int(t) + 3]
+    n = doc["accessors"][pr["attributes"]["POSITION"]]["count"]
+    p = [read(binary, doc, pr["attributes"]["POSITION"], c) for c in corners]
+    e1, e2 = [p[1][k] - p[0][k] for k in range(3)], [p[2][k] - p[0][k] for k in range(3)]
+    nrm = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]]
+    length = math.sqrt(sum(x * x for x in nrm))
+    rows = []
+    for c in corners:
+        row = {attr: element(doc, binary, acc, c) for attr, acc in pr["attributes"].items()}
+        row["POSITION"] = [x + float(d) * y / length for x, y in zip(row["POSITION"], nrm)]
+        rows.append(row)
+    append_vertices(doc, binary, pr, rows)
+    a, b, c = corners
+    A, B, C = n, n + 1, n + 2
+    keep = [x for k in range(len(idx) // 3) if k != int(t) for x in idx[3 * k:3 * k + 3]]
+    sides = [a, b, B, a, B, A, b, c, C, b, C, B, c, a, A, c, A, C]
+    set_indices(doc, binary, pr, keep + [A, B, C] + sides)
+    save(dst, doc, binary)
+    print(n + 3)
+
+def tri_positions(doc, binary, pr):
+    idx = indices(doc, binary, pr)
+    return [[read(binary, doc, pr["attributes"]["POSITION"], c) for c in idx[k:k + 3]] for k in range(0, len(idx), 3)]
+
+def cmd_tri_match(args):
+    (do, bo), (de, be), (db, bb) = load(args[0]), load(args[1]), load(args[2])
+    po, pe, pb = (primitive(d, args[3], args[4]) for d in (do, de, db))
+    tol = float(args[5])
+    te, tb = tri_positions(de, be, pe), tri_positions(db, bb, pb)
+    if len(te) != len(tb): sys.exit("%s: %d triangles, the edit has %d" % (args[2], len(tb), len(te)))
+    near = lambda p, q: all(abs(x - y) <= tol for x, y in zip(p, q))
+    free = list(range(len(tb)))
+    for t in te:
+        hit = next((k for k in free for r in range(3) if all(near(t[i], tb[k][(i + r) % 3]) for i in range(3))), None)
+        if hit is None: sys.exit("%s: no triangle at %s" % (args[2], t))
+        free.remove(hit)
+    count = lambda d, p: d["accessors"][p["attributes"]["POSITION"]]["count"]
+    whole = lambda d, b, p, i: [tuple(element(d, b, p["attributes"][a], i)) for a in sorted(p["attributes"])
+                                if not a.startswith(("JOINTS", "WEIGHTS"))] + \
+                               ([sorted(influences(d, b, p, i).items())] if "JOINTS_0" in p["attributes"] else [])
+    old = [whole(do, bo, po, i) for i in range(count(do, po))]
+    uv = lambda d, b, p, i: read(b, d, p["attributes"]["TEXCOORD_0"], i) if "TEXCOORD_0" in p["attributes"] else []
+    new = [(read(be, de, pe["attributes"]["POSITION"], i), uv(de, be, pe, i)) for i in range(count(do, po), count(de, pe))]
+    uv_tol = float(args[6]) if len(args) > 6 else 0.0
+    fresh = 0
+    for i in range(count(db, pb)):
+        if whole(db, bb, pb, i) in old: continue  # a base vertex: every value exactly the base's
+        p, t = read(bb, db, pb["attributes"]["POSITION"], i), uv(db, bb, pb, i)
+        if not any(near(p, q) and all(abs(x - y) <= uv_tol for x, y in zip(t, s)) for q, s in new):
+            sys.exit("%s vertex %d at %s (UV %s): neither the base's nor a new one" % (args[2], i, p, t))
+        fresh += 1
+    print(len(te), fresh)
+
+def cmd_skin_near(args):
+    doc, binary = load(args[0])
+    pr = primitive(doc, args[1], args[2])
+    want, tol = [float(x) for x in args[3].split(",")], float(args[4])
+    for i in range(doc["accessors"][pr["attributes"]["POSITION"]]["count"]):
+        if all(abs(x - y) <= tol for x, y in zip(read(binary, doc, pr["attributes"]["POSITION"], i), want)):
+            inf = influences(doc, binary, pr, i)
+            print(",".join("%s:%.6g" % (k, inf[k]) for k in sorted(inf)))
+
+def cmd_count_triangles(args):
+    doc, binary = load(args[0])
+    print(len(indices(doc, binary, primitive(doc, args[1], args[2]))) // 3)
+
+COMMANDS = {"subdivide": cmd_subdivide, "split-edge": cmd_split_edge, "skin-near": cmd_skin_near, "extrude": cmd_extrude, "tri-match": cmd_tri_match,
+            "count-triangles": cmd_count_triangles,
     "weights": cmd_weights, "image-format": cmd_image_format, "skin": cmd_skin, "skin-check": cmd_skin_check,
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
