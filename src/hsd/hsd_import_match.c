@@ -257,7 +257,7 @@ static void put_normal(float *dst, const float *world, const double *m) {
 /* A base normal through the vertex's matrix itself instead of its inverse transpose, made unit:
  * how Blender's importer carries normals into a re-expressed joint (the same direction whenever
  * the matrix keeps angles, so only under a non-uniform joint scale does this differ). A glTF
- * normal equal to it is the base's own, unedited. */
+ * normal equal to it is the base's own, unedited, where the glTF's joints are re-expressed. */
 static void direct_normal(const double *m, const float *n, float *out) {
     double d[3], len = 0;
     for (int r = 0; r < 3; r++) {
@@ -266,6 +266,15 @@ static void direct_normal(const double *m, const float *n, float *out) {
     }
     len = sqrt(len);
     for (int r = 0; r < 3; r++) out[r] = (float)(len > 0 ? d[r] / len : 0);
+}
+
+/* Whether two vertices are placed by one matrix (within float noise): a glTF whose skeleton was not
+ * re-expressed places each vertex as the base does, and then only the inverse transpose carries
+ * normals (direct_normal's exception holds under a re-expressed joint alone). */
+static bool same_matrix(const double *a, const double *b) {
+    for (int i = 0; i < 16; i++)
+        if (!(fabs(a[i] - b[i]) <= 1e-4 * fmax(1.0, fabs(b[i])))) return false;
+    return true;
 }
 
 /* Is the corner's value an edit of the base vertex's; a vertex two corners edit differently is a
@@ -298,9 +307,10 @@ static void assign(match_ctx *x, const tri *g, int rot, const tri *r) {
         if (vp->normals && x->gm->nrm[g->prim] && x->rm->nrm[r->prim]) {
             const float *gn = &x->gm->nrm[g->prim][3 * gv], *rn = &x->rm->nrm[r->prim][3 * rv];
             float blender_rn[3];
-            direct_normal(m, &rp->normals[3 * rv], blender_rn);
+            bool reexpressed = !same_matrix(&x->gm->mat[g->prim][16 * gv], m);
+            if (reexpressed) direct_normal(m, &rp->normals[3 * rv], blender_rn);
             e = *seen & 2;
-            if (!near(gn, blender_rn, 3, NORMAL_TOL) && edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts))
+            if (!(reexpressed && near(gn, blender_rn, 3, NORMAL_TOL)) && edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts))
                 put_normal(&vp->normals[3 * rv], gn, m);
             *seen |= (uint8_t)(e << 1);
         }
