@@ -362,21 +362,34 @@ static bool to_base_frames(const ue_hsd_model *m, const reexpression *x, double 
     return true;
 }
 
-/* Per joint: whether the animation keys its scale (marks `keyed`, one row per joint). */
+/* Whether a scale channel keeps its node at the node's rest scale at every key (Blender's exporter
+ * keys every bone, those the action leaves alone at their rest); a cubic one with flat tangents. */
+static bool scale_stays_at_rest(const ue_anim_channel *ch, const float rest[3]) {
+    bool cubic = ch->interpolation == UE_INTERP_CUBIC;
+    size_t per_key = cubic ? 9 : 3;
+    for (size_t i = 0; i < (size_t)ch->key_count * per_key; i++) {
+        size_t in_key = i % per_key;
+        bool tangent = cubic && (in_key < 3 || in_key >= 6);
+        if (!close(ch->values[i], tangent ? 0 : rest[in_key % 3])) return false;
+    }
+    return true;
+}
+
+/* Per joint: whether the animation keys its scale away from the glTF's rest (marks `keyed`). */
 static void scales_keyed(const ue_scene_animation *an, const ue_scene *s, const joint_map *jm, size_t joints,
                          bool *keyed) {
     memset(keyed, 0, (joints + 1) * sizeof *keyed);
     for (size_t c = 0; c < an->channel_count; c++) {
         const ue_anim_channel *ch = &an->channels[c];
         if (ch->target == UE_TARGET_SCALE && ch->node >= 0 && (size_t)ch->node < s->node_count &&
-            jm->gltf_joint[ch->node] >= 0)
+            jm->gltf_joint[ch->node] >= 0 && !scale_stays_at_rest(ch, s->nodes[ch->node].scale))
             keyed[jm->gltf_joint[ch->node]] = true;
     }
 }
 
-/* A re-expressed pose's joints whose scale the clip does not key hold the base's rest scale (a
- * client's rest scale, 1 for Blender's bones, is no edit that edit mode writes: the creature's head
- * stays 1.5 × 1 × 0.8 through a clip made in Blender). */
+/* A re-expressed pose's joints whose scale the clip does not key (or keys at the glTF's rest only)
+ * hold the base's rest scale (a client's rest scale, 1 for Blender's bones, is no edit that edit
+ * mode writes: the creature's head stays 1.5 × 1 × 0.8 through a clip made in Blender). */
 static void hold_base_scales(const ue_scene *ref, const joint_map *jm, const bool *keyed, size_t joints, double *trs) {
     for (size_t j = 0; j < joints; j++)
         for (int k = 0; !keyed[j] && jm->ref_node[j] >= 0 && k < 3; k++)
