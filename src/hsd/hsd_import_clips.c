@@ -11,6 +11,7 @@
 #include "hsd/hsd_int.h"
 #include "hsd/hsd_pose.h"
 #include "hsd/hsd_to_scene.h"
+#include "scene/scene_int.h" /* ue_anim_channel_interval */
 
 #define FPS 60.0
 #define SAME_CLIP_TOLERANCE 1e-4 /* a glTF clip this close to the base's bake at every frame is unedited */
@@ -112,33 +113,50 @@ static ue_result map_joints(const ue_hsd_model *m, const ue_scene *s, const ue_s
 /* A LINEAR rotation channel at time t as Blender plays it: the keys' components interpolated
  * (the short way) and the result made unit length, where glTF slerps. Held outside the keys. */
 static void rotation_nlerp(const ue_anim_channel *ch, double t, double *q) {
-    uint32_t k = 0;
-    while (k + 1 < ch->key_count && ch->times[k + 1] <= t) k++;
+    uint32_t k;
+    double u, dot = 0, len = 0;
+    ue_anim_channel_interval(ch, t, &k, &u); /* log(keys): it runs at every key time of a compared clip */
     const float *a = &ch->values[4 * (size_t)k], *b = k + 1 < ch->key_count ? a + 4 : a;
-    double span = k + 1 < ch->key_count ? (double)ch->times[k + 1] - ch->times[k] : 0;
-    double u = span > 0 && t > ch->times[k] ? (t - ch->times[k]) / span : 0, dot = 0, len = 0;
     for (int i = 0; i < 4; i++) dot += (double)a[i] * b[i];
     for (int i = 0; i < 4; i++) q[i] = a[i] + u * ((dot < 0 ? -b[i] : b[i]) - a[i]), len += q[i] * q[i];
     len = sqrt(len);
     for (int i = 0; i < 4; i++) q[i] = len > 0 ? q[i] / len : (i == 3);
 }
 
+/* Where joints' poses are sampled: a scene with its joint → node and node → joint maps, and the
+ * base's export, whose node gives the rest of a joint the scene has no node for. */
+typedef struct pose_source {
+    const ue_scene *scene;
+    const int32_t *joint_node, *node_joint;
+    const ue_scene *fallback;
+    const int32_t *fallback_node;
+    size_t joints;
+} pose_source;
+
+/* The glTF's joints, and the base's export's. */
+static pose_source gltf_poses(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm) {
+    return (pose_source){s, jm->gltf_node, jm->gltf_joint, ref, jm->ref_node, m->joint_count};
+}
+
+static pose_source base_poses(const ue_hsd_model *m, const ue_scene *ref, const joint_map *jm) {
+    return (pose_source){ref, jm->ref_node, jm->ref_joint, ref, jm->ref_node, m->joint_count};
+}
+
 /* Every joint's TRS (t[3] q[4] s[3]) at time t: its node's rest, then the animation's channels
  * (LINEAR rotations slerped, or with `nlerp` as rotation_nlerp plays them). */
-static void sample_pose_as(const ue_scene *sc, const ue_scene_animation *an, const int32_t *joint_node,
-                           const int32_t *node_joint, const int32_t *fallback_node, const ue_scene *fallback,
-                           size_t joints, double t, bool nlerp, double *trs) {
-    for (size_t j = 0; j < joints; j++) {
-        const ue_scene_node *n = joint_node[j] >= 0 ? &sc->nodes[joint_node[j]]
-                                 : fallback_node[j] >= 0 ? &fallback->nodes[fallback_node[j]] : NULL;
+static void sample_pose_as(const pose_source *ps, const ue_scene_animation *an, double t, bool nlerp, double *trs) {
+    const ue_scene *sc = ps->scene;
+    for (size_t j = 0; j < ps->joints; j++) {
+        const ue_scene_node *n = ps->joint_node[j] >= 0 ? &sc->nodes[ps->joint_node[j]]
+                                 : ps->fallback_node[j] >= 0 ? &ps->fallback->nodes[ps->fallback_node[j]] : NULL;
         double *o = &trs[10 * j];
         for (int k = 0; k < 3; k++) o[k] = n ? n->translation[k] : 0, o[7 + k] = n ? n->scale[k] : 1;
         for (int k = 0; k < 4; k++) o[3 + k] = n ? n->rotation[k] : (k == 3);
     }
     for (size_t c = 0; an && c < an->channel_count; c++) {
         const ue_anim_channel *ch = &an->channels[c];
-        if (ch->node < 0 || (size_t)ch->node >= sc->node_count || node_joint[ch->node] < 0) continue;
-        double *o = &trs[10 * (size_t)node_joint[ch->node]];
+        if (ch->node < 0 || (size_t)ch->node >= sc->node_count || ps->node_joint[ch->node] < 0) continue;
+        double *o = &trs[10 * (size_t)ps->node_joint[ch->node]];
         if (ch->target == UE_TARGET_TRANSLATION) ue_anim_channel_sample(ch, t, o);
         else if (ch->target == UE_TARGET_ROTATION && nlerp && ch->interpolation == UE_INTERP_LINEAR && ch->key_count)
             rotation_nlerp(ch, t, o + 3);
@@ -147,10 +165,8 @@ static void sample_pose_as(const ue_scene *sc, const ue_scene_animation *an, con
     }
 }
 
-static void sample_pose(const ue_scene *sc, const ue_scene_animation *an, const int32_t *joint_node,
-                        const int32_t *node_joint, const int32_t *fallback_node, const ue_scene *fallback,
-                        size_t joints, double t, double *trs) {
-    sample_pose_as(sc, an, joint_node, node_joint, fallback_node, fallback, joints, t, false, trs);
+static void sample_pose(const pose_source *ps, const ue_scene_animation *an, double t, double *trs) {
+    sample_pose_as(ps, an, t, false, trs);
 }
 
 /* The clip's end frame: its last key over every channel that moves a joint. */
@@ -314,9 +330,10 @@ static ue_result reexpression_init(const ue_hsd_model *m, const ue_scene *s, con
     x->world = malloc(n * 16 * sizeof(double)), x->motion = malloc(n * 16 * sizeof(double));
     ue_result r = trs && inv && x->gltf_rest_inv && x->base_rest && x->world && x->motion ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) {
-        sample_pose(s, NULL, jm->gltf_node, jm->gltf_joint, jm->ref_node, ref, m->joint_count, 0, trs);
+        pose_source g = gltf_poses(m, s, ref, jm), b = base_poses(m, ref, jm);
+        sample_pose(&g, NULL, 0, trs);
         if (!rest_inverses(m, trs, x->world, x->gltf_rest_inv)) r = UE_ERR_INVALID;
-        sample_pose(ref, NULL, jm->ref_node, jm->ref_joint, jm->ref_node, ref, m->joint_count, 0, trs);
+        sample_pose(&b, NULL, 0, trs);
         if (r == UE_OK && !rest_inverses(m, trs, x->base_rest, inv)) r = UE_ERR_INVALID;
     }
     free(trs), free(inv);
@@ -345,24 +362,61 @@ static bool to_base_frames(const ue_hsd_model *m, const reexpression *x, double 
     return true;
 }
 
+/* Whether a scale channel keeps its node at the node's rest scale at every key (Blender's exporter
+ * keys every bone, those the action leaves alone at their rest); a cubic one with flat tangents. */
+static bool scale_stays_at_rest(const ue_anim_channel *ch, const float rest[3]) {
+    bool cubic = ch->interpolation == UE_INTERP_CUBIC;
+    size_t per_key = cubic ? 9 : 3;
+    for (size_t i = 0; i < (size_t)ch->key_count * per_key; i++) {
+        size_t in_key = i % per_key;
+        bool tangent = cubic && (in_key < 3 || in_key >= 6);
+        if (!close(ch->values[i], tangent ? 0 : rest[in_key % 3])) return false;
+    }
+    return true;
+}
+
+/* Per joint: whether the animation keys its scale away from the glTF's rest (marks `keyed`). */
+static void scales_keyed(const ue_scene_animation *an, const ue_scene *s, const joint_map *jm, size_t joints,
+                         bool *keyed) {
+    memset(keyed, 0, (joints + 1) * sizeof *keyed);
+    for (size_t c = 0; c < an->channel_count; c++) {
+        const ue_anim_channel *ch = &an->channels[c];
+        if (ch->target == UE_TARGET_SCALE && ch->node >= 0 && (size_t)ch->node < s->node_count &&
+            jm->gltf_joint[ch->node] >= 0 && !scale_stays_at_rest(ch, s->nodes[ch->node].scale))
+            keyed[jm->gltf_joint[ch->node]] = true;
+    }
+}
+
+/* A re-expressed pose's joints whose scale the clip does not key (or keys at the glTF's rest only)
+ * hold the base's rest scale (a client's rest scale, 1 for Blender's bones, is no edit that edit
+ * mode writes: the creature's head stays 1.5 × 1 × 0.8 through a clip made in Blender). */
+static void hold_base_scales(const ue_scene *ref, const joint_map *jm, const bool *keyed, size_t joints, double *trs) {
+    for (size_t j = 0; j < joints; j++)
+        for (int k = 0; !keyed[j] && jm->ref_node[j] >= 0 && k < 3; k++)
+            trs[10 * j + 7 + (size_t)k] = ref->nodes[jm->ref_node[j]].scale[k];
+}
+
 /* The glTF clip in HSD terms at every frame: e->srt[(j · 9 + component) · frames + frame]. */
 static ue_result clip_srt(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
                           const ue_scene_animation *an, const reexpression *reexpressed, hsd_clip_edit *e) {
     size_t n = m->joint_count;
     double *trs = malloc((n + 1) * 10 * sizeof *trs), *scl = malloc((n + 1) * 3 * sizeof *scl);
     double *prev = malloc((n + 1) * 3 * sizeof *prev);
-    bool *has_scl = malloc((n + 1) * sizeof *has_scl);
+    bool *has_scl = malloc((n + 1) * sizeof *has_scl), *keyed = malloc((n + 1) * sizeof *keyed);
     e->srt = malloc(((size_t)n * 9 * e->frames + 1) * sizeof *e->srt);
-    ue_result r = trs && scl && prev && has_scl && e->srt ? UE_OK : UE_ERR_NOMEM;
+    ue_result r = trs && scl && prev && has_scl && keyed && e->srt ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) scales_keyed(an, s, jm, n, keyed);
     for (size_t j = 0; j < n && r == UE_OK; j++)
         for (int k = 0; k < 3; k++) prev[3 * j + k] = m->joints[j].rotation[k];
+    pose_source g = gltf_poses(m, s, ref, jm);
     for (uint32_t f = 0; f < e->frames && r == UE_OK; f++) {
         double t = fmin((double)f, e->end_frame) / FPS;
-        sample_pose(s, an, jm->gltf_node, jm->gltf_joint, jm->ref_node, ref, n, t, trs);
+        sample_pose(&g, an, t, trs);
         if (reexpressed && !to_base_frames(m, reexpressed, trs)) {
             r = UE_ERR_INVALID;
             break;
         }
+        if (reexpressed) hold_base_scales(ref, jm, keyed, n, trs);
         for (size_t j = 0; j < n; j++) {
             int32_t parent = m->joints[j].parent;
             const double *p = parent >= 0 && (size_t)parent < j && has_scl[parent] ? &scl[3 * (size_t)parent] : NULL;
@@ -375,7 +429,7 @@ static ue_result clip_srt(const ue_hsd_model *m, const ue_scene *s, const ue_sce
             hsd_joint_scl(sf, classical, p, &scl[3 * j], &has_scl[j]);
         }
     }
-    free(trs), free(scl), free(prev), free(has_scl);
+    free(trs), free(scl), free(prev), free(has_scl), free(keyed);
     return r;
 }
 
@@ -488,19 +542,19 @@ static int32_t base_clip(const ue_hsd_model *m, const ue_scene *ref, const char 
  * convert keeps the keys its reduction needs, and a client that resampled the clip at its own rate
  * sampled the base's curve there. */
 typedef struct motion_work {
+    pose_source gltf, base;
     double *a, *b, *world, *inv_a, *inv_b, *ma, *mb;
 } motion_work;
 
-static bool same_at(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
-                    const ue_scene_animation *an, const ue_scene_animation *ran, const motion_work *w, double t) {
-    size_t n = m->joint_count;
-    sample_pose(s, an, jm->gltf_node, jm->gltf_joint, jm->ref_node, ref, n, t, w->a);
-    sample_pose(ref, ran, jm->ref_node, jm->ref_joint, jm->ref_node, ref, n, t, w->b);
+static bool same_at(const ue_hsd_model *m, const ue_scene_animation *an, const ue_scene_animation *ran,
+                    const motion_work *w, double t) {
+    sample_pose(&w->gltf, an, t, w->a);
+    sample_pose(&w->base, ran, t, w->b);
     joint_motion(m, w->a, w->inv_a, w->world, w->ma);
     joint_motion(m, w->b, w->inv_b, w->world, w->mb);
     if (same_motion(m, w->ma, w->mb)) return true;
     /* A client that sampled the base's LINEAR rotation keys as Blender plays them (nlerp). */
-    sample_pose_as(ref, ran, jm->ref_node, jm->ref_joint, jm->ref_node, ref, n, t, true, w->b);
+    sample_pose_as(&w->base, ran, t, true, w->b);
     joint_motion(m, w->b, w->inv_b, w->world, w->mb);
     return same_motion(m, w->ma, w->mb);
 }
@@ -509,19 +563,19 @@ static bool unedited(const ue_hsd_model *m, const ue_scene *s, const ue_scene *r
                      const ue_scene_animation *an, const ue_scene_animation *ran, double end) {
     if (fabs(clip_end(ran, jm->ref_joint, ref->node_count) - end) > 1e-2) return false;
     size_t n = m->joint_count + 1;
-    motion_work w;
+    motion_work w = {gltf_poses(m, s, ref, jm), base_poses(m, ref, jm), NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     double **rows[7] = {&w.a, &w.b, &w.world, &w.inv_a, &w.inv_b, &w.ma, &w.mb};
     bool same = true;
     for (int k = 0; k < 7; k++) same &= (*rows[k] = malloc(n * 16 * sizeof(double))) != NULL;
     if (same) { /* the rests: the nodes' own TRS */
-        sample_pose(s, NULL, jm->gltf_node, jm->gltf_joint, jm->ref_node, ref, m->joint_count, 0, w.a);
-        sample_pose(ref, NULL, jm->ref_node, jm->ref_joint, jm->ref_node, ref, m->joint_count, 0, w.b);
+        sample_pose(&w.gltf, NULL, 0, w.a);
+        sample_pose(&w.base, NULL, 0, w.b);
         same = rest_inverses(m, w.a, w.world, w.inv_a) && rest_inverses(m, w.b, w.world, w.inv_b);
     }
     for (size_t c = 0; same && c < an->channel_count; c++) {
         const ue_anim_channel *ch = &an->channels[c];
         if (ch->node < 0 || (size_t)ch->node >= s->node_count || jm->gltf_joint[ch->node] < 0) continue;
-        for (uint32_t k = 0; same && k < ch->key_count; k++) same = same_at(m, s, ref, jm, an, ran, &w, ch->times[k]);
+        for (uint32_t k = 0; same && k < ch->key_count; k++) same = same_at(m, an, ran, &w, ch->times[k]);
     }
     for (int k = 0; k < 7; k++) free(*rows[k]);
     return same;
@@ -636,6 +690,48 @@ static ue_result plan_edit(const ue_hsd_model *m, const ue_scene *s, const ue_sc
     return r;
 }
 
+/* Whether the glTF's joints rest elsewhere than the base's (a client re-expressed them: Blender's
+ * bones); then clips are read through to_base_frames. */
+static bool rests_differ(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm) {
+    for (size_t j = 0; j < m->joint_count; j++) {
+        const ue_scene_node *g = jm->gltf_node[j] >= 0 ? &s->nodes[jm->gltf_node[j]] : NULL;
+        const ue_scene_node *b = jm->ref_node[j] >= 0 ? &ref->nodes[jm->ref_node[j]] : NULL;
+        double gt[10], bt[10];
+        if (!g || !b) continue;
+        for (int k = 0; k < 3; k++) gt[k] = g->translation[k], gt[7 + k] = g->scale[k], bt[k] = b->translation[k], bt[7 + k] = b->scale[k];
+        for (int k = 0; k < 4; k++) gt[3 + k] = g->rotation[k], bt[3 + k] = b->rotation[k];
+        if (!same_trs(gt, bt)) return true;
+    }
+    return false;
+}
+
+/* Whether comparing the clip's keys with the base's clip stays within MAX_COMPARE_WORK (else refused). */
+static bool compare_within_budget(const ue_hsd_model *m, const ue_scene *ref, const ue_scene_animation *an,
+                                  int32_t ref_anim, size_t a, ue_diag *d) {
+    double keys = 0;
+    for (size_t c = 0; c < an->channel_count; c++) keys += an->channels[c].key_count;
+    size_t ref_channels = ref_anim >= 0 ? ref->animations[ref_anim].channel_count : 0;
+    if (keys * (double)(m->joint_count + an->channel_count + ref_channels + 1) <= MAX_COMPARE_WORK) return true;
+    clip_error(d, "import.hsd.limit", a, "animation '%s': comparing its %.0f keys with the base's clip would "
+               "take more than 2^30 samples", an->name, keys);
+    return false;
+}
+
+/* glTF animation `a` planned as `clip` (-1: new in `set`), read in the base's joint frames when the
+ * glTF's joints rest elsewhere. */
+static ue_result plan_rebased(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
+                              size_t a, int32_t clip, uint32_t set, double end, hsd_clip_plan *plan, ue_diag *d) {
+    bool reexpressed = rests_differ(m, s, ref, jm);
+    reexpression x = {0};
+    ue_result r = reexpressed ? reexpression_init(m, s, ref, jm, &x) : UE_OK;
+    if (r == UE_ERR_INVALID)
+        clip_error(d, "import.hsd.clip", a, "animation '%s': the glTF's joints rest elsewhere than the base's and "
+                   "a rest flattens space, so the clip cannot be read in the base's joint frames", s->animations[a].name);
+    if (r == UE_OK) r = plan_edit(m, s, ref, jm, a, clip, set, end, reexpressed ? &x : NULL, plan, d);
+    reexpression_free(&x);
+    return r;
+}
+
 /* One glTF animation: kept (unedited), planned as the replacement of its base clip, or refused. */
 static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
                           size_t a, hsd_clip_plan *plan, ue_diag *d) {
@@ -643,14 +739,8 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
     if (!moves_joints(an, jm->gltf_joint, s->node_count)) return UE_OK; /* material or visibility only */
     int32_t ref_anim;
     int32_t clip = base_clip(m, ref, an->name, &ref_anim);
-    double end = clip_end(an, jm->gltf_joint, s->node_count), keys = 0;
-    for (size_t c = 0; c < an->channel_count; c++) keys += an->channels[c].key_count;
-    size_t ref_channels = ref_anim >= 0 ? ref->animations[ref_anim].channel_count : 0;
-    if (keys * (double)(m->joint_count + an->channel_count + ref_channels + 1) > MAX_COMPARE_WORK) {
-        clip_error(d, "import.hsd.limit", a, "animation '%s': comparing its %.0f keys with the base's clip would "
-                   "take more than 2^30 samples", an->name, keys);
-        return UE_ERR_INVALID;
-    }
+    double end = clip_end(an, jm->gltf_joint, s->node_count);
+    if (!compare_within_budget(m, ref, an, ref_anim, a, d)) return UE_ERR_INVALID;
     if (ref_anim >= 0 && unedited(m, s, ref, jm, an, &ref->animations[ref_anim], end)) {
         plan->kept++;
         plan->anim_index[a] = model_set_index(m, clip);
@@ -667,28 +757,7 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
         return UE_OK;
     }
     if (!within_limits(m, an, a, end, d)) return UE_ERR_INVALID;
-    bool reexpressed = false; /* a client moved the joints' rests (Blender's bones): read through to_base_frames */
-    for (size_t j = 0; j < m->joint_count; j++) {
-        const ue_scene_node *g = jm->gltf_node[j] >= 0 ? &s->nodes[jm->gltf_node[j]] : NULL;
-        const ue_scene_node *b = jm->ref_node[j] >= 0 ? &ref->nodes[jm->ref_node[j]] : NULL;
-        double gt[10], bt[10];
-        for (int k = 0; g && b && k < 3; k++) gt[k] = g->translation[k], gt[7 + k] = g->scale[k], bt[k] = b->translation[k], bt[7 + k] = b->scale[k];
-        for (int k = 0; g && b && k < 4; k++) gt[3 + k] = g->rotation[k], bt[3 + k] = b->rotation[k];
-        reexpressed |= g && b && !same_trs(gt, bt);
-    }
-    reexpression x = {0};
-    ue_result rx = reexpressed ? reexpression_init(m, s, ref, jm, &x) : UE_OK;
-    if (rx != UE_OK) {
-        reexpression_free(&x);
-        if (rx == UE_ERR_INVALID)
-            clip_error(d, "import.hsd.clip", a, "animation '%s': the glTF's joints rest elsewhere than the base's and "
-                       "a rest flattens space, so the clip cannot be read in the base's joint frames", an->name);
-        return rx;
-    }
-    ue_result r = plan_edit(m, s, ref, jm, a, clip, clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set, end,
-                            reexpressed ? &x : NULL, plan, d);
-    reexpression_free(&x);
-    return r;
+    return plan_rebased(m, s, ref, jm, a, clip, clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set, end, plan, d);
 }
 
 /* Joints the glTF moves away from their rest but that the clip's AnimJoint tree has no node for. */
@@ -725,12 +794,78 @@ static ue_result plan_init(hsd_clip_plan *plan, const ue_scene *s) {
     return plan->anim_index ? UE_OK : UE_ERR_NOMEM;
 }
 
+/* Each joint's rest position in the world, scales left out (as Blender builds its bones), from the
+ * poses of `ps` at rest: pos[3 · j]. */
+static void rest_positions(const ue_hsd_model *m, const pose_source *ps, double *trs, double *world, double *pos) {
+    sample_pose(ps, NULL, 0, trs);
+    for (size_t j = 0; j < m->joint_count; j++) trs[10 * j + 7] = trs[10 * j + 8] = trs[10 * j + 9] = 1;
+    joint_worlds(m, trs, world);
+    for (size_t j = 0; j < m->joint_count; j++)
+        for (int k = 0; k < 3; k++) pos[3 * j + (size_t)k] = world[16 * j + 12 + (size_t)k];
+}
+
+/* The joint whose rest the glTF edited so that joint j's rest position moved, or -1: j itself when its
+ * own rest changed, its parent when only the parent turned, none when it moved with its parent. */
+static int32_t moved_by(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
+                        const bool *moved, size_t j) {
+    if (!moved[j]) return -1;
+    const ue_scene_node *g = &s->nodes[jm->gltf_node[j]], *b = &ref->nodes[jm->ref_node[j]];
+    bool own = false;
+    for (int k = 0; k < 3; k++) own |= !close(g->translation[k], b->translation[k]);
+    for (int k = 0; k < 4; k++) own |= !close(g->rotation[k], b->rotation[k]) && !close(g->rotation[k], -b->rotation[k]);
+    int32_t parent = m->joints[j].parent;
+    if (own || parent < 0 || (size_t)parent >= j) return (int32_t)j;
+    return moved[parent] ? -1 : parent;
+}
+
+/* Rest edits the glTF makes that no re-expression explains (which keeps every joint's rest position,
+ * scales left out, and holds either the base's scale or none): a warning naming the joints, since
+ * edit mode keeps the base's rests and reads clips against them. */
+static ue_result warn_rest_edits(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
+                                 ue_diag *d) {
+    size_t n = m->joint_count + 1;
+    double *trs = malloc(n * 10 * sizeof *trs), *world = malloc(n * 16 * sizeof *world);
+    double *gpos = malloc(n * 3 * sizeof *gpos), *bpos = malloc(n * 3 * sizeof *bpos);
+    bool *moved = calloc(n, sizeof *moved), *edited = calloc(n, sizeof *edited);
+    ue_result r = trs && world && gpos && bpos && moved && edited ? UE_OK : UE_ERR_NOMEM;
+    if (r == UE_OK) {
+        pose_source g = gltf_poses(m, s, ref, jm), b = base_poses(m, ref, jm);
+        rest_positions(m, &g, trs, world, gpos), rest_positions(m, &b, trs, world, bpos);
+    }
+    for (size_t j = 0; r == UE_OK && j < m->joint_count; j++) {
+        if (jm->gltf_node[j] < 0 || jm->ref_node[j] < 0) continue;
+        const float *gs = s->nodes[jm->gltf_node[j]].scale, *bs = ref->nodes[jm->ref_node[j]].scale;
+        bool own_scale = false;
+        for (int k = 0; k < 3; k++) moved[j] |= !close(gpos[3 * j + (size_t)k], bpos[3 * j + (size_t)k]);
+        for (int k = 0; k < 3; k++) own_scale |= !close(gs[k], bs[k]) && !(close(gs[0], 1) && close(gs[1], 1) && close(gs[2], 1));
+        int32_t by = moved_by(m, s, ref, jm, moved, j);
+        if (by >= 0) edited[by] = true;
+        edited[j] |= own_scale;
+    }
+    char names[256] = "";
+    size_t count = 0, len = 0;
+    for (size_t j = 0; r == UE_OK && j < m->joint_count; j++) {
+        if (!edited[j] || jm->ref_node[j] < 0) continue;
+        if (len < sizeof names - 64)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s'", count ? ", " : "", ref->nodes[jm->ref_node[j]].name);
+        count++;
+    }
+    if (count)
+        ue_diag_add(d, UE_SEV_WARNING, "import.hsd.clip", UE_NO_OFFSET, "/nodes",
+                    "the glTF changes the rest of joint%s %s%s beyond a re-expression of the skeleton; edit mode keeps "
+                    "the base's rests (a rest edit is not written) and reads the clips against them",
+                    count > 1 ? "s" : "", names, len >= sizeof names - 64 ? ", ..." : "");
+    free(trs), free(world), free(gpos), free(bpos), free(moved), free(edited);
+    return r;
+}
+
 ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_clip_plan *plan,
                          ue_diag *d) {
     ue_result r = plan_init(plan, s);
-    if (r != UE_OK || !s->animation_count) return r;
+    if (r != UE_OK) return r;
     joint_map jm = {0};
     r = map_joints(m, s, ref, &jm);
+    if (r == UE_OK) r = warn_rest_edits(m, s, ref, &jm, d);
     for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) r = plan_one(m, s, ref, &jm, a, plan, d);
     for (size_t i = 0; i < plan->count && r == UE_OK; i++)
         if (plan->edits[i].clip >= 0) r = check_reach(m, &plan->edits[i], d);

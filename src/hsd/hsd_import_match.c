@@ -228,6 +228,15 @@ static bool put_position(float *dst, const float *world, const double *m) {
     return true;
 }
 
+/* Whether two vertices are placed by one matrix (within float noise): a glTF whose skeleton was not
+ * re-expressed places each vertex as the base does, and then only the inverse transpose carries
+ * normals (direct_normal's exception holds under a re-expressed joint alone). */
+static bool same_matrix(const double *a, const double *b) {
+    for (int i = 0; i < 16; i++)
+        if (!(fabs(a[i] - b[i]) <= 1e-4 * fmax(1.0, fabs(b[i])))) return false;
+    return true;
+}
+
 /* Is the corner's value an edit of the base vertex's; a vertex two corners edit differently is a
  * conflict (then false). `edited` marks vertices an earlier corner edited. */
 static bool edit_of(const float *g, const float *r, int n, double tol, bool *edited, const float *earlier,
@@ -260,10 +269,11 @@ static void assign(match_ctx *x, const tri *g, int rot, const tri *r) {
             float blender_rn[3];
             /* how Blender's importer carries a base normal into a re-expressed joint: by the matrix itself,
              * not its inverse transpose (the same direction unless a joint scale is non-uniform); a glTF
-             * normal equal to it is the base's own, unedited */
-            hsd_mat_normal(m, false, &rp->normals[3 * rv], blender_rn);
+             * normal equal to it is the base's own, unedited, where the glTF's joints are re-expressed */
+            bool reexpressed = !same_matrix(&x->gm->mat[g->prim][16 * gv], m);
+            if (reexpressed) hsd_mat_normal(m, false, &rp->normals[3 * rv], blender_rn);
             e = *seen & 2;
-            if (!near(gn, blender_rn, 3, NORMAL_TOL) && edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts))
+            if (!(reexpressed && near(gn, blender_rn, 3, NORMAL_TOL)) && edit_of(gn, rn, 3, NORMAL_TOL, &e, NULL, &x->conflicts))
                 hsd_mat_normal(m, true, gn, &vp->normals[3 * rv]); /* the transpose undoes the inverse transpose */
             *seen |= (uint8_t)(e << 1);
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/math3d.h"
+#include "scene/scene_int.h"
 #include "unearth/scene.h"
 
 /* Sample cap: a clip of an hour at 240 Hz stays well under it, a hostile range does not. */
@@ -153,8 +154,7 @@ ue_result ue_bake_euler(ue_scene *s, int32_t animation, int32_t node, const ue_c
 
 /* ---- sampling a glTF channel ------------------------------------------------------------------ */
 
-/* The key k with times[k] <= t < times[k + 1] and how far between them (0 at or outside the ends). */
-static void channel_interval(const ue_anim_channel *c, double t, uint32_t *k, double *f) {
+void ue_anim_channel_interval(const ue_anim_channel *c, double t, uint32_t *k, double *f) {
     uint32_t n = c->key_count, lo = 0, hi = n - 1;
     *k = t >= c->times[n - 1] ? n - 1 : 0, *f = 0;
     if (n == 1 || t <= c->times[0] || t >= c->times[n - 1]) return;
@@ -171,7 +171,7 @@ ue_result ue_anim_channel_sample(const ue_anim_channel *c, double t, double *out
     if (!c || !out || !c->key_count || !c->times || !c->values || c->components > 4) return UE_ERR_USAGE;
     uint32_t n = c->components, k;
     double f;
-    channel_interval(c, t, &k, &f);
+    ue_anim_channel_interval(c, t, &k, &f);
     bool cubic = c->interpolation == UE_INTERP_CUBIC;
     size_t stride = cubic ? 3u * n : n;
     const float *v0 = c->values + k * stride + (cubic ? n : 0);

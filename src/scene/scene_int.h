@@ -47,4 +47,9 @@ void ue_scene_validate_primitive(vctx *v, const ue_scene *s, size_t mi, size_t p
 void ue_scene_validate_skins(vctx *v, const ue_scene *s);
 void ue_scene_validate_instancing(vctx *v, const ue_scene *s);
 
+/* The key k of a channel with keys (key_count > 0) whose times[k] <= t < times[k + 1], and how far
+ * between them (0 at or outside the ends): a binary search, shared by every sampler of glTF curves
+ * (ue_anim_channel_sample, the HSD clip import's nlerp) so that sampling costs log(keys). */
+void ue_anim_channel_interval(const ue_anim_channel *c, double t, uint32_t *k, double *f);
+
 #endif

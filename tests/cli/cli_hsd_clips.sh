@@ -80,4 +80,37 @@ sign = 1 if want[3] >= 0 else -1
 sys.exit(max(abs(g - sign * w) for g, w in zip(got, want)) > 2e-3)
 PY
 
+# Rest edits no re-expression explains are named (edit mode does not write rests): the arm's rest
+# moved by 0.2 in x in the edited glb. Joints the edited clip does not key the scale of hold the
+# base's rest scale: the head's rest scale dropped to 1 (as Blender's bones hold none) and its scale
+# channel left out of Animation_1, the head converts back at the base's 1.5 x 1 x 0.8 at every frame.
+clip rest-scale "$T/e.glb" "$T/s1.glb" head 1,1,1
+clip drop-channel "$T/s1.glb" "$T/s2.glb" Animation_1 head scale
+clip rest-move "$T/s2.glb" "$T/s3.glb" arm_l 0.2,0,0
+expect_rc 0 "$UE" import "$T/s3.glb" --base "$DAT" -o "$T/s3.dat"
+grep -q "warning: /nodes: the glTF changes the rest of joint 'arm_l' beyond a re-expression" "$T/err" && ok || bad "rest edit: $(cat "$T/err")"
+[ "$(grep -c "import.hsd.clip" "$T/err")" = 1 ] && ok || bad "the head's dropped scale is no rest edit: $(cat "$T/err")"
+grep -q "^clips: 1 replaced, 0 added, 1 kept as the base has them$" "$T/err" && ok || bad "clips line: $(cat "$T/err")"
+expect_rc 0 "$UE" convert "$T/s3.dat" -o "$T/s3b.glb"
+check "the base's head rest scale" "$(python3 - "$T/s3b.glb" "$T/c.glb" <<'PY'
+import json, struct, sys
+def head(p):
+    glb = open(p, "rb").read()
+    return next(n["scale"] for n in json.loads(glb[20:20 + struct.unpack_from("<I", glb, 12)[0]])["nodes"] if n.get("name") == "head")
+print(head(sys.argv[1]) == head(sys.argv[2]), ["%.2f" % v for v in head(sys.argv[2])])
+PY
+)" "True ['1.50', '1.00', '0.80']"
+within "$(clip scales "$T/s3b.glb" Animation_1 head)" 1e-4 && ok || bad "the head's scale in Animation_1 leaves its rest"
+
+# The comparison with the base's clip costs log(keys) per sample: a base clip of 3000 keys turning by
+# 1 rad a frame, its glTF resampled as Blender plays it (33 keys more in every interval, 101967 in
+# all, each compared by nlerp) is kept byte for byte.
+clip dense "$T/c.glb" "$T/d.glb" Dense chest 3000
+expect_rc 0 "$UE" import "$T/d.glb" --base "$DAT" -o "$T/d.dat"
+expect_rc 0 "$UE" convert "$T/d.dat" -o "$T/db.glb"
+check "resampled keys" "$(clip nlerp-resample "$T/db.glb" "$T/dn.glb" Animation_2 chest 34)" 101967
+expect_rc 0 "$UE" import "$T/dn.glb" --base "$T/d.dat" -o "$T/dn.dat"
+grep -q "^changed: nothing (byte-identical to the base)$" "$T/err" && cmp -s "$T/d.dat" "$T/dn.dat" && ok ||
+  bad "the resampled dense clip: $(cat "$T/err")"
+
 finish

@@ -178,4 +178,23 @@ expect_rc 1 "$UE" import "$T/mirror_e.glb" --base "$T/mirror.dat" -o "$T/mirror3
 grep -q "/meshes/0/primitives/0/attributes/POSITION @0x[0-9a-f]*: vertex 3: PObj 0 places it with a matrix that has no inverse (envelope 1.*\[import.hsd.singular\]" "$T/err" && ok || bad "singular: $(cat "$T/err")"
 no_output "$T/mirror3.dat"
 
+# A normal edited to exactly the base normal carried by its vertex's matrix itself (not its inverse
+# transpose: how Blender's importer carries normals into re-expressed joints) is an edit when the
+# glTF's skeleton is the base's: the jaw's vertices (non-uniform under the head's 1.5 x 1 x 0.8), in
+# a glb matched by geometry (an unused vertex put first), come back with the edited normal.
+N=$(edit direct-normal "$T/c.glb" root_mesh 2 8)
+edit set "$T/c.glb" "$T/dn1.glb" root_mesh 2 NORMAL 8 "$N" >/dev/null
+edit extra-vertex "$T/dn1.glb" "$T/dn2.glb" root_mesh 2
+expect_rc 0 "$UE" import "$T/dn2.glb" --base "$DAT" -o "$T/dn.dat" -v
+grep -q "import.hsd.geometry" "$T/err" && ok || bad "direct normal: no geometry match: $(cat "$T/err")"
+grep -q "^changed: 0 positions, 1 normal, 0 UVs, 0 colours in 1 PObj, 0 images, 0 materials$" "$T/err" && ok ||
+  bad "direct normal: $(cat "$T/err")"
+expect_rc 0 "$UE" convert "$T/dn.dat" -o "$T/dnb.glb"
+python3 - "$(edit value "$T/dnb.glb" root_mesh 2 NORMAL 8)" "$N" "$(edit value "$T/c.glb" root_mesh 2 NORMAL 8)" <<'PY' && ok || bad "direct normal came back as $(edit value "$T/dnb.glb" root_mesh 2 NORMAL 8), not $N"
+import sys
+got, want, base = ([float(c) for c in a.split(",")] for a in sys.argv[1:4])
+# within the normal format's step of the edit, and far from the base's normal
+sys.exit(not (max(abs(g - w) for g, w in zip(got, want)) < 5e-3 < max(abs(g - b) for g, b in zip(got, base))))
+PY
+
 finish

@@ -87,6 +87,7 @@ if command -v blender >/dev/null 2>&1; then
   grep -q "^changed: 4 positions, 0 normals, 0 UVs, 0 colours in 1 PObj, 1 image, 0 materials$" "$T/err" && ok ||
     bad "Blender edit: $(cat "$T/err")"
   grep -q "^clips: 0 replaced, 1 added, 2 kept as the base has them$" "$T/err" && ok || bad "Blender clip: $(cat "$T/err")"
+  grep -q "import.hsd.clip" "$T/err" && bad "Blender's re-expressed rests taken for rest edits: $(cat "$T/err")" || ok
   expect_rc 0 "$UE" validate --strict "$T/cr_ed.fsys"
   cmp -s "$FSYS" "$T/creature.orig.fsys" && ok || bad "the original creature.fsys changed"
   expect_rc 0 "$UE" convert "$T/cr_ed.fsys:creature.pkx" -o "$T/cr_edb.glb"
@@ -103,6 +104,9 @@ if command -v blender >/dev/null 2>&1; then
   # ... and is not the rest: the keyed turn of 0.6 rad is there.
   A=$(edit rotation-angle "$T/cr.glb" Animation_0 "$T/cr_edb.glb" Animation_2 arm_l 0.4166667)
   python3 -c "import sys; sys.exit(not abs(float('$A') - 0.6) < 1e-3)" && ok || bad "Wave's arm_l at frame 10 turned by $A rad"
+  # Wave keys no scale of the head (Blender's bones hold none): it keeps the base's 1.5 x 1 x 0.8 at every frame.
+  S=$(python3 "$HERE/hsd_clips_glb.py" scales "$T/cr_edb.glb" Animation_2 head)
+  python3 -c "import sys; sys.exit(not float('$S') <= 1e-4)" && ok || bad "Wave's head scale leaves its rest by $S"
 else
   echo "$NAME: skipping Blender: no blender binary"
 fi

@@ -16,6 +16,17 @@
 #                                       values in both (by node name and path), else what differs
 #   rest IN OUT NODE X,Y,Z,W            NODE's rest rotation set (a skeleton re-expressed)
 #   rename-anim IN OUT OLD NEW          animation OLD renamed NEW
+#   dense IN OUT ANIM NODE N            a new animation ANIM: NODE's rotation keyed at N frames (60 fps),
+#                                       turning ±0.5 rad about x and a little about y from frame to frame
+#                                       (no two alike, so no fit spans them)
+#   nlerp-resample IN OUT ANIM NODE M   NODE's LINEAR rotation channel in ANIM keyed also at j/M of the way
+#                                       (j = 1 … M−1) into every interval, as Blender plays it: the
+#                                       components interpolated, then made unit; prints the key count
+#   drop-channel IN OUT ANIM NODE PATH  NODE's PATH channel left out of ANIM
+#   rest-scale IN OUT NODE X,Y,Z        NODE's rest scale set (a client that drops joint scales)
+#   rest-move IN OUT NODE DX,DY,DZ      NODE's rest translation moved (a bone moved at rest)
+#   scales GLB ANIM NODE                NODE's scale in ANIM at every frame 0 … end: the largest
+#                                       difference of any component from NODE's rest scale in GLB
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -177,7 +188,99 @@ def cmd_rename_anim(args):
     animation(doc, old)["name"] = new
     save(dst, doc, binary)
 
-COMMANDS = {"rest": cmd_rest, "rename-anim": cmd_rename_anim, "turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
+def add_floats(doc, binary, rows, kind):  # a new float accessor of `rows` (lists), its index
+    while len(binary) % 4:
+        binary.append(0)
+    offset = len(binary)
+    for r in rows:
+        binary += struct.pack("<%df" % len(r), *r)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": offset, "byteLength": len(binary) - offset})
+    acc = {"bufferView": len(doc["bufferViews"]) - 1, "componentType": 5126, "count": len(rows), "type": kind}
+    if kind == "SCALAR":
+        acc["min"], acc["max"] = [min(r[0] for r in rows)], [max(r[0] for r in rows)]
+    doc["accessors"].append(acc)
+    doc["buffers"][0]["byteLength"] = len(binary)
+    return len(doc["accessors"]) - 1
+
+def node_index(doc, name):
+    return [i for i, n in enumerate(doc["nodes"]) if n.get("name") == name and "mesh" not in n][0]
+
+def cmd_dense(args):
+    src, dst, anim_name, node, n = args
+    doc, binary = load(src)
+    times, values = [], []
+    for k in range(int(n)):
+        ax, ay = (0.5 if k % 2 else -0.5) / 2, 0.05 * math.sin(k) / 2  # half angles
+        times.append([k / 60])
+        values.append(normalise(qmul([math.sin(ax), 0, 0, math.cos(ax)], [0, math.sin(ay), 0, math.cos(ay)])))
+    t, v = add_floats(doc, binary, times, "SCALAR"), add_floats(doc, binary, values, "VEC4")
+    doc["animations"].append({"name": anim_name, "samplers": [{"input": t, "output": v, "interpolation": "LINEAR"}],
+                              "channels": [{"sampler": 0, "target": {"node": node_index(doc, node), "path": "rotation"}}]})
+    save(dst, doc, binary)
+
+def cmd_nlerp_resample(args):
+    src, dst, anim_name, node, m = args
+    doc, binary = load(src)
+    anim, m = animation(doc, anim_name), int(m)
+    for c in anim["channels"]:
+        if c["target"].get("path") == "rotation" and doc["nodes"][c["target"]["node"]].get("name") == node:
+            s = anim["samplers"][c["sampler"]]
+            assert s.get("interpolation", "LINEAR") == "LINEAR"
+            times, values = [v[0] for v in floats(doc, binary, s["input"])[0]], floats(doc, binary, s["output"])[0]
+            t2, v2 = [], []
+            for k in range(len(times)):
+                t2.append([times[k]]), v2.append(values[k])
+                if k + 1 < len(times):
+                    a, b = values[k], values[k + 1]
+                    if sum(x * y for x, y in zip(a, b)) < 0:
+                        b = [-x for x in b]
+                    for j in range(1, m):  # at the time as a float stores it (a step of 1 rad a frame)
+                        t = struct.unpack("<f", struct.pack("<f", times[k] + j / m * (times[k + 1] - times[k])))[0]
+                        u = (t - times[k]) / (times[k + 1] - times[k])
+                        t2.append([t])
+                        v2.append(normalise([x + u * (y - x) for x, y in zip(a, b)]))
+            s["input"], s["output"] = add_floats(doc, binary, t2, "SCALAR"), add_floats(doc, binary, v2, "VEC4")
+            save(dst, doc, binary)
+            print(len(t2))
+            return
+    sys.exit("no rotation channel of %s in %s" % (node, anim_name))
+
+def cmd_drop_channel(args):
+    src, dst, anim_name, node, path = args
+    doc, binary = load(src)
+    anim = animation(doc, anim_name)
+    keep = [c for c in anim["channels"] if not (c["target"].get("path") == path and
+                                                doc["nodes"][c["target"].get("node", -1)].get("name") == node)]
+    assert len(keep) == len(anim["channels"]) - 1, "no %s channel of %s" % (path, node)
+    anim["channels"] = keep
+    save(dst, doc, binary)
+
+def cmd_rest_scale(args):
+    src, dst, node, s = args
+    doc, binary = load(src)
+    joint_nodes(doc)[node]["scale"] = [float(c) for c in s.split(",")]
+    save(dst, doc, binary)
+
+def cmd_rest_move(args):
+    src, dst, node, d = args
+    doc, binary = load(src)
+    n = joint_nodes(doc)[node]
+    n["translation"] = [a + float(b) for a, b in zip(n.get("translation", [0, 0, 0]), d.split(","))]
+    save(dst, doc, binary)
+
+def cmd_scales(args):
+    path, name, node = args
+    doc, binary = load(path)
+    chans = channels(doc, binary, animation(doc, name))
+    want = rest(joint_nodes(doc)[node], "scale")
+    worst = 0.0
+    for f in range(int(math.ceil(end_time(chans) * 60 - 1e-6)) + 1):
+        worst = max([worst] + [abs(a - b) for a, b in zip(pose(doc, chans, node, f / 60, "scale"), want)])
+    print("%.3g" % worst)
+
+COMMANDS = {"dense": cmd_dense, "nlerp-resample": cmd_nlerp_resample, "drop-channel": cmd_drop_channel,
+            "rest-scale": cmd_rest_scale, "rest-move": cmd_rest_move, "scales": cmd_scales,
+            "rest": cmd_rest, "rename-anim": cmd_rename_anim, "turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]

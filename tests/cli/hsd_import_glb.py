@@ -10,6 +10,9 @@
 #   drop-triangle IN OUT NODE PRIM         the primitive's last triangle left out
 #   retriangle IN OUT NODE PRIM I J        triangles I and J left out and one added over their corners:
 #                                          I's first two and the first of J's not among them
+#   extra-vertex IN OUT NODE PRIM          a copy of the primitive's first vertex put before it (every index
+#                                          one on, so the order is not the base's), no triangle using
+#                                          it: the same triangles, another vertex count (matched by geometry)
 #   triangles GLB                          every primitive's triangles as position (and TEXCOORD_0)
 #                                          triples, each rotated to its smallest corner first (winding
 #                                          kept), sorted: one line per triangle, "MESH/PRIM: ..."
@@ -41,6 +44,10 @@
 #   image-format DAT OUT W H FROM TO       the first W x H ImageDesc of GX format FROM stored as format TO
 #                                          (an intensity format over the same pixels' bytes, for a test)
 #   skin GLB NODE PRIM V                   vertex V's influences: joint:weight, by joint name, zeros left out
+#   direct-normal GLB NODE PRIM V          the NORMAL that vertex V would store so that glTF draws, through
+#                                          the inverse transpose of its skin matrix M (joint worlds of
+#                                          translations and rotations only × inverse binds, as the import
+#                                          compares), the base normal carried by M itself: M^T·M·n, made unit
 #   skin-check ORIG EDITED BACK TOL        every vertex's influences in BACK are EDITED's (its 4 largest,
 #                                          renormalised) within TOL, ORIG's where EDITED kept them; prints
 #                                          how many vertices EDITED changed
@@ -69,7 +76,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from glb_image import read_glb as load, write_glb as save  # the GLB framing the other glb tools share
 from glb_image import image_bytes, image_index, pattern, png_decode
 
-COMPS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+COMPS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 
 def place(doc, index):  # (byte offset, stride, components) of a float accessor
     a = doc["accessors"][index]
@@ -153,6 +160,29 @@ def cmd_retriangle(args):
     pr["indices"] = len(doc["accessors"]) - 1
     save(dst, doc, binary)
     print(",".join(str(c) for c in new))
+
+def cmd_extra_vertex(args):
+    src, dst, node, prim = args
+    doc, binary = load(src)
+    for acc in primitive(doc, node, prim)["attributes"].values():
+        a = doc["accessors"][acc]
+        v = doc["bufferViews"][a["bufferView"]]
+        size = {5121: 1, 5123: 2, 5125: 4, 5126: 4}[a["componentType"]] * COMPS[a["type"]]
+        stride, start = v.get("byteStride", size), v.get("byteOffset", 0) + a.get("byteOffset", 0)
+        rows = [bytes(binary[start + i * stride:start + i * stride + size]) for i in range(a["count"])]
+        while len(binary) % 4: binary.append(0)
+        doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": size * (len(rows) + 1)})
+        binary += b"".join(rows[:1] + rows)
+        a.update(bufferView=len(doc["bufferViews"]) - 1, byteOffset=0, count=a["count"] + 1)
+    pr = primitive(doc, node, prim)
+    out = [i + 1 for i in indices(doc, binary, pr)]  # every vertex one place on: the glTF's order is not the base's
+    while len(binary) % 4: binary.append(0)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 4 * len(out)})
+    binary += struct.pack("<%dI" % len(out), *out)
+    doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": 5125, "count": len(out), "type": "SCALAR"})
+    pr["indices"] = len(doc["accessors"]) - 1
+    doc["buffers"][0]["byteLength"] = len(binary)
+    save(dst, doc, binary)
 
 def cmd_triangles(args):
     doc, binary = load(args[0])
@@ -347,6 +377,37 @@ def influences(doc, binary, prim, v):  # {joint name: weight} of vertex v (both 
         for j, w in zip(joints, read(binary, doc, at["WEIGHTS_%d" % k], v)):
             if w > 0: out[names[j]] = out.get(names[j], 0) + w
     return out
+
+def mat_mul(a, b):  # 4 x 4, column-major lists of 16
+    return [sum(a[k * 4 + r] * b[c * 4 + k] for k in range(4)) for c in range(4) for r in range(4)]
+
+def world_without_scale(doc, index):
+    parent = {c: i for i, n in enumerate(doc["nodes"]) for c in n.get("children", [])}
+    w = [1.0 if i % 5 == 0 else 0.0 for i in range(16)]
+    while index is not None:
+        n = doc["nodes"][index]
+        x, y, z, q = *n.get("rotation", [0, 0, 0, 1])[:3], n.get("rotation", [0, 0, 0, 1])[3]
+        t = n.get("translation", [0, 0, 0])
+        local = [1 - 2 * (y * y + z * z), 2 * (x * y + z * q), 2 * (x * z - y * q), 0,
+                 2 * (x * y - z * q), 1 - 2 * (x * x + z * z), 2 * (y * z + x * q), 0,
+                 2 * (x * z + y * q), 2 * (y * z - x * q), 1 - 2 * (x * x + y * y), 0, t[0], t[1], t[2], 1]
+        w, index = mat_mul(local, w), parent.get(index)
+    return w
+
+def cmd_direct_normal(args):
+    doc, binary = load(args[0])
+    prim, v = primitive(doc, args[1], args[2]), int(args[3])
+    skin, names = doc["skins"][0], [n.get("name") for n in doc["nodes"]]
+    m = [0.0] * 16
+    for name, wt in influences(doc, binary, prim, v).items():
+        k = [names[j] for j in skin["joints"]].index(name)
+        ib = read(binary, doc, skin["inverseBindMatrices"], k)
+        m = [a + wt * b for a, b in zip(m, mat_mul(world_without_scale(doc, names.index(name)), ib))]
+    n = read(binary, doc, prim["attributes"]["NORMAL"], v)
+    d = [sum(m[c * 4 + r] * n[c] for c in range(3)) for r in range(3)]  # M·n
+    out = [sum(m[r * 4 + c] * d[c] for c in range(3)) for r in range(3)]  # M^T·(M·n)
+    length = math.sqrt(sum(c * c for c in out))
+    print(",".join("%.7f" % (c / length) for c in out))
 
 def four_largest(inf):  # docs/hsd-import.md#skin-weights: the 4 largest (the earlier on a tie), renormalised
     keep = sorted(inf, key=lambda j: -inf[j])[:4]
@@ -590,6 +651,8 @@ COMMANDS = {"subdivide": cmd_subdivide, "split-edge": cmd_split_edge, "skin-near
     "same-image": cmd_same_image, "material": cmd_material, "factor": cmd_factor,
     "srgb-step": cmd_srgb_step, "moved": cmd_moved, "rotation-angle": cmd_rotation_angle,
 }
+
+COMMANDS["direct-normal"], COMMANDS["extra-vertex"] = cmd_direct_normal, cmd_extra_vertex
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
