@@ -258,6 +258,7 @@ typedef struct cli_hsd_into {
     char file[4096];      /* the file that holds it (no output may be it) */
     char chain[4096];     /* the entries inside it, outermost first ("" for a PKX's model.dat) */
     const uint32_t *slots, *slot_clips; /* --anim-slot: PKX animation slot k plays anims[slot_clips[k]] */
+    const bool *slot_loops;             /* ... a clip that loops (the glTF's extras.unearth_clip.loop) */
     size_t slot_count;
     bool new_model;             /* a new model's DAT: the PKX's indices are fitted to its clips and joints */
     size_t new_clips, new_joints;
@@ -279,10 +280,14 @@ struct ue_gltf_files;
 int cli_import_hsd_fail(const char *who, ue_diag *d, ue_result r);
 /* --anim-slot N NAME: N a slot number, and a PKX among the containers the output is a copy of
  * (before any work); then each NAME as its clip's index in the written DAT's anims[] (anim_index
- * from the import's stats) into slots[k], clips[k]. 0, or an exit code after a message. */
+ * from the import's stats) into slots[k], clips[k], loops[k] whether it loops. A clip of a ModelSet
+ * other than scene_data's models[0] (anim_model[a] != 0; NULL: a new model, one set) is refused:
+ * the PKX plays that one. 0, or an exit code after a message. */
 int cli_import_hsd_check_slots(const cli_opts *o, const cli_hsd_into *into);
-int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
-                                 uint32_t *clips);
+int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index,
+                                 const int32_t *anim_model, uint32_t *slots, uint32_t *clips, bool *loops);
+/* --anim-slot's outcome on one line ("anim slots: 3 → clip 2 \"Wave\""), names made printable. */
+void cli_import_hsd_tell_slots(const cli_opts *o, const cli_hsd_into *into);
 int cli_import_hsd_read_gltf(const cli_opts *o, ue_scene *s, struct ue_gltf_files *opened, ue_diag *d);
 int cli_import_hsd_write(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const struct ue_gltf_files *opened);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */

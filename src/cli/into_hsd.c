@@ -242,7 +242,8 @@ static ue_result fit_template(ue_buf *pkx, const ue_pkx_info *info, const char *
 
 /* The --anim-slot pairs into the PKX copy `pkx`: slot N's first sub-animation names the clip's index
  * (docs/formats/pkx.md#animation-entry, +0x90 of the 0xD0-byte entry), an entry without
- * sub-animations gets one; every other byte stays. A slot past the table is refused. A new model's
+ * sub-animations gets one, its motion type (+0x8C) XD's 2 for a clip that loops, 1 for one played
+ * once, Colosseum's 0; every other byte stays. A slot past the table is refused. A new model's
  * PKX is then fitted to it (fit_template), the slots just set being in range. */
 static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
     if (!c->t->slot_count && !c->t->new_model) return UE_OK;
@@ -257,7 +258,10 @@ static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
             return UE_ERR_INVALID;
         }
         uint8_t *e = pkx->data + info.anim_offset + (size_t)slot * UE_PKX_ANIM_ENTRY;
-        if (!load_be32(e + 0x04)) store_be32(e + 0x04, 1);
+        if (!load_be32(e + 0x04)) { /* an empty slot: one sub-animation, its motion type the game's */
+            store_be32(e + 0x04, 1);
+            store_be32(e + 0x8C, info.layout == UE_PKX_XD ? (c->t->slot_loops[k] ? 2 : 1) : 0);
+        }
         store_be32(e + 0x90, c->t->slot_clips[k]);
     }
     return r == UE_OK && c->t->new_model ? fit_template(pkx, &info, shown, c) : r;
