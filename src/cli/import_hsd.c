@@ -154,6 +154,20 @@ static int load_base(const cli_opts *o, ue_model_found **found, size_t *count) {
 
 /* ---- telling what was done ----------------------------------------------------------------- */
 
+void cli_import_hsd_tell_written(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into) {
+    if (into && into->added) {
+        const ue_fsys_added *a = &into->added_info;
+        const char *type = ue_fsys_type_name(a->type_code);
+        fprintf(stderr, "added %s (%zu bytes) in %s: a new entry, type %s (0x%02X), file id 0x%04X, %s\n", written,
+                out->size, o->output, type ? type : "?", a->type_code, a->file_id,
+                a->compressed ? "LZSS-compressed" : "stored");
+    } else if (written[0]) {
+        fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
+    } else {
+        fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    }
+}
+
 /* True when the file at `path` holds exactly `b`'s bytes. */
 static bool file_holds(const char *path, const ue_buf *b) {
     FILE *f = fopen(path, "rb");
@@ -179,16 +193,15 @@ static void tell_container(const cli_opts *o, const cli_hsd_into *into, const ue
     /* From the base's own container an unchanged DAT is the one that was there. */
     bool dat_part = !(dat_same && into->from_base);
     fprintf(stderr, "container: %s differs from %s in %s%s%s\n", o->output, into->file,
-            dat_part ? "the DAT put in as " : "", dat_part ? written : "",
+            !dat_part ? "" : into->added ? "the DAT added as " : "the DAT put in as ", dat_part ? written : "",
             into->slot_count ? (dat_part ? " and the animation slots set" : "the animation slots set") : "");
 }
 
 /* What the import did, the DAT's changes (against the base's bytes) apart from the container's. */
-static void tell(const cli_opts *o, const ue_buf *out, const char *written, const ue_hsd_edit_stats *st,
-                 bool dat_same) {
+static void tell(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into,
+                 const ue_hsd_edit_stats *st, bool dat_same) {
     if (!cli_shows(UE_SEV_WARNING)) return;
-    if (written[0]) fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
-    else fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    cli_import_hsd_tell_written(o, out, written, into);
     if (st->clips || st->clips_added)
         fprintf(stderr, "clips: %zu replaced, %zu added, %zu kept as the base has them\n", st->clips, st->clips_added,
                 st->clips_kept);
@@ -289,7 +302,7 @@ int cmd_import_hsd(const cli_opts *o) {
     if (!rc) rc = cli_import_hsd_write(o, into.active ? &copy : &out, &into, &opened);
     if (!rc && cli_shows(UE_SEV_WARNING)) {
         bool dat_same = out.size == found[0].size && !memcmp(out.data, found[0].data, out.size);
-        tell(o, &out, written, &stats, dat_same);
+        tell(o, &out, written, &into, &stats, dat_same);
         cli_import_hsd_tell_slots(o, &into);
         tell_container(o, &into, &copy, written, dat_same);
     }

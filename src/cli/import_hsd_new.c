@@ -63,10 +63,10 @@ static int check_options(const cli_opts *o, ue_hsd_new_options *io, cli_hsd_into
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }
 
-static void tell(const cli_opts *o, const ue_buf *out, const char *written, const ue_hsd_new_stats *st) {
+static void tell(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into,
+                 const ue_hsd_new_stats *st) {
     if (!cli_shows(UE_SEV_WARNING)) return;
-    if (written[0]) fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
-    else fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    cli_import_hsd_tell_written(o, out, written, into);
     char envelopes[48] = "";
     if (st->envelopes)
         snprintf(envelopes, sizeof envelopes, ", %zu %s", st->envelopes, cli_plural(st->envelopes, "envelope", "envelopes"));
@@ -117,7 +117,7 @@ int cmd_import_hsd_new(const cli_opts *o) {
     char written[4400] = "";
     if (!rc && into.active) rc = put_into(o, &s, &stats, &into, &out, &copy, written, sizeof written);
     if (!rc) rc = cli_import_hsd_write(o, into.active ? &copy : &out, &into, &opened);
-    if (!rc) tell(o, &out, written, &stats);
+    if (!rc) tell(o, &out, written, &into, &stats);
     if (!rc) cli_import_hsd_tell_slots(o, &into);
     free((uint32_t *)into.slots);
     free((bool *)into.slot_loops);
