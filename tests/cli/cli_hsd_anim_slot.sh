@@ -95,6 +95,38 @@ expect_rc 1 "$UE" import "$T/w.glb" --base "$G/creature.pkx" -o "$T/x.pkx" --ani
 grep -qF 'has no animation named "A\x1B[31mX\x01"' "$T/err" && ok || bad "escaped name: $(cat -v "$T/err")"
 LC_ALL=C grep -q $'[\x01\x1b]' "$T/err" && bad "a control byte reached stderr: $(cat -v "$T/err")" || ok
 
+# A clip of scene_data's models[1] is refused by name for a slot (the PKX plays models[0]); models[0]'s is taken.
+# Two ModelSets, each a joint with one triangle and an anims[0] turning it (ROTZ 0 → 1.5 / 0.5 over 30 frames),
+# byte by byte from the spec (hsd_anim_dat.py, hsd_roots_dat.py); convert names them Animation_0 and _1.
+python3 - "$HERE" "$T/two.dat" <<'PY' || bad "building two.dat"
+import sys
+sys.path.insert(0, sys.argv[1])
+from hsd_anim_dat import Dat, lef, joint, fobj, aobj
+from hsd_roots_dat import mesh
+b = Dat()
+def model_set(angle):
+    j0 = joint(b)
+    b.ptr(j0 + 0x10, mesh(b, False))
+    aj0 = b.alloc(0x14)
+    b.ptr(aj0 + 8, aobj(b, 30.0, [fobj(b, 3, bytes([0x12]) + lef(0) + bytes([30]) + lef(angle) + bytes([0]))]))
+    anims, ms = b.alloc(8), b.alloc(0x10)
+    b.ptr(anims, aj0)
+    b.ptr(ms, j0)
+    b.ptr(ms + 4, anims)
+    return ms
+models, scene = b.alloc(12), b.alloc(0x10)
+b.ptr(models, model_set(1.5))
+b.ptr(models + 4, model_set(0.5))
+b.ptr(scene, models)
+open(sys.argv[2], "wb").write(b.file([(scene, "scene_data")]))
+PY
+expect_rc 0 "$UE" convert "$T/two.dat" -o "$T/two.glb"
+expect_rc 1 "$UE" import "$T/two.glb" --base "$T/two.dat" --into "$G/creature.pkx" -o "$T/x.pkx" --anim-slot 3 Animation_1
+grep -q 'animation "Animation_1" is a clip of another ModelSet of scene_data, and a PKX plays the model of scene_data.s models\[0\] only' \
+  "$T/err" && ok || bad "models[1] clip: $(cat "$T/err")"
+expect_rc 0 "$UE" import "$T/two.glb" --base "$T/two.dat" --into "$G/creature.pkx" -o "$T/two.pkx" --anim-slot 3 Animation_0
+check "models[0] clip onto slot 3" "$(slot "$T/two.pkx" 3)" "1 0"
+
 # Through the FSYS, and a bare DAT base put --into the PKX.
 expect_rc 0 "$UE" import "$T/w.glb" --base "$G/creature.fsys:creature.pkx" -o "$T/w.fsys" --anim-slot 3 Wave
 expect_rc 0 "$UE" validate --strict "$T/w.fsys"
