@@ -205,8 +205,9 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
     if (st->clips || st->clips_added)
         fprintf(stderr, "clips: %zu replaced, %zu added, %zu kept as the base has them\n", st->clips, st->clips_added,
                 st->clips_kept);
-    if (dat_same) {
-        fprintf(stderr, "changed: nothing in the DAT (byte-identical to the base's)\n");
+    if (dat_same) { /* with a container, its own line tells what changed there */
+        fprintf(stderr, into->active ? "changed: nothing in the DAT (byte-identical to the base's)\n"
+                                     : "changed: nothing (byte-identical to the base)\n");
         return;
     }
     fprintf(stderr, "changed: %zu %s, %zu %s, %zu %s, %zu %s in %zu %s, %zu %s, %zu %s\n", st->positions,
