@@ -68,8 +68,9 @@ static ue_result replace(fsys_state *s, put_entry *pes, const ue_archive_put_ent
     size_t i;
     if (!ue_fsys_find_entry(s, e->name, &i)) {
         ue_diag_add(d, UE_SEV_ERROR, "archive.put.absent", UE_NO_OFFSET, "fsys",
-                    "no entry named \"%s\": an FSYS takes a replaced entry, not a new one (its file "
-                    "id and type code say where the game looks); add one to an extracted manifest, then pack",
+                    "no entry named \"%s\": an FSYS takes a replaced entry here, not a new one (its file "
+                    "id and type code say where the game looks); ue_fsys_add (import --add) adds one, or add it "
+                    "to an extracted manifest, then pack",
                     e->name);
         return UE_ERR_USAGE;
     }
