@@ -78,6 +78,26 @@ typedef struct ue_fsys_write_options {
 UE_API ue_result ue_fsys_write(const ue_fsys_write_options *opt, const ue_fsys_write_entry *entries,
                                size_t count, ue_buf *out, ue_diag *d);
 
+/* What ue_fsys_add gave the new entry. */
+typedef struct ue_fsys_added {
+    uint8_t type_code;  /* 0x1E for a .pkx; for a .dat the code the archive's DAT entries share (0x04 or 0x02) */
+    uint16_t file_id;   /* one past the archive's largest */
+    bool compressed;    /* stored as LZSS, as every entry of its type is */
+} ue_fsys_added;
+
+/* A copy of the FSYS `fsys` (n bytes, read strictly) with one entry more, last: `data` under
+ * `name` (printable ASCII, 1 to 255 bytes, no '/', '\\' or ':'; its short name the name without
+ * its extension). Its type code comes from the extension: ".pkx" 0x1E, ".dat" the code of the
+ * archive's DAT entries (dat 0x04 when it has none); its file id is the largest id + 1, which
+ * must keep that id's high byte (the archive's group); it is LZSS-compressed when every entry
+ * of its type is (docs/formats/fsys.md#adding-an-entry). The copy is written by ue_fsys_write
+ * (fresh layout; every other entry's id, names, record and stored bytes kept) and appended to
+ * `out`. Refused (UE_ERR_USAGE, `out` untouched): a name already there (full or short), another
+ * extension, an archive with both dat and rdat entries for a .dat, no id left in the group.
+ * `added` may be NULL. */
+UE_API ue_result ue_fsys_add(const uint8_t *fsys, size_t n, const char *name, const void *data, size_t size,
+                             ue_buf *out, ue_fsys_added *added, ue_diag *d);
+
 /* ---- PKX (docs/formats/pkx.md) ----------------------------------------------- */
 
 typedef enum ue_pkx_layout { UE_PKX_COLOSSEUM = 0, UE_PKX_XD = 1 } ue_pkx_layout;

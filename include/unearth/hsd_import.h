@@ -22,6 +22,8 @@ typedef struct ue_hsd_edit_stats {
     size_t clips, clips_added, clips_kept; /* skeletal clips replaced, appended; equal to the base's, kept */
     int32_t *anim_index; /* in: NULL, or room for one entry per animation of the scene; out: each one's index
                             in its ModelSet's anims[] in the result (what a PKX animation slot names), -1 if none */
+    int32_t *anim_model; /* in: NULL, or room as for anim_index; out: that ModelSet's position among the DAT's
+                            scene_data ModelSets (0: scene_data's models[0], the one a PKX plays), -1 if none */
     size_t reweighted, envelopes, trimmed;  /* vertices given another envelope, envelopes added, vertices
                                                whose influences past 4 were dropped */
     size_t widened;                         /* attributes written as a new array in a wider format */

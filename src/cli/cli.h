@@ -6,6 +6,7 @@
 #include "unearth/advanced/json.h"
 #include "unearth/archive.h"
 #include "unearth/common.h"
+#include "unearth/gamecube.h"
 #include "unearth/model.h"
 #include "unearth/msh_import.h"
 
@@ -20,6 +21,7 @@ typedef struct cli_opts {
     size_t input_count;
     const char *output;
     bool force;
+    bool add; /* import --add: --into's FSYS ENTRY is a new entry */
     bool json;
     ue_mode mode;
     bool mode_given;
@@ -258,9 +260,12 @@ typedef struct cli_hsd_into {
     char file[4096];      /* the file that holds it (no output may be it) */
     char chain[4096];     /* the entries inside it, outermost first ("" for a PKX's model.dat) */
     const uint32_t *slots, *slot_clips; /* --anim-slot: PKX animation slot k plays anims[slot_clips[k]] */
+    const bool *slot_loops;             /* ... a clip that loops (the glTF's extras.unearth_clip.loop) */
     size_t slot_count;
     bool new_model;             /* a new model's DAT: the PKX's indices are fitted to its clips and joints */
     size_t new_clips, new_joints;
+    bool added;                 /* out: --add made the DAT a new FSYS entry, given these */
+    ue_fsys_added added_info;
 } cli_hsd_into;
 /* Before any work: the target of --into (or of -o named .pkx or .fsys), the output's name and
  * safety. 0, or an exit code after a message. */
@@ -270,7 +275,7 @@ void cli_into_hsd_chain_from_model(cli_hsd_into *t, const char *model_address);
 /* The DAT into a copy of the container (each nested level re-wrapped, innermost first), checked
  * as `validate --strict` checks it; `written` names the entry as the archives do. Exit code.
  * Without `dat` only the target is checked (a model DAT whose name no other entry shares). */
-int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
+int cli_into_hsd_build(const cli_opts *o, cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap);
 struct ue_gltf_files;
 /* Shared by both (import_hsd.c): a failure's diagnostics under `who` and its exit code; the glTF
@@ -279,10 +284,17 @@ struct ue_gltf_files;
 int cli_import_hsd_fail(const char *who, ue_diag *d, ue_result r);
 /* --anim-slot N NAME: N a slot number, and a PKX among the containers the output is a copy of
  * (before any work); then each NAME as its clip's index in the written DAT's anims[] (anim_index
- * from the import's stats) into slots[k], clips[k]. 0, or an exit code after a message. */
+ * from the import's stats) into slots[k], clips[k], loops[k] whether it loops. A clip of a ModelSet
+ * other than scene_data's models[0] (anim_model[a] != 0; NULL: a new model, one set) is refused:
+ * the PKX plays that one. 0, or an exit code after a message. */
 int cli_import_hsd_check_slots(const cli_opts *o, const cli_hsd_into *into);
-int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
-                                 uint32_t *clips);
+int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index,
+                                 const int32_t *anim_model, uint32_t *slots, uint32_t *clips, bool *loops);
+/* The first line an HSD import tells: where the DAT went (replaced or, with --add, added as a new
+ * FSYS entry with its type code, file id and storage), or the file written. */
+void cli_import_hsd_tell_written(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into);
+/* --anim-slot's outcome on one line ("anim slots: 3 → clip 2 \"Wave\""), names made printable. */
+void cli_import_hsd_tell_slots(const cli_opts *o, const cli_hsd_into *into);
 int cli_import_hsd_read_gltf(const cli_opts *o, ue_scene *s, struct ue_gltf_files *opened, ue_diag *d);
 int cli_import_hsd_write(const cli_opts *o, const ue_buf *out, const cli_hsd_into *into, const struct ue_gltf_files *opened);
 int cmd_cat(const cli_opts *o);    /* one entry's bytes: src/cli/cmd_archive.c */
@@ -348,6 +360,7 @@ typedef enum {
     OPT_TEXTURE_FORMAT, /* import of a new HSD model */
     OPT_WEIGHT_STEP, /* import of a new HSD model */
     OPT_ANIM_SLOT, /* import --base of an HSD model into a PKX, repeatable */
+    OPT_ADD, /* import --into ARCHIVE.fsys:NEW: a new FSYS entry */
     OPT_LEVEL, /* pack */
     OPT_SIZE, OPT_VIEW, OPT_BACKGROUND, OPT_CLIP, OPT_FRAME, /* preview */
     OPT_SHEET, /* textures */

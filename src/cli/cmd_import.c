@@ -227,6 +227,9 @@ int cmd_import(const cli_opts *o) {
     if (!rc && o->anim_slot_count && !hsd_base && !new_hsd)
         return cli_usage_error("import", "--anim-slot maps a clip onto a PKX's animation slot: it needs an HSD "
                                "model (a --base .dat, .pkx or FSYS:ENTRY, or a new one) and a PKX output");
+    if (!rc && o->add && (!o->into || (!hsd_base && !new_hsd)))
+        return cli_usage_error("import", "--add makes --into ARCHIVE.fsys:ENTRY a new entry of an FSYS: it needs an "
+                               "HSD model (a --base .dat, .pkx or FSYS:ENTRY, or a new one) and --into");
     if (hsd_base) return cmd_import_hsd(o);
     if (!rc && new_hsd) return cmd_import_hsd_new(o);
     if (!rc) rc = check_outputs(o);

@@ -106,7 +106,7 @@ static const cli_option_def option_table[] = {
      "(replaced where it is, or added last when absent; #N replaces entry N);\n"
      "-o names the new archive, with ARCHIVE's extension, .rlb or .lib;\n"
      "an HSD model goes into a PKX (FILE.pkx) or replaces an FSYS entry\n"
-     "(ARCHIVE.fsys:ENTRY, through a PKX entry to its DAT)\n"
+     "(ARCHIVE.fsys:ENTRY, through a PKX entry to its DAT; --add adds one)\n"
      "(default: -o is the model file)"},
     {OPT_TEXTURES_INTO, NULL, "--textures-into", 1, "ARCHIVE", NO_RANGE, NULL,
      "with --base: the texture archive (Textures.lib) whose Texm entries\n"
@@ -128,6 +128,10 @@ static const cli_option_def option_table[] = {
      "with an HSD model (--base, or a new one) and a PKX output: slot N of the PKX\n"
      "plays the glTF's clip NAME (its index in the DAT's ModelSet anims[]);\n"
      "repeatable (default: the PKX's slots as they are)"},
+    {OPT_ADD, NULL, "--add", 0, NULL, NO_RANGE, NULL,
+     "with an HSD model and --into ARCHIVE.fsys:ENTRY: ENTRY is a new entry,\n"
+     "added last (ENTRY.pkx or ENTRY.dat; its type code, file id and LZSS\n"
+     "from the archive's entries) (default: ENTRY must be there)"},
     {OPT_LEVEL, NULL, "--level", 1, "N", 0, 9, NULL,
      "LZSS effort 0..9 for every entry pack compresses again (edited or\n"
      "added payloads of FSYS, GameCube LZSS and RsLi LZSS/LZHUF); wins over\n"
@@ -365,12 +369,12 @@ static const cli_verb_def verb_table[] = {
     {"import", cmd_import,
      BIT(OPT_HELP) | WRITE_OPTS | MODE_OPTS | TALK_OPTS | BIT(OPT_FPS) | BIT(OPT_BASE) | BIT(OPT_INTO) |
          BIT(OPT_TEXTURES_INTO) | BIT(OPT_TEXTURES_OUT) | BIT(OPT_TEXTURES_DIR) |
-         BIT(OPT_TEXTURE_FORMAT) | BIT(OPT_WEIGHT_STEP) | BIT(OPT_ANIM_SLOT),
+         BIT(OPT_TEXTURE_FORMAT) | BIT(OPT_WEIGHT_STEP) | BIT(OPT_ANIM_SLOT) | BIT(OPT_ADD),
      "IN.glb", 1, 1, "OUT", "the model file, or with --into the new archive (required)",
      "unearth import IN.glb|IN.gltf -o OUT [--base ORIG] [--into ARCHIVE:ENTRY] [-f]\n"
      "               [--textures-into ARCHIVE] [--textures-out NEW_ARCHIVE | --textures-dir DIR]\n"
      "               [--texture-format auto|cmpr|rgb5a3|rgba8|rgb565] [--weight-step S]\n"
-     "               [--anim-slot N NAME]...\n"
+     "               [--anim-slot N NAME]... [--add]\n"
      "               [--strict|--tolerant] [--fps N] [-q|-v]",
      "a glTF back into a Parkan MSH or an HSD DAT (new, or an edit of --base)",
      "Reads a .glb or .gltf (its buffers beside it) and writes a Parkan MSH. With --base the\n"
@@ -389,7 +393,8 @@ static const cli_verb_def verb_table[] = {
      "of the DAT is kept (docs/hsd-import.md). With --into FILE.pkx or ARCHIVE.fsys:ENTRY,\n"
      "or -o named .pkx or .fsys like a container of --base, the DAT goes back into a copy of\n"
      "that PKX or FSYS (re-wrapped, LZSS again where it was), which must validate strictly;\n"
-     "--anim-slot N NAME makes the PKX's animation slot N play the glTF's clip NAME.\n"
+     "--anim-slot N NAME makes the PKX's animation slot N play the glTF's clip NAME;\n"
+     "--add makes --into ARCHIVE.fsys:NEW.dat|NEW.pkx a new entry of the FSYS's copy.\n"
      "Without --base, -o OUT.dat makes a new HSD model from a static, rigid or skinned glTF:\n"
      "a joint per node, skinned meshes as envelopes (the 4 largest weights a vertex, at most\n"
      "10 matrices a PObj, weights rounded to 1/64 or --weight-step), attributes in the\n"

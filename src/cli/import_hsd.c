@@ -54,26 +54,65 @@ int cli_import_hsd_check_slots(const cli_opts *o, const cli_hsd_into *into) {
     return 0;
 }
 
-int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index, uint32_t *slots,
-                                 uint32_t *clips) {
+/* A name from the glTF or the command line as a message shows it: no control byte reaches the
+ * terminal (ue_text_printable). */
+typedef struct shown_name {
+    char text[256];
+} shown_name;
+
+static const char *shown(shown_name *s, const char *name) {
+    ue_text_printable(name, s->text, sizeof s->text);
+    return s->text;
+}
+
+/* Animation `a` (`name`) may go onto slot `slot`: a skeletal clip of scene_data's models[0]. */
+static int slot_clip_fits(const char *slot, const char *name, const int32_t *anim_index,
+                          const int32_t *anim_model, size_t a) {
+    shown_name n;
+    if (anim_index[a] < 0) {
+        cli_error("import: --anim-slot %s %s: animation \"%s\" is no skeletal clip of the DAT's ModelSet "
+                  "(it moves no joint, or is a FigaTree or material clip); a PKX slot plays only those",
+                  slot, shown(&n, name), n.text);
+        return EXIT_INVALID;
+    }
+    if (anim_model && anim_model[a] != 0) {
+        cli_error("import: --anim-slot %s %s: animation \"%s\" is a clip of %s, and a PKX plays the model of "
+                  "scene_data's models[0] only: its slots name that ModelSet's anims[]", slot, shown(&n, name),
+                  n.text, anim_model[a] > 0 ? "another ModelSet of scene_data" : "a model outside scene_data");
+        return EXIT_INVALID;
+    }
+    return 0;
+}
+
+int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int32_t *anim_index,
+                                 const int32_t *anim_model, uint32_t *slots, uint32_t *clips, bool *loops) {
     for (size_t k = 0; k < o->anim_slot_count; k++) {
-        const char *name = o->anim_slots[2 * k + 1];
+        const char *slot = o->anim_slots[2 * k], *name = o->anim_slots[2 * k + 1];
         size_t a = 0;
         while (a < s->animation_count && strcmp(s->animations[a].name, name)) a++;
         if (a == s->animation_count) {
-            cli_error("import: --anim-slot %s %s: %s has no animation named \"%s\"", o->anim_slots[2 * k], name,
-                      o->inputs[0], name);
+            shown_name n, in;
+            cli_error("import: --anim-slot %s %s: %s has no animation named \"%s\"", slot, shown(&n, name),
+                      shown(&in, o->inputs[0]), n.text);
             return EXIT_INVALID;
         }
-        if (anim_index[a] < 0) {
-            cli_error("import: --anim-slot %s %s: animation \"%s\" is no skeletal clip of the DAT's ModelSet "
-                      "(it moves no joint, or is a FigaTree or material clip); a PKX slot plays only those",
-                      o->anim_slots[2 * k], name, name);
-            return EXIT_INVALID;
-        }
-        slots[k] = (uint32_t)strtoul(o->anim_slots[2 * k], NULL, 10), clips[k] = (uint32_t)anim_index[a];
+        int rc = slot_clip_fits(slot, name, anim_index, anim_model, a);
+        if (rc) return rc;
+        slots[k] = (uint32_t)strtoul(slot, NULL, 10), clips[k] = (uint32_t)anim_index[a];
+        loops[k] = s->animations[a].loop;
     }
     return 0;
+}
+
+void cli_import_hsd_tell_slots(const cli_opts *o, const cli_hsd_into *into) {
+    if (!into->slot_count || !cli_shows(UE_SEV_WARNING)) return;
+    fputs("anim slots:", stderr);
+    for (size_t k = 0; k < into->slot_count; k++) {
+        shown_name n;
+        fprintf(stderr, "%s %u → clip %u \"%s\" (%s)", k ? "," : "", into->slots[k], into->slot_clips[k],
+                shown(&n, o->anim_slots[2 * k + 1]), into->slot_loops[k] ? "loops" : "once");
+    }
+    fputc('\n', stderr);
 }
 
 /* What edit mode of an HSD base does not do yet is a usage error before anything is read; so is
@@ -115,15 +154,60 @@ static int load_base(const cli_opts *o, ue_model_found **found, size_t *count) {
 
 /* ---- telling what was done ----------------------------------------------------------------- */
 
-static void tell(const cli_opts *o, const ue_buf *out, const char *written, const ue_hsd_edit_stats *st) {
+void cli_import_hsd_tell_written(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into) {
+    if (into && into->added) {
+        const ue_fsys_added *a = &into->added_info;
+        const char *type = ue_fsys_type_name(a->type_code);
+        fprintf(stderr, "added %s (%zu bytes) in %s: a new entry, type %s (0x%02X), file id 0x%04X, %s\n", written,
+                out->size, o->output, type ? type : "?", a->type_code, a->file_id,
+                a->compressed ? "LZSS-compressed" : "stored");
+    } else if (written[0]) {
+        fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
+    } else {
+        fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    }
+}
+
+/* True when the file at `path` holds exactly `b`'s bytes. */
+static bool file_holds(const char *path, const ue_buf *b) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    uint8_t chunk[65536];
+    size_t at = 0, n;
+    bool same = true;
+    while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        same = at + n <= b->size && !memcmp(b->data + at, chunk, n), at += n;
+    same = same && !ferror(f) && at == b->size;
+    fclose(f);
+    return same;
+}
+
+/* The container's copy against its original: where it differs, or that it does not. */
+static void tell_container(const cli_opts *o, const cli_hsd_into *into, const ue_buf *copy, const char *written,
+                           bool dat_same) {
+    if (!into->active) return;
+    if (file_holds(into->file, copy)) {
+        fprintf(stderr, "container: %s is byte-identical to %s\n", o->output, into->file);
+        return;
+    }
+    /* From the base's own container an unchanged DAT is the one that was there. */
+    bool dat_part = !(dat_same && into->from_base);
+    fprintf(stderr, "container: %s differs from %s in %s%s%s\n", o->output, into->file,
+            !dat_part ? "" : into->added ? "the DAT added as " : "the DAT put in as ", dat_part ? written : "",
+            into->slot_count ? (dat_part ? " and the animation slots set" : "the animation slots set") : "");
+}
+
+/* What the import did, the DAT's changes (against the base's bytes) apart from the container's. */
+static void tell(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into,
+                 const ue_hsd_edit_stats *st, bool dat_same) {
     if (!cli_shows(UE_SEV_WARNING)) return;
-    if (written[0]) fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
-    else fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    cli_import_hsd_tell_written(o, out, written, into);
     if (st->clips || st->clips_added)
         fprintf(stderr, "clips: %zu replaced, %zu added, %zu kept as the base has them\n", st->clips, st->clips_added,
                 st->clips_kept);
-    if (!st->pobjs && !st->images && !st->materials && !st->clips && !st->clips_added) {
-        fprintf(stderr, "changed: nothing (byte-identical to the base)\n");
+    if (dat_same) { /* with a container, its own line tells what changed there */
+        fprintf(stderr, into->active ? "changed: nothing in the DAT (byte-identical to the base's)\n"
+                                     : "changed: nothing (byte-identical to the base)\n");
         return;
     }
     fprintf(stderr, "changed: %zu %s, %zu %s, %zu %s, %zu %s in %zu %s, %zu %s, %zu %s\n", st->positions,
@@ -195,15 +279,21 @@ int cmd_import_hsd(const cli_opts *o) {
     ue_buf out = {0};
     ue_hsd_edit_stats stats = {0};
     stats.anim_index = malloc((s.animation_count + 1) * sizeof *stats.anim_index);
+    stats.anim_model = malloc((s.animation_count + 1) * sizeof *stats.anim_model);
     uint32_t *slots = malloc((o->anim_slot_count + 1) * 2 * sizeof *slots);
-    if (!rc && (!stats.anim_index || !slots)) rc = cli_import_hsd_fail(in, &d, UE_ERR_NOMEM);
+    bool *loops = malloc((o->anim_slot_count + 1) * sizeof *loops);
+    if (!rc && (!stats.anim_index || !stats.anim_model || !slots || !loops))
+        rc = cli_import_hsd_fail(in, &d, UE_ERR_NOMEM);
     if (!rc) {
         ue_result r = ue_hsd_apply_scene(found[0].data, found[0].size, found[0].name, &s, &out, &stats, &d);
         rc = r == UE_OK ? 0 : cli_import_hsd_fail(in, &d, r);
     }
     if (!rc && d.count) cli_print_diags_as(in, &d, 50);
-    if (!rc) rc = cli_import_hsd_resolve_slots(o, &s, stats.anim_index, slots, slots + o->anim_slot_count);
+    if (!rc)
+        rc = cli_import_hsd_resolve_slots(o, &s, stats.anim_index, stats.anim_model, slots, slots + o->anim_slot_count,
+                                          loops);
     into.slots = slots, into.slot_clips = slots + o->anim_slot_count, into.slot_count = o->anim_slot_count;
+    into.slot_loops = loops;
     ue_buf copy = {0};
     char written[4400] = "";
     if (!rc && into.active) {
@@ -211,10 +301,17 @@ int cmd_import_hsd(const cli_opts *o) {
         rc = cli_into_hsd_build(o, &into, &out, &copy, written, sizeof written);
     }
     if (!rc) rc = cli_import_hsd_write(o, into.active ? &copy : &out, &into, &opened);
-    if (!rc) tell(o, &out, written, &stats);
+    if (!rc && cli_shows(UE_SEV_WARNING)) {
+        bool dat_same = out.size == found[0].size && !memcmp(out.data, found[0].data, out.size);
+        tell(o, &out, written, &into, &stats, dat_same);
+        cli_import_hsd_tell_slots(o, &into);
+        tell_container(o, &into, &copy, written, dat_same);
+    }
     ue_buf_free(&copy);
     free(stats.anim_index);
+    free(stats.anim_model);
     free(slots);
+    free(loops);
     ue_diag_free(&d);
     ue_buf_free(&out);
     ue_model_found_free(found, count);

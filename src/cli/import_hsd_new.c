@@ -63,10 +63,10 @@ static int check_options(const cli_opts *o, ue_hsd_new_options *io, cli_hsd_into
     return rc ? rc : cli_refuse_existing("import", o->output, o->force);
 }
 
-static void tell(const cli_opts *o, const ue_buf *out, const char *written, const ue_hsd_new_stats *st) {
+static void tell(const cli_opts *o, const ue_buf *out, const char *written, const cli_hsd_into *into,
+                 const ue_hsd_new_stats *st) {
     if (!cli_shows(UE_SEV_WARNING)) return;
-    if (written[0]) fprintf(stderr, "replaced %s (%zu bytes) in %s\n", written, out->size, o->output);
-    else fprintf(stderr, "model written to %s (%zu bytes)\n", o->output, out->size);
+    cli_import_hsd_tell_written(o, out, written, into);
     char envelopes[48] = "";
     if (st->envelopes)
         snprintf(envelopes, sizeof envelopes, ", %zu %s", st->envelopes, cli_plural(st->envelopes, "envelope", "envelopes"));
@@ -78,16 +78,20 @@ static void tell(const cli_opts *o, const ue_buf *out, const char *written, cons
     if (st->clips) fprintf(stderr, "clips: %zu written as AnimJoint trees\n", st->clips);
 }
 
-/* The DAT into the template's copy: the --anim-slot names resolved, the PKX fitted to the model. */
+/* The DAT into the template's copy: the --anim-slot names resolved (into->slots, ->slot_loops
+ * malloc'd), the PKX fitted to the model. */
 static int put_into(const cli_opts *o, const ue_scene *s, const ue_hsd_new_stats *st, cli_hsd_into *into,
                     const ue_buf *dat, ue_buf *copy, char *written, size_t cap) {
     uint32_t *slots = malloc((o->anim_slot_count + 1) * 2 * sizeof *slots);
-    int rc = slots ? cli_import_hsd_resolve_slots(o, s, st->anim_index, slots, slots + o->anim_slot_count) : EXIT_IO;
+    bool *loops = malloc((o->anim_slot_count + 1) * sizeof *loops);
+    int rc = slots && loops ? cli_import_hsd_resolve_slots(o, s, st->anim_index, NULL, slots,
+                                                           slots + o->anim_slot_count, loops)
+                            : EXIT_IO;
     into->slots = slots, into->slot_clips = slots + o->anim_slot_count, into->slot_count = o->anim_slot_count;
+    into->slot_loops = loops;
     into->new_clips = st->clips, into->new_joints = st->joints;
     if (!rc) rc = cli_into_hsd_build(o, into, dat, copy, written, cap);
-    free(slots);
-    return rc;
+    return rc; /* the caller frees slots and loops (into->slots, into->slot_loops) */
 }
 
 int cmd_import_hsd_new(const cli_opts *o) {
@@ -113,7 +117,10 @@ int cmd_import_hsd_new(const cli_opts *o) {
     char written[4400] = "";
     if (!rc && into.active) rc = put_into(o, &s, &stats, &into, &out, &copy, written, sizeof written);
     if (!rc) rc = cli_import_hsd_write(o, into.active ? &copy : &out, &into, &opened);
-    if (!rc) tell(o, &out, written, &stats);
+    if (!rc) tell(o, &out, written, &into, &stats);
+    if (!rc) cli_import_hsd_tell_slots(o, &into);
+    free((uint32_t *)into.slots);
+    free((bool *)into.slot_loops);
     free(stats.anim_index);
     ue_diag_free(&d);
     ue_buf_free(&out);

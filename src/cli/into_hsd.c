@@ -100,6 +100,9 @@ typedef struct chain_put {
     bool dry; /* only the target checked (before any work): nothing put */
     const cli_hsd_into *t; /* its --anim-slot pairs */
     bool pkx_seen;         /* a level of the chain is a PKX */
+    bool add;              /* --add: the chain's last name is a new FSYS entry */
+    bool added;            /* ... and it was added */
+    ue_fsys_added added_info;
 } chain_put;
 
 static ue_result put_level(ue_archive *a, const char *shown, const char *chain, int depth, chain_put *c,
@@ -242,7 +245,8 @@ static ue_result fit_template(ue_buf *pkx, const ue_pkx_info *info, const char *
 
 /* The --anim-slot pairs into the PKX copy `pkx`: slot N's first sub-animation names the clip's index
  * (docs/formats/pkx.md#animation-entry, +0x90 of the 0xD0-byte entry), an entry without
- * sub-animations gets one; every other byte stays. A slot past the table is refused. A new model's
+ * sub-animations gets one, its motion type (+0x8C) XD's 2 for a clip that loops, 1 for one played
+ * once, Colosseum's 0; every other byte stays. A slot past the table is refused. A new model's
  * PKX is then fitted to it (fit_template), the slots just set being in range. */
 static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
     if (!c->t->slot_count && !c->t->new_model) return UE_OK;
@@ -257,10 +261,48 @@ static ue_result set_slots(ue_buf *pkx, const char *shown, chain_put *c) {
             return UE_ERR_INVALID;
         }
         uint8_t *e = pkx->data + info.anim_offset + (size_t)slot * UE_PKX_ANIM_ENTRY;
-        if (!load_be32(e + 0x04)) store_be32(e + 0x04, 1);
+        if (!load_be32(e + 0x04)) { /* an empty slot: one sub-animation, its motion type the game's */
+            store_be32(e + 0x04, 1);
+            store_be32(e + 0x8C, info.layout == UE_PKX_XD ? (c->t->slot_loops[k] ? 2 : 1) : 0);
+        }
         store_be32(e + 0x90, c->t->slot_clips[k]);
     }
     return r == UE_OK && c->t->new_model ? fit_template(pkx, &info, shown, c) : r;
+}
+
+/* --add: `name`, the chain's last, is a new entry of the FSYS `a`, the DAT as it is (ue_fsys_add);
+ * before any work (dry) the name, type and id are checked on an empty payload. */
+static ue_result add_entry(ue_archive *a, const char *shown, const char *name, chain_put *c, ue_buf *out) {
+    size_t index;
+    const char *why = strcmp(ue_archive_format(a), "fsys") ? "--add adds an entry to an FSYS, and this is a %s"
+                      : ue_archive_find(a, name, &index) == UE_OK ? "--add adds a new entry, and \"%s\" is there: "
+                                                                      "leave --add out to replace it"
+                      : ue_name_has_ext(name, ".pkx") ? "--add puts the bare DAT in, and \"%s\" names a PKX entry "
+                                                        "(one needs a PKX around the DAT): give the new entry a .dat name"
+                                                      : NULL;
+    if (why) {
+        char printable[1024];
+        ue_text_printable(strcmp(ue_archive_format(a), "fsys") ? ue_archive_format(a) : name, printable,
+                          sizeof printable);
+        ue_diag_add(c->d, UE_SEV_ERROR, "into.add", UE_NO_OFFSET, shown, why, printable);
+        return UE_ERR_USAGE;
+    }
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    ue_result r = ue_archive_bytes(a, &bytes, &size);
+    ue_buf scratch = {0};
+    ue_diag said = {0}; /* the library names no file: its diagnostics are told under the archive's name */
+    if (r == UE_OK) r = ue_fsys_add(bytes, size, name, c->dat, c->dat_size, c->dry ? &scratch : out, &c->added_info, &said);
+    for (size_t i = 0; i < said.count; i++)
+        ue_diag_add(c->d, said.items[i].severity, said.items[i].code, said.items[i].offset, shown, "%s",
+                    said.items[i].message);
+    ue_diag_free(&said);
+    free(bytes);
+    ue_buf_free(&scratch);
+    c->added = r == UE_OK && !c->dry;
+    size_t at = strlen(c->written);
+    if (r == UE_OK) snprintf(c->written + at, c->written_cap - at, ":%s", name);
+    return r;
 }
 
 /* Appends to `out` the copy of `a` (shown as `shown`) whose entry chain `chain` holds the DAT. An
@@ -277,6 +319,7 @@ static ue_result put_level(ue_archive *a, const char *shown, const char *chain, 
     }
     if (chain[0]) rest = ue_address_next_entry(chain, name, sizeof name);
     else snprintf(name, sizeof name, "model.dat");
+    if (c->add && chain[0] && !(rest && rest[0])) return add_entry(a, shown, name, c, out);
     size_t index;
     ue_result r = ue_archive_find_reported(a, name, &index, c->d);
     if (r != UE_OK) return r;
@@ -295,11 +338,12 @@ static ue_result put_level(ue_archive *a, const char *shown, const char *chain, 
     return r == UE_OK && pkx && !c->dry ? set_slots(out, shown, c) : r;
 }
 
-int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
+int cli_into_hsd_build(const cli_opts *o, cli_hsd_into *t, const ue_buf *dat, ue_buf *copy, char *written,
                        size_t written_cap) {
     ue_diag d = {0}, check = {0};
     snprintf(written, written_cap, "%s", t->container);
-    chain_put c = {dat ? dat->data : NULL, dat ? dat->size : 0, written, written_cap, &d, !dat, t, false};
+    chain_put c = {dat ? dat->data : NULL, dat ? dat->size : 0, written, written_cap, &d, !dat, t, false, o->add,
+                   false, {0}};
     ue_archive *a = NULL;
     ue_result r = ue_archive_open(t->container, UE_MODE_STRICT, &a, &d);
     const char *format = r == UE_OK ? ue_archive_format(a) : "";
@@ -309,6 +353,12 @@ int cli_into_hsd_build(const cli_opts *o, const cli_hsd_into *t, const ue_buf *d
         r = UE_ERR_USAGE;
     }
     if (r == UE_OK) r = put_level(a, t->container, t->chain, 0, &c, copy);
+    if (r == UE_OK && o->add && !c.added && !c.dry) {
+        ue_diag_add(&d, UE_SEV_ERROR, "into.add", UE_NO_OFFSET, t->container,
+                    "--add adds the last entry of --into ARCHIVE.fsys:ENTRY, a new entry of the FSYS: name it there");
+        r = UE_ERR_USAGE;
+    }
+    t->added = c.added, t->added_info = c.added_info;
     if (r == UE_OK && o->anim_slot_count && !c.pkx_seen) {
         ue_diag_add(&d, UE_SEV_ERROR, "into.anim_slot", UE_NO_OFFSET, t->container,
                     "--anim-slot sets a PKX's animation slot, and the model goes into no PKX here (an FSYS entry "

@@ -188,6 +188,7 @@ static void store_option(cli_opts *o, const cli_option_def *opt, const char *con
         o->anim_slots[2 * o->anim_slot_count] = values[0], o->anim_slots[2 * o->anim_slot_count + 1] = values[1];
         o->anim_slot_count++;
         break;
+    case OPT_ADD: o->add = true; break;
     case OPT_LEVEL: o->level = number, o->level_given = true; break;
     case OPT_SIZE: o->size = number, o->size_given = true; break;
     case OPT_VIEW: o->view = values[0]; break;

@@ -988,6 +988,18 @@ static ue_result check_result(const uint8_t *bytes, size_t size, ue_diag *d) {
     return r;
 }
 
+/* Set `set`'s position among the model's scene_data ModelSets (0: what a PKX plays), -1 for none or
+ * a `*_joint` root's set. */
+static int32_t scene_model_position(const ue_hsd_model *m, int32_t set) {
+    int32_t position = 0;
+    for (int32_t i = 0; set >= 0 && (size_t)set < m->set_count && i <= set; i++) {
+        bool scene = m->sets[i].root_name && !strcmp(m->sets[i].root_name, "scene_data");
+        if (i == set) return scene ? position : -1;
+        position += scene;
+    }
+    return -1;
+}
+
 static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t size, const char *name,
                             const ue_scene *s, ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d) {
     ue_scene ref;
@@ -1019,8 +1031,11 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     x.stats.lists = x.rebuild_count;
     x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
     x.stats.anim_index = stats ? stats->anim_index : NULL;
+    x.stats.anim_model = stats ? stats->anim_model : NULL;
     if (r == UE_OK && x.stats.anim_index && s->animation_count)
         memcpy(x.stats.anim_index, clips.anim_index, s->animation_count * sizeof *clips.anim_index);
+    for (size_t a = 0; r == UE_OK && x.stats.anim_model && a < s->animation_count; a++)
+        x.stats.anim_model[a] = scene_model_position(m, clips.anim_set[a]);
     hsd_clip_plan_free(&clips);
     const uint8_t *result = relayout ? relaid.data : x.bytes;
     size_t result_size = relayout ? relaid.size : x.size;
@@ -1037,8 +1052,8 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
 ue_result ue_hsd_apply_scene(const uint8_t *base, size_t size, const char *name, const ue_scene *s, ue_buf *out,
                              ue_hsd_edit_stats *stats, ue_diag *d) {
     if (!base || !s || !out) return UE_ERR_USAGE;
-    int32_t *anim_index = stats ? stats->anim_index : NULL; /* the caller's room, kept */
-    if (stats) memset(stats, 0, sizeof *stats), stats->anim_index = anim_index;
+    int32_t *anim_index = stats ? stats->anim_index : NULL, *anim_model = stats ? stats->anim_model : NULL;
+    if (stats) memset(stats, 0, sizeof *stats), stats->anim_index = anim_index, stats->anim_model = anim_model;
     ue_dat dat;
     ue_hsd_model m;
     memset(&m, 0, sizeof m);

@@ -664,7 +664,7 @@ static ue_result plan_edit(const ue_hsd_model *m, const ue_scene *s, const ue_sc
     e->clip = clip, e->anim = (int32_t)a;
     e->set = set;
     e->index = clip >= 0 ? m->anims.clips[clip].index : new_index;
-    plan->anim_index[a] = (int32_t)e->index;
+    plan->anim_index[a] = (int32_t)e->index, plan->anim_set[a] = (int32_t)set;
     plan->added += clip < 0;
     e->end_frame = (float)end;
     e->loop = an->loop;
@@ -744,6 +744,7 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
     if (ref_anim >= 0 && unedited(m, s, ref, jm, an, &ref->animations[ref_anim], end)) {
         plan->kept++;
         plan->anim_index[a] = model_set_index(m, clip);
+        plan->anim_set[a] = clip >= 0 ? (int32_t)m->anims.clips[clip].set : -1;
         return UE_OK;
     }
     int32_t set = ref_anim < 0 ? scene_data_set(m) : -1; /* a name the base's export does not have: a new clip */
@@ -790,8 +791,10 @@ static ue_result check_reach(const ue_hsd_model *m, const hsd_clip_edit *e, ue_d
 static ue_result plan_init(hsd_clip_plan *plan, const ue_scene *s) {
     memset(plan, 0, sizeof *plan);
     plan->anim_index = malloc((s->animation_count + 1) * sizeof *plan->anim_index);
-    for (size_t a = 0; plan->anim_index && a < s->animation_count; a++) plan->anim_index[a] = -1;
-    return plan->anim_index ? UE_OK : UE_ERR_NOMEM;
+    plan->anim_set = malloc((s->animation_count + 1) * sizeof *plan->anim_set);
+    for (size_t a = 0; plan->anim_index && plan->anim_set && a < s->animation_count; a++)
+        plan->anim_index[a] = plan->anim_set[a] = -1;
+    return plan->anim_index && plan->anim_set ? UE_OK : UE_ERR_NOMEM;
 }
 
 /* Each joint's rest position in the world, scales left out (as Blender builds its bones), from the
@@ -924,6 +927,7 @@ void hsd_clip_plan_free(hsd_clip_plan *plan) {
     }
     free(plan->edits);
     free(plan->anim_index);
+    free(plan->anim_set);
     memset(plan, 0, sizeof *plan);
 }
 

@@ -173,6 +173,7 @@ typedef struct hsd_clip_plan {
     size_t kept;           /* glTF clips equal to the base's bake: their bytes stay */
     size_t added;          /* edits that are new clips */
     int32_t *anim_index;   /* per glTF animation: its index in its ModelSet's anims[] once written, or -1 */
+    int32_t *anim_set;     /* per glTF animation with an index: that ModelSet (a row of m->sets), else -1 */
 } hsd_clip_plan;
 
 /* Each glTF animation that moves joints, against the base's clip of its name: equal to the base's
