@@ -417,6 +417,13 @@ char cli_ascii_lower(char c);
 bool cli_parse_scale(const char *text, double *scale);
 #define CLI_SCALE_RANGE "want a number from 1e-30 to 1e30 in size, negative to mirror (not 0)"
 
+/* A name from the command line or an input as a message shows it: a newline, a control byte or a
+ * byte that is no text would break the message's one line or reach the terminal (common/text.h). */
+typedef struct cli_shown_name {
+    char text[4096];
+} cli_shown_name;
+const char *cli_shown(cli_shown_name *s, const char *name);
+
 /* Usage hints (src/cli/hints.c): each returns 0 when it does not apply, else prints the one-line
  * usage error with its hint and returns EXIT_USAGE. */
 /* `unearth FILE VERB ...` (the verb maybe misspelled) or a lone `unearth FILE` (info): the command

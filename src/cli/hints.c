@@ -9,13 +9,7 @@
 #include "cli/cli.h"
 #include "unearth/advanced/text.h"
 
-/* A name from the command line as a message shows it: a newline or a byte that is no text
- * would break the message's one line (common/text.h). */
-typedef struct shown_name {
-    char text[4096];
-} shown_name;
-
-static const char *shown(shown_name *s, const char *name) {
+const char *cli_shown(cli_shown_name *s, const char *name) {
     ue_text_printable(name, s->text, sizeof s->text);
     return s->text;
 }
@@ -42,8 +36,8 @@ static void append(command_text *c, const char *s, size_t n) {
 
 /* One word, in single quotes when the shell would split or expand it. */
 static void append_word(command_text *c, const char *word) {
-    shown_name printable;
-    if (strcmp(shown(&printable, word), word)) c->dropped = true;
+    cli_shown_name printable;
+    if (strcmp(cli_shown(&printable, word), word)) c->dropped = true;
     bool plain = *word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                        "0123456789-_./:=,+@%") == strlen(word);
     if (c->used) append(c, " ", 1);
@@ -100,28 +94,28 @@ int cli_hint_file_first(int argc, char **argv) {
     command_text c = {.used = 0};
     const char *command = verb ? verb_first(&c, argc, argv, verb, verb_at) : NULL;
     const char *kind = S_ISDIR(st.st_mode) ? "a directory" : "a file";
-    shown_name name;
+    cli_shown_name name;
     if (command)
         return cli_usage_error(NULL, "%s is %s, not a verb; the verb comes first (did you mean '%s'?)",
-                               shown(&name, argv[1]), kind, command);
+                               cli_shown(&name, argv[1]), kind, command);
     return cli_usage_error(NULL, "%s is %s, not a verb; the verb comes first (unearth VERB [options] "
-                           "INPUT...)", shown(&name, argv[1]), kind);
+                           "INPUT...)", cli_shown(&name, argv[1]), kind);
 }
 
 /* ---- options whose value names something on disk -------------------------------------------- */
 
 int cli_hint_data_dir(const char *verb, const char *data) {
     struct stat st;
-    shown_name name;
+    cli_shown_name name;
     if (!data) return 0;
     if (stat(data, &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
-            return cli_usage_error(verb, "--data %s: no such directory", data[0] ? shown(&name, data) : "''");
-        return cli_usage_error(verb, "--data %s: %s", shown(&name, data), strerror(errno));
+            return cli_usage_error(verb, "--data %s: no such directory", data[0] ? cli_shown(&name, data) : "''");
+        return cli_usage_error(verb, "--data %s: %s", cli_shown(&name, data), strerror(errno));
     }
     if (!S_ISDIR(st.st_mode))
         return cli_usage_error(verb, "--data %s: not a directory (the game folder holding Material.lib)",
-                               shown(&name, data));
+                               cli_shown(&name, data));
     return 0;
 }
 
@@ -192,19 +186,19 @@ int cli_hint_missing_output(const cli_verb_def *v, const cli_opts *o) {
 
 int cli_hint_pack_input(const char *input, const char *output) {
     struct stat st;
-    shown_name name;
+    cli_shown_name name;
     if (stat(input, &st) != 0 || S_ISDIR(st.st_mode)) return 0;
     const char *format = cli_sniff_format(input);
     if (!strcmp(format, "unknown"))
         return cli_usage_error("pack", "%s is a file, not a directory: pack takes the directory that "
-                               "`extract` writes (manifest.json and entries/)", shown(&name, input));
+                               "`extract` writes (manifest.json and entries/)", cli_shown(&name, input));
     command_text extract = {.used = 0}, pack = {.used = 0};
     const char *extract_words[] = {"unearth", "extract", input, "-o", "DIR"};
     const char *pack_words[] = {"unearth", "pack", "DIR", "-o", output};
     for (size_t i = 0; i < 5; i++) append_word(&extract, extract_words[i]), append_word(&pack, pack_words[i]);
     bool whole = finished(&extract) && finished(&pack);
     return cli_usage_error("pack", "%s is an archive (%s), not a directory: pack takes the directory that "
-                           "`extract` writes; run '%s' first, then '%s'", shown(&name, input), format,
+                           "`extract` writes; run '%s' first, then '%s'", cli_shown(&name, input), format,
                            whole ? extract.text : "unearth extract ARCHIVE -o DIR",
                            whole ? pack.text : "unearth pack DIR -o ARCHIVE");
 }
@@ -223,16 +217,16 @@ int cli_hint_output_type(const char *verb, const char *output) {
     struct stat st;
     if (!ext || (stat(output, &st) == 0 && S_ISDIR(st.st_mode))) return 0;
     const char *ends = ".glb, .gltf or .obj (or, for several models, a directory)";
-    shown_name name;
+    cli_shown_name name;
     if (in_list(ext, models, sizeof models / sizeof *models))
         return cli_usage_error(verb, "-o %s: convert writes %s; Blender and other tools take a glTF further",
-                               shown(&name, output), ends);
+                               cli_shown(&name, output), ends);
     if (in_list(ext, images, sizeof images / sizeof *images))
         return cli_usage_error(verb, "-o %s: convert writes models as %s; textures become PNG files with "
-                               "'unearth textures IN -o DIR'", shown(&name, output), ends);
+                               "'unearth textures IN -o DIR'", cli_shown(&name, output), ends);
     if (in_list(ext, games, sizeof games / sizeof *games))
         return cli_usage_error(verb, "-o %s: convert writes %s, not game files; a glTF becomes a Parkan "
                                "model with 'unearth import IN.glb -o OUT.msh', and 'unearth edit' changes "
-                               "one", shown(&name, output), ends);
+                               "one", cli_shown(&name, output), ends);
     return 0;
 }

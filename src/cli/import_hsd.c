@@ -54,30 +54,19 @@ int cli_import_hsd_check_slots(const cli_opts *o, const cli_hsd_into *into) {
     return 0;
 }
 
-/* A name from the glTF or the command line as a message shows it: no control byte reaches the
- * terminal (ue_text_printable). */
-typedef struct shown_name {
-    char text[256];
-} shown_name;
-
-static const char *shown(shown_name *s, const char *name) {
-    ue_text_printable(name, s->text, sizeof s->text);
-    return s->text;
-}
-
 /* Animation `a` (`name`) may go onto slot `slot`: a skeletal clip of scene_data's models[0]. */
 static int slot_clip_fits(const char *slot, const char *name, const int32_t *anim_index,
                           const int32_t *anim_model, size_t a) {
-    shown_name n;
+    cli_shown_name n;
     if (anim_index[a] < 0) {
         cli_error("import: --anim-slot %s %s: animation \"%s\" is no skeletal clip of the DAT's ModelSet "
                   "(it moves no joint, or is a FigaTree or material clip); a PKX slot plays only those",
-                  slot, shown(&n, name), n.text);
+                  slot, cli_shown(&n, name), n.text);
         return EXIT_INVALID;
     }
     if (anim_model && anim_model[a] != 0) {
         cli_error("import: --anim-slot %s %s: animation \"%s\" is a clip of %s, and a PKX plays the model of "
-                  "scene_data's models[0] only: its slots name that ModelSet's anims[]", slot, shown(&n, name),
+                  "scene_data's models[0] only: its slots name that ModelSet's anims[]", slot, cli_shown(&n, name),
                   n.text, anim_model[a] > 0 ? "another ModelSet of scene_data" : "a model outside scene_data");
         return EXIT_INVALID;
     }
@@ -91,9 +80,9 @@ int cli_import_hsd_resolve_slots(const cli_opts *o, const ue_scene *s, const int
         size_t a = 0;
         while (a < s->animation_count && strcmp(s->animations[a].name, name)) a++;
         if (a == s->animation_count) {
-            shown_name n, in;
-            cli_error("import: --anim-slot %s %s: %s has no animation named \"%s\"", slot, shown(&n, name),
-                      shown(&in, o->inputs[0]), n.text);
+            cli_shown_name n, in;
+            cli_error("import: --anim-slot %s %s: %s has no animation named \"%s\"", slot, cli_shown(&n, name),
+                      cli_shown(&in, o->inputs[0]), n.text);
             return EXIT_INVALID;
         }
         int rc = slot_clip_fits(slot, name, anim_index, anim_model, a);
@@ -108,9 +97,9 @@ void cli_import_hsd_tell_slots(const cli_opts *o, const cli_hsd_into *into) {
     if (!into->slot_count || !cli_shows(UE_SEV_WARNING)) return;
     fputs("anim slots:", stderr);
     for (size_t k = 0; k < into->slot_count; k++) {
-        shown_name n;
+        cli_shown_name n;
         fprintf(stderr, "%s %u → clip %u \"%s\" (%s)", k ? "," : "", into->slots[k], into->slot_clips[k],
-                shown(&n, o->anim_slots[2 * k + 1]), into->slot_loops[k] ? "loops" : "once");
+                cli_shown(&n, o->anim_slots[2 * k + 1]), into->slot_loops[k] ? "loops" : "once");
     }
     fputc('\n', stderr);
 }
