@@ -672,6 +672,13 @@ static bool new_records_init(hsd_list_rebuild *rb, const ue_hsd_pobj *po, const 
     return true;
 }
 
+static bool base_records_keep(hsd_list_rebuild *rb, const hsd_records *rec, uint32_t count) {
+    rb->base_count = count;
+    rb->base_at = malloc(((size_t)count + 1) * sizeof *rb->base_at);
+    if (rb->base_at) memcpy(rb->base_at, rec->first_at, (size_t)count * sizeof *rb->base_at);
+    return rb->base_at != NULL;
+}
+
 /* glTF primitive gp over base primitive rp (PObj `pobj` of joint `owner`); rb, when its triangles
  * changed: its vertices past the PObj's are new, their records go there. */
 static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, const ue_scene_primitive *rp, int mesh,
@@ -694,6 +701,7 @@ static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, cons
         edit_error(x, "import.hsd.internal", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset, gpath,
                    "PObj %zu decodes to %u vertices, its export had %u", pobj, g.vertex_count, rp->vertex_count);
     } else if (!chain_records(&rec, g.vertex_count, &head, &next) || !(new_slot = malloc(gp->vertex_count + 1u)) ||
+               (rb && !base_records_keep(rb, &rec, g.vertex_count)) ||
                (fresh && !new_records_init(rb, &x->m->pobjs[pobj], &rec, fresh))) {
         r = UE_ERR_NOMEM;
     } else {
@@ -966,7 +974,10 @@ static void ctx_free(edit_ctx *x) {
     free(x->claim_first);
     free(x->claimed);
     free(x->material_pairs);
-    for (size_t i = 0; x->rebuilds && i < x->rebuild_count; i++) free(x->rebuilds[i].new_records), free(x->rebuilds[i].new_index);
+    for (size_t i = 0; x->rebuilds && i < x->rebuild_count; i++) {
+        free(x->rebuilds[i].new_records), free(x->rebuilds[i].new_index);
+        free(x->rebuilds[i].base_at);
+    }
     free(x->rebuilds);
     free(x->bytes);
     free(x->written);

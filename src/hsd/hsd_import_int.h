@@ -114,6 +114,10 @@ typedef struct hsd_list_rebuild {
     size_t pobj;
     const ue_scene_primitive *gp;
     char gpath[96];                        /* "/meshes/M/primitives/P" */
+    /* The base's vertex records: per vertex, its offset in the list. The edited list holds them at
+     * the same places, though an edit may have made two equal (decoding it again would merge them). */
+    uint32_t base_count;
+    uint32_t *base_at;
     /* glTF vertices from the PObj's own count on are new (docs/hsd-import.md#new-vertices): */
     uint32_t new_count;
     uint8_t *new_records;                  /* new_count records in the PObj's record layout (index fields unset) */
