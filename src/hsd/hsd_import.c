@@ -141,6 +141,7 @@ typedef struct attr_site {
     bool overflow;              /* SITE_PROBE: a value its format cannot hold */
     hsd_wide_attr *wide;        /* SITE_WIDE */
     const uint8_t *own;         /* SITE_WIDE: per vertex, != 0xFF: re-weighted, its value goes to an element of its own */
+    bool stopped;               /* an index limit was reported: the site's other vertices would repeat it */
 } attr_site;
 
 /* Puts `n` bytes at data offset `at`: 0 when they are already there, 1 when written, -1 when an
@@ -231,6 +232,7 @@ static void own_element(edit_ctx *x, attr_site *t, uint32_t v, const double *val
     }
     uint32_t width = t->a->type == UE_GX_INDEX8 ? 1 : 2;
     if (index >= (width == 1 ? 256 : 65536)) {
+        t->stopped = true;
         edit_error(x, "import.hsd.limit", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
                    "vertex %u: re-weighted, it needs an element of its own in PObj %zu's array, whose %u-bit indices "
                    "reach no further", v, t->pobj, 8 * width);
@@ -322,7 +324,7 @@ static int stored_position(edit_ctx *x, attr_site *t, const prim_pair *q, uint32
 /* A re-weighted vertex keeps its drawn place: its stored position and normal are taken back
  * through its new envelope's matrix. */
 static void edit_positions(edit_ctx *x, attr_site *t, const prim_pair *q) {
-    for (uint32_t v = 0; v < q->base; v++) {
+    for (uint32_t v = 0; v < q->base && !t->stopped; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
         if (!reweighted(q, v) && hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -353,7 +355,7 @@ static void stored_normal(const prim_pair *q, uint32_t v, double length, double 
 
 static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
-    for (uint32_t v = 0; v < q->base; v++) {
+    for (uint32_t v = 0; v < q->base && !t->stopped; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
         if (!reweighted(q, v) && hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -374,7 +376,7 @@ static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
 
 static void edit_uvs(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
-    for (uint32_t v = 0; v < q->base; v++) {
+    for (uint32_t v = 0; v < q->base && !t->stopped; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
         if (hsd_close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);

@@ -38,6 +38,7 @@
 #   weights IN OUT NODE PRIM V JOINT:W,..  JOINTS_0/WEIGHTS_0 of vertex V, and of every vertex of the primitive
 #                                          at its position, set to the named joints and weights (past 4:
 #                                          JOINTS_1/WEIGHTS_1 too, added for the primitive)
+#   weights-all IN OUT NODE PRIM JOINT:W,..  every vertex of the primitive given those joints and weights (at most 4)
 #   image-format DAT OUT W H FROM TO       the first W x H ImageDesc of GX format FROM stored as format TO
 #                                          (an intensity format over the same pixels' bytes, for a test)
 #   skin GLB NODE PRIM V                   vertex V's influences: joint:weight, by joint name, zeros left out
@@ -392,6 +393,19 @@ def cmd_weights(args):
     save(dst, doc, binary)
     print(len(same))
 
+def cmd_weights_all(args):
+    src, dst, node, prim, spec = args
+    doc, binary = load(src)
+    pr = primitive(doc, node, prim)
+    row = skin_row(doc, spec)
+    a = doc["accessors"][pr["attributes"]["JOINTS_0"]]
+    base = doc["bufferViews"][a["bufferView"]].get("byteOffset", 0) + a.get("byteOffset", 0)
+    for i in range(a["count"]):
+        struct.pack_into("<4H", binary, base + 8 * i, *row["JOINTS_0"])
+        write(binary, doc, pr["attributes"]["WEIGHTS_0"], i, row["WEIGHTS_0"])
+    save(dst, doc, binary)
+    print(a["count"])
+
 def cmd_image_format(args):  # DAT header (docs/formats/dat.md): file size, data size, relocations
     src, dst, w, h, old, new = args[0], args[1], *map(int, args[2:])
     dat = bytearray(open(src, "rb").read())
@@ -620,7 +634,7 @@ def cmd_count_triangles(args):
 
 COMMANDS = {"subdivide": cmd_subdivide, "split-edge": cmd_split_edge, "skin-near": cmd_skin_near, "extrude": cmd_extrude, "tri-match": cmd_tri_match,
             "count-triangles": cmd_count_triangles, "copy": cmd_copy, "tri-skin": cmd_tri_skin,
-    "weights": cmd_weights, "image-format": cmd_image_format, "skin": cmd_skin, "skin-check": cmd_skin_check,
+    "weights": cmd_weights, "weights-all": cmd_weights_all, "image-format": cmd_image_format, "skin": cmd_skin, "skin-check": cmd_skin_check,
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
     "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename,
