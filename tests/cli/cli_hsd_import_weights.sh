@@ -124,5 +124,14 @@ python3 "$HERE/glb_image.py" set "$T/i8.glb" "$T/i8e.glb" eye_atlas grad
 back i8e "image 'eye_atlas' is stored as I8, which holds intensity only: its colour and alpha are dropped.*\[import.hsd.image_channels\]" "$T/i8.dat"
 expect_rc 0 edit expect-image "$T/i8eb.glb" eye_atlas grad LUMA "$T/i8.glb"
 check "I8 texels" "$(cat "$T/out")" 256
+# A grey texel whose alpha is its grey is what `convert` gives of I8 (alpha = intensity): no warning,
+# the new grey back in every channel. An opaque grey texel loses its alpha, with the warning.
+python3 "$HERE/glb_image.py" set "$T/i8.glb" "$T/i8g.glb" eye_atlas fill:100,100,100,100
+back i8g "^changed: .* 1 image" "$T/i8.dat"
+grep -q "image_channels" "$T/i8g.err" && bad "i8g: a warning: $(cat "$T/i8g.err")" || ok
+expect_rc 0 edit expect-image "$T/i8gb.glb" eye_atlas fill:100,100,100,100 LUMA "$T/i8.glb"
+python3 "$HERE/glb_image.py" set "$T/i8.glb" "$T/i8o.glb" eye_atlas fill:100,100,100,255
+back i8o "image 'eye_atlas' is stored as I8, which holds intensity only: its alpha is dropped (the luma is read back as alpha) \[import.hsd.image_channels\]" "$T/i8.dat"
+expect_rc 0 edit expect-image "$T/i8ob.glb" eye_atlas fill:100,100,100,255 LUMA "$T/i8.glb"
 
 finish
