@@ -13,23 +13,6 @@ const char *hsd_comp_type_name(uint32_t comp_type) {
     return comp_type <= HSD_COMP_F32 ? names[comp_type] : "?";
 }
 
-/* One stored component as the decoder reads it: integers times 2^-frac, F32 as it is. */
-static double decode_component(const uint8_t *p, uint32_t type, uint32_t frac) {
-    double scale = ldexp(1.0, -(int)frac);
-    switch (type) {
-    case HSD_COMP_U8: return p[0] * scale;
-    case HSD_COMP_S8: return (int8_t)p[0] * scale;
-    case HSD_COMP_U16: return ue_load_u16be(p) * scale;
-    case HSD_COMP_S16: return (int16_t)ue_load_u16be(p) * scale;
-    default: {
-        uint32_t bits = ue_load_u32be(p);
-        float f;
-        memcpy(&f, &bits, sizeof f);
-        return f;
-    }
-    }
-}
-
 ue_result hsd_wide_init(hsd_wide_attr *w, size_t pobj, uint32_t attr, const ue_hsd_vtx_attr *a, uint32_t comps,
                         uint32_t count, const uint8_t *bytes, size_t size) {
     memset(w, 0, sizeof *w);
@@ -43,7 +26,7 @@ ue_result hsd_wide_init(hsd_wide_attr *w, size_t pobj, uint32_t attr, const ue_h
         uint64_t at = UE_DAT_HEADER + (uint64_t)a->array_offset + (uint64_t)i * a->stride;
         if (at + (uint64_t)cb * comps > size) continue; /* past the file: the list does not index it */
         for (uint32_t c = 0; c < comps; c++)
-            w->vals[(size_t)i * comps + c] = decode_component(bytes + at + c * cb, a->comp_type, a->frac);
+            w->vals[(size_t)i * comps + c] = hsd_component_value(bytes + at + c * cb, a->comp_type, ldexp(1.0, -(int)a->frac));
     }
     return UE_OK;
 }
