@@ -158,20 +158,8 @@ static bool emit(hsd_decoder *k, uint32_t a, uint32_t b, uint32_t c) {
 
 /* Component `i` of a U8/S8/U16/S16/F32 element, integer types times `scale` (2^-frac). */
 static float component(const uint8_t *p, uint32_t comp_type, float scale, uint32_t i) {
-    float raw;
-    switch (comp_type) {
-    case 0: raw = (float)p[i]; break;
-    case 1: raw = (float)(int8_t)p[i]; break;
-    case 2: raw = (float)ue_load_u16be(p + 2 * i); break;
-    case 3: raw = (float)(int16_t)ue_load_u16be(p + 2 * i); break;
-    default: {
-        uint32_t bits = ue_load_u32be(p + 4 * i);
-        float f;
-        memcpy(&f, &bits, sizeof f);
-        return f;
-    }
-    }
-    return raw * scale;
+    uint32_t size = comp_type < 2 ? 1 : comp_type < 4 ? 2 : 4;
+    return (float)hsd_component_value(p + size * i, comp_type, scale);
 }
 
 /* Bit replication: the top bits fill the low end, as the hardware expands (Dolphin, docs/formats/hsd-model.md#attribute-values). */

@@ -141,6 +141,7 @@ typedef struct attr_site {
     bool overflow;              /* SITE_PROBE: a value its format cannot hold */
     hsd_wide_attr *wide;        /* SITE_WIDE */
     const uint8_t *own;         /* SITE_WIDE: per vertex, != 0xFF: re-weighted, its value goes to an element of its own */
+    bool stopped;               /* an index limit was reported: the site's other vertices would repeat it */
 } attr_site;
 
 /* Puts `n` bytes at data offset `at`: 0 when they are already there, 1 when written, -1 when an
@@ -231,6 +232,7 @@ static void own_element(edit_ctx *x, attr_site *t, uint32_t v, const double *val
     }
     uint32_t width = t->a->type == UE_GX_INDEX8 ? 1 : 2;
     if (index >= (width == 1 ? 256 : 65536)) {
+        t->stopped = true;
         edit_error(x, "import.hsd.limit", UE_DAT_HEADER + (uint64_t)t->a->offset, t->gpath,
                    "vertex %u: re-weighted, it needs an element of its own in PObj %zu's array, whose %u-bit indices "
                    "reach no further", v, t->pobj, 8 * width);
@@ -322,7 +324,7 @@ static int stored_position(edit_ctx *x, attr_site *t, const prim_pair *q, uint32
 /* A re-weighted vertex keeps its drawn place: its stored position and normal are taken back
  * through its new envelope's matrix. */
 static void edit_positions(edit_ctx *x, attr_site *t, const prim_pair *q) {
-    for (uint32_t v = 0; v < q->base; v++) {
+    for (uint32_t v = 0; v < q->base && !t->stopped; v++) {
         const float *gpos = &q->gp->positions[3 * (size_t)v];
         if (!reweighted(q, v) && hsd_close_to(gpos, &q->rp->positions[3 * (size_t)v], 3, POS_TOLERANCE, POS_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -353,7 +355,7 @@ static void stored_normal(const prim_pair *q, uint32_t v, double length, double 
 
 static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
     if (!q->gp->normals || !q->rp->normals || !q->g->normals) return;
-    for (uint32_t v = 0; v < q->base; v++) {
+    for (uint32_t v = 0; v < q->base && !t->stopped; v++) {
         const float *gn = &q->gp->normals[3 * (size_t)v];
         if (!reweighted(q, v) && hsd_close_to(gn, &q->rp->normals[3 * (size_t)v], 3, 0, NORMAL_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -374,7 +376,7 @@ static void edit_normals(edit_ctx *x, attr_site *t, const prim_pair *q) {
 
 static void edit_uvs(edit_ctx *x, attr_site *t, const prim_pair *q, int set) {
     if (!q->gp->uv[set] || !q->rp->uv[set]) return;
-    for (uint32_t v = 0; v < q->base; v++) {
+    for (uint32_t v = 0; v < q->base && !t->stopped; v++) {
         const float *guv = &q->gp->uv[set][2 * (size_t)v];
         if (hsd_close_to(guv, &q->rp->uv[set][2 * (size_t)v], 2, VALUE_TOLERANCE, VALUE_TOLERANCE)) {
             mark_kept(x, t, v);
@@ -672,6 +674,13 @@ static bool new_records_init(hsd_list_rebuild *rb, const ue_hsd_pobj *po, const 
     return true;
 }
 
+static bool base_records_keep(hsd_list_rebuild *rb, const hsd_records *rec, uint32_t count) {
+    rb->base_count = count;
+    rb->base_at = malloc(((size_t)count + 1) * sizeof *rb->base_at);
+    if (rb->base_at) memcpy(rb->base_at, rec->first_at, (size_t)count * sizeof *rb->base_at);
+    return rb->base_at != NULL;
+}
+
 /* glTF primitive gp over base primitive rp (PObj `pobj` of joint `owner`); rb, when its triangles
  * changed: its vertices past the PObj's are new, their records go there. */
 static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, const ue_scene_primitive *rp, int mesh,
@@ -694,6 +703,7 @@ static ue_result apply_primitive(edit_ctx *x, const ue_scene_primitive *gp, cons
         edit_error(x, "import.hsd.internal", UE_DAT_HEADER + (uint64_t)x->m->pobjs[pobj].offset, gpath,
                    "PObj %zu decodes to %u vertices, its export had %u", pobj, g.vertex_count, rp->vertex_count);
     } else if (!chain_records(&rec, g.vertex_count, &head, &next) || !(new_slot = malloc(gp->vertex_count + 1u)) ||
+               (rb && !base_records_keep(rb, &rec, g.vertex_count)) ||
                (fresh && !new_records_init(rb, &x->m->pobjs[pobj], &rec, fresh))) {
         r = UE_ERR_NOMEM;
     } else {
@@ -811,6 +821,35 @@ static int32_t free_ref_node(const edit_ctx *x, const ue_scene_node *gn) {
 }
 
 /* A client's re-export: the node's triangles found on the base mesh's by geometry. */
+/* What matching by geometry found, reported: an error for what edit mode cannot take (triangles
+ * without partners, too much work, no inverse, conflicting edits), a note when it matched. */
+static void report_geometry(edit_ctx *x, const ue_scene_node *gn, const ue_scene_mesh *rm, const hsd_geometry_match *g,
+                            const char *gpath) {
+    if (g->over_budget)
+        edit_error(x, "import.hsd.limit", UE_NO_OFFSET, gpath,
+                   "node '%s': matching its triangles by geometry stopped after 50 million comparisons (many "
+                   "triangles at one place)", gn->name);
+    else if (g->unmatched_ref || g->unmatched_gltf)
+        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
+                   "node '%s': %zu of the base's triangles have no glTF triangle at the same place (corners at "
+                   "the same positions or UVs) and %zu glTF triangles are left over; edit mode keeps the base's "
+                   "triangles", gn->name, g->unmatched_ref, g->unmatched_gltf);
+    else if (!g->conflicts)
+        ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.geometry", UE_NO_OFFSET, gpath,
+                    "node '%s': vertices matched by their triangles' geometry (the glTF's vertex order or "
+                    "primitives differ from the base's)", gn->name);
+    if (!x->errors && g->singular)
+        edit_error(x, "import.hsd.singular", UE_DAT_HEADER + (uint64_t)rm->primitives[g->singular_prim].source.offset,
+                   gpath, "node '%s': %zu edited vertices (the first: vertex %u of PObj %zu) are placed by a matrix "
+                   "that has no inverse (an envelope whose joints' blend flattens space), so their positions cannot "
+                   "be taken back into the stored space", gn->name, g->singular, g->singular_vertex,
+                   (size_t)rm->primitives[g->singular_prim].source.index);
+    if (!x->errors && g->conflicts)
+        edit_error(x, "import.hsd.conflict", UE_NO_OFFSET, gpath,
+                   "node '%s': %zu base vertices are edited differently by the glTF corners drawn there (a split "
+                   "vertex given two values)", gn->name, g->conflicts);
+}
+
 static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t ref_node) {
     const ue_scene_node *rn = &x->ref->nodes[ref_node];
     const ue_scene_mesh *gm = &x->s->meshes[gn->mesh], *rm = &x->ref->meshes[rn->mesh];
@@ -825,29 +864,7 @@ static ue_result apply_by_geometry(edit_ctx *x, const ue_scene_node *gn, int32_t
                    "node '%s': its skin's joints or its node have no world matrix (a parent cycle)", gn->name);
         r = UE_OK, g.over_budget = false, g.unmatched_ref = g.unmatched_gltf = g.conflicts = 0;
     }
-    if (r == UE_OK && g.over_budget)
-        edit_error(x, "import.hsd.limit", UE_NO_OFFSET, gpath,
-                   "node '%s': matching its triangles by geometry stopped after 50 million comparisons (many "
-                   "triangles at one place)", gn->name);
-    else if (r == UE_OK && (g.unmatched_ref || g.unmatched_gltf))
-        edit_error(x, "import.hsd.topology", UE_NO_OFFSET, gpath,
-                   "node '%s': %zu of the base's triangles have no glTF triangle at the same place (corners at "
-                   "the same positions or UVs) and %zu glTF triangles are left over; edit mode keeps the base's "
-                   "triangles", gn->name, g.unmatched_ref, g.unmatched_gltf);
-    else if (r == UE_OK && !g.conflicts)
-        ue_diag_add(x->d, UE_SEV_INFO, "import.hsd.geometry", UE_NO_OFFSET, gpath,
-                    "node '%s': vertices matched by their triangles' geometry (the glTF's vertex order or "
-                    "primitives differ from the base's)", gn->name);
-    if (r == UE_OK && !x->errors && g.singular)
-        edit_error(x, "import.hsd.singular", UE_DAT_HEADER + (uint64_t)rm->primitives[g.singular_prim].source.offset,
-                   gpath, "node '%s': %zu edited vertices (the first: vertex %u of PObj %zu) are placed by a matrix "
-                   "that has no inverse (an envelope whose joints' blend flattens space), so their positions cannot "
-                   "be taken back into the stored space", gn->name, g.singular, g.singular_vertex,
-                   (size_t)rm->primitives[g.singular_prim].source.index);
-    if (r == UE_OK && !x->errors && g.conflicts)
-        edit_error(x, "import.hsd.conflict", UE_NO_OFFSET, gpath,
-                   "node '%s': %zu base vertices are edited differently by the glTF corners drawn there (a split "
-                   "vertex given two values)", gn->name, g.conflicts);
+    if (r == UE_OK) report_geometry(x, gn, rm, &g, gpath);
     for (size_t p = 0; r == UE_OK && !x->errors && p < rm->primitive_count; p++) {
         const ue_scene_primitive *rp = &rm->primitives[p];
         x->claimed[x->claim_first[rn->mesh] + p] = true;
@@ -966,7 +983,10 @@ static void ctx_free(edit_ctx *x) {
     free(x->claim_first);
     free(x->claimed);
     free(x->material_pairs);
-    for (size_t i = 0; x->rebuilds && i < x->rebuild_count; i++) free(x->rebuilds[i].new_records), free(x->rebuilds[i].new_index);
+    for (size_t i = 0; x->rebuilds && i < x->rebuild_count; i++) {
+        free(x->rebuilds[i].new_records), free(x->rebuilds[i].new_index);
+        free(x->rebuilds[i].base_at);
+    }
     free(x->rebuilds);
     free(x->bytes);
     free(x->written);
@@ -1000,6 +1020,51 @@ static int32_t scene_model_position(const ue_hsd_model *m, int32_t set) {
     return -1;
 }
 
+/* The in-place edits of every matched node, then the checks over all of them and the images and
+ * materials: x->errors counts the refusals. */
+static ue_result apply_edits(edit_ctx *x, const uint8_t *base, size_t size) {
+    ue_result r = hsd_pose_compute(x->m, UE_MODE_STRICT, &x->pose, x->d);
+    if (r == UE_OK) r = ctx_init(x, base, size);
+    if (r == UE_OK) r = apply_nodes(x);
+    if (r == UE_OK) check_all_claimed(x);
+    if (r == UE_OK) check_shared_rebuilds(x);
+    if (r == UE_OK && !x->errors) r = apply_images(x);
+    if (r == UE_OK && !x->errors) note_shared(x);
+    if (r == UE_OK && x->errors) r = UE_ERR_INVALID;
+    return r;
+}
+
+/* The edited DAT into `out`: x->bytes as edited in place, or, when the edits change the file's
+ * structure (new envelopes or arrays, rebuilt lists, clips), laid out anew in one writer pass. */
+static ue_result write_result(edit_ctx *x, const uint8_t *base, size_t size, hsd_clip_plan *clips, ue_buf *out) {
+    bool restructured = x->layout.envelope_count || x->layout.wide_count;
+    bool relayout = restructured || x->rebuild_count || clips->count;
+    ue_buf relaid = {0};
+    ue_result r = UE_OK;
+    if (restructured) r = hsd_check_layout(x->m, base, size, "a new envelope or a widened attribute", x->d);
+    if (r == UE_OK && relayout)
+        r = hsd_rebuild_lists(x->bytes, x->size, restructured ? &x->layout : NULL, x->rebuilds, x->rebuild_count,
+                              clips, &relaid, &x->stats.triangles, x->d);
+    const uint8_t *result = relayout ? relaid.data : x->bytes;
+    size_t result_size = relayout ? relaid.size : x->size;
+    if (r == UE_OK) r = check_result(result, result_size, x->d);
+    if (r == UE_OK && !ue_buf_try_reserve(out, result_size)) r = UE_ERR_NOMEM;
+    if (r == UE_OK) ue_buf_put(out, result, result_size);
+    ue_buf_free(&relaid);
+    return r;
+}
+
+static void count_clips(edit_ctx *x, const hsd_clip_plan *clips, const ue_hsd_edit_stats *stats, ue_result r) {
+    x->stats.lists = x->rebuild_count;
+    x->stats.clips = clips->count - clips->added, x->stats.clips_added = clips->added, x->stats.clips_kept = clips->kept;
+    x->stats.anim_index = stats ? stats->anim_index : NULL;
+    if (r == UE_OK && x->stats.anim_index && x->s->animation_count)
+        memcpy(x->stats.anim_index, clips->anim_index, x->s->animation_count * sizeof *clips->anim_index);
+    x->stats.anim_model = stats ? stats->anim_model : NULL;
+    for (size_t a = 0; r == UE_OK && x->stats.anim_model && a < x->s->animation_count; a++)
+        x->stats.anim_model[a] = scene_model_position(x->m, clips->anim_set[a]);
+}
+
 static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t size, const char *name,
                             const ue_scene *s, ue_buf *out, ue_hsd_edit_stats *stats, ue_diag *d) {
     ue_scene ref;
@@ -1011,39 +1076,13 @@ static ue_result edit_model(const ue_hsd_model *m, const uint8_t *base, size_t s
     edit_ctx x;
     memset(&x, 0, sizeof x);
     x.m = m, x.s = s, x.ref = &ref, x.d = d;
-    if (r == UE_OK) r = hsd_pose_compute(m, UE_MODE_STRICT, &x.pose, d);
-    if (r == UE_OK) r = ctx_init(&x, base, size);
-    if (r == UE_OK) r = apply_nodes(&x);
-    if (r == UE_OK) check_all_claimed(&x);
-    if (r == UE_OK) check_shared_rebuilds(&x);
-    if (r == UE_OK && !x.errors) r = apply_images(&x);
-    if (r == UE_OK && !x.errors) note_shared(&x);
-    if (r == UE_OK && x.errors) r = UE_ERR_INVALID;
+    if (r == UE_OK) r = apply_edits(&x, base, size);
     hsd_clip_plan clips = {0};
     if (r == UE_OK) r = hsd_plan_clips(m, s, &ref, &clips, d);
-    bool restructured = x.layout.envelope_count || x.layout.wide_count;
-    bool relayout = restructured || x.rebuild_count || clips.count;
-    ue_buf relaid = {0}; /* the DAT laid out anew: new envelopes or arrays, triangles, clips */
-    if (r == UE_OK && restructured) r = hsd_check_layout(m, base, size, "a new envelope or a widened attribute", d);
-    if (r == UE_OK && relayout)
-        r = hsd_rebuild_lists(x.bytes, x.size, restructured ? &x.layout : NULL, x.rebuilds, x.rebuild_count, &clips,
-                              &relaid, &x.stats.triangles, d);
-    x.stats.lists = x.rebuild_count;
-    x.stats.clips = clips.count - clips.added, x.stats.clips_added = clips.added, x.stats.clips_kept = clips.kept;
-    x.stats.anim_index = stats ? stats->anim_index : NULL;
-    x.stats.anim_model = stats ? stats->anim_model : NULL;
-    if (r == UE_OK && x.stats.anim_index && s->animation_count)
-        memcpy(x.stats.anim_index, clips.anim_index, s->animation_count * sizeof *clips.anim_index);
-    for (size_t a = 0; r == UE_OK && x.stats.anim_model && a < s->animation_count; a++)
-        x.stats.anim_model[a] = scene_model_position(m, clips.anim_set[a]);
+    if (r == UE_OK) r = write_result(&x, base, size, &clips, out);
+    count_clips(&x, &clips, stats, r);
     hsd_clip_plan_free(&clips);
-    const uint8_t *result = relayout ? relaid.data : x.bytes;
-    size_t result_size = relayout ? relaid.size : x.size;
-    if (r == UE_OK) r = check_result(result, result_size, d);
-    if (r == UE_OK && !ue_buf_try_reserve(out, result_size)) r = UE_ERR_NOMEM;
-    if (r == UE_OK) ue_buf_put(out, result, result_size);
     if (r == UE_OK && stats) *stats = x.stats;
-    ue_buf_free(&relaid);
     ctx_free(&x);
     ue_scene_free(&ref);
     return r;

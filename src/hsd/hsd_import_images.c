@@ -178,16 +178,23 @@ bool hsd_texture_is_baked(const ue_hsd_model *m, const ue_scene_texture *tex) {
     return baked;
 }
 
-/* An intensity format keeps no colour (luma only), I4 and I8 no alpha either: an edited image
- * that has them loses them, and the user is told which (docs/hsd-import.md#images). */
+/* How far a channel may lie from the luma and still come back as itself: the luma's own rounding
+ * in the 8-bit formats, half a step in the 4-bit ones. */
+static int intensity_rounding(uint32_t format) { return format == UE_GX_I4 || format == UE_GX_IA4 ? 8 : 1; }
+
+/* An intensity format stores the luma and gives it back as R, G and B, and I4 and I8 as alpha
+ * too (what `convert` exports): an edited texel whose colour, or I4/I8 alpha, lies farther from its
+ * luma than rounding loses it, and the user is told which (docs/hsd-import.md#images). */
 static void warn_dropped_channels(image_ctx *x, const ue_scene_texture *g, const ue_hsd_image *im, int32_t gt) {
     bool intensity = im->format == UE_GX_I4 || im->format == UE_GX_I8;
     if (!intensity && im->format != UE_GX_IA4 && im->format != UE_GX_IA8) return;
+    int tol = intensity_rounding(im->format);
     bool colour = false, alpha = false;
     for (size_t i = 0; i < (size_t)g->width * g->height; i++) {
         const uint8_t *p = &g->rgba[4 * i];
-        colour |= p[0] != p[1] || p[1] != p[2];
-        alpha |= p[3] != 255;
+        int luma = (int)((77u * p[0] + 150u * p[1] + 29u * p[2] + 128u) >> 8);
+        for (int c = 0; c < 3; c++) colour |= abs(p[c] - luma) > tol;
+        alpha |= abs(p[3] - luma) > tol;
     }
     alpha &= intensity;
     if (!colour && !alpha) return;

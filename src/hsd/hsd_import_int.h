@@ -114,6 +114,10 @@ typedef struct hsd_list_rebuild {
     size_t pobj;
     const ue_scene_primitive *gp;
     char gpath[96];                        /* "/meshes/M/primitives/P" */
+    /* The base's vertex records: per vertex, its offset in the list. The edited list holds them at
+     * the same places, though an edit may have made two equal (decoding it again would merge them). */
+    uint32_t base_count;
+    uint32_t *base_at;
     /* glTF vertices from the PObj's own count on are new (docs/hsd-import.md#new-vertices): */
     uint32_t new_count;
     uint8_t *new_records;                  /* new_count records in the PObj's record layout (index fields unset) */
@@ -229,8 +233,12 @@ typedef struct hsd_wide_attr {
     uint32_t from_type, from_frac, comp_type, frac;
     double *vals;                  /* count × comps */
     uint8_t *set;                  /* per element: an edit put a value there */
+    uint32_t cap;                  /* elements vals and set have room for */
+    uint32_t *slots;               /* appended elements by value: open addressing, index + 1 (0: empty) */
+    uint32_t slot_count;           /* a power of two, at least twice the appended elements */
     ue_buf array;                  /* the encoded array (hsd_wide_finish) */
 } hsd_wide_attr;
+void hsd_wide_free(hsd_wide_attr *w);
 
 /* The edits that change the DAT's structure: the file is laid out anew (hsd_relayout_edits). */
 typedef struct hsd_layout_edits {
@@ -276,8 +284,8 @@ ue_result hsd_wide_init(hsd_wide_attr *w, size_t pobj, uint32_t attr, const ue_h
                         uint32_t count, const uint8_t *bytes, size_t size);
 /* Element `index` takes `val`: 0 no change, 1 changed, -1 an earlier edit gave it another value. */
 int hsd_wide_put(hsd_wide_attr *w, uint32_t index, const double *val);
-/* A new element at the array's end holding `val` (or an appended one that already does): its
- * index, -1 when out of memory. */
+/* A new element at the array's end holding `val` (or an appended one that already does, found by
+ * hashing its bits): its index, -1 when out of memory. Amortised O(1). */
 int64_t hsd_wide_append(hsd_wide_attr *w, const double *val);
 /* The format: the old one when every value fits, else S16 with the old shift when the old type
  * is U8, S8 or U16 and every value fits, else F32; the array encoded. False when a value is not

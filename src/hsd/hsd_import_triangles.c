@@ -62,9 +62,9 @@ static bool refuse_list(const hsd_list_rebuild *rb, const ue_hsd_pobj *po, const
     else if (rb->gp->index_count < 3)
         ue_diag_add(d, UE_SEV_ERROR, "import.hsd.topology", at, rb->gpath,
                          "PObj %zu would draw no triangle; edit mode does not delete PObjs", rb->pobj);
-    else if ((uint64_t)g->vertex_count + rb->new_count != rb->gp->vertex_count)
+    else if ((uint64_t)rb->base_count + rb->new_count != rb->gp->vertex_count)
         ue_diag_add(d, UE_SEV_ERROR, "import.hsd.internal", at, rb->gpath,
-                    "PObj %zu decodes to %u vertices and %u are new, the glTF has %u", rb->pobj, g->vertex_count,
+                    "PObj %zu decodes to %u vertices and %u are new, the glTF has %u", rb->pobj, rb->base_count,
                     rb->new_count, rb->gp->vertex_count);
     else
         return false;
@@ -115,7 +115,8 @@ static uint32_t indices_past_8_bits(const ue_hsd_model *m, const ue_hsd_pobj *po
 }
 
 static ue_result gather_records(const ue_hsd_model *m, const hsd_list_rebuild *rb, const hsd_records *rec,
-                                uint32_t base_count, record_set *out) {
+                                record_set *out) {
+    uint32_t base_count = rb->base_count;
     const ue_hsd_pobj *po = &m->pobjs[rb->pobj];
     out->wide16 = indices_past_8_bits(m, po, rb);
     out->record_bytes = rec->record_bytes;
@@ -127,7 +128,7 @@ static ue_result gather_records(const ue_hsd_model *m, const hsd_list_rebuild *r
     if (!out->bytes || !out->at || count * out->record_bytes > UINT32_MAX) return UE_ERR_NOMEM;
     for (size_t v = 0; v < count; v++) {
         out->at[v] = (uint32_t)(v * out->record_bytes);
-        const uint8_t *old = v < base_count ? po->dl + rec->first_at[v]
+        const uint8_t *old = v < base_count ? po->dl + rb->base_at[v]
                                             : rb->new_records + (v - base_count) * rec->record_bytes;
         const uint32_t *index = v < base_count ? NULL : rb->new_index + (v - base_count) * po->attr_count;
         put_record(m, po, out->wide16, old, index, out->bytes + out->at[v]);
@@ -154,11 +155,11 @@ static ue_result rebuild_one(const ue_hsd_model *m, const hsd_list_rebuild *rb, 
     if (r == UE_OK && !tris) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = hsd_strips_build(tris, rb->gp->index_count / 3, &s);
     record_set all = {NULL, NULL, 0, 0};
-    if (r == UE_OK && rb->new_count) r = gather_records(m, rb, &rec, g.vertex_count, &all);
+    if (r == UE_OK && rb->new_count) r = gather_records(m, rb, &rec, &all);
     if (r == UE_OK && rb->new_count)
         r = hsd_strips_display_list(&s, all.bytes, all.at, all.record_bytes, po->dl[0] & 7u, list);
     else if (r == UE_OK)
-        r = hsd_strips_display_list(&s, po->dl, rec.first_at, rec.record_bytes, po->dl[0] & 7u, list);
+        r = hsd_strips_display_list(&s, po->dl, rb->base_at, rec.record_bytes, po->dl[0] & 7u, list);
     *wide16 = all.wide16;
     free(all.bytes);
     free(all.at);

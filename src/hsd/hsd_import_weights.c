@@ -208,7 +208,13 @@ ue_result hsd_reweight(const hsd_reweight_in *in, hsd_pobj_skin *skin, uint8_t *
         c.slots = po->env_count < HSD_SKIN_SLOTS ? po->env_count : HSD_SKIN_SLOTS;
     for (uint32_t v = 0; v < gp->vertex_count; v++) {
         bool fresh = v >= in->g->vertex_count; /* a new vertex: it takes an envelope whatever its weights */
-        influence_set want, have = slot_influences(&skin->slot[in->g->pnmtx && !fresh ? in->g->pnmtx[v] / 3u : 0]);
+        uint32_t slot = in->g->pnmtx && !fresh ? in->g->pnmtx[v] / 3u : 0;
+        if (slot >= HSD_SKIN_SLOTS) { /* the strict decoder refused such a PObj: not reached */
+            refuse(&c, "import.hsd.internal", "vertex %u: PNMTXIDX %u names no matrix slot of PObj %zu", v,
+                   (unsigned)in->g->pnmtx[v], in->pobj);
+            return UE_OK;
+        }
+        influence_set want, have = slot_influences(&skin->slot[slot]);
         int32_t bad = 0;
         if (glTF_influences(in, v, &want, &bad) < 0) {
             if (bad < 0) refuse(&c, "import.hsd.weights", "vertex %u: a weight is not finite", v);
@@ -235,7 +241,7 @@ ue_result hsd_reweight(const hsd_reweight_in *in, hsd_pobj_skin *skin, uint8_t *
         int k = find_or_add_slot(&c, &want, v);
         if (k == -2) return UE_ERR_NOMEM;
         if (k < 0) return UE_OK;
-        if (fresh || (uint32_t)k != in->g->pnmtx[v] / 3u) new_slot[v] = (uint8_t)k;
+        if (fresh || (uint32_t)k != slot) new_slot[v] = (uint8_t)k;
     }
     return UE_OK;
 }

@@ -13,28 +13,11 @@ const char *hsd_comp_type_name(uint32_t comp_type) {
     return comp_type <= HSD_COMP_F32 ? names[comp_type] : "?";
 }
 
-/* One stored component as the decoder reads it: integers times 2^-frac, F32 as it is. */
-static double decode_component(const uint8_t *p, uint32_t type, uint32_t frac) {
-    double scale = ldexp(1.0, -(int)frac);
-    switch (type) {
-    case HSD_COMP_U8: return p[0] * scale;
-    case HSD_COMP_S8: return (int8_t)p[0] * scale;
-    case HSD_COMP_U16: return ue_load_u16be(p) * scale;
-    case HSD_COMP_S16: return (int16_t)ue_load_u16be(p) * scale;
-    default: {
-        uint32_t bits = ue_load_u32be(p);
-        float f;
-        memcpy(&f, &bits, sizeof f);
-        return f;
-    }
-    }
-}
-
 ue_result hsd_wide_init(hsd_wide_attr *w, size_t pobj, uint32_t attr, const ue_hsd_vtx_attr *a, uint32_t comps,
                         uint32_t count, const uint8_t *bytes, size_t size) {
     memset(w, 0, sizeof *w);
     w->pobj = pobj, w->attr = attr, w->comps = comps, w->count = count;
-    w->from_type = a->comp_type, w->from_frac = a->frac, w->own_first = count;
+    w->from_type = a->comp_type, w->from_frac = a->frac, w->own_first = count, w->cap = count;
     w->vals = calloc((size_t)count * comps + 1, sizeof *w->vals);
     w->set = calloc((size_t)count + 1, 1);
     if (!w->vals || !w->set) return UE_ERR_NOMEM;
@@ -43,21 +26,59 @@ ue_result hsd_wide_init(hsd_wide_attr *w, size_t pobj, uint32_t attr, const ue_h
         uint64_t at = UE_DAT_HEADER + (uint64_t)a->array_offset + (uint64_t)i * a->stride;
         if (at + (uint64_t)cb * comps > size) continue; /* past the file: the list does not index it */
         for (uint32_t c = 0; c < comps; c++)
-            w->vals[(size_t)i * comps + c] = decode_component(bytes + at + c * cb, a->comp_type, a->frac);
+            w->vals[(size_t)i * comps + c] = hsd_component_value(bytes + at + c * cb, a->comp_type, ldexp(1.0, -(int)a->frac));
     }
     return UE_OK;
 }
 
+/* FNV-1a over the value's bits: equal doubles hash alike (a -0.0 apart from 0.0 is another element). */
+static uint32_t value_hash(const double *val, uint32_t comps) {
+    const uint8_t *p = (const uint8_t *)val;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < comps * sizeof *val; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* The slot of `val` among the appended elements: its index + 1 there, or the empty slot it takes. */
+static uint32_t *find_slot(const hsd_wide_attr *w, const double *val) {
+    uint32_t mask = w->slot_count - 1;
+    for (uint32_t k = value_hash(val, w->comps) & mask;; k = (k + 1) & mask) {
+        uint32_t *slot = &w->slots[k];
+        if (!*slot || !memcmp(&w->vals[(size_t)(*slot - 1) * w->comps], val, w->comps * sizeof *val)) return slot;
+    }
+}
+
+/* Room for one more appended element: vals and set grown by half, the table kept under half full. */
+static bool wide_reserve(hsd_wide_attr *w) {
+    if (w->count == UINT32_MAX - 1) return false;
+    if (w->count + 1 > w->cap) {
+        uint32_t cap = w->count + w->count / 2 + 16;
+        double *vals = realloc(w->vals, (size_t)cap * w->comps * sizeof *vals);
+        if (vals) w->vals = vals;
+        uint8_t *set = realloc(w->set, cap);
+        if (set) w->set = set;
+        if (!vals || !set) return false;
+        w->cap = cap;
+    }
+    uint32_t appended = w->count - w->own_first;
+    if (2 * ((size_t)appended + 1) <= w->slot_count) return true;
+    hsd_wide_attr grown = *w;
+    grown.slot_count = w->slot_count ? 2 * w->slot_count : 64;
+    grown.slots = calloc(grown.slot_count, sizeof *grown.slots);
+    if (!grown.slots) return false;
+    for (uint32_t i = w->own_first; i < w->count; i++) *find_slot(&grown, &w->vals[(size_t)i * w->comps]) = i + 1;
+    free(w->slots);
+    w->slots = grown.slots, w->slot_count = grown.slot_count;
+    return true;
+}
+
 int64_t hsd_wide_append(hsd_wide_attr *w, const double *val) {
-    for (uint32_t i = w->own_first; i < w->count; i++)
-        if (!memcmp(&w->vals[(size_t)i * w->comps], val, w->comps * sizeof *val)) return i;
-    double *vals = realloc(w->vals, ((size_t)w->count + 1) * w->comps * sizeof *vals);
-    uint8_t *set = realloc(w->set, (size_t)w->count + 1);
-    if (vals) w->vals = vals;
-    if (set) w->set = set;
-    if (!vals || !set) return -1;
-    memcpy(&vals[(size_t)w->count * w->comps], val, w->comps * sizeof *val);
-    set[w->count] = 1;
+    if (!wide_reserve(w)) return -1;
+    uint32_t *slot = find_slot(w, val);
+    if (*slot) return *slot - 1;
+    memcpy(&w->vals[(size_t)w->count * w->comps], val, w->comps * sizeof *val);
+    w->set[w->count] = 1;
+    *slot = w->count + 1;
     return w->count++;
 }
 
@@ -92,12 +113,15 @@ bool hsd_wide_finish(hsd_wide_attr *w) {
     return encode_all(w, HSD_COMP_F32, 0);
 }
 
+void hsd_wide_free(hsd_wide_attr *w) {
+    free(w->vals);
+    free(w->set);
+    free(w->slots);
+    ue_buf_free(&w->array);
+}
+
 void hsd_layout_edits_free(hsd_layout_edits *e) {
-    for (size_t i = 0; i < e->wide_count; i++) {
-        free(e->wide[i].vals);
-        free(e->wide[i].set);
-        ue_buf_free(&e->wide[i].array);
-    }
+    for (size_t i = 0; i < e->wide_count; i++) hsd_wide_free(&e->wide[i]);
     free(e->wide);
     free(e->envelopes);
     memset(e, 0, sizeof *e);

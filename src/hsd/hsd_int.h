@@ -3,7 +3,10 @@
 #ifndef UNEARTH_HSD_INT_H
 #define UNEARTH_HSD_INT_H
 
+#include <string.h>
+
 #include "unearth/hsd_model.h"
+#include "common/bytes.h"
 #include "common/parse.h"
 
 #define HSD_MAX_DEPTH 1024u     /* joint tree depth (the header's promise) */
@@ -12,6 +15,23 @@
 #define HSD_MAX_ENVELOPES 256u  /* envelopes read per list: bounds the work of overlapping lists */
 #define HSD_MAX_WEIGHTS 64u     /* weights per envelope */
 #define HSD_MAX_NAME 1024u      /* bytes of a name before its NUL */
+
+/* One stored vertex component as the decoder reads it (docs/formats/hsd-model.md#attribute-values):
+ * a U8/S8/U16/S16 integer (comp_type 0 … 3) times `scale` (2^-frac), or an F32 as it is. */
+static inline double hsd_component_value(const uint8_t *p, uint32_t comp_type, double scale) {
+    switch (comp_type) {
+    case 0: return p[0] * scale;
+    case 1: return (int8_t)p[0] * scale;
+    case 2: return ue_load_u16be(p) * scale;
+    case 3: return (int16_t)ue_load_u16be(p) * scale;
+    default: {
+        uint32_t bits = ue_load_u32be(p);
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    }
+}
 
 /* The kinds of struct the map keeps apart: one data offset may be read as several kinds. */
 typedef enum hsd_kind {

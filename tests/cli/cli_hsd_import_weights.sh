@@ -75,6 +75,30 @@ grep -q "already addresses 10 matrices, the GX limit (PNMTX0 … 9, PNMTXIDX 0 �
 edit weights "$T/c.glb" "$T/rigid.glb" head_mesh 0 0 chest:1 >/dev/null
 refused import.hsd.weights "$T/rigid.glb" "$DAT"
 
+# ---- many re-weighted vertices in one PObj --------------------------------------------------------
+# New models of N separate triangles (3N vertices, 3N position elements, 16-bit indices), every vertex
+# on bone0, all re-weighted to bone1: each takes a position element of its own after the PObj's.
+# 30,000 vertices take 60,000 elements and import; 60,000 would need 120,000, past 65535: one
+# refusal, at the first vertex past the limit (index 65536 = 60000 + 5536), nothing written.
+NEW="$HERE/hsd_new_glb.py"
+for N in 10000 20000; do
+  python3 "$NEW" confetti "$T/conf$N.gltf" "$N"
+  expect_rc 0 "$UE" import "$T/conf$N.gltf" -o "$T/conf$N.dat"
+  expect_rc 0 "$UE" convert "$T/conf$N.dat" -o "$T/conf$N.glb"
+  check "confetti $N: vertices re-weighted" "$(edit weights-all "$T/conf$N.glb" "$T/confw$N.glb" root_mesh 0 bone1:1)" $((3 * N))
+done
+expect_rc 0 "$UE" import "$T/confw10000.glb" --base "$T/conf10000.dat" -o "$T/confw10000.dat"
+grep -q "^weights: 30000 vertices given another envelope, 1 envelope added$" "$T/err" && ok || bad "30000: $(cat "$T/err")"
+expect_rc 0 "$UE" validate --strict "$T/confw10000.dat"
+expect_rc 0 "$UE" convert "$T/confw10000.dat" -o "$T/confw10000b.glb"
+expect_rc 0 edit skin-check "$T/conf10000.glb" "$T/confw10000.glb" "$T/confw10000b.glb" 1e-6
+check "30000: vertices re-weighted back" "$(cat "$T/out")" 30000
+expect_rc 0 edit check "$T/conf10000.glb" "$T/confw10000.glb" "$T/confw10000b.glb" 1e-5
+refused import.hsd.limit "$T/confw20000.glb" "$T/conf20000.dat"
+check "60000: one error" "$(grep -c "error:" "$T/err")" 1
+grep -q "vertex 5536: re-weighted, it needs an element of its own in PObj 0's array, whose 16-bit indices reach no further" \
+  "$T/err" && ok || bad "60000: $(cat "$T/err")"
+
 # ---- widening -----------------------------------------------------------------------------------
 # head_mesh 0: S16 positions with 4 fractional bits (-2048 … 2047.94) under the head's 1.5 scale:
 # 5000 further on x is past them; the head's array becomes F32.
@@ -100,5 +124,14 @@ python3 "$HERE/glb_image.py" set "$T/i8.glb" "$T/i8e.glb" eye_atlas grad
 back i8e "image 'eye_atlas' is stored as I8, which holds intensity only: its colour and alpha are dropped.*\[import.hsd.image_channels\]" "$T/i8.dat"
 expect_rc 0 edit expect-image "$T/i8eb.glb" eye_atlas grad LUMA "$T/i8.glb"
 check "I8 texels" "$(cat "$T/out")" 256
+# A grey texel whose alpha is its grey is what `convert` gives of I8 (alpha = intensity): no warning,
+# the new grey back in every channel. An opaque grey texel loses its alpha, with the warning.
+python3 "$HERE/glb_image.py" set "$T/i8.glb" "$T/i8g.glb" eye_atlas fill:100,100,100,100
+back i8g "^changed: .* 1 image" "$T/i8.dat"
+grep -q "image_channels" "$T/i8g.err" && bad "i8g: a warning: $(cat "$T/i8g.err")" || ok
+expect_rc 0 edit expect-image "$T/i8gb.glb" eye_atlas fill:100,100,100,100 LUMA "$T/i8.glb"
+python3 "$HERE/glb_image.py" set "$T/i8.glb" "$T/i8o.glb" eye_atlas fill:100,100,100,255
+back i8o "image 'eye_atlas' is stored as I8, which holds intensity only: its alpha is dropped (the luma is read back as alpha) \[import.hsd.image_channels\]" "$T/i8.dat"
+expect_rc 0 edit expect-image "$T/i8ob.glb" eye_atlas fill:100,100,100,255 LUMA "$T/i8.glb"
 
 finish

@@ -23,6 +23,8 @@ def pattern(name, w, h):
     if name == 'checker':   # two colours, opaque
         return [[200, 30, 60, 255] if (x // 4 + y // 4) % 2 else [20, 180, 90, 255]
                 for y in range(h) for x in range(w)]
+    if name.startswith('fill:'):  # one texel everywhere: fill:R,G,B,A
+        return [[int(c) for c in name[5:].split(',')] for _ in range(w * h)]
     sys.exit('unknown pattern ' + name)
 
 

@@ -41,6 +41,7 @@
 #   weights IN OUT NODE PRIM V JOINT:W,..  JOINTS_0/WEIGHTS_0 of vertex V, and of every vertex of the primitive
 #                                          at its position, set to the named joints and weights (past 4:
 #                                          JOINTS_1/WEIGHTS_1 too, added for the primitive)
+#   weights-all IN OUT NODE PRIM JOINT:W,..  every vertex of the primitive given those joints and weights (at most 4)
 #   image-format DAT OUT W H FROM TO       the first W x H ImageDesc of GX format FROM stored as format TO
 #                                          (an intensity format over the same pixels' bytes, for a test)
 #   skin GLB NODE PRIM V                   vertex V's influences: joint:weight, by joint name, zeros left out
@@ -70,6 +71,13 @@
 #                                          and the BACK vertices that are new
 #   count-triangles GLB NODE PRIM          the primitive's triangle count
 #   skin-near GLB NODE PRIM X,Y,Z TOL      the influences of each vertex within TOL of X,Y,Z
+#   copy IN OUT NODE PRIM ATTR FROM TO     vertex TO's ATTR set to vertex FROM's, bit for bit
+#   tri-skin EDITED BACK NODE PRIM TOL [UVTOL]  every triangle of EDITED's primitive has one of BACK's
+#                                          (same winding) with each corner's position within TOL, its
+#                                          TEXCOORD_0 within UVTOL (default TOL) and its influences EDITED's
+#                                          (4 largest, renormalised) within 1e-6, and the counts agree; prints
+#                                          the triangles, BACK's vertices and how many distinct vertices (every
+#                                          attribute and influence alike) EDITED's triangles use
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -446,6 +454,19 @@ def cmd_weights(args):
     save(dst, doc, binary)
     print(len(same))
 
+def cmd_weights_all(args):
+    src, dst, node, prim, spec = args
+    doc, binary = load(src)
+    pr = primitive(doc, node, prim)
+    row = skin_row(doc, spec)
+    a = doc["accessors"][pr["attributes"]["JOINTS_0"]]
+    base = doc["bufferViews"][a["bufferView"]].get("byteOffset", 0) + a.get("byteOffset", 0)
+    for i in range(a["count"]):
+        struct.pack_into("<4H", binary, base + 8 * i, *row["JOINTS_0"])
+        write(binary, doc, pr["attributes"]["WEIGHTS_0"], i, row["WEIGHTS_0"])
+    save(dst, doc, binary)
+    print(a["count"])
+
 def cmd_image_format(args):  # DAT header (docs/formats/dat.md): file size, data size, relocations
     src, dst, w, h, old, new = args[0], args[1], *map(int, args[2:])
     dat = bytearray(open(src, "rb").read())
@@ -635,13 +656,46 @@ def cmd_skin_near(args):
             inf = influences(doc, binary, pr, i)
             print(",".join("%s:%.6g" % (k, inf[k]) for k in sorted(inf)))
 
+def cmd_copy(args):
+    src, dst, node, prim, attr, a, b = args
+    doc, binary = load(src)
+    acc = primitive(doc, node, prim)["attributes"][attr]
+    write(binary, doc, acc, int(b), read(binary, doc, acc, int(a)))
+    save(dst, doc, binary)
+
+def cmd_tri_skin(args):
+    (de, be), (db, bb) = load(args[0]), load(args[1])
+    pe, pb = primitive(de, args[2], args[3]), primitive(db, args[2], args[3])
+    tol = float(args[4])
+    uv_tol = float(args[5]) if len(args) > 5 else tol
+    def corners(d, b, p):
+        uv = lambda i: read(b, d, p["attributes"]["TEXCOORD_0"], i) if "TEXCOORD_0" in p["attributes"] else []
+        return [[(read(b, d, p["attributes"]["POSITION"], i), uv(i), influences(d, b, p, i)) for i in t]
+                for t in zip(*[iter(indices(d, b, p))] * 3)]
+    te, tb = corners(de, be, pe), corners(db, bb, pb)
+    if len(te) != len(tb): sys.exit("%s: %d triangles, the edit has %d" % (args[1], len(tb), len(te)))
+    def same(e, k):
+        want = four_largest(e[2])
+        return all(abs(x - y) <= tol for x, y in zip(e[0], k[0])) and set(want) == set(k[2]) and \
+               all(abs(x - y) <= uv_tol for x, y in zip(e[1], k[1])) and \
+               all(abs(want[j] - k[2][j]) <= 1e-6 for j in want)
+    free = list(range(len(tb)))
+    for t in te:
+        hit = next((k for k in free for r in range(3) if all(same(t[i], tb[k][(i + r) % 3]) for i in range(3))), None)
+        if hit is None: sys.exit("%s: no triangle at %s" % (args[1], t))
+        free.remove(hit)
+    count = lambda d, p: d["accessors"][p["attributes"]["POSITION"]]["count"]
+    whole = lambda i: tuple(tuple(element(de, be, pe["attributes"][a], i)) for a in sorted(pe["attributes"])
+                            if not a.startswith(("JOINTS", "WEIGHTS"))) + tuple(sorted(influences(de, be, pe, i).items()))
+    print(len(te), count(db, pb), len({whole(i) for i in indices(de, be, pe)}))
+
 def cmd_count_triangles(args):
     doc, binary = load(args[0])
     print(len(indices(doc, binary, primitive(doc, args[1], args[2]))) // 3)
 
 COMMANDS = {"subdivide": cmd_subdivide, "split-edge": cmd_split_edge, "skin-near": cmd_skin_near, "extrude": cmd_extrude, "tri-match": cmd_tri_match,
-            "count-triangles": cmd_count_triangles,
-    "weights": cmd_weights, "image-format": cmd_image_format, "skin": cmd_skin, "skin-check": cmd_skin_check,
+            "count-triangles": cmd_count_triangles, "copy": cmd_copy, "tri-skin": cmd_tri_skin,
+    "weights": cmd_weights, "weights-all": cmd_weights_all, "image-format": cmd_image_format, "skin": cmd_skin, "skin-check": cmd_skin_check,
     "set": lambda args: edit(args, lambda old, vals: vals),
     "offset": lambda args: edit(args, lambda old, vals: [o + d for o, d in zip(old, vals)]),
     "pair": cmd_pair, "drop-triangle": cmd_drop_triangle, "rename": cmd_rename,

@@ -21,6 +21,8 @@
 #                                between its joints' transforms of it, with every weight within 1/UNITS of the
 #                                glTF's and a whole number of 1/UNITS; prints vertices, the largest error and
 #                                the largest error over its bound
+#   confetti OUT.gltf N          N separate triangles on a 200-wide grid (3N vertices, no position twice), every
+#                                vertex weighted wholly to bone0 of a two-bone chain
 #   skinned-own OUT.gltf N       N separate triangles, every vertex weighted wholly to a joint of its own (3N
 #                                joints, children of one root)
 #   two-skins OUT.gltf           two skinned meshes whose skins bind bone 1 with different matrices
@@ -215,6 +217,24 @@ def cmd_skinned_many(args):
     first = chain(b, 2)
     b.doc["skins"] = [{"joints": [first, first + 1]}]
     b.node(name="tris", mesh=mesh, skin=0)
+    b.doc["scenes"][0]["nodes"] = [first, first + 2]
+    b.save(args[0])
+
+def cmd_confetti(args):
+    b = Builder()
+    n = int(args[1])
+    pos, tris = [], []
+    for t in range(n):
+        x, y = 0.01 * (t % 200), 0.01 * (t // 200)
+        pos += [(x, y, 0), (x + 0.005, y, 0), (x, y + 0.005, 0)]
+        tris.append((3 * t, 3 * t + 1, 3 * t + 2))
+    b.doc["materials"] = [{"name": "m"}]
+    mesh = b.mesh("confetti", {"POSITION": b.add("3f", pos, "VEC3", 5126),
+                               "JOINTS_0": b.add("4H", [(0, 0, 0, 0)] * len(pos), "VEC4", 5123),
+                               "WEIGHTS_0": b.add("4f", [(1, 0, 0, 0)] * len(pos), "VEC4", 5126)}, tris, 0)
+    first = chain(b, 2)
+    b.doc["skins"] = [{"joints": [first, first + 1]}]
+    b.node(name="confetti", mesh=mesh, skin=0)
     b.doc["scenes"][0]["nodes"] = [first, first + 2]
     b.save(args[0])
 
@@ -726,7 +746,7 @@ def cmd_image_size(args):
 
 if __name__ == "__main__":
     {"static": cmd_static, "many": cmd_many, "skinned12": cmd_skinned12,
-     "skinned-many": cmd_skinned_many, "smooth-tube": cmd_smooth_tube, "skinned-own": cmd_skinned_own, "rounded": cmd_rounded,
+     "skinned-many": cmd_skinned_many, "confetti": cmd_confetti, "smooth-tube": cmd_smooth_tube, "skinned-own": cmd_skinned_own, "rounded": cmd_rounded,
      "smooth-check": cmd_smooth_check, "two-skins": cmd_two_skins, "split": cmd_split, "dat-pobjs": cmd_dat_pobjs,
      "weights": cmd_weights, "same": cmd_same, "materials": cmd_materials,
      "image-size": cmd_image_size, "flat-skin": cmd_flat_skin, "own-envelopes": cmd_own_envelopes,
