@@ -152,14 +152,16 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
     } else {
         lerp_run run;
         run_start(&run, 0);
+        uint32_t covered = 1; /* the run's intervals hold its keys before this one */
         for (uint32_t i = 1; i + 1 < n; i++) {
             uint32_t a = run.anchor;
-            run_cover(&run, f, v, comps, i);
             double d = quat ? quat_dot(&v[a * 4], &v[(i + 1) * 4]) : 1; /* (the ends' dot, for slerp) */
             bool lerp = !quat || d >= SLERP_AS_LERP;
-            bool ok = i + 1 - a <= MAX_SPAN &&
-                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1, d));
-            if (!ok) keep[i] = 1, run_start(&run, i);
+            bool ok = i + 1 - a <= MAX_SPAN;
+            if (ok && lerp) /* the intervals only now: an arc's test walks the keys itself */
+                for (; covered <= i; covered++) run_cover(&run, f, v, comps, covered);
+            ok = ok && (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1, d));
+            if (!ok) keep[i] = 1, run_start(&run, i), covered = i + 1;
         }
     }
     for (uint32_t i = 0; i < n; i++) kept += keep[i];
@@ -568,19 +570,17 @@ static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node,
     memset(&f, 0, sizeof f);
     skel_work w;
     memset(&w, 0, sizeof w);
+    hsd_joint_clip plan;
     ue_result r = frames_make(out->end, &f);
     if (r == UE_OK) r = skel_alloc(&w, m->joint_count, f.count);
-    size_t tracks = hsd_anim_clip_tracks(m, clip);
-    hsd_key_cursor *cursors = ue_malloc_items(tracks, sizeof *cursors);
-    if (!cursors) r = UE_ERR_NOMEM;
-    for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
+    if (!hsd_joint_clip_make(m, clip, &plan)) r = UE_ERR_NOMEM;
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
     for (uint32_t fi = 0; fi < f.count && r == UE_OK; fi++) {
-        hsd_anim_joint_states_at(m, clip, f.frame[fi], cursors, w.states);
+        hsd_joint_clip_states(m, &plan, f.frame[fi], w.states);
         skel_frame(x, &w, out, fi);
         r = out->r;
     }
-    free(cursors);
+    hsd_joint_clip_free(&plan);
     if (r == UE_OK) r = skel_emit(x, mesh_node, &w, out, &f);
     skel_free(&w);
     frames_free(&f);
