@@ -43,10 +43,11 @@ static double quat_dot(const float *a, const float *b) {
  * plus 1e-9 for rounding: with weights in [0, 1] the check's own rounding is near 1e-15 and this
  * distance's near 1e-12), no weights reproduce it. The plane's second axis e = qb − (qa·qb / qa·qa)·qa
  * is left unnormalised, and the tolerances' length is bounded above without a square root
- * (√t ≤ t / 4e-6 + 1e-6, equal for four components of 1e-6). False when it cannot tell. */
-static bool off_plane(const float *qa, const float *qb, const float *q) {
-    double aa = 0, ab = 0, qa_q = 0;
-    for (int c = 0; c < 4; c++) aa += (double)qa[c] * qa[c], ab += (double)qa[c] * qb[c], qa_q += (double)q[c] * qa[c];
+ * (√t ≤ t / 4e-6 + 1e-6, equal for four components of 1e-6). False when it cannot tell. aa = qa·qa
+ * and ab = qa·qb come from the caller, once per span. */
+static bool off_plane(const float *qa, const float *qb, const float *q, double aa, double ab) {
+    double qa_q = 0;
+    for (int c = 0; c < 4; c++) qa_q += (double)q[c] * qa[c];
     double k = ab / aa, e[4], ee = 0, qe = 0;
     for (int c = 0; c < 4; c++) e[c] = qb[c] - k * qa[c], ee += e[c] * e[c], qe += q[c] * e[c];
     if (!(ee > 1e-8)) return false; /* (an arc has ee = sin²θ > 2e-7) */
@@ -65,9 +66,11 @@ static bool off_plane(const float *qa, const float *qb, const float *q) {
 static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b, double d) {
     const float *qa = &v[a * 4], *qb = &v[b * 4];
     double th = 0, s = 1;
-    if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b])
+    if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b]) {
+        double aa = quat_dot(qa, qa); /* (qa·qb is d, summed in the same order) */
         for (uint32_t k = a + 1; k < b; k++)
-            if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4])) return false;
+            if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4], aa, d)) return false;
+    }
     bool arc = d < SLERP_AS_LERP;
     if (arc) th = acos(d < -1 ? -1 : d), s = sin(th);
     for (uint32_t k = a + 1; k < b; k++) {
@@ -128,8 +131,7 @@ static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps
     for (uint32_t c = 0; c < comps; c++)
         if (!isfinite(v[c])) return false;
     if (quat && quat_dot(v, v) < SLERP_AS_LERP) return false;
-    for (uint32_t i = 1; i < f->count; i++)
-        if (!(f->time[i] > f->time[i - 1])) return false;
+    if (!f->increasing) return false;
     /* each key's bytes those of the key before it, so all those of the first */
     return f->count < 2 || memcmp(&v[comps], v, (size_t)(f->count - 1) * comps * sizeof *v) == 0;
 }
@@ -256,6 +258,9 @@ static ue_result frames_make(double end, hsd_frames *f) {
     if (!f->frame || !f->time) return UE_ERR_NOMEM;
     for (uint32_t i = 0; i <= whole; i++) f->frame[i] = (float)i, f->time[i] = (float)(i / HSD_ANIM_FPS);
     if (end > whole) f->frame[whole + 1] = (float)end, f->time[whole + 1] = (float)(end / HSD_ANIM_FPS);
+    f->increasing = true;
+    for (uint32_t i = 1; i < f->count; i++)
+        if (!(f->time[i] > f->time[i - 1])) f->increasing = false;
     return UE_OK;
 }
 

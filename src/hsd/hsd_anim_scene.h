@@ -13,6 +13,7 @@ typedef struct hsd_frames {
     float *frame;
     float *time;
     uint32_t count;
+    bool increasing; /* every time after the one before it (checked once for all channels) */
 } hsd_frames;
 
 /* Every clip of every model set (hsd_anim_scene.c): glTF animation N = anims[N] and matanims[N]

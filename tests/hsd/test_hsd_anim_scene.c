@@ -835,7 +835,7 @@ static void sample_creature_clips_match_the_runtime(void) {
 static uint32_t kept_times(ue_anim_target target, const float *values, uint32_t n, float *times_out) {
     float frame[300], time[300];
     for (uint32_t i = 0; i < n; i++) frame[i] = (float)i, time[i] = (float)(i / 60.0);
-    hsd_frames f = {frame, time, n};
+    hsd_frames f = {frame, time, n, true}; /* (strictly increasing times) */
     ue_scene s;
     ue_scene_init(&s);
     int32_t anim = ue_scene_add_animation(&s, "a");
