@@ -283,6 +283,7 @@ static void frames_free(hsd_frames *f) {
 typedef struct baked_channel {
     ue_anim_target target;
     ue_interp interp;
+    uint32_t joint;        /* the joint it animates (channels are in joint order) */
     int32_t node;
     ue_source_id source;
     uint32_t count;
@@ -303,12 +304,13 @@ typedef struct baked_clip {
     size_t channel_count, channel_cap;
     bad_sample *bad;
     size_t bad_count, bad_cap;
+    uint8_t *visible;      /* per frame, per joint: kept until the visibility channels are made */
 } baked_clip;
 
 static void baked_free(baked_clip *b) {
     for (size_t i = 0; i < b->channel_count; i++) free(b->channels[i].times), free(b->channels[i].values);
-    free(b->channels), free(b->bad);
-    b->channels = NULL, b->bad = NULL;
+    free(b->channels), free(b->bad), free(b->visible);
+    b->channels = NULL, b->bad = NULL, b->visible = NULL;
     b->channel_count = b->channel_cap = b->bad_count = b->bad_cap = 0;
 }
 
@@ -329,6 +331,7 @@ typedef struct skel_work {
     uint8_t *visible;      /* per frame, per joint */
     uint8_t *moved, *bad;  /* per joint: local differs from the bind pose / not finite (count, mod 256) */
     int32_t *target;       /* per joint: its JOINT target in the clip with TRS tracks, else -1 */
+    const float *node_trs; /* per joint: its node's t[3] q[4] s[3] (joint_trs_snapshot) */
 } skel_work;
 
 static void skel_free(skel_work *w) {
@@ -443,11 +446,8 @@ static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, s
         }
         memcpy(local, &x->pose.local[16 * j], 16 * sizeof *local);
         /* the joint node's own TRS: finite even where the bind matrix overflows (hsd.pose.nan) */
-        const ue_scene_node *n = x->joint_node[j] >= 0 ? &x->s->nodes[x->joint_node[j]] : NULL;
-        if (n) {
-            memcpy(o, n->translation, 3 * sizeof *o);
-            memcpy(o + 3, n->rotation, 4 * sizeof *o);
-            memcpy(o + 7, n->scale, 3 * sizeof *o);
+        if (x->joint_node[j] >= 0) {
+            memcpy(o, &w->node_trs[10 * j], 10 * sizeof *o);
         } else {
             hsd_local_to_trs_unchecked(local, o, o + 3, o + 7);
         }
@@ -491,7 +491,7 @@ static void skel_targets(const ue_hsd_model *m, const ue_hsd_clip *c, skel_work 
 /* The channel of one sample per frame, its keys reduced (hsd_anim_add_sampled's rule), appended
  * to the baked clip. */
 static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float *values, ue_anim_target target,
-                              ue_interp interp, int32_t node, ue_source_id source) {
+                              ue_interp interp, size_t joint, int32_t node, ue_source_id source) {
     uint32_t comps = ue_anim_target_components(target);
     if (!grow((void **)&out->channels, out->channel_count, &out->channel_cap, sizeof *out->channels))
         return UE_ERR_NOMEM;
@@ -499,7 +499,7 @@ static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float 
     uint8_t *keep = ue_malloc_items(f->count, 1);
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
-    *b = (baked_channel){target, interp, node, source, kept, malloc(kept * sizeof(float)),
+    *b = (baked_channel){target, interp, (uint32_t)joint, node, source, kept, malloc(kept * sizeof(float)),
                          malloc((size_t)kept * comps * sizeof(float))};
     if (b->times && b->values) copy_kept(f, values, comps, keep, b->times, b->values);
     free(keep);
@@ -522,24 +522,24 @@ static ue_result trs_channels(const hsd_scene_ctx *x, const skel_work *w, baked_
             for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 4], from, 4 * sizeof *buf);
         else
             for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 3], from, 3 * sizeof *buf);
-        ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, x->joint_node[j], src);
+        ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, j, x->joint_node[j], src);
         if (r != UE_OK) return r;
     }
     return UE_OK;
 }
 
 /* NODE / BRANCH: the visibility of the joint's mesh node, where it leaves its rest state. */
-static ue_result visibility_channel(const hsd_scene_ctx *x, const skel_work *w, baked_clip *out,
+static ue_result visibility_channel(const hsd_scene_ctx *x, const uint8_t *visible, baked_clip *out,
                                    const hsd_frames *f, size_t j, int32_t mesh_node, float *buf) {
     const ue_hsd_model *m = x->m;
     bool rest = !x->s->nodes[mesh_node].hidden, changes = false;
     for (uint32_t fi = 0; fi < f->count; fi++) {
-        bool v = w->visible[(size_t)fi * m->joint_count + j] != 0;
+        bool v = visible[(size_t)fi * m->joint_count + j] != 0;
         buf[fi] = v ? 1.0f : 0.0f;
         changes = changes || v != rest;
     }
     if (!changes) return UE_OK;
-    return bake_channel(out, f, buf, UE_TARGET_VISIBILITY, UE_INTERP_STEP, mesh_node,
+    return bake_channel(out, f, buf, UE_TARGET_VISIBILITY, UE_INTERP_STEP, j, mesh_node,
                         hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j));
 }
 
@@ -554,21 +554,61 @@ static void mesh_nodes(const hsd_scene_ctx *x, int32_t *out) {
     }
 }
 
-static ue_result skel_emit(const hsd_scene_ctx *x, const int32_t *mesh_node, const skel_work *w, baked_clip *out,
-                           const hsd_frames *f) {
+/* The TRS channels of every joint that moves or has tracks; the per-frame visibility is kept for
+ * bake_visibility, which needs the mesh nodes. */
+static ue_result skel_emit(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, const hsd_frames *f) {
     float *buf = malloc((size_t)f->count * 4 * sizeof *buf);
     ue_result r = buf ? UE_OK : UE_ERR_NOMEM;
-    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++) {
+    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++)
         if (x->joint_node[j] >= 0 && (w->target[j] >= 0 || w->moved[j])) r = trs_channels(x, w, out, f, j, buf);
-        if (r == UE_OK && mesh_node[j] >= 0) r = visibility_channel(x, w, out, f, j, mesh_node[j], buf);
-    }
     free(buf);
+    out->visible = w->visible, w->visible = NULL;
     return r;
 }
 
-/* Evaluates out->clip at every frame up to out->end and reduces its channels; touches neither the
- * scene nor the diagnostics, so clips may be baked side by side. */
-static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node, baked_clip *out) {
+/* vis's channels merged into out's by joint, each joint's TRS channels first: the order one
+ * pass over the joints would have given. vis is left without channels. */
+static ue_result merge_channels(baked_clip *out, baked_clip *vis) {
+    size_t n = out->channel_count + vis->channel_count, a = 0, b = 0;
+    baked_channel *all = ue_malloc_items(n, sizeof *all);
+    if (!all) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        all[i] = b == vis->channel_count || (a < out->channel_count && out->channels[a].joint <= vis->channels[b].joint)
+                     ? out->channels[a++]
+                     : vis->channels[b++];
+    free(out->channels);
+    out->channels = all, out->channel_count = out->channel_cap = n;
+    vis->channel_count = 0;
+    return UE_OK;
+}
+
+/* The second step of a bake, once the mesh nodes exist: the NODE / BRANCH visibility of each
+ * joint's mesh node as a channel, where it leaves its rest state. */
+static ue_result bake_visibility(const hsd_scene_ctx *x, const int32_t *mesh_node, baked_clip *out) {
+    if (!out->visible) return UE_OK;
+    hsd_frames f;
+    memset(&f, 0, sizeof f);
+    baked_clip vis;
+    memset(&vis, 0, sizeof vis);
+    ue_result r = frames_make(out->end, &f);
+    float *buf = r == UE_OK ? malloc((size_t)f.count * sizeof *buf) : NULL;
+    if (!buf) r = UE_ERR_NOMEM;
+    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++)
+        if (mesh_node[j] >= 0) r = visibility_channel(x, out->visible, &vis, &f, j, mesh_node[j], buf);
+    if (r == UE_OK && vis.channel_count) r = merge_channels(out, &vis);
+    free(buf);
+    baked_free(&vis);
+    frames_free(&f);
+    free(out->visible);
+    out->visible = NULL;
+    return r;
+}
+
+/* Evaluates out->clip at every frame up to out->end and reduces its channels, the visibility
+ * ones too when the mesh nodes are known (mesh_node not NULL); touches neither the scene nor the
+ * diagnostics, so clips may be baked side by side and beside the meshes. */
+static ue_result bake_skeletal(const hsd_scene_ctx *x, const float *node_trs, const int32_t *mesh_node,
+                               baked_clip *out) {
     const ue_hsd_model *m = x->m;
     size_t clip = (size_t)out->clip;
     hsd_frames f;
@@ -579,6 +619,7 @@ static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node,
     ue_result r = frames_make(out->end, &f);
     if (r == UE_OK) r = skel_alloc(&w, m->joint_count, f.count);
     if (!hsd_joint_clip_make(m, clip, &plan)) r = UE_ERR_NOMEM;
+    w.node_trs = node_trs;
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
     for (uint32_t fi = 0; fi < f.count && r == UE_OK; fi++) {
         hsd_joint_clip_states(m, &plan, f.frame[fi], w.states);
@@ -586,7 +627,8 @@ static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node,
         r = out->r;
     }
     hsd_joint_clip_free(&plan);
-    if (r == UE_OK) r = skel_emit(x, mesh_node, &w, out, &f);
+    if (r == UE_OK) r = skel_emit(x, &w, out, &f);
+    if (r == UE_OK && mesh_node) r = bake_visibility(x, mesh_node, out);
     skel_free(&w);
     frames_free(&f);
     out->done = true;
@@ -686,6 +728,7 @@ typedef struct clip_run {
     hsd_scene_ctx *x;
     hsd_atlas **atlases;
     int32_t *mesh_node;    /* per joint: its mesh node (mesh_nodes), read by the bakers */
+    float *node_trs;       /* per joint: its node's TRS, copied before the meshes add nodes */
     clip_pair *pairs;
     size_t count, cap;
     baked_clip *window;    /* WINDOW_PAIRS entries: window[k] is pairs[first + k] */
@@ -719,7 +762,7 @@ static ue_result build_pair(clip_run *run, const clip_pair *p, baked_clip *b) {
     if (r == UE_OK && p->joint >= 0) {
         if (!b->done) { /* not planned in the window (the plan follows this budget, so never expected) */
             b->clip = p->joint, b->end = end;
-            b->r = bake_skeletal(x, run->mesh_node, b);
+            b->r = bake_skeletal(x, run->node_trs, run->mesh_node, b);
         }
         r = skeletal_clip(x, b, anim, &f);
     }
@@ -803,15 +846,23 @@ static size_t plan_window(clip_run *run, size_t first) {
 static void bake_one(void *ctx, size_t i) {
     clip_run *run = ctx;
     baked_clip *b = &run->window[i];
-    if (b->clip >= 0) b->r = bake_skeletal(run->x, run->mesh_node, b);
+    if (b->clip >= 0) b->r = bake_skeletal(run->x, run->node_trs, run->mesh_node, b);
 }
 
-static ue_result build_all(clip_run *run) {
+/* The pairs [0, first_end) were planned and their transforms baked beside the meshes: their
+ * visibility channels are made first; every later window is baked whole. */
+static ue_result build_all(clip_run *run, size_t first_end) {
     hsd_scene_ctx *x = run->x;
     ue_result r = UE_OK;
     for (size_t first = 0; first < run->count && r == UE_OK && !ue_parse_failed(&x->c);) {
-        size_t end = plan_window(run, first);
-        ue_parallel_for(end - first, ue_cpu_count(), bake_one, run);
+        size_t end = first == 0 ? first_end : plan_window(run, first);
+        if (first == 0)
+            for (size_t k = 0; k < end; k++) {
+                baked_clip *b = &run->window[k];
+                if (b->clip >= 0 && b->r == UE_OK) b->r = bake_visibility(x, run->mesh_node, b);
+            }
+        else
+            ue_parallel_for(end - first, ue_cpu_count(), bake_one, run);
         for (size_t k = first; k < end && r == UE_OK && !ue_parse_failed(&x->c); k++)
             r = build_pair(run, &run->pairs[k], &run->window[k - first]);
         for (size_t k = first; k < end; k++) baked_free(&run->window[k - first]);
@@ -820,18 +871,63 @@ static ue_result build_all(clip_run *run) {
     return r;
 }
 
-ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
-    if (x->m->anims.clip_count == 0) return UE_OK;
+/* Each joint node's TRS (t[3] q[4] s[3]), for the bakers' fallback where a transform is not finite. */
+static float *node_trs_snapshot(const hsd_scene_ctx *x) {
+    float *trs = ue_malloc_items(x->m->joint_count ? x->m->joint_count : 1, 10 * sizeof *trs);
+    for (size_t j = 0; trs && j < x->m->joint_count; j++) {
+        if (x->joint_node[j] < 0) continue;
+        const ue_scene_node *n = &x->s->nodes[x->joint_node[j]];
+        memcpy(&trs[10 * j], n->translation, 3 * sizeof *trs);
+        memcpy(&trs[10 * j + 3], n->rotation, 4 * sizeof *trs);
+        memcpy(&trs[10 * j + 7], n->scale, 3 * sizeof *trs);
+    }
+    return trs;
+}
+
+/* Item 0 builds the meshes; item k > 0 bakes the transforms of the first window's clip k − 1. */
+typedef struct beside_meshes {
+    clip_run *run;
+    hsd_meshes_fn meshes;
+    void *arg;
+    ue_result r;
+} beside_meshes;
+
+static void beside_one(void *ctx, size_t i) {
+    beside_meshes *b = ctx;
+    if (i == 0) {
+        b->r = b->meshes(b->run->x, b->arg);
+        return;
+    }
+    baked_clip *c = &b->run->window[i - 1];
+    if (c->clip >= 0) c->r = bake_skeletal(b->run->x, b->run->node_trs, NULL, c);
+}
+
+ue_result hsd_meshes_and_anims(hsd_scene_ctx *x, hsd_meshes_fn meshes, void *arg) {
+    if (x->m->anims.clip_count == 0) return meshes(x, arg);
     x->samples_left = sample_budget(x->m);
     clip_run run = {.x = x, .planned_left = x->samples_left};
     run.mesh_node = ue_malloc_items(x->m->joint_count, sizeof *run.mesh_node);
     run.window = malloc(WINDOW_PAIRS * sizeof *run.window);
-    ue_result r = run.mesh_node && run.window ? UE_OK : UE_ERR_NOMEM;
-    if (r == UE_OK) mesh_nodes(x, run.mesh_node); /* clips add channels, never nodes */
-    if (r == UE_OK) r = hsd_swaps_prepare(x, &run.atlases);
+    run.node_trs = node_trs_snapshot(x);
+    ue_result r = run.mesh_node && run.window && run.node_trs ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) r = collect_pairs(&run);
-    if (r == UE_OK) r = build_all(&run);
+    size_t first_end = 0;
+    if (r == UE_OK) {
+        first_end = plan_window(&run, 0);
+        beside_meshes job = {&run, meshes, arg, UE_OK};
+        ue_parallel_for(first_end + 1, ue_cpu_count(), beside_one, &job);
+        r = job.r;
+    } else { /* the meshes' own failure first, as when they were built before the clips */
+        ue_result built = meshes(x, arg);
+        r = built != UE_OK ? built : r;
+    }
+    if (r == UE_OK && !ue_parse_failed(&x->c)) {
+        mesh_nodes(x, run.mesh_node); /* clips add channels, never nodes */
+        r = hsd_swaps_prepare(x, &run.atlases);
+        if (r == UE_OK) r = build_all(&run, first_end);
+    }
+    for (size_t k = 0; k < first_end; k++) baked_free(&run.window[k]); /* (left by a failure; freeing twice is harmless) */
     hsd_swaps_free(run.atlases, x->m->tobj_count);
-    free(run.mesh_node), free(run.window), free(run.pairs);
+    free(run.mesh_node), free(run.window), free(run.pairs), free(run.node_trs);
     return r;
 }
