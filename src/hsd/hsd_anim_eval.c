@@ -126,8 +126,8 @@ void hsd_anim_joint_states_at(const ue_hsd_model *m, size_t clip, float frame, h
     }
 }
 
-/* One step of a resolved clip: a track applied to its joint, or (keys NULL) a target setting its
- * joint's CLASSICAL_SCALE. */
+/* One step of a resolved clip: a track applied to its joint, or (keys NULL, only while the list
+ * is made) a target setting its joint's CLASSICAL_SCALE. */
 struct hsd_joint_op {
     const ue_hsd_key *keys;
     uint32_t count, joint;
@@ -180,8 +180,16 @@ bool hsd_joint_clip_make(const ue_hsd_model *m, size_t clip, hsd_joint_clip *c) 
         return false;
     }
     clip_ops(m, clip, c->ops);
-    for (size_t k = 0; k < c->op_count; k++) hsd_key_cursor_reset(&c->cursors[k]);
     for (size_t j = 0; j < m->joint_count; j++) rest_state(&m->joints[j], &c->rest[j]);
+    /* no track changes CLASSICAL_SCALE, so the targets' settings go into the rest states and
+     * only the tracks stay in the list (the last setting of a joint wins, as in the walk) */
+    size_t tracks = 0;
+    for (size_t k = 0; k < c->op_count; k++) {
+        if (c->ops[k].keys) c->ops[tracks++] = c->ops[k];
+        else c->rest[c->ops[k].joint].classical_scale = c->ops[k].type != 0;
+    }
+    c->op_count = tracks;
+    for (size_t k = 0; k < c->op_count; k++) hsd_key_cursor_reset(&c->cursors[k]);
     return true;
 }
 
@@ -190,10 +198,9 @@ void hsd_joint_clip_states(const ue_hsd_model *m, hsd_joint_clip *c, float frame
     for (size_t k = 0; k < c->op_count; k++) {
         const hsd_joint_op *op = &c->ops[k];
         float v;
-        if (!op->keys) out[op->joint].classical_scale = op->type != 0;
-        else if (!hsd_keys_eval_next(&c->cursors[k], op->keys, op->count, op->start_frame, frame, &v))
+        if (!hsd_keys_eval_next(&c->cursors[k], op->keys, op->count, op->start_frame, frame, &v))
             continue;
-        else if (op->type >= UE_HSD_JT_ROTX && op->type <= UE_HSD_JT_ROTZ) /* (the usual track, inlined) */
+        if (op->type >= UE_HSD_JT_ROTX && op->type <= UE_HSD_JT_ROTZ) /* (the usual track, inlined) */
             out[op->joint].rotation[op->type - UE_HSD_JT_ROTX] = v;
         else
             apply_joint_track(m, op->joint, op->type, v, out);

@@ -172,7 +172,12 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
 
 /* The kept keys' times and values (kept × comps) into times / out. */
 static void copy_kept(const hsd_frames *f, const float *values, uint32_t comps, const uint8_t *keep, float *times,
-                      float *out) {
+                      float *out, uint32_t kept) {
+    if (kept == f->count) { /* every key (a rotation that turns at every frame): two copies */
+        memcpy(times, f->time, (size_t)kept * sizeof *times);
+        memcpy(out, values, (size_t)kept * comps * sizeof *values);
+        return;
+    }
     for (uint32_t i = 0, k = 0; i < f->count; i++) {
         if (!keep[i]) continue;
         times[k] = f->time[i];
@@ -189,7 +194,7 @@ ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target,
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     ue_anim_channel *ch = ue_scene_add_channel(s, anim, target, interp, kept);
-    if (ch) copy_kept(f, values, comps, keep, ch->times, ch->values);
+    if (ch) copy_kept(f, values, comps, keep, ch->times, ch->values, kept);
     free(keep);
     *out = ch;
     return ch ? UE_OK : UE_ERR_NOMEM;
@@ -501,7 +506,7 @@ static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float 
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     *b = (baked_channel){target, interp, (uint32_t)joint, node, source, kept, malloc(kept * sizeof(float)),
                          malloc((size_t)kept * comps * sizeof(float))};
-    if (b->times && b->values) copy_kept(f, values, comps, keep, b->times, b->values);
+    if (b->times && b->values) copy_kept(f, values, comps, keep, b->times, b->values, kept);
     free(keep);
     out->channel_count++; /* freed with the clip even when incomplete */
     return b->times && b->values ? UE_OK : UE_ERR_NOMEM;
