@@ -422,25 +422,13 @@ static joint_step skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uin
     return direct ? JOINT_DIRECT : JOINT_MATRIX;
 }
 
-/* The ten floats of a TRS all finite: no exponent field all ones (one test for the ten). */
-static bool trs_finite(const float *o) {
-    uint32_t most = 0;
-    for (int k = 0; k < 10; k++) {
-        uint32_t u;
-        memcpy(&u, &o[k], sizeof u);
-        u &= 0x7FFFFFFFu;
-        most = u > most ? u : most;
-    }
-    return most < 0x7F800000u;
-}
-
 /* Pass 3, joint j computed afresh (its TRS decomposed when the matrix was finite): a transform that
  * is not finite is noted for a report and the bind pose held; then the short way from last frame. */
 static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi, bool ok) {
     const ue_hsd_model *m = x->m;
     double *local = &w->local[16 * j];
     float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
-    ok = ok && trs_finite(o);
+    ok = ok && hsd_floats_finite(o, 10);
     w->reusable[j] = ok;
     if (!ok) {
         if (!w->bad[j]++) {

@@ -176,21 +176,9 @@ static void quat_zyx(const float euler[3], double q[4]) {
         for (int k = 0; k < 4; k++) q[k] = -q[k];
 }
 
-/* The three floats all finite: no exponent field all ones (one comparison for the three). */
-static bool finite3(const float v[3]) {
-    uint32_t most = 0;
-    for (int k = 0; k < 3; k++) {
-        uint32_t u;
-        memcpy(&u, &v[k], sizeof u);
-        u &= 0x7FFFFFFFu;
-        most = u > most ? u : most;
-    }
-    return most < 0x7F800000u;
-}
-
 bool hsd_srt_to_trs(const float rot[3], const float scale[3], const float trans[3], float t[3], float q[4],
                     float s[3]) {
-    if (!finite3(rot) || !finite3(scale) || !finite3(trans)) return false;
+    if (!hsd_floats_finite(rot, 3) || !hsd_floats_finite(scale, 3) || !hsd_floats_finite(trans, 3)) return false;
     if (!(scale[0] > 1e-11f && scale[1] > 1e-11f && scale[2] != 0)) return false;
     double d[4];
     quat_zyx(rot, d);
