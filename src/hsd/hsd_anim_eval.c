@@ -1,6 +1,7 @@
 /* unearth — the runtime's evaluation of a whole HSD clip on a model (docs/formats/hsd-animation.md#tree-shapes, docs/formats/hsd-animation.md#track-types):
  * every track of the clip's AObjs applied to the joint, material and texture they are bound to. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hsd/hsd_anim_eval.h"
@@ -122,6 +123,87 @@ void hsd_anim_joint_states_at(const ue_hsd_model *m, size_t clip, float frame, h
             if (track_value(m, &tr[k], frame, cursors ? &cursors[cursor] : NULL, &v))
                 apply_joint_track(m, j, tr[k].type, v, out);
         }
+    }
+}
+
+/* One step of a resolved clip: a track applied to its joint, or (keys NULL, only while the list
+ * is made) a target setting its joint's CLASSICAL_SCALE. */
+struct hsd_joint_op {
+    const ue_hsd_key *keys;
+    uint32_t count, joint;
+    float start_frame;
+    uint8_t type; /* the track's type; for a target: its flags' bit 0 */
+};
+
+static bool applied_type(uint8_t type) {
+    return (type >= UE_HSD_JT_ROTX && type <= UE_HSD_JT_SCAZ) || type == UE_HSD_JT_NODE || type == UE_HSD_JT_BRANCH;
+}
+
+/* The steps hsd_anim_joint_states_at takes, in its order, less those that never change a state (a
+ * track outside the key table or without keys, a type not applied). */
+static size_t clip_ops(const ue_hsd_model *m, size_t clip, hsd_joint_op *ops) {
+    const ue_hsd_anims *a = &m->anims;
+    size_t first, end, n = 0;
+    if (!joint_targets(m, clip, &first, &end)) return 0;
+    for (size_t t = first; t < end; t++) {
+        const ue_hsd_anim_target *tg = joint_target(m, t);
+        if (!tg) continue;
+        uint32_t j = (uint32_t)tg->joint;
+        if (ops) ops[n] = (hsd_joint_op){NULL, 0, j, 0, (uint8_t)(tg->flags & 1u)};
+        n++;
+        const ue_hsd_track *tr = NULL;
+        size_t count = aobj_tracks(m, tg->aobj, &tr);
+        for (size_t k = 0; k < count; k++) {
+            if (tr[k].first_key > a->key_count || tr[k].key_count > a->key_count - tr[k].first_key ||
+                !tr[k].key_count || !applied_type(tr[k].type))
+                continue;
+            if (ops) ops[n] = (hsd_joint_op){a->keys + tr[k].first_key, tr[k].key_count, j, tr[k].start_frame, tr[k].type};
+            n++;
+        }
+    }
+    return n;
+}
+
+void hsd_joint_clip_free(hsd_joint_clip *c) {
+    free(c->ops), free(c->cursors), free(c->rest);
+    memset(c, 0, sizeof *c);
+}
+
+bool hsd_joint_clip_make(const ue_hsd_model *m, size_t clip, hsd_joint_clip *c) {
+    memset(c, 0, sizeof *c);
+    c->op_count = clip_ops(m, clip, NULL);
+    c->ops = malloc((c->op_count ? c->op_count : 1) * sizeof *c->ops);
+    c->cursors = malloc((c->op_count ? c->op_count : 1) * sizeof *c->cursors);
+    c->rest = malloc((m->joint_count ? m->joint_count : 1) * sizeof *c->rest);
+    if (!c->ops || !c->cursors || !c->rest) {
+        hsd_joint_clip_free(c);
+        return false;
+    }
+    clip_ops(m, clip, c->ops);
+    for (size_t j = 0; j < m->joint_count; j++) rest_state(&m->joints[j], &c->rest[j]);
+    /* no track changes CLASSICAL_SCALE, so the targets' settings go into the rest states and
+     * only the tracks stay in the list (the last setting of a joint wins, as in the walk) */
+    size_t tracks = 0;
+    for (size_t k = 0; k < c->op_count; k++) {
+        if (c->ops[k].keys) c->ops[tracks++] = c->ops[k];
+        else c->rest[c->ops[k].joint].classical_scale = c->ops[k].type != 0;
+    }
+    c->op_count = tracks;
+    for (size_t k = 0; k < c->op_count; k++) hsd_key_cursor_reset(&c->cursors[k]);
+    return true;
+}
+
+void hsd_joint_clip_states(const ue_hsd_model *m, hsd_joint_clip *c, float frame, hsd_joint_state *out) {
+    memcpy(out, c->rest, m->joint_count * sizeof *out);
+    for (size_t k = 0; k < c->op_count; k++) {
+        const hsd_joint_op *op = &c->ops[k];
+        float v;
+        if (!hsd_keys_eval_next(&c->cursors[k], op->keys, op->count, op->start_frame, frame, &v))
+            continue;
+        if (op->type >= UE_HSD_JT_ROTX && op->type <= UE_HSD_JT_ROTZ) /* (the usual track, inlined) */
+            out[op->joint].rotation[op->type - UE_HSD_JT_ROTX] = v;
+        else
+            apply_joint_track(m, op->joint, op->type, v, out);
     }
 }
 

@@ -18,6 +18,37 @@ void hsd_key_cursor_reset(hsd_key_cursor *c);
 bool hsd_keys_eval_at(hsd_key_cursor *c, const ue_hsd_key *keys, size_t count, float start_frame, float frame,
                       float *value);
 
+/* The value `t` frames into the cursor's segment of `span` frames, by its interpolation opcode. */
+static inline double hsd_cursor_segment(const hsd_key_cursor *c, double t, double span) {
+    switch (c->op_intrp) {
+    case UE_HSD_KEY_LIN:
+        return span > 0 ? c->p0 + (c->p1 - c->p0) * (t / span) : c->p1;
+    case UE_HSD_KEY_SPL0:
+    case UE_HSD_KEY_SPL:
+    case UE_HSD_KEY_SLP: {
+        if (!(span > 0)) return c->p1;
+        double u = t / span, u2 = u * u, u3 = u2 * u;
+        return c->p0 * (2 * u3 - 3 * u2 + 1) + c->p1 * (-2 * u3 + 3 * u2) +
+               span * c->d0 * (u3 - 2 * u2 + u) + span * c->d1 * (u3 - u2);
+    }
+    default: /* CON, KEY: the earlier key's value until the next key */
+        return c->p0;
+    }
+}
+
+/* hsd_keys_eval_at for the usual next frame, inlined: still inside the segment the cursor holds,
+ * or past the track's last key; any other frame takes the walk. The same value either way. */
+static inline bool hsd_keys_eval_next(hsd_key_cursor *c, const ue_hsd_key *keys, size_t count, float start_frame,
+                                      float frame, float *value) {
+    double local = (double)frame + (double)start_frame;
+    if (c->have_key && local >= c->last && keys && (c->pending ? local < c->t_b : c->next >= count)) {
+        c->last = local;
+        *value = (float)(c->pending ? hsd_cursor_segment(c, local - c->t_a, c->t_b - c->t_a) : c->p1);
+        return true;
+    }
+    return hsd_keys_eval_at(c, keys, count, start_frame, frame, value);
+}
+
 /* `frame` is a clip frame, not clamped to the clip's end frame (the caller samples 0 … end).
  * Tracks whose local time has not reached their first key leave the value as it was; PATH and
  * the game-callback tracks are not applied. Indices that point outside the model's tables are
@@ -33,6 +64,19 @@ void hsd_anim_joint_states(const ue_hsd_model *m, size_t clip, float frame, hsd_
 size_t hsd_anim_clip_tracks(const ue_hsd_model *m, size_t clip);
 void hsd_anim_joint_states_at(const ue_hsd_model *m, size_t clip, float frame, hsd_key_cursor *cursors,
                               hsd_joint_state *out);
+/* A skeletal clip resolved once for sampling at increasing frames: its tracks in application
+ * order with a cursor each, and every joint's rest state. hsd_joint_clip_states gives
+ * hsd_anim_joint_states_at's states; make returns false when out of memory. */
+typedef struct hsd_joint_op hsd_joint_op;
+typedef struct hsd_joint_clip {
+    hsd_joint_op *ops;
+    hsd_key_cursor *cursors;
+    size_t op_count;
+    hsd_joint_state *rest;
+} hsd_joint_clip;
+bool hsd_joint_clip_make(const ue_hsd_model *m, size_t clip, hsd_joint_clip *c);
+void hsd_joint_clip_states(const ue_hsd_model *m, hsd_joint_clip *c, float frame, hsd_joint_state *out);
+void hsd_joint_clip_free(hsd_joint_clip *c);
 /* One MATERIAL target at `frame`, starting from its MObj's Material (colours /255, alpha); ALPHA track → alpha = 1 − v. */
 void hsd_anim_material_state(const ue_hsd_model *m, size_t target, float frame, hsd_material_state *out);
 /* One TEXTURE target at `frame`, from its TObj's rest SRT and image; TIMG → m->anims.images[first_image + (int)v] unless that entry is -1 or out of range (then the image stays); TCLT likewise. */

@@ -43,10 +43,11 @@ static double quat_dot(const float *a, const float *b) {
  * plus 1e-9 for rounding: with weights in [0, 1] the check's own rounding is near 1e-15 and this
  * distance's near 1e-12), no weights reproduce it. The plane's second axis e = qb − (qa·qb / qa·qa)·qa
  * is left unnormalised, and the tolerances' length is bounded above without a square root
- * (√t ≤ t / 4e-6 + 1e-6, equal for four components of 1e-6). False when it cannot tell. */
-static bool off_plane(const float *qa, const float *qb, const float *q) {
-    double aa = 0, ab = 0, qa_q = 0;
-    for (int c = 0; c < 4; c++) aa += (double)qa[c] * qa[c], ab += (double)qa[c] * qb[c], qa_q += (double)q[c] * qa[c];
+ * (√t ≤ t / 4e-6 + 1e-6, equal for four components of 1e-6). False when it cannot tell. aa = qa·qa
+ * and ab = qa·qb come from the caller, once per span. */
+static bool off_plane(const float *qa, const float *qb, const float *q, double aa, double ab) {
+    double qa_q = 0;
+    for (int c = 0; c < 4; c++) qa_q += (double)q[c] * qa[c];
     double k = ab / aa, e[4], ee = 0, qe = 0;
     for (int c = 0; c < 4; c++) e[c] = qb[c] - k * qa[c], ee += e[c] * e[c], qe += q[c] * e[c];
     if (!(ee > 1e-8)) return false; /* (an arc has ee = sin²θ > 2e-7) */
@@ -65,9 +66,11 @@ static bool off_plane(const float *qa, const float *qb, const float *q) {
 static bool slerp_span_ok(const hsd_frames *f, const float *v, uint32_t a, uint32_t b, double d) {
     const float *qa = &v[a * 4], *qb = &v[b * 4];
     double th = 0, s = 1;
-    if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b])
+    if (d >= 0 && d < SLERP_AS_LERP && f->time[a] < f->time[b]) {
+        double aa = quat_dot(qa, qa); /* (qa·qb is d, summed in the same order) */
         for (uint32_t k = a + 1; k < b; k++)
-            if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4])) return false;
+            if (f->time[k] >= f->time[a] && f->time[k] <= f->time[b] && off_plane(qa, qb, &v[k * 4], aa, d)) return false;
+    }
     bool arc = d < SLERP_AS_LERP;
     if (arc) th = acos(d < -1 ? -1 : d), s = sin(th);
     for (uint32_t k = a + 1; k < b; k++) {
@@ -128,8 +131,7 @@ static bool constant_channel(const hsd_frames *f, const float *v, uint32_t comps
     for (uint32_t c = 0; c < comps; c++)
         if (!isfinite(v[c])) return false;
     if (quat && quat_dot(v, v) < SLERP_AS_LERP) return false;
-    for (uint32_t i = 1; i < f->count; i++)
-        if (!(f->time[i] > f->time[i - 1])) return false;
+    if (!f->increasing) return false;
     /* each key's bytes those of the key before it, so all those of the first */
     return f->count < 2 || memcmp(&v[comps], v, (size_t)(f->count - 1) * comps * sizeof *v) == 0;
 }
@@ -152,14 +154,16 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
     } else {
         lerp_run run;
         run_start(&run, 0);
+        uint32_t covered = 1; /* the run's intervals hold its keys before this one */
         for (uint32_t i = 1; i + 1 < n; i++) {
             uint32_t a = run.anchor;
-            run_cover(&run, f, v, comps, i);
             double d = quat ? quat_dot(&v[a * 4], &v[(i + 1) * 4]) : 1; /* (the ends' dot, for slerp) */
             bool lerp = !quat || d >= SLERP_AS_LERP;
-            bool ok = i + 1 - a <= MAX_SPAN &&
-                      (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1, d));
-            if (!ok) keep[i] = 1, run_start(&run, i);
+            bool ok = i + 1 - a <= MAX_SPAN;
+            if (ok && lerp) /* the intervals only now: an arc's test walks the keys itself */
+                for (; covered <= i; covered++) run_cover(&run, f, v, comps, covered);
+            ok = ok && (lerp ? run_reaches(&run, f, v, comps, i + 1) : slerp_span_ok(f, v, a, i + 1, d));
+            if (!ok) keep[i] = 1, run_start(&run, i), covered = i + 1;
         }
     }
     for (uint32_t i = 0; i < n; i++) kept += keep[i];
@@ -168,7 +172,12 @@ static uint32_t keep_keys(const hsd_frames *f, const float *v, uint32_t comps, u
 
 /* The kept keys' times and values (kept × comps) into times / out. */
 static void copy_kept(const hsd_frames *f, const float *values, uint32_t comps, const uint8_t *keep, float *times,
-                      float *out) {
+                      float *out, uint32_t kept) {
+    if (kept == f->count) { /* every key (a rotation that turns at every frame): two copies */
+        memcpy(times, f->time, (size_t)kept * sizeof *times);
+        memcpy(out, values, (size_t)kept * comps * sizeof *values);
+        return;
+    }
     for (uint32_t i = 0, k = 0; i < f->count; i++) {
         if (!keep[i]) continue;
         times[k] = f->time[i];
@@ -185,7 +194,7 @@ ue_result hsd_anim_add_sampled(ue_scene *s, int32_t anim, ue_anim_target target,
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
     ue_anim_channel *ch = ue_scene_add_channel(s, anim, target, interp, kept);
-    if (ch) copy_kept(f, values, comps, keep, ch->times, ch->values);
+    if (ch) copy_kept(f, values, comps, keep, ch->times, ch->values, kept);
     free(keep);
     *out = ch;
     return ch ? UE_OK : UE_ERR_NOMEM;
@@ -254,6 +263,9 @@ static ue_result frames_make(double end, hsd_frames *f) {
     if (!f->frame || !f->time) return UE_ERR_NOMEM;
     for (uint32_t i = 0; i <= whole; i++) f->frame[i] = (float)i, f->time[i] = (float)(i / HSD_ANIM_FPS);
     if (end > whole) f->frame[whole + 1] = (float)end, f->time[whole + 1] = (float)(end / HSD_ANIM_FPS);
+    f->increasing = true;
+    for (uint32_t i = 1; i < f->count; i++)
+        if (!(f->time[i] > f->time[i - 1])) f->increasing = false;
     return UE_OK;
 }
 
@@ -276,6 +288,7 @@ static void frames_free(hsd_frames *f) {
 typedef struct baked_channel {
     ue_anim_target target;
     ue_interp interp;
+    uint32_t joint;        /* the joint it animates (channels are in joint order) */
     int32_t node;
     ue_source_id source;
     uint32_t count;
@@ -296,12 +309,13 @@ typedef struct baked_clip {
     size_t channel_count, channel_cap;
     bad_sample *bad;
     size_t bad_count, bad_cap;
+    uint8_t *visible;      /* per frame, per joint: kept until the visibility channels are made */
 } baked_clip;
 
 static void baked_free(baked_clip *b) {
     for (size_t i = 0; i < b->channel_count; i++) free(b->channels[i].times), free(b->channels[i].values);
-    free(b->channels), free(b->bad);
-    b->channels = NULL, b->bad = NULL;
+    free(b->channels), free(b->bad), free(b->visible);
+    b->channels = NULL, b->bad = NULL, b->visible = NULL;
     b->channel_count = b->channel_cap = b->bad_count = b->bad_cap = 0;
 }
 
@@ -322,6 +336,7 @@ typedef struct skel_work {
     uint8_t *visible;      /* per frame, per joint */
     uint8_t *moved, *bad;  /* per joint: local differs from the bind pose / not finite (count, mod 256) */
     int32_t *target;       /* per joint: its JOINT target in the clip with TRS tracks, else -1 */
+    const float *node_trs; /* per joint: its node's t[3] q[4] s[3] (joint_trs_snapshot) */
 } skel_work;
 
 static void skel_free(skel_work *w) {
@@ -407,25 +422,13 @@ static joint_step skel_local(const hsd_scene_ctx *x, skel_work *w, size_t j, uin
     return direct ? JOINT_DIRECT : JOINT_MATRIX;
 }
 
-/* The ten floats of a TRS all finite: no exponent field all ones (one test for the ten). */
-static bool trs_finite(const float *o) {
-    uint32_t most = 0;
-    for (int k = 0; k < 10; k++) {
-        uint32_t u;
-        memcpy(&u, &o[k], sizeof u);
-        u &= 0x7FFFFFFFu;
-        most = u > most ? u : most;
-    }
-    return most < 0x7F800000u;
-}
-
 /* Pass 3, joint j computed afresh (its TRS decomposed when the matrix was finite): a transform that
  * is not finite is noted for a report and the bind pose held; then the short way from last frame. */
 static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, size_t j, uint32_t fi, bool ok) {
     const ue_hsd_model *m = x->m;
     double *local = &w->local[16 * j];
     float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
-    ok = ok && trs_finite(o);
+    ok = ok && hsd_floats_finite(o, 10);
     w->reusable[j] = ok;
     if (!ok) {
         if (!w->bad[j]++) {
@@ -436,11 +439,8 @@ static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, s
         }
         memcpy(local, &x->pose.local[16 * j], 16 * sizeof *local);
         /* the joint node's own TRS: finite even where the bind matrix overflows (hsd.pose.nan) */
-        const ue_scene_node *n = x->joint_node[j] >= 0 ? &x->s->nodes[x->joint_node[j]] : NULL;
-        if (n) {
-            memcpy(o, n->translation, 3 * sizeof *o);
-            memcpy(o + 3, n->rotation, 4 * sizeof *o);
-            memcpy(o + 7, n->scale, 3 * sizeof *o);
+        if (x->joint_node[j] >= 0) {
+            memcpy(o, &w->node_trs[10 * j], 10 * sizeof *o);
         } else {
             hsd_local_to_trs_unchecked(local, o, o + 3, o + 7);
         }
@@ -484,7 +484,7 @@ static void skel_targets(const ue_hsd_model *m, const ue_hsd_clip *c, skel_work 
 /* The channel of one sample per frame, its keys reduced (hsd_anim_add_sampled's rule), appended
  * to the baked clip. */
 static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float *values, ue_anim_target target,
-                              ue_interp interp, int32_t node, ue_source_id source) {
+                              ue_interp interp, size_t joint, int32_t node, ue_source_id source) {
     uint32_t comps = ue_anim_target_components(target);
     if (!grow((void **)&out->channels, out->channel_count, &out->channel_cap, sizeof *out->channels))
         return UE_ERR_NOMEM;
@@ -492,9 +492,9 @@ static ue_result bake_channel(baked_clip *out, const hsd_frames *f, const float 
     uint8_t *keep = ue_malloc_items(f->count, 1);
     if (!keep) return UE_ERR_NOMEM;
     uint32_t kept = keep_keys(f, values, comps, interp, target == UE_TARGET_ROTATION, keep);
-    *b = (baked_channel){target, interp, node, source, kept, malloc(kept * sizeof(float)),
+    *b = (baked_channel){target, interp, (uint32_t)joint, node, source, kept, malloc(kept * sizeof(float)),
                          malloc((size_t)kept * comps * sizeof(float))};
-    if (b->times && b->values) copy_kept(f, values, comps, keep, b->times, b->values);
+    if (b->times && b->values) copy_kept(f, values, comps, keep, b->times, b->values, kept);
     free(keep);
     out->channel_count++; /* freed with the clip even when incomplete */
     return b->times && b->values ? UE_OK : UE_ERR_NOMEM;
@@ -515,24 +515,24 @@ static ue_result trs_channels(const hsd_scene_ctx *x, const skel_work *w, baked_
             for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 4], from, 4 * sizeof *buf);
         else
             for (uint32_t fi = 0; fi < f->count; fi++, from += step) memcpy(&buf[fi * 3], from, 3 * sizeof *buf);
-        ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, x->joint_node[j], src);
+        ue_result r = bake_channel(out, f, buf, targets[c], UE_INTERP_LINEAR, j, x->joint_node[j], src);
         if (r != UE_OK) return r;
     }
     return UE_OK;
 }
 
 /* NODE / BRANCH: the visibility of the joint's mesh node, where it leaves its rest state. */
-static ue_result visibility_channel(const hsd_scene_ctx *x, const skel_work *w, baked_clip *out,
+static ue_result visibility_channel(const hsd_scene_ctx *x, const uint8_t *visible, baked_clip *out,
                                    const hsd_frames *f, size_t j, int32_t mesh_node, float *buf) {
     const ue_hsd_model *m = x->m;
     bool rest = !x->s->nodes[mesh_node].hidden, changes = false;
     for (uint32_t fi = 0; fi < f->count; fi++) {
-        bool v = w->visible[(size_t)fi * m->joint_count + j] != 0;
+        bool v = visible[(size_t)fi * m->joint_count + j] != 0;
         buf[fi] = v ? 1.0f : 0.0f;
         changes = changes || v != rest;
     }
     if (!changes) return UE_OK;
-    return bake_channel(out, f, buf, UE_TARGET_VISIBILITY, UE_INTERP_STEP, mesh_node,
+    return bake_channel(out, f, buf, UE_TARGET_VISIBILITY, UE_INTERP_STEP, j, mesh_node,
                         hsd_source_id(HSD_KIND_JOBJ, m->joints[j].offset, j));
 }
 
@@ -547,41 +547,81 @@ static void mesh_nodes(const hsd_scene_ctx *x, int32_t *out) {
     }
 }
 
-static ue_result skel_emit(const hsd_scene_ctx *x, const int32_t *mesh_node, const skel_work *w, baked_clip *out,
-                           const hsd_frames *f) {
+/* The TRS channels of every joint that moves or has tracks; the per-frame visibility is kept for
+ * bake_visibility, which needs the mesh nodes. */
+static ue_result skel_emit(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, const hsd_frames *f) {
     float *buf = malloc((size_t)f->count * 4 * sizeof *buf);
     ue_result r = buf ? UE_OK : UE_ERR_NOMEM;
-    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++) {
+    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++)
         if (x->joint_node[j] >= 0 && (w->target[j] >= 0 || w->moved[j])) r = trs_channels(x, w, out, f, j, buf);
-        if (r == UE_OK && mesh_node[j] >= 0) r = visibility_channel(x, w, out, f, j, mesh_node[j], buf);
-    }
     free(buf);
+    out->visible = w->visible, w->visible = NULL;
     return r;
 }
 
-/* Evaluates out->clip at every frame up to out->end and reduces its channels; touches neither the
- * scene nor the diagnostics, so clips may be baked side by side. */
-static ue_result bake_skeletal(const hsd_scene_ctx *x, const int32_t *mesh_node, baked_clip *out) {
+/* vis's channels merged into out's by joint, each joint's TRS channels first: the order one
+ * pass over the joints would have given. vis is left without channels. */
+static ue_result merge_channels(baked_clip *out, baked_clip *vis) {
+    size_t n = out->channel_count + vis->channel_count, a = 0, b = 0;
+    baked_channel *all = ue_malloc_items(n, sizeof *all);
+    if (!all) return UE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        all[i] = b == vis->channel_count || (a < out->channel_count && out->channels[a].joint <= vis->channels[b].joint)
+                     ? out->channels[a++]
+                     : vis->channels[b++];
+    free(out->channels);
+    out->channels = all, out->channel_count = out->channel_cap = n;
+    vis->channel_count = 0;
+    return UE_OK;
+}
+
+/* The second step of a bake, once the mesh nodes exist: the NODE / BRANCH visibility of each
+ * joint's mesh node as a channel, where it leaves its rest state. */
+static ue_result bake_visibility(const hsd_scene_ctx *x, const int32_t *mesh_node, baked_clip *out) {
+    if (!out->visible) return UE_OK;
+    hsd_frames f;
+    memset(&f, 0, sizeof f);
+    baked_clip vis;
+    memset(&vis, 0, sizeof vis);
+    ue_result r = frames_make(out->end, &f);
+    float *buf = r == UE_OK ? malloc((size_t)f.count * sizeof *buf) : NULL;
+    if (!buf) r = UE_ERR_NOMEM;
+    for (size_t j = 0; j < x->m->joint_count && r == UE_OK; j++)
+        if (mesh_node[j] >= 0) r = visibility_channel(x, out->visible, &vis, &f, j, mesh_node[j], buf);
+    if (r == UE_OK && vis.channel_count) r = merge_channels(out, &vis);
+    free(buf);
+    baked_free(&vis);
+    frames_free(&f);
+    free(out->visible);
+    out->visible = NULL;
+    return r;
+}
+
+/* Evaluates out->clip at every frame up to out->end and reduces its channels, the visibility
+ * ones too when the mesh nodes are known (mesh_node not NULL); touches neither the scene nor the
+ * diagnostics, so clips may be baked side by side and beside the meshes. */
+static ue_result bake_skeletal(const hsd_scene_ctx *x, const float *node_trs, const int32_t *mesh_node,
+                               baked_clip *out) {
     const ue_hsd_model *m = x->m;
     size_t clip = (size_t)out->clip;
     hsd_frames f;
     memset(&f, 0, sizeof f);
     skel_work w;
     memset(&w, 0, sizeof w);
+    hsd_joint_clip plan;
     ue_result r = frames_make(out->end, &f);
     if (r == UE_OK) r = skel_alloc(&w, m->joint_count, f.count);
-    size_t tracks = hsd_anim_clip_tracks(m, clip);
-    hsd_key_cursor *cursors = ue_malloc_items(tracks, sizeof *cursors);
-    if (!cursors) r = UE_ERR_NOMEM;
-    for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
+    if (!hsd_joint_clip_make(m, clip, &plan)) r = UE_ERR_NOMEM;
+    w.node_trs = node_trs;
     if (r == UE_OK) skel_targets(m, &m->anims.clips[clip], &w);
     for (uint32_t fi = 0; fi < f.count && r == UE_OK; fi++) {
-        hsd_anim_joint_states_at(m, clip, f.frame[fi], cursors, w.states);
+        hsd_joint_clip_states(m, &plan, f.frame[fi], w.states);
         skel_frame(x, &w, out, fi);
         r = out->r;
     }
-    free(cursors);
-    if (r == UE_OK) r = skel_emit(x, mesh_node, &w, out, &f);
+    hsd_joint_clip_free(&plan);
+    if (r == UE_OK) r = skel_emit(x, &w, out, &f);
+    if (r == UE_OK && mesh_node) r = bake_visibility(x, mesh_node, out);
     skel_free(&w);
     frames_free(&f);
     out->done = true;
@@ -681,6 +721,7 @@ typedef struct clip_run {
     hsd_scene_ctx *x;
     hsd_atlas **atlases;
     int32_t *mesh_node;    /* per joint: its mesh node (mesh_nodes), read by the bakers */
+    float *node_trs;       /* per joint: its node's TRS, copied before the meshes add nodes */
     clip_pair *pairs;
     size_t count, cap;
     baked_clip *window;    /* WINDOW_PAIRS entries: window[k] is pairs[first + k] */
@@ -714,7 +755,7 @@ static ue_result build_pair(clip_run *run, const clip_pair *p, baked_clip *b) {
     if (r == UE_OK && p->joint >= 0) {
         if (!b->done) { /* not planned in the window (the plan follows this budget, so never expected) */
             b->clip = p->joint, b->end = end;
-            b->r = bake_skeletal(x, run->mesh_node, b);
+            b->r = bake_skeletal(x, run->node_trs, run->mesh_node, b);
         }
         r = skeletal_clip(x, b, anim, &f);
     }
@@ -798,15 +839,23 @@ static size_t plan_window(clip_run *run, size_t first) {
 static void bake_one(void *ctx, size_t i) {
     clip_run *run = ctx;
     baked_clip *b = &run->window[i];
-    if (b->clip >= 0) b->r = bake_skeletal(run->x, run->mesh_node, b);
+    if (b->clip >= 0) b->r = bake_skeletal(run->x, run->node_trs, run->mesh_node, b);
 }
 
-static ue_result build_all(clip_run *run) {
+/* The pairs [0, first_end) were planned and their transforms baked beside the meshes: their
+ * visibility channels are made first; every later window is baked whole. */
+static ue_result build_all(clip_run *run, size_t first_end) {
     hsd_scene_ctx *x = run->x;
     ue_result r = UE_OK;
     for (size_t first = 0; first < run->count && r == UE_OK && !ue_parse_failed(&x->c);) {
-        size_t end = plan_window(run, first);
-        ue_parallel_for(end - first, ue_cpu_count(), bake_one, run);
+        size_t end = first == 0 ? first_end : plan_window(run, first);
+        if (first == 0)
+            for (size_t k = 0; k < end; k++) {
+                baked_clip *b = &run->window[k];
+                if (b->clip >= 0 && b->r == UE_OK) b->r = bake_visibility(x, run->mesh_node, b);
+            }
+        else
+            ue_parallel_for(end - first, ue_cpu_count(), bake_one, run);
         for (size_t k = first; k < end && r == UE_OK && !ue_parse_failed(&x->c); k++)
             r = build_pair(run, &run->pairs[k], &run->window[k - first]);
         for (size_t k = first; k < end; k++) baked_free(&run->window[k - first]);
@@ -815,18 +864,63 @@ static ue_result build_all(clip_run *run) {
     return r;
 }
 
-ue_result hsd_anims_to_scene(hsd_scene_ctx *x) {
-    if (x->m->anims.clip_count == 0) return UE_OK;
+/* Each joint node's TRS (t[3] q[4] s[3]), for the bakers' fallback where a transform is not finite. */
+static float *node_trs_snapshot(const hsd_scene_ctx *x) {
+    float *trs = ue_malloc_items(x->m->joint_count ? x->m->joint_count : 1, 10 * sizeof *trs);
+    for (size_t j = 0; trs && j < x->m->joint_count; j++) {
+        if (x->joint_node[j] < 0) continue;
+        const ue_scene_node *n = &x->s->nodes[x->joint_node[j]];
+        memcpy(&trs[10 * j], n->translation, 3 * sizeof *trs);
+        memcpy(&trs[10 * j + 3], n->rotation, 4 * sizeof *trs);
+        memcpy(&trs[10 * j + 7], n->scale, 3 * sizeof *trs);
+    }
+    return trs;
+}
+
+/* Item 0 builds the meshes; item k > 0 bakes the transforms of the first window's clip k − 1. */
+typedef struct beside_meshes {
+    clip_run *run;
+    hsd_meshes_fn meshes;
+    void *arg;
+    ue_result r;
+} beside_meshes;
+
+static void beside_one(void *ctx, size_t i) {
+    beside_meshes *b = ctx;
+    if (i == 0) {
+        b->r = b->meshes(b->run->x, b->arg);
+        return;
+    }
+    baked_clip *c = &b->run->window[i - 1];
+    if (c->clip >= 0) c->r = bake_skeletal(b->run->x, b->run->node_trs, NULL, c);
+}
+
+ue_result hsd_meshes_and_anims(hsd_scene_ctx *x, hsd_meshes_fn meshes, void *arg) {
+    if (x->m->anims.clip_count == 0) return meshes(x, arg);
     x->samples_left = sample_budget(x->m);
     clip_run run = {.x = x, .planned_left = x->samples_left};
     run.mesh_node = ue_malloc_items(x->m->joint_count, sizeof *run.mesh_node);
     run.window = malloc(WINDOW_PAIRS * sizeof *run.window);
-    ue_result r = run.mesh_node && run.window ? UE_OK : UE_ERR_NOMEM;
-    if (r == UE_OK) mesh_nodes(x, run.mesh_node); /* clips add channels, never nodes */
-    if (r == UE_OK) r = hsd_swaps_prepare(x, &run.atlases);
+    run.node_trs = node_trs_snapshot(x);
+    ue_result r = run.mesh_node && run.window && run.node_trs ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) r = collect_pairs(&run);
-    if (r == UE_OK) r = build_all(&run);
+    size_t first_end = 0;
+    if (r == UE_OK) {
+        first_end = plan_window(&run, 0);
+        beside_meshes job = {&run, meshes, arg, UE_OK};
+        ue_parallel_for(first_end + 1, ue_cpu_count(), beside_one, &job);
+        r = job.r;
+    } else { /* the meshes' own failure first, as when they were built before the clips */
+        ue_result built = meshes(x, arg);
+        r = built != UE_OK ? built : r;
+    }
+    if (r == UE_OK && !ue_parse_failed(&x->c)) {
+        mesh_nodes(x, run.mesh_node); /* clips add channels, never nodes */
+        r = hsd_swaps_prepare(x, &run.atlases);
+        if (r == UE_OK) r = build_all(&run, first_end);
+    }
+    for (size_t k = 0; k < first_end; k++) baked_free(&run.window[k]); /* (left by a failure; freeing twice is harmless) */
     hsd_swaps_free(run.atlases, x->m->tobj_count);
-    free(run.mesh_node), free(run.window), free(run.pairs);
+    free(run.mesh_node), free(run.window), free(run.pairs), free(run.node_trs);
     return r;
 }

@@ -13,13 +13,18 @@ typedef struct hsd_frames {
     float *frame;
     float *time;
     uint32_t count;
+    bool increasing; /* every time after the one before it (checked once for all channels) */
 } hsd_frames;
 
-/* Every clip of every model set (hsd_anim_scene.c): glTF animation N = anims[N] and matanims[N]
- * of a set together, named Animation_N; standalone roots continue the numbering. Called by
- * hsd_model_to_scene after the joints, meshes and materials exist. Damage is reported through
- * x->c: strict fails, tolerant leaves out the clip (or the channel) and goes on. */
-ue_result hsd_anims_to_scene(hsd_scene_ctx *x);
+/* The meshes and materials (`meshes`, called once with `arg`), then every clip of every model set
+ * (hsd_anim_scene.c): glTF animation N = anims[N] and matanims[N] of a set together, named
+ * Animation_N; standalone roots continue the numbering. Called by hsd_model_to_scene once the
+ * joint nodes exist; the first skeletal clips are evaluated on the other processors while
+ * `meshes` runs (it alone touches the scene and x->c then), and no clip is added when it fails
+ * or fails the parse. Damage is reported through x->c: strict fails, tolerant leaves out the clip
+ * (or the channel) and goes on. */
+typedef ue_result (*hsd_meshes_fn)(hsd_scene_ctx *x, void *arg);
+ue_result hsd_meshes_and_anims(hsd_scene_ctx *x, hsd_meshes_fn meshes, void *arg);
 
 /* Texture swaps (hsd_matanim_scene.c): per TObj drawn as a base slot and swapped by a TIMG track
  * of any clip, one atlas of its image and every image of those TexAnim tables, which replaces the

@@ -49,24 +49,6 @@ static void load_entry(key_regs *r, const ue_hsd_key *k, uint8_t prev_op) {
     }
 }
 
-/* The value `t` frames into a segment of `span` frames. */
-static double segment_value(const key_regs *r, double t, double span) {
-    switch (r->op_intrp) {
-    case UE_HSD_KEY_LIN:
-        return span > 0 ? r->p0 + (r->p1 - r->p0) * (t / span) : r->p1;
-    case UE_HSD_KEY_SPL0:
-    case UE_HSD_KEY_SPL:
-    case UE_HSD_KEY_SLP: {
-        if (!(span > 0)) return r->p1;
-        double u = t / span, u2 = u * u, u3 = u2 * u;
-        return r->p0 * (2 * u3 - 3 * u2 + 1) + r->p1 * (-2 * u3 + 3 * u2) +
-               span * r->d0 * (u3 - 2 * u2 + u) + span * r->d1 * (u3 - u2);
-    }
-    default: /* CON, KEY: the earlier key's value until the next key */
-        return r->p0;
-    }
-}
-
 void hsd_key_cursor_reset(hsd_key_cursor *c) {
     memset(c, 0, sizeof *c);
     c->op_intrp = c->prev_op = UE_HSD_KEY_NONE;
@@ -92,7 +74,7 @@ bool hsd_keys_eval_at(hsd_key_cursor *c, const ue_hsd_key *keys, size_t count, f
             if (!(local >= c->t_b)) return false;
             c->have_key = true;
         } else if (local < c->t_b) {
-            *value = (float)segment_value(&r, local - c->t_a, c->t_b - c->t_a);
+            *value = (float)hsd_cursor_segment(c, local - c->t_a, c->t_b - c->t_a);
             return true;
         }
         c->t_a = c->t_b;
@@ -111,7 +93,7 @@ bool hsd_keys_eval_at(hsd_key_cursor *c, const ue_hsd_key *keys, size_t count, f
         }
         if (c->have_key && local < t_b) {
             save_regs(c, &r), c->t_b = t_b, c->pending = true, c->next++;
-            *value = (float)segment_value(&r, local - c->t_a, t_b - c->t_a);
+            *value = (float)hsd_cursor_segment(c, local - c->t_a, t_b - c->t_a);
             return true;
         }
         c->have_key = true;

@@ -178,8 +178,7 @@ static void quat_zyx(const float euler[3], double q[4]) {
 
 bool hsd_srt_to_trs(const float rot[3], const float scale[3], const float trans[3], float t[3], float q[4],
                     float s[3]) {
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(rot[k]) || !isfinite(scale[k]) || !isfinite(trans[k])) return false;
+    if (!hsd_floats_finite(rot, 3) || !hsd_floats_finite(scale, 3) || !hsd_floats_finite(trans, 3)) return false;
     if (!(scale[0] > 1e-11f && scale[1] > 1e-11f && scale[2] != 0)) return false;
     double d[4];
     quat_zyx(rot, d);
@@ -362,6 +361,21 @@ static void report_totals(hsd_scene_ctx *x) {
                     "%zu normals had no length after skinning and were exported as +Y", x->zero_normals);
 }
 
+/* Every joint's meshes; a model with nothing to draw is refused here, before any clip is added. */
+static ue_result all_meshes(hsd_scene_ctx *x, void *diag) {
+    const ue_hsd_model *m = x->m;
+    ue_result r = UE_OK;
+    for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
+        if (x->joint_node[j] >= 0) r = hsd_scene_joint_meshes(x, j);
+    if (r == UE_OK && x->primitives == 0) {
+        ue_diag_add(diag, UE_SEV_ERROR, "hsd.export.empty", UE_NO_OFFSET, "dat",
+                    "nothing to draw: %zu joints, %zu DObjs, %zu PObjs and no triangle among them", m->joint_count,
+                    m->dobj_count, m->pobj_count);
+        r = UE_ERR_INVALID;
+    }
+    return r;
+}
+
 ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mode, ue_scene *s, ue_diag *d) {
     hsd_scene_ctx x;
     ue_result r = ctx_init(&x, m, s, mode, d);
@@ -370,17 +384,8 @@ ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mo
     x.root = r == UE_OK ? ue_scene_add_node(s, name && name[0] ? name : "model", -1) : -1;
     if (r == UE_OK && x.root < 0) r = UE_ERR_NOMEM;
     if (r == UE_OK) r = add_joints_and_skins(&x);
-    for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
-        if (x.joint_node[j] >= 0) r = hsd_scene_joint_meshes(&x, j);
-    /* Refused before the clips, so an empty model costs no sampling. */
-    if (r == UE_OK && x.primitives == 0) {
-        ue_diag_add(d, UE_SEV_ERROR, "hsd.export.empty", UE_NO_OFFSET, "dat",
-                    "nothing to draw: %zu joints, %zu DObjs, %zu PObjs and no triangle among them", m->joint_count,
-                    m->dobj_count, m->pobj_count);
-        r = UE_ERR_INVALID;
-    }
-    /* Clips last: they bind to the nodes, mesh nodes and materials made above. */
-    if (r == UE_OK && !ue_parse_failed(&x.c)) r = hsd_anims_to_scene(&x);
+    /* Clips after the meshes: they bind to the nodes, mesh nodes and materials made there. */
+    if (r == UE_OK) r = hsd_meshes_and_anims(&x, all_meshes, d);
     if (r == UE_OK) {
         report_totals(&x);
         r = x.c.failure;

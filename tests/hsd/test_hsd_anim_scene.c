@@ -835,7 +835,7 @@ static void sample_creature_clips_match_the_runtime(void) {
 static uint32_t kept_times(ue_anim_target target, const float *values, uint32_t n, float *times_out) {
     float frame[300], time[300];
     for (uint32_t i = 0; i < n; i++) frame[i] = (float)i, time[i] = (float)(i / 60.0);
-    hsd_frames f = {frame, time, n};
+    hsd_frames f = {frame, time, n, true}; /* (strictly increasing times) */
     ue_scene s;
     ue_scene_init(&s);
     int32_t anim = ue_scene_add_animation(&s, "a");
@@ -886,6 +886,46 @@ static void key_reduction_keeps_the_corners(void) {
     CHECK(fabsf(t[1] - 12) < 1e-3f);
 }
 
+/* The clip resolved once into a flat track list (the baking's path) gives, at every frame and
+ * after a jump back, the states of the walk over targets, AObjs and tracks: rotations, Hermite
+ * and linear translation and scale, a NODE step track, the clamp of a zero scale, and
+ * CLASSICAL_SCALE from the AnimJoint flags (the last target of a joint deciding). */
+static void flat_track_list_matches_the_walk(void) {
+    build();
+    CHECK(ntargets == 8 && clips[2].first_target == 7 && targets[7].joint == 4);
+    targets[0].flags = 1; /* joint 0 classical by its AnimJoint in clip 0 */
+    targets[7].flags = 1; /* joint 4 too in clip 2, then a second target for it says not (that one wins) */
+    targets[8] = targets[7];
+    targets[8].flags = 0, targets[8].aobj = -1;
+    ntargets = 9, clips[2].target_count = 2;
+    model.anims.target_count = ntargets;
+    const float frames[] = {0, 0.5f, 1, 2.25f, 3, 4, 6, 7.5f, 9.99f, 10, 13, 19, 20, 21, 5, 6, 25};
+    size_t compared = 0, classical = 0, hidden = 0;
+    for (size_t c = 0; c < model.anims.clip_count; c++) {
+        if (model.anims.clips[c].material) continue;
+        hsd_joint_clip plan;
+        CHECK(hsd_joint_clip_make(&model, c, &plan));
+        for (size_t fi = 0; fi < sizeof frames / sizeof *frames; fi++) {
+            hsd_joint_state walk[5], flat[5];
+            memset(walk, 0, sizeof walk), memset(flat, 0, sizeof flat);
+            hsd_anim_joint_states(&model, c, frames[fi], walk);
+            hsd_joint_clip_states(&model, &plan, frames[fi], flat);
+            for (size_t j = 0; j < model.joint_count; j++) {
+                CHECK(!memcmp(walk[j].rotation, flat[j].rotation, sizeof walk[j].rotation));
+                CHECK(!memcmp(walk[j].scale, flat[j].scale, sizeof walk[j].scale));
+                CHECK(!memcmp(walk[j].translation, flat[j].translation, sizeof walk[j].translation));
+                CHECK(walk[j].visible == flat[j].visible && walk[j].classical_scale == flat[j].classical_scale);
+                classical += flat[j].classical_scale, hidden += !flat[j].visible;
+                compared++;
+            }
+        }
+        hsd_joint_clip_free(&plan);
+    }
+    CHECK(compared == 2 * 17 * 5);
+    CHECK(classical == 17);  /* joint 0 in clip 0 only; joint 4's second target clears it in clip 2 */
+    CHECK(hidden >= 1);      /* J4's NODE track hides it from frame 3 to 6 of clip 2 */
+}
+
 int main(int argc, char **argv) {
     out_dir = argc > 1 ? argv[1] : NULL;
     RUN(skeletal_curves_match_the_runtime);
@@ -900,6 +940,7 @@ int main(int argc, char **argv) {
     RUN(export_with_and_without_pointers);
     RUN(sample_creature_clips_match_the_runtime);
     RUN(key_reduction_keeps_the_corners);
+    RUN(flat_track_list_matches_the_walk);
     fprintf(stderr, "largest world-matrix error of the sheared joint (bounded): %.3g\n", worst_shear_error);
     return TEST_SUMMARY();
 }
