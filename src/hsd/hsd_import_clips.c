@@ -465,6 +465,7 @@ static bool put_key(ue_hsd_key **keys, size_t *count, uint8_t op, float value, f
  * segment is a Hermite too (or it is the last key), else an SLP entry before a LIN key. */
 ue_result hsd_fit_keys(const float *v, uint32_t n, ue_hsd_key **keys, size_t *count) {
     *keys = NULL, *count = 0;
+    if (!n) return UE_OK; /* no frame, no key */
     float *slope = malloc((n + 1) * sizeof *slope);
     if (!slope) return UE_ERR_NOMEM;
     for (uint32_t k = 0; k < n; k++) {
@@ -487,7 +488,7 @@ ue_result hsd_fit_keys(const float *v, uint32_t n, ue_hsd_key **keys, size_t *co
         prev_spline = spline;
         a = b;
     }
-    if (ok) ok = put_key(keys, count, prev_spline ? UE_HSD_KEY_SPL : UE_HSD_KEY_LIN, v[n ? n - 1 : 0], slope[n ? n - 1 : 0], 0);
+    if (ok) ok = put_key(keys, count, prev_spline ? UE_HSD_KEY_SPL : UE_HSD_KEY_LIN, v[n - 1], slope[n - 1], 0);
     free(slope);
     return ok ? UE_OK : UE_ERR_NOMEM;
 }
