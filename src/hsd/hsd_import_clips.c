@@ -17,8 +17,8 @@
 #define SAME_CLIP_TOLERANCE 1e-4 /* a glTF clip this close to the base's bake at every frame is unedited */
 #define MAX_SPAN 120u            /* frames one key segment may cover: bounds the fit's work */
 #define MAX_CLIP_FRAMES 100000u  /* about 28 minutes at 60 fps */
-#define MAX_CLIP_SAMPLES (1u << 22) /* (joints + channels) × frames of one clip */
-#define MAX_COMPARE_WORK 1073741824.0 /* keys × (joints + channels) of the unedited test */
+#define MAX_SCENE_SAMPLES 4194304.0  /* (joints + channels + 1) × frames, summed over a scene's clips */
+#define MAX_COMPARE_WORK 1073741824.0 /* keys × (joints + channels) of the unedited tests, summed likewise */
 #define PI 3.141592653589793
 #define TWO_PI (2 * PI)
 
@@ -81,6 +81,14 @@ typedef struct joint_map {
 static void map_free(joint_map *j) {
     free(j->ref_node), free(j->gltf_node), free(j->ref_joint), free(j->gltf_joint);
 }
+
+/* What a plan's curves are sampled from: kept with the plan, so the check of the written DAT samples
+ * each clip again instead of keeping every clip's samples. */
+struct hsd_clip_source {
+    const ue_hsd_model *m;
+    const ue_scene *s, *ref;
+    joint_map jm;
+};
 
 /* The map's rows for `joints` joints, `nodes` glTF and `ref_nodes` reference nodes, joints unmapped. */
 static ue_result map_alloc(joint_map *jm, size_t joints, size_t nodes, size_t ref_nodes) {
@@ -396,15 +404,20 @@ static void hold_base_scales(const ue_scene *ref, const joint_map *jm, const boo
             trs[10 * j + 7 + (size_t)k] = ref->nodes[jm->ref_node[j]].scale[k];
 }
 
-/* The glTF clip in HSD terms at every frame: e->srt[(j · 9 + component) · frames + frame]. */
-static ue_result clip_srt(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
-                          const ue_scene_animation *an, const reexpression *reexpressed, hsd_clip_edit *e) {
+/* The glTF clip of edit e in HSD terms at every frame: (*out)[(j · 9 + component) · frames + frame],
+ * malloc'd (also on failure: the caller frees it). */
+static ue_result clip_srt(const struct hsd_clip_source *src, const reexpression *reexpressed, const hsd_clip_edit *e,
+                          float **out) {
+    const ue_hsd_model *m = src->m;
+    const ue_scene *s = src->s, *ref = src->ref;
+    const joint_map *jm = &src->jm;
+    const ue_scene_animation *an = &s->animations[e->anim];
     size_t n = m->joint_count;
     double *trs = malloc((n + 1) * 10 * sizeof *trs), *scl = malloc((n + 1) * 3 * sizeof *scl);
     double *prev = malloc((n + 1) * 3 * sizeof *prev);
     bool *has_scl = malloc((n + 1) * sizeof *has_scl), *keyed = malloc((n + 1) * sizeof *keyed);
-    e->srt = malloc(((size_t)n * 9 * e->frames + 1) * sizeof *e->srt);
-    ue_result r = trs && scl && prev && has_scl && keyed && e->srt ? UE_OK : UE_ERR_NOMEM;
+    float *samples = *out = malloc(((size_t)n * 9 * e->frames + 1) * sizeof *samples);
+    ue_result r = trs && scl && prev && has_scl && keyed && samples ? UE_OK : UE_ERR_NOMEM;
     if (r == UE_OK) scales_keyed(an, s, jm, n, keyed);
     for (size_t j = 0; j < n && r == UE_OK; j++)
         for (int k = 0; k < 3; k++) prev[3 * j + k] = m->joints[j].rotation[k];
@@ -424,7 +437,7 @@ static ue_result clip_srt(const ue_hsd_model *m, const ue_scene *s, const ue_sce
             bool classical = joint_classical(m, e->clip, j);
             solve_srt(&trs[10 * j], p, classical, &prev[3 * j], srt);
             memcpy(&prev[3 * j], srt, 3 * sizeof *srt);
-            for (int c = 0; c < 9; c++) e->srt[((size_t)j * 9 + (size_t)c) * e->frames + f] = (float)srt[c];
+            for (int c = 0; c < 9; c++) samples[((size_t)j * 9 + (size_t)c) * e->frames + f] = (float)srt[c];
             float sf[3] = {(float)srt[6], (float)srt[7], (float)srt[8]};
             hsd_joint_scl(sf, classical, p, &scl[3 * j], &has_scl[j]);
         }
@@ -495,12 +508,12 @@ ue_result hsd_fit_keys(const float *v, uint32_t n, ue_hsd_key **keys, size_t *co
 
 /* The tracks of one joint: a component that stays within the bound of the joint's rest value at
  * every frame gets none (the runtime keeps the rest), every other one its fitted keys. */
-static ue_result joint_tracks(const ue_hsd_model *m, size_t j, hsd_clip_edit *e) {
+static ue_result joint_tracks(const ue_hsd_model *m, size_t j, const float *srt, hsd_clip_edit *e) {
     const ue_hsd_joint *jt = &m->joints[j];
     const float *rest[3] = {jt->rotation, jt->translation, jt->scale};
     ue_result r = UE_OK;
     for (int c = 0; c < 9 && r == UE_OK; c++) {
-        const float *v = &e->srt[((size_t)j * 9 + (size_t)c) * e->frames];
+        const float *v = &srt[((size_t)j * 9 + (size_t)c) * e->frames];
         float at_rest = rest[c / 3][c % 3];
         bool moves = false;
         for (uint32_t f = 0; f < e->frames && !moves; f++) moves = !(fabs((double)v[f] - at_rest) <= hsd_clip_error_bound(v[f]));
@@ -641,21 +654,39 @@ static int32_t model_set_index(const ue_hsd_model *m, int32_t clip) {
     return c && !c->material && !c->root_name && !c->figatree ? (int32_t)c->index : -1;
 }
 
-static bool within_limits(const ue_hsd_model *m, const ue_scene_animation *an, size_t a, double end, ue_diag *d) {
-    if (end + 1 <= MAX_CLIP_FRAMES && (end + 1) * (double)(m->joint_count + an->channel_count + 1) <= MAX_CLIP_SAMPLES)
-        return true;
-    clip_error(d, "import.hsd.limit", a, "animation '%s' lasts %g frames; clips are written of up to 100000 frames "
-               "and 4 million joint and channel samples", an->name, end);
-    return false;
+/* Joints the glTF moves away from their rest but that the clip's AnimJoint tree has no node for. */
+static ue_result check_reach(const ue_hsd_model *m, const hsd_clip_edit *e, const float *srt, ue_diag *d) {
+    const ue_hsd_clip *c = &m->anims.clips[e->clip];
+    for (size_t j = 0; j < m->joint_count; j++) {
+        bool node = false, moves = false;
+        for (uint32_t k = 0; k < c->target_count && !node; k++) node = m->anims.targets[c->first_target + k].joint == (int32_t)j;
+        if (node) continue;
+        const ue_hsd_joint *jt = &m->joints[j];
+        const float *rest[3] = {jt->rotation, jt->translation, jt->scale};
+        for (int k = 0; k < 9 && !moves; k++)
+            for (uint32_t f = 0; f < e->frames && !moves; f++) {
+                float v = srt[((size_t)j * 9 + (size_t)k) * e->frames + f];
+                moves = !(fabs((double)v - rest[k / 3][k % 3]) <= hsd_clip_error_bound(v));
+            }
+        if (moves) {
+            char path[48];
+            snprintf(path, sizeof path, "/animations/%d", (int)e->anim);
+            ue_diag_add(d, UE_SEV_ERROR, "import.hsd.clip", UE_DAT_HEADER + (uint64_t)c->offset, path,
+                        "the animation moves joint %zu, which the base clip's AnimJoint tree has no node for; adding "
+                        "nodes to a clip is not written yet", j);
+            return UE_ERR_INVALID;
+        }
+    }
+    return UE_OK;
 }
 
 /* glTF animation `a` planned as base clip `clip` (its tracks on the joints its AnimJoint tree has
  * nodes for), or with clip -1 as a new clip at the set's next free index (every joint of the set
  * gets a node): its curve sampled at every frame and its keys fitted. */
-static ue_result plan_edit(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm, size_t a,
-                           int32_t clip, uint32_t set, double end, const reexpression *x, hsd_clip_plan *plan,
+static ue_result plan_edit(size_t a, int32_t clip, uint32_t set, double end, const reexpression *x, hsd_clip_plan *plan,
                            ue_diag *d) {
-    const ue_scene_animation *an = &s->animations[a];
+    const ue_hsd_model *m = plan->source->m;
+    const ue_scene_animation *an = &plan->source->s->animations[a];
     uint32_t new_index = clip < 0 ? next_index(m, plan, set) : 0;
     hsd_clip_edit *grown = realloc(plan->edits, (plan->count + 1) * sizeof *plan->edits);
     if (!grown) return UE_ERR_NOMEM;
@@ -670,7 +701,9 @@ static ue_result plan_edit(const ue_hsd_model *m, const ue_scene *s, const ue_sc
     e->end_frame = (float)end;
     e->loop = an->loop;
     e->frames = (uint32_t)ceil(end) + 1;
-    ue_result r = clip_srt(m, s, ref, jm, an, x, e);
+    e->reexpressed = x != NULL;
+    float *srt = NULL;
+    ue_result r = clip_srt(plan->source, x, e, &srt);
     if (r == UE_ERR_INVALID)
         clip_error(d, "import.hsd.clip", a, "animation '%s' poses a joint whose world flattens space: it cannot be "
                    "read in the base's joint frames", an->name);
@@ -678,16 +711,28 @@ static ue_result plan_edit(const ue_hsd_model *m, const ue_scene *s, const ue_sc
         int32_t *order = NULL;
         size_t count = 0;
         if (r == UE_OK) r = set_joints(m, e->set, &order, &count);
-        for (size_t k = 0; k < count && r == UE_OK; k++) r = joint_tracks(m, (size_t)order[k], e);
+        for (size_t k = 0; k < count && r == UE_OK; k++) r = joint_tracks(m, (size_t)order[k], srt, e);
         free(order);
-        return r;
+    } else {
+        const ue_hsd_clip *c = &m->anims.clips[clip];
+        for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++) {
+            const ue_hsd_anim_target *t = &m->anims.targets[c->first_target + k];
+            if (t->kind == UE_HSD_ANIM_JOINT && t->joint >= 0 && (size_t)t->joint < m->joint_count)
+                r = joint_tracks(m, (size_t)t->joint, srt, e);
+        }
+        if (r == UE_OK) r = check_reach(m, e, srt, d);
     }
-    const ue_hsd_clip *c = &m->anims.clips[clip];
-    for (uint32_t k = 0; k < c->target_count && r == UE_OK; k++) {
-        const ue_hsd_anim_target *t = &m->anims.targets[c->first_target + k];
-        if (t->kind == UE_HSD_ANIM_JOINT && t->joint >= 0 && (size_t)t->joint < m->joint_count)
-            r = joint_tracks(m, (size_t)t->joint, e);
-    }
+    free(srt); /* fitted: the check of the written DAT samples the curve again */
+    return r;
+}
+
+/* Edit e's curve sampled again, as plan_edit sampled it: *srt malloc'd (also on failure). */
+static ue_result resample(const struct hsd_clip_source *src, const hsd_clip_edit *e, float **srt) {
+    reexpression x = {0};
+    *srt = NULL;
+    ue_result r = e->reexpressed ? reexpression_init(src->m, src->s, src->ref, &src->jm, &x) : UE_OK;
+    if (r == UE_OK) r = clip_srt(src, e->reexpressed ? &x : NULL, e, srt);
+    reexpression_free(&x);
     return r;
 }
 
@@ -706,47 +751,92 @@ static bool rests_differ(const ue_hsd_model *m, const ue_scene *s, const ue_scen
     return false;
 }
 
-/* Whether comparing the clip's keys with the base's clip stays within MAX_COMPARE_WORK (else refused). */
-static bool compare_within_budget(const ue_hsd_model *m, const ue_scene *ref, const ue_scene_animation *an,
-                                  int32_t ref_anim, size_t a, ue_diag *d) {
-    double keys = 0;
-    for (size_t c = 0; c < an->channel_count; c++) keys += an->channels[c].key_count;
-    size_t ref_channels = ref_anim >= 0 ? ref->animations[ref_anim].channel_count : 0;
-    if (keys * (double)(m->joint_count + an->channel_count + ref_channels + 1) <= MAX_COMPARE_WORK) return true;
-    clip_error(d, "import.hsd.limit", a, "animation '%s': comparing its %.0f keys with the base's clip would "
-               "take more than 2^30 samples", an->name, keys);
+/* Whether comparing every animation named as a base clip with that clip's bake (unedited, at each of
+ * its keys) stays within MAX_COMPARE_WORK in all; else refused, before any comparison. */
+static bool compare_within_budget(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
+                                  ue_diag *d) {
+    double work = 0;
+    for (size_t a = 0; a < s->animation_count; a++) {
+        const ue_scene_animation *an = &s->animations[a];
+        int32_t ref_anim = -1;
+        if (moves_joints(an, jm->gltf_joint, s->node_count)) base_clip(m, ref, an->name, &ref_anim);
+        if (ref_anim < 0) continue;
+        double keys = 0;
+        for (size_t c = 0; c < an->channel_count; c++) keys += an->channels[c].key_count;
+        work += keys * (double)(m->joint_count + an->channel_count + ref->animations[ref_anim].channel_count + 1);
+    }
+    if (work <= MAX_COMPARE_WORK) return true;
+    ue_diag_add(d, UE_SEV_ERROR, "import.hsd.limit", UE_NO_OFFSET, "/animations",
+                "comparing the glTF's animations with the base's clips of their names would take %.0f samples (keys "
+                "× (joints + channels), summed); at most 2^30 are taken for one scene", work);
     return false;
+}
+
+/* What becomes of one glTF animation: sampled as clip `clip` (-1: a new clip of `set`) up to frame
+ * `end`, or not at all (kept as the base has it, or left out). */
+typedef struct clip_choice {
+    bool sampled;
+    int32_t clip;
+    uint32_t set;
+    double end;
+} clip_choice;
+
+/* Every sampled clip within MAX_CLIP_FRAMES, all of them together within MAX_SCENE_SAMPLES (what
+ * clip_srt takes per frame: every joint, and the channels it reads); checked before any is sampled. */
+static bool samples_within_budget(const ue_hsd_model *m, const ue_scene *s, const clip_choice *choice, ue_diag *d) {
+    double total = 0;
+    bool ok = true;
+    for (size_t a = 0; a < s->animation_count; a++) {
+        if (!choice[a].sampled) continue;
+        double end = choice[a].end;
+        total += (end + 1) * (double)(m->joint_count + s->animations[a].channel_count + 1);
+        if (end + 1 <= MAX_CLIP_FRAMES) continue;
+        clip_error(d, "import.hsd.limit", a, "animation '%s' lasts %g frames; a clip is written of up to 100000 "
+                   "frames", s->animations[a].name, end);
+        ok = false;
+    }
+    if (ok && total > MAX_SCENE_SAMPLES) {
+        ue_diag_add(d, UE_SEV_ERROR, "import.hsd.limit", UE_NO_OFFSET, "/animations",
+                    "the glTF's clips take %.0f samples (frames × (joints + channels + 1), summed over the clips to "
+                    "write); at most 4194304 (4 million) are taken for one scene", total);
+        ok = false;
+    }
+    return ok;
 }
 
 /* glTF animation `a` planned as `clip` (-1: new in `set`), read in the base's joint frames when the
  * glTF's joints rest elsewhere. */
-static ue_result plan_rebased(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
-                              size_t a, int32_t clip, uint32_t set, double end, hsd_clip_plan *plan, ue_diag *d) {
+static ue_result plan_rebased(size_t a, const clip_choice *ch, hsd_clip_plan *plan, ue_diag *d) {
+    const struct hsd_clip_source *src = plan->source;
+    const ue_hsd_model *m = src->m;
+    const ue_scene *s = src->s, *ref = src->ref;
+    const joint_map *jm = &src->jm;
     bool reexpressed = rests_differ(m, s, ref, jm);
     reexpression x = {0};
     ue_result r = reexpressed ? reexpression_init(m, s, ref, jm, &x) : UE_OK;
     if (r == UE_ERR_INVALID)
         clip_error(d, "import.hsd.clip", a, "animation '%s': the glTF's joints rest elsewhere than the base's and "
                    "a rest flattens space, so the clip cannot be read in the base's joint frames", s->animations[a].name);
-    if (r == UE_OK) r = plan_edit(m, s, ref, jm, a, clip, set, end, reexpressed ? &x : NULL, plan, d);
+    if (r == UE_OK) r = plan_edit(a, ch->clip, ch->set, ch->end, reexpressed ? &x : NULL, plan, d);
     reexpression_free(&x);
     return r;
 }
 
-/* One glTF animation: kept (unedited), planned as the replacement of its base clip, or refused. */
-static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
-                          size_t a, hsd_clip_plan *plan, ue_diag *d) {
+/* One glTF animation: kept (unedited), to be sampled as the replacement of its base clip or as a new
+ * clip, or left out (with a warning). */
+static void choose_one(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const joint_map *jm,
+                       size_t a, hsd_clip_plan *plan, clip_choice *choice, ue_diag *d) {
     const ue_scene_animation *an = &s->animations[a];
-    if (!moves_joints(an, jm->gltf_joint, s->node_count)) return UE_OK; /* material or visibility only */
+    memset(choice, 0, sizeof *choice);
+    if (!moves_joints(an, jm->gltf_joint, s->node_count)) return; /* material or visibility only */
     int32_t ref_anim;
     int32_t clip = base_clip(m, ref, an->name, &ref_anim);
     double end = clip_end(an, jm->gltf_joint, s->node_count);
-    if (!compare_within_budget(m, ref, an, ref_anim, a, d)) return UE_ERR_INVALID;
     if (ref_anim >= 0 && unedited(m, s, ref, jm, an, &ref->animations[ref_anim], end)) {
         plan->kept++;
         plan->anim_index[a] = model_set_index(m, clip);
         plan->anim_set[a] = clip >= 0 ? (int32_t)m->anims.clips[clip].set : -1;
-        return UE_OK;
+        return;
     }
     int32_t set = ref_anim < 0 ? scene_data_set(m) : -1; /* a name the base's export does not have: a new clip */
     if (clip < 0 && set < 0) { /* a FigaTree's or a material clip's name, or no ModelSet to take it */
@@ -756,46 +846,32 @@ static ue_result plan_one(const ue_hsd_model *m, const ue_scene *s, const ue_sce
                     "animation '%s' is no skeletal clip of the base's AnimJoint arrays and cannot be added to "
                     "them (a FigaTree or material clip's name, or a model without scene_data); it is left out",
                     an->name);
-        return UE_OK;
+        return;
     }
-    if (!within_limits(m, an, a, end, d)) return UE_ERR_INVALID;
-    return plan_rebased(m, s, ref, jm, a, clip, clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set, end, plan, d);
+    *choice = (clip_choice){true, clip, clip >= 0 ? m->anims.clips[clip].set : (uint32_t)set, end};
 }
 
-/* Joints the glTF moves away from their rest but that the clip's AnimJoint tree has no node for. */
-static ue_result check_reach(const ue_hsd_model *m, const hsd_clip_edit *e, ue_diag *d) {
-    const ue_hsd_clip *c = &m->anims.clips[e->clip];
-    for (size_t j = 0; j < m->joint_count; j++) {
-        bool node = false, moves = false;
-        for (uint32_t k = 0; k < c->target_count && !node; k++) node = m->anims.targets[c->first_target + k].joint == (int32_t)j;
-        if (node) continue;
-        const ue_hsd_joint *jt = &m->joints[j];
-        const float *rest[3] = {jt->rotation, jt->translation, jt->scale};
-        for (int k = 0; k < 9 && !moves; k++)
-            for (uint32_t f = 0; f < e->frames && !moves; f++) {
-                float v = e->srt[((size_t)j * 9 + (size_t)k) * e->frames + f];
-                moves = !(fabs((double)v - rest[k / 3][k % 3]) <= hsd_clip_error_bound(v));
-            }
-        if (moves) {
-            char path[48];
-            snprintf(path, sizeof path, "/animations/%d", (int)e->anim);
-            ue_diag_add(d, UE_SEV_ERROR, "import.hsd.clip", UE_DAT_HEADER + (uint64_t)c->offset, path,
-                        "the animation moves joint %zu, which the base clip's AnimJoint tree has no node for; adding "
-                        "nodes to a clip is not written yet", j);
-            return UE_ERR_INVALID;
-        }
-    }
-    return UE_OK;
-}
-
-/* An empty plan with each animation's index at -1. */
-static ue_result plan_init(hsd_clip_plan *plan, const ue_scene *s) {
+/* An empty plan with each animation's index at -1, sampling from m, s and ref (its joint map to fill). */
+static ue_result plan_init(hsd_clip_plan *plan, const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref) {
     memset(plan, 0, sizeof *plan);
     plan->anim_index = malloc((s->animation_count + 1) * sizeof *plan->anim_index);
     plan->anim_set = malloc((s->animation_count + 1) * sizeof *plan->anim_set);
+    plan->source = calloc(1, sizeof *plan->source);
     for (size_t a = 0; plan->anim_index && plan->anim_set && a < s->animation_count; a++)
         plan->anim_index[a] = plan->anim_set[a] = -1;
-    return plan->anim_index && plan->anim_set ? UE_OK : UE_ERR_NOMEM;
+    if (!plan->anim_index || !plan->anim_set || !plan->source) return UE_ERR_NOMEM;
+    plan->source->m = m, plan->source->s = s, plan->source->ref = ref;
+    return UE_OK;
+}
+
+/* The chosen clips, within the budget, sampled and fitted one at a time. */
+static ue_result plan_chosen(const clip_choice *choice, hsd_clip_plan *plan, ue_diag *d) {
+    const struct hsd_clip_source *src = plan->source;
+    if (!samples_within_budget(src->m, src->s, choice, d)) return UE_ERR_INVALID;
+    ue_result r = UE_OK;
+    for (size_t a = 0; a < src->s->animation_count && r == UE_OK; a++)
+        if (choice[a].sampled) r = plan_rebased(a, &choice[a], plan, d);
+    return r;
 }
 
 /* Each joint's rest position in the world, scales left out (as Blender builds its bones), from the
@@ -863,25 +939,33 @@ static ue_result warn_rest_edits(const ue_hsd_model *m, const ue_scene *s, const
     return r;
 }
 
+/* Two animations that would replace the same base clip: refused before either is sampled. */
+static bool choices_conflict(const ue_scene *s, const clip_choice *choice, ue_diag *d) {
+    bool conflict = false;
+    for (size_t a = 0; a < s->animation_count; a++)
+        for (size_t k = 0; k < a && choice[a].sampled && choice[a].clip >= 0; k++)
+            if (choice[k].sampled && choice[k].clip == choice[a].clip) {
+                clip_error(d, "import.hsd.conflict", a, "animation '%s' replaces a clip another animation of the "
+                           "glTF replaces too", s->animations[a].name);
+                conflict = true;
+                break;
+            }
+    return conflict;
+}
+
 ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_clip_plan *plan,
                          ue_diag *d) {
-    ue_result r = plan_init(plan, s);
-    if (r != UE_OK) return r;
-    joint_map jm = {0};
-    r = map_joints(m, s, ref, &jm);
-    if (r == UE_OK) r = warn_rest_edits(m, s, ref, &jm, d);
-    for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) r = plan_one(m, s, ref, &jm, a, plan, d);
-    for (size_t i = 0; i < plan->count && r == UE_OK; i++)
-        if (plan->edits[i].clip >= 0) r = check_reach(m, &plan->edits[i], d);
-    for (size_t i = 0; i < plan->count && r == UE_OK; i++)
-        for (size_t k = 0; k < i; k++)
-            if (plan->edits[i].clip >= 0 && plan->edits[k].clip == plan->edits[i].clip) {
-                clip_error(d, "import.hsd.conflict", (size_t)plan->edits[i].anim,
-                           "animation '%s' replaces a clip another animation of the glTF replaces too",
-                           s->animations[plan->edits[i].anim].name);
-                r = UE_ERR_INVALID;
-            }
-    map_free(&jm);
+    ue_result r = plan_init(plan, m, s, ref);
+    joint_map *jm = plan->source ? &plan->source->jm : NULL;
+    clip_choice *choice = malloc((s->animation_count + 1) * sizeof *choice);
+    if (r == UE_OK && !choice) r = UE_ERR_NOMEM;
+    if (r == UE_OK) r = map_joints(m, s, ref, jm);
+    if (r == UE_OK) r = warn_rest_edits(m, s, ref, jm, d);
+    if (r == UE_OK && !compare_within_budget(m, s, ref, jm, d)) r = UE_ERR_INVALID;
+    for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) choose_one(m, s, ref, jm, a, plan, &choice[a], d);
+    if (r == UE_OK && choices_conflict(s, choice, d)) r = UE_ERR_INVALID;
+    if (r == UE_OK) r = plan_chosen(choice, plan, d);
+    free(choice);
     return r;
 }
 
@@ -899,13 +983,14 @@ static ue_result map_new_joints(const ue_hsd_model *m, const ue_scene *s, const 
 
 ue_result hsd_plan_new_clips(const ue_hsd_model *m, const ue_scene *s, const int32_t *joint_of_node, hsd_clip_plan *plan,
                              ue_diag *d) {
-    ue_result r = plan_init(plan, s);
+    ue_result r = plan_init(plan, m, s, s);
     if (r != UE_OK || !s->animation_count) return r;
-    joint_map jm = {0};
-    r = map_new_joints(m, s, joint_of_node, &jm);
+    joint_map *jm = &plan->source->jm;
+    clip_choice *choice = calloc(s->animation_count, sizeof *choice);
+    r = choice ? map_new_joints(m, s, joint_of_node, jm) : UE_ERR_NOMEM;
     for (size_t a = 0; a < s->animation_count && r == UE_OK; a++) {
         const ue_scene_animation *an = &s->animations[a];
-        if (!moves_joints(an, jm.gltf_joint, s->node_count)) {
+        if (!moves_joints(an, jm->gltf_joint, s->node_count)) {
             char path[48];
             snprintf(path, sizeof path, "/animations/%zu", a);
             ue_diag_add(d, UE_SEV_WARNING, "import.hsd.new.clips", UE_NO_OFFSET, path,
@@ -913,10 +998,10 @@ ue_result hsd_plan_new_clips(const ue_hsd_model *m, const ue_scene *s, const int
                         an->name);
             continue;
         }
-        double end = clip_end(an, jm.gltf_joint, s->node_count);
-        r = within_limits(m, an, a, end, d) ? plan_edit(m, s, s, &jm, a, -1, 0, end, NULL, plan, d) : UE_ERR_INVALID;
+        choice[a] = (clip_choice){true, -1, 0, clip_end(an, jm->gltf_joint, s->node_count)};
     }
-    map_free(&jm);
+    if (r == UE_OK) r = plan_chosen(choice, plan, d);
+    free(choice);
     return r;
 }
 
@@ -924,8 +1009,9 @@ void hsd_clip_plan_free(hsd_clip_plan *plan) {
     for (size_t i = 0; i < plan->count; i++) {
         for (size_t t = 0; t < plan->edits[i].track_count; t++) ue_buf_free(&plan->edits[i].tracks[t].bytes);
         free(plan->edits[i].tracks);
-        free(plan->edits[i].srt);
     }
+    if (plan->source) map_free(&plan->source->jm);
+    free(plan->source);
     free(plan->edits);
     free(plan->anim_index);
     free(plan->anim_set);
@@ -1026,14 +1112,16 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
         }
         size_t tracks = hsd_anim_clip_tracks(m, row);
         hsd_key_cursor *cursors = malloc((tracks + 1) * sizeof *cursors); /* O(keys + frames) per track */
-        if (!cursors) r = UE_ERR_NOMEM;
+        float *srt;
+        r = resample(plan->source, e, &srt);
+        if (r == UE_OK && !cursors) r = UE_ERR_NOMEM;
         for (size_t t = 0; t < tracks && r == UE_OK; t++) hsd_key_cursor_reset(&cursors[t]);
         for (uint32_t f = 0; f < e->frames && r == UE_OK; f++) {
             hsd_anim_joint_states_at(m, row, (float)f, cursors, st);
             for (size_t j = 0; j < m->joint_count && r == UE_OK; j++)
                 for (int c = 0; c < 9 && r == UE_OK; c++) {
                     float got = c < 3 ? st[j].rotation[c] : c < 6 ? st[j].translation[c - 3] : st[j].scale[c - 6];
-                    float want = e->srt[((size_t)j * 9 + (size_t)c) * e->frames + f];
+                    float want = srt[((size_t)j * 9 + (size_t)c) * e->frames + f];
                     if (fabs((double)got - want) <= hsd_clip_error_bound(want) * 1.001 + 1e-6 * fabs(want)) continue;
                     ue_diag_add(d, UE_SEV_ERROR, "import.hsd.internal", UE_NO_OFFSET, "/animations",
                                 "anims[%u], joint %zu, component %d at frame %u: the written track gives %g, the glTF %g",
@@ -1041,7 +1129,7 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
                     r = UE_ERR_MISMATCH;
                 }
         }
-        free(cursors);
+        free(cursors), free(srt);
     }
     free(st);
     return r;

@@ -158,19 +158,21 @@ typedef struct hsd_clip_track {
     ue_buf bytes;
 } hsd_clip_track;
 
-/* A glTF animation that replaces skeletal clip `clip` of the base, or is appended: its tracks, and the curve they
- * stand for, per joint, per SRT component (rx ry rz tx ty tz sx sy sz), per frame 0 … frames − 1. */
+/* A glTF animation that replaces skeletal clip `clip` of the base, or is appended: its tracks, fitted to
+ * the curve sampled per frame 0 … frames − 1 (the samples are not kept: the check of the written DAT
+ * samples the curve again, one clip at a time, so memory stays one clip's samples). */
 typedef struct hsd_clip_edit {
     int32_t clip, anim;    /* the model's clip row (-1: a new clip); the glTF animation */
     uint32_t set, index;   /* the clip's set and its slot in the set's anims[] */
     float end_frame;
     bool loop;
+    bool reexpressed;      /* read through the base's joint frames (the glTF's joints rest elsewhere) */
     uint32_t frames;
-    float *srt;            /* [(joint · 9 + component) · frames + frame] */
     hsd_clip_track *tracks;
     size_t track_count;
 } hsd_clip_edit;
 
+struct hsd_clip_source;
 typedef struct hsd_clip_plan {
     hsd_clip_edit *edits;
     size_t count;
@@ -178,24 +180,28 @@ typedef struct hsd_clip_plan {
     size_t added;          /* edits that are new clips */
     int32_t *anim_index;   /* per glTF animation: its index in its ModelSet's anims[] once written, or -1 */
     int32_t *anim_set;     /* per glTF animation with an index: that ModelSet (a row of m->sets), else -1 */
+    struct hsd_clip_source *source; /* what the curves are sampled from (the model, scenes and joint map
+                                     * the plan was made with: they must outlive the plan) */
 } hsd_clip_plan;
 
 /* Each glTF animation that moves joints, against the base's clip of its name: equal to the base's
  * bake (1e-4 at every frame) it is kept; else planned as that clip's new tracks. Refused
  * (UE_ERR_INVALID, errors into d): a name that is no skeletal clip of the base (import.hsd.clip), a
- * joint moved that the clip's tree has no node for, a clip past the frame limits. */
+ * joint moved that the clip's tree has no node for, a clip past the frame limit or clips past the
+ * scene's sample budget (import.hsd.limit, before anything is sampled). */
 ue_result hsd_plan_clips(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_clip_plan *plan,
                          ue_diag *d);
 /* A new model's clips: each glTF animation that moves joints becomes a new clip of set 0 (which
  * m->sets must hold), at anims[0], [1], … in glTF order; joint j of m stands for scene node n where
  * joint_of_node[n] == j (a joint no node stands for stays at identity). An animation that moves no
- * joint is left out with a warning (import.hsd.new.clips); a clip past the frame limits is refused. */
+ * joint is left out with a warning (import.hsd.new.clips); clips past the limits are refused. */
 ue_result hsd_plan_new_clips(const ue_hsd_model *m, const ue_scene *s, const int32_t *joint_of_node, hsd_clip_plan *plan,
                              ue_diag *d);
 void hsd_clip_plan_free(hsd_clip_plan *plan);
 /* The plan into the model's tables (new AObj and track rows; the clip's nodes point at them). */
 ue_result hsd_apply_clip_plan(ue_hsd_model *m, const hsd_clip_plan *plan);
-/* The written model's clips evaluated at every frame against the plan's curves (import.hsd.internal). */
+/* The written model's clips evaluated at every frame against the plan's curves, each sampled again
+ * (import.hsd.internal). */
 ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_diag *d);
 /* The same of a written DAT, parsed and read strictly first. */
 ue_result hsd_verify_written_clips(const uint8_t *bytes, size_t size, const hsd_clip_plan *plan, ue_diag *d);

@@ -33,8 +33,8 @@ ue_buf *hsd_new_buf(hsd_new *b) {
 static void hsd_new_free(hsd_new *b) {
     ue_hsd_model *m = &b->m;
     free(m->joints), free(m->dobjs), free(m->pobjs), free(m->attrs), free(m->mobjs), free(m->tobjs);
-    free(m->images), free(b->joint_of_node), free(b->mobj_of_material), free(b->image_of_texture);
-    free(b->node_world);
+    free(m->images), free(m->envelopes), free(m->weights), free(b->joint_of_node), free(b->mobj_of_material);
+    free(b->image_of_texture), free(b->node_world);
     free(b->material_colours);
     hsd_new_skin_free(&b->sk);
     for (size_t i = 0; i < b->buf_count; i++) ue_buf_free(b->bufs[i]), free(b->bufs[i]);

@@ -4,7 +4,8 @@
 # follows the edited glb's curve within the stated bound at every frame, the turned key at its frame;
 # the other clip converts back exactly as before; a clip of a new name is appended and converts back
 # within the bound beside the unchanged others; the PKX takes the grown DAT; a changed clip over a
-# re-expressed skeleton is refused, nothing written. Curves are sampled by hsd_clips_glb.py's own
+# re-expressed skeleton is refused, nothing written; clips past the scene's sample budget are refused
+# by name before any is sampled. Curves are sampled by hsd_clips_glb.py's own
 # glTF rules and quaternion math.
 set -u
 UE="$1"
@@ -112,5 +113,20 @@ check "resampled keys" "$(clip nlerp-resample "$T/db.glb" "$T/dn.glb" Animation_
 expect_rc 0 "$UE" import "$T/dn.glb" --base "$T/d.dat" -o "$T/dn.dat"
 grep -q "^changed: nothing (byte-identical to the base)$" "$T/err" && cmp -s "$T/d.dat" "$T/dn.dat" && ok ||
   bad "the resampled dense clip: $(cat "$T/err")"
+
+# One sample budget for the scene: eight new clips of 1600 s (96001 frames), each through the same
+# pair of two-key accessors, are 8 × 96001 × (8 joints + 1 channel + 1) samples: refused by name
+# before any is sampled (each alone is within it), nothing written; two of 10 s are written.
+clip shared-long "$T/c.glb" "$T/long.glb" 8 head 1600
+START=$(date +%s%N)
+expect_rc 1 "$UE" import "$T/long.glb" --base "$DAT" -o "$T/long.dat"
+MS=$(( ($(date +%s%N) - START) / 1000000 ))
+grep -q "error: /animations: the glTF's clips take 7680080 samples .*at most 4194304 (4 million) are taken for one scene \[import.hsd.limit\]" "$T/err" &&
+  ok || bad "long clips: $(cat "$T/err")"
+[ ! -e "$T/long.dat" ] && ok || bad "long clips: a DAT was written"
+[ "$MS" -lt 3000 ] && ok || bad "long clips refused after $MS ms"
+clip shared-long "$T/c.glb" "$T/short.glb" 2 head 10
+expect_rc 0 "$UE" import "$T/short.glb" --base "$DAT" -o "$T/short.dat"
+grep -q "^clips: 0 replaced, 2 added, 2 kept as the base has them$" "$T/err" && ok || bad "short clips: $(cat "$T/err")"
 
 finish

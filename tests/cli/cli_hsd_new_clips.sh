@@ -4,7 +4,7 @@
 # the sample creature's glb without its skin (its two clips, the jaw under a non-uniformly scaled
 # head), become new DATs whose clips convert back, at every frame, within the stated error of the
 # glTF's curves as hsd_clips_glb.py samples them by the glTF rules; a material-only clip is left out
-# with a warning.
+# with a warning; clips past the scene's sample budget are refused by name before any is sampled.
 set -u
 UE="$1"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -49,4 +49,16 @@ grep -q "^clips: 1 written as AnimJoint trees$" "$T/err" && ok || bad "robot cli
 grep -q "animation 'ROBOT_HEAD' moves no joint.*\[import.hsd.new.clips\]" "$T/err" && ok || bad "robot warning: $(cat "$T/err")"
 expect_rc 0 "$UE" convert "$T/r.dat" -o "$T/rb.glb"
 close_to "$T/r.glb" "$T/rb.glb" robot.msh Animation_0
+
+# One sample budget for the scene: the rig with eight more clips of 1600 s (96001 frames) through one
+# pair of two-key accessors: 8 × 96001 × (5 joints + 1 channel + 1) samples, and its own two clips'
+# 121 × (5 + 4 + 1) and 61 × (5 + 2 + 1): refused by name before any is sampled, nothing written.
+clip shared-long "$T/rig.glb" "$T/long.glb" 8 knee 1600
+START=$(date +%s%N)
+expect_rc 1 "$UE" import "$T/long.glb" -o "$T/long.dat"
+MS=$(( ($(date +%s%N) - START) / 1000000 ))
+grep -q "error: /animations: the glTF's clips take 5377754 samples .*at most 4194304 (4 million) are taken for one scene \[import.hsd.limit\]" "$T/err" &&
+  ok || bad "long clips: $(cat "$T/err")"
+[ ! -e "$T/long.dat" ] && ok || bad "long clips: a DAT was written"
+[ "$MS" -lt 3000 ] && ok || bad "long clips refused after $MS ms"
 finish

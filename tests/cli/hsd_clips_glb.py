@@ -27,6 +27,9 @@
 #   rest-move IN OUT NODE DX,DY,DZ      NODE's rest translation moved (a bone moved at rest)
 #   scales GLB ANIM NODE                NODE's scale in ANIM at every frame 0 … end: the largest
 #                                       difference of any component from NODE's rest scale in GLB
+#   shared-long IN OUT N NODE SECONDS   N new animations Long_0 … Long_N−1, each turning NODE about y from
+#                                       0 to SECONDS through one shared pair of two-key accessors (a few
+#                                       bytes each, every one as long as the pair says)
 import math, os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -278,7 +281,19 @@ def cmd_scales(args):
         worst = max([worst] + [abs(a - b) for a, b in zip(pose(doc, chans, node, f / 60, "scale"), want)])
     print("%.3g" % worst)
 
-COMMANDS = {"dense": cmd_dense, "nlerp-resample": cmd_nlerp_resample, "drop-channel": cmd_drop_channel,
+def cmd_shared_long(args):
+    src, dst, n, node, seconds = args
+    doc, binary = load(src)
+    binary = bytearray(binary)
+    t = add_floats(doc, binary, [[0.0], [float(seconds)]], "SCALAR")
+    v = add_floats(doc, binary, [[0, 0, 0, 1], [0, math.sin(0.5), 0, math.cos(0.5)]], "VEC4")
+    doc.setdefault("animations", [])
+    for k in range(int(n)):
+        doc["animations"].append({"name": "Long_%d" % k, "samplers": [{"input": t, "output": v}],
+                                  "channels": [{"sampler": 0, "target": {"node": node_index(doc, node), "path": "rotation"}}]})
+    save(dst, doc, binary)
+
+COMMANDS = {"shared-long": cmd_shared_long, "dense": cmd_dense, "nlerp-resample": cmd_nlerp_resample, "drop-channel": cmd_drop_channel,
             "rest-scale": cmd_rest_scale, "rest-move": cmd_rest_move, "scales": cmd_scales,
             "rest": cmd_rest, "rename-anim": cmd_rename_anim, "turn": cmd_turn, "compare": cmd_compare, "rotation": cmd_rotation, "same-anim": cmd_same_anim}
 
