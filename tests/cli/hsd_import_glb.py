@@ -184,12 +184,7 @@ def cmd_extra_vertex(args):
         a.update(bufferView=len(doc["bufferViews"]) - 1, byteOffset=0, count=a["count"] + 1)
     pr = primitive(doc, node, prim)
     out = [i + 1 for i in indices(doc, binary, pr)]  # every vertex one place on: the glTF's order is not the base's
-    while len(binary) % 4: binary.append(0)
-    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 4 * len(out)})
-    binary += struct.pack("<%dI" % len(out), *out)
-    doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": 5125, "count": len(out), "type": "SCALAR"})
-    pr["indices"] = len(doc["accessors"]) - 1
-    doc["buffers"][0]["byteLength"] = len(binary)
+    set_indices(doc, binary, pr, out)
     save(dst, doc, binary)
 
 def cmd_triangles(args):
