@@ -142,8 +142,12 @@ cmp "$PACK/gamecube/dat/creature.dat" "$WORK/creature_back.dat" && echo "convert
 "$UE" validate --strict "$WORK/creature_modded.fsys"
 cmp "$PACK/gamecube/creature.fsys" "$WORK/creature_modded.fsys" && echo "… into a copy of the FSYS: byte-identical"
 "$UE" convert "$PACK/parkan/robot.msh" -o "$WORK/robot_for_gc.glb" -f
-"$UE" import "$WORK/robot_for_gc.glb" -o "$WORK/robot_new.dat" -f   # a new HSD model from any static glTF
+"$UE" import "$WORK/robot_for_gc.glb" -o "$WORK/robot_new.dat" -f   # a new HSD model from a static glTF
 "$UE" validate --strict "$WORK/robot_new.dat"
+# a new skinned model with its clips, from the creature's glTF, in a copy of the PKX; slot 0 plays Animation_1
+"$UE" import "$WORK/creature_edit.glb" -o "$WORK/creature_new.pkx" -f --into "$PACK/gamecube/creature.pkx" \
+  --anim-slot 0 Animation_1
+"$UE" validate --strict "$WORK/creature_new.pkx"
 
 echo "== a texture painted over goes back into the game (a .gltf keeps its images as PNG files)"
 rm -rf "$WORK/loop"
