@@ -1,6 +1,6 @@
 /* libFuzzer target: glTF → HSD DAT on arbitrary GLB bytes. An accepted scene goes through the new-model
  * path (ue_hsd_from_scene) and the edit path against the sample creature's DAT (built once, in memory),
- * both with their stats (the edit path's with room for each animation's anims[] index, as the CLI
+ * both with their stats (each with room for every animation's anims[] index, as the CLI
  * passes it); every DAT either returns must read back strictly, every refusal must say why. */
 #include <stdlib.h>
 #include <string.h>
@@ -81,15 +81,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             d.max_items = 50;
             ue_hsd_new_stats new_stats;
             ue_hsd_edit_stats edit_stats;
+            memset(&new_stats, 0, sizeof new_stats);
             memset(&edit_stats, 0, sizeof edit_stats);
             int32_t *anim_index = malloc((s.animation_count + 1) * sizeof *anim_index);
             if (!anim_index) abort();
             for (size_t a = 0; a < s.animation_count; a++) anim_index[a] = -2; /* each must be written */
-            edit_stats.anim_index = anim_index;
+            new_stats.anim_index = edit_stats.anim_index = anim_index;
             ue_result r = path == 0 ? ue_hsd_from_scene(&s, NULL, &out, &new_stats, &d)
                                     : ue_hsd_apply_scene(base->data, base->size, "creature.dat", &s, &out, &edit_stats, &d);
             check(r, &out, &d);
             if (path == 0 && r == UE_OK && new_stats.clips > s.animation_count) abort();
+            for (size_t a = 0; path == 0 && r == UE_OK && a < s.animation_count; a++)
+                if (anim_index[a] < -1) abort();
             if (path == 1) check_edit_stats(r, &edit_stats, anim_index, s.animation_count);
             free(anim_index);
             ue_buf_free(&out);
