@@ -4,6 +4,9 @@
 #define UE_COMMON_MATH3D_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* out = a × b (out may alias a or b). */
 void ue_mat4_mul(const float a[16], const float b[16], float out[16]);
@@ -26,5 +29,18 @@ void ue_quat_rotate(const double q[4], const double v[3], double out[3]);
 void ue_quat_slerp(const float a[4], const float b[4], double t, double out[4]);
 /* The rotation by `angle` radians about axis 0 (X), 1 (Y) or 2 (Z). */
 void ue_quat_about_axis(int axis, double angle, double q[4]);
+
+/* n floats all finite: no exponent field all ones. One unsigned maximum over the magnitudes' bits,
+ * which the compiler vectorises (inlined: it runs at every vertex, joint and frame). */
+static inline bool ue_floats_finite(const float *v, size_t n) {
+    uint32_t most = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t u;
+        memcpy(&u, &v[k], sizeof u);
+        u &= 0x7FFFFFFFu;
+        most = u > most ? u : most;
+    }
+    return most < 0x7F800000u;
+}
 
 #endif

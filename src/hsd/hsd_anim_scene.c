@@ -428,7 +428,7 @@ static void skel_finish(const hsd_scene_ctx *x, skel_work *w, baked_clip *out, s
     const ue_hsd_model *m = x->m;
     double *local = &w->local[16 * j];
     float *o = &w->trs[((size_t)fi * m->joint_count + j) * 10];
-    ok = ok && hsd_floats_finite(o, 10);
+    ok = ok && ue_floats_finite(o, 10);
     w->reusable[j] = ok;
     if (!ok) {
         if (!w->bad[j]++) {

@@ -178,7 +178,7 @@ static void quat_zyx(const float euler[3], double q[4]) {
 
 bool hsd_srt_to_trs(const float rot[3], const float scale[3], const float trans[3], float t[3], float q[4],
                     float s[3]) {
-    if (!hsd_floats_finite(rot, 3) || !hsd_floats_finite(scale, 3) || !hsd_floats_finite(trans, 3)) return false;
+    if (!ue_floats_finite(rot, 3) || !ue_floats_finite(scale, 3) || !ue_floats_finite(trans, 3)) return false;
     if (!(scale[0] > 1e-11f && scale[1] > 1e-11f && scale[2] != 0)) return false;
     double d[4];
     quat_zyx(rot, d);

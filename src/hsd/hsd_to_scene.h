@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "common/math3d.h"
 #include "common/parse.h"
 #include "hsd/hsd_pose.h"
 #include "hsd/hsd_scene.h"
@@ -32,19 +33,6 @@ void hsd_name_utf8(const char *raw, char *out, size_t cap);
 /* Appends the model under a root node `name`: docs/hsd.md "glTF mapping". Strict mode fails on
  * any violation; tolerant mode leaves out what is damaged and says so. */
 ue_result hsd_model_to_scene(const ue_hsd_model *m, const char *name, ue_mode mode, ue_scene *s, ue_diag *d);
-
-/* n floats all finite: no exponent field all ones, one comparison for the n (inlined: it runs at
- * every joint and frame of a clip). */
-static inline bool hsd_floats_finite(const float *v, int n) {
-    uint32_t most = 0;
-    for (int k = 0; k < n; k++) {
-        uint32_t u;
-        memcpy(&u, &v[k], sizeof u);
-        u &= 0x7FFFFFFFu;
-        most = u > most ? u : most;
-    }
-    return most < 0x7F800000u;
-}
 
 /* A joint's glTF node transform: the local matrix (docs/formats/hsd-model.md#joint-matrices) as translation, rotation (x y z w) and
  * scale. Exact when the matrix has orthogonal columns; otherwise (shear from compensated

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/math3d.h"
 #include "common/parse.h"
 #include "common/text.h"
 #include "common/write_pool.h"
@@ -34,24 +35,11 @@ void ue_scene_vwarn(vctx *v, const char *code, const char *path, const char *fmt
     va_end(ap);
 }
 
-/* The largest magnitude's bits: at or past 0x7F800000 when a value is infinite or NaN. One
- * unsigned maximum per value, which the compiler vectorises (a mesh or clip has millions). */
-static uint32_t largest_bits(const float *a, size_t n) {
-    uint32_t most = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &a[i], sizeof u);
-        u &= 0x7FFFFFFFu;
-        most = u > most ? u : most;
-    }
-    return most;
-}
-
 /* Reports the first non-finite value of an array (and how many there are), rather than
  * one diagnostic per value: a corrupt mesh would otherwise flood the list. */
 void ue_scene_check_finite(vctx *v, const char *base, const char *what, const float *a, size_t n) {
     size_t bad = 0, first = 0;
-    if (largest_bits(a, n) < 0x7F800000u) return;
+    if (ue_floats_finite(a, n)) return;
     for (size_t i = 0; i < n; i++)
         if (!isfinite(a[i]) && bad++ == 0) first = i;
     if (bad) {
