@@ -206,6 +206,67 @@ ue_result hsd_verify_clips(const ue_hsd_model *m, const hsd_clip_plan *plan, ue_
 /* The same of a written DAT, parsed and read strictly first. */
 ue_result hsd_verify_written_clips(const uint8_t *bytes, size_t size, const hsd_clip_plan *plan, ue_diag *d);
 
+/* ---- clip sampling and key fitting (hsd_import_clip_sample.c, hsd_clip_keys.c): the plan's parts in
+ * hsd_import_clips.c ---- */
+
+/* The base's joint nodes and the glTF's nodes that stand for them (by name, as meshes are). */
+typedef struct hsd_joint_map {
+    int32_t *ref_node;   /* per joint: its node in the base's export, or -1 */
+    int32_t *gltf_node;  /* per joint: the glTF node of that name, or -1 */
+    int32_t *ref_joint;  /* per ref node: its joint, or -1 */
+    int32_t *gltf_joint; /* per glTF node: its joint, or -1 */
+} hsd_joint_map;
+
+/* What a plan's curves are sampled from: kept with the plan, so the check of the written DAT samples
+ * each clip again instead of keeping every clip's samples. */
+struct hsd_clip_source {
+    const ue_hsd_model *m;
+    const ue_scene *s, *ref;
+    hsd_joint_map jm;
+};
+
+/* Where joints' poses are sampled: a scene with its joint → node and node → joint maps, and the
+ * base's export, whose node gives the rest of a joint the scene has no node for. */
+typedef struct hsd_pose_source {
+    const ue_scene *scene;
+    const int32_t *joint_node, *node_joint;
+    const ue_scene *fallback;
+    const int32_t *fallback_node;
+    size_t joints;
+} hsd_pose_source;
+
+/* The rest worlds a re-expressed glTF clip is read against: the glTF's inverted and the base's own,
+ * both of translations and rotations only (hsd_rest_inverses). */
+typedef struct hsd_reexpression {
+    double *gltf_rest_inv, *base_rest, *world, *motion;
+} hsd_reexpression;
+
+/* Sampling glTF clips and glTF TRS → HSD SRT (hsd_import_clip_sample.c; each documented there). */
+void hsd_joint_map_free(hsd_joint_map *j);
+ue_result hsd_joint_map_alloc(hsd_joint_map *jm, size_t joints, size_t nodes, size_t ref_nodes);
+ue_result hsd_map_joints(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, hsd_joint_map *jm);
+hsd_pose_source hsd_gltf_poses(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const hsd_joint_map *jm);
+hsd_pose_source hsd_base_poses(const ue_hsd_model *m, const ue_scene *ref, const hsd_joint_map *jm);
+void hsd_sample_pose_as(const hsd_pose_source *ps, const ue_scene_animation *an, double t, bool nlerp, double *trs);
+void hsd_sample_pose(const hsd_pose_source *ps, const ue_scene_animation *an, double t, double *trs);
+double hsd_clip_end(const ue_scene_animation *an, const int32_t *node_joint, size_t node_count);
+bool hsd_moves_joints(const ue_scene_animation *an, const int32_t *node_joint, size_t node_count);
+bool hsd_clip_close(double a, double b);
+bool hsd_same_trs(const double *a, const double *b);
+void hsd_joint_worlds(const ue_hsd_model *m, const double *trs, double *world);
+void hsd_joint_motion(const ue_hsd_model *m, const double *trs, const double *rest_inv, double *world, double *out);
+bool hsd_rest_inverses(const ue_hsd_model *m, double *trs, double *world, double *inv);
+bool hsd_same_motion(const ue_hsd_model *m, const double *a, const double *b);
+void hsd_reexpression_free(hsd_reexpression *x);
+ue_result hsd_reexpression_init(const ue_hsd_model *m, const ue_scene *s, const ue_scene *ref, const hsd_joint_map *jm,
+                                hsd_reexpression *x);
+bool hsd_to_base_frames(const ue_hsd_model *m, const hsd_reexpression *x, double *trs);
+ue_result hsd_clip_srt(const struct hsd_clip_source *src, const hsd_reexpression *reexpressed, const hsd_clip_edit *e,
+                       float **out);
+
+/* The tracks of one joint: its components that leave the rest, fitted (hsd_clip_keys.c). */
+ue_result hsd_joint_tracks(const ue_hsd_model *m, size_t j, const float *srt, hsd_clip_edit *e);
+
 /* Keys for one sample per frame within hsd_clip_error_bound (LIN and SPL keys, SLP where a Hermite
  * segment ends on a LIN key). *keys is malloc'd. */
 ue_result hsd_fit_keys(const float *v, uint32_t n, ue_hsd_key **keys, size_t *count);
