@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hsd/hsd_int.h"
+#include "hsd/hsd_pose.h"
+#include "unearth/hsd_import.h"
 #include "unearth/hsd_model.h"
 #include "unearth/scene.h"
 
@@ -368,5 +371,80 @@ ue_result hsd_own_descriptors(ue_hsd_model *m, size_t pobj);
 
 /* The model writer gives `bytes` back from `m` byte for byte; else import.hsd.layout, naming `why`. */
 ue_result hsd_check_layout(const ue_hsd_model *m, const uint8_t *bytes, size_t size, const char *why, ue_diag *d);
+
+/* ---- the edit of one base (hsd_import.c, hsd_import_elements.c, hsd_import_vertices.c) ---- */
+
+/* What an edit-mode import works on: the glTF, the base and the copy of its bytes being edited. */
+typedef struct hsd_edit_ctx {
+    const ue_hsd_model *m;
+    const ue_scene *s;     /* the glTF */
+    const ue_scene *ref;   /* the base as convert exports it */
+    hsd_pose pose;
+    uint8_t *bytes;        /* the copy being edited: the whole DAT */
+    size_t size;
+    uint8_t *written;      /* per byte of `bytes`: changed by an edit */
+    uint8_t *kept;         /* per byte: an array element a vertex the glTF left unchanged uses */
+    size_t *claim_first;   /* per ref mesh: its first slot in `claimed` */
+    bool *claimed;         /* per ref primitive: matched to a glTF primitive */
+    int32_t *material_pairs; /* (glTF material, ref material) of each matched primitive */
+    size_t material_pair_count;
+    hsd_list_rebuild *rebuilds; /* PObjs whose triangles changed, one per matched primitive at most */
+    size_t rebuild_count;
+    hsd_layout_edits layout;    /* new envelopes and widened attributes: the DAT is laid out anew */
+    int32_t *joint_map;         /* the current glTF node's skin joints as base joints (hsd_skin_joint_map) */
+    bool nomem;
+    size_t joint_map_count;
+    ue_hsd_edit_stats stats;
+    ue_diag *d;
+    size_t errors;
+} hsd_edit_ctx;
+
+/* An edit-mode error at glTF path `path` and DAT file offset `offset`, counted in x->errors. */
+void hsd_edit_error(hsd_edit_ctx *x, const char *code, uint64_t offset, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* How an attribute's values go: into its bytes; only checked against its format (a first pass
+ * that finds whether it must be widened); into the wide copy of its array. */
+enum { HSD_SITE_WRITE, HSD_SITE_PROBE, HSD_SITE_WIDE };
+
+/* Where one attribute of one PObj lies: its descriptor, layout, byte position in the vertex
+ * record, and the records of the decoded vertices. */
+typedef struct hsd_attr_site {
+    const ue_hsd_pobj *po;
+    const ue_hsd_vtx_attr *a;
+    hsd_attr_layout lay;
+    uint32_t field;
+    const hsd_records *rec;
+    const int32_t *head, *next; /* per vertex: its drawn records, chained */
+    size_t pobj;
+    char gpath[160];            /* "/meshes/M/primitives/P/attributes/NAME" */
+    int mode;                   /* HSD_SITE_* */
+    bool overflow;              /* HSD_SITE_PROBE: a value its format cannot hold */
+    hsd_wide_attr *wide;        /* HSD_SITE_WIDE */
+    const uint8_t *own;         /* HSD_SITE_WIDE: per vertex, != 0xFF: re-weighted, its value goes to an element of its own */
+    bool stopped;               /* an index limit was reported: the site's other vertices would repeat it */
+} hsd_attr_site;
+
+/* Writing one element (hsd_import_elements.c): the data offset of vertex v's array element. */
+uint64_t hsd_element_at(const hsd_attr_site *t, uint32_t v);
+/* The current bytes of vertex v's element (its first place). */
+const uint8_t *hsd_element_bytes(const hsd_edit_ctx *x, const hsd_attr_site *t, uint32_t v);
+/* Vertex v is unchanged: its array element should stay as it is (a direct value is its own). */
+void hsd_mark_kept(hsd_edit_ctx *x, const hsd_attr_site *t, uint32_t v);
+/* Vertex v's new element bytes into its array element, or into every record of a direct value. */
+void hsd_put_element(hsd_edit_ctx *x, const hsd_attr_site *t, uint32_t v, const uint8_t *val, size_t *counter);
+/* Components into element bytes; false after a range error naming the attribute and the limit
+ * (in HSD_SITE_PROBE, the overflow is only noted). */
+bool hsd_quantise_value(hsd_edit_ctx *x, hsd_attr_site *t, uint32_t v, const double *val, uint32_t comps,
+                        uint8_t *out, const char *what);
+/* Vertex v's new value: re-quantised into its element (HSD_SITE_WRITE), checked (HSD_SITE_PROBE), or
+ * into the wide copy of the array (HSD_SITE_WIDE). */
+void hsd_store_value(hsd_edit_ctx *x, hsd_attr_site *t, uint32_t v, const double *val, uint32_t comps,
+                     const char *what, size_t *counter);
+
+/* glTF primitive gp over base primitive rp (PObj `pobj` of joint `owner`), its vertex values and new
+ * vertices (hsd_import_vertices.c); rb, when its triangles changed: its new vertices' records go there. */
+ue_result hsd_apply_primitive(hsd_edit_ctx *x, const ue_scene_primitive *gp, const ue_scene_primitive *rp, int mesh,
+                              size_t prim, size_t pobj, int32_t owner, hsd_list_rebuild *rb);
 
 #endif
